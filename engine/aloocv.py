@@ -1,0 +1,496 @@
+"""Approximate leave-one-out cross-validation (ALO) for ridge logistic regression.
+
+ALO (Rad & Maleki 2018; Burn, "Optimizing Approximate Leave-one-out
+Cross-validation") estimates the leave-one-out log-likelihood from a single fit:
+each row's left-out linear predictor is one Newton step away from the full-data
+solution (Sherman-Morrison on the Hessian).  This module gives the ALO value, its
+exact first and second derivatives in ``log C`` (binary), curves over a grid of C,
+the ALO-optimal C, and exact LOO (warm-started refits) for comparison.
+
+numpy / scipy only; see ``shared/notes/aloocv.md`` for the formulas.
+
+Degenerate cases
+----------------
+* Separable data: ALO may keep improving as C grows; the search is bounded by
+  ``C_max`` and :class:`AloOptimum` says so (``at_bound=True``).  ALO is optimistic at
+  very large C.
+* More features than rows: everything runs in the n x n dual coordinates.
+* ``1 - w_i h_i`` (rows of very high leverage) is clipped at ``1e-12``.
+* A constant / zero column: the ridge keeps the Hessian positive definite; a zero
+  column gets coefficient 0 (reported in :class:`AloOptimum.message`).
+* A class code with no rows, or fewer than two classes: ValueError.  A class with a
+  single row: ALO is finite (but unreliable, noted in the message); exact LOO raises
+  ValueError because leaving that row out removes the class (LOO likelihood 0).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generator, Iterable, Optional
+
+import numpy as np
+import pandas as pd
+from scipy import linalg, optimize
+from scipy.special import expit, log_expit, logsumexp, softmax
+
+from .aloocv_solver import (Design, LogisticFit, check_C, fit_logistic_l2, hessian_binary,
+                            hessian_multi, gram, solve)
+from .progress import Progress, Stopwatch
+
+__all__ = ["LogisticFit", "AloOptimum", "fit_logistic_l2", "alo_log_likelihood",
+           "exact_loo_log_likelihood", "alo_curve", "optimize_alo", "alo_gradient"]
+
+_S_MIN = 1e-12          # floor for 1 - w_i h_i
+_MAX_LOG_STEP = 2.0     # largest Newton step in log C
+_XTOL = 1e-7            # convergence in log C
+
+
+@dataclass(frozen=True)
+class AloOptimum:
+    """Result of :func:`optimize_alo`.
+
+    Attributes
+    ----------
+    C : float
+        The C maximizing the ALO log-likelihood within ``[C_min, C_max]``.
+    alo_log_likelihood : float
+        ALO log-likelihood (sum over rows) at ``C``.
+    n_evaluations : int
+        Number of fits + ALO evaluations used.
+    at_bound : bool
+        True if the optimum is at ``C_min`` or ``C_max`` (e.g. separable data).
+    message : str
+        Plain-language note ("" when there is nothing to say).
+    """
+
+    C: float
+    alo_log_likelihood: float
+    n_evaluations: int
+    at_bound: bool
+    message: str
+
+
+@dataclass
+class _Eval:
+    """One fit + ALO evaluation at ``t = log C`` (internal)."""
+
+    t: float
+    theta: np.ndarray
+    value: float
+    d1: float = np.nan
+    d2: float = np.nan
+    tangent: Optional[np.ndarray] = None   # d theta / d log C
+
+
+# --------------------------------------------------------------------------- ALO formulas
+def _alo_binary(design: Design, lam: float, theta: np.ndarray, order: int = 0):
+    """ALO value and (order >= 1, 2) its derivatives in t = log C; also d theta/dt."""
+    Xb, y, pen = design.Xb, design.y, design.pen
+    u = Xb @ theta
+    p = expit(u)
+    w, g = p * (1.0 - p), p - y
+    L = linalg.cholesky(hessian_binary(Xb, w, lam, pen), lower=True, check_finite=False)
+    Tt = linalg.solve_triangular(L, Xb.T, lower=True, check_finite=False)          # columns L^{-1} x_i
+    h = np.einsum("ij,ij->j", Tt, Tt)
+    s = np.maximum(1.0 - w * h, _S_MIN)
+    a = h / s
+    ut = u + g * a
+    value = float(np.sum(y * ut - np.logaddexp(0.0, ut)))
+    v = lam * linalg.cho_solve((L, True), pen * theta, check_finite=False)
+    if order == 0:
+        return value, np.nan, np.nan, v
+    r = expit(ut) - y                                          # dF/d ut, F = -ALO
+    u1 = Xb @ v
+    w3 = w * (1.0 - 2.0 * p)
+    w1, g1 = w3 * u1, w * u1
+    H1 = gram(Xb, w1)
+    H1[np.diag_indices_from(H1)] -= lam * pen
+    B1 = _whiten(L, H1)
+    BT = B1 @ Tt
+    h1 = -np.einsum("ij,ij->j", BT, Tt)
+    a1 = (h1 + h * h * w1) / s ** 2
+    ut1 = u1 + g1 * a + g * a1
+    d1 = -float(r @ ut1)
+    if order == 1:
+        return value, d1, np.nan, v
+    v1 = -v + linalg.cho_solve((L, True), lam * pen * v - H1 @ v)
+    u2 = Xb @ v1
+    w2 = w * (1.0 - 6.0 * w) * u1 ** 2 + w3 * u2
+    g2 = w1 * u1 + w * u2
+    H2 = gram(Xb, w2)
+    H2[np.diag_indices_from(H2)] += lam * pen
+    h2 = np.einsum("ij,ij->j", (2.0 * B1 @ B1 - _whiten(L, H2)) @ Tt, Tt)
+    a2 = ((h2 + 2.0 * h * h1 * w1 + h * h * w2) / s ** 2
+          + 2.0 * (h1 + h * h * w1) * (w1 * h + w * h1) / s ** 3)
+    ut2 = u2 + g2 * a + 2.0 * g1 * a1 + g * a2
+    pt = r + y
+    d2 = -float(np.sum(pt * (1.0 - pt) * ut1 ** 2 + r * ut2))
+    return value, d1, d2, v
+
+
+def _whiten(L, A):
+    """``L^{-1} A L^{-T}`` for symmetric A."""
+    B = linalg.solve_triangular(L, A, lower=True)
+    return linalg.solve_triangular(L, B.T, lower=True)
+
+
+def _alo_multi(design: Design, lam: float, Theta: np.ndarray):
+    """Symmetric multinomial ALO value and d Theta / d log C."""
+    Xb, y, pen = design.Xb, design.y, design.pen
+    n, d = Xb.shape
+    K = design.K
+    U = Xb @ Theta
+    P = softmax(U, axis=1)
+    cf = linalg.cho_factor(hessian_multi(Xb, P, lam, pen), lower=True)
+    Hinv = linalg.cho_solve(cf, np.eye(K * d))
+    M = np.empty((n, K, K))
+    for k in range(K):
+        T = (Xb @ Hinv[k * d:(k + 1) * d, :]).reshape(n, K, d)
+        M[:, k, :] = np.einsum("nld,nd->nl", T, Xb)
+    A = P[:, :, None] * np.eye(K) - P[:, :, None] * P[:, None, :]
+    step = np.linalg.solve(np.eye(K) - A @ M, (P - design.Y)[:, :, None])
+    Ut = U + (M @ step)[:, :, 0]
+    value = float(np.sum(Ut[np.arange(n), y] - logsumexp(Ut, axis=1)))
+    v = lam * (Hinv @ (np.tile(pen, K) * Theta.T.ravel()))
+    return value, v.reshape(K, d).T
+
+
+def _evaluate(design: Design, t: float, theta0: np.ndarray, order: int = 0) -> _Eval:
+    lam = float(np.exp(-t))
+    theta, _, _ = solve(design, lam, theta0)
+    if design.binary:
+        value, d1, d2, v = _alo_binary(design, lam, theta, order)
+        return _Eval(t, theta, value, d1, d2, v)
+    value, v = _alo_multi(design, lam, theta)
+    return _Eval(t, theta, value, tangent=v)
+
+
+def _predict_start(prev: Optional[_Eval], t: float, design: Design) -> np.ndarray:
+    """Warm start for ``t`` from a neighbouring evaluation (tangent predictor)."""
+    if prev is None:
+        return design.zeros()
+    if prev.tangent is None or abs(t - prev.t) > 3.0:
+        return prev.theta
+    return prev.theta + prev.tangent * (t - prev.t)
+
+
+def _start_from(design: Design, fit: Optional[LogisticFit]) -> np.ndarray:
+    return design.zeros() if fit is None else design.from_fit(fit)
+
+
+def alo_log_likelihood(X, y, C, *, fit: Optional[LogisticFit] = None) -> float:
+    """ALO estimate of the leave-one-out log-likelihood at one C.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Preprocessed numeric features (no intercept column).
+    y : ndarray of shape (n_samples,)
+        Integer class codes 0..K-1.
+    C : float
+        Inverse regularization strength (> 0), scikit-learn's convention.
+    fit : LogisticFit, optional
+        A fit at this C (or nearby); used as the Newton warm start, so a converged fit
+        costs no further iterations.
+
+    Returns
+    -------
+    float
+        ``sum_i log p~_i(y_i)`` where ``p~_i`` is the approximate leave-row-i-out
+        predicted probability.
+    """
+    t = np.log(check_C(C))
+    design = Design(X, y)
+    return _evaluate(design, t, _start_from(design, fit)).value
+
+
+def alo_gradient(X, y, C) -> tuple[float, float, float]:
+    """ALO log-likelihood and its exact first and second derivatives w.r.t. ``log C``.
+
+    Parameters
+    ----------
+    X, y, C
+        As in :func:`alo_log_likelihood`.
+
+    Returns
+    -------
+    (value, d_value / d log C, d2_value / d (log C)^2) : tuple of float
+
+    Raises
+    ------
+    NotImplementedError
+        For more than two classes: the multinomial optimum is found with a warm-started
+        bounded Brent search on ``log C`` instead.
+    """
+    t = np.log(check_C(C))
+    design = Design(X, y)
+    if not design.binary:
+        raise NotImplementedError("ALO derivatives are implemented for two classes only; "
+                                  "optimize_alo uses Brent's method for multinomial data.")
+    e = _evaluate(design, t, design.zeros(), order=2)
+    return e.value, e.d1, e.d2
+
+
+# --------------------------------------------------------------------------- exact LOO
+def _check_loo(design: Design):
+    if design.counts.min() < 2:
+        k = int(np.argmin(design.counts))
+        raise ValueError(f"class {k} has a single row: leaving it out removes the class, so "
+                         "the exact LOO log-likelihood is -inf. Merge or drop that class.")
+
+
+def _exact_loo_binary(design: Design, lam: float, theta: np.ndarray, tol=1e-10) -> np.ndarray:
+    """Per-row exact LOO log-likelihoods, all rows at once.
+
+    Each refit starts at the one-step (ALO) estimate and iterates with the full-data
+    Hessian, corrected for the left-out row by Sherman-Morrison (a chord method: cheap
+    steps, fast linear convergence to the exact refit).  Rows not converged after 30
+    steps are finished by the Newton solver.
+    """
+    Xb, y, pen = design.Xb, design.y, design.pen
+    n = design.n
+    p = expit(Xb @ theta)
+    w = p * (1.0 - p)
+    cf = linalg.cho_factor(hessian_binary(Xb, w, lam, pen), lower=True)
+    Z = linalg.cho_solve(cf, Xb.T)                              # columns H^{-1} x_i
+    h = np.einsum("ji,ij->i", Z, Xb)
+    s = np.maximum(1.0 - w * h, _S_MIN)
+    out = np.empty(n)
+    chunk = max(1, min(n, 2_000_000 // n))
+    for start in range(0, n, chunk):
+        idx = np.arange(start, min(n, start + chunk))
+        Th = theta[:, None] + Z[:, idx] * ((p - y)[idx] / s[idx])
+        active = np.ones(len(idx), bool)
+        for _ in range(30):
+            cols = np.flatnonzero(active)
+            if not len(cols):
+                break
+            R = expit(Xb @ Th[:, cols]) - y[:, None]
+            R[idx[cols], np.arange(len(cols))] = 0.0
+            G = Xb.T @ R + lam * pen[:, None] * Th[:, cols]
+            done = np.max(np.abs(G), axis=0) <= tol
+            S = linalg.cho_solve(cf, G)
+            i = idx[cols]
+            S += Z[:, i] * (np.einsum("ji,ij->i", S, Xb[i]) * w[i] / s[i])
+            Th[:, cols] -= np.where(done, 0.0, S)
+            active[cols[done]] = False
+        for j in np.flatnonzero(active):
+            rows = np.arange(n) != idx[j]
+            Th[:, j] = solve(design, lam, Th[:, j], tol, rows=rows)[0]
+        u = np.einsum("ij,ji->i", Xb[idx], Th)
+        out[idx] = log_expit(np.where(y[idx] == 1, u, -u))
+    return out
+
+
+def _exact_loo_multi(design: Design, lam: float, Theta: np.ndarray, tol=1e-10) -> np.ndarray:
+    """Per-row exact LOO log-likelihoods by warm-started Newton refits."""
+    out = np.empty(design.n)
+    for i in range(design.n):
+        rows = np.arange(design.n) != i
+        Th = solve(design, lam, Theta, tol, rows=rows)[0]
+        u = design.Xb[i] @ Th
+        out[i] = u[design.y[i]] - logsumexp(u)
+    return out
+
+
+def _exact_loo(design: Design, lam: float, theta: np.ndarray) -> float:
+    _check_loo(design)
+    f = _exact_loo_binary if design.binary else _exact_loo_multi
+    return float(np.sum(f(design, lam, theta)))
+
+
+def exact_loo_log_likelihood(X, y, C, *, fit: Optional[LogisticFit] = None) -> float:
+    """Exact leave-one-out log-likelihood, refitting without each row.
+
+    Every refit is warm-started from the full-data solution (binary: from the one-step
+    ALO estimate, all rows vectorized), so this costs a few cheap iterations per row
+    rather than n cold fits.  Each refit converges to gradient 1e-10.
+
+    Parameters
+    ----------
+    X, y, C, fit
+        As in :func:`alo_log_likelihood`.
+
+    Returns
+    -------
+    float
+        ``sum_i log p_{-i}(y_i)`` with ``p_{-i}`` the model fitted without row ``i``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`fit_logistic_l2`, and if some class has a single row.
+    """
+    lam = 1.0 / check_C(C)
+    design = Design(X, y)
+    _check_loo(design)
+    theta, _, _ = solve(design, lam, _start_from(design, fit))
+    return _exact_loo(design, lam, theta)
+
+
+# --------------------------------------------------------------------------- curves
+def _check_Cs(Cs) -> np.ndarray:
+    try:
+        Cs = np.asarray(Cs, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise ValueError("Cs must be a sequence of positive numbers.") from None
+    if Cs.size == 0:
+        raise ValueError("Cs is empty; pass at least one C, e.g. np.logspace(-3, 3, 50).")
+    for C in Cs:
+        check_C(C, "every C in Cs")
+    return Cs
+
+
+def alo_curve(X, y, Cs: Iterable[float], *,
+              exact_loo: bool = False) -> Generator[Progress, None, pd.DataFrame]:
+    """ALO (and optionally exact LOO) log-likelihood along a grid of C.
+
+    Fits are warm-started along the grid (with a tangent predictor), in the given order.
+    Input is validated when this function is called (before the generator starts).
+
+    Parameters
+    ----------
+    X, y
+        As in :func:`alo_log_likelihood`.
+    Cs : sequence of float
+        C values (> 0), e.g. ``np.logspace(-3, 3, 50)``.
+    exact_loo : bool, default False
+        Also compute the exact LOO log-likelihood at every C (much slower).
+
+    Yields
+    ------
+    Progress
+        After each C's ALO, and after each C's exact LOO.  Close the generator to cancel.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``C``, ``alo_log_likelihood``, ``loo_log_likelihood`` (NaN where not
+        computed), one row per C in the given order.
+    """
+    Cs = _check_Cs(Cs)
+    design = Design(X, y)
+    if exact_loo:
+        _check_loo(design)
+    return _curve_gen(design, Cs, exact_loo)
+
+
+def _curve_gen(design: Design, Cs: np.ndarray, exact_loo: bool):
+    clock = Stopwatch(len(Cs) * (2 if exact_loo else 1))
+    alo = np.full(len(Cs), np.nan)
+    loo = np.full(len(Cs), np.nan)
+    prev, done = None, 0
+    for j, C in enumerate(Cs):
+        t = float(np.log(C))
+        prev = _evaluate(design, t, _predict_start(prev, t, design))
+        alo[j] = prev.value
+        done += 1
+        yield clock.progress(done, f"ALO at C={C:.4g}")
+        if exact_loo:
+            loo[j] = _exact_loo(design, 1.0 / C, prev.theta)
+            done += 1
+            yield clock.progress(done, f"exact LOO at C={C:.4g}")
+    return pd.DataFrame({"C": Cs, "alo_log_likelihood": alo, "loo_log_likelihood": loo})
+
+
+# --------------------------------------------------------------------------- optimum
+def optimize_alo(X, y, *, C_min: float = 1e-3, C_max: float = 1e3,
+                 C0: Optional[float] = None) -> AloOptimum:
+    """Find the C maximizing the ALO log-likelihood within ``[C_min, C_max]``.
+
+    Binary: safeguarded Newton on ``t = log C`` with exact first and second derivatives
+    (steps limited to a factor e^2 in C, kept inside a bracket of sign changes of the
+    derivative, bisection when Newton leaves it, an uphill step where the curvature is
+    not negative).  Multinomial: warm-started bounded Brent on ``log C``.  Every
+    evaluation is warm-started from the previous fit.
+
+    Parameters
+    ----------
+    X, y
+        As in :func:`alo_log_likelihood`.
+    C_min, C_max : float
+        Search bounds (0 < C_min < C_max).  Separable data push the optimum to C_max.
+    C0 : float, optional
+        Starting C (binary).  Default 1, clipped into the bounds.
+
+    Returns
+    -------
+    AloOptimum
+    """
+    C_min, C_max = check_C(C_min, "C_min"), check_C(C_max, "C_max")
+    if C_min >= C_max:
+        raise ValueError(f"C_min ({C_min:g}) must be smaller than C_max ({C_max:g}).")
+    t0 = float(np.log(check_C(C0, "C0"))) if C0 is not None else 0.0
+    design = Design(X, y)
+    lo, hi = np.log(C_min), np.log(C_max)
+    t0 = min(max(t0, lo), hi)
+    best, n_eval, side = (_newton_search if design.binary else _brent_search)(design, lo, hi, t0)
+    return AloOptimum(float(np.exp(best.t)), best.value, n_eval, side != 0,
+                      _message(design, side, C_min, C_max))
+
+
+def _newton_search(design: Design, lo: float, hi: float, t: float):
+    """Safeguarded Newton on the derivative of ALO; returns (eval, n_evals, side)."""
+    t_min, t_max = lo, hi
+    lo_known = hi_known = False           # has a derivative sign been seen at lo / hi?
+    prev, n_eval = None, 0
+    for _ in range(60):
+        e = _evaluate(design, t, _predict_start(prev, t, design), order=2)
+        prev, n_eval = e, n_eval + 1
+        if (t >= t_max and e.d1 > 0) or (t <= t_min and e.d1 < 0):
+            return e, n_eval, 1 if t >= t_max else -1
+        if e.d1 > 0:
+            lo, lo_known = t, True
+        elif e.d1 < 0:
+            hi, hi_known = t, True
+        if e.d1 == 0 or hi - lo < _XTOL:
+            break
+        step = -e.d1 / e.d2 if e.d2 < 0 else np.sign(e.d1) * _MAX_LOG_STEP
+        new = t + float(np.clip(step, -_MAX_LOG_STEP, _MAX_LOG_STEP))
+        if new >= hi:
+            new = 0.5 * (lo + hi) if hi_known else t_max
+        elif new <= lo:
+            new = 0.5 * (lo + hi) if lo_known else t_min
+        if abs(new - t) < _XTOL:
+            break
+        t = new
+    return prev, n_eval, 0
+
+
+def _brent_search(design: Design, lo: float, hi: float, t0: float):
+    """Warm-started bounded Brent on log C (multinomial)."""
+    cache: list[_Eval] = []
+
+    def evaluate(t: float) -> _Eval:
+        near = min(cache, key=lambda e: abs(e.t - t)) if cache else None
+        cache.append(_evaluate(design, t, _predict_start(near, t, design)))
+        return cache[-1]
+
+    res = optimize.minimize_scalar(lambda t: -evaluate(t).value, bounds=(lo, hi),
+                                   method="bounded", options={"xatol": 1e-5})
+    best = max(cache, key=lambda e: e.value)
+    side = 0
+    for bound, sgn in ((hi, 1), (lo, -1)):
+        if abs(res.x - bound) < 1e-3:
+            e = evaluate(bound)
+            if e.value >= best.value:
+                best, side = e, sgn
+    return best, len(cache), side
+
+
+def _message(design: Design, side: int, C_min: float, C_max: float) -> str:
+    notes = []
+    if side > 0:
+        notes.append(f"ALO keeps improving up to C_max={C_max:g}: the classes are (nearly) "
+                     "separable or barely regularized, so the optimum lies at or beyond the "
+                     "bound (and ALO is optimistic at large C). Raise C_max to search further.")
+    elif side < 0:
+        notes.append(f"ALO is best at C_min={C_min:g}: the features add little beyond the "
+                     "class frequencies. Lower C_min to search further.")
+    if design.counts.min() < 2:
+        notes.append(f"class {int(np.argmin(design.counts))} has a single row; its ALO "
+                     "term is unreliable and exact LOO is undefined.")
+    if len(design.constant_columns):
+        cols = design.constant_columns.tolist()
+        notes.append(f"constant column(s) {cols[:10]}{'...' if len(cols) > 10 else ''}: the "
+                     "ridge keeps the Hessian positive definite; zero columns get coefficient 0.")
+    return " ".join(notes)

@@ -1,0 +1,95 @@
+"""The whole analysis of an experiment: data -> cross-validation -> comparison (-> extras).
+
+:func:`run_experiment` is a generator (progress records, then an
+:class:`ExperimentResult`); the headless runner and the GUI both use it, so a saved
+experiment gives the same tables in either.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Generator, Optional
+
+import pandas as pd
+
+from .cv import CVResult, run_cv
+from .data import Dataset, load_dataset
+from .experiment import Experiment
+from .progress import Progress
+from .stats import Comparison, ComparisonSettings, compare_models, summary_table
+
+
+@dataclass(frozen=True)
+class ExperimentResult:
+    """Every result of one experiment run, as values."""
+
+    experiment: Experiment
+    dataset: Dataset
+    cv: CVResult
+    summary: pd.DataFrame
+    comparison: Comparison
+    aloocv: Optional[object] = None
+    calibration: Optional[object] = None
+
+    def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
+        """The same run compared again with other ROPE / alpha / correction settings."""
+        return replace(self, comparison=compare_cv(self.cv, settings),
+                       experiment=replace(self.experiment, comparison=settings))
+
+    def tables(self) -> dict:
+        """``{file name: DataFrame}``: the tables of EXPERIMENT.md that apply."""
+        tables = {
+            "fold_scores.csv": self.cv.scores,
+            "summary.csv": self.summary,
+            "correlation.csv": self.comparison.correlation,
+            "pairwise.csv": self.comparison.pairwise,
+            "credible_intervals.csv": self.comparison.intervals,
+        }
+        if not self.cv.failures.empty:
+            tables["failures.csv"] = self.cv.failures
+        for extra in (self.aloocv, self.calibration):
+            if extra is not None:
+                tables.update(extra.tables())
+        return tables
+
+
+def compare_cv(cv: CVResult, settings: ComparisonSettings) -> Comparison:
+    """Compare the models of a CV run on its primary metric."""
+    n_train, n_test = cv.train_test_sizes()
+    return compare_models(cv.score_matrix(), n_train, n_test, settings, metric=cv.primary_metric)
+
+
+def run_experiment(experiment: Experiment, n_jobs: int = 1,
+                   dataset: Optional[Dataset] = None) -> Generator[Progress, None,
+                                                                   ExperimentResult]:
+    """Run an experiment end to end.
+
+    Parameters
+    ----------
+    experiment : Experiment
+    n_jobs : int
+        Worker processes for the cross-validation.
+    dataset : Dataset, optional
+        Already loaded data (the GUI's); loaded from ``experiment.dataset`` if not given.
+
+    Yields
+    ------
+    Progress
+
+    Returns
+    -------
+    ExperimentResult
+    """
+    if dataset is None:
+        dataset = load_dataset(experiment.dataset, experiment.base_dir)
+    cv = yield from run_cv(dataset, list(experiment.models), experiment.cv,
+                           list(experiment.metrics), n_jobs=n_jobs)
+    summary = summary_table(cv.scores, cv.models, cv.metrics)
+    comparison = compare_cv(cv, experiment.comparison)
+    result = ExperimentResult(experiment, dataset, cv, summary, comparison)
+    return (yield from run_extras(result, n_jobs))
+
+
+def run_extras(result: ExperimentResult, n_jobs: int = 1):
+    """ALOOCV and calibration, when the experiment asks for them."""
+    return result
+    yield  # a generator, like the analyses it will run

@@ -1,0 +1,316 @@
+"""The model catalogue: estimator names -> scikit-learn classes, parameters, grids, pipelines.
+
+Only the classes listed in :data:`CATALOGUE` can ever be built: an experiment file
+names an estimator, it never names code to import, so a shared file cannot run code.
+Modules are imported on first use, so a headless run imports only what it needs.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import itertools
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+#: name -> (module, one-line description)
+CATALOGUE = {
+    "LogisticRegression": ("sklearn.linear_model", "Linear model of the log-odds (ridge penalty)"),
+    "SVC": ("sklearn.svm", "Support vector classifier (linear, polynomial or RBF kernel)"),
+    "KNeighborsClassifier": ("sklearn.neighbors", "Vote of the k nearest training rows"),
+    "RandomForestClassifier": ("sklearn.ensemble", "Average of many randomized decision trees"),
+    "ExtraTreesClassifier": ("sklearn.ensemble", "Extremely randomized trees"),
+    "GradientBoostingClassifier": ("sklearn.ensemble", "Boosted decision trees"),
+    "HistGradientBoostingClassifier": ("sklearn.ensemble",
+                                       "Fast histogram-based boosted trees"),
+    "GaussianNB": ("sklearn.naive_bayes", "Gaussian naive Bayes"),
+    "DecisionTreeClassifier": ("sklearn.tree", "A single decision tree"),
+    "MLPClassifier": ("sklearn.neural_network", "Multi-layer perceptron (neural network)"),
+    "LinearDiscriminantAnalysis": ("sklearn.discriminant_analysis",
+                                   "Linear discriminant analysis"),
+    "QuadraticDiscriminantAnalysis": ("sklearn.discriminant_analysis",
+                                      "Quadratic discriminant analysis"),
+    "RidgeClassifier": ("sklearn.linear_model", "Ridge regression on the class labels"),
+    "AdaBoostClassifier": ("sklearn.ensemble", "Adaptive boosting of shallow trees"),
+    "DummyClassifier": ("sklearn.dummy", "Baseline that ignores the features"),
+}
+
+#: Parameters that are objects rather than values and cannot be set from a file.
+_OBJECT_PARAMS = {"estimator", "base_estimator", "estimators", "callbacks", "memory"}
+
+
+def estimator_class(name: str):
+    """The scikit-learn class for a catalogue name (imported on first use)."""
+    if name not in CATALOGUE:
+        raise ValueError(f"unknown estimator {name!r}; the catalogue has: " + ", ".join(CATALOGUE))
+    module = importlib.import_module(CATALOGUE[name][0])
+    return getattr(module, name)
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One constructor parameter, for the GUI's editors and for validation."""
+
+    name: str
+    default: Any
+    kind: str          # "bool", "int", "float", "str", "none", "other"
+    doc: str = ""
+
+
+def parameter_specs(name: str) -> list:
+    """The settable parameters of an estimator with defaults and a short description."""
+    cls = estimator_class(name)
+    docs = _param_docs(cls)
+    specs = []
+    for pname, param in inspect.signature(cls.__init__).parameters.items():
+        if pname == "self" or param.kind in (param.VAR_KEYWORD, param.VAR_POSITIONAL):
+            continue
+        if pname in _OBJECT_PARAMS:
+            continue
+        default = param.default if param.default is not param.empty else None
+        specs.append(ParamSpec(pname, default, _kind_of(default), docs.get(pname, "")))
+    return specs
+
+
+def _kind_of(value) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "str"
+    if value is None:
+        return "none"
+    return "other"
+
+
+def _param_docs(cls) -> dict:
+    """``"(type) first sentence"`` of each parameter's numpydoc description."""
+    doc = inspect.getdoc(cls) or ""
+    parts = doc.split("\nParameters\n----------\n", 1)
+    if len(parts) < 2:
+        return {}
+    body = re.split(r"\n(?:Attributes|See Also|Notes|Examples|References)\n-+\n", parts[1])[0]
+    docs = {}
+    for match in re.finditer(r"^(\w+) : ([^\n]*)\n((?:    [^\n]*\n?|\n)*)", body, re.M):
+        pname, type_text, text = match.groups()
+        docs[pname] = f"({' '.join(type_text.split())}) " + _first_sentence(" ".join(text.split()))
+    return docs
+
+
+def _first_sentence(text: str) -> str:
+    for i, ch in enumerate(text):
+        if ch == "." and (i + 1 == len(text) or text[i + 1] == " ") and i > 20:
+            return text[: i + 1]
+    return text
+
+
+# ----------------------------------------------------------------------------- models
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One model of an experiment: a catalogue estimator, its parameters, optional scaling."""
+
+    name: str
+    estimator: str
+    params: dict = field(default_factory=dict)
+    scale: bool = False
+
+    def to_json(self) -> dict:
+        entry = {"name": self.name, "estimator": self.estimator, "params": dict(self.params)}
+        if self.scale:
+            entry["scale"] = True
+        return entry
+
+
+def grid_name(combo: dict) -> str:
+    """Name of a grid point as in the scikit-learn example: values joined by ``_``."""
+    return "_".join(str(v) for v in combo.values())
+
+
+def expand_model(entry: dict) -> list:
+    """Expand one ``models`` entry of an experiment file into :class:`ModelSpec` objects.
+
+    A ``grid`` (scikit-learn ``param_grid`` form: a dict or a list of dicts of lists)
+    gives one model per combination in ``ParameterGrid`` order, merged over
+    ``params`` and named ``"_".join(str(v) for v in combo.values())``, or
+    ``"<name>_<that>"`` when the entry has a name.
+    """
+    allowed = {"name", "estimator", "params", "grid", "scale"}
+    unknown = sorted(set(entry) - allowed)
+    if unknown:
+        raise ValueError(f"model entry: unknown key(s) {', '.join(unknown)}; allowed: "
+                         + ", ".join(sorted(allowed)))
+    if "estimator" not in entry:
+        raise ValueError("model entry: missing 'estimator' (a catalogue name such as 'SVC')")
+    estimator = entry["estimator"]
+    estimator_class(estimator)
+    params = entry.get("params") or {}
+    if not isinstance(params, dict):
+        raise ValueError(f"model {estimator}: 'params' must be an object of name: value")
+    scale = bool(entry.get("scale", False))
+    grid = entry.get("grid")
+    if not grid:
+        name = entry.get("name") or estimator
+        return [validated(ModelSpec(str(name), estimator, dict(params), scale))]
+    from sklearn.model_selection import ParameterGrid
+
+    try:
+        combos = list(ParameterGrid(grid))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"model {estimator}: bad grid: {exc}") from None
+    prefix = entry.get("name")
+    specs = []
+    for combo in combos:
+        name = grid_name(combo)
+        if prefix:
+            name = f"{prefix}_{name}"
+        specs.append(validated(ModelSpec(name, estimator, {**params, **combo}, scale)))
+    return specs
+
+
+def validated(spec: ModelSpec) -> ModelSpec:
+    """Check a model's parameters; raise a ValueError naming the bad one and the allowed ones."""
+    cls = estimator_class(spec.estimator)
+    allowed = [p.name for p in parameter_specs(spec.estimator)]
+    for pname, value in spec.params.items():
+        if pname not in allowed:
+            raise ValueError(f"model {spec.name!r}: {spec.estimator} has no parameter {pname!r}; "
+                             "allowed: " + ", ".join(allowed))
+        if isinstance(value, (dict, list)) and pname not in ("hidden_layer_sizes", "class_weight",
+                                                              "priors"):
+            raise ValueError(f"model {spec.name!r}: parameter {pname!r} must be a single value, "
+                             f"not {type(value).__name__}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"model {spec.name!r}: parameter {pname!r} must be a finite number")
+    try:
+        estimator = cls(**_constructor_params(spec.params))
+        estimator._validate_params()
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"model {spec.name!r}: {exc}") from None
+    return spec
+
+
+def _constructor_params(params: dict) -> dict:
+    out = dict(params)
+    if isinstance(out.get("hidden_layer_sizes"), list):
+        out["hidden_layer_sizes"] = tuple(out["hidden_layer_sizes"])
+    if isinstance(out.get("class_weight"), dict):
+        out["class_weight"] = {_maybe_int(k): v for k, v in out["class_weight"].items()}
+    return out
+
+
+def _maybe_int(key):
+    try:
+        return int(key)
+    except (TypeError, ValueError):
+        return key
+
+
+def check_unique_names(specs: list) -> None:
+    seen = set()
+    for spec in specs:
+        if spec.name in seen:
+            raise ValueError(f"two models are named {spec.name!r}; give each model its own name")
+        seen.add(spec.name)
+
+
+def make_estimator(spec: ModelSpec):
+    """A fresh, unfitted classifier for the model (without preprocessing)."""
+    return estimator_class(spec.estimator)(**_constructor_params(spec.params))
+
+
+def make_pipeline(spec: ModelSpec, dataset=None):
+    """A fresh, unfitted scikit-learn estimator for the model, with what the data needs.
+
+    Categorical columns are one-hot encoded and missing values imputed inside the
+    pipeline (fitted on each training fold only); ``scale`` adds a StandardScaler.
+    A plain numeric data set with no scaling gets the bare estimator.
+    """
+    estimator = make_estimator(spec)
+    steps = []
+    needs_prep = dataset is not None and not dataset.is_plain_numeric()
+    if needs_prep:
+        steps.append(("prepare", make_preprocessor(dataset, scale=spec.scale)))
+    elif spec.scale:
+        from sklearn.preprocessing import StandardScaler
+
+        steps.append(("scale", StandardScaler()))
+    if not steps:
+        return estimator
+    from sklearn.pipeline import Pipeline
+
+    return Pipeline(steps + [("model", estimator)])
+
+
+def make_preprocessor(dataset, scale: bool = False):
+    """Column-wise preparation: impute + (scale) numbers, impute + one-hot categories."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+    numeric, categorical = dataset.numeric_columns, dataset.categorical_columns
+    transformers = []
+    if numeric:
+        steps = [("impute", SimpleImputer(strategy="median"))]
+        if scale:
+            steps.append(("scale", StandardScaler()))
+        transformers.append(("numbers", Pipeline(steps), numeric))
+    if categorical:
+        transformers.append(("categories", Pipeline([
+            ("impute", SimpleImputer(strategy="most_frequent")),
+            ("one_hot", OneHotEncoder(handle_unknown="ignore", sparse_output=False)),
+        ]), categorical))
+    return ColumnTransformer(transformers)
+
+
+def split_pipeline(estimator) -> tuple:
+    """(preprocessing or None, final classifier) of what :func:`make_pipeline` built."""
+    if hasattr(estimator, "steps"):
+        from sklearn.pipeline import Pipeline
+
+        prep = Pipeline(estimator.steps[:-1]) if len(estimator.steps) > 1 else None
+        return prep, estimator.steps[-1][1]
+    return None, estimator
+
+
+def presets() -> dict:
+    """Ready-made model lists (experiment ``models`` entries) for the GUI."""
+    return {
+        "SVC kernels (scikit-learn example)": [
+            {"estimator": "SVC", "params": {"random_state": 0},
+             "grid": [{"kernel": ["linear"]}, {"kernel": ["poly"], "degree": [2, 3]},
+                      {"kernel": ["rbf"]}]},
+        ],
+        "Quick baseline trio": [
+            {"name": "logistic", "estimator": "LogisticRegression", "scale": True,
+             "params": {"max_iter": 1000}},
+            {"name": "random_forest", "estimator": "RandomForestClassifier",
+             "params": {"random_state": 0}},
+            {"name": "naive_bayes", "estimator": "GaussianNB", "params": {}},
+        ],
+        "Six common classifiers": [
+            {"name": "logistic", "estimator": "LogisticRegression", "scale": True,
+             "params": {"max_iter": 1000}},
+            {"name": "svc_rbf", "estimator": "SVC", "scale": True, "params": {"random_state": 0}},
+            {"name": "knn", "estimator": "KNeighborsClassifier", "scale": True, "params": {}},
+            {"name": "random_forest", "estimator": "RandomForestClassifier",
+             "params": {"random_state": 0}},
+            {"name": "gradient_boosting", "estimator": "GradientBoostingClassifier",
+             "params": {"random_state": 0}},
+            {"name": "naive_bayes", "estimator": "GaussianNB", "params": {}},
+        ],
+    }
+
+
+def expand_models(entries: list) -> list:
+    """Expand every ``models`` entry and check that names are unique."""
+    if not entries:
+        raise ValueError("the experiment has no models: add at least one")
+    specs = list(itertools.chain.from_iterable(expand_model(e) for e in entries))
+    check_unique_names(specs)
+    return specs

@@ -1,0 +1,277 @@
+"""Repeated stratified k-fold cross-validation of several models on the same splits.
+
+:func:`run_cv` is a generator: it yields a :class:`~engine.progress.Progress` record
+after every (model, fold) fit and returns a :class:`CVResult`. Closing the generator
+stops the run between folds. With ``n_jobs > 1`` the fits run in joblib worker
+processes; the numbers are identical for any ``n_jobs``.
+"""
+from __future__ import annotations
+
+import copy
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Generator, Optional
+
+import numpy as np
+import pandas as pd
+
+from .catalogue import ModelSpec, make_pipeline
+from .data import Dataset
+from .metrics import FoldScorer, check_metrics
+from .progress import Progress, Stopwatch
+
+
+@dataclass(frozen=True)
+class CVConfig:
+    """Repeated stratified k-fold: ``n_splits`` folds, ``n_repeats`` times, seeded."""
+
+    n_splits: int = 10
+    n_repeats: int = 10
+    random_state: Optional[int] = 0
+
+    def to_json(self) -> dict:
+        return {"n_splits": self.n_splits, "n_repeats": self.n_repeats,
+                "random_state": self.random_state}
+
+
+@dataclass(frozen=True)
+class CVResult:
+    """Everything a cross-validation run measured.
+
+    Attributes
+    ----------
+    scores : DataFrame
+        One row per model, repeat, fold and metric: ``model, repeat, fold, metric, score,
+        n_train, n_test, fit_seconds`` (score NaN where the fit failed).
+    predictions : DataFrame
+        Out-of-fold predictions: ``model, repeat, fold, row, y`` then ``score_0 ..
+        score_{K-1}`` (probabilities, or decision values; see ``prediction_kind``).
+    failures : DataFrame
+        ``model, repeat, fold, kind, message``: kind ``"error"`` (no score) or
+        ``"warning"`` (for example non-convergence; the score is kept).
+    """
+
+    scores: pd.DataFrame
+    predictions: pd.DataFrame
+    failures: pd.DataFrame
+    models: tuple
+    metrics: tuple
+    classes: tuple
+    config: CVConfig
+    prediction_kind: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def primary_metric(self) -> str:
+        return self.metrics[0]
+
+    def score_matrix(self, metric: Optional[str] = None) -> pd.DataFrame:
+        """Models as rows, folds (in split order) as columns, for one metric."""
+        metric = metric or self.primary_metric
+        table = self.scores[self.scores["metric"] == metric]
+        matrix = table.pivot(index="model", columns=["repeat", "fold"], values="score")
+        return matrix.reindex(list(self.models))
+
+    def train_test_sizes(self) -> tuple:
+        """Mean training and test fold sizes (for the corrected variance)."""
+        first = self.scores.drop_duplicates(["repeat", "fold"])
+        return float(first["n_train"].mean()), float(first["n_test"].mean())
+
+
+def make_splits(y: np.ndarray, config: CVConfig) -> list:
+    """The train/test index pairs of scikit-learn's ``RepeatedStratifiedKFold``."""
+    from sklearn.model_selection import RepeatedStratifiedKFold
+
+    check_folds(y, config)
+    splitter = RepeatedStratifiedKFold(n_splits=config.n_splits, n_repeats=config.n_repeats,
+                                       random_state=config.random_state)
+    return list(splitter.split(np.zeros(len(y)), y))
+
+
+def check_folds(y: np.ndarray, config: CVConfig) -> None:
+    """Clear errors for fold settings the data cannot support."""
+    if not isinstance(config.n_splits, (int, np.integer)) or config.n_splits < 2:
+        raise ValueError(f"the number of folds must be a whole number of at least 2 "
+                         f"(got {config.n_splits!r})")
+    if not isinstance(config.n_repeats, (int, np.integer)) or config.n_repeats < 1:
+        raise ValueError(f"the number of repeats must be a whole number of at least 1 "
+                         f"(got {config.n_repeats!r})")
+    counts = np.bincount(y)
+    counts = counts[counts > 0]
+    if len(counts) < 2:
+        raise ValueError("the target has only one class: a classifier needs at least two")
+    smallest = int(counts.min())
+    if smallest < config.n_splits:
+        raise ValueError(f"the smallest class has only {smallest} row(s), but {config.n_splits} "
+                         f"folds need at least {config.n_splits} rows in every class: lower the "
+                         f"number of folds to {max(smallest, 2)} or fewer, or add data")
+
+
+def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
+           n_jobs: int = 1) -> Generator[Progress, None, CVResult]:
+    """Cross-validate ``models`` on ``dataset``: every model on the same splits.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    models : list of ModelSpec
+    config : CVConfig
+    metrics : list of str
+        scikit-learn scorer names; the first is the primary metric.
+    n_jobs : int
+        Worker processes (joblib); 1 runs in this process. -1 uses every core.
+
+    Yields
+    ------
+    Progress
+        After every (model, fold) fit, labelled with the model, repeat and fold.
+
+    Returns
+    -------
+    CVResult
+    """
+    if not models:
+        raise ValueError("no models to cross-validate: add at least one")
+    metrics = check_metrics(list(metrics), len(dataset.classes))
+    splits = make_splits(dataset.y, config)
+    tasks = [(m, s) for s in range(len(splits)) for m in range(len(models))]
+    clock = Stopwatch(len(tasks))
+    X = _feature_matrix(dataset)
+    estimators = [make_pipeline(spec, dataset) for spec in models]
+    labels = list(range(len(dataset.classes)))
+    outcomes = [None] * len(tasks)
+    run = _run_serial if n_jobs == 1 else _run_parallel
+    done = 0
+    for index, outcome in run(tasks, estimators, X, dataset.y, splits, metrics, labels, n_jobs):
+        outcomes[index] = outcome
+        done += 1
+        model, split = tasks[index]
+        repeat, fold = divmod(split, config.n_splits)
+        yield clock.progress(done, f"{models[model].name}: repeat {repeat + 1}, fold {fold + 1}")
+    return _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock)
+
+
+def _feature_matrix(dataset: Dataset):
+    """A float array when the data is plain numbers (fast), else the DataFrame."""
+    if dataset.is_plain_numeric():
+        return dataset.X.to_numpy(dtype=float)
+    return dataset.X
+
+
+def _run_serial(tasks, estimators, X, y, splits, metrics, labels, n_jobs):
+    for index, (model, split) in enumerate(tasks):
+        train, test = splits[split]
+        yield index, fit_and_score(estimators[model], X, y, train, test, metrics, labels)
+
+
+def _run_parallel(tasks, estimators, X, y, splits, metrics, labels, n_jobs):
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+    results = parallel(delayed(_indexed_fit)(i, estimators[m], X, y, *splits[s], metrics, labels)
+                       for i, (m, s) in enumerate(tasks))
+    try:
+        yield from results
+    finally:
+        results.close()
+
+
+def _indexed_fit(index, *args):
+    return index, fit_and_score(*args)
+
+
+def _take(X, rows):
+    return X.iloc[rows] if isinstance(X, pd.DataFrame) else X[rows]
+
+
+def fit_and_score(estimator, X, y, train, test, metrics, labels) -> dict:
+    """Fit a fresh copy of ``estimator`` on ``train``; score every metric on ``test``.
+
+    Never raises for a model's own failure: the outcome records it.
+    """
+    from sklearn import config_context
+
+    outcome = {"scores": [np.nan] * len(metrics), "fit_seconds": np.nan, "kind": None,
+               "values": None, "error": None, "warnings": []}
+    model = copy.deepcopy(estimator)  # an unfitted estimator: the same as clone, faster
+    X_train, X_test = _take(X, train), _take(X, test)
+    # parameters were validated when the model was specified (catalogue.validated)
+    with warnings.catch_warnings(record=True) as caught, \
+            config_context(skip_parameter_validation=True):
+        warnings.simplefilter("always")
+        try:
+            start = time.perf_counter()
+            model.fit(X_train, y[train])
+            outcome["fit_seconds"] = time.perf_counter() - start
+            scorer = FoldScorer(model, X_test, y[test], labels)
+            outcome["scores"] = [_safe_score(scorer, m, outcome) for m in metrics]
+            outcome["kind"], outcome["values"] = scorer.kept_predictions()
+        except Exception as exc:  # a model's failure on one fold is a result, not a crash
+            outcome["error"] = f"{type(exc).__name__}: {exc}"
+    outcome["warnings"] = _warning_texts(caught)
+    return outcome
+
+
+def _safe_score(scorer, metric, outcome):
+    try:
+        return scorer.score(metric)
+    except Exception as exc:
+        outcome["warnings"].append(f"{metric} could not be computed: {exc}")
+        return np.nan
+
+
+def _warning_texts(caught) -> list:
+    texts = []
+    for item in caught:
+        if issubclass(item.category, (DeprecationWarning, PendingDeprecationWarning)):
+            continue
+        text = f"{item.category.__name__}: {str(item.message).splitlines()[0]}"
+        if text not in texts:
+            texts.append(text)
+    return texts
+
+
+def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) -> CVResult:
+    score_rows, failure_rows, kinds = [], [], {}
+    blocks = {"model": [], "repeat": [], "fold": [], "row": [], "values": []}
+    for (model, split), outcome in zip(tasks, outcomes):
+        name = models[model].name
+        repeat, fold = divmod(split, config.n_splits)
+        train, test = splits[split]
+        for metric, score in zip(metrics, outcome["scores"]):
+            score_rows.append((name, repeat, fold, metric, score, len(train), len(test),
+                               outcome["fit_seconds"]))
+        if outcome["error"] is not None:
+            failure_rows.append((name, repeat, fold, "error", outcome["error"]))
+        for text in outcome["warnings"]:
+            failure_rows.append((name, repeat, fold, "warning", text))
+        if outcome["values"] is not None:
+            kinds.setdefault(name, outcome["kind"])
+            for key, value in (("model", name), ("repeat", repeat), ("fold", fold)):
+                blocks[key].append(np.full(len(test), value, dtype=object if key == "model"
+                                           else np.int64))
+            blocks["row"].append(test)
+            blocks["values"].append(outcome["values"])
+    scores = pd.DataFrame(score_rows, columns=["model", "repeat", "fold", "metric", "score",
+                                               "n_train", "n_test", "fit_seconds"])
+    failures = pd.DataFrame(failure_rows, columns=["model", "repeat", "fold", "kind", "message"])
+    return CVResult(scores=scores, predictions=_predictions_table(blocks, dataset),
+                    failures=failures, models=tuple(m.name for m in models),
+                    metrics=tuple(metrics), classes=tuple(dataset.classes), config=config,
+                    prediction_kind=kinds, seconds=clock.progress(0).elapsed)
+
+
+def _predictions_table(blocks, dataset) -> pd.DataFrame:
+    n_classes = len(dataset.classes)
+    value_columns = [f"score_{k}" for k in range(n_classes)]
+    if not blocks["row"]:
+        return pd.DataFrame(columns=["model", "repeat", "fold", "row", "y", *value_columns])
+    rows = np.concatenate(blocks["row"])
+    columns = {key: np.concatenate(blocks[key]) for key in ("model", "repeat", "fold")}
+    columns["row"] = rows
+    columns["y"] = dataset.y[rows]
+    values = np.concatenate(blocks["values"])
+    for k, column in enumerate(value_columns):
+        columns[column] = values[:, k]
+    return pd.DataFrame(columns)

@@ -1,0 +1,376 @@
+"""Datasets: the built-in examples and CSV files, with a note of what was done to them.
+
+A :class:`Dataset` holds the feature table exactly as read (categorical columns stay
+text, missing values stay missing) and the target as class codes. Encoding and
+imputation happen later, inside each model's pipeline, fitted on the training fold
+only (see :func:`engine.catalogue.make_pipeline`).
+"""
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+import numpy as np
+import pandas as pd
+
+#: Built-in data sets: name -> (description, generator options with their defaults).
+BUILTINS = {
+    "moons": ("Two interleaving half circles (scikit-learn make_moons)",
+              {"n_samples": 100, "noise": 0.352, "random_state": 1}),
+    "circles": ("A large circle containing a smaller one (make_circles)",
+                {"n_samples": 200, "noise": 0.1, "factor": 0.5, "random_state": 0}),
+    "classification": ("A random n-class problem (make_classification)",
+                       {"n_samples": 500, "n_features": 10, "n_informative": 4,
+                        "n_classes": 2, "random_state": 0}),
+    "breast_cancer": ("Wisconsin breast cancer, 569 x 30, two classes", {}),
+    "iris": ("Iris flowers, 150 x 4, three classes", {}),
+    "wine": ("Wine cultivars, 178 x 13, three classes", {}),
+    "digits": ("Hand-written digits, 1797 x 64, ten classes", {}),
+}
+
+CATEGORICAL_LEVEL_WARNING = 50
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A table of features and a classification target.
+
+    Attributes
+    ----------
+    name : str
+        Short name shown to the user.
+    X : pandas.DataFrame
+        Feature columns as read (numeric and categorical; may hold missing values).
+    y : numpy.ndarray
+        Class codes 0..K-1, one per row.
+    classes : tuple
+        The class labels, in code order (``classes[y[i]]`` is row i's label).
+    target : str
+        Name of the target column.
+    notes : tuple of str
+        Plain-language notes of what was done while loading.
+    source : dict
+        How to load it again: the ``dataset`` entry of an experiment file.
+    """
+
+    name: str
+    X: pd.DataFrame
+    y: np.ndarray
+    classes: tuple
+    target: str = "target"
+    notes: tuple = ()
+    source: dict = field(default_factory=dict)
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.y)
+
+    @property
+    def categorical_columns(self) -> list:
+        return [c for c in self.X.columns if not is_numeric_column(self.X[c])]
+
+    @property
+    def numeric_columns(self) -> list:
+        return [c for c in self.X.columns if is_numeric_column(self.X[c])]
+
+    @property
+    def n_missing(self) -> int:
+        return int(self.X.isna().sum().sum())
+
+    def class_counts(self) -> pd.Series:
+        """Rows per class, indexed by class label."""
+        counts = np.bincount(self.y, minlength=len(self.classes))
+        return pd.Series(counts, index=[str(c) for c in self.classes], name="rows")
+
+    def is_plain_numeric(self) -> bool:
+        """True when every feature is numeric and nothing is missing."""
+        return not self.categorical_columns and self.n_missing == 0
+
+
+def is_numeric_column(column: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
+
+
+def load_builtin(name: str, **options) -> Dataset:
+    """Load or generate one of the built-in data sets (no network needed).
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`BUILTINS`.
+    **options
+        Generator options (``n_samples``, ``noise``, ``random_state``, ...) for the
+        generated data sets; the shipped ones take none.
+
+    Returns
+    -------
+    Dataset
+    """
+    if name not in BUILTINS:
+        raise ValueError(f"unknown built-in data set {name!r}; choose one of: "
+                         + ", ".join(BUILTINS))
+    defaults = BUILTINS[name][1]
+    unknown = sorted(set(options) - set(defaults))
+    if unknown:
+        allowed = ", ".join(defaults) or "none"
+        raise ValueError(f"built-in data set {name!r} takes no option(s) {', '.join(unknown)}; "
+                         f"allowed: {allowed}")
+    opts = {**defaults, **options}
+    X, y, columns, labels = _make_builtin(name, opts)
+    frame = pd.DataFrame(X, columns=columns)
+    source = {"builtin": name, **opts}
+    return Dataset(name=name, X=frame, y=np.asarray(y, dtype=np.intp), classes=tuple(labels),
+                   target="target", notes=(BUILTINS[name][0],), source=source)
+
+
+def _make_builtin(name: str, opts: dict):
+    from sklearn import datasets as skd
+
+    if name in ("moons", "circles", "classification"):
+        maker = {"moons": skd.make_moons, "circles": skd.make_circles,
+                 "classification": skd.make_classification}[name]
+        try:
+            X, y = maker(**opts)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"built-in data set {name!r}: {exc}") from None
+        columns = [f"x{i + 1}" for i in range(X.shape[1])]
+        return X, y, columns, list(range(int(y.max()) + 1))
+    loader = {"breast_cancer": skd.load_breast_cancer, "iris": skd.load_iris,
+              "wine": skd.load_wine, "digits": skd.load_digits}[name]
+    bunch = loader()
+    columns = [str(c) for c in bunch.feature_names]
+    return bunch.data, bunch.target, columns, [str(c) for c in bunch.target_names]
+
+
+# ----------------------------------------------------------------------------- CSV
+
+def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str] = None,
+                   nrows: Optional[int] = None) -> tuple:
+    """Read a CSV file, detecting its encoding and separator.
+
+    Returns
+    -------
+    (frame, notes) : (pandas.DataFrame, list of str)
+    """
+    if not os.path.exists(path):
+        raise ValueError(f"cannot open {path}: the file does not exist")
+    if os.path.isdir(path):
+        raise ValueError(f"cannot open {path}: it is a folder, not a CSV file")
+    with open(path, "rb") as handle:
+        head = handle.read(64 * 1024)
+    if not head.strip():
+        raise ValueError(f"cannot read {path}: the file is empty")
+    if b"\x00" in head:
+        raise ValueError(f"cannot read {path}: it looks like a binary file, not a CSV text file")
+    notes = []
+    if encoding is None:
+        encoding = _detect_encoding(head)
+        if encoding == "latin-1":
+            notes.append("the file is not UTF-8; read it as latin-1")
+    text = head.decode(encoding, errors="replace")
+    if sep is None:
+        sep = _detect_separator(text)
+        notes.append(f"separator detected: {_SEP_NAMES.get(sep, repr(sep))}")
+    try:
+        frame = pd.read_csv(path, sep=sep, encoding=encoding, nrows=nrows,
+                            skipinitialspace=True)
+    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"cannot read {path} as CSV: {exc}. Check the separator and encoding") \
+            from None
+    frame.columns = [str(c).strip() for c in frame.columns]
+    if frame.shape[1] < 2:
+        raise ValueError(f"{path} has only one column: a data set needs at least one feature "
+                         "column and a target column (is the separator right?)")
+    if len(frame) == 0:
+        raise ValueError(f"{path} has a header but no rows of data")
+    return frame, notes
+
+
+_SEP_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
+
+
+def _detect_encoding(head: bytes) -> str:
+    if head.startswith(b"\xef\xbb\xbf"):
+        return "utf-8-sig"
+    try:
+        head.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError as exc:
+        # a multi-byte character cut at the end of the sample is still UTF-8
+        if exc.start >= len(head) - 3:
+            return "utf-8"
+        return "latin-1"
+
+
+def _detect_separator(text: str) -> str:
+    lines = [line for line in text.splitlines()[:50] if line.strip()]
+    sample = "\n".join(lines)
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
+    except csv.Error:
+        counts = {sep: sum(line.count(sep) for line in lines) for sep in ",;\t|"}
+        return max(counts, key=counts.get)
+
+
+def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
+             encoding: Optional[str] = None, drop: Sequence[str] = ()) -> Dataset:
+    """Load a CSV file as a classification data set.
+
+    Parameters
+    ----------
+    path : str
+        The file. Encoding (UTF-8, UTF-8 with BOM, latin-1) and separator (comma,
+        semicolon, tab) are detected unless given.
+    target : str, optional
+        The column to predict; the last column when not given.
+    sep, encoding : str, optional
+        Override the detection.
+    drop : sequence of str
+        Columns to leave out (identifiers, leaks).
+
+    Returns
+    -------
+    Dataset
+    """
+    frame, notes = read_csv_table(path, sep=sep, encoding=encoding)
+    source = {"csv": path}
+    if target is not None:
+        source["target"] = target
+    if sep is not None:
+        source["sep"] = sep
+    if encoding is not None:
+        source["encoding"] = encoding
+    if drop:
+        source["drop"] = list(drop)
+    name = os.path.splitext(os.path.basename(path))[0]
+    return dataset_from_frame(frame, target, name=name, drop=drop, notes=notes, source=source)
+
+
+def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, name: str = "data",
+                       drop: Sequence[str] = (), notes: Sequence[str] = (),
+                       source: Optional[dict] = None) -> Dataset:
+    """Make a :class:`Dataset` from a table and the name of its target column.
+
+    Rows with a missing target are dropped, identifier-like text columns (a different
+    value in every row) are left out, and each such step is noted.
+    """
+    notes = list(notes)
+    if target is None:
+        target = frame.columns[-1]
+        notes.append(f"target column not given; using the last column, {target!r}")
+    if target not in frame.columns:
+        raise ValueError(f"there is no column {target!r}; the columns are: "
+                         + ", ".join(map(str, frame.columns)))
+    missing_drop = [c for c in drop if c not in frame.columns]
+    if missing_drop:
+        raise ValueError("cannot drop missing column(s) " + ", ".join(map(repr, missing_drop)))
+    labels = frame[target]
+    keep = labels.notna().to_numpy()
+    if not keep.all():
+        notes.append(f"dropped {int((~keep).sum())} row(s) with no value in {target!r}")
+        frame = frame.loc[keep]
+        labels = labels.loc[keep]
+    features = frame.drop(columns=[target, *drop])
+    features, more_notes = _tidy_features(features)
+    notes.extend(more_notes)
+    if features.shape[1] == 0:
+        raise ValueError("no feature columns are left besides the target: "
+                         "a model needs at least one column to learn from")
+    classes, codes = _encode_labels(labels)
+    if len(classes) < 2:
+        only = classes[0] if classes else "nothing"
+        raise ValueError(f"the target {target!r} has only one class ({only}): a classifier "
+                         "needs at least two classes; pick another target column")
+    if len(classes) > 0.5 * len(codes) and len(codes) > 20:
+        raise ValueError(f"the target {target!r} has {len(classes)} different values in "
+                         f"{len(codes)} rows: it looks like a number or an identifier, not a "
+                         "class; pick a column of categories as the target")
+    cats = [c for c in features.columns if not is_numeric_column(features[c])]
+    if cats:
+        notes.append("categorical column(s) one-hot encoded inside each model: " + ", ".join(cats))
+    n_missing = int(features.isna().sum().sum())
+    if n_missing:
+        notes.append(f"{n_missing} missing value(s) imputed inside each model, fitted on the "
+                     "training folds only (median for numbers, most frequent for categories)")
+    return Dataset(name=name, X=features.reset_index(drop=True), y=codes, classes=tuple(classes),
+                   target=str(target), notes=tuple(notes), source=dict(source or {}))
+
+
+def _tidy_features(features: pd.DataFrame) -> tuple:
+    notes = []
+    dropped_id, dropped_empty = [], []
+    for column in list(features.columns):
+        values = features[column]
+        if values.isna().all():
+            dropped_empty.append(column)
+        elif not is_numeric_column(values):
+            n_levels = values.nunique(dropna=True)
+            if n_levels == len(values) and len(values) > 20:
+                dropped_id.append(column)
+            elif n_levels > CATEGORICAL_LEVEL_WARNING:
+                notes.append(f"column {column!r} has {n_levels} categories: one-hot encoding "
+                             "makes many columns; consider dropping it")
+    if dropped_empty:
+        notes.append("left out empty column(s): " + ", ".join(map(str, dropped_empty)))
+    if dropped_id:
+        notes.append("left out identifier-like column(s) (a different text in every row): "
+                     + ", ".join(map(str, dropped_id)))
+    features = features.drop(columns=dropped_empty + dropped_id)
+    for column in features.columns:
+        if pd.api.types.is_bool_dtype(features[column]):
+            features[column] = features[column].astype("int64")
+        elif not is_numeric_column(features[column]):
+            features[column] = features[column].astype("object")
+    return features, notes
+
+
+def _encode_labels(labels: pd.Series) -> tuple:
+    values = labels.to_numpy()
+    if pd.api.types.is_numeric_dtype(labels):
+        classes, codes = np.unique(values, return_inverse=True)
+        classes = [_plain(c) for c in classes]
+    else:
+        text = labels.astype(str).str.strip().to_numpy()
+        classes, codes = np.unique(text, return_inverse=True)
+        classes = [str(c) for c in classes]
+    return classes, codes.astype(np.intp)
+
+
+def _plain(value):
+    """numpy scalar -> Python scalar (ints stay ints)."""
+    value = value.item() if hasattr(value, "item") else value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
+    """Load the ``dataset`` entry of an experiment file.
+
+    Parameters
+    ----------
+    spec : dict
+        ``{"builtin": NAME, **options}`` or ``{"csv": PATH, "target": COLUMN, "sep": ...,
+        "encoding": ..., "drop": [...]}``.
+    base_dir : str
+        Folder a relative CSV path is relative to (the experiment file's folder).
+    """
+    spec = dict(spec)
+    if "builtin" in spec:
+        name = spec.pop("builtin")
+        return load_builtin(name, **spec)
+    if "csv" in spec:
+        path = spec.pop("csv")
+        full = path if os.path.isabs(path) else os.path.join(base_dir, path)
+        allowed = {"target", "sep", "encoding", "drop"}
+        unknown = sorted(set(spec) - allowed)
+        if unknown:
+            raise ValueError(f"dataset: unknown key(s) {', '.join(unknown)}; allowed with csv: "
+                             + ", ".join(sorted(allowed)))
+        ds = load_csv(full, target=spec.get("target"), sep=spec.get("sep"),
+                      encoding=spec.get("encoding"), drop=spec.get("drop", ()))
+        return Dataset(**{**ds.__dict__, "source": {**ds.source, "csv": path}})
+    raise ValueError('dataset: give either {"builtin": NAME} or {"csv": PATH, "target": COLUMN}')
+

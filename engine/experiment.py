@@ -1,0 +1,188 @@
+"""Experiment files (the JSON of shared/EXPERIMENT.md): parse, validate, save.
+
+Every problem is a ``ValueError`` whose text says what is wrong and what to change.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .catalogue import ModelSpec, expand_models
+from .cv import CVConfig
+from .stats import ComparisonSettings
+
+TOP_LEVEL_KEYS = ("dataset", "models", "cv", "metrics", "comparison", "aloocv", "calibration")
+
+
+@dataclass(frozen=True)
+class AloocvSettings:
+    """Range and resolution of the ALO curve over C, and whether to add exact LOO."""
+
+    C_min: float = 0.001
+    C_max: float = 1000.0
+    n_C: int = 50
+    exact_loo: bool = False
+
+    def __post_init__(self):
+        if not (self.C_min > 0 and self.C_max > self.C_min and math.isfinite(self.C_max)):
+            raise ValueError("aloocv: need 0 < C_min < C_max (got C_min="
+                             f"{self.C_min}, C_max={self.C_max})")
+        if not (isinstance(self.n_C, int) and 2 <= self.n_C <= 10000):
+            raise ValueError(f"aloocv: n_C must be a whole number from 2 to 10000 (got {self.n_C})")
+
+    def to_json(self) -> dict:
+        return {"C_min": self.C_min, "C_max": self.C_max, "n_C": self.n_C,
+                "exact_loo": self.exact_loo}
+
+
+@dataclass(frozen=True)
+class CalibrationSettings:
+    """Calibration methods, reliability-diagram bins and calibration-map buckets."""
+
+    methods: tuple = ("isotonic", "sigmoid")
+    n_bins: int = 10
+    strategy: str = "uniform"
+    map_buckets: int = 1000
+
+    def __post_init__(self):
+        unknown = [m for m in self.methods if m not in ("isotonic", "sigmoid")]
+        if unknown:
+            raise ValueError(f"calibration: unknown method(s) {', '.join(map(str, unknown))}; "
+                             "choose from: isotonic, sigmoid")
+        if self.strategy not in ("uniform", "quantile"):
+            raise ValueError(f"calibration: strategy must be 'uniform' or 'quantile' "
+                             f"(got {self.strategy!r})")
+        if not (isinstance(self.n_bins, int) and 2 <= self.n_bins <= 1000):
+            raise ValueError(f"calibration: n_bins must be a whole number from 2 to 1000 "
+                             f"(got {self.n_bins})")
+        if not (isinstance(self.map_buckets, int) and 2 <= self.map_buckets <= 10_000_000):
+            raise ValueError("calibration: map_buckets must be a whole number from 2 to "
+                             f"10,000,000 (got {self.map_buckets})")
+
+    def to_json(self) -> dict:
+        return {"methods": list(self.methods), "n_bins": self.n_bins, "strategy": self.strategy,
+                "map_buckets": self.map_buckets}
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A parsed, validated experiment."""
+
+    dataset: dict
+    model_entries: tuple
+    models: tuple
+    cv: CVConfig = CVConfig()
+    metrics: tuple = ("roc_auc",)
+    comparison: ComparisonSettings = ComparisonSettings()
+    aloocv: Optional[AloocvSettings] = None
+    calibration: Optional[CalibrationSettings] = None
+    base_dir: str = field(default=".", compare=False)
+
+    def to_json(self) -> dict:
+        data = {"dataset": dict(self.dataset), "models": [dict(e) for e in self.model_entries],
+                "cv": self.cv.to_json(), "metrics": list(self.metrics),
+                "comparison": self.comparison.to_json()}
+        if self.aloocv is not None:
+            data["aloocv"] = self.aloocv.to_json()
+        if self.calibration is not None:
+            data["calibration"] = self.calibration.to_json()
+        return data
+
+
+def _section(data: dict, key: str, cls, allowed: tuple, convert=None):
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ValueError(f"{key}: must be an object like {{\"{allowed[0]}\": ...}}")
+    unknown = sorted(set(value) - set(allowed))
+    if unknown:
+        raise ValueError(f"{key}: unknown key(s) {', '.join(unknown)}; allowed: "
+                         + ", ".join(allowed))
+    value = dict(value)
+    if convert:
+        value = convert(value)
+    try:
+        return cls(**value)
+    except TypeError as exc:
+        raise ValueError(f"{key}: {exc}") from None
+
+
+def _as_tuple(name):
+    def convert(value):
+        if name in value:
+            if not isinstance(value[name], list):
+                raise ValueError(f"{name} must be a list")
+            value[name] = tuple(value[name])
+        return value
+    return convert
+
+
+def parse_experiment(data: dict, base_dir: str = ".") -> Experiment:
+    """Validate the JSON object of an experiment file.
+
+    Parameters
+    ----------
+    data : dict
+        The parsed JSON.
+    base_dir : str
+        The experiment file's folder (relative CSV paths are relative to it).
+
+    Returns
+    -------
+    Experiment
+    """
+    if not isinstance(data, dict):
+        raise ValueError("the experiment file must hold one JSON object with keys "
+                         + ", ".join(TOP_LEVEL_KEYS))
+    unknown = sorted(set(data) - set(TOP_LEVEL_KEYS))
+    if unknown:
+        raise ValueError(f"unknown key(s) {', '.join(unknown)} in the experiment; allowed: "
+                         + ", ".join(TOP_LEVEL_KEYS))
+    for key in ("dataset", "models"):
+        if key not in data:
+            raise ValueError(f"the experiment has no {key!r} section")
+    if not isinstance(data["dataset"], dict):
+        raise ValueError('dataset: must be an object such as {"builtin": "moons"}')
+    entries = data["models"]
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ValueError("models: must be a list of objects, each with an 'estimator'")
+    models = expand_models(entries)
+    cv = _section(data, "cv", CVConfig, ("n_splits", "n_repeats", "random_state")) or CVConfig()
+    metrics = data.get("metrics", ["roc_auc"])
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if not isinstance(metrics, list) or not metrics:
+        raise ValueError('metrics: must be a list of scorer names such as ["roc_auc"]')
+    comparison = _section(data, "comparison", ComparisonSettings,
+                          ("rope", "alpha", "correction", "credible_levels"),
+                          _as_tuple("credible_levels")) or ComparisonSettings()
+    aloocv = _section(data, "aloocv", AloocvSettings, ("C_min", "C_max", "n_C", "exact_loo"))
+    calibration = _section(data, "calibration", CalibrationSettings,
+                           ("methods", "n_bins", "strategy", "map_buckets"), _as_tuple("methods"))
+    return Experiment(dataset=dict(data["dataset"]), model_entries=tuple(entries),
+                      models=tuple(models), cv=cv, metrics=tuple(str(m) for m in metrics),
+                      comparison=comparison, aloocv=aloocv, calibration=calibration,
+                      base_dir=base_dir)
+
+
+def load_experiment(path: str) -> Experiment:
+    """Read and validate an experiment file."""
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        raise ValueError(f"cannot open {path}: the file does not exist") from None
+    except IsADirectoryError:
+        raise ValueError(f"cannot open {path}: it is a folder, not an experiment file") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path} is not valid JSON: {exc}") from None
+    return parse_experiment(data, base_dir=os.path.dirname(os.path.abspath(path)))
+
+
+def experiment_json_text(experiment: Experiment) -> str:
+    """The experiment as the text of a JSON file."""
+    return json.dumps(experiment.to_json(), indent=2) + "\n"

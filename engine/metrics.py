@@ -1,0 +1,186 @@
+"""Scoring a fitted model on a test fold: every metric from one set of predictions.
+
+Metrics are named as scikit-learn's scorers (``roc_auc``, ``accuracy``, ``neg_log_loss``
+...) and give the same numbers as ``sklearn.metrics.get_scorer(name)(est, X, y)``. The
+model's responses (``predict``, ``decision_function``, ``predict_proba``) are computed
+once per fold and shared by all metrics. The hottest metrics (ROC AUC, accuracy,
+balanced accuracy) are computed directly with numpy, because scikit-learn's input
+validation costs more than the fit for small folds; tests check them against
+scikit-learn.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+# response kinds
+LABELS, SCORE, PROBA = "labels", "score", "proba"
+
+
+def _roc_auc_binary(y, score):
+    """Area under the ROC curve from ranks (Mann-Whitney U, ties counted half)."""
+    y = np.asarray(y)
+    n_pos = int(np.count_nonzero(y == 1))
+    n_neg = len(y) - n_pos
+    if n_pos == 0 or n_neg == 0:
+        raise ValueError("Only one class present in y_true. ROC AUC score is not defined in "
+                         "that case.")
+    ranks = _average_ranks(np.asarray(score, dtype=float))
+    return float((ranks[y == 1].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
+
+
+def _average_ranks(values):
+    order = np.argsort(values, kind="mergesort")
+    sorted_values = values[order]
+    boundaries = np.flatnonzero(np.diff(sorted_values)) + 1
+    starts = np.concatenate(([0], boundaries))
+    ends = np.concatenate((boundaries, [len(values)]))
+    ranks = np.empty(len(values))
+    ranks[order] = np.repeat((starts + ends + 1) / 2.0, ends - starts)
+    return ranks
+
+
+def _accuracy(y, pred):
+    return float(np.mean(np.asarray(y) == np.asarray(pred)))
+
+
+def _balanced_accuracy(y, pred):
+    y, pred = np.asarray(y), np.asarray(pred)
+    recalls = [np.mean(pred[y == c] == c) for c in np.unique(y)]
+    return float(np.mean(recalls))
+
+
+def _sk(name: str, **kwargs) -> Callable:
+    def score(y, response):
+        from sklearn import metrics
+
+        return float(getattr(metrics, name)(y, response, **kwargs))
+    return score
+
+
+def _log_loss(y, proba, labels):
+    from sklearn.metrics import log_loss
+
+    return -float(log_loss(y, proba, labels=labels))
+
+
+def _brier(y, proba, labels):
+    from sklearn.metrics import brier_score_loss
+
+    if proba.shape[1] == 2:
+        return -float(brier_score_loss(y, proba[:, 1], pos_label=labels[1]))
+    return -float(brier_score_loss(y, proba, labels=labels))
+
+
+#: scorer name -> (response kind, function(y, response[, labels]), needs labels)
+FAST_METRICS = {
+    "roc_auc": (SCORE, _roc_auc_binary),
+    "accuracy": (LABELS, _accuracy),
+    "balanced_accuracy": (LABELS, _balanced_accuracy),
+    "average_precision": (SCORE, _sk("average_precision_score")),
+    "f1": (LABELS, _sk("f1_score")),
+    "f1_macro": (LABELS, _sk("f1_score", average="macro")),
+    "f1_micro": (LABELS, _sk("f1_score", average="micro")),
+    "f1_weighted": (LABELS, _sk("f1_score", average="weighted")),
+    "precision": (LABELS, _sk("precision_score")),
+    "precision_macro": (LABELS, _sk("precision_score", average="macro")),
+    "precision_weighted": (LABELS, _sk("precision_score", average="weighted")),
+    "recall": (LABELS, _sk("recall_score")),
+    "recall_macro": (LABELS, _sk("recall_score", average="macro")),
+    "recall_weighted": (LABELS, _sk("recall_score", average="weighted")),
+    "matthews_corrcoef": (LABELS, _sk("matthews_corrcoef")),
+    "roc_auc_ovr": (PROBA, _sk("roc_auc_score", multi_class="ovr")),
+    "roc_auc_ovo": (PROBA, _sk("roc_auc_score", multi_class="ovo")),
+    "roc_auc_ovr_weighted": (PROBA, _sk("roc_auc_score", multi_class="ovr", average="weighted")),
+    "roc_auc_ovo_weighted": (PROBA, _sk("roc_auc_score", multi_class="ovo", average="weighted")),
+    "neg_log_loss": (PROBA, _log_loss),
+    "neg_brier_score": (PROBA, _brier),
+}
+
+BINARY_ONLY = {"roc_auc", "average_precision", "f1", "precision", "recall"}
+NEEDS_LABELS = {"neg_log_loss", "neg_brier_score"}
+
+
+def known_metrics() -> list:
+    """All metric names accepted (scikit-learn's classification scorers)."""
+    from sklearn.metrics import get_scorer_names
+
+    names = set(FAST_METRICS)
+    for name in get_scorer_names():
+        if not any(word in name for word in ("error", "r2", "variance", "deviance",
+                                             "rand", "mutual_info", "homogeneity",
+                                             "completeness", "v_measure", "fowlkes")):
+            names.add(name)
+    return sorted(names)
+
+
+def check_metrics(metrics: list, n_classes: int) -> list:
+    """Validate metric names for a problem with ``n_classes`` classes."""
+    if not metrics:
+        raise ValueError("no metrics given: name at least one, such as 'roc_auc' or 'accuracy'")
+    metrics = [str(m) for m in metrics]
+    if len(set(metrics)) != len(metrics):
+        raise ValueError("a metric is listed twice: " + ", ".join(metrics))
+    for name in metrics:
+        if name not in FAST_METRICS:
+            from sklearn.metrics import get_scorer_names
+
+            if name not in get_scorer_names():
+                raise ValueError(f"unknown metric {name!r}; use a scikit-learn scorer name such as "
+                                 + ", ".join(sorted(FAST_METRICS)))
+        if n_classes > 2 and name in BINARY_ONLY:
+            hint = {"roc_auc": "roc_auc_ovr"}.get(name, name + "_macro")
+            raise ValueError(f"metric {name!r} works for two classes only and the data has "
+                             f"{n_classes}; use {hint!r} instead")
+    return metrics
+
+
+class FoldScorer:
+    """Computes the model's responses on one test fold once and scores every metric."""
+
+    def __init__(self, estimator, X_test, y_test, labels):
+        self.estimator, self.X, self.y, self.labels = estimator, X_test, y_test, labels
+        self._cache = {}
+
+    def response(self, kind: str):
+        if kind not in self._cache:
+            self._cache[kind] = self._compute(kind)
+        return self._cache[kind]
+
+    def _compute(self, kind: str):
+        est = self.estimator
+        if kind == LABELS:
+            return est.predict(self.X)
+        if kind == PROBA:
+            return est.predict_proba(self.X)
+        if kind == "decision":
+            return est.decision_function(self.X)
+        # SCORE: scikit-learn's order for binary ranking metrics
+        if hasattr(est, "decision_function"):
+            return self.response("decision")
+        return self.response(PROBA)[:, 1]
+
+    def score(self, metric: str) -> float:
+        if metric not in FAST_METRICS:
+            from sklearn.metrics import get_scorer
+
+            return float(get_scorer(metric)(self.estimator, self.X, self.y))
+        kind, func = FAST_METRICS[metric]
+        response = self.response(kind)
+        if metric in NEEDS_LABELS:
+            return func(self.y, response, self.labels)
+        return func(self.y, response)
+
+    def kept_predictions(self):
+        """(kind, 2-D array) kept for calibration: probabilities, else decision values."""
+        est = self.estimator
+        if hasattr(est, "predict_proba"):
+            return "proba", np.asarray(self.response(PROBA), dtype=float)
+        if hasattr(est, "decision_function"):
+            values = np.asarray(self.response("decision"), dtype=float)
+            if values.ndim == 1:
+                values = np.column_stack([-values, values])
+            return "decision", values
+        labels = np.asarray(self.response(LABELS))
+        return "labels", (labels[:, None] == np.asarray(self.labels)[None, :]).astype(float)

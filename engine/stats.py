@@ -1,0 +1,351 @@
+"""Statistical comparison of cross-validated models.
+
+Pure functions on arrays of per-fold scores, following the scikit-learn example
+"Statistical comparison of models using grid search": Nadeau and Bengio's corrected
+paired t-test (one-sided), the plain paired t-test, multiple-comparison corrections,
+and the Bayesian correlated t-test (Benavoli et al.) with a region of practical
+equivalence (ROPE) and credible intervals.
+
+Degenerate inputs have defined results instead of warnings:
+
+* folds where either model's score is NaN (a failed fit) are left out of that pair;
+  fewer than two complete folds give NaN statistics;
+* zero variance of the differences: if the mean difference is 0 too, t = 0 and
+  p = 0.5 and the posterior is a point mass at 0 (fully inside any ROPE); otherwise
+  t = +/-inf, p = 0 and the posterior is a point mass at the mean difference.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+from scipy.stats import t as student_t
+
+CORRECTIONS = ("bonferroni", "holm", "none")
+
+
+def corrected_std(differences, n_train: float, n_test: float) -> float:
+    """Nadeau and Bengio's variance-corrected standard deviation of the mean difference.
+
+    Parameters
+    ----------
+    differences : array-like of shape (k * r,)
+        Per-fold score differences of two models.
+    n_train, n_test : float
+        Training and test set sizes of a fold.
+
+    Returns
+    -------
+    float
+        ``sqrt(var(differences, ddof=1) * (1 / (k r) + n_test / n_train))``.
+    """
+    differences = np.asarray(differences, dtype=float)
+    kr = len(differences)
+    return float(np.sqrt(np.var(differences, ddof=1) * (1.0 / kr + n_test / n_train)))
+
+
+def _t_and_p(mean: float, std: float, df: int) -> tuple:
+    if std > 0:
+        t_stat = mean / std
+    elif mean == 0:
+        t_stat = 0.0
+    else:
+        t_stat = float(np.copysign(np.inf, mean))
+    return float(t_stat), float(student_t.sf(abs(t_stat), df))
+
+
+def corrected_ttest(differences, n_train: float, n_test: float) -> tuple:
+    """Nadeau and Bengio's corrected paired t-test, one-sided as in the scikit-learn example.
+
+    Parameters
+    ----------
+    differences : array-like of shape (k * r,)
+        Per-fold differences (model 1 minus model 2), no NaN.
+    n_train, n_test : float
+        Training and test set sizes of a fold.
+
+    Returns
+    -------
+    t_stat, p_value : float
+        ``t = mean / corrected_std`` and ``p = t.sf(|t|, df)`` with ``df = k r - 1``.
+    """
+    differences = np.asarray(differences, dtype=float)
+    if len(differences) < 2:
+        return np.nan, np.nan
+    std = corrected_std(differences, n_train, n_test)
+    return _t_and_p(float(np.mean(differences)), std, len(differences) - 1)
+
+
+def plain_ttest(differences) -> tuple:
+    """The ordinary paired t-test (folds taken as independent), one-sided like the corrected one.
+
+    Returns
+    -------
+    t_stat, p_value : float
+    """
+    differences = np.asarray(differences, dtype=float)
+    n = len(differences)
+    if n < 2:
+        return np.nan, np.nan
+    std = float(np.sqrt(np.var(differences, ddof=1) / n))
+    return _t_and_p(float(np.mean(differences)), std, n - 1)
+
+
+def adjust_pvalues(p_values, method: str = "bonferroni") -> np.ndarray:
+    """Correct p-values for multiple comparisons.
+
+    Parameters
+    ----------
+    p_values : array-like
+        One p-value per comparison (NaN ones are ignored and stay NaN).
+    method : {"bonferroni", "holm", "none"}
+        Bonferroni multiplies by the number of comparisons; Holm's step-down method
+        multiplies the i-th smallest by (m - i) and keeps the results monotone.
+        Results are capped at 1.
+
+    Returns
+    -------
+    numpy.ndarray
+    """
+    if method not in CORRECTIONS:
+        raise ValueError(f"unknown correction {method!r}; choose one of: " + ", ".join(CORRECTIONS))
+    p = np.asarray(p_values, dtype=float)
+    out = p.copy()
+    valid = ~np.isnan(p)
+    m = int(valid.sum())
+    if method == "none" or m == 0:
+        return out
+    pv = p[valid]
+    if method == "bonferroni":
+        adjusted = pv * m
+    else:
+        order = np.argsort(pv, kind="mergesort")
+        stepped = np.maximum.accumulate(pv[order] * (m - np.arange(m)))
+        adjusted = np.empty(m)
+        adjusted[order] = stepped
+    out[valid] = np.minimum(adjusted, 1.0)
+    return out
+
+
+@dataclass(frozen=True)
+class Posterior:
+    """The Bayesian posterior of the mean difference: Student t(df, mean, scale).
+
+    ``scale == 0`` is a point mass at ``mean`` (zero variance of the differences).
+    """
+
+    df: int
+    mean: float
+    scale: float
+
+    def cdf(self, x):
+        if self.scale > 0:
+            return student_t.cdf(x, self.df, loc=self.mean, scale=self.scale)
+        return np.where(np.asarray(x) >= self.mean, 1.0, 0.0)
+
+    def pdf(self, x):
+        return student_t.pdf(x, self.df, loc=self.mean, scale=self.scale)
+
+    def ppf(self, q):
+        if self.scale > 0:
+            return student_t.ppf(q, self.df, loc=self.mean, scale=self.scale)
+        return np.full_like(np.asarray(q, dtype=float), self.mean)
+
+    def probabilities(self, rope: float) -> dict:
+        """P(mu > 0), and P(better), P(equivalent), P(worse) against ``[-rope, rope]``."""
+        if rope < 0:
+            raise ValueError(f"the ROPE half-width must be 0 or more (got {rope})")
+        if not np.isfinite(self.mean):
+            return dict.fromkeys(("p_mu_positive", "p_better", "p_equivalent", "p_worse"), np.nan)
+        low, high, zero = (float(v) for v in self.cdf(np.array([-rope, rope, 0.0])))
+        if self.scale == 0:
+            p_positive = float(self.mean > 0)
+            better, worse = float(self.mean > rope), float(self.mean < -rope)
+            return {"p_mu_positive": p_positive, "p_better": better,
+                    "p_equivalent": 1.0 - better - worse, "p_worse": worse}
+        return {"p_mu_positive": 1.0 - zero, "p_better": 1.0 - high,
+                "p_equivalent": high - low, "p_worse": low}
+
+    def interval(self, level: float) -> tuple:
+        """Central credible interval holding ``level`` of the posterior mass."""
+        if not 0 < level < 1:
+            raise ValueError(f"a credible level must be between 0 and 1 (got {level})")
+        if not np.isfinite(self.mean):
+            return np.nan, np.nan
+        tail = (1.0 - level) / 2.0
+        low, high = self.ppf(np.array([tail, 1.0 - tail]))
+        return float(low), float(high)
+
+
+def posterior(differences, n_train: float, n_test: float) -> Posterior:
+    """Posterior of the mean difference (Benavoli et al.'s correlated Bayesian t-test).
+
+    Parameters
+    ----------
+    differences : array-like of shape (k * r,)
+        Per-fold differences (model 1 minus model 2), no NaN.
+    n_train, n_test : float
+        Training and test set sizes of a fold.
+
+    Returns
+    -------
+    Posterior
+        Student t with ``df = k r - 1``, location the mean difference, scale the
+        Nadeau-Bengio corrected standard deviation.
+    """
+    differences = np.asarray(differences, dtype=float)
+    n = len(differences)
+    if n < 2:
+        return Posterior(max(n - 1, 1), np.nan, np.nan)
+    return Posterior(n - 1, float(np.mean(differences)),
+                     corrected_std(differences, n_train, n_test))
+
+
+# ----------------------------------------------------------------------------- tables
+
+def rank_models(score_matrix: pd.DataFrame) -> pd.Series:
+    """Rank 1 = best mean score (ties share the better rank; NaN folds ignored)."""
+    means = score_matrix.mean(axis=1, skipna=True)
+    return means.rank(ascending=False, method="min", na_option="bottom").astype(int)
+
+
+def order_by_rank(score_matrix: pd.DataFrame) -> pd.DataFrame:
+    """Rows sorted best first (stable: ties keep their order)."""
+    ranks = rank_models(score_matrix)
+    order = sorted(range(len(ranks)), key=lambda i: ranks.iloc[i])
+    return score_matrix.iloc[order]
+
+
+def correlation_table(score_matrix: pd.DataFrame) -> pd.DataFrame:
+    """Pearson correlation of the models' scores across folds, best model first."""
+    ordered = order_by_rank(score_matrix)
+    corr = ordered.T.corr()
+    corr.index.name = "model"
+    corr.columns.name = None
+    return corr
+
+
+@dataclass(frozen=True)
+class ComparisonSettings:
+    """ROPE half-width, significance level, correction and credible levels."""
+
+    rope: float = 0.01
+    alpha: float = 0.05
+    correction: str = "bonferroni"
+    credible_levels: tuple = (0.5, 0.75, 0.95)
+
+    def __post_init__(self):
+        if not np.isfinite(self.rope) or self.rope < 0:
+            raise ValueError(f"comparison: rope must be a number of 0 or more (got {self.rope})")
+        if not 0 < self.alpha < 1:
+            raise ValueError(f"comparison: alpha must be between 0 and 1 (got {self.alpha})")
+        if self.correction not in CORRECTIONS:
+            raise ValueError(f"comparison: unknown correction {self.correction!r}; choose one of: "
+                             + ", ".join(CORRECTIONS))
+        for level in self.credible_levels:
+            if not 0 < level < 1:
+                raise ValueError("comparison: credible levels must be between 0 and 1 "
+                                 f"(got {level})")
+
+    def to_json(self) -> dict:
+        return {"rope": self.rope, "alpha": self.alpha, "correction": self.correction,
+                "credible_levels": list(self.credible_levels)}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Pairwise comparisons of all models on one metric (tables of EXPERIMENT.md)."""
+
+    metric: str
+    pairwise: pd.DataFrame
+    intervals: pd.DataFrame
+    correlation: pd.DataFrame
+    settings: ComparisonSettings
+    n_train: float
+    n_test: float
+
+    def pair(self, model_a: str, model_b: str) -> pd.Series:
+        """The pairwise row for two models, in either order (as stored)."""
+        rows = self.pairwise
+        hit = rows[((rows.model_1 == model_a) & (rows.model_2 == model_b))
+                   | ((rows.model_1 == model_b) & (rows.model_2 == model_a))]
+        if hit.empty:
+            raise KeyError(f"no comparison of {model_a!r} and {model_b!r}")
+        return hit.iloc[0]
+
+
+PAIRWISE_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value",
+                    "p_value_adjusted", "t_stat_uncorrected", "p_value_uncorrected",
+                    "p_mu_positive", "p_better", "p_equivalent", "p_worse", "n_folds"]
+
+
+def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
+                   settings: ComparisonSettings = ComparisonSettings(),
+                   metric: str = "") -> Comparison:
+    """Compare every pair of models on their per-fold scores.
+
+    Parameters
+    ----------
+    score_matrix : DataFrame
+        Models as rows, folds as columns (the same folds for every model).
+    n_train, n_test : float
+        Training and test fold sizes.
+    settings : ComparisonSettings
+    metric : str
+        Name of the metric, for the record.
+
+    Returns
+    -------
+    Comparison
+        One row per unordered pair, the better-ranked model as ``model_1``.
+    """
+    ordered = order_by_rank(score_matrix)
+    names = list(ordered.index)
+    values = ordered.to_numpy(dtype=float)
+    rows, interval_rows = [], []
+    for i, k in combinations(range(len(names)), 2):
+        both = ~(np.isnan(values[i]) | np.isnan(values[k]))
+        differences = values[i][both] - values[k][both]
+        t_c, p_c = corrected_ttest(differences, n_train, n_test)
+        t_u, p_u = plain_ttest(differences)
+        post = posterior(differences, n_train, n_test)
+        probs = post.probabilities(settings.rope)
+        mean = float(np.mean(differences)) if len(differences) else np.nan
+        rows.append([names[i], names[k], mean, t_c, p_c, np.nan, t_u, p_u,
+                     probs["p_mu_positive"], probs["p_better"], probs["p_equivalent"],
+                     probs["p_worse"], int(both.sum())])
+        for level in settings.credible_levels:
+            interval_rows.append([names[i], names[k], level, *post.interval(level)])
+    pairwise = pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
+    pairwise["p_value_adjusted"] = adjust_pvalues(pairwise["p_value"].to_numpy(),
+                                                  settings.correction)
+    intervals = pd.DataFrame(interval_rows, columns=["model_1", "model_2", "level", "lower",
+                                                     "upper"])
+    return Comparison(metric=metric, pairwise=pairwise, intervals=intervals,
+                      correlation=correlation_table(score_matrix), settings=settings,
+                      n_train=n_train, n_test=n_test)
+
+
+def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple) -> pd.DataFrame:
+    """Mean, standard deviation and rank of every model on every metric.
+
+    Columns: ``model, metric, mean, std, rank, n_folds, n_failed``; ``std`` is the
+    population standard deviation (ddof=0), as GridSearchCV's ``std_test_score``;
+    NaN folds are ignored and counted in ``n_failed``.
+    """
+    parts = []
+    for metric in metrics:
+        table = scores[scores["metric"] == metric]
+        grouped = table.groupby("model", sort=False)["score"]
+        part = pd.DataFrame({"mean": grouped.mean(), "std": grouped.std(ddof=0),
+                             "n_folds": grouped.count(),
+                             "n_failed": grouped.apply(lambda s: int(s.isna().sum()))})
+        part = part.reindex(list(models))
+        part["rank"] = part["mean"].rank(ascending=False, method="min",
+                                         na_option="bottom").astype(int)
+        part.insert(0, "metric", metric)
+        parts.append(part.rename_axis("model").reset_index())
+    summary = pd.concat(parts, ignore_index=True)
+    return summary[["model", "metric", "mean", "std", "rank", "n_folds", "n_failed"]]
