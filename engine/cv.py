@@ -137,7 +137,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     splits = make_splits(dataset.y, config)
     tasks = [(m, s) for s in range(len(splits)) for m in range(len(models))]
     clock = Stopwatch(len(tasks))
-    X = _feature_matrix(dataset)
+    X = feature_matrix(dataset)
     estimators = [make_pipeline(spec, dataset) for spec in models]
     labels = list(range(len(dataset.classes)))
     outcomes = [None] * len(tasks)
@@ -152,7 +152,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     return _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock)
 
 
-def _feature_matrix(dataset: Dataset):
+def feature_matrix(dataset: Dataset):
     """A float array when the data is plain numbers (fast), else the DataFrame."""
     if dataset.is_plain_numeric():
         return dataset.X.to_numpy(dtype=float)
