@@ -1,0 +1,110 @@
+"""A read-only Qt table model over a pandas DataFrame, fast on millions of rows.
+
+Cells are formatted only when the view asks for them (the visible ones), straight
+from the DataFrame's numpy columns: nothing is copied cell by cell.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Optional
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+#: (row position, column name, value) -> background colour name or None
+CellStyle = Callable[[int, str, object], Optional[str]]
+
+
+def format_value(value, digits: int = 4) -> str:
+    """Short display text for a cell (the files keep full precision)."""
+    if value is None:
+        return ""
+    if isinstance(value, (float, np.floating)):
+        if math.isnan(value):
+            return "—"
+        if math.isinf(value):
+            return "∞" if value > 0 else "−∞"
+        if value != 0 and (abs(value) < 10 ** -(digits - 1) or abs(value) >= 1e6):
+            return f"{value:.{digits - 1}e}"
+        return f"{value:.{digits}f}"
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    return str(value)
+
+
+class DataFrameModel(QAbstractTableModel):
+    """Table model for a DataFrame; ``set_frame`` swaps the whole table at once."""
+
+    def __init__(self, frame: Optional[pd.DataFrame] = None, parent=None, digits: int = 4,
+                 show_index: bool = False):
+        super().__init__(parent)
+        self._digits = digits
+        self._show_index = show_index
+        self._style: Optional[CellStyle] = None
+        self._frame = pd.DataFrame()
+        self._columns: list = []
+        if frame is not None:
+            self.set_frame(frame)
+
+    # -- data
+    def set_frame(self, frame: pd.DataFrame) -> None:
+        self.beginResetModel()
+        self._frame = frame
+        self._columns = [frame[c].to_numpy() for c in frame.columns]
+        self.endResetModel()
+
+    def frame(self) -> pd.DataFrame:
+        return self._frame
+
+    def set_cell_style(self, style: Optional[CellStyle]) -> None:
+        """Colour cells (for example significant p-values); ``None`` clears it."""
+        self._style = style
+        if self.rowCount() and self.columnCount():
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(self.rowCount() - 1, self.columnCount() - 1))
+
+    # -- Qt interface
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._frame)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._columns)
+
+    def data(self, index, role=Qt.DisplayRole):
+        if not index.isValid():
+            return None
+        value = self._columns[index.column()][index.row()]
+        if role == Qt.DisplayRole:
+            return format_value(value, self._digits)
+        if role == Qt.ToolTipRole:
+            return repr(value.item() if hasattr(value, "item") else value)
+        if role == Qt.TextAlignmentRole:
+            numeric = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+            return int((Qt.AlignRight if numeric else Qt.AlignLeft) | Qt.AlignVCenter)
+        if role == Qt.BackgroundRole and self._style is not None:
+            colour = self._style(index.row(), str(self._frame.columns[index.column()]), value)
+            return QBrush(QColor(colour)) if colour else None
+        if role == Qt.UserRole:
+            return value
+        return None
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if role != Qt.DisplayRole:
+            return None
+        if orientation == Qt.Horizontal:
+            return str(self._frame.columns[section]) if section < len(self._columns) else None
+        if self._show_index:
+            return str(self._frame.index[section])
+        return str(section + 1)
+
+    def sort(self, column: int, order=Qt.AscendingOrder) -> None:
+        if not len(self._frame) or column >= len(self._columns):
+            return
+        self.layoutAboutToBeChanged.emit()
+        name = self._frame.columns[column]
+        self._frame = self._frame.sort_values(name, ascending=order == Qt.AscendingOrder,
+                                              kind="mergesort", na_position="last")
+        self._columns = [self._frame[c].to_numpy() for c in self._frame.columns]
+        self.layoutChanged.emit()

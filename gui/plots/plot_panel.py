@@ -1,0 +1,146 @@
+"""Shared pieces of every plot: a titled pyqtgraph plot with a hover read-out, a clickable
+legend and a "Save image…" button (PNG or SVG, written off the GUI thread).
+
+Plot modules subclass :class:`PlotPanel`, create their items once in ``__init__`` and
+update them with ``setData`` when new results arrive.
+"""
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton,
+                               QVBoxLayout, QWidget)
+
+from ..jobs import Job, JobSlot
+
+pg.setConfigOptions(antialias=True, background="w", foreground="#222")
+
+#: Colour-blind-safe palette (Okabe-Ito), cycled for series.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+           "#000000"]
+
+
+def colour(i: int) -> str:
+    return PALETTE[i % len(PALETTE)]
+
+
+class PlotPanel(QWidget):
+    """A plot with a title row (hover read-out, Save image…) above it."""
+
+    saved = Signal(str)
+
+    def __init__(self, title: str, export_name: str, parent=None, x_label: str = "",
+                 y_label: str = "", legend: bool = True):
+        super().__init__(parent)
+        self.export_name = export_name
+        self._save_job = JobSlot()
+        self.plot_widget = pg.PlotWidget(parent=self)
+        self.plot = self.plot_widget.getPlotItem()
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        if x_label:
+            self.plot.setLabel("bottom", x_label)
+        if y_label:
+            self.plot.setLabel("left", y_label)
+        self.legend = self.plot.addLegend(offset=(-10, 10)) if legend else None
+        if self.legend is not None:
+            self.legend.setLabelTextSize("9pt")
+        self.title = QLabel(f"<b>{title}</b>", self)
+        self.readout = QLabel("", self)
+        self.readout.setStyleSheet("color: #555;")
+        self.readout.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.save_button = QPushButton("Save image…", self)
+        self.save_button.setToolTip("Save this plot as PNG or SVG")
+        self.save_button.clicked.connect(self._ask_save_path)
+        header = QHBoxLayout()
+        header.addWidget(self.title)
+        header.addSpacing(12)
+        header.addWidget(self.readout, 1)
+        header.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(header)
+        layout.addWidget(self.plot_widget, 1)
+        self._hover_proxy = pg.SignalProxy(self.plot.scene().sigMouseMoved, rateLimit=30,
+                                           slot=self._on_mouse_moved)
+
+    # -- hover read-out: subclasses override describe_point
+    def describe_point(self, x: float, y: float) -> str:
+        """Text for the read-out when the mouse is at data coordinates (x, y)."""
+        return f"x = {x:.4g}, y = {y:.4g}"
+
+    def _on_mouse_moved(self, event) -> None:
+        position = event[0]
+        if not self.plot.sceneBoundingRect().contains(position):
+            return
+        point = self.plot.vb.mapSceneToView(position)
+        self.readout.setText(self.describe_point(point.x(), point.y()))
+
+    # -- export
+    def _ask_save_path(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save image", self.export_name,
+                                              "PNG image (*.png);;SVG drawing (*.svg)")
+        if path:
+            self.save_image(path)
+
+    def save_image(self, path: str) -> str:
+        """Save the plot as PNG or SVG (by the file name's ending), written off the GUI thread.
+
+        The picture is rendered here (Qt paints on the GUI thread); the file is written
+        by a worker. ``saved`` fires with the path when the file is complete.
+        """
+        if path.lower().endswith(".svg"):
+            payload = _render_svg(self.plot_widget)
+            work = lambda: _write_bytes(payload, path)  # noqa: E731
+        else:
+            if not path.lower().endswith(".png"):
+                path += ".png"
+            image = self.plot_widget.grab().toImage()
+            work = lambda: _save_image(image, path)  # noqa: E731
+        job = Job(work, name="save-image")
+        job.succeeded.connect(self._on_saved)
+        job.failed.connect(self._on_save_failed)
+        self._save_job.start(job)
+        return path
+
+    def wait_for_save(self, msecs: int = 10000) -> bool:
+        return self._save_job.wait(msecs)
+
+    def _on_saved(self, path) -> None:
+        self.saved.emit(str(path))
+
+    def _on_save_failed(self, message: str) -> None:
+        QMessageBox.warning(self, "Save failed", f"Could not save the image:\n{message}\n\n"
+                            "Choose another folder or name.")
+
+
+def _render_svg(widget) -> bytes:
+    """The widget drawn as SVG (Qt's own SVG generator; vector text and lines)."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRect, QSize
+    from PySide6.QtGui import QPainter
+    from PySide6.QtSvg import QSvgGenerator
+
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.WriteOnly)
+    generator = QSvgGenerator()
+    generator.setOutputDevice(buffer)
+    generator.setSize(QSize(widget.width(), widget.height()))
+    generator.setViewBox(QRect(0, 0, widget.width(), widget.height()))
+    generator.setTitle("plot")
+    painter = QPainter(generator)
+    widget.render(painter)
+    painter.end()
+    buffer.close()
+    return bytes(data.data())
+
+
+def _write_bytes(payload: bytes, path: str) -> str:
+    with open(path, "wb") as handle:
+        handle.write(payload)
+    return path
+
+
+def _save_image(image, path: str) -> str:
+    if not image.save(path, "PNG"):
+        raise OSError(f"could not write {path}")
+    return path

@@ -1,0 +1,113 @@
+"""A titled table with Copy and Export CSV buttons; the file is written off the GUI thread."""
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+import pandas as pd
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFileDialog, QHBoxLayout,
+                               QHeaderView, QLabel, QMessageBox, QPushButton, QTableView,
+                               QVBoxLayout, QWidget)
+
+from engine.tables import csv_text, write_csv
+
+from .frame_model import DataFrameModel
+from .jobs import Job, JobSlot
+
+
+class TablePanel(QWidget):
+    """Shows one DataFrame; the user can sort, copy it and export it as CSV.
+
+    ``export_name`` is the default file name (the EXPERIMENT.md name, e.g. ``summary.csv``).
+    ``rows_selected`` carries the values of ``key_column`` in the selected rows.
+    """
+
+    rows_selected = Signal(list)
+    exported = Signal(str)
+
+    def __init__(self, title: str, export_name: str, parent=None, key_column: Optional[str] = None,
+                 sortable: bool = True, digits: int = 4, show_index: bool = False):
+        super().__init__(parent)
+        self.export_name = export_name
+        self.key_column = key_column
+        self._export_job = JobSlot()
+        self._pending_path = ""
+        self.model = DataFrameModel(parent=self, digits=digits, show_index=show_index)
+        self.view = QTableView(self)
+        self.view.setModel(self.model)
+        self.view.setSortingEnabled(sortable)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.view.setAlternatingRowColors(True)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
+        self.view.horizontalHeader().setStretchLastSection(True)
+        self.view.verticalHeader().setDefaultSectionSize(22)
+        self.view.selectionModel().selectionChanged.connect(self._emit_selection)
+        self.title = QLabel(f"<b>{title}</b>", self)
+        self.copy_button = QPushButton("Copy", self)
+        self.copy_button.setToolTip("Copy the whole table to the clipboard (as CSV text)")
+        self.copy_button.clicked.connect(self.copy_to_clipboard)
+        self.export_button = QPushButton("Export CSV…", self)
+        self.export_button.setToolTip(f"Save this table as a CSV file ({export_name})")
+        self.export_button.clicked.connect(self._ask_export_path)
+        header = QHBoxLayout()
+        header.addWidget(self.title)
+        header.addStretch(1)
+        header.addWidget(self.copy_button)
+        header.addWidget(self.export_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(header)
+        layout.addWidget(self.view)
+        self._set_enabled(False)
+
+    def set_frame(self, frame: pd.DataFrame) -> None:
+        self.model.set_frame(frame)
+        self.view.resizeColumnsToContents()
+        self._set_enabled(len(frame.columns) > 0)
+
+    def frame(self) -> pd.DataFrame:
+        return self.model.frame()
+
+    def _set_enabled(self, enabled: bool) -> None:
+        self.copy_button.setEnabled(enabled)
+        self.export_button.setEnabled(enabled)
+
+    def copy_to_clipboard(self) -> None:
+        QApplication.clipboard().setText(csv_text(self.frame()))
+
+    def _ask_export_path(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export table", self.export_name,
+                                              "CSV files (*.csv)")
+        if path:
+            self.export_to(path)
+
+    def export_to(self, path: str) -> None:
+        """Write the table to ``path`` on a worker thread; ``exported`` fires when done."""
+        if not path.lower().endswith(".csv"):
+            path += ".csv"
+        frame = self.frame()
+        self._pending_path = path
+        job = Job(lambda: write_csv(frame, path), name="export-table")
+        job.succeeded.connect(self._on_exported)
+        job.failed.connect(self._on_export_failed)
+        self._export_job.start(job)
+
+    def _on_exported(self, path) -> None:
+        self.exported.emit(str(path))
+
+    def _on_export_failed(self, message: str) -> None:
+        QMessageBox.warning(self, "Export failed",
+                            f"Could not write {os.path.basename(self._pending_path)}:\n{message}\n\n"
+                            "Choose another folder or file name.")
+
+    def wait_for_export(self, msecs: int = 10000) -> bool:
+        return self._export_job.wait(msecs)
+
+    def _emit_selection(self, *_):
+        if not self.key_column or self.key_column not in self.frame().columns:
+            return
+        rows = sorted({index.row() for index in self.view.selectionModel().selectedRows()})
+        column = list(self.frame().columns).index(self.key_column)
+        keys = [self.model.data(self.model.index(r, column), Qt.UserRole) for r in rows]
+        self.rows_selected.emit([str(k) for k in keys])
