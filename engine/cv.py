@@ -148,7 +148,10 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         done += 1
         model, split = tasks[index]
         repeat, fold = divmod(split, config.n_splits)
-        yield clock.progress(done, f"{models[model].name}: repeat {repeat + 1}, fold {fold + 1}")
+        detail = {"model": models[model].name, "repeat": repeat, "fold": fold,
+                  "scores": dict(zip(metrics, outcome["scores"])), "error": outcome["error"]}
+        yield clock.progress(done, f"{models[model].name}: repeat {repeat + 1}, fold {fold + 1}",
+                             detail)
     return _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock)
 
 

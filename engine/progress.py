@@ -26,12 +26,16 @@ class Progress:
         What was just finished (for example ``"rbf: repeat 3, fold 7"``).
     elapsed : float
         Seconds since the job started.
+    detail : object, optional
+        What the unit produced, for live views (for a CV fold: a dict with
+        ``model, repeat, fold, scores`` where ``scores`` maps metric -> score).
     """
 
     done: int
     total: int
     label: str = ""
     elapsed: float = 0.0
+    detail: object = None
 
     @property
     def fraction(self) -> float:
@@ -52,8 +56,8 @@ class Stopwatch:
         self.total = total
         self.start = time.perf_counter()
 
-    def progress(self, done: int, label: str = "") -> Progress:
-        return Progress(done, self.total, label, time.perf_counter() - self.start)
+    def progress(self, done: int, label: str = "", detail: object = None) -> Progress:
+        return Progress(done, self.total, label, time.perf_counter() - self.start, detail)
 
 
 def run_to_end(gen: Generator[Progress, None, T],

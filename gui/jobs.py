@@ -6,7 +6,9 @@ because the ``Job`` object itself lives in the GUI thread, its signals reach slo
 GUI objects through the event loop (queued), never directly from the worker.
 Connect them to bound methods of QObjects (widgets), not to free functions.
 
-Progress is throttled (``min_interval``) so thousands of folds never flood the loop.
+Progress is throttled (``min_interval``) so thousands of folds never flood the loop;
+the ``detail`` of every record (a fold's scores, for live plots) still arrives, in
+batches, through ``details``.
 ``cancel()`` asks the generator to stop at its next ``yield`` (between folds).
 """
 from __future__ import annotations
@@ -26,7 +28,8 @@ class Job(QThread):
     or, for a plain function, any value directly.
     """
 
-    progressed = Signal(object)   # engine.progress.Progress
+    progressed = Signal(object)   # engine.progress.Progress (the latest)
+    details = Signal(list)        # the ``detail`` of every record since the last emission
     succeeded = Signal(object)    # the result
     failed = Signal(str)          # a message for the user
     cancelled = Signal()
@@ -65,7 +68,7 @@ class Job(QThread):
             self.failed.emit(f"unexpected failure ({type(exc).__name__}: {exc})")
 
     def _drive(self, work) -> None:
-        last = 0.0
+        last, pending = 0.0, []
         while True:
             if self._cancel_requested:
                 work.close()
@@ -76,9 +79,14 @@ class Job(QThread):
             except StopIteration as stop:
                 self.succeeded.emit(stop.value)
                 return
+            if record.detail is not None:
+                pending.append(record.detail)
             now = time.monotonic()
             if now - last >= self._min_interval or record.done >= record.total:
                 last = now
+                if pending:
+                    self.details.emit(pending)
+                    pending = []
                 self.progressed.emit(record)
 
 
