@@ -177,7 +177,9 @@ def _run_parallel(tasks, estimators, X, y, splits, metrics, labels, n_jobs):
     try:
         yield from results
     finally:
-        results.close()
+        with warnings.catch_warnings():  # joblib reports the tasks a cancel dropped
+            warnings.simplefilter("ignore", UserWarning)
+            results.close()
 
 
 def _indexed_fit(index, *args):

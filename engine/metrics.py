@@ -62,6 +62,8 @@ def _sk(name: str, **kwargs) -> Callable:
 def _log_loss(y, proba, labels):
     from sklearn.metrics import log_loss
 
+    if proba.shape[1] == 2:  # as scikit-learn's scorer: from P(class 1) alone
+        return -float(log_loss(y, proba[:, 1], labels=labels))
     return -float(log_loss(y, proba, labels=labels))
 
 

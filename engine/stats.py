@@ -43,7 +43,14 @@ def corrected_std(differences, n_train: float, n_test: float) -> float:
     """
     differences = np.asarray(differences, dtype=float)
     kr = len(differences)
-    return float(np.sqrt(np.var(differences, ddof=1) * (1.0 / kr + n_test / n_train)))
+    return float(np.sqrt(_variance(differences) * (1.0 / kr + n_test / n_train)))
+
+
+def _variance(differences: np.ndarray) -> float:
+    """Sample variance (ddof=1); exactly 0 when all differences are equal."""
+    if np.ptp(differences) == 0:
+        return 0.0
+    return float(np.var(differences, ddof=1))
 
 
 def _t_and_p(mean: float, std: float, df: int) -> tuple:
@@ -89,7 +96,7 @@ def plain_ttest(differences) -> tuple:
     n = len(differences)
     if n < 2:
         return np.nan, np.nan
-    std = float(np.sqrt(np.var(differences, ddof=1) / n))
+    std = float(np.sqrt(_variance(differences) / n))
     return _t_and_p(float(np.mean(differences)), std, n - 1)
 
 

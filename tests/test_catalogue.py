@@ -1,0 +1,67 @@
+"""The model catalogue: names, grids, parameter validation, and no code from files."""
+import pytest
+
+from engine.catalogue import (CATALOGUE, estimator_class, expand_models, make_pipeline,
+                              parameter_specs, presets)
+from engine.data import load_builtin
+
+SEED_GRID = [{"estimator": "SVC", "params": {"random_state": 0},
+              "grid": [{"kernel": ["linear"]}, {"kernel": ["poly"], "degree": [2, 3]},
+                       {"kernel": ["rbf"]}]}]
+
+
+def test_grid_expands_in_parameter_grid_order_with_the_seed_names():
+    specs = expand_models(SEED_GRID)
+    assert [s.name for s in specs] == ["linear", "2_poly", "3_poly", "rbf"]
+    assert specs[1].params == {"random_state": 0, "kernel": "poly", "degree": 2}
+
+
+def test_named_grid_gets_a_prefix():
+    specs = expand_models([{"name": "svc", "estimator": "SVC", "grid": {"C": [0.1, 1]}}])
+    assert [s.name for s in specs] == ["svc_0.1", "svc_1"]
+
+
+@pytest.mark.parametrize("name", sorted(CATALOGUE))
+def test_every_catalogue_entry_builds(name):
+    cls = estimator_class(name)
+    assert cls.__name__ == name
+    assert parameter_specs(name)
+    expand_models([{"estimator": name}])
+
+
+def test_parameter_specs_have_defaults_and_docs():
+    specs = {p.name: p for p in parameter_specs("SVC")}
+    assert specs["C"].default == 1.0 and specs["C"].kind == "float"
+    assert specs["kernel"].default == "rbf" and "kernel" in specs["kernel"].doc.lower()
+
+
+@pytest.mark.parametrize("entry, message", [
+    ({"estimator": "SVC", "params": {"C": -1}}, "'C' parameter of SVC must be"),
+    ({"estimator": "SVC", "params": {"gama": 1}}, "no parameter 'gama'; allowed: C, kernel"),
+    ({"estimator": "os.system"}, "unknown estimator 'os.system'"),
+    ({"estimator": "sklearn.svm.SVC"}, "unknown estimator"),
+    ({"estimator": "SVC", "colour": 1}, "unknown key"),
+    ({"params": {}}, "missing 'estimator'"),
+    ({"estimator": "SVC", "params": {"kernel": {"evil": 1}}}, "single value"),
+])
+def test_bad_models_have_clear_messages(entry, message):
+    with pytest.raises(ValueError, match=message):
+        expand_models([entry])
+
+
+def test_duplicate_names_rejected():
+    with pytest.raises(ValueError, match="two models are named 'a'"):
+        expand_models([{"name": "a", "estimator": "SVC"}, {"name": "a", "estimator": "GaussianNB"}])
+
+
+def test_pipeline_scales_and_encodes():
+    spec = expand_models([{"estimator": "LogisticRegression", "scale": True}])[0]
+    pipe = make_pipeline(spec, load_builtin("iris"))
+    assert [name for name, _ in pipe.steps] == ["scale", "model"]
+    bare = make_pipeline(expand_models([{"estimator": "GaussianNB"}])[0], load_builtin("iris"))
+    assert type(bare).__name__ == "GaussianNB"
+
+
+def test_presets_expand():
+    for entries in presets().values():
+        assert expand_models(entries)
