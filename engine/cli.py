@@ -86,7 +86,8 @@ def run(argv=None) -> int:
         sys.stderr.write(f"error: unexpected failure ({type(exc).__name__}: {exc}); "
                          "please report it with the experiment file\n")
         return EXIT_FAILED
-    sys.stderr.write(f"wrote {len(written)} tables to {out}\n")
+    if not args.quiet:
+        sys.stderr.write(f"wrote {len(written)} tables to {out}\n")
     return EXIT_OK
 
 
