@@ -91,5 +91,17 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
 
 def run_extras(result: ExperimentResult, n_jobs: int = 1):
     """ALOOCV and calibration, when the experiment asks for them."""
+    experiment = result.experiment
+    if experiment.aloocv is not None:
+        from .aloocv_analysis import run_aloocv
+
+        aloocv = yield from run_aloocv(result.dataset, list(experiment.models), experiment.aloocv)
+        result = replace(result, aloocv=aloocv)
+    if experiment.calibration is not None:
+        from .calibration import run_calibration
+
+        calibration = yield from run_calibration(result.dataset, result.cv,
+                                                 list(experiment.models),
+                                                 experiment.calibration, n_jobs=n_jobs)
+        result = replace(result, calibration=calibration)
     return result
-    yield  # a generator, like the analyses it will run

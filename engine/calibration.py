@@ -1,0 +1,426 @@
+"""Calibration of the cross-validated models, measured out of sample.
+
+Ranking metrics say nothing about whether a predicted 0.2 means a 20% chance. This
+module measures it from the CV's out-of-fold predictions and builds calibrated variants
+of every model without leakage:
+
+* ``uncalibrated``: the CV's own out-of-fold probabilities (decision values are put on
+  the probability scale by :func:`~engine.calibration_maps.decision_to_probability`:
+  logistic for two classes, softmax for more; one-hot labels stay 0/1).
+* ``isotonic`` / ``sigmoid``: in every outer training fold of the same repeated
+  stratified splits, ``CalibratedClassifierCV(pipeline, method, cv=inner stratified
+  k-fold)`` is fitted on the training fold only and predicts the outer test fold. The
+  calibrator never sees the test fold, so calibrated scores are as out-of-sample as the
+  uncalibrated ones and can be compared fold by fold (``fold_scores``). Several classes
+  are calibrated one-vs-rest and renormalised (what CalibratedClassifierCV does).
+
+Pooled over folds and repeats (each row appears once per repeat) the module reports
+reliability diagrams, Brier score, log loss and ECE, and fits a deployable bucket map
+(see :func:`~engine.calibration_maps.fit_calibration_map`) on the pooled uncalibrated
+out-of-fold probabilities. :func:`run_calibration` is a generator like
+:func:`engine.cv.run_cv`: one :class:`~engine.progress.Progress` per (model, method,
+outer fold); closing it cancels; numbers are identical for any ``n_jobs``.
+"""
+from __future__ import annotations
+
+import copy
+import warnings
+from dataclasses import dataclass
+from typing import Generator
+
+import numpy as np
+import pandas as pd
+
+from .calibration_maps import (CROWDING_SHARE, apply_calibration_map, calibration_scores,
+                               crowding_share, decision_to_probability,
+                               expected_calibration_error, fit_calibration_map,
+                               reliability_diagram, row_losses)
+from .catalogue import ModelSpec, make_pipeline
+from .cv import CVResult, feature_matrix, make_splits
+from .data import Dataset
+from .progress import Progress, Stopwatch
+
+__all__ = ["CalibrationResult", "run_calibration", "reliability_diagram", "calibration_scores",
+           "fit_calibration_map", "apply_calibration_map", "decision_to_probability",
+           "expected_calibration_error", "fold_score_matrix"]
+
+FOLD_METRICS = ("neg_brier_score", "neg_log_loss")
+
+
+@dataclass(frozen=True)
+class CalibrationResult:
+    """Everything the calibration analysis measured.
+
+    Attributes
+    ----------
+    curve : DataFrame
+        ``calibration_curve.csv``: ``model, method, bin, mean_predicted, fraction_positive,
+        count, class, bin_low, bin_high``; for two classes the diagram of the second class
+        (``classes[1]``), for more one diagram per class (one-vs-rest).
+    scores : DataFrame
+        ``calibration_scores.csv``: ``model, method, brier, log_loss, ece, n_predictions``
+        on the pooled out-of-fold probabilities (lower is better).
+    map : DataFrame
+        ``calibration_map.csv``: ``model, method, bucket_low, bucket_high, calibrated, class,
+        count, fraction_positive``: the deployable lookup table per model and method,
+        fitted on the pooled uncalibrated out-of-fold probabilities (one table per class
+        for more than two classes; apply with ``apply_calibration_map``).
+    fold_scores : DataFrame
+        ``model, method, repeat, fold, metric, score`` with metric ``neg_brier_score`` and
+        ``neg_log_loss`` (scikit-learn's scorer convention: higher is better, so
+        :func:`engine.stats.compare_models` can compare variants; see
+        :func:`fold_score_matrix`).
+    probabilities : DataFrame
+        ``model, method, repeat, fold, row, y, prob_0 .. prob_{K-1}``: the out-of-fold
+        probabilities of every variant.
+    notes : tuple of str
+        Plain-language notes (transforms applied, crowded buckets, failed fits).
+    """
+
+    curve: pd.DataFrame
+    scores: pd.DataFrame
+    map: pd.DataFrame
+    fold_scores: pd.DataFrame
+    probabilities: pd.DataFrame
+    notes: tuple = ()
+
+    def tables(self) -> dict:
+        """``{file name: DataFrame}`` of the calibration tables of EXPERIMENT.md."""
+        return {"calibration_curve.csv": self.curve, "calibration_scores.csv": self.scores,
+                "calibration_map.csv": self.map}
+
+
+def fold_score_matrix(result: CalibrationResult, metric: str = "neg_brier_score") -> pd.DataFrame:
+    """Variants (``"model (method)"``) as rows, folds as columns, for engine.stats."""
+    if metric not in FOLD_METRICS:
+        raise ValueError(f"metric must be one of {', '.join(FOLD_METRICS)} (got {metric!r})")
+    table = result.fold_scores[result.fold_scores["metric"] == metric]
+    names = table["model"].astype(str) + " (" + table["method"].astype(str) + ")"
+    matrix = table.assign(variant=names).pivot(index="variant", columns=["repeat", "fold"],
+                                               values="score")
+    return matrix.reindex(list(pd.unique(names)))
+
+
+# ----------------------------------------------------------------------------- the run
+
+def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, settings,
+                    n_jobs: int = 1, inner_splits: int = 5
+                    ) -> Generator[Progress, None, CalibrationResult]:
+    """Calibrate every cross-validated model and measure it out of sample.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        The data the CV ran on.
+    cv_result : CVResult
+        The CV run: its out-of-fold predictions are the uncalibrated variant, its splits
+        (``make_splits(dataset.y, cv_result.config)``) the outer folds.
+    models : list of ModelSpec
+        The CV's models (same names); each is refitted inside every outer training fold.
+    settings : engine.experiment.CalibrationSettings
+        ``methods`` (isotonic, sigmoid), ``n_bins`` and ``strategy`` of the diagrams and the
+        ECE, ``map_buckets`` of the map (bucketed with the same ``strategy``).
+    n_jobs : int
+        Worker processes (joblib); 1 runs here, -1 uses every core. Same numbers for any value.
+    inner_splits : int
+        Folds of the inner stratified k-fold of CalibratedClassifierCV (shuffled, seeded
+        from the CV's ``random_state`` and the outer fold).
+
+    Yields
+    ------
+    Progress
+        After every (model, method, outer fold) fit.
+
+    Returns
+    -------
+    CalibrationResult
+    """
+    for attribute in ("methods", "n_bins", "strategy", "map_buckets"):
+        if not hasattr(settings, attribute):
+            raise ValueError("settings must be a CalibrationSettings (methods, n_bins, strategy, "
+                             f"map_buckets); it has no {attribute!r}")
+    specs = _check_models(models, cv_result)
+    y = np.asarray(dataset.y)
+    n_classes = len(dataset.classes)
+    splits = _outer_splits(y, cv_result)
+    _check_inner(y, splits, inner_splits)
+    base_seed = cv_result.config.random_state
+    seeds = [int(np.random.SeedSequence([0 if base_seed is None else int(base_seed), s])
+                 .generate_state(1)[0]) for s in range(len(splits))]
+    methods = list(dict.fromkeys(settings.methods))
+    tasks = [(m, method, s) for s in range(len(splits)) for m in range(len(specs))
+             for method in methods]
+    X = feature_matrix(dataset)
+    estimators = [make_pipeline(spec, dataset) for spec in specs]
+    clock = Stopwatch(len(tasks))
+    outcomes = [None] * len(tasks)
+    run = _run_serial if n_jobs == 1 else _run_parallel
+    jobs = [(estimators[m], X, y, *splits[s], method, inner_splits, seeds[s])
+            for m, method, s in tasks]
+    done = 0
+    for index, outcome in run(jobs, n_jobs):
+        outcomes[index] = outcome
+        done += 1
+        m, method, s = tasks[index]
+        repeat, fold = divmod(s, cv_result.config.n_splits)
+        yield clock.progress(done, f"{specs[m].name} {method}: repeat {repeat + 1}, "
+                                   f"fold {fold + 1}")
+    return _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv_result,
+                     settings, inner_splits)
+
+
+def _check_models(models, cv_result) -> list:
+    specs = list(models)
+    if not specs:
+        raise ValueError("no models to calibrate: pass the CV's models")
+    for spec in specs:
+        if not isinstance(spec, ModelSpec):
+            raise ValueError(f"models must be ModelSpec objects (got {type(spec).__name__})")
+        if spec.name not in cv_result.models:
+            raise ValueError(f"model {spec.name!r} is not in the CV result (it has: "
+                             + ", ".join(cv_result.models) + "); pass the models the CV ran")
+    return specs
+
+
+def _outer_splits(y, cv_result) -> list:
+    """The CV's splits; rebuilt from its predictions when it was not seeded."""
+    config = cv_result.config
+    preds = cv_result.predictions
+    if config.random_state is None:  # unseeded: make_splits would draw new folds
+        if preds.empty:
+            raise ValueError("the CV was not seeded and kept no predictions: rerun it with a "
+                             "random_state")
+        first = preds[preds["model"] == preds["model"].iloc[0]]
+        every = np.arange(len(y))
+        splits = []
+        for (_, _), part in first.groupby(["repeat", "fold"], sort=True):
+            test = np.sort(part["row"].to_numpy())
+            splits.append((np.setdiff1d(every, test), test))
+        return splits
+    splits = make_splits(y, config)
+    if not preds.empty:
+        first = preds[(preds["model"] == preds["model"].iloc[0])]
+        repeat, fold = int(first["repeat"].iloc[0]), int(first["fold"].iloc[0])
+        rows = np.sort(first.loc[(first["repeat"] == repeat) & (first["fold"] == fold), "row"])
+        expected = np.sort(splits[repeat * config.n_splits + fold][1])
+        if len(y) <= rows.max(initial=-1) or not np.array_equal(rows, expected):
+            raise ValueError("the CV result does not match this data set (its test folds differ "
+                             "from the splits of these rows): pass the data set the CV ran on")
+    return splits
+
+
+def _check_inner(y, splits, inner_splits) -> None:
+    if isinstance(inner_splits, bool) or not isinstance(inner_splits, (int, np.integer)) \
+            or inner_splits < 2:
+        raise ValueError(f"inner_splits must be a whole number of at least 2 (got "
+                         f"{inner_splits!r})")
+    smallest = min(int(np.bincount(y[train]).min()) for train, _ in splits)
+    if smallest < inner_splits:
+        raise ValueError(f"a training fold has only {smallest} row(s) of its smallest class, but "
+                         f"the calibration's inner {inner_splits}-fold split needs at least "
+                         f"{inner_splits}: lower inner_splits to {max(smallest, 2)} or fewer, "
+                         "use fewer outer folds, or add data")
+
+
+def _run_serial(jobs, n_jobs):
+    for index, job in enumerate(jobs):
+        yield index, calibrate_fold(*job)
+
+
+def _run_parallel(jobs, n_jobs):
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+    results = parallel(delayed(_indexed)(i, job) for i, job in enumerate(jobs))
+    try:
+        yield from results
+    finally:
+        results.close()
+
+
+def _indexed(index, job):
+    return index, calibrate_fold(*job)
+
+
+def _take(X, rows):
+    return X.iloc[rows] if isinstance(X, pd.DataFrame) else X[rows]
+
+
+def calibrate_fold(estimator, X, y, train, test, method, inner_splits, seed) -> dict:
+    """Fit ``CalibratedClassifierCV`` on the training rows only; predict the test rows.
+
+    Returns ``{"proba": (n_test, K) array or None, "error": str or None, "warnings": list}``;
+    a model's failure is recorded, never raised.
+    """
+    from sklearn import config_context
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.model_selection import StratifiedKFold
+    from threadpoolctl import threadpool_limits
+
+    outcome = {"proba": None, "error": None, "warnings": []}
+    inner = StratifiedKFold(n_splits=inner_splits, shuffle=True, random_state=seed)
+    model = CalibratedClassifierCV(copy.deepcopy(estimator), method=method, cv=inner)
+    # one BLAS thread: the small L-BFGS problems of Platt scaling run several times faster,
+    # and the numbers do not depend on the machine's core count (parallelism is n_jobs)
+    with warnings.catch_warnings(record=True) as caught, threadpool_limits(1, user_api="blas"), \
+            config_context(skip_parameter_validation=True):  # validated by the catalogue
+        warnings.simplefilter("always")
+        try:
+            model.fit(_take(X, train), y[train])
+            outcome["proba"] = np.asarray(model.predict_proba(_take(X, test)), dtype=float)
+        except Exception as exc:  # one fold's failure is a result, not a crash
+            outcome["error"] = f"{type(exc).__name__}: {exc}"
+    for item in caught:
+        if issubclass(item.category, (DeprecationWarning, PendingDeprecationWarning)):
+            continue
+        text = f"{item.category.__name__}: {str(item.message).splitlines()[0]}"
+        if text not in outcome["warnings"]:
+            outcome["warnings"].append(text)
+    return outcome
+
+
+# ----------------------------------------------------------------------------- tables
+
+def _uncalibrated(cv_result, name, n_classes) -> tuple:
+    """(table of model, repeat, fold, row, y; (n, K) probabilities) from the CV's predictions."""
+    preds = cv_result.predictions
+    part = preds[preds["model"] == name]
+    values = part[[f"score_{k}" for k in range(n_classes)]].to_numpy(dtype=float)
+    if cv_result.prediction_kind.get(name) == "decision":
+        values = decision_to_probability(values)
+    return part[["repeat", "fold", "row", "y"]].reset_index(drop=True), values
+
+
+def _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv_result,
+              settings, inner_splits) -> CalibrationResult:
+    n_splits = cv_result.config.n_splits
+    notes, blocks = [], []
+    by_task = {(m, method, s): outcome for (m, method, s), outcome in zip(tasks, outcomes)}
+    for m, spec in enumerate(specs):
+        name = spec.name
+        index, values = _uncalibrated(cv_result, name, n_classes)
+        kind = cv_result.prediction_kind.get(name)
+        if index.empty:
+            notes.append(f"{name}: the CV kept no out-of-fold predictions (every fit failed); "
+                         "it is left out of the calibration")
+            continue
+        if kind == "decision":
+            notes.append(f"{name}: the model gives decision values, not probabilities; its "
+                         "uncalibrated variant and map use "
+                         + ("the logistic 1/(1+exp(-d)) of the decision value d"
+                            if n_classes == 2 else "the softmax of the decision values"))
+        elif kind == "labels":
+            notes.append(f"{name}: the model gives labels only; its uncalibrated "
+                         "'probabilities' are 0/1")
+        blocks.append((name, "uncalibrated", index, values))
+        for method in methods:
+            parts, probs, failed, texts = [], [], [], []
+            for s, (_, test) in enumerate(splits):
+                outcome = by_task[(m, method, s)]
+                texts += [t for t in outcome["warnings"] if t not in texts]
+                if outcome["proba"] is None:
+                    failed.append(f"repeat {s // n_splits + 1}, fold {s % n_splits + 1}: "
+                                  f"{outcome['error']}")
+                    continue
+                repeat, fold = divmod(s, n_splits)
+                parts.append(pd.DataFrame({"repeat": repeat, "fold": fold, "row": test,
+                                           "y": y[test]}))
+                probs.append(outcome["proba"])
+            if failed:
+                notes.append(f"{name} {method}: {len(failed)} fold(s) failed, left out: "
+                             + "; ".join(failed[:3]))
+            for text in texts:
+                notes.append(f"{name} {method}: {text}")
+            if parts:
+                blocks.append((name, method, pd.concat(parts, ignore_index=True),
+                               np.concatenate(probs)))
+    curve, scores, fold_scores, probabilities = _score_blocks(blocks, n_classes, dataset,
+                                                              settings)
+    maps = _maps(blocks, methods, n_classes, dataset, settings, notes)
+    notes.insert(0, f"calibrated variants: CalibratedClassifierCV fitted inside each outer "
+                    f"training fold with an inner {inner_splits}-fold split, predicting the "
+                    "outer test fold; the calibration map is fitted on all pooled out-of-fold "
+                    "probabilities (for deployment; its own fit is in-sample)")
+    return CalibrationResult(curve=curve, scores=scores, map=maps, fold_scores=fold_scores,
+                             probabilities=probabilities, notes=tuple(notes))
+
+
+def _diagram_classes(n_classes):
+    return [1] if n_classes == 2 else list(range(n_classes))
+
+
+def _score_blocks(blocks, n_classes, dataset, settings) -> tuple:
+    curve_parts, score_rows, fold_parts, prob_parts = [], [], [], []
+    for name, method, index, values in blocks:
+        yv = index["y"].to_numpy(dtype=np.int64)
+        eces = []
+        for k in _diagram_classes(n_classes):
+            diagram = reliability_diagram(yv == k, values[:, k], settings.n_bins,
+                                          settings.strategy)
+            eces.append(expected_calibration_error(diagram))
+            diagram.insert(0, "method", method)
+            diagram.insert(0, "model", name)
+            diagram.insert(6, "class", dataset.classes[k])
+            curve_parts.append(diagram)
+        brier, logs = row_losses(yv, values)
+        score_rows.append((name, method, float(brier.mean()), float(logs.mean()),
+                           float(np.mean(eces)), len(yv)))
+        keys = index[["repeat", "fold"]].assign(neg_brier_score=-brier, neg_log_loss=-logs)
+        per_fold = keys.groupby(["repeat", "fold"], sort=True).mean().reset_index()
+        per_fold = per_fold.melt(id_vars=["repeat", "fold"], value_vars=list(FOLD_METRICS),
+                                 var_name="metric", value_name="score")
+        per_fold.insert(0, "method", method)
+        per_fold.insert(0, "model", name)
+        fold_parts.append(per_fold)
+        probs = index.copy()
+        for k in range(n_classes):
+            probs[f"prob_{k}"] = values[:, k]
+        probs.insert(0, "method", method)
+        probs.insert(0, "model", name)
+        prob_parts.append(probs)
+    curve_columns = ["model", "method", "bin", "mean_predicted", "fraction_positive", "count",
+                     "class", "bin_low", "bin_high"]
+    curve = (pd.concat(curve_parts, ignore_index=True)[curve_columns] if curve_parts
+             else pd.DataFrame(columns=curve_columns))
+    scores = pd.DataFrame(score_rows, columns=["model", "method", "brier", "log_loss", "ece",
+                                               "n_predictions"])
+    fold_columns = ["model", "method", "repeat", "fold", "metric", "score"]
+    fold_scores = (pd.concat(fold_parts, ignore_index=True)[fold_columns] if fold_parts
+                   else pd.DataFrame(columns=fold_columns))
+    prob_columns = ["model", "method", "repeat", "fold", "row", "y",
+                    *[f"prob_{k}" for k in range(n_classes)]]
+    probabilities = (pd.concat(prob_parts, ignore_index=True) if prob_parts
+                     else pd.DataFrame(columns=prob_columns))
+    return curve, scores, fold_scores.reset_index(drop=True), probabilities
+
+
+def _maps(blocks, methods, n_classes, dataset, settings, notes) -> pd.DataFrame:
+    parts = []
+    for name, method, index, values in blocks:
+        if method != "uncalibrated":
+            continue
+        yv = index["y"].to_numpy(dtype=np.int64)
+        if settings.strategy == "uniform":
+            share = max(crowding_share(values[:, k], settings.map_buckets)
+                        for k in _diagram_classes(n_classes))
+            if share > CROWDING_SHARE:
+                notes.append(f"{name}: {share:.0%} of the out-of-fold probabilities fall in the "
+                             "first or last bucket of the uniform calibration map (extreme "
+                             "probabilities, as naive Bayes gives): the map cannot resolve them; "
+                             "quantile buckets (strategy 'quantile') follow the data")
+        for map_method in methods:
+            for k in _diagram_classes(n_classes):
+                try:
+                    table = fit_calibration_map(yv == k, values[:, k], settings.map_buckets,
+                                                settings.strategy, map_method)
+                except ValueError as exc:
+                    notes.append(f"{name} {map_method}: no calibration map for class "
+                                 f"{dataset.classes[k]}: {exc}")
+                    continue
+                table.insert(0, "method", map_method)
+                table.insert(0, "model", name)
+                table.insert(5, "class", dataset.classes[k])
+                parts.append(table)
+    columns = ["model", "method", "bucket_low", "bucket_high", "calibrated", "class", "count",
+               "fraction_positive"]
+    return pd.concat(parts, ignore_index=True)[columns] if parts else pd.DataFrame(columns=columns)
