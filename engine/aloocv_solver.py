@@ -22,8 +22,8 @@ from scipy.special import expit, logsumexp, softmax
 
 #: Full Newton steps (no line search) once the Newton decrement is below this.
 _TINY_DECREMENT = 1e-8
-#: Reuse the previous Hessian factor once the gradient is this small.
-_CHORD_GRAD = 1e-5
+#: Keep reusing a Hessian factor while each step shrinks the gradient by this factor.
+_REUSE_RATIO = 0.01
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,7 @@ class Design:
         self.d = self.Xb.shape[1]
         self.pen = np.ones(self.d)
         self.pen[-1] = 0.0
+        self.pen_full = self.pen if self.K == 2 else np.tile(self.pen, self.K)
         self.Y = np.eye(self.K)[self.y] if self.K > 2 else None
 
     @property
@@ -160,16 +161,20 @@ class Design:
 
 # --------------------------------------------------------------------------- Hessians
 def gram(Xb: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """``Xb' diag(weights) Xb``; uses a symmetric product when the weights are >= 0."""
-    if np.all(weights >= 0):
+    """``Xb' diag(weights) Xb`` via symmetric products (positive and negative weights
+    separately), which halves the work of a general matrix product."""
+    pos = weights > 0
+    if pos.all():
         A = Xb * np.sqrt(weights)[:, None]
         return A.T @ A
-    return (Xb * weights[:, None]).T @ Xb
+    A = Xb[pos] * np.sqrt(weights[pos])[:, None]
+    B = Xb[~pos] * np.sqrt(-weights[~pos])[:, None]
+    return A.T @ A - B.T @ B
 
 
 def hessian_binary(Xb, w, lam, pen) -> np.ndarray:
     H = gram(Xb, w)
-    H[np.diag_indices_from(H)] += lam * pen
+    H.flat[::len(H) + 1] += lam * pen
     return H
 
 
@@ -185,7 +190,7 @@ def hessian_multi(Xb, P, lam, pen) -> np.ndarray:
         blk = Xb.T @ (a[:, :, None] * Xb[:, None, :]).reshape(n, -1)
         H[k * d:(k + 1) * d, k * d:] = blk
         H[k * d:, k * d:(k + 1) * d] = blk.T
-    H[np.diag_indices_from(H)] += lam * np.tile(pen, K)
+    H.flat[::len(H) + 1] += lam * np.tile(pen, K)
     icpt = np.arange(d - 1, K * d, d)
     eps = max(float(np.mean(H[icpt, icpt])), lam)
     H[np.ix_(icpt, icpt)] += eps
@@ -202,23 +207,8 @@ def _objective_multi(U, y, Theta, lam, pen):
     return float(nll + 0.5 * lam * np.sum(pen[:, None] * Theta ** 2))
 
 
-def _backtrack(obj, f0, dec, du, step, state):
-    """Armijo backtracking; full steps once the Newton decrement is tiny."""
-    theta, u = state
-    if dec < _TINY_DECREMENT:
-        return 1.0, None                      # objective recomputed only if needed later
-    if f0 is None:
-        f0 = obj(u, theta)
-    alpha = 1.0
-    while True:
-        f1 = obj(u + alpha * du, theta + alpha * step)
-        if f1 <= f0 - 1e-4 * alpha * dec or alpha < 1e-10:
-            return alpha, f1
-        alpha *= 0.5
-
-
 def chol(H: np.ndarray) -> np.ndarray:
-    """Lower Cholesky factor of a positive definite H (LAPACK, no copies of checks)."""
+    """Lower Cholesky factor of a positive definite H (LAPACK, no checks or copies)."""
     c, info = lapack.dpotrf(H, lower=1, clean=1)
     if info != 0:
         raise np.linalg.LinAlgError("Hessian is not positive definite (non-finite fit?).")
@@ -230,86 +220,141 @@ def chol_solve(c: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 class _Stepper:
-    """Newton steps that reuse the last Cholesky factor in the end game.
+    """Newton steps that keep reusing a Cholesky factor while it works well.
 
-    Once the gradient is below ``_CHORD_GRAD`` and fell tenfold since the factor was
-    made, the old factor is accurate enough (the iterate barely moves), which saves
-    building the Hessian for the final polishing step.
+    A factor (fresh, or one supplied from a neighbouring C) is reused as long as each
+    full step cuts the largest gradient entry at least ``1 / _REUSE_RATIO``-fold;
+    otherwise the Hessian is rebuilt.  Far from the solution this is Newton's method; in
+    the end game (and right after a warm start) it saves Hessian builds.
     """
 
-    def __init__(self):
-        self.factor, self.gnorm = None, np.inf
+    def __init__(self, hessian: Optional[np.ndarray] = None):
+        self.factor = None if hessian is None else chol(hessian)
+        self.last_gnorm = np.inf
 
     def step(self, g: np.ndarray, gnorm: float, hessian) -> np.ndarray:
-        if self.factor is None or gnorm > _CHORD_GRAD or gnorm > 0.1 * self.gnorm:
-            self.factor, self.gnorm = chol(hessian()), gnorm
+        if self.factor is None or gnorm > _REUSE_RATIO * self.last_gnorm:
+            self.factor = chol(hessian())
+        self.last_gnorm = gnorm
         return -chol_solve(self.factor, g)
 
 
-def newton_binary(Xb, y, lam, pen, theta, tol=1e-10, max_iter=100):
-    """Minimize ``sum loss + lam/2 theta' P theta``; return (theta, n_iter, converged)."""
-    theta = np.array(theta, dtype=float)
-    u = Xb @ theta
-    obj = lambda uu, th: _objective_binary(uu, y, th, lam, pen)  # noqa: E731
-    f, stepper = None, _Stepper()
-    for it in range(max_iter + 1):
-        p = expit(u)
-        g = Xb.T @ (p - y) + lam * pen * theta
-        gnorm = np.max(np.abs(g))
+def _newton(problem, theta, tol, max_iter, hessian):
+    """Damped Newton loop shared by the binary and multinomial solvers.
+
+    ``problem`` provides ``predict(theta) -> u``, ``gradient(theta, u) -> (g, state)``,
+    ``hessian(state)``, ``objective(theta, u)``.  A full step is accepted when it halves
+    the largest gradient entry (no objective needed); otherwise an Armijo search on the
+    objective decides, except at rounding level (tiny Newton decrement: full step).
+    Returns (theta, n_iter, converged).
+    """
+    u = problem.predict(theta)
+    g, state = problem.gradient(theta, u)
+    gnorm = np.abs(g).max()
+    stepper = _Stepper(hessian)
+    for it in range(max_iter):
         if gnorm <= tol:
             return theta, it, True
-        if it == max_iter:
-            break
-        step = stepper.step(g, gnorm, lambda: hessian_binary(Xb, p * (1.0 - p), lam, pen))
-        dec = float(-g @ step)
-        du = Xb @ step
-        alpha, f = _backtrack(obj, f, dec, du, step, (theta, u))
-        theta = theta + alpha * step
-        u = u + alpha * du
-        if np.max(np.abs(alpha * step)) <= 1e-15 * (1.0 + np.max(np.abs(theta))):
+        step = stepper.step(g, gnorm, lambda: problem.hessian(state))
+        du = problem.predict(step)
+        alpha = 1.0
+        g1, state1 = problem.gradient(theta + step, u + du)
+        gnorm1 = np.abs(g1).max()
+        if not gnorm1 <= 0.5 * gnorm:
+            alpha = _armijo(problem, theta, u, step, du, float(-g @ step))
+            if alpha < 1.0:
+                stepper.factor = None
+                g1, state1 = problem.gradient(theta + alpha * step, u + alpha * du)
+                gnorm1 = np.abs(g1).max()
+        theta, u = theta + alpha * step, u + alpha * du
+        g, state, gnorm = g1, state1, gnorm1
+        if alpha * np.abs(step).max() <= 1e-15 * (1.0 + np.abs(theta).max()):
             return theta, it + 1, True  # rounding floor reached
-    return theta, max_iter, False
+    return theta, max_iter, bool(gnorm <= tol)
 
 
-def newton_multi(Xb, y, Y, lam, pen, Theta, tol=1e-10, max_iter=100):
-    """Symmetric multinomial version of :func:`newton_binary` (Theta is d x K)."""
-    Theta = np.array(Theta, dtype=float)
-    d, K = Theta.shape
-    U = Xb @ Theta
-    obj = lambda UU, Th: _objective_multi(UU, y, Th.reshape(K, d).T, lam, pen)  # noqa: E731
-    f, stepper = None, _Stepper()
-    for it in range(max_iter + 1):
-        P = softmax(U, axis=1)
-        G = Xb.T @ (P - Y) + lam * pen[:, None] * Theta
-        gnorm = np.max(np.abs(G))
-        if gnorm <= tol:
-            return Theta, it, True
-        if it == max_iter:
+def _armijo(problem, theta, u, step, du, dec):
+    """Step length by Armijo backtracking; 1 once the Newton decrement is tiny."""
+    if not dec >= _TINY_DECREMENT:
+        return 1.0
+    f0 = problem.objective(theta, u)
+    alpha = 1.0
+    while alpha > 1e-10:
+        if problem.objective(theta + alpha * step, u + alpha * du) <= f0 - 1e-4 * alpha * dec:
             break
-        g = G.T.ravel()
-        step = stepper.step(g, gnorm, lambda: hessian_multi(Xb, P, lam, pen))
-        dec = float(-g @ step)
-        S = step.reshape(K, d).T
-        dU = Xb @ S
-        alpha, f = _backtrack(obj, f, dec, dU, step, (Theta.T.ravel(), U))
-        Theta = Theta + alpha * S
-        U = U + alpha * dU
-        if np.max(np.abs(alpha * S)) <= 1e-15 * (1.0 + np.max(np.abs(Theta))):
-            return Theta, it + 1, True
-    return Theta, max_iter, False
+        alpha *= 0.5
+    return alpha
 
 
-def solve(design: Design, lam: float, theta0, tol=1e-10, max_iter=100, rows=None):
-    """Run the right Newton solver on ``design`` (optionally on a subset of ``rows``)."""
+class _Binary:
+    """Binary problem for :func:`_newton`: theta (d,), u (n,)."""
+
+    def __init__(self, Xb, y, lam, pen):
+        self.Xb, self.y, self.lam, self.pen, self.lp = Xb, y, lam, pen, lam * pen
+
+    def predict(self, theta):
+        return self.Xb @ theta
+
+    def gradient(self, theta, u):
+        p = expit(u)
+        return self.Xb.T @ (p - self.y) + self.lp * theta, p
+
+    def hessian(self, p):
+        return hessian_binary(self.Xb, p * (1.0 - p), self.lam, self.pen)
+
+    def objective(self, theta, u):
+        return _objective_binary(u, self.y, theta, self.lam, self.pen)
+
+
+class _Multi:
+    """Symmetric multinomial problem for :func:`_newton`: theta flat class-major (K d,)."""
+
+    def __init__(self, Xb, y, Y, lam, pen):
+        self.Xb, self.y, self.Y, self.lam, self.pen = Xb, y, Y, lam, pen
+        self.K, self.d = Y.shape[1], Xb.shape[1]
+        self.lp = np.tile(lam * pen, self.K)
+
+    def predict(self, theta):
+        return self.Xb @ theta.reshape(self.K, self.d).T
+
+    def gradient(self, theta, U):
+        P = softmax(U, axis=1)
+        return (self.Xb.T @ (P - self.Y)).T.ravel() + self.lp * theta, P
+
+    def hessian(self, P):
+        return hessian_multi(self.Xb, P, self.lam, self.pen)
+
+    def objective(self, theta, U):
+        return _objective_multi(U, self.y, theta.reshape(self.K, self.d).T, self.lam, self.pen)
+
+
+def newton_binary(Xb, y, lam, pen, theta, tol=1e-10, max_iter=100, hessian=None):
+    """Minimize ``sum loss + lam/2 theta' P theta``; return (theta, n_iter, converged)."""
+    theta = np.array(theta, dtype=float)
+    return _newton(_Binary(Xb, y, lam, pen), theta, tol, max_iter, hessian)
+
+
+def newton_multi(Xb, y, Y, lam, pen, Theta, tol=1e-10, max_iter=100, hessian=None):
+    """Symmetric multinomial version of :func:`newton_binary` (Theta is d x K)."""
+    d, K = np.shape(Theta)
+    theta = np.array(Theta, dtype=float).T.ravel()
+    theta, n_iter, ok = _newton(_Multi(Xb, y, Y, lam, pen), theta, tol, max_iter, hessian)
+    return theta.reshape(K, d).T.copy(), n_iter, ok
+
+
+def solve(design: Design, lam: float, theta0, tol=1e-10, max_iter=100, rows=None,
+          hessian=None):
+    """Run the right Newton solver on ``design`` (optionally on a subset of ``rows``);
+    ``hessian`` is an optional approximate Hessian to start with (see :class:`_Stepper`)."""
     Xb, y = design.Xb, design.y
     Y = design.Y
     if rows is not None:
         Xb, y = Xb[rows], y[rows]
         Y = None if Y is None else Y[rows]
     if design.binary:
-        out = newton_binary(Xb, y, lam, design.pen, theta0, tol, max_iter)
+        out = newton_binary(Xb, y, lam, design.pen, theta0, tol, max_iter, hessian)
     else:
-        out = newton_multi(Xb, y, Y, lam, design.pen, theta0, tol, max_iter)
+        out = newton_multi(Xb, y, Y, lam, design.pen, theta0, tol, max_iter, hessian)
     if not out[2]:
         warnings.warn(f"Newton solver did not reach gradient {tol:g} in {max_iter} iterations "
                       f"at C={1 / lam:g}; results may be inaccurate (raise max_iter, or lower "
