@@ -10,7 +10,7 @@ import os
 import sys
 import time
 
-from .progress import Progress
+from .progress import Progress, run_to_end
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -70,7 +70,7 @@ def run(argv=None) -> int:
     try:
         experiment = load_experiment(args.experiment)
         job = run_experiment(experiment, n_jobs=args.jobs)
-        result = _drive(job, bar)
+        result = run_to_end(job, bar.update if bar is not None else None)
         out = os.path.abspath(args.out)
         written = write_tables(result.tables(), out)
     except ValueError as exc:
@@ -89,16 +89,6 @@ def run(argv=None) -> int:
     if not args.quiet:
         sys.stderr.write(f"wrote {len(written)} tables to {out}\n")
     return EXIT_OK
-
-
-def _drive(job, bar):
-    while True:
-        try:
-            record = next(job)
-        except StopIteration as stop:
-            return stop.value
-        if bar is not None:
-            bar.update(record)
 
 
 def _fail(message: str) -> int:

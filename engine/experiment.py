@@ -82,14 +82,21 @@ class Experiment:
     base_dir: str = field(default=".", compare=False)
 
     def to_json(self) -> dict:
-        data = {"dataset": dict(self.dataset), "models": [dict(e) for e in self.model_entries],
-                "cv": self.cv.to_json(), "metrics": list(self.metrics),
-                "comparison": self.comparison.to_json()}
-        if self.aloocv is not None:
-            data["aloocv"] = self.aloocv.to_json()
-        if self.calibration is not None:
-            data["calibration"] = self.calibration.to_json()
-        return data
+        return experiment_dict(self.dataset, self.model_entries, self.cv, self.metrics,
+                               self.comparison, self.aloocv, self.calibration)
+
+
+def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
+                    comparison: ComparisonSettings, aloocv: Optional[AloocvSettings] = None,
+                    calibration: Optional[CalibrationSettings] = None) -> dict:
+    """The JSON object of an experiment file (optional sections only when set)."""
+    data = {"dataset": dict(dataset), "models": [dict(e) for e in model_entries],
+            "cv": cv.to_json(), "metrics": list(metrics), "comparison": comparison.to_json()}
+    if aloocv is not None:
+        data["aloocv"] = aloocv.to_json()
+    if calibration is not None:
+        data["calibration"] = calibration.to_json()
+    return data
 
 
 def _section(data: dict, key: str, cls, allowed: tuple, convert=None):

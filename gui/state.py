@@ -15,7 +15,8 @@ from PySide6.QtCore import QObject, Signal
 from engine.catalogue import expand_models
 from engine.cv import CVConfig
 from engine.data import Dataset
-from engine.experiment import AloocvSettings, CalibrationSettings, Experiment, parse_experiment
+from engine.experiment import (AloocvSettings, CalibrationSettings, Experiment, experiment_dict,
+                               parse_experiment)
 from engine.stats import ComparisonSettings
 
 
@@ -86,14 +87,9 @@ class AppState(QObject):
         """The current setup as an engine Experiment (validated)."""
         if self.dataset is None:
             raise ValueError("no data set is loaded: open a CSV file or pick a built-in one")
-        data = {"dataset": dict(self.dataset.source), "models": self.model_entries,
-                "cv": self.cv.to_json(), "metrics": list(self.metrics),
-                "comparison": self.comparison.to_json()}
-        if self.aloocv is not None:
-            data["aloocv"] = self.aloocv.to_json()
-        if self.calibration is not None:
-            data["calibration"] = self.calibration.to_json()
-        return parse_experiment(data)
+        return parse_experiment(experiment_dict(self.dataset.source, self.model_entries, self.cv,
+                                                self.metrics, self.comparison, self.aloocv,
+                                                self.calibration))
 
     def apply_experiment(self, experiment: Experiment, dataset: Dataset) -> None:
         """Take over everything from an experiment file (its data already loaded)."""
