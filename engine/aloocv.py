@@ -29,7 +29,7 @@ from typing import Generator, Iterable, Optional
 
 import numpy as np
 import pandas as pd
-from scipy import linalg, optimize
+from scipy import optimize
 from scipy.linalg import lapack
 from scipy.special import expit, log_expit, logsumexp, softmax
 
