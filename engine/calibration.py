@@ -38,6 +38,7 @@ from .calibration_maps import (CROWDING_SHARE, apply_calibration_map, calibratio
 from .catalogue import ModelSpec, make_pipeline
 from .cv import CVResult, feature_matrix, make_splits
 from .data import Dataset
+from .parallel import run_calls, take_rows
 from .progress import Progress, Stopwatch
 
 __all__ = ["CalibrationResult", "run_calibration", "reliability_diagram", "calibration_scores",
@@ -154,11 +155,10 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
     estimators = [make_pipeline(spec, dataset) for spec in specs]
     clock = Stopwatch(len(tasks))
     outcomes = [None] * len(tasks)
-    run = _run_serial if n_jobs == 1 else _run_parallel
     jobs = [(estimators[m], X, y, *splits[s], method, inner_splits, seeds[s])
             for m, method, s in tasks]
     done = 0
-    for index, outcome in run(jobs, n_jobs):
+    for index, outcome in run_calls(calibrate_fold, jobs, n_jobs):
         outcomes[index] = outcome
         done += 1
         m, method, s = tasks[index]
@@ -222,30 +222,6 @@ def _check_inner(y, splits, inner_splits) -> None:
                          "use fewer outer folds, or add data")
 
 
-def _run_serial(jobs, n_jobs):
-    for index, job in enumerate(jobs):
-        yield index, calibrate_fold(*job)
-
-
-def _run_parallel(jobs, n_jobs):
-    from joblib import Parallel, delayed
-
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    results = parallel(delayed(_indexed)(i, job) for i, job in enumerate(jobs))
-    try:
-        yield from results
-    finally:
-        results.close()
-
-
-def _indexed(index, job):
-    return index, calibrate_fold(*job)
-
-
-def _take(X, rows):
-    return X.iloc[rows] if isinstance(X, pd.DataFrame) else X[rows]
-
-
 def calibrate_fold(estimator, X, y, train, test, method, inner_splits, seed) -> dict:
     """Fit ``CalibratedClassifierCV`` on the training rows only; predict the test rows.
 
@@ -266,8 +242,8 @@ def calibrate_fold(estimator, X, y, train, test, method, inner_splits, seed) -> 
             config_context(skip_parameter_validation=True):  # validated by the catalogue
         warnings.simplefilter("always")
         try:
-            model.fit(_take(X, train), y[train])
-            outcome["proba"] = np.asarray(model.predict_proba(_take(X, test)), dtype=float)
+            model.fit(take_rows(X, train), y[train])
+            outcome["proba"] = np.asarray(model.predict_proba(take_rows(X, test)), dtype=float)
         except Exception as exc:  # one fold's failure is a result, not a crash
             outcome["error"] = f"{type(exc).__name__}: {exc}"
     for item in caught:

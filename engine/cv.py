@@ -16,9 +16,10 @@ from typing import Generator, Optional
 import numpy as np
 import pandas as pd
 
-from .catalogue import ModelSpec, make_pipeline
+from .catalogue import make_pipeline
 from .data import Dataset
 from .metrics import FoldScorer, check_metrics
+from .parallel import run_calls, take_rows
 from .progress import Progress, Stopwatch
 
 
@@ -141,9 +142,9 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     estimators = [make_pipeline(spec, dataset) for spec in models]
     labels = list(range(len(dataset.classes)))
     outcomes = [None] * len(tasks)
-    run = _run_serial if n_jobs == 1 else _run_parallel
+    calls = [(estimators[m], X, dataset.y, *splits[s], metrics, labels) for m, s in tasks]
     done = 0
-    for index, outcome in run(tasks, estimators, X, dataset.y, splits, metrics, labels, n_jobs):
+    for index, outcome in run_calls(fit_and_score, calls, n_jobs):
         outcomes[index] = outcome
         done += 1
         model, split = tasks[index]
@@ -162,34 +163,6 @@ def feature_matrix(dataset: Dataset):
     return dataset.X
 
 
-def _run_serial(tasks, estimators, X, y, splits, metrics, labels, n_jobs):
-    for index, (model, split) in enumerate(tasks):
-        train, test = splits[split]
-        yield index, fit_and_score(estimators[model], X, y, train, test, metrics, labels)
-
-
-def _run_parallel(tasks, estimators, X, y, splits, metrics, labels, n_jobs):
-    from joblib import Parallel, delayed
-
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    results = parallel(delayed(_indexed_fit)(i, estimators[m], X, y, *splits[s], metrics, labels)
-                       for i, (m, s) in enumerate(tasks))
-    try:
-        yield from results
-    finally:
-        with warnings.catch_warnings():  # joblib reports the tasks a cancel dropped
-            warnings.simplefilter("ignore", UserWarning)
-            results.close()
-
-
-def _indexed_fit(index, *args):
-    return index, fit_and_score(*args)
-
-
-def _take(X, rows):
-    return X.iloc[rows] if isinstance(X, pd.DataFrame) else X[rows]
-
-
 def fit_and_score(estimator, X, y, train, test, metrics, labels) -> dict:
     """Fit a fresh copy of ``estimator`` on ``train``; score every metric on ``test``.
 
@@ -200,7 +173,7 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels) -> dict:
     outcome = {"scores": [np.nan] * len(metrics), "fit_seconds": np.nan, "kind": None,
                "values": None, "error": None, "warnings": []}
     model = copy.deepcopy(estimator)  # an unfitted estimator: the same as clone, faster
-    X_train, X_test = _take(X, train), _take(X, test)
+    X_train, X_test = take_rows(X, train), take_rows(X, test)
     # parameters were validated when the model was specified (catalogue.validated)
     with warnings.catch_warnings(record=True) as caught, \
             config_context(skip_parameter_validation=True):

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .catalogue import ModelSpec, expand_models
+from .catalogue import expand_models
 from .cv import CVConfig
 from .stats import ComparisonSettings
 
