@@ -41,6 +41,8 @@ class TablePanel(QWidget):
         self.view.setAlternatingRowColors(True)
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
         self.view.horizontalHeader().setStretchLastSection(True)
+        # size columns from the first rows only: a million-row table must not freeze the screen
+        self.view.horizontalHeader().setResizeContentsPrecision(100)
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.selectionModel().selectionChanged.connect(self._emit_selection)
         self.title = QLabel(f"<b>{title}</b>", self)
