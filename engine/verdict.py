@@ -1,0 +1,204 @@
+"""Plain-language verdicts on the comparison of two cross-validated models.
+
+Pure functions (no Qt): they turn one row of the pairwise comparison table
+(see :class:`engine.stats.Comparison`) into a short text a non-statistician can read,
+for example::
+
+    rbf and linear are practically equivalent with probability 0.43, rbf is better with
+    probability 0.50 and linear with probability 0.07: no outcome reaches 0.95, so more
+    data is needed to decide. The corrected t-test finds no significant difference
+    (p = 0.227; 1.000 after Bonferroni correction, alpha = 0.05).
+
+The pairwise table stores each pair once, the better-ranked model first; the user
+may pick the two models in either order, so :func:`oriented_pair` first turns the row
+round to read "model A versus model B".
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+
+from .stats import Posterior, posterior
+
+#: Display names of common scikit-learn scorers (others are shown as given).
+METRIC_LABELS = {
+    "roc_auc": "ROC AUC", "accuracy": "accuracy", "balanced_accuracy": "balanced accuracy",
+    "f1": "F1", "f1_macro": "macro F1", "f1_weighted": "weighted F1",
+    "neg_log_loss": "negative log-loss", "neg_brier_score": "negative Brier score",
+    "average_precision": "average precision", "precision": "precision", "recall": "recall",
+    "roc_auc_ovr": "ROC AUC (one-vs-rest)", "roc_auc_ovo": "ROC AUC (one-vs-one)",
+}
+
+OUTCOMES = ("better", "equivalent", "worse", "undecided", "insufficient")
+
+
+def metric_label(metric: str) -> str:
+    """Human-readable name of a scorer, e.g. ``"roc_auc"`` -> ``"ROC AUC"``."""
+    return METRIC_LABELS.get(metric, metric.replace("_", " "))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict on "model A versus model B".
+
+    Attributes
+    ----------
+    text : str
+        Two plain-language sentences: the Bayesian reading, then the frequentist one.
+    outcome : str
+        One of :data:`OUTCOMES`: ``"better"`` (A practically better), ``"equivalent"``,
+        ``"worse"`` (B practically better) when that outcome's probability reaches
+        ``1 - alpha``; ``"undecided"`` otherwise; ``"insufficient"`` without numbers.
+    significant : bool
+        Whether the corrected t-test (after the multiple-comparison correction) finds
+        a difference at level ``alpha``.
+    """
+
+    text: str
+    outcome: str
+    significant: bool
+
+
+def oriented_pair(row: Mapping, model_a: str, model_b: str) -> dict:
+    """Read a pairwise row as "``model_a`` versus ``model_b``".
+
+    Parameters
+    ----------
+    row : mapping
+        One row of ``Comparison.pairwise`` (``model_1``, ``model_2``, ``mean_difference``,
+        ``p_value``, ``p_value_adjusted``, ``p_value_uncorrected``, ``p_mu_positive``,
+        ``p_better``, ``p_equivalent``, ``p_worse``, ...).
+    model_a, model_b : str
+        The two models of the row, in the order the user wants to read them.
+
+    Returns
+    -------
+    dict
+        The row's values with ``model_1 = model_a``: if the row was stored the other way
+        round, the mean difference changes sign and better / worse (and P(mu > 0)) swap.
+        The p-values are kept: the one-sided test is about the sign of the difference,
+        whichever way round it is read.
+
+    Raises
+    ------
+    KeyError
+        If the row is not about these two models.
+    """
+    values = dict(row)
+    if (values["model_1"], values["model_2"]) == (model_a, model_b):
+        return values
+    if (values["model_1"], values["model_2"]) != (model_b, model_a):
+        raise KeyError(f"the row compares {values['model_1']!r} and {values['model_2']!r}, "
+                       f"not {model_a!r} and {model_b!r}")
+    values.update(model_1=model_a, model_2=model_b,
+                  mean_difference=-values["mean_difference"],
+                  p_better=values["p_worse"], p_worse=values["p_better"],
+                  p_mu_positive=1.0 - values["p_mu_positive"])
+    return values
+
+
+def format_p(p: float) -> str:
+    """A p-value for reading: ``"p = 0.227"``, ``"p < 0.001"`` or ``"p = n/a"``."""
+    if p is None or not math.isfinite(p):
+        return "p = n/a"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def _bayesian_sentence(values: dict, rope: float, alpha: float) -> tuple:
+    """The Bayesian sentence and the outcome it supports."""
+    a, b = values["model_1"], values["model_2"]
+    better, equivalent, worse = (values[k] for k in ("p_better", "p_equivalent", "p_worse"))
+    threshold = 1.0 - alpha
+    if better >= threshold:
+        return (f"{a} is practically better than {b} (by more than the ROPE of ±{rope:g}) "
+                f"with probability {better:.2f}.", "better")
+    if worse >= threshold:
+        return (f"{b} is practically better than {a} (by more than the ROPE of ±{rope:g}) "
+                f"with probability {worse:.2f}.", "worse")
+    if equivalent >= threshold:
+        return (f"{a} and {b} are practically equivalent (they differ by less than ±{rope:g}) "
+                f"with probability {equivalent:.2f}.", "equivalent")
+    return (f"{a} and {b} are practically equivalent with probability {equivalent:.2f}, "
+            f"{a} is better with probability {better:.2f} and {b} with probability "
+            f"{worse:.2f}: no outcome reaches {threshold:.2f}, so these folds cannot "
+            "settle it.", "undecided")
+
+
+def _frequentist_sentence(values: dict, alpha: float, correction: str) -> tuple:
+    """The corrected t-test's sentence and whether it is significant."""
+    p, adjusted = values["p_value"], values.get("p_value_adjusted", values["p_value"])
+    adjusted = p if adjusted is None or not math.isfinite(adjusted) else adjusted
+    corrected = correction != "none"
+    detail = format_p(p)
+    if corrected:
+        detail += f"; {adjusted:.3f} after {correction.capitalize()} correction"
+    detail += f", alpha = {alpha:g}"
+    significant = bool(math.isfinite(adjusted) and adjusted < alpha)
+    if significant:
+        winner, loser = ((values["model_1"], values["model_2"])
+                         if values["mean_difference"] > 0
+                         else (values["model_2"], values["model_1"]))
+        text = f"The corrected t-test finds {winner} significantly better than {loser} ({detail})."
+    else:
+        text = f"The corrected t-test finds no significant difference ({detail})."
+    naive = values.get("p_value_uncorrected", float("nan"))
+    if not significant and naive is not None and math.isfinite(naive) and naive < alpha:
+        text += (f" A naive t-test would call it significant ({format_p(naive)}), but it "
+                 "ignores that the folds share training data.")
+    return text, significant
+
+
+def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: float,
+                 correction: str = "bonferroni") -> Verdict:
+    """The plain-language verdict on ``model_a`` versus ``model_b``.
+
+    Parameters
+    ----------
+    row : mapping
+        The pairwise row of the two models (either order, see :func:`oriented_pair`).
+    model_a, model_b : str
+        The models, in reading order.
+    rope : float
+        Half-width of the region of practical equivalence the row was computed with.
+    alpha : float
+        Significance level; an outcome is "decided" when its probability is at least
+        ``1 - alpha`` (the scikit-learn example's reading of the ROPE probabilities).
+    correction : str
+        The multiple-comparison correction behind ``p_value_adjusted``.
+
+    Returns
+    -------
+    Verdict
+    """
+    values = oriented_pair(row, model_a, model_b)
+    needed = ("mean_difference", "p_better", "p_equivalent", "p_worse", "p_value")
+    if any(values.get(k) is None or not math.isfinite(values[k]) for k in needed):
+        return Verdict(f"There are not enough complete folds to compare {model_a} and "
+                       f"{model_b}: at least two folds where both models have a score "
+                       "are needed.", "insufficient", False)
+    bayes, outcome = _bayesian_sentence(values, rope, alpha)
+    frequentist, significant = _frequentist_sentence(values, alpha, correction)
+    return Verdict(f"{bayes} {frequentist}", outcome, significant)
+
+
+def pair_differences(score_matrix, model_a: str, model_b: str) -> np.ndarray:
+    """Per-fold score differences ``model_a - model_b`` over the folds both completed.
+
+    Parameters
+    ----------
+    score_matrix : DataFrame
+        Models as rows, folds as columns (``CVResult.score_matrix()``).
+    """
+    a = score_matrix.loc[model_a].to_numpy(dtype=float)
+    b = score_matrix.loc[model_b].to_numpy(dtype=float)
+    both = ~(np.isnan(a) | np.isnan(b))
+    return a[both] - b[both]
+
+
+def pair_posterior(score_matrix, model_a: str, model_b: str, n_train: float,
+                   n_test: float) -> Posterior:
+    """Posterior of the mean difference ``model_a - model_b`` (see :func:`engine.stats.posterior`)."""
+    return posterior(pair_differences(score_matrix, model_a, model_b), n_train, n_test)

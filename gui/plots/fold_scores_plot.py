@@ -1,0 +1,147 @@
+"""Each model's score on every CV test fold: the scikit-learn example's "model AUC per CV
+test fold" lines. Lines that rise and fall together show that the folds, not only the
+models, drive the scores — the reason the comparison needs a corrected test.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+
+from engine.verdict import metric_label
+
+from .plot_panel import PlotPanel, colour
+
+DIMMED_ALPHA = 45
+NORMAL_WIDTH, SELECTED_WIDTH = 1.5, 3.5
+
+
+class FoldScoresPlot(PlotPanel):
+    """One line (with markers) per model over the folds in split order.
+
+    Click a line or a legend name to pick that model (``model_clicked``); click a
+    legend swatch to hide or show the line. Dotted lines separate the repeats.
+    """
+
+    model_clicked = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__("Scores per CV test fold", "fold_scores.png", parent,
+                         x_label="CV test fold (in split order; dotted lines separate repeats)",
+                         y_label="Score")
+        self.legend.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=(10, 6))
+        self.legend.setBrush(pg.mkBrush(255, 255, 255, 215))
+        self.legend.setPen(pg.mkPen("#ccc"))
+        self.plot_widget.setToolTip("Click a line or a legend name to highlight that model; "
+                                    "click a legend swatch to hide or show its line. "
+                                    "Drag to pan, wheel to zoom, right-click for more.")
+        self._curves: list = []
+        self._separators: list = []
+        self._names: list = []
+        self._matrix = pd.DataFrame()
+        self._selection: list = []
+        self.plot.scene().sigMouseClicked.connect(self._on_scene_clicked)
+
+    # -- data
+    def set_scores(self, matrix: pd.DataFrame, metric: str, n_splits: int) -> None:
+        """Show a score matrix (models as rows, folds as columns in split order)."""
+        self._matrix = matrix
+        self.plot.setLabel("left", f"Score ({metric_label(metric)})")
+        names = [str(n) for n in matrix.index]
+        x = np.arange(1, matrix.shape[1] + 1, dtype=float)
+        self._ensure_curves(len(names))
+        for curve, values in zip(self._curves, matrix.to_numpy(dtype=float)):
+            curve.setData(x, values, connect="finite")
+        if names != self._names:
+            self._relabel(names)
+        self._place_separators(matrix.shape[1], n_splits)
+        self.plot.setLimits(xMin=0, xMax=matrix.shape[1] + 1)
+        self._apply_styles()
+        self._show_all(matrix.to_numpy(dtype=float))
+
+    def _show_all(self, values: np.ndarray) -> None:
+        """Every fold in view, with headroom above the lines for the legend."""
+        finite = values[np.isfinite(values)]
+        if not finite.size:
+            self.plot.enableAutoRange()
+            return
+        low, high = float(finite.min()), float(finite.max())
+        span = max(high - low, 1e-6)
+        self.plot.setXRange(0.5, values.shape[1] + 0.5, padding=0)
+        self.plot.setYRange(low - 0.04 * span, high + 0.3 * span, padding=0)
+
+    def _ensure_curves(self, count: int) -> None:
+        while len(self._curves) < count:
+            curve = pg.PlotDataItem(symbol="o", symbolSize=5)
+            curve.setCurveClickable(True, width=8)
+            curve.sigClicked.connect(self._on_curve_clicked)
+            curve.sigPointsClicked.connect(self._on_curve_clicked)
+            self.plot.addItem(curve)
+            self._curves.append(curve)
+        for i, curve in enumerate(self._curves):
+            if i >= count:
+                curve.setData([], [])
+
+    def _relabel(self, names: list) -> None:
+        self._names = names
+        self.legend.clear()
+        for curve, name in zip(self._curves, names):
+            curve.setVisible(True)
+            self.legend.addItem(curve, name)
+        self.legend.setColumnCount(min(len(names), 6) or 1)
+
+    def _place_separators(self, n_folds: int, n_splits: int) -> None:
+        positions = np.arange(n_splits, n_folds, n_splits) + 0.5 if 0 < n_splits < n_folds else []
+        while len(self._separators) < len(positions):
+            line = pg.InfiniteLine(angle=90, movable=False,
+                                   pen=pg.mkPen("#999", width=1, style=Qt.DotLine))
+            self.plot.addItem(line, ignoreBounds=True)
+            self._separators.append(line)
+        for i, line in enumerate(self._separators):
+            line.setVisible(i < len(positions))
+            if i < len(positions):
+                line.setValue(positions[i])
+
+    # -- selection
+    def set_selection(self, names: list) -> None:
+        """Highlight the picked models (thicker lines, the others dimmed)."""
+        self._selection = [n for n in names if n in self._names]
+        self._apply_styles()
+
+    def _apply_styles(self) -> None:
+        for i, (curve, name) in enumerate(zip(self._curves, self._names)):
+            picked = name in self._selection
+            dimmed = bool(self._selection) and not picked
+            base = QColor(colour(i))
+            base.setAlpha(DIMMED_ALPHA if dimmed else 230)
+            curve.setPen(pg.mkPen(base, width=SELECTED_WIDTH if picked else NORMAL_WIDTH))
+            curve.setSymbolBrush(pg.mkBrush(base))
+            curve.setSymbolPen(pg.mkPen(base))
+            curve.setSymbolSize(7 if picked else 5)
+            curve.setZValue(10 if picked else 0)
+
+    def _on_curve_clicked(self, item, *_args) -> None:
+        if item in self._curves[:len(self._names)]:
+            self.model_clicked.emit(self._names[self._curves.index(item)])
+
+    def _on_scene_clicked(self, event) -> None:
+        for _sample, label in self.legend.items:
+            if label.sceneBoundingRect().contains(event.scenePos()):
+                self.model_clicked.emit(label.text)
+                return
+
+    # -- hover
+    def describe_point(self, x: float, y: float) -> str:
+        n_folds = self._matrix.shape[1]
+        index = int(round(x)) - 1
+        if not 0 <= index < n_folds:
+            return ""
+        column = self._matrix.columns[index]
+        where = (f"repeat {column[0] + 1}, fold {column[1] + 1}"
+                 if isinstance(column, tuple) and len(column) == 2 else f"column {column}")
+        values = self._matrix.iloc[:, index].sort_values(ascending=False)
+        scores = " · ".join(f"{name} {value:.3f}" for name, value in values.items()
+                            if np.isfinite(value))
+        return f"test fold {index + 1} ({where}): {scores}"

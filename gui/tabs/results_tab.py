@@ -1,0 +1,547 @@
+"""The Results tab: how the models scored, and whether the differences are real.
+
+It reproduces the scikit-learn example "Statistical comparison of models using grid
+search" on screen: the scores per fold and their correlation, the corrected t-test of
+every pair, and the Bayesian posterior of the chosen pair with its ROPE, credible
+intervals and a plain-language verdict.
+
+One selection is shared by every view through ``AppState.set_selection``: picking a
+model highlights it everywhere; picking two opens their Bayesian comparison.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+import pandas as pd
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QSplitter,
+                               QStackedWidget, QTabWidget, QToolButton, QVBoxLayout, QWidget)
+
+from engine.stats import CORRECTIONS, ComparisonSettings
+
+from engine.verdict import metric_label, oriented_pair, pair_posterior, pair_verdict
+
+from ..plots.correlation_heatmap import CorrelationHeatmap
+from ..plots.fold_scores_plot import FoldScoresPlot
+from ..plots.plot_panel import colour
+from ..plots.posterior_plot import PosteriorPlot
+from ..state import AppState
+from ..table_panel import TablePanel
+
+
+try:  # the help pages are written by another module; without them the "?" buttons hide
+    from ..help import show_help
+except ImportError:  # pragma: no cover - depends on what is installed
+    show_help = None
+
+FREQUENTIST_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value",
+                       "p_value_adjusted", "t_stat_uncorrected", "p_value_uncorrected",
+                       "n_folds"]
+BAYESIAN_COLUMNS = ["model_1", "model_2", "p_mu_positive", "p_better", "p_equivalent",
+                    "p_worse"]
+#: The views' help topics -> sections of the guide (resources/help/results.html).
+HELP_TOPICS = {"corrected_ttest": "results#ttest", "bayesian": "results#rope",
+               "rope": "results#rope", "credible_intervals": "results#intervals"}
+SIGNIFICANT, NAIVE_ONLY, PICKED = "#c7ead0", "#fde3b5", "#dbe8fb"
+DECIDED = {"p_better": "#cfe3f5", "p_worse": "#fde3b5", "p_equivalent": "#e2e2e2"}
+VERDICT_COLOURS = {"better": "#0072B2", "worse": "#E69F00", "equivalent": "#777",
+                   "undecided": "#bbb", "insufficient": "#c00"}
+BAYESIAN_PAGE = 2
+
+
+# ---------------------------------------------------------------------- small pieces
+def help_button(topic: str, parent=None) -> QToolButton:
+    """A "?" button opening the help topic (hidden when the help module is missing)."""
+    button = QToolButton(parent)
+    button.setText("?")
+    button.setToolTip(f"What is this? ({topic.replace('_', ' ')}; opens the guide)")
+    button.setObjectName(f"help_{topic}")
+    button.setFixedSize(24, 24)
+    button.setStyleSheet("QToolButton { border: 1px solid #0b4f8a; border-radius: 12px; "
+                         "color: #0b4f8a; font-weight: bold; }")
+    if show_help is None:
+        button.hide()
+    else:
+        page = HELP_TOPICS.get(topic, topic)
+        button.clicked.connect(lambda: show_help(page, button.window()))
+    return button
+
+
+class PageHeader(QWidget):
+    """One line (or two) saying what a view shows, with its "?" button."""
+
+    def __init__(self, text: str, topic: str, parent=None):
+        super().__init__(parent)
+        self.label = QLabel(text, self)
+        self.label.setWordWrap(True)
+        self.label.setStyleSheet("color: #444;")
+        self.help_button = help_button(topic, self)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(2, 0, 2, 2)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.help_button, 0, Qt.AlignTop)
+
+
+class HintPage(QLabel):
+    """What the tab shows before there is a result."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setAlignment(Qt.AlignCenter)
+        self.setWordWrap(True)
+        self.setText("<p style='font-size:16pt; color:#444'>Run a cross-validation to see "
+                     "results here</p><p style='color:#666'>Choose a data set and some models, "
+                     "then start the cross-validation. This tab will then show how the models "
+                     "scored on every fold and whether their differences are real or luck "
+                     "of the folds.</p>")
+
+
+class ComparisonControls(QWidget):
+    """ROPE half-width, alpha and correction; ``changed`` carries new ComparisonSettings."""
+
+    changed = Signal(object)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._settings = ComparisonSettings()
+        self.context = QLabel(self)
+        self.rope_spin = _spin(0.0, 1000.0, 4, 0.005, "Half-width of the region of practical "
+                               "equivalence: differences smaller than this do not matter to you "
+                               "(in the metric's units, e.g. 0.01 = one AUC point)")
+        self.alpha_spin = _spin(0.001, 0.5, 3, 0.01, "Significance level of the tests; an "
+                                "outcome is also called decided when its probability reaches "
+                                "1 − alpha")
+        self.correction_combo = QComboBox(self)
+        for name in CORRECTIONS:
+            self.correction_combo.addItem(name if name == "none" else name.capitalize(), name)
+        self.correction_combo.setToolTip("Correction of the p-values for testing many pairs")
+        for spin in (self.rope_spin, self.alpha_spin):
+            spin.valueChanged.connect(self._emit)
+        self.correction_combo.currentIndexChanged.connect(self._emit)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.context, 1)
+        for text, widget, topic in (("ROPE ±", self.rope_spin, "rope"),
+                                    ("α", self.alpha_spin, None),
+                                    ("correction", self.correction_combo, None)):
+            row.addSpacing(8)
+            row.addWidget(QLabel(text, self))
+            row.addWidget(widget)
+            if topic:
+                row.addWidget(help_button(topic, self))
+
+    def set_settings(self, settings: ComparisonSettings) -> None:
+        """Show settings without emitting ``changed``."""
+        self._settings = settings
+        widgets = (self.rope_spin, self.alpha_spin, self.correction_combo)
+        for widget in widgets:
+            widget.blockSignals(True)
+        self.rope_spin.setValue(settings.rope)
+        self.alpha_spin.setValue(settings.alpha)
+        self.correction_combo.setCurrentIndex(self.correction_combo.findData(settings.correction))
+        for widget in widgets:
+            widget.blockSignals(False)
+
+    def set_context(self, text: str) -> None:
+        self.context.setText(text)
+
+    def _emit(self, *_):
+        self._settings = replace(self._settings, rope=self.rope_spin.value(),
+                                 alpha=self.alpha_spin.value(),
+                                 correction=self.correction_combo.currentData())
+        self.changed.emit(self._settings)
+
+
+def _spin(low: float, high: float, decimals: int, step: float, tip: str) -> QDoubleSpinBox:
+    spin = QDoubleSpinBox()
+    spin.setRange(low, high)
+    spin.setDecimals(decimals)
+    spin.setSingleStep(step)
+    spin.setKeyboardTracking(False)
+    spin.setToolTip(tip)
+    return spin
+
+
+def show_only_columns(panel: TablePanel, columns: list) -> None:
+    """Hide the table's other columns (the export still writes the whole table)."""
+    for i, name in enumerate(panel.frame().columns):
+        panel.view.setColumnHidden(i, name not in columns)
+
+
+def clear_sort_indicator(panel: TablePanel) -> None:
+    """No arrow in the header: the rows are in the engine's order (best model first).
+
+    The header's signals are blocked so the view does not ask the model to sort by
+    column -1 (which DataFrameModel would read as the last column).
+    """
+    header = panel.view.horizontalHeader()
+    blocked = header.blockSignals(True)
+    header.setSortIndicator(-1, Qt.AscendingOrder)
+    header.blockSignals(blocked)
+
+
+def ranked_summary(summary: pd.DataFrame, metrics) -> pd.DataFrame:
+    """The summary table metric by metric (primary first), best model first."""
+    order = {metric: i for i, metric in enumerate(metrics)}
+    keys = summary["metric"].map(order).fillna(len(order))
+    return (summary.assign(_order=keys).sort_values(["_order", "rank"], kind="mergesort")
+            .drop(columns="_order").reset_index(drop=True))
+
+
+def pair_in_row(panel: TablePanel) -> Optional[tuple]:
+    """``(model_1, model_2)`` of the first selected row of a pairwise table, if any."""
+    rows = panel.view.selectionModel().selectedRows()
+    frame = panel.frame()
+    if not rows or rows[0].row() >= len(frame) or "model_2" not in frame.columns:
+        return None
+    record = frame.iloc[rows[0].row()]
+    return str(record["model_1"]), str(record["model_2"])
+
+
+# ---------------------------------------------------------------------- cell colours
+def summary_style(picked: list):
+    """Picked models' names in blue, every metric's rank 1 in green."""
+    def style(_row, column, value):
+        if column == "model" and value in picked:
+            return PICKED
+        if column == "rank" and value == 1:
+            return SIGNIFICANT
+        return None
+    return style
+
+
+def _is_pair_row(frame: pd.DataFrame, row: int, pair: Optional[tuple]) -> bool:
+    if pair is None or row >= len(frame):
+        return False
+    return {frame["model_1"].iat[row], frame["model_2"].iat[row]} == set(pair)
+
+
+def frequentist_style(frame, row, column, value, alpha, pair):
+    """Significant p-values green; naive-only significance amber; the chosen pair blue."""
+    if column in ("model_1", "model_2"):
+        return PICKED if _is_pair_row(frame, row, pair) else None
+    if column in ("p_value", "p_value_adjusted") and value < alpha:
+        return SIGNIFICANT
+    if column == "p_value_uncorrected" and value < alpha:
+        return SIGNIFICANT if frame["p_value"].iat[row] < alpha else NAIVE_ONLY
+    return None
+
+
+def bayesian_style(frame, row, column, value, alpha, pair):
+    """Probabilities reaching 1 - alpha coloured by outcome; the chosen pair blue."""
+    if column in ("model_1", "model_2"):
+        return PICKED if _is_pair_row(frame, row, pair) else None
+    if column in DECIDED and value >= 1.0 - alpha:
+        return DECIDED[column]
+    return None
+
+
+
+class ResultsTab(QWidget):
+    """Summary, fold scores, correlation, corrected t-tests and the Bayesian comparison."""
+
+    def __init__(self, state: AppState, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self._result = None
+        self._matrix = pd.DataFrame()
+        self._shown_cv = None
+        self._pair: Optional[tuple] = None
+        self._build()
+        state.result_changed.connect(self._on_result_changed)
+        state.selection_changed.connect(self._on_selection_changed)
+        self._on_result_changed(state.result)
+
+    # ------------------------------------------------------------------ building
+    def _build(self) -> None:
+        self.hint = HintPage(self)
+        self.content = QWidget(self)
+        self.controls = ComparisonControls(self.content)
+        self.controls.changed.connect(self.state.set_comparison)
+        self.views = QTabWidget(self.content)
+        self.views.setDocumentMode(True)
+        self.views.addTab(self._build_scores_page(), "Scores and correlation")
+        self.views.addTab(self._build_frequentist_page(), "Corrected t-test (all pairs)")
+        self.views.addTab(self._build_bayesian_page(), "Bayesian comparison")
+        layout = QVBoxLayout(self.content)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.controls)
+        layout.addWidget(self._build_pair_bar())
+        layout.addWidget(self.views, 1)
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.hint)
+        self.stack.addWidget(self.content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.stack)
+
+    def _build_pair_bar(self) -> QWidget:
+        bar = QWidget(self.content)
+        self.model_a_combo, self.model_b_combo = QComboBox(bar), QComboBox(bar)
+        for combo in (self.model_a_combo, self.model_b_combo):
+            combo.setMinimumContentsLength(8)
+            combo.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+            combo.currentTextChanged.connect(self._on_combo_changed)
+        self.model_a_combo.setToolTip("Model A: differences are A minus B")
+        self.model_b_combo.setToolTip("Model B")
+        self.verdict_label = QLabel(bar)
+        self.verdict_label.setWordWrap(True)
+        self.verdict_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        pickers = QHBoxLayout()
+        pickers.setSpacing(4)
+        pickers.addWidget(QLabel("<b>Compare</b>", bar))
+        pickers.addWidget(self.model_a_combo)
+        pickers.addWidget(QLabel("with", bar))
+        pickers.addWidget(self.model_b_combo)
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(0, 4, 0, 4)
+        row.addLayout(pickers)
+        row.addSpacing(10)
+        row.addWidget(self.verdict_label, 1)
+        return bar
+
+    def _build_scores_page(self) -> QWidget:
+        self.summary_panel = TablePanel("Mean, std and rank per model and metric", "summary.csv",
+                                        key_column="model")
+        self.correlation_panel = TablePanel("Correlation of fold scores", "correlation.csv",
+                                            key_column="model", sortable=False, digits=3)
+        self.fold_panel = TablePanel("Every fold's score", "fold_scores.csv", key_column="model")
+        self.summary_panel.model.set_cell_style(summary_style([]))
+        tables = QTabWidget()
+        tables.addTab(self.summary_panel, "Summary")
+        tables.addTab(self.correlation_panel, "Correlation")
+        tables.addTab(self.fold_panel, "Fold scores")
+        for panel in (self.summary_panel, self.correlation_panel, self.fold_panel):
+            panel.rows_selected.connect(self._pick_models)
+        self.heatmap = CorrelationHeatmap()
+        self.heatmap.models_clicked.connect(self._pick_models)
+        self.fold_plot = FoldScoresPlot()
+        self.fold_plot.model_clicked.connect(lambda name: self.state.set_selection([name]))
+        top = QSplitter(Qt.Horizontal)
+        top.addWidget(tables)
+        top.addWidget(self.heatmap)
+        top.setSizes([620, 480])
+        body = QSplitter(Qt.Vertical)
+        body.addWidget(top)
+        body.addWidget(self.fold_plot)
+        body.setSizes([300, 330])
+        return _page(PageHeader(
+            "How every model scored on every test fold. Lines that rise and fall together, "
+            "and high correlations, show that the folds share data: the scores are not "
+            "independent, so the comparison below corrects for it.", "results"), body)
+
+    def _build_frequentist_page(self) -> QWidget:
+        self.pairwise_panel = TablePanel("Nadeau and Bengio's corrected paired t-test",
+                                         "pairwise.csv")
+        self.pairwise_panel.model.set_cell_style(self._frequentist_style)
+        self.pairwise_panel.view.selectionModel().selectionChanged.connect(
+            lambda *_: self._pick_pair_from(self.pairwise_panel))
+        self.frequentist_note = QLabel(self)
+        self.frequentist_note.setWordWrap(True)
+        return _page(PageHeader(
+            "Is model_1 (the better-ranked) really better than model_2? One-sided tests; "
+            "t_stat and p_value use the corrected variance, p_value_adjusted corrects for "
+            "testing many pairs, the _uncorrected pair is the naive test, shown for contrast. "
+            "Select a row to see that pair's Bayesian comparison.", "corrected_ttest"),
+            self.pairwise_panel, self.frequentist_note)
+
+    def _build_bayesian_page(self) -> QWidget:
+        self.posterior = PosteriorPlot()
+        self.bayes_panel = TablePanel("Probabilities for all pairs", "pairwise.csv")
+        self.bayes_panel.model.set_cell_style(self._bayesian_style)
+        self.intervals_panel = TablePanel("Credible intervals of the mean difference",
+                                          "credible_intervals.csv")
+        self.intervals_panel.model.set_cell_style(self._interval_style)
+        for panel in (self.bayes_panel, self.intervals_panel):
+            panel.view.selectionModel().selectionChanged.connect(
+                lambda *_, p=panel: self._pick_pair_from(p, open_bayesian=False))
+        intervals_box = _page(PageHeader("There is a 95% probability that the true mean "
+                                         "difference lies in the 95% interval.",
+                                         "credible_intervals"), self.intervals_panel)
+        tables = QSplitter(Qt.Vertical)
+        tables.addWidget(self.bayes_panel)
+        tables.addWidget(intervals_box)
+        body = QSplitter(Qt.Horizontal)
+        body.addWidget(self.posterior)
+        body.addWidget(tables)
+        body.setSizes([640, 560])
+        return _page(PageHeader(
+            "How likely is each outcome? The grey band is the region of practical equivalence "
+            "(ROPE): differences inside it are too small to matter. The areas under the curve "
+            "give the probabilities.", "bayesian"), body)
+
+    def add_view(self, title: str, widget: QWidget) -> None:
+        """Host another results view (ALOOCV, calibration, ...) as a sub-tab."""
+        self.views.addTab(widget, title)
+
+    # ------------------------------------------------------------------ results
+    def _on_result_changed(self, result) -> None:
+        self._result = result
+        if result is None:
+            self.stack.setCurrentWidget(self.hint)
+            self.posterior.clear()
+            self._shown_cv = None
+            return
+        if result.cv is not self._shown_cv:  # new settings alone leave the scores as they are
+            self._matrix = result.cv.score_matrix()
+            self._show_scores(result)
+            self._shown_cv = result.cv
+        self._show_comparison(result)
+        self.stack.setCurrentWidget(self.content)
+        self._keep_or_default_pair(result)
+
+    def _show_scores(self, result) -> None:
+        self.summary_panel.set_frame(ranked_summary(result.summary, result.cv.metrics))
+        clear_sort_indicator(self.summary_panel)
+        self.correlation_panel.set_frame(result.comparison.correlation.reset_index())
+        self.fold_panel.set_frame(result.cv.scores)
+        self.fold_plot.set_scores(self._matrix, result.cv.primary_metric,
+                                  result.cv.config.n_splits)
+        self.heatmap.set_correlation(result.comparison.correlation)
+
+    def _show_comparison(self, result) -> None:
+        comparison = result.comparison
+        self.controls.set_settings(comparison.settings)
+        cv = result.cv.config
+        self.controls.set_context(
+            f"Comparing on <b>{metric_label(comparison.metric)}</b> over "
+            f"{self._matrix.shape[1]} test folds ({cv.n_repeats} × {cv.n_splits}-fold)")
+        self.pairwise_panel.set_frame(comparison.pairwise)
+        show_only_columns(self.pairwise_panel, FREQUENTIST_COLUMNS)
+        self.bayes_panel.set_frame(comparison.pairwise)
+        show_only_columns(self.bayes_panel, BAYESIAN_COLUMNS)
+        self.intervals_panel.set_frame(comparison.intervals)
+        for panel in (self.pairwise_panel, self.bayes_panel, self.intervals_panel):
+            clear_sort_indicator(panel)
+        settings = comparison.settings
+        correction = ("no correction" if settings.correction == "none"
+                      else f"{settings.correction.capitalize()} correction")
+        self.frequentist_note.setText(
+            f"<span style='background:#c7ead0'>&nbsp;green&nbsp;</span>: p below α = "
+            f"{settings.alpha:g} (p_value_adjusted uses {correction}). "
+            "<span style='background:#fde3b5'>&nbsp;amber&nbsp;</span>: only the naive test "
+            "says significant — it ignores that the folds overlap and is too optimistic.")
+
+    def _keep_or_default_pair(self, result) -> None:
+        models = [str(m) for m in result.comparison.correlation.index]
+        self._fill_combos(models)
+        pair = self._pair
+        if not pair or pair[0] not in models or pair[1] not in models:
+            selected = [m for m in self.state.selection if m in models]
+            pair = tuple(selected[:2]) if len(selected) >= 2 else tuple(models[:2])
+        if len(pair) == 2:
+            self._set_pair(*pair)
+        self._highlight(self.state.selection)
+
+    def _fill_combos(self, models: list) -> None:
+        for combo in (self.model_a_combo, self.model_b_combo):
+            if [combo.itemText(i) for i in range(combo.count())] != models:
+                combo.blockSignals(True)
+                combo.clear()
+                combo.addItems(models)
+                combo.blockSignals(False)
+
+    # ------------------------------------------------------------------ the chosen pair
+    def _set_pair(self, model_a: str, model_b: str) -> None:
+        self._pair = (model_a, model_b)
+        for combo, name in ((self.model_a_combo, model_a), (self.model_b_combo, model_b)):
+            combo.blockSignals(True)
+            combo.setCurrentText(name)
+            combo.blockSignals(False)
+        self._show_pair()
+
+    def _show_pair(self) -> None:
+        result, (a, b) = self._result, self._pair
+        comparison = result.comparison
+        settings = comparison.settings
+        row = comparison.pair(a, b)
+        values = oriented_pair(row, a, b)
+        post = pair_posterior(self._matrix, a, b, comparison.n_train, comparison.n_test)
+        self.posterior.set_posterior(post, a, b, settings.rope, settings.credible_levels,
+                                     values, comparison.metric,
+                                     colours=(self._colour_of(a), self._colour_of(b)))
+        verdict = pair_verdict(row, a, b, settings.rope, settings.alpha, settings.correction)
+        self.verdict = verdict
+        self.verdict_label.setText(verdict.text)
+        self.verdict_label.setStyleSheet(
+            "QLabel { background: #f5f7fa; padding: 4px 8px; "
+            f"border-left: 5px solid {VERDICT_COLOURS[verdict.outcome]}; }}")
+        self._restyle()
+
+    def _restyle(self) -> None:
+        self.pairwise_panel.model.set_cell_style(self._frequentist_style)
+        self.bayes_panel.model.set_cell_style(self._bayesian_style)
+        self.intervals_panel.model.set_cell_style(self._interval_style)
+
+    def _colour_of(self, model: str) -> str:
+        models = [str(m) for m in self._matrix.index]
+        return colour(models.index(model)) if model in models else colour(0)
+
+    def _on_combo_changed(self, _text: str) -> None:
+        a, b = self.model_a_combo.currentText(), self.model_b_combo.currentText()
+        if not a or not b or self._result is None:
+            return
+        if a == b and self._pair:
+            # picking the other side's model swaps the two
+            old_a, old_b = self._pair
+            a, b = (a, old_a) if self.sender() is self.model_a_combo else (old_b, b)
+        self._set_pair(a, b)
+        self.state.set_selection([a, b])
+
+    # ------------------------------------------------------------------ selection
+    def _pick_models(self, names: list) -> None:
+        unique = list(dict.fromkeys(str(n) for n in names))
+        if unique:
+            self.state.set_selection(unique)
+        if len(unique) >= 2:
+            self.views.setCurrentIndex(BAYESIAN_PAGE)
+
+    def _pick_pair_from(self, panel: TablePanel, open_bayesian: bool = True) -> None:
+        pair = pair_in_row(panel)
+        if pair is None:
+            return
+        self.state.set_selection(list(pair))
+        if open_bayesian:
+            self.views.setCurrentIndex(BAYESIAN_PAGE)
+
+    def _on_selection_changed(self, names: list) -> None:
+        if self._result is None:
+            return
+        models = [str(m) for m in self._matrix.index]
+        picked = [n for n in names if n in models]
+        if len(picked) >= 2 and tuple(picked[:2]) != self._pair:
+            self._set_pair(*picked[:2])
+        self._highlight(picked)
+
+    def _highlight(self, names: list) -> None:
+        self.fold_plot.set_selection(names)
+        self.heatmap.set_selection(names)
+        self.summary_panel.model.set_cell_style(summary_style(names))
+
+    # ------------------------------------------------------------------ cell styles
+    def _settings(self):
+        return self._result.comparison.settings if self._result is not None else \
+            self.state.comparison
+
+    def _frequentist_style(self, row, column, value):
+        return frequentist_style(self.pairwise_panel.frame(), row, column, value,
+                                 self._settings().alpha, self._pair)
+
+    def _bayesian_style(self, row, column, value):
+        return bayesian_style(self.bayes_panel.frame(), row, column, value,
+                              self._settings().alpha, self._pair)
+
+    def _interval_style(self, row, column, value):
+        return bayesian_style(self.intervals_panel.frame(), row, column, value,
+                              self._settings().alpha, self._pair)
+
+
+def _page(header: QWidget, *widgets: QWidget) -> QWidget:
+    page = QWidget()
+    layout = QVBoxLayout(page)
+    layout.setContentsMargins(4, 4, 4, 4)
+    layout.addWidget(header)
+    for widget in widgets:
+        layout.addWidget(widget, 1 if not isinstance(widget, QLabel) else 0)
+    return page

@@ -1,0 +1,328 @@
+"""The Results tab driven offscreen on the scikit-learn example's real result.
+
+The numbers asserted are the example's (corrected t 0.750, p 0.227 for rbf vs linear;
+P(rbf > linear) 0.773; P(equivalent) 0.432 with a ROPE of 0.01) and, after the user
+changes a setting, the engine's own numbers for the new setting.
+"""
+import gc
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QToolButton
+
+from engine.analysis import run_experiment
+from engine.experiment import load_experiment
+from engine.progress import run_to_end
+from engine.stats import adjust_pvalues, posterior
+from engine.verdict import pair_differences
+from gui.state import AppState
+from gui.tabs import results_tab
+from gui.tabs.results_tab import BAYESIAN_PAGE, NAIVE_ONLY, SIGNIFICANT, ResultsTab
+
+EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "resources", "examples",
+                       "svc_kernels_moons.json")
+
+
+@pytest.fixture(autouse=True)
+def collect_widgets(qapp):
+    """Collect each test's widgets while Qt is alive (not at interpreter exit)."""
+    yield
+    qapp.processEvents()
+    gc.collect()
+
+
+@pytest.fixture(scope="module")
+def seed_result():
+    return run_to_end(run_experiment(load_experiment(EXAMPLE)))
+
+
+@pytest.fixture
+def state(qapp):
+    app_state = AppState()
+    yield app_state
+    app_state.deleteLater()
+
+
+@pytest.fixture
+def tab(qtbot, state, seed_result):
+    widget = ResultsTab(state)
+    qtbot.addWidget(widget)
+    widget.resize(1280, 800)
+    widget.show()
+    state.set_result(seed_result)
+    return widget
+
+
+def pair_row(frame, a, b):
+    hit = frame[(frame.model_1 == a) & (frame.model_2 == b)]
+    assert len(hit) == 1
+    return hit.index[0], hit.iloc[0]
+
+
+def shown(panel, row, column):
+    model = panel.model
+    index = model.index(row, list(panel.frame().columns).index(column))
+    return model.data(index, Qt.DisplayRole), model.data(index, Qt.BackgroundRole)
+
+
+def background(panel, row, column):
+    brush = shown(panel, row, column)[1]
+    return None if brush is None else brush.color().name()
+
+
+# ---------------------------------------------------------------------------- no result
+def test_without_a_result_the_tab_shows_a_hint(qtbot, state, seed_result):
+    widget = ResultsTab(state)
+    qtbot.addWidget(widget)
+    assert widget.stack.currentWidget() is widget.hint
+    assert "Run a cross-validation to see results here" in widget.hint.text()
+    state.set_result(seed_result)
+    assert widget.stack.currentWidget() is widget.content
+    state.set_result(None)
+    assert widget.stack.currentWidget() is widget.hint
+
+
+# ---------------------------------------------------------------------------- the numbers
+def test_tables_hold_the_engine_numbers(tab, seed_result):
+    pairwise = tab.pairwise_panel.frame()
+    row, values = pair_row(pairwise, "rbf", "linear")
+    assert values.t_stat == pytest.approx(0.750, abs=5e-4)
+    assert values.p_value == pytest.approx(0.227, abs=5e-4)
+    assert values.t_stat_uncorrected == pytest.approx(2.611, abs=5e-4)
+    assert values.p_value_uncorrected == pytest.approx(0.005, abs=5e-4)
+    assert shown(tab.pairwise_panel, row, "t_stat")[0] == "0.7503"
+    assert shown(tab.pairwise_panel, row, "p_value")[0] == "0.2274"
+    bayes = tab.bayes_panel.frame()
+    row, values = pair_row(bayes, "rbf", "linear")
+    assert values.p_mu_positive == pytest.approx(0.773, abs=5e-4)
+    assert values.p_equivalent == pytest.approx(0.432, abs=5e-4)
+    assert shown(tab.bayes_panel, row, "p_mu_positive")[0] == "0.7726"
+    summary = tab.summary_panel.frame()
+    assert list(summary.model) == ["rbf", "linear", "3_poly", "2_poly"]
+    assert summary.loc[0, "mean"] == pytest.approx(0.94)
+    pd.testing.assert_frame_equal(tab.intervals_panel.frame(), seed_result.comparison.intervals)
+    corr = tab.correlation_panel.frame()
+    assert corr.columns[0] == "model"
+    assert corr.set_index("model").loc["rbf", "linear"] == pytest.approx(0.882561, abs=1e-6)
+
+
+def test_each_pairwise_view_shows_its_own_columns(tab):
+    def visible(panel):
+        return [c for i, c in enumerate(panel.frame().columns) if not panel.view.isColumnHidden(i)]
+
+    assert visible(tab.pairwise_panel) == ["model_1", "model_2", "mean_difference", "t_stat",
+                                           "p_value", "p_value_adjusted", "t_stat_uncorrected",
+                                           "p_value_uncorrected", "n_folds"]
+    assert visible(tab.bayes_panel) == ["model_1", "model_2", "p_mu_positive", "p_better",
+                                        "p_equivalent", "p_worse"]
+
+
+def test_significance_is_highlighted_at_alpha(qtbot, tab, state):
+    panel = tab.pairwise_panel
+    row, _ = pair_row(panel.frame(), "rbf", "linear")
+    assert background(panel, row, "p_value") is None
+    assert background(panel, row, "p_value_uncorrected") == NAIVE_ONLY  # naive test fooled
+    strong, _ = pair_row(panel.frame(), "rbf", "2_poly")
+    assert background(panel, strong, "p_value_adjusted") == SIGNIFICANT
+    with qtbot.waitSignal(state.result_changed):
+        tab.controls.alpha_spin.setValue(0.25)
+    assert state.result.comparison.settings.alpha == 0.25
+    assert background(panel, row, "p_value") == SIGNIFICANT
+
+
+# ---------------------------------------------------------------------------- the chosen pair
+def test_the_best_two_models_are_compared_first(tab):
+    assert (tab.model_a_combo.currentText(), tab.model_b_combo.currentText()) == ("rbf", "linear")
+    text = tab.verdict_label.text()
+    assert "rbf and linear are practically equivalent with probability 0.43" in text
+    assert "no significant difference (p = 0.227" in text
+    strip = tab.posterior.strip
+    assert "0.773" in strip.positive_label.text()
+    assert strip.equivalent_label.text() == "practically equivalent: 0.432"
+    assert strip.better_label.text() == "rbf better: 0.500"
+    assert tab.posterior.rope_band.getRegion() == pytest.approx((-0.01, 0.01))
+
+
+def test_posterior_curve_is_the_engine_posterior(tab, seed_result):
+    comparison = seed_result.comparison
+    differences = pair_differences(seed_result.cv.score_matrix(), "rbf", "linear")
+    expected = posterior(differences, comparison.n_train, comparison.n_test)
+    x, y = tab.posterior.curve.getData()
+    assert len(x) > 100
+    np.testing.assert_allclose(y, expected.pdf(x))
+    low, high = expected.interval(0.95)
+    bars_x = [bar.getData()[0] for bar in tab.posterior.interval_bars]
+    assert any(np.nanmin(b) == pytest.approx(low) and np.nanmax(b) == pytest.approx(high)
+               for b in bars_x)
+
+
+def test_changing_the_rope_recomputes_without_new_cv(qtbot, tab, state, seed_result):
+    with qtbot.waitSignal(state.result_changed):
+        tab.controls.rope_spin.setValue(0.02)
+    result = state.result
+    assert result.cv is seed_result.cv
+    assert result.comparison.settings.rope == pytest.approx(0.02)
+    comparison = result.comparison
+    differences = pair_differences(result.cv.score_matrix(), "rbf", "linear")
+    expected = posterior(differences, comparison.n_train, comparison.n_test).probabilities(0.02)
+    _, values = pair_row(tab.bayes_panel.frame(), "rbf", "linear")
+    for key in ("p_better", "p_equivalent", "p_worse"):
+        assert values[key] == pytest.approx(expected[key])
+    assert expected["p_equivalent"] > 0.432 + 0.1
+    strip = tab.posterior.strip
+    assert strip.equivalent_label.text() == f"practically equivalent: {expected['p_equivalent']:.3f}"
+    assert f"{expected['p_equivalent']:.2f}" in tab.verdict_label.text()
+    assert tab.posterior.rope_band.getRegion() == pytest.approx((-0.02, 0.02))
+
+
+def test_changing_the_correction_adjusts_p_values(qtbot, tab, state):
+    combo = tab.controls.correction_combo
+    with qtbot.waitSignal(state.result_changed):
+        combo.setCurrentIndex(combo.findData("holm"))
+    pairwise = tab.pairwise_panel.frame()
+    np.testing.assert_allclose(pairwise.p_value_adjusted,
+                               adjust_pvalues(pairwise.p_value.to_numpy(), "holm"))
+    assert "Holm" in tab.verdict_label.text()
+
+
+def test_picking_two_models_updates_posterior_and_verdict(qtbot, tab, state):
+    with qtbot.waitSignal(state.selection_changed):
+        tab.model_b_combo.setCurrentText("3_poly")
+    assert state.selection == ["rbf", "3_poly"]
+    assert "rbf − 3_poly" in tab.posterior.title.text()
+    assert tab.verdict_label.text().startswith("rbf and 3_poly")
+    state.set_selection(["2_poly", "linear"])  # picked in another view, worse model first
+    assert (tab.model_a_combo.currentText(), tab.model_b_combo.currentText()) == \
+        ("2_poly", "linear")
+    assert "linear is practically better than 2_poly" in tab.verdict_label.text()
+    assert tab.posterior.strip.worse_label.text().startswith("linear better: 1.000")
+
+
+def test_picking_the_same_model_on_both_sides_swaps_them(tab, state):
+    tab.model_a_combo.setCurrentText("linear")
+    assert (tab.model_a_combo.currentText(), tab.model_b_combo.currentText()) == \
+        ("linear", "rbf")
+    assert state.selection == ["linear", "rbf"]
+
+
+def test_selecting_a_pair_row_opens_its_bayesian_comparison(tab, state):
+    panel = tab.pairwise_panel
+    row, _ = pair_row(panel.frame(), "3_poly", "2_poly")
+    panel.view.selectRow(row)
+    assert state.selection == ["3_poly", "2_poly"]
+    assert tab.views.currentIndex() == BAYESIAN_PAGE
+    assert "3_poly − 2_poly" in tab.posterior.title.text()
+    intervals = tab.intervals_panel
+    pair_rows = [i for i in range(len(intervals.frame()))
+                 if set(intervals.frame().iloc[i][["model_1", "model_2"]]) == {"3_poly", "2_poly"}]
+    assert all(background(intervals, i, "model_1") for i in pair_rows)
+
+
+def test_a_model_picked_in_a_table_is_highlighted_in_the_plots(tab, state):
+    summary = tab.summary_panel
+    summary.view.selectRow(list(summary.frame().model).index("3_poly"))
+    assert state.selection == ["3_poly"]
+    widths = {name: curve.opts["pen"].widthF()
+              for name, curve in zip(tab.fold_plot._names, tab.fold_plot._curves)}
+    assert widths["3_poly"] > widths["rbf"] == widths["linear"]
+    assert tab.fold_plot._curves[0].opts["pen"].color().alpha() < 100  # others dimmed
+    xs, _ = tab.heatmap.outline.getData()
+    assert np.isfinite(xs).sum() == 5 * 4  # the model's row of 4 cells outlined
+
+
+def test_clicking_a_line_selects_its_model(tab, state):
+    plot = tab.fold_plot
+    curve = plot._curves[plot._names.index("linear")]
+    curve.sigClicked.emit(curve, None)
+    assert state.selection == ["linear"]
+
+
+# ---------------------------------------------------------------------------- plots
+def test_fold_scores_plot_shows_every_fold(tab, seed_result):
+    plot = tab.fold_plot
+    assert plot._names == list(seed_result.cv.models)
+    for curve in plot._curves:
+        assert len(curve.getData()[0]) == 100
+    (x_low, x_high), _ = plot.plot.vb.viewRange()
+    assert x_low <= 1 and x_high >= 100
+    assert "ROC AUC" in plot.plot.getAxis("left").labelText
+    assert [label.text for _, label in plot.legend.items] == list(seed_result.cv.models)
+
+
+def test_heatmap_writes_the_correlations_in_the_cells(tab):
+    heatmap = tab.heatmap
+    texts = [item.textItem.toPlainText() for item in heatmap._texts if item.isVisible()]
+    assert len(texts) == 16 and texts[1] == "0.88"
+    ticks = heatmap.plot.getAxis("bottom")._tickLevels[0]
+    assert [name for _, name in ticks] == ["rbf", "linear", "3_poly", "2_poly"]
+
+
+def test_hover_readouts_describe_the_values_under_the_cursor(tab):
+    assert "repeat 1, fold 1" in tab.fold_plot.describe_point(1.1, 0.9)
+    assert "rbf and linear: r = 0.883" == tab.heatmap.describe_point(1.5, 0.5)
+    assert "P(μ > 0.0000) = 0.773" in tab.posterior.describe_point(0.0, 1.0)
+
+
+def test_plots_save_images(qtbot, tab, tmp_path):
+    for plot in (tab.fold_plot, tab.heatmap, tab.posterior):
+        path = str(tmp_path / plot.export_name)
+        with qtbot.waitSignal(plot.saved, timeout=10000):
+            plot.save_image(path)
+        assert plot.wait_for_save()
+        assert os.path.getsize(path) > 1000
+
+
+# ---------------------------------------------------------------------------- export
+@pytest.mark.parametrize("panel_name, table", [
+    ("pairwise_panel", "pairwise.csv"), ("bayes_panel", "pairwise.csv"),
+    ("intervals_panel", "credible_intervals.csv"), ("summary_panel", "summary.csv"),
+    ("correlation_panel", "correlation.csv"), ("fold_panel", "fold_scores.csv")])
+def test_export_writes_the_contract_table(qtbot, tab, seed_result, tmp_path, panel_name, table):
+    panel = getattr(tab, panel_name)
+    assert panel.export_name == table
+    path = str(tmp_path / table)
+    with qtbot.waitSignal(panel.exported, timeout=10000):
+        panel.export_to(path)
+    assert panel.wait_for_export()
+    written = pd.read_csv(path)
+    expected = seed_result.tables()[table]
+    if table == "correlation.csv":
+        expected = expected.reset_index()
+    assert list(written.columns) == [str(c) for c in expected.columns]
+    assert len(written) == len(expected)
+    numeric = written.select_dtypes("number").columns
+    if table == "summary.csv":
+        written = written.set_index("model").loc[list(expected.model)].reset_index()
+    np.testing.assert_allclose(written[numeric].to_numpy(dtype=float),
+                               expected[numeric].to_numpy(dtype=float), rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------- hosting, help
+def test_more_views_can_be_added(tab):
+    extra = QLabel("ALOOCV curves")
+    tab.add_view("ALOOCV", extra)
+    assert tab.views.tabText(tab.views.count() - 1) == "ALOOCV"
+    assert tab.views.widget(tab.views.count() - 1) is extra
+
+
+def test_help_buttons_open_their_topics(qtbot, state, seed_result, monkeypatch):
+    opened = []
+    monkeypatch.setattr(results_tab, "show_help", lambda topic, parent=None: opened.append(topic))
+    widget = ResultsTab(state)
+    qtbot.addWidget(widget)
+    for topic in ("results", "corrected_ttest", "bayesian", "rope", "credible_intervals"):
+        button = widget.findChild(QToolButton, f"help_{topic}")
+        assert button is not None and not button.isHidden()
+        button.click()
+    assert opened == ["results", "results#ttest", "results#rope", "results#rope",
+                      "results#intervals"]
+
+
+def test_help_buttons_hide_without_the_help_module(qtbot, state, monkeypatch):
+    monkeypatch.setattr(results_tab, "show_help", None)
+    widget = ResultsTab(state)
+    qtbot.addWidget(widget)
+    assert widget.findChild(QToolButton, "help_bayesian").isHidden()
