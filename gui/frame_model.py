@@ -100,8 +100,8 @@ class DataFrameModel(QAbstractTableModel):
         return str(section + 1)
 
     def sort(self, column: int, order=Qt.AscendingOrder) -> None:
-        if not len(self._frame) or column >= len(self._columns):
-            return
+        if not len(self._frame) or not 0 <= column < len(self._columns):
+            return  # Qt passes -1 for "no sort column"
         self.layoutAboutToBeChanged.emit()
         name = self._frame.columns[column]
         self._frame = self._frame.sort_values(name, ascending=order == Qt.AscendingOrder,
