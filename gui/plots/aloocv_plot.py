@@ -1,0 +1,192 @@
+"""The ALO curve: approximate leave-one-out log-likelihood against C (log scale), exact
+leave-one-out beside it when computed, and the best C marked by a line, a point and a label.
+
+Items are created once; :meth:`AloocvPlot.show_curve` updates them with ``setData``.
+With ``setLogMode(x=True)`` the curves take C itself, while the vertical line and the
+label live in view coordinates (log10 C).
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+
+from .plot_panel import PlotPanel, colour
+
+X_LABEL = "C (inverse regularization strength, log scale)"
+Y_LABEL = "leave-one-out log-likelihood"
+ALO_NAME = "ALO (approximate leave-one-out)"
+LOO_NAME = "exact leave-one-out"
+BEST = colour(2)
+
+
+def format_C(C: float) -> str:
+    """C as the user reads it: three significant digits."""
+    return f"{C:.3g}"
+
+
+class AloocvPlot(PlotPanel):
+    """ALO (and exact LOO) log-likelihood of one model over C, with the optimum marked."""
+
+    def __init__(self, parent=None):
+        super().__init__("ALO curve", "aloocv_curve.png", parent, x_label=X_LABEL,
+                         y_label=Y_LABEL)
+        self.plot.setAxisItems({"bottom": CAxis(orientation="bottom")})
+        self.plot.setLabel("bottom", X_LABEL)
+        self.plot.setLogMode(x=True, y=False)
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        self.alo_item = self.plot.plot([], [], name=ALO_NAME,
+                                       pen=pg.mkPen(colour(0), width=2), symbol="x",
+                                       symbolSize=7, symbolPen=pg.mkPen(colour(0)),
+                                       symbolBrush=colour(0))
+        self.loo_item = self.plot.plot([], [], name=LOO_NAME,
+                                       pen=pg.mkPen(colour(1), width=2, style=Qt.DashLine),
+                                       symbol="o", symbolSize=6, symbolPen=pg.mkPen(colour(1)),
+                                       symbolBrush=pg.mkBrush("w"))
+        self.best_point = self.plot.plot([], [], name="best C (highest ALO)", pen=None,
+                                         symbol="o", symbolSize=12,
+                                         symbolPen=pg.mkPen("#222", width=1.5),
+                                         symbolBrush=BEST)
+        self.best_line = pg.InfiniteLine(angle=90, movable=False,
+                                         pen=pg.mkPen(BEST, width=1.5, style=Qt.DashLine))
+        self.best_label = pg.TextItem("", color="#114d3a", anchor=(0, 1.1))
+        self.best_label.setFont(_bold_font())
+        self.placeholder = pg.TextItem("No curve yet: press “Compute ALO curve” above.",
+                                       color="#777", anchor=(0.5, 0.5))
+        for item in (self.best_line, self.best_label, self.placeholder):
+            self.plot.addItem(item, ignoreBounds=True)
+        self._C = np.empty(0)
+        self._alo = np.empty(0)
+        self._loo = np.empty(0)
+        self.optimum_C: Optional[float] = None
+        self.clear_curve()
+
+    # ------------------------------------------------------------------ data
+    def show_curve(self, C, alo, loo=None, best_C: Optional[float] = None,
+                   best_value: Optional[float] = None) -> None:
+        """Draw one model's curve; ``loo`` may be all NaN (not computed)."""
+        self._C = np.asarray(C, dtype=float)
+        self._alo = np.asarray(alo, dtype=float)
+        self._loo = (np.full(len(self._C), np.nan) if loo is None
+                     else np.asarray(loo, dtype=float))
+        self.alo_item.setData(self._C, self._alo)
+        has_loo = bool(np.isfinite(self._loo).any())
+        self.loo_item.setData(self._C if has_loo else [], self._loo if has_loo else [])
+        self._set_legend_entry(self.loo_item, LOO_NAME, has_loo)
+        self._mark_best(best_C, best_value)
+        self.placeholder.setVisible(False)
+        self.plot.getAxis("left").setStyle(showValues=True)
+        self.readout.setText("")
+        self.plot.enableAutoRange()
+        self._place_legend()
+
+    def clear_curve(self) -> None:
+        self._C = self._alo = self._loo = np.empty(0)
+        for item in (self.alo_item, self.loo_item):
+            item.setData([], [])
+        self._set_legend_entry(self.loo_item, LOO_NAME, False)
+        self._mark_best(None, None)
+        self.readout.setText("")
+        self.plot.disableAutoRange()
+        self.plot.setRange(xRange=(-3, 3), yRange=(0, 1), padding=0.02)
+        self.placeholder.setPos(0, 0.5)
+        self.placeholder.setVisible(True)
+        self.plot.getAxis("left").setStyle(showValues=False)
+        if self.legend is not None:
+            self.legend.setVisible(False)
+
+    def _mark_best(self, C: Optional[float], value: Optional[float]) -> None:
+        visible = C is not None and value is not None and C > 0 and math.isfinite(value)
+        self.optimum_C = C if visible else None
+        for item in (self.best_line, self.best_label):
+            item.setVisible(visible)
+        self._set_legend_entry(self.best_point, "best C (highest ALO)", visible)
+        if not visible:
+            self.best_point.setData([], [])
+            return
+        x = math.log10(C)
+        self.best_point.setData([C], [value])
+        self.best_line.setValue(x)
+        self.best_label.setText(f"C = {format_C(C)}")
+        self.best_label.setPos(x, value)
+        logs = np.log10(self._C) if len(self._C) else np.array([x])
+        right_half = x > 0.5 * (logs.min() + logs.max())
+        self.best_label.setAnchor((1.08, 1.15) if right_half else (-0.08, 1.15))
+
+    def _place_legend(self) -> None:
+        """Put the legend in the corner the curves leave emptiest."""
+        if self.legend is None:
+            return
+        self.legend.setVisible(True)
+        x = np.log10(self._C)
+        ys = np.concatenate([self._alo, self._loo])
+        xs = np.concatenate([x, x])
+        keep = np.isfinite(ys)
+        xs, ys = xs[keep], ys[keep]
+        if not len(xs):
+            return
+        u = (xs - xs.min()) / max(np.ptp(xs), 1e-12)
+        v = (ys - ys.min()) / max(np.ptp(ys), 1e-12)
+        corners = {(1, 0): (u > 0.5) & (v > 0.7), (1, 1): (u > 0.5) & (v < 0.3),
+                   (0, 1): (u < 0.5) & (v < 0.3), (0, 0): (u < 0.5) & (v > 0.7)}
+        corner = min(corners, key=lambda c: int(corners[c].sum()))
+        offset = (-10 if corner[0] else 10, -10 if corner[1] else 10)
+        self.legend.anchor(itemPos=corner, parentPos=corner, offset=offset)
+
+    def _set_legend_entry(self, item, name: str, visible: bool) -> None:
+        if self.legend is None:
+            return
+        self.legend.removeItem(item)
+        if visible:
+            self.legend.addItem(item, name)
+
+    # ------------------------------------------------------------------ reading
+    def curve_data(self) -> tuple:
+        """``(C, alo, loo)`` as drawn (C in the user's scale, not log10)."""
+        return self._C.copy(), self._alo.copy(), self._loo.copy()
+
+    def describe_point(self, x: float, y: float) -> str:
+        if not len(self._C):
+            return ""
+        C = 10.0 ** x
+        j = int(np.argmin(np.abs(np.log10(self._C) - x)))
+        text = (f"C ≈ {format_C(C)} · nearest computed C = {self._C[j]:.4g}: "
+                f"ALO {self._alo[j]:.2f}")
+        if math.isfinite(self._loo[j]):
+            text += f", exact LOO {self._loo[j]:.2f}"
+        return text
+
+
+class CAxis(pg.AxisItem):
+    """The log-C axis labelled with plain numbers (0.001 … 1000), no SI prefix."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.enableAutoSIPrefix(False)
+
+    def logTickStrings(self, values, scale, spacing):
+        decades = abs(self.range[1] - self.range[0]) if self.range else 6
+        strings = []
+        for v in values:
+            mantissa = round(10.0 ** (v - math.floor(v + 1e-9)), 6)
+            wanted = mantissa == 1 or (decades < 2.5 and mantissa in (2, 5)) or decades < 0.7
+            strings.append(_plain(10.0 ** v) if wanted else "")
+        return strings
+
+
+def _plain(value: float) -> str:
+    if 1e-4 <= value < 1e6:
+        return f"{value:.6g}"
+    return f"{value:.0e}".replace("e+0", "e").replace("e-0", "e-")
+
+
+def _bold_font():
+    from PySide6.QtGui import QFont
+
+    font = QFont()
+    font.setBold(True)
+    font.setPointSize(10)
+    return font

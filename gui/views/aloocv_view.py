@@ -1,0 +1,587 @@
+"""The ALOOCV view: which C (regularization) should a logistic regression use?
+
+Approximate leave-one-out (ALO) estimates, from a single fit per C, how well the model
+predicts each row it did not see. The view traces it over a log-spaced range of C on a
+worker thread (``engine.aloocv_analysis.run_aloocv``), optionally beside exact
+leave-one-out, marks the best C, explains the engine's notes in plain words, exports
+the tables and can put the best C into the model's settings.
+"""
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import replace
+from typing import Optional
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QValidator
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFrame, QHBoxLayout, QLabel,
+                               QProgressBar, QPushButton, QSizePolicy, QSpinBox, QSplitter, QStackedWidget,
+                               QToolButton, QVBoxLayout, QWidget)
+
+from engine.aloocv_analysis import AloocvResult, aloocv_eligibility, run_aloocv
+from engine.catalogue import expand_model
+from engine.experiment import AloocvSettings
+
+from ..jobs import Job, JobSlot
+from ..plots.aloocv_plot import AloocvPlot
+from ..state import AppState
+from ..table_panel import TablePanel
+
+try:  # the guide is written by another module; without it the "?" button hides
+    from ..help import show_help
+except ImportError:  # pragma: no cover - depends on what is installed
+    show_help = None
+
+NO_DATA = "Load a data set in the Data tab first: ALO is computed on its rows."
+NO_MODEL = ("<p><b>No model here can use ALO.</b></p><p>Approximate leave-one-out works for "
+            "logistic regression with the ridge (L2) penalty. Add a <b>LogisticRegression</b> "
+            "model in the Models tab (ticking “scale” is recommended), then come back.</p>")
+INTRO = ("<b>Which C should the logistic regression use?</b> C sets how strongly the model is "
+         "held back: small C = strong regularization (a simpler model), large C = weak. "
+         "Approximate leave-one-out (ALO) scores each C by how well the model would predict "
+         "every row if that row had been left out of training, from one fit per C. "
+         "Higher is better.<br><br>Press <b>Compute ALO curve</b>. "
+         "<b>Add exact LOO</b> also refits the model without each row in turn, to check ALO "
+         "(slower).")
+WARN_STYLE = "background: #fff4d6; border: 1px solid #e6c66e; color: #5a4300;"
+INFO_STYLE = "background: #eef3fa; border: 1px solid #c5d5ea; color: #223;"
+
+
+# ---------------------------------------------------------------------- plain words
+def plain_message(message: str, C_min: float, C_max: float) -> list:
+    """The engine's message on one optimum, sentence by sentence, in plain words."""
+    said = []
+    if "keeps improving up to C_max" in message:
+        said.append(f"The best C is at the edge of the search range (C max = {C_max:g}): the "
+                    "data may be separable, and ALO keeps improving as regularization weakens "
+                    "(where it is also over-optimistic). Widen the range (raise C max) or "
+                    "accept the bound.")
+    if "is best at C_min" in message:
+        said.append(f"The best C is at the edge of the search range (C min = {C_min:g}): the "
+                    "strongest regularization tried is best, so the features add little beyond "
+                    "the class frequencies. Widen the range (lower C min) or accept the bound.")
+    if "single row" in message:
+        said.append("One class has a single row: its leave-one-out score is unreliable and "
+                    "exact LOO is undefined. Gather more rows of that class.")
+    if "constant column" in message:
+        said.append("Some columns hold the same value in every row: they carry no information "
+                    "and get a coefficient of 0.")
+    return said
+
+
+def loo_agreement(curve: pd.DataFrame, best_C: float) -> str:
+    """How closely exact LOO confirms ALO (empty when exact LOO was not computed)."""
+    both = curve.dropna(subset=["loo_log_likelihood"])
+    if both.empty:
+        return ""
+    gap = (both["alo_log_likelihood"] - both["loo_log_likelihood"]).abs() / \
+        both["loo_log_likelihood"].abs().clip(lower=1e-12)
+    near = int(np.argmin(np.abs(np.log(both["C"].to_numpy()) - math.log(best_C))))
+    text = (f"Exact leave-one-out confirms ALO: near the best C they differ by "
+            f"{100 * gap.iloc[near]:.2g}%.")
+    worst = int(np.argmax(gap.to_numpy()))
+    if gap.iloc[worst] > 0.02:
+        text += (f" The largest gap is {100 * gap.iloc[worst]:.2g}% at C = "
+                 f"{both['C'].iloc[worst]:.3g}: ALO is less exact where regularization is weak.")
+    return text
+
+
+def summary_text(optimum: pd.Series, n_rows: Optional[int], current_C) -> str:
+    """Rich text: the best C and what it means."""
+    value = float(optimum["alo_log_likelihood"])
+    per_row = f"; mean log-loss {-value / n_rows:.4f} per row" if n_rows else ""
+    now = (f"The model is set to C = {current_C:g} now." if current_C is not None else "")
+    return (f"<span style='font-size:13pt'><b>Best C = {optimum['C']:.4g}</b></span> for "
+            f"<b>{_escape(str(optimum['model']))}</b><br>ALO log-likelihood {value:.2f}"
+            f"{per_row} (higher log-likelihood is better). {now}")
+
+
+def merged(old: Optional[AloocvResult], new: AloocvResult, model: str) -> AloocvResult:
+    """``old`` with the rows and notes of ``model`` replaced by those of ``new``."""
+    if old is None or old.curve.empty:
+        return new
+    curve = pd.concat([old.curve[old.curve["model"] != model], new.curve], ignore_index=True)
+    optimum = pd.concat([old.optimum[old.optimum["model"] != model], new.optimum],
+                        ignore_index=True)
+    notes = tuple(n for n in old.notes if not n.startswith(f"{model}:")) + tuple(new.notes)
+    return AloocvResult(curve=curve, optimum=optimum, notes=notes, settings=new.settings)
+
+
+# ---------------------------------------------------------------------- "Use this C"
+def entry_index(entries: list, model: str) -> Optional[tuple]:
+    """``(index of the entry that makes model, its ModelSpec)`` or None."""
+    for i, entry in enumerate(entries):
+        try:
+            specs = expand_model(entry)
+        except ValueError:
+            continue
+        for spec in specs:
+            if spec.name == model:
+                return i, spec
+    return None
+
+
+def with_C(entry: dict, C: float) -> tuple:
+    """``(new entry, what changed)``: params["C"] = C, C removed from any grid."""
+    entry = copy.deepcopy(entry)
+    params = dict(entry.get("params") or {})
+    params["C"] = C
+    entry["params"] = params
+    grid = entry.get("grid")
+    if not grid:
+        return entry, ""
+    grids = [grid] if isinstance(grid, dict) else list(grid)
+    values = [v for g in grids for v in (g.get("C") or [])]
+    kept = [{k: v for k, v in g.items() if k != "C"} for g in grids]
+    kept = [g for g in kept if g]
+    if kept:
+        entry["grid"] = kept[0] if isinstance(grid, dict) else kept
+    else:
+        entry.pop("grid")
+    if not values:
+        return entry, ""
+    return entry, ("It replaces the grid over C (" + ", ".join(f"{v:g}" for v in values) + ").")
+
+
+# ---------------------------------------------------------------------- widgets
+class CSpinBox(QDoubleSpinBox):
+    """A positive number shown as typed (0.001, 1000, 1e-05); arrows step by ×10."""
+
+    def __init__(self, value: float, tip: str, parent=None):
+        super().__init__(parent)
+        self.setDecimals(12)
+        self.setRange(1e-12, 1e12)
+        self.setValue(value)
+        self.setToolTip(tip)
+        self.setMinimumWidth(90)
+
+    def textFromValue(self, value: float) -> str:
+        return f"{value:g}"
+
+    def valueFromText(self, text: str) -> float:
+        try:
+            return float(text)
+        except ValueError:
+            return self.value()
+
+    def validate(self, text: str, pos: int):
+        stripped = text.strip()
+        try:
+            ok = float(stripped) > 0
+        except ValueError:
+            ok = False
+        if ok:
+            return QValidator.Acceptable, text, pos
+        partial = all(c in "0123456789.eE+-" for c in stripped)
+        return (QValidator.Intermediate if partial else QValidator.Invalid), text, pos
+
+    def stepBy(self, steps: int) -> None:
+        self.setValue(self.value() * 10.0 ** steps)
+
+
+class AloocvBar(QWidget):
+    """Model, C range, number of points; Compute, Add exact LOO, progress and Cancel."""
+
+    compute_clicked = Signal(bool)    # exact LOO too?
+    cancel_clicked = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.model_combo = QComboBox(self)
+        self.model_combo.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        self.model_combo.setMinimumWidth(160)
+        self.C_min = CSpinBox(0.001, "Smallest C tried (strongest regularization)", self)
+        self.C_max = CSpinBox(1000.0, "Largest C tried (weakest regularization)", self)
+        self.points = QSpinBox(self)
+        self.points.setRange(2, 10000)
+        self.points.setToolTip("How many C values, evenly spaced on a log scale")
+        self.compute_button = QPushButton("Compute ALO curve", self)
+        self.compute_button.setToolTip("ALO at every C and the best C (on a background thread)")
+        self.compute_button.clicked.connect(lambda: self.compute_clicked.emit(False))
+        self.exact_button = QPushButton("Add exact LOO", self)
+        self.exact_button.setToolTip("Also refit the model without each row in turn at every "
+                                     "C, to check ALO (slower)")
+        self.exact_button.clicked.connect(lambda: self.compute_clicked.emit(True))
+        self.progress = QProgressBar(self)
+        self.progress.setMinimumWidth(200)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.clicked.connect(self.cancel_clicked)
+        self.help_button = _help_button(self)
+        self._lay_out()
+        self.set_settings(AloocvSettings())
+        self.set_running(False)
+
+    def _lay_out(self) -> None:
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(6)
+        for widget in (QLabel("<b>Model</b>", self), self.model_combo, _gap(self),
+                       QLabel("C from", self), self.C_min, QLabel("to", self), self.C_max,
+                       QLabel("Points", self), self.points, _gap(self), self.compute_button,
+                       self.exact_button, self.progress, self.cancel_button):
+            row.addWidget(widget)
+        row.addStretch(1)
+        row.addWidget(self.help_button)
+
+    def settings(self, exact_loo: bool) -> AloocvSettings:
+        """The settings on screen; ValueError (plain words) when they do not fit together."""
+        return AloocvSettings(C_min=float(self.C_min.value()), C_max=float(self.C_max.value()),
+                              n_C=int(self.points.value()), exact_loo=exact_loo)
+
+    def set_settings(self, settings: AloocvSettings) -> None:
+        self.C_min.setValue(settings.C_min)
+        self.C_max.setValue(settings.C_max)
+        self.points.setValue(settings.n_C)
+
+    def set_running(self, running: bool) -> None:
+        for widget in (self.model_combo, self.C_min, self.C_max, self.points,
+                       self.compute_button, self.exact_button):
+            widget.setEnabled(not running)
+        self.progress.setVisible(running)
+        self.cancel_button.setVisible(running)
+        if running:
+            self.progress.setRange(0, 0)
+            self.progress.setFormat("starting…")
+
+    def show_progress(self, record) -> None:
+        self.progress.setRange(0, max(record.total, 1))
+        self.progress.setValue(record.done)
+        left = record.remaining
+        eta = f", about {left:.0f} s left" if left is not None and left >= 1 else ""
+        self.progress.setFormat(f"{record.done}/{record.total}{eta}")
+        self.progress.setToolTip(record.label)
+
+
+# ---------------------------------------------------------------------- the view
+class AloocvView(QWidget):
+    """ALO curve of one logistic regression over C: compute, read, export, use the best C."""
+
+    def __init__(self, state: AppState, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self._job = JobSlot()
+        self._pending: Optional[tuple] = None     # (dataset, model, settings) being computed
+        self.aloocv: Optional[AloocvResult] = None
+        self._prefer: Optional[str] = None         # model to pick after the models change
+        self._build()
+        state.dataset_changed.connect(self._on_dataset_changed)
+        state.models_changed.connect(self._refresh_models)
+        state.result_changed.connect(self._on_result_changed)
+        state.settings_changed.connect(self._on_settings_changed)
+        self._on_settings_changed()
+        self._refresh_models()
+        self._on_result_changed(state.result)
+
+    # ------------------------------------------------------------------ building
+    def _build(self) -> None:
+        self.bar = AloocvBar(self)
+        self.bar.compute_clicked.connect(self.compute)
+        self.bar.cancel_clicked.connect(self._job.cancel)
+        self.bar.help_button.clicked.connect(self._open_help)
+        self.bar.model_combo.currentIndexChanged.connect(self._show_model)
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self._build_hint_page())
+        self.stack.addWidget(self._build_content())
+        self.status = _text_label("", self)
+        self.status.setStyleSheet("color: #333;")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.status)
+
+    def _build_hint_page(self) -> QWidget:
+        """What to do first (load data, add a logistic regression), on a centred card."""
+        self.hint_page = QWidget(self)
+        card = QFrame(self.hint_page)
+        card.setObjectName("aloocv_hint_card")
+        card.setStyleSheet("#aloocv_hint_card { background: white; border: 1px solid #ccc; "
+                           "border-radius: 6px; }")
+        card.setFixedWidth(700)
+        self.hint = _text_label(NO_MODEL, card)
+        self.hint.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Minimum)
+        inner = QVBoxLayout(card)
+        inner.setContentsMargins(24, 14, 24, 18)
+        inner.addWidget(self.hint)
+        outer = QVBoxLayout(self.hint_page)
+        outer.addStretch(1)
+        outer.addWidget(card, 0, Qt.AlignHCenter)
+        outer.addStretch(2)
+        return self.hint_page
+
+    def _build_content(self) -> QWidget:
+        self.content = QSplitter(Qt.Horizontal, self)
+        self.plot = AloocvPlot(self.content)
+        side = QWidget(self.content)
+        self.summary = _text_label(INTRO, side)
+        self.use_button = QPushButton("Use this C", side)
+        self.use_button.setToolTip("Put the best C into this model's settings (Models tab)")
+        self.use_button.clicked.connect(self.use_best_C)
+        self.notes = _text_label("", side)
+        self.notes.setMargin(5)      # not a CSS padding: QLabel's word wrap ignores that
+        for label in (self.summary, self.notes):
+            label.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Minimum)
+        self.optimum_panel = TablePanel("Best C", "aloocv_optimum.csv", side)
+        self.curve_panel = TablePanel("Curve", "aloocv_curve.csv", side)
+        self.optimum_panel.setMaximumHeight(120)
+        column = QVBoxLayout(side)
+        column.setContentsMargins(6, 0, 0, 0)
+        column.addWidget(self.summary)
+        column.addWidget(self.use_button, 0, Qt.AlignLeft)
+        column.addWidget(self.notes)
+        column.addWidget(self.optimum_panel)
+        column.addWidget(self.curve_panel, 1)
+        self.content.addWidget(self.plot)
+        self.content.addWidget(side)
+        self.content.setStretchFactor(0, 3)
+        self.content.setStretchFactor(1, 2)
+        self.content.setSizes([760, 500])
+        return self.content
+
+    # ------------------------------------------------------------------ models
+    def eligible_specs(self) -> list:
+        """The logistic regressions of the setup that ALO applies to."""
+        try:
+            specs = self.state.model_specs()
+        except ValueError:
+            return []
+        return [spec for spec in specs if not aloocv_eligibility(spec)]
+
+    def _refresh_models(self, *_):
+        names = [spec.name for spec in self.eligible_specs()]
+        if not names and self.aloocv is not None:
+            names = list(dict.fromkeys(self.aloocv.optimum["model"].astype(str)))
+        current = self._prefer or self.bar.model_combo.currentText()
+        self._prefer = None
+        with _blocked(self.bar.model_combo):
+            self.bar.model_combo.clear()
+            self.bar.model_combo.addItems(names)
+            self.bar.model_combo.setCurrentIndex(max(self.bar.model_combo.findText(current), 0))
+        self._update_page()
+        self._show_model()
+
+    def _update_page(self) -> None:
+        has_models = self.bar.model_combo.count() > 0
+        has_data = self.state.dataset is not None
+        self.hint.setText(self._hint_text(has_models))
+        self.hint.setMinimumHeight(self.hint.heightForWidth(700 - 48))   # the card's text width
+        self.stack.setCurrentIndex(1 if has_models and (has_data or self.aloocv) else 0)
+        can_compute = has_models and has_data and self._pending is None
+        self.bar.compute_button.setEnabled(can_compute)
+        self.bar.exact_button.setEnabled(can_compute)
+
+    def _hint_text(self, has_models: bool) -> str:
+        if has_models:
+            return NO_DATA
+        try:
+            specs = self.state.model_specs()
+        except ValueError:
+            specs = []
+        reasons = [aloocv_eligibility(s) for s in specs if s.estimator == "LogisticRegression"]
+        why = "".join(f"<br>• {_escape(r)}" for r in reasons if r)
+        first = "" if self.state.dataset is not None else f"<p>{NO_DATA}</p>"
+        return first + NO_MODEL + (f"<p>Not usable here:{why}</p>" if why else "")
+
+    @property
+    def model(self) -> str:
+        return self.bar.model_combo.currentText()
+
+    # ------------------------------------------------------------------ computing
+    def compute(self, exact_loo: bool = False) -> None:
+        """Compute the chosen model's curve (with exact LOO if asked) on a worker thread."""
+        if self._pending is not None:
+            return
+        if self._job.job is not None:          # a finished job's thread may still be winding down
+            self._job.job.wait(5000)
+        spec = next((s for s in self.eligible_specs() if s.name == self.model), None)
+        if spec is None or self.state.dataset is None:
+            self._say("Choose a LogisticRegression model and load a data set first.", True)
+            return
+        try:
+            settings = self.bar.settings(exact_loo)
+        except ValueError as exc:
+            self._say(f"Check the C range: {exc}. C from must be smaller than C to.", True)
+            return
+        dataset = self.state.dataset
+        self._pending = (dataset, spec.name, settings)
+        job = Job(lambda: run_aloocv(dataset, [spec], settings), name="aloocv")
+        job.progressed.connect(self.bar.show_progress)
+        job.succeeded.connect(self._on_succeeded)
+        job.failed.connect(self._on_failed)
+        job.cancelled.connect(self._on_cancelled)
+        self.bar.set_running(True)
+        what = "ALO and exact leave-one-out" if exact_loo else "the ALO curve"
+        self._say(f"Computing {what} for {spec.name} at {settings.n_C} values of C…")
+        self._job.start(job)
+
+    @property
+    def running(self) -> bool:
+        """True from Compute until its result (or cancel / failure) has been handled."""
+        return self._pending is not None or self._job.running
+
+    def wait_for_job(self, msecs: int = 30000) -> bool:
+        """Cancel any computation and wait for its thread (before the view goes away)."""
+        done = self._job.wait(msecs)
+        for panel in (self.optimum_panel, self.curve_panel):
+            done = panel.wait_for_export(msecs) and done
+        return done and self.plot.wait_for_save(msecs)
+
+    def _finish(self) -> Optional[tuple]:
+        pending, self._pending = self._pending, None
+        self.bar.set_running(False)
+        self._update_page()
+        return pending
+
+    def _on_succeeded(self, result: AloocvResult) -> None:
+        dataset, model, settings = self._finish()
+        if dataset is not self.state.dataset:
+            self._say("The data changed while computing: that curve was discarded.")
+            return
+        self.aloocv = merged(self.aloocv, result, model)
+        if self.state.result is not None and self.state.result.dataset is dataset:
+            self.state.set_result(replace(self.state.result, aloocv=self.aloocv))
+        self._show_model()
+        best = result.optimum.iloc[0] if len(result.optimum) else None
+        done = f"best C = {best['C']:.4g}" if best is not None else "no optimum"
+        self._say(f"Done: {model}, {done}.")
+
+    def _on_failed(self, message: str) -> None:
+        self._finish()
+        self._say(f"Could not compute the curve: {message}", True)
+
+    def _on_cancelled(self) -> None:
+        self._finish()
+        self._say("Cancelled. The plot still shows the previous result, if any.")
+
+    # ------------------------------------------------------------------ showing
+    def _on_result_changed(self, result) -> None:
+        aloocv = getattr(result, "aloocv", None)
+        if aloocv is None or aloocv is self.aloocv:
+            return
+        self.aloocv = aloocv
+        if aloocv.settings is not None and not self.running:
+            self.bar.set_settings(aloocv.settings)
+        self._refresh_models()
+
+    def _on_dataset_changed(self, *_):
+        self._job.cancel()
+        self.aloocv = None
+        self._refresh_models()
+
+    def _on_settings_changed(self) -> None:
+        if self.state.aloocv is not None and not self.running and self.aloocv is None:
+            self.bar.set_settings(self.state.aloocv)
+
+    def _show_model(self, *_):
+        aloocv, model = self.aloocv, self.model
+        rows = (aloocv.curve[aloocv.curve["model"].astype(str) == model]
+                if aloocv is not None else pd.DataFrame())
+        best = (aloocv.optimum[aloocv.optimum["model"].astype(str) == model]
+                if aloocv is not None else pd.DataFrame())
+        self.optimum_panel.set_frame(aloocv.optimum if aloocv is not None else pd.DataFrame())
+        self.curve_panel.set_frame(aloocv.curve if aloocv is not None else pd.DataFrame())
+        if rows.empty or best.empty:
+            self.plot.clear_curve()
+            self.summary.setText(INTRO)
+            self.notes.setVisible(False)
+            self.use_button.setVisible(False)
+            return
+        optimum = best.iloc[0]
+        self.plot.show_curve(rows["C"], rows["alo_log_likelihood"], rows["loo_log_likelihood"],
+                             float(optimum["C"]), float(optimum["alo_log_likelihood"]))
+        self._show_summary(optimum, rows)
+
+    def _show_summary(self, optimum: pd.Series, rows: pd.DataFrame) -> None:
+        found = entry_index(self.state.model_entries, self.model)
+        current = found[1].params.get("C", 1.0) if found else None
+        n_rows = len(self.state.dataset.y) if self.state.dataset is not None else None
+        self.summary.setText(summary_text(optimum, n_rows, current))
+        self.use_button.setVisible(True)
+        self.use_button.setEnabled(found is not None)
+        self.use_button.setText(f"Use C = {optimum['C']:.4g} for {self.model}")
+        settings = self.aloocv.settings or AloocvSettings()
+        said = plain_message(str(optimum.get("message") or ""), settings.C_min, settings.C_max)
+        agreement = loo_agreement(rows, float(optimum["C"]))
+        self.notes.setText("<br>".join("⚠ " + _escape(s) for s in said)
+                           + ("<br>" if said and agreement else "") + _escape(agreement))
+        self.notes.setStyleSheet(WARN_STYLE if said else INFO_STYLE)
+        self.notes.setVisible(bool(said or agreement))
+
+    # ------------------------------------------------------------------ use the best C
+    def use_best_C(self) -> None:
+        """Set the chosen model's C to the best one (4 significant digits)."""
+        if self.aloocv is None:
+            return
+        best = self.aloocv.optimum[self.aloocv.optimum["model"].astype(str) == self.model]
+        found = entry_index(self.state.model_entries, self.model)
+        if best.empty or found is None:
+            self._say(f"{self.model} is no longer among the models: nothing changed.", True)
+            return
+        C = float(f"{float(best['C'].iloc[0]):.4g}")
+        index, spec = found
+        entries = list(self.state.model_entries)
+        entries[index], grid_note = with_C(entries[index], C)
+        new_names = [s.name for s in expand_model(entries[index])]
+        new_name = spec.name if spec.name in new_names else new_names[0]
+        old = spec.params.get("C", 1.0)
+        self._prefer = new_name
+        self.state.set_model_entries(entries)
+        renamed = "" if new_name == spec.name else f" The model is now called {new_name}."
+        self._say(f"{spec.name}: C set to {C:g} (was {old:g}). {grid_note}{renamed} "
+                  "Run the cross-validation again to score it.")
+
+    # ------------------------------------------------------------------ misc
+    def _say(self, text: str, warn: bool = False) -> None:
+        self.status.setText(text)
+        self.status.setStyleSheet("color: #a33;" if warn else "color: #333;")
+        self.state.status_message.emit(text)
+
+    def _open_help(self) -> None:
+        if show_help is not None:
+            show_help("aloocv", self)
+
+
+class _blocked:
+    """``with _blocked(widget):`` no signals from ``widget`` inside."""
+
+    def __init__(self, widget):
+        self.widget = widget
+
+    def __enter__(self):
+        self.previous = self.widget.blockSignals(True)
+
+    def __exit__(self, *_):
+        self.widget.blockSignals(self.previous)
+
+
+def _help_button(parent) -> QToolButton:
+    button = QToolButton(parent)
+    button.setText("?")
+    button.setObjectName("help_aloocv")
+    button.setToolTip("What is ALO and how do I read this curve? (opens the guide)")
+    button.setFixedSize(24, 24)
+    button.setStyleSheet("QToolButton { border: 1px solid #0b4f8a; border-radius: 12px; "
+                         "color: #0b4f8a; font-weight: bold; }")
+    button.setVisible(show_help is not None)
+    return button
+
+
+def _gap(parent) -> QFrame:
+    line = QFrame(parent)
+    line.setFrameShape(QFrame.VLine)
+    line.setStyleSheet("color: #ccc;")
+    return line
+
+
+def _text_label(text: str, parent) -> QLabel:
+    label = QLabel(text, parent)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+    return label
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

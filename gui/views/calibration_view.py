@@ -1,0 +1,587 @@
+"""The Calibration view: does a predicted 30% really mean 30%?
+
+It measures the calibration of the last cross-validation run on its out-of-fold
+predictions (``engine.calibration.run_calibration`` on a worker thread) and shows, for
+the chosen model, the reliability diagram before and after each calibration method over
+a histogram of the predictions, the Brier / log-loss / ECE table, the deployable
+calibration map and the run's notes in plain words.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Optional
+
+import pandas as pd
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QMessageBox,
+                               QProgressBar, QPushButton, QSpinBox, QSplitter, QStackedWidget,
+                               QTabWidget, QTextBrowser, QToolButton, QVBoxLayout, QWidget)
+
+from engine.calibration import fold_score_matrix, run_calibration
+from engine.experiment import CalibrationSettings
+from engine.stats import compare_models
+
+from ..jobs import Job, JobSlot
+from ..plots.calibration_map_plot import CalibrationMapPlot
+from ..plots.reliability_plot import ReliabilityPlot
+from ..state import AppState
+from ..table_panel import TablePanel
+
+try:  # the guide is written by another module; without it the "?" button hides
+    from ..help import show_help
+except ImportError:  # pragma: no cover - depends on what is installed
+    show_help = None
+
+ALL_MODELS = "All models"
+PICKED = "#dbe8fb"
+STRATEGIES = (("uniform", "equal width (uniform)"), ("quantile", "equal count (quantile)"))
+INTRO = ("<h3>Are the predicted probabilities honest?</h3>"
+         "<p>A model that says “30% chance” should be right about 30% of the time. Most models "
+         "are not: naive Bayes pushes everything towards 0% or 100%, others hedge towards 50%. "
+         "Calibration measures this on the cross-validation's out-of-fold predictions and tries "
+         "two repairs, <b>isotonic</b> (a free-form staircase, needs plenty of data) and "
+         "<b>sigmoid</b> (Platt's S-curve, fine for small data). Each repair is fitted inside "
+         "every training fold and tested on rows it never saw, so the before/after scores are "
+         "fair.</p><p>Choose the settings above and press <b>Run calibration</b>. It refits "
+         "every model several times per fold, so it takes a while on big data; you can cancel "
+         "it.</p>")
+NO_RESULT = "Run a cross-validation first: calibration is measured on its out-of-fold predictions."
+
+
+# ---------------------------------------------------------------------- plain words
+def plain_note(note: str) -> tuple:
+    """``(is_warning, text)``: an engine note said for a non-programmer."""
+    if note.startswith("calibrated variants:"):
+        inner = re.search(r"inner (\d+)-fold", note)
+        return False, ("How this was measured: each calibrated variant was fitted on the training "
+                       "part of every fold only (with its own inner "
+                       f"{inner.group(1) if inner else 'k'}-fold split) and scored on the test "
+                       "part it never saw, so its scores are as honest as the uncalibrated ones. "
+                       "The calibration map is fitted on all out-of-fold predictions together, "
+                       "for use on new data; the map itself is not tested here.")
+    crowded = re.match(r"(.+?): (\d+)% of the out-of-fold probabilities fall in the first or "
+                       r"last bucket", note)
+    if crowded:
+        name, share = crowded.groups()
+        return True, (f"{name}: {share}% of its predicted probabilities sit in the first or last "
+                      "of the equal-width map buckets: they are very close to 0 or 1, as naive "
+                      "Bayes' often are. There the map cannot tell them apart. Choose "
+                      "“equal count (quantile)” buckets, which follow the data, and run again.")
+    warned = re.match(r"(.+?): (\w+Warning): (.*)", note)
+    if warned:
+        return False, f"{warned.group(1)}: scikit-learn warned: {warned.group(3)}"
+    failing = ("failed", "no calibration map", "kept no out-of-fold")
+    return any(word in note for word in failing), note
+
+
+def crowded_models(notes) -> list:
+    """``[(model, share in %)]`` of the engine's notes on crowded end buckets."""
+    found = (re.match(r"(.+?): (\d+)% of the out-of-fold probabilities fall in the first or "
+                      r"last bucket", note) for note in notes)
+    return [(m.group(1), int(m.group(2))) for m in found if m]
+
+
+def banner_text(notes) -> str:
+    """The warnings worth a banner, short (the Notes tab has the full text)."""
+    lines = []
+    crowded = crowded_models(notes)
+    if crowded:
+        who = ", ".join(f"{name} ({share}%)" for name, share in crowded)
+        lines.append(f"Predictions crowd near 0 or 1 for {who}: the equal-width map buckets "
+                     "cannot tell them apart. Equal-count (quantile) buckets follow the data.")
+    others = [text for warn, text in map(plain_note, notes) if warn and not crowded_models([text])
+              and "equal-width map buckets" not in text]
+    lines += others[:2]
+    if len(others) > 2:
+        lines.append(f"… and {len(others) - 2} more: see Notes.")
+    return "<br>".join("⚠ " + _escape(line) for line in lines)
+
+
+def verdict_text(scores: pd.DataFrame, model: str) -> str:
+    """One sentence: does calibration help this model (lower Brier score is better)?"""
+    rows = scores[scores["model"].astype(str) == model].set_index("method")
+    if rows.empty or "uncalibrated" not in rows.index:
+        return ""
+    before = rows.loc["uncalibrated"]
+    best = rows["brier"].idxmin()
+    start = (f"<b>{model}</b> before calibration: Brier {before['brier']:.4f}, "
+             f"ECE {before['ece']:.4f}. ")
+    if best == "uncalibrated":
+        return start + "Neither repair improves the Brier score: its own probabilities are best."
+    after = rows.loc[best]
+    return (start + f"Best repair: <b>{best}</b> (Brier {after['brier']:.4f}, "
+            f"ECE {after['ece']:.4f}; lower is better).")
+
+
+def fold_evidence(calibration, cv, model: str, method: str) -> str:
+    """Whether ``method`` beats ``uncalibrated`` fold by fold (corrected paired t-test)."""
+    try:
+        matrix = fold_score_matrix(calibration, "neg_brier_score")
+        rows = [f"{model} (uncalibrated)", f"{model} ({method})"]
+        if not all(r in matrix.index for r in rows) or matrix.shape[1] < 2:
+            return ""
+        n_train, n_test = cv.train_test_sizes()
+        pairs = compare_models(matrix.loc[rows], n_train, n_test).pairwise
+    except (ValueError, KeyError):
+        return ""
+    if pairs.empty:
+        return ""
+    p_value = float(pairs["p_value"].iloc[0])
+    if pairs["model_1"].iloc[0] != rows[1]:
+        return ""
+    if p_value < 0.05:
+        return (f" Fold by fold the improvement holds up (corrected t-test p = {p_value:.3f}).")
+    return (f" Fold by fold it could be chance (corrected t-test p = {p_value:.3f}); more folds "
+            "or data would tell.")
+
+
+def calibration_specs(state: AppState, result) -> list:
+    """The models the CV ran, as ModelSpecs: the run's own, else the current setup's."""
+    names = list(result.cv.models)
+    own = {spec.name: spec for spec in result.experiment.models}
+    if not all(name in own for name in names):
+        own.update({spec.name: spec for spec in state.model_specs() if spec.name not in own})
+    missing = [name for name in names if name not in own]
+    if missing:
+        raise ValueError("the models " + ", ".join(missing) + " of the last run are no longer "
+                         "set up: run the cross-validation again")
+    return [own[name] for name in names]
+
+
+# ---------------------------------------------------------------------- settings bar
+class CalibrationBar(QWidget):
+    """Methods, bins, bucket strategy and map buckets; Run, progress and Cancel."""
+
+    run_clicked = Signal()
+    cancel_clicked = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.isotonic = QCheckBox("isotonic", self)
+        self.sigmoid = QCheckBox("sigmoid", self)
+        for box, tip in ((self.isotonic, "Free-form staircase fit; needs plenty of data"),
+                         (self.sigmoid, "Platt's S-curve on the model's scores; fine for "
+                                        "small data")):
+            box.setToolTip(tip)
+            box.toggled.connect(self._update_run_button)
+        self.bins = _spin(2, 1000, "Bins of the reliability diagram and the ECE")
+        self.strategy = QComboBox(self)
+        for key, text in STRATEGIES:
+            self.strategy.addItem(text, key)
+        self.strategy.setToolTip("Equal width: bins 0–0.1, 0.1–0.2, …; equal count: each bin "
+                                 "holds about as many predictions (use it when they crowd "
+                                 "near 0 or 1)")
+        self.buckets = _spin(2, 10_000_000, "Buckets of the calibration map (lookup table)")
+        self.run_button = QPushButton("Run calibration", self)
+        self.run_button.setToolTip("Refit every model with each method inside every CV fold "
+                                   "(on a background thread)")
+        self.run_button.clicked.connect(self.run_clicked)
+        self.progress = QProgressBar(self)
+        self.progress.setMinimumWidth(220)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.clicked.connect(self.cancel_clicked)
+        self.help_button = _help_button(self)
+        self._lay_out()
+        self.set_settings(CalibrationSettings())
+        self.set_running(False)
+
+    def _lay_out(self) -> None:
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(6)
+        for widget in (QLabel("<b>Methods</b>", self), self.isotonic, self.sigmoid, _gap(self),
+                       QLabel("Diagram bins", self), self.bins, QLabel("Buckets", self),
+                       self.strategy, QLabel("Map buckets", self), self.buckets, _gap(self),
+                       self.run_button, self.progress, self.cancel_button):
+            row.addWidget(widget)
+        row.addStretch(1)
+        row.addWidget(self.help_button)
+
+    def settings(self) -> CalibrationSettings:
+        methods = tuple(m for m, box in (("isotonic", self.isotonic), ("sigmoid", self.sigmoid))
+                        if box.isChecked())
+        return CalibrationSettings(methods=methods, n_bins=self.bins.value(),
+                                   strategy=self.strategy.currentData(),
+                                   map_buckets=self.buckets.value())
+
+    def set_settings(self, settings: CalibrationSettings) -> None:
+        self.isotonic.setChecked("isotonic" in settings.methods)
+        self.sigmoid.setChecked("sigmoid" in settings.methods)
+        self.bins.setValue(settings.n_bins)
+        self.strategy.setCurrentIndex(max(self.strategy.findData(settings.strategy), 0))
+        self.buckets.setValue(settings.map_buckets)
+
+    def set_running(self, running: bool) -> None:
+        for widget in (self.isotonic, self.sigmoid, self.bins, self.strategy, self.buckets):
+            widget.setEnabled(not running)
+        self.progress.setVisible(running)
+        self.cancel_button.setVisible(running)
+        self.cancel_button.setEnabled(running)
+        self.run_button.setVisible(not running)
+        if running:
+            self.progress.setRange(0, 0)
+            self.progress.setFormat("starting…")
+        self._update_run_button()
+
+    def show_progress(self, record) -> None:
+        self.progress.setRange(0, max(record.total, 1))
+        self.progress.setValue(record.done)
+        left = record.remaining
+        eta = f", about {left:.0f} s left" if left is not None else ""
+        self.progress.setFormat(f"{record.done}/{record.total} fits{eta}")
+        self.progress.setToolTip(record.label)
+
+    def _update_run_button(self, *_):
+        self.run_button.setEnabled(self.isotonic.isChecked() or self.sigmoid.isChecked())
+
+
+def _spin(low: int, high: int, tip: str) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(low, high)
+    spin.setToolTip(tip)
+    spin.setGroupSeparatorShown(True)
+    return spin
+
+
+def _gap(parent) -> QFrame:
+    line = QFrame(parent)
+    line.setFrameShape(QFrame.VLine)
+    line.setStyleSheet("color: #ccc;")
+    return line
+
+
+def _help_button(parent) -> QToolButton:
+    button = QToolButton(parent)
+    button.setText("?")
+    button.setObjectName("help_calibration")
+    button.setToolTip("What is calibration and how do I read these plots? (opens the guide)")
+    button.setFixedSize(24, 24)
+    button.setStyleSheet("QToolButton { border: 1px solid #0b4f8a; border-radius: 12px; "
+                         "color: #0b4f8a; font-weight: bold; }")
+    button.setVisible(show_help is not None)
+    return button
+
+
+# ---------------------------------------------------------------------- the view
+class CalibrationView(QWidget):
+    """Calibration of the last CV run: run it, then read diagrams, scores, map and notes."""
+
+    def __init__(self, state: AppState, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self._job = JobSlot()
+        self._pending: Optional[tuple] = None    # (result being calibrated, settings)
+        self._shown = None                       # the result on screen
+        self._build()
+        state.result_changed.connect(self._on_result_changed)
+        state.selection_changed.connect(self._on_selection_changed)
+        self._on_result_changed(state.result)
+
+    # ------------------------------------------------------------------ building
+    def _build(self) -> None:
+        self.bar = CalibrationBar(self)
+        self.bar.run_clicked.connect(self.start_calibration)
+        self.bar.cancel_clicked.connect(self._job.cancel)
+        self.bar.help_button.clicked.connect(self._open_help)
+        self.hint = _text_label(NO_RESULT, self)
+        self.hint.setAlignment(Qt.AlignCenter)
+        self.intro = self._build_intro()
+        self.stack = QStackedWidget(self)
+        for page in (self.hint, self.intro, self._build_content()):
+            self.stack.addWidget(page)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.stack, 1)
+
+    def _build_intro(self) -> QWidget:
+        page = QWidget(self)
+        card = QFrame(page)
+        card.setObjectName("intro_card")
+        card.setStyleSheet("#intro_card { background: white; border: 1px solid #ccc; "
+                           "border-radius: 6px; }")
+        card.setFixedWidth(720)
+        text = _text_label(INTRO, card)
+        text.setMinimumHeight(text.heightForWidth(720 - 48) + 8)
+        self.intro_run_button = QPushButton("Run calibration", card)
+        self.intro_run_button.setStyleSheet("padding: 6px 18px; font-weight: bold;")
+        self.intro_run_button.clicked.connect(self.start_calibration)
+        inner = QVBoxLayout(card)
+        inner.setContentsMargins(24, 12, 24, 18)
+        inner.addWidget(text)
+        inner.addWidget(self.intro_run_button, 0, Qt.AlignLeft)
+        outer = QVBoxLayout(page)
+        outer.addStretch(1)
+        outer.addWidget(card, 0, Qt.AlignHCenter)
+        outer.addStretch(2)
+        return page
+
+    def _build_content(self) -> QWidget:
+        self.content = QWidget(self)
+        self.model_combo = QComboBox(self.content)
+        self.model_combo.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        self.model_combo.currentIndexChanged.connect(self._on_model_picked)
+        self.class_combo = QComboBox(self.content)
+        self.class_combo.currentIndexChanged.connect(self._refresh_plots)
+        self.class_label = QLabel("class", self.content)
+        self.verdict = _text_label("", self.content)
+        self.banner = _text_label("", self.content)
+        self.banner.setStyleSheet("background: #fff4d6; border: 1px solid #e6c66e; "
+                                  "padding: 4px; color: #5a4300;")
+        self.quantile_button = QPushButton("Use equal-count buckets and run again", self.content)
+        self.quantile_button.clicked.connect(self._rerun_quantile)
+        pickers = QHBoxLayout()
+        for widget in (QLabel("<b>Model</b>", self.content), self.model_combo, self.class_label,
+                       self.class_combo):
+            pickers.addWidget(widget)
+        pickers.addSpacing(10)
+        pickers.addWidget(self.verdict, 1)
+        warning = QHBoxLayout()
+        warning.addWidget(self.banner, 1)
+        warning.addWidget(self.quantile_button)
+        layout = QVBoxLayout(self.content)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addLayout(pickers)
+        layout.addLayout(warning)
+        layout.addWidget(self._build_body(), 1)
+        return self.content
+
+    def _build_body(self) -> QSplitter:
+        self.reliability = ReliabilityPlot()
+        self.scores_panel = TablePanel("Scores of the out-of-fold probabilities (lower is better)",
+                                       "calibration_scores.csv", key_column="model")
+        self.scores_panel.model.set_cell_style(self._score_style)
+        self.scores_panel.rows_selected.connect(self._pick_from_table)
+        self.map_plot = CalibrationMapPlot()
+        self.map_panel = TablePanel("Calibration map (every model, method and bucket)",
+                                    "calibration_map.csv", digits=4)
+        self.curve_panel = TablePanel("Reliability diagram points", "calibration_curve.csv")
+        for panel in (self.scores_panel, self.map_panel, self.curve_panel):
+            # size columns from the first rows only: maps can hold millions of buckets
+            panel.view.horizontalHeader().setResizeContentsPrecision(40)
+        self.notes = QTextBrowser()
+        self.notes.setOpenLinks(False)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.map_plot, "Calibration map")
+        self.tabs.addTab(self.map_panel, "Map table")
+        self.tabs.addTab(self.curve_panel, "Diagram table")
+        self.tabs.addTab(self.notes, "Notes")
+        self.right_split = right = QSplitter(Qt.Vertical)
+        right.addWidget(self.scores_panel)
+        right.addWidget(self.tabs)
+        right.setSizes([190, 400])
+        body = QSplitter(Qt.Horizontal)
+        body.addWidget(self.reliability)
+        body.addWidget(right)
+        body.setSizes([660, 600])
+        return body
+
+    # ------------------------------------------------------------------ running
+    def start_calibration(self) -> None:
+        """Calibrate the models of ``state.result`` on a worker thread."""
+        result = self.state.result
+        if result is None or self._job.running or not self.bar.run_button.isEnabled():
+            return
+        try:
+            settings = self.bar.settings()
+            specs = calibration_specs(self.state, result)
+        except ValueError as exc:
+            QMessageBox.warning(self, "Cannot run the calibration", str(exc))
+            return
+        dataset, cv, n_jobs = result.dataset, result.cv, self.state.n_jobs
+        job = Job(lambda: run_calibration(dataset, cv, specs, settings, n_jobs=n_jobs),
+                  name="calibration")
+        job.progressed.connect(self.bar.show_progress)
+        job.succeeded.connect(self._on_succeeded)
+        job.failed.connect(self._on_failed)
+        job.cancelled.connect(self._on_cancelled)
+        self._pending = (result, settings)
+        self.bar.set_running(True)
+        self.intro_run_button.setEnabled(False)
+        self.state.status_message.emit("Calibrating the models…")
+        self._job.start(job)
+
+    @property
+    def running(self) -> bool:
+        return self._job.running
+
+    def wait_for_job(self, msecs: int = 30000) -> bool:
+        """Cancel any run and wait for its thread (before the view goes away)."""
+        return self._job.wait(msecs)
+
+    def _finish(self) -> tuple:
+        pending, self._pending = self._pending, None
+        self.bar.set_running(False)
+        self.intro_run_button.setEnabled(True)
+        return pending or (None, None)
+
+    def _on_succeeded(self, calibration) -> None:
+        base, settings = self._finish()
+        if base is None or self.state.result is not base:
+            self.state.status_message.emit("Calibration finished for an older run: discarded")
+            return
+        self.state.set_extras(self.state.aloocv, settings)
+        self.state.set_result(replace(base, calibration=calibration,
+                                      experiment=replace(base.experiment, calibration=settings)))
+        self.state.status_message.emit("Calibration finished")
+
+    def _on_failed(self, message: str) -> None:
+        self._finish()
+        QMessageBox.warning(self, "Calibration failed", message)
+
+    def _on_cancelled(self) -> None:
+        self._finish()
+        self.state.status_message.emit("Calibration cancelled")
+
+    def _rerun_quantile(self) -> None:
+        self.bar.strategy.setCurrentIndex(self.bar.strategy.findData("quantile"))
+        self.start_calibration()
+
+    def _open_help(self) -> None:
+        if show_help is not None:
+            show_help("calibration", self)
+
+    # ------------------------------------------------------------------ showing
+    def _on_result_changed(self, result) -> None:
+        if self._pending is not None and result is not self._pending[0]:
+            self._job.cancel()                       # the run it calibrates is gone
+        if not self.running:
+            used = getattr(getattr(result, "experiment", None), "calibration", None)
+            self.bar.set_settings(used or self.state.calibration or CalibrationSettings())
+        self.bar.setVisible(result is not None)
+        calibration = getattr(result, "calibration", None)
+        if result is None:
+            self.stack.setCurrentWidget(self.hint)
+        elif calibration is None:
+            self.stack.setCurrentWidget(self.intro)
+        else:
+            self.stack.setCurrentWidget(self.content)
+            self._show(result)
+        self._shown = result
+
+    def _show(self, result) -> None:
+        calibration = result.calibration
+        models = list(dict.fromkeys(calibration.scores["model"].astype(str)))
+        current = self.current_models()
+        with _blocked(self.model_combo):
+            self.model_combo.clear()
+            self.model_combo.addItems(models + ([ALL_MODELS] if len(models) > 1 else []))
+            picked = [n for n in self.state.selection if n in models] or current[:1]
+            index = self.model_combo.findText(picked[0]) if picked else 0
+            self.model_combo.setCurrentIndex(max(index, 0))
+        classes = list(result.dataset.classes)
+        with _blocked(self.class_combo):
+            self.class_combo.clear()
+            for k, name in enumerate(classes):
+                self.class_combo.addItem(str(name), k)
+            self.class_combo.setCurrentIndex(1 if len(classes) == 2 else 0)
+        for widget in (self.class_combo, self.class_label):
+            widget.setVisible(len(classes) > 2)
+        self.scores_panel.set_frame(calibration.scores)
+        self.map_panel.set_frame(calibration.map)
+        self.curve_panel.set_frame(calibration.curve)
+        self._show_notes(calibration.notes, result)
+        self._refresh_plots()
+
+    def _show_notes(self, notes, result) -> None:
+        said = [plain_note(note) for note in notes]
+        items = "".join(f"<li style='margin-bottom:6px;{' color:#8a5a00;' if warn else ''}'>"
+                        f"{_escape(text)}</li>" for warn, text in said)
+        self.notes.setHtml(f"<ul>{items}</ul>" if items else "<p>No notes.</p>")
+        banner = banner_text(notes)
+        self.banner.setText(banner)
+        self.banner.setVisible(bool(banner))
+        strategy = getattr(result.experiment.calibration, "strategy", "uniform")
+        self.quantile_button.setVisible(bool(crowded_models(notes)) and strategy == "uniform")
+        rows = len(result.calibration.scores)
+        top = min(75 + 22 * rows, 280)
+        total = max(sum(self.right_split.sizes()), self.right_split.height(), 2 * top)
+        self.right_split.setSizes([top, total - top])
+
+    def current_models(self) -> list:
+        """The models the plots show (one, or every one for "All models")."""
+        text = self.model_combo.currentText()
+        if text == ALL_MODELS:
+            return [self.model_combo.itemText(i) for i in range(self.model_combo.count() - 1)]
+        return [text] if text else []
+
+    def _refresh_plots(self, *_):
+        result = self.state.result
+        calibration = getattr(result, "calibration", None)
+        models = self.current_models()
+        if calibration is None or not models:
+            return
+        k = self.class_combo.currentData()
+        k = 0 if k is None else int(k)
+        class_name = result.dataset.classes[k]
+        curve = calibration.curve[calibration.curve["class"] == class_name]
+        self.reliability.show_series(curve, calibration.probabilities, models, f"prob_{k}",
+                                     str(class_name))
+        self.map_plot.show_maps(calibration.map[calibration.map["class"] == class_name], models)
+        self.verdict.setText(self._verdict(calibration, result, models))
+        self.scores_panel.model.set_cell_style(self._score_style)
+
+    def _verdict(self, calibration, result, models) -> str:
+        if len(models) != 1:
+            return "Every model at once: colour = model, line style = method."
+        text = verdict_text(calibration.scores, models[0])
+        rows = calibration.scores[calibration.scores["model"].astype(str) == models[0]]
+        if text and not rows.empty:
+            best = str(rows.loc[rows["brier"].idxmin(), "method"])
+            if best != "uncalibrated":
+                text += fold_evidence(calibration, result.cv, models[0], best)
+        return text
+
+    def _score_style(self, row: int, _column: str, _value) -> Optional[str]:
+        frame = self.scores_panel.frame()
+        if row >= len(frame) or "model" not in frame.columns:
+            return None
+        return PICKED if str(frame["model"].iloc[row]) in self.current_models() else None
+
+    # ------------------------------------------------------------------ selection
+    def _on_model_picked(self, *_):
+        self._refresh_plots()
+        models = self.current_models()
+        if len(models) == 1:
+            self.state.set_selection(models)
+
+    def _pick_from_table(self, names: list) -> None:
+        if names:
+            self.state.set_selection(names[:1])
+
+    def _on_selection_changed(self, names: list) -> None:
+        if self.stack.currentWidget() is not self.content or not names:
+            return
+        if len(names) == 1 and names[0] == self.model_combo.currentText():
+            return
+        index = self.model_combo.findText(names[0])
+        if index >= 0:
+            with _blocked(self.model_combo):
+                self.model_combo.setCurrentIndex(index)
+            self._refresh_plots()
+
+
+class _blocked:
+    """``with _blocked(widget):`` no signals from ``widget`` inside."""
+
+    def __init__(self, widget):
+        self.widget = widget
+
+    def __enter__(self):
+        self.previous = self.widget.blockSignals(True)
+
+    def __exit__(self, *_):
+        self.widget.blockSignals(self.previous)
+
+
+def _text_label(text: str, parent) -> QLabel:
+    label = QLabel(text, parent)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+    return label
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
