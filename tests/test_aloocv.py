@@ -6,10 +6,8 @@ figures in shared/notes/aloocv.md (bbai: C = 0.6655 on breast cancer, 43.71 on i
 """
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
-import pandas as pd
 import pytest
 from sklearn.datasets import load_breast_cancer, load_iris, load_wine
 from sklearn.linear_model import LogisticRegression

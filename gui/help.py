@@ -1,0 +1,78 @@
+"""The offline guide: short HTML pages in resources/help, shown in a QTextBrowser dialog.
+
+``show_help(topic, parent)`` opens (or raises) the guide at one topic: ``"index"``,
+``"dataset"``, ``"models"``, ``"cv"``, ``"results"`` or a section such as
+``"results#rope"``.
+"""
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from PySide6.QtCore import QUrl
+from shiboken6 import isValid
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QTextBrowser, QToolButton,
+                               QVBoxLayout, QWidget)
+
+HELP_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "resources", "help")
+TOPICS = ("index", "dataset", "models", "cv", "results")
+#: Topic names the views use -> page#section of the guide.
+ALIASES = {"aloocv": "results#alo", "calibration": "results#calibration",
+           "corrected_ttest": "results#ttest", "bayesian": "results#rope",
+           "rope": "results#rope", "credible_intervals": "results#intervals"}
+
+_dialog: Optional["HelpDialog"] = None
+
+
+class HelpDialog(QDialog):
+    """A small, non-modal browser over the guide's pages."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Guide")
+        self.resize(720, 640)
+        self.browser = QTextBrowser(self)
+        self.browser.setSearchPaths([HELP_DIR])
+        self.browser.setOpenExternalLinks(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.Close, self)
+        buttons.rejected.connect(self.close)
+        contents = buttons.addButton("Contents", QDialogButtonBox.ResetRole)
+        contents.clicked.connect(lambda: self.open_topic("index"))
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.browser)
+        layout.addWidget(buttons)
+
+    def open_topic(self, topic: str) -> None:
+        page, _, anchor = ALIASES.get(topic, topic).partition("#")
+        if page not in TOPICS:
+            page = "index"
+        url = QUrl.fromLocalFile(os.path.join(HELP_DIR, page + ".html"))
+        if anchor:
+            url.setFragment(anchor)
+        self.browser.setSource(url)
+
+
+def show_help(topic: str = "index", parent: Optional[QWidget] = None) -> HelpDialog:
+    """Open the guide at ``topic`` (one dialog for the whole app) and return it."""
+    global _dialog
+    if _dialog is None or not isValid(_dialog) or _dialog.parent() is not parent:
+        if _dialog is not None and isValid(_dialog):
+            _dialog.close()
+        _dialog = HelpDialog(parent)
+    _dialog.open_topic(topic)
+    _dialog.show()
+    _dialog.raise_()
+    return _dialog
+
+
+def help_button(topic: str, parent: QWidget) -> QToolButton:
+    """A round "?" button that opens the guide at ``topic``."""
+    button = QToolButton(parent)
+    button.setText("?")
+    button.setToolTip("What does this view show and how do I read it? (opens the guide)")
+    button.setFixedSize(26, 26)
+    button.setStyleSheet("QToolButton { border: 1px solid #0b4f8a; border-radius: 13px; "
+                         "color: #0b4f8a; font-weight: bold; }")
+    button.clicked.connect(lambda: show_help(topic, button.window()))
+    return button

@@ -1,0 +1,329 @@
+"""The main window: four tabs, File and Help menus, a toolbar, a status bar and QSettings.
+
+Experiment files are read, saved and exported on worker jobs; every failure becomes a
+dialog that says what to change. Closing the window cancels and waits for every job.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from typing import Optional
+
+from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMessageBox, QStyle,
+                               QTabWidget)
+
+from engine.data import load_dataset
+from engine.experiment import experiment_json_text, load_experiment
+from engine.tables import write_tables
+
+from .help import show_help
+from .jobs import Job, JobSlot
+from .plots.plot_panel import PlotPanel
+from .state import AppState
+from .table_panel import TablePanel
+from .tabs.cv_tab import CVTab
+from .tabs.dataset_tab import DatasetTab, csv_path_of
+from .tabs.models_tab import ModelsTab
+from .tabs.results_tab import ResultsTab
+from .views.aloocv_view import AloocvView
+from .views.calibration_view import CalibrationView
+
+APP_TITLE = "Honest Eval"
+MAX_RECENT = 8
+TAB_NAMES = ("Dataset", "Models", "Cross-validation", "Results")
+
+
+def make_results_tab(state: AppState, parent):
+    """The Results tab with its ALOOCV and Calibration views."""
+    tab = ResultsTab(state, parent)
+    tab.add_view("ALOOCV", AloocvView(state, tab))
+    tab.add_view("Calibration", CalibrationView(state, tab))
+    return tab
+
+
+def load_experiment_and_data(path: str) -> tuple:
+    """(Experiment, Dataset) of an experiment file, a CSV path made absolute."""
+    experiment = load_experiment(path)
+    dataset = load_dataset(experiment.dataset, experiment.base_dir)
+    if "csv" in dataset.source and not os.path.isabs(dataset.source["csv"]):
+        full = os.path.normpath(os.path.join(experiment.base_dir, dataset.source["csv"]))
+        dataset = replace(dataset, source={**dataset.source, "csv": full})
+    return experiment, dataset
+
+
+def write_text_file(path: str, text: str) -> str:
+    """Write ``text`` whole or not at all (temporary file, then rename)."""
+    temporary = f"{path}.tmp-{os.getpid()}"
+    with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+    os.replace(temporary, path)
+    return path
+
+
+class MainWindow(QMainWindow):
+    experiment_loaded = Signal(str)
+    experiment_saved = Signal(str)
+    results_exported = Signal(list)
+
+    def __init__(self, state: Optional[AppState] = None, settings: Optional[QSettings] = None,
+                 parent=None):
+        super().__init__(parent)
+        self.state = state or AppState(self)
+        self.settings = settings or QSettings()
+        self._file_job = JobSlot()
+        self.setWindowTitle(APP_TITLE)
+        self.setAcceptDrops(True)
+        self._build_tabs()
+        self._build_actions()
+        self._build_menus()
+        self._build_toolbar()
+        self._progress_label = QLabel(self)
+        self.statusBar().addPermanentWidget(self._progress_label)
+        self.state.status_message.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.state.result_changed.connect(self._update_actions)
+        self.state.dataset_changed.connect(self._update_actions)
+        self._restore_settings()
+        self._update_actions()
+        self.statusBar().showMessage("Ready. Press F1 for a short guide.")
+
+    # ------------------------------------------------------------------ building
+    def _build_tabs(self) -> None:
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.dataset_tab = DatasetTab(self.state, self)
+        self.models_tab = ModelsTab(self.state, self)
+        self.cv_tab = CVTab(self.state, self)
+        self.results_tab = make_results_tab(self.state, self)
+        for widget, name in zip((self.dataset_tab, self.models_tab, self.cv_tab,
+                                 self.results_tab), TAB_NAMES):
+            self.tabs.addTab(widget, name)
+        self.cv_tab.run_succeeded.connect(lambda _: self.tabs.setCurrentWidget(self.results_tab))
+        self.setCentralWidget(self.tabs)
+
+    def _action(self, text: str, shortcut, slot, tip: str, icon=None) -> QAction:
+        action = QAction(text, self)
+        action.setShortcut(QKeySequence(shortcut))
+        action.setStatusTip(tip)
+        action.setToolTip(f"{tip} ({QKeySequence(shortcut).toString(QKeySequence.NativeText)})")
+        if icon is not None:
+            action.setIcon(self.style().standardIcon(icon))
+        action.triggered.connect(slot)
+        return action
+
+    def _build_actions(self) -> None:
+        self.open_data_action = self._action(
+            "Open data…", "Ctrl+O", self._ask_open_data, "Open a CSV file as the data set",
+            QStyle.SP_DirOpenIcon)
+        self.open_experiment_action = self._action(
+            "Open experiment…", "Ctrl+Shift+O", self._ask_open_experiment,
+            "Open an experiment file (data, models and settings)", QStyle.SP_FileDialogStart)
+        self.save_action = self._action(
+            "Save experiment…", "Ctrl+S", self._ask_save_experiment,
+            "Save the data, models and settings as an experiment file", QStyle.SP_DialogSaveButton)
+        self.export_action = self._action(
+            "Export results…", "Ctrl+E", self._ask_export_results,
+            "Write every result table as CSV into a folder", QStyle.SP_DriveHDIcon)
+        self.help_action = self._action("Guide", "F1", lambda: self.show_help_for_current_tab(),
+                                        "A short guide to every view", QStyle.SP_MessageBoxQuestion)
+        self.quit_action = self._action("Quit", "Ctrl+Q", self.close, "Close the application")
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        for action in (self.open_data_action, self.open_experiment_action):
+            file_menu.addAction(action)
+        self.recent_menu = file_menu.addMenu("Open recent")
+        file_menu.addSeparator()
+        file_menu.addAction(self.save_action)
+        file_menu.addAction(self.export_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction(self.help_action)
+        about = help_menu.addAction("About")
+        about.triggered.connect(self._show_about)
+
+    def _build_toolbar(self) -> None:
+        toolbar = self.addToolBar("Main")
+        toolbar.setObjectName("main_toolbar")
+        toolbar.setMovable(False)
+        toolbar.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
+        for action in (self.open_data_action, self.open_experiment_action, self.save_action,
+                       self.export_action, self.help_action):
+            toolbar.addAction(action)
+
+    def _update_actions(self, *_) -> None:
+        self.export_action.setEnabled(self.state.result is not None)
+        self.save_action.setEnabled(self.state.dataset is not None)
+
+    # ------------------------------------------------------------------ settings
+    def _restore_settings(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if geometry is None or not self.restoreGeometry(geometry):
+            self.resize(1280, 800)
+        self._rebuild_recent_menu()
+
+    def recent_files(self) -> list:
+        value = self.settings.value("recent_experiments", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _remember(self, path: str) -> None:
+        path = os.path.abspath(path)
+        recent = [path] + [p for p in self.recent_files() if p != path]
+        self.settings.setValue("recent_experiments", recent[:MAX_RECENT])
+        self._rebuild_recent_menu()
+
+    def _rebuild_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        recent = self.recent_files()
+        for path in recent:
+            action = self.recent_menu.addAction(os.path.basename(path))
+            action.setToolTip(path)
+            action.triggered.connect(lambda _=False, p=path: self.open_experiment(p))
+        self.recent_menu.setEnabled(bool(recent))
+
+    # ------------------------------------------------------------------ open / save / export
+    def _ask_open_data(self) -> None:
+        self.tabs.setCurrentWidget(self.dataset_tab)
+        self.dataset_tab.ask_csv_path()
+
+    def _ask_open_experiment(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open an experiment", self._folder(),
+                                              "Experiment files (*.json);;All files (*)")
+        if path:
+            self.open_experiment(path)
+
+    def open_experiment(self, path: str) -> None:
+        """Read an experiment and its data on a worker, then take them over."""
+        self._start_file_job(lambda: load_experiment_and_data(path),
+                             lambda loaded: self._on_experiment_loaded(path, loaded),
+                             "Cannot open the experiment",
+                             "Check the file (it must be an experiment JSON file as saved by "
+                             "this app) or pick another one.",
+                             f"Opening {os.path.basename(path)}…")
+
+    def _on_experiment_loaded(self, path: str, loaded) -> None:
+        experiment, dataset = loaded
+        self.state.apply_experiment(experiment, dataset)
+        self.state.experiment_path = path
+        self._remember(path)
+        self.setWindowTitle(f"{os.path.basename(path)} — {APP_TITLE}")
+        self.statusBar().showMessage(f"Opened {path}", 10000)
+        self.experiment_loaded.emit(path)
+
+    def _ask_save_experiment(self) -> None:
+        start = self.state.experiment_path or os.path.join(self._folder(), "experiment.json")
+        path, _ = QFileDialog.getSaveFileName(self, "Save the experiment", start,
+                                              "Experiment files (*.json)")
+        if path:
+            self.save_experiment(path)
+
+    def save_experiment(self, path: str) -> None:
+        """Validate the setup here, write the file on a worker."""
+        if not path.lower().endswith(".json"):
+            path += ".json"
+        try:
+            experiment = self.state.to_experiment()
+        except ValueError as exc:
+            self._error("Cannot save the experiment", str(exc),
+                        "Fix this on the Dataset, Models or Cross-validation tab, then save "
+                        "again.")
+            return
+        self._start_file_job(lambda: write_text_file(path, experiment_json_text(experiment)),
+                             lambda _: self._on_experiment_saved(path),
+                             "Cannot save the experiment",
+                             "Choose another folder or file name.", f"Saving {path}…")
+
+    def _on_experiment_saved(self, path: str) -> None:
+        self.state.experiment_path = path
+        self._remember(path)
+        self.setWindowTitle(f"{os.path.basename(path)} — {APP_TITLE}")
+        self.statusBar().showMessage(f"Saved {path}", 10000)
+        self.experiment_saved.emit(path)
+
+    def _ask_export_results(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Export the result tables into…",
+                                                  self._folder())
+        if folder:
+            self.export_results(folder)
+
+    def export_results(self, folder: str) -> None:
+        """Write every result table as CSV into ``folder`` on a worker."""
+        result = self.state.result
+        if result is None:
+            self._error("Nothing to export yet", "There are no results.",
+                        "Run the cross-validation first (Cross-validation tab, Run).")
+            return
+        self._start_file_job(lambda: write_tables(result.tables(), folder),
+                             self._on_results_exported, "Cannot export the results",
+                             "Choose another folder (one you can write to).",
+                             f"Writing the tables into {folder}…")
+
+    def _on_results_exported(self, paths) -> None:
+        paths = list(paths)
+        folder = os.path.dirname(paths[0]) if paths else ""
+        self.statusBar().showMessage(f"Wrote {len(paths)} tables into {folder}", 10000)
+        self.results_exported.emit(paths)
+
+    def _start_file_job(self, work, on_success, title: str, advice: str, message: str) -> None:
+        if self._file_job.running:
+            self.statusBar().showMessage("Still busy with the previous file; please wait.", 5000)
+            return
+        job = Job(work, name="file")
+        job.succeeded.connect(on_success)
+        job.failed.connect(lambda text: self._error(title, text, advice))
+        self.statusBar().showMessage(message)
+        self._file_job.start(job)
+
+    def _folder(self) -> str:
+        path = self.state.experiment_path
+        return os.path.dirname(path) if path else os.getcwd()
+
+    def _error(self, title: str, message: str, advice: str) -> None:
+        self.statusBar().showMessage(title, 10000)
+        QMessageBox.warning(self, title, f"{message}\n\n{advice}")
+
+    # ------------------------------------------------------------------ help, drops, closing
+    def show_help_for_current_tab(self):
+        topics = {self.dataset_tab: "dataset", self.models_tab: "models", self.cv_tab: "cv",
+                  self.results_tab: "results"}
+        return show_help(topics.get(self.tabs.currentWidget(), "index"), self)
+
+    def _show_about(self) -> None:
+        QMessageBox.about(self, f"About {APP_TITLE}",
+                          "A workbench for comparing classifiers honestly: repeated stratified "
+                          "cross-validation and the corrected statistical comparison of models."
+                          "\n\nBuilt on scikit-learn, Qt and pyqtgraph.")
+
+    def dragEnterEvent(self, event) -> None:
+        if csv_path_of(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        path = csv_path_of(event.mimeData())
+        if path:
+            event.acceptProposedAction()
+            self.tabs.setCurrentWidget(self.dataset_tab)
+            self.dataset_tab.open_csv(path)
+
+    def shutdown(self, msecs: int = 30000) -> bool:
+        """Cancel every job and wait for it; True when no thread is left running."""
+        ok = self.cv_tab.shutdown(msecs)
+        for view in (*self.findChildren(AloocvView), *self.findChildren(CalibrationView)):
+            ok = view.wait_for_job(msecs) is not False and ok
+        ok = self.dataset_tab.shutdown(msecs) and ok
+        ok = self._file_job.wait(msecs) and ok
+        for panel in self.findChildren(TablePanel):
+            ok = panel.wait_for_export(msecs) and ok
+        for panel in self.findChildren(PlotPanel):
+            ok = panel.wait_for_save(msecs) and ok
+        return ok
+
+    def closeEvent(self, event) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.sync()
+        self.shutdown()
+        super().closeEvent(event)

@@ -1,0 +1,57 @@
+"""Two features against each other, one colour per class (items reused between data sets)."""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+from .class_counts_plot import PlotHint
+from .plot_panel import PlotPanel, colour
+
+SYMBOLS = ("o", "s", "t", "d", "+", "x", "star", "p", "h", "t1")
+
+
+class FeatureScatterPlot(PlotPanel):
+    """Scatter of feature x against feature y, coloured by class, with a class legend."""
+
+    def __init__(self, parent=None):
+        super().__init__("Two features", "feature_scatter.png", parent, x_label="feature",
+                         y_label="feature")
+        self._items: list = []
+        self.hint = PlotHint(self, "Load a data set with at least two numeric columns to see "
+                             "how the classes spread over two features.")
+
+    def _item(self, i: int) -> pg.ScatterPlotItem:
+        while len(self._items) <= i:
+            k = len(self._items)
+            item = pg.ScatterPlotItem(size=6, pen=pg.mkPen(None), symbol=SYMBOLS[k % len(SYMBOLS)],
+                                      brush=pg.mkBrush(pg.mkColor(colour(k)).lighter(105)))
+            item.setOpacity(0.75)
+            self.plot.addItem(item)
+            self._items.append(item)
+        return self._items[i]
+
+    def set_points(self, x, y, codes, class_labels, x_name: str, y_name: str) -> None:
+        """Draw points (x[i], y[i]) of class ``class_labels[codes[i]]``."""
+        self.legend.clear()
+        x, y, codes = np.asarray(x, float), np.asarray(y, float), np.asarray(codes)
+        finite = np.isfinite(x) & np.isfinite(y)          # rows with a missing value are left out
+        x, y, codes = x[finite], y[finite], codes[finite]
+        for k, label in enumerate(class_labels):
+            mask = codes == k
+            item = self._item(k)
+            item.setData(x[mask], y[mask])
+            item.setVisible(True)
+            self.legend.addItem(item, str(label))
+        for item in self._items[len(class_labels):]:
+            item.setData([], [])
+            item.setVisible(False)
+        self.plot.setLabel("bottom", x_name)
+        self.plot.setLabel("left", y_name)
+        self.plot.enableAutoRange()
+        self.hint.hide()
+
+    def clear_points(self, hint: str) -> None:
+        for item in self._items:
+            item.setData([], [])
+        self.legend.clear()
+        self.hint.show(hint)

@@ -1,0 +1,411 @@
+"""The Cross-validation tab: folds, repeats, seed, metrics and jobs; Run, Cancel, progress, log.
+
+The run is ``engine.analysis.run_experiment`` in a child process (so the fits never hold
+the GUI thread's GIL), driven by a worker :class:`~gui.jobs.Job`; Cancel ends the child
+at once. On success the result goes into the state.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue as queue_module
+from dataclasses import replace
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
+                               QListWidget, QListWidgetItem, QMessageBox, QPlainTextEdit,
+                               QProgressBar, QPushButton, QSpinBox, QSplitter, QVBoxLayout,
+                               QWidget)
+
+from engine.analysis import run_experiment
+from engine.cv import CVConfig
+from engine.metrics import known_metrics
+
+from ..help import help_button
+from ..jobs import Job, JobSlot
+from ..plots.live_scores_plot import LiveScoresPlot
+
+#: Shown first, in this order; the rest of engine.metrics.known_metrics() follows.
+COMMON_METRICS = ("roc_auc", "accuracy", "balanced_accuracy", "neg_log_loss", "neg_brier_score",
+                  "f1", "f1_macro", "roc_auc_ovr", "average_precision", "matthews_corrcoef",
+                  "precision", "recall")
+METRIC_LABELS = {"roc_auc": "ROC AUC (two classes)", "accuracy": "accuracy",
+                 "balanced_accuracy": "balanced accuracy", "neg_log_loss": "log loss (negated)",
+                 "neg_brier_score": "Brier score (negated)", "f1": "F1 (two classes)",
+                 "f1_macro": "F1, mean over classes", "roc_auc_ovr": "ROC AUC, one vs rest",
+                 "average_precision": "average precision",
+                 "matthews_corrcoef": "Matthews correlation"}
+
+
+# ---------------------------------------------------------------------- the run, in a process
+def _run_child(experiment, dataset, n_jobs, messages) -> None:
+    """In the child process: run the experiment, report progress and the result.
+
+    The child runs at a lower priority, so the GUI stays smooth on a busy machine.
+    """
+    try:
+        if hasattr(os, "nice"):
+            os.nice(4)
+        work = run_experiment(experiment, n_jobs=n_jobs, dataset=dataset)
+        while True:
+            try:
+                messages.put(("progress", next(work)))
+            except StopIteration as stop:
+                messages.put(("done", stop.value))
+                return
+    except ValueError as exc:
+        messages.put(("value_error", str(exc)))
+    except BaseException as exc:  # noqa: BLE001 - reported to the GUI, which shows a dialog
+        messages.put(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def run_in_process(experiment, dataset, n_jobs: int = 1, heartbeat: float = 0.02):
+    """``run_experiment`` in a child process, as a generator like it.
+
+    The fits then never compete with the GUI thread for the GIL. While waiting the
+    generator repeats the last progress record every ``heartbeat`` seconds, so the
+    :class:`~gui.jobs.Job` sees a cancel request at once; closing the generator ends the
+    child immediately (no need to wait for the fold being fitted).
+    """
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["engine.analysis", "gui.tabs.cv_tab"])
+    messages = context.Queue()
+    child = context.Process(target=_run_child, args=(experiment, dataset, n_jobs, messages),
+                            name="cross-validation", daemon=True)
+    child.start()
+    last = None
+    try:
+        while True:
+            try:
+                kind, payload = messages.get(timeout=heartbeat)
+            except queue_module.Empty:
+                if not child.is_alive() and messages.empty():
+                    raise RuntimeError("the cross-validation process ended unexpectedly "
+                                       f"(exit code {child.exitcode})") from None
+                if last is not None:
+                    yield replace(last, detail=None)  # a heartbeat, not a new fold
+                continue
+            if kind == "progress":
+                last = payload
+                yield payload
+            elif kind == "done":
+                return payload
+            elif kind == "value_error":
+                raise ValueError(payload)
+            else:
+                raise RuntimeError(payload)
+    finally:
+        _stop_child(child, messages)
+
+
+def _stop_child(child, messages) -> None:
+    if child.is_alive():
+        child.terminate()
+    child.join(10)
+    messages.close()
+    messages.join_thread()
+
+
+def ordered_metrics() -> list:
+    known = known_metrics()
+    return [m for m in COMMON_METRICS if m in known] + [m for m in known if m not in COMMON_METRICS]
+
+
+def format_seconds(seconds) -> str:
+    if seconds is None:
+        return "—"
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+def spin_box(low: int, high: int, tip: str, parent) -> QSpinBox:
+    box = QSpinBox(parent)
+    box.setRange(low, high)
+    box.setToolTip(tip)
+    box.setKeyboardTracking(False)
+    return box
+
+
+class CVTab(QWidget):
+    """Settings on the left; progress, the live plot and the log on the right."""
+
+    run_started = Signal()
+    run_succeeded = Signal(object)
+    run_cancelled = Signal()
+    run_failed = Signal(str)
+
+    def __init__(self, state, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self._run_job = JobSlot()
+        self._syncing = False
+        splitter = QSplitter(Qt.Horizontal, self)
+        splitter.addWidget(self._build_settings())
+        splitter.addWidget(self._build_run_view())
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([360, 920])
+        QVBoxLayout(self).addWidget(splitter)
+        state.settings_changed.connect(self._show_settings)
+        state.dataset_changed.connect(lambda _: self._update_buttons())
+        state.models_changed.connect(lambda _: self._update_buttons())
+        self._show_settings()
+        self._update_buttons()
+
+    # ------------------------------------------------------------------ layout
+    def _build_settings(self) -> QWidget:
+        panel = QWidget(self)
+        panel.setMinimumWidth(320)
+        panel.setMaximumWidth(440)
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(0, 0, 6, 0)
+        title = QHBoxLayout()
+        title.addWidget(QLabel("<b>Repeated stratified k-fold</b>"))
+        title.addStretch(1)
+        title.addWidget(help_button("cv", self))
+        layout.addLayout(title)
+        form = QFormLayout()
+        self.folds_box = spin_box(2, 100, "k: the rows are split into this many folds; each is "
+                                  "the test set once", panel)
+        self.repeats_box = spin_box(1, 1000, "r: how many times the k-fold split is repeated "
+                                    "with a new shuffle", panel)
+        self.seed_box = spin_box(0, 2**31 - 1, "Fixes the shuffles so the run can be repeated "
+                                 "exactly", panel)
+        self.jobs_box = spin_box(1, max(os.cpu_count() or 1, 1), "Processor cores fitting folds "
+                                 "at the same time (same numbers for any value)", panel)
+        self.primary_combo = QComboBox(panel)
+        self.primary_combo.setToolTip("Ranks the models and is used in every comparison")
+        for name in ordered_metrics():
+            self.primary_combo.addItem(METRIC_LABELS.get(name, name), name)
+        form.addRow("Folds (k)", self.folds_box)
+        form.addRow("Repeats (r)", self.repeats_box)
+        form.addRow("Random seed", self.seed_box)
+        form.addRow("Score to compare on", self.primary_combo)
+        layout.addLayout(form)
+        extra = QGroupBox("Also report", panel)
+        self.extra_list = QListWidget(extra)
+        self.extra_list.setToolTip("Extra metrics computed from the same fits (not compared)")
+        for name in ordered_metrics():
+            item = QListWidgetItem(METRIC_LABELS.get(name, name), self.extra_list)
+            item.setData(Qt.UserRole, name)
+            item.setToolTip(name)
+            item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+            item.setCheckState(Qt.Unchecked)
+        QVBoxLayout(extra).addWidget(self.extra_list)
+        layout.addWidget(extra, 1)
+        jobs = QFormLayout()
+        jobs.addRow("Parallel jobs", self.jobs_box)
+        layout.addLayout(jobs)
+        for box in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box):
+            box.valueChanged.connect(self._store_settings)
+        self.primary_combo.currentIndexChanged.connect(self._store_settings)
+        self.extra_list.itemChanged.connect(self._store_settings)
+        self.run_button = QPushButton("Run", panel)
+        self.run_button.setStyleSheet("font-weight: bold; padding: 6px;")
+        self.run_button.clicked.connect(self.start_run)
+        self.cancel_button = QPushButton("Cancel", panel)
+        self.cancel_button.clicked.connect(self.cancel_run)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button, 2)
+        buttons.addWidget(self.cancel_button, 1)
+        layout.addLayout(buttons)
+        self.size_label = QLabel(panel)
+        self.size_label.setWordWrap(True)
+        self.size_label.setStyleSheet("color: #555;")
+        layout.addWidget(self.size_label)
+        return panel
+
+    def _build_run_view(self) -> QWidget:
+        panel = QWidget(self)
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(6, 0, 0, 0)
+        self.progress_bar = QProgressBar(panel)
+        self.progress_bar.setFormat("%v of %m folds")
+        self.progress_bar.setValue(0)
+        self.time_label = QLabel("Not run yet.", panel)
+        self.time_label.setStyleSheet("color: #333;")
+        layout.addWidget(self.progress_bar)
+        layout.addWidget(self.time_label)
+        self.live_plot = LiveScoresPlot(panel)
+        self.log = QPlainTextEdit(panel)
+        self.log.setReadOnly(True)
+        self.log.setPlaceholderText("Fold errors and warnings of the last run appear here.")
+        log_box = QWidget(panel)
+        log_layout = QVBoxLayout(log_box)
+        log_layout.setContentsMargins(0, 0, 0, 0)
+        log_layout.addWidget(QLabel("<b>Log</b> (fold errors and warnings)"))
+        log_layout.addWidget(self.log)
+        split = QSplitter(Qt.Vertical, panel)
+        split.addWidget(self.live_plot)
+        split.addWidget(log_box)
+        split.setSizes([540, 110])
+        layout.addWidget(split, 1)
+        return panel
+
+    # ------------------------------------------------------------------ settings <-> state
+    def metrics(self) -> list:
+        primary = self.primary_combo.currentData()
+        extras = [self.extra_list.item(i).data(Qt.UserRole) for i in range(self.extra_list.count())
+                  if self.extra_list.item(i).checkState() == Qt.Checked]
+        return [primary] + [m for m in extras if m != primary]
+
+    def _store_settings(self, *_) -> None:
+        if self._syncing:
+            return
+        config = CVConfig(self.folds_box.value(), self.repeats_box.value(), self.seed_box.value())
+        self._syncing = True
+        try:
+            self.state.set_cv(config, tuple(self.metrics()), self.jobs_box.value())
+        finally:
+            self._syncing = False
+        self._update_buttons()
+
+    def _show_settings(self) -> None:
+        if self._syncing:
+            return
+        self._syncing = True
+        try:
+            cv, metrics = self.state.cv, list(self.state.metrics)
+            self.folds_box.setValue(cv.n_splits)
+            self.repeats_box.setValue(cv.n_repeats)
+            self.seed_box.setValue(cv.random_state or 0)
+            self.jobs_box.setValue(max(1, min(self.state.n_jobs, self.jobs_box.maximum())))
+            self._show_metrics(metrics)
+        finally:
+            self._syncing = False
+        self._update_buttons()
+
+    def _show_metrics(self, metrics: list) -> None:
+        index = self.primary_combo.findData(metrics[0]) if metrics else -1
+        if index < 0 and metrics:
+            self.primary_combo.addItem(metrics[0], metrics[0])
+            index = self.primary_combo.count() - 1
+        self.primary_combo.setCurrentIndex(max(index, 0))
+        for i in range(self.extra_list.count()):
+            item = self.extra_list.item(i)
+            checked = item.data(Qt.UserRole) in metrics[1:]
+            item.setCheckState(Qt.Checked if checked else Qt.Unchecked)
+
+    def _update_buttons(self) -> None:
+        running = self._run_job.running
+        for widget in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box,
+                       self.primary_combo, self.extra_list):
+            widget.setEnabled(not running)
+        self.run_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.size_label.setText(self._size_text())
+
+    def _size_text(self) -> str:
+        try:
+            n_models = len(self.state.model_specs())
+        except ValueError:
+            return "Fix the models on the Models tab before running."
+        if self.state.dataset is None:
+            return "Load a data set on the Dataset tab before running."
+        k, r = self.folds_box.value(), self.repeats_box.value()
+        return (f"{n_models} models × {k} folds × {r} repeats = {n_models * k * r:,} fits on "
+                f"{self.state.dataset.n_rows:,} rows.")
+
+    # ------------------------------------------------------------------ running
+    @property
+    def running(self) -> bool:
+        return self._run_job.running
+
+    def start_run(self) -> None:
+        if self._run_job.running:
+            return
+        try:
+            experiment = self.state.to_experiment()
+        except ValueError as exc:
+            self._show_error(str(exc))
+            return
+        dataset, n_jobs = self.state.dataset, self.state.n_jobs
+        total = len(experiment.models) * experiment.cv.n_splits * experiment.cv.n_repeats
+        job = Job(lambda: run_in_process(experiment, dataset, n_jobs),
+                  name="cross-validation", min_interval=0.1)
+        job.progressed.connect(self._on_progress)
+        job.details.connect(self.live_plot.add_fold_scores)
+        job.succeeded.connect(self._on_succeeded)
+        job.failed.connect(self._on_failed)
+        job.cancelled.connect(self._on_cancelled)
+        self.progress_bar.setRange(0, total)
+        self.progress_bar.setValue(0)
+        self.time_label.setText("Starting…")
+        self.log.clear()
+        self.live_plot.start([m.name for m in experiment.models], experiment.metrics[0],
+                             experiment.cv.n_splits, experiment.cv.n_repeats)
+        self._run_job.start(job)
+        self._update_buttons()
+        self.state.status_message.emit(f"Cross-validating: {total:,} fits…")
+        self.run_started.emit()
+
+    def cancel_run(self) -> None:
+        if self._run_job.running:
+            self._run_job.cancel()
+            self.cancel_button.setEnabled(False)
+            self.time_label.setText("Cancelling: waiting for the fold being fitted…")
+
+    def _on_progress(self, progress) -> None:
+        self.progress_bar.setRange(0, progress.total)
+        self.progress_bar.setValue(progress.done)
+        self.time_label.setText(f"{progress.done:,} of {progress.total:,} folds — elapsed "
+                                f"{format_seconds(progress.elapsed)}, about "
+                                f"{format_seconds(progress.remaining)} left — last: "
+                                f"{progress.label}")
+
+    def _on_succeeded(self, result) -> None:
+        self._finish_job()
+        self.live_plot.show_fold_scores(result.cv)
+        self._log_failures(result.cv.failures)
+        self.time_label.setText(f"Done: {len(result.cv.scores['model'].unique())} models in "
+                                f"{format_seconds(result.cv.seconds)}.")
+        self.state.set_result(result)
+        self.state.status_message.emit("Cross-validation finished; see the Results tab.")
+        self.run_succeeded.emit(result)
+
+    def _on_cancelled(self) -> None:
+        self._finish_job()
+        self.live_plot.reset("The run was cancelled. Press Run to start again.")
+        self.time_label.setText(f"Cancelled after {self.progress_bar.value():,} folds. "
+                                "Press Run to start again.")
+        self.state.status_message.emit("Cross-validation cancelled.")
+        self.run_cancelled.emit()
+
+    def _on_failed(self, message: str) -> None:
+        self._finish_job()
+        self.live_plot.reset("The run failed; see the message. Fix the setting and press Run.")
+        self.time_label.setText("The run failed.")
+        self.log.appendPlainText(f"error: {message}")
+        self.run_failed.emit(message)
+        self._show_error(message)
+
+    def _finish_job(self) -> None:
+        job = self._run_job.job
+        if job is not None:
+            job.wait()
+        self._update_buttons()
+
+    def _log_failures(self, failures) -> None:
+        if failures.empty:
+            self.log.setPlainText("No fold failed and no warnings were raised.")
+            return
+        lines = [f"{row.kind}: {row.model}, repeat {row.repeat + 1}, fold {row.fold + 1}: "
+                 f"{row.message}" for row in failures.itertuples(index=False)]
+        errors = int((failures["kind"] == "error").sum())
+        header = f"{errors} failed fold(s), {len(failures) - errors} warning(s):"
+        self.log.setPlainText("\n".join([header, *lines]))
+
+    def _show_error(self, message: str) -> None:
+        QMessageBox.warning(self, "Cannot run the cross-validation",
+                            f"{message}\n\nChange this on the Dataset, Models or "
+                            "Cross-validation tab, then press Run again.")
+
+    def shutdown(self, msecs: int = 30000) -> bool:
+        """Cancel a run and wait for it (on quit)."""
+        ok = self._run_job.wait(msecs)
+        return self.live_plot.wait_for_save(msecs) and ok

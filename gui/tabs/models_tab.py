@@ -1,0 +1,484 @@
+"""The Models tab: model entries of the experiment file, their parameters, the models they make.
+
+Entries are the experiment file's dicts (``state.model_entries``). A field holding a
+comma-separated list ("linear, rbf", "0.1, 1, 10") turns the entry into a grid; the
+right-hand list shows what the entries expand into, or the engine's error in red.
+"""
+from __future__ import annotations
+
+import copy
+import re
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QValidator
+from PySide6.QtWidgets import (QAbstractSpinBox, QCheckBox, QComboBox, QFormLayout,
+                               QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget,
+                               QMenu, QPushButton, QScrollArea, QSplitter, QToolButton,
+                               QVBoxLayout, QWidget)
+
+from engine.catalogue import CATALOGUE, expand_model, expand_models, parameter_specs, presets
+
+from ..help import help_button
+
+NO_ENTRY_HINT = ("No model yet. Press <b>Add</b> to pick a classifier, or choose one of the "
+                 "<b>Presets</b> for a ready-made comparison.")
+
+
+# ---------------------------------------------------------------------- values in fields
+def parse_token(token: str):
+    """One typed value: true/false, None, a whole number, a number, else text."""
+    text = token.strip()
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("none", "null"):
+        return None
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text.strip("'\"")
+
+
+def parse_field(text: str) -> list:
+    """The values typed in a field: one, or several separated by commas (a grid)."""
+    return [parse_token(t) for t in text.split(",") if t.strip()]
+
+
+def field_text(values) -> str:
+    return ", ".join("None" if v is None else str(v) for v in values)
+
+
+def grid_dict(entry: dict):
+    """The entry's grid as one dict, or None when it is a list of several dicts."""
+    grid = entry.get("grid")
+    if not grid:
+        return {}
+    if isinstance(grid, dict):
+        return grid
+    if isinstance(grid, list) and len(grid) == 1 and isinstance(grid[0], dict):
+        return grid[0]
+    return None
+
+
+def grid_params(entry: dict) -> set:
+    grid = entry.get("grid") or []
+    grids = [grid] if isinstance(grid, dict) else grid
+    return {name for g in grids if isinstance(g, dict) for name in g}
+
+
+def set_param(entry: dict, name: str, values: list, default) -> dict:
+    """A copy of ``entry`` with parameter ``name`` set to one value or a grid of values."""
+    entry = copy.deepcopy(entry)
+    params = entry.setdefault("params", {})
+    grid = grid_dict(entry)
+    if grid is not None:
+        grid = dict(grid)
+        grid.pop(name, None)
+    params.pop(name, None)
+    if len(values) > 1 and grid is not None:
+        grid[name] = list(values)
+    elif len(values) == 1 and values[0] != default:
+        params[name] = values[0]
+    if grid is not None:
+        if grid:
+            entry["grid"] = grid
+        else:
+            entry.pop("grid", None)
+    return entry
+
+
+def str_choices(doc: str) -> list:
+    """Allowed words from a doc such as "({'linear', 'poly', 'rbf'} or callable, ...)"."""
+    match = re.search(r"\{([^}]*)\}", doc)
+    if not match:
+        return []
+    return [w.strip().strip("'\"") for w in match.group(1).split(",") if "'" in w or '"' in w]
+
+
+def entry_label(entry: dict) -> str:
+    name = entry.get("name") or entry.get("estimator", "?")
+    try:
+        count = len(expand_model(entry))
+    except ValueError:
+        return f"{name}  ⚠"
+    return f"{name}  ({count} models)" if entry.get("grid") else name
+
+
+def unique_name(base: str, entries: list) -> str:
+    taken = {e.get("name") or e.get("estimator") for e in entries}
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}_{n}" in taken:
+        n += 1
+    return f"{base}_{n}"
+
+
+def model_line(spec) -> str:
+    params = ", ".join(f"{k}={v!r}" for k, v in spec.params.items())
+    scale = "scaled → " if spec.scale else ""
+    return f"{spec.name}:  {scale}{spec.estimator}({params})"
+
+
+# ---------------------------------------------------------------------- editors
+class NumberListBox(QAbstractSpinBox):
+    """A spin box for a number that also accepts a comma-separated list (a grid)."""
+
+    committed = Signal()
+
+    def __init__(self, kind: str, parent=None):
+        super().__init__(parent)
+        self.kind = kind
+        self.setCorrectionMode(QAbstractSpinBox.CorrectToNearestValue)
+        self.setKeyboardTracking(False)
+        self.editingFinished.connect(self.committed)
+
+    def validate(self, text: str, pos: int):
+        tokens = [t.strip() for t in text.split(",")]
+        if all(t and isinstance(parse_token(t), (int, float, type(None))) for t in tokens):
+            return QValidator.Acceptable
+        return QValidator.Intermediate
+
+    def fixup(self, text: str) -> str:
+        return ", ".join(t.strip() for t in text.split(",") if t.strip())
+
+    def values(self) -> list:
+        return parse_field(self.text())
+
+    def setText(self, text: str) -> None:
+        self.lineEdit().setText(text)
+
+    def stepEnabled(self):
+        values = self.values()
+        one_number = len(values) == 1 and isinstance(values[0], (int, float))
+        return (QAbstractSpinBox.StepUpEnabled | QAbstractSpinBox.StepDownEnabled) if one_number \
+            else QAbstractSpinBox.StepNone
+
+    def stepBy(self, steps: int) -> None:
+        value = self.values()[0]
+        if self.kind == "int" or isinstance(value, int) and not isinstance(value, bool):
+            self.setText(str(int(value) + steps))
+        else:
+            step = 10 ** _magnitude(value) if value else 0.1
+            self.setText(f"{value + steps * step:.6g}")
+        self.committed.emit()
+
+
+def _magnitude(value: float) -> int:
+    import math
+
+    return int(math.floor(math.log10(abs(value))))
+
+
+def make_editor(spec, parent) -> QWidget:
+    """A typed editor for one ParamSpec; each has ``committed`` and reads back via ``values``."""
+    if spec.kind == "bool":
+        editor = QCheckBox(parent)
+        editor.committed = editor.toggled
+        editor.values = lambda: [editor.isChecked()]
+        editor.show_values = lambda values: editor.setChecked(bool(values[0]))
+        return editor
+    if spec.kind in ("int", "float"):
+        editor = NumberListBox(spec.kind, parent)
+        editor.show_values = lambda values: editor.setText(field_text(values))
+        return editor
+    if spec.kind == "str":
+        editor = QComboBox(parent)
+        editor.setEditable(True)
+        editor.addItems(str_choices(spec.doc) or [str(spec.default)])
+        editor.setInsertPolicy(QComboBox.NoInsert)
+        editor.committed = editor.lineEdit().editingFinished
+        editor.activated.connect(lambda _: editor.lineEdit().editingFinished.emit())
+        editor.values = lambda: parse_field(editor.currentText())
+        editor.show_values = lambda values: editor.setCurrentText(field_text(values))
+        return editor
+    editor = QLineEdit(parent)
+    editor.setPlaceholderText(f"{spec.default!r} (default)")
+    editor.committed = editor.editingFinished
+    editor.values = lambda: parse_field(editor.text())
+    editor.show_values = lambda values: editor.setText(
+        "" if values == [spec.default] else field_text(values))
+    return editor
+
+
+def locked_values(entry: dict, name: str) -> list:
+    """Every value a parameter takes across a grid of several parameter sets."""
+    values = []
+    for grid in entry.get("grid") or []:
+        for value in grid.get(name, []):
+            if value not in values:
+                values.append(value)
+    return values
+
+
+def current_values(entry: dict, spec) -> list:
+    grid = grid_dict(entry) or {}
+    if spec.name in grid:
+        return list(grid[spec.name])
+    return [entry.get("params", {}).get(spec.name, spec.default)]
+
+
+class ParameterEditor(QWidget):
+    """The form of one entry's parameters; ``changed`` carries the edited entry."""
+
+    changed = Signal(dict)
+
+    def __init__(self, entry: dict, parent=None):
+        super().__init__(parent)
+        self.entry = copy.deepcopy(entry)
+        form = QFormLayout(self)
+        form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
+        self.scale_check = QCheckBox("Scale features (standard scaler before the model)", self)
+        self.scale_check.setChecked(bool(entry.get("scale")))
+        self.scale_check.toggled.connect(self._on_scale)
+        form.addRow(self.scale_check)
+        locked = grid_params(entry) if grid_dict(entry) is None else set()
+        self.editors = {}
+        for spec in parameter_specs(entry["estimator"]):
+            editor = make_editor(spec, self)
+            editor.show_values(current_values(entry, spec))
+            editor.setToolTip(spec.doc or spec.name)
+            editor.committed.connect(lambda *_, s=spec: self._on_edited(s))
+            label = QLabel(spec.name, self)
+            label.setToolTip(f"{spec.doc}\nDefault: {spec.default!r}")
+            if spec.name in (entry.get("params") or {}) or spec.name in grid_params(entry):
+                label.setText(f"<b>{spec.name}</b>")
+            if spec.name in locked:
+                editor.show_values(locked_values(entry, spec.name))
+                editor.setEnabled(False)
+                editor.setToolTip("Set by this entry's grid of several parameter sets "
+                                  "(see the models on the right).")
+            self.editors[spec.name] = editor
+            form.addRow(label, editor)
+
+    def _on_scale(self, checked: bool) -> None:
+        self.entry = copy.deepcopy(self.entry)
+        if checked:
+            self.entry["scale"] = True
+        else:
+            self.entry.pop("scale", None)
+        self.changed.emit(self.entry)
+
+    def _on_edited(self, spec) -> None:
+        values = self.editors[spec.name].values() or [spec.default]
+        if values == current_values(self.entry, spec):
+            return
+        self.entry = set_param(self.entry, spec.name, values, spec.default)
+        self.changed.emit(self.entry)
+
+
+# ---------------------------------------------------------------------- the tab
+class ModelsTab(QWidget):
+    """Entries on the left, the selected entry's parameters in the middle, models on the right."""
+
+    def __init__(self, state, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self.editor = None
+        self._editing = False
+        splitter = QSplitter(Qt.Horizontal, self)
+        splitter.addWidget(self._build_entry_list())
+        splitter.addWidget(self._build_editor_area())
+        splitter.addWidget(self._build_expansion())
+        splitter.setSizes([290, 560, 430])
+        QVBoxLayout(self).addWidget(splitter)
+        state.models_changed.connect(self._on_models_changed)
+        self._on_models_changed(state.model_entries)
+
+    def _build_entry_list(self) -> QWidget:
+        panel = QWidget(self)
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(0, 0, 6, 0)
+        title = QHBoxLayout()
+        title.addWidget(QLabel("<b>Model entries</b>"))
+        title.addStretch(1)
+        title.addWidget(help_button("models", self))
+        layout.addLayout(title)
+        self.entry_list = QListWidget(panel)
+        self.entry_list.currentRowChanged.connect(self._on_entry_selected)
+        self.entry_list.itemDoubleClicked.connect(lambda _: self.ask_rename())
+        layout.addWidget(self.entry_list, 1)
+        self.add_button = QToolButton(panel)
+        self.add_button.setText("Add")
+        self.add_button.setPopupMode(QToolButton.InstantPopup)
+        add_menu = QMenu(self.add_button)
+        for name, (_, description) in CATALOGUE.items():
+            action = add_menu.addAction(f"{name} — {description}")
+            action.triggered.connect(lambda _=False, n=name: self.add_model(n))
+        self.add_button.setMenu(add_menu)
+        self.presets_button = QToolButton(panel)
+        self.presets_button.setText("Presets")
+        self.presets_button.setPopupMode(QToolButton.InstantPopup)
+        presets_menu = QMenu(self.presets_button)
+        for name in presets():
+            presets_menu.addAction(name).triggered.connect(
+                lambda _=False, n=name: self.apply_preset(n))
+        self.presets_button.setMenu(presets_menu)
+        self.duplicate_button = QPushButton("Duplicate", panel)
+        self.duplicate_button.clicked.connect(self.duplicate_selected)
+        self.rename_button = QPushButton("Rename…", panel)
+        self.rename_button.clicked.connect(self.ask_rename)
+        self.remove_button = QPushButton("Remove", panel)
+        self.remove_button.clicked.connect(self.remove_selected)
+        for row in ((self.add_button, self.presets_button),
+                    (self.duplicate_button, self.rename_button, self.remove_button)):
+            line = QHBoxLayout()
+            for button in row:
+                button.setSizePolicy(self.remove_button.sizePolicy())
+                line.addWidget(button)
+            layout.addLayout(line)
+        return panel
+
+    def _build_editor_area(self) -> QWidget:
+        panel = QWidget(self)
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(6, 0, 6, 0)
+        self.editor_title = QLabel(panel)
+        self.editor_title.setWordWrap(True)
+        layout.addWidget(self.editor_title)
+        grid_hint = QLabel("Type several values separated by commas (e.g. <i>linear, rbf</i> or "
+                           "<i>0.1, 1, 10</i>) to compare one model per value. Bold: changed "
+                           "from the default. Hover a name for its meaning.", panel)
+        grid_hint.setWordWrap(True)
+        grid_hint.setStyleSheet("color: #555;")
+        layout.addWidget(grid_hint)
+        self.scroll = QScrollArea(panel)
+        self.scroll.setWidgetResizable(True)
+        layout.addWidget(self.scroll, 1)
+        return panel
+
+    def _build_expansion(self) -> QWidget:
+        panel = QWidget(self)
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(6, 0, 0, 0)
+        self.expansion_title = QLabel("<b>Models to compare</b>", panel)
+        layout.addWidget(self.expansion_title)
+        self.error_label = QLabel(panel)
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #b00020; font-weight: bold;")
+        self.error_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        layout.addWidget(self.error_label)
+        self.expanded_list = QListWidget(panel)
+        self.expanded_list.setWordWrap(True)
+        layout.addWidget(self.expanded_list, 1)
+        return panel
+
+    # ------------------------------------------------------------------ actions
+    def selected_row(self) -> int:
+        return self.entry_list.currentRow()
+
+    def _entries(self) -> list:
+        return copy.deepcopy(self.state.model_entries)
+
+    def _commit(self, entries: list, select: int) -> None:
+        self.state.set_model_entries(entries)
+        self.entry_list.setCurrentRow(min(select, len(entries) - 1))
+        self._show_editor()
+
+    def add_model(self, estimator: str) -> None:
+        entries = self._entries()
+        entries.append({"name": unique_name(estimator, entries), "estimator": estimator,
+                        "params": {}})
+        self._commit(entries, len(entries) - 1)
+
+    def duplicate_selected(self) -> None:
+        row, entries = self.selected_row(), self._entries()
+        if row < 0:
+            return
+        copy_ = copy.deepcopy(entries[row])
+        base = copy_.get("name") or copy_["estimator"]
+        copy_["name"] = unique_name(f"{base}_copy", entries)
+        entries.insert(row + 1, copy_)
+        self._commit(entries, row + 1)
+
+    def remove_selected(self) -> None:
+        row, entries = self.selected_row(), self._entries()
+        if row < 0:
+            return
+        del entries[row]
+        self._commit(entries, max(row - 1, 0))
+
+    def ask_rename(self) -> None:
+        row = self.selected_row()
+        if row < 0:
+            return
+        entry = self.state.model_entries[row]
+        name, ok = QInputDialog.getText(self, "Rename the model", "Name (empty: no name; grid "
+                                        "models are then named by their values):",
+                                        text=entry.get("name", ""))
+        if ok:
+            self.rename_selected(name)
+
+    def rename_selected(self, name: str) -> None:
+        row, entries = self.selected_row(), self._entries()
+        if row < 0:
+            return
+        if name.strip():
+            entries[row]["name"] = name.strip()
+        else:
+            entries[row].pop("name", None)
+        self._commit(entries, row)
+
+    def apply_preset(self, name: str) -> None:
+        self._commit(copy.deepcopy(presets()[name]), 0)
+
+    def _on_entry_edited(self, entry: dict) -> None:
+        row, entries = self.selected_row(), self._entries()
+        entries[row] = entry
+        self._editing = True
+        try:
+            self.state.set_model_entries(entries)
+        finally:
+            self._editing = False
+
+    # ------------------------------------------------------------------ views
+    def _on_models_changed(self, entries: list) -> None:
+        row = self.selected_row()
+        self.entry_list.blockSignals(True)
+        self.entry_list.clear()
+        self.entry_list.addItems([entry_label(e) for e in entries])
+        self.entry_list.setCurrentRow(min(max(row, 0), len(entries) - 1))
+        self.entry_list.blockSignals(False)
+        for button in (self.duplicate_button, self.rename_button, self.remove_button):
+            button.setEnabled(bool(entries))
+        self._show_expansion(entries)
+        if not self._editing:
+            self._show_editor()
+
+    def _on_entry_selected(self, _row: int) -> None:
+        self._show_editor()
+
+    def _show_editor(self) -> None:
+        row, entries = self.selected_row(), self.state.model_entries
+        if not 0 <= row < len(entries):
+            self.editor = None
+            hint = QLabel(NO_ENTRY_HINT, self)
+            hint.setWordWrap(True)
+            hint.setAlignment(Qt.AlignCenter)
+            hint.setStyleSheet("color: #666; font-size: 11pt;")
+            self.scroll.setWidget(hint)
+            self.editor_title.setText("<b>Parameters</b>")
+            return
+        entry = entries[row]
+        estimator = entry.get("estimator", "")
+        description = CATALOGUE.get(estimator, ("", "unknown estimator"))[1]
+        self.editor_title.setText(f"<b>Parameters of {entry.get('name') or estimator}</b> — "
+                                  f"{estimator}: {description}")
+        self.editor = ParameterEditor(entry, self)
+        self.editor.changed.connect(self._on_entry_edited)
+        self.scroll.setWidget(self.editor)
+
+    def _show_expansion(self, entries: list) -> None:
+        self.expanded_list.clear()
+        try:
+            specs = expand_models(entries)
+        except ValueError as exc:
+            self.error_label.setText(f"⚠ {exc}")
+            self.error_label.setVisible(True)
+            self.expansion_title.setText("<b>Models to compare</b>")
+            return
+        self.error_label.setVisible(False)
+        self.expansion_title.setText(f"<b>Models to compare: {len(specs)}</b>")
+        self.expanded_list.addItems([model_line(s) for s in specs])

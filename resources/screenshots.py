@@ -1,0 +1,66 @@
+"""Render every tab of the app to PNG, offscreen, after running the built-in example.
+
+    python resources/screenshots.py [OUT_DIR]      # default: docs/screenshots/
+
+The window is 1280 x 800; the Results tab is shown with two models selected (rbf, linear).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from gui.app import DEFAULT_EXPERIMENT, make_application  # noqa: E402  (PySide6 first)
+
+from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
+
+FILES = ("dataset.png", "models.png", "cross_validation.png", "results.png")
+
+
+def wait_for(signal, timeout_s: float = 120) -> None:
+    loop = QEventLoop()
+    signal.connect(loop.quit)
+    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+    loop.exec()
+
+
+def settle(app, ms: int = 400) -> None:
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+    app.processEvents()
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    out = os.path.abspath(argv[0] if argv else os.path.join(ROOT, "docs", "screenshots"))
+    os.makedirs(out, exist_ok=True)
+    app = make_application([])
+    from gui.main_window import MainWindow
+
+    with tempfile.TemporaryDirectory() as folder:
+        window = MainWindow(settings=QSettings(os.path.join(folder, "s.ini"), QSettings.IniFormat))
+        window.resize(1280, 800)
+        window.show()
+        window.open_experiment(DEFAULT_EXPERIMENT)
+        wait_for(window.dataset_tab.view_ready)
+        window.tabs.setCurrentWidget(window.cv_tab)
+        window.cv_tab.start_run()
+        wait_for(window.cv_tab.run_succeeded)
+        window.state.set_selection(["rbf", "linear"])
+        for index, name in enumerate(FILES):
+            window.tabs.setCurrentIndex(index)
+            settle(app)
+            path = os.path.join(out, name)
+            window.grab().save(path)
+            print(path)
+        window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

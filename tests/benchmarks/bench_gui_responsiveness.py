@@ -1,0 +1,155 @@
+"""How responsive the GUI stays while cross-validating, and how fast Cancel takes effect.
+
+    python tests/benchmarks/bench_gui_responsiveness.py [--quick] [--jobs N]
+
+Opens the main window offscreen, loads breast cancer, takes the preset "Six common
+classifiers" and runs a 10 x 10-fold CV (--quick: 5 x 2). A QTimer fires every 5 ms on
+the GUI thread; the longest gap between two ticks is the longest event-loop stall
+(target: < 50 ms). A second run is cancelled after a few folds; the time from Cancel to
+idle (no thread running, Run enabled) is compared with the median fold fit time (target:
+below one fold's time).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from gui.app import make_application  # noqa: E402  (PySide6 first)
+
+from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
+
+PRESET = "Six common classifiers"
+
+
+class StallMeter:
+    """Longest gap between ticks of a 5 ms timer on the GUI thread."""
+
+    def __init__(self, interval_ms: int = 5):
+        self.timer = QTimer()
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self._tick)
+        self.gaps: list = []
+        self._last = None
+
+    def start(self) -> None:
+        self.gaps, self._last = [], time.perf_counter()
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.gaps.append(now - self._last)
+        self._last = now
+
+    def report(self) -> dict:
+        gaps = sorted(self.gaps) or [0.0]
+        return {"max_ms": 1000 * gaps[-1], "p99_ms": 1000 * gaps[int(0.99 * (len(gaps) - 1))],
+                "over_50ms": sum(g > 0.05 for g in gaps), "ticks": len(gaps)}
+
+
+def wait_for(signal, timeout_s: float) -> None:
+    loop = QEventLoop()
+    signal.connect(loop.quit)
+    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+    loop.exec()
+    signal.disconnect(loop.quit)
+
+
+def wait_until(condition, timeout_s: float) -> None:
+    loop = QEventLoop()
+    timer = QTimer()
+    timer.timeout.connect(lambda: condition() and loop.quit())
+    timer.start(5)
+    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+    loop.exec()
+    timer.stop()
+
+
+def open_window(settings_path: str):
+    from gui.main_window import MainWindow
+
+    window = MainWindow(settings=QSettings(settings_path, QSettings.IniFormat))
+    window.resize(1280, 800)
+    window.show()
+    tab = window.dataset_tab
+    tab.load_builtin("breast_cancer")
+    wait_for(tab.view_ready, 30)
+    window.models_tab.apply_preset(PRESET)
+    return window
+
+
+def timed_run(window, folds: int, repeats: int, n_jobs: int) -> tuple:
+    cv = window.cv_tab
+    cv.folds_box.setValue(folds)
+    cv.repeats_box.setValue(repeats)
+    cv.jobs_box.setValue(n_jobs)
+    window.tabs.setCurrentWidget(cv)
+    meter = StallMeter()
+    started = time.perf_counter()
+    cv.start_run()
+    wait_until(lambda: cv.progress_bar.value() > 0, 120)   # the first fold is done
+    meter.start()                                          # stalls while the run goes on
+    wait_for(cv.run_succeeded, 3600)
+    meter.stop()
+    return time.perf_counter() - started, meter.report()
+
+
+def cancel_timing(window, n_jobs: int) -> float:
+    cv = window.cv_tab
+    cv.folds_box.setValue(10)
+    cv.repeats_box.setValue(10)
+    cv.jobs_box.setValue(n_jobs)
+    window.tabs.setCurrentWidget(cv)
+    cv.start_run()
+    wait_until(lambda: cv.progress_bar.value() >= 15, 120)
+    clicked = time.perf_counter()
+    cv.cancel_button.click()
+    wait_until(lambda: not cv.running and cv.run_button.isEnabled(), 120)
+    return time.perf_counter() - clicked
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="5 folds x 2 repeats")
+    parser.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
+    args = parser.parse_args(argv)
+    app = make_application([])
+    if os.environ.get("SWITCH"):
+        sys.setswitchinterval(float(os.environ["SWITCH"]))
+    folds, repeats = (5, 2) if args.quick else (10, 10)
+    with tempfile.TemporaryDirectory() as folder:
+        window = open_window(os.path.join(folder, "settings.ini"))
+        seconds, stalls = timed_run(window, folds, repeats, args.jobs)
+        result = window.state.result
+        fits = result.cv.scores.drop_duplicates(["model", "repeat", "fold"])["fit_seconds"]
+        median_fit = statistics.median(fits.dropna())
+        per_model = fits.groupby(result.cv.scores.drop_duplicates(
+            ["model", "repeat", "fold"])["model"]).median()
+        cancel_seconds = cancel_timing(window, args.jobs)
+        window.close()
+    app.processEvents()
+    print(f"breast cancer, {PRESET}, {folds} folds x {repeats} repeats, n_jobs={args.jobs}")
+    print(f"  run time                     {seconds:8.2f} s ({len(fits)} fits)")
+    print(f"  longest event-loop stall     {stalls['max_ms']:8.1f} ms (target < 50 ms)")
+    print(f"  99th percentile tick gap     {stalls['p99_ms']:8.1f} ms; ticks over 50 ms: "
+          f"{stalls['over_50ms']} of {stalls['ticks']}")
+    print(f"  Cancel -> idle               {1000 * cancel_seconds:8.1f} ms")
+    print(f"  median fold fit time         {1000 * median_fit:8.1f} ms (target: Cancel below "
+          "one fold's time)")
+    print("  median fit per model (ms):   " + ", ".join(f"{m} {1000 * v:.0f}"
+                                                      for m, v in per_model.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

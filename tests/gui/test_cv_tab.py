@@ -1,0 +1,127 @@
+"""The Cross-validation tab, driven offscreen: settings, a real run, cancel and run again."""
+import os
+
+import pytest
+
+
+
+from engine.data import load_builtin  # noqa: E402
+from engine.experiment import load_experiment  # noqa: E402
+from gui.state import AppState  # noqa: E402
+from gui.tabs.cv_tab import CVTab  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SEED = os.path.join(ROOT, "resources", "examples", "svc_kernels_moons.json")
+
+
+@pytest.fixture
+def tab(qtbot):
+    widget = CVTab(AppState())
+    widget.resize(1280, 760)
+    qtbot.addWidget(widget)
+    widget.show()
+    yield widget
+    widget.shutdown()
+
+
+@pytest.fixture
+def warnings_shown(monkeypatch):
+    shown = []
+    monkeypatch.setattr("gui.tabs.cv_tab.QMessageBox.warning",
+                        lambda parent, title, text: shown.append((title, text)))
+    return shown
+
+
+def seed_state(state):
+    experiment = load_experiment(SEED)
+    state.apply_experiment(experiment, load_builtin("moons", n_samples=100, noise=0.352,
+                                                    random_state=1))
+
+
+def test_settings_go_into_the_state(tab):
+    tab.folds_box.setValue(5)
+    tab.repeats_box.setValue(3)
+    tab.seed_box.setValue(42)
+    tab.primary_combo.setCurrentIndex(tab.primary_combo.findData("balanced_accuracy"))
+    for i in range(tab.extra_list.count()):
+        item = tab.extra_list.item(i)
+        if item.data(0x0100) in ("accuracy", "neg_log_loss"):
+            item.setCheckState(tab.extra_list.item(i).checkState().Checked)
+    state = tab.state
+    assert (state.cv.n_splits, state.cv.n_repeats, state.cv.random_state) == (5, 3, 42)
+    assert state.metrics == ("balanced_accuracy", "accuracy", "neg_log_loss")
+
+
+def test_loaded_experiment_shows_in_the_widgets(tab):
+    seed_state(tab.state)
+    assert tab.folds_box.value() == 10 and tab.repeats_box.value() == 10
+    assert tab.primary_combo.currentData() == "roc_auc"
+    assert "4 models × 10 folds × 10 repeats = 400 fits" in tab.size_label.text()
+    assert tab.run_button.isEnabled() and not tab.cancel_button.isEnabled()
+
+
+def test_seed_example_runs_and_shows_every_fold(tab, qtbot):
+    seed_state(tab.state)                 # the full 10 x 10 run is in test_main_window.py
+    tab.repeats_box.setValue(2)
+    with qtbot.waitSignal(tab.run_succeeded, timeout=60000):
+        tab.run_button.click()
+    result = tab.state.result
+    assert list(result.summary["model"]) == ["linear", "2_poly", "3_poly", "rbf"]
+    assert result.experiment.cv.n_repeats == 2
+    assert tab.progress_bar.value() == 80
+    assert "No fold failed" in tab.log.toPlainText()
+    assert tab.live_plot.fold_points.isVisible()
+    assert len(tab.live_plot.fold_points.data) == 80
+    assert tab.run_button.isEnabled() and not tab.cancel_button.isEnabled()
+
+
+def test_cancel_mid_run_then_run_again(tab, qtbot):
+    tab.state.set_dataset(load_builtin("breast_cancer"))
+    tab.state.set_model_entries([{"name": "forest", "estimator": "RandomForestClassifier",
+                                  "params": {"n_estimators": 30, "random_state": 0}}])
+    tab.folds_box.setValue(10)
+    tab.repeats_box.setValue(20)
+    with qtbot.waitSignal(tab.run_started):
+        tab.start_run()
+    assert tab.folds_box.isEnabled() is False and tab.cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: tab.progress_bar.value() >= 2, timeout=30000)
+    with qtbot.waitSignal(tab.run_cancelled, timeout=10000):
+        tab.cancel_button.click()
+    assert tab.state.result is None
+    assert tab.progress_bar.value() < 200
+    assert "Cancelled" in tab.time_label.text() and tab.run_button.isEnabled()
+    tab.folds_box.setValue(3)
+    tab.repeats_box.setValue(1)
+    with qtbot.waitSignal(tab.run_succeeded, timeout=30000):
+        tab.start_run()
+    assert len(tab.state.result.cv.scores) == 3
+
+
+def test_fold_warnings_appear_in_the_log(tab, qtbot):
+    tab.state.set_dataset(load_builtin("breast_cancer"))
+    tab.state.set_model_entries([{"name": "short", "estimator": "LogisticRegression",
+                                  "params": {"max_iter": 2}}])
+    tab.folds_box.setValue(3)
+    tab.repeats_box.setValue(1)
+    with qtbot.waitSignal(tab.run_succeeded, timeout=30000):
+        tab.start_run()
+    log = tab.log.toPlainText()
+    assert "warning(s)" in log and "ConvergenceWarning" in log and "short, repeat 1" in log
+
+
+def test_impossible_setup_gives_a_dialog(tab, qtbot, warnings_shown):
+    tab.state.set_dataset(load_builtin("iris"))
+    tab.state.set_model_entries([{"estimator": "GaussianNB", "params": {}}])
+    tab.folds_box.setValue(3)
+    tab.repeats_box.setValue(1)                            # roc_auc needs two classes
+    with qtbot.waitSignal(tab.run_failed, timeout=30000):
+        tab.start_run()
+    qtbot.waitUntil(lambda: len(warnings_shown) == 1)
+    assert "roc_auc_ovr" in warnings_shown[0][1]
+    assert tab.run_button.isEnabled()
+
+
+def test_no_data_gives_a_dialog_before_starting(tab, warnings_shown):
+    tab.start_run()
+    assert len(warnings_shown) == 1 and "no data set is loaded" in warnings_shown[0][1]
+    assert not tab.running

@@ -1,0 +1,112 @@
+"""The Models tab, driven offscreen: add, edit, grids, presets, rename, duplicate, remove."""
+import pytest
+
+
+
+from PySide6.QtCore import Qt  # noqa: E402
+
+from gui.state import AppState  # noqa: E402
+from gui.tabs.models_tab import ModelsTab, parse_field, set_param  # noqa: E402
+
+
+@pytest.fixture
+def tab(qtbot):
+    widget = ModelsTab(AppState())
+    widget.resize(1280, 760)
+    qtbot.addWidget(widget)
+    widget.show()
+    return widget
+
+
+def expanded(tab):
+    return [tab.expanded_list.item(i).text().split(":")[0] for i in range(tab.expanded_list.count())]
+
+
+def type_into(qtbot, editor, text):
+    """Type like a user: select what is there, type over it, press Return."""
+    line = editor.lineEdit() if hasattr(editor, "lineEdit") else editor
+    line.selectAll()
+    qtbot.keyClicks(editor, text)
+    qtbot.keyClick(editor, Qt.Key_Return)
+
+
+def test_empty_tab_shows_a_hint(tab):
+    assert "Add" in tab.scroll.widget().text()
+    assert tab.error_label.isVisible() and "add at least one" in tab.error_label.text()
+
+
+def test_add_model_and_edit_a_number(tab, qtbot):
+    tab.add_model("LogisticRegression")
+    assert tab.state.model_entries == [{"name": "LogisticRegression",
+                                        "estimator": "LogisticRegression", "params": {}}]
+    assert expanded(tab) == ["LogisticRegression"]
+    type_into(qtbot, tab.editor.editors["C"], "0.5")
+    assert tab.state.model_entries[0]["params"] == {"C": 0.5}
+
+
+def test_comma_separated_values_make_a_grid(tab, qtbot):
+    tab.add_model("SVC")
+    type_into(qtbot, tab.editor.editors["kernel"], "linear, rbf")
+    type_into(qtbot, tab.editor.editors["C"], "0.1, 1, 10")
+    entry = tab.state.model_entries[0]
+    assert entry["grid"] == {"kernel": ["linear", "rbf"], "C": [0.1, 1, 10]}
+    names = expanded(tab)
+    assert len(names) == 6 and "SVC_0.1_linear" in names and "SVC_10_rbf" in names
+    assert tab.expansion_title.text().endswith("6</b>")
+    assert tab.entry_list.item(0).text() == "SVC  (6 models)"
+
+
+def test_bad_value_is_shown_in_red_not_raised(tab, qtbot):
+    tab.add_model("SVC")
+    type_into(qtbot, tab.editor.editors["kernel"], "wobbly")
+    assert tab.error_label.isVisible()
+    assert "kernel" in tab.error_label.text()
+    assert tab.expanded_list.count() == 0
+    type_into(qtbot, tab.editor.editors["kernel"], "linear")
+    assert not tab.error_label.isVisible() and expanded(tab) == ["SVC"]
+
+
+def test_checkbox_scale_and_bool_parameters(tab):
+    tab.add_model("SVC")
+    tab.editor.scale_check.setChecked(True)
+    tab.editor.editors["shrinking"].setChecked(False)
+    entry = tab.state.model_entries[0]
+    assert entry["scale"] is True and entry["params"] == {"shrinking": False}
+    assert "scaled" in tab.expanded_list.item(0).text()
+
+
+def test_duplicate_rename_remove(tab, monkeypatch):
+    tab.add_model("GaussianNB")
+    tab.duplicate_selected()
+    assert [e["name"] for e in tab.state.model_entries] == ["GaussianNB", "GaussianNB_copy"]
+    monkeypatch.setattr("gui.tabs.models_tab.QInputDialog.getText",
+                        lambda *args, **kwargs: ("smooth_nb", True))
+    tab.ask_rename()
+    assert [e["name"] for e in tab.state.model_entries] == ["GaussianNB", "smooth_nb"]
+    tab.rename_selected("GaussianNB")                      # a clash is explained, not raised
+    assert "two models are named" in tab.error_label.text()
+    tab.remove_selected()
+    assert expanded(tab) == ["GaussianNB"]
+
+
+def test_seed_preset_expands_like_the_scikit_learn_example(tab, qtbot):
+    tab.apply_preset("SVC kernels (scikit-learn example)")
+    assert expanded(tab) == ["linear", "2_poly", "3_poly", "rbf"]
+    kernel = tab.editor.editors["kernel"]
+    assert not kernel.isEnabled() and kernel.currentText() == "linear, poly, rbf"
+    type_into(qtbot, tab.editor.editors["C"], "2")                # outside the grid: still editable
+    assert tab.state.model_entries[0]["params"] == {"random_state": 0, "C": 2}
+    assert len(expanded(tab)) == 4
+
+
+def test_spin_box_steps_a_single_value(tab):
+    tab.add_model("KNeighborsClassifier")
+    box = tab.editor.editors["n_neighbors"]
+    box.stepBy(2)
+    assert tab.state.model_entries[0]["params"] == {"n_neighbors": 7}
+
+
+def test_parsing_helpers():
+    assert parse_field("0.1, 1, none, true, rbf") == [0.1, 1, None, True, "rbf"]
+    entry = set_param({"estimator": "SVC", "params": {"C": 2}}, "C", [1.0], 1.0)
+    assert entry == {"estimator": "SVC", "params": {}}
