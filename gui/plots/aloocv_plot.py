@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
-from .plot_panel import PlotPanel, colour
+from .plot_panel import PlotPanel, colour, light_grid
 
 X_LABEL = "C (inverse regularization strength, log scale)"
 Y_LABEL = "leave-one-out log-likelihood"
@@ -37,7 +37,7 @@ class AloocvPlot(PlotPanel):
         self.plot.setAxisItems({"bottom": CAxis(orientation="bottom")})
         self.plot.setLabel("bottom", X_LABEL)
         self.plot.setLogMode(x=True, y=False)
-        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        light_grid(self.plot)
         self.alo_item = self.plot.plot([], [], name=ALO_NAME,
                                        pen=pg.mkPen(colour(0), width=2), symbol="x",
                                        symbolSize=7, symbolPen=pg.mkPen(colour(0)),

@@ -61,9 +61,8 @@ class LiveScoresPlot(PlotPanel):
 
     def _line(self, i: int):
         if i not in self.lines:
-            pen = pg.mkPen(colour(i), width=1.5)
-            self.lines[i] = self.plot.plot([], [], pen=pen, symbol="o", symbolSize=4,
-                                           symbolBrush=colour(i), symbolPen=None)
+            # thin lines without markers: a run redraws this plot ten times a second
+            self.lines[i] = self.plot.plot([], [], pen=pg.mkPen(colour(i), width=1))
         return self.lines[i]
 
     def add_fold_scores(self, details: list) -> None:

@@ -13,11 +13,22 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMessageBox, QP
 
 from ..jobs import Job, JobSlot
 
-pg.setConfigOptions(antialias=True, background="w", foreground="#222")
+# No antialiasing: Qt's raster engine takes ~0.5 s to paint antialiased lines wider than
+# one pixel (measured: 6 lines x 100 points, width 2: 500 ms with, 9 ms without), which
+# froze the window on every hover, zoom and live update.
+pg.setConfigOptions(antialias=False, background="w", foreground="#222")
 
 #: Colour-blind-safe palette (Okabe-Ito), cycled for series.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
            "#000000"]
+
+
+def light_grid(plot, x: bool = True, y: bool = True, alpha: float = 0.25) -> None:
+    """A grid at the labelled ticks and one level below, not finer: pyqtgraph's finest
+    grid level tripled the paint time of a plot (measured 9 ms -> 28 ms)."""
+    plot.showGrid(x=x, y=y, alpha=alpha)
+    for name in ("left", "bottom"):
+        plot.getAxis(name).setStyle(maxTickLevel=1)
 
 
 def colour(i: int) -> str:
@@ -36,7 +47,7 @@ class PlotPanel(QWidget):
         self._save_job = JobSlot()
         self.plot_widget = pg.PlotWidget(parent=self)
         self.plot = self.plot_widget.getPlotItem()
-        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        light_grid(self.plot)
         if x_label:
             self.plot.setLabel("bottom", x_label)
         if y_label:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from engine.stats import Posterior
 from engine.verdict import metric_label
 
-from .plot_panel import PlotPanel
+from .plot_panel import PlotPanel, light_grid
 
 A_COLOUR, B_COLOUR, EQUIVALENT_COLOUR = "#0072B2", "#E69F00", "#8c8c8c"
 N_POINTS = 400
@@ -117,7 +117,7 @@ class PosteriorPlot(PlotPanel):
         self.plot.setAxisItems({"left": DensityAxis("left")})
         self.plot.setLabel("left", "Probability density")
         self.plot.getAxis("bottom").enableAutoSIPrefix(False)
-        self.plot.showGrid(x=False, y=True, alpha=0.2)
+        light_grid(self.plot, x=False, alpha=0.2)
         self._posterior = None
         self._rope = 0.0
         self._names = ("A", "B")

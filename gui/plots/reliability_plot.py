@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QSizePolicy
 
-from .plot_panel import PlotPanel, colour
+from .plot_panel import PlotPanel, colour, light_grid
 
 METHOD_ORDER = ("uncalibrated", "isotonic", "sigmoid")
 METHOD_SYMBOLS = {"uncalibrated": "o", "isotonic": "t", "sigmoid": "s"}
@@ -130,7 +130,7 @@ class ReliabilityPlot(PlotPanel):
         self.histogram.setXLink(self.plot)
         self.histogram.setLabel("bottom", "predicted probability")
         self.histogram.setLabel("left", "predictions")
-        self.histogram.showGrid(x=True, y=True, alpha=0.25)
+        light_grid(self.histogram)
         self.histogram.getAxis("left").setWidth(self.plot.getAxis("left").width())
         self.histogram.setMouseEnabled(x=True, y=False)
         for item in (self.plot, self.histogram):

@@ -41,11 +41,16 @@ METRIC_LABELS = {"roc_auc": "ROC AUC (two classes)", "accuracy": "accuracy",
 def _run_child(experiment, dataset, n_jobs, messages) -> None:
     """In the child process: run the experiment, report progress and the result.
 
-    The child runs at a lower priority, so the GUI stays smooth on a busy machine.
+    The child runs at a lower priority and leaves one core's worth of threads to the
+    window, so the GUI stays smooth on a busy machine.
     """
     try:
         if hasattr(os, "nice"):
             os.nice(4)
+        # leave a core to the window: BLAS / OpenMP threads of the fits get the others
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(max(1, (os.cpu_count() or 2) - 1))
         work = run_experiment(experiment, n_jobs=n_jobs, dataset=dataset)
         while True:
             try:
