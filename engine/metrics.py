@@ -105,14 +105,16 @@ NEEDS_LABELS = {"neg_log_loss", "neg_brier_score"}
 
 
 def known_metrics() -> list:
-    """All metric names accepted (scikit-learn's classification scorers)."""
+    """Metric names offered to the user: scikit-learn's single-label classification scorers
+    (regression, clustering, multilabel ``*_samples`` and likelihood-ratio scorers left out)."""
     from sklearn.metrics import get_scorer_names
 
     names = set(FAST_METRICS)
     for name in get_scorer_names():
         if not any(word in name for word in ("error", "r2", "variance", "deviance",
                                              "rand", "mutual_info", "homogeneity",
-                                             "completeness", "v_measure", "fowlkes")):
+                                             "completeness", "v_measure", "fowlkes",
+                                             "_samples", "likelihood_ratio")):
             names.add(name)
     return sorted(names)
 

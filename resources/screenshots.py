@@ -3,6 +3,8 @@
     python resources/screenshots.py [OUT_DIR]      # default: docs/screenshots/
 
 The window is 1280 x 800; the Results tab is shown with two models selected (rbf, linear).
+Then the second example (breast cancer: logistic regression, naive Bayes, random forest,
+with ALOOCV and calibration) is run for the ALOOCV and Calibration views.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from gui.app import DEFAULT_EXPERIMENT, make_application  # noqa: E402  (PySide6
 from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
 
 FILES = ("dataset.png", "models.png", "cross_validation.png", "results.png")
+SECOND_EXAMPLE = os.path.join(ROOT, "resources", "examples", "breast_cancer_calibration.json")
 
 
 def wait_for(signal, timeout_s: float = 120) -> None:
@@ -55,11 +58,35 @@ def main(argv=None) -> int:
         for index, name in enumerate(FILES):
             window.tabs.setCurrentIndex(index)
             settle(app)
-            path = os.path.join(out, name)
-            window.grab().save(path)
-            print(path)
+            save(window, os.path.join(out, name))
+        views = window.results_tab.views
+        views.setCurrentIndex(2)  # the Bayesian comparison
+        settle(app)
+        save(window, os.path.join(out, "results_bayesian.png"))
+        run_second_example(app, window, out)
         window.close()
     return 0
+
+
+def save(window, path: str) -> None:
+    window.grab().save(path)
+    print(path)
+
+
+def run_second_example(app, window, out: str) -> None:
+    """ALOOCV and calibration on breast cancer (the experiment file has both sections)."""
+    window.open_experiment(SECOND_EXAMPLE)
+    wait_for(window.dataset_tab.view_ready)
+    window.tabs.setCurrentWidget(window.cv_tab)
+    window.cv_tab.start_run()
+    wait_for(window.cv_tab.run_succeeded, 600)
+    window.state.set_selection(["naive_bayes"])
+    views = window.results_tab.views
+    for title, name in (("ALOOCV", "aloocv.png"), ("Calibration", "calibration.png")):
+        index = [views.tabText(i) for i in range(views.count())].index(title)
+        views.setCurrentIndex(index)
+        settle(app, 800)
+        save(window, os.path.join(out, name))
 
 
 if __name__ == "__main__":
