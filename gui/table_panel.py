@@ -41,8 +41,11 @@ class TablePanel(QWidget):
         self.view.setAlternatingRowColors(True)
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
         self.view.horizontalHeader().setStretchLastSection(True)
-        # size columns from the first rows only: a million-row table must not freeze the screen
-        self.view.horizontalHeader().setResizeContentsPrecision(100)
+        # size columns from the first rows only, and rows all alike: a million-row table must
+        # not freeze the screen (Qt reads the column precision from the vertical header)
+        for header in (self.view.horizontalHeader(), self.view.verticalHeader()):
+            header.setResizeContentsPrecision(100)
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.selectionModel().selectionChanged.connect(self._emit_selection)
         self.title = QLabel(f"<b>{title}</b>", self)
