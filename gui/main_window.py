@@ -5,6 +5,7 @@ dialog that says what to change. Closing the window cancels and waits for every 
 """
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import replace
 from typing import Optional
@@ -33,6 +34,13 @@ from .views.calibration_view import CalibrationView
 APP_TITLE = "Honest Eval"
 MAX_RECENT = 8
 TAB_NAMES = ("Dataset", "Models", "Cross-validation", "Results")
+
+
+def settle_memory() -> None:
+    """Move the objects of start-up (Qt wrappers, modules) out of the garbage collector's
+    way: a full collection over them took ~90 ms, the one stall left while a run goes on."""
+    gc.collect()
+    gc.freeze()
 
 
 def make_results_tab(state: AppState, parent):
@@ -85,6 +93,7 @@ class MainWindow(QMainWindow):
         self.state.result_changed.connect(self._update_actions)
         self.state.dataset_changed.connect(self._update_actions)
         self._restore_settings()
+        settle_memory()
         self._update_actions()
         self.statusBar().showMessage("Ready. Press F1 for a short guide.")
 
