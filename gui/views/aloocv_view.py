@@ -29,6 +29,7 @@ from ..jobs import Job, JobSlot
 from ..plots.aloocv_plot import AloocvPlot
 from ..state import AppState
 from ..table_panel import TablePanel
+from .widgets import blocked, escape, gap, text_label
 
 try:  # the guide is written by another module; without it the "?" button hides
     from ..help import show_help
@@ -95,7 +96,7 @@ def summary_text(optimum: pd.Series, n_rows: Optional[int], current_C) -> str:
     per_row = f"; mean log-loss {-value / n_rows:.4f} per row" if n_rows else ""
     now = (f"The model is set to C = {current_C:g} now." if current_C is not None else "")
     return (f"<span style='font-size:13pt'><b>Best C = {optimum['C']:.4g}</b></span> for "
-            f"<b>{_escape(str(optimum['model']))}</b><br>ALO log-likelihood {value:.2f}"
+            f"<b>{escape(str(optimum['model']))}</b><br>ALO log-likelihood {value:.2f}"
             f"{per_row} (higher log-likelihood is better). {now}")
 
 
@@ -218,9 +219,9 @@ class AloocvBar(QWidget):
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(6)
-        for widget in (QLabel("<b>Model</b>", self), self.model_combo, _gap(self),
+        for widget in (QLabel("<b>Model</b>", self), self.model_combo, gap(self),
                        QLabel("C from", self), self.C_min, QLabel("to", self), self.C_max,
-                       QLabel("Points", self), self.points, _gap(self), self.compute_button,
+                       QLabel("Points", self), self.points, gap(self), self.compute_button,
                        self.exact_button, self.progress, self.cancel_button):
             row.addWidget(widget)
         row.addStretch(1)
@@ -285,7 +286,7 @@ class AloocvView(QWidget):
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self._build_hint_page())
         self.stack.addWidget(self._build_content())
-        self.status = _text_label("", self)
+        self.status = text_label("", self)
         self.status.setStyleSheet("color: #333;")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -301,7 +302,7 @@ class AloocvView(QWidget):
         card.setStyleSheet("#aloocv_hint_card { background: white; border: 1px solid #ccc; "
                            "border-radius: 6px; }")
         card.setFixedWidth(700)
-        self.hint = _text_label(NO_MODEL, card)
+        self.hint = text_label(NO_MODEL, card)
         self.hint.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Minimum)
         inner = QVBoxLayout(card)
         inner.setContentsMargins(24, 14, 24, 18)
@@ -316,11 +317,11 @@ class AloocvView(QWidget):
         self.content = QSplitter(Qt.Horizontal, self)
         self.plot = AloocvPlot(self.content)
         side = QWidget(self.content)
-        self.summary = _text_label(INTRO, side)
+        self.summary = text_label(INTRO, side)
         self.use_button = QPushButton("Use this C", side)
         self.use_button.setToolTip("Put the best C into this model's settings (Models tab)")
         self.use_button.clicked.connect(self.use_best_C)
-        self.notes = _text_label("", side)
+        self.notes = text_label("", side)
         self.notes.setMargin(5)      # not a CSS padding: QLabel's word wrap ignores that
         for label in (self.summary, self.notes):
             label.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Minimum)
@@ -356,7 +357,7 @@ class AloocvView(QWidget):
             names = list(dict.fromkeys(self.aloocv.optimum["model"].astype(str)))
         current = self._prefer or self.bar.model_combo.currentText()
         self._prefer = None
-        with _blocked(self.bar.model_combo):
+        with blocked(self.bar.model_combo):
             self.bar.model_combo.clear()
             self.bar.model_combo.addItems(names)
             self.bar.model_combo.setCurrentIndex(max(self.bar.model_combo.findText(current), 0))
@@ -381,7 +382,7 @@ class AloocvView(QWidget):
         except ValueError:
             specs = []
         reasons = [aloocv_eligibility(s) for s in specs if s.estimator == "LogisticRegression"]
-        why = "".join(f"<br>• {_escape(r)}" for r in reasons if r)
+        why = "".join(f"<br>• {escape(r)}" for r in reasons if r)
         first = "" if self.state.dataset is not None else f"<p>{NO_DATA}</p>"
         return first + NO_MODEL + (f"<p>Not usable here:{why}</p>" if why else "")
 
@@ -505,8 +506,8 @@ class AloocvView(QWidget):
         settings = self.aloocv.settings or AloocvSettings()
         said = plain_message(str(optimum.get("message") or ""), settings.C_min, settings.C_max)
         agreement = loo_agreement(rows, float(optimum["C"]))
-        self.notes.setText("<br>".join("⚠ " + _escape(s) for s in said)
-                           + ("<br>" if said and agreement else "") + _escape(agreement))
+        self.notes.setText("<br>".join("⚠ " + escape(s) for s in said)
+                           + ("<br>" if said and agreement else "") + escape(agreement))
         self.notes.setStyleSheet(WARN_STYLE if said else INFO_STYLE)
         self.notes.setVisible(bool(said or agreement))
 
@@ -544,19 +545,6 @@ class AloocvView(QWidget):
             show_help("aloocv", self)
 
 
-class _blocked:
-    """``with _blocked(widget):`` no signals from ``widget`` inside."""
-
-    def __init__(self, widget):
-        self.widget = widget
-
-    def __enter__(self):
-        self.previous = self.widget.blockSignals(True)
-
-    def __exit__(self, *_):
-        self.widget.blockSignals(self.previous)
-
-
 def _help_button(parent) -> QToolButton:
     button = QToolButton(parent)
     button.setText("?")
@@ -567,21 +555,3 @@ def _help_button(parent) -> QToolButton:
                          "color: #0b4f8a; font-weight: bold; }")
     button.setVisible(show_help is not None)
     return button
-
-
-def _gap(parent) -> QFrame:
-    line = QFrame(parent)
-    line.setFrameShape(QFrame.VLine)
-    line.setStyleSheet("color: #ccc;")
-    return line
-
-
-def _text_label(text: str, parent) -> QLabel:
-    label = QLabel(text, parent)
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextSelectableByMouse)
-    return label
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -27,6 +27,7 @@ from ..plots.calibration_map_plot import CalibrationMapPlot
 from ..plots.reliability_plot import ReliabilityPlot
 from ..state import AppState
 from ..table_panel import TablePanel
+from .widgets import blocked, escape, gap, text_label
 
 try:  # the guide is written by another module; without it the "?" button hides
     from ..help import show_help
@@ -95,7 +96,7 @@ def banner_text(notes) -> str:
     lines += others[:2]
     if len(others) > 2:
         lines.append(f"… and {len(others) - 2} more: see Notes.")
-    return "<br>".join("⚠ " + _escape(line) for line in lines)
+    return "<br>".join("⚠ " + escape(line) for line in lines)
 
 
 def verdict_text(scores: pd.DataFrame, model: str) -> str:
@@ -190,9 +191,9 @@ class CalibrationBar(QWidget):
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(6)
-        for widget in (QLabel("<b>Methods</b>", self), self.isotonic, self.sigmoid, _gap(self),
+        for widget in (QLabel("<b>Methods</b>", self), self.isotonic, self.sigmoid, gap(self),
                        QLabel("Diagram bins", self), self.bins, QLabel("Buckets", self),
-                       self.strategy, QLabel("Map buckets", self), self.buckets, _gap(self),
+                       self.strategy, QLabel("Map buckets", self), self.buckets, gap(self),
                        self.run_button, self.progress, self.cancel_button):
             row.addWidget(widget)
         row.addStretch(1)
@@ -244,13 +245,6 @@ def _spin(low: int, high: int, tip: str) -> QSpinBox:
     return spin
 
 
-def _gap(parent) -> QFrame:
-    line = QFrame(parent)
-    line.setFrameShape(QFrame.VLine)
-    line.setStyleSheet("color: #ccc;")
-    return line
-
-
 def _help_button(parent) -> QToolButton:
     button = QToolButton(parent)
     button.setText("?")
@@ -284,7 +278,7 @@ class CalibrationView(QWidget):
         self.bar.run_clicked.connect(self.start_calibration)
         self.bar.cancel_clicked.connect(self._job.cancel)
         self.bar.help_button.clicked.connect(self._open_help)
-        self.hint = _text_label(NO_RESULT, self)
+        self.hint = text_label(NO_RESULT, self)
         self.hint.setAlignment(Qt.AlignCenter)
         self.intro = self._build_intro()
         self.stack = QStackedWidget(self)
@@ -302,7 +296,7 @@ class CalibrationView(QWidget):
         card.setStyleSheet("#intro_card { background: white; border: 1px solid #ccc; "
                            "border-radius: 6px; }")
         card.setFixedWidth(720)
-        text = _text_label(INTRO, card)
+        text = text_label(INTRO, card)
         text.setMinimumHeight(text.heightForWidth(720 - 48) + 8)
         self.intro_run_button = QPushButton("Run calibration", card)
         self.intro_run_button.setStyleSheet("padding: 6px 18px; font-weight: bold;")
@@ -325,8 +319,8 @@ class CalibrationView(QWidget):
         self.class_combo = QComboBox(self.content)
         self.class_combo.currentIndexChanged.connect(self._refresh_plots)
         self.class_label = QLabel("class", self.content)
-        self.verdict = _text_label("", self.content)
-        self.banner = _text_label("", self.content)
+        self.verdict = text_label("", self.content)
+        self.banner = text_label("", self.content)
         self.banner.setStyleSheet("background: #fff4d6; border: 1px solid #e6c66e; "
                                   "padding: 4px; color: #5a4300;")
         self.quantile_button = QPushButton("Use equal-count buckets and run again", self.content)
@@ -465,14 +459,14 @@ class CalibrationView(QWidget):
         calibration = result.calibration
         models = list(dict.fromkeys(calibration.scores["model"].astype(str)))
         current = self.current_models()
-        with _blocked(self.model_combo):
+        with blocked(self.model_combo):
             self.model_combo.clear()
             self.model_combo.addItems(models + ([ALL_MODELS] if len(models) > 1 else []))
             picked = [n for n in self.state.selection if n in models] or current[:1]
             index = self.model_combo.findText(picked[0]) if picked else 0
             self.model_combo.setCurrentIndex(max(index, 0))
         classes = list(result.dataset.classes)
-        with _blocked(self.class_combo):
+        with blocked(self.class_combo):
             self.class_combo.clear()
             for k, name in enumerate(classes):
                 self.class_combo.addItem(str(name), k)
@@ -488,7 +482,7 @@ class CalibrationView(QWidget):
     def _show_notes(self, notes, result) -> None:
         said = [plain_note(note) for note in notes]
         items = "".join(f"<li style='margin-bottom:6px;{' color:#8a5a00;' if warn else ''}'>"
-                        f"{_escape(text)}</li>" for warn, text in said)
+                        f"{escape(text)}</li>" for warn, text in said)
         self.notes.setHtml(f"<ul>{items}</ul>" if items else "<p>No notes.</p>")
         banner = banner_text(notes)
         self.banner.setText(banner)
@@ -558,30 +552,6 @@ class CalibrationView(QWidget):
             return
         index = self.model_combo.findText(names[0])
         if index >= 0:
-            with _blocked(self.model_combo):
+            with blocked(self.model_combo):
                 self.model_combo.setCurrentIndex(index)
             self._refresh_plots()
-
-
-class _blocked:
-    """``with _blocked(widget):`` no signals from ``widget`` inside."""
-
-    def __init__(self, widget):
-        self.widget = widget
-
-    def __enter__(self):
-        self.previous = self.widget.blockSignals(True)
-
-    def __exit__(self, *_):
-        self.widget.blockSignals(self.previous)
-
-
-def _text_label(text: str, parent) -> QLabel:
-    label = QLabel(text, parent)
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextSelectableByMouse)
-    return label
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,39 @@
+"""Small widget helpers shared by the Results views (ALOOCV, Calibration)."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QLabel
+
+
+class blocked:
+    """``with blocked(widget):`` no signals from ``widget`` inside."""
+
+    def __init__(self, widget):
+        self.widget = widget
+
+    def __enter__(self):
+        self.previous = self.widget.blockSignals(True)
+
+    def __exit__(self, *_):
+        self.widget.blockSignals(self.previous)
+
+
+def gap(parent) -> QFrame:
+    """A thin vertical line between groups of controls in a bar."""
+    line = QFrame(parent)
+    line.setFrameShape(QFrame.VLine)
+    line.setStyleSheet("color: #ccc;")
+    return line
+
+
+def text_label(text: str, parent) -> QLabel:
+    """A wrapping, selectable label."""
+    label = QLabel(text, parent)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+    return label
+
+
+def escape(text: str) -> str:
+    """Plain text made safe inside a rich-text label."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
