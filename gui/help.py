@@ -11,8 +11,8 @@ from typing import Optional
 
 from PySide6.QtCore import QUrl
 from shiboken6 import isValid
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QTextBrowser, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QTextBrowser,
+                               QToolButton, QVBoxLayout, QWidget)
 
 HELP_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                         "resources", "help")
@@ -76,3 +76,12 @@ def help_button(topic: str, parent: QWidget) -> QToolButton:
                          "color: #0b4f8a; font-weight: bold; }")
     button.clicked.connect(lambda: show_help(topic, button.window()))
     return button
+
+
+def help_title(text: str, topic: str, parent: QWidget) -> QHBoxLayout:
+    """A bold title on the left and the "?" button for ``topic`` on the right."""
+    row = QHBoxLayout()
+    row.addWidget(QLabel(f"<b>{text}</b>"))
+    row.addStretch(1)
+    row.addWidget(help_button(topic, parent))
+    return row

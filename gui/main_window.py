@@ -25,7 +25,7 @@ from .plots.plot_panel import PlotPanel
 from .state import AppState
 from .table_panel import TablePanel
 from .tabs.cv_tab import CVTab
-from .tabs.dataset_tab import DatasetTab, csv_path_of
+from .tabs.dataset_tab import DatasetTab
 from .tabs.models_tab import ModelsTab
 from .tabs.results_tab import ResultsTab
 from .views.aloocv_view import AloocvView
@@ -308,15 +308,13 @@ class MainWindow(QMainWindow):
                           "\n\nBuilt on scikit-learn, Qt and pyqtgraph.")
 
     def dragEnterEvent(self, event) -> None:
-        if csv_path_of(event.mimeData()):
-            event.acceptProposedAction()
+        self.dataset_tab.dragEnterEvent(event)
 
     def dropEvent(self, event) -> None:
-        path = csv_path_of(event.mimeData())
-        if path:
-            event.acceptProposedAction()
+        """A CSV dropped anywhere on the window opens in the Dataset tab."""
+        self.dataset_tab.dropEvent(event)
+        if event.isAccepted():
             self.tabs.setCurrentWidget(self.dataset_tab)
-            self.dataset_tab.open_csv(path)
 
     def shutdown(self, msecs: int = 30000) -> bool:
         """Cancel every job and wait for it; True when no thread is left running."""

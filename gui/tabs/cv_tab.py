@@ -21,7 +21,7 @@ from engine.analysis import run_experiment
 from engine.cv import CVConfig
 from engine.metrics import known_metrics
 
-from ..help import help_button
+from ..help import help_title
 from ..jobs import Job, JobSlot
 from ..plots.live_scores_plot import LiveScoresPlot
 
@@ -169,11 +169,7 @@ class CVTab(QWidget):
         panel.setMaximumWidth(440)
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(0, 0, 6, 0)
-        title = QHBoxLayout()
-        title.addWidget(QLabel("<b>Repeated stratified k-fold</b>"))
-        title.addStretch(1)
-        title.addWidget(help_button("cv", self))
-        layout.addLayout(title)
+        layout.addLayout(help_title("Repeated stratified k-fold", "cv", self))
         form = QFormLayout()
         self.folds_box = spin_box(2, 100, "k: the rows are split into this many folds; each is "
                                   "the test set once", panel)

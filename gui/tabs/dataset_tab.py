@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayo
 from engine.data import BUILTINS, Dataset, dataset_from_frame, load_builtin, load_csv, \
     read_csv_table
 
-from ..help import help_button
+from ..help import help_title
 from ..jobs import Job, JobSlot
 from ..plots.class_counts_plot import ClassCountsPlot
 from ..plots.scatter_plot import FeatureScatterPlot
@@ -112,11 +112,7 @@ class DatasetTab(QWidget):
         side.setMaximumWidth(420)
         column = QVBoxLayout(side)
         column.setContentsMargins(0, 0, 6, 0)
-        title = QHBoxLayout()
-        title.addWidget(QLabel("<b>Data source</b>"))
-        title.addStretch(1)
-        title.addWidget(help_button("dataset", self))
-        column.addLayout(title)
+        column.addLayout(help_title("Data source", "dataset", self))
         column.addWidget(self._build_builtin_box())
         self.open_button = QPushButton("Open CSV…", side)
         self.open_button.setToolTip("Read a CSV file (comma, semicolon or tab separated). "

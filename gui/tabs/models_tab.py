@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QAbstractSpinBox, QCheckBox, QComboBox, QFormLayo
 
 from engine.catalogue import CATALOGUE, expand_model, expand_models, parameter_specs, presets
 
-from ..help import help_button
+from ..help import help_title
 
 NO_ENTRY_HINT = ("No model yet. Press <b>Add</b> to pick a classifier, or choose one of the "
                  "<b>Presets</b> for a ready-made comparison.")
@@ -291,11 +291,7 @@ class ModelsTab(QWidget):
         panel = QWidget(self)
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(0, 0, 6, 0)
-        title = QHBoxLayout()
-        title.addWidget(QLabel("<b>Model entries</b>"))
-        title.addStretch(1)
-        title.addWidget(help_button("models", self))
-        layout.addLayout(title)
+        layout.addLayout(help_title("Model entries", "models", self))
         self.entry_list = QListWidget(panel)
         self.entry_list.currentRowChanged.connect(self._on_entry_selected)
         self.entry_list.itemDoubleClicked.connect(lambda _: self.ask_rename())

@@ -31,18 +31,15 @@ from ..table_panel import TablePanel
 
 
 try:  # the help pages are written by another module; without them the "?" buttons hide
-    from ..help import show_help
+    from ..help import ALIASES as HELP_TOPICS, show_help
 except ImportError:  # pragma: no cover - depends on what is installed
-    show_help = None
+    HELP_TOPICS, show_help = {}, None
 
 FREQUENTIST_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value",
                        "p_value_adjusted", "t_stat_uncorrected", "p_value_uncorrected",
                        "n_folds"]
 BAYESIAN_COLUMNS = ["model_1", "model_2", "p_mu_positive", "p_better", "p_equivalent",
                     "p_worse"]
-#: The views' help topics -> sections of the guide (resources/help/results.html).
-HELP_TOPICS = {"corrected_ttest": "results#ttest", "bayesian": "results#rope",
-               "rope": "results#rope", "credible_intervals": "results#intervals"}
 SIGNIFICANT, NAIVE_ONLY, PICKED = "#c7ead0", "#fde3b5", "#dbe8fb"
 DECIDED = {"p_better": "#cfe3f5", "p_worse": "#fde3b5", "p_equivalent": "#e2e2e2"}
 VERDICT_COLOURS = {"better": "#0072B2", "worse": "#E69F00", "equivalent": "#777",

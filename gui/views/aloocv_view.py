@@ -18,8 +18,8 @@ import pandas as pd
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFrame, QHBoxLayout, QLabel,
-                               QProgressBar, QPushButton, QSizePolicy, QSpinBox, QSplitter, QStackedWidget,
-                               QToolButton, QVBoxLayout, QWidget)
+                               QProgressBar, QPushButton, QSizePolicy, QSpinBox, QSplitter,
+                               QStackedWidget, QVBoxLayout, QWidget)
 
 from engine.aloocv_analysis import AloocvResult, aloocv_eligibility, run_aloocv
 from engine.catalogue import expand_model
@@ -29,7 +29,7 @@ from ..jobs import Job, JobSlot
 from ..plots.aloocv_plot import AloocvPlot
 from ..state import AppState
 from ..table_panel import TablePanel
-from .widgets import blocked, escape, gap, text_label
+from .widgets import blocked, escape, gap, help_button, text_label
 
 try:  # the guide is written by another module; without it the "?" button hides
     from ..help import show_help
@@ -210,7 +210,9 @@ class AloocvBar(QWidget):
         self.progress.setMinimumWidth(200)
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.clicked.connect(self.cancel_clicked)
-        self.help_button = _help_button(self)
+        self.help_button = help_button(
+            self, "aloocv", "What is ALO and how do I read this curve? (opens the guide)",
+            show_help is not None)
         self._lay_out()
         self.set_settings(AloocvSettings())
         self.set_running(False)
@@ -543,15 +545,3 @@ class AloocvView(QWidget):
     def _open_help(self) -> None:
         if show_help is not None:
             show_help("aloocv", self)
-
-
-def _help_button(parent) -> QToolButton:
-    button = QToolButton(parent)
-    button.setText("?")
-    button.setObjectName("help_aloocv")
-    button.setToolTip("What is ALO and how do I read this curve? (opens the guide)")
-    button.setFixedSize(24, 24)
-    button.setStyleSheet("QToolButton { border: 1px solid #0b4f8a; border-radius: 12px; "
-                         "color: #0b4f8a; font-weight: bold; }")
-    button.setVisible(show_help is not None)
-    return button

@@ -16,7 +16,7 @@ import pandas as pd
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QMessageBox,
                                QProgressBar, QPushButton, QSpinBox, QSplitter, QStackedWidget,
-                               QTabWidget, QTextBrowser, QToolButton, QVBoxLayout, QWidget)
+                               QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
 
 from engine.calibration import fold_score_matrix, run_calibration
 from engine.experiment import CalibrationSettings
@@ -27,7 +27,7 @@ from ..plots.calibration_map_plot import CalibrationMapPlot
 from ..plots.reliability_plot import ReliabilityPlot
 from ..state import AppState
 from ..table_panel import TablePanel
-from .widgets import blocked, escape, gap, text_label
+from .widgets import blocked, escape, gap, help_button, text_label
 
 try:  # the guide is written by another module; without it the "?" button hides
     from ..help import show_help
@@ -182,7 +182,10 @@ class CalibrationBar(QWidget):
         self.progress.setMinimumWidth(220)
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.clicked.connect(self.cancel_clicked)
-        self.help_button = _help_button(self)
+        self.help_button = help_button(
+            self, "calibration",
+            "What is calibration and how do I read these plots? (opens the guide)",
+            show_help is not None)
         self._lay_out()
         self.set_settings(CalibrationSettings())
         self.set_running(False)
@@ -243,18 +246,6 @@ def _spin(low: int, high: int, tip: str) -> QSpinBox:
     spin.setToolTip(tip)
     spin.setGroupSeparatorShown(True)
     return spin
-
-
-def _help_button(parent) -> QToolButton:
-    button = QToolButton(parent)
-    button.setText("?")
-    button.setObjectName("help_calibration")
-    button.setToolTip("What is calibration and how do I read these plots? (opens the guide)")
-    button.setFixedSize(24, 24)
-    button.setStyleSheet("QToolButton { border: 1px solid #0b4f8a; border-radius: 12px; "
-                         "color: #0b4f8a; font-weight: bold; }")
-    button.setVisible(show_help is not None)
-    return button
 
 
 # ---------------------------------------------------------------------- the view
