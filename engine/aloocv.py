@@ -33,6 +33,8 @@ from scipy import optimize
 from scipy.linalg import lapack
 from scipy.special import expit, log_expit, logsumexp, softmax
 
+from .aloocv_path import (S_MIN, PathPoint, alo_batch, batched, fits_along, path_point,
+                          predict_start)
 from .aloocv_solver import (Design, LogisticFit, check_C, chol, fit_logistic_l2, gram,
                             hessian_binary, hessian_multi, solve)
 from .progress import Progress, Stopwatch
@@ -40,7 +42,6 @@ from .progress import Progress, Stopwatch
 __all__ = ["LogisticFit", "AloOptimum", "fit_logistic_l2", "alo_log_likelihood",
            "exact_loo_log_likelihood", "alo_curve", "optimize_alo", "alo_gradient"]
 
-_S_MIN = 1e-12          # floor for 1 - w_i h_i
 _MAX_LOG_STEP = 2.0     # largest Newton step in log C
 _XTOL = 1e-7            # convergence in log C
 _FINAL_STEP = 1e-3      # a Newton step this small is the last one (no further fit)
@@ -71,20 +72,6 @@ class AloOptimum:
     message: str
 
 
-@dataclass
-class _Eval:
-    """One fit + ALO evaluation at ``t = log C`` (internal)."""
-
-    t: float
-    theta: np.ndarray
-    value: float
-    d1: float = np.nan
-    d2: float = np.nan
-    tangent: Optional[np.ndarray] = None   # d theta / d log C
-    hessian: Optional[np.ndarray] = None   # Hessian at theta (lam = exp(-t))
-    curvature: Optional[np.ndarray] = None  # d2 theta / d (log C)^2 (exact or secant)
-
-
 # --------------------------------------------------------------------------- ALO formulas
 def _alo_binary(design: Design, lam: float, theta: np.ndarray, order: int = 0):
     """ALO value and (order >= 1, 2) its derivatives in t = log C; also d theta/dt."""
@@ -96,7 +83,7 @@ def _alo_binary(design: Design, lam: float, theta: np.ndarray, order: int = 0):
     Li = _inv_chol(H)
     Tt = Li @ Xb.T                                             # columns L^{-1} x_i
     h = np.einsum("ij,ij->j", Tt, Tt)
-    s = np.maximum(1.0 - w * h, _S_MIN)
+    s = np.maximum(1.0 - w * h, S_MIN)
     a = h / s
     ut = u + g * a
     value = float(np.sum(y * ut - np.logaddexp(0.0, ut)))
@@ -163,34 +150,17 @@ def _alo_multi(design: Design, lam: float, Theta: np.ndarray):
     return value, v.reshape(K, d).T, H
 
 
-def _evaluate(design: Design, t: float, prev: Optional[_Eval] = None, order: int = 0,
-              theta0: Optional[np.ndarray] = None) -> _Eval:
+def _evaluate(design: Design, t: float, prev: Optional[PathPoint] = None, order: int = 0,
+              theta0: Optional[np.ndarray] = None) -> PathPoint:
     """Fit at ``t = log C`` (warm-started from ``prev`` or ``theta0``), then ALO."""
     lam = float(np.exp(-t))
-    theta0, H0 = _predict_start(design, t, prev) if theta0 is None else (theta0, None)
+    theta0, H0 = predict_start(design, t, prev) if theta0 is None else (theta0, None)
     theta, _, _ = solve(design, lam, theta0, hessian=H0)
     if design.binary:
         value, d1, d2, (v, v1), H = _alo_binary(design, lam, theta, order)
     else:
         (value, v, H), d1, d2, v1 = _alo_multi(design, lam, theta), np.nan, np.nan, None
-    if v1 is None and prev is not None and 0 < abs(t - prev.t) <= 1.0:
-        v1 = (v - prev.tangent) / (t - prev.t)            # secant estimate of d2 theta/dt2
-    return _Eval(t, theta, value, d1, d2, v, H, v1)
-
-
-def _predict_start(design: Design, t: float, prev: Optional[_Eval]):
-    """Warm start (Taylor predictor in log C) and starting Hessian for ``t``."""
-    if prev is None:
-        return design.zeros(), None
-    dt = t - prev.t
-    if abs(dt) > 1.0:
-        return prev.theta + prev.tangent * np.clip(dt, -1.0, 1.0), None
-    theta = prev.theta + prev.tangent * dt
-    if prev.curvature is not None:
-        theta = theta + 0.5 * prev.curvature * dt ** 2
-    H = prev.hessian.copy()
-    H.flat[::len(H) + 1] += (np.exp(-t) - np.exp(-prev.t)) * design.pen_full
-    return theta, H
+    return path_point(prev, t, theta, v, v1, value=value, d1=d1, d2=d2, hessian=H)
 
 
 def _start_from(design: Design, fit: Optional[LogisticFit]) -> np.ndarray:
@@ -274,7 +244,7 @@ def _exact_loo_binary(design: Design, lam: float, theta: np.ndarray, tol=1e-10) 
     Hinv = Li.T @ Li
     Z = Hinv @ Xb.T                                             # columns H^{-1} x_i
     h = np.einsum("ji,ij->i", Z, Xb)
-    s = np.maximum(1.0 - w * h, _S_MIN)
+    s = np.maximum(1.0 - w * h, S_MIN)
     out = np.empty(n)
     chunk = max(1, min(n, 2_000_000 // n))
     for start in range(0, n, chunk):
@@ -365,8 +335,11 @@ def alo_curve(X, y, Cs: Iterable[float], *,
               exact_loo: bool = False) -> Generator[Progress, None, pd.DataFrame]:
     """ALO (and optionally exact LOO) log-likelihood along a grid of C.
 
-    Fits are warm-started along the grid (with a tangent predictor), in the given order.
-    Input is validated when this function is called (before the generator starts).
+    Fits run in the given order, each warm-started by the cubic through the previous two
+    solutions and their tangents.  For two classes and small data (see
+    :mod:`engine.aloocv_path`) the ALO values of all C come afterwards from two matrix
+    products; otherwise each C's value follows its fit.  Input is validated when this
+    function is called (before the generator starts).
 
     Parameters
     ----------
@@ -380,7 +353,8 @@ def alo_curve(X, y, Cs: Iterable[float], *,
     Yields
     ------
     Progress
-        After each C's ALO, and after each C's exact LOO.  Close the generator to cancel.
+        After each C's fit (and ALO value), and after each C's exact LOO.  Close the
+        generator to cancel.
 
     Returns
     -------
@@ -399,18 +373,34 @@ def _curve_gen(design: Design, Cs: np.ndarray, exact_loo: bool):
     clock = Stopwatch(len(Cs) * (2 if exact_loo else 1))
     alo = np.full(len(Cs), np.nan)
     loo = np.full(len(Cs), np.nan)
-    prev, done = None, 0
-    for j, C in enumerate(Cs):
-        t = float(np.log(C))
-        prev = _evaluate(design, t, prev)
-        alo[j] = prev.value
+    thetas, done = [], 0
+    for j, (C, theta, value) in enumerate(_fits(design, Cs)):
+        thetas.append(theta)
+        alo[j] = value
         done += 1
-        yield clock.progress(done, f"ALO at C={C:.4g}")
+        yield clock.progress(done, f"{'fit' if np.isnan(value) else 'ALO'} at C={C:.4g}")
         if exact_loo:
-            loo[j] = _exact_loo(design, 1.0 / C, prev.theta)
+            loo[j] = _exact_loo(design, 1.0 / C, theta)
             done += 1
             yield clock.progress(done, f"exact LOO at C={C:.4g}")
+    if batched(design):
+        thetas = np.array(thetas)
+        alo = alo_batch(design, Cs, thetas)
+        for j in np.flatnonzero(np.isnan(alo)):          # ill-conditioned: one at a time
+            alo[j] = _alo_binary(design, 1.0 / Cs[j], thetas[j])[0]
     return pd.DataFrame({"C": Cs, "alo_log_likelihood": alo, "loo_log_likelihood": loo})
+
+
+def _fits(design: Design, Cs: np.ndarray):
+    """(C, theta, ALO value) along the grid; the value is NaN when batched afterwards."""
+    if batched(design):
+        for C, theta in zip(Cs, fits_along(design, Cs)):
+            yield C, theta, np.nan
+        return
+    prev = None
+    for C in Cs:
+        prev = _evaluate(design, float(np.log(C)), prev)
+        yield C, prev.theta, prev.value
 
 
 # --------------------------------------------------------------------------- optimum
@@ -479,16 +469,16 @@ def _newton_search(design: Design, lo: float, hi: float, t: float):
         if e.d2 < 0 and abs(new - t) < _FINAL_STEP and new == t + step:
             dt = new - t                       # quadratic convergence: error ~ dt^2
             value = e.value + e.d1 * dt + 0.5 * e.d2 * dt * dt
-            return _Eval(new, e.theta, value, 0.0, e.d2), n_eval, 0
+            return PathPoint(new, e.theta, value, 0.0, e.d2), n_eval, 0
         t = new
     return prev, n_eval, 0
 
 
 def _brent_search(design: Design, lo: float, hi: float, t0: float):
     """Warm-started bounded Brent on log C (multinomial)."""
-    cache: list[_Eval] = []
+    cache: list[PathPoint] = []
 
-    def evaluate(t: float) -> _Eval:
+    def evaluate(t: float) -> PathPoint:
         near = min(cache, key=lambda e: abs(e.t - t)) if cache else None
         cache.append(_evaluate(design, t, near))
         return cache[-1]

@@ -219,13 +219,14 @@ def chol_solve(c: np.ndarray, b: np.ndarray) -> np.ndarray:
     return lapack.dpotrs(c, b, lower=1)[0]
 
 
-class _Stepper:
+class Stepper:
     """Newton steps that keep reusing a Cholesky factor while it works well.
 
     A factor (fresh, or one supplied from a neighbouring C) is reused as long as each
     full step cuts the largest gradient entry at least ``1 / _REUSE_RATIO``-fold;
     otherwise the Hessian is rebuilt.  Far from the solution this is Newton's method; in
-    the end game (and right after a warm start) it saves Hessian builds.
+    the end game (and right after a warm start) it saves Hessian builds.  After a solve,
+    ``factor`` is the last factor used (None if no step was needed), e.g. for tangents.
     """
 
     def __init__(self, hessian: Optional[np.ndarray] = None):
@@ -239,7 +240,7 @@ class _Stepper:
         return -chol_solve(self.factor, g)
 
 
-def _newton(problem, theta, tol, max_iter, hessian):
+def _newton(problem, theta, tol, max_iter, hessian, stepper=None):
     """Damped Newton loop shared by the binary and multinomial solvers.
 
     ``problem`` provides ``predict(theta) -> u``, ``gradient(theta, u) -> (g, state)``,
@@ -251,7 +252,7 @@ def _newton(problem, theta, tol, max_iter, hessian):
     u = problem.predict(theta)
     g, state = problem.gradient(theta, u)
     gnorm = np.abs(g).max()
-    stepper = _Stepper(hessian)
+    stepper = Stepper(hessian) if stepper is None else stepper
     for it in range(max_iter):
         if gnorm <= tol:
             return theta, it, True
@@ -328,10 +329,11 @@ class _Multi:
         return _objective_multi(U, self.y, theta.reshape(self.K, self.d).T, self.lam, self.pen)
 
 
-def newton_binary(Xb, y, lam, pen, theta, tol=1e-10, max_iter=100, hessian=None):
+def newton_binary(Xb, y, lam, pen, theta, tol=1e-10, max_iter=100, hessian=None,
+                  stepper=None):
     """Minimize ``sum loss + lam/2 theta' P theta``; return (theta, n_iter, converged)."""
     theta = np.array(theta, dtype=float)
-    return _newton(_Binary(Xb, y, lam, pen), theta, tol, max_iter, hessian)
+    return _newton(_Binary(Xb, y, lam, pen), theta, tol, max_iter, hessian, stepper)
 
 
 def newton_multi(Xb, y, Y, lam, pen, Theta, tol=1e-10, max_iter=100, hessian=None):
@@ -343,16 +345,17 @@ def newton_multi(Xb, y, Y, lam, pen, Theta, tol=1e-10, max_iter=100, hessian=Non
 
 
 def solve(design: Design, lam: float, theta0, tol=1e-10, max_iter=100, rows=None,
-          hessian=None):
+          hessian=None, stepper=None):
     """Run the right Newton solver on ``design`` (optionally on a subset of ``rows``);
-    ``hessian`` is an optional approximate Hessian to start with (see :class:`_Stepper`)."""
+    ``hessian`` is an optional approximate Hessian to start with, ``stepper`` a
+    :class:`Stepper` to keep (binary only; its ``factor`` is then the last one used)."""
     Xb, y = design.Xb, design.y
     Y = design.Y
     if rows is not None:
         Xb, y = Xb[rows], y[rows]
         Y = None if Y is None else Y[rows]
     if design.binary:
-        out = newton_binary(Xb, y, lam, design.pen, theta0, tol, max_iter, hessian)
+        out = newton_binary(Xb, y, lam, design.pen, theta0, tol, max_iter, hessian, stepper)
     else:
         out = newton_multi(Xb, y, Y, lam, design.pen, theta0, tol, max_iter, hessian)
     if not out[2]:
