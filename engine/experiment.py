@@ -190,6 +190,33 @@ def load_experiment(path: str) -> Experiment:
     return parse_experiment(data, base_dir=os.path.dirname(os.path.abspath(path)))
 
 
-def experiment_json_text(experiment: Experiment) -> str:
-    """The experiment as the text of a JSON file."""
-    return json.dumps(experiment.to_json(), indent=2) + "\n"
+def experiment_json_text(experiment: Experiment, path: Optional[str] = None) -> str:
+    """The experiment as the text of a JSON file.
+
+    Parameters
+    ----------
+    experiment : Experiment
+    path : str, optional
+        Where the text will be saved.  A CSV data file in that file's folder (or below)
+        is then written relative to it, so the folder can be moved or shared as a whole;
+        a CSV elsewhere keeps its absolute path.
+    """
+    data = experiment.to_json()
+    if path is not None:
+        data["dataset"] = csv_relative_to(data["dataset"], os.path.dirname(os.path.abspath(path)))
+    return json.dumps(data, indent=2) + "\n"
+
+
+def csv_relative_to(dataset: dict, folder: str) -> dict:
+    """``dataset`` with an absolute ``csv`` path inside ``folder`` made relative to it
+    (with ``/`` separators, which every platform reads); anything else unchanged."""
+    csv = dataset.get("csv")
+    if not isinstance(csv, str) or not os.path.isabs(csv):
+        return dataset
+    try:
+        relative = os.path.relpath(csv, folder)
+    except ValueError:                                  # another drive (Windows)
+        return dataset
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return dataset
+    return {**dataset, "csv": relative.replace(os.sep, "/")}

@@ -241,7 +241,7 @@ class MainWindow(QMainWindow):
                         "Fix this on the Dataset, Models or Cross-validation tab, then save "
                         "again.")
             return
-        self._start_file_job(lambda: write_text_file(path, experiment_json_text(experiment)),
+        self._start_file_job(lambda: write_text_file(path, experiment_json_text(experiment, path)),
                              lambda _: self._on_experiment_saved(path),
                              "Cannot save the experiment",
                              "Choose another folder or file name.", f"Saving {path}…")

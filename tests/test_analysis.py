@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from engine.analysis import run_experiment
-from engine.experiment import load_experiment, parse_experiment
+from engine.data import load_dataset
+from engine.experiment import experiment_json_text, load_experiment, parse_experiment
 from engine.progress import run_to_end
 from engine.tables import write_tables
 
@@ -77,3 +78,24 @@ def test_experiment_round_trip():
     again = parse_experiment(json.loads(json.dumps(experiment.to_json())))
     assert again == experiment
     assert [m.name for m in again.models] == ["logistic", "naive_bayes"]
+
+
+def test_saved_csv_path_is_relative_inside_the_experiment_folder(tmp_path):
+    data = tmp_path / "project" / "data"
+    data.mkdir(parents=True)
+    csv = data / "table.csv"
+    csv.write_text("a,b,label\n1,2,x\n3,4,y\n5,6,x\n7,8,y\n", encoding="utf-8")
+    experiment = parse_experiment({"dataset": {"csv": str(csv), "target": "label"},
+                                   "models": [{"estimator": "GaussianNB"}]})
+    inside = tmp_path / "project" / "exp.json"
+    text = experiment_json_text(experiment, str(inside))
+    assert json.loads(text)["dataset"] == {"csv": "data/table.csv", "target": "label"}
+    inside.write_text(text, encoding="utf-8")
+    moved = tmp_path / "moved"
+    (tmp_path / "project").rename(moved)                   # the folder travels as a whole
+    again = load_experiment(str(moved / "exp.json"))
+    assert load_dataset(again.dataset, again.base_dir).n_rows == 4
+    outside = tmp_path / "elsewhere" / "exp.json"          # not below the CSV's folder
+    assert json.loads(experiment_json_text(experiment, str(outside)))["dataset"]["csv"] == \
+        str(csv)
+    assert json.loads(experiment_json_text(experiment))["dataset"]["csv"] == str(csv)

@@ -90,6 +90,25 @@ def test_save_and_reload_an_experiment(window, qtbot, tmp_path):
     assert window.windowTitle().startswith("mine.json")
 
 
+def test_saved_experiment_keeps_a_csv_beside_it_relative(window, qtbot, tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    rows = "".join(f"{i},{i % 3},{'yes' if i % 2 else 'no'}\n" for i in range(40))
+    (project / "table.csv").write_text("a,b,label\n" + rows, encoding="utf-8")
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=10000):
+        window.dataset_tab.open_csv(str(project / "table.csv"))
+    window.models_tab.add_model("GaussianNB")
+    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+        window.save_experiment(str(project / "study.json"))
+    saved = json.loads((project / "study.json").read_text(encoding="utf-8"))
+    assert saved["dataset"]["csv"] == "table.csv"
+    moved = tmp_path / "moved"
+    project.rename(moved)                                  # the folder travels as a whole
+    open_seed(window, qtbot, str(moved / "study.json"))
+    assert window.state.dataset.n_rows == 40
+    assert window.state.dataset.source["csv"] == str(moved / "table.csv")
+
+
 def test_saving_without_data_explains_what_to_do(window, warnings_shown):
     window.save_experiment("/tmp/never-written.json")
     assert len(warnings_shown) == 1 and "no data set is loaded" in warnings_shown[0][1]
