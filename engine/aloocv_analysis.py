@@ -8,6 +8,7 @@ note saying why.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Generator, Optional
 
@@ -100,16 +101,20 @@ def run_aloocv(dataset: Dataset, models: list, settings: AloocvSettings
     Cs = np.geomspace(settings.C_min, settings.C_max, settings.n_C)
     per_model = settings.n_C * (2 if settings.exact_loo else 1) + 1
     clock = Stopwatch(per_model * len(eligible))
-    curves, optima = [], []
+    curves, optima, done = [], [], {}
     for index, spec in enumerate(eligible):
         X = prepared_matrix(dataset, spec)
         offset = index * per_model
-        curve = yield from _relabelled(alo_curve(X, dataset.y, Cs, exact_loo=settings.exact_loo),
-                                       clock, offset, spec.name)
-        curve.insert(0, "model", spec.name)
-        curves.append(curve)
-        with single_blas_thread():
-            best = optimize_alo(X, dataset.y, C_min=settings.C_min, C_max=settings.C_max)
+        key = _fingerprint(X)
+        if key not in done:               # e.g. a grid over C: same data, same curve
+            curve = yield from _relabelled(alo_curve(X, dataset.y, Cs,
+                                                     exact_loo=settings.exact_loo),
+                                           clock, offset, spec.name)
+            with single_blas_thread():
+                best = optimize_alo(X, dataset.y, C_min=settings.C_min, C_max=settings.C_max)
+            done[key] = curve, best
+        curve, best = done[key]
+        curves.append(curve.assign(model=spec.name)[["model", *curve.columns]])
         optima.append((spec.name, best.C, best.alo_log_likelihood, best.at_bound, best.message))
         if best.message:
             notes.append(f"{spec.name}: {best.message}")
@@ -119,6 +124,13 @@ def run_aloocv(dataset: Dataset, models: list, settings: AloocvSettings
     optimum = pd.DataFrame(optima, columns=["model", "C", "alo_log_likelihood", "at_bound",
                                             "message"])
     return AloocvResult(curve=curve, optimum=optimum, notes=tuple(notes), settings=settings)
+
+
+def _fingerprint(X: np.ndarray) -> tuple:
+    """Identifies a prepared matrix: models whose preparation gives the same numbers
+    (they differ only in C, max_iter, ...) share one curve and optimum."""
+    data = np.ascontiguousarray(X)
+    return data.shape, hashlib.blake2b(data.view(np.uint8), digest_size=16).digest()
 
 
 def single_blas_thread():

@@ -99,3 +99,28 @@ def test_saved_csv_path_is_relative_inside_the_experiment_folder(tmp_path):
     assert json.loads(experiment_json_text(experiment, str(outside)))["dataset"]["csv"] == \
         str(csv)
     assert json.loads(experiment_json_text(experiment))["dataset"]["csv"] == str(csv)
+
+
+def test_models_differing_only_in_C_share_one_aloocv_curve():
+    from engine.aloocv import alo_curve
+    from engine.aloocv_analysis import prepared_matrix, run_aloocv
+    from engine.catalogue import expand_models
+    from engine.experiment import AloocvSettings
+
+    dataset = load_dataset({"builtin": "breast_cancer"})
+    models = expand_models([{"estimator": "LogisticRegression", "scale": True,
+                             "grid": {"C": [0.1, 10.0]}},
+                            {"name": "raw", "estimator": "LogisticRegression",
+                             "params": {"max_iter": 5000}}])
+    settings = AloocvSettings(C_min=0.01, C_max=100, n_C=6, exact_loo=False)
+    records = []
+    result = run_to_end(run_aloocv(dataset, models, settings), records.append)
+    curve = result.curve.set_index(["model", "C"])["alo_log_likelihood"].unstack(0)
+    names = [m.name for m in models]
+    np.testing.assert_array_equal(curve[names[0]], curve[names[1]])
+    assert not np.allclose(curve[names[0]], curve["raw"])        # unscaled: its own curve
+    X = prepared_matrix(dataset, models[2])
+    expected = run_to_end(alo_curve(X, dataset.y, np.geomspace(0.01, 100, 6)))
+    np.testing.assert_allclose(curve["raw"], expected["alo_log_likelihood"], rtol=1e-9)
+    assert records[-1].done == records[-1].total
+    assert list(result.optimum["model"]) == names
