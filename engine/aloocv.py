@@ -30,13 +30,13 @@ from typing import Generator, Iterable, Optional
 import numpy as np
 import pandas as pd
 from scipy import optimize
-from scipy.linalg import lapack
-from scipy.special import expit, log_expit, logsumexp, softmax
+from scipy.special import expit, logsumexp, softmax
 
 from .aloocv_path import (S_MIN, PathPoint, alo_batch, batched, fits_along, path_point,
                           predict_start)
-from .aloocv_solver import (Design, LogisticFit, check_C, chol, fit_logistic_l2, gram,
-                            hessian_binary, hessian_multi, solve)
+from .aloocv_exact import check_loo, exact_loo_sum
+from .aloocv_solver import (Design, LogisticFit, check_C, fit_logistic_l2, gram,
+                            hessian_binary, hessian_multi, inv_chol, solve)
 from .progress import Progress, Stopwatch
 
 __all__ = ["LogisticFit", "AloOptimum", "fit_logistic_l2", "alo_log_likelihood",
@@ -80,7 +80,7 @@ def _alo_binary(design: Design, lam: float, theta: np.ndarray, order: int = 0):
     p = expit(u)
     w, g = p * (1.0 - p), p - y
     H = hessian_binary(Xb, w, lam, pen)
-    Li = _inv_chol(H)
+    Li = inv_chol(H)
     Tt = Li @ Xb.T                                             # columns L^{-1} x_i
     h = np.einsum("ij,ij->j", Tt, Tt)
     s = np.maximum(1.0 - w * h, S_MIN)
@@ -119,15 +119,6 @@ def _alo_binary(design: Design, lam: float, theta: np.ndarray, order: int = 0):
     return value, d1, d2, (v, v1), H
 
 
-def _inv_chol(H: np.ndarray) -> np.ndarray:
-    """``L^{-1}`` for the lower Cholesky factor L of H (explicit: small d x d, and a GEMM
-    with it is much faster than a triangular solve with many right-hand sides)."""
-    Li, info = lapack.dtrtri(chol(H), lower=1)
-    if info != 0:
-        raise np.linalg.LinAlgError("singular Cholesky factor")
-    return Li                                   # upper triangle is 0 (dpotrf clean=1)
-
-
 def _alo_multi(design: Design, lam: float, Theta: np.ndarray):
     """Symmetric multinomial ALO value and d Theta / d log C."""
     Xb, y, pen = design.Xb, design.y, design.pen
@@ -136,7 +127,7 @@ def _alo_multi(design: Design, lam: float, Theta: np.ndarray):
     U = Xb @ Theta
     P = softmax(U, axis=1)
     H = hessian_multi(Xb, P, lam, pen)
-    Li = _inv_chol(H)
+    Li = inv_chol(H)
     Hinv = Li.T @ Li
     M = np.empty((n, K, K))
     for k in range(K):
@@ -221,74 +212,6 @@ def alo_gradient(X, y, C) -> tuple[float, float, float]:
 
 
 # --------------------------------------------------------------------------- exact LOO
-def _check_loo(design: Design):
-    if design.counts.min() < 2:
-        k = int(np.argmin(design.counts))
-        raise ValueError(f"class {k} has a single row: leaving it out removes the class, so "
-                         "the exact LOO log-likelihood is -inf. Merge or drop that class.")
-
-
-def _exact_loo_binary(design: Design, lam: float, theta: np.ndarray, tol=1e-10) -> np.ndarray:
-    """Per-row exact LOO log-likelihoods, all rows at once.
-
-    Each refit starts at the one-step (ALO) estimate and iterates with the full-data
-    Hessian, corrected for the left-out row by Sherman-Morrison (a chord method: cheap
-    steps, fast linear convergence to the exact refit).  Rows not converged after 30
-    steps are finished by the Newton solver.
-    """
-    Xb, y, pen = design.Xb, design.y, design.pen
-    n = design.n
-    p = expit(Xb @ theta)
-    w = p * (1.0 - p)
-    Li = _inv_chol(hessian_binary(Xb, w, lam, pen))
-    Hinv = Li.T @ Li
-    Z = Hinv @ Xb.T                                             # columns H^{-1} x_i
-    h = np.einsum("ji,ij->i", Z, Xb)
-    s = np.maximum(1.0 - w * h, S_MIN)
-    out = np.empty(n)
-    chunk = max(1, min(n, 2_000_000 // n))
-    for start in range(0, n, chunk):
-        idx = np.arange(start, min(n, start + chunk))
-        Th = theta[:, None] + Z[:, idx] * ((p - y)[idx] / s[idx])
-        active = np.ones(len(idx), bool)
-        for _ in range(30):
-            cols = np.flatnonzero(active)
-            if not len(cols):
-                break
-            R = expit(Xb @ Th[:, cols]) - y[:, None]
-            R[idx[cols], np.arange(len(cols))] = 0.0
-            G = Xb.T @ R + lam * pen[:, None] * Th[:, cols]
-            done = np.max(np.abs(G), axis=0) <= tol
-            S = Hinv @ G
-            i = idx[cols]
-            S += Z[:, i] * (np.einsum("ji,ij->i", S, Xb[i]) * w[i] / s[i])
-            Th[:, cols] -= np.where(done, 0.0, S)
-            active[cols[done]] = False
-        for j in np.flatnonzero(active):
-            rows = np.arange(n) != idx[j]
-            Th[:, j] = solve(design, lam, Th[:, j], tol, rows=rows)[0]
-        u = np.einsum("ij,ji->i", Xb[idx], Th)
-        out[idx] = log_expit(np.where(y[idx] == 1, u, -u))
-    return out
-
-
-def _exact_loo_multi(design: Design, lam: float, Theta: np.ndarray, tol=1e-10) -> np.ndarray:
-    """Per-row exact LOO log-likelihoods by warm-started Newton refits."""
-    out = np.empty(design.n)
-    for i in range(design.n):
-        rows = np.arange(design.n) != i
-        Th = solve(design, lam, Theta, tol, rows=rows)[0]
-        u = design.Xb[i] @ Th
-        out[i] = u[design.y[i]] - logsumexp(u)
-    return out
-
-
-def _exact_loo(design: Design, lam: float, theta: np.ndarray) -> float:
-    _check_loo(design)
-    f = _exact_loo_binary if design.binary else _exact_loo_multi
-    return float(np.sum(f(design, lam, theta)))
-
-
 def exact_loo_log_likelihood(X, y, C, *, fit: Optional[LogisticFit] = None) -> float:
     """Exact leave-one-out log-likelihood, refitting without each row.
 
@@ -313,9 +236,9 @@ def exact_loo_log_likelihood(X, y, C, *, fit: Optional[LogisticFit] = None) -> f
     """
     lam = 1.0 / check_C(C)
     design = Design(X, y)
-    _check_loo(design)
+    check_loo(design)
     theta, _, _ = solve(design, lam, _start_from(design, fit))
-    return _exact_loo(design, lam, theta)
+    return exact_loo_sum(design, lam, theta)
 
 
 # --------------------------------------------------------------------------- curves
@@ -365,7 +288,7 @@ def alo_curve(X, y, Cs: Iterable[float], *,
     Cs = _check_Cs(Cs)
     design = Design(X, y)
     if exact_loo:
-        _check_loo(design)
+        check_loo(design)
     return _curve_gen(design, Cs, exact_loo)
 
 
@@ -380,7 +303,7 @@ def _curve_gen(design: Design, Cs: np.ndarray, exact_loo: bool):
         done += 1
         yield clock.progress(done, f"{'fit' if np.isnan(value) else 'ALO'} at C={C:.4g}")
         if exact_loo:
-            loo[j] = _exact_loo(design, 1.0 / C, theta)
+            loo[j] = exact_loo_sum(design, 1.0 / C, theta)
             done += 1
             yield clock.progress(done, f"exact LOO at C={C:.4g}")
     if batched(design):
