@@ -66,16 +66,22 @@ def show_help(topic: str = "index", parent: Optional[QWidget] = None) -> HelpDia
     return _dialog
 
 
-def help_button(topic: str, parent: QWidget) -> QToolButton:
-    """A round "?" button that opens the guide at ``topic``."""
+def help_button(topic: str, parent: QWidget, tooltip: Optional[str] = None) -> QToolButton:
+    """A round "?" button named ``help_<topic>`` that opens the guide at ``topic`` (a page,
+    ``page#section`` or an alias from :data:`ALIASES`)."""
     button = QToolButton(parent)
     button.setText("?")
-    button.setToolTip("What does this view show and how do I read it? (opens the guide)")
-    button.setFixedSize(26, 26)
-    button.setStyleSheet("QToolButton { border: 1px solid #0b4f8a; border-radius: 13px; "
+    button.setObjectName(f"help_{topic}")
+    button.setToolTip(tooltip or "What does this show and how do I read it? (opens the guide)")
+    button.setFixedSize(24, 24)
+    button.setStyleSheet("QToolButton { border: 1px solid #0b4f8a; border-radius: 12px; "
                          "color: #0b4f8a; font-weight: bold; }")
-    button.clicked.connect(lambda: show_help(topic, button.window()))
+    button.clicked.connect(lambda: _open_from(button, topic))
     return button
+
+
+def _open_from(button: QToolButton, topic: str) -> None:
+    show_help(topic, button.window())      # looked up when clicked: tests may replace it
 
 
 def help_title(text: str, topic: str, parent: QWidget) -> QHBoxLayout:

@@ -27,13 +27,9 @@ from ..plots.fold_scores_plot import FoldScoresPlot
 from ..plots.plot_panel import colour
 from ..plots.posterior_plot import PosteriorPlot
 from ..state import AppState
+from ..help import help_button
 from ..table_panel import TablePanel
 
-
-try:  # the help pages are written by another module; without them the "?" buttons hide
-    from ..help import ALIASES as HELP_TOPICS, show_help
-except ImportError:  # pragma: no cover - depends on what is installed
-    HELP_TOPICS, show_help = {}, None
 
 FREQUENTIST_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value",
                        "p_value_adjusted", "t_stat_uncorrected", "p_value_uncorrected",
@@ -48,21 +44,10 @@ BAYESIAN_PAGE = 2
 
 
 # ---------------------------------------------------------------------- small pieces
-def help_button(topic: str, parent=None) -> QToolButton:
-    """A "?" button opening the help topic (hidden when the help module is missing)."""
-    button = QToolButton(parent)
-    button.setText("?")
-    button.setToolTip(f"What is this? ({topic.replace('_', ' ')}; opens the guide)")
-    button.setObjectName(f"help_{topic}")
-    button.setFixedSize(24, 24)
-    button.setStyleSheet("QToolButton { border: 1px solid #0b4f8a; border-radius: 12px; "
-                         "color: #0b4f8a; font-weight: bold; }")
-    if show_help is None:
-        button.hide()
-    else:
-        page = HELP_TOPICS.get(topic, topic)
-        button.clicked.connect(lambda: show_help(page, button.window()))
-    return button
+def topic_button(topic: str, parent) -> QToolButton:
+    """The guide's "?" button for one part of this tab."""
+    return help_button(topic, parent, f"What is this? ({topic.replace('_', ' ')}; opens the "
+                                      "guide)")
 
 
 class PageHeader(QWidget):
@@ -73,7 +58,7 @@ class PageHeader(QWidget):
         self.label = QLabel(text, self)
         self.label.setWordWrap(True)
         self.label.setStyleSheet("color: #444;")
-        self.help_button = help_button(topic, self)
+        self.help_button = topic_button(topic, self)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(2, 0, 2, 2)
         layout.addWidget(self.label, 1)
@@ -126,7 +111,7 @@ class ComparisonControls(QWidget):
             row.addWidget(QLabel(text, self))
             row.addWidget(widget)
             if topic:
-                row.addWidget(help_button(topic, self))
+                row.addWidget(topic_button(topic, self))
 
     def set_settings(self, settings: ComparisonSettings) -> None:
         """Show settings without emitting ``changed``."""

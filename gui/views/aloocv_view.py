@@ -29,12 +29,8 @@ from ..jobs import Job, JobSlot
 from ..plots.aloocv_plot import AloocvPlot
 from ..state import AppState
 from ..table_panel import TablePanel
-from .widgets import blocked, escape, gap, help_button, text_label
-
-try:  # the guide is written by another module; without it the "?" button hides
-    from ..help import show_help
-except ImportError:  # pragma: no cover - depends on what is installed
-    show_help = None
+from ..help import help_button
+from .widgets import blocked, escape, gap, text_label
 
 NO_DATA = "Load a data set in the Data tab first: ALO is computed on its rows."
 NO_MODEL = ("<p><b>No model here can use ALO.</b></p><p>Approximate leave-one-out works for "
@@ -211,8 +207,7 @@ class AloocvBar(QWidget):
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.clicked.connect(self.cancel_clicked)
         self.help_button = help_button(
-            self, "aloocv", "What is ALO and how do I read this curve? (opens the guide)",
-            show_help is not None)
+            "aloocv", self, "What is ALO and how do I read this curve? (opens the guide)")
         self._lay_out()
         self.set_settings(AloocvSettings())
         self.set_running(False)
@@ -283,7 +278,6 @@ class AloocvView(QWidget):
         self.bar = AloocvBar(self)
         self.bar.compute_clicked.connect(self.compute)
         self.bar.cancel_clicked.connect(self._job.cancel)
-        self.bar.help_button.clicked.connect(self._open_help)
         self.bar.model_combo.currentIndexChanged.connect(self._show_model)
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self._build_hint_page())
@@ -542,6 +536,3 @@ class AloocvView(QWidget):
         self.status.setStyleSheet("color: #a33;" if warn else "color: #333;")
         self.state.status_message.emit(text)
 
-    def _open_help(self) -> None:
-        if show_help is not None:
-            show_help("aloocv", self)

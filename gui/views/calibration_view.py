@@ -27,12 +27,8 @@ from ..plots.calibration_map_plot import CalibrationMapPlot
 from ..plots.reliability_plot import ReliabilityPlot
 from ..state import AppState
 from ..table_panel import TablePanel
-from .widgets import blocked, escape, gap, help_button, text_label
-
-try:  # the guide is written by another module; without it the "?" button hides
-    from ..help import show_help
-except ImportError:  # pragma: no cover - depends on what is installed
-    show_help = None
+from ..help import help_button
+from .widgets import blocked, escape, gap, text_label
 
 ALL_MODELS = "All models"
 PICKED = "#dbe8fb"
@@ -183,9 +179,8 @@ class CalibrationBar(QWidget):
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.clicked.connect(self.cancel_clicked)
         self.help_button = help_button(
-            self, "calibration",
-            "What is calibration and how do I read these plots? (opens the guide)",
-            show_help is not None)
+            "calibration", self,
+            "What is calibration and how do I read these plots? (opens the guide)")
         self._lay_out()
         self.set_settings(CalibrationSettings())
         self.set_running(False)
@@ -268,7 +263,6 @@ class CalibrationView(QWidget):
         self.bar = CalibrationBar(self)
         self.bar.run_clicked.connect(self.start_calibration)
         self.bar.cancel_clicked.connect(self._job.cancel)
-        self.bar.help_button.clicked.connect(self._open_help)
         self.hint = text_label(NO_RESULT, self)
         self.hint.setAlignment(Qt.AlignCenter)
         self.intro = self._build_intro()
@@ -424,9 +418,6 @@ class CalibrationView(QWidget):
         self.bar.strategy.setCurrentIndex(self.bar.strategy.findData("quantile"))
         self.start_calibration()
 
-    def _open_help(self) -> None:
-        if show_help is not None:
-            show_help("calibration", self)
 
     # ------------------------------------------------------------------ showing
     def _on_result_changed(self, result) -> None:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QLabel, QToolButton
+from PySide6.QtWidgets import QFrame, QLabel
 
 
 class blocked:
@@ -37,17 +37,3 @@ def text_label(text: str, parent) -> QLabel:
 def escape(text: str) -> str:
     """Plain text made safe inside a rich-text label."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def help_button(parent, topic: str, tooltip: str, available: bool) -> QToolButton:
-    """A round "?" button named ``help_<topic>``; hidden when the guide is not available.
-    The view connects its click (so tests can replace the view's ``show_help``)."""
-    button = QToolButton(parent)
-    button.setText("?")
-    button.setObjectName(f"help_{topic}")
-    button.setToolTip(tooltip)
-    button.setFixedSize(24, 24)
-    button.setStyleSheet("QToolButton { border: 1px solid #0b4f8a; border-radius: 12px; "
-                         "color: #0b4f8a; font-weight: bold; }")
-    button.setVisible(available)
-    return button

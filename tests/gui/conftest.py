@@ -1,4 +1,5 @@
-"""GUI test fixtures: offscreen Qt, and no test may leave a worker thread running."""
+"""GUI test fixtures: offscreen Qt, no test may leave a worker thread running, and warning
+dialogs recorded instead of shown."""
 import threading
 
 import pytest
@@ -21,3 +22,14 @@ def no_threads_left_behind(qapp):
     extra = [t for t in set(threading.enumerate()) - before
              if t.is_alive() and not t.daemon and t.name != "QueueFeederThread"]
     assert not extra, f"Python threads left running: {extra}"
+
+
+@pytest.fixture
+def warnings_shown(monkeypatch):
+    """The (title, text) of every warning dialog the app would show (none is shown)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        lambda parent, title, text, *args: shown.append((title, text)))
+    return shown

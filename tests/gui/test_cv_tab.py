@@ -24,14 +24,6 @@ def tab(qtbot):
     widget.shutdown()
 
 
-@pytest.fixture
-def warnings_shown(monkeypatch):
-    shown = []
-    monkeypatch.setattr("gui.tabs.cv_tab.QMessageBox.warning",
-                        lambda parent, title, text: shown.append((title, text)))
-    return shown
-
-
 def seed_state(state):
     experiment = load_experiment(SEED)
     state.apply_experiment(experiment, load_builtin("moons", n_samples=100, noise=0.352,

@@ -24,14 +24,6 @@ def tab(qtbot):
     widget.shutdown()
 
 
-@pytest.fixture
-def warnings_shown(monkeypatch):
-    shown = []
-    monkeypatch.setattr("gui.tabs.dataset_tab.QMessageBox.warning",
-                        lambda parent, title, text: shown.append((title, text)))
-    return shown
-
-
 def write_messy_csv(path, rows=60):
     rng = np.random.default_rng(1)
     lines = ["height;colour;weight;species"]

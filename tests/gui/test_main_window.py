@@ -25,14 +25,6 @@ def window(qtbot, tmp_path):
     widget.shutdown()
 
 
-@pytest.fixture
-def warnings_shown(monkeypatch):
-    shown = []
-    monkeypatch.setattr("gui.main_window.QMessageBox.warning",
-                        lambda parent, title, text: shown.append((title, text)))
-    return shown
-
-
 def open_seed(window, qtbot, path=SEED):
     with qtbot.waitSignals([window.experiment_loaded, window.dataset_tab.view_ready],
                            timeout=20000):
