@@ -10,15 +10,12 @@ model highlights it everywhere; picking two opens their Bayesian comparison.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Optional
 
 import pandas as pd
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QSplitter,
-                               QStackedWidget, QTabWidget, QToolButton, QVBoxLayout, QWidget)
-
-from engine.stats import CORRECTIONS, ComparisonSettings
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter, QStackedWidget,
+                               QTabWidget, QVBoxLayout, QWidget)
 
 from engine.verdict import metric_label, oriented_pair, pair_posterior, pair_verdict
 
@@ -27,8 +24,8 @@ from ..plots.fold_scores_plot import FoldScoresPlot
 from ..plots.plot_panel import colour
 from ..plots.posterior_plot import PosteriorPlot
 from ..state import AppState
-from ..help import help_button
 from ..table_panel import TablePanel
+from .results_widgets import ComparisonControls, HintPage, PageHeader
 
 
 FREQUENTIST_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value",
@@ -44,107 +41,6 @@ BAYESIAN_PAGE = 2
 
 
 # ---------------------------------------------------------------------- small pieces
-def topic_button(topic: str, parent) -> QToolButton:
-    """The guide's "?" button for one part of this tab."""
-    return help_button(topic, parent, f"What is this? ({topic.replace('_', ' ')}; opens the "
-                                      "guide)")
-
-
-class PageHeader(QWidget):
-    """One line (or two) saying what a view shows, with its "?" button."""
-
-    def __init__(self, text: str, topic: str, parent=None):
-        super().__init__(parent)
-        self.label = QLabel(text, self)
-        self.label.setWordWrap(True)
-        self.label.setStyleSheet("color: #444;")
-        self.help_button = topic_button(topic, self)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(2, 0, 2, 2)
-        layout.addWidget(self.label, 1)
-        layout.addWidget(self.help_button, 0, Qt.AlignTop)
-
-
-class HintPage(QLabel):
-    """What the tab shows before there is a result."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setAlignment(Qt.AlignCenter)
-        self.setWordWrap(True)
-        self.setText("<p style='font-size:16pt; color:#444'>Run a cross-validation to see "
-                     "results here</p><p style='color:#666'>Choose a data set and some models, "
-                     "then start the cross-validation. This tab will then show how the models "
-                     "scored on every fold and whether their differences are real or luck "
-                     "of the folds.</p>")
-
-
-class ComparisonControls(QWidget):
-    """ROPE half-width, alpha and correction; ``changed`` carries new ComparisonSettings."""
-
-    changed = Signal(object)
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self._settings = ComparisonSettings()
-        self.context = QLabel(self)
-        self.rope_spin = _spin(0.0, 1000.0, 4, 0.005, "Half-width of the region of practical "
-                               "equivalence: differences smaller than this do not matter to you "
-                               "(in the metric's units, e.g. 0.01 = one AUC point)")
-        self.alpha_spin = _spin(0.001, 0.5, 3, 0.01, "Significance level of the tests; an "
-                                "outcome is also called decided when its probability reaches "
-                                "1 − alpha")
-        self.correction_combo = QComboBox(self)
-        for name in CORRECTIONS:
-            self.correction_combo.addItem(name if name == "none" else name.capitalize(), name)
-        self.correction_combo.setToolTip("Correction of the p-values for testing many pairs")
-        for spin in (self.rope_spin, self.alpha_spin):
-            spin.valueChanged.connect(self._emit)
-        self.correction_combo.currentIndexChanged.connect(self._emit)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.context, 1)
-        for text, widget, topic in (("ROPE ±", self.rope_spin, "rope"),
-                                    ("α", self.alpha_spin, None),
-                                    ("correction", self.correction_combo, None)):
-            row.addSpacing(8)
-            row.addWidget(QLabel(text, self))
-            row.addWidget(widget)
-            if topic:
-                row.addWidget(topic_button(topic, self))
-
-    def set_settings(self, settings: ComparisonSettings) -> None:
-        """Show settings without emitting ``changed``."""
-        self._settings = settings
-        widgets = (self.rope_spin, self.alpha_spin, self.correction_combo)
-        for widget in widgets:
-            widget.blockSignals(True)
-        self.rope_spin.setValue(settings.rope)
-        self.alpha_spin.setValue(settings.alpha)
-        self.correction_combo.setCurrentIndex(self.correction_combo.findData(settings.correction))
-        for widget in widgets:
-            widget.blockSignals(False)
-
-    def set_context(self, text: str) -> None:
-        self.context.setText(text)
-
-    def _emit(self, *_):
-        self._settings = replace(self._settings, rope=self.rope_spin.value(),
-                                 alpha=self.alpha_spin.value(),
-                                 correction=self.correction_combo.currentData())
-        self.changed.emit(self._settings)
-
-
-def _spin(low: float, high: float, decimals: int, step: float, tip: str) -> QDoubleSpinBox:
-    spin = QDoubleSpinBox()
-    spin.setRange(low, high)
-    spin.setDecimals(decimals)
-    spin.setSingleStep(step)
-    spin.setKeyboardTracking(False)
-    spin.setToolTip(tip)
-    return spin
-
-
 def show_only_columns(panel: TablePanel, columns: list) -> None:
     """Hide the table's other columns (the export still writes the whole table)."""
     for i, name in enumerate(panel.frame().columns):

@@ -13,10 +13,10 @@ from dataclasses import replace
 from typing import Optional
 
 import pandas as pd
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QMessageBox,
-                               QProgressBar, QPushButton, QSpinBox, QSplitter, QStackedWidget,
-                               QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QMessageBox, QPushButton,
+                               QSplitter, QStackedWidget, QTabWidget, QTextBrowser, QVBoxLayout,
+                               QWidget)
 
 from engine.calibration import fold_score_matrix, run_calibration
 from engine.experiment import CalibrationSettings
@@ -27,12 +27,11 @@ from ..plots.calibration_map_plot import CalibrationMapPlot
 from ..plots.reliability_plot import ReliabilityPlot
 from ..state import AppState
 from ..table_panel import TablePanel
-from ..help import help_button
-from .widgets import blocked, escape, gap, text_label
+from .calibration_bar import CalibrationBar
+from .widgets import blocked, escape, text_label
 
 ALL_MODELS = "All models"
 PICKED = "#dbe8fb"
-STRATEGIES = (("uniform", "equal width (uniform)"), ("quantile", "equal count (quantile)"))
 INTRO = ("<h3>Are the predicted probabilities honest?</h3>"
          "<p>A model that says “30% chance” should be right about 30% of the time. Most models "
          "are not: naive Bayes pushes everything towards 0% or 100%, others hedge towards 50%. "
@@ -144,103 +143,6 @@ def calibration_specs(state: AppState, result) -> list:
         raise ValueError("the models " + ", ".join(missing) + " of the last run are no longer "
                          "set up: run the cross-validation again")
     return [own[name] for name in names]
-
-
-# ---------------------------------------------------------------------- settings bar
-class CalibrationBar(QWidget):
-    """Methods, bins, bucket strategy and map buckets; Run, progress and Cancel."""
-
-    run_clicked = Signal()
-    cancel_clicked = Signal()
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.isotonic = QCheckBox("isotonic", self)
-        self.sigmoid = QCheckBox("sigmoid", self)
-        for box, tip in ((self.isotonic, "Free-form staircase fit; needs plenty of data"),
-                         (self.sigmoid, "Platt's S-curve on the model's scores; fine for "
-                                        "small data")):
-            box.setToolTip(tip)
-            box.toggled.connect(self._update_run_button)
-        self.bins = _spin(2, 1000, "Bins of the reliability diagram and the ECE")
-        self.strategy = QComboBox(self)
-        for key, text in STRATEGIES:
-            self.strategy.addItem(text, key)
-        self.strategy.setToolTip("Equal width: bins 0–0.1, 0.1–0.2, …; equal count: each bin "
-                                 "holds about as many predictions (use it when they crowd "
-                                 "near 0 or 1)")
-        self.buckets = _spin(2, 10_000_000, "Buckets of the calibration map (lookup table)")
-        self.run_button = QPushButton("Run calibration", self)
-        self.run_button.setToolTip("Refit every model with each method inside every CV fold "
-                                   "(on a background thread)")
-        self.run_button.clicked.connect(self.run_clicked)
-        self.progress = QProgressBar(self)
-        self.progress.setMinimumWidth(220)
-        self.cancel_button = QPushButton("Cancel", self)
-        self.cancel_button.clicked.connect(self.cancel_clicked)
-        self.help_button = help_button(
-            "calibration", self,
-            "What is calibration and how do I read these plots? (opens the guide)")
-        self._lay_out()
-        self.set_settings(CalibrationSettings())
-        self.set_running(False)
-
-    def _lay_out(self) -> None:
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(6)
-        for widget in (QLabel("<b>Methods</b>", self), self.isotonic, self.sigmoid, gap(self),
-                       QLabel("Diagram bins", self), self.bins, QLabel("Buckets", self),
-                       self.strategy, QLabel("Map buckets", self), self.buckets, gap(self),
-                       self.run_button, self.progress, self.cancel_button):
-            row.addWidget(widget)
-        row.addStretch(1)
-        row.addWidget(self.help_button)
-
-    def settings(self) -> CalibrationSettings:
-        methods = tuple(m for m, box in (("isotonic", self.isotonic), ("sigmoid", self.sigmoid))
-                        if box.isChecked())
-        return CalibrationSettings(methods=methods, n_bins=self.bins.value(),
-                                   strategy=self.strategy.currentData(),
-                                   map_buckets=self.buckets.value())
-
-    def set_settings(self, settings: CalibrationSettings) -> None:
-        self.isotonic.setChecked("isotonic" in settings.methods)
-        self.sigmoid.setChecked("sigmoid" in settings.methods)
-        self.bins.setValue(settings.n_bins)
-        self.strategy.setCurrentIndex(max(self.strategy.findData(settings.strategy), 0))
-        self.buckets.setValue(settings.map_buckets)
-
-    def set_running(self, running: bool) -> None:
-        for widget in (self.isotonic, self.sigmoid, self.bins, self.strategy, self.buckets):
-            widget.setEnabled(not running)
-        self.progress.setVisible(running)
-        self.cancel_button.setVisible(running)
-        self.cancel_button.setEnabled(running)
-        self.run_button.setVisible(not running)
-        if running:
-            self.progress.setRange(0, 0)
-            self.progress.setFormat("starting…")
-        self._update_run_button()
-
-    def show_progress(self, record) -> None:
-        self.progress.setRange(0, max(record.total, 1))
-        self.progress.setValue(record.done)
-        left = record.remaining
-        eta = f", about {left:.0f} s left" if left is not None else ""
-        self.progress.setFormat(f"{record.done}/{record.total} fits{eta}")
-        self.progress.setToolTip(record.label)
-
-    def _update_run_button(self, *_):
-        self.run_button.setEnabled(self.isotonic.isChecked() or self.sigmoid.isChecked())
-
-
-def _spin(low: int, high: int, tip: str) -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(low, high)
-    spin.setToolTip(tip)
-    spin.setGroupSeparatorShown(True)
-    return spin
 
 
 # ---------------------------------------------------------------------- the view
