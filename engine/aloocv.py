@@ -215,9 +215,10 @@ def alo_gradient(X, y, C) -> tuple[float, float, float]:
 def exact_loo_log_likelihood(X, y, C, *, fit: Optional[LogisticFit] = None) -> float:
     """Exact leave-one-out log-likelihood, refitting without each row.
 
-    Every refit is warm-started from the full-data solution (binary: from the one-step
-    ALO estimate, all rows vectorized), so this costs a few cheap iterations per row
-    rather than n cold fits.  Each refit converges to gradient 1e-10.
+    Every refit starts at the one-step (ALO) estimate from the full-data solution and is
+    finished by chord steps with the full-data Hessian corrected for the left-out row,
+    many rows at once (see :mod:`engine.aloocv_exact`), so this costs a few cheap
+    iterations per row rather than n cold fits.  Each refit converges to gradient 1e-10.
 
     Parameters
     ----------
