@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sklearn.datasets import load_breast_cancer, load_iris, load_wine
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
-from threadpoolctl import threadpool_limits
 
 from engine.aloocv import (AloOptimum, LogisticFit, alo_curve, alo_gradient,
                            alo_log_likelihood, exact_loo_log_likelihood, fit_logistic_l2,
@@ -20,21 +18,7 @@ from engine.aloocv import (AloOptimum, LogisticFit, alo_curve, alo_gradient,
 from engine.progress import Progress, run_to_end
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_blas_thread():
-    """numpy's and scipy's BLAS pools fight when both use several threads (see the notes)."""
-    with threadpool_limits(1):
-        yield
-
-
-def _standardized(loader):
-    X, y = loader(return_X_y=True)
-    return StandardScaler().fit_transform(X), y
-
-
-@pytest.fixture(scope="module")
-def cancer():
-    return _standardized(load_breast_cancer)
+pytestmark = pytest.mark.usefixtures("one_blas_thread")
 
 
 @pytest.fixture(scope="module")
@@ -43,11 +27,6 @@ def cancer_subset(cancer):
     X, y = cancer
     idx = np.random.default_rng(0).choice(len(y), 100, replace=False)
     return StandardScaler().fit_transform(X[idx]), y[idx]
-
-
-@pytest.fixture(scope="module")
-def iris():
-    return _standardized(load_iris)
 
 
 def sklearn_loo(X, y, C):
@@ -73,9 +52,9 @@ def test_solver_matches_sklearn_binary(cancer, C):
     assert fit.C == C and fit.n_iter > 0
 
 
-@pytest.mark.parametrize("loader", [load_iris, load_wine])
-def test_solver_matches_sklearn_multinomial(loader):
-    X, y = _standardized(loader)
+@pytest.mark.parametrize("name", ["iris", "wine"])
+def test_solver_matches_sklearn_multinomial(name, request):
+    X, y = request.getfixturevalue(name)
     fit = fit_logistic_l2(X, y, 1.0)
     ref = LogisticRegression(C=1.0, tol=1e-12, max_iter=10000).fit(X, y)
     assert fit.coef.shape == (3, X.shape[1]) and fit.intercept.shape == (3,)
@@ -218,8 +197,8 @@ def test_high_leverage_row_and_zero_column(cancer):
     assert "constant column" in opt.message and np.isfinite(opt.alo_log_likelihood)
 
 
-def test_singleton_class():
-    X, y = _standardized(load_iris)
+def test_singleton_class(iris):
+    X, y = iris
     keep = np.r_[0:50, 50, 100:150]                         # class 1 has a single row
     Xs, ys = X[keep], y[keep]
     assert np.isfinite(alo_log_likelihood(Xs, ys, 1.0))

@@ -8,36 +8,20 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sklearn.datasets import load_iris, load_wine
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
-from threadpoolctl import threadpool_limits
 
 import engine.aloocv_exact as exact
 from engine.aloocv import _alo_multi
 from engine.aloocv_solver import Design, hessian_multi, solve
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_blas_thread():
-    """numpy's and scipy's BLAS pools fight when both use several threads (see the notes)."""
-    with threadpool_limits(1):
-        yield
+pytestmark = pytest.mark.usefixtures("one_blas_thread")
 
 
-def _standardized(loader):
-    X, y = loader(return_X_y=True)
-    return StandardScaler().fit_transform(X), y
-
-
-@pytest.fixture(scope="module", params=[load_iris, load_wine], ids=["iris", "wine"])
+@pytest.fixture(scope="module", params=["iris", "wine"])
 def data(request):
-    return _standardized(request.param)
-
-
-@pytest.fixture(scope="module")
-def iris():
-    return _standardized(load_iris)
+    return request.getfixturevalue(request.param)
 
 
 def _fitted(X, y, C, tol=1e-10):

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sklearn.datasets import load_breast_cancer, make_classification
+from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
-from sklearn.preprocessing import StandardScaler
-from threadpoolctl import threadpool_limits
 
 import engine.aloocv_path as path
 from engine.aloocv import alo_curve, alo_log_likelihood
@@ -18,16 +16,7 @@ from engine.aloocv_solver import Design
 from engine.progress import run_to_end
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_blas_thread():
-    with threadpool_limits(1):
-        yield
-
-
-@pytest.fixture(scope="module")
-def cancer():
-    X, y = load_breast_cancer(return_X_y=True)
-    return StandardScaler().fit_transform(X), y
+pytestmark = pytest.mark.usefixtures("one_blas_thread")
 
 
 @pytest.fixture(scope="module")
