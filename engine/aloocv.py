@@ -126,7 +126,7 @@ def _alo_multi(design: Design, lam: float, Theta: np.ndarray):
     K = design.K
     U = Xb @ Theta
     P = softmax(U, axis=1)
-    H = hessian_multi(Xb, P, lam, pen)
+    H = hessian_multi(Xb, P, lam, pen, design.pairs)
     Li = inv_chol(H)
     Hinv = Li.T @ Li
     M = np.empty((n, K, K))

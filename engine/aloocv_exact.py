@@ -103,7 +103,7 @@ class _MultiRefits:
         self.lse = logsumexp(U, axis=1)
         self.P = np.exp(U - self.lse[:, None])
         self.YtX = design.Y.T @ Xb
-        Li = inv_chol(hessian_multi(Xb, self.P, lam, design.pen))
+        Li = inv_chol(hessian_multi(Xb, self.P, lam, design.pen, design.pairs))
         self.Hinv = Li.T @ Li
         self.Hrows = self.Hinv.reshape(K, d, K * d).transpose(1, 0, 2).reshape(d, K * K * d)
 

@@ -11,8 +11,9 @@ matrix products with the n x d(d+1)/2 matrix of pairwise column products
 where ``vech2`` doubles the off-diagonal entries.  The explicit inverse is accurate while
 H is well conditioned; where its condition number (after scaling to unit diagonal) says
 it is not, the value is NaN and the caller recomputes that C with the per-C
-formula (``L^{-1} x_i``).  Batching applies when ``n * d(d+1)/2`` is at most
-:data:`MAX_PAIR_ELEMENTS`; larger products keep BLAS busy enough one C at a time.
+formula (``L^{-1} x_i``).  Batching applies when the design keeps its pairwise products
+(``n * d(d+1)/2`` at most :data:`~engine.aloocv_solver.MAX_PAIR_ELEMENTS`); larger
+products keep BLAS busy enough one C at a time.
 
 Measured (50 C values, breast cancer, one BLAS thread, 2-core VM): batched 21 ms best /
 23 ms median, one C at a time 22 / 31 ms (``tests/benchmarks/bench_aloocv.py``).
@@ -28,8 +29,6 @@ from scipy.special import expit
 
 from .aloocv_solver import Design, Stepper, chol, chol_solve, hessian_binary, solve
 
-#: Largest pairwise-product matrix (elements) for the batched path: 32 MiB of floats.
-MAX_PAIR_ELEMENTS = 1 << 22
 #: Below this reciprocal (Frobenius) condition number of H, scaled to unit diagonal, a C
 #: is recomputed one at a time: the explicit inverse may lose more than ~1e-8.
 MIN_RCOND = 1e-8
@@ -94,7 +93,7 @@ def predict_start(design: Design, t: float, prev: Optional[PathPoint]):
 
 def batched(design: Design) -> bool:
     """Whether :func:`alo_batch` applies (two classes, small pairwise products)."""
-    return design.binary and design.n * design.d * (design.d + 1) // 2 <= MAX_PAIR_ELEMENTS
+    return design.binary and design.pairs is not None
 
 
 def fits_along(design: Design, Cs: np.ndarray, tol: float = 1e-10) -> Iterator[np.ndarray]:
@@ -118,19 +117,6 @@ def fits_along(design: Design, Cs: np.ndarray, tol: float = 1e-10) -> Iterator[n
         yield theta
 
 
-def pair_products(Xb: np.ndarray) -> np.ndarray:
-    """``Q[(a, b), i] = Xb[i, a] * Xb[i, b]`` for a <= b, rows in ``np.triu_indices`` order
-    (the transpose of the matrix in the module docstring; each block is contiguous)."""
-    n, d = Xb.shape
-    XT = np.ascontiguousarray(Xb.T)
-    Q = np.empty((d * (d + 1) // 2, n))
-    start = 0
-    for a in range(d):
-        np.multiply(XT[a:], XT[a], out=Q[start:start + d - a])
-        start += d - a
-    return Q
-
-
 def alo_batch(design: Design, Cs: np.ndarray, thetas: np.ndarray) -> np.ndarray:
     """ALO log-likelihood at each ``(Cs[k], thetas[k])`` (fits at those C), batched.
 
@@ -140,7 +126,7 @@ def alo_batch(design: Design, Cs: np.ndarray, thetas: np.ndarray) -> np.ndarray:
     """
     Xb, d = design.Xb, design.d
     y = design.y.astype(float)
-    Q = pair_products(Xb)
+    Q = design.pairs
     upper = np.triu_indices(d)
     diagonal = np.flatnonzero(upper[0] == upper[1])
     off_diagonal = upper[0] != upper[1]

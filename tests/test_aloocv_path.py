@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy.special import softmax
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 
 import engine.aloocv_path as path
 from engine.aloocv import alo_curve, alo_log_likelihood
-from engine.aloocv_solver import Design
+import engine.aloocv_solver as solver
+from engine.aloocv_solver import Design, pair_products
 from engine.progress import run_to_end
 
 
@@ -31,7 +33,7 @@ def _curve(X, y, Cs):
 
 def test_pair_products_order():
     X = np.arange(12.0).reshape(4, 3)
-    Q = path.pair_products(X)
+    Q = pair_products(X)
     rows, cols = np.triu_indices(3)
     np.testing.assert_array_equal(Q, (X[:, rows] * X[:, cols]).T)
 
@@ -41,7 +43,7 @@ def test_batched_curve_equals_per_C_formula(cancer, monkeypatch):
     Cs = np.logspace(-3, 3, 13)
     assert path.batched(Design(X, y))
     batched = _curve(X, y, Cs)
-    monkeypatch.setattr(path, "MAX_PAIR_ELEMENTS", 0)        # force one C at a time
+    monkeypatch.setattr(solver, "MAX_PAIR_ELEMENTS", 0)      # force one C at a time
     assert not path.batched(Design(X, y))
     np.testing.assert_allclose(batched, _curve(X, y, Cs), rtol=1e-9)
     for C, value in zip(Cs[::4], batched[::4]):
@@ -109,3 +111,13 @@ def test_separable_curve_is_finite():
     assert np.isfinite(curve).all() and (curve <= 0).all()
     reference = [alo_log_likelihood(X, y, C) for C in Cs]     # fits to gradient 1e-10:
     np.testing.assert_allclose(curve, reference, rtol=1e-6, atol=1e-8)  # ALO ~1e-6 at C=1e8
+
+
+def test_multinomial_hessian_from_pair_products(request):
+    X, y = request.getfixturevalue("wine")
+    design = Design(X, y)
+    P = softmax(design.Xb @ np.random.default_rng(0).normal(size=(design.d, 3)), axis=1)
+    plain = solver.hessian_multi(design.Xb, P, 0.5, design.pen)
+    fast = solver.hessian_multi(design.Xb, P, 0.5, design.pen, design.pairs)
+    np.testing.assert_allclose(fast, plain, rtol=0, atol=1e-12 * np.abs(plain).max())
+    np.testing.assert_array_equal(fast, fast.T)
