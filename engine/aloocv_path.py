@@ -1,12 +1,12 @@
 """ALO along a grid of C for two-class data, batched over C (internal to :mod:`engine.aloocv`).
 
 For small problems (breast cancer: 569 x 31) ALO at one C spends its time on BLAS calls
-with thin n x d matrices and on Python, not on arithmetic.  Here the fits run first, warm-started along the grid, and then the Hessians
-``X' W X`` and the leverages ``h_i = x_i' H^{-1} x_i`` of all C values come from two
-matrix products with the n x d(d+1)/2 matrix of pairwise column products
-``Q[i, (a, b)] = x_ia x_ib`` (a <= b):
+with thin n x d matrices and on Python, not on arithmetic.  Here the fits run first,
+warm-started along the grid, and then the Hessians ``X' W X`` and the leverages
+``h_i = x_i' H^{-1} x_i`` of all C values come from two matrix products with the design's
+d(d+1)/2 x n matrix of pairwise column products ``Q[(a, b), i] = x_ia x_ib`` (a <= b):
 
-    vech(H_k) = Q' w_k + lambda_k vech(P)            h_k = Q vech2(H_k^{-1})
+    vech(H_k) = Q w_k + lambda_k vech(P)             h_k = Q' vech2(H_k^{-1})
 
 where ``vech2`` doubles the off-diagonal entries.  The explicit inverse is accurate while
 H is well conditioned; where its condition number (after scaling to unit diagonal) says
@@ -15,8 +15,8 @@ formula (``L^{-1} x_i``).  Batching applies when the design keeps its pairwise p
 (``n * d(d+1)/2`` at most :data:`~engine.aloocv_solver.MAX_PAIR_ELEMENTS`); larger
 products keep BLAS busy enough one C at a time.
 
-Measured (50 C values, breast cancer, one BLAS thread, 2-core VM): batched 21 ms best /
-23 ms median, one C at a time 22 / 31 ms (``tests/benchmarks/bench_aloocv.py``).
+Measured (50 C values, breast cancer, one BLAS thread, 2-core VM): batched 19-24 ms best /
+23-28 ms median, one C at a time 22-29 / 29-39 ms (``tests/benchmarks/bench_aloocv.py``).
 """
 from __future__ import annotations
 
@@ -174,13 +174,14 @@ def _inverses(vech_H: np.ndarray, d: int, upper) -> tuple[np.ndarray, np.ndarray
     pair_scale = scale[:, rows] * scale[:, cols]
     scaled = vech_H * pair_scale
     work = np.empty((k, d, d))
-    work[:, cols, rows] = scaled      # C-order lower = Fortran upper of work[j].T
+    work[:, cols, rows] = scaled      # C-order lower = upper of work[j].T (Fortran order:
+    inverse = np.zeros_like(scaled)   # LAPACK works in place, no copies)
     for j in range(k):
         factor, info = lapack.dpotrf(work[j].T, lower=0, clean=0, overwrite_a=1)
         if info == 0:
-            _, info = lapack.dpotri(factor, lower=0, overwrite_c=1)
-            ok[j] = info == 0
-    inverse = work[:, cols, rows]
+            upper_inverse, info = lapack.dpotri(factor, lower=0, overwrite_c=1)
+            if info == 0:
+                inverse[j], ok[j] = upper_inverse[rows, cols], True
     weights = np.where(on_diagonal, 1.0, 2.0)            # ||A||_F^2 from the upper triangle
     condition = np.sqrt(((scaled ** 2) @ weights) * ((inverse ** 2) @ weights))
     ok &= np.isfinite(condition) & (condition * MIN_RCOND <= 1.0)
