@@ -35,8 +35,8 @@ from scipy.special import expit, logsumexp, softmax
 from .aloocv_path import (S_MIN, PathPoint, alo_batch, batched, fits_along, path_point,
                           predict_start)
 from .aloocv_exact import check_loo, exact_loo_sum
-from .aloocv_solver import (Design, LogisticFit, check_C, fit_logistic_l2, gram,
-                            hessian_binary, hessian_multi, inv_chol, solve)
+from .aloocv_design import Design, LogisticFit, check_C, gram, hessian_binary, hessian_multi
+from .aloocv_solver import fit_logistic_l2, inv_chol, solve
 from .progress import Progress, Stopwatch
 
 __all__ = ["LogisticFit", "AloOptimum", "fit_logistic_l2", "alo_log_likelihood",

@@ -17,7 +17,8 @@ import numpy as np
 from scipy.special import expit, log_expit, logsumexp
 
 from .aloocv_path import S_MIN
-from .aloocv_solver import Design, hessian_binary, hessian_multi, inv_chol, solve
+from .aloocv_design import Design, hessian_binary, hessian_multi
+from .aloocv_solver import inv_chol, solve
 
 #: Chord steps before the remaining rows are handed to the Newton solver.
 _MAX_CHORD = 30

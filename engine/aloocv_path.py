@@ -12,7 +12,7 @@ where ``vech2`` doubles the off-diagonal entries.  The explicit inverse is accur
 H is well conditioned; where its condition number (after scaling to unit diagonal) says
 it is not, the value is NaN and the caller recomputes that C with the per-C
 formula (``L^{-1} x_i``).  Batching applies when the design keeps its pairwise products
-(``n * d(d+1)/2`` at most :data:`~engine.aloocv_solver.MAX_PAIR_ELEMENTS`); larger
+(``n * d(d+1)/2`` at most :data:`~engine.aloocv_design.MAX_PAIR_ELEMENTS`); larger
 products keep BLAS busy enough one C at a time.
 
 Measured (50 C values, breast cancer, one BLAS thread, 2-core VM): batched 19-24 ms best /
@@ -27,14 +27,17 @@ import numpy as np
 from scipy.linalg import lapack
 from scipy.special import expit
 
-from .aloocv_solver import Design, Stepper, chol, chol_solve, hessian_binary, solve
+from .aloocv_design import Design, hessian_binary
+from .aloocv_solver import Stepper, chol, chol_solve, solve
 
 #: Below this reciprocal (Frobenius) condition number of H, scaled to unit diagonal, a C
 #: is recomputed one at a time: the explicit inverse may lose more than ~1e-8.
 MIN_RCOND = 1e-8
 #: Floor for ``1 - w_i h_i`` (rows of very high leverage).
 S_MIN = 1e-12
-_CHUNK_ELEMENTS = 1 << 21      # C values per batch: at most this many (C, row) pairs
+_SMALL_ELEMENTS = 1 << 14      # (C, row) temporaries under glibc's 128 KiB mmap threshold
+_LARGE_ELEMENTS = 1 << 21      # the most (C, row) pairs in one batch
+_MIN_BATCH = 16                # C values per batch when rows are many (GEMM efficiency)
 
 
 @dataclass
@@ -131,7 +134,7 @@ def alo_batch(design: Design, Cs: np.ndarray, thetas: np.ndarray) -> np.ndarray:
     diagonal = np.flatnonzero(upper[0] == upper[1])
     off_diagonal = upper[0] != upper[1]
     out = np.empty(len(Cs))
-    chunk = max(1, _CHUNK_ELEMENTS // design.n)
+    chunk = _batch_size(design.n)
     for start in range(0, len(Cs), chunk):
         rows = slice(start, start + chunk)
         U = thetas[rows] @ Xb.T
@@ -147,6 +150,14 @@ def alo_batch(design: Design, Cs: np.ndarray, thetas: np.ndarray) -> np.ndarray:
         values = Ut @ y - _log1p_exp(Ut).sum(axis=1)
         out[rows] = np.where(ok, values, np.nan)
     return out
+
+
+def _batch_size(n: int) -> int:
+    """C values per batch.  Temporaries of C x n floats below 128 KiB come from the heap;
+    larger ones are mapped afresh and page-faulted in on every call, which cost 5 ms of a
+    20 ms breast cancer curve (1160 page faults per call).  With many rows, at least
+    :data:`_MIN_BATCH` C values keep the matrix products efficient."""
+    return max(1, min(max(_SMALL_ELEMENTS // n, _MIN_BATCH), _LARGE_ELEMENTS // n))
 
 
 def _log1p_exp(x: np.ndarray) -> np.ndarray:

@@ -13,7 +13,8 @@ from sklearn.preprocessing import StandardScaler
 
 import engine.aloocv_exact as exact
 from engine.aloocv import _alo_multi
-from engine.aloocv_solver import Design, hessian_multi, solve
+from engine.aloocv_design import Design, hessian_multi
+from engine.aloocv_solver import solve
 
 
 pytestmark = pytest.mark.usefixtures("one_blas_thread")

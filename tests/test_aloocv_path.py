@@ -13,8 +13,8 @@ from sklearn.linear_model import LogisticRegression
 
 import engine.aloocv_path as path
 from engine.aloocv import alo_curve, alo_log_likelihood
-import engine.aloocv_solver as solver
-from engine.aloocv_solver import Design, pair_products
+import engine.aloocv_design as design_module
+from engine.aloocv_design import Design, hessian_multi, pair_products
 from engine.progress import run_to_end
 
 
@@ -43,7 +43,7 @@ def test_batched_curve_equals_per_C_formula(cancer, monkeypatch):
     Cs = np.logspace(-3, 3, 13)
     assert path.batched(Design(X, y))
     batched = _curve(X, y, Cs)
-    monkeypatch.setattr(solver, "MAX_PAIR_ELEMENTS", 0)      # force one C at a time
+    monkeypatch.setattr(design_module, "MAX_PAIR_ELEMENTS", 0)  # force one C at a time
     assert not path.batched(Design(X, y))
     np.testing.assert_allclose(batched, _curve(X, y, Cs), rtol=1e-9)
     for C, value in zip(Cs[::4], batched[::4]):
@@ -117,7 +117,7 @@ def test_multinomial_hessian_from_pair_products(request):
     X, y = request.getfixturevalue("wine")
     design = Design(X, y)
     P = softmax(design.Xb @ np.random.default_rng(0).normal(size=(design.d, 3)), axis=1)
-    plain = solver.hessian_multi(design.Xb, P, 0.5, design.pen)
-    fast = solver.hessian_multi(design.Xb, P, 0.5, design.pen, design.pairs)
+    plain = hessian_multi(design.Xb, P, 0.5, design.pen)
+    fast = hessian_multi(design.Xb, P, 0.5, design.pen, design.pairs)
     np.testing.assert_allclose(fast, plain, rtol=0, atol=1e-12 * np.abs(plain).max())
     np.testing.assert_array_equal(fast, fast.T)
