@@ -121,3 +121,17 @@ def test_multinomial_hessian_from_pair_products(request):
     fast = hessian_multi(design.Xb, P, 0.5, design.pen, design.pairs)
     np.testing.assert_allclose(fast, plain, rtol=0, atol=1e-12 * np.abs(plain).max())
     np.testing.assert_array_equal(fast, fast.T)
+
+
+def test_fits_fall_back_to_the_damped_solver(cancer, monkeypatch):
+    X, y = cancer
+    Cs = np.logspace(-3, 3, 9)
+    design = Design(X, y)
+    far = np.full(design.d, 50.0)                             # full steps diverge from here
+    theta, factor, converged = path._full_steps(design, design.Xb.T.copy(),
+                                                design.y.astype(float), 1.0, far, 1e-10)
+    assert not converged and factor is None and np.isfinite(theta).all()
+    lean = np.array(list(path.fits_along(design, Cs)))
+    monkeypatch.setattr(path, "_MAX_FULL_STEPS", 1)          # every fit hands over
+    damped = np.array(list(path.fits_along(design, Cs)))
+    np.testing.assert_allclose(damped, lean, rtol=1e-8, atol=1e-10)
