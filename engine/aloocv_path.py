@@ -15,8 +15,8 @@ formula (``L^{-1} x_i``).  Batching applies when the design keeps its pairwise p
 (``n * d(d+1)/2`` at most :data:`~engine.aloocv_design.MAX_PAIR_ELEMENTS`); larger
 products keep BLAS busy enough one C at a time.
 
-Measured (50 C values, breast cancer, one BLAS thread, 2-core VM): batched 19-24 ms best /
-23-28 ms median, one C at a time 22-29 / 29-39 ms (``tests/benchmarks/bench_aloocv.py``).
+Measured (50 C values, breast cancer, one BLAS thread, 2-core VM): 16-18 ms best / 23-25 ms
+median; one C at a time 24-26 / 34-35 ms (``tests/benchmarks/bench_aloocv.py``).
 """
 from __future__ import annotations
 
