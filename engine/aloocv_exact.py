@@ -9,7 +9,7 @@ Woodbury with the row's K x K softmax curvature, and Anderson acceleration).  Th
 steps are cheap (the main cost is the predictions ``X theta_i`` of every refit) and
 converge linearly and fast to the exact refit: 4 gradient evaluations per row on
 digits.  Rows not converged after ``_MAX_CHORD`` steps (multinomial: or whose gradient
-grows) are finished by the Newton solver, which is also the row-by-row reference.
+grows) are finished by a warm-started Newton refit.
 """
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def _exact_loo_binary(design: Design, lam: float, theta: np.ndarray, tol=1e-10) 
     h = np.einsum("ji,ij->i", Z, Xb)
     s = np.maximum(1.0 - w * h, S_MIN)
     out = np.empty(n)
-    chunk = max(1, min(n, 2_000_000 // n))
+    chunk = max(1, min(n, _CHUNK_ELEMENTS // n))
     for start in range(0, n, chunk):
         idx = np.arange(start, min(n, start + chunk))
         Th = theta[:, None] + Z[:, idx] * ((p - y)[idx] / s[idx])
@@ -219,16 +219,6 @@ def _exact_loo_multi(design: Design, lam: float, Theta: np.ndarray, tol=1e-10) -
         idx = np.arange(start, min(n, start + chunk))
         U = np.einsum("mkd,md->mk", refits.chord(idx), Xb[idx])
         out[idx] = U[np.arange(len(idx)), y[idx]] - logsumexp(U, axis=1)
-    return out
-
-
-def _exact_loo_multi_rowwise(design: Design, lam: float, Theta: np.ndarray,
-                             tol=1e-10) -> np.ndarray:
-    """Reference for :func:`_exact_loo_multi`: a warm-started Newton refit per row."""
-    out = np.empty(design.n)
-    for i in range(design.n):
-        u = design.Xb[i] @ _refit(design, lam, Theta, i, tol)
-        out[i] = u[design.y[i]] - logsumexp(u)
     return out
 
 
