@@ -35,6 +35,18 @@ class ExperimentResult:
         return replace(self, comparison=compare_cv(self.cv, settings),
                        experiment=replace(self.experiment, comparison=settings))
 
+    @property
+    def notes(self) -> list:
+        """Everything the user should know to read the results: how the data was read,
+        defaults applied, failures and warnings (with what to change), how ranks were
+        formed."""
+        from .advice import failure_notes, rank_notes
+
+        n_folds = self.cv.config.n_splits * self.cv.config.n_repeats
+        return [*self.dataset.notes, *self.experiment.notes,
+                *failure_notes(self.cv.failures, n_folds),
+                *rank_notes(self.summary, self.cv.primary_metric)]
+
     def tables(self) -> dict:
         """``{file name: DataFrame}``: the tables of EXPERIMENT.md that apply."""
         tables = {
@@ -81,12 +93,32 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
     """
     if dataset is None:
         dataset = load_dataset(experiment.dataset, experiment.base_dir)
+    if not experiment.metrics:
+        experiment = experiment.with_metrics_for(len(dataset.classes))
+        experiment = replace(experiment, notes=experiment.notes + (
+            f"no metric given: using {experiment.metrics[0]} "
+            f"({'two' if len(dataset.classes) == 2 else len(dataset.classes)} classes)",))
     cv = yield from run_cv(dataset, list(experiment.models), experiment.cv,
                            list(experiment.metrics), n_jobs=n_jobs)
-    summary = summary_table(cv.scores, cv.models, cv.metrics)
+    check_some_score(cv)
+    summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures)
     comparison = compare_cv(cv, experiment.comparison)
     result = ExperimentResult(experiment, dataset, cv, summary, comparison)
     return (yield from run_extras(result, n_jobs))
+
+
+def check_some_score(cv: CVResult) -> None:
+    """Raise a ValueError saying why when no model scored on any fold (nothing to compare)."""
+    primary = cv.scores[cv.scores["metric"] == cv.primary_metric]["score"]
+    if primary.notna().any():
+        return
+    from .advice import advice_for
+
+    errors = cv.failures[cv.failures["kind"] == "error"]["message"]
+    reason = errors.value_counts().index[0] if not errors.empty else "no reason recorded"
+    advice = advice_for(reason)
+    raise ValueError(f"no model gave a valid {cv.primary_metric} score on any fold: {reason}"
+                     + (f"; {advice}" if advice else ""))
 
 
 def run_extras(result: ExperimentResult, n_jobs: int = 1):

@@ -36,6 +36,41 @@ CATALOGUE = {
     "DummyClassifier": ("sklearn.dummy", "Baseline that ignores the features"),
 }
 
+#: Estimators whose results change when a feature is rescaled (distances, penalties,
+#: gradient steps): the GUI adds a StandardScaler when one is added from the catalogue.
+#: Trees, naive Bayes and discriminant analysis are unaffected by scaling.
+SCALE_SENSITIVE = frozenset({"LogisticRegression", "SVC", "KNeighborsClassifier",
+                             "MLPClassifier", "RidgeClassifier"})
+
+
+def is_scale_sensitive(name: str) -> bool:
+    """True when the estimator's results depend on the scale of the features."""
+    return name in SCALE_SENSITIVE
+
+
+def takes_random_state(name: str) -> bool:
+    """True when the estimator has a ``random_state`` parameter."""
+    return "random_state" in inspect.signature(estimator_class(name).__init__).parameters
+
+
+def seed_entry(entry: dict, random_state) -> dict:
+    """``entry`` with ``params.random_state`` set to ``random_state`` when its estimator
+    takes one and neither ``params`` nor ``grid`` sets it (entries are left as they are
+    when ``random_state`` is None or the estimator is unknown)."""
+    if random_state is None or not isinstance(entry, dict):
+        return entry
+    estimator, params = entry.get("estimator"), entry.get("params") or {}
+    if estimator not in CATALOGUE or not isinstance(params, dict) or "random_state" in params:
+        return entry
+    grids = entry.get("grid") or []
+    grids = [grids] if isinstance(grids, dict) else grids
+    if any(isinstance(g, dict) and "random_state" in g for g in grids):
+        return entry
+    if not takes_random_state(estimator):
+        return entry
+    return {**entry, "params": {**params, "random_state": random_state}}
+
+
 #: Parameters that are objects rather than values and cannot be set from a file.
 _OBJECT_PARAMS = {"estimator", "base_estimator", "estimators", "callbacks", "memory"}
 

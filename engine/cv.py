@@ -142,7 +142,9 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     estimators = [make_pipeline(spec, dataset) for spec in models]
     labels = list(range(len(dataset.classes)))
     outcomes = [None] * len(tasks)
-    calls = [(estimators[m], X, dataset.y, *splits[s], metrics, labels) for m, s in tasks]
+    pos_label = getattr(dataset, "pos_label", None)
+    calls = [(estimators[m], X, dataset.y, *splits[s], metrics, labels, pos_label)
+             for m, s in tasks]
     done = 0
     for index, outcome in run_calls(fit_and_score, calls, n_jobs):
         outcomes[index] = outcome
@@ -163,15 +165,17 @@ def feature_matrix(dataset: Dataset):
     return dataset.X
 
 
-def fit_and_score(estimator, X, y, train, test, metrics, labels) -> dict:
+def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None) -> dict:
     """Fit a fresh copy of ``estimator`` on ``train``; score every metric on ``test``.
 
-    Never raises for a model's own failure: the outcome records it.
+    Never raises for a model's own failure: the outcome records it. ``errors`` holds
+    the fit's failure or, per metric, why that metric could not be computed (its score
+    stays NaN); ``warnings`` holds every distinct warning, whole.
     """
     from sklearn import config_context
 
     outcome = {"scores": [np.nan] * len(metrics), "fit_seconds": np.nan, "kind": None,
-               "values": None, "error": None, "warnings": []}
+               "values": None, "error": None, "errors": [], "warnings": []}
     model = copy.deepcopy(estimator)  # an unfitted estimator: the same as clone, faster
     X_train, X_test = take_rows(X, train), take_rows(X, test)
     # parameters were validated when the model was specified (catalogue.validated)
@@ -182,29 +186,35 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels) -> dict:
             start = time.perf_counter()
             model.fit(X_train, y[train])
             outcome["fit_seconds"] = time.perf_counter() - start
-            scorer = FoldScorer(model, X_test, y[test], labels)
+            scorer = FoldScorer(model, X_test, y[test], labels, pos_label)
             outcome["scores"] = [_safe_score(scorer, m, outcome) for m in metrics]
             outcome["kind"], outcome["values"] = scorer.kept_predictions()
         except Exception as exc:  # a model's failure on one fold is a result, not a crash
             outcome["error"] = f"{type(exc).__name__}: {exc}"
-    outcome["warnings"] = _warning_texts(caught)
+            outcome["errors"].append(outcome["error"])
+    outcome["warnings"] = warning_texts(caught)
     return outcome
 
 
 def _safe_score(scorer, metric, outcome):
     try:
-        return scorer.score(metric)
-    except Exception as exc:
-        outcome["warnings"].append(f"{metric} could not be computed: {exc}")
+        score = scorer.score(metric)
+    except Exception as exc:  # recorded: this metric has no score on this fold
+        outcome["errors"].append(f"{metric} could not be computed: {type(exc).__name__}: {exc}")
         return np.nan
+    if not np.isfinite(score):
+        outcome["errors"].append(f"{metric} could not be computed: the score is {score}")
+    return score
 
 
-def _warning_texts(caught) -> list:
+def warning_texts(caught) -> list:
+    """The distinct warnings of a fit, each whole (on one line), deprecations left out."""
     texts = []
     for item in caught:
         if issubclass(item.category, (DeprecationWarning, PendingDeprecationWarning)):
             continue
-        text = f"{item.category.__name__}: {str(item.message).splitlines()[0]}"
+        message = " ".join(str(item.message).split())
+        text = f"{item.category.__name__}: {message}"
         if text not in texts:
             texts.append(text)
     return texts
@@ -220,8 +230,8 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
         for metric, score in zip(metrics, outcome["scores"]):
             score_rows.append((name, repeat, fold, metric, score, len(train), len(test),
                                outcome["fit_seconds"]))
-        if outcome["error"] is not None:
-            failure_rows.append((name, repeat, fold, "error", outcome["error"]))
+        for text in outcome.get("errors", ()):
+            failure_rows.append((name, repeat, fold, "error", text))
         for text in outcome["warnings"]:
             failure_rows.append((name, repeat, fold, "warning", text))
         if outcome["values"] is not None:

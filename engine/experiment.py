@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .catalogue import expand_models
+from .catalogue import expand_models, seed_entry
 from .cv import CVConfig
 from .stats import ComparisonSettings
 
@@ -69,17 +69,34 @@ class CalibrationSettings:
 
 @dataclass(frozen=True)
 class Experiment:
-    """A parsed, validated experiment."""
+    """A parsed, validated experiment.
+
+    Every model whose estimator takes a ``random_state`` and was given none gets
+    ``cv.random_state`` (in ``model_entries`` too, so a saved file says so). Empty
+    ``metrics`` means the default for the target (:func:`engine.metrics.default_metric`),
+    chosen when the data is known.
+    """
 
     dataset: dict
     model_entries: tuple
     models: tuple
     cv: CVConfig = CVConfig()
-    metrics: tuple = ("roc_auc",)
+    metrics: tuple = ()
     comparison: ComparisonSettings = ComparisonSettings()
     aloocv: Optional[AloocvSettings] = None
     calibration: Optional[CalibrationSettings] = None
     base_dir: str = field(default=".", compare=False)
+    notes: tuple = field(default=(), compare=False)
+
+    def with_metrics_for(self, n_classes: int) -> "Experiment":
+        """The experiment with its default metric filled in for ``n_classes`` classes."""
+        if self.metrics:
+            return self
+        from dataclasses import replace
+
+        from .metrics import default_metric
+
+        return replace(self, metrics=(default_metric(n_classes),))
 
     def to_json(self) -> dict:
         return experiment_dict(self.dataset, self.model_entries, self.cv, self.metrics,
@@ -92,6 +109,8 @@ def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
     """The JSON object of an experiment file (optional sections only when set)."""
     data = {"dataset": dict(dataset), "models": [dict(e) for e in model_entries],
             "cv": cv.to_json(), "metrics": list(metrics), "comparison": comparison.to_json()}
+    if not data["metrics"]:
+        del data["metrics"]
     if aloocv is not None:
         data["aloocv"] = aloocv.to_json()
     if calibration is not None:
@@ -157,12 +176,16 @@ def parse_experiment(data: dict, base_dir: str = ".") -> Experiment:
     entries = data["models"]
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise ValueError("models: must be a list of objects, each with an 'estimator'")
-    models = expand_models(entries)
     cv = _section(data, "cv", CVConfig, ("n_splits", "n_repeats", "random_state")) or CVConfig()
-    metrics = data.get("metrics", ["roc_auc"])
+    seeded = [seed_entry(e, cv.random_state) for e in entries]
+    notes = _seed_notes(entries, seeded, cv.random_state)
+    entries = seeded
+    models = expand_models(entries)
+    notes += _scaling_notes(models)
+    metrics = data.get("metrics", [])
     if isinstance(metrics, str):
         metrics = [metrics]
-    if not isinstance(metrics, list) or not metrics:
+    if not isinstance(metrics, list) or ("metrics" in data and not metrics):
         raise ValueError('metrics: must be a list of scorer names such as ["roc_auc"]')
     comparison = _section(data, "comparison", ComparisonSettings,
                           ("rope", "alpha", "correction", "credible_levels"),
@@ -173,7 +196,26 @@ def parse_experiment(data: dict, base_dir: str = ".") -> Experiment:
     return Experiment(dataset=dict(data["dataset"]), model_entries=tuple(entries),
                       models=tuple(models), cv=cv, metrics=tuple(str(m) for m in metrics),
                       comparison=comparison, aloocv=aloocv, calibration=calibration,
-                      base_dir=base_dir)
+                      base_dir=base_dir, notes=tuple(notes))
+
+
+def _seed_notes(entries, seeded, random_state) -> list:
+    names = [str(e.get("name") or e.get("estimator")) for e, s in zip(entries, seeded)
+             if s is not e]
+    if not names:
+        return []
+    return [f"random_state = {random_state} (the cross-validation seed) given to "
+            + ", ".join(names) + ", so every run gives the same numbers"]
+
+
+def _scaling_notes(models) -> list:
+    from .catalogue import is_scale_sensitive
+
+    names = [m.name for m in models if is_scale_sensitive(m.estimator) and not m.scale]
+    if not names:
+        return []
+    return [", ".join(names) + " depend(s) on the scale of the features and run(s) without "
+            'scaling: add "scale": true unless the columns share one unit']
 
 
 def load_experiment(path: str) -> Experiment:

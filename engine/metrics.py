@@ -26,7 +26,10 @@ def _roc_auc_binary(y, score):
     if n_pos == 0 or n_neg == 0:
         raise ValueError("Only one class present in y_true. ROC AUC score is not defined in "
                          "that case.")
-    ranks = _average_ranks(np.asarray(score, dtype=float))
+    score = np.asarray(score, dtype=float)
+    if not np.isfinite(score).all():
+        raise ValueError("Input contains NaN or infinity.")
+    ranks = _average_ranks(score)
     return float((ranks[y == 1].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
 
 
@@ -100,8 +103,26 @@ FAST_METRICS = {
     "neg_brier_score": (PROBA, _brier),
 }
 
-BINARY_ONLY = {"roc_auc", "average_precision", "f1", "precision", "recall"}
+BINARY_ONLY = {"roc_auc", "average_precision", "f1", "precision", "recall", "jaccard"}
 NEEDS_LABELS = {"neg_log_loss", "neg_brier_score"}
+#: binary metrics that depend on which class is positive (``pos_label``)
+USES_POSITIVE = {"average_precision", "f1", "precision", "recall", "jaccard"}
+#: multiclass metrics scikit-learn computes for any number of classes
+_MULTICLASS_HINT = {"roc_auc": "roc_auc_ovr"}
+
+
+def default_metric(n_classes: int) -> str:
+    """The score used when an experiment names none: ROC AUC for two classes,
+    one-vs-rest ROC AUC for more."""
+    return "roc_auc" if n_classes <= 2 else "roc_auc_ovr"
+
+
+def metrics_for(n_classes: int) -> list:
+    """The metric names valid for a target with ``n_classes`` classes."""
+    names = known_metrics()
+    if n_classes > 2:
+        return [n for n in names if n not in BINARY_ONLY]
+    return names
 
 
 def known_metrics() -> list:
@@ -134,17 +155,39 @@ def check_metrics(metrics: list, n_classes: int) -> list:
                 raise ValueError(f"unknown metric {name!r}; use a scikit-learn scorer name such as "
                                  + ", ".join(sorted(FAST_METRICS)))
         if n_classes > 2 and name in BINARY_ONLY:
-            hint = {"roc_auc": "roc_auc_ovr"}.get(name, name + "_macro")
+            hint = _MULTICLASS_HINT.get(name, name + "_macro")
             raise ValueError(f"metric {name!r} works for two classes only and the data has "
                              f"{n_classes}; use {hint!r} instead")
     return metrics
 
 
-class FoldScorer:
-    """Computes the model's responses on one test fold once and scores every metric."""
+class NonFiniteResponse(ValueError):
+    """The model's probabilities or decision values hold NaN or infinity."""
 
-    def __init__(self, estimator, X_test, y_test, labels):
+
+def _check_finite(kind: str, values):
+    array = np.asarray(values)
+    if array.dtype.kind in "fc" and not np.isfinite(array).all():
+        n_bad = int(np.count_nonzero(~np.isfinite(array).all(axis=tuple(range(1, array.ndim)))))
+        what = "probabilities" if kind == PROBA else "decision values"
+        raise NonFiniteResponse(f"the model's {what} hold NaN or infinity for {n_bad} of "
+                                f"{len(array)} test rows, so no score can be computed from them")
+    return values
+
+
+class FoldScorer:
+    """Computes the model's responses on one test fold once and scores every metric.
+
+    Probabilities and decision values must be finite: a metric computed from NaN or
+    infinite responses raises :class:`NonFiniteResponse` (scikit-learn's scorers reject
+    such input too, and ``cross_val_score`` records NaN).  ``pos_label`` is the code of
+    the positive class for the binary metrics in :data:`USES_POSITIVE` (default: 1,
+    scikit-learn's choice for codes 0/1).
+    """
+
+    def __init__(self, estimator, X_test, y_test, labels, pos_label=None):
         self.estimator, self.X, self.y, self.labels = estimator, X_test, y_test, labels
+        self.pos_label = 1 if pos_label is None else int(pos_label)
         self._cache = {}
 
     def response(self, kind: str):
@@ -157,15 +200,17 @@ class FoldScorer:
         if kind == LABELS:
             return est.predict(self.X)
         if kind == PROBA:
-            return est.predict_proba(self.X)
+            return _check_finite(PROBA, est.predict_proba(self.X))
         if kind == "decision":
-            return est.decision_function(self.X)
+            return _check_finite("decision", est.decision_function(self.X))
         # SCORE: scikit-learn's order for binary ranking metrics
         if hasattr(est, "decision_function"):
             return self.response("decision")
         return self.response(PROBA)[:, 1]
 
     def score(self, metric: str) -> float:
+        if self.pos_label != 1 and metric in USES_POSITIVE:
+            return self._score_positive(metric)
         if metric not in FAST_METRICS:
             from sklearn.metrics import get_scorer
 
@@ -176,8 +221,26 @@ class FoldScorer:
             return func(self.y, response, self.labels)
         return func(self.y, response)
 
+    def _score_positive(self, metric: str) -> float:
+        """A positive-class metric for ``pos_label`` 0 (the first class)."""
+        from sklearn import metrics as skm
+
+        if metric == "average_precision":
+            score = self.response(SCORE)
+            return float(skm.average_precision_score(self.y, -np.asarray(score),
+                                                      pos_label=self.pos_label))
+        func = {"f1": skm.f1_score, "precision": skm.precision_score,
+                "recall": skm.recall_score, "jaccard": skm.jaccard_score}[metric]
+        return float(func(self.y, self.response(LABELS), pos_label=self.pos_label))
+
     def kept_predictions(self):
         """(kind, 2-D array) kept for calibration: probabilities, else decision values."""
+        try:
+            return self._kept_predictions()
+        except NonFiniteResponse:
+            return None, None
+
+    def _kept_predictions(self):
         est = self.estimator
         if hasattr(est, "predict_proba"):
             return "proba", np.asarray(self.response(PROBA), dtype=float)

@@ -11,11 +11,18 @@ Degenerate inputs have defined results instead of warnings:
 * folds where either model's score is NaN (a failed fit) are left out of that pair;
   fewer than two complete folds give NaN statistics;
 * zero variance of the differences: if the mean difference is 0 too, t = 0 and
-  p = 0.5 and the posterior is a point mass at 0 (fully inside any ROPE); otherwise
-  t = +/-inf, p = 0 and the posterior is a point mass at the mean difference.
+  p = 0.5 (two-sided: 1) and the posterior is a point mass at 0 (fully inside any ROPE,
+  P(mu > 0) = 0.5); otherwise t = +/-inf, p = 0 and the posterior is a point mass at
+  the mean difference.
+
+The p-values of the seed example are one-sided in the direction the data picked
+(``t.sf(|t|)``); marking them below alpha is a test at level 2 alpha. The two-sided
+values (``2 t.sf(|t|)``, at most 1) are given beside them and are the ones the verdicts
+use.
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -83,6 +90,11 @@ def corrected_ttest(differences, n_train: float, n_test: float) -> tuple:
         return np.nan, np.nan
     std = corrected_std(differences, n_train, n_test)
     return _t_and_p(float(np.mean(differences)), std, len(differences) - 1)
+
+
+def two_sided(p_one_sided: float) -> float:
+    """The two-sided p-value of a symmetric test from its one-sided ``t.sf(|t|)``."""
+    return float(min(1.0, 2.0 * p_one_sided)) if np.isfinite(p_one_sided) else np.nan
 
 
 def plain_ttest(differences) -> tuple:
@@ -168,7 +180,7 @@ class Posterior:
             return dict.fromkeys(("p_mu_positive", "p_better", "p_equivalent", "p_worse"), np.nan)
         low, high, zero = (float(v) for v in self.cdf(np.array([-rope, rope, 0.0])))
         if self.scale == 0:
-            p_positive = float(self.mean > 0)
+            p_positive = 0.5 if self.mean == 0 else float(self.mean > 0)
             better, worse = float(self.mean > rope), float(self.mean < -rope)
             return {"p_mu_positive": p_positive, "p_better": better,
                     "p_equivalent": 1.0 - better - worse, "p_worse": worse}
@@ -212,16 +224,47 @@ def posterior(differences, n_train: float, n_test: float) -> Posterior:
 
 # ----------------------------------------------------------------------------- tables
 
+def common_folds(score_matrix: pd.DataFrame) -> np.ndarray:
+    """Mask of the folds that every ranked model completed.
+
+    A model is ranked when it has at least one valid (non-NaN) score; models with none
+    are left out of the mask (they get no rank).
+    """
+    values = score_matrix.to_numpy(dtype=float)
+    ranked = ~np.isnan(values).all(axis=1)
+    if not ranked.any():
+        return np.zeros(values.shape[1], dtype=bool)
+    return ~np.isnan(values[ranked]).any(axis=0)
+
+
+def ranking_means(score_matrix: pd.DataFrame) -> pd.Series:
+    """Each model's mean score on the common folds (NaN for a model with no valid score).
+
+    When no fold is common to all ranked models, each model's own mean is used.
+    """
+    values = score_matrix.to_numpy(dtype=float)
+    common = common_folds(score_matrix)
+    if common.any():
+        means = values[:, common].mean(axis=1)
+    else:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            means = np.nanmean(values, axis=1)
+    means[np.isnan(values).all(axis=1)] = np.nan
+    return pd.Series(means, index=score_matrix.index)
+
+
 def rank_models(score_matrix: pd.DataFrame) -> pd.Series:
-    """Rank 1 = best mean score (ties share the better rank; NaN folds ignored)."""
-    means = score_matrix.mean(axis=1, skipna=True)
-    return means.rank(ascending=False, method="min", na_option="bottom").astype(int)
+    """Rank 1 = best mean score on the folds every ranked model completed (ties share the
+    better rank). A model with no valid score has no rank (``<NA>``)."""
+    return ranking_means(score_matrix).rank(ascending=False, method="min").astype("Int64")
 
 
 def order_by_rank(score_matrix: pd.DataFrame) -> pd.DataFrame:
-    """Rows sorted best first (stable: ties keep their order)."""
+    """Rows sorted best first (stable: ties keep their order; unranked models last)."""
     ranks = rank_models(score_matrix)
-    order = sorted(range(len(ranks)), key=lambda i: ranks.iloc[i])
+    order = sorted(range(len(ranks)),
+                   key=lambda i: np.inf if pd.isna(ranks.iloc[i]) else ranks.iloc[i])
     return score_matrix.iloc[order]
 
 
@@ -285,7 +328,8 @@ class Comparison:
 
 PAIRWISE_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value",
                     "p_value_adjusted", "t_stat_uncorrected", "p_value_uncorrected",
-                    "p_mu_positive", "p_better", "p_equivalent", "p_worse", "n_folds"]
+                    "p_mu_positive", "p_better", "p_equivalent", "p_worse", "n_folds",
+                    "p_value_two_sided", "p_value_two_sided_adjusted"]
 
 
 def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
@@ -322,12 +366,14 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
         mean = float(np.mean(differences)) if len(differences) else np.nan
         rows.append([names[i], names[k], mean, t_c, p_c, np.nan, t_u, p_u,
                      probs["p_mu_positive"], probs["p_better"], probs["p_equivalent"],
-                     probs["p_worse"], int(both.sum())])
+                     probs["p_worse"], int(both.sum()), two_sided(p_c), np.nan])
         for level in settings.credible_levels:
             interval_rows.append([names[i], names[k], level, *post.interval(level)])
     pairwise = pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
     pairwise["p_value_adjusted"] = adjust_pvalues(pairwise["p_value"].to_numpy(),
                                                   settings.correction)
+    pairwise["p_value_two_sided_adjusted"] = adjust_pvalues(
+        pairwise["p_value_two_sided"].to_numpy(), settings.correction)
     intervals = pd.DataFrame(interval_rows, columns=["model_1", "model_2", "level", "lower",
                                                      "upper"])
     return Comparison(metric=metric, pairwise=pairwise, intervals=intervals,
@@ -335,13 +381,19 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
                       n_train=n_train, n_test=n_test)
 
 
-def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple) -> pd.DataFrame:
+def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple,
+                  failures: pd.DataFrame = None) -> pd.DataFrame:
     """Mean, standard deviation and rank of every model on every metric.
 
-    Columns: ``model, metric, mean, std, rank, n_folds, n_failed``; ``std`` is the
-    population standard deviation (ddof=0), as GridSearchCV's ``std_test_score``;
-    NaN folds are ignored and counted in ``n_failed``.
+    Columns: ``model, metric, mean, std, rank, n_folds, n_failed, n_warned, rank_mean,
+    rank_n_folds, rank_note``. ``mean`` and ``std`` (population, ddof=0, as
+    GridSearchCV's ``std_test_score``) use every fold the model completed; NaN folds are
+    counted in ``n_failed``. ``n_warned`` counts the folds on which the model raised a
+    warning (``failures`` rows of kind ``"warning"``). The rank compares the models on
+    common ground: ``rank_mean`` is the mean over the ``rank_n_folds`` folds that every
+    ranked model completed; a model with no valid score has no rank.
     """
+    warned = _warned_folds(failures)
     parts = []
     for metric in metrics:
         table = scores[scores["metric"] == metric]
@@ -350,9 +402,33 @@ def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple) -> pd.Dat
                              "n_folds": grouped.count(),
                              "n_failed": grouped.apply(lambda s: int(s.isna().sum()))})
         part = part.reindex(list(models))
-        part["rank"] = part["mean"].rank(ascending=False, method="min",
-                                         na_option="bottom").astype(int)
+        matrix = table.pivot(index="model", columns=["repeat", "fold"],
+                             values="score").reindex(list(models))
+        part["rank_mean"] = ranking_means(matrix)
+        part["rank"] = rank_models(matrix)
+        part["rank_n_folds"] = int(common_folds(matrix).sum())
+        part["rank_note"] = [_rank_note(row, len(matrix.columns)) for _, row in part.iterrows()]
+        part["n_warned"] = [warned.get(m, 0) for m in part.index]
         part.insert(0, "metric", metric)
         parts.append(part.rename_axis("model").reset_index())
     summary = pd.concat(parts, ignore_index=True)
-    return summary[["model", "metric", "mean", "std", "rank", "n_folds", "n_failed"]]
+    return summary[["model", "metric", "mean", "std", "rank", "n_folds", "n_failed", "n_warned",
+                    "rank_mean", "rank_n_folds", "rank_note"]]
+
+
+def _warned_folds(failures) -> dict:
+    if failures is None or failures.empty:
+        return {}
+    warned = failures[failures["kind"] == "warning"].drop_duplicates(["model", "repeat", "fold"])
+    return warned.groupby("model").size().to_dict()
+
+
+def _rank_note(row, n_folds: int) -> str:
+    if pd.isna(row["rank"]):
+        return "no rank: no fold gave a valid score"
+    if row["rank_n_folds"] == 0:
+        return "no fold was completed by every model: ranked on the model's own folds"
+    if row["rank_n_folds"] < n_folds:
+        return (f"ranked on the {row['rank_n_folds']} of {n_folds} folds that every ranked "
+                "model completed")
+    return ""

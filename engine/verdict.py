@@ -53,8 +53,8 @@ class Verdict:
         ``"worse"`` (B practically better) when that outcome's probability reaches
         ``1 - alpha``; ``"undecided"`` otherwise; ``"insufficient"`` without numbers.
     significant : bool
-        Whether the corrected t-test (after the multiple-comparison correction) finds
-        a difference at level ``alpha``.
+        Whether the two-sided corrected t-test (after the multiple-comparison
+        correction) finds a difference at level ``alpha``.
     """
 
     text: str
@@ -127,12 +127,29 @@ def _bayesian_sentence(values: dict, rope: float, alpha: float) -> tuple:
             "settle it.", "undecided")
 
 
+def two_sided_values(values: Mapping) -> tuple:
+    """(two-sided p, its adjusted value) of a pairwise row.
+
+    Rows written before the two-sided columns existed are converted: the two-sided value
+    of a symmetric test is ``min(1, 2 p)``, and doubling commutes with the Bonferroni and
+    Holm adjustments up to their cap at 1, so ``min(1, 2 p_adjusted)`` is exact.
+    """
+    p, adjusted = values.get("p_value"), values.get("p_value_adjusted", values.get("p_value"))
+    two = values.get("p_value_two_sided")
+    two_adjusted = values.get("p_value_two_sided_adjusted")
+    if two is None or not math.isfinite(two):
+        two = min(1.0, 2.0 * p) if p is not None and math.isfinite(p) else math.nan
+    if two_adjusted is None or not math.isfinite(two_adjusted):
+        two_adjusted = (min(1.0, 2.0 * adjusted) if adjusted is not None
+                        and math.isfinite(adjusted) else two)
+    return float(two), float(two_adjusted)
+
+
 def _frequentist_sentence(values: dict, alpha: float, correction: str) -> tuple:
-    """The corrected t-test's sentence and whether it is significant."""
-    p, adjusted = values["p_value"], values.get("p_value_adjusted", values["p_value"])
-    adjusted = p if adjusted is None or not math.isfinite(adjusted) else adjusted
+    """The corrected t-test's sentence (two-sided) and whether it is significant."""
+    p, adjusted = two_sided_values(values)
     corrected = correction != "none"
-    detail = format_p(p)
+    detail = "two-sided " + format_p(p)
     if corrected:
         detail += f"; {adjusted:.3f} after {correction.capitalize()} correction"
     detail += f", alpha = {alpha:g}"
@@ -145,14 +162,27 @@ def _frequentist_sentence(values: dict, alpha: float, correction: str) -> tuple:
     else:
         text = f"The corrected t-test finds no significant difference ({detail})."
     naive = values.get("p_value_uncorrected", float("nan"))
-    if not significant and naive is not None and math.isfinite(naive) and naive < alpha:
+    naive = min(1.0, 2.0 * naive) if naive is not None and math.isfinite(naive) else math.nan
+    if not significant and math.isfinite(naive) and naive < alpha:
         text += (f" A naive t-test would call it significant ({format_p(naive)}), but it "
                  "ignores that the folds share training data.")
     return text, significant
 
 
+def health_sentence(model: str, n_failed: int, n_warned: int, n_folds: int) -> str:
+    """Plain words on a model that failed or warned on some folds ('' if neither)."""
+    parts = []
+    if n_failed:
+        parts.append(f"failed on {n_failed} of {n_folds} folds")
+    if n_warned:
+        parts.append(f"raised warnings on {n_warned} of {n_folds} folds")
+    if not parts:
+        return ""
+    return f"Note: {model} " + " and ".join(parts) + "."
+
+
 def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: float,
-                 correction: str = "bonferroni") -> Verdict:
+                 correction: str = "bonferroni", health: Mapping = None) -> Verdict:
     """The plain-language verdict on ``model_a`` versus ``model_b``.
 
     Parameters
@@ -168,6 +198,9 @@ def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: f
         ``1 - alpha`` (the scikit-learn example's reading of the ROPE probabilities).
     correction : str
         The multiple-comparison correction behind ``p_value_adjusted``.
+    health : mapping, optional
+        ``{model: (n_failed, n_warned, n_folds)}``: models that failed or warned on some
+        folds get a sentence saying so (the pair is compared on the folds both completed).
 
     Returns
     -------
@@ -181,7 +214,15 @@ def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: f
                        "are needed.", "insufficient", False)
     bayes, outcome = _bayesian_sentence(values, rope, alpha)
     frequentist, significant = _frequentist_sentence(values, alpha, correction)
-    return Verdict(f"{bayes} {frequentist}", outcome, significant)
+    text = f"{bayes} {frequentist}"
+    for model in (model_a, model_b):
+        if health and model in health:
+            sentence = health_sentence(model, *health[model])
+            text += f" {sentence}" if sentence else ""
+    n_both = values.get("n_folds")
+    if health and n_both is not None and any(health.get(m, (0,))[0] for m in (model_a, model_b)):
+        text += f" The two are compared on the {int(n_both)} folds both completed."
+    return Verdict(text, outcome, significant)
 
 
 def pair_differences(score_matrix, model_a: str, model_b: str) -> np.ndarray:

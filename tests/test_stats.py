@@ -60,7 +60,7 @@ def test_identical_models_have_defined_results():
     d = np.zeros(20)
     assert corrected_ttest(d, 90, 10) == (0.0, 0.5)
     probs = posterior(d, 90, 10).probabilities(0.01)
-    assert probs == {"p_mu_positive": 0.0, "p_better": 0.0, "p_equivalent": 1.0, "p_worse": 0.0}
+    assert probs == {"p_mu_positive": 0.5, "p_better": 0.0, "p_equivalent": 1.0, "p_worse": 0.0}
     assert posterior(d, 90, 10).interval(0.95) == (0.0, 0.0)
 
 

@@ -29,10 +29,10 @@ def test_seed_pair_reads_as_undecided_and_not_significant():
     assert not verdict.significant
     assert "practically equivalent with probability 0.43" in verdict.text
     assert "rbf is better with probability 0.50" in verdict.text
-    assert "no significant difference (p = 0.227" in verdict.text
+    assert "no significant difference (two-sided p = 0.454" in verdict.text
     assert "Bonferroni" in verdict.text
     # the naive test would have been fooled: the verdict says so
-    assert "naive t-test would call it significant (p = 0.005)" in verdict.text
+    assert "naive t-test would call it significant (p = 0.010)" in verdict.text
 
 
 def test_reversed_order_swaps_better_and_worse():
@@ -70,24 +70,41 @@ def test_decided_outcomes(changes, model_a, outcome, phrase):
 
 
 def test_significance_uses_the_adjusted_p_value():
-    significant = row(p_value=0.001, p_value_adjusted=0.006, mean_difference=0.05)
+    significant = row(p_value=0.001, p_value_adjusted=0.006, mean_difference=0.05,
+                      p_value_two_sided=0.002, p_value_two_sided_adjusted=0.012)
     verdict = pair_verdict(significant, "linear", "rbf", rope=0.01, alpha=0.05,
                            correction="holm")
     assert verdict.significant
-    assert "finds rbf significantly better than linear (p = 0.001; 0.006 after Holm" in \
-        verdict.text
+    assert ("finds rbf significantly better than linear (two-sided p = 0.002; 0.012 after Holm"
+            in verdict.text)
     not_after_correction = row(p_value=0.02, p_value_adjusted=0.12)
     verdict = pair_verdict(not_after_correction, "rbf", "linear", 0.01, 0.05)
     assert not verdict.significant
-    assert "0.120 after Bonferroni correction" in verdict.text
+    assert "0.240 after Bonferroni correction" in verdict.text
+
+
+def test_one_sided_p_below_alpha_is_not_significant_two_sided():
+    # one-sided p = 0.04 marks a 2-alpha test; the verdict uses the two-sided 0.08
+    verdict = pair_verdict(row(p_value=0.04, p_value_adjusted=0.04), "rbf", "linear",
+                           0.01, 0.05, correction="none")
+    assert not verdict.significant
+    assert "(two-sided p = 0.080, alpha = 0.05)" in verdict.text
+
+
+def test_health_of_the_models_is_part_of_the_verdict():
+    verdict = pair_verdict(row(n_folds=97), "rbf", "linear", 0.01, 0.05,
+                           health={"rbf": (0, 12, 100), "linear": (3, 0, 100)})
+    assert "Note: rbf raised warnings on 12 of 100 folds." in verdict.text
+    assert "Note: linear failed on 3 of 100 folds." in verdict.text
+    assert "compared on the 97 folds both completed" in verdict.text
 
 
 def test_without_correction_the_plain_p_value_decides():
-    verdict = pair_verdict(row(p_value=0.03, p_value_adjusted=0.03), "rbf", "linear",
+    verdict = pair_verdict(row(p_value=0.02, p_value_adjusted=0.02), "rbf", "linear",
                            0.01, 0.05, correction="none")
     assert verdict.significant
     assert "correction" not in verdict.text
-    assert "(p = 0.030, alpha = 0.05)" in verdict.text
+    assert "(two-sided p = 0.040, alpha = 0.05)" in verdict.text
 
 
 def test_missing_numbers_give_a_clear_message():

@@ -28,7 +28,8 @@ from ..table_panel import TablePanel
 from .results_widgets import ComparisonControls, HintPage, PageHeader
 
 
-FREQUENTIST_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value",
+FREQUENTIST_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat",
+                       "p_value_two_sided", "p_value_two_sided_adjusted", "p_value",
                        "p_value_adjusted", "t_stat_uncorrected", "p_value_uncorrected",
                        "n_folds"]
 BAYESIAN_COLUMNS = ["model_1", "model_2", "p_mu_positive", "p_better", "p_equivalent",
@@ -67,6 +68,17 @@ def ranked_summary(summary: pd.DataFrame, metrics) -> pd.DataFrame:
             .drop(columns="_order").reset_index(drop=True))
 
 
+def model_health(result) -> dict:
+    """``{model: (n_failed, n_warned, n_folds)}`` on the primary metric, for the verdict."""
+    summary = result.summary
+    rows = summary[summary["metric"] == result.cv.primary_metric]
+    n_folds = result.cv.config.n_splits * result.cv.config.n_repeats
+    warned = rows["n_warned"] if "n_warned" in rows else 0
+    return {str(m): (int(f), int(w), n_folds)
+            for m, f, w in zip(rows["model"], rows["n_failed"],
+                               warned if hasattr(warned, "__iter__") else [0] * len(rows))}
+
+
 def pair_in_row(panel: TablePanel) -> Optional[tuple]:
     """``(model_1, model_2)`` of the first selected row of a pairwise table, if any."""
     rows = panel.view.selectionModel().selectedRows()
@@ -99,10 +111,11 @@ def frequentist_style(frame, row, column, value, alpha, pair):
     """Significant p-values green; naive-only significance amber; the chosen pair blue."""
     if column in ("model_1", "model_2"):
         return PICKED if _is_pair_row(frame, row, pair) else None
-    if column in ("p_value", "p_value_adjusted") and value < alpha:
+    if column in ("p_value_two_sided", "p_value_two_sided_adjusted") and value < alpha:
         return SIGNIFICANT
-    if column == "p_value_uncorrected" and value < alpha:
-        return SIGNIFICANT if frame["p_value"].iat[row] < alpha else NAIVE_ONLY
+    if column == "p_value_uncorrected" and min(1.0, 2 * value) < alpha:
+        two_sided = frame["p_value_two_sided"].iat[row]
+        return SIGNIFICANT if two_sided < alpha else NAIVE_ONLY
     return None
 
 
@@ -218,10 +231,12 @@ class ResultsTab(QWidget):
         self.frequentist_note = QLabel(self)
         self.frequentist_note.setWordWrap(True)
         return _page(PageHeader(
-            "Is model_1 (the better-ranked) really better than model_2? One-sided tests; "
-            "t_stat and p_value use the corrected variance, p_value_adjusted corrects for "
-            "testing many pairs, the _uncorrected pair is the naive test, shown for contrast. "
-            "Select a row to see that pair's Bayesian comparison.", "corrected_ttest"),
+            "Do model_1 (the better-ranked) and model_2 really differ? t_stat and the p-values "
+            "use the corrected variance; p_value_two_sided_adjusted (two-sided, corrected for "
+            "testing many pairs) decides significance. p_value and p_value_adjusted are the "
+            "scikit-learn example's one-sided values; the _uncorrected pair is the naive test, "
+            "shown for contrast. Select a row to see that pair's Bayesian comparison.",
+            "corrected_ttest"),
             self.pairwise_panel, self.frequentist_note)
 
     def _build_bayesian_page(self) -> QWidget:
@@ -296,8 +311,8 @@ class ResultsTab(QWidget):
         correction = ("no correction" if settings.correction == "none"
                       else f"{settings.correction.capitalize()} correction")
         self.frequentist_note.setText(
-            f"<span style='background:#c7ead0'>&nbsp;green&nbsp;</span>: p below α = "
-            f"{settings.alpha:g} (p_value_adjusted uses {correction}). "
+            f"<span style='background:#c7ead0'>&nbsp;green&nbsp;</span>: two-sided p below "
+            f"α = {settings.alpha:g} (p_value_two_sided_adjusted uses {correction}). "
             "<span style='background:#fde3b5'>&nbsp;amber&nbsp;</span>: only the naive test "
             "says significant — it ignores that the folds overlap and is too optimistic.")
 
@@ -339,7 +354,8 @@ class ResultsTab(QWidget):
         self.posterior.set_posterior(post, a, b, settings.rope, settings.credible_levels,
                                      values, comparison.metric,
                                      colours=(self._colour_of(a), self._colour_of(b)))
-        verdict = pair_verdict(row, a, b, settings.rope, settings.alpha, settings.correction)
+        verdict = pair_verdict(row, a, b, settings.rope, settings.alpha, settings.correction,
+                               health=model_health(result))
         self.verdict = verdict
         self.verdict_label.setText(verdict.text)
         self.verdict_label.setStyleSheet(

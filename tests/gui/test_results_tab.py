@@ -115,7 +115,8 @@ def test_each_pairwise_view_shows_its_own_columns(tab):
 
     assert visible(tab.pairwise_panel) == ["model_1", "model_2", "mean_difference", "t_stat",
                                            "p_value", "p_value_adjusted", "t_stat_uncorrected",
-                                           "p_value_uncorrected", "n_folds"]
+                                           "p_value_uncorrected", "n_folds", "p_value_two_sided",
+                                           "p_value_two_sided_adjusted"]
     assert visible(tab.bayes_panel) == ["model_1", "model_2", "p_mu_positive", "p_better",
                                         "p_equivalent", "p_worse"]
 
@@ -123,14 +124,19 @@ def test_each_pairwise_view_shows_its_own_columns(tab):
 def test_significance_is_highlighted_at_alpha(qtbot, tab, state):
     panel = tab.pairwise_panel
     row, _ = pair_row(panel.frame(), "rbf", "linear")
+    # significance is two-sided: the one-sided seed p-value 0.227 is 0.455 two-sided
+    assert background(panel, row, "p_value_two_sided") is None
     assert background(panel, row, "p_value") is None
     assert background(panel, row, "p_value_uncorrected") == NAIVE_ONLY  # naive test fooled
     strong, _ = pair_row(panel.frame(), "rbf", "2_poly")
-    assert background(panel, strong, "p_value_adjusted") == SIGNIFICANT
+    assert background(panel, strong, "p_value_two_sided_adjusted") == SIGNIFICANT
     with qtbot.waitSignal(state.result_changed):
         tab.controls.alpha_spin.setValue(0.25)
     assert state.result.comparison.settings.alpha == 0.25
-    assert background(panel, row, "p_value") == SIGNIFICANT
+    assert background(panel, row, "p_value_two_sided") is None   # 0.455 > 0.25
+    with qtbot.waitSignal(state.result_changed):
+        tab.controls.alpha_spin.setValue(0.5)
+    assert background(panel, row, "p_value_two_sided") == SIGNIFICANT
 
 
 # ---------------------------------------------------------------------------- the chosen pair
@@ -138,7 +144,7 @@ def test_the_best_two_models_are_compared_first(tab):
     assert (tab.model_a_combo.currentText(), tab.model_b_combo.currentText()) == ("rbf", "linear")
     text = tab.verdict_label.text()
     assert "rbf and linear are practically equivalent with probability 0.43" in text
-    assert "no significant difference (p = 0.227" in text
+    assert "no significant difference (two-sided p = 0.455" in text
     strip = tab.posterior.strip
     assert "0.773" in strip.positive_label.text()
     assert strip.equivalent_label.text() == "practically equivalent: 0.432"
@@ -293,7 +299,7 @@ def test_export_writes_the_contract_table(qtbot, tab, seed_result, tmp_path, pan
         expected = expected.reset_index()
     assert list(written.columns) == [str(c) for c in expected.columns]
     assert len(written) == len(expected)
-    numeric = written.select_dtypes("number").columns
+    numeric = expected.select_dtypes("number").columns
     if table == "summary.csv":
         written = written.set_index("model").loc[list(expected.model)].reset_index()
     np.testing.assert_allclose(written[numeric].to_numpy(dtype=float),

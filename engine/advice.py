@@ -1,0 +1,87 @@
+"""Plain words on what happened in a run: warnings, failures, defaults that were applied.
+
+Pure functions on the run's tables; the headless runner prints them and writes them to
+``notes.txt``, the GUI shows them beside the results.
+"""
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+#: (pattern in the message, what to change), checked in order.
+_ADVICE = (
+    (r"failed to converge|ConvergenceWarning|max_iter",
+     "the solver stopped before converging: scale the features (\"scale\": true) or raise "
+     "max_iter"),
+    (r"NaN or infinity|contains NaN|contains infinity|non-finite",
+     "the model produced NaN or infinite values: check the data for extreme values or "
+     "change the model's parameters (for naive Bayes, raise var_smoothing)"),
+    (r"collinear|singular|ill-conditioned|LinAlgWarning",
+     "some features are (nearly) copies of each other: leave redundant columns out or add "
+     "regularization"),
+    (r"has no attribute 'predict_proba'|predict_proba is not available|"
+     r"has no attribute 'decision_function'",
+     "this model gives no probabilities: choose a metric computed from labels (accuracy, "
+     "balanced accuracy, F1) or a model with probabilities"),
+    (r"least populated class|members, which is less than n_splits",
+     "a class has very few rows: lower the number of folds or add data"),
+    (r"divide by zero|invalid value encountered",
+     "numerical trouble inside the model (division by zero): a constant or extreme "
+     "feature may cause it"),
+)
+
+
+def advice_for(message: str) -> str:
+    """What the user can change about a warning or error message ('' if nothing known)."""
+    for pattern, advice in _ADVICE:
+        if re.search(pattern, message, flags=re.IGNORECASE):
+            return advice
+    return ""
+
+
+def _short(message: str, limit: int = 110) -> str:
+    text = message.split(": ", 1)[-1] if message.count(": ") else message
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def failure_notes(failures: pd.DataFrame, n_folds: int) -> list:
+    """One sentence per model and kind of problem, with what to change.
+
+    Parameters
+    ----------
+    failures : DataFrame
+        ``model, repeat, fold, kind, message`` (``CVResult.failures``).
+    n_folds : int
+        Folds per model (repeats x folds), to say "on 12 of 100 folds".
+
+    Returns
+    -------
+    list of str
+    """
+    if failures is None or failures.empty:
+        return []
+    notes = []
+    for (model, kind), rows in failures.groupby(["model", "kind"], sort=False):
+        n = rows.drop_duplicates(["repeat", "fold"]).shape[0]
+        first = str(rows["message"].iloc[0])
+        what = "failed" if kind == "error" else "raised warnings"
+        sentence = f"{model} {what} on {n} of {n_folds} folds ({_short(first)})"
+        advice = advice_for(" ".join(rows["message"].astype(str).unique()[:5]))
+        notes.append(sentence + (f": {advice}." if advice else "."))
+    return notes
+
+
+def rank_notes(summary: pd.DataFrame, primary_metric: str) -> list:
+    """Sentences on how the ranks were formed when some folds failed."""
+    rows = summary[summary["metric"] == primary_metric]
+    notes = []
+    unranked = rows[rows["rank"].isna()]["model"].tolist()
+    if unranked:
+        notes.append("no rank for " + ", ".join(map(str, unranked))
+                     + ": no fold gave a valid score")
+    partial = rows[rows["rank_note"].astype(str).str.startswith("ranked on")]
+    if not partial.empty:
+        notes.append("models are " + str(partial["rank_note"].iloc[0])
+                     + "; each pair is compared on the folds both models completed")
+    return notes
