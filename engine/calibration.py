@@ -59,8 +59,11 @@ class CalibrationResult:
         count, class, bin_low, bin_high``; for two classes the diagram of the second class
         (``classes[1]``), for more one diagram per class (one-vs-rest).
     scores : DataFrame
-        ``calibration_scores.csv``: ``model, method, brier, log_loss, ece, n_predictions``
-        on the pooled out-of-fold probabilities (lower is better).
+        ``calibration_scores.csv``: ``model, method, brier, log_loss, ece, n_predictions,
+        ece_top_label`` on the pooled out-of-fold probabilities (lower is better). ``ece``
+        is, for two classes, the ECE of P(``classes[1]``); for more, the mean of the
+        one-vs-rest ECEs of every class. ``ece_top_label`` is the usual top-label ECE (of
+        the predicted class's probability), see :func:`top_label_ece`.
     map : DataFrame
         ``calibration_map.csv``: ``model, method, bucket_low, bucket_high, calibrated, class,
         count, fraction_positive``: the deployable lookup table per model and method,
@@ -321,6 +324,30 @@ def _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv
                              probabilities=probabilities, notes=tuple(notes))
 
 
+def top_label_ece(y, proba, n_bins: int = 10, strategy: str = "uniform") -> float:
+    """The usual top-label ECE: the reliability of the predicted class's probability.
+
+    Parameters
+    ----------
+    y : array of shape (n,)
+        Class codes.
+    proba : array of shape (n, K)
+        Predicted probabilities.
+    n_bins, strategy
+        Binning of the confidences, as in :func:`reliability_diagram`.
+
+    Returns
+    -------
+    float
+        Count-weighted mean gap between accuracy and mean confidence over bins of the
+        confidence ``max_k p_k`` (Guo et al. 2017).
+    """
+    proba = np.asarray(proba, dtype=float)
+    correct = proba.argmax(axis=1) == np.asarray(y)
+    diagram = reliability_diagram(correct, proba.max(axis=1), n_bins, strategy)
+    return expected_calibration_error(diagram)
+
+
 def _diagram_classes(n_classes):
     return [1] if n_classes == 2 else list(range(n_classes))
 
@@ -340,7 +367,8 @@ def _score_blocks(blocks, n_classes, dataset, settings) -> tuple:
             curve_parts.append(diagram)
         brier, logs = row_losses(yv, values)
         score_rows.append((name, method, float(brier.mean()), float(logs.mean()),
-                           float(np.mean(eces)), len(yv)))
+                           float(np.mean(eces)), len(yv),
+                           top_label_ece(yv, values, settings.n_bins, settings.strategy)))
         keys = index[["repeat", "fold"]].assign(neg_brier_score=-brier, neg_log_loss=-logs)
         per_fold = keys.groupby(["repeat", "fold"], sort=True).mean().reset_index()
         per_fold = per_fold.melt(id_vars=["repeat", "fold"], value_vars=list(FOLD_METRICS),
@@ -359,7 +387,7 @@ def _score_blocks(blocks, n_classes, dataset, settings) -> tuple:
     curve = (pd.concat(curve_parts, ignore_index=True)[curve_columns] if curve_parts
              else pd.DataFrame(columns=curve_columns))
     scores = pd.DataFrame(score_rows, columns=["model", "method", "brier", "log_loss", "ece",
-                                               "n_predictions"])
+                                               "n_predictions", "ece_top_label"])
     fold_columns = ["model", "method", "repeat", "fold", "metric", "score"]
     fold_scores = (pd.concat(fold_parts, ignore_index=True)[fold_columns] if fold_parts
                    else pd.DataFrame(columns=fold_columns))

@@ -153,8 +153,8 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         repeat, fold = divmod(split, config.n_splits)
         detail = {"model": models[model].name, "repeat": repeat, "fold": fold,
                   "scores": dict(zip(metrics, outcome["scores"])), "error": outcome["error"]}
-        yield clock.progress(done, f"{models[model].name}: repeat {repeat + 1}, fold {fold + 1}",
-                             detail)
+        yield clock.progress(done, f"model {model + 1} of {len(models)} ({models[model].name}), "
+                                   f"repeat {repeat + 1}, fold {fold + 1}", detail)
     return _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock)
 
 

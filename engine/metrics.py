@@ -62,6 +62,19 @@ def _sk(name: str, **kwargs) -> Callable:
     return score
 
 
+def _roc_auc_multi(**kwargs) -> Callable:
+    """scikit-learn's one-vs-rest / one-vs-one ROC AUC; for two classes its scorer scores
+    P(class 1), which is plain ROC AUC."""
+    def score(y, proba):
+        from sklearn.metrics import roc_auc_score
+
+        proba = np.asarray(proba)
+        if proba.ndim == 2 and proba.shape[1] == 2:
+            return float(roc_auc_score(y, proba[:, 1]))
+        return float(roc_auc_score(y, proba, **kwargs))
+    return score
+
+
 def _log_loss(y, proba, labels):
     from sklearn.metrics import log_loss
 
@@ -95,10 +108,10 @@ FAST_METRICS = {
     "recall_macro": (LABELS, _sk("recall_score", average="macro")),
     "recall_weighted": (LABELS, _sk("recall_score", average="weighted")),
     "matthews_corrcoef": (LABELS, _sk("matthews_corrcoef")),
-    "roc_auc_ovr": (PROBA, _sk("roc_auc_score", multi_class="ovr")),
-    "roc_auc_ovo": (PROBA, _sk("roc_auc_score", multi_class="ovo")),
-    "roc_auc_ovr_weighted": (PROBA, _sk("roc_auc_score", multi_class="ovr", average="weighted")),
-    "roc_auc_ovo_weighted": (PROBA, _sk("roc_auc_score", multi_class="ovo", average="weighted")),
+    "roc_auc_ovr": (PROBA, _roc_auc_multi(multi_class="ovr")),
+    "roc_auc_ovo": (PROBA, _roc_auc_multi(multi_class="ovo")),
+    "roc_auc_ovr_weighted": (PROBA, _roc_auc_multi(multi_class="ovr", average="weighted")),
+    "roc_auc_ovo_weighted": (PROBA, _roc_auc_multi(multi_class="ovo", average="weighted")),
     "neg_log_loss": (PROBA, _log_loss),
     "neg_brier_score": (PROBA, _brier),
 }
@@ -117,12 +130,17 @@ def default_metric(n_classes: int) -> str:
     return "roc_auc" if n_classes <= 2 else "roc_auc_ovr"
 
 
+#: multiclass forms that equal a plain two-class metric (not offered for two classes)
+MULTICLASS_FORMS = {"roc_auc_ovr", "roc_auc_ovo", "roc_auc_ovr_weighted", "roc_auc_ovo_weighted"}
+
+
 def metrics_for(n_classes: int) -> list:
-    """The metric names valid for a target with ``n_classes`` classes."""
+    """The metric names offered for a target with ``n_classes`` classes: two-class metrics
+    only for two classes, the one-vs-rest / one-vs-one ROC AUCs only for more."""
     names = known_metrics()
     if n_classes > 2:
         return [n for n in names if n not in BINARY_ONLY]
-    return names
+    return [n for n in names if n not in MULTICLASS_FORMS]
 
 
 def known_metrics() -> list:

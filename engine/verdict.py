@@ -23,21 +23,32 @@ import numpy as np
 
 from .stats import Posterior, posterior
 
-#: Display names of common scikit-learn scorers (others are shown as given).
+#: Display names of scikit-learn's classification scorers' base names.
 METRIC_LABELS = {
     "roc_auc": "ROC AUC", "accuracy": "accuracy", "balanced_accuracy": "balanced accuracy",
-    "f1": "F1", "f1_macro": "macro F1", "f1_weighted": "weighted F1",
-    "neg_log_loss": "negative log-loss", "neg_brier_score": "negative Brier score",
-    "average_precision": "average precision", "precision": "precision", "recall": "recall",
-    "roc_auc_ovr": "ROC AUC (one-vs-rest)", "roc_auc_ovo": "ROC AUC (one-vs-one)",
+    "top_k_accuracy": "top-k accuracy", "f1": "F1", "neg_log_loss": "log loss (negated)",
+    "neg_brier_score": "Brier score (negated)", "average_precision": "average precision",
+    "precision": "precision", "recall": "recall", "jaccard": "Jaccard index",
+    "matthews_corrcoef": "Matthews correlation", "d2_log_loss_score": "D² log-loss score",
+    "d2_brier_score": "D² Brier score",
 }
-
-OUTCOMES = ("better", "equivalent", "worse", "undecided", "insufficient")
+_SUFFIXES = (("_ovr_weighted", ", one vs rest, weighted by class size"),
+             ("_ovo_weighted", ", one vs one, weighted by class size"),
+             ("_ovr", ", one vs rest"), ("_ovo", ", one vs one"),
+             ("_macro", ", mean over classes"), ("_micro", ", pooled over classes"),
+             ("_weighted", ", weighted by class size"))
 
 
 def metric_label(metric: str) -> str:
-    """Human-readable name of a scorer, e.g. ``"roc_auc"`` -> ``"ROC AUC"``."""
-    return METRIC_LABELS.get(metric, metric.replace("_", " "))
+    """Human-readable name of a scorer, e.g. ``"roc_auc"`` -> ``"ROC AUC"``,
+    ``"jaccard_macro"`` -> ``"Jaccard index, mean over classes"``."""
+    if metric in METRIC_LABELS:
+        return METRIC_LABELS[metric]
+    for suffix, words in _SUFFIXES:
+        base = metric[: -len(suffix)]
+        if metric.endswith(suffix) and base in METRIC_LABELS:
+            return METRIC_LABELS[base] + words
+    return metric.replace("_", " ")
 
 
 @dataclass(frozen=True)

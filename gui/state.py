@@ -33,7 +33,7 @@ class AppState(QObject):
         self.dataset: Optional[Dataset] = None
         self.model_entries: list = []
         self.cv = CVConfig()
-        self.metrics: tuple = ("roc_auc",)
+        self.metrics: tuple = ()   # () = the default for the target (engine.metrics)
         self.comparison = ComparisonSettings()
         self.aloocv: Optional[AloocvSettings] = None
         self.calibration: Optional[CalibrationSettings] = None

@@ -110,6 +110,18 @@ def test_scores_equal_sklearn_brier_and_log_loss(cancer, method):
     assert row["ece"] == pytest.approx(ece, rel=1e-12)
 
 
+@pytest.mark.parametrize("method", ["uncalibrated", "sigmoid"])
+def test_top_label_ece_against_a_direct_computation(cancer, method):
+    _, _, _, result = cancer
+    y, probs, _ = _pooled(result, "nb", method)
+    confidence, correct = probs.max(axis=1), (probs.argmax(axis=1) == y)
+    bins = np.searchsorted(np.linspace(0, 1, 11)[1:-1], confidence)
+    gaps = [abs(correct[bins == b].mean() - confidence[bins == b].mean()) * np.sum(bins == b)
+            for b in np.unique(bins)]
+    row = result.scores[(result.scores.model == "nb") & (result.scores.method == method)].iloc[0]
+    assert row["ece_top_label"] == pytest.approx(np.sum(gaps) / len(y), rel=1e-12)
+
+
 def test_uncalibrated_fold_scores_equal_the_cv_scorers(cancer):
     _, _, cv, result = cancer
     fs = result.fold_scores

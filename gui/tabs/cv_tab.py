@@ -12,29 +12,29 @@ import queue as queue_module
 from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
                                QListWidget, QListWidgetItem, QMessageBox, QPlainTextEdit,
                                QProgressBar, QPushButton, QSpinBox, QSplitter, QVBoxLayout,
                                QWidget)
 
 from engine.analysis import run_experiment
 from engine.cv import CVConfig
-from engine.metrics import known_metrics
+from engine.experiment import CalibrationSettings
+from engine.metrics import default_metric, known_metrics, metrics_for
+from engine.verdict import metric_label
 
 from ..help import help_title
 from ..jobs import Job, JobSlot
 from ..plots.live_scores_plot import LiveScoresPlot
 
 #: Shown first, in this order; the rest of engine.metrics.known_metrics() follows.
-COMMON_METRICS = ("roc_auc", "accuracy", "balanced_accuracy", "neg_log_loss", "neg_brier_score",
-                  "f1", "f1_macro", "roc_auc_ovr", "average_precision", "matthews_corrcoef",
+COMMON_METRICS = ("roc_auc", "roc_auc_ovr", "accuracy", "balanced_accuracy", "neg_log_loss",
+                  "neg_brier_score", "f1", "f1_macro", "average_precision", "matthews_corrcoef",
                   "precision", "recall")
-METRIC_LABELS = {"roc_auc": "ROC AUC (two classes)", "accuracy": "accuracy",
-                 "balanced_accuracy": "balanced accuracy", "neg_log_loss": "log loss (negated)",
-                 "neg_brier_score": "Brier score (negated)", "f1": "F1 (two classes)",
-                 "f1_macro": "F1, mean over classes", "roc_auc_ovr": "ROC AUC, one vs rest",
-                 "average_precision": "average precision",
-                 "matthews_corrcoef": "Matthews correlation"}
+#: a metric for two classes -> its counterpart for more (when the target changes)
+MULTICLASS_COUNTERPART = {"roc_auc": "roc_auc_ovr", "f1": "f1_macro", "precision":
+                          "precision_macro", "recall": "recall_macro", "jaccard": "jaccard_macro",
+                          "average_precision": "average_precision_macro"}
 
 
 # ---------------------------------------------------------------------- the run, in a process
@@ -111,9 +111,27 @@ def _stop_child(child, messages) -> None:
     messages.join_thread()
 
 
-def ordered_metrics() -> list:
-    known = known_metrics()
+def ordered_metrics(n_classes: int = 2) -> list:
+    """The metrics valid for ``n_classes`` classes, the common ones first."""
+    known = metrics_for(n_classes)
     return [m for m in COMMON_METRICS if m in known] + [m for m in known if m not in COMMON_METRICS]
+
+
+def metrics_for_target(metrics, n_classes: int) -> list:
+    """``metrics`` made valid for a target with ``n_classes`` classes.
+
+    Two-class metrics become their multiclass counterparts and back; the primary ROC AUC
+    follows the target; with nothing left, the default for the target.
+    """
+    valid, out = set(metrics_for(n_classes)), []
+    back = {v: k for k, v in MULTICLASS_COUNTERPART.items() if v}
+    for name in metrics:
+        if name not in valid:
+            name = (MULTICLASS_COUNTERPART.get(name, name + "_macro") if n_classes > 2
+                    else back.get(name))
+        if name in valid and name not in out:
+            out.append(name)
+    return out or [default_metric(n_classes)]
 
 
 def format_seconds(seconds) -> str:
@@ -157,7 +175,7 @@ class CVTab(QWidget):
         splitter.setSizes([360, 920])
         QVBoxLayout(self).addWidget(splitter)
         state.settings_changed.connect(self._show_settings)
-        state.dataset_changed.connect(lambda _: self._update_buttons())
+        state.dataset_changed.connect(self._on_dataset_changed)
         state.models_changed.connect(lambda _: self._update_buttons())
         self._show_settings()
         self._update_buttons()
@@ -180,9 +198,8 @@ class CVTab(QWidget):
         self.jobs_box = spin_box(1, max(os.cpu_count() or 1, 1), "Processor cores fitting folds "
                                  "at the same time (same numbers for any value)", panel)
         self.primary_combo = QComboBox(panel)
-        self.primary_combo.setToolTip("Ranks the models and is used in every comparison")
-        for name in ordered_metrics():
-            self.primary_combo.addItem(METRIC_LABELS.get(name, name), name)
+        self.primary_combo.setToolTip("Ranks the models and is used in every comparison; "
+                                      "only scores valid for the target are offered")
         form.addRow("Folds (k)", self.folds_box)
         form.addRow("Repeats (r)", self.repeats_box)
         form.addRow("Random seed", self.seed_box)
@@ -191,14 +208,18 @@ class CVTab(QWidget):
         extra = QGroupBox("Also report", panel)
         self.extra_list = QListWidget(extra)
         self.extra_list.setToolTip("Extra metrics computed from the same fits (not compared)")
-        for name in ordered_metrics():
-            item = QListWidgetItem(METRIC_LABELS.get(name, name), self.extra_list)
-            item.setData(Qt.UserRole, name)
-            item.setToolTip(name)
-            item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
-            item.setCheckState(Qt.Unchecked)
+        self._offered_for = None
+        self._offer_metrics(2)
         QVBoxLayout(extra).addWidget(self.extra_list)
         layout.addWidget(extra, 1)
+        self.calibrate_check = QCheckBox("Then calibrate the probabilities (isotonic and "
+                                         "Platt, inside every fold)", panel)
+        self.calibrate_check.setToolTip(
+            "Adds reliability diagrams and calibrated scores to the results. It refits every "
+            "model twice per fold, so the run takes about three times as long. Saved in the "
+            "experiment file as its \"calibration\" section.")
+        self.calibrate_check.toggled.connect(self._store_calibration)
+        layout.addWidget(self.calibrate_check)
         jobs = QFormLayout()
         jobs.addRow("Parallel jobs", self.jobs_box)
         layout.addLayout(jobs)
@@ -226,7 +247,7 @@ class CVTab(QWidget):
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(6, 0, 0, 0)
         self.progress_bar = QProgressBar(panel)
-        self.progress_bar.setFormat("%v of %m folds")
+        self.progress_bar.setFormat("fit %v of %m")
         self.progress_bar.setValue(0)
         self.time_label = QLabel("Not run yet.", panel)
         self.time_label.setStyleSheet("color: #333;")
@@ -255,6 +276,41 @@ class CVTab(QWidget):
                   if self.extra_list.item(i).checkState() == Qt.Checked]
         return [primary] + [m for m in extras if m != primary]
 
+    def _offer_metrics(self, n_classes: int) -> None:
+        """Fill the score lists with the metrics valid for the target."""
+        if self._offered_for == n_classes:
+            return
+        self._offered_for = n_classes
+        self.primary_combo.blockSignals(True)
+        self.extra_list.blockSignals(True)
+        self.primary_combo.clear()
+        self.extra_list.clear()
+        for name in ordered_metrics(n_classes):
+            self.primary_combo.addItem(metric_label(name), name)
+            self.primary_combo.setItemData(self.primary_combo.count() - 1, name, Qt.ToolTipRole)
+            item = QListWidgetItem(metric_label(name), self.extra_list)
+            item.setData(Qt.UserRole, name)
+            item.setToolTip(name)
+            item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+            item.setCheckState(Qt.Unchecked)
+        self.primary_combo.blockSignals(False)
+        self.extra_list.blockSignals(False)
+
+    def _on_dataset_changed(self, dataset) -> None:
+        n_classes = len(dataset.classes) if dataset is not None else 2
+        metrics = metrics_for_target(list(self.state.metrics), n_classes)
+        self._offer_metrics(n_classes)
+        if tuple(metrics) != tuple(self.state.metrics):
+            self.state.set_cv(self.state.cv, tuple(metrics), self.state.n_jobs)
+        else:
+            self._show_settings()
+
+    def _store_calibration(self, checked: bool) -> None:
+        if self._syncing:
+            return
+        settings = (self.state.calibration or CalibrationSettings()) if checked else None
+        self.state.set_extras(self.state.aloocv, settings)
+
     def _store_settings(self, *_) -> None:
         if self._syncing:
             return
@@ -276,7 +332,11 @@ class CVTab(QWidget):
             self.repeats_box.setValue(cv.n_repeats)
             self.seed_box.setValue(cv.random_state or 0)
             self.jobs_box.setValue(max(1, min(self.state.n_jobs, self.jobs_box.maximum())))
-            self._show_metrics(metrics)
+            dataset = self.state.dataset
+            n_classes = len(dataset.classes) if dataset is not None else 2
+            self._offer_metrics(n_classes)
+            self._show_metrics(metrics or [default_metric(n_classes)])
+            self.calibrate_check.setChecked(self.state.calibration is not None)
         finally:
             self._syncing = False
         self._update_buttons()
@@ -284,7 +344,7 @@ class CVTab(QWidget):
     def _show_metrics(self, metrics: list) -> None:
         index = self.primary_combo.findData(metrics[0]) if metrics else -1
         if index < 0 and metrics:
-            self.primary_combo.addItem(metrics[0], metrics[0])
+            self.primary_combo.addItem(metric_label(metrics[0]), metrics[0])
             index = self.primary_combo.count() - 1
         self.primary_combo.setCurrentIndex(max(index, 0))
         for i in range(self.extra_list.count()):
@@ -295,7 +355,7 @@ class CVTab(QWidget):
     def _update_buttons(self) -> None:
         running = self._run_job.running
         for widget in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box,
-                       self.primary_combo, self.extra_list):
+                       self.primary_combo, self.extra_list, self.calibrate_check):
             widget.setEnabled(not running)
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
@@ -309,8 +369,16 @@ class CVTab(QWidget):
         if self.state.dataset is None:
             return "Load a data set on the Dataset tab before running."
         k, r = self.folds_box.value(), self.repeats_box.value()
-        return (f"{n_models} models × {k} folds × {r} repeats = {n_models * k * r:,} fits on "
-                f"{self.state.dataset.n_rows:,} rows.")
+        text = (f"Run computes: {n_models} models × {k} folds × {r} repeats = "
+                f"{n_models * k * r:,} fits on {self.state.dataset.n_rows:,} rows")
+        calibration = self.state.calibration
+        if calibration is not None:
+            methods = " and ".join("Platt" if m == "sigmoid" else m for m in calibration.methods)
+            text += (f"; then calibration ({methods}): "
+                     f"{n_models * k * r * len(calibration.methods):,} more fits")
+        if self.state.aloocv is not None:
+            text += "; then ALOOCV curves for the logistic regressions"
+        return text + "."
 
     # ------------------------------------------------------------------ running
     @property
@@ -354,10 +422,9 @@ class CVTab(QWidget):
     def _on_progress(self, progress) -> None:
         self.progress_bar.setRange(0, progress.total)
         self.progress_bar.setValue(progress.done)
-        self.time_label.setText(f"{progress.done:,} of {progress.total:,} folds — elapsed "
-                                f"{format_seconds(progress.elapsed)}, about "
-                                f"{format_seconds(progress.remaining)} left — last: "
-                                f"{progress.label}")
+        self.time_label.setText(f"fit {progress.done:,} of {progress.total:,} — "
+                                f"{progress.label} — elapsed {format_seconds(progress.elapsed)}, "
+                                f"about {format_seconds(progress.remaining)} left")
 
     def _on_succeeded(self, result) -> None:
         self._finish_job()
@@ -372,7 +439,7 @@ class CVTab(QWidget):
     def _on_cancelled(self) -> None:
         self._finish_job()
         self.live_plot.reset("The run was cancelled. Press Run to start again.")
-        self.time_label.setText(f"Cancelled after {self.progress_bar.value():,} folds. "
+        self.time_label.setText(f"Cancelled after {self.progress_bar.value():,} fits. "
                                 "Press Run to start again.")
         self.state.status_message.emit("Cross-validation cancelled.")
         self.run_cancelled.emit()

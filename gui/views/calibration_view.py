@@ -303,7 +303,10 @@ class CalibrationView(QWidget):
         if base is None or self.state.result is not base:
             self.state.status_message.emit("Calibration finished for an older run: discarded")
             return
-        self.state.set_extras(self.state.aloocv, settings)
+        # calibrates this result only: later runs calibrate when the CV tab says so, and
+        # then with the settings chosen here
+        if self.state.calibration is not None:
+            self.state.set_extras(self.state.aloocv, settings)
         self.state.set_result(replace(base, calibration=calibration,
                                       experiment=replace(base.experiment, calibration=settings)))
         self.state.status_message.emit("Calibration finished")

@@ -98,7 +98,7 @@ def test_run_calibration_shows_the_engine_numbers(qtbot, view, state, cv_result,
     calibration = state.result.calibration
     assert calibration is not None
     assert state.result.cv is cv_result.cv
-    assert state.calibration == CalibrationSettings()          # remembered for the next run
+    assert state.calibration is None      # this result only: the next CV run does not calibrate
     assert state.result.experiment.calibration == CalibrationSettings()
     assert view.stack.currentWidget() is view.content
     pd.testing.assert_frame_equal(view.scores_panel.frame(), engine_calibration.scores)
@@ -144,8 +144,9 @@ def test_cancel_midway_then_run_again(qtbot, view, state, cv_result):
     assert set(calibration.scores.method) == {"uncalibrated", "sigmoid"}
     assert set(calibration.map.method) == {"sigmoid"}
     assert calibration.map.groupby("model").size().max() <= 50
-    assert state.calibration == CalibrationSettings(methods=("sigmoid",), strategy="quantile",
-                                                    map_buckets=50)
+    assert state.result.experiment.calibration == CalibrationSettings(
+        methods=("sigmoid",), strategy="quantile", map_buckets=50)
+    assert state.calibration is None      # later CV runs calibrate only when asked
     assert view.quantile_button.isHidden()       # already quantile: nothing to suggest
 
 

@@ -101,15 +101,44 @@ def test_fold_warnings_appear_in_the_log(tab, qtbot):
     assert "warning(s)" in log and "ConvergenceWarning" in log and "short, repeat 1" in log
 
 
-def test_impossible_setup_gives_a_dialog(tab, qtbot, warnings_shown):
-    tab.state.set_dataset(load_builtin("iris"))
+def test_scores_offered_follow_the_target(tab):
+    def offered():
+        return [tab.primary_combo.itemData(i) for i in range(tab.primary_combo.count())]
+
+    tab.state.set_dataset(load_builtin("moons"))
+    assert tab.primary_combo.currentData() == "roc_auc"
+    assert tab.primary_combo.currentText() == "ROC AUC"
+    assert "f1" in offered() and "roc_auc_ovr" not in offered()
+    tab.state.set_dataset(load_builtin("iris"))             # three classes
+    assert tab.primary_combo.currentData() == "roc_auc_ovr"
+    assert tab.state.metrics[0] == "roc_auc_ovr"
+    assert "roc_auc" not in offered() and "f1" not in offered() and "f1_macro" in offered()
+    labels = [tab.extra_list.item(i).text() for i in range(tab.extra_list.count())]
+    assert "Jaccard index, mean over classes" in labels and "jaccard_macro" not in labels
+
+
+def test_calibration_runs_only_when_asked(tab):
+    tab.state.set_dataset(load_builtin("moons"))
     tab.state.set_model_entries([{"estimator": "GaussianNB", "params": {}}])
-    tab.folds_box.setValue(3)
-    tab.repeats_box.setValue(1)                            # roc_auc needs two classes
-    with qtbot.waitSignal(tab.run_failed, timeout=30000):
-        tab.start_run()
-    qtbot.waitUntil(lambda: len(warnings_shown) == 1)
-    assert "roc_auc_ovr" in warnings_shown[0][1]
+    assert tab.state.calibration is None and not tab.calibrate_check.isChecked()
+    assert "calibration" not in tab.size_label.text()
+    tab.calibrate_check.setChecked(True)
+    assert tab.state.calibration is not None
+    assert tab.state.to_experiment().to_json()["calibration"]["methods"] == ["isotonic",
+                                                                            "sigmoid"]
+    assert "then calibration (isotonic and Platt)" in tab.size_label.text()
+    tab.calibrate_check.setChecked(False)
+    assert tab.state.calibration is None and "calibration" not in tab.state.to_experiment().to_json()
+
+
+def test_impossible_setup_gives_a_dialog(tab, qtbot, warnings_shown):
+    tab.state.set_dataset(load_builtin("iris"))             # 50 rows per class
+    tab.state.set_model_entries([{"estimator": "GaussianNB", "params": {}}])
+    tab.folds_box.setValue(60)
+    tab.repeats_box.setValue(1)
+    tab.start_run()
+    qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=30000)
+    assert "lower the number of folds to 50" in warnings_shown[0][1]
     assert tab.run_button.isEnabled()
 
 
