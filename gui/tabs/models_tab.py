@@ -7,6 +7,7 @@ right-hand list shows what the entries expand into, or the engine's error in red
 from __future__ import annotations
 
 import copy
+import html
 import re
 
 from PySide6.QtCore import Qt, Signal
@@ -16,7 +17,8 @@ from PySide6.QtWidgets import (QAbstractSpinBox, QCheckBox, QComboBox, QFormLayo
                                QMenu, QPushButton, QScrollArea, QSplitter, QToolButton,
                                QVBoxLayout, QWidget)
 
-from engine.catalogue import CATALOGUE, expand_model, expand_models, parameter_specs, presets
+from engine.catalogue import (CATALOGUE, expand_model, expand_models, is_scale_sensitive,
+                              parameter_specs, presets)
 
 from ..help import help_title
 
@@ -114,6 +116,11 @@ def unique_name(base: str, entries: list) -> str:
     while f"{base}_{n}" in taken:
         n += 1
     return f"{base}_{n}"
+
+
+def rich_tip(text: str) -> str:
+    """A tooltip Qt wraps at a readable width (rich text), line breaks kept."""
+    return "<qt>" + html.escape(text).replace("\n", "<br>") + "</qt>"
 
 
 def model_line(spec) -> str:
@@ -232,6 +239,13 @@ class ParameterEditor(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
         self.scale_check = QCheckBox("Scale features (standard scaler before the model)", self)
         self.scale_check.setChecked(bool(entry.get("scale")))
+        self.scale_check.setToolTip(rich_tip(
+            f"{entry['estimator']} depends on the units of the features (distances, penalties "
+            "or gradient steps): without scaling, a column measured in large numbers dominates "
+            "and the comparison is unfair to this model. Keep it on unless every column "
+            "shares one unit." if is_scale_sensitive(entry["estimator"]) else
+            f"{entry['estimator']} gives the same results whatever the units of the features; "
+            "scaling does no harm."))
         self.scale_check.toggled.connect(self._on_scale)
         form.addRow(self.scale_check)
         locked = grid_params(entry) if grid_dict(entry) is None else set()
@@ -239,10 +253,10 @@ class ParameterEditor(QWidget):
         for spec in parameter_specs(entry["estimator"]):
             editor = make_editor(spec, self)
             editor.show_values(current_values(entry, spec))
-            editor.setToolTip(spec.doc or spec.name)
+            editor.setToolTip(rich_tip(spec.doc or spec.name))
             editor.committed.connect(lambda *_, s=spec: self._on_edited(s))
             label = QLabel(spec.name, self)
-            label.setToolTip(f"{spec.doc}\nDefault: {spec.default!r}")
+            label.setToolTip(rich_tip(f"{spec.doc}\nDefault: {spec.default!r}"))
             if spec.name in (entry.get("params") or {}) or spec.name in grid_params(entry):
                 label.setText(f"<b>{spec.name}</b>")
             if spec.name in locked:
@@ -375,8 +389,10 @@ class ModelsTab(QWidget):
 
     def add_model(self, estimator: str) -> None:
         entries = self._entries()
-        entries.append({"name": unique_name(estimator, entries), "estimator": estimator,
-                        "params": {}})
+        entry = {"name": unique_name(estimator, entries), "estimator": estimator, "params": {}}
+        if is_scale_sensitive(estimator):      # a fair default: see engine.catalogue
+            entry["scale"] = True
+        entries.append(entry)
         self._commit(entries, len(entries) - 1)
 
     def duplicate_selected(self) -> None:

@@ -37,7 +37,7 @@ def test_empty_tab_shows_a_hint(tab):
 
 def test_add_model_and_edit_a_number(tab, qtbot):
     tab.add_model("LogisticRegression")
-    assert tab.state.model_entries == [{"name": "LogisticRegression",
+    assert tab.state.model_entries == [{"name": "LogisticRegression", "scale": True,
                                         "estimator": "LogisticRegression", "params": {}}]
     assert expanded(tab) == ["LogisticRegression"]
     type_into(qtbot, tab.editor.editors["C"], "0.5")
@@ -68,6 +68,9 @@ def test_bad_value_is_shown_in_red_not_raised(tab, qtbot):
 
 def test_checkbox_scale_and_bool_parameters(tab):
     tab.add_model("SVC")
+    assert tab.editor.scale_check.isChecked()                  # SVC is scale-sensitive
+    tab.editor.scale_check.setChecked(False)
+    assert "scale" not in tab.state.model_entries[0]
     tab.editor.scale_check.setChecked(True)
     tab.editor.editors["shrinking"].setChecked(False)
     entry = tab.state.model_entries[0]
@@ -110,3 +113,17 @@ def test_parsing_helpers():
     assert parse_field("0.1, 1, none, true, rbf") == [0.1, 1, None, True, "rbf"]
     entry = set_param({"estimator": "SVC", "params": {"C": 2}}, "C", [1.0], 1.0)
     assert entry == {"estimator": "SVC", "params": {}}
+
+
+def test_scale_sensitive_models_are_added_scaled(tab):
+    tab.add_model("KNeighborsClassifier")
+    tab.add_model("RandomForestClassifier")
+    knn, forest = tab.state.model_entries
+    assert knn["scale"] is True and "scale" not in forest
+    assert tab.editor.scale_check.isChecked() is False          # the forest is selected
+    assert "same results whatever the units" in tab.editor.scale_check.toolTip()
+    tab.entry_list.setCurrentRow(0)
+    assert tab.editor.scale_check.isChecked()
+    assert "depends on the units" in tab.editor.scale_check.toolTip()
+    tip = tab.editor.editors["n_neighbors"].toolTip()
+    assert tip.startswith("<qt>") and "Number of neighbors" in tip
