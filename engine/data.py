@@ -15,6 +15,10 @@ from typing import Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from .csv_values import PANDAS_EXTRA_NA, parse_text_columns, visible
+from .data_checks import (choose_target, find_column, find_columns, leak_notes,
+                          positive_class, visible_columns)
+
 #: Built-in data sets: name -> (description, generator options with their defaults).
 BUILTINS = {
     "moons": ("Two interleaving half circles (scikit-learn make_moons)",
@@ -53,6 +57,10 @@ class Dataset:
         Plain-language notes of what was done while loading.
     source : dict
         How to load it again: the ``dataset`` entry of an experiment file.
+    pos_label : int or None
+        With exactly two classes, the code (index into ``classes``) of the positive
+        class, the one that precision, recall, F1 and the ROC curve are about; None
+        otherwise.
     """
 
     name: str
@@ -62,6 +70,7 @@ class Dataset:
     target: str = "target"
     notes: tuple = ()
     source: dict = field(default_factory=dict)
+    pos_label: Optional[int] = None
 
     @property
     def n_rows(self) -> int:
@@ -107,6 +116,9 @@ def load_builtin(name: str, **options) -> Dataset:
     Returns
     -------
     Dataset
+        With two classes the positive class is the second one (code 1), as scikit-learn
+        takes it: 1 for the generated data sets, 'benign' for breast_cancer, so that
+        published figures stay the same.
     """
     if name not in BUILTINS:
         raise ValueError(f"unknown built-in data set {name!r}; choose one of: "
@@ -121,8 +133,13 @@ def load_builtin(name: str, **options) -> Dataset:
     X, y, columns, labels = _make_builtin(name, opts)
     frame = pd.DataFrame(X, columns=columns)
     source = {"builtin": name, **opts}
+    notes = (BUILTINS[name][0],)
+    pos_label = None
+    if len(labels) == 2:
+        pos_label = 1
+        notes += (f"positive class: {labels[1]!r} (the second class)",)
     return Dataset(name=name, X=frame, y=np.asarray(y, dtype=np.intp), classes=tuple(labels),
-                   target="target", notes=(BUILTINS[name][0],), source=source)
+                   target="target", notes=notes, source=source, pos_label=pos_label)
 
 
 def _make_builtin(name: str, opts: dict):
@@ -147,13 +164,38 @@ def _make_builtin(name: str, opts: dict):
 # ----------------------------------------------------------------------------- CSV
 
 def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str] = None,
-                   nrows: Optional[int] = None) -> tuple:
-    """Read a CSV file, detecting its encoding and separator.
+                   nrows: Optional[int] = None, *, decimal: Optional[str] = None,
+                   thousands: Optional[str] = None) -> tuple:
+    """Read a CSV file, detecting its encoding, separator and way of writing numbers.
+
+    Parameters
+    ----------
+    path : str
+        The file.
+    sep, encoding : str, optional
+        Override the detection.
+    nrows : int, optional
+        Read only this many data rows.
+    decimal : {'.', ','}, optional
+        The decimal mark; detected when not given (a decimal comma only when the
+        separator is not a comma).
+    thousands : str, optional
+        The thousands separator (``''`` for none; ``'.'`` implies a decimal comma and
+        ``','`` a decimal point); when not given, digits grouped in threes by a comma,
+        dot (in decimal-comma files), space or apostrophe are read.
 
     Returns
     -------
     (frame, notes) : (pandas.DataFrame, list of str)
+        Number columns as numbers, missing markers (empty and blank cells, ``?``,
+        ``NA``, ``N/A``, ``null``, ``-`` ...) as missing values, the surrounding spaces
+        of text cells removed; the notes say what was detected and changed. The rules
+        are those of :mod:`engine.csv_values` (a column with a few stray text cells
+        becomes numbers, its stray cells missing and listed by line of the file).
     """
+    _check_number_format(decimal, thousands)
+    if decimal is None and thousands in (",", "."):
+        decimal = "," if thousands == "." else "."
     if not os.path.exists(path):
         raise ValueError(f"cannot open {path}: the file does not exist")
     if os.path.isdir(path):
@@ -173,9 +215,9 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
     if sep is None:
         sep = _detect_separator(text)
         notes.append(f"separator detected: {_SEP_NAMES.get(sep, repr(sep))}")
+    options = dict(sep=sep, encoding=encoding, nrows=nrows, skipinitialspace=True)
     try:
-        frame = pd.read_csv(path, sep=sep, encoding=encoding, nrows=nrows,
-                            skipinitialspace=True)
+        frame = pd.read_csv(path, na_values=PANDAS_EXTRA_NA, **options)
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
         raise ValueError(f"cannot read {path} as CSV: {exc}. Check the separator and encoding") \
             from None
@@ -185,7 +227,20 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
                          "column and a target column (is the separator right?)")
     if len(frame) == 0:
         raise ValueError(f"{path} has a header but no rows of data")
-    return frame, notes
+    frame, more = parse_text_columns(
+        frame, sep, decimal, thousands,
+        raw_text=lambda: pd.read_csv(path, dtype=str, keep_default_na=False, **options))
+    return frame, notes + more
+
+
+def _check_number_format(decimal, thousands) -> None:
+    if decimal not in (None, ".", ","):
+        raise ValueError(f'"decimal" must be "." or ","; got {decimal!r}')
+    if thousands is not None and thousands not in ("", ",", ".", " ", "'", "\u00a0"):
+        raise ValueError(f'"thousands" must be one of ",", ".", " ", "\'" or "" (none); '
+                         f"got {thousands!r}")
+    if thousands and thousands == decimal:
+        raise ValueError(f"the thousands separator {thousands!r} cannot also be the decimal mark")
 
 
 _SEP_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
@@ -215,70 +270,114 @@ def _detect_separator(text: str) -> str:
 
 
 def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
-             encoding: Optional[str] = None, drop: Sequence[str] = ()) -> Dataset:
+             encoding: Optional[str] = None, drop: Sequence[str] = (), *,
+             exclude: Sequence[str] = (), decimal: Optional[str] = None,
+             thousands: Optional[str] = None, pos_label=None) -> Dataset:
     """Load a CSV file as a classification data set.
 
     Parameters
     ----------
     path : str
-        The file. Encoding (UTF-8, UTF-8 with BOM, latin-1) and separator (comma,
-        semicolon, tab) are detected unless given.
+        The file. Encoding (UTF-8, UTF-8 with BOM, latin-1), separator (comma,
+        semicolon, tab) and decimal mark are detected unless given.
     target : str, optional
-        The column to predict; the last column when not given.
+        The column to predict; by default the last column if it looks like classes,
+        else the nearest such column from the right (see :func:`dataset_from_frame`).
     sep, encoding : str, optional
         Override the detection.
-    drop : sequence of str
-        Columns to leave out (identifiers, leaks).
+    drop, exclude : sequence of str
+        Columns to leave out (identifiers, leaks); the two mean the same.
+    decimal, thousands : str, optional
+        How numbers are written (see :func:`read_csv_table`).
+    pos_label : optional
+        The positive class of a two-class target (see :func:`dataset_from_frame`).
 
     Returns
     -------
     Dataset
     """
-    frame, notes = read_csv_table(path, sep=sep, encoding=encoding)
+    frame, notes = read_csv_table(path, sep=sep, encoding=encoding, decimal=decimal,
+                                  thousands=thousands)
     source = {"csv": path}
-    if target is not None:
-        source["target"] = target
-    if sep is not None:
-        source["sep"] = sep
-    if encoding is not None:
-        source["encoding"] = encoding
+    given = {"target": target, "sep": sep, "encoding": encoding, "decimal": decimal,
+             "thousands": thousands, "pos_label": pos_label}
+    source.update({key: value for key, value in given.items() if value is not None})
     if drop:
         source["drop"] = list(drop)
+    if exclude:
+        source["exclude"] = list(exclude)
     name = os.path.splitext(os.path.basename(path))[0]
-    return dataset_from_frame(frame, target, name=name, drop=drop, notes=notes, source=source)
+    return dataset_from_frame(frame, target, name=name, drop=drop, exclude=exclude,
+                              pos_label=pos_label, notes=notes, source=source)
 
 
 def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, name: str = "data",
                        drop: Sequence[str] = (), notes: Sequence[str] = (),
-                       source: Optional[dict] = None) -> Dataset:
+                       source: Optional[dict] = None, exclude: Sequence[str] = (),
+                       pos_label=None) -> Dataset:
     """Make a :class:`Dataset` from a table and the name of its target column.
 
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table (for a CSV file, as :func:`read_csv_table` returns it).
+    target : str, optional
+        The column to predict. When not given: the last column if it looks like classes
+        (2 to ``max(20, 5% of rows)`` values, not free text, not measurements, a value
+        in at least half of the rows), else the nearest such column from the right,
+        with a note saying why; a ValueError asks to name it when there is none.
+    name : str
+        Short name of the data set.
+    drop, exclude : sequence of str
+        Columns to leave out; the two mean the same.
+    notes : sequence of str
+        Notes so far (from reading the file).
+    source : dict, optional
+        How to load it again, stored in :attr:`Dataset.source`.
+    pos_label : optional
+        The positive class of a two-class target, matched against the labels as text or,
+        for number labels, as a number. By default 1 when the classes are 0 and 1, else
+        the smaller class (the second on a tie). A ValueError if it is not one of the
+        classes, or if there are more than two classes.
+
+    Returns
+    -------
+    Dataset
+
+    Notes
+    -----
     Rows with a missing target are dropped, identifier-like text columns (a different
-    value in every row) are left out, and each such step is noted.
+    value in every row) and empty columns are left out, infinite numbers (``inf``,
+    ``-inf``) in features count as missing values (imputed like them inside each
+    model), control characters in column names and class labels are written out
+    (``\\t``), and columns that alone predict the target almost perfectly are reported
+    as possible leaks (:func:`engine.data_checks.leak_notes`); each step is noted.
     """
     notes = list(notes)
+    frame, more = visible_columns(frame)
+    notes.extend(more)
+    left_out = find_columns(frame, [*drop, *exclude])
     if target is None:
-        target = frame.columns[-1]
-        notes.append(f"target column not given; using the last column, {target!r}")
-    if target not in frame.columns:
-        raise ValueError(f"there is no column {target!r}; the columns are: "
-                         + ", ".join(map(str, frame.columns)))
-    missing_drop = [c for c in drop if c not in frame.columns]
-    if missing_drop:
-        raise ValueError("cannot drop missing column(s) " + ", ".join(map(repr, missing_drop)))
+        target, note = choose_target(frame, left_out)
+        notes.append(note)
+    else:
+        target = find_column(frame, target)
     labels = frame[target]
+    if not is_numeric_column(labels) and not pd.api.types.is_bool_dtype(labels):
+        labels = labels.where(labels.isna() | labels.astype(str).str.strip().ne(""), np.nan)
     keep = labels.notna().to_numpy()
     if not keep.all():
         notes.append(f"dropped {int((~keep).sum())} row(s) with no value in {target!r}")
         frame = frame.loc[keep]
         labels = labels.loc[keep]
-    features = frame.drop(columns=[target, *drop])
-    features, more_notes = _tidy_features(features)
-    notes.extend(more_notes)
+    features = frame.drop(columns=list(dict.fromkeys([target, *left_out])))
+    features, more = _tidy_features(features)
+    notes.extend(more)
     if features.shape[1] == 0:
         raise ValueError("no feature columns are left besides the target: "
                          "a model needs at least one column to learn from")
-    classes, codes = _encode_labels(labels)
+    classes, codes, more = _encode_labels(labels)
+    notes.extend(more)
     if len(classes) < 2:
         only = classes[0] if classes else "nothing"
         raise ValueError(f"the target {target!r} has only one class ({only}): a classifier "
@@ -287,6 +386,12 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
         raise ValueError(f"the target {target!r} has {len(classes)} different values in "
                          f"{len(codes)} rows: it looks like a number or an identifier, not a "
                          "class; pick a column of categories as the target")
+    positive, note = positive_class(classes, np.bincount(codes, minlength=len(classes)),
+                                    pos_label)
+    if note:
+        notes.append(note)
+    features = features.reset_index(drop=True)
+    notes.extend(leak_notes(features, codes, str(target)))
     cats = [c for c in features.columns if not is_numeric_column(features[c])]
     if cats:
         notes.append("categorical column(s) one-hot encoded inside each model: " + ", ".join(cats))
@@ -294,12 +399,20 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     if n_missing:
         notes.append(f"{n_missing} missing value(s) imputed inside each model, fitted on the "
                      "training folds only (median for numbers, most frequent for categories)")
-    return Dataset(name=name, X=features.reset_index(drop=True), y=codes, classes=tuple(classes),
-                   target=str(target), notes=tuple(notes), source=dict(source or {}))
+    return Dataset(name=name, X=features, y=codes, classes=tuple(classes),
+                   target=str(target), notes=tuple(notes), source=dict(source or {}),
+                   pos_label=positive)
 
 
 def _tidy_features(features: pd.DataFrame) -> tuple:
     notes = []
+    for column in features.columns:
+        if pd.api.types.is_float_dtype(features[column]):
+            infinite = np.isinf(features[column].to_numpy())
+            if infinite.any():
+                features[column] = features[column].where(~infinite, np.nan)
+                notes.append(f"column {column!r}: {int(infinite.sum())} infinite value(s) "
+                             "(inf, -inf) count as missing")
     dropped_id, dropped_empty = [], []
     for column in list(features.columns):
         values = features[column]
@@ -327,15 +440,22 @@ def _tidy_features(features: pd.DataFrame) -> tuple:
 
 
 def _encode_labels(labels: pd.Series) -> tuple:
+    """(classes, codes, notes): text labels stripped, their control characters written out."""
     values = labels.to_numpy()
+    notes = []
     if pd.api.types.is_numeric_dtype(labels):
         classes, codes = np.unique(values, return_inverse=True)
         classes = [_plain(c) for c in classes]
     else:
-        text = labels.astype(str).str.strip().to_numpy()
-        classes, codes = np.unique(text, return_inverse=True)
+        text = labels.astype(str).str.strip()
+        shown = text.map(visible)
+        changed = sorted(set(shown[shown != text]))
+        if changed:
+            notes.append("class label(s) with invisible control characters, shown written out: "
+                         + ", ".join(changed))
+        classes, codes = np.unique(shown.to_numpy(dtype=object).astype(str), return_inverse=True)
         classes = [str(c) for c in classes]
-    return classes, codes.astype(np.intp)
+    return classes, codes.astype(np.intp), notes
 
 
 def _plain(value):
@@ -353,7 +473,8 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
     ----------
     spec : dict
         ``{"builtin": NAME, **options}`` or ``{"csv": PATH, "target": COLUMN, "sep": ...,
-        "encoding": ..., "drop": [...]}``.
+        "encoding": ..., "decimal": ..., "thousands": ..., "exclude": [...],
+        "pos_label": ...}`` (``"drop"`` is the older name of ``"exclude"``).
     base_dir : str
         Folder a relative CSV path is relative to (the experiment file's folder).
     """
@@ -364,13 +485,21 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
     if "csv" in spec:
         path = spec.pop("csv")
         full = path if os.path.isabs(path) else os.path.join(base_dir, path)
-        allowed = {"target", "sep", "encoding", "drop"}
+        allowed = {"target", "sep", "encoding", "drop", "exclude", "decimal", "thousands",
+                   "pos_label"}
         unknown = sorted(set(spec) - allowed)
         if unknown:
             raise ValueError(f"dataset: unknown key(s) {', '.join(unknown)}; allowed with csv: "
                              + ", ".join(sorted(allowed)))
+        drop, exclude = (_names(spec.get(key, ())) for key in ("drop", "exclude"))
         ds = load_csv(full, target=spec.get("target"), sep=spec.get("sep"),
-                      encoding=spec.get("encoding"), drop=spec.get("drop", ()))
+                      encoding=spec.get("encoding"), drop=drop, exclude=exclude,
+                      decimal=spec.get("decimal"),
+                      thousands=spec.get("thousands"), pos_label=spec.get("pos_label"))
         return Dataset(**{**ds.__dict__, "source": {**ds.source, "csv": path}})
     raise ValueError('dataset: give either {"builtin": NAME} or {"csv": PATH, "target": COLUMN}')
 
+
+def _names(value) -> list:
+    """A list of column names from an experiment file: one name may be given alone."""
+    return [value] if isinstance(value, str) else list(value)

@@ -1,0 +1,326 @@
+"""Cell values as people write them in spreadsheets: missing markers, decimal commas,
+thousands separators, stray text in number columns, invisible control characters.
+
+:func:`engine.data.read_csv_table` reads a file with pandas first (so a clean file's
+numbers are parsed exactly as pandas parses them), then hands the columns pandas left as
+text to :func:`parse_text_columns`, which turns number columns written in other
+conventions into numbers and says in plain words what it did.
+
+Rules
+-----
+* Missing: empty or blank cells and :data:`MISSING_MARKERS` (``?`` as Weka writes it,
+  ``NA``, ``N/A``, ``null``, ``-`` ...), compared after stripping surrounding spaces.
+* Decimal mark: ``.`` unless given, or detected as ``,`` when the separator is not a
+  comma and a text column is made of numbers written with a decimal comma (``39,1``).
+  A column whose comma cells all look like groups of three (``1,234``) is ambiguous:
+  any column with a plain decimal comma (``39,1``) decides for the comma; without one, a
+  semicolon file (Excel's European CSV) reads the comma as decimal mark and other files
+  read it as a thousands separator. The note says which, and ``decimal`` overrides it.
+* Thousands separators are removed only where they group digits in threes from the
+  first, non-zero, group of one to three digits: ``12,345`` and ``1,234,567`` (decimal
+  point), ``1.234,5`` (decimal comma), ``1 234`` (space, no-break space) and ``1'234``.
+* Stray cells: a text column whose non-missing cells are numbers except at most
+  :data:`STRAY_MAX_FRACTION` of them and at most :data:`STRAY_MAX_CELLS` becomes a
+  number column with the stray cells missing; the note lists them by line of the file
+  (the header is line 1, the first data row line 2; blank lines skipped by the reader and
+  cells spanning several lines shift the count). A column with more stray cells
+  stays text, with a warning when at least half of its cells are numbers.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Optional
+
+import numpy as np
+import pandas as pd
+
+#: Cell texts read as missing values (besides empty and blank cells).
+MISSING_MARKERS = frozenset({"?", "NA", "N/A", "n/a", "na", "NaN", "nan", "null", "NULL",
+                             "None", "-", "--", "#N/A", "<NA>"})
+#: Markers to add to pandas' own list of missing values when reading.
+PANDAS_EXTRA_NA = ["?", "na", "-", "--"]
+#: A number column may hold at most this fraction of stray (non-number) cells ...
+STRAY_MAX_FRACTION = 0.05
+#: ... and at most this many.
+STRAY_MAX_CELLS = 20
+#: Thousands separators tried when none is given (besides the comma or the dot).
+SPACE_SEPARATORS = (" ", "\u00a0", "\u202f", "'")
+
+_PLAIN = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_INFINITE = re.compile(r"[+-]?(?:inf|infinity)", re.IGNORECASE)
+_COMMA_GROUPS = re.compile(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL_NAMES = {"\r": "\\r", "\n": "\\n", "\t": "\\t"}
+
+
+def visible(text: str) -> str:
+    """``text`` with control characters (C0 and DEL) written out as ``\\t``, ``\\x00`` ...
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+        The same text when it holds no control character.
+    """
+    return _CONTROL.sub(lambda m: _CONTROL_NAMES.get(m.group(), f"\\x{ord(m.group()):02x}"),
+                        text)
+
+
+def plain_number(cell: str, decimal: str = ".", thousands=None) -> Optional[str]:
+    """The text of a number cell in plain form (``-1234.5``), or None if not a number.
+
+    Parameters
+    ----------
+    cell : str
+        The cell as written (``'1.234,5'``, ``'12,345'``, ``' 39,1 '``, ``'inf'``).
+    decimal : {'.', ','}
+        The decimal mark.
+    thousands : str or sequence of str, optional
+        Thousands separator(s) allowed; by default the comma (decimal point) or the dot
+        (decimal comma), the space, the no-break spaces and the apostrophe.
+
+    Returns
+    -------
+    str or None
+    """
+    text = str(cell).strip().replace("\u2212", "-")
+    if _INFINITE.fullmatch(text):
+        return text
+    for sep in _separators(decimal, thousands):
+        if sep in text and _grouped(sep, decimal).fullmatch(text):
+            text = text.replace(sep, "")
+            break
+    if decimal == ",":
+        if "." in text:
+            return None
+        text = text.replace(",", ".")
+    return text if _PLAIN.fullmatch(text) else None
+
+
+_SIMPLE = {".": _PLAIN, ",": re.compile(r"[+-]?\d+(?:,\d+)?")}
+
+
+def _plain_numbers(cells: pd.Series, decimal: str, thousands, give_up: bool = False):
+    """:func:`plain_number` of each (stripped) cell, missing where not a number; None
+    when ``give_up`` and a long column plainly holds text (saves time on big files)."""
+    uniques = pd.Series(cells.unique(), dtype=object)
+    if give_up and len(uniques) > 200 and \
+            not any(plain_number(c, decimal, thousands) for c in uniques[:50]):
+        return None
+    simple = uniques.str.fullmatch(_SIMPLE[decimal]).to_numpy(dtype=bool)
+    plain = uniques.where(simple, None)
+    if decimal == ",":
+        plain[simple] = uniques[simple].str.replace(",", ".", regex=False)
+    plain[~simple] = [plain_number(c, decimal, thousands) for c in uniques[~simple]]
+    return cells.map(dict(zip(uniques, plain)))
+
+
+def _separators(decimal: str, thousands) -> tuple:
+    if thousands is None:
+        return ("," if decimal == "." else ".",) + SPACE_SEPARATORS
+    if isinstance(thousands, str):
+        return (thousands,) if thousands else ()
+    return tuple(thousands)
+
+
+_GROUPED = {}
+
+
+def _grouped(sep: str, decimal: str):
+    key = (sep, decimal)
+    if key not in _GROUPED:
+        s, d = re.escape(sep), re.escape(decimal)
+        _GROUPED[key] = re.compile(rf"[+-]?[1-9]\d{{0,2}}(?:{s}\d{{3}})+(?:{d}\d+)?")
+    return _GROUPED[key]
+
+
+def _text_columns(frame: pd.DataFrame) -> list:
+    return [i for i in range(frame.shape[1])
+            if not pd.api.types.is_numeric_dtype(frame.iloc[:, i])
+            and not pd.api.types.is_bool_dtype(frame.iloc[:, i])]
+
+
+def _cells(column: pd.Series) -> pd.Series:
+    """Non-missing cells as stripped text, missing markers left out."""
+    cells = column.dropna().astype(str).str.strip()
+    return cells[~(cells.eq("") | cells.isin(MISSING_MARKERS))]
+
+
+def detect_decimal(frame: pd.DataFrame, sep: str) -> tuple:
+    """Which decimal mark the text columns of a file use (see the module's rules).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table as pandas read it.
+    sep : str
+        The file's separator.
+
+    Returns
+    -------
+    (decimal, note) : (str, str or None)
+        ``','`` with a note naming the evidence, or ``'.'``.
+    """
+    return _detect_decimal({frame.columns[i]: _cells(frame.iloc[:, i])
+                            for i in _text_columns(frame)}, sep)
+
+
+def _detect_decimal(text_cells: dict, sep: str) -> tuple:
+    if sep == ",":
+        return ".", None
+    certain, ambiguous = None, None
+    for name, cells in text_cells.items():
+        commas = cells[cells.str.contains(",", regex=False)]
+        if commas.empty:
+            continue
+        fits = _plain_numbers(cells, ",", None).notna()
+        if (~fits).sum() > _stray_allowance(len(cells)):
+            continue
+        groups = commas.str.fullmatch(_COMMA_GROUPS)
+        if not groups.all():
+            certain = certain or (name, commas[~groups].iloc[0])
+        else:
+            ambiguous = ambiguous or (name, commas.iloc[0])
+    if certain:
+        column, example = certain
+        return ",", (f"decimal comma detected: read {example!r} in column {column!r} as "
+                     f"{plain_number(example, ',')}; set \"decimal\" to \".\" if that is wrong")
+    if ambiguous and sep == ";":
+        column, example = ambiguous
+        return ",", (f"decimal comma assumed (a semicolon-separated file): read {example!r} in "
+                     f"column {column!r} as {plain_number(example, ',')}; set \"decimal\" to "
+                     "\".\" if the comma separates thousands")
+    return ".", None
+
+
+def _stray_allowance(n_cells: int) -> int:
+    return int(min(STRAY_MAX_CELLS, np.floor(STRAY_MAX_FRACTION * n_cells + 1e-9)))
+
+
+def parse_text_columns(frame: pd.DataFrame, sep: str, decimal: Optional[str] = None,
+                       thousands: Optional[str] = None,
+                       raw_text: Optional[Callable[[], pd.DataFrame]] = None) -> tuple:
+    """Turn the number columns pandas left as text into numbers.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table as pandas read it (its index numbers the data rows from 0).
+    sep : str
+        The file's separator (a decimal comma is detected only when it is not a comma).
+    decimal : {'.', ','}, optional
+        The decimal mark; detected when not given.
+    thousands : str, optional
+        The only thousands separator to accept (``''`` for none); by default the ones
+        listed in :func:`plain_number`.
+    raw_text : callable, optional
+        Returns the same table read as text, column by column in the same order; used
+        in decimal-comma files to check the columns pandas read as numbers with a
+        decimal point (``3.750`` is 3750 there).
+
+    Returns
+    -------
+    (frame, notes) : (pandas.DataFrame, list of str)
+        A new frame: numbers where the rules allow, missing markers as missing values,
+        other text cells stripped of surrounding spaces.
+    """
+    notes = []
+    frame = frame.copy()
+    text_cells = {i: _cells(frame.iloc[:, i]) for i in _text_columns(frame)}
+    if decimal is None:
+        decimal, note = _detect_decimal({frame.columns[i]: cells
+                                         for i, cells in text_cells.items()}, sep)
+        if note:
+            notes.append(note)
+    pandas_floats = [i for i in range(frame.shape[1])
+                     if pd.api.types.is_float_dtype(frame.iloc[:, i])]
+    stripped = []
+    for i, cells in text_cells.items():
+        name = frame.columns[i]
+        column = frame.iloc[:, i]
+        parsed, more = _parse_column(name, cells, column.index, decimal, thousands)
+        notes.extend(more)
+        if parsed is not None:
+            frame.isetitem(i, parsed)
+            continue
+        text = pd.Series(np.nan, index=column.index, dtype=object)
+        text.loc[cells.index] = cells.to_numpy(dtype=object)
+        if len(cells) < column.notna().sum() or (cells != column.loc[cells.index]).any():
+            stripped.append(name)
+        frame.isetitem(i, text)
+    if stripped:
+        notes.append("removed spaces around text cells in column(s) "
+                     + ", ".join(map(repr, stripped)))
+    if decimal == "," and raw_text is not None and pandas_floats and thousands in (None, "."):
+        notes.extend(_dot_thousands(frame, pandas_floats, raw_text))
+    return frame, notes
+
+
+def _parse_column(name, cells: pd.Series, index, decimal: str, thousands) -> tuple:
+    """(numbers as a Series over ``index`` or None, notes) for one text column."""
+    if cells.empty:
+        return None, []
+    plain = _plain_numbers(cells, decimal, thousands, give_up=True)
+    if plain is None:
+        return None, []
+    good = plain.notna()
+    n_good, n_bad = int(good.sum()), int((~good).sum())
+    allowance = _stray_allowance(len(cells))
+    if n_bad > allowance:
+        examples = ", ".join(repr(c) for c in cells[~good].unique()[:3])
+        if decimal == "." and cells.str.contains(",", regex=False).any() and \
+                _plain_numbers(cells, ",", None).isna().sum() <= allowance:
+            return None, [f"column {name!r} looks like numbers written with a decimal comma "
+                          f"(e.g. {examples}): kept as text; set \"decimal\" to \",\" to read "
+                          "them as numbers"]
+        if n_good >= 0.5 * len(cells):
+            return None, [f"column {name!r} looks like numbers but {n_bad} of its {len(cells)} "
+                          f"cells are not (e.g. {examples}): kept as text categories; fix those "
+                          "cells or mark them missing"]
+        return None, []
+    numbers = pd.to_numeric(plain[good], errors="coerce")
+    if numbers.dtype == object or numbers.isna().any():
+        numbers = pd.to_numeric(plain[good].astype(float), errors="coerce")
+    complete = n_bad == 0 and len(cells) == len(index)
+    out = pd.Series(np.nan, index=index, dtype=float)
+    out.loc[numbers.index] = numbers.astype(float)
+    if complete and pd.api.types.is_integer_dtype(numbers):
+        out = numbers.reindex(index)
+    notes = []
+    grouped = cells[good & cells.map(lambda c: plain_number(c, decimal, ()) is None)]
+    if not grouped.empty:
+        example = grouped.iloc[0]
+        notes.append(f"column {name!r}: read {example!r} as {plain[grouped.index[0]]} (digits "
+                     "grouped by thousands)")
+    if n_bad:
+        listed = ", ".join(f"line {int(row) + 2} {cells[row]!r}" for row in cells.index[~good])
+        notes.append(f"column {name!r} holds numbers; {n_bad} cell(s) that are not numbers count "
+                     f"as missing: {listed}")
+    return out, notes
+
+
+def _dot_thousands(frame: pd.DataFrame, floats: list, raw_text) -> list:
+    """In a decimal-comma file, re-read the columns pandas read as numbers with a decimal
+    point (``floats``: their positions) when each dot groups digits in threes (``3.750``
+    is 3750 there)."""
+    raw = raw_text()
+    notes = []
+    grouped = _grouped(".", ",")
+    for i in floats:
+        cells = _cells(raw.iloc[:, i])
+        dotted = cells[cells.str.contains(".", regex=False)]
+        if dotted.empty or not dotted.map(lambda c: bool(grouped.fullmatch(c))).all():
+            continue
+        numbers = pd.to_numeric(cells.str.replace(".", "", regex=False), errors="coerce")
+        if numbers.isna().any():
+            continue
+        out = pd.Series(np.nan, index=frame.index, dtype=float)
+        out.loc[numbers.index] = numbers.astype(float)
+        frame.isetitem(i, out)
+        notes.append(f"column {frame.columns[i]!r}: read {dotted.iloc[0]!r} as "
+                     f"{dotted.iloc[0].replace('.', '')} (a dot groups thousands in a "
+                     "decimal-comma file)")
+    return notes

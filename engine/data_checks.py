@@ -1,0 +1,326 @@
+"""Checks on a table before it becomes a :class:`engine.data.Dataset`: column names
+made visible and looked up, which column to predict when none is named, which class is
+the positive one, and columns that may leak the answer.
+
+Rules
+-----
+* A sensible target (:func:`target_problem`) has between 2 and
+  ``max(20, 5% of rows)`` different values; is not free text (a text column whose
+  values are mostly different, or long: a median over 30 characters or 5 words); is not
+  a measurement (a number column with fractional values); and has a value in at least
+  half of the rows.
+* The positive class of two (:func:`positive_class`): the one named; else ``1`` when
+  the classes are the numbers 0 and 1; else the smaller class (the second on a tie).
+* A possible leak (:func:`leak_notes`), judged only with at least 20 rows: a column
+  that alone predicts the target for at least 99% of the rows, making at most a tenth
+  of the errors of always guessing the largest class. Columns of categories (and
+  number columns with few values), missing counting as a value of its own, predict the
+  commonest class of each value; this counts only when each value has on average at
+  least 10 rows, so identifiers are not flagged. With two classes a number column also
+  predicts by the best single cut (judged on its non-missing values, when at least 90%
+  of the rows have one).
+"""
+from __future__ import annotations
+
+import json
+from typing import Optional, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .csv_values import visible
+
+MIN_TARGET_CLASSES = 2
+MAX_TARGET_CLASSES = 20
+MAX_TARGET_CLASS_FRACTION = 0.05
+FREE_TEXT_CHARS = 30
+FREE_TEXT_WORDS = 5
+LEAK_MIN_ROWS = 20
+LEAK_ACCURACY = 0.99
+LEAK_ERROR_RATIO = 0.1
+LEAK_ROWS_PER_VALUE = 10
+
+
+def _is_number(column: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
+
+
+def max_target_classes(n_rows: int) -> int:
+    """The most different values a sensible target may have: ``max(20, 5% of rows)``."""
+    return max(MAX_TARGET_CLASSES, int(MAX_TARGET_CLASS_FRACTION * n_rows))
+
+
+def target_problem(column: pd.Series) -> Optional[str]:
+    """Why ``column`` is not a sensible class to predict, in plain words; None if it is.
+
+    Parameters
+    ----------
+    column : pandas.Series
+
+    Returns
+    -------
+    str or None
+    """
+    n_rows = len(column)
+    values = column.dropna()
+    if _is_number(column):
+        values = values[np.isfinite(values.to_numpy(dtype=float))]
+    else:
+        values = values.astype(str).str.strip()
+        values = values[values.ne("")]
+    if len(values) < 0.5 * n_rows:
+        return f"{n_rows - len(values)} of its {n_rows} rows are empty"
+    n_values = values.nunique()
+    if n_values < MIN_TARGET_CLASSES:
+        return "it holds a single value"
+    if _is_number(column) and not np.all(np.mod(values.to_numpy(dtype=float), 1) == 0):
+        return "it holds measurements (numbers with decimals), not classes"
+    if _is_number(column) and float(np.abs(values.to_numpy(dtype=float)).min()) >= 100:
+        return "it holds large whole numbers (years, counts or codes), not class labels"
+    if not _is_number(column) and not pd.api.types.is_bool_dtype(column):
+        if len(values) >= 10 and n_values > 0.5 * len(values):
+            return "it looks like free text (most of its values are different)"
+        if (values.str.len().median() > FREE_TEXT_CHARS
+                or values.str.split().str.len().median() >= FREE_TEXT_WORDS):
+            return "it looks like free text (long sentences)"
+    if n_values > max_target_classes(n_rows):
+        return f"it has {n_values} different values, too many for classes"
+    return None
+
+
+def choose_target(frame: pd.DataFrame, excluded: Sequence = ()) -> tuple:
+    """The column to predict when none is named: the last one if sensible, else the
+    nearest sensible one from the right.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+    excluded : sequence
+        Columns left out of the data set (never chosen).
+
+    Returns
+    -------
+    (name, note) : (column name, str)
+
+    Raises
+    ------
+    ValueError
+        When no column is a sensible target.
+    """
+    candidates = [c for c in frame.columns if c not in set(excluded)]
+    if not candidates:
+        raise ValueError("no columns are left to predict")
+    last = candidates[-1]
+    why = target_problem(frame[last])
+    if why is None:
+        return last, f"target column not given; using the last column, {last!r}"
+    for column in reversed(candidates[:-1]):
+        if target_problem(frame[column]) is None:
+            return column, (f"target column not given; the last column, {last!r}, does not look "
+                            f"like classes ({why}); using {column!r}, the nearest column from "
+                            "the right that does (name the target to choose another)")
+    raise ValueError(f"no column looks like classes to predict (the last column, {last!r}: "
+                     f"{why}); name the target column (\"target\": COLUMN)")
+
+
+def positive_class(classes: Sequence, counts: Sequence[int], pos_label=None) -> tuple:
+    """The code of the positive class of a two-class target, and a note saying which.
+
+    Parameters
+    ----------
+    classes : sequence
+        The class labels in code order.
+    counts : sequence of int
+        Rows per class, in the same order.
+    pos_label : optional
+        The label asked for, matched as text (``'yes'``) or, for number labels, as a
+        number (``1``, ``'1'``, ``1.0``).
+
+    Returns
+    -------
+    (code, note) : (int or None, str or None)
+        ``(None, None)`` unless there are exactly two classes.
+
+    Raises
+    ------
+    ValueError
+        If ``pos_label`` is not one of the classes, or is given for more than two.
+    """
+    classes = list(classes)
+    listed = ", ".join(map(repr, classes))
+    if len(classes) != 2:
+        if pos_label is not None:
+            raise ValueError(f'"pos_label" applies to two classes only; the target has '
+                             f"{len(classes)}: {listed}; leave \"pos_label\" out")
+        return None, None
+    if pos_label is not None:
+        code = _match_label(classes, pos_label)
+        if code is None:
+            raise ValueError(f'"pos_label" {pos_label!r} is not one of the classes: {listed}')
+        return code, f"positive class: {classes[code]!r} (as asked)"
+    if all(_is_real(c) for c in classes) and sorted(float(c) for c in classes) == [0.0, 1.0]:
+        code = [float(c) for c in classes].index(1.0)
+        return code, (f"positive class: {classes[code]!r} (of 0 and 1; set \"pos_label\" to "
+                      "change)")
+    code = 1 if counts[1] <= counts[0] else 0
+    why = "the smaller class" if counts[0] != counts[1] else "the classes are the same size"
+    return code, f"positive class: {classes[code]!r} ({why}; set \"pos_label\" to change)"
+
+
+def _is_real(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def _match_label(classes: list, wanted) -> Optional[int]:
+    text = str(wanted).strip()
+    for code, label in enumerate(classes):
+        if str(label) == text:
+            return code
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    for code, label in enumerate(classes):
+        if _is_real(label) and float(label) == number:
+            return code
+    return None
+
+
+def visible_columns(frame: pd.DataFrame) -> tuple:
+    """The table with control characters in its column names written out (``\\t``).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+
+    Returns
+    -------
+    (frame, notes) : (pandas.DataFrame, list of str)
+        The same frame and no note when no name holds a control character.
+    """
+    names, changed = [], []
+    for column in frame.columns:
+        shown = visible(column) if isinstance(column, str) else column
+        if shown != column:
+            while shown in names or shown in frame.columns:
+                shown += "_"
+            changed.append(shown)
+        names.append(shown)
+    if not changed:
+        return frame, []
+    frame = frame.copy(deep=False)
+    frame.columns = names
+    return frame, ["column name(s) with invisible control characters, shown written out: "
+                   + ", ".join(changed)]
+
+
+def find_column(frame: pd.DataFrame, wanted):
+    """The column ``wanted`` names, as written or with its control characters written out.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+    wanted : str
+        A column name, as in the file or as shown.
+
+    Returns
+    -------
+    The column's name in ``frame``.
+
+    Raises
+    ------
+    ValueError
+        Naming the columns, when there is no such column.
+    """
+    for candidate in (wanted, visible(wanted) if isinstance(wanted, str) else wanted,
+                      str(wanted).strip()):
+        if candidate in frame.columns:
+            return candidate
+    raise ValueError(f"there is no column {wanted!r}; the columns are: "
+                     + ", ".join(map(str, frame.columns)))
+
+
+def find_columns(frame: pd.DataFrame, wanted: Sequence) -> list:
+    """The columns to leave out, found as by :func:`find_column` (a ValueError names any
+    that are missing)."""
+    found, missing = [], []
+    for column in wanted:
+        try:
+            found.append(find_column(frame, column))
+        except ValueError:
+            missing.append(column)
+    if missing:
+        raise ValueError("cannot leave out missing column(s) " + ", ".join(map(repr, missing))
+                         + "; the columns are: " + ", ".join(map(str, frame.columns)))
+    return list(dict.fromkeys(found))
+
+
+def leak_notes(features: pd.DataFrame, codes: np.ndarray, target: str) -> list:
+    """Warnings about columns that alone predict the target (almost) perfectly.
+
+    Parameters
+    ----------
+    features : pandas.DataFrame
+        The feature columns, one row per entry of ``codes``.
+    codes : numpy.ndarray
+        Class codes 0..K-1.
+    target : str
+        The target's name, for the notes.
+
+    Returns
+    -------
+    list of str
+    """
+    codes = np.asarray(codes)
+    n_rows = len(codes)
+    if n_rows < LEAK_MIN_ROWS:
+        return []
+    n_classes = int(codes.max()) + 1
+    notes = []
+    for name in features.columns:
+        column = features[name]
+        found = _rule_errors(column, codes, n_classes)
+        if found is None:
+            continue
+        errors, rows, how = found
+        baseline = rows - int(np.bincount(codes if rows == n_rows else codes[column.notna()],
+                                          minlength=n_classes).max())
+        if errors <= (1 - LEAK_ACCURACY) * rows and errors <= LEAK_ERROR_RATIO * baseline:
+            share = 100.0 * (rows - errors) / rows
+            notes.append(f"possible leak: column {name!r} alone predicts {target!r} for "
+                         f"{share:.1f}% of rows ({how}); if it is recorded after the outcome or "
+                         f"computed from it, exclude it (\"exclude\": [{json.dumps(str(name))}])")
+    return notes
+
+
+def _rule_errors(column: pd.Series, codes: np.ndarray, n_classes: int):
+    """(errors, rows judged, description) of the best simple rule on one column."""
+    n_rows = len(codes)
+    n_values = column.nunique(dropna=False)
+    if not _is_number(column) or n_values <= max_target_classes(n_rows):
+        if n_values > n_rows / LEAK_ROWS_PER_VALUE:
+            return None
+        keys, _ = pd.factorize(column.astype(object), use_na_sentinel=False)
+        table = np.bincount(keys * n_classes + codes, minlength=(keys.max() + 1) * n_classes)
+        table = table.reshape(-1, n_classes)
+        return n_rows - int(table.max(axis=1).sum()), n_rows, \
+            f"each of its {n_values} values goes with one class in nearly every row"
+    if n_classes != 2:
+        return None
+    present = column.notna().to_numpy()
+    if present.sum() < 0.9 * n_rows:
+        return None
+    values = column.to_numpy(dtype=float)[present]
+    y = codes[present]
+    unique, inverse = np.unique(values, return_inverse=True)
+    ones = np.bincount(inverse, weights=(y == 1), minlength=len(unique))
+    zeros = np.bincount(inverse, minlength=len(unique)) - ones
+    left1 = np.concatenate([[0.0], np.cumsum(ones)])
+    left0 = np.concatenate([[0.0], np.cumsum(zeros)])
+    below0 = left1 + (zeros.sum() - left0)       # class 0 below the cut, class 1 above
+    below1 = left0 + (ones.sum() - left1)
+    cut = int(np.argmin(np.minimum(below0, below1)))
+    errors = int(min(below0[cut], below1[cut]))
+    at = unique[0] if cut == 0 else unique[-1] if cut == len(unique) else \
+        (unique[cut - 1] + unique[cut]) / 2
+    return errors, int(present.sum()), f"a single cut near {at:.4g} separates the two classes"

@@ -1,0 +1,205 @@
+"""Choices made while loading: the columns left out, the default target, the positive
+class, and warnings about columns that leak the answer."""
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.data import dataset_from_frame, load_builtin, load_csv, load_dataset
+from engine.data_checks import target_problem
+
+PENGUINS = os.path.join(os.path.dirname(__file__), "data", "penguins.csv")
+
+
+def _penguins():
+    return pd.read_csv(PENGUINS)
+
+
+# ----------------------------------------------------------------------------- exclude
+
+def test_exclude_means_drop_and_is_recorded(tmp_path):
+    by_drop = load_csv(PENGUINS, target="species", drop=["island", "year"])
+    by_exclude = load_csv(PENGUINS, target="species", exclude=["island", "year"])
+    pd.testing.assert_frame_equal(by_drop.X, by_exclude.X)
+    assert "island" not in by_exclude.X.columns
+    assert by_exclude.source["exclude"] == ["island", "year"] and "drop" not in by_exclude.source
+    assert by_drop.source["drop"] == ["island", "year"] and "exclude" not in by_drop.source
+    both = load_csv(PENGUINS, target="species", drop=["island"], exclude=["year"])
+    assert list(both.X.columns) == list(by_drop.X.columns)
+    spec = {"csv": PENGUINS, "target": "species", "exclude": ["sex"]}
+    assert "sex" not in load_dataset(spec).X.columns
+    with pytest.raises(ValueError, match="cannot leave out missing column.*'beak'"):
+        load_csv(PENGUINS, target="species", exclude=["beak"])
+
+
+# ----------------------------------------------------------------------------- target
+
+def _with_comments(frame):
+    frame = frame.copy()
+    comments = pd.Series([None] * len(frame), dtype=object)
+    comments[::25] = "Nest never observed with full clutch."
+    comments[3::40] = "Not enough blood for isotopes."
+    frame["Comments"] = comments
+    return frame
+
+
+def test_default_target_skips_a_mostly_empty_comments_column(tmp_path):
+    frame = _with_comments(_penguins()[["island", "bill_length_mm", "body_mass_g", "sex",
+                                         "species"]])
+    path = tmp_path / "penguins_raw.csv"
+    frame.to_csv(path, index=False)
+    ds = load_csv(str(path))
+    assert ds.target == "species" and ds.classes == ("Adelie", "Chinstrap", "Gentoo")
+    note = next(n for n in ds.notes if n.startswith("target column not given"))
+    assert "'Comments'" in note and "rows are empty" in note and "using 'species'" in note
+    assert "Comments" in ds.X.columns
+
+
+def test_default_target_is_the_last_column_when_sensible():
+    ds = dataset_from_frame(_penguins()[["bill_length_mm", "island", "species"]])
+    assert ds.target == "species"
+    assert "target column not given; using the last column, 'species'" in ds.notes
+
+
+def test_years_are_not_taken_for_classes():
+    ds = dataset_from_frame(_penguins())              # the last column is 'year'
+    assert ds.target == "sex"
+    assert any("'year', does not look like classes (it holds large whole numbers" in n
+               for n in ds.notes)
+
+
+@pytest.mark.parametrize("column, problem", [
+    (["a sentence that goes on and on, about nothing much at all"] * 10 + ["b"] * 10, "free text"),
+    ([f"remark {i}" for i in range(15)] + ["x"] * 5, "free text"),
+    (np.linspace(0, 1, 40), "measurements"),
+    (np.arange(100) % 30, "30 different values"),
+    (["a"] * 30, "single value"),
+    (["a", None, None] * 10, "rows are empty"),
+    ([2007, 2008, 2009] * 10, "large whole numbers"),
+])
+def test_target_problems(column, problem):
+    assert problem in target_problem(pd.Series(column))
+
+
+@pytest.mark.parametrize("column", [["a", "b"] * 10, [0, 1, 2] * 10, [True, False] * 5,
+                                    list(range(25)) * 20, ["yes", "no", None] * 10])
+def test_sensible_targets(column):
+    assert target_problem(pd.Series(column)) is None
+
+
+def test_no_sensible_target_asks_for_one():
+    frame = pd.DataFrame({"x": np.linspace(0, 1, 50), "y": np.linspace(2, 3, 50) ** 2})
+    with pytest.raises(ValueError, match="name the target column"):
+        dataset_from_frame(frame)
+
+
+def test_default_target_never_picks_an_excluded_column():
+    frame = _with_comments(_penguins()[["bill_length_mm", "species", "sex"]])
+    ds = dataset_from_frame(frame, exclude=["sex"])
+    assert ds.target == "species"
+
+
+# ----------------------------------------------------------------------------- pos_label
+
+def test_two_text_classes_default_to_the_smaller_one():
+    frame = _penguins()
+    frame = frame[frame.species.isin(["Adelie", "Chinstrap"])]
+    ds = dataset_from_frame(frame, "species")
+    assert ds.classes == ("Adelie", "Chinstrap") and ds.pos_label == 1
+    assert 'positive class: \'Chinstrap\' (the smaller class; set "pos_label" to change)' \
+        in ds.notes
+    fewer_adelie = _penguins()[_penguins().species.isin(["Adelie", "Gentoo"])].iloc[100:]
+    ds = dataset_from_frame(fewer_adelie, "species")
+    assert ds.class_counts().to_dict() == {"Adelie": 52, "Gentoo": 124} and ds.pos_label == 0
+
+
+def test_zero_one_classes_default_to_one():
+    frame = pd.DataFrame({"x": np.arange(30.0), "y": [1] * 25 + [0] * 5})
+    ds = dataset_from_frame(frame, "y")
+    assert ds.classes == (0, 1) and ds.pos_label == 1
+    assert any(n.startswith("positive class: 1 (of 0 and 1") for n in ds.notes)
+
+
+def test_equal_classes_default_to_the_second():
+    frame = pd.DataFrame({"x": np.arange(20.0), "y": ["no", "yes"] * 10})
+    ds = dataset_from_frame(frame, "y")
+    assert ds.pos_label == 1 and any("same size" in n for n in ds.notes)
+
+
+@pytest.mark.parametrize("labels, asked, code", [
+    (["no", "yes"], "no", 0), (["no", "yes"], " yes ", 1),
+    ([0, 1], 0, 0), ([0, 1], "0", 0), ([0, 1], 1.0, 1), ([2, 5], "5", 1),
+])
+def test_explicit_pos_label(labels, asked, code):
+    frame = pd.DataFrame({"x": np.arange(20.0), "y": labels * 10})
+    ds = dataset_from_frame(frame, "y", pos_label=asked)
+    assert ds.pos_label == code and f"positive class: {labels[code]!r} (as asked)" in ds.notes
+
+
+def test_pos_label_from_an_experiment_is_recorded():
+    ds = load_dataset({"csv": PENGUINS, "target": "sex", "pos_label": "male"})
+    assert ds.classes == ("female", "male") and ds.pos_label == 1
+    assert ds.source["pos_label"] == "male"
+    assert "pos_label" not in load_csv(PENGUINS, target="sex").source
+
+
+def test_bad_pos_label():
+    frame = pd.DataFrame({"x": np.arange(30.0), "y": ["no", "yes", "maybe"] * 10})
+    with pytest.raises(ValueError, match="two classes only.*3: 'maybe', 'no', 'yes'"):
+        dataset_from_frame(frame, "y", pos_label="yes")
+    assert dataset_from_frame(frame, "y").pos_label is None
+    with pytest.raises(ValueError, match="'Yes' is not one of the classes: 'no', 'yes'"):
+        dataset_from_frame(frame[frame.y != "maybe"], "y", pos_label="Yes")
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("moons", 1), ("circles", 1), ("classification", 1), ("breast_cancer", 1),
+    ("iris", None), ("wine", None), ("digits", None),
+])
+def test_builtins_take_the_second_class(name, expected):
+    ds = load_builtin(name)
+    assert ds.pos_label == expected
+    if name == "breast_cancer":
+        assert ds.classes[ds.pos_label] == "benign"
+
+
+def test_a_three_class_builtin_has_no_positive_class():
+    assert load_builtin("classification", n_classes=3, n_informative=4).pos_label is None
+
+
+# ----------------------------------------------------------------------------- leaks
+
+@pytest.mark.parametrize("target", ["species", "island", "sex", "year"])
+def test_penguins_have_no_leak(target):
+    ds = load_csv(PENGUINS, target=target)
+    assert not any("leak" in n for n in ds.notes)
+
+
+def test_a_category_that_gives_the_answer_away_is_flagged():
+    frame = _penguins()
+    frame["code"] = frame["species"].str[:2]
+    frame.loc[5, "code"] = "Ge"          # one slip: still a leak
+    ds = dataset_from_frame(frame, "species")
+    leaks = [n for n in ds.notes if "leak" in n]
+    assert len(leaks) == 1 and "'code'" in leaks[0] and '"exclude": ["code"]' in leaks[0]
+    assert "code" in ds.X.columns        # a warning only
+
+
+def test_a_number_that_separates_two_classes_is_flagged():
+    frame = _penguins().dropna(subset=["sex"])
+    noise = np.random.default_rng(0).normal(size=len(frame))
+    frame["score"] = np.where(frame["sex"] == "male", 10.0, 0.0) + noise
+    ds = dataset_from_frame(frame, "sex")
+    leaks = [n for n in ds.notes if "leak" in n]
+    assert len(leaks) == 1 and "'score'" in leaks[0] and "single cut" in leaks[0]
+
+
+def test_identifiers_and_weak_columns_are_not_flagged():
+    rng = np.random.default_rng(1)
+    n = 200
+    y = rng.integers(0, 2, n)
+    frame = pd.DataFrame({"id": [f"r{i // 2}" for i in range(n)],       # 100 values
+                          "good": y + rng.normal(0, 0.3, n),              # strong, not perfect
+                          "y": y})
+    assert not any("leak" in note for note in dataset_from_frame(frame, "y").notes)
