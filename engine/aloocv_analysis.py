@@ -9,6 +9,7 @@ note saying why.
 from __future__ import annotations
 
 import hashlib
+import warnings
 from dataclasses import dataclass
 from typing import Generator, Optional
 
@@ -30,8 +31,10 @@ class AloocvResult:
     Attributes
     ----------
     curve : DataFrame
-        ``model, C, alo_log_likelihood, loo_log_likelihood`` (NaN where exact LOO was
-        not computed).
+        ``model, C, alo_log_likelihood, loo_log_likelihood, alo_reliable``: exact LOO is
+        NaN where not computed; ``alo_reliable`` is False where ALO falls below twice
+        the log-likelihood of predicting the class frequencies (see
+        :func:`reliable_points`).
     optimum : DataFrame
         ``model, C, alo_log_likelihood, at_bound, message``.
     notes : tuple of str
@@ -99,6 +102,7 @@ def run_aloocv(dataset: Dataset, models: list, settings: AloocvSettings
         reason = aloocv_eligibility(spec)
         (notes.append(reason) if reason else eligible.append(spec))
     Cs = np.geomspace(settings.C_min, settings.C_max, settings.n_C)
+    caught: list = []
     per_model = settings.n_C * (2 if settings.exact_loo else 1) + 1
     clock = Stopwatch(per_model * len(eligible))
     curves, optima, done = [], [], {}
@@ -109,10 +113,16 @@ def run_aloocv(dataset: Dataset, models: list, settings: AloocvSettings
         if key not in done:               # e.g. a grid over C: same data, same curve
             curve = yield from _relabelled(alo_curve(X, dataset.y, Cs,
                                                      exact_loo=settings.exact_loo),
-                                           clock, offset, spec.name)
-            with single_blas_thread():
+                                           clock, offset, spec.name, caught)
+            with single_blas_thread(), warnings.catch_warnings(record=True) as more:
+                warnings.simplefilter("always")
                 best = optimize_alo(X, dataset.y, C_min=settings.C_min, C_max=settings.C_max)
+            caught.extend(more)
+            curve = curve.assign(alo_reliable=reliable_points(curve["alo_log_likelihood"],
+                                                              dataset.y))
             done[key] = curve, best
+            notes.extend(_solver_notes(spec.name, caught, curve))
+            caught.clear()
         curve, best = done[key]
         curves.append(curve.assign(model=spec.name)[["model", *curve.columns]])
         optima.append((spec.name, best.C, best.alo_log_likelihood, best.at_bound, best.message))
@@ -120,7 +130,8 @@ def run_aloocv(dataset: Dataset, models: list, settings: AloocvSettings
             notes.append(f"{spec.name}: {best.message}")
         yield clock.progress(offset + per_model, f"{spec.name}: optimum C = {best.C:.4g}")
     curve = (pd.concat(curves, ignore_index=True) if curves else
-             pd.DataFrame(columns=["model", "C", "alo_log_likelihood", "loo_log_likelihood"]))
+             pd.DataFrame(columns=["model", "C", "alo_log_likelihood", "loo_log_likelihood",
+                                   "alo_reliable"]))
     optimum = pd.DataFrame(optima, columns=["model", "C", "alo_log_likelihood", "at_bound",
                                             "message"])
     return AloocvResult(curve=curve, optimum=optimum, notes=tuple(notes), settings=settings)
@@ -141,12 +152,50 @@ def single_blas_thread():
     return threadpool_limits(limits=1, user_api="blas")
 
 
-def _relabelled(job, clock, offset, name):
-    """Pass on a sub-generator's progress as part of the whole job."""
+def _relabelled(job, clock, offset, name, caught: list):
+    """Pass on a sub-generator's progress as part of the whole job; its warnings are
+    collected in ``caught`` (shown to the user as notes, not printed on a terminal)."""
     while True:
         try:
-            with single_blas_thread():
+            with single_blas_thread(), warnings.catch_warnings(record=True) as more:
+                warnings.simplefilter("always")
                 record = next(job)
         except StopIteration as stop:
+            caught.extend(more)
             return stop.value
+        caught.extend(more)
         yield clock.progress(offset + record.done, f"{name}: {record.label}")
+
+
+def reliable_points(alo, y) -> np.ndarray:
+    """Where an ALO value can be trusted: not below twice the log-likelihood of the
+    class frequencies (the model that ignores the features).
+
+    ALO is a one-Newton-step approximation; on (nearly) separable data at large C the
+    step is far too long for rows of high leverage and ALO can drop by orders of
+    magnitude (values such as -150,000 where exact LOO is about -30). A model whose
+    leave-one-out likelihood is worse than twice that of guessing the class frequencies
+    is not a sensible reading, so such points are marked and left out of the plot's
+    scale.
+    """
+    counts = np.bincount(np.asarray(y))
+    counts = counts[counts > 0]
+    baseline = float(np.sum(counts * np.log(counts / counts.sum())))
+    alo = np.asarray(alo, dtype=float)
+    return np.isfinite(alo) & (alo >= 2.0 * baseline)
+
+
+def _solver_notes(name: str, caught: list, curve: pd.DataFrame) -> list:
+    notes = []
+    messages = list(dict.fromkeys(" ".join(str(w.message).split()) for w in caught
+                                  if not issubclass(w.category, DeprecationWarning)))
+    if messages:
+        notes.append(f"{name}: the solver warned {len(messages)} time(s), e.g. {messages[0]}"
+                     " Scaling the features usually helps.")
+    unreliable = curve.loc[~curve["alo_reliable"], "C"]
+    if len(unreliable):
+        notes.append(f"{name}: ALO is unreliable at {len(unreliable)} of {len(curve)} values "
+                     f"of C (from C = {unreliable.min():.4g}): far below even guessing the "
+                     "class frequencies; those points are marked and not used for the plot's "
+                     "scale")
+    return notes

@@ -63,6 +63,7 @@ def path_point(prev: Optional[PathPoint], t: float, theta: np.ndarray, tangent: 
     and ``prev`` (values and tangents, no more than 1 apart in log C) supplies curvature
     and jerk (Hermite: the predictor's error drops from O(dt^3) to O(dt^4), which saves
     a Newton step on most points of a curve)."""
+    theta, tangent, curvature = (centred(v) for v in (theta, tangent, curvature))
     jerk, span = None, 0.0
     if curvature is None and prev is not None and 0 < abs(t - prev.t) <= 1.0:
         span = t - prev.t
@@ -72,6 +73,22 @@ def path_point(prev: Optional[PathPoint], t: float, theta: np.ndarray, tangent: 
         jerk = 6.0 * (2.0 * chord - slope) / span
     return PathPoint(t, theta, tangent=tangent, curvature=curvature, jerk=jerk,
                      span=abs(span), **fields)
+
+
+def centred(theta: Optional[np.ndarray]) -> Optional[np.ndarray]:
+    """Multinomial parameters (d x K) with the intercepts summing to 0.
+
+    Adding one constant to every class's intercept changes no probability: the
+    likelihood is flat along that direction and the Newton steps never move along it.
+    Without centring, the path predictor's error along it is extrapolated from point to
+    point, grows about five-fold per step and ends in overflow (seen on the Palmer
+    penguins from C = 1.5 on). Binary parameters (1-D) are returned as they are.
+    """
+    if theta is None or np.ndim(theta) != 2:
+        return theta
+    theta = np.array(theta, dtype=float)
+    theta[-1] -= theta[-1].mean()
+    return theta
 
 
 def predict_start(design: Design, t: float, prev: Optional[PathPoint]):
@@ -88,6 +105,7 @@ def predict_start(design: Design, t: float, prev: Optional[PathPoint]):
         theta = theta + 0.5 * prev.curvature * dt ** 2
     if prev.jerk is not None and abs(dt) <= 1.5 * prev.span:
         theta = theta + prev.jerk * dt ** 3 / 6.0
+    theta = centred(theta)
     if design.binary or prev.hessian is None:
         return theta, None
     H = prev.hessian.copy()

@@ -20,6 +20,7 @@ X_LABEL = "C (inverse regularization strength, log scale)"
 Y_LABEL = "leave-one-out log-likelihood"
 ALO_NAME = "ALO (approximate leave-one-out)"
 LOO_NAME = "exact leave-one-out"
+UNRELIABLE_NAME = "ALO unreliable here (off the scale)"
 BEST = colour(2)
 
 
@@ -46,6 +47,11 @@ class AloocvPlot(PlotPanel):
                                        pen=pg.mkPen(colour(1), width=2, style=Qt.DashLine),
                                        symbol="o", symbolSize=6, symbolPen=pg.mkPen(colour(1)),
                                        symbolBrush=pg.mkBrush("w"))
+        # points where ALO is unreliable: drawn apart, left out of the plot's scale
+        self.unreliable_item = pg.PlotDataItem([], [], pen=None, symbol="x", symbolSize=9,
+                                               symbolPen=pg.mkPen("#c00", width=1.5),
+                                               name=UNRELIABLE_NAME)
+        self.plot.addItem(self.unreliable_item, ignoreBounds=True)
         self.best_point = self.plot.plot([], [], name="best C (highest ALO)", pen=None,
                                          symbol="o", symbolSize=12,
                                          symbolPen=pg.mkPen("#222", width=1.5),
@@ -61,18 +67,29 @@ class AloocvPlot(PlotPanel):
         self._C = np.empty(0)
         self._alo = np.empty(0)
         self._loo = np.empty(0)
+        self._good = np.empty(0, dtype=bool)
         self.optimum_C: Optional[float] = None
         self.clear_curve()
 
     # ------------------------------------------------------------------ data
     def show_curve(self, C, alo, loo=None, best_C: Optional[float] = None,
-                   best_value: Optional[float] = None) -> None:
-        """Draw one model's curve; ``loo`` may be all NaN (not computed)."""
+                   best_value: Optional[float] = None, reliable=None) -> None:
+        """Draw one model's curve; ``loo`` may be all NaN (not computed).
+
+        Points where ``reliable`` is False are drawn as red crosses, apart from the
+        line and outside the plot's automatic scale, so one extreme value cannot
+        flatten the rest of the curve.
+        """
         self._C = np.asarray(C, dtype=float)
         self._alo = np.asarray(alo, dtype=float)
         self._loo = (np.full(len(self._C), np.nan) if loo is None
                      else np.asarray(loo, dtype=float))
-        self.alo_item.setData(self._C, self._alo)
+        good = (np.ones(len(self._C), dtype=bool) if reliable is None
+                else np.asarray(reliable, dtype=bool))
+        self.alo_item.setData(self._C, np.where(good, self._alo, np.nan), connect="finite")
+        self.unreliable_item.setData(self._C[~good], self._alo[~good])
+        self._good = good
+        self._set_legend_entry(self.unreliable_item, UNRELIABLE_NAME, bool((~good).any()))
         has_loo = bool(np.isfinite(self._loo).any())
         self.loo_item.setData(self._C if has_loo else [], self._loo if has_loo else [])
         self._set_legend_entry(self.loo_item, LOO_NAME, has_loo)
@@ -85,9 +102,11 @@ class AloocvPlot(PlotPanel):
 
     def clear_curve(self) -> None:
         self._C = self._alo = self._loo = np.empty(0)
-        for item in (self.alo_item, self.loo_item):
+        self._good = np.empty(0, dtype=bool)
+        for item in (self.alo_item, self.loo_item, self.unreliable_item):
             item.setData([], [])
         self._set_legend_entry(self.loo_item, LOO_NAME, False)
+        self._set_legend_entry(self.unreliable_item, UNRELIABLE_NAME, False)
         self._mark_best(None, None)
         self.readout.setText("")
         self.plot.disableAutoRange()
@@ -122,7 +141,7 @@ class AloocvPlot(PlotPanel):
             return
         self.legend.setVisible(True)
         x = np.log10(self._C)
-        ys = np.concatenate([self._alo, self._loo])
+        ys = np.concatenate([np.where(self._good, self._alo, np.nan), self._loo])
         xs = np.concatenate([x, x])
         keep = np.isfinite(ys)
         xs, ys = xs[keep], ys[keep]
