@@ -39,9 +39,14 @@ _SUFFIXES = (("_ovr_weighted", ", one vs rest, weighted by class size"),
              ("_weighted", ", weighted by class size"))
 
 
-def metric_label(metric: str) -> str:
+def metric_label(metric: str, positive=None) -> str:
     """Human-readable name of a scorer, e.g. ``"roc_auc"`` -> ``"ROC AUC"``,
-    ``"jaccard_macro"`` -> ``"Jaccard index, mean over classes"``."""
+    ``"jaccard_macro"`` -> ``"Jaccard index, mean over classes"``; with ``positive``
+    (the positive class's label), metrics about one class name it: ``"F1 of 'Adelie'"``."""
+    from .metrics import USES_POSITIVE
+
+    if positive is not None and metric in USES_POSITIVE:
+        return f"{metric_label(metric)} of {str(positive)!r}"
     if metric in METRIC_LABELS:
         return METRIC_LABELS[metric]
     for suffix, words in _SUFFIXES:

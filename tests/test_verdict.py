@@ -144,3 +144,10 @@ def test_pair_posterior_matches_the_pairwise_row():
     assert post.probabilities(0.05)["p_better"] == pytest.approx(pair["p_better"])
     reverse = pair_posterior(matrix, "b", "a", 90, 10)
     assert reverse.mean == pytest.approx(-post.mean)
+
+
+def test_metrics_about_one_class_name_it():
+    assert metric_label("f1", "Chinstrap") == "F1 of 'Chinstrap'"
+    assert metric_label("average_precision", 1) == "average precision of '1'"
+    assert metric_label("roc_auc", "Chinstrap") == "ROC AUC"          # symmetric: no class
+    assert metric_label("f1_macro", "Chinstrap") == "F1, mean over classes"

@@ -429,7 +429,7 @@ class CVTab(QWidget):
     def _on_succeeded(self, result) -> None:
         self._finish_job()
         self.live_plot.show_fold_scores(result.cv)
-        self._log_failures(result.cv.failures)
+        self._log_failures(result)
         self.time_label.setText(f"Done: {len(result.cv.scores['model'].unique())} models in "
                                 f"{format_seconds(result.cv.seconds)}.")
         self.state.set_result(result)
@@ -458,15 +458,20 @@ class CVTab(QWidget):
             job.wait()
         self._update_buttons()
 
-    def _log_failures(self, failures) -> None:
+    def _log_failures(self, result) -> None:
+        """The run's notes in plain words (what to change), then every fold's message."""
+        failures = result.cv.failures
+        dataset_notes = set(result.dataset.notes)
+        summary = [f"• {note}" for note in result.notes if note not in dataset_notes]
         if failures.empty:
-            self.log.setPlainText("No fold failed and no warnings were raised.")
+            self.log.setPlainText("\n".join(["No fold failed and no warnings were raised.",
+                                             *summary]))
             return
         lines = [f"{row.kind}: {row.model}, repeat {row.repeat + 1}, fold {row.fold + 1}: "
                  f"{row.message}" for row in failures.itertuples(index=False)]
         errors = int((failures["kind"] == "error").sum())
         header = f"{errors} failed fold(s), {len(failures) - errors} warning(s):"
-        self.log.setPlainText("\n".join([header, *lines]))
+        self.log.setPlainText("\n".join([*summary, "", header, *lines]))
 
     def _show_error(self, message: str) -> None:
         QMessageBox.warning(self, "Cannot run the cross-validation",

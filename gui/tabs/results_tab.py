@@ -10,6 +10,8 @@ model highlights it everywhere; picking two opens their Bayesian comparison.
 """
 from __future__ import annotations
 
+import html
+
 from typing import Optional
 
 import pandas as pd
@@ -66,6 +68,12 @@ def ranked_summary(summary: pd.DataFrame, metrics) -> pd.DataFrame:
     keys = summary["metric"].map(order).fillna(len(order))
     return (summary.assign(_order=keys).sort_values(["_order", "rank"], kind="mergesort")
             .drop(columns="_order").reset_index(drop=True))
+
+
+def positive_of(result):
+    """The positive class's label of a two-class result (None otherwise)."""
+    code = getattr(result.dataset, "pos_label", None)
+    return None if code is None else result.dataset.classes[code]
 
 
 def model_health(result) -> dict:
@@ -298,7 +306,8 @@ class ResultsTab(QWidget):
         self.controls.set_settings(comparison.settings)
         cv = result.cv.config
         self.controls.set_context(
-            f"Comparing on <b>{metric_label(comparison.metric)}</b> over "
+            f"Comparing on <b>{html.escape(metric_label(comparison.metric, positive_of(result)))}"
+            "</b> over "
             f"{self._matrix.shape[1]} test folds ({cv.n_repeats} × {cv.n_splits}-fold)")
         self.pairwise_panel.set_frame(comparison.pairwise)
         show_only_columns(self.pairwise_panel, FREQUENTIST_COLUMNS)

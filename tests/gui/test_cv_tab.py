@@ -99,6 +99,7 @@ def test_fold_warnings_appear_in_the_log(tab, qtbot):
         tab.start_run()
     log = tab.log.toPlainText()
     assert "warning(s)" in log and "ConvergenceWarning" in log and "short, repeat 1" in log
+    assert "• short raised warnings on 3 of 3 folds" in log and "raise max_iter" in log
 
 
 def test_scores_offered_follow_the_target(tab):
@@ -146,3 +147,35 @@ def test_no_data_gives_a_dialog_before_starting(tab, warnings_shown):
     tab.start_run()
     assert len(warnings_shown) == 1 and "no data set is loaded" in warnings_shown[0][1]
     assert not tab.running
+
+
+def test_the_app_and_the_headless_runner_agree_to_the_last_digit(tab, qtbot, tmp_path):
+    """A real file, unseeded random models: the GUI's run and a headless run of the
+    experiment it saves give identical tables (timings aside)."""
+    import json
+
+    import pandas as pd
+
+    from engine.analysis import run_experiment
+    from engine.data import load_csv
+    from engine.experiment import experiment_json_text, parse_experiment
+    from engine.progress import run_to_end
+
+    csv = os.path.join(ROOT, "tests", "data", "penguins.csv")
+    tab.state.set_dataset(load_csv(csv, target="species"))
+    tab.state.set_model_entries([
+        {"name": "forest", "estimator": "RandomForestClassifier", "params": {"n_estimators": 20}},
+        {"name": "knn", "estimator": "KNeighborsClassifier", "scale": True, "params": {}}])
+    tab.folds_box.setValue(3)
+    tab.repeats_box.setValue(2)
+    assert tab.state.metrics[0] == "roc_auc_ovr"
+    with qtbot.waitSignal(tab.run_succeeded, timeout=60000):
+        tab.start_run()
+    gui_tables = tab.state.result.tables()
+    saved = json.loads(experiment_json_text(tab.state.to_experiment()))
+    assert saved["models"][0]["params"]["random_state"] == 0        # the seed is written
+    headless = run_to_end(run_experiment(parse_experiment(saved)))
+    for name, table in headless.tables().items():
+        drop = [c for c in table.columns if c == "fit_seconds"]
+        pd.testing.assert_frame_equal(gui_tables[name].drop(columns=drop),
+                                      table.drop(columns=drop), check_exact=True)
