@@ -244,3 +244,31 @@ def test_unscaled_scale_sensitive_models_are_noted():
                                                "scale": True}]})
     assert any(n.startswith("knn depend(s) on the scale") for n in experiment.notes)
     assert not any("svc depend" in n for n in experiment.notes)
+
+
+# ------------------------------------------------------------------ messy files
+def test_a_european_spreadsheet_gives_the_clean_files_scores(tmp_path):
+    import os
+
+    from engine.data import load_csv
+
+    clean = os.path.join(os.path.dirname(__file__), "data", "penguins.csv")
+    frame = pd.read_csv(clean)
+    frame.loc[3, "bill_length_mm"] = np.nan
+    frame.to_csv(tmp_path / "clean.csv", index=False)
+    messy = frame.copy()
+    messy["island"] = messy["island"].str.replace("Torgersen", "Torgérsen")
+    messy.to_csv(tmp_path / "messy.csv", sep=";", decimal=",", na_rep="?", index=False,
+                 encoding="latin-1")
+    frame["island"] = frame["island"].str.replace("Torgersen", "Torgérsen")
+    frame.to_csv(tmp_path / "clean.csv", index=False)
+    models = [ModelSpec("logistic", "LogisticRegression", {"max_iter": 1000}, True),
+              ModelSpec("forest", "RandomForestClassifier", {"n_estimators": 10,
+                                                             "random_state": 0})]
+    scores = []
+    for name in ("clean.csv", "messy.csv"):
+        data = load_csv(str(tmp_path / name), target="species")
+        result = run_to_end(run_cv(data, models, CVConfig(3, 2, 0), ["roc_auc_ovr", "accuracy"]))
+        scores.append(result.scores.drop(columns="fit_seconds"))
+    assert "decimal comma" in " ".join(data.notes).lower() or "decimal" in " ".join(data.notes)
+    pd.testing.assert_frame_equal(scores[0], scores[1], check_exact=True)
