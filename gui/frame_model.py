@@ -30,6 +30,8 @@ def format_value(value, digits: int = 4) -> str:
     """Short display text for a cell (the files keep full precision)."""
     if value is None:
         return ""
+    if value is pd.NA:
+        return "—"
     if isinstance(value, (float, np.floating)):
         if math.isnan(value):
             return "—"
@@ -41,6 +43,28 @@ def format_value(value, digits: int = 4) -> str:
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"
     return str(value)
+
+
+def _display_values(column: pd.Series) -> np.ndarray:
+    """A column's values for display: whole numbers stored as floats (counts next to a
+    missing value, fold sizes) become Python ints, so they read as ``90``, not ``90.0000``;
+    nullable integers keep their missing values as ``pd.NA``."""
+    if pd.api.types.is_extension_array_dtype(column.dtype) and \
+            pd.api.types.is_integer_dtype(column.dtype):
+        return np.array([pd.NA if pd.isna(v) else int(v) for v in column], dtype=object)
+    values = column.to_numpy()
+    if values.dtype.kind == "f" and len(values):
+        finite = values[np.isfinite(values)]
+        if len(finite) and np.all(finite == np.round(finite)) and np.abs(finite).max() < 1e15 \
+                and _counts_column(str(column.name)):
+            return np.array([int(v) if math.isfinite(v) else v for v in values], dtype=object)
+    return values
+
+
+def _counts_column(name: str) -> bool:
+    """Columns that hold counts or positions by meaning (scores stay decimals even when
+    they happen to be whole)."""
+    return name.startswith("n_") or name in ("rank", "repeat", "fold", "row", "count", "bin")
 
 
 class DataFrameModel(QAbstractTableModel):
@@ -61,7 +85,7 @@ class DataFrameModel(QAbstractTableModel):
     def set_frame(self, frame: pd.DataFrame) -> None:
         self.beginResetModel()
         self._frame = frame
-        self._columns = [frame[c].to_numpy() for c in frame.columns]
+        self._columns = [_display_values(frame[c]) for c in frame.columns]
         self.endResetModel()
 
     def frame(self) -> pd.DataFrame:
@@ -117,5 +141,5 @@ class DataFrameModel(QAbstractTableModel):
         name = self._frame.columns[column]
         self._frame = self._frame.sort_values(name, ascending=order == Qt.AscendingOrder,
                                               kind="mergesort", na_position="last")
-        self._columns = [self._frame[c].to_numpy() for c in self._frame.columns]
+        self._columns = [_display_values(self._frame[c]) for c in self._frame.columns]
         self.layoutChanged.emit()

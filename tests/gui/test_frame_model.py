@@ -1,0 +1,20 @@
+"""Table cells read as people expect: whole numbers whole, missing ranks as a dash."""
+import numpy as np
+import pandas as pd
+
+from gui.frame_model import DataFrameModel
+
+
+def shown(model, row, column):
+    return model.data(model.index(row, column))
+
+
+def test_counts_are_whole_and_scores_keep_their_decimals(qapp):
+    frame = pd.DataFrame({"model": ["a", "b"], "score": [1.0, 0.5],
+                          "n_train": [90.0, np.nan], "n_folds": [100, 97],
+                          "rank": pd.array([1, None], dtype="Int64")})
+    model = DataFrameModel(frame)
+    assert [shown(model, 0, c) for c in range(5)] == ["a", "1.0000", "90", "100", "1"]
+    assert [shown(model, 1, c) for c in range(5)] == ["b", "0.5000", "—", "97", "—"]
+    model.sort(2)
+    assert shown(model, 0, 2) == "90"
