@@ -214,8 +214,10 @@ def _scaling_notes(models) -> list:
     names = [m.name for m in models if is_scale_sensitive(m.estimator) and not m.scale]
     if not names:
         return []
-    return [", ".join(names) + " depend(s) on the scale of the features and run(s) without "
-            'scaling: add "scale": true unless the columns share one unit']
+    subject = (names[0] + " depends" if len(names) == 1
+               else ", ".join(names[:-1]) + " and " + names[-1] + " depend")
+    return [f"{subject} on the scale of the features but run without scaling: add "
+            '"scale": true unless the columns share one unit']
 
 
 def load_experiment(path: str) -> Experiment:

@@ -1,4 +1,5 @@
 """The headless runner: exit codes, one error line, atomic and spreadsheet-safe tables."""
+import csv
 import json
 import os
 import signal
@@ -115,5 +116,165 @@ def test_ctrl_c_exits_130_and_writes_nothing(tmp_path):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert "Traceback" not in err and "interrupted" in err
+    assert "Traceback" not in err and "interrupted: nothing was written" in err
     assert not out.exists() or not os.listdir(out)
+
+
+LABEL = "ok\r=cmd|' /C calc'!A0"
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def is_number(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def test_control_characters_and_formulas_stay_inside_their_cell(tmp_path):
+    frame = pd.DataFrame({"x1": [i % 7 for i in range(40)], "x2": [(i * 3) % 5 for i in range(40)],
+                          "label": [LABEL if i % 2 else "b\n=2" for i in range(40)]})
+    frame.to_csv(tmp_path / "d.csv", index=False)        # quoted cells keep CR and LF
+    exp = write_experiment(tmp_path / "exp.json", dataset={"csv": "d.csv", "target": "label"},
+                           models=[{"name": "=evil()", "estimator": "GaussianNB"},
+                                   {"name": "@nb", "estimator": "GaussianNB"}])
+    out = tmp_path / "out"
+    done = run_main(exp, "--out", out, "--quiet")
+    assert done.returncode == 0, done.stderr
+    rows = {}
+    for name in os.listdir(out):
+        if name.endswith(".csv"):
+            with open(out / name, encoding="utf-8", newline="") as stream:
+                rows[name] = list(csv.reader(stream))
+            for row in rows[name]:
+                assert len(row) == len(rows[name][0]), (name, row)
+                for cell in row:
+                    assert not (cell.startswith(FORMULA) and not is_number(cell)), (name, cell)
+                    assert "\r" not in cell and "\n" not in cell, (name, cell)
+    assert len(rows["fold_scores.csv"]) == 1 + 2 * 3 and len(rows["summary.csv"]) == 1 + 2
+    assert {r[0] for r in rows["summary.csv"][1:]} == {"'=evil()", "'@nb"}
+    notes = (out / "notes.txt").read_text(encoding="utf-8")
+    assert "\r" not in notes and all(line for line in notes.split("\n")[:-1])
+
+
+def test_empty_out_exits_2(tmp_path):
+    exp = write_experiment(tmp_path / "exp.json")
+    for value in ("", "   "):
+        assert_one_error_line(run_main(exp, "--out", value), "--out")
+    assert sorted(os.listdir(tmp_path)) == ["exp.json"]
+
+
+def test_an_unwritable_out_fails_before_computing(tmp_path):
+    exp = write_experiment(tmp_path / "exp.json", dataset={"builtin": "breast_cancer"},
+                           models=[{"name": "forest", "estimator": "RandomForestClassifier",
+                                    "params": {"n_estimators": 50, "random_state": 0}}],
+                           cv={"n_splits": 10, "n_repeats": 10})
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder\n")
+    done = run_main(exp, "--out", blocker)       # no --quiet: a fit would print progress
+    assert_one_error_line(done, f"cannot write to {blocker}: it is a file, not a folder")
+    root = not hasattr(os, "geteuid") or os.geteuid() == 0
+    if root:                                     # root writes anywhere: a file blocks it
+        out = blocker / "sub"
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        locked.chmod(0o500)
+        out = locked / "sub"
+    try:
+        started = time.monotonic()
+        done = run_main(exp, "--out", out)
+        assert_one_error_line(done, f"cannot write to {out}: ")
+        assert time.monotonic() - started < 60
+    finally:
+        if not root:
+            locked.chmod(0o700)
+    assert not out.exists()
+
+
+def test_notes_are_printed_and_written_with_a_manifest(tmp_path):
+    exp = tmp_path / "exp.json"                  # no metrics: the default is noted after the run
+    exp.write_text(json.dumps({"dataset": {"builtin": "iris"},
+                               "models": [{"name": "nb", "estimator": "GaussianNB"}],
+                               "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0}}))
+    out = tmp_path / "out"
+    done = run_main(exp, "--out", out, "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    printed = [line[len("note: "):] for line in done.stderr.splitlines()
+               if line.startswith("note: ")]
+    assert printed[0] == "Iris flowers, 150 x 4, three classes"
+    assert any(note.startswith("no metric given") for note in printed)
+    assert (out / "notes.txt").read_text(encoding="utf-8").splitlines() == printed
+    manifest = json.loads((out / "run.json").read_text())
+    assert manifest["tables"] == sorted(n for n in os.listdir(out) if n != "run.json")
+    assert manifest["experiment"]["models"] == [{"name": "nb", "estimator": "GaussianNB"}]
+    default = next(note for note in printed if note.startswith("no metric given"))
+    assert manifest["experiment"]["metrics"] == [default.split()[4]]     # the metric used
+    assert manifest["command"]["jobs"] == 1 and manifest["exit_status"] == 0
+    assert manifest["versions"]["sklearn"] and manifest["written_by"] == "honest-eval"
+    quiet = run_main(exp, "--out", out, "--quiet")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    assert (out / "notes.txt").read_text(encoding="utf-8").splitlines() == printed
+
+
+def test_a_rerun_replaces_the_previous_result_set_only(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("failures.csv", "calibration_map.csv", "aloocv_curve.csv", "mine.csv",
+                 "summary_2023.csv"):
+        (out / name).write_text("old\n")
+    (out / ".tmp-killed.csv").write_text("half")
+    (out / ".staging-killed").mkdir()
+    exp = write_experiment(tmp_path / "exp.json")
+    done = run_main(exp, "--out", out, "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert sorted(os.listdir(out)) == ["correlation.csv", "credible_intervals.csv",
+                                       "fold_scores.csv", "mine.csv", "notes.txt",
+                                       "pairwise.csv", "run.json", "summary.csv",
+                                       "summary_2023.csv"]
+    manifest = json.loads((out / "run.json").read_text())
+    assert manifest["removed"] == ["aloocv_curve.csv", "calibration_map.csv", "failures.csv"]
+
+
+@pytest.mark.parametrize("where, message", [
+    ("before the commit", "still holds the previous run's complete results"),
+    ("after the commit", "the new results in"),
+])
+def test_ctrl_c_while_writing_says_what_the_folder_holds(tmp_path, monkeypatch, capsys,
+                                                          where, message):
+    from engine import result_folder
+    from engine.cli import run
+
+    exp = write_experiment(tmp_path / "exp.json")
+    out = tmp_path / "out"
+    assert run([str(exp), "--out", str(out), "--quiet"]) == 0
+    before = {name: (out / name).read_bytes() for name in os.listdir(out)}
+    real_write_csv, real_roll_forward = result_folder.write_csv, result_folder._roll_forward
+    calls = []
+
+    def interrupt_once(real):
+        def wrapper(*args, **kwargs):
+            calls.append(args)
+            if len(calls) == 2:
+                raise KeyboardInterrupt
+            return real(*args, **kwargs)
+        return wrapper
+
+    if where == "before the commit":
+        monkeypatch.setattr(result_folder, "write_csv", interrupt_once(real_write_csv))
+    else:
+        calls.append(None)
+        monkeypatch.setattr(result_folder, "_roll_forward", interrupt_once(real_roll_forward))
+    capsys.readouterr()
+    exp = write_experiment(tmp_path / "exp.json", cv={"n_splits": 4, "n_repeats": 1})
+    assert run([str(exp), "--out", str(out), "--quiet"]) == 130
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    after = {name: (out / name).read_bytes() for name in os.listdir(out)}
+    scores = pd.read_csv(out / "fold_scores.csv")
+    if where == "before the commit":
+        assert after == before
+    else:
+        assert set(after) == set(before) and len(scores) == 4
+        assert json.loads(after["run.json"])["experiment"]["cv"]["n_splits"] == 4

@@ -242,7 +242,7 @@ def test_unscaled_scale_sensitive_models_are_noted():
                                    "models": [{"name": "knn", "estimator": "KNeighborsClassifier"},
                                               {"name": "svc", "estimator": "SVC",
                                                "scale": True}]})
-    assert any(n.startswith("knn depend(s) on the scale") for n in experiment.notes)
+    assert any(n.startswith("knn depends on the scale") for n in experiment.notes)
     assert not any("svc depend" in n for n in experiment.notes)
 
 
