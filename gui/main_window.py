@@ -1,7 +1,11 @@
 """The main window: four tabs, File and Help menus, a toolbar, a status bar and QSettings.
 
 Experiment files are read, saved and exported on worker jobs; every failure becomes a
-dialog that says what to change. Closing the window cancels and waits for every job.
+dialog that says what to change, every save a status-bar notice of what was written where
+(with a link that opens the folder). File dialogs remember their folders; Save proposes a
+name next to the data, never inside the app's shipped examples. Unsaved changes put a
+``*`` in the title; closing the window (or Quit) with unsaved changes or while a run goes
+on asks first, then cancels and waits for every job (the CV child process is ended).
 """
 from __future__ import annotations
 
@@ -10,15 +14,16 @@ import os
 from dataclasses import replace
 from typing import Optional
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMessageBox, QStyle,
-                               QTabWidget)
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QStyle, QTabWidget
 
 from engine.data import load_dataset
 from engine.experiment import experiment_json_text, load_experiment
 from engine.tables import write_tables
 
+from . import file_dialogs, saving
+from .file_dialogs import file_name_part, is_shipped
 from .help import show_help
 from .jobs import Job, JobSlot
 from .plots.plot_panel import PlotPanel
@@ -28,7 +33,7 @@ from .tabs.cv_tab import CVTab
 from .tabs.dataset_tab import DatasetTab
 from .tabs.models_tab import ModelsTab
 from .tabs.results_tab import ResultsTab
-from .views.aloocv_view import AloocvView
+from .views.aloocv_view import AloocvView, same_data
 from .views.calibration_view import CalibrationView
 
 APP_TITLE = "Honest Eval"
@@ -81,17 +86,26 @@ class MainWindow(QMainWindow):
         self.state = state or AppState(self)
         self.settings = settings or QSettings()
         self._file_job = JobSlot()
+        self._saved_setup = saving.setup_snapshot(self.state)   # as last opened or saved
+        self._saved_source: Optional[dict] = None     # the data source of that file
+        self._close_after_save = False
+        self._stop_confirmed = False
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self._build_tabs()
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
+        self.saved_notice = saving.SavedNotice(self)
+        self.statusBar().addWidget(self.saved_notice, 1)
         self._progress_label = QLabel(self)
         self.statusBar().addPermanentWidget(self._progress_label)
         self.state.status_message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.state.result_changed.connect(self._update_actions)
         self.state.dataset_changed.connect(self._update_actions)
+        for signal in (self.state.dataset_changed, self.state.models_changed,
+                       self.state.settings_changed):
+            signal.connect(self._update_title)
         self._restore_settings()
         settle_memory()
         self._update_actions()
@@ -194,14 +208,63 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _=False, p=path: self.open_experiment(p))
         self.recent_menu.setEnabled(bool(recent))
 
+    # ------------------------------------------------------------------ unsaved changes
+    def is_dirty(self) -> bool:
+        """True when the data, models or settings differ from the file last opened or saved
+        (nothing to save without data)."""
+        return (self.state.dataset is not None
+                and saving.setup_snapshot(self.state) != self._saved_setup)
+
+    def _mark_saved(self, snapshot: str, source: Optional[dict]) -> None:
+        self._saved_setup, self._saved_source = snapshot, source
+        self._update_title()
+
+    def _update_title(self, *_) -> None:
+        path, dataset = self.state.experiment_path, self.state.dataset
+        name = os.path.basename(path) if path else (dataset.name if dataset is not None else "")
+        mark = "*" if self.is_dirty() else ""
+        self.setWindowTitle(f"{name}{mark} — {APP_TITLE}" if name else APP_TITLE)
+
+    # ------------------------------------------------------------------ folders and names
+    def _data_path(self) -> str:
+        dataset = self.state.dataset
+        csv = dataset.source.get("csv") if dataset is not None else None
+        return str(csv) if csv and os.path.isabs(str(csv)) else ""
+
+    def suggested_folder(self) -> str:
+        """Where dialogs open when no folder is remembered: beside the data or the
+        experiment file, never inside the app's shipped examples ("" if neither)."""
+        for path in (self._data_path(), self.state.experiment_path):
+            if path and not is_shipped(path) and os.path.isdir(os.path.dirname(path)):
+                return os.path.dirname(path)
+        return ""
+
+    def proposed_experiment_path(self) -> str:
+        """The experiment's own file when it is the user's and holds this data, else
+        ``<data name>_experiment.json`` beside the data (or in the last folder used)."""
+        path, dataset = self.state.experiment_path, self.state.dataset
+        source = dataset.source if dataset is not None else None
+        if path and not is_shipped(path) and source == self._saved_source:
+            return path
+        csv = self._data_path()
+        if dataset is None:
+            name = "experiment"
+        else:
+            stem = (os.path.splitext(os.path.basename(csv))[0] if csv
+                    else dataset.source.get("builtin") or dataset.name)
+            name = f"{file_name_part(stem) or 'data'}_experiment"
+        folder = (os.path.dirname(csv) if csv and not is_shipped(csv)
+                  else file_dialogs.last_folder(self, "experiment"))
+        return os.path.join(folder, f"{name}.json")
+
     # ------------------------------------------------------------------ open / save / export
     def _ask_open_data(self) -> None:
         self.tabs.setCurrentWidget(self.dataset_tab)
         self.dataset_tab.ask_csv_path()
 
     def _ask_open_experiment(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open an experiment", self._folder(),
-                                              "Experiment files (*.json);;All files (*)")
+        path = file_dialogs.ask_open_path(self, "Open an experiment", "experiment",
+                                          "Experiment files (*.json);;All files (*)")
         if path:
             self.open_experiment(path)
 
@@ -219,19 +282,21 @@ class MainWindow(QMainWindow):
         self.state.apply_experiment(experiment, dataset)
         self.state.experiment_path = path
         self._remember(path)
-        self.setWindowTitle(f"{os.path.basename(path)} — {APP_TITLE}")
+        self._mark_saved(saving.setup_snapshot(self.state), dataset.source)
         self.statusBar().showMessage(f"Opened {path}", 10000)
         self.experiment_loaded.emit(path)
 
-    def _ask_save_experiment(self) -> None:
-        start = self.state.experiment_path or os.path.join(self._folder(), "experiment.json")
-        path, _ = QFileDialog.getSaveFileName(self, "Save the experiment", start,
-                                              "Experiment files (*.json)")
-        if path:
-            self.save_experiment(path)
+    def _ask_save_experiment(self) -> bool:
+        """Ask where (see :meth:`proposed_experiment_path`) and save; True if started."""
+        if self.state.dataset is None:
+            return self.save_experiment("")          # explains what to do first
+        path = file_dialogs.ask_save_path(self, "Save the experiment", "experiment",
+                                          self.proposed_experiment_path(),
+                                          "Experiment files (*.json)")
+        return bool(path) and self.save_experiment(path)
 
-    def save_experiment(self, path: str) -> None:
-        """Validate the setup here, write the file on a worker."""
+    def save_experiment(self, path: str) -> bool:
+        """Validate the setup here, write the file on a worker; True if the write started."""
         if not path.lower().endswith(".json"):
             path += ".json"
         try:
@@ -240,42 +305,73 @@ class MainWindow(QMainWindow):
             self._error("Cannot save the experiment", str(exc),
                         "Fix this on the Dataset, Models or Cross-validation tab, then save "
                         "again.")
-            return
+            return False
+        if is_shipped(path):
+            self._error("Cannot save the experiment", f"{path} is one of the app's own "
+                        "example files.", "Save it under another name in a folder of your "
+                        "own (for example your documents folder).")
+            return False
+        snapshot, source = saving.setup_snapshot(self.state), dict(self.state.dataset.source)
+        if self._file_job.running:
+            self.statusBar().showMessage("Still busy with the previous file; please wait.", 5000)
+            return False
         self._start_file_job(lambda: write_text_file(path, experiment_json_text(experiment, path)),
-                             lambda _: self._on_experiment_saved(path),
+                             lambda _: self._on_experiment_saved(path, snapshot, source),
                              "Cannot save the experiment",
                              "Choose another folder or file name.", f"Saving {path}…")
+        return True
 
-    def _on_experiment_saved(self, path: str) -> None:
+    def _on_experiment_saved(self, path: str, snapshot: str, source: dict) -> None:
         self.state.experiment_path = path
         self._remember(path)
-        self.setWindowTitle(f"{os.path.basename(path)} — {APP_TITLE}")
-        self.statusBar().showMessage(f"Saved {path}", 10000)
+        self._mark_saved(snapshot, source)
+        self.show_saved(f"Saved the experiment {os.path.basename(path)}", os.path.dirname(path))
         self.experiment_saved.emit(path)
+        if self._close_after_save:
+            self._close_after_save = False
+            QTimer.singleShot(0, self.close)
 
     def _ask_export_results(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Export the result tables into…",
-                                                  self._folder())
+        folder = file_dialogs.ask_folder(self, "Export the result tables into…", "export")
         if folder:
             self.export_results(folder)
 
+    def result_for_export(self):
+        """The result with every table on screen: an ALOOCV curve computed in its view
+        (on this data) is included even when the run did not compute one."""
+        result = self.state.result
+        if result is None:
+            return None
+        for view in self.findChildren(AloocvView):
+            if (view.aloocv is not None and result.aloocv is not view.aloocv
+                    and same_data(result.dataset, self.state.dataset)):
+                result = replace(result, aloocv=view.aloocv)
+        return result
+
     def export_results(self, folder: str) -> None:
         """Write every result table as CSV into ``folder`` on a worker."""
-        result = self.state.result
+        result = self.result_for_export()
         if result is None:
             self._error("Nothing to export yet", "There are no results.",
                         "Run the cross-validation first (Cross-validation tab, Run).")
             return
-        self._start_file_job(lambda: write_tables(result.tables(), folder),
-                             self._on_results_exported, "Cannot export the results",
+        manifest = {"experiment": result.experiment.to_json(), "written_from": "the app"}
+        self._start_file_job(lambda: write_tables(result.tables(), folder, manifest,
+                                                  result.notes),
+                             lambda paths: self._on_results_exported(paths, folder),
+                             "Cannot export the results",
                              "Choose another folder (one you can write to).",
                              f"Writing the tables into {folder}…")
 
-    def _on_results_exported(self, paths) -> None:
+    def _on_results_exported(self, paths, folder: str) -> None:
         paths = list(paths)
-        folder = os.path.dirname(paths[0]) if paths else ""
-        self.statusBar().showMessage(f"Wrote {len(paths)} tables into {folder}", 10000)
+        self.show_saved(f"Wrote {len(paths)} tables", folder)
         self.results_exported.emit(paths)
+
+    def show_saved(self, what: str, folder: str) -> None:
+        """Say in the status bar what was written where, with a link to the folder."""
+        self.statusBar().clearMessage()
+        self.saved_notice.show_saved(what, folder)
 
     def _start_file_job(self, work, on_success, title: str, advice: str, message: str) -> None:
         if self._file_job.running:
@@ -287,11 +383,8 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message)
         self._file_job.start(job)
 
-    def _folder(self) -> str:
-        path = self.state.experiment_path
-        return os.path.dirname(path) if path else os.getcwd()
-
     def _error(self, title: str, message: str, advice: str) -> None:
+        self._close_after_save = self._stop_confirmed = False
         self.statusBar().showMessage(title, 10000)
         QMessageBox.warning(self, title, f"{message}\n\n{advice}")
 
@@ -329,7 +422,41 @@ class MainWindow(QMainWindow):
             ok = panel.wait_for_save(msecs) and ok
         return ok
 
+    def busy_with(self) -> str:
+        """What is still computing, in words ("" when nothing is)."""
+        if self.cv_tab.running:
+            return "A cross-validation run"
+        if any(view.running for view in self.findChildren(AloocvView)):
+            return "An ALO curve computation"
+        if any(view.running for view in self.findChildren(CalibrationView)):
+            return "A calibration"
+        return ""
+
+    def may_close(self) -> bool:
+        """Ask before losing a running computation or unsaved changes; True to close now.
+
+        Choosing Save starts the save; the window closes once it is written."""
+        busy = self.busy_with()
+        if busy and not self._stop_confirmed and not saving.ask_stop_running(self, busy):
+            return False
+        if not self.is_dirty():
+            return True
+        choice = saving.ask_unsaved(self)
+        if choice == "discard":
+            return True
+        if choice == "save":
+            self._stop_confirmed = bool(busy)           # asked once is enough
+            self._close_after_save = self._ask_save_experiment()
+            self._stop_confirmed = self._close_after_save and self._stop_confirmed
+        return False
+
     def closeEvent(self, event) -> None:
+        if self._file_job.running and self._close_after_save:
+            event.ignore()                              # closes when the save is written
+            return
+        if not self.may_close():
+            event.ignore()
+            return
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.sync()
         self.shutdown()

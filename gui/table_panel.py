@@ -6,12 +6,13 @@ from typing import Optional
 
 import pandas as pd
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFileDialog, QHBoxLayout,
-                               QHeaderView, QLabel, QMessageBox, QPushButton, QTableView,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHBoxLayout, QHeaderView,
+                               QLabel, QMessageBox, QPushButton, QTableView, QVBoxLayout,
+                               QWidget)
 
 from engine.tables import csv_text, write_csv
 
+from .file_dialogs import announce_saved, ask_save_path
 from .frame_model import DataFrameModel
 from .jobs import Job, JobSlot
 
@@ -82,8 +83,8 @@ class TablePanel(QWidget):
         QApplication.clipboard().setText(csv_text(self.frame()))
 
     def _ask_export_path(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export table", self.export_name,
-                                              "CSV files (*.csv)")
+        path = ask_save_path(self, "Export table", "tables", self.export_name,
+                             "CSV files (*.csv)")
         if path:
             self.export_to(path)
 
@@ -99,6 +100,7 @@ class TablePanel(QWidget):
         self._export_job.start(job)
 
     def _on_exported(self, path) -> None:
+        announce_saved(self, f"Saved the table {os.path.basename(str(path))}", str(path))
         self.exported.emit(str(path))
 
     def _on_export_failed(self, message: str) -> None:

@@ -3,14 +3,24 @@ legend and a "Save image…" button (PNG or SVG, written off the GUI thread).
 
 Plot modules subclass :class:`PlotPanel`, create their items once in ``__init__`` and
 update them with ``setData`` when new results arrive.
+
+The file name proposed for a saved image names what the plot shows: the parts given to
+:meth:`PlotPanel.set_name_hint` (model, metric) or, without them, what the title (after
+its colon) and the axis labels say, e.g. ``posterior_rbf_vs_linear_roc_auc.png``.
 """
 from __future__ import annotations
 
+import functools
+import os
+import re
+from typing import Optional
+
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMessageBox, QPushButton, QVBoxLayout,
+                               QWidget)
 
+from ..file_dialogs import announce_saved, ask_save_path, plain_text, with_parts
 from ..jobs import Job, JobSlot
 
 # No antialiasing: Qt's raster engine takes ~0.5 s to paint antialiased lines wider than
@@ -35,6 +45,29 @@ def colour(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
+@functools.lru_cache(maxsize=1)
+def _metric_words() -> tuple:
+    """``(words, metric name)`` of every known metric (its name and its label), longest
+    first: what to look for in a plot's title and axis labels."""
+    from engine.metrics import known_metrics
+    from engine.verdict import metric_label
+
+    pairs = {}
+    for name in known_metrics():
+        for words in (name, metric_label(name)):
+            pairs.setdefault(words.lower(), name)
+    return tuple(sorted(pairs.items(), key=lambda pair: -len(pair[0])))
+
+
+def metric_in(text: str) -> str:
+    """The metric that ``text`` names ("" if none), e.g. ``"Score (ROC AUC)"`` -> ``roc_auc``."""
+    text = text.lower()
+    for words, name in _metric_words():
+        if re.search(rf"(?<![\w]){re.escape(words)}(?![\w])", text):
+            return name
+    return ""
+
+
 class PlotPanel(QWidget):
     """A plot with a title row (hover read-out, Save image…) above it."""
 
@@ -44,6 +77,7 @@ class PlotPanel(QWidget):
                  y_label: str = "", legend: bool = True):
         super().__init__(parent)
         self.export_name = export_name
+        self._name_hint: Optional[tuple] = None
         self._save_job = JobSlot()
         self.plot_widget = pg.PlotWidget(parent=self)
         self.plot = self.plot_widget.getPlotItem()
@@ -87,9 +121,33 @@ class PlotPanel(QWidget):
         self.readout.setText(self.describe_point(point.x(), point.y()))
 
     # -- export
+    def set_name_hint(self, *parts) -> None:
+        """What the plot shows, for the proposed file name (e.g. ``model, metric``);
+        no parts: read it off the title and the axis labels."""
+        parts = tuple(str(part) for part in parts if part)
+        self._name_hint = parts or None
+
+    def shown_parts(self) -> list:
+        """The subject of the title (after its colon: models, metric) and the metric the
+        axis labels name."""
+        title = plain_text(self.title.text())
+        subject = title.split(":", 1)[1] if ":" in title else ""
+        subject = re.split(r",| — | \(", subject)[0].strip()
+        labels = " ".join(plain_text(self.plot.getAxis(side).labelText)
+                          for side in ("left", "bottom"))
+        metric = metric_in(f"{title} {labels}")
+        if metric_in(subject) == metric:
+            subject = ""
+        return [subject, metric]
+
+    def proposed_name(self) -> str:
+        """The file name proposed when saving: the export name and what the plot shows."""
+        parts = self._name_hint if self._name_hint is not None else self.shown_parts()
+        return with_parts(self.export_name, parts)
+
     def _ask_save_path(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save image", self.export_name,
-                                              "PNG image (*.png);;SVG drawing (*.svg)")
+        path = ask_save_path(self, "Save image", "images", self.proposed_name(),
+                             "PNG image (*.png);;SVG drawing (*.svg)")
         if path:
             self.save_image(path)
 
@@ -117,6 +175,7 @@ class PlotPanel(QWidget):
         return self._save_job.wait(msecs)
 
     def _on_saved(self, path) -> None:
+        announce_saved(self, f"Saved the image {os.path.basename(str(path))}", str(path))
         self.saved.emit(str(path))
 
     def _on_save_failed(self, message: str) -> None:
@@ -146,12 +205,14 @@ def _render_svg(widget) -> bytes:
 
 
 def _write_bytes(payload: bytes, path: str) -> str:
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "wb") as handle:
         handle.write(payload)
     return path
 
 
 def _save_image(image, path: str) -> str:
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     if not image.save(path, "PNG"):
         raise OSError(f"could not write {path}")
     return path

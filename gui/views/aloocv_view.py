@@ -105,6 +105,19 @@ def merged(old: Optional[AloocvResult], new: AloocvResult, model: str) -> Aloocv
     return AloocvResult(curve=curve, optimum=optimum, notes=notes, settings=new.settings)
 
 
+def same_data(a, b) -> bool:
+    """True when two Datasets hold the same data: the same object, or a copy of it (a
+    result from the CV's child process carries a copy), by source, shape and target."""
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    return (a.source == b.source and a.name == b.name and a.target == b.target
+            and tuple(a.classes) == tuple(b.classes) and a.pos_label == b.pos_label
+            and a.X.shape == b.X.shape and list(a.X.columns) == list(b.X.columns)
+            and np.array_equal(a.y, b.y))
+
+
 # ---------------------------------------------------------------------- "Use this C"
 def entry_index(entries: list, model: str) -> Optional[tuple]:
     """``(index of the entry that makes model, its ModelSpec)`` or None."""
@@ -326,7 +339,7 @@ class AloocvView(QWidget):
             self._say("The data changed while computing: that curve was discarded.")
             return
         self.aloocv = merged(self.aloocv, result, model)
-        if self.state.result is not None and self.state.result.dataset is dataset:
+        if self.state.result is not None and same_data(self.state.result.dataset, dataset):
             self.state.set_result(replace(self.state.result, aloocv=self.aloocv))
         self._show_model()
         best = result.optimum.iloc[0] if len(result.optimum) else None
@@ -368,6 +381,7 @@ class AloocvView(QWidget):
                 if aloocv is not None else pd.DataFrame())
         self.optimum_panel.set_frame(aloocv.optimum if aloocv is not None else pd.DataFrame())
         self.curve_panel.set_frame(aloocv.curve if aloocv is not None else pd.DataFrame())
+        self.plot.set_name_hint(*([model, "ALO log-likelihood"] if not rows.empty else []))
         if rows.empty or best.empty:
             self.plot.clear_curve()
             self.summary.setText(INTRO)
@@ -375,8 +389,10 @@ class AloocvView(QWidget):
             self.use_button.setVisible(False)
             return
         optimum = best.iloc[0]
+        reliable = rows["alo_reliable"] if "alo_reliable" in rows else None
         self.plot.show_curve(rows["C"], rows["alo_log_likelihood"], rows["loo_log_likelihood"],
-                             float(optimum["C"]), float(optimum["alo_log_likelihood"]))
+                             float(optimum["C"]), float(optimum["alo_log_likelihood"]),
+                             reliable=reliable)
         self._show_summary(optimum, rows)
 
     def _show_summary(self, optimum: pd.Series, rows: pd.DataFrame) -> None:

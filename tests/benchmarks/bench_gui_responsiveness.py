@@ -147,7 +147,8 @@ def main(argv=None) -> int:
         per_model = fits.groupby(result.cv.scores.drop_duplicates(
             ["model", "repeat", "fold"])["model"]).median()
         cancel_seconds = cancel_timing(window, args.jobs)
-        window.close()
+        window.shutdown()          # no "unsaved changes?" question in a benchmark
+        window.deleteLater()
     app.processEvents()
     print(f"breast cancer, {PRESET}, {folds} folds x {repeats} repeats, n_jobs={args.jobs}")
     print(f"  run time                     {seconds:8.2f} s ({len(fits)} fits)")

@@ -15,6 +15,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SEED = os.path.join(ROOT, "resources", "examples", "svc_kernels_moons.json")
 
 
+@pytest.fixture(autouse=True)
+def answers(monkeypatch):
+    """Questions before closing are answered "stop" / "discard" (no dialog is shown)."""
+    asked = []
+
+    def answer(parent, title, text, choices, default):
+        asked.append(title)
+        keys = [key for key, _label, _role in choices]
+        return "stop" if "stop" in keys else "discard"
+
+    monkeypatch.setattr("gui.saving.ask_choice", answer)
+    return asked
+
+
 @pytest.fixture
 def window(qtbot, tmp_path):
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
@@ -131,12 +145,13 @@ def test_help_opens_at_the_current_tab(window):
     dialog.close()
 
 
-def test_closing_during_a_run_stops_it(window, qtbot):
+def test_closing_during_a_run_stops_it(window, qtbot, answers):
     open_seed(window, qtbot)
     window.cv_tab.repeats_box.setValue(200)
     with qtbot.waitSignal(window.cv_tab.run_started):
         window.cv_tab.start_run()
     window.close()
+    assert answers[0] == "Quit while running?"
     assert not window.cv_tab.running
 
 

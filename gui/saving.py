@@ -1,0 +1,108 @@
+"""Nothing lost by accident: unsaved changes, the questions asked before closing, and the
+status-bar notice of what was saved where (with a link that opens the folder).
+"""
+from __future__ import annotations
+
+import json
+import os
+from html import escape
+from typing import Callable
+
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtWidgets import QLabel, QMessageBox
+
+from engine.experiment import experiment_dict
+
+from .file_dialogs import open_folder
+
+RUNNING_QUESTION = ("{what} is still running. Stop it and quit? What it has computed so far "
+                    "is lost.")
+UNSAVED_QUESTION = ("The experiment has changes that are not saved (data, models or "
+                    "settings). Save them before closing?")
+
+
+def setup_snapshot(state) -> str:
+    """What an experiment file would hold now (data source, models, settings), as text:
+    two snapshots differ exactly when saving would write something else."""
+    source = state.dataset.source if state.dataset is not None else {}
+    try:
+        data = experiment_dict(source, state.model_entries, state.cv, state.metrics,
+                               state.comparison, state.aloocv, state.calibration)
+    except (TypeError, ValueError, AttributeError):
+        data = [repr(source), repr(state.model_entries), repr(state.cv), repr(state.metrics),
+                repr(state.comparison), repr(state.aloocv), repr(state.calibration)]
+    return json.dumps(data, sort_keys=True, default=repr)
+
+
+def ask_choice(parent, title: str, text: str, choices: list, default: str) -> str:
+    """Ask with one button per ``(key, label, role)`` of ``choices``; the key of the button
+    pressed (Esc or closing the box: the choice with the reject role, else ``default``)."""
+    box = QMessageBox(QMessageBox.Question, title, text, QMessageBox.NoButton, parent)
+    keys, escape_key = {}, default
+    for key, label, role in choices:
+        button = box.addButton(label, role)
+        keys[button] = key
+        if key == default:
+            box.setDefaultButton(button)
+        if role == QMessageBox.RejectRole:
+            box.setEscapeButton(button)
+            escape_key = key
+    box.exec()
+    return keys.get(box.clickedButton(), escape_key)
+
+
+def ask_stop_running(parent, what: str) -> bool:
+    """True when the user chooses "Stop and quit" over "Cancel"."""
+    choice = ask_choice(parent, "Quit while running?", RUNNING_QUESTION.format(what=what),
+                        [("stop", "Stop and quit", QMessageBox.DestructiveRole),
+                         ("cancel", "Cancel", QMessageBox.RejectRole)], "cancel")
+    return choice == "stop"
+
+
+def ask_unsaved(parent) -> str:
+    """``"save"``, ``"discard"`` or ``"cancel"``."""
+    return ask_choice(parent, "Save the changes?", UNSAVED_QUESTION,
+                      [("save", "Save…", QMessageBox.AcceptRole),
+                       ("discard", "Discard changes", QMessageBox.DestructiveRole),
+                       ("cancel", "Cancel", QMessageBox.RejectRole)], "save")
+
+
+def short_path(path: str, width: int = 70) -> str:
+    """``path``, its middle elided when longer than ``width`` characters."""
+    if len(path) <= width:
+        return path
+    keep = (width - 1) // 2
+    return path[:keep] + "…" + path[-keep:]
+
+
+class SavedNotice(QLabel):
+    """"Saved <what> in <folder> — Open folder": the last save, kept in the status bar.
+
+    ``opener(folder)`` shows the folder (the system file manager by default; tests
+    replace it).
+    """
+
+    def __init__(self, parent=None, opener: Callable = open_folder):
+        super().__init__(parent)
+        self.opener = opener
+        self.folder = ""
+        self.message = ""
+        self.setTextFormat(Qt.RichText)
+        self.setOpenExternalLinks(False)
+        self.setTextInteractionFlags(Qt.LinksAccessibleByMouse | Qt.LinksAccessibleByKeyboard)
+        self.linkActivated.connect(lambda _link: self.open())
+        self.setVisible(False)
+
+    def show_saved(self, what: str, folder: str) -> None:
+        self.folder = os.path.abspath(folder)
+        self.message = f"{what} in {self.folder}"
+        url = QUrl.fromLocalFile(self.folder).toString()
+        self.setText(f"{escape(what)} in <a href=\"{escape(url)}\">"
+                     f"{escape(short_path(self.folder))}</a> — "
+                     f"<a href=\"{escape(url)}\">Open folder</a>")
+        self.setToolTip(f"{self.message}\nClick to open the folder.")
+        self.setVisible(True)
+
+    def open(self) -> None:
+        if self.folder:
+            self.opener(self.folder)

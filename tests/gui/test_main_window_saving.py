@@ -1,0 +1,306 @@
+"""The main window as a careful user meets it: complete exports, a notice of what was saved
+where, remembered folders, names proposed outside the shipped examples, and nothing lost
+by closing (unsaved changes, a run in progress). Driven offscreen; no dialog is shown."""
+import os
+
+import pandas as pd
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QFileDialog
+
+from gui.file_dialogs import RESOURCES, is_shipped
+from gui.main_window import MainWindow
+from gui.plots.plot_panel import PlotPanel
+from gui.views.aloocv_view import AloocvView
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SEED = os.path.join(ROOT, "resources", "examples", "svc_kernels_moons.json")
+LOGISTIC = {"estimator": "LogisticRegression", "scale": True}
+
+
+@pytest.fixture
+def answers(monkeypatch):
+    """Questions before closing: answered from ``answers.next`` (a list, first first;
+    "stop" / "discard" when empty), recorded in ``answers.asked``."""
+    class Answers:
+        asked, next = [], []
+
+    def answer(parent, title, text, choices, default):
+        Answers.asked.append((title, [label for _key, label, _role in choices]))
+        if Answers.next:
+            return Answers.next.pop(0)
+        keys = [key for key, _label, _role in choices]
+        return "stop" if "stop" in keys else "discard"
+
+    monkeypatch.setattr("gui.saving.ask_choice", answer)
+    return Answers
+
+
+@pytest.fixture(autouse=True)
+def no_warning_dialogs(warnings_shown):
+    return warnings_shown
+
+
+@pytest.fixture
+def home(monkeypatch, tmp_path):
+    """The user's documents folder, for dialogs with no folder remembered."""
+    folder = tmp_path / "documents"
+    folder.mkdir()
+    monkeypatch.setattr("gui.file_dialogs.home_folder", lambda: str(folder))
+    return folder
+
+
+@pytest.fixture
+def settings_path(tmp_path):
+    return str(tmp_path / "settings.ini")
+
+
+@pytest.fixture
+def make_window(qtbot, answers, home, settings_path):
+    windows = []
+
+    def make():
+        widget = MainWindow(settings=QSettings(settings_path, QSettings.IniFormat))
+        qtbot.addWidget(widget)
+        widget.show()
+        widget.opened_folders = []
+        widget.saved_notice.opener = widget.opened_folders.append   # never opens a window
+        windows.append(widget)
+        return widget
+
+    yield make
+    for widget in windows:
+        widget.shutdown()
+
+
+@pytest.fixture
+def window(make_window):
+    return make_window()
+
+
+@pytest.fixture
+def dialogs(monkeypatch):
+    """File dialogs answered from ``dialogs.answer`` (a path, "" = cancelled); the start
+    folder or file of every dialog recorded in ``dialogs.started``."""
+    class Dialogs:
+        started, answer = [], ""
+
+    def save(parent, title, start, filters="", *args):
+        Dialogs.started.append(start)
+        return Dialogs.answer, ""
+
+    def folder(parent, title, start, *args):
+        Dialogs.started.append(start)
+        return Dialogs.answer
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", save)
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", folder)
+    return Dialogs
+
+
+def open_seed(window, qtbot, path=SEED):
+    with qtbot.waitSignals([window.experiment_loaded, window.dataset_tab.view_ready],
+                           timeout=20000):
+        window.open_experiment(path)
+
+
+def short_run(window, qtbot):
+    window.cv_tab.folds_box.setValue(3)
+    window.cv_tab.repeats_box.setValue(1)
+    with qtbot.waitSignal(window.cv_tab.run_succeeded, timeout=60000):
+        window.cv_tab.start_run()
+
+
+def compute_curve(window, qtbot) -> AloocvView:
+    view = window.findChildren(AloocvView)[0]
+    view.bar.points.setValue(8)
+    view.compute()
+    qtbot.waitUntil(lambda: not view.running, timeout=30000)
+    assert view.aloocv is not None and len(view.aloocv.curve) == 8
+    return view
+
+
+def export(window, qtbot, folder) -> list:
+    with qtbot.waitSignal(window.results_exported, timeout=20000) as exported:
+        window.export_results(str(folder))
+    return sorted(os.path.basename(p) for p in exported.args[0])
+
+
+# ---------------------------------------------------------------------- exports
+def test_export_after_a_curve_computed_in_the_view_writes_the_aloocv_tables(window, qtbot,
+                                                                            tmp_path):
+    open_seed(window, qtbot)
+    window.state.set_model_entries([LOGISTIC])
+    short_run(window, qtbot)
+    assert window.state.result.aloocv is None
+    view = compute_curve(window, qtbot)
+    assert window.state.result.aloocv is view.aloocv   # the run's result (a copy of the data)
+    out = tmp_path / "results"
+    names = export(window, qtbot, out)
+    assert {"aloocv_curve.csv", "aloocv_optimum.csv", "summary.csv"} <= set(names)
+    curve = pd.read_csv(out / "aloocv_curve.csv")
+    assert len(curve) == 8 and set(curve["model"]) == {view.model}
+    # the same consistent set as the headless runner: notes and a manifest
+    import json
+
+    manifest = json.loads((out / "run.json").read_text())
+    assert set(names) <= set(manifest["tables"]) and "notes.txt" in manifest["tables"]
+    assert "half circles" in (out / "notes.txt").read_text()
+    # what was written where, with a link that opens the folder
+    notice = window.saved_notice
+    assert notice.message == f"Wrote {len(names)} tables in {out}"
+    assert str(out) in notice.text() and "Open folder" in notice.text()
+    notice.linkActivated.emit("open")
+    assert window.opened_folders == [str(out)]
+
+
+def test_a_curve_computed_before_the_run_is_exported_too(window, qtbot, tmp_path):
+    open_seed(window, qtbot)
+    window.state.set_model_entries([LOGISTIC])
+    view = compute_curve(window, qtbot)
+    short_run(window, qtbot)
+    assert view.aloocv is not None
+    names = export(window, qtbot, tmp_path / "results")
+    assert {"aloocv_curve.csv", "aloocv_optimum.csv"} <= set(names)
+
+
+def test_saving_a_table_or_a_plot_says_where(window, qtbot, tmp_path, warnings_shown):
+    open_seed(window, qtbot)
+    window.state.set_model_entries([LOGISTIC])
+    view = compute_curve(window, qtbot)
+    with qtbot.waitSignal(view.curve_panel.exported, timeout=10000):
+        view.curve_panel.export_to(str(tmp_path / "curve.csv"))
+    assert window.saved_notice.message == f"Saved the table curve.csv in {tmp_path}"
+    name = view.plot.proposed_name()
+    assert name == f"aloocv_curve_{view.model}_ALO_log-likelihood.png"
+    window.tabs.setCurrentWidget(window.dataset_tab)        # a plot on screen
+    plot = next(p for p in window.dataset_tab.findChildren(PlotPanel)
+                if p.export_name == "class_counts.png")
+    with qtbot.waitSignal(plot.saved, timeout=10000):
+        plot.save_image(str(tmp_path / "pictures" / "counts.png"))
+    assert not warnings_shown
+    assert window.saved_notice.message == f"Saved the image counts.png in {tmp_path / 'pictures'}"
+
+
+def test_plot_file_names_name_the_metric_and_models(window, qtbot):
+    open_seed(window, qtbot)
+    short_run(window, qtbot)
+    names = {plot.export_name: plot.proposed_name() for plot in window.findChildren(PlotPanel)}
+    assert names["fold_scores.png"] == "fold_scores_roc_auc.png"
+    assert names["cv_run.png"] == "cv_run_roc_auc.png"
+    posterior = names["posterior.png"]
+    assert posterior.startswith("posterior_") and "_vs_" in posterior
+    assert posterior.endswith("_roc_auc.png")
+
+
+# ---------------------------------------------------------------------- folders
+def test_dialogs_remember_their_folder(make_window, qtbot, dialogs, home, tmp_path,
+                                       settings_path, warnings_shown):
+    window = make_window()
+    chosen = tmp_path / "exports"
+    chosen.mkdir()
+    dialogs.answer = str(chosen)
+    window._ask_export_results()                   # nothing to export: explained, but the
+    assert dialogs.started == [str(home)]          # folder is remembered
+    assert "Run the cross-validation first" in warnings_shown[0][1]
+    window._ask_export_results()
+    assert dialogs.started[-1] == str(chosen)
+    # a table's dialog opens there too (the last folder used), proposing its own name
+    dialogs.answer = ""
+    panel = window.findChildren(AloocvView)[0].curve_panel
+    panel._ask_export_path()
+    assert dialogs.started[-1] == str(chosen / "aloocv_curve.csv")
+    # remembered in the window's settings file, for the next session
+    window.settings.sync()
+    assert str(chosen) in open(settings_path, encoding="utf-8").read()
+    again = make_window()
+    again._ask_export_results()
+    assert dialogs.started[-1] == str(chosen)
+
+
+# ---------------------------------------------------------------------- save experiment
+def test_save_proposes_a_name_outside_the_shipped_examples(window, qtbot, dialogs, home,
+                                                            warnings_shown):
+    open_seed(window, qtbot)
+    assert is_shipped(window.state.experiment_path)
+    window._ask_save_experiment()
+    proposed = dialogs.started[-1]
+    assert not is_shipped(proposed)
+    assert proposed == str(home / "moons_experiment.json")
+    # saving over the shipped example is refused with a reason
+    assert not window.save_experiment(SEED)
+    assert "example" in warnings_shown[-1][1]
+    # saved as the user's own file, Save proposes that file next time
+    dialogs.answer = str(home / "mine.json")
+    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+        window._ask_save_experiment()
+    window._ask_save_experiment()
+    assert dialogs.started[-1] == str(home / "mine.json")
+    assert window.saved_notice.message == f"Saved the experiment mine.json in {home}"
+    assert RESOURCES not in window.saved_notice.message
+
+
+def test_save_proposes_a_name_next_to_the_csv(window, qtbot, dialogs, tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    rows = "".join(f"{i},{i % 3},{'yes' if i % 2 else 'no'}\n" for i in range(40))
+    (project / "plants.csv").write_text("a,b,label\n" + rows, encoding="utf-8")
+    open_seed(window, qtbot)                          # an experiment file is open …
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=10000):
+        window.dataset_tab.open_csv(str(project / "plants.csv"))   # … with other data now
+    window._ask_save_experiment()
+    assert dialogs.started[-1] == str(project / "plants_experiment.json")
+
+
+# ---------------------------------------------------------------------- closing
+def test_unsaved_changes_show_in_the_title_and_closing_asks(window, qtbot, answers):
+    open_seed(window, qtbot)
+    assert not window.is_dirty() and "*" not in window.windowTitle()
+    window.cv_tab.folds_box.setValue(4)
+    assert window.is_dirty()
+    assert window.windowTitle().startswith("svc_kernels_moons.json*")
+    answers.next = ["cancel"]
+    window.close()
+    assert answers.asked[-1] == ("Save the changes?", ["Save…", "Discard changes", "Cancel"])
+    assert window.isVisible()                          # Cancel keeps the window open
+    answers.next = ["discard"]
+    window.close()
+    assert not window.isVisible()
+
+
+def test_save_on_close_writes_then_closes(window, qtbot, answers, dialogs, home):
+    open_seed(window, qtbot)
+    window.models_tab.add_model("GaussianNB")
+    answers.next = ["save"]
+    dialogs.answer = str(home / "kept.json")
+    window.close()
+    assert window.isVisible()                          # closes once the file is written
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=10000)
+    assert (home / "kept.json").exists() and not window.is_dirty()
+
+
+def test_save_on_close_cancelled_keeps_the_window_open(window, qtbot, answers, dialogs):
+    open_seed(window, qtbot)
+    window.models_tab.add_model("GaussianNB")
+    answers.next = ["save"]
+    dialogs.answer = ""                                # the save dialog cancelled
+    window.close()
+    assert window.isVisible() and window.is_dirty() and not window._close_after_save
+
+
+def test_closing_during_a_run_asks_first(window, qtbot, answers):
+    open_seed(window, qtbot)
+    window.cv_tab.repeats_box.setValue(200)
+    window.state.set_model_entries(list(window.state.model_entries))
+    with qtbot.waitSignal(window.cv_tab.run_started):
+        window.cv_tab.start_run()
+    answers.next = ["cancel"]
+    window.quit_action.trigger()                        # Ctrl+Q
+    assert answers.asked[-1] == ("Quit while running?", ["Stop and quit", "Cancel"])
+    assert window.isVisible() and window.cv_tab.running
+    answers.next = ["stop", "discard"]                 # repeats changed: unsaved too
+    window.close()
+    assert [title for title, _ in answers.asked[-2:]] == ["Quit while running?",
+                                                        "Save the changes?"]
+    assert not window.isVisible() and not window.cv_tab.running
