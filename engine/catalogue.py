@@ -246,8 +246,14 @@ def _maybe_int(key):
 
 
 def check_unique_names(specs: list) -> None:
+    """Names must be unique and printable (a control character could break a table)."""
     seen = set()
     for spec in specs:
+        if re.search(r"[\x00-\x1f\x7f]", spec.name):
+            from .csv_values import visible
+
+            raise ValueError(f"the model name '{visible(spec.name)}' holds a control character "
+                             "(a line break or tab): rename the model")
         if spec.name in seen:
             raise ValueError(f"two models are named {spec.name!r}; give each model its own name")
         seen.add(spec.name)

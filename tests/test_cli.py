@@ -278,3 +278,9 @@ def test_ctrl_c_while_writing_says_what_the_folder_holds(tmp_path, monkeypatch, 
     else:
         assert set(after) == set(before) and len(scores) == 4
         assert json.loads(after["run.json"])["experiment"]["cv"]["n_splits"] == 4
+
+
+def test_a_model_name_with_a_carriage_return_is_refused(tmp_path):
+    exp = write_experiment(tmp_path / "exp.json",
+                           models=[{"name": "x\r=cr", "estimator": "GaussianNB"}])
+    assert_one_error_line(run_main(exp, "--out", tmp_path / "out"), "control character")

@@ -272,3 +272,9 @@ def test_a_european_spreadsheet_gives_the_clean_files_scores(tmp_path):
         scores.append(result.scores.drop(columns="fit_seconds"))
     assert "decimal comma" in " ".join(data.notes).lower() or "decimal" in " ".join(data.notes)
     pd.testing.assert_frame_equal(scores[0], scores[1], check_exact=True)
+
+
+def test_model_names_with_control_characters_are_refused():
+    with pytest.raises(ValueError, match=r"model name .x\\r=cr. holds a control character"):
+        parse_experiment({"dataset": {"builtin": "moons"},
+                          "models": [{"name": "x\r=cr", "estimator": "GaussianNB"}]})
