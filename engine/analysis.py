@@ -48,7 +48,7 @@ class ExperimentResult:
                 *rank_notes(self.summary, self.cv.primary_metric)]
 
     def tables(self) -> dict:
-        """``{file name: DataFrame}``: the tables of EXPERIMENT.md that apply."""
+        """``{file name: DataFrame}``: the tables of docs/experiment-format.md that apply."""
         tables = {
             "fold_scores.csv": self.cv.scores,
             "summary.csv": self.summary,

@@ -89,7 +89,7 @@ class CalibrationResult:
     notes: tuple = ()
 
     def tables(self) -> dict:
-        """``{file name: DataFrame}`` of the calibration tables of EXPERIMENT.md."""
+        """``{file name: DataFrame}`` of the calibration tables (docs/experiment-format.md)."""
         return {"calibration_curve.csv": self.curve, "calibration_scores.csv": self.scores,
                 "calibration_map.csv": self.map}
 

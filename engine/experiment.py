@@ -1,4 +1,4 @@
-"""Experiment files (the JSON of shared/EXPERIMENT.md): parse, validate, save.
+"""Experiment files (described in docs/experiment-format.md): parse, validate, save.
 
 Every problem is a ``ValueError`` whose text says what is wrong and what to change.
 """

@@ -306,7 +306,7 @@ class ComparisonSettings:
 
 @dataclass(frozen=True)
 class Comparison:
-    """Pairwise comparisons of all models on one metric (tables of EXPERIMENT.md)."""
+    """Pairwise comparisons of all models on one metric (tables of docs/experiment-format.md)."""
 
     metric: str
     pairwise: pd.DataFrame

@@ -20,7 +20,7 @@ from .jobs import Job, JobSlot
 class TablePanel(QWidget):
     """Shows one DataFrame; the user can sort, copy it and export it as CSV.
 
-    ``export_name`` is the default file name (the EXPERIMENT.md name, e.g. ``summary.csv``).
+    ``export_name`` is the default file name (the name in docs/experiment-format.md, e.g. ``summary.csv``).
     ``rows_selected`` carries the values of ``key_column`` in the selected rows.
     """
 

@@ -1,4 +1,4 @@
-"""A whole experiment with ALOOCV and calibration gives every table of EXPERIMENT.md."""
+"""A whole experiment with ALOOCV and calibration gives every table of docs/experiment-format.md."""
 import json
 
 import numpy as np
