@@ -176,7 +176,7 @@ class CVTab(QWidget):
         QVBoxLayout(self).addWidget(splitter)
         state.settings_changed.connect(self._show_settings)
         state.dataset_changed.connect(self._on_dataset_changed)
-        state.models_changed.connect(lambda _: self._update_buttons())
+        state.models_changed.connect(lambda _: self._forget_last_run())
         self._show_settings()
         self._update_buttons()
 
@@ -296,7 +296,18 @@ class CVTab(QWidget):
         self.primary_combo.blockSignals(False)
         self.extra_list.blockSignals(False)
 
+    def _forget_last_run(self) -> None:
+        """New data or models: the plot, log and timing of the last run no longer apply."""
+        if not self._run_job.running and self.progress_bar.value() > 0:
+            self.live_plot.reset("The data or the models changed since the last run. "
+                                 "Press Run to cross-validate them.")
+            self.log.clear()
+            self.progress_bar.setValue(0)
+            self.time_label.setText("Not run with the current data and models yet.")
+        self._update_buttons()
+
     def _on_dataset_changed(self, dataset) -> None:
+        self._forget_last_run()
         n_classes = len(dataset.classes) if dataset is not None else 2
         metrics = metrics_for_target(list(self.state.metrics), n_classes)
         self._offer_metrics(n_classes)

@@ -179,3 +179,16 @@ def test_the_app_and_the_headless_runner_agree_to_the_last_digit(tab, qtbot, tmp
         drop = [c for c in table.columns if c == "fit_seconds"]
         pd.testing.assert_frame_equal(gui_tables[name].drop(columns=drop),
                                       table.drop(columns=drop), check_exact=True)
+
+
+def test_the_last_run_is_forgotten_when_the_data_changes(tab, qtbot):
+    tab.state.set_dataset(load_builtin("moons"))
+    tab.state.set_model_entries([{"estimator": "GaussianNB", "params": {}}])
+    tab.folds_box.setValue(3)
+    tab.repeats_box.setValue(1)
+    with qtbot.waitSignal(tab.run_succeeded, timeout=30000):
+        tab.start_run()
+    assert tab.log.toPlainText() and tab.time_label.text().startswith("Done")
+    tab.state.set_dataset(load_builtin("iris"))
+    assert tab.log.toPlainText() == "" and tab.progress_bar.value() == 0
+    assert "Not run with the current data" in tab.time_label.text()
