@@ -104,8 +104,25 @@ def parameter_specs(name: str) -> list:
         if pname in _OBJECT_PARAMS:
             continue
         default = param.default if param.default is not param.empty else None
-        specs.append(ParamSpec(pname, default, _kind_of(default), docs.get(pname, "")))
+        doc = docs.get(pname, "")
+        if isinstance(default, str) and default in ("deprecated", "warn"):
+            default = documented_default(doc, default)
+        specs.append(ParamSpec(pname, default, _kind_of(default), doc))
     return specs
+
+
+def documented_default(doc: str, fallback):
+    """The effective default a docstring states (``default=False``) for a parameter whose
+    signature shows a placeholder such as ``'deprecated'``; ``fallback`` if none is given."""
+    import ast
+
+    match = re.search(r"default=([^)]*?)\)", doc)
+    if not match:
+        return fallback
+    try:
+        return ast.literal_eval(match.group(1).strip())
+    except (ValueError, SyntaxError):
+        return fallback
 
 
 def _kind_of(value) -> str:

@@ -65,3 +65,14 @@ def test_pipeline_scales_and_encodes():
 def test_presets_expand():
     for entries in presets().values():
         assert expand_models(entries)
+
+
+def test_placeholder_defaults_show_the_effective_value():
+    from engine.catalogue import parameter_specs
+
+    specs = {(name, s.name): s for name in ("LogisticRegression", "SVC")
+             for s in parameter_specs(name)}
+    assert specs["LogisticRegression", "penalty"].default == "l2"
+    if specs["SVC", "probability"].doc.find("default=False") >= 0:
+        assert specs["SVC", "probability"].default is False
+        assert specs["SVC", "probability"].kind == "bool"
