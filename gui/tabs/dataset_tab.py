@@ -1,66 +1,54 @@
-"""The Dataset tab: pick a built-in data set or open a CSV file, choose the target, look at it.
+"""The Dataset tab: pick a built-in data set or open a CSV file, choose the target, the
+positive class and the feature columns, look at the data.
 
 Reading files, deriving the Dataset and preparing the preview all happen on worker
-jobs; the GUI thread only swaps finished values into the views.
+jobs; the GUI thread only swaps finished values into the views. Every choice made here
+(target, columns left out, positive class) is recorded in ``Dataset.source``, the
+experiment file's ``dataset`` block, so a saved experiment loads the same data.
 """
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
-import numpy as np
-import pandas as pd
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QMessageBox, QPushButton, QSpinBox,
-                               QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QFrame,
+                               QGridLayout, QGroupBox, QHBoxLayout, QLabel, QMessageBox,
+                               QPushButton, QScrollArea, QSpinBox, QSplitter, QVBoxLayout,
+                               QWidget)
 
-from engine.data import BUILTINS, Dataset, dataset_from_frame, load_builtin, load_csv, \
-    read_csv_table
+from engine.data import BUILTINS, Dataset, load_builtin
 
+from ..dataset_loading import (CsvRead, DatasetView, csv_dataset, names, prepare_view, read_key,
+                               with_changes)
 from ..help import help_title
 from ..jobs import Job, JobSlot
 from ..plots.class_counts_plot import ClassCountsPlot
 from ..plots.scatter_plot import FeatureScatterPlot
 from ..table_panel import TablePanel
+from ..views.column_picker import ColumnPicker, column_rows
+from ..views.dataset_notes import notes_html, summary_html
+from ..views.widgets import blocked
 
-SCATTER_SAMPLE = 5000
-
-
-@dataclass(frozen=True)
-class DatasetView:
-    """What the tab shows for a Dataset, prepared off the GUI thread."""
-
-    dataset: Dataset
-    preview: pd.DataFrame
-    sample: Optional[np.ndarray]     # row positions drawn in the scatter (None: all rows)
+POSITIVE_TIP = ("The positive class is the class that precision, recall and F1 are about "
+                "(and average precision and the precision-recall curve): e.g. 'sick' when "
+                "looking for sick patients. Accuracy, balanced accuracy, ROC AUC and log loss "
+                "do not depend on it.")
 
 
-def prepare_view(dataset: Dataset) -> DatasetView:
-    preview = dataset.X.copy(deep=False)
-    labels = np.asarray([str(c) for c in dataset.classes], dtype=object)
-    preview[_free_name(dataset.target, preview.columns)] = labels[dataset.y]
-    sample = None
-    if dataset.n_rows > SCATTER_SAMPLE:
-        rng = np.random.default_rng(0)
-        sample = np.sort(rng.choice(dataset.n_rows, SCATTER_SAMPLE, replace=False))
-    return DatasetView(dataset, preview, sample)
+class SideScroll(QScrollArea):
+    """A vertical scroll area never narrower than its contents plus the scroll bar (the
+    side column scrolls down when the notes are long; nothing is cut on the right)."""
 
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
 
-def _free_name(name: str, taken) -> str:
-    return name if name not in taken else f"{name} (target)"
-
-
-def read_csv_dataset(path: str) -> tuple:
-    """(raw frame, notes, Dataset) of a CSV file, the target being its last column."""
-    frame, notes = read_csv_table(path)
-    target = str(frame.columns[-1])
-    notes = notes + [f"target: the last column, {target!r} (pick another one above)"]
-    name = os.path.splitext(os.path.basename(path))[0]
-    dataset = dataset_from_frame(frame, target, name=name, notes=notes,
-                                 source={"csv": os.path.abspath(path), "target": target})
-    return frame, notes, dataset
+    def minimumSizeHint(self) -> QSize:
+        inner = self.widget().minimumSizeHint() if self.widget() is not None else QSize(300, 0)
+        return QSize(inner.width() + self.verticalScrollBar().sizeHint().width() + 2, 120)
 
 
 def option_editor(value, parent) -> QWidget:
@@ -79,7 +67,7 @@ def option_editor(value, parent) -> QWidget:
 
 
 class DatasetTab(QWidget):
-    """Data source, target and a first look at the data (summary, classes, two features)."""
+    """Data source, target, positive class, feature columns and a first look at the data."""
 
     view_ready = Signal()        # the views show the state's current dataset
     load_failed = Signal(str)
@@ -89,7 +77,10 @@ class DatasetTab(QWidget):
         self.state = state
         self._load_job, self._view_job = JobSlot(), JobSlot()
         self._pending_view: Optional[Dataset] = None
-        self._raw: Optional[tuple] = None      # (path, frame, notes) of the last CSV read
+        self._queued: Optional[tuple] = None    # (work, base, message): new data waiting
+        self._changes: dict = {}                # source changes waiting, with their "csv"
+        self._loading_base: Optional[Dataset] = None
+        self._raw: Optional[CsvRead] = None     # the last CSV file read
         self._view: Optional[DatasetView] = None
         self._option_editors: dict = {}
         self.setAcceptDrops(True)
@@ -102,14 +93,12 @@ class DatasetTab(QWidget):
         splitter.addWidget(self._build_side())
         splitter.addWidget(self._build_views())
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([330, 950])
+        splitter.setSizes([360, 920])
         layout = QVBoxLayout(self)
         layout.addWidget(splitter)
 
     def _build_side(self) -> QWidget:
         side = QWidget(self)
-        side.setMinimumWidth(300)
-        side.setMaximumWidth(420)
         column = QVBoxLayout(side)
         column.setContentsMargins(0, 0, 6, 0)
         column.addLayout(help_title("Data source", "dataset", self))
@@ -118,23 +107,45 @@ class DatasetTab(QWidget):
         self.open_button.setToolTip("Read a CSV file (comma, semicolon or tab separated). "
                                     "You can also drag a .csv file onto this window.")
         self.open_button.clicked.connect(self.ask_csv_path)
-        column.addWidget(self.open_button)
         drop = QLabel("…or drag a .csv file here.", side)
         drop.setStyleSheet("color: #666;")
-        column.addWidget(drop)
-        target_box = QGroupBox("Column to predict (target)", side)
-        self.target_combo = QComboBox(target_box)
-        self.target_combo.setToolTip("The class column; every other column is a feature.")
-        self.target_combo.activated.connect(self._on_target_picked)
-        QVBoxLayout(target_box).addWidget(self.target_combo)
-        column.addWidget(target_box)
+        open_row = QHBoxLayout()
+        open_row.addWidget(self.open_button)
+        open_row.addWidget(drop, 1)
+        column.addLayout(open_row)
+        column.addWidget(self._build_target_box())
+        self.columns = ColumnPicker(side)
+        self.columns.exclusion_changed.connect(self._on_exclusion_changed)
+        column.addWidget(self.columns)
         self.summary = QLabel("No data loaded yet: pick a built-in data set or open a CSV file.")
-        self.summary.setWordWrap(True)
-        self.summary.setTextFormat(Qt.RichText)
-        self.summary.setAlignment(Qt.AlignTop | Qt.AlignLeft)
-        self.summary.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        column.addWidget(self.summary, 1)
-        return side
+        self.notes_label = QLabel("")
+        for label in (self.summary, self.notes_label):
+            label.setWordWrap(True)
+            label.setTextFormat(Qt.RichText)
+            label.setAlignment(Qt.AlignTop | Qt.AlignLeft)
+            label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            column.addWidget(label)
+        column.addStretch(1)
+        scroll = SideScroll(self)
+        scroll.setWidget(side)
+        scroll.setMaximumWidth(480)
+        return scroll
+
+    def _build_target_box(self) -> QGroupBox:
+        box = QGroupBox("What to predict", self)
+        self.target_combo = QComboBox(box)
+        self.target_combo.setToolTip("The class column; the ticked columns below are the "
+                                     "features.")
+        self.target_combo.activated.connect(self._on_target_picked)
+        self.pos_combo = QComboBox(box)
+        self.pos_combo.setToolTip(POSITIVE_TIP)
+        self.pos_combo.activated.connect(self._on_positive_picked)
+        self.target_form = QFormLayout(box)
+        self.target_form.addRow("Target column", self.target_combo)
+        self.target_form.addRow("Positive class", self.pos_combo)
+        self.target_form.labelForField(self.pos_combo).setToolTip(POSITIVE_TIP)
+        self.target_form.setRowVisible(self.pos_combo, False)
+        return box
 
     def _build_builtin_box(self) -> QGroupBox:
         box = QGroupBox("Built-in data set", self)
@@ -147,14 +158,19 @@ class DatasetTab(QWidget):
         self.builtin_description = QLabel(box)
         self.builtin_description.setWordWrap(True)
         self.builtin_description.setStyleSheet("color: #555;")
-        self.options_form = QFormLayout()
+        self.options_grid = QGridLayout()
+        self.options_grid.setColumnStretch(1, 1)
+        self.options_grid.setColumnStretch(3, 1)
+        self._option_widgets: list = []
         self.load_builtin_button = QPushButton("Load built-in", box)
         self.load_builtin_button.clicked.connect(self.load_selected_builtin)
+        pick = QHBoxLayout()
+        pick.addWidget(self.builtin_combo, 1)
+        pick.addWidget(self.load_builtin_button)
         layout = QVBoxLayout(box)
-        layout.addWidget(self.builtin_combo)
+        layout.addLayout(pick)
         layout.addWidget(self.builtin_description)
-        layout.addLayout(self.options_form)
-        layout.addWidget(self.load_builtin_button)
+        layout.addLayout(self.options_grid)
         self._rebuild_options()
         return box
 
@@ -183,7 +199,7 @@ class DatasetTab(QWidget):
         plots.addWidget(self.counts_plot)
         plots.addWidget(scatter)
         plots.setSizes([380, 570])
-        self.preview = TablePanel("Preview (the table as read; target last)", "data.csv", self)
+        self.preview = TablePanel("Preview (the features used, then the target)", "data.csv", self)
         views = QSplitter(Qt.Vertical, self)
         views.addWidget(plots)
         views.addWidget(self.preview)
@@ -191,22 +207,28 @@ class DatasetTab(QWidget):
         return views
 
     def _rebuild_options(self) -> None:
-        while self.options_form.rowCount():
-            self.options_form.removeRow(0)
+        """The generator options of the picked built-in, two to a row."""
+        for widget in self._option_widgets:
+            self.options_grid.removeWidget(widget)
+            widget.deleteLater()
         name = self.builtin_combo.currentData()
         description, options = BUILTINS[name]
         self.builtin_description.setText(description)
-        self._option_editors = {}
-        for option, default in options.items():
+        self._option_editors, self._option_widgets = {}, []
+        for i, (option, default) in enumerate(options.items()):
+            label = QLabel(option.replace("_", " "), self)
             editor = option_editor(default, self)
+            editor.setToolTip(f"{option.replace('_', ' ')} of the generated data")
             self._option_editors[option] = editor
-            self.options_form.addRow(option.replace("_", " "), editor)
+            self._option_widgets += [label, editor]
+            self.options_grid.addWidget(label, i // 2, 2 * (i % 2))
+            self.options_grid.addWidget(editor, i // 2, 2 * (i % 2) + 1)
 
     # ------------------------------------------------------------------ loading
     def load_selected_builtin(self) -> None:
         name = self.builtin_combo.currentData()
         options = {k: e.value() for k, e in self._option_editors.items()}
-        self._run_load(lambda: load_builtin(name, **options), self._on_dataset_loaded,
+        self._run_load(lambda: (None, load_builtin(name, **options)), None,
                        f"Loading {name}…")
 
     def load_builtin(self, name: str, **options) -> None:
@@ -223,43 +245,97 @@ class DatasetTab(QWidget):
             self.open_csv(path)
 
     def open_csv(self, path: str) -> None:
-        self._run_load(lambda: read_csv_dataset(path), self._on_csv_loaded,
+        """Read ``path``; the engine picks the target (and says so in the notes)."""
+        source = {"csv": os.path.abspath(path)}
+        name = os.path.splitext(os.path.basename(path))[0]
+        cached = self._raw
+        self._run_load(lambda: csv_dataset(source, name, cached), None,
                        f"Reading {os.path.basename(path)}…")
 
-    def _on_target_picked(self, _index: int) -> None:
-        dataset = self.state.dataset
-        target = self.target_combo.currentText()
-        if dataset is None or "csv" not in dataset.source or target == dataset.target:
-            return
-        source = {**dataset.source, "target": target}
-        raw = self._raw if self._raw and self._raw[0] == source["csv"] else None
-        if raw is not None:
-            _, frame, notes = raw
-            work = lambda: dataset_from_frame(frame, target, name=dataset.name,  # noqa: E731
-                                              notes=notes, source=source)
-        else:
-            work = lambda: load_csv(source["csv"], target=target)  # noqa: E731
-        self._run_load(work, self._on_dataset_loaded, f"Using {target!r} as the target…")
+    def _reload(self, changes: dict, message: str) -> None:
+        """Derive the shown CSV data set again with ``changes`` to its source.
 
-    def _run_load(self, work, on_success, message: str) -> None:
+        Changes asked for while data is still loading or being drawn wait, merged, and
+        apply to the data set shown next (if it comes from the same file).
+        """
+        shown = self._view.dataset if self._view is not None else None
+        if shown is None or "csv" not in shown.source:
+            return
+        if self._changes.get("csv") != shown.source["csv"]:
+            self._changes = {"csv": shown.source["csv"]}
+        self._changes.update(changes)
+        self.state.status_message.emit(message)
+        self._apply_changes()
+
+    def _apply_changes(self) -> None:
+        shown = self._view.dataset if self._view is not None else None
+        if (len(self._changes) < 2 or self._load_job.running or shown is None
+                or shown is not self.state.dataset):
+            return                                # later: when the data on the way is shown
+        changes, self._changes = self._changes, {}
+        if shown.source.get("csv") != changes["csv"]:
+            return                                # another file was opened meanwhile
+        source, cached = with_changes(shown.source, changes), self._raw
+        self._run_load(lambda: csv_dataset(source, shown.name, cached), shown,
+                       "Updating the data…")
+
+    def _on_target_picked(self, _index: int) -> None:
+        target = self.target_combo.currentText()
+        if self._view is not None and target != self._view.dataset.target:
+            self._reload({"target": target}, f"Using {target!r} as the target…")
+
+    def _on_exclusion_changed(self, excluded: list) -> None:
+        self._reload({"exclude": list(excluded)}, "Updating the features…")
+
+    def _on_positive_picked(self, index: int) -> None:
+        code = self.pos_combo.itemData(index)
+        if self._view is None or code is None or code == self._view.dataset.pos_label:
+            return
+        label = self._view.dataset.classes[code]
+        self._reload({"pos_label": label}, f"Using {label!r} as the positive class…")
+
+    def _run_load(self, work: Callable, base: Optional[Dataset], message: str) -> None:
+        """Run ``work`` (-> (CsvRead or None, Dataset)) on a worker. ``base`` is the data
+        set it changes (None: new data); a new file asked for while another loads waits,
+        and the one loading is then dropped."""
         if self._load_job.running:
-            self.state.status_message.emit("Still loading the previous data; please wait.")
+            self._queued = (work, base, message)
+            self._changes = {}
+            self.state.status_message.emit(message)
             return
         job = Job(work, name="load-data")
-        job.succeeded.connect(on_success)
+        job.succeeded.connect(self._on_loaded)
         job.failed.connect(self._on_load_failed)
+        self._loading_base = base
         self.state.status_message.emit(message)
         self._load_job.start(job)
 
-    def _on_csv_loaded(self, loaded) -> None:
-        frame, notes, dataset = loaded
-        self._raw = (dataset.source["csv"], frame, notes)
-        self._on_dataset_loaded(dataset)
+    def _start_queued(self) -> bool:
+        self._load_job.job.wait(5000)             # it has emitted its last signal
+        if self._queued is None:
+            return False
+        request, self._queued = self._queued, None
+        self._run_load(*request)
+        return True
 
-    def _on_dataset_loaded(self, dataset) -> None:
+    def _on_loaded(self, loaded) -> None:
+        raw, dataset = loaded
+        if raw is not None:
+            self._raw = raw
+        if self._start_queued():
+            return
+        base = self._loading_base
+        if base is not None and base is not self.state.dataset:
+            self._changes = {}
+            self._sync_controls()                 # other data came meanwhile
+            return
         self.state.set_dataset(dataset)
 
     def _on_load_failed(self, message: str) -> None:
+        if self._start_queued():
+            return
+        self._changes = {}
+        self._sync_controls()                     # back to the data still in use
         self.state.status_message.emit("Could not load the data.")
         self.load_failed.emit(message)
         QMessageBox.warning(self, "Cannot use this data",
@@ -286,18 +362,18 @@ class DatasetTab(QWidget):
             return
         job = Job(lambda: prepare_view(dataset), name="prepare-view")
         job.succeeded.connect(self._show_view)
-        job.failed.connect(self._on_load_failed)
+        job.failed.connect(self._on_view_failed)
         self._view_job.start(job)
 
     def _show_view(self, view: DatasetView) -> None:
         if self._pending_view is not None:
             pending, self._pending_view = self._pending_view, None
+            self._view_job.job.wait(5000)        # it has emitted its last signal
             self._on_dataset_changed(pending)
             return
         self._view = view
         dataset = view.dataset
-        self._sync_source(dataset)
-        self.summary.setText(summary_html(dataset))
+        self._sync_controls()
         counts = dataset.class_counts()
         self.counts_plot.set_counts(list(counts.index), counts.to_numpy())
         self.preview.set_frame(view.preview)
@@ -306,18 +382,61 @@ class DatasetTab(QWidget):
         self.state.status_message.emit(f"Loaded {dataset.name}: {dataset.n_rows:,} rows, "
                                        f"{dataset.X.shape[1]} features")
         self.view_ready.emit()
+        self._apply_changes()
 
-    def _sync_source(self, dataset: Dataset) -> None:
-        self.target_combo.clear()
-        if "csv" in dataset.source and self._raw and self._raw[0] == dataset.source["csv"]:
-            self.target_combo.addItems([str(c) for c in self._raw[1].columns])
-        elif "csv" in dataset.source:
-            self.target_combo.addItems([*map(str, dataset.X.columns), dataset.target])
-        else:
-            self.target_combo.addItem(dataset.target)
-            self._show_builtin_options(dataset.source)
-        self.target_combo.setCurrentText(dataset.target)
-        self.target_combo.setEnabled("csv" in dataset.source)
+    def _on_view_failed(self, message: str) -> None:
+        QMessageBox.warning(self, "Cannot show this data", message)
+
+    def _raw_of(self, dataset: Dataset) -> Optional[CsvRead]:
+        """The file as read for ``dataset``, if it is the last one read."""
+        source, raw = dataset.source, self._raw
+        if raw is None or "csv" not in source:
+            return None
+        same = raw.path == source["csv"] and raw.key[3:] == read_key(source)[3:]
+        return raw if same else None
+
+    def _sync_controls(self) -> None:
+        """Target, positive class, columns, summary and notes as for the shown data set."""
+        if self._view is None:
+            return
+        dataset = self._view.dataset
+        source, raw = dataset.source, self._raw_of(dataset)
+        editable = "csv" in source
+        excluded = names(source.get("drop")) + names(source.get("exclude"))
+        rows = column_rows(raw.columns if raw is not None else None, dataset, excluded)
+        with blocked(self.target_combo):
+            self.target_combo.clear()
+            if raw is not None:
+                self.target_combo.addItems(raw.columns)
+            elif editable:
+                self.target_combo.addItems([r.name for r in rows] + [dataset.target])
+            else:
+                self.target_combo.addItem(dataset.target)   # built-ins: a fixed target
+            self.target_combo.setCurrentText(dataset.target)
+        self.target_combo.setEnabled(editable)
+        fixed = ("" if editable else "Built-in data sets use all their columns."
+                 if "builtin" in source else "This data set's columns are fixed.")
+        self.columns.show_columns(rows, editable, fixed)
+        self._sync_positive(dataset, editable, "builtin" in source)
+        if "builtin" in source:
+            self._show_builtin_options(source)
+        self.summary.setText(summary_html(dataset))
+        self.notes_label.setText(notes_html(dataset.notes))
+
+    def _sync_positive(self, dataset: Dataset, editable: bool, builtin: bool) -> None:
+        two = len(dataset.classes) == 2
+        self.target_form.setRowVisible(self.pos_combo, two)
+        with blocked(self.pos_combo):
+            self.pos_combo.clear()
+            if two:
+                for code, label in enumerate(dataset.classes):
+                    self.pos_combo.addItem(str(label), code)
+                self.pos_combo.setCurrentIndex(-1 if dataset.pos_label is None
+                                               else dataset.pos_label)
+        self.pos_combo.setEnabled(two and editable)
+        fixed = (" Built-in data sets keep scikit-learn's positive class (the second class)."
+                 if builtin else " It is fixed for this data set.")
+        self.pos_combo.setToolTip(POSITIVE_TIP + ("" if editable else fixed))
 
     def _show_builtin_options(self, source: dict) -> None:
         index = self.builtin_combo.findData(source.get("builtin"))
@@ -335,6 +454,8 @@ class DatasetTab(QWidget):
             combo.addItems(numeric)
             if len(numeric) > default:
                 combo.setCurrentIndex(default)
+        if len(numeric) < 2:                      # no pair to plot (not a column against itself)
+            self.y_combo.clear()
 
     def _draw_scatter(self) -> None:
         view = self._view
@@ -373,26 +494,3 @@ def csv_path_of(mime) -> str:
         if path.lower().endswith((".csv", ".tsv", ".txt")):
             return path
     return ""
-
-
-def summary_html(dataset: Dataset) -> str:
-    """Rows, features, missing values, categorical columns and the loading notes."""
-    categorical = dataset.categorical_columns
-    n_classes = len(dataset.classes)
-    rows = [("Data set", dataset.name), ("Rows", f"{dataset.n_rows:,}"),
-            ("Features", f"{dataset.X.shape[1]} ({len(dataset.numeric_columns)} numeric, "
-                         f"{len(categorical)} categorical)"),
-            ("Missing values", f"{dataset.n_missing:,}"),
-            ("Target", f"{dataset.target} — {n_classes} classes")]
-    if categorical:
-        rows.append(("Categorical", ", ".join(map(str, categorical[:8]))
-                     + (" …" if len(categorical) > 8 else "")))
-    table = "".join(f"<tr><td style='color:#555; padding-right:8px'>{k}</td><td>{_html(v)}</td>"
-                    "</tr>" for k, v in rows)
-    notes = "".join(f"<li>{_html(n)}</li>" for n in dataset.notes)
-    return (f"<table>{table}</table><p style='margin-top:8px'><b>What was done</b></p>"
-            f"<ul style='margin-left:-20px'>{notes or '<li>nothing: used as is</li>'}</ul>")
-
-
-def _html(text) -> str:
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,16 +1,22 @@
-"""The Dataset tab, driven offscreen: built-ins, CSV files, target choice, bad files, drops."""
+"""The Dataset tab, driven offscreen: built-ins, CSV files, target choice, bad files, drops,
+the feature check boxes, the positive class and the notes that follow them."""
+import os
+
 import numpy as np
 import pandas as pd
 import pytest
 
-
-
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl  # noqa: E402
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl  # noqa: E402
 from PySide6.QtGui import QDropEvent  # noqa: E402
 
-from engine.data import dataset_from_frame  # noqa: E402
+import gui.dataset_loading as dataset_loading  # noqa: E402
+from engine.data import dataset_from_frame, load_csv  # noqa: E402
+from gui.dataset_loading import csv_dataset, with_changes  # noqa: E402
 from gui.state import AppState  # noqa: E402
 from gui.tabs.dataset_tab import DatasetTab  # noqa: E402
+
+LOGISTIC = {"estimator": "LogisticRegression", "scale": True}
+PENGUINS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "penguins.csv")
 
 
 @pytest.fixture
@@ -66,7 +72,8 @@ def test_messy_csv_with_semicolons(tab, qtbot, tmp_path):
     assert dataset.n_missing == 6
     assert any("semicolon" in note for note in dataset.notes)
     text = tab.summary.text()
-    assert "Missing values" in text and "colour" in text and "semicolon" in text
+    assert "Missing values" in text and "colour" in text
+    assert "semicolon" in tab.notes_label.text()
     assert tab.preview.model.rowCount() == 60 and tab.preview.model.columnCount() == 4
     assert tab.target_combo.isEnabled() and tab.target_combo.currentText() == "species"
     assert [tab.x_combo.itemText(i) for i in range(tab.x_combo.count())] == ["height", "weight"]
@@ -99,10 +106,17 @@ def test_bad_file_gives_a_dialog_with_the_engine_message(tab, qtbot, tmp_path, w
 def test_one_class_target_is_refused_with_advice(tab, qtbot, tmp_path, warnings_shown):
     path = tmp_path / "one.csv"
     path.write_text("a,b,label\n1,2,x\n3,4,x\n5,6,x\n", encoding="utf-8")
-    with qtbot.waitSignal(tab.load_failed, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
         tab.open_csv(str(path))
+    assert tab.state.dataset.target == "b"           # the engine passes over 'label'
+    assert "'label', does not look like classes" in tab.notes_label.text()
+    index = tab.target_combo.findText("label")
+    tab.target_combo.setCurrentIndex(index)
+    with qtbot.waitSignal(tab.load_failed, timeout=10000):
+        tab.target_combo.activated.emit(index)
     qtbot.waitUntil(lambda: len(warnings_shown) == 1)
     assert "only one class" in warnings_shown[0][1]
+    assert tab.state.dataset.target == "b" and tab.target_combo.currentText() == "b"
 
 
 def test_large_data_is_sampled_for_the_scatter(tab, qtbot):
@@ -125,3 +139,274 @@ def test_dropping_a_csv_file_opens_it(tab, qtbot, tmp_path):
     with qtbot.waitSignal(tab.view_ready, timeout=10000):
         tab.dropEvent(event)
     assert tab.state.dataset.name == "dropped"
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def open_penguins(tab, qtbot):
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+        tab.open_csv(PENGUINS)
+    return tab.state.dataset
+
+
+def show(tab, qtbot, dataset):
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+        tab.state.set_dataset(dataset)
+    return dataset
+
+
+def pick(qtbot, tab, combo, text):
+    """Choose ``text`` in ``combo`` as a user does, and wait for the data to follow."""
+    index = combo.findText(text)
+    assert index >= 0, f"{text!r} not offered"
+    combo.setCurrentIndex(index)
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+        combo.activated.emit(index)
+    return tab.state.dataset
+
+
+def click_box(qtbot, tab, name, wait=True):
+    """Click the check box of column ``name`` in the feature list."""
+    item = tab.columns.item(name)
+    assert item is not None, f"no check box for {name!r}"
+    view = tab.columns.list
+    view.scrollToItem(item)
+    rect = view.visualItemRect(item)
+    where = QPoint(rect.left() + 10, rect.center().y())
+    if not wait:
+        qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=where)
+        return
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+        qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=where)
+
+
+def boxes(tab):
+    """Column -> (ticked, can be changed) of the feature list."""
+    out = {}
+    for i in range(tab.columns.list.count()):
+        item = tab.columns.list.item(i)
+        out[item.data(Qt.UserRole)] = (item.checkState() == Qt.Checked,
+                                       bool(item.flags() & Qt.ItemIsEnabled))
+    return out
+
+
+def positive_row_shown(tab):
+    return tab.target_form.isRowVisible(tab.pos_combo)
+
+
+# ----------------------------------------------------------------------------- target
+
+def test_a_csv_gets_the_engines_default_target_with_its_note(tab, qtbot):
+    dataset = open_penguins(tab, qtbot)
+    assert dataset.target == "sex"                       # 'year' holds years, not classes
+    assert dataset.source == {"csv": os.path.abspath(PENGUINS), "target": "sex"}
+    assert tab.target_combo.currentText() == "sex"
+    assert [tab.target_combo.itemText(i) for i in range(tab.target_combo.count())] == \
+        ["species", "island", "bill_length_mm", "bill_depth_mm", "flipper_length_mm",
+         "body_mass_g", "sex", "year"]
+    notes = tab.notes_label.text()
+    assert "'year', does not look like classes" in notes and "using 'sex'" in notes
+    assert "pick another one above" in notes and "name the target" not in notes
+    assert "dropped 11 row(s)" in notes
+
+
+def test_picking_another_target_keeps_the_other_choices(tab, qtbot):
+    dataset = show(tab, qtbot, load_csv(os.path.abspath(PENGUINS), target="sex", sep=",",
+                                        encoding="utf-8", decimal=".", exclude=["year"],
+                                        pos_label="male"))
+    assert dataset.classes[dataset.pos_label] == "male"
+    assert tab.pos_combo.currentText() == "male"
+    species = pick(qtbot, tab, tab.target_combo, "species")
+    assert species.target == "species" and species.classes == ("Adelie", "Chinstrap", "Gentoo")
+    assert species.source == {"csv": os.path.abspath(PENGUINS), "target": "species", "sep": ",",
+                              "encoding": "utf-8", "decimal": ".", "exclude": ["year"]}
+    assert species.pos_label is None                     # three classes: no positive class
+    assert "year" not in species.X.columns and "sex" in species.X.columns
+    assert boxes(tab)["year"] == (False, True) and "species" not in boxes(tab)
+    assert not positive_row_shown(tab)
+    assert "positive class" not in tab.notes_label.text()
+    island = pick(qtbot, tab, tab.target_combo, "island")  # the file is not read again
+    assert island.source["target"] == "island" and "species" in island.X.columns
+
+
+def test_a_positive_class_that_still_fits_is_kept(tab, qtbot, tmp_path):
+    path = tmp_path / "answers.csv"
+    rng = np.random.default_rng(0)
+    rows = ["x,first,second"] + [f"{rng.normal():.3f},{rng.choice(['yes', 'no'])},"
+                                 f"{rng.choice(['yes', 'no'])}" for _ in range(40)]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    show(tab, qtbot, load_csv(str(path), target="second", pos_label="yes"))
+    dataset = pick(qtbot, tab, tab.target_combo, "first")
+    assert dataset.source["pos_label"] == "yes" and dataset.classes[dataset.pos_label] == "yes"
+    assert tab.pos_combo.currentText() == "yes"
+
+
+def test_the_file_is_read_once_while_only_choices_change(monkeypatch):
+    reads = []
+    real = dataset_loading.read_csv_table
+    monkeypatch.setattr(dataset_loading, "read_csv_table",
+                        lambda *a, **k: reads.append(a) or real(*a, **k))
+    raw, first = csv_dataset({"csv": PENGUINS}, "penguins")
+    raw, second = csv_dataset({**first.source, "target": "species", "exclude": ["island"]},
+                              "penguins", raw)
+    assert len(reads) == 1
+    assert second.target == "species" and "island" not in second.X.columns
+    _, third = csv_dataset({**second.source, "sep": ","}, "penguins", raw)   # read again
+    assert len(reads) == 2 and third.source["sep"] == ","
+
+
+# ----------------------------------------------------------------------------- features
+
+def test_unticking_a_column_leaves_it_out_and_is_saved(tab, qtbot):
+    before = open_penguins(tab, qtbot)
+    assert all(ticked and enabled for ticked, enabled in boxes(tab).values())
+    assert list(boxes(tab)) == ["species", "island", "bill_length_mm", "bill_depth_mm",
+                                "flipper_length_mm", "body_mass_g", "year"]
+    assert tab.columns.count_label.text().startswith("7 of 7 columns")
+    notes_before = tab.notes_label.text()
+    click_box(qtbot, tab, "island")
+    dataset = tab.state.dataset
+    assert "island" not in dataset.X.columns and dataset.X.shape[1] == 6
+    assert dataset.source["exclude"] == ["island"] and dataset.target == "sex"
+    tab.state.set_model_entries([LOGISTIC])
+    assert tab.state.to_experiment().dataset["exclude"] == ["island"]
+    assert boxes(tab)["island"] == (False, True)
+    assert tab.columns.count_label.text().startswith("6 of 7 columns")
+    assert tab.preview.model.columnCount() == 7          # 6 features + the target
+    notes = tab.notes_label.text()
+    assert notes != notes_before and "one-hot encoded inside each model: species<" in notes
+    assert dataset.pos_label == before.pos_label
+    click_box(qtbot, tab, "island")                       # and back
+    assert "island" in tab.state.dataset.X.columns
+    assert "exclude" not in tab.state.dataset.source
+
+
+def test_quick_clicks_all_count(tab, qtbot):
+    open_penguins(tab, qtbot)
+    click_box(qtbot, tab, "island", wait=False)
+    click_box(qtbot, tab, "year", wait=False)
+    qtbot.waitUntil(lambda: tab.state.dataset.source.get("exclude") == ["island", "year"]
+                    and tab._view.dataset is tab.state.dataset, timeout=10000)
+    assert boxes(tab)["island"] == (False, True) and boxes(tab)["year"] == (False, True)
+
+
+def test_choices_made_while_loading_are_all_applied(tab, qtbot):
+    open_penguins(tab, qtbot)
+    click_box(qtbot, tab, "island", wait=False)          # loading starts
+    index = tab.pos_combo.findText("male")
+    tab.pos_combo.setCurrentIndex(index)
+    tab.pos_combo.activated.emit(index)                   # waits for it
+    qtbot.waitUntil(lambda: tab.state.dataset.source.get("pos_label") == "male"
+                    and tab._view.dataset is tab.state.dataset, timeout=10000)
+    dataset = tab.state.dataset
+    assert dataset.source["exclude"] == ["island"] and "island" not in dataset.X.columns
+    assert dataset.classes[dataset.pos_label] == "male"
+    assert tab.pos_combo.currentText() == "male" and boxes(tab)["island"] == (False, True)
+
+
+def test_source_changes_merge_the_columns_left_out():
+    source = {"csv": "a.csv", "target": "y", "drop": ["id"], "exclude": ["z"], "sep": ";"}
+    assert with_changes(source, {"target": "z"}) == \
+        {"csv": "a.csv", "target": "z", "exclude": ["id"], "sep": ";"}
+    assert with_changes(source, {"exclude": ["z"]}) == \
+        {"csv": "a.csv", "target": "y", "exclude": ["z"], "sep": ";"}
+    assert with_changes(source, {"exclude": []}) == {"csv": "a.csv", "target": "y", "sep": ";"}
+    assert with_changes(source, {"pos_label": 0})["pos_label"] == 0
+
+
+def test_leaving_out_the_last_feature_is_refused(tab, qtbot, tmp_path, warnings_shown):
+    path = tmp_path / "small.csv"
+    path.write_text("a,label\n" + "".join(f"{i},{'xy'[i % 2]}\n" for i in range(10)),
+                    encoding="utf-8")
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+        tab.open_csv(str(path))
+    before = tab.state.dataset
+    with qtbot.waitSignal(tab.load_failed, timeout=10000):
+        click_box(qtbot, tab, "a", wait=False)
+    assert "no feature columns" in warnings_shown[0][1]
+    assert tab.state.dataset is before
+    assert boxes(tab)["a"] == (True, True)
+
+
+def test_identifier_empty_and_leaking_columns_are_marked(tab, qtbot, tmp_path):
+    rng = np.random.default_rng(2)
+    n = 60
+    outcome = rng.choice(["ill", "well"], n)
+    frame = pd.DataFrame({"patient": [f"P{i:03d}" for i in range(n)],
+                          "age": rng.integers(20, 80, n), "notes": [""] * n,
+                          "discharge_code": np.where(outcome == "ill", "D1", "D0"),
+                          "outcome": outcome})
+    path = tmp_path / "patients.csv"
+    frame.to_csv(path, index=False)
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+        tab.open_csv(str(path))
+    shown = boxes(tab)
+    assert shown["patient"] == (False, False) and shown["notes"] == (False, False)
+    assert shown["age"] == (True, True) and shown["discharge_code"] == (True, True)
+    assert "identifier" in tab.columns.item("patient").toolTip()
+    assert "empty" in tab.columns.item("notes").toolTip()
+    leak = tab.columns.item("discharge_code")
+    assert "⚠ possible leak" in leak.text() and "alone predicts" in leak.toolTip()
+    assert "untick it under Features" in tab.notes_label.text()
+    assert '"exclude"' not in tab.notes_label.text()
+    assert "2 of 4 columns" in tab.columns.count_label.text()
+    assert "⚠" in tab.columns.count_label.text()
+    click_box(qtbot, tab, "discharge_code")
+    assert tab.state.dataset.source["exclude"] == ["discharge_code"]
+    assert "possible leak" not in tab.notes_label.text()
+    assert "⚠" not in tab.columns.item("discharge_code").text()
+
+
+# ----------------------------------------------------------------------------- positive class
+
+def test_the_positive_class_can_be_picked(tab, qtbot):
+    dataset = open_penguins(tab, qtbot)
+    assert positive_row_shown(tab) and tab.pos_combo.isEnabled()
+    assert [tab.pos_combo.itemText(i) for i in range(2)] == ["female", "male"]
+    counts = dataset.class_counts()
+    assert counts["female"] < counts["male"]
+    assert tab.pos_combo.currentText() == "female" == dataset.classes[dataset.pos_label]
+    assert "the smaller class; pick another under Positive class" in tab.notes_label.text()
+    assert "precision, recall and F1" in tab.pos_combo.toolTip()
+    male = pick(qtbot, tab, tab.pos_combo, "male")
+    assert male.classes[male.pos_label] == "male" and male.pos_label == 1
+    assert male.source["pos_label"] == "male"
+    tab.state.set_model_entries([LOGISTIC])
+    assert tab.state.to_experiment().dataset["pos_label"] == "male"
+    assert "positive class: 'male' (as asked)" in tab.notes_label.text()
+    assert "Positive class</td><td>male" in tab.summary.text()
+    assert tab.pos_combo.currentText() == "male"
+    species = pick(qtbot, tab, tab.target_combo, "species")
+    assert species.pos_label is None and "pos_label" not in species.source
+    assert not positive_row_shown(tab)
+
+
+def test_builtins_show_their_positive_class_and_columns_read_only(tab, qtbot):
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+        tab.load_builtin("breast_cancer")
+    assert positive_row_shown(tab) and not tab.pos_combo.isEnabled()
+    assert tab.pos_combo.currentText() == "benign"
+    assert "second class" in tab.pos_combo.toolTip()
+    shown = boxes(tab)
+    assert len(shown) == 30 and all(ticked and not enabled for ticked, enabled in shown.values())
+    assert "Built-in data sets use all their columns" in tab.columns.count_label.text()
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+        tab.load_builtin("iris")
+    assert not positive_row_shown(tab)
+
+
+def test_column_rows_read_the_notes():
+    from gui.views.column_picker import EXCLUDED, LEFT_OUT, USED, column_rows
+    from gui.views.dataset_notes import screen_note
+
+    frame = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "town": list("pqrs"), "y": list("xyxy")})
+    dataset = dataset_from_frame(frame, "y", notes=[
+        "column 'town' has 120 categories: one-hot encoding makes many columns; "
+        "consider dropping it", "left out empty column(s): blank"])
+    rows = {r.name: r for r in column_rows(["a", "town", "blank", "gone", "y"], dataset,
+                                           excluded=["gone"])}
+    assert list(rows) == ["a", "town", "blank", "gone"]
+    assert rows["a"].status == USED and rows["town"].warning == "120 categories"
+    assert rows["blank"].status == LEFT_OUT and "empty" in rows["blank"].why
+    assert rows["gone"].status == EXCLUDED
+    assert screen_note(dataset.notes[0]).endswith("(untick it under Features)")

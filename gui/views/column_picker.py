@@ -1,0 +1,146 @@
+"""The Dataset tab's feature list: one check box per column of the file, ticked when the
+column is used as a feature.
+
+Columns the loader left out itself (empty, identifier-like) are shown unticked and greyed,
+saying why; columns the notes call possible leaks, or that have many categories, carry a
+warning mark with the note as tooltip.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QGroupBox, QLabel, QListWidget, QListWidgetItem, QVBoxLayout
+
+from engine.data import Dataset
+
+from .dataset_notes import leak_columns, left_out_reasons, many_category_columns
+from .widgets import blocked
+
+USED, EXCLUDED, LEFT_OUT = "used", "excluded", "left out"
+WARNING_COLOUR = QColor("#b35900")
+MIN_ROWS, MAX_ROWS = 3, 10
+
+
+@dataclass(frozen=True)
+class ColumnRow:
+    name: str
+    status: str                     # USED, EXCLUDED (by the user) or LEFT_OUT (by the loader)
+    why: str                        # the tooltip
+    warning: Optional[str] = None   # a short mark shown after the name
+
+
+def column_rows(columns, dataset: Dataset, excluded=()) -> list:
+    """One row per column of the file but the target, in the file's order.
+
+    ``columns`` are the file's columns (None: the dataset's features, then the excluded
+    columns, then those the notes say were left out); ``excluded`` are the columns the
+    user left out.
+    """
+    excluded = [str(c) for c in excluded]
+    reasons = left_out_reasons(dataset.notes)
+    if columns is None:
+        columns = [*map(str, dataset.X.columns), *excluded, *reasons]
+    features = {str(c) for c in dataset.X.columns}
+    leaks, many = leak_columns(dataset.notes), many_category_columns(dataset.notes)
+    rows = []
+    for name in dict.fromkeys(map(str, columns)):
+        if name == str(dataset.target):
+            continue
+        if name in features:
+            status, why = USED, "Used as a feature. Untick to leave it out."
+        elif name in excluded:
+            status, why = EXCLUDED, "Left out by you. Tick to use it as a feature."
+        else:
+            status = LEFT_OUT
+            why = "Left out: " + reasons.get(name, "it cannot be used as a feature (see the notes)")
+        warning = None
+        if name in leaks:
+            warning, why = "possible leak", f"{why}\n\n{leaks[name]}"
+        elif name in many:
+            warning = f"{many[name]} categories"
+            why = (f"{why}\n\nIt has {many[name]} categories: one-hot encoding makes a column "
+                   "for each, which slows the models and may overfit.")
+        rows.append(ColumnRow(name, status, why, warning))
+    return rows
+
+
+class ColumnPicker(QGroupBox):
+    """Check boxes "use as feature"; ``exclusion_changed`` gives the columns left out."""
+
+    exclusion_changed = Signal(list)
+
+    def __init__(self, parent=None):
+        super().__init__("Features (columns used to predict)", parent)
+        self.count_label = QLabel("No data loaded yet.", self)
+        self.count_label.setWordWrap(True)
+        self.count_label.setStyleSheet("color: #555;")
+        self.list = QListWidget(self)
+        self.list.setToolTip("Tick the columns the models may use; untick identifiers and "
+                             "columns recorded after the outcome.")
+        self.list.itemChanged.connect(self._on_item_changed)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.count_label)
+        layout.addWidget(self.list)
+        self._rows: list = []
+        self._fit_height(MIN_ROWS)
+
+    def show_columns(self, rows: list, editable: bool, fixed_reason: str = "") -> None:
+        """Show ``rows``; when not ``editable`` every box is greyed with ``fixed_reason``."""
+        self._rows = list(rows)
+        with blocked(self.list):
+            self.list.clear()
+            for row in rows:
+                item = QListWidgetItem(row.name if row.warning is None
+                                       else f"{row.name}   ⚠ {row.warning}")
+                item.setData(Qt.UserRole, row.name)
+                item.setCheckState(Qt.Checked if row.status == USED else Qt.Unchecked)
+                can_tick = editable and row.status != LEFT_OUT
+                item.setFlags(Qt.ItemIsUserCheckable | Qt.ItemIsEnabled if can_tick
+                              else Qt.ItemIsUserCheckable)       # greyed when not
+                tip = row.why if editable else "\n\n".join(
+                    filter(None, [fixed_reason, row.why if row.warning else ""]))
+                item.setToolTip(tip)
+                if row.warning:
+                    item.setForeground(QBrush(WARNING_COLOUR))
+                self.list.addItem(item)
+        self._fit_height(len(rows))
+        used = sum(row.status == USED for row in rows)
+        text = f"{used} of {len(rows)} columns used as features."
+        if any(row.warning for row in rows):
+            text += " ⚠ marks a column to check (hover over it for why)."
+        if not editable and fixed_reason:
+            text += " " + fixed_reason
+        self.count_label.setText(text)
+
+    def _fit_height(self, n_rows: int) -> None:
+        """As tall as its rows, between MIN_ROWS and MAX_ROWS (then it scrolls)."""
+        row = self.list.sizeHintForRow(0) if self.list.count() else self.fontMetrics().height()
+        shown = min(max(n_rows, MIN_ROWS), MAX_ROWS)
+        self.list.setFixedHeight(row * shown + 2 * self.list.frameWidth() + 4)
+
+    def clear_columns(self, text: str) -> None:
+        self._rows = []
+        with blocked(self.list):
+            self.list.clear()
+        self.count_label.setText(text)
+
+    def excluded(self) -> list:
+        """The columns the user unticked (not those the loader left out itself)."""
+        names = []
+        for index in range(self.list.count()):
+            item = self.list.item(index)
+            if item.flags() & Qt.ItemIsEnabled and item.checkState() != Qt.Checked:
+                names.append(item.data(Qt.UserRole))
+        return names
+
+    def item(self, name: str) -> Optional[QListWidgetItem]:
+        for index in range(self.list.count()):
+            if self.list.item(index).data(Qt.UserRole) == name:
+                return self.list.item(index)
+        return None
+
+    def _on_item_changed(self, _item) -> None:
+        self.exclusion_changed.emit(self.excluded())
