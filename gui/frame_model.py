@@ -26,8 +26,9 @@ LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 CellStyle = Callable[[int, str, object], Optional[str]]
 
 
-def format_value(value, digits: int = 4) -> str:
-    """Short display text for a cell (the files keep full precision)."""
+def format_value(value, digits: Optional[int] = 4) -> str:
+    """Short display text for a cell (the files keep full precision); ``digits=None``
+    shows numbers as they were written (``39.1``, ``3750``)."""
     if value is None:
         return ""
     if value is pd.NA:
@@ -37,6 +38,8 @@ def format_value(value, digits: int = 4) -> str:
             return "—"
         if math.isinf(value):
             return "∞" if value > 0 else "−∞"
+        if digits is None:                   # data as read: shortest exact form
+            return f"{value:.12g}"
         if value != 0 and (abs(value) < 10 ** -(digits - 1) or abs(value) >= 1e6):
             return f"{value:.{digits - 1}e}"
         return f"{value:.{digits}f}"

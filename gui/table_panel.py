@@ -28,7 +28,7 @@ class TablePanel(QWidget):
     exported = Signal(str)
 
     def __init__(self, title: str, export_name: str, parent=None, key_column: Optional[str] = None,
-                 sortable: bool = True, digits: int = 4, show_index: bool = False):
+                 sortable: bool = True, digits: Optional[int] = 4, show_index: bool = False):
         super().__init__(parent)
         self.export_name = export_name
         self.key_column = key_column

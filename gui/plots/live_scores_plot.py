@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
+from engine.verdict import metric_label
+
 from .class_counts_plot import PlotHint
 from .plot_panel import PlotPanel, colour
 
@@ -51,10 +53,11 @@ class LiveScoresPlot(PlotPanel):
             line = self._line(i)
             line.setVisible(True)
             self.legend.addItem(line, name)
-        self.title.setText(f"<b>Run in progress: {metric} on each fold as it finishes</b>")
+        self.title.setText(f"<b>Run in progress: {metric_label(metric)} on each fold as it "
+                           "finishes</b>")
         self.plot.setLabel("bottom", f"CV test fold (in split order; {n_splits} folds × "
                                      f"{n_repeats} repeats)")
-        self.plot.setLabel("left", f"{metric} (per fold)")
+        self.plot.setLabel("left", f"{metric_label(metric)} (per fold)")
         self.plot.setXRange(0.5, n_splits * n_repeats + 0.5, padding=0.01)
         self.plot.enableAutoRange(axis="y")
         self.hint.hide()
@@ -111,11 +114,11 @@ class LiveScoresPlot(PlotPanel):
         self.plot.getAxis("bottom").setTicks([[(i, str(n)) for i, n in enumerate(matrix.index)]])
         config = cv_result.config
         metric = cv_result.primary_metric
-        self.title.setText(f"<b>Score on each fold: {metric}, {config.n_splits} folds × "
+        self.title.setText(f"<b>Score on each fold: {metric_label(metric)}, {config.n_splits} folds × "
                            f"{config.n_repeats} repeats</b> — dots: folds; ◆ and bar: "
                            "mean ± 1 std")
         self.plot.setLabel("bottom", "model")
-        self.plot.setLabel("left", f"{metric} (per fold)")
+        self.plot.setLabel("left", f"{metric_label(metric)} (per fold)")
         self.plot.setXRange(-0.6, len(matrix) - 0.4, padding=0)
         self.plot.enableAutoRange(axis="y")
         self.hint.hide()
@@ -136,7 +139,8 @@ class LiveScoresPlot(PlotPanel):
 
     def describe_point(self, x: float, y: float) -> str:
         if self._scores is None:
-            return f"fold {x:.0f}: {self._metric} {y:.4f}" if self._points else ""
+            return (f"fold {x:.0f}: {metric_label(self._metric)} {y:.4f}" if self._points
+                    else "")
         i = int(round(x))
         if not 0 <= i < len(self._scores):
             return ""

@@ -203,7 +203,7 @@ class CVTab(QWidget):
         form.addRow("Folds (k)", self.folds_box)
         form.addRow("Repeats (r)", self.repeats_box)
         form.addRow("Random seed", self.seed_box)
-        form.addRow("Score to compare on", self.primary_combo)
+        form.addRow("Compare on", self.primary_combo)
         layout.addLayout(form)
         extra = QGroupBox("Also report", panel)
         self.extra_list = QListWidget(extra)
@@ -212,10 +212,9 @@ class CVTab(QWidget):
         self._offer_metrics(2)
         QVBoxLayout(extra).addWidget(self.extra_list)
         layout.addWidget(extra, 1)
-        self.calibrate_check = QCheckBox("Then calibrate the probabilities (isotonic and "
-                                         "Platt, inside every fold)", panel)
+        self.calibrate_check = QCheckBox("Then calibrate the probabilities", panel)
         self.calibrate_check.setToolTip(
-            "Adds reliability diagrams and calibrated scores to the results. It refits every "
+            "Isotonic and Platt calibration, fitted inside every fold. Adds reliability diagrams and calibrated scores to the results. It refits every "
             "model twice per fold, so the run takes about three times as long. Saved in the "
             "experiment file as its \"calibration\" section.")
         self.calibrate_check.toggled.connect(self._store_calibration)

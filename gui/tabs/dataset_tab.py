@@ -199,7 +199,8 @@ class DatasetTab(QWidget):
         plots.addWidget(self.counts_plot)
         plots.addWidget(scatter)
         plots.setSizes([380, 570])
-        self.preview = TablePanel("Preview (the features used, then the target)", "data.csv", self)
+        self.preview = TablePanel("Preview (the features used, then the target)", "data.csv", self,
+                                  digits=None)
         views = QSplitter(Qt.Vertical, self)
         views.addWidget(plots)
         views.addWidget(self.preview)

@@ -45,9 +45,14 @@ BAYESIAN_PAGE = 2
 
 # ---------------------------------------------------------------------- small pieces
 def show_only_columns(panel: TablePanel, columns: list) -> None:
-    """Hide the table's other columns (the export still writes the whole table)."""
-    for i, name in enumerate(panel.frame().columns):
+    """Show ``columns`` in this order and hide the others (on screen only: the export
+    still writes the whole table in the file's column order)."""
+    names = list(panel.frame().columns)
+    for i, name in enumerate(names):
         panel.view.setColumnHidden(i, name not in columns)
+    header = panel.view.horizontalHeader()
+    for place, name in enumerate(c for c in columns if c in names):
+        header.moveSection(header.visualIndex(names.index(name)), place)
 
 
 def clear_sort_indicator(panel: TablePanel) -> None:
