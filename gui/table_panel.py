@@ -38,6 +38,7 @@ class TablePanel(QWidget):
         self.view = QTableView(self)
         self.view.setModel(self.model)
         self.view.setSortingEnabled(sortable)
+        self.clear_sort_indicator()
         self.view.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.view.setAlternatingRowColors(True)
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
@@ -68,12 +69,22 @@ class TablePanel(QWidget):
         self._set_enabled(False)
 
     def set_frame(self, frame: pd.DataFrame) -> None:
+        """Show a new table in its own row order: no sort arrow until the user sorts."""
         self.model.set_frame(frame)
+        self.clear_sort_indicator()
         self.view.resizeColumnsToContents()
         self._set_enabled(len(frame.columns) > 0)
 
     def frame(self) -> pd.DataFrame:
         return self.model.frame()
+
+    def clear_sort_indicator(self) -> None:
+        """No arrow in the header: the rows are in the table's own order. The header's
+        signals are blocked so the view does not ask the model to sort by column -1."""
+        header = self.view.horizontalHeader()
+        blocked = header.blockSignals(True)
+        header.setSortIndicator(-1, Qt.AscendingOrder)
+        header.blockSignals(blocked)
 
     def _set_enabled(self, enabled: bool) -> None:
         self.copy_button.setEnabled(enabled)

@@ -18,3 +18,20 @@ def test_counts_are_whole_and_scores_keep_their_decimals(qapp):
     assert [shown(model, 1, c) for c in range(5)] == ["b", "0.5000", "—", "97", "—"]
     model.sort(2)
     assert shown(model, 0, 2) == "90"
+
+
+def test_a_table_in_its_own_order_shows_no_sort_arrow(qtbot):
+    from gui.table_panel import TablePanel
+
+    panel = TablePanel("t", "t.csv")
+    qtbot.addWidget(panel)
+    panel.set_frame(pd.DataFrame({"model": ["b", "a"], "score": [0.9, 0.8]}))
+    header = panel.view.horizontalHeader()
+    assert header.sortIndicatorSection() == -1 or not header.isSortIndicatorShown()
+    assert list(panel.frame()["model"]) == ["b", "a"]
+    from PySide6.QtCore import Qt
+
+    panel.view.sortByColumn(0, Qt.AscendingOrder)      # the user sorts: the arrow appears
+    assert header.sortIndicatorSection() == 0 and list(panel.frame()["model"]) == ["a", "b"]
+    panel.set_frame(pd.DataFrame({"model": ["z", "y"]}))
+    assert header.sortIndicatorSection() == -1 and list(panel.frame()["model"]) == ["z", "y"]
