@@ -284,3 +284,16 @@ def test_a_model_name_with_a_carriage_return_is_refused(tmp_path):
     exp = write_experiment(tmp_path / "exp.json",
                            models=[{"name": "x\r=cr", "estimator": "GaussianNB"}])
     assert_one_error_line(run_main(exp, "--out", tmp_path / "out"), "control character")
+
+
+def test_a_run_where_no_model_scores_exits_2_with_the_reason(tmp_path):
+    exp = write_experiment(tmp_path / "exp.json",
+                           models=[{"name": "svc", "estimator": "SVC"},
+                                   {"name": "ridge", "estimator": "RidgeClassifier"}],
+                           metrics=["neg_log_loss"])
+    done = run_main(exp, "--out", tmp_path / "out", "--quiet")
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "no model gave a valid neg_log_loss score" in errors[0]
+    assert "predict_proba" in errors[0] and "Traceback" not in done.stderr
+    assert not (tmp_path / "out" / "summary.csv").exists()
