@@ -304,3 +304,34 @@ def test_closing_during_a_run_asks_first(window, qtbot, answers):
     assert [title for title, _ in answers.asked[-2:]] == ["Quit while running?",
                                                         "Save the changes?"]
     assert not window.isVisible() and not window.cv_tab.running
+
+
+def test_the_apps_export_keeps_formulas_and_control_characters_inside_their_cell(
+        window, qtbot, tmp_path):
+    import csv
+
+    csv_path = tmp_path / "labels.csv"
+    frame = pd.DataFrame({"x1": [i % 7 for i in range(40)], "x2": [(i * 3) % 5 for i in range(40)],
+                          "label": ["ok\r=cmd|' /C calc'!A0" if i % 2 else "b" for i in range(40)]})
+    frame.to_csv(csv_path, index=False)
+    from engine.data import load_csv
+
+    window.state.set_dataset(load_csv(str(csv_path), target="label"))
+    window.state.set_model_entries([{"name": "=evil()", "estimator": "GaussianNB"},
+                                    {"name": "@nb", "estimator": "GaussianNB",
+                                     "params": {"var_smoothing": 1e-3}}])
+    short_run(window, qtbot)
+    out = tmp_path / "results"
+    export(window, qtbot, out)
+    for name in os.listdir(out):
+        if not name.endswith(".csv"):
+            continue
+        with open(out / name, encoding="utf-8", newline="") as stream:
+            rows = list(csv.reader(stream))
+        for row in rows:
+            assert len(row) == len(rows[0]), (name, row)
+            for cell in row:
+                assert "\r" not in cell and "\n" not in cell
+                assert not cell.startswith(("=", "+", "@", "\t")), (name, cell)
+    summary = pd.read_csv(out / "summary.csv")
+    assert set(summary["model"]) == {"'=evil()", "'@nb"}
