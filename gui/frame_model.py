@@ -39,7 +39,7 @@ def format_value(value, digits: Optional[int] = 4) -> str:
         if math.isinf(value):
             return "∞" if value > 0 else "−∞"
         if digits is None:                   # data as read: shortest exact form
-            return f"{value:.12g}"
+            return f"{value:.7g}"
         if value != 0 and (abs(value) < 10 ** -(digits - 1) or abs(value) >= 1e6):
             return f"{value:.{digits - 1}e}"
         return f"{value:.{digits}f}"
