@@ -79,6 +79,7 @@ class DataFrameModel(QAbstractTableModel):
         self._digits = digits
         self._show_index = show_index
         self._style: Optional[CellStyle] = None
+        self._shown_as: dict = {}
         self._frame = pd.DataFrame()
         self._columns: list = []
         if frame is not None:
@@ -93,6 +94,12 @@ class DataFrameModel(QAbstractTableModel):
 
     def frame(self) -> pd.DataFrame:
         return self._frame
+
+    def show_column_as(self, column: str, words: Callable[[object], str]) -> None:
+        """Show a column's values in words on screen (e.g. scorer names as "ROC AUC");
+        the frame, its exports and its sorting keep the values themselves."""
+        self._shown_as[column] = words
+        self.layoutChanged.emit()
 
     def set_cell_style(self, style: Optional[CellStyle]) -> None:
         """Colour cells (for example significant p-values); ``None`` clears it."""
@@ -112,7 +119,11 @@ class DataFrameModel(QAbstractTableModel):
         if not index.isValid():
             return None
         if role == DISPLAY:
-            return format_value(self._columns[index.column()][index.row()], self._digits)
+            value = self._columns[index.column()][index.row()]
+            words = self._shown_as.get(str(self._frame.columns[index.column()]))
+            if words is not None and isinstance(value, str):
+                return words(value)
+            return format_value(value, self._digits)
         if role == ALIGNMENT:
             value = self._columns[index.column()][index.row()]
             numeric = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)

@@ -212,6 +212,8 @@ class ResultsTab(QWidget):
                                             key_column="model", sortable=False, digits=3)
         self.fold_panel = TablePanel("Every fold's score", "fold_scores.csv", key_column="model")
         self.summary_panel.model.set_cell_style(summary_style([]))
+        for panel in (self.summary_panel, self.fold_panel):
+            panel.model.show_column_as("metric", metric_label)
         tables = QTabWidget()
         tables.addTab(self.summary_panel, "Summary")
         tables.addTab(self.correlation_panel, "Correlation")

@@ -35,3 +35,14 @@ def test_a_table_in_its_own_order_shows_no_sort_arrow(qtbot):
     assert header.sortIndicatorSection() == 0 and list(panel.frame()["model"]) == ["a", "b"]
     panel.set_frame(pd.DataFrame({"model": ["z", "y"]}))
     assert header.sortIndicatorSection() == -1 and list(panel.frame()["model"]) == ["z", "y"]
+
+
+def test_a_column_can_be_shown_in_words_while_the_table_keeps_its_values(qapp):
+    from engine.verdict import metric_label
+
+    frame = pd.DataFrame({"metric": ["roc_auc_ovr", "jaccard_macro"], "mean": [0.9, 0.8]})
+    model = DataFrameModel(frame)
+    model.show_column_as("metric", metric_label)
+    assert shown(model, 0, 0) == "ROC AUC, one vs rest"
+    assert shown(model, 1, 0) == "Jaccard index, mean over classes"
+    assert list(model.frame()["metric"]) == ["roc_auc_ovr", "jaccard_macro"]
