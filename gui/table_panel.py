@@ -17,6 +17,10 @@ from .frame_model import DataFrameModel
 from .jobs import Job, JobSlot
 
 
+#: rows measured when fitting column widths to their contents
+RESIZE_ROWS = 60
+
+
 class TablePanel(QWidget):
     """Shows one DataFrame; the user can sort, copy it and export it as CSV.
 
@@ -72,11 +76,24 @@ class TablePanel(QWidget):
         """Show a new table in its own row order: no sort arrow until the user sorts."""
         self.model.set_frame(frame)
         self.clear_sort_indicator()
-        self.view.resizeColumnsToContents()
+        self.fit_columns()
         self._set_enabled(len(frame.columns) > 0)
 
     def frame(self) -> pd.DataFrame:
         return self.model.frame()
+
+    def fit_columns(self) -> None:
+        """Column widths from the header and the first :data:`RESIZE_ROWS` rows
+        (``resizeColumnsToContents`` measures every row: ~80 ms of frozen window when a
+        run's tables arrived)."""
+        metrics = self.view.fontMetrics()
+        header = self.view.horizontalHeader()
+        for column in range(self.model.columnCount()):
+            texts = [self.model.headerData(column, Qt.Horizontal)] + [
+                self.model.data(self.model.index(row, column))
+                for row in range(min(RESIZE_ROWS, self.model.rowCount()))]
+            widest = max(metrics.horizontalAdvance(str(t or "")) for t in texts)
+            self.view.setColumnWidth(column, max(header.minimumSectionSize(), widest + 24))
 
     def clear_sort_indicator(self) -> None:
         """No arrow in the header: the rows are in the table's own order. The header's
