@@ -41,6 +41,12 @@ def main(argv=None) -> int:
     if len(paths) > 1:
         print(f"error: give at most one experiment file\n{USAGE}", file=sys.stderr)
         return 2
+    from .platform_check import window_problem
+
+    problem = window_problem()
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     app = make_application(argv)
     from .main_window import MainWindow  # after QApplication: imports pyqtgraph
 
