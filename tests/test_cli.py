@@ -10,6 +10,8 @@ import time
 import pandas as pd
 import pytest
 
+from tests.test_tables import FORMULA, is_number
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAIN = os.path.join(ROOT, "main.py")
 
@@ -121,15 +123,6 @@ def test_ctrl_c_exits_130_and_writes_nothing(tmp_path):
 
 
 LABEL = "ok\r=cmd|' /C calc'!A0"
-FORMULA = ("=", "+", "-", "@", "\t", "\r")
-
-
-def is_number(text):
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def test_control_characters_and_formulas_stay_inside_their_cell(tmp_path):
