@@ -58,6 +58,12 @@ class ExperimentResult:
         }
         if not self.cv.failures.empty:
             tables["failures.csv"] = self.cv.failures
+        if "predicted" in self.cv.predictions and len(self.cv.predictions):
+            from .per_class import confusion_table, per_class_table
+
+            confusion = confusion_table(self.cv.predictions, self.cv.models, self.cv.classes)
+            tables["confusion.csv"] = confusion
+            tables["per_class.csv"] = per_class_table(confusion, self.cv.classes)
         for extra in (self.aloocv, self.calibration):
             if extra is not None:
                 tables.update(extra.tables())

@@ -47,7 +47,8 @@ class CVResult:
         n_train, n_test, fit_seconds`` (score NaN where the fit failed).
     predictions : DataFrame
         Out-of-fold predictions: ``model, repeat, fold, row, y`` then ``score_0 ..
-        score_{K-1}`` (probabilities, or decision values; see ``prediction_kind``).
+        score_{K-1}`` (probabilities, or decision values; see ``prediction_kind``) and
+        ``predicted`` (the class code ``predict`` gives; -1 where unknown).
     failures : DataFrame
         ``model, repeat, fold, kind, message``: kind ``"error"`` (no score) or
         ``"warning"`` (for example non-convergence; the score is kept).
@@ -175,7 +176,7 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None)
     from sklearn import config_context
 
     outcome = {"scores": [np.nan] * len(metrics), "fit_seconds": np.nan, "kind": None,
-               "values": None, "error": None, "errors": [], "warnings": []}
+               "values": None, "labels": None, "error": None, "errors": [], "warnings": []}
     model = copy.deepcopy(estimator)  # an unfitted estimator: the same as clone, faster
     X_train, X_test = take_rows(X, train), take_rows(X, test)
     # parameters were validated when the model was specified (catalogue.validated)
@@ -189,6 +190,7 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None)
             scorer = FoldScorer(model, X_test, y[test], labels, pos_label)
             outcome["scores"] = [_safe_score(scorer, m, outcome) for m in metrics]
             outcome["kind"], outcome["values"] = scorer.kept_predictions()
+            outcome["labels"] = scorer.predicted_labels()
         except Exception as exc:  # a model's failure on one fold is a result, not a crash
             outcome["error"] = f"{type(exc).__name__}: {exc}"
             outcome["errors"].append(outcome["error"])
@@ -222,7 +224,7 @@ def warning_texts(caught) -> list:
 
 def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) -> CVResult:
     score_rows, failure_rows, kinds = [], [], {}
-    blocks = {"model": [], "repeat": [], "fold": [], "row": [], "values": []}
+    blocks = {"model": [], "repeat": [], "fold": [], "row": [], "values": [], "labels": []}
     for (model, split), outcome in zip(tasks, outcomes):
         name = models[model].name
         repeat, fold = divmod(split, config.n_splits)
@@ -241,6 +243,9 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
                                            else np.int64))
             blocks["row"].append(test)
             blocks["values"].append(outcome["values"])
+            labels = outcome.get("labels")
+            blocks["labels"].append(np.full(len(test), -1, dtype=np.int64) if labels is None
+                                    else np.asarray(labels, dtype=np.int64))
     scores = pd.DataFrame(score_rows, columns=["model", "repeat", "fold", "metric", "score",
                                                "n_train", "n_test", "fit_seconds"])
     failures = pd.DataFrame(failure_rows, columns=["model", "repeat", "fold", "kind", "message"])
@@ -254,7 +259,8 @@ def _predictions_table(blocks, dataset) -> pd.DataFrame:
     n_classes = len(dataset.classes)
     value_columns = [f"score_{k}" for k in range(n_classes)]
     if not blocks["row"]:
-        return pd.DataFrame(columns=["model", "repeat", "fold", "row", "y", *value_columns])
+        return pd.DataFrame(columns=["model", "repeat", "fold", "row", "y", *value_columns,
+                                     "predicted"])
     rows = np.concatenate(blocks["row"])
     columns = {key: np.concatenate(blocks[key]) for key in ("model", "repeat", "fold")}
     columns["row"] = rows
@@ -262,4 +268,5 @@ def _predictions_table(blocks, dataset) -> pd.DataFrame:
     values = np.concatenate(blocks["values"])
     for k, column in enumerate(value_columns):
         columns[column] = values[:, k]
+    columns["predicted"] = np.concatenate(blocks["labels"])
     return pd.DataFrame(columns)

@@ -251,6 +251,29 @@ class FoldScorer:
                 "recall": skm.recall_score, "jaccard": skm.jaccard_score}[metric]
         return float(func(self.y, self.response(LABELS), pos_label=self.pos_label))
 
+    def predicted_labels(self) -> np.ndarray:
+        """The predicted class codes, as ``predict`` gives them.
+
+        Taken from the probabilities or decision values already computed when their
+        argmax is what ``predict`` does (saves a second pass, e.g. k-NN's neighbour
+        search); SVC (one-vs-one votes, Platt probabilities) and the dummy baseline
+        (random strategies) always call ``predict``.
+        """
+        if LABELS in self._cache:
+            return np.asarray(self._cache[LABELS])
+        est = self.estimator
+        final = est.steps[-1][1] if hasattr(est, "steps") else est
+        if type(final).__name__ not in ("SVC", "DummyClassifier"):
+            classes = np.asarray(getattr(est, "classes_", self.labels))
+            for kind in (PROBA, "decision"):
+                values = self._cache.get(kind)
+                if values is not None:
+                    values = np.asarray(values, dtype=float)
+                    if values.ndim == 1:
+                        return classes[(values > 0).astype(int)]
+                    return classes[values.argmax(axis=1)]
+        return np.asarray(self.response(LABELS))
+
     def kept_predictions(self):
         """(kind, 2-D array) kept for calibration: probabilities, else decision values."""
         try:

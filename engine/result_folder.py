@@ -53,7 +53,8 @@ WRITTEN_BY = "honest-eval"
 KNOWN_TABLES = frozenset({
     "fold_scores.csv", "summary.csv", "correlation.csv", "pairwise.csv",
     "credible_intervals.csv", "failures.csv", "aloocv_curve.csv", "aloocv_optimum.csv",
-    "calibration_curve.csv", "calibration_scores.csv", "calibration_map.csv"})
+    "calibration_curve.csv", "calibration_scores.csv", "calibration_map.csv",
+    "confusion.csv", "per_class.csv"})
 STAGING_PREFIX, TEMPORARY_PREFIX = ".staging-", ".tmp-"
 _INDEXED = ("correlation.csv",)
 

@@ -222,10 +222,10 @@ def test_a_rerun_replaces_the_previous_result_set_only(tmp_path):
     exp = write_experiment(tmp_path / "exp.json")
     done = run_main(exp, "--out", out, "--quiet")
     assert done.returncode == 0, done.stderr
-    assert sorted(os.listdir(out)) == ["correlation.csv", "credible_intervals.csv",
-                                       "fold_scores.csv", "mine.csv", "notes.txt",
-                                       "pairwise.csv", "run.json", "summary.csv",
-                                       "summary_2023.csv"]
+    assert sorted(os.listdir(out)) == ["confusion.csv", "correlation.csv",
+                                       "credible_intervals.csv", "fold_scores.csv", "mine.csv",
+                                       "notes.txt", "pairwise.csv", "per_class.csv", "run.json",
+                                       "summary.csv", "summary_2023.csv"]
     manifest = json.loads((out / "run.json").read_text())
     assert manifest["removed"] == ["aloocv_curve.csv", "calibration_map.csv", "failures.csv"]
 

@@ -22,7 +22,7 @@ def tables(tmp_path_factory):
 
 def test_all_tables_written(tables):
     assert set(tables) == {"fold_scores.csv", "summary.csv", "correlation.csv", "pairwise.csv",
-                           "credible_intervals.csv"}
+                           "credible_intervals.csv", "confusion.csv", "per_class.csv"}
     scores = tables["fold_scores.csv"]
     assert list(scores.columns[:8]) == ["model", "repeat", "fold", "metric", "score", "n_train",
                                         "n_test", "fit_seconds"]

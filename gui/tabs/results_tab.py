@@ -27,6 +27,7 @@ from ..plots.plot_panel import colour
 from ..plots.posterior_plot import PosteriorPlot
 from ..state import AppState
 from ..table_panel import TablePanel
+from ..views.per_class_view import PerClassView
 from .results_widgets import ComparisonControls, HintPage, PageHeader
 
 
@@ -168,6 +169,8 @@ class ResultsTab(QWidget):
         self.views.addTab(self._build_scores_page(), "Scores and correlation")
         self.views.addTab(self._build_frequentist_page(), "Corrected t-test (all pairs)")
         self.views.addTab(self._build_bayesian_page(), "Bayesian comparison")
+        self.per_class = PerClassView(self)
+        self.views.addTab(self.per_class, "Per class")
         layout = QVBoxLayout(self.content)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.controls)
@@ -294,6 +297,7 @@ class ResultsTab(QWidget):
         if result.cv is not self._shown_cv:  # new settings alone leave the scores as they are
             self._matrix = result.cv.score_matrix()
             self._show_scores(result)
+            self.per_class.set_result(result)
             self._shown_cv = result.cv
         self._show_comparison(result)
         self.stack.setCurrentWidget(self.content)
@@ -377,6 +381,7 @@ class ResultsTab(QWidget):
         self.verdict_label.setStyleSheet(
             "QLabel { background: #f5f7fa; padding: 4px 8px; "
             f"border-left: 5px solid {VERDICT_COLOURS[verdict.outcome]}; }}")
+        self.per_class.show_pair(a, b)
         self._restyle()
 
     def _restyle(self) -> None:

@@ -328,3 +328,17 @@ def test_help_buttons_open_their_topics(qtbot, state, seed_result, monkeypatch):
     assert opened == ["results", "corrected_ttest", "bayesian", "rope", "credible_intervals"]
     assert [ALIASES.get(topic, topic) for topic in opened] == [   # where the guide opens
         "results", "results#ttest", "results#rope", "results#rope", "results#intervals"]
+
+
+def test_per_class_results_of_the_compared_pair(tab):
+    from sklearn.metrics import confusion_matrix
+
+    assert tab.views.tabText(3) == "Per class"
+    a, b = tab.model_a_combo.currentText(), tab.model_b_combo.currentText()
+    preds = tab.state.result.cv.predictions
+    expected = confusion_matrix(preds[preds.model == a]["y"], preds[preds.model == a]["predicted"])
+    matrix = tab.per_class.matrix_a.frame()
+    assert list(matrix.columns) == ["true class", "predicted 0", "predicted 1"]
+    assert matrix.iloc[:, 1:].to_numpy().tolist() == expected.tolist()
+    assert a in tab.per_class.matrix_a.title.text() and b in tab.per_class.matrix_b.title.text()
+    assert set(tab.per_class.scores.frame()["model"]) == {a, b}
