@@ -256,15 +256,19 @@ class FoldScorer:
 
         Taken from the probabilities or decision values already computed when their
         argmax is what ``predict`` does (saves a second pass, e.g. k-NN's neighbour
-        search); SVC (one-vs-one votes, Platt probabilities) and the dummy baseline
-        (random strategies) always call ``predict``.
+        search); SVC uses its decision value's sign for two classes (libsvm's rule; its
+        Platt probabilities can disagree) and ``predict`` for more (one-vs-one votes); the
+        dummy baseline (random strategies) always calls ``predict``.
         """
         if LABELS in self._cache:
             return np.asarray(self._cache[LABELS])
         est = self.estimator
-        final = est.steps[-1][1] if hasattr(est, "steps") else est
-        if type(final).__name__ not in ("SVC", "DummyClassifier"):
-            classes = np.asarray(getattr(est, "classes_", self.labels))
+        final = type(est.steps[-1][1] if hasattr(est, "steps") else est).__name__
+        classes = np.asarray(getattr(est, "classes_", self.labels))
+        decision = self._cache.get("decision")
+        if final == "SVC" and decision is not None and np.ndim(decision) == 1:
+            return classes[(np.asarray(decision) > 0).astype(int)]   # libsvm's binary rule
+        if final not in ("SVC", "DummyClassifier"):
             for kind in (PROBA, "decision"):
                 values = self._cache.get(kind)
                 if values is not None:

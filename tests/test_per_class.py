@@ -56,3 +56,15 @@ def test_confusion_and_per_class_equal_scikit_learn(wine_cv):
         np.testing.assert_allclose(rows["f1"], f, rtol=1e-12)
         np.testing.assert_array_equal(rows["support"], s)
     assert list(confusion.columns) == ["model", "true_class", "predicted_class", "count"]
+
+
+def test_two_class_svc_labels_equal_predict():
+    data = load_builtin("breast_cancer")
+    X, y = data.X.to_numpy(), data.y
+    cv = run_to_end(run_cv(data, [ModelSpec("svc", "SVC", {"kernel": "linear"}, True)],
+                           CVConfig(5, 1, 0), ["roc_auc"]))
+    splits = list(RepeatedStratifiedKFold(n_splits=5, n_repeats=1, random_state=0).split(X, y))
+    expected = cross_val_predict(make_pipeline(StandardScaler(), SVC(kernel="linear")), X, y,
+                                 cv=splits)
+    got = cv.predictions.sort_values("row")["predicted"].to_numpy()
+    np.testing.assert_array_equal(got, expected)
