@@ -123,13 +123,14 @@ def fold_evidence(calibration, cv, model: str, method: str) -> str:
         return ""
     if pairs.empty:
         return ""
-    p_value = float(pairs["p_value"].iloc[0])
+    p_value = float(pairs["p_value_two_sided"].iloc[0])
     if pairs["model_1"].iloc[0] != rows[1]:
         return ""
     if p_value < 0.05:
-        return (f" Fold by fold the improvement holds up (corrected t-test p = {p_value:.3f}).")
-    return (f" Fold by fold it could be chance (corrected t-test p = {p_value:.3f}); more folds "
-            "or data would tell.")
+        return (" Fold by fold the improvement holds up (corrected t-test, two-sided "
+                f"p = {p_value:.3f}).")
+    return (f" Fold by fold it could be chance (corrected t-test, two-sided p = {p_value:.3f}); "
+            "more folds or data would tell.")
 
 
 def calibration_specs(state: AppState, result) -> list:

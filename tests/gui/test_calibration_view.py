@@ -236,3 +236,16 @@ def test_a_new_result_cancels_a_running_calibration(qtbot, view, state, cv_resul
         state.set_result(None)                  # e.g. a new data set was loaded
     qtbot.waitUntil(lambda: not view.running, timeout=5000)
     assert state.result is None and view.stack.currentWidget() is view.hint
+
+
+def test_fold_evidence_uses_the_two_sided_test(cv_result, engine_calibration):
+    from engine.stats import compare_models
+    from engine.calibration import fold_score_matrix
+    from gui.views.calibration_view import fold_evidence
+
+    text = fold_evidence(engine_calibration, cv_result.cv, "GaussianNB", "isotonic")
+    matrix = fold_score_matrix(engine_calibration, "neg_brier_score")
+    rows = ["GaussianNB (uncalibrated)", "GaussianNB (isotonic)"]
+    pair = compare_models(matrix.loc[rows], *cv_result.cv.train_test_sizes()).pairwise.iloc[0]
+    assert pair.model_1 == rows[1]                 # isotonic repairs naive Bayes here
+    assert f"two-sided p = {pair.p_value_two_sided:.3f}" in text
