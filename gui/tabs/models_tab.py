@@ -124,9 +124,12 @@ def rich_tip(text: str) -> str:
 
 
 def model_line(spec) -> str:
-    params = ", ".join(f"{k}={v!r}" for k, v in spec.params.items())
-    scale = "scaled → " if spec.scale else ""
-    return f"{spec.name}:  {scale}{spec.estimator}({params})"
+    """One model in words: ``knn: KNeighborsClassifier; features scaled; n_neighbors = 7``
+    (the parameters changed from scikit-learn's defaults, or "default settings")."""
+    changed = ", ".join(f"{k} = {v}" for k, v in spec.params.items()) or "default settings"
+    parts = [spec.estimator] if spec.estimator != spec.name else []
+    parts += ["features scaled"] if spec.scale else []
+    return f"{spec.name}:  " + "; ".join(parts + [changed])
 
 
 # ---------------------------------------------------------------------- editors

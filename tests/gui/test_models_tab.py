@@ -127,3 +127,14 @@ def test_scale_sensitive_models_are_added_scaled(tab):
     assert "depends on the units" in tab.editor.scale_check.toolTip()
     tip = tab.editor.editors["n_neighbors"].toolTip()
     assert tip.startswith("<qt>") and "Number of neighbors" in tip
+
+
+def test_each_model_is_described_in_words(tab, qtbot):
+    tab.add_model("KNeighborsClassifier")
+    assert tab.expanded_list.item(0).text() == ("KNeighborsClassifier:  features scaled; "
+                                                "default settings")
+    type_into(qtbot, tab.editor.editors["n_neighbors"], "7")
+    assert tab.expanded_list.item(0).text().endswith("features scaled; n_neighbors = 7")
+    tab.rename_selected("knn")
+    assert tab.expanded_list.item(0).text() == ("knn:  KNeighborsClassifier; features scaled; "
+                                                "n_neighbors = 7")
