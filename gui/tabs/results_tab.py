@@ -187,8 +187,11 @@ class ResultsTab(QWidget):
         bar = QWidget(self.content)
         self.model_a_combo, self.model_b_combo = QComboBox(bar), QComboBox(bar)
         for combo in (self.model_a_combo, self.model_b_combo):
-            combo.setMinimumContentsLength(8)
-            combo.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+            # long model names are elided (full name in the tooltip and the drop-down)
+            # instead of widening the window past the screen
+            combo.setMinimumContentsLength(14)
+            combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+            combo.view().setTextElideMode(Qt.ElideNone)
             combo.currentTextChanged.connect(self._on_combo_changed)
         self.model_a_combo.setToolTip("Model A: differences are A minus B")
         self.model_b_combo.setToolTip("Model B")
@@ -358,6 +361,8 @@ class ResultsTab(QWidget):
     # ------------------------------------------------------------------ the chosen pair
     def _set_pair(self, model_a: str, model_b: str) -> None:
         self._pair = (model_a, model_b)
+        self.model_a_combo.setToolTip(f"Model A: {model_a} (differences are A minus B)")
+        self.model_b_combo.setToolTip(f"Model B: {model_b}")
         for combo, name in ((self.model_a_combo, model_a), (self.model_b_combo, model_b)):
             combo.blockSignals(True)
             combo.setCurrentText(name)

@@ -342,3 +342,26 @@ def test_per_class_results_of_the_compared_pair(tab):
     assert matrix.iloc[:, 1:].to_numpy().tolist() == expected.tolist()
     assert a in tab.per_class.matrix_a.title.text() and b in tab.per_class.matrix_b.title.text()
     assert set(tab.per_class.scores.frame()["model"]) == {a, b}
+
+
+def test_long_model_names_do_not_widen_the_window(qtbot, state, seed_result):
+    from dataclasses import replace
+
+    long_name = "rbf_" + "with_a_very_long_descriptive_name_" * 4
+    renamed = {"rbf": long_name}
+    cv = seed_result.cv
+    scores = cv.scores.assign(model=cv.scores.model.replace(renamed))
+    new_cv = replace(cv, scores=scores, models=tuple(renamed.get(m, m) for m in cv.models),
+                     predictions=cv.predictions.assign(model=cv.predictions.model.replace(renamed)))
+    from engine.analysis import compare_cv
+    from engine.stats import summary_table
+
+    result = replace(seed_result, cv=new_cv,
+                     summary=summary_table(new_cv.scores, new_cv.models, new_cv.metrics),
+                     comparison=compare_cv(new_cv, seed_result.comparison.settings))
+    tab = ResultsTab(state)
+    qtbot.addWidget(tab)
+    state.set_result(result)
+    assert tab.model_a_combo.currentText() == long_name
+    assert tab.minimumSizeHint().width() < 1280
+    assert long_name in tab.model_a_combo.toolTip()
