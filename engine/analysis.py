@@ -99,11 +99,7 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
     """
     if dataset is None:
         dataset = load_dataset(experiment.dataset, experiment.base_dir)
-    if not experiment.metrics:
-        experiment = experiment.with_metrics_for(len(dataset.classes))
-        experiment = replace(experiment, notes=experiment.notes + (
-            f"no metric given: using {experiment.metrics[0]} "
-            f"({'two' if len(dataset.classes) == 2 else len(dataset.classes)} classes)",))
+    experiment = experiment.with_metrics_for(len(dataset.classes))
     cv = yield from run_cv(dataset, list(experiment.models), experiment.cv,
                            list(experiment.metrics), n_jobs=n_jobs)
     check_some_score(cv)

@@ -264,11 +264,11 @@ def _maybe_int(key):
 
 def check_unique_names(specs: list) -> None:
     """Names must be unique and printable (a control character could break a table)."""
+    from .csv_values import visible
+
     seen = set()
     for spec in specs:
-        if re.search(r"[\x00-\x1f\x7f]", spec.name):
-            from .csv_values import visible
-
+        if visible(spec.name) != spec.name:
             raise ValueError(f"the model name '{visible(spec.name)}' holds a control character "
                              "(a line break or tab): rename the model")
         if spec.name in seen:

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from .csv_values import PANDAS_EXTRA_NA, parse_text_columns, visible
-from .data_checks import (choose_target, find_column, find_columns, leak_notes,
-                          positive_class, visible_columns)
+from .data_checks import (choose_target, find_column, find_columns, is_numeric_column,
+                          leak_notes, positive_class, visible_columns)
 
 #: Built-in data sets: name -> (description, generator options with their defaults).
 BUILTINS = {
@@ -96,10 +96,6 @@ class Dataset:
     def is_plain_numeric(self) -> bool:
         """True when every feature is numeric and nothing is missing."""
         return not self.categorical_columns and self.n_missing == 0
-
-
-def is_numeric_column(column: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
 
 
 def load_builtin(name: str, **options) -> Dataset:

@@ -41,7 +41,8 @@ LEAK_ERROR_RATIO = 0.1
 LEAK_ROWS_PER_VALUE = 10
 
 
-def _is_number(column: pd.Series) -> bool:
+def is_numeric_column(column: pd.Series) -> bool:
+    """True for a column of numbers (booleans are not numbers here)."""
     return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
 
 
@@ -63,7 +64,7 @@ def target_problem(column: pd.Series) -> Optional[str]:
     """
     n_rows = len(column)
     values = column.dropna()
-    if _is_number(column):
+    if is_numeric_column(column):
         values = values[np.isfinite(values.to_numpy(dtype=float))]
     else:
         values = values.astype(str).str.strip()
@@ -73,11 +74,11 @@ def target_problem(column: pd.Series) -> Optional[str]:
     n_values = values.nunique()
     if n_values < MIN_TARGET_CLASSES:
         return "it holds a single value"
-    if _is_number(column) and not np.all(np.mod(values.to_numpy(dtype=float), 1) == 0):
+    if is_numeric_column(column) and not np.all(np.mod(values.to_numpy(dtype=float), 1) == 0):
         return "it holds measurements (numbers with decimals), not classes"
-    if _is_number(column) and float(np.abs(values.to_numpy(dtype=float)).min()) >= 100:
+    if is_numeric_column(column) and float(np.abs(values.to_numpy(dtype=float)).min()) >= 100:
         return "it holds large whole numbers (years, counts or codes), not class labels"
-    if not _is_number(column) and not pd.api.types.is_bool_dtype(column):
+    if not is_numeric_column(column) and not pd.api.types.is_bool_dtype(column):
         if len(values) >= 10 and n_values > 0.5 * len(values):
             return "it looks like free text (most of its values are different)"
         if (values.str.len().median() > FREE_TEXT_CHARS
@@ -297,7 +298,7 @@ def _rule_errors(column: pd.Series, codes: np.ndarray, n_classes: int):
     """(errors, rows judged, description) of the best simple rule on one column."""
     n_rows = len(codes)
     n_values = column.nunique(dropna=False)
-    if not _is_number(column) or n_values <= max_target_classes(n_rows):
+    if not is_numeric_column(column) or n_values <= max_target_classes(n_rows):
         if n_values > n_rows / LEAK_ROWS_PER_VALUE:
             return None
         keys, _ = pd.factorize(column.astype(object), use_na_sentinel=False)

@@ -89,14 +89,18 @@ class Experiment:
     notes: tuple = field(default=(), compare=False)
 
     def with_metrics_for(self, n_classes: int) -> "Experiment":
-        """The experiment with its default metric filled in for ``n_classes`` classes."""
+        """The experiment with its default metric filled in for ``n_classes`` classes (and
+        a note saying so); unchanged when it names its metrics."""
         if self.metrics:
             return self
         from dataclasses import replace
 
         from .metrics import default_metric
 
-        return replace(self, metrics=(default_metric(n_classes),))
+        metric = default_metric(n_classes)
+        classes = "two" if n_classes == 2 else n_classes
+        return replace(self, metrics=(metric,), notes=self.notes + (
+            f"no metric given: using {metric} ({classes} classes)",))
 
     def to_json(self) -> dict:
         return experiment_dict(self.dataset, self.model_entries, self.cv, self.metrics,

@@ -120,8 +120,12 @@ BINARY_ONLY = {"roc_auc", "average_precision", "f1", "precision", "recall", "jac
 NEEDS_LABELS = {"neg_log_loss", "neg_brier_score"}
 #: binary metrics that depend on which class is positive (``pos_label``)
 USES_POSITIVE = {"average_precision", "f1", "precision", "recall", "jaccard"}
-#: multiclass metrics scikit-learn computes for any number of classes
-_MULTICLASS_HINT = {"roc_auc": "roc_auc_ovr"}
+
+
+def multiclass_counterpart(name: str) -> str:
+    """The metric to use instead of a two-class one on more classes: ``roc_auc_ovr`` for
+    ``roc_auc``, the macro average (``f1_macro``) for the others."""
+    return "roc_auc_ovr" if name == "roc_auc" else name + "_macro"
 
 
 def default_metric(n_classes: int) -> str:
@@ -173,9 +177,8 @@ def check_metrics(metrics: list, n_classes: int) -> list:
                 raise ValueError(f"unknown metric {name!r}; use a scikit-learn scorer name such as "
                                  + ", ".join(sorted(FAST_METRICS)))
         if n_classes > 2 and name in BINARY_ONLY:
-            hint = _MULTICLASS_HINT.get(name, name + "_macro")
             raise ValueError(f"metric {name!r} works for two classes only and the data has "
-                             f"{n_classes}; use {hint!r} instead")
+                             f"{n_classes}; use {multiclass_counterpart(name)!r} instead")
     return metrics
 
 

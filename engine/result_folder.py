@@ -92,7 +92,8 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list) 
         _check_name(name)
     folder = os.path.abspath(folder)
     os.makedirs(folder, exist_ok=True)
-    names = sorted([*tables, *([NOTES] if notes else [])])
+    files = [*tables, *([NOTES] if notes else [])]
+    names = sorted(files)
     staging = tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder)
     staging_fd = _open(staging)
     committed = False
@@ -124,8 +125,7 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list) 
         raise
     finally:
         _close(staging_fd)
-    return [os.path.join(folder, name) for name in [*tables, *([NOTES] if notes else []),
-                                                     MANIFEST]]
+    return [os.path.join(folder, name) for name in [*files, MANIFEST]]
 
 
 def recover_folder(folder: str) -> None:
@@ -204,16 +204,19 @@ def remove_created(created: list) -> None:
             os.rmdir(path)
 
 
+def _plain_file_name(name) -> bool:
+    """A file name without folder parts that is not hidden."""
+    return (isinstance(name, str) and not name.startswith(".") and "/" not in name
+            and "\\" not in name and os.path.basename(name) == name)
+
+
 def _check_name(name) -> None:
-    if (not isinstance(name, str) or not name.endswith(".csv") or name.startswith(".")
-            or os.path.basename(name) != name or "/" in name or "\\" in name):
+    if not (_plain_file_name(name) and name.endswith(".csv")):
         raise ValueError(f"not a plain .csv table name: {name!r}")
 
 
 def _removable(name) -> bool:
-    return isinstance(name, str) and (name == NOTES or name.endswith(".csv")) and \
-        not name.startswith(".") and "/" not in name and "\\" not in name and \
-        os.path.basename(name) == name
+    return _plain_file_name(name) and (name == NOTES or name.endswith(".csv"))
 
 
 def _to_remove(folder: str, names: list) -> list:

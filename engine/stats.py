@@ -257,7 +257,11 @@ def ranking_means(score_matrix: pd.DataFrame) -> pd.Series:
 def rank_models(score_matrix: pd.DataFrame) -> pd.Series:
     """Rank 1 = best mean score on the folds every ranked model completed (ties share the
     better rank). A model with no valid score has no rank (``<NA>``)."""
-    return ranking_means(score_matrix).rank(ascending=False, method="min").astype("Int64")
+    return _ranks(ranking_means(score_matrix))
+
+
+def _ranks(means: pd.Series) -> pd.Series:
+    return means.rank(ascending=False, method="min").astype("Int64")
 
 
 def order_by_rank(score_matrix: pd.DataFrame) -> pd.DataFrame:
@@ -405,7 +409,7 @@ def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple,
         matrix = table.pivot(index="model", columns=["repeat", "fold"],
                              values="score").reindex(list(models))
         part["rank_mean"] = ranking_means(matrix)
-        part["rank"] = rank_models(matrix)
+        part["rank"] = _ranks(part["rank_mean"])
         part["rank_n_folds"] = int(common_folds(matrix).sum())
         part["rank_note"] = [_rank_note(row, len(matrix.columns)) for _, row in part.iterrows()]
         part["n_warned"] = [warned.get(m, 0) for m in part.index]

@@ -20,21 +20,17 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
 from engine.analysis import run_experiment
 from engine.cv import CVConfig
 from engine.experiment import CalibrationSettings
-from engine.metrics import default_metric, known_metrics, metrics_for
+from engine.metrics import BINARY_ONLY, default_metric, metrics_for, multiclass_counterpart
 from engine.verdict import metric_label
 
 from ..help import help_title
 from ..jobs import Job, JobSlot
 from ..plots.live_scores_plot import LiveScoresPlot
 
-#: Shown first, in this order; the rest of engine.metrics.known_metrics() follows.
+#: Shown first, in this order; the rest of engine.metrics.metrics_for(n_classes) follows.
 COMMON_METRICS = ("roc_auc", "roc_auc_ovr", "accuracy", "balanced_accuracy", "neg_log_loss",
                   "neg_brier_score", "f1", "f1_macro", "average_precision", "matthews_corrcoef",
                   "precision", "recall")
-#: a metric for two classes -> its counterpart for more (when the target changes)
-MULTICLASS_COUNTERPART = {"roc_auc": "roc_auc_ovr", "f1": "f1_macro", "precision":
-                          "precision_macro", "recall": "recall_macro", "jaccard": "jaccard_macro",
-                          "average_precision": "average_precision_macro"}
 
 
 # ---------------------------------------------------------------------- the run, in a process
@@ -124,11 +120,10 @@ def metrics_for_target(metrics, n_classes: int) -> list:
     follows the target; with nothing left, the default for the target.
     """
     valid, out = set(metrics_for(n_classes)), []
-    back = {v: k for k, v in MULTICLASS_COUNTERPART.items() if v}
+    back = {multiclass_counterpart(name): name for name in BINARY_ONLY}
     for name in metrics:
         if name not in valid:
-            name = (MULTICLASS_COUNTERPART.get(name, name + "_macro") if n_classes > 2
-                    else back.get(name))
+            name = multiclass_counterpart(name) if n_classes > 2 else back.get(name)
         if name in valid and name not in out:
             out.append(name)
     return out or [default_metric(n_classes)]

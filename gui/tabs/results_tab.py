@@ -56,18 +56,6 @@ def show_only_columns(panel: TablePanel, columns: list) -> None:
         header.moveSection(header.visualIndex(names.index(name)), place)
 
 
-def clear_sort_indicator(panel: TablePanel) -> None:
-    """No arrow in the header: the rows are in the engine's order (best model first).
-
-    The header's signals are blocked so the view does not ask the model to sort by
-    column -1 (which DataFrameModel would read as the last column).
-    """
-    header = panel.view.horizontalHeader()
-    blocked = header.blockSignals(True)
-    header.setSortIndicator(-1, Qt.AscendingOrder)
-    header.blockSignals(blocked)
-
-
 def ranked_summary(summary: pd.DataFrame, metrics) -> pd.DataFrame:
     """The summary table metric by metric (primary first), best model first."""
     order = {metric: i for i, metric in enumerate(metrics)}
@@ -308,7 +296,6 @@ class ResultsTab(QWidget):
 
     def _show_scores(self, result) -> None:
         self.summary_panel.set_frame(ranked_summary(result.summary, result.cv.metrics))
-        clear_sort_indicator(self.summary_panel)
         self.correlation_panel.set_frame(result.comparison.correlation.reset_index())
         self.fold_panel.set_frame(result.cv.scores)
         self.fold_plot.set_scores(self._matrix, result.cv.primary_metric,
@@ -328,8 +315,6 @@ class ResultsTab(QWidget):
         self.bayes_panel.set_frame(comparison.pairwise)
         show_only_columns(self.bayes_panel, BAYESIAN_COLUMNS)
         self.intervals_panel.set_frame(comparison.intervals)
-        for panel in (self.pairwise_panel, self.bayes_panel, self.intervals_panel):
-            clear_sort_indicator(panel)
         settings = comparison.settings
         correction = ("no correction" if settings.correction == "none"
                       else f"{settings.correction.capitalize()} correction")
