@@ -31,6 +31,14 @@ def write_experiment(path, **overrides):
     return path
 
 
+def slow_experiment(path):
+    """A run long enough (500 forest fits) to be interrupted or to fail early in."""
+    return write_experiment(path, dataset={"builtin": "breast_cancer"},
+                            models=[{"name": "forest", "estimator": "RandomForestClassifier",
+                                     "params": {"n_estimators": 50, "random_state": 0}}],
+                            cv={"n_splits": 10, "n_repeats": 10})
+
+
 def assert_one_error_line(done, *fragments):
     assert done.returncode == 2, done.stderr
     lines = [line for line in done.stderr.splitlines() if line.strip()]
@@ -104,10 +112,7 @@ def test_jobs_give_identical_tables(tmp_path):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT semantics")
 def test_ctrl_c_exits_130_and_writes_nothing(tmp_path):
-    exp = write_experiment(tmp_path / "exp.json", dataset={"builtin": "breast_cancer"},
-                           models=[{"name": "forest", "estimator": "RandomForestClassifier",
-                                    "params": {"n_estimators": 50, "random_state": 0}}],
-                           cv={"n_splits": 10, "n_repeats": 10})
+    exp = slow_experiment(tmp_path / "exp.json")
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, MAIN, "run", str(exp), "--out", str(out)],
                             stderr=subprocess.PIPE, text=True)
@@ -159,10 +164,7 @@ def test_empty_out_exits_2(tmp_path):
 
 
 def test_an_unwritable_out_fails_before_computing(tmp_path):
-    exp = write_experiment(tmp_path / "exp.json", dataset={"builtin": "breast_cancer"},
-                           models=[{"name": "forest", "estimator": "RandomForestClassifier",
-                                    "params": {"n_estimators": 50, "random_state": 0}}],
-                           cv={"n_splits": 10, "n_repeats": 10})
+    exp = slow_experiment(tmp_path / "exp.json")
     blocker = tmp_path / "a_file"
     blocker.write_text("not a folder\n")
     done = run_main(exp, "--out", blocker)       # no --quiet: a fit would print progress
