@@ -6,6 +6,7 @@ experiment gives the same tables in either.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Generator, Optional
 
@@ -35,11 +36,11 @@ class ExperimentResult:
         return replace(self, comparison=compare_cv(self.cv, settings),
                        experiment=replace(self.experiment, comparison=settings))
 
-    @property
+    @functools.cached_property
     def notes(self) -> list:
         """Everything the user should know to read the results: how the data was read,
         defaults applied, failures and warnings (with what to change), how ranks were
-        formed."""
+        formed. Computed once (the result is frozen)."""
         from .advice import failure_notes, rank_notes
 
         n_folds = self.cv.config.n_splits * self.cv.config.n_repeats

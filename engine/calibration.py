@@ -36,7 +36,7 @@ from .calibration_maps import (CROWDING_SHARE, apply_calibration_map, calibratio
                                expected_calibration_error, fit_calibration_map,
                                reliability_diagram, row_losses)
 from .catalogue import ModelSpec, make_pipeline
-from .cv import CVResult, feature_matrix, make_splits
+from .cv import CVResult, feature_matrix, make_splits, split_label, split_number
 from .data import Dataset
 from .parallel import run_calls, take_rows
 from .progress import Progress, Stopwatch
@@ -70,7 +70,8 @@ class CalibrationResult:
         fitted on the pooled uncalibrated out-of-fold probabilities (one table per class
         for more than two classes; apply with ``apply_calibration_map``).
     fold_scores : DataFrame
-        ``model, method, repeat, fold, metric, score`` with metric ``neg_brier_score`` and
+        ``model, method, repeat, fold, metric, score`` (repeat and fold from 1, as in
+        ``CVResult.scores``) with metric ``neg_brier_score`` and
         ``neg_log_loss`` (scikit-learn's scorer convention: higher is better, so
         :func:`engine.stats.compare_models` can compare variants; see
         :func:`fold_score_matrix`).
@@ -165,9 +166,8 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
         outcomes[index] = outcome
         done += 1
         m, method, s = tasks[index]
-        repeat, fold = divmod(s, cv_result.config.n_splits)
-        yield clock.progress(done, f"{specs[m].name} {method}: repeat {repeat + 1}, "
-                                   f"fold {fold + 1}")
+        repeat, fold = split_label(s, cv_result.config.n_splits)
+        yield clock.progress(done, f"{specs[m].name} {method}: repeat {repeat}, fold {fold}")
     return _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv_result,
                      settings, inner_splits)
 
@@ -201,15 +201,21 @@ def _outer_splits(y, cv_result) -> list:
             splits.append((np.setdiff1d(every, test), test))
         return splits
     splits = make_splits(y, config)
-    if not preds.empty:
-        first = preds[(preds["model"] == preds["model"].iloc[0])]
-        repeat, fold = int(first["repeat"].iloc[0]), int(first["fold"].iloc[0])
-        rows = np.sort(first.loc[(first["repeat"] == repeat) & (first["fold"] == fold), "row"])
-        expected = np.sort(splits[repeat * config.n_splits + fold][1])
-        if len(y) <= rows.max(initial=-1) or not np.array_equal(rows, expected):
-            raise ValueError("the CV result does not match this data set (its test folds differ "
-                             "from the splits of these rows): pass the data set the CV ran on")
+    if not preds.empty and not _first_fold_matches(preds, splits, len(y), config.n_splits):
+        raise ValueError("the CV result does not match this data set (its test folds differ "
+                         "from the splits of these rows): pass the data set the CV ran on")
     return splits
+
+
+def _first_fold_matches(preds, splits, n_rows, n_splits) -> bool:
+    """Whether the first model's first (repeat, fold) holds the test rows of that split."""
+    first = preds[preds["model"] == preds["model"].iloc[0]]
+    repeat, fold = int(first["repeat"].iloc[0]), int(first["fold"].iloc[0])
+    rows = np.sort(first.loc[(first["repeat"] == repeat) & (first["fold"] == fold), "row"])
+    number = split_number(repeat, fold, n_splits)
+    if not 0 <= number < len(splits) or n_rows <= rows.max(initial=-1):
+        return False
+    return np.array_equal(rows, np.sort(splits[number][1]))
 
 
 def _check_inner(y, splits, inner_splits) -> None:
@@ -297,11 +303,10 @@ def _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv
             for s, (_, test) in enumerate(splits):
                 outcome = by_task[(m, method, s)]
                 texts += [t for t in outcome["warnings"] if t not in texts]
+                repeat, fold = split_label(s, n_splits)
                 if outcome["proba"] is None:
-                    failed.append(f"repeat {s // n_splits + 1}, fold {s % n_splits + 1}: "
-                                  f"{outcome['error']}")
+                    failed.append(f"repeat {repeat}, fold {fold}: {outcome['error']}")
                     continue
-                repeat, fold = divmod(s, n_splits)
                 parts.append(pd.DataFrame({"repeat": repeat, "fold": fold, "row": test,
                                            "y": y[test]}))
                 probs.append(outcome["proba"])

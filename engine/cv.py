@@ -40,13 +40,18 @@ class CVConfig:
 class CVResult:
     """Everything a cross-validation run measured.
 
+    Repeats and folds are numbered from 1 in every table (``repeat`` 1 .. ``n_repeats``,
+    ``fold`` 1 .. ``n_splits``): split ``(r, f)`` is number ``(r - 1) * n_splits + f - 1``
+    of :func:`make_splits` (see :func:`split_label`, :func:`split_number`).
+
     Attributes
     ----------
     scores : DataFrame
         One row per model, repeat, fold and metric: ``model, repeat, fold, metric, score,
         n_train, n_test, fit_seconds`` (score NaN where the fit failed).
     predictions : DataFrame
-        Out-of-fold predictions: ``model, repeat, fold, row, y`` then ``score_0 ..
+        Out-of-fold predictions: ``model, repeat, fold, row, y`` (``row``: the 0-based
+        position of the row in the data as loaded) then ``score_0 ..
         score_{K-1}`` (probabilities, or decision values; see ``prediction_kind``) and
         ``predicted`` (the class code ``predict`` gives; -1 where unknown).
     failures : DataFrame
@@ -69,16 +74,61 @@ class CVResult:
         return self.metrics[0]
 
     def score_matrix(self, metric: Optional[str] = None) -> pd.DataFrame:
-        """Models as rows, folds (in split order) as columns, for one metric."""
+        """Models as rows, folds (in split order) as columns, for one metric.
+
+        The columns are ``(repeat, fold)`` pairs, numbered from 1. Computed once per
+        metric (the result is frozen); every call returns its own copy.
+        """
         metric = metric or self.primary_metric
-        table = self.scores[self.scores["metric"] == metric]
-        matrix = table.pivot(index="model", columns=["repeat", "fold"], values="score")
-        return matrix.reindex(list(self.models))
+        cache = self.__dict__.setdefault("_score_matrices", {})
+        if metric not in cache:
+            table = self.scores[self.scores["metric"] == metric]
+            matrix = table.pivot(index="model", columns=["repeat", "fold"], values="score")
+            cache[metric] = matrix.reindex(list(self.models))
+        return cache[metric].copy()
 
     def train_test_sizes(self) -> tuple:
         """Mean training and test fold sizes (for the corrected variance)."""
         first = self.scores.drop_duplicates(["repeat", "fold"])
         return float(first["n_train"].mean()), float(first["n_test"].mean())
+
+
+def split_label(split: int, n_splits: int) -> tuple:
+    """The (repeat, fold) of split number ``split``, both numbered from 1.
+
+    Parameters
+    ----------
+    split : int
+        Position of the split in :func:`make_splits` (0-based).
+    n_splits : int
+        Folds per repeat.
+
+    Returns
+    -------
+    tuple of int
+        ``(repeat, fold)`` as the tables, the screen and the log show them (from 1,
+        as Weka's Experimenter numbers runs and folds).
+    """
+    repeat, fold = divmod(int(split), n_splits)
+    return repeat + 1, fold + 1
+
+
+def split_number(repeat: int, fold: int, n_splits: int) -> int:
+    """The position in :func:`make_splits` of (``repeat``, ``fold``), both numbered from 1.
+
+    Parameters
+    ----------
+    repeat, fold : int
+        As in the tables (from 1).
+    n_splits : int
+        Folds per repeat.
+
+    Returns
+    -------
+    int
+        ``(repeat - 1) * n_splits + (fold - 1)``; the inverse of :func:`split_label`.
+    """
+    return (int(repeat) - 1) * n_splits + (int(fold) - 1)
 
 
 def make_splits(y: np.ndarray, config: CVConfig) -> list:
@@ -127,7 +177,8 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     Yields
     ------
     Progress
-        After every (model, fold) fit, labelled with the model, repeat and fold.
+        After every (model, fold) fit, labelled with the model, repeat and fold; its
+        ``detail`` is ``{model, repeat, fold, scores, error}`` (repeat and fold from 1).
 
     Returns
     -------
@@ -151,11 +202,11 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         outcomes[index] = outcome
         done += 1
         model, split = tasks[index]
-        repeat, fold = divmod(split, config.n_splits)
+        repeat, fold = split_label(split, config.n_splits)
         detail = {"model": models[model].name, "repeat": repeat, "fold": fold,
                   "scores": dict(zip(metrics, outcome["scores"])), "error": outcome["error"]}
         yield clock.progress(done, f"model {model + 1} of {len(models)} ({models[model].name}), "
-                                   f"repeat {repeat + 1}, fold {fold + 1}", detail)
+                                   f"repeat {repeat}, fold {fold}", detail)
     return _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock)
 
 
@@ -227,7 +278,7 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
     blocks = {"model": [], "repeat": [], "fold": [], "row": [], "values": [], "labels": []}
     for (model, split), outcome in zip(tasks, outcomes):
         name = models[model].name
-        repeat, fold = divmod(split, config.n_splits)
+        repeat, fold = split_label(split, config.n_splits)
         train, test = splits[split]
         for metric, score in zip(metrics, outcome["scores"]):
             score_rows.append((name, repeat, fold, metric, score, len(train), len(test),

@@ -19,6 +19,8 @@ from engine.experiment import (AloocvSettings, CalibrationSettings, Experiment, 
                                parse_experiment)
 from engine.stats import ComparisonSettings
 
+from .render_queue import RenderQueue
+
 
 class AppState(QObject):
     dataset_changed = Signal(object)        # Dataset or None
@@ -41,6 +43,7 @@ class AppState(QObject):
         self.result = None
         self.selection: list = []
         self.experiment_path: Optional[str] = None
+        self.renderer = RenderQueue(self)   # views draw new results through it, in slices
 
     # -- setters that announce the change
     def set_dataset(self, dataset: Optional[Dataset]) -> None:

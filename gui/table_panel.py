@@ -18,7 +18,7 @@ from .jobs import Job, JobSlot
 
 
 #: rows measured when fitting column widths to their contents
-RESIZE_ROWS = 60
+RESIZE_ROWS = 30
 
 
 class TablePanel(QWidget):
@@ -38,6 +38,7 @@ class TablePanel(QWidget):
         self.key_column = key_column
         self._export_job = JobSlot()
         self._pending_path = ""
+        self._fit_pending = False
         self.model = DataFrameModel(parent=self, digits=digits, show_index=show_index)
         self.view = QTableView(self)
         self.view.setModel(self.model)
@@ -76,8 +77,16 @@ class TablePanel(QWidget):
         """Show a new table in its own row order: no sort arrow until the user sorts."""
         self.model.set_frame(frame)
         self.clear_sort_indicator()
-        self.fit_columns()
+        if self.isVisible():
+            self.fit_columns()
+        else:                       # a hidden table is measured when it is first shown
+            self._fit_pending = True
         self._set_enabled(len(frame.columns) > 0)
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self._fit_pending:
+            self.fit_columns()
+        super().showEvent(event)
 
     def frame(self) -> pd.DataFrame:
         return self.model.frame()
@@ -86,6 +95,7 @@ class TablePanel(QWidget):
         """Column widths from the header and the first :data:`RESIZE_ROWS` rows
         (``resizeColumnsToContents`` measures every row: ~80 ms of frozen window when a
         run's tables arrived)."""
+        self._fit_pending = False
         metrics = self.view.fontMetrics()
         header = self.view.horizontalHeader()
         for column in range(self.model.columnCount()):

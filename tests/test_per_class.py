@@ -32,7 +32,7 @@ def test_predicted_labels_equal_predict(wine_cv):
     for name, estimator in (("knn", make_pipeline(StandardScaler(), KNeighborsClassifier())),
                             ("svc", make_pipeline(StandardScaler(),
                                                   SVC(probability=True, random_state=0)))):
-        preds = cv.predictions[(cv.predictions.model == name) & (cv.predictions.repeat == 0)]
+        preds = cv.predictions[(cv.predictions.model == name) & (cv.predictions.repeat == 1)]
         expected = cross_val_predict(estimator, X, y, cv=splits[:5])
         got = preds.sort_values("row")["predicted"].to_numpy()
         np.testing.assert_array_equal(got, expected)

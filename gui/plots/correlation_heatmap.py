@@ -10,12 +10,32 @@ import math
 import numpy as np
 import pandas as pd
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QFont
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontMetrics
 
+from .cell_text import CellText
 from .plot_panel import PlotPanel
 
 COLOUR_MAP = "CET-D1"   # diverging blue - white - red, -1 .. 1
+LEFT_LABEL_PX = 190     # longer model names are elided on the left axis (full in the read-out)
+
+
+def numbered(names: list) -> list:
+    """``["1 rbf", "2 linear", ...]``: the left axis's names when the bottom shows numbers."""
+    return [f"{i} {name}" for i, name in enumerate(names, start=1)]
+
+
+def fit_labels(names: list, cell_px: float, metrics: QFontMetrics) -> tuple:
+    """``(bottom, left)`` tick labels that never collide: the names under their columns
+    when each fits its cell's width, otherwise column numbers below and numbered names
+    on the left; left labels elided to :data:`LEFT_LABEL_PX`."""
+    widest = max((metrics.horizontalAdvance(n) for n in names), default=0)
+    if widest + 6 <= cell_px:
+        bottom, left = list(names), list(names)
+    else:
+        bottom, left = [str(i) for i in range(1, len(names) + 1)], numbered(names)
+    left = [metrics.elidedText(text, Qt.ElideRight, LEFT_LABEL_PX) for text in left]
+    return bottom, left
 
 
 class CorrelationHeatmap(PlotPanel):
@@ -30,7 +50,7 @@ class CorrelationHeatmap(PlotPanel):
         super().__init__("Correlation of fold scores", "correlation.png", parent, legend=False)
         self._names: list = []
         self._values = np.zeros((0, 0))
-        self._texts: list = []
+        self.cells = CellText()
         cmap = pg.colormap.get(COLOUR_MAP)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setColorMap(cmap)
@@ -41,6 +61,8 @@ class CorrelationHeatmap(PlotPanel):
         self.colour_bar.setImageItem(self.image, insert_in=self.plot)
         self.outline = pg.PlotCurveItem(pen=pg.mkPen("#111", width=3), connect="finite")
         self.plot.addItem(self.outline)
+        self.plot.addItem(self.cells)
+        self.plot.vb.sigResized.connect(lambda *_: self._label_axes())
         self.plot.showGrid(x=False, y=False)
         self.plot.invertY(True)
         self.plot.setMouseEnabled(x=False, y=False)
@@ -57,31 +79,28 @@ class CorrelationHeatmap(PlotPanel):
         self.image.setImage(np.nan_to_num(self._values, nan=0.0), autoLevels=False)
         self.image.setLevels((-1.0, 1.0))
         self.image.setRect(0, 0, n, n)
-        ticks = [[(i + 0.5, name) for i, name in enumerate(self._names)]]
-        for side in ("bottom", "left"):
-            self.plot.getAxis(side).setTicks(ticks)
-            self.plot.getAxis(side).setStyle(tickLength=0)
+        self._label_axes()
         self._write_values()
         self.plot.setRange(xRange=(0, n), yRange=(0, n), padding=0.02)
         self.set_selection([])
 
-    def _write_values(self) -> None:
+    def _label_axes(self) -> None:
         n = len(self._names)
-        font = QFont()
-        font.setPointSize(10 if n <= 6 else 8)
-        while len(self._texts) < n * n:
-            text = pg.TextItem(anchor=(0.5, 0.5))
-            text.setFont(font)
-            self.plot.addItem(text)
-            self._texts.append(text)
-        for k, text in enumerate(self._texts):
-            i, j = divmod(k, n) if n else (0, 0)
-            text.setVisible(k < n * n)
-            if k < n * n:
-                value = self._values[i, j]
-                text.setText("—" if math.isnan(value) else f"{value:.2f}")
-                text.setColor("#fff" if abs(np.nan_to_num(value)) > 0.6 else "#222")
-                text.setPos(j + 0.5, i + 0.5)
+        if not n:
+            return
+        metrics = QFontMetrics(self.plot.getAxis("bottom").font())
+        bottom, left = fit_labels(self._names, self.plot.vb.width() / n, metrics)
+        for side, labels in (("bottom", bottom), ("left", left)):
+            axis = self.plot.getAxis(side)
+            axis.setTicks([[(i + 0.5, label) for i, label in enumerate(labels)]])
+            axis.setStyle(tickLength=0)
+
+    def _write_values(self) -> None:
+        values = self._values
+        texts = np.where(np.isnan(values), "—", np.char.mod("%.2f", np.nan_to_num(values)))
+        colours = np.where(np.abs(np.nan_to_num(values)) > 0.6, "#fff", "#222")
+        self.cells.set_point_size(10 if len(self._names) <= 6 else 8)
+        self.cells.set_cells(texts, colours)
 
     def set_selection(self, names: list) -> None:
         """Outline the picked pair's cells (or the row and column of one model)."""

@@ -7,14 +7,21 @@ every fold's score of each model as a strip of points with its mean ± one std.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
 
 from engine.verdict import metric_label
 
 from .class_counts_plot import PlotHint
-from .plot_panel import PlotPanel, colour
+from ..render_queue import draw_now
+from .plot_panel import PlotPanel, colour, line_style
 
+LINES_PER_SLICE = 5
+NAME_PX = 190   # longer model names are elided on the axis (full in the hover read-out)
 
 class LiveScoresPlot(PlotPanel):
     """Fold scores per model during a run; every fold's score per model after it."""
@@ -38,10 +45,16 @@ class LiveScoresPlot(PlotPanel):
         self._n_splits = 1
         self._scores = None
         self.hint = PlotHint(self, self.IDLE_HINT)
+        self.put_legend_above()
+        self._renderer = None
 
     # -- during the run
-    def start(self, models: list, metric: str, n_splits: int, n_repeats: int) -> None:
-        """Empty lines for the models of a new run (line items are reused across runs)."""
+    def start(self, models: list, metric: str, n_splits: int, n_repeats: int,
+              renderer=None) -> None:
+        """Empty lines for the models of a new run (line items are reused across runs).
+
+        With a :class:`~gui.render_queue.RenderQueue` the lines and the legend are drawn
+        through it, a few per turn of the event loop (20 models: ~60 ms at once)."""
         self._scores, self._metric, self._n_splits = None, metric, n_splits
         self._points = {name: ([], []) for name in models}
         self._set_score_items_visible(False)
@@ -49,10 +62,12 @@ class LiveScoresPlot(PlotPanel):
         for line in self.lines.values():
             line.setData([], [])
             line.setVisible(False)
-        for i, name in enumerate(models):
-            line = self._line(i)
-            line.setVisible(True)
-            self.legend.addItem(line, name)
+        drawing = self._draw_lines(models)
+        self._renderer = renderer
+        if renderer is None:
+            draw_now(drawing)
+        else:
+            renderer.submit(self, drawing)
         self.title.setText(f"<b>Run in progress: {metric_label(metric)} on each fold as it "
                            "finishes</b>")
         self.plot.setLabel("bottom", f"CV test fold (in split order; {n_splits} folds × "
@@ -62,21 +77,35 @@ class LiveScoresPlot(PlotPanel):
         self.plot.enableAutoRange(axis="y")
         self.hint.hide()
 
+    def _draw_lines(self, models: list):
+        for i, name in enumerate(models):
+            line = self._line(i)
+            line.setVisible(True)
+            self.legend.addItem(line, name)
+            if i % LINES_PER_SLICE == LINES_PER_SLICE - 1:
+                yield
+        self.fit_legend_columns()
+
     def _line(self, i: int):
         if i not in self.lines:
             # thin lines without markers: a run redraws this plot ten times a second
-            self.lines[i] = self.plot.plot([], [], pen=pg.mkPen(colour(i), width=1))
+            self.lines[i] = self.plot.plot([], [], pen=pg.mkPen(colour(i), width=1,
+                                                                  style=line_style(i)))
         return self.lines[i]
 
     def add_fold_scores(self, details: list) -> None:
-        """Add finished folds: dicts with ``model, repeat, fold, scores`` (engine.cv)."""
+        """Add finished folds: dicts with ``model, repeat, fold, scores`` (engine.cv).
+
+        Repeat and fold are numbered from 1; fold ``f`` of repeat ``r`` is drawn at
+        x = (r - 1) * k + f, so the x axis runs 1 .. k * r in split order.
+        """
         changed = set()
         for detail in details:
             points = self._points.get(detail.get("model"))
             score = detail.get("scores", {}).get(self._metric)
             if points is None or score is None:
                 continue
-            points[0].append(detail["repeat"] * self._n_splits + detail["fold"] + 1)
+            points[0].append((detail["repeat"] - 1) * self._n_splits + detail["fold"])
             points[1].append(score)
             changed.add(detail["model"])
         for i, name in enumerate(self._points):
@@ -87,49 +116,62 @@ class LiveScoresPlot(PlotPanel):
 
     # -- after the run
     def show_fold_scores(self, cv_result) -> None:
-        """Every fold's primary-metric score, one column of points per model, mean ± std."""
+        """Every fold's primary-metric score, one row of points per model (names on the
+        left, where long and many names stack without colliding), mean ± std."""
+        self._stop_drawing()
         matrix = cv_result.score_matrix()
         self._scores = matrix
         for line in self.lines.values():
             line.setData([], [])
             line.setVisible(False)
         self.legend.clear()
-        x_all, y_all, brushes = [], [], []
-        rng = np.random.default_rng(0)
-        means, stds = [], []
-        for i, (_, row) in enumerate(matrix.iterrows()):
-            values = row.to_numpy(dtype=float)
-            values = values[np.isfinite(values)]
-            x_all.append(i + rng.uniform(-0.18, 0.18, len(values)))
-            y_all.append(values)
-            brushes += [pg.mkBrush(pg.mkColor(colour(i)).lighter(110))] * len(values)
-            means.append(values.mean() if len(values) else np.nan)
-            stds.append(values.std(ddof=1) if len(values) > 1 else 0.0)
-        x = np.arange(len(matrix))
-        self.fold_points.setData(np.concatenate(x_all) if x_all else [],
-                                 np.concatenate(y_all) if y_all else [], brush=brushes)
-        self.mean_points.setData(x, means)
-        self.spread.setData(x=x, y=np.asarray(means), height=2 * np.asarray(stds), beam=0.25)
+        values = matrix.to_numpy(dtype=float)
+        finite = np.isfinite(values)
+        rows = np.repeat(np.arange(len(matrix)), finite.sum(axis=1))
+        jitter = np.random.default_rng(0).uniform(-0.18, 0.18, len(rows))
+        brushes = [pg.mkBrush(pg.mkColor(colour(i)).lighter(110)) for i in range(len(matrix))]
+        self.fold_points.setData(values[finite], rows + jitter,
+                                 brush=[brushes[i] for i in rows])
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)   # a model without any score
+            means = np.nanmean(values, axis=1)
+            stds = np.nan_to_num(np.nanstd(values, axis=1, ddof=1))
+        y = np.arange(len(matrix))
+        self.mean_points.setData(means, y)
+        self.spread.setData(x=means, y=y, width=2 * stds, beam=0.25)
         self._set_score_items_visible(True)
-        self.plot.getAxis("bottom").setTicks([[(i, str(n)) for i, n in enumerate(matrix.index)]])
-        config = cv_result.config
-        metric = cv_result.primary_metric
-        self.title.setText(f"<b>Score on each fold: {metric_label(metric)}, {config.n_splits} folds × "
-                           f"{config.n_repeats} repeats</b> — dots: folds; ◆ and bar: "
+        self._label_models([str(n) for n in matrix.index])
+        config, metric = cv_result.config, cv_result.primary_metric
+        self.title.setText(f"<b>Score on each fold: {metric_label(metric)}, {config.n_splits} "
+                           f"folds × {config.n_repeats} repeats</b> — dots: folds; ◆ and bar: "
                            "mean ± 1 std")
-        self.plot.setLabel("bottom", "model")
-        self.plot.setLabel("left", f"{metric_label(metric)} (per fold)")
-        self.plot.setXRange(-0.6, len(matrix) - 0.4, padding=0)
-        self.plot.enableAutoRange(axis="y")
+        self.plot.setLabel("bottom", f"{metric_label(metric)} (per fold)")
+        self.plot.setLabel("left", "")
+        self.plot.setYRange(-0.6, len(matrix) - 0.4, padding=0)
+        self.plot.enableAutoRange(axis="x")
         self.hint.hide()
+
+    def _label_models(self, names: list) -> None:
+        """Model names on the left axis, first model on top, long names elided."""
+        metrics = QFontMetrics(self.plot.getAxis("left").font())
+        self.plot.getAxis("left").setTicks([[
+            (i, metrics.elidedText(name, Qt.ElideRight, NAME_PX)) for i, name in enumerate(names)]])
+        self.plot.invertY(True)
 
     def _set_score_items_visible(self, visible: bool) -> None:
         for item in (self.fold_points, self.mean_points, self.spread):
             item.setVisible(visible)
         if not visible:
-            self.plot.getAxis("bottom").setTicks(None)
+            self.plot.getAxis("left").setTicks(None)
+            self.plot.invertY(False)
+
+    def _stop_drawing(self) -> None:
+        """The run's lines are no longer wanted (it ended before they were all drawn)."""
+        if self._renderer is not None:
+            self._renderer.cancel(self)
 
     def reset(self, hint: str = IDLE_HINT) -> None:
+        self._stop_drawing()
         self._set_score_items_visible(False)
         for line in self.lines.values():
             line.setData([], [])
@@ -141,7 +183,7 @@ class LiveScoresPlot(PlotPanel):
         if self._scores is None:
             return (f"fold {x:.0f}: {metric_label(self._metric)} {y:.4f}" if self._points
                     else "")
-        i = int(round(x))
+        i = int(round(y))
         if not 0 <= i < len(self._scores):
             return ""
         values = self._scores.iloc[i].to_numpy(dtype=float)

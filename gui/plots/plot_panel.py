@@ -41,8 +41,24 @@ def light_grid(plot, x: bool = True, y: bool = True, alpha: float = 0.25) -> Non
         plot.getAxis(name).setStyle(maxTickLevel=1)
 
 
+#: After the eight colours, series repeat them with another marker and a dashed line, so
+#: no two of the first 40 series look alike (colour alone would repeat at the ninth).
+SYMBOLS = ["o", "s", "t", "d", "star"]
+
+
 def colour(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
+
+
+def symbol(i: int) -> str:
+    """Series ``i``'s marker: circles for the first eight, then squares, triangles, ..."""
+    return SYMBOLS[(i // len(PALETTE)) % len(SYMBOLS)]
+
+
+def line_style(i: int):
+    """Series ``i``'s line: solid for the first eight, then dashed, dotted, ..."""
+    styles = (Qt.SolidLine, Qt.DashLine, Qt.DotLine, Qt.DashDotLine, Qt.DashDotDotLine)
+    return styles[(i // len(PALETTE)) % len(styles)]
 
 
 @functools.lru_cache(maxsize=1)
@@ -107,6 +123,27 @@ class PlotPanel(QWidget):
         layout.addWidget(self.plot_widget, 1)
         self._hover_proxy = pg.SignalProxy(self.plot.scene().sigMouseMoved, rateLimit=30,
                                            slot=self._on_mouse_moved)
+
+    # -- a legend that never covers the data
+    def put_legend_above(self) -> None:
+        """Move the legend out of the data area into a band above the plot; its number
+        of columns follows the plot's width (many models take rows, not the data's place)."""
+        self.plot.layout.removeItem(self.plot.titleLabel)
+        self.plot.titleLabel.setVisible(False)
+        self.plot.layout.addItem(self.legend, 0, 1)
+        self.legend.mouseDragEvent = lambda event: event.ignore()  # held by the layout
+        self.plot.vb.sigResized.connect(lambda *_: self.fit_legend_columns())
+
+    def fit_legend_columns(self) -> None:
+        """As many legend columns as the widest entry allows across the plot."""
+        items = self.legend.items
+        if not items:
+            return
+        widest = max(sample.boundingRect().width() + label.boundingRect().width()
+                     for sample, label in items) + 12
+        columns = max(1, min(len(items), int(self.plot.vb.width() // max(widest, 1.0))))
+        if columns != self.legend.columnCount:
+            self.legend.setColumnCount(columns)
 
     # -- hover read-out: subclasses override describe_point
     def describe_point(self, x: float, y: float) -> str:

@@ -140,6 +140,7 @@ class PosteriorPlot(PlotPanel):
         self.plot.addItem(self.message, ignoreBounds=True)
         self.strip = ProbabilityStrip(self)
         self.layout().addWidget(self.strip)
+        self._ensure_interval_items(3)   # the usual 50/75/95% (created now, not on arrival)
 
     def _fill(self, colour: str) -> pg.PlotDataItem:
         item = pg.PlotDataItem(pen=None, fillLevel=0.0, brush=_translucent(colour))
@@ -192,15 +193,18 @@ class PosteriorPlot(PlotPanel):
         x = np.linspace(low, high, N_POINTS)
         return np.unique(np.concatenate([x, [-rope, 0.0, rope]]))
 
-    def _draw_intervals(self, posterior: Posterior, levels: list, peak: float) -> None:
-        levels = sorted(levels)
-        while len(self.interval_bars) < len(levels):
+    def _ensure_interval_items(self, count: int) -> None:
+        while len(self.interval_bars) < count:
             bar = pg.PlotDataItem(pen=pg.mkPen("#333", width=3), connect="finite")
             label = pg.TextItem(color="#333", anchor=(0.0, 0.5))
             self.plot.addItem(bar)
             self.plot.addItem(label)
             self.interval_bars.append(bar)
             self.interval_labels.append(label)
+
+    def _draw_intervals(self, posterior: Posterior, levels: list, peak: float) -> None:
+        levels = sorted(levels)
+        self._ensure_interval_items(len(levels))
         step = INTERVAL_STEP * peak
         for k, (bar, label) in enumerate(zip(self.interval_bars, self.interval_labels)):
             if k >= len(levels):

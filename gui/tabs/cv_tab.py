@@ -52,12 +52,20 @@ def _run_child(experiment, dataset, n_jobs, messages) -> None:
             try:
                 messages.put(("progress", next(work)))
             except StopIteration as stop:
-                messages.put(("done", stop.value))
+                messages.put(("done", prepared_for_display(stop.value)))
                 return
     except ValueError as exc:
         messages.put(("value_error", str(exc)))
     except BaseException as exc:  # noqa: BLE001 - reported to the GUI, which shows a dialog
         messages.put(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def prepared_for_display(result):
+    """The result with what every view derives from it computed once, here, off the GUI
+    (the cached values travel with it): the notes and the primary score matrix."""
+    result.notes
+    result.cv.score_matrix()
+    return result
 
 
 def run_in_process(experiment, dataset, n_jobs: int = 1, heartbeat: float = 0.02):
@@ -412,7 +420,8 @@ class CVTab(QWidget):
         self.time_label.setText("Starting…")
         self.log.clear()
         self.live_plot.start([m.name for m in experiment.models], experiment.metrics[0],
-                             experiment.cv.n_splits, experiment.cv.n_repeats)
+                             experiment.cv.n_splits, experiment.cv.n_repeats,
+                             renderer=self.state.renderer)
         self._run_job.start(job)
         self._update_buttons()
         self.state.status_message.emit(f"Cross-validating: {total:,} fits…")
@@ -472,7 +481,7 @@ class CVTab(QWidget):
             self.log.setPlainText("\n".join(["No fold failed and no warnings were raised.",
                                              *summary]))
             return
-        lines = [f"{row.kind}: {row.model}, repeat {row.repeat + 1}, fold {row.fold + 1}: "
+        lines = [f"{row.kind}: {row.model}, repeat {row.repeat}, fold {row.fold}: "
                  f"{row.message}" for row in failures.itertuples(index=False)]
         errors = int((failures["kind"] == "error").sum())
         header = f"{errors} failed fold(s), {len(failures) - errors} warning(s):"

@@ -34,6 +34,9 @@ POSITIVE_TIP = ("The positive class is the class that precision, recall and F1 a
                 "(and average precision and the precision-recall curve): e.g. 'sick' when "
                 "looking for sick patients. Accuracy, balanced accuracy, ROC AUC and log loss "
                 "do not depend on it.")
+NOT_BUILTIN = {True: "— (a file is loaded)", False: "— (other data is loaded)"}
+NOT_BUILTIN_TEXT = ("The data in use is not a built-in data set. Pick one here and press "
+                    "Load built-in to use it instead.")
 
 
 class SideScroll(QScrollArea):
@@ -208,14 +211,19 @@ class DatasetTab(QWidget):
         return views
 
     def _rebuild_options(self) -> None:
-        """The generator options of the picked built-in, two to a row."""
+        """The generator options of the picked built-in, two to a row (none when no
+        built-in is picked: the data in use came from elsewhere)."""
         for widget in self._option_widgets:
             self.options_grid.removeWidget(widget)
             widget.deleteLater()
+        self._option_editors, self._option_widgets = {}, []
         name = self.builtin_combo.currentData()
+        self.load_builtin_button.setEnabled(name is not None)
+        if name is None:
+            self.builtin_description.setText(NOT_BUILTIN_TEXT)
+            return
         description, options = BUILTINS[name]
         self.builtin_description.setText(description)
-        self._option_editors, self._option_widgets = {}, []
         for i, (option, default) in enumerate(options.items()):
             label = QLabel(option.replace("_", " "), self)
             editor = option_editor(default, self)
@@ -228,6 +236,8 @@ class DatasetTab(QWidget):
     # ------------------------------------------------------------------ loading
     def load_selected_builtin(self) -> None:
         name = self.builtin_combo.currentData()
+        if name is None:
+            return
         options = {k: e.value() for k, e in self._option_editors.items()}
         self._run_load(lambda: (None, load_builtin(name, **options)), None,
                        f"Loading {name}…")
@@ -421,6 +431,8 @@ class DatasetTab(QWidget):
         self._sync_positive(dataset, editable, "builtin" in source)
         if "builtin" in source:
             self._show_builtin_options(source)
+        else:
+            self._show_no_builtin("csv" in source)
         self.summary.setText(summary_html(dataset))
         self.notes_label.setText(notes_html(dataset.notes))
 
@@ -447,6 +459,11 @@ class DatasetTab(QWidget):
         for option, editor in self._option_editors.items():
             if option in source:
                 editor.setValue(source[option])
+
+    def _show_no_builtin(self, from_file: bool) -> None:
+        """No built-in picked, no options shown: the built-in box does not claim the data."""
+        self.builtin_combo.setPlaceholderText(NOT_BUILTIN[from_file])
+        self.builtin_combo.setCurrentIndex(-1)    # rebuilds the (empty) options
 
     def _fill_feature_combos(self, dataset: Dataset) -> None:
         numeric = [str(c) for c in dataset.numeric_columns]

@@ -25,6 +25,7 @@ from ..plots.correlation_heatmap import CorrelationHeatmap
 from ..plots.fold_scores_plot import FoldScoresPlot
 from ..plots.plot_panel import colour
 from ..plots.posterior_plot import PosteriorPlot
+from ..render_queue import NEXT_TURN, draw_now
 from ..state import AppState
 from ..table_panel import TablePanel
 from ..views.per_class_view import PerClassView
@@ -281,28 +282,81 @@ class ResultsTab(QWidget):
     def _on_result_changed(self, result) -> None:
         self._result = result
         if result is None:
+            self.state.renderer.cancel(self)
             self.stack.setCurrentWidget(self.hint)
             self.posterior.clear()
             self._shown_cv = None
             return
-        if result.cv is not self._shown_cv:  # new settings alone leave the scores as they are
+        self.state.renderer.submit(self, self._draw(result))
+
+    def _draw(self, result):
+        """Everything a new result changes, in slices (see gui/render_queue.py), the page
+        on screen first. The tab is painted when complete, its plots one per turn
+        (painting the half-drawn tab after every slice cost more than the slices).
+        Settings alone (ROPE, alpha) leave the scores as they are."""
+        plots = (self.fold_plot, self.heatmap, self.posterior)
+        self.setUpdatesEnabled(False)
+        try:
+            yield from self._draw_pages(result)
+            for plot in plots:
+                plot.setUpdatesEnabled(False)
+            yield NEXT_TURN
+            self.setUpdatesEnabled(True)        # the tables and text
+            for plot in plots:
+                yield NEXT_TURN
+                plot.setUpdatesEnabled(True)
+        finally:
+            for widget in (self, *plots):
+                widget.setUpdatesEnabled(True)
+
+    def _draw_pages(self, result):
+        new_scores = result.cv is not self._shown_cv
+        if new_scores:
+            self._shown_cv = None    # until every score view is drawn
             self._matrix = result.cv.score_matrix()
-            self._show_scores(result)
             self.per_class.set_result(result)
+            yield
+        self._show_context(result)
+        yield NEXT_TURN
+        self.stack.setCurrentWidget(self.content)   # the first time: ~20 ms of Qt layout
+        yield NEXT_TURN
+        pages = {0: self._draw_scores(result) if new_scores else iter(()),
+                 1: self._draw_frequentist(result), 2: self._draw_bayesian(result)}
+        first = self.views.currentIndex()
+        for index in [first] + [i for i in pages if i != first]:
+            yield from pages.get(index, iter(()))
+        if new_scores:
             self._shown_cv = result.cv
-        self._show_comparison(result)
-        self.stack.setCurrentWidget(self.content)
-        self._keep_or_default_pair(result)
 
-    def _show_scores(self, result) -> None:
+    def _draw_scores(self, result):
         self.summary_panel.set_frame(ranked_summary(result.summary, result.cv.metrics))
-        self.correlation_panel.set_frame(result.comparison.correlation.reset_index())
-        self.fold_panel.set_frame(result.cv.scores)
-        self.fold_plot.set_scores(self._matrix, result.cv.primary_metric,
-                                  result.cv.config.n_splits)
+        yield
         self.heatmap.set_correlation(result.comparison.correlation)
+        yield
+        yield from self.fold_plot.draw_scores(self._matrix, result.cv.primary_metric,
+                                              result.cv.config.n_splits)
+        self._highlight(self.state.selection)
+        yield
+        self.correlation_panel.set_frame(result.comparison.correlation.reset_index())
+        yield
+        self.fold_panel.set_frame(result.cv.scores)
+        yield
 
-    def _show_comparison(self, result) -> None:
+    def _draw_frequentist(self, result):
+        self.pairwise_panel.set_frame(result.comparison.pairwise)
+        show_only_columns(self.pairwise_panel, FREQUENTIST_COLUMNS)
+        yield
+
+    def _draw_bayesian(self, result):
+        yield from self._keep_or_default_pair(result)
+        yield
+        self.bayes_panel.set_frame(result.comparison.pairwise)
+        show_only_columns(self.bayes_panel, BAYESIAN_COLUMNS)
+        yield
+        self.intervals_panel.set_frame(result.comparison.intervals)
+        yield
+
+    def _show_context(self, result) -> None:
         comparison = result.comparison
         self.controls.set_settings(comparison.settings)
         cv = result.cv.config
@@ -310,11 +364,6 @@ class ResultsTab(QWidget):
             f"Comparing on <b>{html.escape(metric_label(comparison.metric, positive_of(result)))}"
             "</b> over "
             f"{self._matrix.shape[1]} test folds ({cv.n_repeats} × {cv.n_splits}-fold)")
-        self.pairwise_panel.set_frame(comparison.pairwise)
-        show_only_columns(self.pairwise_panel, FREQUENTIST_COLUMNS)
-        self.bayes_panel.set_frame(comparison.pairwise)
-        show_only_columns(self.bayes_panel, BAYESIAN_COLUMNS)
-        self.intervals_panel.set_frame(comparison.intervals)
         settings = comparison.settings
         correction = ("no correction" if settings.correction == "none"
                       else f"{settings.correction.capitalize()} correction")
@@ -324,7 +373,9 @@ class ResultsTab(QWidget):
             "<span style='background:#fde3b5'>&nbsp;amber&nbsp;</span>: only the naive test "
             "says significant — it ignores that the folds overlap and is too optimistic.")
 
-    def _keep_or_default_pair(self, result) -> None:
+    def _keep_or_default_pair(self, result):
+        """Keep the chosen pair if the new result has both models, else pick one (a
+        drawing: it yields between the posterior and the rest)."""
         models = [str(m) for m in result.comparison.correlation.index]
         self._fill_combos(models)
         pair = self._pair
@@ -332,7 +383,8 @@ class ResultsTab(QWidget):
             selected = [m for m in self.state.selection if m in models]
             pair = tuple(selected[:2]) if len(selected) >= 2 else tuple(models[:2])
         if len(pair) == 2:
-            self._set_pair(*pair)
+            self._select_pair(*pair)
+            yield from self._draw_pair()
         self._highlight(self.state.selection)
 
     def _fill_combos(self, models: list) -> None:
@@ -345,6 +397,10 @@ class ResultsTab(QWidget):
 
     # ------------------------------------------------------------------ the chosen pair
     def _set_pair(self, model_a: str, model_b: str) -> None:
+        self._select_pair(model_a, model_b)
+        draw_now(self._draw_pair())
+
+    def _select_pair(self, model_a: str, model_b: str) -> None:
         self._pair = (model_a, model_b)
         self.model_a_combo.setToolTip(f"Model A: {model_a} (differences are A minus B)")
         self.model_b_combo.setToolTip(f"Model B: {model_b}")
@@ -352,9 +408,9 @@ class ResultsTab(QWidget):
             combo.blockSignals(True)
             combo.setCurrentText(name)
             combo.blockSignals(False)
-        self._show_pair()
 
-    def _show_pair(self) -> None:
+    def _draw_pair(self):
+        """The chosen pair's posterior, then its verdict and per-class tables."""
         result, (a, b) = self._result, self._pair
         comparison = result.comparison
         settings = comparison.settings
@@ -364,6 +420,7 @@ class ResultsTab(QWidget):
         self.posterior.set_posterior(post, a, b, settings.rope, settings.credible_levels,
                                      values, comparison.metric,
                                      colours=(self._colour_of(a), self._colour_of(b)))
+        yield
         verdict = pair_verdict(row, a, b, settings.rope, settings.alpha, settings.correction,
                                health=model_health(result))
         self.verdict = verdict

@@ -99,6 +99,8 @@ def test_fold_warnings_appear_in_the_log(tab, qtbot):
         tab.start_run()
     log = tab.log.toPlainText()
     assert "warning(s)" in log and "ConvergenceWarning" in log and "short, repeat 1" in log
+    assert "short, repeat 1, fold 1:" in log and "short, repeat 1, fold 3:" in log
+    assert "repeat 0" not in log and "fold 0" not in log and "fold 4" not in log
     assert "• short raised warnings on 3 of 3 folds" in log and "raise max_iter" in log
 
 
@@ -192,3 +194,14 @@ def test_the_last_run_is_forgotten_when_the_data_changes(tab, qtbot):
     tab.state.set_dataset(load_builtin("iris"))
     assert tab.log.toPlainText() == "" and tab.progress_bar.value() == 0
     assert "Not run with the current data" in tab.time_label.text()
+
+
+def test_live_plot_draws_fold_f_of_repeat_r_at_its_place_in_split_order(tab):
+    plot = tab.live_plot
+    plot.start(["a"], "accuracy", 3, 2)                 # repeats and folds from 1 (engine.cv)
+    details = [{"model": "a", "repeat": r, "fold": f, "scores": {"accuracy": 10 * r + f}}
+               for r in (2, 1) for f in (3, 1, 2)]
+    plot.add_fold_scores(details)
+    x, y = plot.lines[0].getData()
+    assert list(x) == [1, 2, 3, 4, 5, 6]
+    assert list(y) == [11, 12, 13, 21, 22, 23]

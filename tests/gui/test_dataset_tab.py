@@ -410,3 +410,58 @@ def test_column_rows_read_the_notes():
     assert rows["blank"].status == LEFT_OUT and "empty" in rows["blank"].why
     assert rows["gone"].status == EXCLUDED
     assert screen_note(dataset.notes[0]).endswith("(untick it under Features)")
+
+
+def builtin_box(tab):
+    """What the built-in box shows: (picked name, description, {option: value}, Load on)."""
+    options = {name: editor.value() for name, editor in tab._option_editors.items()
+               if editor.isVisibleTo(tab)}
+    return (tab.builtin_combo.currentText(), tab.builtin_description.text(), options,
+            tab.load_builtin_button.isEnabled())
+
+
+def apply_experiment_file(tab, qtbot, experiment):
+    from engine.data import load_dataset
+
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+        tab.state.apply_experiment(experiment, load_dataset(experiment.dataset,
+                                                            experiment.base_dir))
+
+
+def assert_no_builtin_claimed(tab, placeholder="a file is loaded"):
+    name, description, options, load_on = builtin_box(tab)
+    assert name == "" and tab.builtin_combo.currentIndex() == -1
+    assert placeholder in tab.builtin_combo.placeholderText()
+    assert "not a built-in" in description and options == {} and not load_on
+
+
+def test_the_builtin_box_names_only_the_data_in_use(tab, qtbot):
+    from engine.experiment import load_experiment, parse_experiment
+
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+        tab.load_builtin("moons", n_samples=240, noise=0.2, random_state=3)
+    assert builtin_box(tab) == ("moons", "Two interleaving half circles (scikit-learn "
+                                "make_moons)", {"n_samples": 240, "noise": 0.2,
+                                                "random_state": 3}, True)
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+        tab.open_csv(PENGUINS)
+    assert_no_builtin_claimed(tab)
+    assert "moons" not in tab.builtin_combo.currentText()
+    seed = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))),
+                        "resources", "examples", "svc_kernels_moons.json")
+    apply_experiment_file(tab, qtbot, load_experiment(seed))           # a built-in again
+    assert builtin_box(tab)[0::2] == ("moons", {"n_samples": 100, "noise": 0.352,
+                                                "random_state": 1})
+    apply_experiment_file(tab, qtbot, parse_experiment(
+        {"dataset": {"csv": PENGUINS, "target": "species"},
+         "models": [{"estimator": "GaussianNB"}]}))                   # an experiment's CSV
+    assert_no_builtin_claimed(tab)
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+        tab.state.set_dataset(dataset_from_frame(pd.DataFrame({"a": [1, 2, 3, 4], "y": [0, 1] * 2}),
+                                                 "y", name="frame"))
+    assert_no_builtin_claimed(tab, "other data is loaded")
+    tab.builtin_combo.setCurrentIndex(tab.builtin_combo.findData("iris"))  # picked by the user
+    assert builtin_box(tab) == ("iris", "Iris flowers, 150 x 4, three classes", {}, True)
+    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+        tab.load_builtin_button.click()
+    assert tab.state.dataset.name == "iris" and builtin_box(tab)[0] == "iris"

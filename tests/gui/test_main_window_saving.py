@@ -110,6 +110,7 @@ def short_run(window, qtbot):
     window.cv_tab.repeats_box.setValue(1)
     with qtbot.waitSignal(window.cv_tab.run_succeeded, timeout=60000):
         window.cv_tab.start_run()
+    window.state.renderer.flush()
 
 
 def compute_curve(window, qtbot) -> AloocvView:

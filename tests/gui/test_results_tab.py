@@ -53,6 +53,7 @@ def tab(qtbot, state, seed_result):
     widget.resize(1280, 800)
     widget.show()
     state.set_result(seed_result)
+    state.renderer.flush()
     return widget
 
 
@@ -80,6 +81,7 @@ def test_without_a_result_the_tab_shows_a_hint(qtbot, state, seed_result):
     assert widget.stack.currentWidget() is widget.hint
     assert "Run a cross-validation to see results here" in widget.hint.text()
     state.set_result(seed_result)
+    state.renderer.flush()
     assert widget.stack.currentWidget() is widget.content
     state.set_result(None)
     assert widget.stack.currentWidget() is widget.hint
@@ -170,6 +172,7 @@ def test_posterior_curve_is_the_engine_posterior(tab, seed_result):
 def test_changing_the_rope_recomputes_without_new_cv(qtbot, tab, state, seed_result):
     with qtbot.waitSignal(state.result_changed):
         tab.controls.rope_spin.setValue(0.02)
+    state.renderer.flush()
     result = state.result
     assert result.cv is seed_result.cv
     assert result.comparison.settings.rope == pytest.approx(0.02)
@@ -190,6 +193,7 @@ def test_changing_the_correction_adjusts_p_values(qtbot, tab, state):
     combo = tab.controls.correction_combo
     with qtbot.waitSignal(state.result_changed):
         combo.setCurrentIndex(combo.findData("holm"))
+    state.renderer.flush()
     pairwise = tab.pairwise_panel.frame()
     np.testing.assert_allclose(pairwise.p_value_adjusted,
                                adjust_pvalues(pairwise.p_value.to_numpy(), "holm"))
@@ -262,8 +266,9 @@ def test_fold_scores_plot_shows_every_fold(tab, seed_result):
 
 def test_heatmap_writes_the_correlations_in_the_cells(tab):
     heatmap = tab.heatmap
-    texts = [item.textItem.toPlainText() for item in heatmap._texts if item.isVisible()]
+    texts = heatmap.cells.shown_texts()
     assert len(texts) == 16 and texts[1] == "0.88"
+    assert heatmap.cells.fits(80, 40) and not heatmap.cells.fits(10, 40)
     ticks = heatmap.plot.getAxis("bottom")._tickLevels[0]
     assert [name for _, name in ticks] == ["rbf", "linear", "3_poly", "2_poly"]
 
@@ -362,6 +367,7 @@ def test_long_model_names_do_not_widen_the_window(qtbot, state, seed_result):
     tab = ResultsTab(state)
     qtbot.addWidget(tab)
     state.set_result(result)
+    state.renderer.flush()
     assert tab.model_a_combo.currentText() == long_name
     assert tab.minimumSizeHint().width() < 1280
     assert long_name in tab.model_a_combo.toolTip()
