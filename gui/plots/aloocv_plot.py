@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
-from .plot_panel import PlotPanel, colour, light_grid
+from .plot_panel import PlotPanel, colour, legend_above, light_grid, plain_axes
 
 X_LABEL = "C (inverse regularization strength, log scale)"
 Y_LABEL = "leave-one-out log-likelihood"
@@ -34,8 +34,11 @@ class AloocvPlot(PlotPanel):
 
     def __init__(self, parent=None):
         super().__init__("ALO curve", "aloocv_curve.png", parent, x_label=X_LABEL,
-                         y_label=Y_LABEL)
+                         y_label=Y_LABEL, legend=False)
+        legend_above(self)      # never over the curve
+        self.legend.setColumnCount(2)
         self.plot.setAxisItems({"bottom": CAxis(orientation="bottom")})
+        plain_axes(self.plot)
         self.plot.setLabel("bottom", X_LABEL)
         self.plot.setLogMode(x=True, y=False)
         light_grid(self.plot)
@@ -89,6 +92,7 @@ class AloocvPlot(PlotPanel):
         self.alo_item.setData(self._C, np.where(good, self._alo, np.nan), connect="finite")
         self.unreliable_item.setData(self._C[~good], self._alo[~good])
         self._good = good
+        self._set_legend_entry(self.alo_item, ALO_NAME, True)
         self._set_legend_entry(self.unreliable_item, UNRELIABLE_NAME, bool((~good).any()))
         has_loo = bool(np.isfinite(self._loo).any())
         self.loo_item.setData(self._C if has_loo else [], self._loo if has_loo else [])
@@ -98,7 +102,7 @@ class AloocvPlot(PlotPanel):
         self.plot.getAxis("left").setStyle(showValues=True)
         self.readout.setText("")
         self.plot.enableAutoRange()
-        self._place_legend()
+        self.legend.setVisible(True)
 
     def clear_curve(self) -> None:
         self._C = self._alo = self._loo = np.empty(0)
@@ -114,8 +118,7 @@ class AloocvPlot(PlotPanel):
         self.placeholder.setPos(0, 0.5)
         self.placeholder.setVisible(True)
         self.plot.getAxis("left").setStyle(showValues=False)
-        if self.legend is not None:
-            self.legend.setVisible(False)
+        self.legend.setVisible(False)
 
     def _mark_best(self, C: Optional[float], value: Optional[float]) -> None:
         visible = C is not None and value is not None and C > 0 and math.isfinite(value)
@@ -135,29 +138,7 @@ class AloocvPlot(PlotPanel):
         right_half = x > 0.5 * (logs.min() + logs.max())
         self.best_label.setAnchor((1.08, 1.15) if right_half else (-0.08, 1.15))
 
-    def _place_legend(self) -> None:
-        """Put the legend in the corner the curves leave emptiest."""
-        if self.legend is None:
-            return
-        self.legend.setVisible(True)
-        x = np.log10(self._C)
-        ys = np.concatenate([np.where(self._good, self._alo, np.nan), self._loo])
-        xs = np.concatenate([x, x])
-        keep = np.isfinite(ys)
-        xs, ys = xs[keep], ys[keep]
-        if not len(xs):
-            return
-        u = (xs - xs.min()) / max(np.ptp(xs), 1e-12)
-        v = (ys - ys.min()) / max(np.ptp(ys), 1e-12)
-        corners = {(1, 0): (u > 0.5) & (v > 0.7), (1, 1): (u > 0.5) & (v < 0.3),
-                   (0, 1): (u < 0.5) & (v < 0.3), (0, 0): (u < 0.5) & (v > 0.7)}
-        corner = min(corners, key=lambda c: int(corners[c].sum()))
-        offset = (-10 if corner[0] else 10, -10 if corner[1] else 10)
-        self.legend.anchor(itemPos=corner, parentPos=corner, offset=offset)
-
     def _set_legend_entry(self, item, name: str, visible: bool) -> None:
-        if self.legend is None:
-            return
         self.legend.removeItem(item)
         if visible:
             self.legend.addItem(item, name)

@@ -9,8 +9,8 @@ import pandas as pd
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
-from .plot_panel import PlotPanel
-from .reliability_plot import (fill_legend, legend_above, legend_entries, ordered_series,
+from .plot_panel import PlotPanel, legend_above
+from .reliability_plot import (fill_legend, legend_entries, ordered_series,
                                series_label, series_pen)
 
 

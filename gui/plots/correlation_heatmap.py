@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontMetrics
 
 from .cell_text import CellText
-from .plot_panel import PlotPanel
+from .plot_panel import PlotPanel, plain_axes
 
 COLOUR_MAP = "CET-D1"   # diverging blue - white - red, -1 .. 1
 LEFT_LABEL_PX = 190     # longer model names are elided on the left axis (full in the read-out)
@@ -59,6 +59,7 @@ class CorrelationHeatmap(PlotPanel):
         self.colour_bar = pg.ColorBarItem(values=(-1.0, 1.0), colorMap=cmap, interactive=False,
                                           width=14, label="Pearson r", colorMapMenu=False)
         self.colour_bar.setImageItem(self.image, insert_in=self.plot)
+        plain_axes(self.colour_bar)
         self.outline = pg.PlotCurveItem(pen=pg.mkPen("#111", width=3), connect="finite")
         self.plot.addItem(self.outline)
         self.plot.addItem(self.cells)

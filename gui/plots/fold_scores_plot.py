@@ -13,7 +13,8 @@ from PySide6.QtGui import QColor
 from engine.verdict import metric_label
 
 from ..render_queue import draw_now
-from .plot_panel import PlotPanel, colour, line_style, symbol
+from .legend_label import LegendLabel
+from .plot_panel import PlotPanel, colour, count_axis, line_style, symbol
 
 DIMMED_ALPHA = 45
 NORMAL_WIDTH, SELECTED_WIDTH = 1.5, 3.5
@@ -26,8 +27,8 @@ MAX_MARKED_POINTS = 800
 class FoldScoresPlot(PlotPanel):
     """One line (with markers) per model over the folds in split order.
 
-    Click a line or a legend name to pick that model (``model_clicked``); click a
-    legend swatch to hide or show the line. Dotted lines separate the repeats.
+    Click a line or a name in the legend above the plot to pick that model
+    (``model_clicked``). Dotted lines separate the repeats.
     """
 
     model_clicked = Signal(str)
@@ -35,11 +36,13 @@ class FoldScoresPlot(PlotPanel):
     def __init__(self, parent=None):
         super().__init__("Scores per CV test fold", "fold_scores.png", parent,
                          x_label="CV test fold (in split order; dotted lines separate repeats)",
-                         y_label="Score")
-        self.put_legend_above()
-        self.plot_widget.setToolTip("Click a line or a legend name to highlight that model; "
-                                    "click a legend swatch to hide or show its line. "
-                                    "Drag to pan, wheel to zoom, right-click for more.")
+                         y_label="Score", legend=False)
+        count_axis(self)
+        self.legend = LegendLabel(self)
+        self.legend.model_clicked.connect(self.model_clicked)
+        self.insert_above_plot(self.legend)
+        self.plot_widget.setToolTip("Click a line or a name above the plot to highlight that "
+                                    "model. Drag to pan, wheel to zoom, right-click for more.")
         self._curves: list = []
         self._separators: list = []
         self._names: list = []
@@ -47,7 +50,7 @@ class FoldScoresPlot(PlotPanel):
         self._selection: list = []
         self._styles: dict = {}     # curve -> the style it has (restyle only what changes)
         self._markers = True
-        self.plot.scene().sigMouseClicked.connect(self._on_scene_clicked)
+        self._legend_markers = True
 
     # -- data
     def set_scores(self, matrix: pd.DataFrame, metric: str, n_splits: int) -> None:
@@ -77,8 +80,9 @@ class FoldScoresPlot(PlotPanel):
                                   values[start:start + CURVES_PER_SLICE]):
                 curve.setData(x, row, connect="finite")
             yield
-        if names != self._names:
-            yield from self._relabel(names)
+        if names != self._names or self._markers != self._legend_markers:
+            self._relabel(names)
+            self._legend_markers = self._markers
         self._place_separators(matrix.shape[1], n_splits)
         self.plot.setLimits(xMin=0, xMax=matrix.shape[1] + 1)
         yield from self._restyle_in_slices()
@@ -109,16 +113,11 @@ class FoldScoresPlot(PlotPanel):
         for curve in self._curves[count:]:
             curve.setData([], [])
 
-    def _relabel(self, names: list):
+    def _relabel(self, names: list) -> None:
         self._names = names
-        self.legend.clear()
-        for start in range(0, len(names), CURVES_PER_SLICE):
-            for curve, name in zip(self._curves[start:start + CURVES_PER_SLICE],
-                                   names[start:start + CURVES_PER_SLICE]):
-                curve.setVisible(True)
-                self.legend.addItem(curve, name)
-            yield
-        self.fit_legend_columns()
+        for curve in self._curves[:len(names)]:
+            curve.setVisible(True)
+        self.legend.set_names(names, markers=self._markers)
 
     def _place_separators(self, n_folds: int, n_splits: int) -> None:
         positions = np.arange(n_splits, n_folds, n_splits) + 0.5 if 0 < n_splits < n_folds else []
@@ -170,12 +169,6 @@ class FoldScoresPlot(PlotPanel):
     def _on_curve_clicked(self, item, *_args) -> None:
         if item in self._curves[:len(self._names)]:
             self.model_clicked.emit(self._names[self._curves.index(item)])
-
-    def _on_scene_clicked(self, event) -> None:
-        for _sample, label in self.legend.items:
-            if label.sceneBoundingRect().contains(event.scenePos()):
-                self.model_clicked.emit(label.text)
-                return
 
     # -- hover
     def describe_point(self, x: float, y: float) -> str:

@@ -18,10 +18,12 @@ from engine.verdict import metric_label
 
 from .class_counts_plot import PlotHint
 from ..render_queue import draw_now
-from .plot_panel import PlotPanel, colour, line_style
+from .legend_label import LegendLabel
+from .plot_panel import PlotPanel, colour, count_axis, line_style
 
-LINES_PER_SLICE = 5
+LINES_PER_SLICE = 4
 NAME_PX = 190   # longer model names are elided on the axis (full in the hover read-out)
+
 
 class LiveScoresPlot(PlotPanel):
     """Fold scores per model during a run; every fold's score per model after it."""
@@ -31,7 +33,7 @@ class LiveScoresPlot(PlotPanel):
 
     def __init__(self, parent=None):
         super().__init__("Run", "cv_run.png", parent, x_label="CV test fold",
-                         y_label="score")
+                         y_label="score", legend=False)
         self.lines: dict = {}
         self.fold_points = pg.ScatterPlotItem(size=5, pen=pg.mkPen(None))
         self.mean_points = pg.ScatterPlotItem(size=11, symbol="d", brush=pg.mkBrush("#222"),
@@ -45,7 +47,9 @@ class LiveScoresPlot(PlotPanel):
         self._n_splits = 1
         self._scores = None
         self.hint = PlotHint(self, self.IDLE_HINT)
-        self.put_legend_above()
+        self.fold_axis = count_axis(self)     # folds while running; scores afterwards
+        self.legend = LegendLabel(self)
+        self.insert_above_plot(self.legend)
         self._renderer = None
 
     # -- during the run
@@ -58,16 +62,17 @@ class LiveScoresPlot(PlotPanel):
         self._scores, self._metric, self._n_splits = None, metric, n_splits
         self._points = {name: ([], []) for name in models}
         self._set_score_items_visible(False)
-        self.legend.clear()
+        self.legend.set_names(models, markers=False)
         for line in self.lines.values():
             line.setData([], [])
             line.setVisible(False)
-        drawing = self._draw_lines(models)
+        drawing = self._draw_lines(len(models))
         self._renderer = renderer
         if renderer is None:
             draw_now(drawing)
         else:
             renderer.submit(self, drawing)
+        self.fold_axis.whole_numbers = True
         self.title.setText(f"<b>Run in progress: {metric_label(metric)} on each fold as it "
                            "finishes</b>")
         self.plot.setLabel("bottom", f"CV test fold (in split order; {n_splits} folds × "
@@ -77,14 +82,12 @@ class LiveScoresPlot(PlotPanel):
         self.plot.enableAutoRange(axis="y")
         self.hint.hide()
 
-    def _draw_lines(self, models: list):
-        for i, name in enumerate(models):
-            line = self._line(i)
-            line.setVisible(True)
-            self.legend.addItem(line, name)
+    def _draw_lines(self, count: int):
+        """The run's lines, created once and reused, a few per turn of the event loop."""
+        for i in range(count):
+            self._line(i).setVisible(True)
             if i % LINES_PER_SLICE == LINES_PER_SLICE - 1:
                 yield
-        self.fit_legend_columns()
 
     def _line(self, i: int):
         if i not in self.lines:
@@ -124,7 +127,7 @@ class LiveScoresPlot(PlotPanel):
         for line in self.lines.values():
             line.setData([], [])
             line.setVisible(False)
-        self.legend.clear()
+        self.legend.clear_names()
         values = matrix.to_numpy(dtype=float)
         finite = np.isfinite(values)
         rows = np.repeat(np.arange(len(matrix)), finite.sum(axis=1))
@@ -140,6 +143,7 @@ class LiveScoresPlot(PlotPanel):
         self.mean_points.setData(means, y)
         self.spread.setData(x=means, y=y, width=2 * stds, beam=0.25)
         self._set_score_items_visible(True)
+        self.fold_axis.whole_numbers = False
         self._label_models([str(n) for n in matrix.index])
         config, metric = cv_result.config, cv_result.primary_metric
         self.title.setText(f"<b>Score on each fold: {metric_label(metric)}, {config.n_splits} "
@@ -175,7 +179,7 @@ class LiveScoresPlot(PlotPanel):
         self._set_score_items_visible(False)
         for line in self.lines.values():
             line.setData([], [])
-        self.legend.clear()
+        self.legend.clear_names()
         self.title.setText("<b>Run</b>")
         self.hint.show(hint)
 

@@ -17,8 +17,8 @@ from typing import Optional
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMessageBox, QPushButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMessageBox, QPushButton, QSizePolicy,
+                               QVBoxLayout, QWidget)
 
 from ..file_dialogs import announce_saved, ask_save_path, plain_text, with_parts
 from ..jobs import Job, JobSlot
@@ -44,6 +44,13 @@ def light_grid(plot, x: bool = True, y: bool = True, alpha: float = 0.25) -> Non
 #: After the eight colours, series repeat them with another marker and a dashed line, so
 #: no two of the first 40 series look alike (colour alone would repeat at the ninth).
 SYMBOLS = ["o", "s", "t", "d", "star"]
+
+
+def plain_axes(plot) -> None:
+    """Tick labels as the numbers themselves: no "(x0.001)" scale in the axis label (a score
+    axis from 0.985 to 0.995 read "Score (x0.001)" with ticks 985 .. 995)."""
+    for side in ("left", "bottom", "right", "top"):
+        plot.getAxis(side).enableAutoSIPrefix(False)
 
 
 def colour(i: int) -> str:
@@ -84,6 +91,45 @@ def metric_in(text: str) -> str:
     return ""
 
 
+class CountAxis(pg.AxisItem):
+    """An axis that can be told to count (folds, repeats): ticks on whole numbers only, so
+    no "fold 2.5" is ever labelled."""
+
+    whole_numbers = True
+
+    def tickSpacing(self, minVal, maxVal, size):  # noqa: N802,N803 - pyqtgraph's names
+        levels = super().tickSpacing(minVal, maxVal, size)
+        if not self.whole_numbers:
+            return levels
+        return [(spacing, offset) for spacing, offset in levels if spacing >= 1] or [(1.0, 0)]
+
+
+def count_axis(panel: "PlotPanel", side: str = "bottom") -> CountAxis:
+    """Give ``panel``'s plot a :class:`CountAxis` on ``side`` (keeping its label)."""
+    label = panel.plot.getAxis(side).labelText
+    axis = CountAxis(orientation=side)
+    panel.plot.setAxisItems({side: axis})
+    panel.plot.setLabel(side, label)
+    light_grid(panel.plot)
+    plain_axes(panel.plot)
+    return axis
+
+
+def legend_above(panel: "PlotPanel") -> pg.GraphicsLayout:
+    """Make the panel's scene a layout: a legend row (row 0) above the plot (row 1), so the
+    legend never hides data. Returns the layout (more rows can go below)."""
+    layout = pg.GraphicsLayout()
+    panel.plot_widget.setCentralItem(layout)
+    panel.legend = pg.LegendItem(offset=None, frame=False, labelTextSize="9pt",
+                                 horSpacing=14)
+    panel.legend.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+    panel.legend.setMinimumWidth(10)   # a long legend is clipped, never the plot
+    layout.addItem(panel.legend, row=0, col=0)
+    layout.addItem(panel.plot, row=1, col=0)
+    layout.layout.setRowStretchFactor(1, 3)
+    return layout
+
+
 class PlotPanel(QWidget):
     """A plot with a title row (hover read-out, Save image…) above it."""
 
@@ -98,6 +144,7 @@ class PlotPanel(QWidget):
         self.plot_widget = pg.PlotWidget(parent=self)
         self.plot = self.plot_widget.getPlotItem()
         light_grid(self.plot)
+        plain_axes(self.plot)
         if x_label:
             self.plot.setLabel("bottom", x_label)
         if y_label:
@@ -124,26 +171,11 @@ class PlotPanel(QWidget):
         self._hover_proxy = pg.SignalProxy(self.plot.scene().sigMouseMoved, rateLimit=30,
                                            slot=self._on_mouse_moved)
 
-    # -- a legend that never covers the data
-    def put_legend_above(self) -> None:
-        """Move the legend out of the data area into a band above the plot; its number
-        of columns follows the plot's width (many models take rows, not the data's place)."""
-        self.plot.layout.removeItem(self.plot.titleLabel)
-        self.plot.titleLabel.setVisible(False)
-        self.plot.layout.addItem(self.legend, 0, 1)
-        self.legend.mouseDragEvent = lambda event: event.ignore()  # held by the layout
-        self.plot.vb.sigResized.connect(lambda *_: self.fit_legend_columns())
-
-    def fit_legend_columns(self) -> None:
-        """As many legend columns as the widest entry allows across the plot."""
-        items = self.legend.items
-        if not items:
-            return
-        widest = max(sample.boundingRect().width() + label.boundingRect().width()
-                     for sample, label in items) + 12
-        columns = max(1, min(len(items), int(self.plot.vb.width() // max(widest, 1.0))))
-        if columns != self.legend.columnCount:
-            self.legend.setColumnCount(columns)
+    def insert_above_plot(self, widget: QWidget) -> None:
+        """Put ``widget`` (e.g. a :class:`~gui.plots.legend_label.LegendLabel`) between the
+        title row and the plot."""
+        layout = self.layout()
+        layout.insertWidget(layout.indexOf(self.plot_widget), widget)
 
     # -- hover read-out: subclasses override describe_point
     def describe_point(self, x: float, y: float) -> str:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from engine.stats import Posterior
 from engine.verdict import metric_label
 
-from .plot_panel import PlotPanel, light_grid
+from .plot_panel import PlotPanel, light_grid, plain_axes
 
 A_COLOUR, B_COLOUR, EQUIVALENT_COLOUR = "#0072B2", "#E69F00", "#8c8c8c"
 N_POINTS = 400
@@ -115,6 +115,7 @@ class PosteriorPlot(PlotPanel):
                          x_label="Mean difference in score (μ)", y_label="Probability density",
                          legend=False)
         self.plot.setAxisItems({"left": DensityAxis("left")})
+        plain_axes(self.plot)
         self.plot.setLabel("left", "Probability density")
         self.plot.getAxis("bottom").enableAutoSIPrefix(False)
         light_grid(self.plot, x=False, alpha=0.2)

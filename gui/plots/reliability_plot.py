@@ -13,9 +13,8 @@ import pandas as pd
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QSizePolicy
 
-from .plot_panel import PlotPanel, colour, light_grid
+from .plot_panel import PlotPanel, colour, legend_above, light_grid, plain_axes
 
 METHOD_ORDER = ("uncalibrated", "isotonic", "sigmoid")
 METHOD_SYMBOLS = {"uncalibrated": "o", "isotonic": "t", "sigmoid": "s"}
@@ -47,21 +46,6 @@ def ordered_series(frame: pd.DataFrame, models: list) -> list:
     methods = list(METHOD_ORDER) + sorted({m for _, m in present} - set(METHOD_ORDER))
     return [(model, method) for model in models for method in methods
             if (model, method) in present]
-
-
-def legend_above(panel: PlotPanel) -> pg.GraphicsLayout:
-    """Make the panel's scene a layout: a legend row (row 0) above the plot (row 1), so the
-    legend never hides data. Returns the layout (more rows can go below)."""
-    layout = pg.GraphicsLayout()
-    panel.plot_widget.setCentralItem(layout)
-    panel.legend = pg.LegendItem(offset=None, frame=False, labelTextSize="9pt",
-                                 horSpacing=14)
-    panel.legend.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
-    panel.legend.setMinimumWidth(10)   # a long legend is clipped, never the plot
-    layout.addItem(panel.legend, row=0, col=0)
-    layout.addItem(panel.plot, row=1, col=0)
-    layout.layout.setRowStretchFactor(1, 3)
-    return layout
 
 
 def legend_entries(models: list, series: list, items: list) -> list:
@@ -126,6 +110,7 @@ class ReliabilityPlot(PlotPanel):
         """Put the histogram under the diagram in the same scene (saved as one image)."""
         layout = legend_above(self)
         self.histogram = layout.addPlot(row=2, col=0)
+        plain_axes(self.histogram)
         layout.layout.setRowStretchFactor(2, 1)
         self.histogram.setXLink(self.plot)
         self.histogram.setLabel("bottom", "predicted probability")

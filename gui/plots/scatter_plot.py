@@ -5,7 +5,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from .class_counts_plot import PlotHint
-from .plot_panel import PlotPanel, colour
+from .plot_panel import PlotPanel, colour, legend_above
 
 SYMBOLS = ("o", "s", "t", "d", "+", "x", "star", "p", "h", "t1")
 
@@ -15,7 +15,9 @@ class FeatureScatterPlot(PlotPanel):
 
     def __init__(self, parent=None):
         super().__init__("Two features", "feature_scatter.png", parent, x_label="feature",
-                         y_label="feature")
+                         y_label="feature", legend=False)
+        legend_above(self)      # the classes' legend never hides points
+        self.legend.setColumnCount(4)
         self._items: list = []
         self.hint = PlotHint(self, "Load a data set with at least two numeric columns to see "
                              "how the classes spread over two features.")

@@ -261,7 +261,7 @@ def test_fold_scores_plot_shows_every_fold(tab, seed_result):
     (x_low, x_high), _ = plot.plot.vb.viewRange()
     assert x_low <= 1 and x_high >= 100
     assert "ROC AUC" in plot.plot.getAxis("left").labelText
-    assert [label.text for _, label in plot.legend.items] == list(seed_result.cv.models)
+    assert plot.legend.names == list(seed_result.cv.models)
 
 
 def test_heatmap_writes_the_correlations_in_the_cells(tab):
