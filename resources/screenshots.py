@@ -31,7 +31,9 @@ def wait_for(signal, timeout_s: float = 120) -> None:
     loop.exec()
 
 
-def settle(app, ms: int = 400) -> None:
+def settle(app, ms: int = 400, window=None) -> None:
+    if window is not None:
+        window.state.renderer.flush()     # every results view drawn
     loop = QEventLoop()
     QTimer.singleShot(ms, loop.quit)
     loop.exec()
@@ -57,11 +59,11 @@ def main(argv=None) -> int:
         window.state.set_selection(["rbf", "linear"])
         for index, name in enumerate(FILES):
             window.tabs.setCurrentIndex(index)
-            settle(app)
+            settle(app, window=window)
             save(window, os.path.join(out, name))
         views = window.results_tab.views
         views.setCurrentIndex(2)  # the Bayesian comparison
-        settle(app)
+        settle(app, window=window)
         save(window, os.path.join(out, "results_bayesian.png"))
         run_second_example(app, window, out)
         window.close()
@@ -85,7 +87,7 @@ def run_second_example(app, window, out: str) -> None:
     for title, name in (("ALOOCV", "aloocv.png"), ("Calibration", "calibration.png")):
         index = [views.tabText(i) for i in range(views.count())].index(title)
         views.setCurrentIndex(index)
-        settle(app, 800)
+        settle(app, 800, window=window)
         save(window, os.path.join(out, name))
 
 
