@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .schema import printable, readable_path, show
+
 #: name -> (module, one-line description)
 CATALOGUE = {
     "LogisticRegression": ("sklearn.linear_model", "Linear model of the log-odds (ridge penalty)"),
@@ -191,67 +193,129 @@ def grid_name(combo: dict) -> str:
     return "_".join(str(v) for v in combo.values())
 
 
-def expand_model(entry: dict) -> list:
+#: At most this many models in one experiment (grids expanded; counted before a grid is
+#: expanded).  The same limit as the runner's guard (:data:`engine.guards.MAX_MODELS`).
+MAX_MODELS = 20_000
+
+
+def expand_model(entry: dict, path: tuple = ()) -> list:
     """Expand one ``models`` entry of an experiment file into :class:`ModelSpec` objects.
 
     A ``grid`` (scikit-learn ``param_grid`` form: a dict or a list of dicts of lists)
     gives one model per combination in ``ParameterGrid`` order, merged over
     ``params`` and named ``"_".join(str(v) for v in combo.values())``, or
     ``"<name>_<that>"`` when the entry has a name.
+
+    Parameters
+    ----------
+    entry : dict
+    path : tuple
+        The entry's place in the experiment file (``("models", 2)``): messages then name
+        the place of the wrong value (``models[2].params.C: ...``).
     """
+    where = readable_path(path) if path else "model entry"
     allowed = {"name", "estimator", "params", "grid", "scale"}
     unknown = sorted(set(entry) - allowed)
     if unknown:
-        raise ValueError(f"model entry: unknown key(s) {', '.join(unknown)}; allowed: "
+        raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed: "
                          + ", ".join(sorted(allowed)))
     if "estimator" not in entry:
-        raise ValueError("model entry: missing 'estimator' (a catalogue name such as 'SVC')")
+        raise ValueError(f"{where}: missing 'estimator' (a catalogue name such as 'SVC')")
     estimator = entry["estimator"]
-    estimator_class(estimator)
+    try:
+        estimator_class(estimator)
+    except ValueError as exc:
+        raise ValueError(f"{readable_path(path + ('estimator',))}: {exc}" if path
+                         else str(exc)) from None
     params = entry.get("params") or {}
     if not isinstance(params, dict):
-        raise ValueError(f"model {estimator}: 'params' must be an object of name: value")
+        raise ValueError(f"{_place(path, 'params', 'model ' + str(estimator))}: 'params' must be "
+                         "an object of name: value")
     scale = bool(entry.get("scale", False))
+    places = {p: path + ("params", p) for p in params} if path else {}
     grid = entry.get("grid")
     if not grid:
         name = entry.get("name") or estimator
-        return [validated(ModelSpec(str(name), estimator, dict(params), scale))]
-    from sklearn.model_selection import ParameterGrid
-
-    try:
-        combos = list(ParameterGrid(grid))
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"model {estimator}: bad grid: {exc}") from None
+        return [validated(ModelSpec(str(name), estimator, dict(params), scale), places)]
     prefix = entry.get("name")
     specs = []
-    for combo in combos:
+    for combo, combo_path in _grid_points(grid, path, str(estimator)):
         name = grid_name(combo)
         if prefix:
             name = f"{prefix}_{name}"
-        specs.append(validated(ModelSpec(name, estimator, {**params, **combo}, scale)))
+        at = {**places, **{p: combo_path + (p,) for p in combo}} if path else {}
+        specs.append(validated(ModelSpec(name, estimator, {**params, **combo}, scale), at))
     return specs
 
 
-def validated(spec: ModelSpec) -> ModelSpec:
-    """Check a model's parameters; raise a ValueError naming the bad one and the allowed ones."""
+def _place(path: tuple, key: str, fallback: str) -> str:
+    return readable_path(path + (key,)) if path else fallback
+
+
+def _grid_points(grid, path: tuple, estimator: str) -> list:
+    """``(combination, place of its grid)`` in ``ParameterGrid`` order."""
+    from sklearn.model_selection import ParameterGrid
+
+    grids = [(grid, path + ("grid",))] if isinstance(grid, dict) else \
+        [(g, path + ("grid", j)) for j, g in enumerate(grid)]
+    where = _place(path, "grid", f"model {estimator}")
+    try:
+        sizes = [len(ParameterGrid(g)) for g, _ in grids]
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: bad grid: {exc}") from None
+    if sum(sizes) > MAX_MODELS:
+        raise ValueError(f"{where}: the grid makes {sum(sizes):,} models; at most "
+                         f"{MAX_MODELS:,} can be compared in one experiment")
+    return [(combo, place) for g, place in grids for combo in ParameterGrid(g)]
+
+
+_SKLEARN_CHECK = re.compile(r"The '(\w+)' parameter of (\w+) must be (.+?)\. Got .* instead\.?$",
+                            re.S)
+
+
+def validated(spec: ModelSpec, places: dict | None = None) -> ModelSpec:
+    """Check a model's parameters; raise a ValueError naming the bad one and the allowed ones.
+
+    Parameters
+    ----------
+    spec : ModelSpec
+    places : dict, optional
+        Parameter name -> its place in the experiment file (a path tuple), for messages;
+        without one a message names the model.
+    """
+    def at(pname) -> str:
+        place = (places or {}).get(pname)
+        return readable_path(place) if place else f"model {spec.name!r}"
+
     cls = estimator_class(spec.estimator)
     allowed = [p.name for p in parameter_specs(spec.estimator)]
     for pname, value in spec.params.items():
         if pname not in allowed:
-            raise ValueError(f"model {spec.name!r}: {spec.estimator} has no parameter {pname!r}; "
+            raise ValueError(f"{at(pname)}: {spec.estimator} has no parameter {pname!r}; "
                              "allowed: " + ", ".join(allowed))
         if isinstance(value, (dict, list)) and pname not in ("hidden_layer_sizes", "class_weight",
                                                               "priors"):
-            raise ValueError(f"model {spec.name!r}: parameter {pname!r} must be a single value, "
-                             f"not {type(value).__name__}")
+            raise ValueError(f"{at(pname)}: parameter {pname!r} must be a single value, "
+                             f"not {show(value)}")
         if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"model {spec.name!r}: parameter {pname!r} must be a finite number")
+            raise ValueError(f"{at(pname)}: parameter {pname!r} must be a finite number")
     try:
         estimator = cls(**_constructor_params(spec.params))
         estimator._validate_params()
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"model {spec.name!r}: {exc}") from None
+        raise ValueError(_sklearn_message(str(exc), spec, at)) from None
     return spec
+
+
+def _sklearn_message(text: str, spec: ModelSpec, at) -> str:
+    """scikit-learn's parameter check in one line at the parameter's place, the value
+    shown as the file writes it."""
+    match = _SKLEARN_CHECK.match(text.strip())
+    if not match or match.group(1) not in spec.params:
+        return f"model {spec.name!r}: " + printable(text)
+    pname, cls, expected = match.groups()
+    return (f"{at(pname)}: the {pname!r} parameter of {cls} must be {printable(expected)}, "
+            f"got {show(spec.params[pname])}")
 
 
 def _constructor_params(params: dict) -> dict:
@@ -374,9 +438,16 @@ def presets() -> dict:
 
 
 def expand_models(entries: list) -> list:
-    """Expand every ``models`` entry and check that names are unique."""
+    """Expand every ``models`` entry and check that names are unique.
+
+    Messages name the entry's place in the experiment file (``models[2].params.C: ...``).
+    """
     if not entries:
         raise ValueError("the experiment has no models: add at least one")
-    specs = list(itertools.chain.from_iterable(expand_model(e) for e in entries))
+    specs = list(itertools.chain.from_iterable(
+        expand_model(e, ("models", i)) for i, e in enumerate(entries)))
+    if len(specs) > MAX_MODELS:
+        raise ValueError(f"models: the experiment makes {len(specs):,} models (grids "
+                         f"expanded); at most {MAX_MODELS:,} can be compared")
     check_unique_names(specs)
     return specs

@@ -2,18 +2,22 @@
 
 Progress and the data notes (``note: ...``) go to stderr; the tables, ``notes.txt`` and
 ``run.json`` to DIR as one result set (:mod:`engine.result_folder`), which is checked to be
-writable before anything is computed. Exit status: 0 done, 2 bad input (one ``error:``
-line), 130 interrupted. Imports no Qt and no plotting library.
+writable before anything is computed, and the run is checked by :mod:`engine.guards`
+(memory, size parameters; more than 20,000 fits need ``--yes``). Exit status: 0 done,
+1 unexpected failure, 2 bad input or a refused run (one ``error:`` line), 130 interrupted
+(Ctrl-C), 143 terminated (SIGTERM; 129 for SIGHUP); worker processes end with the runner,
+even when it is killed (:mod:`engine.processes`). Imports no Qt and no plotting library.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
 
 from .progress import Progress, run_to_end
-from .csv_values import visible
+from .csv_values import one_line, visible
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -32,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=int, default=1,
                         help="parallel worker processes for the folds (-1: all cores)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--yes", action="store_true",
+                        help="start a very long run (more than 20,000 fits) without asking")
     return parser
 
 
@@ -64,25 +70,55 @@ def run(argv=None) -> int:
     """Entry point of the headless runner; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
+    from .processes import end_workers, terminate_like_interrupt, worker_lifeline
+
+    with terminate_like_interrupt():
+        try:
+            with worker_lifeline():
+                return _run(args, argv)
+        except KeyboardInterrupt as exc:      # before the run's own handling took over
+            return _stopped(exc, "computing", False, os.path.abspath(args.out or "."))
+        finally:
+            with contextlib.suppress(KeyboardInterrupt):   # a signal while closing: done
+                end_workers()
+
+
+def _run(args, argv) -> int:
     if args.jobs == 0 or args.jobs < -1:
-        return _fail(f"--jobs must be a positive number of workers or -1 (got {args.jobs})")
+        return _fail(f"the number of workers --jobs must be positive or -1 (got {args.jobs})")
     if not args.out.strip():
-        return _fail("--out must name a folder (got an empty name)")
+        return _fail("the folder --out must have a name (got an empty one)")
+    from . import guards
+
+    try:                                  # before the heavy imports: fails in a blink
+        guards.check_experiment_file(args.experiment)
+    except ValueError as exc:
+        return _fail(str(exc))
     from .analysis import run_experiment
     from .data import load_dataset
     from .experiment import load_experiment
     from .result_folder import probe_writable, remove_created, write_result_folder
 
+    jobs, note = guards.cap_jobs(args.jobs)
+    if note:
+        _print_notes([note], args.quiet)
     out = os.path.abspath(args.out)
     bar = None if args.quiet else ProgressBar()
     job, created, stage = None, [], "computing"
     try:
         experiment = load_experiment(args.experiment)
+        refusal = guards.check_models(experiment.models)
+        if refusal:
+            return _fail(refusal)
         try:
             created = probe_writable(out)
         except OSError as exc:
             return _fail(f"cannot write to {out}: {_reason(exc)}")
         dataset = load_dataset(experiment.dataset, experiment.base_dir)
+        refusal = _guard(experiment, dataset, jobs, args.yes)
+        if refusal:
+            remove_created(created)
+            return _fail(refusal)
         shown = []
 
         def on_progress(record):
@@ -91,7 +127,7 @@ def run(argv=None) -> int:
             if bar is not None:
                 bar.update(record)
 
-        job = run_experiment(experiment, n_jobs=args.jobs, dataset=dataset)
+        job = run_experiment(experiment, n_jobs=jobs, dataset=dataset)
         result = run_to_end(job, on_progress)
         notes = [str(note) for note in result.notes]
         _print_notes([note for note in notes if note not in shown], args.quiet)
@@ -105,8 +141,7 @@ def run(argv=None) -> int:
         if job is not None:
             job.close()
         remove_created(created)
-        sys.stderr.write("\n" + _interrupted(stage, getattr(exc, "committed", False), out) + "\n")
-        return EXIT_INTERRUPTED
+        return _stopped(exc, stage, getattr(exc, "committed", False), out)
     except OSError as exc:
         remove_created(created)
         if stage != "writing":
@@ -115,14 +150,40 @@ def run(argv=None) -> int:
         return _fail(f"cannot write the results to {out}: {_reason(exc)}{done}")
     except Exception as exc:  # noqa: BLE001 - never a traceback for the user
         remove_created(created)
-        sys.stderr.write(f"error: unexpected failure ({type(exc).__name__}: {exc}); "
-                         "please report it with the experiment file\n")
+        sys.stderr.write(f"error: unexpected failure ({type(exc).__name__}: "
+                         f"{one_line(str(exc))}); please report it with the experiment file\n")
         return EXIT_FAILED
     if not args.quiet:
         n_tables = len(written) - 1 - (len(notes) > 0)
         sys.stderr.write(f"wrote {n_tables} tables{' and notes.txt' if notes else ''} "
                          f"to {out} (run.json lists them)\n")
     return EXIT_OK
+
+
+def _guard(experiment, dataset, jobs: int, yes: bool):
+    """Why not to start the run (one line), or None (:mod:`engine.guards`)."""
+    from . import guards
+
+    assessment = guards.check_run(experiment, dataset, jobs)
+    if assessment.refuse:
+        return assessment.refuse
+    if assessment.ask and not yes:
+        try:
+            seconds = guards.estimate_seconds(experiment, dataset, jobs)
+        except Exception:  # noqa: BLE001 - the question stands without a time
+            seconds = None
+        return (f"{guards.question(assessment, seconds)}: add --yes to start it anyway, or "
+                "use fewer models, folds or repeats")
+    return None
+
+
+def _stopped(exc: BaseException, stage: str, committed: bool, out: str) -> int:
+    """Say what the folder holds after an interrupt or a termination signal; the status."""
+    status = getattr(exc, "exit_status", EXIT_INTERRUPTED)
+    word = "interrupted" if status == EXIT_INTERRUPTED else "terminated"
+    sys.stderr.write("\n" + _interrupted(stage, committed, out).replace(
+        "interrupted", word, 1) + "\n")
+    return status
 
 
 def _print_notes(notes, quiet: bool) -> list:
@@ -156,5 +217,15 @@ def _reason(exc: OSError) -> str:
 
 
 def _fail(message: str) -> int:
-    sys.stderr.write(f"error: {message}\n")
+    sys.stderr.write(f"error: {error_text(message)}\n")
     return EXIT_BAD_INPUT
+
+
+def error_text(message: str) -> str:
+    """A message as the one line after ``error:``: on one line, starting with a word (a
+    leading path gets "the file " before it, leading punctuation is dropped)."""
+    text = one_line(message)
+    if text[:1] in ("/", "\\", "~") or text[:2] in ("./", ".."):
+        return "the file " + text
+    stripped = text.lstrip(".,;:!?-)]} ")
+    return stripped or "unknown problem (no message); please report it"

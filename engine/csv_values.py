@@ -25,10 +25,22 @@ Rules
   (the header is line 1, the first data row line 2; blank lines skipped by the reader and
   cells spanning several lines shift the count). A column with more stray cells
   stays text, with a warning when at least half of its cells are numbers.
+
+Files
+-----
+:func:`choose_encoding`, :func:`check_text` and :func:`read_or_explain` decide, before and
+while pandas reads a file, what it is and say in one line what is wrong with it:
+byte order marks (UTF-8, UTF-16, UTF-32) and UTF-16 without one are recognised, a
+given encoding is used as given, binary files are named by their signature (a PNG image,
+a ZIP archive or Excel workbook ...), comment lines (``#``) and rows with more cells
+than the header are pointed at by line.  Every message is one line that starts with a
+word.
 """
 from __future__ import annotations
 
+import codecs
 import re
+import warnings
 from typing import Callable, Optional
 
 import numpy as np
@@ -324,3 +336,253 @@ def _dot_thousands(frame: pd.DataFrame, floats: list, raw_text) -> list:
                      f"{dotted.iloc[0].replace('.', '')} (a dot groups thousands in a "
                      "decimal-comma file)")
     return notes
+
+
+# ----------------------------------------------------------------------------- files
+
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks and runs of spaces become one space, trimmed,
+    other control characters written out (:func:`visible`)."""
+    return visible(" ".join(str(text).split()))
+
+
+#: File signatures: leading bytes -> (what the file is, what to do instead).
+_SPREADSHEET = "save the sheet as CSV (File, Save as, CSV) and give that file"
+_ARCHIVE = "unpack it and give the CSV file inside"
+SIGNATURES = (
+    (b"\x89PNG", "a PNG image", None), (b"\xff\xd8\xff", "a JPEG image", None),
+    (b"GIF8", "a GIF image", None), (b"%PDF", "a PDF document", None),
+    (b"PK\x03\x04", "a ZIP archive", _ARCHIVE),
+    (b"\xd0\xcf\x11\xe0", "an Excel 97-2003 workbook (or another old Office file)", _SPREADSHEET),
+    (b"\x1f\x8b", "a gzip-compressed file", _ARCHIVE),
+    (b"BZh", "a bzip2-compressed file", _ARCHIVE),
+    (b"\xfd7zXZ", "an xz-compressed file", _ARCHIVE), (b"7z\xbc\xaf", "a 7-Zip archive", _ARCHIVE),
+    (b"SQLite format 3\x00", "an SQLite database", None), (b"PAR1", "a Parquet file", None),
+    (b"\x93NUMPY", "a NumPy array file", None), (b"\x89HDF", "an HDF5 file", None),
+    (b"\x7fELF", "a program", None),
+)
+_BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"),
+         (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+_ENCODINGS = "utf-8, utf-8-sig, latin-1, cp1252 or utf-16"
+
+
+def check_read_options(sep, encoding) -> None:
+    """Refuse a ``sep`` or ``encoding`` that cannot be used, saying which would do."""
+    if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\"'"):
+        raise ValueError(f'"sep" must be one character such as ",", ";", "|" or a tab '
+                         f"(got {sep!r})")
+    if encoding is None:
+        return
+    if not isinstance(encoding, str):
+        raise ValueError(f'"encoding" must be a name such as "utf-8" (got {encoding!r})')
+    try:
+        usable = getattr(codecs.lookup(encoding), "_is_text_encoding", True)
+        "a,b\n".encode(encoding).decode(encoding, errors="replace")
+    except (LookupError, UnicodeError, ValueError, TypeError):
+        usable = False
+    if not usable:
+        raise ValueError(f'unknown encoding {encoding!r}: use {_ENCODINGS}, or leave '
+                         '"encoding" out to detect it')
+
+
+def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None) -> tuple:
+    """The encoding to read a file with, from its first bytes, and a note when unusual.
+
+    Parameters
+    ----------
+    path : str
+        The file (for messages).
+    head : bytes
+        Its first bytes (64 KB).
+    encoding : str, optional
+        Given by the user: used as given (only a binary signature is refused).
+
+    Returns
+    -------
+    (encoding, notes) : (str, list of str)
+
+    Raises
+    ------
+    ValueError
+        A binary file, named when its signature is known.
+    """
+    _refuse_signature(path, head)
+    if encoding is not None:
+        if "\x00" in head.decode(encoding, errors="replace").lstrip("\ufeff"):
+            _refuse_binary(path, f"it holds zero bytes even when read as {encoding}")
+        return encoding, []
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            notes = [] if name == "utf-8-sig" else [f"the file is {name.upper()} (it starts "
+                                                    "with a byte order mark)"]
+            return name, notes
+    if b"\x00" in head:
+        name = _utf16_without_bom(head)
+        if name is None:
+            _refuse_binary(path, "it holds zero bytes, which text files do not")
+        return name, [f"the file is {name.upper()} without a byte order mark; read it as such"]
+    return _utf8_or_latin1(head)
+
+
+def _utf8_or_latin1(head: bytes) -> tuple:
+    try:
+        head.decode("utf-8")
+        return "utf-8", []
+    except UnicodeDecodeError as exc:
+        if exc.reason == "unexpected end of data" and exc.start >= len(head) - 3:
+            return "utf-8", []          # a character cut at the end of the sample
+        return "latin-1", ["the file is not UTF-8; read it as latin-1"]
+
+
+def _utf16_without_bom(head: bytes) -> Optional[str]:
+    """``'utf-16-le'`` or ``'utf-16-be'`` when every other byte is zero, else None."""
+    sample = head[: len(head) // 2 * 2][:8192]
+    evens, odds = sample[0::2], sample[1::2]
+    if not evens:
+        return None
+    for name, zeros, others in (("utf-16-le", odds, evens), ("utf-16-be", evens, odds)):
+        if zeros.count(0) > 0.6 * len(zeros) and others.count(0) == 0:
+            text = sample.decode(name, errors="replace")
+            if "\x00" not in text and text.count("\ufffd") <= 1:
+                return name
+    return None
+
+
+def _refuse_signature(path: str, head: bytes) -> None:
+    for signature, kind, advice in SIGNATURES:
+        if head.startswith(signature):
+            if signature == b"PK\x03\x04" and b"xl/" in head[:4096]:
+                kind, advice = "an Excel workbook (.xlsx)", _SPREADSHEET
+            raise ValueError(f"cannot read {path}: it is {kind} (a binary file), not a CSV "
+                             f"text file; {advice or 'give a CSV text file'}")
+
+
+def _refuse_binary(path: str, why: str) -> None:
+    raise ValueError(f"cannot read {path}: it looks like a binary file, not a CSV text file "
+                     f"({why}); give a CSV text file, or its encoding if it is text "
+                     f'("encoding": "utf-16")')
+
+
+def check_text(path: str, text: str) -> None:
+    """Refuse a file whose first lines are comments (``#``): the header must come first.
+
+    A first line that starts with ``#`` but splits into as many cells as the next line
+    (``#id,x,y``) is a header, not a comment.
+
+    Parameters
+    ----------
+    path : str
+    text : str
+        The decoded start of the file.
+    """
+    lines = [(number, line) for number, line in
+             enumerate(text.lstrip("\ufeff").splitlines(), start=1) if line.strip()]
+    if not lines or not lines[0][1].lstrip().startswith("#"):
+        return
+    number, first = lines[0]
+    if len(lines) > 1 and not lines[1][1].lstrip().startswith("#") and \
+            _same_cells(first, lines[1][1]):
+        return
+    raise ValueError(f"cannot read {path}: line {number} is a comment ({_shorten(first)!r}) but "
+                     "the first line must hold the column names; delete the comment lines at "
+                     "the top of the file")
+
+
+def _same_cells(line: str, other: str) -> bool:
+    """Whether two lines split into the same number (at least 2) of cells by a separator."""
+    return any(line.count(sep) == other.count(sep) > 0 for sep in ",;\t|")
+
+
+def _shorten(text: str, width: int = 40) -> str:
+    text = one_line(text)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+_RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+_OPEN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
+
+
+def read_or_explain(path: str, options: dict, notes: Optional[list] = None, **more):
+    """``pandas.read_csv(path, **options, **more)``, with every reading problem a one-line
+    ValueError that says what to change (pandas' warnings silenced).
+
+    The first column is never taken as the index: pandas does that silently when the
+    data rows have one cell more than the header, shifting every value one column to the
+    right.  Rows with more cells than the header are refused (:func:`extra_cells` names
+    the first), unless the extra cells are empty (a separator at the end of the lines):
+    those are dropped, with a note.
+
+    Parameters
+    ----------
+    path : str
+    options : dict
+        ``sep``, ``encoding``, ``nrows``, ``skipinitialspace``.
+    notes : list, optional
+        Receives the note about dropped empty cells.
+    **more
+        Further ``read_csv`` arguments.
+    """
+    import pandas as pd
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            frame = pd.read_csv(path, index_col=False, **options, **more)
+    except UnicodeError as exc:
+        raise ValueError(_decode_problem(path, options.get("encoding"), exc)) from None
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"cannot read {path}: it holds no columns or rows") from None
+    except (pd.errors.ParserError, ValueError, OverflowError, IndexError) as exc:
+        raise ValueError(_parse_problem(path, options.get("sep"), str(exc))) from None
+    if any("does not match length of data" in str(item.message) for item in caught):
+        found = extra_cells(path, options.get("sep"), options.get("encoding"))
+        if found is not None:
+            line, saw, expected = found
+            raise ValueError(_parse_problem(path, options.get("sep"), f"Expected {expected} "
+                                            f"fields in line {line}, saw {saw}"))
+        if notes is not None:
+            notes.append("ignored the empty cells after the last column (the lines end with "
+                         "a separator)")
+    return frame
+
+
+def extra_cells(path: str, sep: str, encoding: str) -> Optional[tuple]:
+    """``(line, cells, header cells)`` of the first row with a non-empty cell beyond the
+    header's columns, or None (Python's csv reader; blank lines skipped as pandas does)."""
+    import csv
+
+    with open(path, encoding=encoding, errors="replace", newline="") as stream:
+        reader = csv.reader(stream, delimiter=sep, skipinitialspace=True)
+        header = None
+        for row in reader:
+            if not any(cell.strip() for cell in row):
+                continue
+            if header is None:
+                header = len(row)
+            elif len(row) > header and any(cell.strip() for cell in row[header:]):
+                return reader.line_num, len(row), header
+    return None
+
+
+def _decode_problem(path: str, encoding, exc: Exception) -> str:
+    return (f"cannot read {path} as {encoding}: it holds bytes that are not {encoding} "
+            f"({one_line(exc)}); give the file's encoding as \"encoding\" ({_ENCODINGS}), "
+            "or save it as UTF-8")
+
+
+def _parse_problem(path: str, sep, message: str) -> str:
+    name = {",": "a comma", ";": "a semicolon", "\t": "a tab", "|": "a vertical bar"}.get(
+        sep, repr(sep))
+    ragged = _RAGGED.search(message)
+    if ragged:
+        expected, line, saw = ragged.groups()
+        return (f"cannot read {path}: line {line} has {saw} cells but the header has "
+                f"{expected}; put quotes around cells that contain the separator ({name}), "
+                "delete stray comment lines, or set \"sep\" if the separator is not " + name)
+    quote = _OPEN_QUOTE.search(message)
+    if quote:
+        line = int(quote.group(1)) + 1
+        return (f"cannot read {path}: a quote mark (\") near line {line} opens a cell that "
+                "never closes; close or remove it")
+    return (f"cannot read {path} as CSV ({one_line(message).rstrip('.')}); check the "
+            f"separator (now {name}) and the encoding")

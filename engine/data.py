@@ -15,9 +15,11 @@ from typing import Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from .csv_values import PANDAS_EXTRA_NA, parse_text_columns, visible
+from .csv_values import (PANDAS_EXTRA_NA, check_read_options, check_text, choose_encoding,
+                         parse_text_columns, read_or_explain, visible)
 from .data_checks import (choose_target, find_column, find_columns, is_numeric_column,
                           leak_notes, positive_class, visible_columns)
+from .guards import check_builtin_request, check_file_fits, check_regular_file
 
 #: Built-in data sets: name -> (description, generator options with their defaults).
 BUILTINS = {
@@ -126,6 +128,7 @@ def load_builtin(name: str, **options) -> Dataset:
         raise ValueError(f"built-in data set {name!r} takes no option(s) {', '.join(unknown)}; "
                          f"allowed: {allowed}")
     opts = {**defaults, **options}
+    check_builtin_request(name, opts)             # before generating: no MemoryError
     X, y, columns, labels = _make_builtin(name, opts)
     frame = pd.DataFrame(X, columns=columns)
     source = {"builtin": name, **opts}
@@ -180,6 +183,15 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
         ``','`` a decimal point); when not given, digits grouped in threes by a comma,
         dot (in decimal-comma files), space or apostrophe are read.
 
+    Raises
+    ------
+    ValueError
+        One line that says what is wrong and what to change: not a regular file (a FIFO,
+        device or folder is never opened), larger than the memory available, binary
+        (named when its signature is known), comment lines before the header, rows with
+        more cells than the header, a quote that never closes, bytes not in the given
+        encoding (:mod:`engine.csv_values`, :mod:`engine.guards`).
+
     Returns
     -------
     (frame, notes) : (pandas.DataFrame, list of str)
@@ -190,42 +202,31 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
         becomes numbers, its stray cells missing and listed by line of the file).
     """
     _check_number_format(decimal, thousands)
+    check_read_options(sep, encoding)
     if decimal is None and thousands in (",", "."):
         decimal = "," if thousands == "." else "."
-    if not os.path.exists(path):
-        raise ValueError(f"cannot open {path}: the file does not exist")
-    if os.path.isdir(path):
-        raise ValueError(f"cannot open {path}: it is a folder, not a CSV file")
+    check_file_fits(path, check_regular_file(path, "a CSV file"))
     with open(path, "rb") as handle:
         head = handle.read(64 * 1024)
-    if not head.strip():
-        raise ValueError(f"cannot read {path}: the file is empty")
-    if b"\x00" in head:
-        raise ValueError(f"cannot read {path}: it looks like a binary file, not a CSV text file")
-    notes = []
-    if encoding is None:
-        encoding = _detect_encoding(head)
-        if encoding == "latin-1":
-            notes.append("the file is not UTF-8; read it as latin-1")
+    encoding, notes = choose_encoding(path, head, encoding)
     text = head.decode(encoding, errors="replace")
+    if not text.strip("\ufeff \t\r\n"):
+        raise ValueError(f"cannot read {path}: the file is empty")
+    check_text(path, text)
     if sep is None:
         sep = _detect_separator(text)
         notes.append(f"separator detected: {_SEP_NAMES.get(sep, repr(sep))}")
     options = dict(sep=sep, encoding=encoding, nrows=nrows, skipinitialspace=True)
-    try:
-        frame = pd.read_csv(path, na_values=PANDAS_EXTRA_NA, **options)
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
-        raise ValueError(f"cannot read {path} as CSV: {exc}. Check the separator and encoding") \
-            from None
-    frame.columns = [str(c).strip() for c in frame.columns]
+    frame = read_or_explain(path, options, notes, na_values=PANDAS_EXTRA_NA)
+    frame.columns = [str(c).strip().lstrip("\ufeff").strip() for c in frame.columns]
     if frame.shape[1] < 2:
-        raise ValueError(f"{path} has only one column: a data set needs at least one feature "
-                         "column and a target column (is the separator right?)")
+        raise ValueError(f"the file {path} has only one column: a data set needs at least one "
+                         "feature column and a target column (is the separator right?)")
     if len(frame) == 0:
-        raise ValueError(f"{path} has a header but no rows of data")
+        raise ValueError(f"the file {path} has a header but no rows of data")
     frame, more = parse_text_columns(
         frame, sep, decimal, thousands,
-        raw_text=lambda: pd.read_csv(path, dtype=str, keep_default_na=False, **options))
+        raw_text=lambda: read_or_explain(path, options, dtype=str, keep_default_na=False))
     return frame, notes + more
 
 
@@ -240,19 +241,6 @@ def _check_number_format(decimal, thousands) -> None:
 
 
 _SEP_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
-
-
-def _detect_encoding(head: bytes) -> str:
-    if head.startswith(b"\xef\xbb\xbf"):
-        return "utf-8-sig"
-    try:
-        head.decode("utf-8")
-        return "utf-8"
-    except UnicodeDecodeError as exc:
-        # a multi-byte character cut at the end of the sample is still UTF-8
-        if exc.start >= len(head) - 3:
-            return "utf-8"
-        return "latin-1"
 
 
 def _detect_separator(text: str) -> str:
@@ -274,8 +262,9 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
     Parameters
     ----------
     path : str
-        The file. Encoding (UTF-8, UTF-8 with BOM, latin-1), separator (comma,
-        semicolon, tab) and decimal mark are detected unless given.
+        The file. Encoding (UTF-8, latin-1, UTF-16 with or without a byte order mark,
+        UTF-32 with one), separator (comma, semicolon, tab, vertical bar) and decimal
+        mark are detected unless given.
     target : str, optional
         The column to predict; by default the last column if it looks like classes,
         else the nearest such column from the right (see :func:`dataset_from_frame`).

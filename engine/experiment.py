@@ -4,6 +4,7 @@ Every problem is a ``ValueError`` whose text says what is wrong and what to chan
 """
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import os
@@ -12,8 +13,11 @@ from typing import Optional
 
 from .catalogue import expand_models, seed_entry
 from .cv import CVConfig
+from .metrics import check_metric_names
+from .schema import check_experiment_schema, printable, show
 from .stats import ComparisonSettings
 
+#: The sections of an experiment file (besides ``$schema``, a note for editors).
 TOP_LEVEL_KEYS = ("dataset", "models", "cv", "metrics", "comparison", "aloocv", "calibration")
 
 
@@ -122,16 +126,12 @@ def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
     return data
 
 
-def _section(data: dict, key: str, cls, allowed: tuple, convert=None):
+def _section(data: dict, key: str, cls, convert=None):
+    """The settings object of an optional section (None when absent or null); the
+    schema has checked its keys and types, the class checks what ties them together."""
     value = data.get(key)
     if value is None:
         return None
-    if not isinstance(value, dict):
-        raise ValueError(f"{key}: must be an object like {{\"{allowed[0]}\": ...}}")
-    unknown = sorted(set(value) - set(allowed))
-    if unknown:
-        raise ValueError(f"{key}: unknown key(s) {', '.join(unknown)}; allowed: "
-                         + ", ".join(allowed))
     value = dict(value)
     if convert:
         value = convert(value)
@@ -144,8 +144,6 @@ def _section(data: dict, key: str, cls, allowed: tuple, convert=None):
 def _as_tuple(name):
     def convert(value):
         if name in value:
-            if not isinstance(value[name], list):
-                raise ValueError(f"{name} must be a list")
             value[name] = tuple(value[name])
         return value
     return convert
@@ -153,6 +151,11 @@ def _as_tuple(name):
 
 def parse_experiment(data: dict, base_dir: str = ".") -> Experiment:
     """Validate the JSON object of an experiment file.
+
+    The declared schema (:mod:`engine.schema`, ``engine/experiment.schema.json``) is
+    checked first; then what a schema cannot say: the encoding is one Python knows, the
+    metrics are classification scorers, the models' parameters pass scikit-learn's own
+    checks. No data is read.
 
     Parameters
     ----------
@@ -164,43 +167,62 @@ def parse_experiment(data: dict, base_dir: str = ".") -> Experiment:
     Returns
     -------
     Experiment
+
+    Raises
+    ------
+    ValueError
+        One line that names the place in the file and what is wrong there.
     """
-    if not isinstance(data, dict):
-        raise ValueError("the experiment file must hold one JSON object with keys "
-                         + ", ".join(TOP_LEVEL_KEYS))
-    unknown = sorted(set(data) - set(TOP_LEVEL_KEYS))
-    if unknown:
-        raise ValueError(f"unknown key(s) {', '.join(unknown)} in the experiment; allowed: "
-                         + ", ".join(TOP_LEVEL_KEYS))
-    for key in ("dataset", "models"):
-        if key not in data:
-            raise ValueError(f"the experiment has no {key!r} section")
-    if not isinstance(data["dataset"], dict):
-        raise ValueError('dataset: must be an object such as {"builtin": "moons"}')
-    entries = data["models"]
-    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise ValueError("models: must be a list of objects, each with an 'estimator'")
-    cv = _section(data, "cv", CVConfig, ("n_splits", "n_repeats", "random_state")) or CVConfig()
+    try:
+        return _parse(data, base_dir)
+    except ValueError as exc:
+        raise ValueError(printable(str(exc))) from None
+
+
+def _parse(data: dict, base_dir: str) -> Experiment:
+    check_experiment_schema(data)
+    check_dataset_options(data["dataset"])
+    cv = _section(data, "cv", CVConfig) or CVConfig()
+    entries = list(data["models"])
     seeded = [seed_entry(e, cv.random_state) for e in entries]
     notes = _seed_notes(entries, seeded, cv.random_state)
     entries = seeded
     models = expand_models(entries)
     notes += _scaling_notes(models)
     metrics = data.get("metrics", [])
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    if not isinstance(metrics, list) or ("metrics" in data and not metrics):
-        raise ValueError('metrics: must be a list of scorer names such as ["roc_auc"]')
+    single = isinstance(metrics, str)              # one name may be given alone
+    metrics = [metrics] if single else list(metrics)
+    check_metric_names(metrics, indexed=not single)
     comparison = _section(data, "comparison", ComparisonSettings,
-                          ("rope", "alpha", "correction", "credible_levels"),
                           _as_tuple("credible_levels")) or ComparisonSettings()
-    aloocv = _section(data, "aloocv", AloocvSettings, ("C_min", "C_max", "n_C", "exact_loo"))
-    calibration = _section(data, "calibration", CalibrationSettings,
-                           ("methods", "n_bins", "strategy", "map_buckets"), _as_tuple("methods"))
+    aloocv = _section(data, "aloocv", AloocvSettings)
+    calibration = _section(data, "calibration", CalibrationSettings, _as_tuple("methods"))
     return Experiment(dataset=dict(data["dataset"]), model_entries=tuple(entries),
                       models=tuple(models), cv=cv, metrics=tuple(str(m) for m in metrics),
                       comparison=comparison, aloocv=aloocv, calibration=calibration,
                       base_dir=base_dir, notes=tuple(notes))
+
+
+def check_dataset_options(dataset: dict) -> None:
+    """What the schema cannot check in a ``dataset`` block: ``encoding`` names a text
+    encoding Python knows (``codecs.lookup``; not a transform such as ``rot13``).
+
+    Raises
+    ------
+    ValueError
+        ``dataset.encoding: "klingon" is not a text encoding Python knows; ...``
+    """
+    encoding = dataset.get("encoding")
+    if encoding is None:
+        return
+    try:
+        known = getattr(codecs.lookup(encoding), "_is_text_encoding", True)
+    except LookupError:
+        known = False
+    if not known:
+        raise ValueError(f"dataset.encoding: {show(encoding)} is not a text encoding Python "
+                         'knows; use one such as "utf-8", "utf-8-sig", "latin-1" or "cp1252", '
+                         'or leave "encoding" out to detect it')
 
 
 def _seed_notes(entries, seeded, random_state) -> list:
@@ -225,17 +247,56 @@ def _scaling_notes(models) -> list:
 
 
 def load_experiment(path: str) -> Experiment:
-    """Read and validate an experiment file."""
+    """Read and validate an experiment file.
+
+    Parameters
+    ----------
+    path : str
+
+    Returns
+    -------
+    Experiment
+
+    Raises
+    ------
+    ValueError
+        One line, for a file that cannot be read, is not JSON (or is nested too deeply
+        to read), or is not a valid experiment (see :func:`parse_experiment`).
+    """
+    data = read_experiment_file(path)
+    return parse_experiment(data, base_dir=os.path.dirname(os.path.abspath(path)))
+
+
+def read_experiment_file(path: str):
+    """The JSON value of an experiment file, every problem a one-line ValueError.
+
+    Parameters
+    ----------
+    path : str
+
+    Returns
+    -------
+    object
+        What the file holds (not yet validated).
+    """
     try:
         with open(path, encoding="utf-8-sig") as handle:
-            data = json.load(handle)
+            return json.load(handle)
     except FileNotFoundError:
         raise ValueError(f"cannot open {path}: the file does not exist") from None
     except IsADirectoryError:
         raise ValueError(f"cannot open {path}: it is a folder, not an experiment file") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{path} is not valid JSON: {exc}") from None
-    return parse_experiment(data, base_dir=os.path.dirname(os.path.abspath(path)))
+    except OSError as exc:
+        raise ValueError(f"cannot open {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:            # not UTF-8, not JSON, a number too long to read
+        if "integer string conversion" in str(exc):
+            raise ValueError(f"the experiment file {path} holds a number of more than 4300 "
+                             "digits; write numbers of a usual size") from None
+        raise ValueError(printable(f"the experiment file {path} is not valid JSON: {exc}")) \
+            from None
+    except RecursionError:
+        raise ValueError(f"the experiment file {path} is nested too deeply to read: an "
+                         "experiment file needs only a few levels of lists and objects") from None
 
 
 def experiment_json_text(experiment: Experiment, path: Optional[str] = None) -> str:

@@ -10,6 +10,7 @@ scikit-learn.
 """
 from __future__ import annotations
 
+import difflib
 from typing import Callable
 
 import numpy as np
@@ -136,30 +137,104 @@ def default_metric(n_classes: int) -> str:
 
 #: multiclass forms that equal a plain two-class metric (not offered for two classes)
 MULTICLASS_FORMS = {"roc_auc_ovr", "roc_auc_ovo", "roc_auc_ovr_weighted", "roc_auc_ovo_weighted"}
+#: meaningless for two classes: the top-2 accuracy of two classes is always 1
+MULTICLASS_ONLY = {"top_k_accuracy"}
 
 
 def metrics_for(n_classes: int) -> list:
     """The metric names offered for a target with ``n_classes`` classes: two-class metrics
-    only for two classes, the one-vs-rest / one-vs-one ROC AUCs only for more."""
+    only for two classes, the one-vs-rest / one-vs-one ROC AUCs and top-k accuracy only
+    for more."""
     names = known_metrics()
     if n_classes > 2:
         return [n for n in names if n not in BINARY_ONLY]
-    return [n for n in names if n not in MULTICLASS_FORMS]
+    return [n for n in names if n not in MULTICLASS_FORMS | MULTICLASS_ONLY]
+
+
+#: The single-label classification scorers of scikit-learn that this app offers: a positive
+#: list, so a scorer scikit-learn adds later is refused until it is added here.  Left out:
+#: regression and clustering scorers, the sample-averaged ``*_samples`` scorers (multilabel
+#: targets) and the likelihood ratios (infinite or undefined on many folds).
+CLASSIFICATION_SCORERS = (
+    "accuracy", "balanced_accuracy", "top_k_accuracy", "matthews_corrcoef",
+    "roc_auc", "roc_auc_ovr", "roc_auc_ovo", "roc_auc_ovr_weighted", "roc_auc_ovo_weighted",
+    "average_precision", "neg_log_loss", "neg_brier_score", "d2_log_loss_score",
+    "d2_brier_score",
+    "f1", "f1_macro", "f1_micro", "f1_weighted",
+    "precision", "precision_macro", "precision_micro", "precision_weighted",
+    "recall", "recall_macro", "recall_micro", "recall_weighted",
+    "jaccard", "jaccard_macro", "jaccard_micro", "jaccard_weighted",
+)
 
 
 def known_metrics() -> list:
-    """Metric names offered to the user: scikit-learn's single-label classification scorers
-    (regression, clustering, multilabel ``*_samples`` and likelihood-ratio scorers left out)."""
+    """Metric names offered to the user: :data:`CLASSIFICATION_SCORERS` that the installed
+    scikit-learn has (the fast ones of :data:`FAST_METRICS` always)."""
     from sklearn.metrics import get_scorer_names
 
-    names = set(FAST_METRICS)
-    for name in get_scorer_names():
-        if not any(word in name for word in ("error", "r2", "variance", "deviance",
-                                             "rand", "mutual_info", "homogeneity",
-                                             "completeness", "v_measure", "fowlkes",
-                                             "_samples", "likelihood_ratio")):
-            names.add(name)
-    return sorted(names)
+    available = set(get_scorer_names()) | set(FAST_METRICS)
+    return sorted(name for name in CLASSIFICATION_SCORERS if name in available)
+
+
+def metric_problem(name) -> str | None:
+    """Why ``name`` is not a metric of this app (None when it is one).
+
+    Returns
+    -------
+    str or None
+        Such as ``"r2" is a regression score, not a classification one``.
+    """
+    from .schema import show
+
+    if name in FAST_METRICS or name in known_metrics():
+        return None
+    shown = show(name)
+    if not isinstance(name, str):
+        return f"expected a scorer name (text), got {shown}"
+    from sklearn.metrics import get_scorer, get_scorer_names
+
+    if name not in get_scorer_names():
+        close = [m for m in known_metrics() if m.startswith(name)] or \
+            difflib.get_close_matches(name, known_metrics(), n=1)
+        hint = f" (did you mean {show(close[0])}?)" if close else ""
+        return f"unknown metric {shown}{hint}"
+    if name.endswith("_samples"):
+        return (f"{shown} averages over the labels of each sample, for multilabel targets, "
+                "not a classification one")
+    module = getattr(getattr(get_scorer(name), "_score_func", None), "__module__", "") or ""
+    if "cluster" in module:
+        return f"{shown} is a clustering score, not a classification one"
+    if "_regression" in module:
+        return f"{shown} is a regression score, not a classification one"
+    return f"{shown} is not a score this app can rank classifiers by"
+
+
+def check_metric_names(metrics, where: str = "metrics", n_classes: int | None = None,
+                       indexed: bool = True) -> None:
+    """Refuse any name that is not a classification scorer of this app.
+
+    Parameters
+    ----------
+    metrics : list of str
+    where : str
+        The place in the experiment file, for the message (``metrics[1]: ...``).
+    n_classes : int, optional
+        When known, the valid names listed are those for this many classes.
+    indexed : bool
+        False when the file gave one name instead of a list (the place is then ``where``).
+
+    Raises
+    ------
+    ValueError
+        ``metrics[1]: "r2" is a regression score, not a classification one; use one of:
+        accuracy, ...``
+    """
+    for i, name in enumerate(metrics):
+        problem = metric_problem(name)
+        if problem:
+            valid = known_metrics() if n_classes is None else metrics_for(n_classes)
+            place = f"{where}[{i}]" if indexed else where
+            raise ValueError(f"{place}: {problem}; use one of: " + ", ".join(valid))
 
 
 def check_metrics(metrics: list, n_classes: int) -> list:
@@ -169,16 +244,14 @@ def check_metrics(metrics: list, n_classes: int) -> list:
     metrics = [str(m) for m in metrics]
     if len(set(metrics)) != len(metrics):
         raise ValueError("a metric is listed twice: " + ", ".join(metrics))
+    check_metric_names(metrics, n_classes=n_classes)
     for name in metrics:
-        if name not in FAST_METRICS:
-            from sklearn.metrics import get_scorer_names
-
-            if name not in get_scorer_names():
-                raise ValueError(f"unknown metric {name!r}; use a scikit-learn scorer name such as "
-                                 + ", ".join(sorted(FAST_METRICS)))
         if n_classes > 2 and name in BINARY_ONLY:
             raise ValueError(f"metric {name!r} works for two classes only and the data has "
                              f"{n_classes}; use {multiclass_counterpart(name)!r} instead")
+        if n_classes <= 2 and name in MULTICLASS_ONLY:
+            raise ValueError(f"metric {name!r} is always 1 for two classes (the right class "
+                             "is always among the top 2); use 'accuracy' instead")
     return metrics
 
 

@@ -51,7 +51,7 @@ def assert_one_error_line(done, *fragments):
 @pytest.mark.parametrize("overrides, fragments", [
     ({"models": [{"estimator": "SVC", "params": {"C": 0}}]}, ("'C' parameter",)),
     ({"models": [{"estimator": "subprocess.Popen"}]}, ("unknown estimator",)),
-    ({"metrics": ["acc"]}, ("unknown metric 'acc'",)),
+    ({"metrics": ["acc"]}, ('metrics[0]: unknown metric "acc"',)),
     ({"cv": {"n_splits": 60, "n_repeats": 1}}, ("lower the number of folds",)),
     ({"cv": {"folds": 3}}, ("unknown key(s) folds",)),
     ({"dataset": {"csv": "missing.csv", "target": "y"}}, ("does not exist",)),

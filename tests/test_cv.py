@@ -142,5 +142,5 @@ def test_metric_errors_are_clear():
     specs = expand_models([{"estimator": "GaussianNB"}])
     with pytest.raises(ValueError, match="roc_auc_ovr"):
         next(run_cv(dataset, specs, CVConfig(3, 1, 0), ["roc_auc"]))
-    with pytest.raises(ValueError, match="unknown metric 'auc'"):
+    with pytest.raises(ValueError, match='unknown metric "auc"'):
         next(run_cv(dataset, specs, CVConfig(3, 1, 0), ["auc"]))

@@ -127,7 +127,7 @@ def test_bad_experiment_file_gives_a_dialog(window, qtbot, tmp_path, warnings_sh
     window.open_experiment(str(bad))
     qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=10000)
     title, text = warnings_shown[0]
-    assert title == "Cannot open the experiment" and "unknown estimator 'Nope'" in text
+    assert title == "Cannot open the experiment" and 'unknown estimator "Nope"' in text
     assert window.state.dataset is None
 
 

@@ -1,0 +1,152 @@
+"""A runner that is stopped or killed leaves nothing behind: no worker process, no
+half-written table.
+
+Each test starts ``python main.py run EXP --out DIR --jobs 2`` on a long run (forest fits
+on breast cancer), waits for progress and for the loky workers (found through
+``/proc/PID/task/*/children``), signals the runner and checks that within 5 seconds none
+of its processes runs (zombies waiting for a reaper count as ended) and that the folder
+holds no table outside a complete result set.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from engine.processes import Terminated, descendants, is_running, terminate_like_interrupt
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="/proc and PR_SET_PDEATHSIG are Linux")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MAIN = os.path.join(ROOT, "main.py")
+
+
+def long_experiment(folder):
+    path = folder / "exp.json"
+    path.write_text(json.dumps({
+        "dataset": {"builtin": "breast_cancer"},
+        "models": [{"name": "forest", "estimator": "RandomForestClassifier",
+                    "params": {"n_estimators": 100, "random_state": 0}}],
+        "cv": {"n_splits": 10, "n_repeats": 10, "random_state": 0}}))
+    return path
+
+
+def start_runner(tmp_path):
+    """The runner, its stderr file and out folder, once it reports progress with its
+    workers started."""
+    errors = open(tmp_path / "stderr.txt", "wb")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, MAIN, "run", str(long_experiment(tmp_path)),
+                             "--out", str(out), "--jobs", "2"], stderr=errors)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        progressed = b"/100" in (tmp_path / "stderr.txt").read_bytes()
+        if progressed and len(workers(proc.pid)) >= 2:
+            return proc, errors, out
+        assert proc.poll() is None, (tmp_path / "stderr.txt").read_text()
+        time.sleep(0.05)
+    proc.kill()
+    raise AssertionError("the run made no progress in 60 s")
+
+
+def workers(pid):
+    return [child for child in descendants(pid) if "loky" in _command(child)]
+
+
+def _command(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as stream:
+            return stream.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def assert_all_end_within(pids, seconds=5.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(is_running(pid) for pid in pids):
+        time.sleep(0.02)
+    alive = [(pid, _command(pid)) for pid in pids if is_running(pid)]
+    assert not alive, f"still running {seconds} s after the runner: {alive}"
+
+
+@pytest.fixture
+def family():
+    """The processes a test watches; any still running at the end are killed, so that a
+    failing test leaves nothing behind either."""
+    pids = []
+    yield pids
+    for pid in pids:
+        if is_running(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def assert_no_half_written_table(out):
+    """Every table in ``out`` belongs to the complete set its run.json lists."""
+    if not out.exists():
+        return
+    visible = sorted(name for name in os.listdir(out) if not name.startswith("."))
+    manifest = out / "run.json"
+    listed = json.loads(manifest.read_text())["tables"] if manifest.exists() else []
+    assert set(visible) <= {*listed, "run.json"}, visible
+
+
+@pytest.mark.parametrize("signum, status, word", [
+    (signal.SIGTERM, 143, "terminated"),
+    (signal.SIGINT, 130, "interrupted"),
+])
+def test_a_signal_stops_the_runner_and_its_workers(tmp_path, family, signum, status, word):
+    proc, errors, out = start_runner(tmp_path)
+    family.extend([proc.pid, *descendants(proc.pid)])
+    started = time.monotonic()
+    proc.send_signal(signum)
+    assert proc.wait(timeout=5) == status
+    assert time.monotonic() - started < 5
+    assert_all_end_within(family)
+    errors.close()
+    err = (tmp_path / "stderr.txt").read_text()
+    assert "Traceback" not in err
+    assert err.rstrip().endswith(f"{word}: nothing was written; {out} holds what it held before")
+    assert not out.exists()
+
+
+def test_workers_do_not_outlive_a_killed_runner(tmp_path, family):
+    proc, errors, out = start_runner(tmp_path)
+    family.extend([proc.pid, *descendants(proc.pid)])
+    assert len(family) >= 3
+    proc.kill()
+    assert proc.wait(timeout=5) == -signal.SIGKILL
+    assert_all_end_within(family)
+    errors.close()
+    assert_no_half_written_table(out)
+
+
+@pytest.mark.parametrize("death_signal", [True, False])
+def test_a_tied_process_ends_with_its_parent(tmp_path, family, death_signal):
+    """The kernel's parent-death signal, and the polling watchdog alone."""
+    child = ("import sys, time; sys.path.insert(0, %r); from engine.processes import "
+             "tie_to_parent; import os; tie_to_parent(os.getppid(), %r); print('tied', "
+             "flush=True); time.sleep(60)" % (ROOT, death_signal))
+    parent = ("import subprocess, sys, time; p = subprocess.Popen([sys.executable, '-c', %r]); "
+              "time.sleep(60)" % child)
+    middle = subprocess.Popen([sys.executable, "-c", parent])
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not descendants(middle.pid):
+        time.sleep(0.02)
+    time.sleep(0.5)                                # let the child tie itself
+    family.extend(descendants(middle.pid))
+    assert family
+    middle.kill()
+    middle.wait(timeout=5)
+    assert_all_end_within(family, seconds=3)
+
+
+def test_sigterm_raises_terminated_inside_the_block_only():
+    with terminate_like_interrupt():
+        with pytest.raises(Terminated) as info:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+    assert info.value.exit_status == 143 and isinstance(info.value, KeyboardInterrupt)
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL

@@ -1,0 +1,183 @@
+"""engine.guards: fits counted, memory estimated, absurd requests refused before computing."""
+import json
+import os
+import time
+
+import pytest
+
+from engine import guards
+from engine.data import load_builtin, load_dataset
+from engine.experiment import parse_experiment
+
+GB = 10 ** 9
+
+
+def experiment(**overrides):
+    data = {"dataset": {"builtin": "iris"},
+            "models": [{"name": "nb", "estimator": "GaussianNB"}],
+            "cv": {"n_splits": 10, "n_repeats": 10, "random_state": 0},
+            "metrics": ["accuracy"]}
+    data.update(overrides)
+    parsed = parse_experiment(data)
+    return parsed, load_dataset(parsed.dataset)
+
+
+def test_jobs_above_the_cores_are_capped_with_a_note():
+    cores = guards.usable_cores()
+    assert guards.cap_jobs(100_000) == (cores, f"--jobs 100000 is more than the {cores} core(s) "
+                                               f"of this computer: using {cores}")
+    assert guards.cap_jobs(-1) == (-1, None) and guards.cap_jobs(1) == (1, None)
+    assert guards.workers_for(-1) == cores and guards.workers_for(10 ** 6) == cores
+
+
+def test_available_memory_is_measured():
+    available = guards.available_memory()
+    assert available is None or 0 < available < 2 ** 60
+
+
+def test_words():
+    assert guards.format_bytes(16e12) == "16.0 TB" and guards.format_bytes(320e6) == "320 MB"
+    assert guards.format_seconds(40) == "about 40 seconds"
+    assert guards.format_seconds(720) == "about 12 minutes"
+    assert guards.format_seconds(3.5 * 3600) == "about 3.5 hours"
+    assert guards.format_seconds(5 * 86400) == "about 5.0 days"
+
+
+@pytest.mark.parametrize("name, options, fragments", [
+    ("moons", {"n_samples": 10 ** 12}, ("16.0 TB", "lower n_samples to at most")),
+    ("moons", {"n_samples": 1e12}, ("16.0 TB",)),
+    ("circles", {"n_samples": [10 ** 11, 10 ** 11]}, ("3.2 TB",)),
+    ("classification", {"n_samples": 500, "n_features": 10 ** 7},
+     ("40.0 GB", "lower n_features to at most")),
+])
+def test_huge_builtins_are_refused_before_generating(name, options, fragments):
+    started = time.monotonic()
+    with pytest.raises(ValueError) as info:
+        guards.check_builtin_request(name, options, available=8 * GB)
+    message = str(info.value)
+    assert message.startswith(f"built-in data set {name!r}: ") and "8.0 GB is available" in message
+    for fragment in fragments:
+        assert fragment in message
+    assert time.monotonic() - started < 1
+
+
+@pytest.mark.parametrize("name, options", [
+    ("moons", {"n_samples": 10 ** 12}),
+    ("classification", {"n_samples": 10 ** 6, "n_features": 10 ** 7}),     # 80 TB
+])
+def test_the_loader_refuses_them_instead_of_a_memory_error(name, options):
+    with pytest.raises(ValueError, match=r"TB of memory .* is available: lower n_"):
+        load_builtin(name, **options)
+
+
+def test_builtins_that_fit_or_are_not_numbers_pass():
+    guards.check_builtin_request("moons", {"n_samples": 100}, available=GB)
+    guards.check_builtin_request("moons", {"n_samples": "many"}, available=GB)
+    guards.check_builtin_request("iris", {}, available=1)
+
+
+def test_grids_are_counted_without_expanding_them(tmp_path):
+    entries = [{"estimator": "SVC", "grid": [{"kernel": ["linear"]},
+                                             {"kernel": ["poly"], "degree": [2, 3]}]},
+               {"estimator": "GaussianNB"},
+               {"estimator": "LogisticRegression", "grid": {"C": list(range(1, 10 ** 4)),
+                                                            "tol": list(range(1, 10 ** 4))}}]
+    assert guards.count_models(entries) == 3 + 1 + (10 ** 4 - 1) ** 2
+    path = tmp_path / "exp.json"
+    path.write_text(json.dumps({"dataset": {"builtin": "iris"}, "models": entries}))
+    with pytest.raises(ValueError, match=r"make 99,980,005 models, more than the 20,000"):
+        guards.check_experiment_file(str(path))
+    path.write_text("{not json")
+    guards.check_experiment_file(str(path))          # the parser reports it
+
+
+@pytest.mark.parametrize("entry, fragment", [
+    ({"estimator": "RandomForestClassifier", "params": {"n_estimators": 10 ** 9}},
+     "n_estimators = 1,000,000,000 is more than 100,000 trees"),
+    ({"estimator": "HistGradientBoostingClassifier", "params": {"max_iter": 10 ** 6}},
+     "max_iter = 1,000,000 is more than 100,000 trees"),
+    ({"estimator": "LogisticRegression", "params": {"max_iter": 10 ** 8}},
+     "more than 1,000,000 solver iterations"),
+    ({"estimator": "MLPClassifier", "params": {"hidden_layer_sizes": [10 ** 7]}},
+     "hidden_layer_sizes is too large"),
+    ({"estimator": "RandomForestClassifier", "params": {"n_jobs": 10 ** 6}},
+     "n_jobs = 1,000,000 threads"),
+    ({"estimator": "KNeighborsClassifier", "params": {"n_neighbors": 500}},
+     "n_neighbors = 500, but the smallest training fold has only 135 rows"),
+])
+def test_absurd_parameters_are_refused(entry, fragment):
+    parsed, dataset = experiment(models=[{"name": "m", **entry}])
+    assessment = guards.check_run(parsed, dataset, 1)
+    assert assessment.refuse.startswith("model 'm': ") and fragment in assessment.refuse
+
+
+def test_sane_parameters_pass():
+    parsed, dataset = experiment(models=[
+        {"estimator": "RandomForestClassifier", "params": {"n_estimators": 100_000}},
+        {"estimator": "LogisticRegression", "params": {"max_iter": 1_000_000}},
+        {"estimator": "KNeighborsClassifier", "params": {"n_neighbors": 135}},
+        {"estimator": "SVC", "params": {"max_iter": -1}}])
+    assessment = guards.check_run(parsed, dataset, 1)
+    assert assessment.refuse is None and assessment.ask is None
+
+
+def test_fits_are_counted_with_calibration_and_aloocv():
+    parsed, dataset = experiment(
+        dataset={"builtin": "breast_cancer"},
+        models=[{"name": "lr", "estimator": "LogisticRegression", "scale": True},
+                {"name": "nb", "estimator": "GaussianNB"}],
+        calibration={"methods": ["isotonic", "sigmoid"]}, aloocv={"n_C": 20})
+    a = guards.check_run(parsed, dataset, 1)
+    assert (a.n_models, a.n_cv_fits, a.n_pairs) == (2, 200, 1)
+    assert a.n_calibration_fits == 2 * 100 * 2 * 5 and a.n_aloocv_fits == 20
+    assert a.n_fits == 200 + 2000 + 20 and a.refuse is None and a.ask is None
+    assert a.data_bytes == 569 * 30 * 8
+    assert a.predictions_bytes == 569 * 10 * 2 * (2 + 6) * 8 * guards.PREDICTION_COPIES
+
+
+def test_more_than_20000_fits_asks_with_the_numbers():
+    grid = {"var_smoothing": [1e-9 * (i + 1) for i in range(201)]}
+    parsed, dataset = experiment(models=[{"estimator": "GaussianNB", "grid": grid}])
+    a = guards.check_run(parsed, dataset, 2)
+    assert a.n_fits == 20_100 and a.refuse is None
+    assert a.ask == ("this run makes 20,100 fits (201 models x 10 folds x 10 repeats), more "
+                     "than the 20,000 that start without asking")
+    text = guards.question(a, 600)
+    assert text.startswith(a.ask) and "about 10 minutes with " in text
+
+
+def test_a_run_larger_than_memory_is_refused_with_what_to_change():
+    parsed, dataset = experiment(dataset={"builtin": "digits"})
+    a = guards.check_run(parsed, dataset, 1, available=10 ** 6)
+    assert a.refuse.startswith("this run needs about ") and "1.0 MB is available" in a.refuse
+    assert a.refuse.endswith("use fewer repeats or fewer models")
+    assert a.needed_bytes > 10 ** 6 and a.available_bytes == 10 ** 6
+
+
+def test_the_estimate_times_real_fits_within_the_budget():
+    parsed, dataset = experiment(
+        dataset={"builtin": "breast_cancer"},
+        models=[{"name": "forest", "estimator": "RandomForestClassifier",
+                 "params": {"n_estimators": 100_000}},
+                {"name": "nb", "estimator": "GaussianNB"}],
+        cv={"n_splits": 5, "n_repeats": 2})
+    started = time.monotonic()
+    seconds = guards.estimate_seconds(parsed, dataset, 1, budget=1.0)
+    assert time.monotonic() - started < 10          # timed with 10 trees, then scaled
+    assert seconds > 10 * 100                        # 10 fits of 100,000 trees: not quick
+    small, _ = experiment(models=[{"estimator": "GaussianNB"}], cv={"n_splits": 3,
+                                                                    "n_repeats": 1})
+    assert 0 < guards.estimate_seconds(small, dataset, 1, budget=0.5) < 5
+
+
+def test_special_files_are_refused_by_kind(tmp_path):
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    for path, kind in ((fifo, "a named pipe (FIFO)"), (tmp_path, "a folder"),
+                       ("/dev/null", "a character device")):
+        with pytest.raises(ValueError, match=rf"it is {kind.replace('(', '.').replace(')', '.')}"
+                                             r", not a CSV file"):
+            guards.check_regular_file(str(path))
+    regular = tmp_path / "d.csv"
+    regular.write_text("a,b\n")
+    assert guards.check_regular_file(str(regular)) == 4

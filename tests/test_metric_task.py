@@ -1,0 +1,107 @@
+"""Only scorers that fit a classification task are accepted (a positive list).
+
+Regression, clustering and sample-averaged (multilabel) scorers ran on a classifier and
+wrote tables of meaningless numbers; they are refused with one line that says what kind
+of score the name is and lists the valid ones.
+"""
+import ast
+import os
+
+import numpy as np
+import pytest
+from sklearn.metrics import get_scorer_names
+
+from engine.experiment import parse_experiment
+from engine.metrics import (CLASSIFICATION_SCORERS, FAST_METRICS, FoldScorer, check_metrics,
+                            known_metrics, metric_problem, metrics_for)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BASE = {"dataset": {"builtin": "moons"}, "models": [{"estimator": "GaussianNB"}]}
+
+
+def gui_common_metrics() -> tuple:
+    """COMMON_METRICS of the CV tab, read from its source (no Qt import)."""
+    with open(os.path.join(ROOT, "gui", "tabs", "cv_tab.py"), encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "COMMON_METRICS"
+                                                for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError("COMMON_METRICS not found")
+
+
+def test_every_metric_the_app_offers_is_valid():
+    offered = set(gui_common_metrics()) | set(metrics_for(2)) | set(metrics_for(3))
+    offered |= set(FAST_METRICS)
+    assert offered <= set(known_metrics())
+    for name in offered:
+        assert metric_problem(name) is None, name
+    parse_experiment({**BASE, "metrics": sorted(offered)})
+
+
+def test_the_allowed_set_is_a_positive_list_of_classification_scorers():
+    assert set(known_metrics()) <= set(CLASSIFICATION_SCORERS)
+    assert set(known_metrics()) == set(CLASSIFICATION_SCORERS) & (
+        set(get_scorer_names()) | set(FAST_METRICS))
+    refused = set(get_scorer_names()) - set(known_metrics())
+    assert {"r2", "neg_mean_squared_error", "adjusted_rand_score", "f1_samples"} <= refused
+
+
+REFUSED = {
+    "r2": "a regression score",
+    "neg_mean_squared_error": "a regression score",
+    "neg_mean_poisson_deviance": "a regression score",
+    "explained_variance": "a regression score",
+    "adjusted_rand_score": "a clustering score",
+    "normalized_mutual_info_score": "a clustering score",
+    "f1_samples": "multilabel",
+    "precision_samples": "multilabel",
+    "recall_samples": "multilabel",
+    "jaccard_samples": "multilabel",
+    "positive_likelihood_ratio": "not a score this app can rank",
+    "accuracy_score": "unknown metric",
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_scorers_that_do_not_fit_are_refused_with_the_valid_ones(name):
+    with pytest.raises(ValueError) as caught:
+        parse_experiment({**BASE, "metrics": ["accuracy", name]})
+    message = str(caught.value)
+    assert message.startswith(f'metrics[1]: "{name}"') or \
+        message.startswith(f'metrics[1]: unknown metric "{name}"'), message
+    assert REFUSED[name] in message and len(message.splitlines()) == 1
+    assert message.endswith("use one of: " + ", ".join(known_metrics()))
+
+
+def test_one_scorer_name_alone_is_named_as_the_section():
+    with pytest.raises(ValueError, match=r'^metrics: "r2" is a regression score, not a '
+                                         r"classification one; use one of: accuracy"):
+        parse_experiment({**BASE, "metrics": "r2"})
+
+
+def test_a_run_refuses_them_too_listing_the_metrics_for_the_target():
+    with pytest.raises(ValueError, match="regression score") as caught:
+        check_metrics(["r2"], 3)
+    assert "roc_auc_ovr" in str(caught.value) and "'f1'" not in str(caught.value)
+    assert ", f1," not in str(caught.value)                 # two-class metrics not listed
+
+
+def test_top_k_accuracy_is_for_more_than_two_classes():
+    assert "top_k_accuracy" in metrics_for(3) and "top_k_accuracy" not in metrics_for(2)
+    with pytest.raises(ValueError, match="always 1 for two classes"):
+        check_metrics(["top_k_accuracy"], 2)
+    assert check_metrics(["top_k_accuracy"], 3) == ["top_k_accuracy"]
+
+
+def test_every_allowed_metric_scores_a_fitted_classifier():
+    """The positive list holds nothing that fails on an ordinary two- or three-class fit."""
+    from sklearn.datasets import load_iris
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = load_iris(return_X_y=True)
+    for n_classes, keep in ((2, y < 2), (3, np.ones(len(y), bool))):
+        model = LogisticRegression(max_iter=500).fit(X[keep][::2], y[keep][::2])
+        scorer = FoldScorer(model, X[keep][1::2], y[keep][1::2], list(range(n_classes)))
+        for name in metrics_for(n_classes):
+            assert np.isfinite(scorer.score(name)), (n_classes, name)
