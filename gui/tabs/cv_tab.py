@@ -47,13 +47,16 @@ def _run_child(experiment, dataset, n_jobs, messages) -> None:
         from threadpoolctl import threadpool_limits
 
         threadpool_limits(max(1, (os.cpu_count() or 2) - 1))
-        work = run_experiment(experiment, n_jobs=n_jobs, dataset=dataset)
-        while True:
-            try:
-                messages.put(("progress", next(work)))
-            except StopIteration as stop:
-                messages.put(("done", prepared_for_display(stop.value)))
-                return
+        from engine.processes import worker_lifeline
+
+        with worker_lifeline():     # --jobs workers die with this process, even if killed
+            work = run_experiment(experiment, n_jobs=n_jobs, dataset=dataset)
+            while True:
+                try:
+                    messages.put(("progress", next(work)))
+                except StopIteration as stop:
+                    messages.put(("done", prepared_for_display(stop.value)))
+                    return
     except ValueError as exc:
         messages.put(("value_error", str(exc)))
     except BaseException as exc:  # noqa: BLE001 - reported to the GUI, which shows a dialog
