@@ -194,7 +194,7 @@ def grid_name(combo: dict) -> str:
 
 
 #: At most this many models in one experiment (grids expanded; counted before a grid is
-#: expanded).  The same limit as the runner's guard (:data:`engine.guards.MAX_MODELS`).
+#: expanded).  The runner's guard (:mod:`engine.guards`) uses this same constant.
 MAX_MODELS = 20_000
 
 

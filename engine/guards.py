@@ -54,9 +54,10 @@ import time
 from dataclasses import dataclass, replace
 from typing import Optional
 
+from .catalogue import MAX_MODELS  # one limit for the parser and the runner's guard
+
 ASK_FITS = 20_000
 ASK_PAIRS = 500_000
-MAX_MODELS = 20_000
 BYTES_PER_VALUE = 8
 WORKER_BYTES = 150_000_000
 BYTES_PER_PAIR = 1_500
