@@ -444,10 +444,35 @@ def expand_models(entries: list) -> list:
     """
     if not entries:
         raise ValueError("the experiment has no models: add at least one")
+    n_models = count_models(entries)
+    if n_models > MAX_MODELS:
+        raise ValueError(f"models: the models and their grids make {n_models:,} models, more "
+                         f"than the {MAX_MODELS:,} one run can compare (every pair is "
+                         "compared): use fewer values per grid parameter")
     specs = list(itertools.chain.from_iterable(
         expand_model(e, ("models", i)) for i, e in enumerate(entries)))
-    if len(specs) > MAX_MODELS:
-        raise ValueError(f"models: the experiment makes {len(specs):,} models (grids "
-                         f"expanded); at most {MAX_MODELS:,} can be compared")
     check_unique_names(specs)
     return specs
+
+
+def count_models(entries: list) -> int:
+    """Models the ``models`` entries make once their grids are expanded, counted without
+    expanding them (a malformed entry counts 1; :func:`expand_model` reports it).
+
+    Parameters
+    ----------
+    entries : list
+        The ``models`` entries of an experiment file.
+
+    Returns
+    -------
+    int
+    """
+    total = 0
+    for entry in entries:
+        grid = entry.get("grid") if isinstance(entry, dict) else None
+        grids = [grid] if isinstance(grid, dict) else grid if isinstance(grid, list) else []
+        sizes = [math.prod(len(v) if isinstance(v, (list, tuple)) else 1 for v in g.values())
+                 for g in grids if isinstance(g, dict)]
+        total += sum(sizes) if sizes else 1
+    return total

@@ -13,7 +13,7 @@ line, or asks for ``--yes``; the GUI calls the same two functions::
 
 Earlier checks: :func:`check_builtin_request` (generated data sets, before generating),
 :func:`check_regular_file` (FIFOs, devices and folders are not read),
-:func:`check_experiment_file` (a grid's size, before it is expanded) and
+:func:`check_experiment_file` (a regular file of modest size) and
 :func:`check_models` (absurd size parameters).
 
 Limits, and why
@@ -26,7 +26,7 @@ Limits, and why
 * :data:`ASK_PAIRS` = 500,000 pairs of models (1,000 models): every pair gets a t-test
   and a Bayesian posterior, measured at 0.75 ms and 1.5 KB a pair: 6 minutes and
   0.75 GB, and a pairwise table no one can read.
-* :data:`MAX_MODELS` = 20,000 models after grid expansion: 200 million pairs, about 40
+* :data:`engine.catalogue.MAX_MODELS` = 20,000 models after grid expansion: 200 million pairs, about 40
   hours and 300 GB at the rates above; refused before the grid is even expanded.
 * :data:`PARAM_CAPS`: 100,000 trees (``n_estimators``, and ``max_iter`` of histogram
   gradient boosting, which counts trees) -- scikit-learn's default is 100 and forest
@@ -54,7 +54,6 @@ import time
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from .catalogue import MAX_MODELS  # one limit for the parser and the runner's guard
 
 ASK_FITS = 20_000
 ASK_PAIRS = 500_000
@@ -307,45 +306,18 @@ def check_file_fits(path: str, size: int, available: Optional[int] = None) -> No
 
 
 def check_experiment_file(path: str) -> None:
-    """Check an experiment file before it is parsed: a regular file of modest size whose
-    grids make at most :data:`MAX_MODELS` models (counted, not expanded).  A file that is
-    not JSON passes: the parser (:func:`engine.experiment.load_experiment`) says why.
+    """Check an experiment file before it is read: a regular file of modest size.  (Its
+    models are counted, grids unexpanded, by the parser: :func:`engine.catalogue.count_models`.)
 
     Raises
     ------
     ValueError
         What is wrong, in one line.
     """
-    import json
-
     size = check_regular_file(path, "an experiment file")
     if size > MAX_EXPERIMENT_BYTES:
         raise ValueError(f"cannot open {path}: it is {format_bytes(size)}, far more than an "
                          "experiment file (a few KB of JSON); is it the right file?")
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError, RecursionError):
-        return                     # the parser (engine.experiment) says what is wrong
-    entries = data.get("models") if isinstance(data, dict) else None
-    n_models = count_models(entries) if isinstance(entries, list) else 0
-    if n_models > MAX_MODELS:
-        raise ValueError(f"the models and their grids make {_count(n_models)} models, more than "
-                         f"the {_count(MAX_MODELS)} one run can compare (every pair is "
-                         "compared): use fewer values per grid parameter")
-
-
-def count_models(entries: list) -> int:
-    """Models the ``models`` entries make once their grids are expanded (not expanding them;
-    malformed entries count 1, for the parser to report)."""
-    total = 0
-    for entry in entries:
-        grid = entry.get("grid") if isinstance(entry, dict) else None
-        grids = [grid] if isinstance(grid, dict) else grid if isinstance(grid, list) else []
-        sizes = [math.prod(len(v) if isinstance(v, (list, tuple)) else 1 for v in g.values())
-                 for g in grids if isinstance(g, dict)]
-        total += sum(sizes) if sizes else 1
-    return total
 
 
 # ----------------------------------------------------------------------------- built-ins

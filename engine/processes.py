@@ -134,6 +134,56 @@ def tie_to_parent(parent_pid: int, death_signal: bool = True) -> None:
     watchdog.start()
 
 
+def tie_to_process(pid: int) -> None:
+    """In a helper process: end this process when process ``pid`` ends.
+
+    For a process that is not ``pid``'s child -- one started through a fork server,
+    whose parent is the server.  (The server itself outlives the process that started
+    it as long as any process it forked is alive: each one inherits the server's
+    "alive" pipe, so watching the parent is not enough.)  A watchdog thread waits on a
+    Linux pidfd (no risk from a reused process id), elsewhere polls the process.
+
+    Parameters
+    ----------
+    pid : int
+        The process to live no longer than.
+    """
+    try:
+        handle = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        handle = None
+    if handle is None and not _exists(pid):
+        os._exit(1)
+    watchdog = threading.Thread(target=_watch_process, args=(pid, handle), daemon=True,
+                                name="process-watchdog")
+    watchdog.start()
+
+
+def _watch_process(pid: int, handle) -> None:
+    if handle is not None:
+        import select
+
+        poller = select.poll()
+        poller.register(handle, select.POLLIN)
+        while not poller.poll():
+            pass
+        os._exit(1)
+    event = threading.Event()
+    while _exists(pid):
+        event.wait(WATCH_INTERVAL)
+    os._exit(1)
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:          # exists, but belongs to someone else
+        return True
+    return is_running(pid) if sys.platform.startswith("linux") else True
+
+
 def _set_parent_death_signal(signum: int) -> bool:
     try:
         import ctypes
@@ -152,13 +202,19 @@ def _watch_parent(parent_pid: int) -> None:
 
 
 def end_workers() -> None:
-    """Shut down loky's reusable executor, if one was started, killing its workers."""
+    """Shut down loky's reusable executor, if one was started, killing its workers and
+    deleting joblib's shared-memory folders (which otherwise wait for the interpreter's
+    exit handlers -- never run in a ``multiprocessing`` child)."""
     module = sys.modules.get("joblib.externals.loky.reusable_executor")
     executor = getattr(module, "_executor", None) if module is not None else None
     if executor is None:
         return
     with contextlib.suppress(Exception):
-        executor.shutdown(wait=True, kill_workers=True)
+        stop = getattr(executor, "terminate", None)   # joblib's executor: also the folders
+        if stop is not None:
+            stop(kill_workers=True)
+        else:
+            executor.shutdown(wait=True, kill_workers=True)
 
 
 def descendants(pid: int) -> list:

@@ -7,7 +7,8 @@ import pytest
 
 from engine import guards
 from engine.data import load_builtin, load_dataset
-from engine.experiment import parse_experiment
+from engine.catalogue import count_models
+from engine.experiment import load_experiment, parse_experiment
 
 GB = 10 ** 9
 
@@ -82,11 +83,15 @@ def test_grids_are_counted_without_expanding_them(tmp_path):
                {"estimator": "GaussianNB"},
                {"estimator": "LogisticRegression", "grid": {"C": list(range(1, 10 ** 4)),
                                                             "tol": list(range(1, 10 ** 4))}}]
-    assert guards.count_models(entries) == 3 + 1 + (10 ** 4 - 1) ** 2
+    assert count_models(entries) == 3 + 1 + (10 ** 4 - 1) ** 2
     path = tmp_path / "exp.json"
     path.write_text(json.dumps({"dataset": {"builtin": "iris"}, "models": entries}))
-    with pytest.raises(ValueError, match=r"make 99,980,005 models, more than the 20,000"):
-        guards.check_experiment_file(str(path))
+    guards.check_experiment_file(str(path))          # only the file itself is checked here
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match=r"^models: the models and their grids make 99,980,005 "
+                                         r"models, more than the 20,000"):
+        load_experiment(str(path))
+    assert time.perf_counter() - started < 5          # counted, never expanded
     path.write_text("{not json")
     guards.check_experiment_file(str(path))          # the parser reports it
 

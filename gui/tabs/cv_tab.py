@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
                                QProgressBar, QPushButton, QSpinBox, QSplitter, QVBoxLayout,
                                QWidget)
 
+from engine import guards
 from engine.analysis import run_experiment
 from engine.cv import CVConfig
 from engine.experiment import CalibrationSettings
@@ -33,8 +34,13 @@ COMMON_METRICS = ("roc_auc", "roc_auc_ovr", "accuracy", "balanced_accuracy", "ne
                   "precision", "recall")
 
 
+def sentence(text: str) -> str:
+    """An engine message (lower case, no full stop) as a sentence for a dialog."""
+    return text[:1].upper() + text[1:] if text else text
+
+
 # ---------------------------------------------------------------------- the run, in a process
-def _run_child(experiment, dataset, n_jobs, messages) -> None:
+def _run_child(experiment, dataset, n_jobs, messages, window_pid) -> None:
     """In the child process: run the experiment, report progress and the result.
 
     The child runs at a lower priority and leaves one core's worth of threads to the
@@ -47,16 +53,20 @@ def _run_child(experiment, dataset, n_jobs, messages) -> None:
         from threadpoolctl import threadpool_limits
 
         threadpool_limits(max(1, (os.cpu_count() or 2) - 1))
-        from engine.processes import worker_lifeline
+        from engine.processes import end_workers, tie_to_process, worker_lifeline
 
+        tie_to_process(window_pid)  # ends with the window's process, even a killed one
         with worker_lifeline():     # --jobs workers die with this process, even if killed
-            work = run_experiment(experiment, n_jobs=n_jobs, dataset=dataset)
-            while True:
-                try:
-                    messages.put(("progress", next(work)))
-                except StopIteration as stop:
-                    messages.put(("done", prepared_for_display(stop.value)))
-                    return
+            try:
+                work = run_experiment(experiment, n_jobs=n_jobs, dataset=dataset)
+                while True:
+                    try:
+                        messages.put(("progress", next(work)))
+                    except StopIteration as stop:
+                        messages.put(("done", prepared_for_display(stop.value)))
+                        return
+            finally:
+                end_workers()       # and their shared-memory folder goes with them
     except ValueError as exc:
         messages.put(("value_error", str(exc)))
     except BaseException as exc:  # noqa: BLE001 - reported to the GUI, which shows a dialog
@@ -82,8 +92,9 @@ def run_in_process(experiment, dataset, n_jobs: int = 1, heartbeat: float = 0.02
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["engine.analysis", "gui.tabs.cv_tab"])
     messages = context.Queue()
-    child = context.Process(target=_run_child, args=(experiment, dataset, n_jobs, messages),
-                            name="cross-validation", daemon=True)
+    # not daemonic: loky starts no workers in a daemonic process (it falls back to n_jobs=1)
+    arguments = (experiment, dataset, n_jobs, messages, os.getpid())
+    child = context.Process(target=_run_child, args=arguments, name="cross-validation")
     child.start()
     last = None
     try:
@@ -101,6 +112,7 @@ def run_in_process(experiment, dataset, n_jobs: int = 1, heartbeat: float = 0.02
                 last = payload
                 yield payload
             elif kind == "done":
+                child.join(5)       # let it end its workers (it exits by itself)
                 return payload
             elif kind == "value_error":
                 raise ValueError(payload)
@@ -173,6 +185,7 @@ class CVTab(QWidget):
         super().__init__(parent)
         self.state = state
         self._run_job = JobSlot()
+        self._estimate_job = JobSlot()
         self._syncing = False
         splitter = QSplitter(Qt.Horizontal, self)
         splitter.addWidget(self._build_settings())
@@ -369,7 +382,7 @@ class CVTab(QWidget):
             item.setCheckState(Qt.Checked if checked else Qt.Unchecked)
 
     def _update_buttons(self) -> None:
-        running = self._run_job.running
+        running = self._run_job.running or self._estimate_job.running
         for widget in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box,
                        self.primary_combo, self.extra_list, self.calibrate_check):
             widget.setEnabled(not running)
@@ -402,7 +415,10 @@ class CVTab(QWidget):
         return self._run_job.running
 
     def start_run(self) -> None:
-        if self._run_job.running:
+        """Run the experiment; a run that cannot fit in memory is refused, and one above
+        :data:`engine.guards.ASK_FITS` fits asks first, saying how long it would take
+        (timed on a worker thread)."""
+        if self._run_job.running or self._estimate_job.running:
             return
         try:
             experiment = self.state.to_experiment()
@@ -410,6 +426,45 @@ class CVTab(QWidget):
             self._show_error(str(exc))
             return
         dataset, n_jobs = self.state.dataset, self.state.n_jobs
+        assessment = guards.check_run(experiment, dataset, n_jobs)
+        if assessment.refuse:
+            self._show_error(sentence(assessment.refuse))
+            return
+        if not assessment.ask:
+            self._launch(experiment, dataset, n_jobs)
+            return
+        job = Job(lambda: guards.estimate_seconds(experiment, dataset, n_jobs),
+                  name="run-estimate")
+        job.succeeded.connect(lambda seconds: self._ask_then_launch(
+            assessment, seconds, experiment, dataset, n_jobs))
+        job.failed.connect(lambda _message: self._ask_then_launch(
+            assessment, None, experiment, dataset, n_jobs))
+        self.time_label.setText("A large run: timing a few fits to estimate how long it "
+                                "would take…")
+        self._estimate_job.start(job)
+        self._update_buttons()
+
+    def _ask_then_launch(self, assessment, seconds, experiment, dataset, n_jobs) -> None:
+        job = self._estimate_job.job
+        if job is not None:
+            job.wait()
+        cancelled = job is not None and job.cancel_requested
+        self._update_buttons()
+        if cancelled:
+            self.time_label.setText("Not started.")
+            return
+        answer = QMessageBox.question(
+            self, "Start a large run?",
+            f"{sentence(guards.question(assessment, seconds))}.\n\nStart it anyway? "
+            "(Cancel stops it at any time; fewer repeats or models make it shorter.)",
+            QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
+        if answer == QMessageBox.Yes:
+            self._launch(experiment, dataset, n_jobs)
+        else:
+            self.time_label.setText("Not started: change the models, folds or repeats, "
+                                    "then press Run.")
+
+    def _launch(self, experiment, dataset, n_jobs) -> None:
         total = len(experiment.models) * experiment.cv.n_splits * experiment.cv.n_repeats
         job = Job(lambda: run_in_process(experiment, dataset, n_jobs),
                   name="cross-validation", min_interval=0.1)
@@ -431,6 +486,10 @@ class CVTab(QWidget):
         self.run_started.emit()
 
     def cancel_run(self) -> None:
+        if self._estimate_job.running:
+            self._estimate_job.cancel()
+            self.cancel_button.setEnabled(False)
+            return
         if self._run_job.running:
             self._run_job.cancel()
             self.cancel_button.setEnabled(False)
@@ -497,5 +556,5 @@ class CVTab(QWidget):
 
     def shutdown(self, msecs: int = 30000) -> bool:
         """Cancel a run and wait for it (on quit)."""
-        ok = self._run_job.wait(msecs)
+        ok = self._run_job.wait(msecs) and self._estimate_job.wait(msecs)
         return self.live_plot.wait_for_save(msecs) and ok

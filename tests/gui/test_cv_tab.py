@@ -205,3 +205,41 @@ def test_live_plot_draws_fold_f_of_repeat_r_at_its_place_in_split_order(tab):
     x, y = plot.lines[0].getData()
     assert list(x) == [1, 2, 3, 4, 5, 6]
     assert list(y) == [11, 12, 13, 21, 22, 23]
+
+
+def test_a_large_run_asks_first_with_the_estimated_time(tab, qtbot, monkeypatch):
+    """Above engine.guards.ASK_FITS fits (lowered here) the tab times a few fits on a worker
+    thread, then asks; No starts nothing, Yes starts the run."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from engine import guards
+
+    seed_state(tab.state)
+    tab.repeats_box.setValue(2)                                 # 4 x 10 x 2 = 80 fits
+    monkeypatch.setattr(guards, "ASK_FITS", 50)
+    monkeypatch.setattr(guards, "estimate_seconds", lambda *args, **kwargs: 754.0)
+    asked, answers = [], [QMessageBox.No, QMessageBox.Yes]
+    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *args:
+                        asked.append(text) or answers.pop(0))
+    tab.start_run()
+    qtbot.waitUntil(lambda: len(asked) == 1, timeout=30000)
+    assert asked[0].startswith("This run makes 80 fits (4 models x 10 folds x 2 repeats), "
+                               "more than the 50 that start without asking; it would take "
+                               "about 13 minutes with one worker.")
+    assert not tab.running and "Not started" in tab.time_label.text()
+    assert tab.run_button.isEnabled()
+    with qtbot.waitSignal(tab.run_succeeded, timeout=60000):
+        tab.start_run()
+    assert len(asked) == 2 and len(tab.state.result.cv.scores) == 80
+
+
+def test_a_run_too_large_for_memory_is_refused_with_what_it_needs(tab, monkeypatch,
+                                                                   warnings_shown):
+    from engine import guards
+
+    seed_state(tab.state)
+    monkeypatch.setattr(guards, "available_memory", lambda: 100_000)
+    tab.start_run()
+    assert not tab.running and len(warnings_shown) == 1
+    text = warnings_shown[0][1]
+    assert text.startswith("This run needs about ") and "but 100 KB is available" in text

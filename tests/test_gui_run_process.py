@@ -1,0 +1,90 @@
+"""The window's cross-validation process: "Parallel jobs" starts that many workers, and
+nothing it started outlives the window's process, even a killed one.
+
+The driver below stands in for the window: it runs :func:`gui.tabs.cv_tab.run_in_process`
+(no QApplication is needed for that) on a long run and prints each progress record.
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from engine.processes import descendants
+from tests.test_clean_deaths import ROOT, _command, assert_all_end_within, family  # noqa: F401
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="/proc and PR_SET_PDEATHSIG are Linux")
+
+DRIVER = """
+import sys
+sys.path.insert(0, {root!r})
+from engine.data import load_dataset
+from engine.experiment import parse_experiment
+from gui.tabs.cv_tab import run_in_process
+
+if __name__ == "__main__":
+    experiment = parse_experiment({{
+        "dataset": {{"builtin": "breast_cancer"}},
+        "models": [{{"name": "forest", "estimator": "RandomForestClassifier",
+                     "params": {{"n_estimators": 60, "random_state": 0}}}}],
+        "cv": {{"n_splits": 10, "n_repeats": 10, "random_state": 0}}}})
+    work = run_in_process(experiment, load_dataset(experiment.dataset), n_jobs={jobs})
+    for progress in work:
+        print("progress", progress.done, flush=True)
+"""
+
+
+def start_driver(tmp_path, jobs):
+    script = tmp_path / "driver.py"
+    script.write_text(DRIVER.format(root=ROOT, jobs=jobs))
+    out = open(tmp_path / "out.txt", "wb")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=out, stderr=subprocess.STDOUT)
+    return proc, out
+
+
+def loky_workers(pid):
+    return [child for child in descendants(pid) if "loky" in _command(child)]
+
+
+def wait_for_workers(proc, tmp_path, n, seconds=60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = loky_workers(proc.pid)
+        if len(found) >= n and b"progress" in (tmp_path / "out.txt").read_bytes():
+            return found
+        assert proc.poll() is None, (tmp_path / "out.txt").read_text()
+        time.sleep(0.05)
+    raise AssertionError(f"no {n} workers in {seconds} s: {(tmp_path / 'out.txt').read_text()}")
+
+
+def test_parallel_jobs_start_workers_and_die_with_a_killed_window(tmp_path, family):  # noqa: F811
+    proc, out = start_driver(tmp_path, jobs=2)
+    family.append(proc.pid)
+    try:
+        assert len(wait_for_workers(proc, tmp_path, 2)) >= 2   # was 0: a daemonic child
+        family.extend(descendants(proc.pid))
+        proc.kill()
+        proc.wait(timeout=5)
+        assert_all_end_within(family)
+    finally:
+        out.close()
+
+
+def test_one_job_starts_no_worker(tmp_path, family):  # noqa: F811
+    proc, out = start_driver(tmp_path, jobs=1)
+    family.append(proc.pid)
+    try:
+        deadline = time.monotonic() + 60
+        while b"progress 3" not in (tmp_path / "out.txt").read_bytes():
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        assert loky_workers(proc.pid) == []
+        family.extend(descendants(proc.pid))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=5)
+        assert_all_end_within(family)
+    finally:
+        out.close()
