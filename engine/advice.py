@@ -1,13 +1,16 @@
 """Plain words on what happened in a run: warnings, failures, defaults that were applied.
 
-Pure functions on the run's tables; the headless runner prints them and writes them to
-``notes.txt``, the GUI shows them beside the results.
+Pure functions on the run's tables, giving :class:`~engine.notes.Note` values; the
+headless runner prints them and writes them to ``notes.txt``, the GUI shows them beside the
+results.
 """
 from __future__ import annotations
 
 import re
 
 import pandas as pd
+
+from .notes import Note
 
 #: (pattern in the message, what to change), checked in order.
 _ADVICE = (
@@ -57,7 +60,8 @@ def failure_notes(failures: pd.DataFrame, n_folds: int) -> list:
 
     Returns
     -------
-    list of str
+    list of Note
+        Codes ``folds_failed`` (kind ``error``) and ``folds_warned`` (kind ``warning``).
     """
     if failures is None or failures.empty:
         return []
@@ -68,20 +72,26 @@ def failure_notes(failures: pd.DataFrame, n_folds: int) -> list:
         what = "failed" if kind == "error" else "raised warnings"
         sentence = f"{model} {what} on {n} of {n_folds} folds ({_short(first)})"
         advice = advice_for(" ".join(rows["message"].astype(str).unique()[:5]))
-        notes.append(sentence + (f": {advice}." if advice else "."))
+        notes.append(Note("folds_failed" if kind == "error" else "folds_warned",
+                          sentence + (f": {advice}." if advice else "."),
+                          {"model": model, "n_folds_hit": n, "n_folds": n_folds,
+                           "example": first, "advice": advice}))
     return notes
 
 
 def rank_notes(summary: pd.DataFrame, primary_metric: str) -> list:
-    """Sentences on how the ranks were formed when some folds failed."""
+    """Notes (codes ``unranked_models``, ``partial_ranks``) on how the ranks were formed
+    when some folds failed."""
     rows = summary[summary["metric"] == primary_metric]
     notes = []
     unranked = rows[rows["rank"].isna()]["model"].tolist()
     if unranked:
-        notes.append("no rank for " + ", ".join(map(str, unranked))
-                     + ": no fold gave a valid score")
+        notes.append(Note("unranked_models", "no rank for " + ", ".join(map(str, unranked))
+                          + ": no fold gave a valid score", {"models": unranked}))
     partial = rows[rows["rank_note"].astype(str).str.startswith("ranked on")]
     if not partial.empty:
-        notes.append("models are " + str(partial["rank_note"].iloc[0])
-                     + "; each pair is compared on the folds both models completed")
+        rank_note = str(partial["rank_note"].iloc[0])
+        notes.append(Note("partial_ranks", "models are " + rank_note
+                          + "; each pair is compared on the folds both models completed",
+                          {"rank_note": rank_note}))
     return notes

@@ -7,7 +7,8 @@ solution (Sherman-Morrison on the Hessian).  This module gives the ALO value, it
 exact first and second derivatives in ``log C`` (binary), curves over a grid of C,
 the ALO-optimal C, and exact LOO (warm-started refits) for comparison.
 
-numpy / scipy only; see ``shared/notes/aloocv.md`` for the formulas.
+numpy / scipy only; ``docs/aloocv.md`` derives the formulas and names the code that
+implements each.
 
 Degenerate cases
 ----------------
@@ -17,7 +18,7 @@ Degenerate cases
 * More features than rows: everything runs in the n x n dual coordinates.
 * ``1 - w_i h_i`` (rows of very high leverage) is clipped at ``1e-12``.
 * A constant / zero column: the ridge keeps the Hessian positive definite; a zero
-  column gets coefficient 0 (reported in :class:`AloOptimum.message`).
+  column gets coefficient 0 (reported in :class:`AloOptimum` ``message`` and ``notes``).
 * A class code with no rows, or fewer than two classes: ValueError.  A class with a
   single row: ALO is finite (but unreliable, noted in the message); exact LOO raises
   ValueError because leaving that row out removes the class (LOO likelihood 0).
@@ -37,6 +38,7 @@ from .aloocv_path import (S_MIN, PathPoint, alo_batch, batched, fits_along, path
 from .aloocv_exact import check_loo, exact_loo_sum
 from .aloocv_design import Design, LogisticFit, check_C, gram, hessian_binary, hessian_multi
 from .aloocv_solver import fit_logistic_l2, inv_chol, solve
+from .notes import Note
 from .progress import Progress, Stopwatch
 
 __all__ = ["LogisticFit", "AloOptimum", "fit_logistic_l2", "alo_log_likelihood",
@@ -62,7 +64,12 @@ class AloOptimum:
     at_bound : bool
         True if the optimum is at ``C_min`` or ``C_max`` (e.g. separable data).
     message : str
-        Plain-language note ("" when there is nothing to say).
+        Plain-language note ("" when there is nothing to say): the sentences of
+        ``notes`` joined by spaces.
+    notes : tuple of Note
+        The same, one :class:`~engine.notes.Note` per sentence: codes
+        ``alo_best_at_max_c``, ``alo_best_at_min_c``, ``alo_single_row_class``,
+        ``alo_constant_columns``.
     """
 
     C: float
@@ -70,6 +77,7 @@ class AloOptimum:
     n_evaluations: int
     at_bound: bool
     message: str
+    notes: tuple = ()
 
 
 # --------------------------------------------------------------------------- ALO formulas
@@ -362,8 +370,9 @@ def optimize_alo(X, y, *, C_min: float = 1e-3, C_max: float = 1e3,
     lo, hi = np.log(C_min), np.log(C_max)
     t0 = min(max(t0, lo), hi)
     best, n_eval, side = (_newton_search if design.binary else _brent_search)(design, lo, hi, t0)
+    notes = _notes(design, side, C_min, C_max)
     return AloOptimum(float(np.exp(best.t)), best.value, n_eval, side != 0,
-                      _message(design, side, C_min, C_max))
+                      " ".join(map(str, notes)), notes)
 
 
 def _newton_search(design: Design, lo: float, hi: float, t: float):
@@ -419,20 +428,26 @@ def _brent_search(design: Design, lo: float, hi: float, t0: float):
     return best, len(cache), side
 
 
-def _message(design: Design, side: int, C_min: float, C_max: float) -> str:
+def _notes(design: Design, side: int, C_min: float, C_max: float) -> tuple:
+    """What to know about an optimum: at a bound, a single-row class, constant columns."""
     notes = []
     if side > 0:
-        notes.append(f"ALO keeps improving up to C_max={C_max:g}: the classes are (nearly) "
-                     "separable or barely regularized, so the optimum lies at or beyond the "
-                     "bound (and ALO is optimistic at large C). Raise C_max to search further.")
+        notes.append(Note("alo_best_at_max_c", f"ALO keeps improving up to C_max={C_max:g}: the "
+                          "classes are (nearly) separable or barely regularized, so the optimum "
+                          "lies at or beyond the bound (and ALO is optimistic at large C). Raise "
+                          "C_max to search further.", {"C_max": C_max}))
     elif side < 0:
-        notes.append(f"ALO is best at C_min={C_min:g}: the features add little beyond the "
-                     "class frequencies. Lower C_min to search further.")
+        notes.append(Note("alo_best_at_min_c", f"ALO is best at C_min={C_min:g}: the features add "
+                          "little beyond the class frequencies. Lower C_min to search further.",
+                          {"C_min": C_min}))
     if design.counts.min() < 2:
-        notes.append(f"class {int(np.argmin(design.counts))} has a single row; its ALO "
-                     "term is unreliable and exact LOO is undefined.")
+        k = int(np.argmin(design.counts))
+        notes.append(Note("alo_single_row_class", f"class {k} has a single row; its ALO term is "
+                          "unreliable and exact LOO is undefined.", {"class_code": k}))
     if len(design.constant_columns):
         cols = design.constant_columns.tolist()
-        notes.append(f"constant column(s) {cols[:10]}{'...' if len(cols) > 10 else ''}: the "
-                     "ridge keeps the Hessian positive definite; zero columns get coefficient 0.")
-    return " ".join(notes)
+        notes.append(Note("alo_constant_columns", f"constant column(s) "
+                          f"{cols[:10]}{'...' if len(cols) > 10 else ''}: the ridge keeps the "
+                          "Hessian positive definite; zero columns get coefficient 0.",
+                          {"columns": cols}))
+    return tuple(notes)

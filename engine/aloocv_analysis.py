@@ -21,6 +21,7 @@ from .catalogue import ModelSpec, make_pipeline, split_pipeline
 from .cv import feature_matrix
 from .data import Dataset
 from .experiment import AloocvSettings
+from .notes import Note
 from .progress import Progress, Stopwatch
 
 
@@ -37,8 +38,11 @@ class AloocvResult:
         :func:`reliable_points`).
     optimum : DataFrame
         ``model, C, alo_log_likelihood, at_bound, message``.
-    notes : tuple of str
-        Models skipped and why; bounds reached.
+    notes : tuple of Note
+        Models skipped and why (``alo_not_applicable``), solver warnings
+        (``alo_solver_warnings``), unreliable points (``alo_unreliable``) and what to know
+        about each optimum (``alo_optimum``, its ``notes`` field holding the
+        :class:`~engine.aloocv.AloOptimum`'s own); every one has a ``model`` field.
     """
 
     curve: pd.DataFrame
@@ -54,18 +58,29 @@ class AloocvResult:
 
 def aloocv_eligibility(spec: ModelSpec) -> str:
     """Why ALO does not apply to a model ("" when it does)."""
+    note = ineligibility_note(spec)
+    return "" if note is None else note.message
+
+
+def ineligibility_note(spec: ModelSpec) -> Optional[Note]:
+    """Why ALO does not apply to a model, as an ``alo_not_applicable`` note (fields
+    ``model`` and ``reason``); None when it applies."""
+    name, params = spec.name, spec.params
     if spec.estimator != "LogisticRegression":
-        return f"{spec.name}: ALO applies to LogisticRegression only"
-    params = spec.params
-    if params.get("l1_ratio", 0.0) not in (0, 0.0, None):
-        return f"{spec.name}: ALO needs the ridge (L2) penalty; l1_ratio is {params['l1_ratio']}"
-    if params.get("penalty", "l2") not in ("l2", "deprecated"):
-        return f"{spec.name}: ALO needs the ridge (L2) penalty, not {params['penalty']!r}"
-    if params.get("fit_intercept", True) is False:
-        return f"{spec.name}: ALO here assumes a fitted intercept (fit_intercept=True)"
-    if params.get("class_weight") is not None:
-        return f"{spec.name}: ALO assumes unweighted rows; class_weight is set"
-    return ""
+        reason, text = "estimator", "ALO applies to LogisticRegression only"
+    elif params.get("l1_ratio", 0.0) not in (0, 0.0, None):
+        reason, text = "l1_ratio", (f"ALO needs the ridge (L2) penalty; l1_ratio is "
+                                    f"{params['l1_ratio']}")
+    elif params.get("penalty", "l2") not in ("l2", "deprecated"):
+        reason, text = "penalty", f"ALO needs the ridge (L2) penalty, not {params['penalty']!r}"
+    elif params.get("fit_intercept", True) is False:
+        reason, text = "no_intercept", ("ALO here assumes a fitted intercept "
+                                        "(fit_intercept=True)")
+    elif params.get("class_weight") is not None:
+        reason, text = "class_weight", "ALO assumes unweighted rows; class_weight is set"
+    else:
+        return None
+    return Note("alo_not_applicable", f"{name}: {text}", {"model": name, "reason": reason})
 
 
 def prepared_matrix(dataset: Dataset, spec: ModelSpec) -> np.ndarray:
@@ -99,8 +114,8 @@ def run_aloocv(dataset: Dataset, models: list, settings: AloocvSettings
     """
     eligible, notes = [], []
     for spec in models:
-        reason = aloocv_eligibility(spec)
-        (notes.append(reason) if reason else eligible.append(spec))
+        reason = ineligibility_note(spec)
+        (eligible.append(spec) if reason is None else notes.append(reason))
     Cs = np.geomspace(settings.C_min, settings.C_max, settings.n_C)
     caught: list = []
     per_model = settings.n_C * (2 if settings.exact_loo else 1) + 1
@@ -127,7 +142,8 @@ def run_aloocv(dataset: Dataset, models: list, settings: AloocvSettings
         curves.append(curve.assign(model=spec.name)[["model", *curve.columns]])
         optima.append((spec.name, best.C, best.alo_log_likelihood, best.at_bound, best.message))
         if best.message:
-            notes.append(f"{spec.name}: {best.message}")
+            notes.append(Note("alo_optimum", f"{spec.name}: {best.message}",
+                              {"model": spec.name, "notes": best.notes}))
         yield clock.progress(offset + per_model, f"{spec.name}: optimum C = {best.C:.4g}")
     curve = (pd.concat(curves, ignore_index=True) if curves else
              pd.DataFrame(columns=["model", "C", "alo_log_likelihood", "loo_log_likelihood",
@@ -190,12 +206,16 @@ def _solver_notes(name: str, caught: list, curve: pd.DataFrame) -> list:
     messages = list(dict.fromkeys(" ".join(str(w.message).split()) for w in caught
                                   if not issubclass(w.category, DeprecationWarning)))
     if messages:
-        notes.append(f"{name}: the solver warned {len(messages)} time(s), e.g. {messages[0]}"
-                     " Scaling the features usually helps.")
+        notes.append(Note("alo_solver_warnings", f"{name}: the solver warned {len(messages)} "
+                          f"time(s), e.g. {messages[0]} Scaling the features usually helps.",
+                          {"model": name, "n_warnings": len(messages), "example": messages[0]}))
     unreliable = curve.loc[~curve["alo_reliable"], "C"]
     if len(unreliable):
-        notes.append(f"{name}: ALO is unreliable at {len(unreliable)} of {len(curve)} values "
-                     f"of C (from C = {unreliable.min():.4g}): far below even guessing the "
-                     "class frequencies; those points are marked and not used for the plot's "
-                     "scale")
+        C_from = float(unreliable.min())
+        notes.append(Note("alo_unreliable", f"{name}: ALO is unreliable at {len(unreliable)} of "
+                          f"{len(curve)} values of C (from C = {C_from:.4g}): far below even "
+                          "guessing the class frequencies; those points are marked and not used "
+                          "for the plot's scale",
+                          {"model": name, "n_unreliable": len(unreliable), "n_C": len(curve),
+                           "C_from": C_from}))
     return notes

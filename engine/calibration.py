@@ -38,12 +38,14 @@ from .calibration_maps import (CROWDING_SHARE, apply_calibration_map, calibratio
 from .catalogue import ModelSpec, make_pipeline
 from .cv import CVResult, feature_matrix, make_splits, split_label, split_number
 from .data import Dataset
+from .notes import Note
 from .parallel import run_calls, take_rows
 from .progress import Progress, Stopwatch
+from .stats import corrected_ttest, two_sided
 
 __all__ = ["CalibrationResult", "run_calibration", "reliability_diagram", "calibration_scores",
            "fit_calibration_map", "apply_calibration_map", "decision_to_probability",
-           "expected_calibration_error", "fold_score_matrix"]
+           "expected_calibration_error", "fold_score_matrix", "FoldTest", "fold_test"]
 
 FOLD_METRICS = ("neg_brier_score", "neg_log_loss")
 
@@ -78,8 +80,10 @@ class CalibrationResult:
     probabilities : DataFrame
         ``model, method, repeat, fold, row, y, prob_0 .. prob_{K-1}``: the out-of-fold
         probabilities of every variant.
-    notes : tuple of str
-        Plain-language notes (transforms applied, crowded buckets, failed fits).
+    notes : tuple of Note
+        Plain-language notes (how the variants were measured, transforms applied, crowded
+        buckets, failed fits, scikit-learn's warnings); the codes start with
+        ``calibration_`` or are ``crowded_buckets`` (see :data:`engine.notes.CODES`).
     """
 
     curve: pd.DataFrame
@@ -104,6 +108,107 @@ def fold_score_matrix(result: CalibrationResult, metric: str = "neg_brier_score"
     matrix = table.assign(variant=names).pivot(index="variant", columns=["repeat", "fold"],
                                                values="score")
     return matrix.reindex(list(pd.unique(names)))
+
+
+@dataclass(frozen=True)
+class FoldTest:
+    """Does a calibration method beat the uncalibrated model fold by fold?
+
+    Attributes
+    ----------
+    model, method : str
+        The model and the calibration method compared with its uncalibrated variant.
+    metric : str
+        The per-fold score compared (``neg_brier_score`` or ``neg_log_loss``; higher is
+        better).
+    mean_difference : float
+        Mean over the folds of (method's score minus the uncalibrated score): positive
+        when the method scores better.
+    t_stat : float
+        Nadeau and Bengio's corrected t statistic of those differences.
+    p_value : float
+        Its two-sided p-value (``2 t.sf(|t|, n_folds - 1)``, at most 1).
+    n_folds : int
+        Folds where both variants have a score.
+    alpha : float
+        The significance level the test was judged at.
+    """
+
+    model: str
+    method: str
+    metric: str
+    mean_difference: float
+    t_stat: float
+    p_value: float
+    n_folds: int
+    alpha: float
+
+    @property
+    def improves(self) -> bool:
+        """The method scores better on average and the difference is significant at
+        ``alpha`` (two-sided ``p_value < alpha``)."""
+        return bool(self.mean_difference > 0 and self.p_value < self.alpha)
+
+
+def fold_test(result: CalibrationResult, cv_result: CVResult, model: str, method: str,
+              alpha: float = 0.05, metric: str = "neg_brier_score"):
+    """Test whether a calibration method improves a model, fold by fold.
+
+    The calibrated and the uncalibrated variants are scored on the same outer test
+    folds (:attr:`CalibrationResult.fold_scores`), so their per-fold differences are
+    paired. The folds share training rows, which makes a plain paired t-test far too
+    confident; Nadeau and Bengio's corrected t-test
+    (:func:`engine.stats.corrected_ttest`) widens the variance of the mean difference by
+    ``n_test / n_train``. The p-value is two-sided, like the ones the comparison of
+    models reports, and is judged at the user's ``alpha`` (the experiment's
+    ``comparison.alpha``).
+
+    Parameters
+    ----------
+    result : CalibrationResult
+    cv_result : CVResult
+        The cross-validation run that was calibrated (for the fold sizes).
+    model : str
+        The model's name.
+    method : {'isotonic', 'sigmoid'}
+        The calibration method compared with ``uncalibrated``.
+    alpha : float, default 0.05
+        Significance level, between 0 and 1.
+    metric : {'neg_brier_score', 'neg_log_loss'}
+        The per-fold score compared (higher is better).
+
+    Returns
+    -------
+    FoldTest or None
+        None when either variant is missing or fewer than two folds have both scores.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``metric`` or an ``alpha`` outside (0, 1).
+
+    Examples
+    --------
+    >>> test = fold_test(calibration, cv, "GaussianNB", "isotonic", alpha=0.05)
+    ... # doctest: +SKIP
+    >>> test.improves, round(test.p_value, 3)                       # doctest: +SKIP
+    (True, 0.001)
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1 (got {alpha})")
+    matrix = fold_score_matrix(result, metric)
+    before, after = f"{model} (uncalibrated)", f"{model} ({method})"
+    if before not in matrix.index or after not in matrix.index:
+        return None
+    differences = (matrix.loc[after] - matrix.loc[before]).to_numpy(dtype=float)
+    differences = differences[np.isfinite(differences)]
+    if len(differences) < 2:
+        return None
+    n_train, n_test = cv_result.train_test_sizes()
+    t_stat, p_one_sided = corrected_ttest(differences, n_train, n_test)
+    return FoldTest(model=model, method=method, metric=metric,
+                    mean_difference=float(np.mean(differences)), t_stat=float(t_stat),
+                    p_value=two_sided(p_one_sided), n_folds=len(differences), alpha=float(alpha))
 
 
 # ----------------------------------------------------------------------------- the run
@@ -234,8 +339,9 @@ def _check_inner(y, splits, inner_splits) -> None:
 def calibrate_fold(estimator, X, y, train, test, method, inner_splits, seed) -> dict:
     """Fit ``CalibratedClassifierCV`` on the training rows only; predict the test rows.
 
-    Returns ``{"proba": (n_test, K) array or None, "error": str or None, "warnings": list}``;
-    a model's failure is recorded, never raised.
+    Returns ``{"proba": (n_test, K) array or None, "error": str or None, "warnings": list}``
+    (``warnings``: distinct ``(category name, first line of the message)`` pairs); a
+    model's failure is recorded, never raised.
     """
     from sklearn import config_context
     from sklearn.calibration import CalibratedClassifierCV
@@ -258,9 +364,10 @@ def calibrate_fold(estimator, X, y, train, test, method, inner_splits, seed) -> 
     for item in caught:
         if issubclass(item.category, (DeprecationWarning, PendingDeprecationWarning)):
             continue
-        text = f"{item.category.__name__}: {str(item.message).splitlines()[0]}"
-        if text not in outcome["warnings"]:
-            outcome["warnings"].append(text)
+        lines = str(item.message).splitlines()
+        warned = (item.category.__name__, lines[0] if lines else "")
+        if warned not in outcome["warnings"]:
+            outcome["warnings"].append(warned)
     return outcome
 
 
@@ -286,17 +393,20 @@ def _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv
         index, values = _uncalibrated(cv_result, name, n_classes)
         kind = cv_result.prediction_kind.get(name)
         if index.empty:
-            notes.append(f"{name}: the CV kept no out-of-fold predictions (every fit failed); "
-                         "it is left out of the calibration")
+            notes.append(Note("calibration_no_predictions", f"{name}: the CV kept no out-of-fold "
+                              "predictions (every fit failed); it is left out of the calibration",
+                              {"model": name}))
             continue
         if kind == "decision":
-            notes.append(f"{name}: the model gives decision values, not probabilities; its "
-                         "uncalibrated variant and map use "
-                         + ("the logistic 1/(1+exp(-d)) of the decision value d"
-                            if n_classes == 2 else "the softmax of the decision values"))
+            notes.append(Note("calibration_decision_values", f"{name}: the model gives decision "
+                              "values, not probabilities; its uncalibrated variant and map use "
+                              + ("the logistic 1/(1+exp(-d)) of the decision value d"
+                                 if n_classes == 2 else "the softmax of the decision values"),
+                              {"model": name,
+                               "transform": "logistic" if n_classes == 2 else "softmax"}))
         elif kind == "labels":
-            notes.append(f"{name}: the model gives labels only; its uncalibrated "
-                         "'probabilities' are 0/1")
+            notes.append(Note("calibration_labels_only", f"{name}: the model gives labels only; "
+                              "its uncalibrated 'probabilities' are 0/1", {"model": name}))
         blocks.append((name, "uncalibrated", index, values))
         for method in methods:
             parts, probs, failed, texts = [], [], [], []
@@ -311,20 +421,25 @@ def _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv
                                            "y": y[test]}))
                 probs.append(outcome["proba"])
             if failed:
-                notes.append(f"{name} {method}: {len(failed)} fold(s) failed, left out: "
-                             + "; ".join(failed[:3]))
-            for text in texts:
-                notes.append(f"{name} {method}: {text}")
+                notes.append(Note("calibration_folds_failed", f"{name} {method}: {len(failed)} "
+                                  "fold(s) failed, left out: " + "; ".join(failed[:3]),
+                                  {"model": name, "method": method, "n_failed": len(failed),
+                                   "examples": failed[:3]}))
+            for category, text in texts:
+                notes.append(Note("calibration_warning", f"{name} {method}: {category}: {text}",
+                                  {"model": name, "method": method, "category": category,
+                                   "text": text}))
             if parts:
                 blocks.append((name, method, pd.concat(parts, ignore_index=True),
                                np.concatenate(probs)))
     curve, scores, fold_scores, probabilities = _score_blocks(blocks, n_classes, dataset,
                                                               settings)
     maps = _maps(blocks, methods, n_classes, dataset, settings, notes)
-    notes.insert(0, f"calibrated variants: CalibratedClassifierCV fitted inside each outer "
-                    f"training fold with an inner {inner_splits}-fold split, predicting the "
-                    "outer test fold; the calibration map is fitted on all pooled out-of-fold "
-                    "probabilities (for deployment; its own fit is in-sample)")
+    notes.insert(0, Note("calibration_method", f"calibrated variants: CalibratedClassifierCV "
+                         f"fitted inside each outer training fold with an inner {inner_splits}-"
+                         "fold split, predicting the outer test fold; the calibration map is "
+                         "fitted on all pooled out-of-fold probabilities (for deployment; its "
+                         "own fit is in-sample)", {"inner_splits": int(inner_splits)}))
     return CalibrationResult(curve=curve, scores=scores, map=maps, fold_scores=fold_scores,
                              probabilities=probabilities, notes=tuple(notes))
 
@@ -413,18 +528,22 @@ def _maps(blocks, methods, n_classes, dataset, settings, notes) -> pd.DataFrame:
             share = max(crowding_share(values[:, k], settings.map_buckets)
                         for k in _diagram_classes(n_classes))
             if share > CROWDING_SHARE:
-                notes.append(f"{name}: {share:.0%} of the out-of-fold probabilities fall in the "
-                             "first or last bucket of the uniform calibration map (extreme "
-                             "probabilities, as naive Bayes gives): the map cannot resolve them; "
-                             "quantile buckets (strategy 'quantile') follow the data")
+                notes.append(Note("crowded_buckets", f"{name}: {share:.0%} of the out-of-fold "
+                                  "probabilities fall in the first or last bucket of the uniform "
+                                  "calibration map (extreme probabilities, as naive Bayes gives): "
+                                  "the map cannot resolve them; quantile buckets (strategy "
+                                  "'quantile') follow the data",
+                                  {"model": name, "share": float(share)}))
         for map_method in methods:
             for k in _diagram_classes(n_classes):
                 try:
                     table = fit_calibration_map(yv == k, values[:, k], settings.map_buckets,
                                                 settings.strategy, map_method)
                 except ValueError as exc:
-                    notes.append(f"{name} {map_method}: no calibration map for class "
-                                 f"{dataset.classes[k]}: {exc}")
+                    notes.append(Note("calibration_map_failed", f"{name} {map_method}: no "
+                                      f"calibration map for class {dataset.classes[k]}: {exc}",
+                                      {"model": name, "method": map_method,
+                                       "class_label": dataset.classes[k], "error": str(exc)}))
                     continue
                 table.insert(0, "method", map_method)
                 table.insert(0, "model", name)

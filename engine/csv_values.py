@@ -46,6 +46,8 @@ from typing import Callable, Optional
 import numpy as np
 import pandas as pd
 
+from .notes import Note
+
 #: Cell texts read as missing values (besides empty and blank cells).
 MISSING_MARKERS = frozenset({"?", "NA", "N/A", "n/a", "na", "NaN", "nan", "null", "NULL",
                              "None", "-", "--", "#N/A", "<NA>"})
@@ -173,7 +175,7 @@ def detect_decimal(frame: pd.DataFrame, sep: str) -> tuple:
 
     Returns
     -------
-    (decimal, note) : (str, str or None)
+    (decimal, note) : (str, Note or None)
         ``','`` with a note naming the evidence, or ``'.'``.
     """
     return _detect_decimal({frame.columns[i]: _cells(frame.iloc[:, i])
@@ -198,13 +200,21 @@ def _detect_decimal(text_cells: dict, sep: str) -> tuple:
             ambiguous = ambiguous or (name, commas.iloc[0])
     if certain:
         column, example = certain
-        return ",", (f"decimal comma detected: read {example!r} in column {column!r} as "
-                     f"{plain_number(example, ',')}; set \"decimal\" to \".\" if that is wrong")
+        value = plain_number(example, ',')
+        return ",", Note("decimal_comma",
+                         f"decimal comma detected: read {example!r} in column {column!r} as "
+                         f"{value}; set \"decimal\" to \".\" if that is wrong",
+                         {"column": column, "example": example, "value": value,
+                          "certain": True})
     if ambiguous and sep == ";":
         column, example = ambiguous
-        return ",", (f"decimal comma assumed (a semicolon-separated file): read {example!r} in "
-                     f"column {column!r} as {plain_number(example, ',')}; set \"decimal\" to "
-                     "\".\" if the comma separates thousands")
+        value = plain_number(example, ',')
+        return ",", Note("decimal_comma",
+                         f"decimal comma assumed (a semicolon-separated file): read {example!r} "
+                         f"in column {column!r} as {value}; set \"decimal\" to \".\" if the "
+                         "comma separates thousands",
+                         {"column": column, "example": example, "value": value,
+                          "certain": False})
     return ".", None
 
 
@@ -235,7 +245,7 @@ def parse_text_columns(frame: pd.DataFrame, sep: str, decimal: Optional[str] = N
 
     Returns
     -------
-    (frame, notes) : (pandas.DataFrame, list of str)
+    (frame, notes) : (pandas.DataFrame, list of Note)
         A new frame: numbers where the rules allow, missing markers as missing values,
         other text cells stripped of surrounding spaces.
     """
@@ -264,8 +274,8 @@ def parse_text_columns(frame: pd.DataFrame, sep: str, decimal: Optional[str] = N
             stripped.append(name)
         frame.isetitem(i, text)
     if stripped:
-        notes.append("removed spaces around text cells in column(s) "
-                     + ", ".join(map(repr, stripped)))
+        notes.append(Note("spaces_removed", "removed spaces around text cells in column(s) "
+                          + ", ".join(map(repr, stripped)), {"columns": stripped}))
     if decimal == "," and raw_text is not None and pandas_floats and thousands in (None, "."):
         notes.extend(_dot_thousands(frame, pandas_floats, raw_text))
     return frame, notes
@@ -282,16 +292,21 @@ def _parse_column(name, cells: pd.Series, index, decimal: str, thousands) -> tup
     n_good, n_bad = int(good.sum()), int((~good).sum())
     allowance = _stray_allowance(len(cells))
     if n_bad > allowance:
-        examples = ", ".join(repr(c) for c in cells[~good].unique()[:3])
+        shown = list(cells[~good].unique()[:3])
+        examples = ", ".join(repr(c) for c in shown)
         if decimal == "." and cells.str.contains(",", regex=False).any() and \
                 _plain_numbers(cells, ",", None).isna().sum() <= allowance:
-            return None, [f"column {name!r} looks like numbers written with a decimal comma "
-                          f"(e.g. {examples}): kept as text; set \"decimal\" to \",\" to read "
-                          "them as numbers"]
+            return None, [Note("decimal_comma_as_text",
+                               f"column {name!r} looks like numbers written with a decimal comma "
+                               f"(e.g. {examples}): kept as text; set \"decimal\" to \",\" to "
+                               "read them as numbers", {"column": name, "examples": shown})]
         if n_good >= 0.5 * len(cells):
-            return None, [f"column {name!r} looks like numbers but {n_bad} of its {len(cells)} "
-                          f"cells are not (e.g. {examples}): kept as text categories; fix those "
-                          "cells or mark them missing"]
+            return None, [Note("numbers_as_text",
+                               f"column {name!r} looks like numbers but {n_bad} of its "
+                               f"{len(cells)} cells are not (e.g. {examples}): kept as text "
+                               "categories; fix those cells or mark them missing",
+                               {"column": name, "n_bad": n_bad, "n_cells": len(cells),
+                                "examples": shown})]
         return None, []
     numbers = pd.to_numeric(plain[good], errors="coerce")
     if numbers.dtype == object or numbers.isna().any():
@@ -304,13 +319,18 @@ def _parse_column(name, cells: pd.Series, index, decimal: str, thousands) -> tup
     notes = []
     grouped = cells[good & cells.map(lambda c: plain_number(c, decimal, ()) is None)]
     if not grouped.empty:
-        example = grouped.iloc[0]
-        notes.append(f"column {name!r}: read {example!r} as {plain[grouped.index[0]]} (digits "
-                     "grouped by thousands)")
+        example, value = grouped.iloc[0], plain[grouped.index[0]]
+        notes.append(Note("thousands_grouped", f"column {name!r}: read {example!r} as {value} "
+                          "(digits grouped by thousands)",
+                          {"column": name, "example": example, "value": value,
+                           "separator": None}))
     if n_bad:
-        listed = ", ".join(f"line {int(row) + 2} {cells[row]!r}" for row in cells.index[~good])
-        notes.append(f"column {name!r} holds numbers; {n_bad} cell(s) that are not numbers count "
-                     f"as missing: {listed}")
+        lines = [(int(row) + 2, cells[row]) for row in cells.index[~good]]
+        listed = ", ".join(f"line {line} {text!r}" for line, text in lines)
+        notes.append(Note("stray_cells_missing",
+                          f"column {name!r} holds numbers; {n_bad} cell(s) that are not numbers "
+                          f"count as missing: {listed}",
+                          {"column": name, "n_bad": n_bad, "lines": lines}))
     return out, notes
 
 
@@ -332,9 +352,12 @@ def _dot_thousands(frame: pd.DataFrame, floats: list, raw_text) -> list:
         out = pd.Series(np.nan, index=frame.index, dtype=float)
         out.loc[numbers.index] = numbers.astype(float)
         frame.isetitem(i, out)
-        notes.append(f"column {frame.columns[i]!r}: read {dotted.iloc[0]!r} as "
-                     f"{dotted.iloc[0].replace('.', '')} (a dot groups thousands in a "
-                     "decimal-comma file)")
+        example, value = dotted.iloc[0], dotted.iloc[0].replace('.', '')
+        notes.append(Note("thousands_grouped",
+                          f"column {frame.columns[i]!r}: read {example!r} as {value} (a dot "
+                          "groups thousands in a decimal-comma file)",
+                          {"column": frame.columns[i], "example": example, "value": value,
+                           "separator": "."}))
     return notes
 
 
@@ -399,7 +422,7 @@ def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None) -> t
 
     Returns
     -------
-    (encoding, notes) : (str, list of str)
+    (encoding, notes) : (str, list of Note)
 
     Raises
     ------
@@ -413,14 +436,16 @@ def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None) -> t
         return encoding, []
     for bom, name in _BOMS:
         if head.startswith(bom):
-            notes = [] if name == "utf-8-sig" else [f"the file is {name.upper()} (it starts "
-                                                    "with a byte order mark)"]
+            notes = [] if name == "utf-8-sig" else [
+                Note("encoding", f"the file is {name.upper()} (it starts with a byte order mark)",
+                     {"encoding": name, "how": "bom"})]
             return name, notes
     if b"\x00" in head:
         name = _utf16_without_bom(head)
         if name is None:
             _refuse_binary(path, "it holds zero bytes, which text files do not")
-        return name, [f"the file is {name.upper()} without a byte order mark; read it as such"]
+        return name, [Note("encoding", f"the file is {name.upper()} without a byte order mark; "
+                           "read it as such", {"encoding": name, "how": "no_bom"})]
     return _utf8_or_latin1(head)
 
 
@@ -431,7 +456,8 @@ def _utf8_or_latin1(head: bytes) -> tuple:
     except UnicodeDecodeError as exc:
         if exc.reason == "unexpected end of data" and exc.start >= len(head) - 3:
             return "utf-8", []          # a character cut at the end of the sample
-        return "latin-1", ["the file is not UTF-8; read it as latin-1"]
+        return "latin-1", [Note("encoding", "the file is not UTF-8; read it as latin-1",
+                                {"encoding": "latin-1", "how": "not_utf8"})]
 
 
 def _utf16_without_bom(head: bytes) -> Optional[str]:
@@ -541,8 +567,8 @@ def read_or_explain(path: str, options: dict, notes: Optional[list] = None, **mo
             raise ValueError(_parse_problem(path, options.get("sep"), f"Expected {expected} "
                                             f"fields in line {line}, saw {saw}"))
         if notes is not None:
-            notes.append("ignored the empty cells after the last column (the lines end with "
-                         "a separator)")
+            notes.append(Note("trailing_separator", "ignored the empty cells after the last "
+                              "column (the lines end with a separator)"))
     return frame
 
 

@@ -20,6 +20,7 @@ from .csv_values import (PANDAS_EXTRA_NA, check_read_options, check_text, choose
 from .data_checks import (choose_target, find_column, find_columns, is_numeric_column,
                           leak_notes, positive_class, visible_columns)
 from .guards import check_builtin_request, check_file_fits, check_regular_file
+from .notes import Note
 
 #: Built-in data sets: name -> (description, generator options with their defaults).
 BUILTINS = {
@@ -55,8 +56,9 @@ class Dataset:
         The class labels, in code order (``classes[y[i]]`` is row i's label).
     target : str
         Name of the target column.
-    notes : tuple of str
-        Plain-language notes of what was done while loading.
+    notes : tuple of Note
+        Plain-language notes of what was done while loading (:mod:`engine.notes`:
+        ``str(note)`` is the sentence, ``note.code`` and ``note.fields`` what it is about).
     source : dict
         How to load it again: the ``dataset`` entry of an experiment file.
     pos_label : int or None
@@ -132,11 +134,12 @@ def load_builtin(name: str, **options) -> Dataset:
     X, y, columns, labels = _make_builtin(name, opts)
     frame = pd.DataFrame(X, columns=columns)
     source = {"builtin": name, **opts}
-    notes = (BUILTINS[name][0],)
+    notes = (Note("builtin_data", BUILTINS[name][0], {"name": name}),)
     pos_label = None
     if len(labels) == 2:
         pos_label = 1
-        notes += (f"positive class: {labels[1]!r} (the second class)",)
+        notes += (Note("positive_class", f"positive class: {labels[1]!r} (the second class)",
+                       {"label": labels[1], "reason": "second_class"}),)
     return Dataset(name=name, X=frame, y=np.asarray(y, dtype=np.intp), classes=tuple(labels),
                    target="target", notes=notes, source=source, pos_label=pos_label)
 
@@ -194,7 +197,7 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
 
     Returns
     -------
-    (frame, notes) : (pandas.DataFrame, list of str)
+    (frame, notes) : (pandas.DataFrame, list of Note)
         Number columns as numbers, missing markers (empty and blank cells, ``?``,
         ``NA``, ``N/A``, ``null``, ``-`` ...) as missing values, the surrounding spaces
         of text cells removed; the notes say what was detected and changed. The rules
@@ -215,7 +218,9 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
     check_text(path, text)
     if sep is None:
         sep = _detect_separator(text)
-        notes.append(f"separator detected: {_SEP_NAMES.get(sep, repr(sep))}")
+        shown = _SEP_NAMES.get(sep, repr(sep))
+        notes.append(Note("separator", f"separator detected: {shown}",
+                          {"separator": sep, "name": shown}))
     options = dict(sep=sep, encoding=encoding, nrows=nrows, skipinitialspace=True)
     frame = read_or_explain(path, options, notes, na_values=PANDAS_EXTRA_NA)
     frame.columns = [str(c).strip().lstrip("\ufeff").strip() for c in frame.columns]
@@ -315,8 +320,8 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
         Short name of the data set.
     drop, exclude : sequence of str
         Columns to leave out; the two mean the same.
-    notes : sequence of str
-        Notes so far (from reading the file).
+    notes : sequence of Note
+        Notes so far (from reading the file); plain strings are kept as they are.
     source : dict, optional
         How to load it again, stored in :attr:`Dataset.source`.
     pos_label : optional
@@ -352,7 +357,9 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
         labels = labels.where(labels.isna() | labels.astype(str).str.strip().ne(""), np.nan)
     keep = labels.notna().to_numpy()
     if not keep.all():
-        notes.append(f"dropped {int((~keep).sum())} row(s) with no value in {target!r}")
+        n_dropped = int((~keep).sum())
+        notes.append(Note("rows_dropped", f"dropped {n_dropped} row(s) with no value in {target!r}",
+                          {"n_rows": n_dropped, "target": target}))
         frame = frame.loc[keep]
         labels = labels.loc[keep]
     features = frame.drop(columns=list(dict.fromkeys([target, *left_out])))
@@ -379,11 +386,13 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     notes.extend(leak_notes(features, codes, str(target)))
     cats = [c for c in features.columns if not is_numeric_column(features[c])]
     if cats:
-        notes.append("categorical column(s) one-hot encoded inside each model: " + ", ".join(cats))
+        notes.append(Note("one_hot_encoded", "categorical column(s) one-hot encoded inside each "
+                          "model: " + ", ".join(map(str, cats)), {"columns": cats}))
     n_missing = int(features.isna().sum().sum())
     if n_missing:
-        notes.append(f"{n_missing} missing value(s) imputed inside each model, fitted on the "
-                     "training folds only (median for numbers, most frequent for categories)")
+        notes.append(Note("missing_imputed", f"{n_missing} missing value(s) imputed inside each "
+                          "model, fitted on the training folds only (median for numbers, most "
+                          "frequent for categories)", {"n_missing": n_missing}))
     return Dataset(name=name, X=features, y=codes, classes=tuple(classes),
                    target=str(target), notes=tuple(notes), source=dict(source or {}),
                    pos_label=positive)
@@ -396,8 +405,10 @@ def _tidy_features(features: pd.DataFrame) -> tuple:
             infinite = np.isinf(features[column].to_numpy())
             if infinite.any():
                 features[column] = features[column].where(~infinite, np.nan)
-                notes.append(f"column {column!r}: {int(infinite.sum())} infinite value(s) "
-                             "(inf, -inf) count as missing")
+                n_values = int(infinite.sum())
+                notes.append(Note("infinite_values", f"column {column!r}: {n_values} infinite "
+                                  "value(s) (inf, -inf) count as missing",
+                                  {"column": column, "n_values": n_values}))
     dropped_id, dropped_empty = [], []
     for column in list(features.columns):
         values = features[column]
@@ -408,13 +419,16 @@ def _tidy_features(features: pd.DataFrame) -> tuple:
             if n_levels == len(values) and len(values) > 20:
                 dropped_id.append(column)
             elif n_levels > CATEGORICAL_LEVEL_WARNING:
-                notes.append(f"column {column!r} has {n_levels} categories: one-hot encoding "
-                             "makes many columns; consider dropping it")
+                notes.append(Note("many_categories", f"column {column!r} has {n_levels} "
+                                  "categories: one-hot encoding makes many columns; consider "
+                                  "dropping it", {"column": column, "n_categories": int(n_levels)}))
     if dropped_empty:
-        notes.append("left out empty column(s): " + ", ".join(map(str, dropped_empty)))
+        notes.append(Note("empty_columns_left_out", "left out empty column(s): "
+                          + ", ".join(map(str, dropped_empty)), {"columns": dropped_empty}))
     if dropped_id:
-        notes.append("left out identifier-like column(s) (a different text in every row): "
-                     + ", ".join(map(str, dropped_id)))
+        notes.append(Note("identifier_columns_left_out", "left out identifier-like column(s) (a "
+                          "different text in every row): " + ", ".join(map(str, dropped_id)),
+                          {"columns": dropped_id}))
     features = features.drop(columns=dropped_empty + dropped_id)
     for column in features.columns:
         if pd.api.types.is_bool_dtype(features[column]):
@@ -436,8 +450,9 @@ def _encode_labels(labels: pd.Series) -> tuple:
         shown = text.map(visible)
         changed = sorted(set(shown[shown != text]))
         if changed:
-            notes.append("class label(s) with invisible control characters, shown written out: "
-                         + ", ".join(changed))
+            notes.append(Note("control_characters", "class label(s) with invisible control "
+                              "characters, shown written out: " + ", ".join(changed),
+                              {"what": "class_labels", "names": changed}))
         classes, codes = np.unique(shown.to_numpy(dtype=object).astype(str), return_inverse=True)
         classes = [str(c) for c in classes]
     return classes, codes.astype(np.intp), notes

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .csv_values import visible
+from .notes import Note
 
 MIN_TARGET_CLASSES = 2
 MAX_TARGET_CLASSES = 20
@@ -101,7 +102,7 @@ def choose_target(frame: pd.DataFrame, excluded: Sequence = ()) -> tuple:
 
     Returns
     -------
-    (name, note) : (column name, str)
+    (name, note) : (column name, Note)
 
     Raises
     ------
@@ -114,12 +115,15 @@ def choose_target(frame: pd.DataFrame, excluded: Sequence = ()) -> tuple:
     last = candidates[-1]
     why = target_problem(frame[last])
     if why is None:
-        return last, f"target column not given; using the last column, {last!r}"
+        return last, Note("target_chosen", f"target column not given; using the last column, "
+                          f"{last!r}", {"column": last, "last_column": last, "problem": None})
     for column in reversed(candidates[:-1]):
         if target_problem(frame[column]) is None:
-            return column, (f"target column not given; the last column, {last!r}, does not look "
-                            f"like classes ({why}); using {column!r}, the nearest column from "
-                            "the right that does (name the target to choose another)")
+            return column, Note("target_chosen", f"target column not given; the last column, "
+                                f"{last!r}, does not look like classes ({why}); using "
+                                f"{column!r}, the nearest column from the right that does "
+                                "(name the target to choose another)",
+                                {"column": column, "last_column": last, "problem": why})
     raise ValueError(f"no column looks like classes to predict (the last column, {last!r}: "
                      f"{why}); name the target column (\"target\": COLUMN)")
 
@@ -139,7 +143,7 @@ def positive_class(classes: Sequence, counts: Sequence[int], pos_label=None) -> 
 
     Returns
     -------
-    (code, note) : (int or None, str or None)
+    (code, note) : (int or None, Note or None)
         ``(None, None)`` unless there are exactly two classes.
 
     Raises
@@ -158,14 +162,20 @@ def positive_class(classes: Sequence, counts: Sequence[int], pos_label=None) -> 
         code = _match_label(classes, pos_label)
         if code is None:
             raise ValueError(f'"pos_label" {pos_label!r} is not one of the classes: {listed}')
-        return code, f"positive class: {classes[code]!r} (as asked)"
+        return code, Note("positive_class", f"positive class: {classes[code]!r} (as asked)",
+                          {"label": classes[code], "reason": "asked"})
     if all(_is_real(c) for c in classes) and sorted(float(c) for c in classes) == [0.0, 1.0]:
         code = [float(c) for c in classes].index(1.0)
-        return code, (f"positive class: {classes[code]!r} (of 0 and 1; set \"pos_label\" to "
-                      "change)")
+        return code, Note("positive_class", f"positive class: {classes[code]!r} (of 0 and 1; "
+                          "set \"pos_label\" to change)",
+                          {"label": classes[code], "reason": "zero_one"})
     code = 1 if counts[1] <= counts[0] else 0
-    why = "the smaller class" if counts[0] != counts[1] else "the classes are the same size"
-    return code, f"positive class: {classes[code]!r} ({why}; set \"pos_label\" to change)"
+    smaller = counts[0] != counts[1]
+    why = "the smaller class" if smaller else "the classes are the same size"
+    return code, Note("positive_class", f"positive class: {classes[code]!r} ({why}; set "
+                      "\"pos_label\" to change)",
+                      {"label": classes[code], "reason": "smaller_class" if smaller
+                       else "same_size"})
 
 
 def _is_real(value) -> bool:
@@ -196,7 +206,7 @@ def visible_columns(frame: pd.DataFrame) -> tuple:
 
     Returns
     -------
-    (frame, notes) : (pandas.DataFrame, list of str)
+    (frame, notes) : (pandas.DataFrame, list of Note)
         The same frame and no note when no name holds a control character.
     """
     names, changed = [], []
@@ -211,8 +221,9 @@ def visible_columns(frame: pd.DataFrame) -> tuple:
         return frame, []
     frame = frame.copy(deep=False)
     frame.columns = names
-    return frame, ["column name(s) with invisible control characters, shown written out: "
-                   + ", ".join(changed)]
+    return frame, [Note("control_characters", "column name(s) with invisible control characters, "
+                        "shown written out: " + ", ".join(changed),
+                        {"what": "column_names", "names": changed})]
 
 
 def find_column(frame: pd.DataFrame, wanted):
@@ -270,7 +281,9 @@ def leak_notes(features: pd.DataFrame, codes: np.ndarray, target: str) -> list:
 
     Returns
     -------
-    list of str
+    list of Note
+        Code ``possible_leak``, fields ``column``, ``target``, ``share`` (percent of the
+        rows judged) and ``rule`` (how the column predicts).
     """
     codes = np.asarray(codes)
     n_rows = len(codes)
@@ -288,9 +301,12 @@ def leak_notes(features: pd.DataFrame, codes: np.ndarray, target: str) -> list:
                                           minlength=n_classes).max())
         if errors <= (1 - LEAK_ACCURACY) * rows and errors <= LEAK_ERROR_RATIO * baseline:
             share = 100.0 * (rows - errors) / rows
-            notes.append(f"possible leak: column {name!r} alone predicts {target!r} for "
-                         f"{share:.1f}% of rows ({how}); if it is recorded after the outcome or "
-                         f"computed from it, exclude it (\"exclude\": [{json.dumps(str(name))}])")
+            notes.append(Note("possible_leak",
+                              f"possible leak: column {name!r} alone predicts {target!r} for "
+                              f"{share:.1f}% of rows ({how}); if it is recorded after the outcome "
+                              f"or computed from it, exclude it (\"exclude\": "
+                              f"[{json.dumps(str(name))}])",
+                              {"column": name, "target": target, "share": share, "rule": how}))
     return notes
 
 

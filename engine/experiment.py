@@ -14,6 +14,7 @@ from typing import Optional
 from .catalogue import expand_models, seed_entry
 from .cv import CVConfig
 from .metrics import check_metric_names
+from .notes import Note
 from .schema import check_experiment_schema, printable, show
 from .stats import ComparisonSettings
 
@@ -78,7 +79,8 @@ class Experiment:
     Every model whose estimator takes a ``random_state`` and was given none gets
     ``cv.random_state`` (in ``model_entries`` too, so a saved file says so). Empty
     ``metrics`` means the default for the target (:func:`engine.metrics.default_metric`),
-    chosen when the data is known.
+    chosen when the data is known. ``notes`` are :class:`~engine.notes.Note` values
+    (``random_state_given``, ``unscaled_models``, ``default_metric``).
     """
 
     dataset: dict
@@ -104,7 +106,8 @@ class Experiment:
         metric = default_metric(n_classes)
         classes = "two" if n_classes == 2 else n_classes
         return replace(self, metrics=(metric,), notes=self.notes + (
-            f"no metric given: using {metric} ({classes} classes)",))
+            Note("default_metric", f"no metric given: using {metric} ({classes} classes)",
+                 {"metric": metric, "n_classes": n_classes}),))
 
     def to_json(self) -> dict:
         return experiment_dict(self.dataset, self.model_entries, self.cv, self.metrics,
@@ -230,8 +233,9 @@ def _seed_notes(entries, seeded, random_state) -> list:
              if s is not e]
     if not names:
         return []
-    return [f"random_state = {random_state} (the cross-validation seed) given to "
-            + ", ".join(names) + ", so every run gives the same numbers"]
+    return [Note("random_state_given", f"random_state = {random_state} (the cross-validation "
+                 "seed) given to " + ", ".join(names) + ", so every run gives the same numbers",
+                 {"random_state": random_state, "models": names})]
 
 
 def _scaling_notes(models) -> list:
@@ -242,8 +246,9 @@ def _scaling_notes(models) -> list:
         return []
     subject = (names[0] + " depends" if len(names) == 1
                else ", ".join(names[:-1]) + " and " + names[-1] + " depend")
-    return [f"{subject} on the scale of the features but run without scaling: add "
-            '"scale": true unless the columns share one unit']
+    return [Note("unscaled_models", f"{subject} on the scale of the features but run without "
+                 'scaling: add "scale": true unless the columns share one unit',
+                 {"models": names})]
 
 
 def load_experiment(path: str) -> Experiment:

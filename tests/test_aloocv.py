@@ -2,7 +2,7 @@
 
 Reference values come from independent computations: scikit-learn's LogisticRegression
 (coefficients, and refits without each row for exact LOO), finite differences, and the
-figures in shared/notes/aloocv.md (bbai: C = 0.6655 on breast cancer, 43.71 on iris).
+reference figures of docs/aloocv.md (bbai: C = 0.6655 on breast cancer, 43.71 on iris).
 """
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def test_optimum_matches_bbai_breast_cancer(cancer):
     opt = optimize_alo(*cancer)
     assert isinstance(opt, AloOptimum)
     assert abs(opt.C / 0.6655 - 1) < 0.01                 # bbai, published in the seed
-    assert abs(opt.C / 0.66474 - 1) < 1e-4                # exact stationary point (notes)
+    assert abs(opt.C / 0.66474 - 1) < 1e-4                # exact stationary point (docs)
     assert not opt.at_bound and opt.message == ""
     assert opt.alo_log_likelihood == pytest.approx(alo_log_likelihood(X, y, opt.C), rel=1e-12)
     value, d1, d2 = alo_gradient(X, y, opt.C)

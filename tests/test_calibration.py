@@ -183,7 +183,7 @@ def test_map_table_and_quantile_buckets(cancer):
     # naive Bayes crowds into the end buckets; quantile buckets spread the predictions out
     assert uniform["count"].iloc[[0, -1]].sum() > 0.8 * len(y)
     assert quantile["count"].max() < uniform["count"].max()
-    assert any("first or last bucket" in note for note in result.notes)
+    assert any("first or last bucket" in note for note in map(str, result.notes))
     mapped = apply_calibration_map(quantile, probs[:, 1])
     ids = np.searchsorted(quantile["bucket_low"].to_numpy(), probs[:, 1], side="right") - 1
     np.testing.assert_array_equal(mapped, quantile["calibrated"].to_numpy()[ids])
@@ -319,7 +319,7 @@ def test_decision_function_models_are_calibrated_from_decision_values(cancer):
     _, probs, part = _pooled(result, "svc", "uncalibrated")
     raw = cv.predictions[cv.predictions.model == "svc"]
     np.testing.assert_allclose(probs[:, 1], expit(raw["score_1"].to_numpy()))
-    assert any("svc" in n and "logistic" in n for n in result.notes)
+    assert any("svc" in n and "logistic" in n for n in map(str, result.notes))
     for method in ("isotonic", "sigmoid"):
         _, probs, _ = _pooled(result, "svc", method)
         assert np.all((probs >= 0) & (probs <= 1))

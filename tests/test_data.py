@@ -40,7 +40,10 @@ def test_csv_dialects_and_encodings(tmp_path, sep, encoding):
     assert ds.y.tolist() == [1, 0, 1, 0, 1, 0]
     assert "grün" in set(ds.X["colour"].dropna())
     assert ds.categorical_columns == ["colour"] and ds.n_missing == 2
-    assert any("one-hot" in n for n in ds.notes) and any("imputed" in n for n in ds.notes)
+    codes = {n.code for n in ds.notes}
+    assert {"one_hot_encoded", "missing_imputed"} <= codes
+    assert any("one-hot" in n for n in map(str, ds.notes))
+    assert any("imputed" in n for n in map(str, ds.notes))
 
 
 def test_relative_csv_path_in_experiment(tmp_path):
@@ -52,7 +55,7 @@ def test_relative_csv_path_in_experiment(tmp_path):
 def test_rows_without_target_are_dropped_with_a_note(tmp_path):
     rows = ROWS + [("9.0", "red", "")]
     ds = load_csv(_write(tmp_path / "d.csv", rows=rows), target="label")
-    assert ds.n_rows == 6 and any("dropped 1 row" in n for n in ds.notes)
+    assert ds.n_rows == 6 and any("dropped 1 row" in n for n in map(str, ds.notes))
 
 
 def test_identifier_column_is_left_out(tmp_path):
@@ -60,7 +63,7 @@ def test_identifier_column_is_left_out(tmp_path):
                           "y": ["a", "b"] * 20})
     frame.to_csv(tmp_path / "d.csv", index=False)
     ds = load_csv(str(tmp_path / "d.csv"), target="y")
-    assert list(ds.X.columns) == ["x"] and any("identifier" in n for n in ds.notes)
+    assert list(ds.X.columns) == ["x"] and any("identifier" in n for n in map(str, ds.notes))
 
 
 @pytest.mark.parametrize("content, message", [

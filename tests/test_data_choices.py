@@ -51,7 +51,7 @@ def test_default_target_skips_a_mostly_empty_comments_column(tmp_path):
     frame.to_csv(path, index=False)
     ds = load_csv(str(path))
     assert ds.target == "species" and ds.classes == ("Adelie", "Chinstrap", "Gentoo")
-    note = next(n for n in ds.notes if n.startswith("target column not given"))
+    note = next(n for n in map(str, ds.notes) if n.startswith("target column not given"))
     assert "'Comments'" in note and "rows are empty" in note and "using 'species'" in note
     assert "Comments" in ds.X.columns
 
@@ -59,14 +59,14 @@ def test_default_target_skips_a_mostly_empty_comments_column(tmp_path):
 def test_default_target_is_the_last_column_when_sensible():
     ds = dataset_from_frame(_penguins()[["bill_length_mm", "island", "species"]])
     assert ds.target == "species"
-    assert "target column not given; using the last column, 'species'" in ds.notes
+    assert "target column not given; using the last column, 'species'" in map(str, ds.notes)
 
 
 def test_years_are_not_taken_for_classes():
     ds = dataset_from_frame(_penguins())              # the last column is 'year'
     assert ds.target == "sex"
     assert any("'year', does not look like classes (it holds large whole numbers" in n
-               for n in ds.notes)
+               for n in map(str, ds.notes))
 
 
 @pytest.mark.parametrize("column, problem", [
@@ -108,7 +108,7 @@ def test_two_text_classes_default_to_the_smaller_one():
     ds = dataset_from_frame(frame, "species")
     assert ds.classes == ("Adelie", "Chinstrap") and ds.pos_label == 1
     assert 'positive class: \'Chinstrap\' (the smaller class; set "pos_label" to change)' \
-        in ds.notes
+        in map(str, ds.notes)
     fewer_adelie = _penguins()[_penguins().species.isin(["Adelie", "Gentoo"])].iloc[100:]
     ds = dataset_from_frame(fewer_adelie, "species")
     assert ds.class_counts().to_dict() == {"Adelie": 52, "Gentoo": 124} and ds.pos_label == 0
@@ -118,13 +118,13 @@ def test_zero_one_classes_default_to_one():
     frame = pd.DataFrame({"x": np.arange(30.0), "y": [1] * 25 + [0] * 5})
     ds = dataset_from_frame(frame, "y")
     assert ds.classes == (0, 1) and ds.pos_label == 1
-    assert any(n.startswith("positive class: 1 (of 0 and 1") for n in ds.notes)
+    assert any(n.startswith("positive class: 1 (of 0 and 1") for n in map(str, ds.notes))
 
 
 def test_equal_classes_default_to_the_second():
     frame = pd.DataFrame({"x": np.arange(20.0), "y": ["no", "yes"] * 10})
     ds = dataset_from_frame(frame, "y")
-    assert ds.pos_label == 1 and any("same size" in n for n in ds.notes)
+    assert ds.pos_label == 1 and any("same size" in n for n in map(str, ds.notes))
 
 
 @pytest.mark.parametrize("labels, asked, code", [
@@ -134,7 +134,10 @@ def test_equal_classes_default_to_the_second():
 def test_explicit_pos_label(labels, asked, code):
     frame = pd.DataFrame({"x": np.arange(20.0), "y": labels * 10})
     ds = dataset_from_frame(frame, "y", pos_label=asked)
-    assert ds.pos_label == code and f"positive class: {labels[code]!r} (as asked)" in ds.notes
+    assert ds.pos_label == code
+    assert f"positive class: {labels[code]!r} (as asked)" in map(str, ds.notes)
+    note = next(n for n in ds.notes if n.code == "positive_class")
+    assert note.fields["reason"] == "asked" and note.fields["label"] == labels[code]
 
 
 def test_pos_label_from_an_experiment_is_recorded():
@@ -173,7 +176,7 @@ def test_a_three_class_builtin_has_no_positive_class():
 @pytest.mark.parametrize("target", ["species", "island", "sex", "year"])
 def test_penguins_have_no_leak(target):
     ds = load_csv(PENGUINS, target=target)
-    assert not any("leak" in n for n in ds.notes)
+    assert not any("leak" in n for n in map(str, ds.notes))
 
 
 def test_a_category_that_gives_the_answer_away_is_flagged():
@@ -181,8 +184,11 @@ def test_a_category_that_gives_the_answer_away_is_flagged():
     frame["code"] = frame["species"].str[:2]
     frame.loc[5, "code"] = "Ge"          # one slip: still a leak
     ds = dataset_from_frame(frame, "species")
-    leaks = [n for n in ds.notes if "leak" in n]
-    assert len(leaks) == 1 and "'code'" in leaks[0] and '"exclude": ["code"]' in leaks[0]
+    leaks = [n for n in ds.notes if n.code == "possible_leak"]
+    assert len(leaks) == 1 and "'code'" in str(leaks[0])
+    assert '"exclude": ["code"]' in str(leaks[0])
+    assert leaks[0].fields["column"] == "code" and leaks[0].fields["target"] == "species"
+    assert 99 <= leaks[0].fields["share"] < 100
     assert "code" in ds.X.columns        # a warning only
 
 
@@ -191,8 +197,9 @@ def test_a_number_that_separates_two_classes_is_flagged():
     noise = np.random.default_rng(0).normal(size=len(frame))
     frame["score"] = np.where(frame["sex"] == "male", 10.0, 0.0) + noise
     ds = dataset_from_frame(frame, "sex")
-    leaks = [n for n in ds.notes if "leak" in n]
-    assert len(leaks) == 1 and "'score'" in leaks[0] and "single cut" in leaks[0]
+    leaks = [n for n in ds.notes if n.code == "possible_leak"]
+    assert len(leaks) == 1 and "'score'" in str(leaks[0]) and "single cut" in str(leaks[0])
+    assert leaks[0].fields["column"] == "score"
 
 
 def test_identifiers_and_weak_columns_are_not_flagged():
@@ -202,4 +209,4 @@ def test_identifiers_and_weak_columns_are_not_flagged():
     frame = pd.DataFrame({"id": [f"r{i // 2}" for i in range(n)],       # 100 values
                           "good": y + rng.normal(0, 0.3, n),              # strong, not perfect
                           "y": y})
-    assert not any("leak" in note for note in dataset_from_frame(frame, "y").notes)
+    assert not any("leak" in note for note in map(str, dataset_from_frame(frame, "y").notes))

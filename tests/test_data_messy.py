@@ -57,7 +57,7 @@ def test_european_spreadsheet_reads_the_same_numbers(tmp_path):
     messy.to_csv(path, sep=";", index=False, encoding="latin-1")
     ds = load_csv(str(path), target="species")
     _same_numbers(_clean(), ds, [(10, "bill_length_mm"), (20, "flipper_length_mm")])
-    notes = "\n".join(ds.notes)
+    notes = "\n".join(map(str, ds.notes))
     assert "decimal comma detected" in notes and "'39,1'" in notes
     assert "line 12 'n.d. (pas mesuré)'" in notes and "line 22 'abc'" in notes
     assert "'3.750' as 3750" in notes
@@ -72,7 +72,7 @@ def test_explicit_decimal_is_used_and_recorded(tmp_path):
                       base_dir=str(tmp_path))
     _same_numbers(_clean(), ds)
     assert ds.source["decimal"] == "," and ds.source["thousands"] == "."
-    assert not any("detected: read" in n for n in ds.notes)
+    assert not any("detected: read" in n for n in map(str, ds.notes))
     ds = load_csv(str(path), target="species", thousands=".")
     _same_numbers(_clean(), ds)
     assert ds.source["thousands"] == "." and "decimal" not in ds.source
@@ -85,7 +85,7 @@ def test_thousands_commas_in_a_quoted_csv(tmp_path):
     raw.to_csv(path, index=False, quoting=csv.QUOTE_ALL)
     ds = load_csv(str(path), target="species")
     _same_numbers(_clean(), ds)
-    assert any("'3,750' as 3750" in n for n in ds.notes)
+    assert any("'3,750' as 3750" in n for n in map(str, ds.notes))
 
 
 def test_thousands_column_is_not_taken_for_an_identifier(tmp_path):
@@ -96,7 +96,7 @@ def test_thousands_column_is_not_taken_for_an_identifier(tmp_path):
     frame.to_csv(tmp_path / "d.csv", index=False)
     ds = load_csv(str(tmp_path / "d.csv"), target="label")
     assert ds.numeric_columns == ["size"] and ds.X["size"].tolist() == size.tolist()
-    assert not any("identifier" in n for n in ds.notes)
+    assert not any("identifier" in n for n in map(str, ds.notes))
 
 
 def test_space_thousands_with_a_decimal_comma(tmp_path):
@@ -145,12 +145,12 @@ def test_stray_cells_limit(tmp_path, n_rows, n_stray, numeric):
     ds = load_csv(_stray_file(tmp_path / "d.csv", n_rows, n_stray), target="label")
     if numeric:
         assert ds.numeric_columns == ["x", "z"] and ds.X["x"].isna().sum() == n_stray
-        note = next(n for n in ds.notes if "not numbers count as missing" in n)
+        note = next(n for n in map(str, ds.notes) if "not numbers count as missing" in n)
         assert f"{n_stray} cell(s)" in note and "line 3 'oops0'" in note
     else:
         assert "x" not in ds.numeric_columns
         assert any("looks like numbers" in n and f"{n_stray} of its {n_rows}" in n
-                   for n in ds.notes)
+                   for n in map(str, ds.notes))
 
 
 def test_infinite_values_count_as_missing(tmp_path):
@@ -159,7 +159,7 @@ def test_infinite_values_count_as_missing(tmp_path):
     (tmp_path / "d.csv").write_text("x,label\n" + "\n".join(rows) + "\n")
     ds = load_csv(str(tmp_path / "d.csv"), target="label")
     assert ds.X["x"].isna().sum() == 3 and np.isfinite(ds.X["x"].dropna()).all()
-    assert any("'x': 3 infinite value(s)" in n for n in ds.notes)
+    assert any("'x': 3 infinite value(s)" in n for n in map(str, ds.notes))
 
 
 def test_spaces_around_categories_are_removed(tmp_path):
@@ -168,7 +168,7 @@ def test_spaces_around_categories_are_removed(tmp_path):
     (tmp_path / "d.csv").write_text("x,sex,label\n" + "\n".join(rows) + "\n")
     ds = load_csv(str(tmp_path / "d.csv"), target="label")
     assert set(ds.X["sex"]) == {"male", "female"}
-    assert any("removed spaces" in n and "'sex'" in n for n in ds.notes)
+    assert any("removed spaces" in n and "'sex'" in n for n in map(str, ds.notes))
 
 
 def test_control_characters_are_made_visible():
@@ -179,8 +179,12 @@ def test_control_characters_are_made_visible():
         ds = dataset_from_frame(frame, target)
         assert list(ds.X.columns) == ["bill\\tlength", "note\\x00"] and ds.target == "kind\\n"
         assert ds.classes == ("no", "yes\\x07")
-        assert any("column name(s) with invisible control characters" in n for n in ds.notes)
-        assert any("class label(s) with invisible control characters" in n for n in ds.notes)
+        texts = [str(n) for n in ds.notes]
+        assert any("column name(s) with invisible control characters" in n for n in texts)
+        assert any("class label(s) with invisible control characters" in n for n in texts)
+        shown = {n.fields["what"]: n.fields["names"] for n in ds.notes
+                 if n.code == "control_characters"}
+        assert set(shown) == {"column_names", "class_labels"}
     ds = dataset_from_frame(frame, "kind\n", exclude=["note\\x00"])
     assert list(ds.X.columns) == ["bill\\tlength"]
 
@@ -197,7 +201,7 @@ def test_decimal_commas_in_a_comma_separated_file(tmp_path):
     (tmp_path / "d.csv").write_text("x,z,label\n" + "\n".join(rows) + "\n")
     ds = load_csv(str(tmp_path / "d.csv"), target="label")
     assert "x" not in ds.numeric_columns
-    assert any("decimal comma" in n and 'set "decimal" to ","' in n for n in ds.notes)
+    assert any("decimal comma" in n and 'set "decimal" to ","' in n for n in map(str, ds.notes))
     ds = load_csv(str(tmp_path / "d.csv"), target="label", decimal=",")
     assert ds.X["x"].tolist() == [i + 0.5 for i in range(30)] and ds.source["decimal"] == ","
 
@@ -206,7 +210,10 @@ def test_ambiguous_commas_follow_the_separator(tmp_path):
     rows = [f"{1000 + 7 * i:,};{'ab'[i % 2]}" for i in range(30)]
     (tmp_path / "semi.csv").write_text("x;label\n" + "\n".join(rows) + "\n")
     ds = load_csv(str(tmp_path / "semi.csv"), target="label")
-    assert ds.X["x"].iloc[1] == 1.007 and any("decimal comma assumed" in n for n in ds.notes)
+    assert ds.X["x"].iloc[1] == 1.007
+    assert any("decimal comma assumed" in n for n in map(str, ds.notes))
+    note = next(n for n in ds.notes if n.code == "decimal_comma")
+    assert note.fields["certain"] is False and note.fields["column"] == "x"
     ds = load_csv(str(tmp_path / "semi.csv"), target="label", decimal=".")
     assert ds.X["x"].iloc[1] == 1007
     (tmp_path / "tab.csv").write_text("x\tlabel\n" + "\n".join(rows).replace(";", "\t") + "\n")

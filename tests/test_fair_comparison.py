@@ -103,7 +103,7 @@ def test_warnings_are_counted_per_model_and_kept_whole():
     assert summary.loc["short", "n_warned"] == 5 and summary.loc["tree", "n_warned"] == 0
     message = result.cv.failures.message.iloc[0]
     assert "Increase the number of iterations" in message and "\n" not in message
-    notes = " ".join(result.notes)
+    notes = " ".join(map(str, result.notes))
     assert "short raised warnings on 5 of 5 folds" in notes
     assert "scale the features" in notes and "raise max_iter" in notes
 
@@ -206,7 +206,7 @@ def test_default_metric_follows_the_target():
     assert experiment.metrics == () and "metrics" not in experiment.to_json()
     result = run_to_end(run_experiment(experiment))
     assert result.cv.metrics == ("roc_auc_ovr",)
-    assert any("no metric given: using roc_auc_ovr" in n for n in result.notes)
+    assert any("no metric given: using roc_auc_ovr" in n for n in map(str, result.notes))
 
 
 def test_unseeded_random_models_get_the_cv_seed_and_repeat_exactly():
@@ -219,7 +219,7 @@ def test_unseeded_random_models_get_the_cv_seed_and_repeat_exactly():
     assert experiment.models[0].params["random_state"] == 7
     assert "random_state" not in experiment.models[1].params
     assert experiment.to_json()["models"][0]["params"]["random_state"] == 7
-    assert any("random_state = 7" in n and "forest" in n for n in experiment.notes)
+    assert any("random_state = 7" in n and "forest" in n for n in map(str, experiment.notes))
     first = run_to_end(run_experiment(experiment)).tables()
     second = run_to_end(run_experiment(parse_experiment(data))).tables()
     for name, table in first.items():
@@ -242,8 +242,8 @@ def test_unscaled_scale_sensitive_models_are_noted():
                                    "models": [{"name": "knn", "estimator": "KNeighborsClassifier"},
                                               {"name": "svc", "estimator": "SVC",
                                                "scale": True}]})
-    assert any(n.startswith("knn depends on the scale") for n in experiment.notes)
-    assert not any("svc depend" in n for n in experiment.notes)
+    assert any(n.startswith("knn depends on the scale") for n in map(str, experiment.notes))
+    assert not any("svc depend" in n for n in map(str, experiment.notes))
 
 
 # ------------------------------------------------------------------ messy files
@@ -270,7 +270,8 @@ def test_a_european_spreadsheet_gives_the_clean_files_scores(tmp_path):
         data = load_csv(str(tmp_path / name), target="species")
         result = run_to_end(run_cv(data, models, CVConfig(3, 2, 0), ["roc_auc_ovr", "accuracy"]))
         scores.append(result.scores.drop(columns="fit_seconds"))
-    assert "decimal comma" in " ".join(data.notes).lower() or "decimal" in " ".join(data.notes)
+    text = " ".join(map(str, data.notes))
+    assert "decimal comma" in text.lower() or "decimal" in text
     pd.testing.assert_frame_equal(scores[0], scores[1], check_exact=True)
 
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (QFrame, QPushButton, QSizePolicy, QSplitter, QSta
 from engine.aloocv_analysis import AloocvResult, aloocv_eligibility, run_aloocv
 from engine.catalogue import expand_model
 from engine.experiment import AloocvSettings
+from engine.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
 from ..plots.aloocv_plot import AloocvPlot
@@ -46,22 +47,36 @@ INFO_STYLE = "background: #eef3fa; border: 1px solid #c5d5ea; color: #223;"
 
 
 # ---------------------------------------------------------------------- plain words
-def plain_message(message: str, C_min: float, C_max: float) -> list:
-    """The engine's message on one optimum, sentence by sentence, in plain words."""
+def optimum_notes(aloocv: Optional[AloocvResult], model: str) -> tuple:
+    """The notes of ``model``'s ALO optimum (:class:`engine.aloocv.AloOptimum` ``notes``,
+    carried by the result's ``alo_optimum`` note); empty when there is nothing to say."""
+    for note in getattr(aloocv, "notes", ()):
+        fields = note_fields(note)
+        if note_code(note) == "alo_optimum" and fields.get("model") == model:
+            return tuple(fields.get("notes", ()))
+    return ()
+
+
+def plain_message(notes, C_min: float, C_max: float) -> list:
+    """The notes on one optimum (:func:`optimum_notes`), sentence by sentence, in plain
+    words; ``C_min`` and ``C_max`` are the search range when a note does not say."""
     said = []
-    if "keeps improving up to C_max" in message:
+    codes = {note_code(note): note_fields(note) for note in notes}
+    if "alo_best_at_max_c" in codes:
+        C_max = codes["alo_best_at_max_c"].get("C_max", C_max)
         said.append(f"The best C is at the edge of the search range (C max = {C_max:g}): the "
                     "data may be separable, and ALO keeps improving as regularization weakens "
                     "(where it is also over-optimistic). Widen the range (raise C max) or "
                     "accept the bound.")
-    if "is best at C_min" in message:
+    if "alo_best_at_min_c" in codes:
+        C_min = codes["alo_best_at_min_c"].get("C_min", C_min)
         said.append(f"The best C is at the edge of the search range (C min = {C_min:g}): the "
                     "strongest regularization tried is best, so the features add little beyond "
                     "the class frequencies. Widen the range (lower C min) or accept the bound.")
-    if "single row" in message:
+    if "alo_single_row_class" in codes:
         said.append("One class has a single row: its leave-one-out score is unreliable and "
                     "exact LOO is undefined. Gather more rows of that class.")
-    if "constant column" in message:
+    if "alo_constant_columns" in codes:
         said.append("Some columns hold the same value in every row: they carry no information "
                     "and get a coefficient of 0.")
     return said
@@ -101,7 +116,8 @@ def merged(old: Optional[AloocvResult], new: AloocvResult, model: str) -> Aloocv
     curve = pd.concat([old.curve[old.curve["model"] != model], new.curve], ignore_index=True)
     optimum = pd.concat([old.optimum[old.optimum["model"] != model], new.optimum],
                         ignore_index=True)
-    notes = tuple(n for n in old.notes if not n.startswith(f"{model}:")) + tuple(new.notes)
+    notes = tuple(n for n in old.notes if note_fields(n).get("model") != model) \
+        + tuple(new.notes)
     return AloocvResult(curve=curve, optimum=optimum, notes=notes, settings=new.settings)
 
 
@@ -404,7 +420,8 @@ class AloocvView(QWidget):
         self.use_button.setEnabled(found is not None)
         self.use_button.setText(f"Use C = {optimum['C']:.4g} for {self.model}")
         settings = self.aloocv.settings or AloocvSettings()
-        said = plain_message(str(optimum.get("message") or ""), settings.C_min, settings.C_max)
+        said = plain_message(optimum_notes(self.aloocv, self.model), settings.C_min,
+                             settings.C_max)
         agreement = loo_agreement(rows, float(optimum["C"]))
         self.notes.setText("<br>".join("⚠ " + escape(s) for s in said)
                            + ("<br>" if said and agreement else "") + escape(agreement))

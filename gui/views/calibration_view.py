@@ -8,7 +8,6 @@ calibration map and the run's notes in plain words.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Optional
 
@@ -18,9 +17,9 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QMessageB
                                QSplitter, QStackedWidget, QTabWidget, QTextBrowser, QVBoxLayout,
                                QWidget)
 
-from engine.calibration import fold_score_matrix, run_calibration
+from engine.calibration import fold_test, run_calibration
 from engine.experiment import CalibrationSettings
-from engine.stats import compare_models
+from engine.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
 from ..plots.calibration_map_plot import CalibrationMapPlot
@@ -46,36 +45,37 @@ NO_RESULT = "Run a cross-validation first: calibration is measured on its out-of
 
 
 # ---------------------------------------------------------------------- plain words
-def plain_note(note: str) -> tuple:
-    """``(is_warning, text)``: an engine note said for a non-programmer."""
-    if note.startswith("calibrated variants:"):
-        inner = re.search(r"inner (\d+)-fold", note)
+#: Note codes that say something went wrong (shown in the warning colour).
+FAILURES = ("calibration_no_predictions", "calibration_folds_failed", "calibration_map_failed")
+
+
+def plain_note(note) -> tuple:
+    """``(is_warning, text)``: an engine note (:class:`engine.notes.Note`) said for a
+    non-programmer, decided on its code and fields."""
+    code, fields = note_code(note), note_fields(note)
+    if code == "calibration_method":
         return False, ("How this was measured: each calibrated variant was fitted on the training "
                        "part of every fold only (with its own inner "
-                       f"{inner.group(1) if inner else 'k'}-fold split) and scored on the test "
+                       f"{fields['inner_splits']}-fold split) and scored on the test "
                        "part it never saw, so its scores are as honest as the uncalibrated ones. "
                        "The calibration map is fitted on all out-of-fold predictions together, "
                        "for use on new data; the map itself is not tested here.")
-    crowded = re.match(r"(.+?): (\d+)% of the out-of-fold probabilities fall in the first or "
-                       r"last bucket", note)
-    if crowded:
-        name, share = crowded.groups()
-        return True, (f"{name}: {share}% of its predicted probabilities sit in the first or last "
-                      "of the equal-width map buckets: they are very close to 0 or 1, as naive "
-                      "Bayes' often are. There the map cannot tell them apart. Choose "
-                      "“equal count (quantile)” buckets, which follow the data, and run again.")
-    warned = re.match(r"(.+?): (\w+Warning): (.*)", note)
-    if warned:
-        return False, f"{warned.group(1)}: scikit-learn warned: {warned.group(3)}"
-    failing = ("failed", "no calibration map", "kept no out-of-fold")
-    return any(word in note for word in failing), note
+    if code == "crowded_buckets":
+        return True, (f"{fields['model']}: {fields['share']:.0%} of its predicted probabilities "
+                      "sit in the first or last of the equal-width map buckets: they are very "
+                      "close to 0 or 1, as naive Bayes' often are. There the map cannot tell them "
+                      "apart. Choose “equal count (quantile)” buckets, which follow the data, and "
+                      "run again.")
+    if code == "calibration_warning":
+        return False, (f"{fields['model']} {fields['method']}: scikit-learn warned: "
+                       f"{fields['text']}")
+    return code in FAILURES, str(note)
 
 
 def crowded_models(notes) -> list:
-    """``[(model, share in %)]`` of the engine's notes on crowded end buckets."""
-    found = (re.match(r"(.+?): (\d+)% of the out-of-fold probabilities fall in the first or "
-                      r"last bucket", note) for note in notes)
-    return [(m.group(1), int(m.group(2))) for m in found if m]
+    """``[(model, share as a fraction)]`` of the engine's notes on crowded end buckets."""
+    return [(note_fields(note)["model"], note_fields(note)["share"]) for note in notes
+            if note_code(note) == "crowded_buckets"]
 
 
 def banner_text(notes) -> str:
@@ -83,11 +83,11 @@ def banner_text(notes) -> str:
     lines = []
     crowded = crowded_models(notes)
     if crowded:
-        who = ", ".join(f"{name} ({share}%)" for name, share in crowded)
+        who = ", ".join(f"{name} ({share:.0%})" for name, share in crowded)
         lines.append(f"Predictions crowd near 0 or 1 for {who}: the equal-width map buckets "
                      "cannot tell them apart. Equal-count (quantile) buckets follow the data.")
-    others = [text for warn, text in map(plain_note, notes) if warn and not crowded_models([text])
-              and "equal-width map buckets" not in text]
+    others = [text for note in notes if note_code(note) != "crowded_buckets"
+              for warn, text in [plain_note(note)] if warn]
     lines += others[:2]
     if len(others) > 2:
         lines.append(f"… and {len(others) - 2} more: see Notes.")
@@ -110,27 +110,20 @@ def verdict_text(scores: pd.DataFrame, model: str) -> str:
             f"ECE {after['ece']:.4f}; lower is better).")
 
 
-def fold_evidence(calibration, cv, model: str, method: str) -> str:
-    """Whether ``method`` beats ``uncalibrated`` fold by fold (corrected paired t-test)."""
+def fold_evidence(calibration, cv, model: str, method: str, alpha: float = 0.05) -> str:
+    """Whether ``method`` beats ``uncalibrated`` fold by fold, in words: the engine's
+    corrected paired t-test (:func:`engine.calibration.fold_test`) judged at ``alpha``."""
     try:
-        matrix = fold_score_matrix(calibration, "neg_brier_score")
-        rows = [f"{model} (uncalibrated)", f"{model} ({method})"]
-        if not all(r in matrix.index for r in rows) or matrix.shape[1] < 2:
-            return ""
-        n_train, n_test = cv.train_test_sizes()
-        pairs = compare_models(matrix.loc[rows], n_train, n_test).pairwise
+        test = fold_test(calibration, cv, model, method, alpha)
     except (ValueError, KeyError):
         return ""
-    if pairs.empty:
+    if test is None or not test.mean_difference > 0:
         return ""
-    p_value = float(pairs["p_value_two_sided"].iloc[0])
-    if pairs["model_1"].iloc[0] != rows[1]:
-        return ""
-    if p_value < 0.05:
+    if test.improves:
         return (" Fold by fold the improvement holds up (corrected t-test, two-sided "
-                f"p = {p_value:.3f}).")
-    return (f" Fold by fold it could be chance (corrected t-test, two-sided p = {p_value:.3f}); "
-            "more folds or data would tell.")
+                f"p = {test.p_value:.3f} < α = {alpha:g}).")
+    return (f" Fold by fold it could be chance (corrected t-test, two-sided p = "
+            f"{test.p_value:.3f}, α = {alpha:g}); more folds or data would tell.")
 
 
 def calibration_specs(state: AppState, result) -> list:
@@ -413,7 +406,8 @@ class CalibrationView(QWidget):
         if text and not rows.empty:
             best = str(rows.loc[rows["brier"].idxmin(), "method"])
             if best != "uncalibrated":
-                text += fold_evidence(calibration, result.cv, models[0], best)
+                text += fold_evidence(calibration, result.cv, models[0], best,
+                                      result.experiment.comparison.alpha)
         return text
 
     def _score_style(self, row: int, _column: str, _value) -> Optional[str]:

@@ -1,79 +1,72 @@
 """The Dataset tab's text: the summary table, the loading notes in the words of the screen,
 and what the notes say about single columns (left out, possible leak, many categories).
 
-The engine writes its notes for experiment files ("exclude": [...], set "pos_label");
-:func:`screen_note` says the same with the tab's controls.
+The engine's notes (:class:`engine.notes.Note`) give their advice for experiment files
+("exclude": [...], set "pos_label"); :func:`screen_note` says the same with the tab's
+controls. Everything here decides on a note's ``code`` and ``fields``, never on its text.
 """
 from __future__ import annotations
 
-import ast
-import re
-
 from engine.data import Dataset
+from engine.notes import note_code, note_fields
 
 from .widgets import escape
 
-_LEAK = re.compile(r"^possible leak: column (?P<name>.+?) alone predicts ")
-_MANY = re.compile(r"^column (?P<name>.+?) has (?P<n>\d+) categories: ")
-_LEFT_OUT = {"left out empty column(s): ": "it is empty (no value in any row)",
-             "left out identifier-like column(s) (a different text in every row): ":
+#: Note code of a left-out column -> why, in the words of the column list's tooltip.
+_LEFT_OUT = {"empty_columns_left_out": "it is empty (no value in any row)",
+             "identifier_columns_left_out":
              "it looks like an identifier (a different text in every row), which cannot "
              "help a model generalise"}
-
-#: (pattern, replacement): file-format advice in the engine's notes -> the tab's controls.
-_SCREEN_WORDS = (
-    (re.compile(r'exclude it \("exclude": \[.*\]\)$'),
-     "leave it out (untick it under Features)"),
-    (re.compile(r'consider dropping it$'), "consider leaving it out (untick it under Features)"),
-    (re.compile(r'set "pos_label" to change'), "pick another under Positive class"),
-    (re.compile(r"\(name the target to choose another\)"), "(pick another one above)"),
-)
-
-
-def _name(text: str) -> str:
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return text
-    return str(value)
+#: ``positive_class`` reasons whose note says 'set "pos_label" to change', and why.
+_POSITIVE_WHY = {"zero_one": "of 0 and 1", "smaller_class": "the smaller class",
+                 "same_size": "the classes are the same size"}
+#: The screen's words for the experiment file's advice.
+UNTICK = "untick it under Features"
+PICK_POSITIVE = "pick another under Positive class"
 
 
 def leak_columns(notes) -> dict:
-    """Column name -> its "possible leak" note."""
-    found = {}
-    for note in notes:
-        match = _LEAK.match(note)
-        if match:
-            found[_name(match.group("name"))] = screen_note(note)
-    return found
+    """Column name -> its "possible leak" note (in the screen's words)."""
+    return {str(note_fields(note)["column"]): screen_note(note) for note in notes
+            if note_code(note) == "possible_leak"}
 
 
 def many_category_columns(notes) -> dict:
     """Column name -> its number of categories, for the columns noted as having many."""
-    found = {}
-    for note in notes:
-        match = _MANY.match(note)
-        if match:
-            found[_name(match.group("name"))] = int(match.group("n"))
-    return found
+    return {str(note_fields(note)["column"]): int(note_fields(note)["n_categories"])
+            for note in notes if note_code(note) == "many_categories"}
 
 
 def left_out_reasons(notes) -> dict:
     """Column name -> why the loader left it out (empty, identifier-like)."""
     found = {}
     for note in notes:
-        for start, why in _LEFT_OUT.items():
-            if note.startswith(start):
-                for name in note[len(start):].split(", "):
-                    found[name] = why
+        why = _LEFT_OUT.get(note_code(note))
+        if why is not None:
+            for name in note_fields(note)["columns"]:
+                found[str(name)] = why
     return found
 
 
-def screen_note(note: str) -> str:
-    """An engine note with its experiment-file advice said with the tab's controls."""
-    for pattern, words in _SCREEN_WORDS:
-        note = pattern.sub(words, note)
-    return note
+def screen_note(note) -> str:
+    """An engine note with its experiment-file advice said with the tab's controls
+    (decided on the note's code and fields; other notes as the engine says them)."""
+    code, fields = note_code(note), note_fields(note)
+    if code == "possible_leak":
+        return (f"possible leak: column {fields['column']!r} alone predicts {fields['target']!r} "
+                f"for {fields['share']:.1f}% of rows ({fields['rule']}); if it is recorded after "
+                f"the outcome or computed from it, leave it out ({UNTICK})")
+    if code == "many_categories":
+        return (f"column {fields['column']!r} has {fields['n_categories']} categories: one-hot "
+                f"encoding makes many columns; consider leaving it out ({UNTICK})")
+    if code == "positive_class" and fields.get("reason") in _POSITIVE_WHY:
+        return (f"positive class: {fields['label']!r} ({_POSITIVE_WHY[fields['reason']]}; "
+                f"{PICK_POSITIVE})")
+    if code == "target_chosen" and fields.get("problem"):
+        return (f"target column not given; the last column, {fields['last_column']!r}, does not "
+                f"look like classes ({fields['problem']}); using {fields['column']!r}, the "
+                "nearest column from the right that does (pick another one above)")
+    return str(note)
 
 
 def notes_html(notes) -> str:
@@ -81,7 +74,7 @@ def notes_html(notes) -> str:
     items = []
     for note in notes:
         text = escape(screen_note(note))
-        if _LEAK.match(note):
+        if note_code(note) == "possible_leak":
             text = f"<span style='color:#b35900'>⚠ {text}</span>"
         items.append(f"<li>{text}</li>")
     return (f"<p style='margin-top:4px'><b>What was done</b></p>"

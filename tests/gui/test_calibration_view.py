@@ -249,3 +249,27 @@ def test_fold_evidence_uses_the_two_sided_test(cv_result, engine_calibration):
     pair = compare_models(matrix.loc[rows], *cv_result.cv.train_test_sizes()).pairwise.iloc[0]
     assert pair.model_1 == rows[1]                 # isotonic repairs naive Bayes here
     assert f"two-sided p = {pair.p_value_two_sided:.3f}" in text
+
+
+def test_fold_evidence_is_judged_at_the_users_alpha(cv_result, engine_calibration):
+    """The view says what engine.calibration.fold_test found, at the experiment's alpha."""
+    from engine.calibration import fold_test
+    from gui.views.calibration_view import fold_evidence
+
+    test = fold_test(engine_calibration, cv_result.cv, "GaussianNB", "isotonic")
+    strict, loose = test.p_value / 2, min(0.99, test.p_value * 2)
+    assert "could be chance" in fold_evidence(engine_calibration, cv_result.cv, "GaussianNB",
+                                              "isotonic", strict)
+    assert "holds up" in fold_evidence(engine_calibration, cv_result.cv, "GaussianNB",
+                                       "isotonic", loose)
+
+
+def test_the_verdict_uses_the_alpha_of_the_result(qtbot, view, state, cv_result,
+                                                  engine_calibration):
+    from engine.stats import ComparisonSettings
+
+    strict = replace(cv_result, calibration=engine_calibration).with_comparison(
+        ComparisonSettings(alpha=1e-12))
+    state.set_result(strict)
+    view.model_combo.setCurrentIndex(view.model_combo.findText("GaussianNB"))
+    assert "α = 1e-12" in view.verdict.text() and "could be chance" in view.verdict.text()

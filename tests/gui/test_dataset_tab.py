@@ -70,7 +70,7 @@ def test_messy_csv_with_semicolons(tab, qtbot, tmp_path):
     assert dataset.classes == ("cat", "dog")
     assert dataset.categorical_columns == ["colour"]
     assert dataset.n_missing == 6
-    assert any("semicolon" in note for note in dataset.notes)
+    assert any("semicolon" in str(note) for note in dataset.notes)
     text = tab.summary.text()
     assert "Missing values" in text and "colour" in text
     assert "semicolon" in tab.notes_label.text()
@@ -396,13 +396,16 @@ def test_builtins_show_their_positive_class_and_columns_read_only(tab, qtbot):
 
 
 def test_column_rows_read_the_notes():
+    from engine.notes import Note
     from gui.views.column_picker import EXCLUDED, LEFT_OUT, USED, column_rows
     from gui.views.dataset_notes import screen_note
 
     frame = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "town": list("pqrs"), "y": list("xyxy")})
     dataset = dataset_from_frame(frame, "y", notes=[
-        "column 'town' has 120 categories: one-hot encoding makes many columns; "
-        "consider dropping it", "left out empty column(s): blank"])
+        Note("many_categories", "column 'town' has 120 categories: one-hot encoding makes many "
+             "columns; consider dropping it", {"column": "town", "n_categories": 120}),
+        Note("empty_columns_left_out", "left out empty column(s): blank",
+             {"columns": ["blank"]})])
     rows = {r.name: r for r in column_rows(["a", "town", "blank", "gone", "y"], dataset,
                                            excluded=["gone"])}
     assert list(rows) == ["a", "town", "blank", "gone"]

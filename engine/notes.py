@@ -1,0 +1,196 @@
+"""Notes: what the engine tells the user, as a sentence and as data.
+
+A :class:`Note` carries the plain-English sentence (``message``; ``str(note)`` is that
+sentence, so the headless runner prints and ``notes.txt`` holds exactly the text it
+always did), a stable ``code`` saying what kind of note it is, and the ``fields`` the
+sentence was made from (the model, the column, the share, ...). People read the
+sentence; programs (the GUI) decide on ``code`` and ``fields`` and never parse the
+English.
+
+Every code is listed in :data:`CODES` with a one-line meaning; a :class:`Note` with any
+other code is refused, so a typo fails at once. Codes are part of the engine's
+interface: add new ones, never rename or reuse one.
+
+Notes are values: frozen, hashable (on ``code`` and ``message``), comparable and
+picklable (results travel from the GUI's run process), with read-only ``fields``.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Every note code, with what a note of that code says. The ``fields`` of each are
+#: named in brackets.
+CODES = {
+    # ---- reading a CSV file (engine.csv_values, engine.data)
+    "encoding": "the file's text encoding was detected (not plain UTF-8) "
+                "[encoding, how: 'bom', 'no_bom' or 'not_utf8']",
+    "separator": "the column separator was detected [separator, name]",
+    "decimal_comma": "numbers are read with a decimal comma "
+                     "[column, example, value, certain: False when only assumed]",
+    "decimal_comma_as_text": "a column looks like decimal-comma numbers but was kept as "
+                             "text [column, examples]",
+    "numbers_as_text": "a column looks like numbers but too many cells are not: kept as "
+                       "text categories [column, n_bad, n_cells, examples]",
+    "thousands_grouped": "digits grouped by thousands were read as one number "
+                         "[column, example, value, separator]",
+    "stray_cells_missing": "a number column's few text cells count as missing "
+                           "[column, n_bad, lines: ((line, text), ...)]",
+    "spaces_removed": "spaces around text cells were removed [columns]",
+    "trailing_separator": "empty cells after the last column (lines ending with a "
+                          "separator) were ignored []",
+    # ---- making a data set (engine.data, engine.data_checks)
+    "builtin_data": "which built-in data set this is [name]",
+    "positive_class": "which class is the positive one and why "
+                      "[label, reason: 'second_class', 'asked', 'zero_one', "
+                      "'smaller_class' or 'same_size']",
+    "control_characters": "column names or class labels held invisible control "
+                          "characters, shown written out [what: 'column_names' or "
+                          "'class_labels', names]",
+    "target_chosen": "no target was named; the column chosen "
+                     "[column, last_column, problem: why the last column was not "
+                     "used, or None]",
+    "rows_dropped": "rows without a target value were dropped [n_rows, target]",
+    "infinite_values": "infinite numbers count as missing [column, n_values]",
+    "many_categories": "a text column has many categories [column, n_categories]",
+    "empty_columns_left_out": "empty columns were left out [columns]",
+    "identifier_columns_left_out": "identifier-like columns were left out [columns]",
+    "possible_leak": "a column alone predicts the target almost perfectly "
+                     "[column, target, share: percent of rows, rule]",
+    "one_hot_encoded": "categorical columns are one-hot encoded inside each model [columns]",
+    "missing_imputed": "missing values are imputed inside each model [n_missing]",
+    # ---- the experiment (engine.experiment)
+    "default_metric": "no metric was given: the default for the target is used "
+                      "[metric, n_classes]",
+    "random_state_given": "models got the cross-validation's seed [random_state, models]",
+    "unscaled_models": "scale-sensitive models run without scaling [models]",
+    # ---- the cross-validation run (engine.advice)
+    "folds_failed": "a model failed on some folds [model, n_folds_hit, n_folds, example, "
+                    "advice]",
+    "folds_warned": "a model raised warnings on some folds [model, n_folds_hit, n_folds, "
+                    "example, advice]",
+    "unranked_models": "models without any valid score have no rank [models]",
+    "partial_ranks": "models are ranked on the folds every ranked model completed "
+                     "[rank_note]",
+    # ---- ALOOCV (engine.aloocv, engine.aloocv_analysis)
+    "alo_best_at_max_c": "ALO keeps improving up to the largest C searched [C_max]",
+    "alo_best_at_min_c": "ALO is best at the smallest C searched [C_min]",
+    "alo_single_row_class": "a class has a single row: ALO unreliable, exact LOO undefined "
+                            "[class_code]",
+    "alo_constant_columns": "constant columns get coefficient 0 [columns]",
+    "alo_not_applicable": "ALO does not apply to a model [model, reason: 'estimator', "
+                          "'l1_ratio', 'penalty', 'no_intercept' or 'class_weight']",
+    "alo_solver_warnings": "the Newton solver warned while tracing a model's curve "
+                           "[model, n_warnings, example]",
+    "alo_unreliable": "ALO falls far below guessing the class frequencies at some C "
+                      "[model, n_unreliable, n_C, C_from]",
+    "alo_optimum": "what to know about a model's ALO optimum "
+                   "[model, notes: the optimum's own notes, alo_best_at_* ...]",
+    # ---- calibration (engine.calibration)
+    "calibration_method": "how the calibrated variants were fitted and tested [inner_splits]",
+    "calibration_no_predictions": "a model kept no out-of-fold predictions: not calibrated "
+                                  "[model]",
+    "calibration_decision_values": "a model's decision values were put on the probability "
+                                   "scale [model, transform: 'logistic' or 'softmax']",
+    "calibration_labels_only": "a model gives labels only: its probabilities are 0/1 [model]",
+    "calibration_folds_failed": "a calibrated variant failed on some folds "
+                                "[model, method, n_failed, examples]",
+    "calibration_warning": "scikit-learn warned while calibrating "
+                           "[model, method, category, text]",
+    "crowded_buckets": "most probabilities fall in the first or last bucket of the "
+                       "uniform map [model, share: a fraction]",
+    "calibration_map_failed": "no calibration map for a class [model, method, class_label, "
+                              "error]",
+}
+
+
+def _frozen(value: Any) -> Any:
+    """A read-only, picklable copy of a field value: lists and tuples become tuples,
+    mappings :class:`Fields`, numpy scalars Python numbers."""
+    if isinstance(value, Note) or isinstance(value, (str, bytes, int, float, bool)) \
+            or value is None:
+        return value
+    if isinstance(value, Mapping):
+        return Fields(value)
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return tuple(_frozen(item) for item in value)
+    item = getattr(value, "item", None)          # numpy scalars
+    if callable(item) and getattr(value, "ndim", None) == 0:
+        return item()
+    return value
+
+
+class Fields(Mapping):
+    """The read-only mapping of a note's fields (a dict underneath; picklable)."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping = ()):
+        object.__setattr__(self, "_data", {str(k): _frozen(v) for k, v in dict(data).items()})
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self):
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("note fields are read-only")
+
+    def __reduce__(self):
+        return Fields, (self._data,)
+
+    def __repr__(self) -> str:
+        return repr(self._data)
+
+
+@dataclass(frozen=True)
+class Note:
+    """One thing the engine tells the user.
+
+    Parameters
+    ----------
+    code : str
+        What kind of note this is: a key of :data:`CODES`.
+    message : str
+        The sentence for people (``str(note)``).
+    fields : mapping, optional
+        The values the sentence was made from, by name (see :data:`CODES`); stored
+        read-only, lists as tuples.
+
+    Examples
+    --------
+    >>> note = Note("crowded_buckets", "nb: 62% of the ...", {"model": "nb", "share": 0.62})
+    >>> str(note), note.code, note.fields["share"]
+    ('nb: 62% of the ...', 'crowded_buckets', 0.62)
+    """
+
+    code: str
+    message: str
+    fields: Mapping = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.code not in CODES:
+            raise ValueError(f"unknown note code {self.code!r}; add it to engine.notes.CODES")
+        object.__setattr__(self, "message", str(self.message))
+        object.__setattr__(self, "fields", Fields(self.fields))
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.message))
+
+
+def note_code(note) -> str:
+    """The code of a :class:`Note`; "" for anything else (a plain string)."""
+    return note.code if isinstance(note, Note) else ""
+
+
+def note_fields(note) -> Mapping:
+    """The fields of a :class:`Note`; an empty mapping for anything else."""
+    return note.fields if isinstance(note, Note) else Fields()
