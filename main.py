@@ -1,4 +1,5 @@
-"""Honest classifier evaluation: the desktop app, or a headless run of an experiment file.
+"""Honest classifier evaluation from a source checkout: the same as the installed
+``honest-eval`` command (gui.launch.main), which ``python main.py --help`` describes.
 
     python main.py                                  # open the app on the built-in example
     python main.py path/to/experiment.json          # open the app on an experiment
@@ -8,14 +9,9 @@ import sys
 
 
 def main(argv=None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "run":
-        from engine.cli import run
+    from gui.launch import main as launch
 
-        return run(argv[1:])
-    from gui.app import main as open_app
-
-    return open_app(argv)
+    return launch(argv)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The headless runner: ``python main.py run EXPERIMENT.json --out DIR [--jobs N]``.
+"""The headless runner: ``honest-eval run EXPERIMENT.json --out DIR [--jobs N]`` (from a
+source checkout: ``python main.py run …``).
 
 Progress and the data notes (``note: ...``) go to stderr; the tables, ``notes.txt`` and
 ``run.json`` to DIR as one result set (:mod:`engine.result_folder`), which is checked to be
@@ -24,13 +25,14 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, no usage dump
-        sys.stderr.write(f"error: {message} (see: python main.py run --help)\n")
+        sys.stderr.write(f"error: {message} (see: honest-eval run --help)\n")
         sys.exit(EXIT_BAD_INPUT)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python main.py run",
-                     description="Run an experiment file headless and write its result tables.")
+    parser = _Parser(prog="honest-eval run",
+                     description="Run an experiment file headless and write its result tables.",
+                     epilog="From a source checkout: python main.py run EXPERIMENT.json --out DIR")
     parser.add_argument("experiment", help="the experiment file (JSON)")
     parser.add_argument("--out", required=True, help="folder for the CSV tables (created)")
     parser.add_argument("--jobs", type=int, default=1,

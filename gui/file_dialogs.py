@@ -17,9 +17,11 @@ from PySide6.QtCore import QSettings, QStandardPaths, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-#: The app's own files (examples, help): never proposed as a place to save.
-RESOURCES = os.path.join(ROOT, "resources")
+import resources
+
+#: The app's own files (examples, help), wherever the app is installed: never proposed as
+#: a place to save.
+RESOURCES = resources.root()
 
 
 def settings_for(widget) -> QSettings:
@@ -30,7 +32,8 @@ def settings_for(widget) -> QSettings:
 
 
 def is_shipped(path: Optional[str]) -> bool:
-    """True for a path inside the app's ``resources`` folder (the shipped examples)."""
+    """True for a path inside the app's own ``resources`` package folder (the shipped
+    examples), wherever it is installed."""
     if not path:
         return False
     try:

@@ -1,4 +1,5 @@
-"""The offline guide: short HTML pages in resources/help, shown in a QTextBrowser dialog.
+"""The offline guide: short HTML pages shipped in resources/help (found through
+:func:`resources.help_dir`, wherever the app is installed), shown in a QTextBrowser dialog.
 
 ``show_help(topic, parent)`` opens (or raises) the guide at one topic: ``"index"``,
 ``"dataset"``, ``"models"``, ``"cv"``, ``"results"`` or a section such as
@@ -14,8 +15,10 @@ from shiboken6 import isValid
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QTextBrowser,
                                QToolButton, QVBoxLayout, QWidget)
 
-HELP_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                        "resources", "help")
+import resources
+
+#: The folder of the guide's pages (a real folder: the browser's search path).
+HELP_DIR = resources.help_dir()
 TOPICS = ("index", "dataset", "models", "cv", "results")
 #: Topic names the views use -> page#section of the guide.
 ALIASES = {"aloocv": "results#alo", "calibration": "results#calibration",

@@ -15,7 +15,8 @@ import subprocess
 import sys
 from typing import Optional
 
-HEADLESS_HINT = "or run without a window: python main.py run EXPERIMENT.json --out FOLDER"
+HEADLESS_HINT = ("or run without a window: honest-eval run EXPERIMENT.json --out FOLDER "
+                 "(from a source folder: python main.py run ...)")
 
 
 def debian_package(soname: str) -> str:

@@ -17,14 +17,19 @@ def _imported_after(code: str) -> set:
     return set(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+#: The command's entry point (gui.launch, pure standard library) is the one gui module the
+#: headless path may load: ``honest-eval run`` starts there.
+ENTRY = {"gui", "gui.launch"}
+
+
 def _forbidden(modules: set) -> list:
-    return sorted(m for m in modules if m.split(".")[0] in FORBIDDEN)
+    return sorted(m for m in modules if m.split(".")[0] in FORBIDDEN and m not in ENTRY)
 
 
 def test_every_engine_module_is_qt_free():
     import engine
 
-    names = [f"engine.{m.name}" for m in pkgutil.iter_modules(engine.__path__)]
+    names = [m.name for m in pkgutil.walk_packages(engine.__path__, "engine.")]
     assert len(names) >= 8
     modules = _imported_after("\n".join(f"import {n}" for n in names))
     assert _forbidden(modules) == []

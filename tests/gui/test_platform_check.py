@@ -26,7 +26,7 @@ def test_which_setups_are_checked(monkeypatch):
     assert window_problem({"WAYLAND_DISPLAY": "wayland-0"}, "linux", plugin="x") is None
     assert "DISPLAY is not set" in window_problem({}, "linux", plugin="x")
     line = window_problem({"DISPLAY": ":0"}, "linux", plugin="x")
-    assert "sudo apt install libxcb-icccm4" in line and "main.py run" in line
+    assert "sudo apt install libxcb-icccm4" in line and "honest-eval run" in line
     monkeypatch.setattr(check, "missing_libraries", lambda plugin: [])
     assert window_problem({"DISPLAY": ":0"}, "linux", plugin="x") is None
 

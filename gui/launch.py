@@ -1,0 +1,165 @@
+"""The ``honest-eval`` command (``python main.py`` in a source checkout runs the same
+:func:`main`): the desktop app, a headless run, or the desktop menu entry.
+
+    honest-eval                          the app, on the built-in example
+    honest-eval EXPERIMENT.json          the app, on an experiment file
+    honest-eval run EXPERIMENT.json --out DIR   headless (engine.cli): imports no Qt
+    honest-eval --install-desktop        add the app to the Linux desktop's menu
+    honest-eval --uninstall-desktop      remove it again
+    honest-eval --smoke-test [EXP.json]  open the window, load, close: exit 0 (for CI)
+
+This module imports nothing but the standard library until it knows which of these is
+asked for, so the headless path never loads Qt (tests/test_architecture.py checks it).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from typing import Optional
+
+PROG = "honest-eval"
+USAGE = f"""\
+usage: {PROG} [EXPERIMENT.json]
+           open the app on an experiment file (without one: the built-in example)
+       {PROG} run EXPERIMENT.json --out DIR [--jobs N] [--quiet] [--yes]
+           run headless, write the result tables (no window; see: {PROG} run --help)
+       {PROG} --install-desktop | --uninstall-desktop
+           add Honest Eval to the Linux desktop's application menu (or remove it):
+           {PROG}.desktop and the icon under $XDG_DATA_HOME (default ~/.local/share)
+       {PROG} --smoke-test [EXPERIMENT.json]
+           open the window, load the experiment, close it: exit status 0 if all went well
+From a source checkout, `python main.py` takes the same arguments."""
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``honest-eval`` command; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "run":
+        from engine.cli import run
+
+        return run(argv[1:])
+    if any(arg in ("-h", "--help") for arg in argv):
+        print(USAGE)
+        return 0
+    for option, action, verb in (("--install-desktop", install_desktop, "installed"),
+                                 ("--uninstall-desktop", uninstall_desktop, "removed")):
+        if option in argv:
+            if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+                print(f"error: {option} is for Linux desktops (freedesktop.org menus)",
+                      file=sys.stderr)
+                return 2
+            if len(argv) != 1:
+                print(f"error: {option} takes no other argument\n{USAGE}", file=sys.stderr)
+                return 2
+            return _report(action(), verb)
+    from gui.app import main as open_app
+
+    return open_app(argv)
+
+
+# ---------------------------------------------------------------------- desktop entry
+def data_home(environ=None) -> str:
+    """``$XDG_DATA_HOME``, else ``~/.local/share`` (the freedesktop.org default)."""
+    environ = os.environ if environ is None else environ
+    value = environ.get("XDG_DATA_HOME", "")
+    if value and os.path.isabs(value):
+        return value
+    return os.path.join(os.path.expanduser("~"), ".local", "share")
+
+
+def desktop_targets(environ=None) -> dict:
+    """Where the menu entry and the icons go: ``{"desktop": …, "png": …, "svg": …}``."""
+    base = data_home(environ)
+    icons = os.path.join(base, "icons", "hicolor")
+    return {"desktop": os.path.join(base, "applications", f"{PROG}.desktop"),
+            "png": os.path.join(icons, "256x256", "apps", f"{PROG}.png"),
+            "svg": os.path.join(icons, "scalable", "apps", f"{PROG}.svg")}
+
+
+def _exec_quote(word: str) -> str:
+    """``word`` as one argument of a .desktop ``Exec`` line (its quoting rules)."""
+    word = word.replace("%", "%%")
+    if word and not any(c in word for c in ' \t\n"\'\\><~|&;$*?#()`'):
+        return word
+    escaped = "".join("\\" + c if c in '"`$\\' else c for c in word)
+    return '"' + escaped.replace("\\", "\\\\") + '"'       # the value's own escaping
+
+
+def exec_command() -> str:
+    """How the menu entry starts the app: ``honest-eval`` when that command on PATH is
+    the one running; else this command's full path (a virtual environment that is not
+    activated), else the Python running now with this program."""
+    script = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    on_path = shutil.which(PROG)
+    if on_path and script and os.path.realpath(on_path) == os.path.realpath(script):
+        return PROG
+    if script and os.path.basename(script) == PROG and os.access(script, os.X_OK):
+        return _exec_quote(script)
+    if script.endswith(".py") and os.path.isfile(script) and \
+            os.path.realpath(script) != os.path.realpath(__file__):
+        return f"{_exec_quote(sys.executable)} {_exec_quote(script)}"          # main.py
+    if on_path:
+        return PROG
+    return f"{_exec_quote(sys.executable)} -m gui.launch"
+
+
+def desktop_entry_text(command: Optional[str] = None) -> str:
+    """The shipped ``honest-eval.desktop``, its ``Exec`` line starting ``command``."""
+    import resources
+
+    with open(resources.desktop_file_path(), encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    command = exec_command() if command is None else command
+    lines = [f"Exec={command} %f" if line.startswith("Exec=") else line for line in lines]
+    return "\n".join(lines) + "\n"
+
+
+def install_desktop(environ=None) -> list:
+    """Copy the menu entry and the icons into the user's data folder; the paths written."""
+    import resources
+
+    targets = desktop_targets(environ)
+    for path in targets.values():
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(targets["desktop"], "w", encoding="utf-8") as handle:
+        handle.write(desktop_entry_text())
+    shutil.copyfile(resources.icon_path("png"), targets["png"])
+    shutil.copyfile(resources.icon_path("svg"), targets["svg"])
+    _refresh(os.path.dirname(targets["desktop"]))
+    return list(targets.values())
+
+
+def uninstall_desktop(environ=None) -> list:
+    """Remove what :func:`install_desktop` wrote; the paths removed."""
+    removed = []
+    targets = desktop_targets(environ)
+    for path in targets.values():
+        if os.path.isfile(path):
+            os.remove(path)
+            removed.append(path)
+    _refresh(os.path.dirname(targets["desktop"]))
+    return removed
+
+
+def _refresh(applications: str) -> None:
+    """Tell the desktop about the change, where its tool is installed (optional)."""
+    tool = shutil.which("update-desktop-database")
+    if tool and os.path.isdir(applications):
+        try:
+            subprocess.run([tool, applications], capture_output=True, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            pass
+
+
+def _report(paths: list, verb: str) -> int:
+    for path in paths:
+        print(f"{verb} {path}")
+    if not paths:
+        print(f"nothing to remove: no {PROG} menu entry under {data_home()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
