@@ -128,7 +128,7 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1):
     """ALOOCV and calibration, when the experiment asks for them."""
     experiment = result.experiment
     if experiment.aloocv is not None:
-        from .aloocv_analysis import run_aloocv
+        from .aloocv import run_aloocv
 
         aloocv = yield from run_aloocv(result.dataset, list(experiment.models), experiment.aloocv)
         result = replace(result, aloocv=aloocv)

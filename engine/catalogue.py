@@ -10,6 +10,7 @@ import functools
 import importlib
 import inspect
 import itertools
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -287,6 +288,9 @@ def validated(spec: ModelSpec, places: dict | None = None) -> ModelSpec:
         place = (places or {}).get(pname)
         return readable_path(place) if place else f"model {spec.name!r}"
 
+    key = _validation_key(spec)
+    if key in _VALIDATED:
+        return spec
     cls = estimator_class(spec.estimator)
     allowed = [p.name for p in parameter_specs(spec.estimator)]
     for pname, value in spec.params.items():
@@ -304,7 +308,23 @@ def validated(spec: ModelSpec, places: dict | None = None) -> ModelSpec:
         estimator._validate_params()
     except (TypeError, ValueError) as exc:
         raise ValueError(_sklearn_message(str(exc), spec, at)) from None
+    if len(_VALIDATED) >= _VALIDATED_MAX:
+        _VALIDATED.clear()
+    _VALIDATED.add(key)
     return spec
+
+
+#: Estimator and parameters already found valid: the app checks the same models each
+#: time the setup is read (Run, the size line), and scikit-learn's check of 20 models
+#: takes about 10 ms -- a visible pause on the window's thread.
+_VALIDATED: set = set()
+_VALIDATED_MAX = 10_000
+
+
+def _validation_key(spec: ModelSpec) -> tuple:
+    """The estimator and its parameters as a hashable value (types kept: 1, 1.0 and
+    True differ)."""
+    return spec.estimator, json.dumps(spec.params, sort_keys=True, default=repr)
 
 
 def _sklearn_message(text: str, spec: ModelSpec, at) -> str:

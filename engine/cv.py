@@ -22,6 +22,80 @@ from .metrics import FoldScorer, check_metrics
 from .parallel import run_calls, take_rows
 from .progress import Progress, Stopwatch
 
+#: Columns of ``CVResult.scores`` (``fold_scores.csv``).
+SCORE_COLUMNS = ["model", "repeat", "fold", "metric", "score", "n_train", "n_test", "fit_seconds"]
+#: Columns of ``CVResult.failures`` (``failures.csv``).
+FAILURE_COLUMNS = ["model", "repeat", "fold", "kind", "message"]
+#: The first columns of ``CVResult.predictions``; :func:`prediction_columns` gives them all.
+PREDICTION_KEYS = ["model", "repeat", "fold", "row", "y"]
+
+
+def value_columns(n_classes: int) -> list:
+    """The columns of the predicted values in ``CVResult.predictions``: ``score_0 ..
+    score_{K-1}`` (probabilities or decision values, see ``CVResult.prediction_kind``)."""
+    return [f"score_{k}" for k in range(n_classes)]
+
+
+def prediction_columns(n_classes: int) -> list:
+    """Every column of ``CVResult.predictions`` for ``n_classes`` classes."""
+    return [*PREDICTION_KEYS, *value_columns(n_classes), "predicted"]
+
+
+@dataclass(frozen=True)
+class FoldScores:
+    """One finished fit, as a run reports it (the ``detail`` of its :class:`Progress`).
+
+    Attributes
+    ----------
+    model : str
+    repeat, fold : int
+        Numbered from 1, as in the tables.
+    scores : dict
+        ``{metric: score}`` (NaN where the metric could not be computed).
+    error : str or None
+        Why the fit failed (its scores are then NaN).
+    """
+
+    model: str
+    repeat: int
+    fold: int
+    scores: dict
+    error: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class FoldFit:
+    """What :func:`fit_and_score` measured on one fold (sent back from a worker).
+
+    Attributes
+    ----------
+    scores : tuple of float
+        One per metric, in the order asked (NaN where it could not be computed).
+    fit_seconds : float
+        NaN when the fit failed.
+    kind : str or None
+        ``"proba"``, ``"decision"`` or ``"labels"``: what ``values`` holds.
+    values : ndarray or None
+        The ``(n_test, K)`` predicted values kept for the predictions table.
+    labels : ndarray or None
+        The predicted class codes of the test rows.
+    error : str or None
+        The fit's failure (no score), ``"Type: message"``.
+    errors : tuple of str
+        ``error`` and, per metric, why it could not be computed.
+    warnings : tuple of str
+        Every distinct warning, whole (:func:`warning_texts`).
+    """
+
+    scores: tuple
+    fit_seconds: float = np.nan
+    kind: Optional[str] = None
+    values: Optional[np.ndarray] = None
+    labels: Optional[np.ndarray] = None
+    error: Optional[str] = None
+    errors: tuple = ()
+    warnings: tuple = ()
+
 
 @dataclass(frozen=True)
 class CVConfig:
@@ -178,7 +252,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     ------
     Progress
         After every (model, fold) fit, labelled with the model, repeat and fold; its
-        ``detail`` is ``{model, repeat, fold, scores, error}`` (repeat and fold from 1).
+        ``detail`` is a :class:`FoldScores` (repeat and fold from 1).
 
     Returns
     -------
@@ -203,8 +277,8 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         done += 1
         model, split = tasks[index]
         repeat, fold = split_label(split, config.n_splits)
-        detail = {"model": models[model].name, "repeat": repeat, "fold": fold,
-                  "scores": dict(zip(metrics, outcome["scores"])), "error": outcome["error"]}
+        detail = FoldScores(models[model].name, repeat, fold, dict(zip(metrics, outcome.scores)),
+                            outcome.error)
         yield clock.progress(done, f"model {model + 1} of {len(models)} ({models[model].name}), "
                                    f"repeat {repeat}, fold {fold}", detail)
     return _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock)
@@ -217,17 +291,18 @@ def feature_matrix(dataset: Dataset):
     return dataset.X
 
 
-def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None) -> dict:
+def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None) -> FoldFit:
     """Fit a fresh copy of ``estimator`` on ``train``; score every metric on ``test``.
 
-    Never raises for a model's own failure: the outcome records it. ``errors`` holds
-    the fit's failure or, per metric, why that metric could not be computed (its score
-    stays NaN); ``warnings`` holds every distinct warning, whole.
+    Never raises for a model's own failure: the :class:`FoldFit` records it. ``errors``
+    holds the fit's failure or, per metric, why that metric could not be computed (its
+    score stays NaN); ``warnings`` holds every distinct warning, whole.
     """
     from sklearn import config_context
 
-    outcome = {"scores": [np.nan] * len(metrics), "fit_seconds": np.nan, "kind": None,
-               "values": None, "labels": None, "error": None, "errors": [], "warnings": []}
+    scores, fit_seconds = (np.nan,) * len(metrics), np.nan
+    kind = values = predicted = error = None
+    errors = []
     model = copy.deepcopy(estimator)  # an unfitted estimator: the same as clone, faster
     X_train, X_test = take_rows(X, train), take_rows(X, test)
     # parameters were validated when the model was specified (catalogue.validated)
@@ -237,26 +312,26 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None)
         try:
             start = time.perf_counter()
             model.fit(X_train, y[train])
-            outcome["fit_seconds"] = time.perf_counter() - start
+            fit_seconds = time.perf_counter() - start
             scorer = FoldScorer(model, X_test, y[test], labels, pos_label)
-            outcome["scores"] = [_safe_score(scorer, m, outcome) for m in metrics]
-            outcome["kind"], outcome["values"] = scorer.kept_predictions()
-            outcome["labels"] = scorer.predicted_labels()
+            scores = tuple(_safe_score(scorer, m, errors) for m in metrics)
+            kind, values = scorer.kept_predictions()
+            predicted = scorer.predicted_labels()
         except Exception as exc:  # a model's failure on one fold is a result, not a crash
-            outcome["error"] = f"{type(exc).__name__}: {exc}"
-            outcome["errors"].append(outcome["error"])
-    outcome["warnings"] = warning_texts(caught)
-    return outcome
+            error = f"{type(exc).__name__}: {exc}"
+            errors.append(error)
+    return FoldFit(scores, fit_seconds, kind, values, predicted, error, tuple(errors),
+                   tuple(warning_texts(caught)))
 
 
-def _safe_score(scorer, metric, outcome):
+def _safe_score(scorer, metric, errors: list):
     try:
         score = scorer.score(metric)
     except Exception as exc:  # recorded: this metric has no score on this fold
-        outcome["errors"].append(f"{metric} could not be computed: {type(exc).__name__}: {exc}")
+        errors.append(f"{metric} could not be computed: {type(exc).__name__}: {exc}")
         return np.nan
     if not np.isfinite(score):
-        outcome["errors"].append(f"{metric} could not be computed: the score is {score}")
+        errors.append(f"{metric} could not be computed: the score is {score}")
     return score
 
 
@@ -280,26 +355,25 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
         name = models[model].name
         repeat, fold = split_label(split, config.n_splits)
         train, test = splits[split]
-        for metric, score in zip(metrics, outcome["scores"]):
+        for metric, score in zip(metrics, outcome.scores):
             score_rows.append((name, repeat, fold, metric, score, len(train), len(test),
-                               outcome["fit_seconds"]))
-        for text in outcome.get("errors", ()):
+                               outcome.fit_seconds))
+        for text in outcome.errors:
             failure_rows.append((name, repeat, fold, "error", text))
-        for text in outcome["warnings"]:
+        for text in outcome.warnings:
             failure_rows.append((name, repeat, fold, "warning", text))
-        if outcome["values"] is not None:
-            kinds.setdefault(name, outcome["kind"])
+        if outcome.values is not None:
+            kinds.setdefault(name, outcome.kind)
             for key, value in (("model", name), ("repeat", repeat), ("fold", fold)):
                 blocks[key].append(np.full(len(test), value, dtype=object if key == "model"
                                            else np.int64))
             blocks["row"].append(test)
-            blocks["values"].append(outcome["values"])
-            labels = outcome.get("labels")
+            blocks["values"].append(outcome.values)
+            labels = outcome.labels
             blocks["labels"].append(np.full(len(test), -1, dtype=np.int64) if labels is None
                                     else np.asarray(labels, dtype=np.int64))
-    scores = pd.DataFrame(score_rows, columns=["model", "repeat", "fold", "metric", "score",
-                                               "n_train", "n_test", "fit_seconds"])
-    failures = pd.DataFrame(failure_rows, columns=["model", "repeat", "fold", "kind", "message"])
+    scores = pd.DataFrame(score_rows, columns=SCORE_COLUMNS)
+    failures = pd.DataFrame(failure_rows, columns=FAILURE_COLUMNS)
     return CVResult(scores=scores, predictions=_predictions_table(blocks, dataset),
                     failures=failures, models=tuple(m.name for m in models),
                     metrics=tuple(metrics), classes=tuple(dataset.classes), config=config,
@@ -308,16 +382,14 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
 
 def _predictions_table(blocks, dataset) -> pd.DataFrame:
     n_classes = len(dataset.classes)
-    value_columns = [f"score_{k}" for k in range(n_classes)]
     if not blocks["row"]:
-        return pd.DataFrame(columns=["model", "repeat", "fold", "row", "y", *value_columns,
-                                     "predicted"])
+        return pd.DataFrame(columns=prediction_columns(n_classes))
     rows = np.concatenate(blocks["row"])
     columns = {key: np.concatenate(blocks[key]) for key in ("model", "repeat", "fold")}
     columns["row"] = rows
     columns["y"] = dataset.y[rows]
     values = np.concatenate(blocks["values"])
-    for k, column in enumerate(value_columns):
+    for k, column in enumerate(value_columns(n_classes)):
         columns[column] = values[:, k]
     columns["predicted"] = np.concatenate(blocks["labels"])
     return pd.DataFrame(columns)

@@ -73,7 +73,7 @@ CODES = {
     "unranked_models": "models without any valid score have no rank [models]",
     "partial_ranks": "models are ranked on the folds every ranked model completed "
                      "[rank_note]",
-    # ---- ALOOCV (engine.aloocv, engine.aloocv_analysis)
+    # ---- ALOOCV (engine.aloocv)
     "alo_best_at_max_c": "ALO keeps improving up to the largest C searched [C_max]",
     "alo_best_at_min_c": "ALO is best at the smallest C searched [C_min]",
     "alo_single_row_class": "a class has a single row: ALO unreliable, exact LOO undefined "

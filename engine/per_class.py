@@ -168,7 +168,7 @@ def confusion_per_fold(predictions: pd.DataFrame, models, classes) -> pd.DataFra
     for position, column in ((1, "repeat"), (2, "fold")):
         frame.insert(position, column, np.tile(np.repeat(pairs[:, position - 1], k * k),
                                                n_models))
-    return frame
+    return frame[PER_FOLD_COLUMNS]
 
 
 # ---------------------------------------------------------------------- scores

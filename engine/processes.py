@@ -141,13 +141,17 @@ def tie_to_process(pid: int) -> None:
     whose parent is the server.  (The server itself outlives the process that started
     it as long as any process it forked is alive: each one inherits the server's
     "alive" pipe, so watching the parent is not enough.)  A watchdog thread waits on a
-    Linux pidfd (no risk from a reused process id), elsewhere polls the process.
+    Linux pidfd (no risk from a reused process id), on Windows on a process handle,
+    elsewhere polls the process.
 
     Parameters
     ----------
     pid : int
         The process to live no longer than.
     """
+    if sys.platform == "win32":        # there os.kill(pid, 0) would end the process
+        _tie_to_windows_process(pid)
+        return
     try:
         handle = os.pidfd_open(pid)
     except (AttributeError, OSError):
@@ -157,6 +161,24 @@ def tie_to_process(pid: int) -> None:
     watchdog = threading.Thread(target=_watch_process, args=(pid, handle), daemon=True,
                                 name="process-watchdog")
     watchdog.start()
+
+
+def _tie_to_windows_process(pid: int) -> None:
+    """Windows: a watchdog thread waits on a handle of the process (no polling, and no
+    risk from a reused process id once the handle is open)."""
+    import _winapi
+
+    synchronize = 0x00100000           # the right to wait on the process
+    try:
+        handle = _winapi.OpenProcess(synchronize, False, pid)
+    except OSError:                    # already gone
+        os._exit(1)
+
+    def watch():
+        _winapi.WaitForSingleObject(handle, _winapi.INFINITE)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="process-watchdog").start()
 
 
 def _watch_process(pid: int, handle) -> None:

@@ -48,8 +48,8 @@ from .tables import fsync_folder, try_lock, visible, write_csv, write_text
 
 MANIFEST, NOTES = "run.json", "notes.txt"
 WRITTEN_BY = "honest-eval"
-#: Every table a run can write (``tables()`` of engine.analysis, aloocv_analysis and
-#: calibration); removed when a new run does not write it.
+#: Every table a run can write (``tables()`` of engine.analysis, engine.aloocv and
+#: engine.calibration); removed when a new run does not write it.
 KNOWN_TABLES = frozenset({
     "fold_scores.csv", "summary.csv", "correlation.csv", "pairwise.csv",
     "credible_intervals.csv", "failures.csv", "aloocv_curve.csv", "aloocv_optimum.csv",
@@ -113,9 +113,9 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list) 
             fsync_folder(staging)
             committed = True
             try:
-                _roll_forward(folder, staging)
+                roll_forward(folder, staging)
             except BaseException:
-                _roll_forward(folder, staging)  # finish the set, then pass the exception on
+                roll_forward(folder, staging)  # finish the set, then pass the exception on
                 raise
     except BaseException as exc:
         if not committed:
@@ -229,8 +229,10 @@ def _to_remove(folder: str, names: list) -> list:
     return sorted(n for n in candidates - set(names) if os.path.isfile(os.path.join(folder, n)))
 
 
-def _roll_forward(folder: str, staging: str) -> None:
-    """Move a committed staging folder's set into place (repeatable, see the module)."""
+def roll_forward(folder: str, staging: str) -> None:
+    """Move a committed staging folder's set into ``folder``: step 3 of the module's
+    protocol.  ``staging`` must hold its ``run.json``; repeatable after an interruption.
+    The caller holds the folder's lock."""
     with open(os.path.join(staging, MANIFEST), encoding="utf-8") as stream:
         record = json.load(stream)
     _unlink(os.path.join(folder, MANIFEST))
@@ -274,7 +276,7 @@ def _recover(folder: str, own: str = "") -> None:
                     os.close(fd)
     for _, path, fd in sorted(committed, key=lambda item: item[:2]):
         try:
-            _roll_forward(folder, path)
+            roll_forward(folder, path)
         finally:
             _close(fd)
 

@@ -330,10 +330,24 @@ class Comparison:
         return hit.iloc[0]
 
 
+#: Columns of ``Comparison.pairwise`` (``pairwise.csv``), in the file's order.
 PAIRWISE_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value",
                     "p_value_adjusted", "t_stat_uncorrected", "p_value_uncorrected",
                     "p_mu_positive", "p_better", "p_equivalent", "p_worse", "n_folds",
                     "p_value_two_sided", "p_value_two_sided_adjusted"]
+#: The frequentist columns of ``pairwise``: the pair, the corrected t-test (two-sided p-values
+#: first, then the one-sided ones), the plain t-test for contrast, the folds compared.
+FREQUENTIST_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value_two_sided",
+                       "p_value_two_sided_adjusted", "p_value", "p_value_adjusted",
+                       "t_stat_uncorrected", "p_value_uncorrected", "n_folds"]
+#: The Bayesian columns of ``pairwise``: the pair and the posterior probabilities.
+BAYESIAN_COLUMNS = ["model_1", "model_2", "p_mu_positive", "p_better", "p_equivalent",
+                    "p_worse"]
+#: Columns of ``Comparison.intervals`` (``credible_intervals.csv``).
+INTERVAL_COLUMNS = ["model_1", "model_2", "level", "lower", "upper"]
+#: Columns of :func:`summary_table` (``summary.csv``).
+SUMMARY_COLUMNS = ["model", "metric", "mean", "std", "rank", "n_folds", "n_failed", "n_warned",
+                   "rank_mean", "rank_n_folds", "rank_note"]
 
 
 def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
@@ -368,9 +382,11 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
         post = posterior(differences, n_train, n_test)
         probs = post.probabilities(settings.rope)
         mean = float(np.mean(differences)) if len(differences) else np.nan
-        rows.append([names[i], names[k], mean, t_c, p_c, np.nan, t_u, p_u,
-                     probs["p_mu_positive"], probs["p_better"], probs["p_equivalent"],
-                     probs["p_worse"], int(both.sum()), two_sided(p_c), np.nan])
+        rows.append({"model_1": names[i], "model_2": names[k], "mean_difference": mean,
+                     "t_stat": t_c, "p_value": p_c, "p_value_adjusted": np.nan,
+                     "t_stat_uncorrected": t_u, "p_value_uncorrected": p_u, **probs,
+                     "n_folds": int(both.sum()), "p_value_two_sided": two_sided(p_c),
+                     "p_value_two_sided_adjusted": np.nan})
         for level in settings.credible_levels:
             interval_rows.append([names[i], names[k], level, *post.interval(level)])
     pairwise = pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
@@ -378,8 +394,7 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
                                                   settings.correction)
     pairwise["p_value_two_sided_adjusted"] = adjust_pvalues(
         pairwise["p_value_two_sided"].to_numpy(), settings.correction)
-    intervals = pd.DataFrame(interval_rows, columns=["model_1", "model_2", "level", "lower",
-                                                     "upper"])
+    intervals = pd.DataFrame(interval_rows, columns=INTERVAL_COLUMNS)
     return Comparison(metric=metric, pairwise=pairwise, intervals=intervals,
                       correlation=correlation_table(score_matrix), settings=settings,
                       n_train=n_train, n_test=n_test)
@@ -416,8 +431,7 @@ def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple,
         part.insert(0, "metric", metric)
         parts.append(part.rename_axis("model").reset_index())
     summary = pd.concat(parts, ignore_index=True)
-    return summary[["model", "metric", "mean", "std", "rank", "n_folds", "n_failed", "n_warned",
-                    "rank_mean", "rank_n_folds", "rank_note"]]
+    return summary[SUMMARY_COLUMNS]
 
 
 def _warned_folds(failures) -> dict:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 import numpy as np
 
@@ -185,6 +185,36 @@ def _frequentist_sentence(values: dict, alpha: float, correction: str) -> tuple:
     return text, significant
 
 
+class ModelHealth(NamedTuple):
+    """How often a model failed or warned on the primary metric's folds.
+
+    A NamedTuple, not a dataclass: :func:`pair_verdict` has always taken plain
+    ``(n_failed, n_warned, n_folds)`` tuples, which still work.
+    """
+
+    n_failed: int
+    n_warned: int
+    n_folds: int
+
+
+def model_health(summary, metric: str, n_folds: int) -> dict:
+    """``{model: ModelHealth}`` from a summary table (:func:`engine.stats.summary_table`).
+
+    Parameters
+    ----------
+    summary : DataFrame
+        ``ExperimentResult.summary``; a summary without ``n_warned`` counts no warnings.
+    metric : str
+        The metric whose rows are read (the primary one).
+    n_folds : int
+        Folds per model (``n_splits * n_repeats``).
+    """
+    rows = summary[summary["metric"] == metric]
+    warned = rows["n_warned"] if "n_warned" in rows else [0] * len(rows)
+    return {str(m): ModelHealth(int(f), int(w), int(n_folds))
+            for m, f, w in zip(rows["model"], rows["n_failed"], warned)}
+
+
 def health_sentence(model: str, n_failed: int, n_warned: int, n_folds: int) -> str:
     """Plain words on a model that failed or warned on some folds ('' if neither)."""
     parts = []
@@ -215,8 +245,9 @@ def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: f
     correction : str
         The multiple-comparison correction behind ``p_value_adjusted``.
     health : mapping, optional
-        ``{model: (n_failed, n_warned, n_folds)}``: models that failed or warned on some
-        folds get a sentence saying so (the pair is compared on the folds both completed).
+        ``{model: ModelHealth}`` (see :func:`model_health`; plain ``(n_failed, n_warned,
+        n_folds)`` tuples do too): models that failed or warned on some folds get a
+        sentence saying so (the pair is compared on the folds both completed).
 
     Returns
     -------

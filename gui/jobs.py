@@ -1,31 +1,56 @@
-"""Engine work on worker threads: progress, result, error and cancel as Qt signals.
+"""The one way the GUI runs long work: a :class:`Job`, with progress, result, error and
+cancel as Qt signals.
 
 An engine job is a generator yielding :class:`engine.progress.Progress` and returning
-its result (see ``engine/progress.py``). :class:`Job` runs one on a ``QThread``;
-because the ``Job`` object itself lives in the GUI thread, its signals reach slots of
-GUI objects through the event loop (queued), never directly from the worker.
-Connect them to bound methods of QObjects (widgets), not to free functions.
+its result (see ``engine/progress.py``).  A :class:`Job` drives one on a ``QThread``:
+
+* :meth:`Job.in_process` -- engine computations (the cross-validation, ALOOCV curves,
+  calibration): the thread drives :func:`engine.runner.run_in_process`, so the work
+  runs in a child process (lower priority, tied to this one, its own ``n_jobs``
+  workers) and the thread only waits on a pipe.  The fits never hold this process's
+  GIL, and Cancel ends the child at once.
+* ``Job(make_work)`` -- work that needs this process: reading and writing files
+  (loading data, saving, exporting tables and images) and the few timed fits of a run's
+  estimate.  It runs on the thread itself; Cancel stops it at its next ``yield``.
+
+Both are driven by the same code and emit the same signals.  Because the ``Job`` object
+itself lives in the GUI thread, its signals reach slots of GUI objects through the event
+loop (queued), never directly from the worker.  Connect them to bound methods of
+QObjects (widgets), not to free functions.
 
 Progress is throttled (``min_interval``) so thousands of folds never flood the loop;
 the ``detail`` of every record (a fold's scores, for live plots) still arrives, in
 batches, through ``details``.
-``cancel()`` asks the generator to stop at its next ``yield`` (between folds).
 """
 from __future__ import annotations
 
 import sys
 import time
 import traceback
-from typing import Callable
+from typing import Callable, Optional
 
 from PySide6.QtCore import QThread, Signal
+
+from engine.runner import Heartbeat, JobFailed, run_in_process
+
+
+def failure_message(exc: BaseException) -> str:
+    """What the user is told about an exception of a job (a ValueError is for them)."""
+    if isinstance(exc, ValueError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"cannot read or write a file: {exc}"
+    if isinstance(exc, MemoryError):
+        return "out of memory: try fewer rows, folds or models"
+    return f"unexpected failure ({type(exc).__name__}: {exc})"
 
 
 class Job(QThread):
     """Run ``make_work()`` on a worker thread.
 
     ``make_work`` returns either an engine generator (progress records, then a result)
-    or, for a plain function, any value directly.
+    or, for a plain function, any value directly.  For engine computations use
+    :meth:`in_process`.
     """
 
     progressed = Signal(object)   # engine.progress.Progress (the latest)
@@ -42,8 +67,33 @@ class Job(QThread):
         self._min_interval = min_interval
         self._cancel_requested = False
 
+    @classmethod
+    def in_process(cls, function: Callable, args: tuple = (), kwargs: Optional[dict] = None, *,
+                   name: str, prepare: Optional[Callable] = None, parent=None,
+                   min_interval: float = 0.1, **options) -> "Job":
+        """A job that runs ``function(*args, **kwargs)`` in a child process.
+
+        Parameters
+        ----------
+        function : callable
+            A module-level engine function (the child imports it by name) returning an
+            engine generator or a value; it and the arguments must pickle.
+        args, kwargs
+            Its arguments (copied to the child).
+        name : str
+            The job's and the child process's name.
+        prepare : callable, optional
+            Applied to the result in the child (see :func:`engine.runner.run_in_process`).
+        **options
+            More options of :func:`engine.runner.run_in_process` (``start_method`` ...).
+        """
+        return cls(lambda: run_in_process(function, args, kwargs, prepare=prepare, name=name,
+                                          **options),
+                   name=name, parent=parent, min_interval=min_interval)
+
     def cancel(self) -> None:
-        """Ask the work to stop at its next progress point."""
+        """Ask the work to stop: a child process ends at once, work on the thread at its
+        next progress point."""
         self._cancel_requested = True
 
     @property
@@ -57,21 +107,25 @@ class Job(QThread):
                 self.succeeded.emit(work)
                 return
             self._drive(work)
-        except ValueError as exc:
-            self.failed.emit(str(exc))
-        except OSError as exc:
-            self.failed.emit(f"cannot read or write a file: {exc}")
-        except MemoryError:
-            self.failed.emit("out of memory: try fewer rows, folds or models")
+        except JobFailed as exc:          # in a child process: its traceback, then a message
+            if exc.child_traceback:
+                print(f"in the {self.objectName()} process:\n{exc.child_traceback}",
+                      file=sys.stderr, end="")
+            if exc.exception is not None:
+                self.failed.emit(failure_message(exc.exception))
+            else:                         # it died (killed, out of memory) or did not pickle
+                self.failed.emit(exc.message if exc.type_name == "ProcessDied"
+                                 else f"unexpected failure ({exc})")
         except Exception as exc:  # noqa: BLE001 - shown in a dialog, never a crash
-            traceback.print_exc(file=sys.stderr)
-            self.failed.emit(f"unexpected failure ({type(exc).__name__}: {exc})")
+            if not isinstance(exc, (ValueError, OSError, MemoryError)):
+                traceback.print_exc(file=sys.stderr)
+            self.failed.emit(failure_message(exc))
 
     def _drive(self, work) -> None:
         last, pending = 0.0, []
         while True:
             if self._cancel_requested:
-                work.close()
+                work.close()              # a child process is terminated here
                 self.cancelled.emit()
                 return
             try:
@@ -79,6 +133,8 @@ class Job(QThread):
             except StopIteration as stop:
                 self.succeeded.emit(stop.value)
                 return
+            if isinstance(record, Heartbeat):
+                continue                  # nothing new: only a chance to see a cancel
             if record.detail is not None:
                 pending.append(record.detail)
             now = time.monotonic()

@@ -7,7 +7,6 @@ settings dataclasses, ExperimentResult), so saving it is writing an experiment f
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Optional
 
 from PySide6.QtCore import QObject, Signal
@@ -103,6 +102,3 @@ class AppState(QObject):
         self.set_dataset(dataset)
         self.set_model_entries(list(experiment.model_entries))
         self.settings_changed.emit()
-
-    def with_rope(self, rope: float) -> ComparisonSettings:
-        return replace(self.comparison, rope=rope)

@@ -1,4 +1,4 @@
-"""Tests for engine.aloocv_exact: the vectorized multinomial exact LOO.
+"""Tests for engine.aloocv.exact: the vectorized multinomial exact LOO.
 
 References: warm-started Newton refits row by row (``_rowwise`` below; the same refit
 finishes rows the chord iteration does not), explicit leave-one-out Newton steps, the
@@ -12,10 +12,10 @@ from scipy.special import logsumexp
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
-import engine.aloocv_exact as exact
-from engine.aloocv import _alo_multi
-from engine.aloocv_design import Design, hessian_multi
-from engine.aloocv_solver import solve
+import engine.aloocv.exact as exact
+from engine.aloocv import alo_log_likelihood
+from engine.aloocv.design import Design, hessian_multi
+from engine.aloocv.solver import solve
 
 
 pytestmark = pytest.mark.usefixtures("one_blas_thread")
@@ -35,13 +35,13 @@ def _rowwise(design, lam, Theta, tol=1e-10):
     """Per-row exact LOO log-likelihoods from a warm-started Newton refit per row."""
     out = np.empty(design.n)
     for i in range(design.n):
-        u = design.Xb[i] @ exact._refit(design, lam, Theta, i, tol)
+        u = design.Xb[i] @ exact.refit_without(design, lam, Theta, i, tol)
         out[i] = u[design.y[i]] - logsumexp(u)
     return out
 
 
 def _assert_matches_rows(design, lam, Theta):
-    fast = exact._exact_loo_multi(design, lam, Theta)
+    fast = exact.exact_loo_multi(design, lam, Theta)
     ref = _rowwise(design, lam, Theta)
     np.testing.assert_allclose(fast, ref, rtol=1e-8, atol=1e-11)
 
@@ -54,7 +54,7 @@ def test_vectorized_matches_row_loop(data, C):
 def test_start_is_one_newton_step_of_each_loo_problem(iris):
     X, y = iris
     design, lam, Theta = _fitted(X, y, 1.0, tol=1e-13)      # full-data gradient ~0
-    refits = exact._MultiRefits(design, lam, Theta, 1e-10)
+    refits = exact.MultiRefits(design, lam, Theta, 1e-10)
     idx = np.array([0, 60, 77, 149])                      # 77: highest ALO correction
     start, steps, _, _ = refits.start(idx)
     theta = Theta.T.ravel()
@@ -71,32 +71,32 @@ def test_start_is_one_newton_step_of_each_loo_problem(iris):
 def test_start_predictions_are_the_alo_estimate(iris):
     X, y = iris
     design, lam, Theta = _fitted(X, y, 3.0)
-    start = exact._MultiRefits(design, lam, Theta, 1e-10).start(np.arange(design.n))[0]
+    start = exact.MultiRefits(design, lam, Theta, 1e-10).start(np.arange(design.n))[0]
     U = np.einsum("mkd,md->mk", start, design.Xb)
     alo = np.sum(U[np.arange(design.n), y] - np.logaddexp.reduce(U, axis=1))
-    assert alo == pytest.approx(_alo_multi(design, lam, Theta)[0], rel=1e-12)
+    assert alo == pytest.approx(alo_log_likelihood(X, y, 3.0), rel=1e-12)
 
 
 @pytest.mark.parametrize("max_chord", [0, 2])
 def test_chunks_and_newton_fallback(iris, monkeypatch, max_chord):
     """Chunks of 7 rows (the last one short); few chord steps leave rows to Newton."""
     design, lam, Theta = _fitted(*iris, 10.0)
-    monkeypatch.setattr(exact, "_CHUNK_ELEMENTS", 7 * design.n * design.K)
-    monkeypatch.setattr(exact, "_MAX_CHORD", max_chord)
+    monkeypatch.setattr(exact, "CHUNK_ELEMENTS", 7 * design.n * design.K)
+    monkeypatch.setattr(exact, "MAX_CHORD", max_chord)
     _assert_matches_rows(design, lam, Theta)
 
 
 def test_diverging_row_is_refitted_from_its_best_point(iris, monkeypatch):
     """A NaN gradient (e.g. softmax overflow) stops the row; Newton finishes it."""
     design, lam, Theta = _fitted(*iris, 1.0)
-    gradients = exact._MultiRefits.gradients
+    gradients = exact.MultiRefits.gradients
 
     def nan_for_row_5(self, Th, left_out):
         G = gradients(self, Th, left_out)
         G[left_out == 5] = np.nan
         return G
 
-    monkeypatch.setattr(exact._MultiRefits, "gradients", nan_for_row_5)
+    monkeypatch.setattr(exact.MultiRefits, "gradients", nan_for_row_5)
     _assert_matches_rows(design, lam, Theta)
 
 
@@ -121,7 +121,7 @@ def test_matches_sklearn_refits_on_iris_subset(iris, solver, C, rtol):
     X, y = iris
     idx = np.concatenate([np.flatnonzero(y == k)[:15] for k in range(3)])
     Xs, ys = StandardScaler().fit_transform(X[idx]), y[idx]
-    ours = exact._exact_loo_multi(*_fitted(Xs, ys, C))
+    ours = exact.exact_loo_multi(*_fitted(Xs, ys, C))
     ref = np.empty(len(ys))
     for i in range(len(ys)):
         keep = np.arange(len(ys)) != i

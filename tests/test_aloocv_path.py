@@ -1,4 +1,4 @@
-"""Tests for engine.aloocv_path: the batched binary ALO curve and its warm starts.
+"""Tests for engine.aloocv.path: the batched binary ALO curve and its warm starts.
 
 The batched values are checked against the per-C formula (``L^{-1} x_i`` leverages),
 which the other ALO tests check against scikit-learn refits and finite differences.
@@ -11,10 +11,10 @@ from scipy.special import softmax
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 
-import engine.aloocv_path as path
+import engine.aloocv.design as design_module
+import engine.aloocv.path as path
 from engine.aloocv import alo_curve, alo_log_likelihood
-import engine.aloocv_design as design_module
-from engine.aloocv_design import Design, hessian_multi, pair_products
+from engine.aloocv.design import Design, hessian_multi, pair_products
 from engine.progress import run_to_end
 
 
@@ -128,10 +128,10 @@ def test_fits_fall_back_to_the_damped_solver(cancer, monkeypatch):
     Cs = np.logspace(-3, 3, 9)
     design = Design(X, y)
     far = np.full(design.d, 50.0)                             # full steps diverge from here
-    theta, factor, converged = path._full_steps(design, design.Xb.T.copy(),
+    theta, factor, converged = path.full_steps(design, design.Xb.T.copy(),
                                                 design.y.astype(float), 1.0, far, 1e-10)
     assert not converged and factor is None and np.isfinite(theta).all()
     lean = np.array(list(path.fits_along(design, Cs)))
-    monkeypatch.setattr(path, "_MAX_FULL_STEPS", 1)          # every fit hands over
+    monkeypatch.setattr(path, "MAX_FULL_STEPS", 1)          # every fit hands over
     damped = np.array(list(path.fits_along(design, Cs)))
     np.testing.assert_allclose(damped, lean, rtol=1e-8, atol=1e-10)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.aloocv import alo_log_likelihood, exact_loo_log_likelihood
-from engine.aloocv_analysis import prepared_matrix, reliable_points, run_aloocv
+from engine.aloocv import prepared_matrix, reliable_points, run_aloocv
 from engine.catalogue import ModelSpec
 from engine.data import load_csv
 from engine.experiment import AloocvSettings

@@ -103,7 +103,7 @@ def test_saved_csv_path_is_relative_inside_the_experiment_folder(tmp_path):
 
 def test_models_differing_only_in_C_share_one_aloocv_curve():
     from engine.aloocv import alo_curve
-    from engine.aloocv_analysis import prepared_matrix, run_aloocv
+    from engine.aloocv import prepared_matrix, run_aloocv
     from engine.catalogue import expand_models
     from engine.experiment import AloocvSettings
 

@@ -10,7 +10,7 @@ from sklearn.metrics import brier_score_loss, log_loss
 from sklearn.model_selection import StratifiedKFold
 from sklearn.naive_bayes import GaussianNB
 
-import engine.calibration as calibration
+import engine.calibration.analysis as calibration
 from engine.calibration import (apply_calibration_map, calibration_scores, fit_calibration_map,
                                 fold_score_matrix, reliability_diagram, run_calibration)
 from engine.catalogue import expand_models

@@ -245,7 +245,7 @@ def test_ctrl_c_while_writing_says_what_the_folder_holds(tmp_path, monkeypatch, 
     out = tmp_path / "out"
     assert run([str(exp), "--out", str(out), "--quiet"]) == 0
     before = {name: (out / name).read_bytes() for name in os.listdir(out)}
-    real_write_csv, real_roll_forward = result_folder.write_csv, result_folder._roll_forward
+    real_write_csv, real_roll_forward = result_folder.write_csv, result_folder.roll_forward
     calls = []
 
     def interrupt_once(real):
@@ -260,7 +260,7 @@ def test_ctrl_c_while_writing_says_what_the_folder_holds(tmp_path, monkeypatch, 
         monkeypatch.setattr(result_folder, "write_csv", interrupt_once(real_write_csv))
     else:
         calls.append(None)
-        monkeypatch.setattr(result_folder, "_roll_forward", interrupt_once(real_roll_forward))
+        monkeypatch.setattr(result_folder, "roll_forward", interrupt_once(real_roll_forward))
     capsys.readouterr()
     exp = write_experiment(tmp_path / "exp.json", cv={"n_splits": 4, "n_repeats": 1})
     assert run([str(exp), "--out", str(out), "--quiet"]) == 130

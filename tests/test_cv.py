@@ -65,7 +65,7 @@ def test_progress_and_out_of_fold_predictions():
     result = run_to_end(run_cv(dataset, specs, CVConfig(5, 3, 0), ["roc_auc"]), records.append)
     assert [r.done for r in records] == list(range(1, 31))
     assert all(r.total == 30 for r in records)
-    assert records[0].detail["model"] == "svc" and "roc_auc" in records[0].detail["scores"]
+    assert records[0].detail.model == "svc" and "roc_auc" in records[0].detail.scores
     assert result.prediction_kind == {"svc": "decision", "svc_p": "proba"}
     preds = result.predictions
     # every row appears once per repeat per model

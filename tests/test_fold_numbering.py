@@ -14,7 +14,7 @@ import pytest
 from sklearn.model_selection import RepeatedStratifiedKFold
 
 from engine.analysis import run_experiment
-from engine.cv import split_label, split_number
+from engine.cv import FoldScores, split_label, split_number
 from engine.experiment import parse_experiment
 from engine.progress import run_to_end
 from engine.tables import write_tables
@@ -86,9 +86,9 @@ def test_calibration_tables_number_folds_like_the_cv(run):
 
 def test_progress_labels_and_details_number_from_one(run):
     _, records, _ = run
-    details = [r.detail for r in records if isinstance(r.detail, dict) and "fold" in r.detail]
+    details = [r.detail for r in records if isinstance(r.detail, FoldScores)]
     assert len(details) == 2 * R * K
-    assert {(d["repeat"], d["fold"]) for d in details} == {(r, f) for r in (1, 2)
+    assert {(d.repeat, d.fold) for d in details} == {(r, f) for r in (1, 2)
                                                             for f in (1, 2, 3)}
     labels = " ".join(r.label for r in records)
     assert "repeat 2, fold 3" in labels and "repeat 0" not in labels and "fold 0" not in labels

@@ -1,8 +1,9 @@
 """The window's cross-validation process: "Parallel jobs" starts that many workers, and
 nothing it started outlives the window's process, even a killed one.
 
-The driver below stands in for the window: it runs :func:`gui.tabs.cv_tab.run_in_process`
-(no QApplication is needed for that) on a long run and prints each progress record.
+The driver below stands in for the window: it runs ``run_experiment`` through
+:func:`engine.runner.run_in_process` (as :class:`gui.jobs.Job` does, without Qt) on a long
+run, with each start method, and prints each progress record.
 """
 import os
 import signal
@@ -21,9 +22,10 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
 DRIVER = """
 import sys
 sys.path.insert(0, {root!r})
+from engine.analysis import run_experiment
 from engine.data import load_dataset
 from engine.experiment import parse_experiment
-from gui.tabs.cv_tab import run_in_process
+from engine.runner import Heartbeat, Precompute, run_in_process
 
 if __name__ == "__main__":
     experiment = parse_experiment({{
@@ -31,15 +33,19 @@ if __name__ == "__main__":
         "models": [{{"name": "forest", "estimator": "RandomForestClassifier",
                      "params": {{"n_estimators": 60, "random_state": 0}}}}],
         "cv": {{"n_splits": 10, "n_repeats": 10, "random_state": 0}}}})
-    work = run_in_process(experiment, load_dataset(experiment.dataset), n_jobs={jobs})
+    work = run_in_process(run_experiment, (experiment,),
+                          {{"n_jobs": {jobs}, "dataset": load_dataset(experiment.dataset)}},
+                          prepare=Precompute("notes", "cv.score_matrix"),
+                          start_method={method!r}, name="cross-validation")
     for progress in work:
-        print("progress", progress.done, flush=True)
+        if not isinstance(progress, Heartbeat):
+            print("progress", progress.done, flush=True)
 """
 
 
-def start_driver(tmp_path, jobs):
+def start_driver(tmp_path, jobs, method="forkserver"):
     script = tmp_path / "driver.py"
-    script.write_text(DRIVER.format(root=ROOT, jobs=jobs))
+    script.write_text(DRIVER.format(root=ROOT, jobs=jobs, method=method))
     out = open(tmp_path / "out.txt", "wb")
     proc = subprocess.Popen([sys.executable, str(script)], stdout=out, stderr=subprocess.STDOUT)
     return proc, out
@@ -60,8 +66,10 @@ def wait_for_workers(proc, tmp_path, n, seconds=60):
     raise AssertionError(f"no {n} workers in {seconds} s: {(tmp_path / 'out.txt').read_text()}")
 
 
-def test_parallel_jobs_start_workers_and_die_with_a_killed_window(tmp_path, family):  # noqa: F811
-    proc, out = start_driver(tmp_path, jobs=2)
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+def test_parallel_jobs_start_workers_and_die_with_a_killed_window(tmp_path, family,  # noqa: F811
+                                                                  method):
+    proc, out = start_driver(tmp_path, jobs=2, method=method)
     family.append(proc.pid)
     try:
         assert len(wait_for_workers(proc, tmp_path, 2)) >= 2   # was 0: a daemonic child

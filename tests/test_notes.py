@@ -63,12 +63,14 @@ def test_every_code_is_snake_case_with_a_meaning():
 
 
 def _codes_used_in(folder: str) -> set:
-    """Codes of every ``Note("code", ...)`` written in the Python files of ``folder``."""
+    """Codes of every ``Note("code", ...)`` written in the Python files of ``folder`` and
+    its subpackages."""
     used = set()
-    for name in os.listdir(folder):
-        if not name.endswith(".py"):
+    paths = [os.path.join(top, name) for top, _, names in os.walk(folder) for name in names]
+    for path in paths:
+        if not path.endswith(".py"):
             continue
-        with open(os.path.join(folder, name), encoding="utf-8") as stream:
+        with open(path, encoding="utf-8") as stream:
             tree = ast.parse(stream.read())
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Note" \
@@ -219,7 +221,7 @@ def test_alo_optimum_notes_and_message():
 
 
 def test_aloocv_result_notes_name_their_model_and_pickle():
-    from engine.aloocv_analysis import run_aloocv
+    from engine.aloocv import run_aloocv
     from engine.catalogue import expand_model
     from engine.data import load_builtin
     from engine.experiment import AloocvSettings
@@ -247,18 +249,37 @@ def test_aloocv_result_notes_name_their_model_and_pickle():
 
 
 # --------------------------------------------------------------------------- calibration
-def test_crowded_bucket_note():
-    from engine.calibration import _maps
+def _calibrated(dataset, estimator, settings, monkeypatch, outcome):
+    """run_calibration of one model "m" (or "nb") after a 2-fold CV, every calibrated fold
+    replaced by ``outcome(test, split)`` (a CalibratedFold)."""
+    import engine.calibration.analysis as calibration
+    from engine.catalogue import expand_models
+    from engine.cv import CVConfig, make_splits, run_cv
+    from engine.progress import run_to_end
+
+    specs = expand_models([{"name": "nb" if estimator == "GaussianNB" else "m",
+                            "estimator": estimator}])
+    cv = run_to_end(run_cv(dataset, specs, CVConfig(2, 1, 0), ["accuracy"]))
+    tests = [test for _, test in make_splits(dataset.y, cv.config)]
+
+    def calibrate_fold(estimator, X, y, train, test, *rest):
+        return outcome(test, next(s for s, rows in enumerate(tests) if np.array_equal(rows, test)))
+    monkeypatch.setattr(calibration, "calibrate_fold", calibrate_fold)
+    return run_to_end(calibration.run_calibration(dataset, cv, specs, settings,
+                                                  inner_splits=5))
+
+
+def test_crowded_bucket_note(monkeypatch):
+    from engine.calibration import CalibratedFold
+    from engine.data import dataset_from_frame
     from engine.experiment import CalibrationSettings
 
-    y = np.array([0, 1] * 50)
-    p1 = np.where(y == 1, 0.99999, 0.00001)
-    index = pd.DataFrame({"repeat": 1, "fold": 1, "row": np.arange(100), "y": y})
-    notes = []
-    _maps([("nb", "uncalibrated", index, np.column_stack([1 - p1, p1]))], ["isotonic"], 2,
-          SimpleNamespace(classes=("a", "b")), CalibrationSettings(methods=("isotonic",)),
-          notes)
-    note = next(n for n in notes if n.code == "crowded_buckets")
+    y = np.array([0, 1] * 50)                  # far apart: naive Bayes is all but certain
+    frame = pd.DataFrame({"x": np.where(y == 1, 50.0, -50.0) + np.arange(100) % 7, "y": y})
+    dataset = dataset_from_frame(frame, target="y")
+    result = _calibrated(dataset, "GaussianNB", CalibrationSettings(methods=("isotonic",)),
+                         monkeypatch, lambda test, _: CalibratedFold(np.full((len(test), 2), .5)))
+    note = next(n for n in result.notes if n.code == "crowded_buckets")
     assert dict(note.fields) == {"model": "nb", "share": 1.0}
     assert str(note) == ("nb: 100% of the out-of-fold probabilities fall in the first or last "
                          "bucket of the uniform calibration map (extreme probabilities, as naive "
@@ -266,23 +287,19 @@ def test_crowded_bucket_note():
                          "'quantile') follow the data")
 
 
-def test_calibration_warnings_keep_category_and_text_apart():
-    from engine.calibration import _assemble
+def test_calibration_warnings_keep_category_and_text_apart(monkeypatch):
+    from engine.calibration import CalibratedFold
+    from engine.data import load_builtin
     from engine.experiment import CalibrationSettings
 
-    y = np.array([0, 1] * 10)
-    preds = pd.DataFrame({"model": "m", "repeat": 1, "fold": [1] * 10 + [2] * 10,
-                          "row": np.arange(20), "y": y, "score_0": 0.4, "score_1": 0.6})
-    cv = SimpleNamespace(predictions=preds, prediction_kind={"m": "decision"},
-                         config=SimpleNamespace(n_splits=2))
-    splits = [(np.arange(10, 20), np.arange(10)), (np.arange(10), np.arange(10, 20))]
-    outcomes = [{"proba": np.full((10, 2), 0.5), "error": None,
-                 "warnings": [("UserWarning", "something odd")]},
-                {"proba": None, "error": "ValueError: bad", "warnings": []}]
-    tasks = [(0, "sigmoid", 0), (0, "sigmoid", 1)]
-    result = _assemble(outcomes, tasks, [SimpleNamespace(name="m")], ["sigmoid"], splits, y, 2,
-                       SimpleNamespace(classes=("a", "b")), cv,
-                       CalibrationSettings(methods=("sigmoid",)), 5)
+    def outcome(test, split):                  # the first fold warns, the second fails
+        if split == 0:
+            return CalibratedFold(np.full((len(test), 2), 0.5),
+                                  warnings=(("UserWarning", "something odd"),))
+        return CalibratedFold(error="ValueError: bad")
+
+    result = _calibrated(load_builtin("moons"), "SVC", CalibrationSettings(methods=("sigmoid",)),
+                         monkeypatch, outcome)   # SVC: decision values, not probabilities
     by_code = {n.code: n for n in result.notes}
     assert by_code["calibration_method"].fields["inner_splits"] == 5
     assert str(by_code["calibration_method"]).startswith("calibrated variants: "

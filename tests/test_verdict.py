@@ -151,3 +151,14 @@ def test_metrics_about_one_class_name_it():
     assert metric_label("average_precision", 1) == "average precision of '1'"
     assert metric_label("roc_auc", "Chinstrap") == "ROC AUC"          # symmetric: no class
     assert metric_label("f1_macro", "Chinstrap") == "F1, mean over classes"
+
+
+def test_model_health_reads_the_summary_of_the_primary_metric():
+    from engine.verdict import ModelHealth, model_health
+
+    summary = pd.DataFrame({"model": ["a", "b", "a"], "metric": ["acc", "acc", "auc"],
+                            "n_failed": [1, 0, 5], "n_warned": [0, 2, 5]})
+    assert model_health(summary, "acc", 10) == {"a": ModelHealth(1, 0, 10),
+                                                "b": ModelHealth(0, 2, 10)}
+    older = summary.drop(columns="n_warned")           # a summary without n_warned
+    assert model_health(older, "acc", 10)["b"] == (0, 0, 10)

@@ -70,7 +70,6 @@ class AloocvPlot(PlotPanel):
         self._C = np.empty(0)
         self._alo = np.empty(0)
         self._loo = np.empty(0)
-        self._good = np.empty(0, dtype=bool)
         self.optimum_C: Optional[float] = None
         self.clear_curve()
 
@@ -91,7 +90,6 @@ class AloocvPlot(PlotPanel):
                 else np.asarray(reliable, dtype=bool))
         self.alo_item.setData(self._C, np.where(good, self._alo, np.nan), connect="finite")
         self.unreliable_item.setData(self._C[~good], self._alo[~good])
-        self._good = good
         self._set_legend_entry(self.alo_item, ALO_NAME, True)
         self._set_legend_entry(self.unreliable_item, UNRELIABLE_NAME, bool((~good).any()))
         has_loo = bool(np.isfinite(self._loo).any())
@@ -106,7 +104,6 @@ class AloocvPlot(PlotPanel):
 
     def clear_curve(self) -> None:
         self._C = self._alo = self._loo = np.empty(0)
-        self._good = np.empty(0, dtype=bool)
         for item in (self.alo_item, self.loo_item, self.unreliable_item):
             item.setData([], [])
         self._set_legend_entry(self.loo_item, LOO_NAME, False)

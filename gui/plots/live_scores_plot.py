@@ -97,20 +97,20 @@ class LiveScoresPlot(PlotPanel):
         return self.lines[i]
 
     def add_fold_scores(self, details: list) -> None:
-        """Add finished folds: dicts with ``model, repeat, fold, scores`` (engine.cv).
+        """Add finished folds: :class:`engine.cv.FoldScores` records.
 
         Repeat and fold are numbered from 1; fold ``f`` of repeat ``r`` is drawn at
         x = (r - 1) * k + f, so the x axis runs 1 .. k * r in split order.
         """
         changed = set()
         for detail in details:
-            points = self._points.get(detail.get("model"))
-            score = detail.get("scores", {}).get(self._metric)
+            points = self._points.get(detail.model)
+            score = detail.scores.get(self._metric)
             if points is None or score is None:
                 continue
-            points[0].append((detail["repeat"] - 1) * self._n_splits + detail["fold"])
+            points[0].append((detail.repeat - 1) * self._n_splits + detail.fold)
             points[1].append(score)
-            changed.add(detail["model"])
+            changed.add(detail.model)
         for i, name in enumerate(self._points):
             if name in changed:
                 x, y = self._points[name]

@@ -23,10 +23,11 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMessageBox, QPushButton, QS
 from ..file_dialogs import announce_saved, ask_save_path, plain_text, with_parts
 from ..jobs import Job, JobSlot
 
-# No antialiasing: Qt's raster engine takes ~0.5 s to paint antialiased lines wider than
-# one pixel (measured: 6 lines x 100 points, width 2: 500 ms with, 9 ms without), which
-# froze the window on every hover, zoom and live update.
-pg.setConfigOptions(antialias=False, background="w", foreground="#222")
+#: pyqtgraph's global options for every plot, set when the first :class:`PlotPanel` is
+#: made (not on import). No antialiasing: Qt's raster engine takes ~0.5 s to paint
+#: antialiased lines wider than one pixel (6 lines x 100 points, width 2: 500 ms with,
+#: 9 ms without), which froze the window on every hover, zoom and live update.
+PYQTGRAPH_OPTIONS = {"antialias": False, "background": "w", "foreground": "#222"}
 
 #: Colour-blind-safe palette (Okabe-Ito), cycled for series.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
@@ -138,6 +139,7 @@ class PlotPanel(QWidget):
     def __init__(self, title: str, export_name: str, parent=None, x_label: str = "",
                  y_label: str = "", legend: bool = True):
         super().__init__(parent)
+        pg.setConfigOptions(**PYQTGRAPH_OPTIONS)  # before any item reads them (cheap, idempotent)
         self.export_name = export_name
         self._name_hint: Optional[tuple] = None
         self._save_job = JobSlot()

@@ -14,9 +14,11 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
+from engine.calibration import CURVE_COLUMNS, VARIANTS
+
 from .plot_panel import PlotPanel, colour, legend_above, light_grid, plain_axes
 
-METHOD_ORDER = ("uncalibrated", "isotonic", "sigmoid")
+METHOD_ORDER = VARIANTS                       # the engine's order: uncalibrated first
 METHOD_SYMBOLS = {"uncalibrated": "o", "isotonic": "t", "sigmoid": "s"}
 METHOD_DASH = {"uncalibrated": Qt.SolidLine, "isotonic": Qt.DashLine, "sigmoid": Qt.DotLine}
 HIST_BINS = 20
@@ -125,7 +127,7 @@ class ReliabilityPlot(PlotPanel):
 
     # -- data
     def clear(self) -> None:
-        self.show_series(pd.DataFrame(columns=["model", "method"]), pd.DataFrame(), [], "")
+        self.show_series(pd.DataFrame(columns=CURVE_COLUMNS), pd.DataFrame(), [], "")
 
     def show_series(self, curve: pd.DataFrame, probabilities: pd.DataFrame, models: list,
                     prob_column: str, class_name: str = "") -> None:

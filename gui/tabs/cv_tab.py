@@ -1,15 +1,13 @@
 """The Cross-validation tab: folds, repeats, seed, metrics and jobs; Run, Cancel, progress, log.
 
-The run is ``engine.analysis.run_experiment`` in a child process (so the fits never hold
-the GUI thread's GIL), driven by a worker :class:`~gui.jobs.Job`; Cancel ends the child
-at once. On success the result goes into the state.
+The run is ``engine.analysis.run_experiment`` in a child process
+(:func:`engine.runner.run_in_process`, so the fits never hold the GUI thread's GIL),
+driven by a :class:`~gui.jobs.Job`; Cancel ends the child at once. On success the result
+goes into the state.
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
-import queue as queue_module
-from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
@@ -17,7 +15,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
                                QProgressBar, QPushButton, QSpinBox, QSplitter, QVBoxLayout,
                                QWidget)
 
-from engine import guards
+from engine import guards, runner
 from engine.analysis import run_experiment
 from engine.cv import CVConfig
 from engine.experiment import CalibrationSettings
@@ -40,94 +38,22 @@ def sentence(text: str) -> str:
 
 
 # ---------------------------------------------------------------------- the run, in a process
-def _run_child(experiment, dataset, n_jobs, messages, window_pid) -> None:
-    """In the child process: run the experiment, report progress and the result.
+#: Computed in the run's process (the cached values travel with the result): the notes
+#: and the primary score matrix, which every view of the results derives.
+PREPARED_FOR_DISPLAY = runner.Precompute("notes", "cv.score_matrix")
 
-    The child runs at a lower priority and leaves one core's worth of threads to the
-    window, so the GUI stays smooth on a busy machine.
+
+def run_in_process(experiment, dataset, n_jobs: int = 1, **options):
+    """The window's run: ``run_experiment`` in a child process
+    (:func:`engine.runner.run_in_process`), its result prepared for display there; a
+    generator like ``run_experiment``.  ``options`` go to the runner.
+
+    (The bundle's ``--check-bundle`` drives it too, as the window's run path.)
     """
-    try:
-        if hasattr(os, "nice"):
-            os.nice(4)
-        # leave a core to the window: BLAS / OpenMP threads of the fits get the others
-        from threadpoolctl import threadpool_limits
-
-        threadpool_limits(max(1, (os.cpu_count() or 2) - 1))
-        from engine.processes import end_workers, tie_to_process, worker_lifeline
-
-        tie_to_process(window_pid)  # ends with the window's process, even a killed one
-        with worker_lifeline():     # --jobs workers die with this process, even if killed
-            try:
-                work = run_experiment(experiment, n_jobs=n_jobs, dataset=dataset)
-                while True:
-                    try:
-                        messages.put(("progress", next(work)))
-                    except StopIteration as stop:
-                        messages.put(("done", prepared_for_display(stop.value)))
-                        return
-            finally:
-                end_workers()       # and their shared-memory folder goes with them
-    except ValueError as exc:
-        messages.put(("value_error", str(exc)))
-    except BaseException as exc:  # noqa: BLE001 - reported to the GUI, which shows a dialog
-        messages.put(("error", f"{type(exc).__name__}: {exc}"))
-
-
-def prepared_for_display(result):
-    """The result with what every view derives from it computed once, here, off the GUI
-    (the cached values travel with it): the notes and the primary score matrix."""
-    result.notes
-    result.cv.score_matrix()
-    return result
-
-
-def run_in_process(experiment, dataset, n_jobs: int = 1, heartbeat: float = 0.02):
-    """``run_experiment`` in a child process, as a generator like it.
-
-    The fits then never compete with the GUI thread for the GIL. While waiting the
-    generator repeats the last progress record every ``heartbeat`` seconds, so the
-    :class:`~gui.jobs.Job` sees a cancel request at once; closing the generator ends the
-    child immediately (no need to wait for the fold being fitted).
-    """
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["engine.analysis", "gui.tabs.cv_tab"])
-    messages = context.Queue()
-    # not daemonic: loky starts no workers in a daemonic process (it falls back to n_jobs=1)
-    arguments = (experiment, dataset, n_jobs, messages, os.getpid())
-    child = context.Process(target=_run_child, args=arguments, name="cross-validation")
-    child.start()
-    last = None
-    try:
-        while True:
-            try:
-                kind, payload = messages.get(timeout=heartbeat)
-            except queue_module.Empty:
-                if not child.is_alive() and messages.empty():
-                    raise RuntimeError("the cross-validation process ended unexpectedly "
-                                       f"(exit code {child.exitcode})") from None
-                if last is not None:
-                    yield replace(last, detail=None)  # a heartbeat, not a new fold
-                continue
-            if kind == "progress":
-                last = payload
-                yield payload
-            elif kind == "done":
-                child.join(5)       # let it end its workers (it exits by itself)
-                return payload
-            elif kind == "value_error":
-                raise ValueError(payload)
-            else:
-                raise RuntimeError(payload)
-    finally:
-        _stop_child(child, messages)
-
-
-def _stop_child(child, messages) -> None:
-    if child.is_alive():
-        child.terminate()
-    child.join(10)
-    messages.close()
-    messages.join_thread()
+    return runner.run_in_process(run_experiment, (experiment,),
+                                 {"n_jobs": n_jobs, "dataset": dataset},
+                                 prepare=PREPARED_FOR_DISPLAY, name="cross-validation",
+                                 **options)
 
 
 def ordered_metrics(n_classes: int = 2) -> list:
@@ -198,6 +124,7 @@ class CVTab(QWidget):
         state.models_changed.connect(lambda _: self._forget_last_run())
         self._show_settings()
         self._update_buttons()
+        runner.warm_up()   # the run's process server imports the engine in the background
 
     # ------------------------------------------------------------------ layout
     def _build_settings(self) -> QWidget:
@@ -467,7 +394,7 @@ class CVTab(QWidget):
     def _launch(self, experiment, dataset, n_jobs) -> None:
         total = len(experiment.models) * experiment.cv.n_splits * experiment.cv.n_repeats
         job = Job(lambda: run_in_process(experiment, dataset, n_jobs),
-                  name="cross-validation", min_interval=0.1)
+                  name="cross-validation", min_interval=0.1)   # in a child process
         job.progressed.connect(self._on_progress)
         job.details.connect(self.live_plot.add_fold_scores)
         job.succeeded.connect(self._on_succeeded)
@@ -493,7 +420,7 @@ class CVTab(QWidget):
         if self._run_job.running:
             self._run_job.cancel()
             self.cancel_button.setEnabled(False)
-            self.time_label.setText("Cancelling: waiting for the fold being fitted…")
+            self.time_label.setText("Cancelling…")
 
     def _on_progress(self, progress) -> None:
         self.progress_bar.setRange(0, progress.total)

@@ -19,7 +19,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter, QStackedWidget,
                                QTabWidget, QVBoxLayout, QWidget)
 
-from engine.verdict import metric_label, oriented_pair, pair_posterior, pair_verdict
+from engine.stats import BAYESIAN_COLUMNS, FREQUENTIST_COLUMNS
+from engine.verdict import (metric_label, model_health as health_of, oriented_pair, pair_posterior,
+                            pair_verdict)
 
 from ..plots.correlation_heatmap import CorrelationHeatmap
 from ..plots.fold_scores_plot import FoldScoresPlot
@@ -32,12 +34,6 @@ from ..views.per_class_view import PerClassView
 from .results_widgets import ComparisonControls, HintPage, PageHeader
 
 
-FREQUENTIST_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat",
-                       "p_value_two_sided", "p_value_two_sided_adjusted", "p_value",
-                       "p_value_adjusted", "t_stat_uncorrected", "p_value_uncorrected",
-                       "n_folds"]
-BAYESIAN_COLUMNS = ["model_1", "model_2", "p_mu_positive", "p_better", "p_equivalent",
-                    "p_worse"]
 SIGNIFICANT, NAIVE_ONLY, PICKED = "#c7ead0", "#fde3b5", "#dbe8fb"
 DECIDED = {"p_better": "#cfe3f5", "p_worse": "#fde3b5", "p_equivalent": "#e2e2e2"}
 VERDICT_COLOURS = {"better": "#0072B2", "worse": "#E69F00", "equivalent": "#777",
@@ -72,14 +68,9 @@ def positive_of(result):
 
 
 def model_health(result) -> dict:
-    """``{model: (n_failed, n_warned, n_folds)}`` on the primary metric, for the verdict."""
-    summary = result.summary
-    rows = summary[summary["metric"] == result.cv.primary_metric]
-    n_folds = result.cv.config.n_splits * result.cv.config.n_repeats
-    warned = rows["n_warned"] if "n_warned" in rows else 0
-    return {str(m): (int(f), int(w), n_folds)
-            for m, f, w in zip(rows["model"], rows["n_failed"],
-                               warned if hasattr(warned, "__iter__") else [0] * len(rows))}
+    """``{model: ModelHealth}`` on the primary metric, for the verdict (engine.verdict)."""
+    config = result.cv.config
+    return health_of(result.summary, result.cv.primary_metric, config.n_splits * config.n_repeats)
 
 
 def pair_in_row(panel: TablePanel) -> Optional[tuple]:

@@ -1,8 +1,8 @@
 """The ALOOCV view: which C (regularization) should a logistic regression use?
 
 Approximate leave-one-out (ALO) estimates, from a single fit per C, how well the model
-predicts each row it did not see. The view traces it over a log-spaced range of C on a
-worker thread (``engine.aloocv_analysis.run_aloocv``), optionally beside exact
+predicts each row it did not see. The view traces it over a log-spaced range of C in a
+child process (``engine.aloocv.run_aloocv``), optionally beside exact
 leave-one-out, marks the best C, explains the engine's notes in plain words, exports
 the tables and can put the best C into the model's settings.
 """
@@ -19,7 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QFrame, QPushButton, QSizePolicy, QSplitter, QStackedWidget,
                                QVBoxLayout, QWidget)
 
-from engine.aloocv_analysis import AloocvResult, aloocv_eligibility, run_aloocv
+from engine.aloocv import AloocvResult, aloocv_eligibility, run_aloocv
 from engine.catalogue import expand_model
 from engine.experiment import AloocvSettings
 from engine.notes import note_code, note_fields
@@ -305,7 +305,7 @@ class AloocvView(QWidget):
 
     # ------------------------------------------------------------------ computing
     def compute(self, exact_loo: bool = False) -> None:
-        """Compute the chosen model's curve (with exact LOO if asked) on a worker thread."""
+        """Compute the chosen model's curve (with exact LOO if asked) in a child process."""
         if self._pending is not None:
             return
         if self._job.job is not None:          # a finished job's thread may still be winding down
@@ -321,7 +321,7 @@ class AloocvView(QWidget):
             return
         dataset = self.state.dataset
         self._pending = (dataset, spec.name, settings)
-        job = Job(lambda: run_aloocv(dataset, [spec], settings), name="aloocv")
+        job = Job.in_process(run_aloocv, (dataset, [spec], settings), name="aloocv")
         job.progressed.connect(self.bar.show_progress)
         job.succeeded.connect(self._on_succeeded)
         job.failed.connect(self._on_failed)

@@ -5,12 +5,13 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QProgressBar,
                                QPushButton, QSpinBox, QWidget)
 
+from engine.calibration import STRATEGIES
 from engine.experiment import CalibrationSettings
 
 from ..help import help_button
 from .widgets import gap
 
-STRATEGIES = (("uniform", "equal width (uniform)"), ("quantile", "equal count (quantile)"))
+STRATEGY_LABELS = {"uniform": "equal width (uniform)", "quantile": "equal count (quantile)"}
 
 
 class CalibrationBar(QWidget):
@@ -30,8 +31,8 @@ class CalibrationBar(QWidget):
             box.toggled.connect(self._update_run_button)
         self.bins = _spin(2, 1000, "Bins of the reliability diagram and the ECE")
         self.strategy = QComboBox(self)
-        for key, text in STRATEGIES:
-            self.strategy.addItem(text, key)
+        for key in STRATEGIES:
+            self.strategy.addItem(STRATEGY_LABELS.get(key, key), key)
         self.strategy.setToolTip("Equal width: bins 0–0.1, 0.1–0.2, …; equal count: each bin "
                                  "holds about as many predictions (use it when they crowd "
                                  "near 0 or 1)")

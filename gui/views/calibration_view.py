@@ -1,7 +1,7 @@
 """The Calibration view: does a predicted 30% really mean 30%?
 
 It measures the calibration of the last cross-validation run on its out-of-fold
-predictions (``engine.calibration.run_calibration`` on a worker thread) and shows, for
+predictions (``engine.calibration.run_calibration`` in a child process) and shows, for
 the chosen model, the reliability diagram before and after each calibration method over
 a histogram of the predictions, the Brier / log-loss / ECE table, the deployable
 calibration map and the run's notes in plain words.
@@ -255,7 +255,7 @@ class CalibrationView(QWidget):
 
     # ------------------------------------------------------------------ running
     def start_calibration(self) -> None:
-        """Calibrate the models of ``state.result`` on a worker thread."""
+        """Calibrate the models of ``state.result`` in a child process."""
         result = self.state.result
         if result is None or self._job.running or not self.bar.run_button.isEnabled():
             return
@@ -266,8 +266,8 @@ class CalibrationView(QWidget):
             QMessageBox.warning(self, "Cannot run the calibration", str(exc))
             return
         dataset, cv, n_jobs = result.dataset, result.cv, self.state.n_jobs
-        job = Job(lambda: run_calibration(dataset, cv, specs, settings, n_jobs=n_jobs),
-                  name="calibration")
+        job = Job.in_process(run_calibration, (dataset, cv, specs, settings),
+                             {"n_jobs": n_jobs}, name="calibration")
         job.progressed.connect(self.bar.show_progress)
         job.succeeded.connect(self._on_succeeded)
         job.failed.connect(self._on_failed)

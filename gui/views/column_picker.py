@@ -84,12 +84,10 @@ class ColumnPicker(QGroupBox):
         layout = QVBoxLayout(self)
         layout.addWidget(self.count_label)
         layout.addWidget(self.list)
-        self._rows: list = []
         self._fit_height(MIN_ROWS)
 
     def show_columns(self, rows: list, editable: bool, fixed_reason: str = "") -> None:
         """Show ``rows``; when not ``editable`` every box is greyed with ``fixed_reason``."""
-        self._rows = list(rows)
         with blocked(self.list):
             self.list.clear()
             for row in rows:
@@ -120,12 +118,6 @@ class ColumnPicker(QGroupBox):
         row = self.list.sizeHintForRow(0) if self.list.count() else self.fontMetrics().height()
         shown = min(max(n_rows, MIN_ROWS), MAX_ROWS)
         self.list.setFixedHeight(row * shown + 2 * self.list.frameWidth() + 4)
-
-    def clear_columns(self, text: str) -> None:
-        self._rows = []
-        with blocked(self.list):
-            self.list.clear()
-        self.count_label.setText(text)
 
     def excluded(self) -> list:
         """The columns the user unticked (not those the loader left out itself)."""

@@ -38,14 +38,6 @@ def matrix_frame(matrix: np.ndarray, classes) -> pd.DataFrame:
     return frame
 
 
-def confusion_matrix_frame(confusion: pd.DataFrame, model: str) -> pd.DataFrame:
-    """One model's confusion counts (rows of :func:`engine.per_class.confusion_table`) as a
-    matrix: a ``true class`` column, then one column per predicted class."""
-    part = confusion[confusion["model"] == model]
-    classes = list(dict.fromkeys(part["true_class"]))
-    return matrix_frame(part["count"].to_numpy().reshape(len(classes), len(classes)), classes)
-
-
 def _name_export(panel: TablePanel, name: str) -> None:
     panel.export_name = name
     panel.export_button.setToolTip(f"Save this table as a CSV file ({name})")

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
 
-from engine.aloocv_analysis import run_aloocv
+from engine.aloocv import run_aloocv
 from engine.analysis import run_experiment
 from engine.catalogue import expand_models
 from engine.data import load_builtin

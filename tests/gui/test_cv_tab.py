@@ -5,6 +5,7 @@ import pytest
 
 
 
+from engine.cv import FoldScores  # noqa: E402
 from engine.data import load_builtin  # noqa: E402
 from engine.experiment import load_experiment  # noqa: E402
 from gui.state import AppState  # noqa: E402
@@ -65,6 +66,8 @@ def test_seed_example_runs_and_shows_every_fold(tab, qtbot):
     assert tab.live_plot.fold_points.isVisible()
     assert len(tab.live_plot.fold_points.data) == 80
     assert tab.run_button.isEnabled() and not tab.cancel_button.isEnabled()
+    # prepared for display in the run's process: the cached notes and score matrix came back
+    assert "notes" in result.__dict__ and "roc_auc" in result.cv.__dict__["_score_matrices"]
 
 
 def test_cancel_mid_run_then_run_again(tab, qtbot):
@@ -199,8 +202,7 @@ def test_the_last_run_is_forgotten_when_the_data_changes(tab, qtbot):
 def test_live_plot_draws_fold_f_of_repeat_r_at_its_place_in_split_order(tab):
     plot = tab.live_plot
     plot.start(["a"], "accuracy", 3, 2)                 # repeats and folds from 1 (engine.cv)
-    details = [{"model": "a", "repeat": r, "fold": f, "scores": {"accuracy": 10 * r + f}}
-               for r in (2, 1) for f in (3, 1, 2)]
+    details = [FoldScores("a", r, f, {"accuracy": 10 * r + f}) for r in (2, 1) for f in (3, 1, 2)]
     plot.add_fold_scores(details)
     x, y = plot.lines[0].getData()
     assert list(x) == [1, 2, 3, 4, 5, 6]

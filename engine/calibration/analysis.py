@@ -5,7 +5,7 @@ module measures it from the CV's out-of-fold predictions and builds calibrated v
 of every model without leakage:
 
 * ``uncalibrated``: the CV's own out-of-fold probabilities (decision values are put on
-  the probability scale by :func:`~engine.calibration_maps.decision_to_probability`:
+  the probability scale by :func:`~engine.calibration.maps.decision_to_probability`:
   logistic for two classes, softmax for more; one-hot labels stay 0/1).
 * ``isotonic`` / ``sigmoid``: in every outer training fold of the same repeated
   stratified splits, ``CalibratedClassifierCV(pipeline, method, cv=inner stratified
@@ -16,7 +16,7 @@ of every model without leakage:
 
 Pooled over folds and repeats (each row appears once per repeat) the module reports
 reliability diagrams, Brier score, log loss and ECE, and fits a deployable bucket map
-(see :func:`~engine.calibration_maps.fit_calibration_map`) on the pooled uncalibrated
+(see :func:`~engine.calibration.maps.fit_calibration_map`) on the pooled uncalibrated
 out-of-fold probabilities. :func:`run_calibration` is a generator like
 :func:`engine.cv.run_cv`: one :class:`~engine.progress.Progress` per (model, method,
 outer fold); closing it cancels; numbers are identical for any ``n_jobs``.
@@ -26,28 +26,49 @@ from __future__ import annotations
 import copy
 import warnings
 from dataclasses import dataclass
-from typing import Generator
+from typing import Generator, Optional
 
 import numpy as np
 import pandas as pd
 
-from .calibration_maps import (CROWDING_SHARE, apply_calibration_map, calibration_scores,
-                               crowding_share, decision_to_probability,
-                               expected_calibration_error, fit_calibration_map,
-                               reliability_diagram, row_losses)
-from .catalogue import ModelSpec, make_pipeline
-from .cv import CVResult, feature_matrix, make_splits, split_label, split_number
-from .data import Dataset
-from .notes import Note
-from .parallel import run_calls, take_rows
-from .progress import Progress, Stopwatch
-from .stats import corrected_ttest, two_sided
+from .maps import (CROWDING_SHARE, MAP_METHODS, crowding_share, decision_to_probability,
+                   expected_calibration_error, fit_calibration_map, reliability_diagram,
+                   row_losses)
+from ..catalogue import ModelSpec, make_pipeline
+from ..cv import CVResult, feature_matrix, make_splits, split_label, split_number, value_columns
+from ..data import Dataset
+from ..notes import Note
+from ..parallel import run_calls, take_rows
+from ..progress import Progress, Stopwatch
+from ..stats import corrected_ttest, two_sided
 
-__all__ = ["CalibrationResult", "run_calibration", "reliability_diagram", "calibration_scores",
-           "fit_calibration_map", "apply_calibration_map", "decision_to_probability",
-           "expected_calibration_error", "fold_score_matrix", "FoldTest", "fold_test"]
+__all__ = ["FOLD_METRICS", "UNCALIBRATED", "VARIANTS", "CURVE_COLUMNS", "SCORE_COLUMNS",
+           "MAP_COLUMNS", "FOLD_SCORE_COLUMNS", "probability_columns", "CalibrationResult",
+           "CalibratedFold", "FoldTest", "calibrate_fold", "fold_score_matrix", "fold_test",
+           "run_calibration", "top_label_ece"]
 
 FOLD_METRICS = ("neg_brier_score", "neg_log_loss")
+#: The ``method`` of the CV's own out-of-fold probabilities.
+UNCALIBRATED = "uncalibrated"
+#: Every ``method`` a calibration table can hold, in the order they are shown.
+VARIANTS = (UNCALIBRATED, *MAP_METHODS)
+
+#: Columns of :attr:`CalibrationResult.curve` (``calibration_curve.csv``).
+CURVE_COLUMNS = ["model", "method", "bin", "mean_predicted", "fraction_positive", "count",
+                 "class", "bin_low", "bin_high"]
+#: Columns of :attr:`CalibrationResult.scores` (``calibration_scores.csv``).
+SCORE_COLUMNS = ["model", "method", "brier", "log_loss", "ece", "n_predictions", "ece_top_label"]
+#: Columns of :attr:`CalibrationResult.map` (``calibration_map.csv``).
+MAP_COLUMNS = ["model", "method", "bucket_low", "bucket_high", "calibrated", "class", "count",
+               "fraction_positive"]
+#: Columns of :attr:`CalibrationResult.fold_scores`.
+FOLD_SCORE_COLUMNS = ["model", "method", "repeat", "fold", "metric", "score"]
+
+
+def probability_columns(n_classes: int) -> list:
+    """The probability columns of :attr:`CalibrationResult.probabilities`: ``prob_0 ..
+    prob_{K-1}`` (after ``model, method, repeat, fold, row, y``)."""
+    return [f"prob_{k}" for k in range(n_classes)]
 
 
 @dataclass(frozen=True)
@@ -197,7 +218,7 @@ def fold_test(result: CalibrationResult, cv_result: CVResult, model: str, method
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be between 0 and 1 (got {alpha})")
     matrix = fold_score_matrix(result, metric)
-    before, after = f"{model} (uncalibrated)", f"{model} ({method})"
+    before, after = f"{model} ({UNCALIBRATED})", f"{model} ({method})"
     if before not in matrix.index or after not in matrix.index:
         return None
     differences = (matrix.loc[after] - matrix.loc[before]).to_numpy(dtype=float)
@@ -336,19 +357,36 @@ def _check_inner(y, splits, inner_splits) -> None:
                          "use fewer outer folds, or add data")
 
 
-def calibrate_fold(estimator, X, y, train, test, method, inner_splits, seed) -> dict:
+@dataclass(frozen=True)
+class CalibratedFold:
+    """What :func:`calibrate_fold` measured on one outer fold (sent back from a worker).
+
+    Attributes
+    ----------
+    proba : ndarray or None
+        ``(n_test, K)`` calibrated probabilities of the test rows; None when the fit failed.
+    error : str or None
+        The failure, ``"Type: message"``.
+    warnings : tuple of (str, str)
+        Distinct ``(category name, first line of the message)`` pairs.
+    """
+
+    proba: Optional[np.ndarray] = None
+    error: Optional[str] = None
+    warnings: tuple = ()
+
+
+def calibrate_fold(estimator, X, y, train, test, method, inner_splits, seed) -> CalibratedFold:
     """Fit ``CalibratedClassifierCV`` on the training rows only; predict the test rows.
 
-    Returns ``{"proba": (n_test, K) array or None, "error": str or None, "warnings": list}``
-    (``warnings``: distinct ``(category name, first line of the message)`` pairs); a
-    model's failure is recorded, never raised.
+    A model's failure is recorded in the :class:`CalibratedFold`, never raised.
     """
     from sklearn import config_context
     from sklearn.calibration import CalibratedClassifierCV
     from sklearn.model_selection import StratifiedKFold
     from threadpoolctl import threadpool_limits
 
-    outcome = {"proba": None, "error": None, "warnings": []}
+    proba, error, warned = None, None, []
     inner = StratifiedKFold(n_splits=inner_splits, shuffle=True, random_state=seed)
     model = CalibratedClassifierCV(copy.deepcopy(estimator), method=method, cv=inner)
     # one BLAS thread: the small L-BFGS problems of Platt scaling run several times faster,
@@ -358,17 +396,17 @@ def calibrate_fold(estimator, X, y, train, test, method, inner_splits, seed) -> 
         warnings.simplefilter("always")
         try:
             model.fit(take_rows(X, train), y[train])
-            outcome["proba"] = np.asarray(model.predict_proba(take_rows(X, test)), dtype=float)
+            proba = np.asarray(model.predict_proba(take_rows(X, test)), dtype=float)
         except Exception as exc:  # one fold's failure is a result, not a crash
-            outcome["error"] = f"{type(exc).__name__}: {exc}"
+            error = f"{type(exc).__name__}: {exc}"
     for item in caught:
         if issubclass(item.category, (DeprecationWarning, PendingDeprecationWarning)):
             continue
         lines = str(item.message).splitlines()
-        warned = (item.category.__name__, lines[0] if lines else "")
-        if warned not in outcome["warnings"]:
-            outcome["warnings"].append(warned)
-    return outcome
+        pair = (item.category.__name__, lines[0] if lines else "")
+        if pair not in warned:
+            warned.append(pair)
+    return CalibratedFold(proba, error, tuple(warned))
 
 
 # ----------------------------------------------------------------------------- tables
@@ -377,7 +415,7 @@ def _uncalibrated(cv_result, name, n_classes) -> tuple:
     """(table of model, repeat, fold, row, y; (n, K) probabilities) from the CV's predictions."""
     preds = cv_result.predictions
     part = preds[preds["model"] == name]
-    values = part[[f"score_{k}" for k in range(n_classes)]].to_numpy(dtype=float)
+    values = part[value_columns(n_classes)].to_numpy(dtype=float)
     if cv_result.prediction_kind.get(name) == "decision":
         values = decision_to_probability(values)
     return part[["repeat", "fold", "row", "y"]].reset_index(drop=True), values
@@ -407,19 +445,19 @@ def _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv
         elif kind == "labels":
             notes.append(Note("calibration_labels_only", f"{name}: the model gives labels only; "
                               "its uncalibrated 'probabilities' are 0/1", {"model": name}))
-        blocks.append((name, "uncalibrated", index, values))
+        blocks.append((name, UNCALIBRATED, index, values))
         for method in methods:
             parts, probs, failed, texts = [], [], [], []
             for s, (_, test) in enumerate(splits):
                 outcome = by_task[(m, method, s)]
-                texts += [t for t in outcome["warnings"] if t not in texts]
+                texts += [t for t in outcome.warnings if t not in texts]
                 repeat, fold = split_label(s, n_splits)
-                if outcome["proba"] is None:
-                    failed.append(f"repeat {repeat}, fold {fold}: {outcome['error']}")
+                if outcome.proba is None:
+                    failed.append(f"repeat {repeat}, fold {fold}: {outcome.error}")
                     continue
                 parts.append(pd.DataFrame({"repeat": repeat, "fold": fold, "row": test,
                                            "y": y[test]}))
-                probs.append(outcome["proba"])
+                probs.append(outcome.proba)
             if failed:
                 notes.append(Note("calibration_folds_failed", f"{name} {method}: {len(failed)} "
                                   "fold(s) failed, left out: " + "; ".join(failed[:3]),
@@ -497,22 +535,18 @@ def _score_blocks(blocks, n_classes, dataset, settings) -> tuple:
         per_fold.insert(0, "model", name)
         fold_parts.append(per_fold)
         probs = index.copy()
-        for k in range(n_classes):
-            probs[f"prob_{k}"] = values[:, k]
+        for k, column in enumerate(probability_columns(n_classes)):
+            probs[column] = values[:, k]
         probs.insert(0, "method", method)
         probs.insert(0, "model", name)
         prob_parts.append(probs)
-    curve_columns = ["model", "method", "bin", "mean_predicted", "fraction_positive", "count",
-                     "class", "bin_low", "bin_high"]
-    curve = (pd.concat(curve_parts, ignore_index=True)[curve_columns] if curve_parts
-             else pd.DataFrame(columns=curve_columns))
-    scores = pd.DataFrame(score_rows, columns=["model", "method", "brier", "log_loss", "ece",
-                                               "n_predictions", "ece_top_label"])
-    fold_columns = ["model", "method", "repeat", "fold", "metric", "score"]
-    fold_scores = (pd.concat(fold_parts, ignore_index=True)[fold_columns] if fold_parts
-                   else pd.DataFrame(columns=fold_columns))
+    curve = (pd.concat(curve_parts, ignore_index=True)[CURVE_COLUMNS] if curve_parts
+             else pd.DataFrame(columns=CURVE_COLUMNS))
+    scores = pd.DataFrame(score_rows, columns=SCORE_COLUMNS)
+    fold_scores = (pd.concat(fold_parts, ignore_index=True)[FOLD_SCORE_COLUMNS] if fold_parts
+                   else pd.DataFrame(columns=FOLD_SCORE_COLUMNS))
     prob_columns = ["model", "method", "repeat", "fold", "row", "y",
-                    *[f"prob_{k}" for k in range(n_classes)]]
+                    *probability_columns(n_classes)]
     probabilities = (pd.concat(prob_parts, ignore_index=True) if prob_parts
                      else pd.DataFrame(columns=prob_columns))
     return curve, scores, fold_scores.reset_index(drop=True), probabilities
@@ -521,7 +555,7 @@ def _score_blocks(blocks, n_classes, dataset, settings) -> tuple:
 def _maps(blocks, methods, n_classes, dataset, settings, notes) -> pd.DataFrame:
     parts = []
     for name, method, index, values in blocks:
-        if method != "uncalibrated":
+        if method != UNCALIBRATED:
             continue
         yv = index["y"].to_numpy(dtype=np.int64)
         if settings.strategy == "uniform":
@@ -549,6 +583,5 @@ def _maps(blocks, methods, n_classes, dataset, settings, notes) -> pd.DataFrame:
                 table.insert(0, "model", name)
                 table.insert(5, "class", dataset.classes[k])
                 parts.append(table)
-    columns = ["model", "method", "bucket_low", "bucket_high", "calibrated", "class", "count",
-               "fraction_positive"]
-    return pd.concat(parts, ignore_index=True)[columns] if parts else pd.DataFrame(columns=columns)
+    return (pd.concat(parts, ignore_index=True)[MAP_COLUMNS] if parts
+            else pd.DataFrame(columns=MAP_COLUMNS))

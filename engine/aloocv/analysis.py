@@ -16,13 +16,18 @@ from typing import Generator, Optional
 import numpy as np
 import pandas as pd
 
-from .aloocv import alo_curve, optimize_alo
-from .catalogue import ModelSpec, make_pipeline, split_pipeline
-from .cv import feature_matrix
-from .data import Dataset
-from .experiment import AloocvSettings
-from .notes import Note
-from .progress import Progress, Stopwatch
+from .alo import alo_curve, optimize_alo
+from ..catalogue import ModelSpec, make_pipeline, split_pipeline
+from ..cv import feature_matrix
+from ..data import Dataset
+from ..experiment import AloocvSettings
+from ..notes import Note
+from ..progress import Progress, Stopwatch
+
+#: Columns of :attr:`AloocvResult.curve` (``aloocv_curve.csv``).
+CURVE_COLUMNS = ["model", "C", "alo_log_likelihood", "loo_log_likelihood", "alo_reliable"]
+#: Columns of :attr:`AloocvResult.optimum` (``aloocv_optimum.csv``).
+OPTIMUM_COLUMNS = ["model", "C", "alo_log_likelihood", "at_bound", "message"]
 
 
 @dataclass(frozen=True)
@@ -115,7 +120,10 @@ def run_aloocv(dataset: Dataset, models: list, settings: AloocvSettings
     eligible, notes = [], []
     for spec in models:
         reason = ineligibility_note(spec)
-        (eligible.append(spec) if reason is None else notes.append(reason))
+        if reason is None:
+            eligible.append(spec)
+        else:
+            notes.append(reason)
     Cs = np.geomspace(settings.C_min, settings.C_max, settings.n_C)
     caught: list = []
     per_model = settings.n_C * (2 if settings.exact_loo else 1) + 1
@@ -139,17 +147,15 @@ def run_aloocv(dataset: Dataset, models: list, settings: AloocvSettings
             notes.extend(_solver_notes(spec.name, caught, curve))
             caught.clear()
         curve, best = done[key]
-        curves.append(curve.assign(model=spec.name)[["model", *curve.columns]])
+        curves.append(curve.assign(model=spec.name)[CURVE_COLUMNS])
         optima.append((spec.name, best.C, best.alo_log_likelihood, best.at_bound, best.message))
         if best.message:
             notes.append(Note("alo_optimum", f"{spec.name}: {best.message}",
                               {"model": spec.name, "notes": best.notes}))
         yield clock.progress(offset + per_model, f"{spec.name}: optimum C = {best.C:.4g}")
-    curve = (pd.concat(curves, ignore_index=True) if curves else
-             pd.DataFrame(columns=["model", "C", "alo_log_likelihood", "loo_log_likelihood",
-                                   "alo_reliable"]))
-    optimum = pd.DataFrame(optima, columns=["model", "C", "alo_log_likelihood", "at_bound",
-                                            "message"])
+    curve = (pd.concat(curves, ignore_index=True) if curves
+             else pd.DataFrame(columns=CURVE_COLUMNS))
+    optimum = pd.DataFrame(optima, columns=OPTIMUM_COLUMNS)
     return AloocvResult(curve=curve, optimum=optimum, notes=tuple(notes), settings=settings)
 
 

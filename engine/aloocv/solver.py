@@ -1,7 +1,7 @@
 """Newton solver for L2-regularized logistic regression (numpy/scipy only).
 
 Internal half of :mod:`engine.aloocv`: the binary and symmetric-multinomial Newton
-solvers on a :class:`~engine.aloocv_design.Design`, and :func:`fit_logistic_l2`.  The
+solvers on a :class:`~engine.aloocv.design.Design`, and :func:`fit_logistic_l2`.  The
 public names are re-exported by :mod:`engine.aloocv`.
 
 Conventions (scikit-learn's): the fit minimizes ``C * sum_i loss_i + ||W||^2 / 2``
@@ -17,7 +17,7 @@ import numpy as np
 from scipy.linalg import lapack
 from scipy.special import expit, logsumexp, softmax
 
-from .aloocv_design import Design, LogisticFit, check_C, hessian_binary, hessian_multi
+from .design import Design, LogisticFit, check_C, hessian_binary, hessian_multi
 
 #: Full Newton steps (no line search) once the Newton decrement is below this.
 _TINY_DECREMENT = 1e-8

@@ -33,13 +33,13 @@ import pandas as pd
 from scipy import optimize
 from scipy.special import expit, logsumexp, softmax
 
-from .aloocv_path import (S_MIN, PathPoint, alo_batch, batched, fits_along, path_point,
-                          predict_start)
-from .aloocv_exact import check_loo, exact_loo_sum
-from .aloocv_design import Design, LogisticFit, check_C, gram, hessian_binary, hessian_multi
-from .aloocv_solver import fit_logistic_l2, inv_chol, solve
-from .notes import Note
-from .progress import Progress, Stopwatch
+from .design import Design, LogisticFit, check_C, gram, hessian_binary, hessian_multi
+from .exact import check_loo, exact_loo_sum
+from .path import (S_MIN, PathPoint, alo_batch, batched, fits_along, path_point,
+                   predict_start)
+from .solver import fit_logistic_l2, inv_chol, solve
+from ..notes import Note
+from ..progress import Progress, Stopwatch
 
 __all__ = ["LogisticFit", "AloOptimum", "fit_logistic_l2", "alo_log_likelihood",
            "exact_loo_log_likelihood", "alo_curve", "optimize_alo", "alo_gradient"]
@@ -225,7 +225,7 @@ def exact_loo_log_likelihood(X, y, C, *, fit: Optional[LogisticFit] = None) -> f
 
     Every refit starts at the one-step (ALO) estimate from the full-data solution and is
     finished by chord steps with the full-data Hessian corrected for the left-out row,
-    many rows at once (see :mod:`engine.aloocv_exact`), so this costs a few cheap
+    many rows at once (see :mod:`engine.aloocv.exact`), so this costs a few cheap
     iterations per row rather than n cold fits.  Each refit converges to gradient 1e-10.
 
     Parameters
@@ -269,7 +269,7 @@ def alo_curve(X, y, Cs: Iterable[float], *,
 
     Fits run in the given order, each warm-started by the cubic through the previous two
     solutions and their tangents.  For two classes and small data (see
-    :mod:`engine.aloocv_path`) the ALO values of all C come afterwards from two matrix
+    :mod:`engine.aloocv.path`) the ALO values of all C come afterwards from two matrix
     products; otherwise each C's value follows its fit.  Input is validated when this
     function is called (before the generator starts).
 

@@ -3,7 +3,7 @@
 Internal to :mod:`engine.aloocv`: input validation with plain messages, the design matrix
 (with its intercept column and, when there are more features than rows, the n x n dual
 reduction, plus its pairwise column products for batched Hessians) and the binary and
-symmetric-multinomial Hessians.  The Newton solvers are in :mod:`engine.aloocv_solver`.
+symmetric-multinomial Hessians.  The Newton solvers are in :mod:`engine.aloocv.solver`.
 """
 from __future__ import annotations
 

@@ -12,11 +12,9 @@ where ``vech2`` doubles the off-diagonal entries.  The explicit inverse is accur
 H is well conditioned; where its condition number (after scaling to unit diagonal) says
 it is not, the value is NaN and the caller recomputes that C with the per-C
 formula (``L^{-1} x_i``).  Batching applies when the design keeps its pairwise products
-(``n * d(d+1)/2`` at most :data:`~engine.aloocv_design.MAX_PAIR_ELEMENTS`); larger
-products keep BLAS busy enough one C at a time.
-
-Measured (50 C values, breast cancer, one BLAS thread, 2-core VM): 16-18 ms best / 23-25 ms
-median; one C at a time 24-26 / 34-35 ms (``tests/benchmarks/bench_aloocv.py``).
+(``n * d(d+1)/2`` at most :data:`~engine.aloocv.design.MAX_PAIR_ELEMENTS`); larger
+products keep BLAS busy enough one C at a time; ``tests/benchmarks/bench_aloocv.py``
+times both ways.
 """
 from __future__ import annotations
 
@@ -27,8 +25,8 @@ import numpy as np
 from scipy.linalg import lapack
 from scipy.special import expit
 
-from .aloocv_design import Design, hessian_binary
-from .aloocv_solver import Stepper, chol, chol_solve, solve
+from .design import Design, hessian_binary
+from .solver import Stepper, chol, chol_solve, solve
 
 #: Below this reciprocal (Frobenius) condition number of H, scaled to unit diagonal, a C
 #: is recomputed one at a time: the explicit inverse may lose more than ~1e-8.
@@ -38,7 +36,7 @@ S_MIN = 1e-12
 _SMALL_ELEMENTS = 1 << 14      # (C, row) temporaries under glibc's 128 KiB mmap threshold
 _LARGE_ELEMENTS = 1 << 21      # the most (C, row) pairs in one batch
 _MIN_BATCH = 16                # C values per batch when rows are many (GEMM efficiency)
-_MAX_FULL_STEPS = 30           # undamped Newton steps before the damped solver takes over
+MAX_FULL_STEPS = 30           # undamped Newton steps before the damped solver takes over
 
 
 @dataclass
@@ -121,7 +119,7 @@ def batched(design: Design) -> bool:
 def fits_along(design: Design, Cs: np.ndarray, tol: float = 1e-10) -> Iterator[np.ndarray]:
     """Binary Newton fits at each C in order, warm-started along the grid; yields theta.
 
-    Each fit takes full Newton steps from the predicted start (:func:`_full_steps`); if
+    Each fit takes full Newton steps from the predicted start (:func:`full_steps`); if
     those stop converging it is finished by the damped solver.  The tangent
     ``d theta / d log C = lambda H^{-1} P theta`` comes from the last Cholesky factor used
     (a Hessian at or next to the solution: it only feeds the predictor).
@@ -131,7 +129,7 @@ def fits_along(design: Design, Cs: np.ndarray, tol: float = 1e-10) -> Iterator[n
     for C in Cs:
         t, lam = float(np.log(C)), 1.0 / C
         theta, _ = predict_start(design, t, prev)
-        theta, factor, converged = _full_steps(design, XT, y, lam, theta, tol)
+        theta, factor, converged = full_steps(design, XT, y, lam, theta, tol)
         if not converged:
             stepper = Stepper()
             theta, _, _ = solve(design, lam, theta, tol, stepper=stepper)
@@ -144,15 +142,15 @@ def fits_along(design: Design, Cs: np.ndarray, tol: float = 1e-10) -> Iterator[n
         yield theta
 
 
-def _full_steps(design: Design, XT: np.ndarray, y: np.ndarray, lam: float, theta, tol):
+def full_steps(design: Design, XT: np.ndarray, y: np.ndarray, lam: float, theta, tol):
     """Undamped Newton from a good start, the factor reused as :class:`Stepper` does;
     returns (theta, factor, converged) and gives up (converged False) as soon as a step
-    fails to halve the largest gradient entry.  A lean loop: on the 50-point breast
-    cancer curve it took 9 ms where the general solver took 12."""
+    fails to halve the largest gradient entry.  A lean loop, faster than the general
+    solver on the small fits of a curve (``tests/benchmarks/bench_aloocv.py``)."""
     Xb, pen = design.Xb, design.pen
     lp = lam * pen
     stepper, before = Stepper(), theta
-    for _ in range(_MAX_FULL_STEPS):
+    for _ in range(MAX_FULL_STEPS):
         p = expit(Xb @ theta)
         g = XT @ (p - y) + lp * theta
         size = np.abs(g).max()

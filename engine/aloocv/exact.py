@@ -8,7 +8,7 @@ full-data Hessian, corrected for the left-out row (binary: Sherman-Morrison; mul
 Woodbury with the row's K x K softmax curvature, and Anderson acceleration).  These
 steps are cheap (the main cost is the predictions ``X theta_i`` of every refit) and
 converge linearly and fast to the exact refit: 4 gradient evaluations per row on
-digits.  Rows not converged after ``_MAX_CHORD`` steps (multinomial: or whose gradient
+digits.  Rows not converged after ``MAX_CHORD`` steps (multinomial: or whose gradient
 grows) are finished by a warm-started Newton refit.
 """
 from __future__ import annotations
@@ -16,19 +16,19 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, log_expit, logsumexp
 
-from .aloocv_path import S_MIN
-from .aloocv_design import Design, hessian_binary, hessian_multi
-from .aloocv_solver import inv_chol, solve
+from .path import S_MIN
+from .design import Design, hessian_binary, hessian_multi
+from .solver import inv_chol, solve
 
 #: Chord steps before the remaining rows are handed to the Newton solver.
-_MAX_CHORD = 30
+MAX_CHORD = 30
 #: Anderson acceleration of the multinomial chord steps: differences kept.
 _DEPTH = 3
 #: A row whose gradient grows this much over its best so far is handed to Newton.
 _GROWTH = 10.0
 #: Elements (float64) of the largest per-chunk array (16 MB): smaller chunks run no
 #: slower, and fresh large arrays cost page faults.
-_CHUNK_ELEMENTS = 2_000_000
+CHUNK_ELEMENTS = 2_000_000
 
 
 def check_loo(design: Design):
@@ -39,12 +39,14 @@ def check_loo(design: Design):
                          "the exact LOO log-likelihood is -inf. Merge or drop that class.")
 
 
-def _refit(design: Design, lam: float, theta0: np.ndarray, i: int, tol: float) -> np.ndarray:
-    """Newton refit without row ``i``, warm-started at ``theta0`` ((d,) or (d, K))."""
+def refit_without(design: Design, lam: float, theta0: np.ndarray, i: int,
+                  tol: float) -> np.ndarray:
+    """Newton refit without row ``i``, warm-started at ``theta0`` ((d,) or (d, K)): the
+    plain one-row-at-a-time refit that finishes rows the chord steps leave."""
     return solve(design, lam, theta0, tol, rows=np.arange(design.n) != i)[0]
 
 
-def _exact_loo_binary(design: Design, lam: float, theta: np.ndarray, tol=1e-10) -> np.ndarray:
+def exact_loo_binary(design: Design, lam: float, theta: np.ndarray, tol=1e-10) -> np.ndarray:
     """Per-row exact LOO log-likelihoods, all rows at once.
 
     Each refit starts at the one-step (ALO) estimate and iterates with the full-data
@@ -62,12 +64,12 @@ def _exact_loo_binary(design: Design, lam: float, theta: np.ndarray, tol=1e-10) 
     h = np.einsum("ji,ij->i", Z, Xb)
     s = np.maximum(1.0 - w * h, S_MIN)
     out = np.empty(n)
-    chunk = max(1, min(n, _CHUNK_ELEMENTS // n))
+    chunk = max(1, min(n, CHUNK_ELEMENTS // n))
     for start in range(0, n, chunk):
         idx = np.arange(start, min(n, start + chunk))
         Th = theta[:, None] + Z[:, idx] * ((p - y)[idx] / s[idx])
         active = np.ones(len(idx), bool)
-        for _ in range(_MAX_CHORD):
+        for _ in range(MAX_CHORD):
             cols = np.flatnonzero(active)
             if not len(cols):
                 break
@@ -81,14 +83,14 @@ def _exact_loo_binary(design: Design, lam: float, theta: np.ndarray, tol=1e-10) 
             Th[:, cols] -= np.where(done, 0.0, S)
             active[cols[done]] = False
         for j in np.flatnonzero(active):
-            Th[:, j] = _refit(design, lam, Th[:, j], idx[j], tol)
+            Th[:, j] = refit_without(design, lam, Th[:, j], idx[j], tol)
         u = np.einsum("ij,ji->i", Xb[idx], Th)
         out[idx] = log_expit(np.where(y[idx] == 1, u, -u))
     return out
 
 
 # --------------------------------------------------------------------------- multinomial
-class _MultiRefits:
+class MultiRefits:
     """Leave-one-out refits of a multinomial fit ``Theta`` (d, K), a chunk of rows at once.
 
     Parameters of the chunk are ``Th`` (m, K, d): ``Th[j]`` is class-major ``Theta'`` of
@@ -151,14 +153,14 @@ class _MultiRefits:
     def chord(self, idx: np.ndarray) -> np.ndarray:
         """Refits ``(m, K, d)`` for rows ``idx``: Anderson-accelerated chord steps from
         :meth:`start` until the largest gradient entry is <= ``tol``.  Rows that fail
-        (no convergence in ``_MAX_CHORD`` steps, or the gradient grows ``_GROWTH``-fold
+        (no convergence in ``MAX_CHORD`` steps, or the gradient grows ``_GROWTH``-fold
         over its best) are refitted by Newton from their best point."""
         Th, r, Zt, Q = self.start(idx)
         m, K, d = Th.shape
         Xi = self.design.Xb[idx]
         best, best_g = Th.copy(), np.full(m, np.inf)
         active, mixer = np.ones(m, bool), _Anderson(r)
-        for _ in range(_MAX_CHORD):
+        for _ in range(MAX_CHORD):
             cols = np.flatnonzero(active)
             if not len(cols):
                 break
@@ -172,7 +174,7 @@ class _MultiRefits:
             r = self.step(G, Zt[cols], Q[cols], Xi[cols])
             Th[cols] += mixer.step(cols, r).reshape(-1, K, d)
         for j in np.flatnonzero(best_g > self.tol):
-            best[j] = _refit(self.design, self.lam, best[j].T, idx[j], self.tol).T
+            best[j] = refit_without(self.design, self.lam, best[j].T, idx[j], self.tol).T
         return best
 
 
@@ -209,12 +211,12 @@ class _Anderson:
         return step
 
 
-def _exact_loo_multi(design: Design, lam: float, Theta: np.ndarray, tol=1e-10) -> np.ndarray:
+def exact_loo_multi(design: Design, lam: float, Theta: np.ndarray, tol=1e-10) -> np.ndarray:
     """Per-row exact LOO log-likelihoods, a chunk of rows at a time (see module doc)."""
     Xb, y, n, K = design.Xb, design.y, design.n, design.K
-    refits = _MultiRefits(design, lam, Theta, tol)
+    refits = MultiRefits(design, lam, Theta, tol)
     out = np.empty(n)
-    chunk = max(1, min(n, _CHUNK_ELEMENTS // max(n * K, K * K * Xb.shape[1])))
+    chunk = max(1, min(n, CHUNK_ELEMENTS // max(n * K, K * K * Xb.shape[1])))
     for start in range(0, n, chunk):
         idx = np.arange(start, min(n, start + chunk))
         U = np.einsum("mkd,md->mk", refits.chord(idx), Xb[idx])
@@ -225,5 +227,5 @@ def _exact_loo_multi(design: Design, lam: float, Theta: np.ndarray, tol=1e-10) -
 def exact_loo_sum(design: Design, lam: float, theta: np.ndarray) -> float:
     """Summed exact LOO log-likelihood at ``lam = 1 / C``; ``theta`` is the full-data fit."""
     check_loo(design)
-    f = _exact_loo_binary if design.binary else _exact_loo_multi
+    f = exact_loo_binary if design.binary else exact_loo_multi
     return float(np.sum(f(design, lam, theta)))
