@@ -65,6 +65,13 @@ def _validator():
     return strict(experiment_schema(), registry=Registry())
 
 
+def prepare_validator() -> None:
+    """Build the schema's validator now (importing ``jsonschema`` and its dependencies
+    takes about 0.2 s), e.g. on a background thread when a program starts, so that the
+    first check is instant."""
+    _validator()
+
+
 def check_experiment_schema(data) -> None:
     """Check the JSON object of an experiment file against the schema.
 

@@ -8,6 +8,7 @@ goes into the state.
 from __future__ import annotations
 
 import os
+import threading
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
@@ -15,7 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
                                QProgressBar, QPushButton, QSpinBox, QSplitter, QVBoxLayout,
                                QWidget)
 
-from engine import guards, runner
+from engine import guards, runner, schema
 from engine.analysis import run_experiment
 from engine.cv import CVConfig
 from engine.experiment import CalibrationSettings
@@ -125,6 +126,9 @@ class CVTab(QWidget):
         self._show_settings()
         self._update_buttons()
         runner.warm_up()   # the run's process server imports the engine in the background
+        # and so does a thread here: the first Run would import jsonschema (0.2 s) at once
+        threading.Thread(target=schema.prepare_validator, name="schema-warm-up",
+                         daemon=True).start()
 
     # ------------------------------------------------------------------ layout
     def _build_settings(self) -> QWidget:

@@ -63,6 +63,7 @@ def test_seed_example_runs_and_shows_every_fold(tab, qtbot):
     assert result.experiment.cv.n_repeats == 2
     assert tab.progress_bar.value() == 80
     assert "No fold failed" in tab.log.toPlainText()
+    tab.state.renderer.flush()                # the after-run strip is drawn in turns
     assert tab.live_plot.fold_points.isVisible()
     assert len(tab.live_plot.fold_points.data) == 80
     assert tab.run_button.isEnabled() and not tab.cancel_button.isEnabled()
