@@ -1,5 +1,6 @@
 """GUI test fixtures: offscreen Qt, no test may leave a worker thread running, and warning
 dialogs recorded instead of shown."""
+import gc
 import threading
 
 import pytest
@@ -19,6 +20,11 @@ def no_threads_left_behind(qapp):
         thread.wait(5000)
     still = [t for t in alive if t.isRunning()]
     assert not still, f"worker threads left running: {still}"
+    # Collect the test's dead widgets here, on the GUI thread. Left to Python's automatic
+    # collection they may be collected on a later test's worker thread, and PySide6 6.11
+    # then deletes them on the GUI thread while that worker waits: seen once as a deadlock
+    # (the GUI thread in ~QObject, the worker waiting for the GIL).
+    gc.collect()
     extra = [t for t in set(threading.enumerate()) - before
              if t.is_alive() and not t.daemon and t.name != "QueueFeederThread"]
     assert not extra, f"Python threads left running: {extra}"
