@@ -161,6 +161,22 @@ class CVResult:
             cache[metric] = matrix.reindex(list(self.models))
         return cache[metric].copy()
 
+    def confusion_by_fold(self) -> tuple:
+        """``(folds, counts)``: the ``(repeat, fold)`` pairs in split order and the
+        confusion counts ``counts[m, f, t, p]`` of model ``m`` (in ``models`` order) on
+        fold ``f`` (see :func:`engine.per_class.confusion_counts`). Computed once (the
+        result is frozen; the app has it computed in the run's process); ``counts`` is
+        None when the run kept no predicted labels."""
+        if "_confusion_by_fold" not in self.__dict__:
+            from .per_class import confusion_counts, fold_pairs
+
+            folds = sorted(set(fold_pairs(self.predictions)) | set(fold_pairs(self.scores)))
+            counts = (confusion_counts(self.predictions, list(self.models), tuple(self.classes),
+                                       folds=folds)
+                      if "predicted" in self.predictions else None)
+            self.__dict__["_confusion_by_fold"] = (folds, counts)
+        return self.__dict__["_confusion_by_fold"]
+
     def train_test_sizes(self) -> tuple:
         """Mean training and test fold sizes (for the corrected variance)."""
         first = self.scores.drop_duplicates(["repeat", "fold"])

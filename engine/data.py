@@ -223,7 +223,8 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
                           {"separator": sep, "name": shown}))
     options = dict(sep=sep, encoding=encoding, nrows=nrows, skipinitialspace=True)
     frame = read_or_explain(path, options, notes, na_values=PANDAS_EXTRA_NA)
-    frame.columns = [str(c).strip().lstrip("\ufeff").strip() for c in frame.columns]
+    frame.columns = unique_names([str(c).strip().lstrip("\ufeff").strip()
+                                  for c in frame.columns])
     if frame.shape[1] < 2:
         raise ValueError(f"the file {path} has only one column: a data set needs at least one "
                          "feature column and a target column (is the separator right?)")
@@ -233,6 +234,22 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
         frame, sep, decimal, thousands,
         raw_text=lambda: read_or_explain(path, options, dtype=str, keep_default_na=False))
     return frame, notes + more
+
+
+def unique_names(names: list) -> list:
+    """Column names made unique as pandas does when it reads a file (``a``, ``a.1``, ...):
+    names that differ only by surrounding spaces or invisible characters become equal
+    once stripped, and a table cannot have two columns of one name."""
+    seen, unique = set(names), []
+    for name in names:
+        if name in unique:
+            number = 1
+            while f"{name}.{number}" in seen:
+                number += 1
+            name = f"{name}.{number}"
+            seen.add(name)
+        unique.append(name)
+    return unique
 
 
 def _check_number_format(decimal, thousands) -> None:

@@ -21,6 +21,7 @@ from .launch import PROG, USAGE  # noqa: E402
 DEFAULT_EXPERIMENT = resources.example_path()
 #: How long ``--smoke-test`` waits for the example to be loaded, in seconds.
 SMOKE_TEST_SECONDS = 120
+_COLLECTOR = None     # see collect_garbage_on_gui_thread
 
 
 def make_application(argv: list) -> QApplication:
@@ -37,6 +38,25 @@ def make_application(argv: list) -> QApplication:
     app.setWindowIcon(QIcon(resources.icon_path("png")))
     app.setStyle("Fusion")
     return app
+
+
+def collect_garbage_on_gui_thread(interval_s: float = 0.1) -> None:
+    """Collect Python's reference cycles on the GUI thread only.
+
+    Python runs its cycle collector on whichever thread happens to allocate; when that is
+    a worker thread and the garbage holds a widget, PySide6 deletes the widget off the GUI
+    thread, which can deadlock or crash the app. So automatic collection is turned off and
+    a timer collects on the GUI thread instead (pyqtgraph's ``GarbageCollector``, with
+    the same generation thresholds); what exists once the window is built is frozen out
+    of later full collections (``gc.freeze``), which keeps them short.
+    """
+    import gc
+
+    from pyqtgraph.util.garbage_collector import GarbageCollector
+
+    global _COLLECTOR
+    _COLLECTOR = GarbageCollector(interval=interval_s)   # its timer lives while the app does
+    QTimer.singleShot(0, gc.freeze)
 
 
 def main(argv=None) -> int:
@@ -61,6 +81,7 @@ def main(argv=None) -> int:
 
     window = MainWindow()
     window.show()
+    collect_garbage_on_gui_thread()
     if smoke_test:
         _quit_when_loaded(app, window)
     window.open_experiment(os.path.abspath(paths[0]) if paths else DEFAULT_EXPERIMENT)

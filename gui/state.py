@@ -7,6 +7,8 @@ settings dataclasses, ExperimentResult), so saving it is writing an experiment f
 """
 from __future__ import annotations
 
+import copy
+
 from typing import Optional
 
 from PySide6.QtCore import QObject, Signal
@@ -87,11 +89,16 @@ class AppState(QObject):
 
     def to_experiment(self) -> Experiment:
         """The current setup as an engine Experiment (validated)."""
+        return parse_experiment(self.experiment_setup())
+
+    def experiment_setup(self) -> dict:
+        """The current setup as the JSON object of an experiment file, not yet validated:
+        a copy of its own, so a worker thread may parse it while the user edits."""
         if self.dataset is None:
             raise ValueError("no data set is loaded: open a CSV file or pick a built-in one")
-        return parse_experiment(experiment_dict(self.dataset.source, self.model_entries, self.cv,
-                                                self.metrics, self.comparison, self.aloocv,
-                                                self.calibration))
+        return copy.deepcopy(experiment_dict(self.dataset.source, self.model_entries, self.cv,
+                                             self.metrics, self.comparison, self.aloocv,
+                                             self.calibration))
 
     def apply_experiment(self, experiment: Experiment, dataset: Dataset) -> None:
         """Take over everything from an experiment file (its data already loaded)."""

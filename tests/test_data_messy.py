@@ -227,3 +227,16 @@ def test_ambiguous_commas_follow_the_separator(tmp_path):
 def test_bad_number_formats(options, message):
     with pytest.raises(ValueError, match=message):
         load_csv(PENGUINS, target="species", **options)
+
+
+def test_header_names_equal_once_stripped_get_numbered(tmp_path):
+    """'x' and 'x\\x85' (a NEL, which str.strip removes) would give two columns of one
+    name (found by the CSV fuzzer); they are numbered as pandas numbers duplicates."""
+    from engine.data import load_csv, unique_names
+
+    assert unique_names(["0", "0", "0.1", "a", "0"]) == ["0", "0.2", "0.1", "a", "0.3"]
+    path = tmp_path / "nel.csv"
+    path.write_bytes(b"x, x\x85,y\n1,2,a\n3,4,b\n5,6,a\n7,8,b\n")
+    data = load_csv(str(path), target="y")
+    assert list(data.X.columns) == ["x", "x.1"]
+    assert data.X["x.1"].tolist() == [2, 4, 6, 8]

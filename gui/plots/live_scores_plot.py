@@ -51,6 +51,7 @@ class LiveScoresPlot(PlotPanel):
         self.legend = LegendLabel(self)
         self.insert_above_plot(self.legend)
         self._renderer = None
+        self._waiting = None     # a result to draw when the plot is next shown
 
     # -- during the run
     def start(self, models: list, metric: str, n_splits: int, n_repeats: int,
@@ -60,6 +61,7 @@ class LiveScoresPlot(PlotPanel):
         With a :class:`~gui.render_queue.RenderQueue` the lines and the legend are drawn
         through it, a few per turn of the event loop (20 models: ~60 ms at once)."""
         self._scores, self._metric, self._n_splits = None, metric, n_splits
+        self._waiting = None
         self._points = {name: ([], []) for name in models}
         self._set_score_items_visible(False)
         self.legend.set_names(models, markers=False)
@@ -123,13 +125,24 @@ class LiveScoresPlot(PlotPanel):
         left, where long and many names stack without colliding), mean ± std.
 
         Drawn through the render queue of the run (if it had one) in two turns: 2,000
-        points with their colours take about 10 ms, the rest as much again."""
+        points with their colours take about 10 ms, the rest as much again. While the
+        plot is not on screen (the window shows the Results tab when a run ends), the
+        drawing waits until it is shown."""
         self._stop_drawing()
+        if self._renderer is not None and not self.isVisible():
+            self._waiting = cv_result
+            return
+        self._waiting = None
         drawing = self._draw_fold_scores(cv_result)
         if self._renderer is None:
             draw_now(drawing)
         else:
             self._renderer.submit(self, drawing)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._waiting is not None:
+            self.show_fold_scores(self._waiting)
 
     def _draw_fold_scores(self, cv_result):
         matrix = cv_result.score_matrix()
@@ -186,6 +199,7 @@ class LiveScoresPlot(PlotPanel):
 
     def reset(self, hint: str = IDLE_HINT) -> None:
         self._stop_drawing()
+        self._waiting = None
         self._set_score_items_visible(False)
         for line in self.lines.values():
             line.setData([], [])

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
 from engine import guards, runner, schema
 from engine.analysis import run_experiment
 from engine.cv import CVConfig
-from engine.experiment import CalibrationSettings
+from engine.experiment import CalibrationSettings, parse_experiment
 from engine.metrics import BINARY_ONLY, default_metric, metrics_for, multiclass_counterpart
 from engine.verdict import metric_label
 
@@ -39,9 +39,10 @@ def sentence(text: str) -> str:
 
 
 # ---------------------------------------------------------------------- the run, in a process
-#: Computed in the run's process (the cached values travel with the result): the notes
-#: and the primary score matrix, which every view of the results derives.
-PREPARED_FOR_DISPLAY = runner.Precompute("notes", "cv.score_matrix")
+#: Computed in the run's process (the cached values travel with the result): the notes,
+#: the primary score matrix, which every view of the results derives, and the confusion
+#: counts of the per-class view.
+PREPARED_FOR_DISPLAY = runner.Precompute("notes", "cv.score_matrix", "cv.confusion_by_fold")
 
 
 def run_in_process(experiment, dataset, n_jobs: int = 1, **options):
@@ -55,6 +56,14 @@ def run_in_process(experiment, dataset, n_jobs: int = 1, **options):
                                  {"n_jobs": n_jobs, "dataset": dataset},
                                  prepare=PREPARED_FOR_DISPLAY, name="cross-validation",
                                  **options)
+
+
+def check_setup(setup: dict, dataset, n_jobs: int) -> tuple:
+    """On a worker thread: the experiment of the window's setup (an experiment file's
+    JSON object), validated, and :func:`engine.guards.check_run`'s assessment of it.
+    Returns ``(experiment, dataset, n_jobs, assessment)``; a ValueError says what to change."""
+    experiment = parse_experiment(setup)
+    return experiment, dataset, n_jobs, guards.check_run(experiment, dataset, n_jobs)
 
 
 def ordered_metrics(n_classes: int = 2) -> list:
@@ -112,7 +121,7 @@ class CVTab(QWidget):
         super().__init__(parent)
         self.state = state
         self._run_job = JobSlot()
-        self._estimate_job = JobSlot()
+        self._check_job = JobSlot()     # checking the setup, estimating its time
         self._syncing = False
         splitter = QSplitter(Qt.Horizontal, self)
         splitter.addWidget(self._build_settings())
@@ -313,7 +322,7 @@ class CVTab(QWidget):
             item.setCheckState(Qt.Checked if checked else Qt.Unchecked)
 
     def _update_buttons(self) -> None:
-        running = self._run_job.running or self._estimate_job.running
+        running = self.running
         for widget in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box,
                        self.primary_combo, self.extra_list, self.calibrate_check):
             widget.setEnabled(not running)
@@ -343,45 +352,66 @@ class CVTab(QWidget):
     # ------------------------------------------------------------------ running
     @property
     def running(self) -> bool:
-        return self._run_job.running
+        """A run is being checked, estimated or computed."""
+        return self._run_job.running or self._check_job.running
 
     def start_run(self) -> None:
-        """Run the experiment; a run that cannot fit in memory is refused, and one above
-        :data:`engine.guards.ASK_FITS` fits asks first, saying how long it would take
-        (timed on a worker thread)."""
-        if self._run_job.running or self._estimate_job.running:
+        """Run the experiment. The setup is checked on a worker thread (parsing and
+        validating 20 models takes tens of milliseconds): a run that cannot fit in memory
+        is refused, and one above :data:`engine.guards.ASK_FITS` fits asks first, saying
+        how long it would take (timed on a worker thread too)."""
+        if self.running:
             return
         try:
-            experiment = self.state.to_experiment()
+            setup = self.state.experiment_setup()
         except ValueError as exc:
             self._show_error(str(exc))
             return
         dataset, n_jobs = self.state.dataset, self.state.n_jobs
-        assessment = guards.check_run(experiment, dataset, n_jobs)
-        if assessment.refuse:
-            self._show_error(sentence(assessment.refuse))
-            return
-        if not assessment.ask:
-            self._launch(experiment, dataset, n_jobs)
-            return
-        job = Job(lambda: guards.estimate_seconds(experiment, dataset, n_jobs),
-                  name="run-estimate")
-        job.succeeded.connect(lambda seconds: self._ask_then_launch(
-            assessment, seconds, experiment, dataset, n_jobs))
-        job.failed.connect(lambda _message: self._ask_then_launch(
-            assessment, None, experiment, dataset, n_jobs))
-        self.time_label.setText("A large run: timing a few fits to estimate how long it "
-                                "would take…")
-        self._estimate_job.start(job)
+        job = Job(lambda: check_setup(setup, dataset, n_jobs), name="run-check")
+        job.succeeded.connect(self._on_checked)
+        job.failed.connect(self._on_check_failed)
+        self.time_label.setText("Checking the setup…")
+        self._check_job.start(job)
         self._update_buttons()
 
-    def _ask_then_launch(self, assessment, seconds, experiment, dataset, n_jobs) -> None:
-        job = self._estimate_job.job
+    def _on_checked(self, checked) -> None:
+        experiment, dataset, n_jobs, assessment = checked
+        cancelled = self._end_check()
+        if cancelled:
+            self.time_label.setText("Not started.")
+        elif assessment.refuse:
+            self.time_label.setText("Not started.")
+            self._show_error(sentence(assessment.refuse))
+        elif not assessment.ask:
+            self._launch(experiment, dataset, n_jobs)
+        else:
+            job = Job(lambda: guards.estimate_seconds(experiment, dataset, n_jobs),
+                      name="run-estimate")
+            job.succeeded.connect(lambda seconds: self._ask_then_launch(
+                assessment, seconds, experiment, dataset, n_jobs))
+            job.failed.connect(lambda _message: self._ask_then_launch(
+                assessment, None, experiment, dataset, n_jobs))
+            self.time_label.setText("A large run: timing a few fits to estimate how long "
+                                    "it would take…")
+            self._check_job.start(job)
+            self._update_buttons()
+
+    def _on_check_failed(self, message: str) -> None:
+        self._end_check()
+        self.time_label.setText("Not started.")
+        self._show_error(message)
+
+    def _end_check(self) -> bool:
+        """The check (or estimate) job is over; True if the user cancelled it."""
+        job = self._check_job.job
         if job is not None:
             job.wait()
-        cancelled = job is not None and job.cancel_requested
         self._update_buttons()
-        if cancelled:
+        return job is not None and job.cancel_requested
+
+    def _ask_then_launch(self, assessment, seconds, experiment, dataset, n_jobs) -> None:
+        if self._end_check():
             self.time_label.setText("Not started.")
             return
         answer = QMessageBox.question(
@@ -417,8 +447,8 @@ class CVTab(QWidget):
         self.run_started.emit()
 
     def cancel_run(self) -> None:
-        if self._estimate_job.running:
-            self._estimate_job.cancel()
+        if self._check_job.running:
+            self._check_job.cancel()
             self.cancel_button.setEnabled(False)
             return
         if self._run_job.running:
@@ -487,5 +517,5 @@ class CVTab(QWidget):
 
     def shutdown(self, msecs: int = 30000) -> bool:
         """Cancel a run and wait for it (on quit)."""
-        ok = self._run_job.wait(msecs) and self._estimate_job.wait(msecs)
+        ok = self._run_job.wait(msecs) and self._check_job.wait(msecs)
         return self.live_plot.wait_for_save(msecs) and ok

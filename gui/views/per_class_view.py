@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout,
                                QWidget)
 
-from engine.per_class import confusion_counts, fold_pairs, per_class_frame
+from engine.per_class import per_class_frame
 
 from ..file_dialogs import with_parts
 from ..table_panel import TablePanel
@@ -92,9 +92,7 @@ class PerClassView(QWidget):
             return
         cv = result.cv
         self._models, self._classes = list(cv.models), tuple(cv.classes)
-        self._folds = sorted(set(fold_pairs(cv.predictions)) | set(fold_pairs(cv.scores)))
-        self._counts = confusion_counts(cv.predictions, self._models, self._classes,
-                                        folds=self._folds)
+        self._folds, self._counts = cv.confusion_by_fold()
         self._pooled = self._counts.sum(axis=1)
         self._fill_folds(self._folds)
 

@@ -236,13 +236,14 @@ def test_a_large_run_asks_first_with_the_estimated_time(tab, qtbot, monkeypatch)
     assert len(asked) == 2 and len(tab.state.result.cv.scores) == 80
 
 
-def test_a_run_too_large_for_memory_is_refused_with_what_it_needs(tab, monkeypatch,
+def test_a_run_too_large_for_memory_is_refused_with_what_it_needs(tab, qtbot, monkeypatch,
                                                                    warnings_shown):
     from engine import guards
 
     seed_state(tab.state)
     monkeypatch.setattr(guards, "available_memory", lambda: 100_000)
-    tab.start_run()
-    assert not tab.running and len(warnings_shown) == 1
+    tab.start_run()                    # checked on a worker thread, refused with a dialog
+    qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=30000)
+    assert not tab.running and not tab.state.result
     text = warnings_shown[0][1]
     assert text.startswith("This run needs about ") and "but 100 KB is available" in text
