@@ -42,9 +42,11 @@ class ExperimentResult:
         defaults applied, failures and warnings (with what to change), how ranks were
         formed. Computed once (the result is frozen)."""
         from .advice import failure_notes, rank_notes
+        from .cv import fold_notes
 
         n_folds = self.cv.config.n_splits * self.cv.config.n_repeats
         return [*self.dataset.notes, *self.experiment.notes,
+                *fold_notes(self.dataset.y, self.dataset.classes, self.cv.config),
                 *failure_notes(self.cv.failures, n_folds),
                 *rank_notes(self.summary, self.cv.primary_metric)]
 

@@ -19,6 +19,7 @@ import pandas as pd
 from .catalogue import make_pipeline
 from .data import Dataset
 from .metrics import FoldScorer, check_metrics
+from .notes import Note
 from .parallel import run_calls, take_rows
 from .progress import Progress, Stopwatch
 
@@ -97,17 +98,36 @@ class FoldFit:
     warnings: tuple = ()
 
 
+#: The fold assignments ``CVConfig.scheme`` names: scikit-learn's
+#: ``RepeatedStratifiedKFold`` and Weka 3's (:mod:`engine.weka_folds`).
+SCHEMES = ("sklearn", "weka")
+
+
 @dataclass(frozen=True)
 class CVConfig:
-    """Repeated stratified k-fold: ``n_splits`` folds, ``n_repeats`` times, seeded."""
+    """Repeated stratified k-fold: ``n_splits`` folds, ``n_repeats`` times, seeded.
+
+    ``scheme`` says whose folds: ``"sklearn"`` (scikit-learn's ``RepeatedStratifiedKFold``)
+    or ``"weka"`` (Weka 3's, repeat *i* seeded ``random_state + i``; needs a seed).
+    """
 
     n_splits: int = 10
     n_repeats: int = 10
     random_state: Optional[int] = 0
+    scheme: str = "sklearn"
+
+    def __post_init__(self):
+        if self.scheme not in SCHEMES:
+            raise ValueError(f"cv.scheme: unknown fold assignment {self.scheme!r}; choose "
+                             "\"sklearn\" (scikit-learn's) or \"weka\" (Weka 3's)")
+        if self.scheme == "weka" and self.random_state is None:
+            raise ValueError('cv.random_state: the "weka" scheme needs a seed (Weka numbers '
+                             "its runs from it; its Experimenter starts at 1): give a whole "
+                             "number")
 
     def to_json(self) -> dict:
         return {"n_splits": self.n_splits, "n_repeats": self.n_repeats,
-                "random_state": self.random_state}
+                "random_state": self.random_state, "scheme": self.scheme}
 
 
 @dataclass(frozen=True)
@@ -222,17 +242,48 @@ def split_number(repeat: int, fold: int, n_splits: int) -> int:
 
 
 def make_splits(y: np.ndarray, config: CVConfig) -> list:
-    """The train/test index pairs of scikit-learn's ``RepeatedStratifiedKFold``."""
+    """The train/test index pairs of every repeat and fold, in split order.
+
+    Parameters
+    ----------
+    y : ndarray of int
+        The class codes.
+    config : CVConfig
+        ``scheme "sklearn"``: scikit-learn's ``RepeatedStratifiedKFold``; ``"weka"``:
+        Weka 3's folds (:func:`engine.weka_folds.weka_splits`), the training rows in the
+        order Weka's classifier receives them.
+
+    Returns
+    -------
+    list of (ndarray, ndarray)
+        Split ``(r - 1) * n_splits + (f - 1)`` is repeat ``r``, fold ``f``; test rows
+        in ascending order.
+
+    Raises
+    ------
+    ValueError
+        When the data cannot support the folds (:func:`check_folds`).
+    """
+    check_folds(y, config)
+    if config.scheme == "weka":
+        from .weka_folds import weka_splits
+
+        return [(train, np.sort(test)) for train, test in
+                weka_splits(y, config.n_splits, config.n_repeats, config.random_state)]
     from sklearn.model_selection import RepeatedStratifiedKFold
 
-    check_folds(y, config)
     splitter = RepeatedStratifiedKFold(n_splits=config.n_splits, n_repeats=config.n_repeats,
                                        random_state=config.random_state)
     return list(splitter.split(np.zeros(len(y)), y))
 
 
 def check_folds(y: np.ndarray, config: CVConfig) -> None:
-    """Clear errors for fold settings the data cannot support."""
+    """Clear errors for fold settings the data cannot support.
+
+    scikit-learn's scheme needs at least ``n_splits`` rows in every class; Weka's only
+    ``n_splits`` rows in all (its limit: a class smaller than that is missing from some
+    test folds, see :func:`fold_notes`).
+    """
     if not isinstance(config.n_splits, (int, np.integer)) or config.n_splits < 2:
         raise ValueError(f"the number of folds must be a whole number of at least 2 "
                          f"(got {config.n_splits!r})")
@@ -243,11 +294,49 @@ def check_folds(y: np.ndarray, config: CVConfig) -> None:
     counts = counts[counts > 0]
     if len(counts) < 2:
         raise ValueError("the target has only one class: a classifier needs at least two")
+    if config.scheme == "weka":
+        if len(y) < config.n_splits:
+            raise ValueError(f"the data has only {len(y)} rows, but {config.n_splits} folds "
+                             f"need at least {config.n_splits}: lower the number of folds to "
+                             f"{len(y)} or fewer, or add data")
+        return
     smallest = int(counts.min())
     if smallest < config.n_splits:
         raise ValueError(f"the smallest class has only {smallest} row(s), but {config.n_splits} "
                          f"folds need at least {config.n_splits} rows in every class: lower the "
                          f"number of folds to {max(smallest, 2)} or fewer, or add data")
+
+
+def fold_notes(y: np.ndarray, classes, config: CVConfig) -> list:
+    """Notes about the folds: with Weka's scheme, the classes with fewer rows than folds.
+
+    Parameters
+    ----------
+    y : ndarray of int
+    classes : sequence
+        The class labels, by code.
+    config : CVConfig
+
+    Returns
+    -------
+    list of Note
+        ``weka_small_classes`` when a class has fewer rows than ``n_splits`` (Weka's
+        folds allow it; some test folds then hold none of that class).
+    """
+    if config.scheme != "weka":
+        return []
+    counts = np.bincount(y, minlength=len(classes))
+    small = [(str(classes[code]), int(n)) for code, n in enumerate(counts)
+             if 0 < n < config.n_splits]
+    if not small:
+        return []
+    listed = ", ".join(f"{label} ({n})" for label, n in small)
+    return [Note("weka_small_classes", f"with Weka's folds, {len(small)} class(es) have fewer "
+                 f"rows than the {config.n_splits} folds: {listed}; some test folds hold none "
+                 "of them, so scores that need every class in a test fold (such as ROC "
+                 "AUC) can be missing there", {"classes": [label for label, _ in small],
+                                               "counts": [n for _, n in small],
+                                               "n_splits": config.n_splits})]
 
 
 def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,

@@ -65,6 +65,9 @@ CODES = {
                       "[metric, n_classes]",
     "random_state_given": "models got the cross-validation's seed [random_state, models]",
     "unscaled_models": "scale-sensitive models run without scaling [models]",
+    # ---- the folds (engine.cv)
+    "weka_small_classes": "with Weka's fold assignment, classes have fewer rows than folds "
+                          "[classes, counts, n_splits]",
     # ---- the cross-validation run (engine.advice)
     "folds_failed": "a model failed on some folds [model, n_folds_hit, n_folds, example, "
                     "advice]",

@@ -101,6 +101,17 @@ def format_seconds(seconds) -> str:
     return f"{hours} h {minutes:02d} min"
 
 
+def scheme_combo(parent) -> QComboBox:
+    """The fold assignment (``CVConfig.scheme``): scikit-learn's or Weka 3's."""
+    combo = QComboBox(parent)
+    combo.addItem("scikit-learn", "sklearn")
+    combo.addItem("Weka 3", "weka")
+    combo.setToolTip("Whose folds: scikit-learn's RepeatedStratifiedKFold, or exactly the folds "
+                     "Weka 3's Explorer and Experimenter make (repeat i is Weka's run seed + i), "
+                     "to compare with Weka's results")
+    return combo
+
+
 def spin_box(low: int, high: int, tip: str, parent) -> QSpinBox:
     box = QSpinBox(parent)
     box.setRange(low, high)
@@ -162,6 +173,8 @@ class CVTab(QWidget):
         form.addRow("Folds (k)", self.folds_box)
         form.addRow("Repeats (r)", self.repeats_box)
         form.addRow("Random seed", self.seed_box)
+        self.scheme_combo = scheme_combo(panel)
+        form.addRow("Fold assignment", self.scheme_combo)
         form.addRow("Compare on", self.primary_combo)
         layout.addLayout(form)
         extra = QGroupBox("Also report", panel)
@@ -184,6 +197,7 @@ class CVTab(QWidget):
         for box in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box):
             box.valueChanged.connect(self._store_settings)
         self.primary_combo.currentIndexChanged.connect(self._store_settings)
+        self.scheme_combo.currentIndexChanged.connect(self._store_settings)
         self.extra_list.itemChanged.connect(self._store_settings)
         self.run_button = QPushButton("Run", panel)
         self.run_button.setStyleSheet("font-weight: bold; padding: 6px;")
@@ -283,7 +297,8 @@ class CVTab(QWidget):
     def _store_settings(self, *_) -> None:
         if self._syncing:
             return
-        config = CVConfig(self.folds_box.value(), self.repeats_box.value(), self.seed_box.value())
+        config = CVConfig(self.folds_box.value(), self.repeats_box.value(), self.seed_box.value(),
+                          self.scheme_combo.currentData())
         self._syncing = True
         try:
             self.state.set_cv(config, tuple(self.metrics()), self.jobs_box.value())
@@ -300,6 +315,7 @@ class CVTab(QWidget):
             self.folds_box.setValue(cv.n_splits)
             self.repeats_box.setValue(cv.n_repeats)
             self.seed_box.setValue(cv.random_state or 0)
+            self.scheme_combo.setCurrentIndex(max(self.scheme_combo.findData(cv.scheme), 0))
             self.jobs_box.setValue(max(1, min(self.state.n_jobs, self.jobs_box.maximum())))
             dataset = self.state.dataset
             n_classes = len(dataset.classes) if dataset is not None else 2
@@ -324,7 +340,8 @@ class CVTab(QWidget):
     def _update_buttons(self) -> None:
         running = self.running
         for widget in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box,
-                       self.primary_combo, self.extra_list, self.calibrate_check):
+                       self.primary_combo, self.extra_list, self.calibrate_check,
+                       self.scheme_combo):
             widget.setEnabled(not running)
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
