@@ -66,8 +66,8 @@ def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
         sheets = [str(name) for name in book.sheet_names]
         name = _pick_sheet(path, sheets, sheet)
         try:
-            frame = book.parse(book.sheet_names[sheets.index(name)], header=0,
-                               na_values=PANDAS_EXTRA_NA)
+            frame = pd.read_excel(book, sheet_name=book.sheet_names[sheets.index(name)],
+                                  header=0, na_values=PANDAS_EXTRA_NA)
         except (ValueError, KeyError, OSError) as exc:
             raise ValueError(f"cannot read sheet {name!r} of {path}: {exc}") from None
     notes = []

@@ -212,3 +212,31 @@ def load_file(path: str, target: Optional[str] = None, drop: Sequence[str] = (),
         source["exclude"] = list(exclude)
     return dataset_from_table(table, target, drop=drop, exclude=exclude,
                               pos_label=pos_label, source=source)
+
+
+def data_record(dataset, base_dir: str = ".") -> dict:
+    """What ``run.json`` records of the data a run used.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    base_dir : str
+        The folder a relative file path is relative to (the experiment file's).
+
+    Returns
+    -------
+    dict
+        ``reader`` (``"builtin"``, ``"csv"``, ``"arff"`` or ``"excel"``), ``path`` (the
+        file, absolute; None for a built-in), ``sheet`` (a workbook's, else None),
+        ``name``, ``target``, ``classes``, ``n_rows`` and ``n_features``.
+    """
+    source = dataset.source
+    path = source.get("file", source.get("csv"))
+    if path is None:
+        reader = "builtin"
+    else:
+        reader = "csv" if "csv" in source else KINDS.get(os.path.splitext(path)[1].lower(), "csv")
+        path = os.path.abspath(os.path.join(base_dir, path))
+    return {"reader": reader, "path": path, "sheet": source.get("sheet"), "name": dataset.name,
+            "target": dataset.target, "classes": [str(c) for c in dataset.classes],
+            "n_rows": int(dataset.n_rows), "n_features": int(dataset.X.shape[1])}
