@@ -165,8 +165,9 @@ def dates_as_seconds(frame: pd.DataFrame) -> tuple:
 
 def _seconds(values: pd.Series) -> Optional[pd.Series]:
     if pd.api.types.is_datetime64_any_dtype(values):
-        stamps = values if values.dt.tz is None else values.dt.tz_convert("UTC").dt.tz_localize(None)
-        return (stamps - pd.Timestamp(0)) / pd.Timedelta(seconds=1)
+        if values.dt.tz is not None:
+            values = values.dt.tz_convert("UTC").dt.tz_localize(None)
+        return (values - pd.Timestamp(0)) / pd.Timedelta(seconds=1)
     if values.dtype != object:
         return None
     present = values.dropna()

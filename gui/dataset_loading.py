@@ -88,11 +88,6 @@ class FileRead:
         return self.table.notes
 
     @property
-    def sheets(self) -> tuple:
-        """A workbook's sheets (empty for other files)."""
-        return self.table.sheets
-
-    @property
     def columns(self) -> list:
         return [str(c) for c in visible_columns(self.frame.head(0))[0].columns]
 

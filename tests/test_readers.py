@@ -80,6 +80,23 @@ def test_the_file_checks_apply_to_every_reader(tmp_path):
         read_table(str(tmp_path / "dir.arff"))
 
 
+@pytest.mark.parametrize("name", ["t.csv", "t.arff", "t.xlsx"])
+def test_an_unreadable_file_is_refused_by_every_reader(tmp_path, monkeypatch, name):
+    path = tmp_path / name
+    path.write_bytes(b"anything")
+    real = os.open
+
+    def refuse(file, flags, *args, **kwargs):
+        if str(file) == str(path):
+            raise PermissionError(13, "Permission denied")
+        return real(file, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
+    with pytest.raises(ValueError, match=r"cannot open .*: Permission denied; check that you "
+                                         "may read it"):
+        load_dataset({"file": str(path)})
+
+
 def test_a_saved_experiment_keeps_the_file_relative(tmp_path):
     data = tmp_path / "data" / "weather.arff"
     experiment = parse_experiment({"dataset": {"file": str(data), "target": "play"},

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayo
                                QWidget)
 
 from engine.data import BUILTINS, Dataset, load_builtin
+from engine.notes import note_code
 
 from ..dataset_loading import (FILE_FILTERS, DatasetView, FileRead, data_key, file_dataset,
                                names, prepare_view, read_key, source_for, source_path,
@@ -307,10 +308,7 @@ class DatasetTab(QWidget):
     def _on_sheet_picked(self, index: int) -> None:
         if self._view is None:
             return
-        dataset = self._view.dataset
-        raw = self._raw_of(dataset)
-        current = dataset.source.get("sheet") or (raw.sheets[0] if raw and raw.sheets else "")
-        sheet = self.sheet_combo.itemText(index)
+        sheet, current = self.sheet_combo.itemText(index), sheets_of(self._view.dataset)[1]
         if sheet and sheet != current:              # a new table: its own target and columns
             self._reload({"sheet": sheet, "target": None, "exclude": [], "drop": None,
                           "pos_label": None}, f"Reading the sheet {sheet!r}…")
@@ -454,7 +452,7 @@ class DatasetTab(QWidget):
                  if "builtin" in source else "This data set's columns are fixed.")
         self.columns.show_columns(rows, editable, fixed)
         self._sync_positive(dataset, editable, "builtin" in source)
-        self._sync_sheets(raw, source)
+        self._sync_sheets(dataset)
         if "builtin" in source:
             self._show_builtin_options(source)
         else:
@@ -462,15 +460,14 @@ class DatasetTab(QWidget):
         self.summary.setText(summary_html(dataset))
         self.notes_label.setText(notes_html(dataset.notes))
 
-    def _sync_sheets(self, raw: Optional[FileRead], source: dict) -> None:
+    def _sync_sheets(self, dataset: Dataset) -> None:
         """The sheet choice, shown for a workbook of several sheets."""
-        sheets = list(raw.sheets) if raw is not None else []
+        sheets, current = sheets_of(dataset)
         self.target_form.setRowVisible(self.sheet_combo, len(sheets) > 1)
         with blocked(self.sheet_combo):
             self.sheet_combo.clear()
             self.sheet_combo.addItems(sheets)
-            if sheets:
-                self.sheet_combo.setCurrentText(source.get("sheet") or sheets[0])
+            self.sheet_combo.setCurrentText(current)
 
     def _sync_positive(self, dataset: Dataset, editable: bool, builtin: bool) -> None:
         two = len(dataset.classes) == 2
@@ -537,6 +534,16 @@ class DatasetTab(QWidget):
         """Wait for the loading jobs (they cannot be interrupted mid-file)."""
         ok = self._load_job.wait(msecs) and self._view_job.wait(msecs)
         return self.preview.wait_for_export(msecs) and ok
+
+
+def sheets_of(dataset: Dataset) -> tuple:
+    """(the sheets of the workbook ``dataset`` was read from, the sheet read), as the
+    engine's ``sheet_read`` note says them; ``([], "")`` for other data and for a workbook
+    of one sheet."""
+    note = next((n for n in dataset.notes if note_code(n) == "sheet_read"), None)
+    if note is None:
+        return [], ""
+    return list(note.fields["sheets"]), note.fields["sheet"]
 
 
 DROPPED = (".csv", ".tsv", ".txt", ".arff", ".xlsx", ".xlsm", ".xls")
