@@ -59,7 +59,7 @@ CODES = {
                           "'class_labels', names]",
     "target_chosen": "no target was named; the column chosen "
                      "[column, last_column, problem: why the last column was not "
-                     "used, or None]",
+                     "used, or None; weka: True for an ARFF file's last attribute]",
     "rows_dropped": "rows without a target value were dropped [n_rows, target]",
     "empty_classes": "classes declared for the target (ARFF) but without rows were left "
                      "out [target, classes]",

@@ -175,7 +175,7 @@ def dataset_from_table(table: Table, target: Optional[str] = None, *,
         notes.append(Note("target_chosen", f"target column not given; using the last "
                           f"attribute, {target!r}, as Weka does (name the target to choose "
                           "another)", {"column": target, "last_column": target,
-                                       "problem": None}))
+                                       "problem": None, "weka": True}))
     return dataset_from_frame(table.frame, target, name=name or table.name, drop=drop,
                               exclude=exclude, pos_label=pos_label, notes=notes,
                               source=source, class_order=table.class_order)

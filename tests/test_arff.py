@@ -23,8 +23,9 @@ DUMP = os.path.join(HERE, "data", "arff", "WekaDump.java")
 WEKA_JAR = "/usr/share/java/weka.jar"
 EXAMPLES = "/usr/share/doc/weka/examples"
 WEKA_DUMMY = "*WEKA*DUMMY*STRING*FOR*STRING*ATTRIBUTES*"   # Weka's left-out string value
-needs_weka = pytest.mark.skipif(not (shutil.which("java") and os.path.exists(WEKA_JAR)),
-                                reason="Java and Weka (weka.jar) are not installed")
+needs_weka = pytest.mark.skipif(not (shutil.which("java") and shutil.which("javac")
+                                     and os.path.exists(WEKA_JAR)),
+                                reason="a JDK and Weka (weka.jar) are not installed")
 needs_examples = pytest.mark.skipif(not glob.glob(os.path.join(EXAMPLES, "*.arff")),
                                     reason="Weka's example files are not installed")
 

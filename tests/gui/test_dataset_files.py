@@ -97,7 +97,8 @@ def test_an_arff_file_loads_as_weka_reads_it(window, qtbot, tmp_path):
     np.testing.assert_array_equal(dataset.y, expected.y)
     np.testing.assert_array_equal(dataset.X["planted"], expected.X["planted"])
     assert dataset.source == {"file": path, "target": "verdict"}
-    assert "as Weka does" in tab.notes_label.text()
+    assert "using the last attribute, 'verdict', as Weka does (pick another one above)" in \
+        tab.notes_label.text()
     assert "seconds since 1970" in tab.notes_label.text()
     assert "written sparsely" in tab.notes_label.text()
     assert [tab.target_combo.itemText(i) for i in range(tab.target_combo.count())] == \
@@ -120,7 +121,8 @@ def test_a_workbook_offers_its_sheets(window, qtbot, tmp_path):
     assert [tab.sheet_combo.itemText(i) for i in range(tab.sheet_combo.count())] == \
         ["Trees", "Shrubs"]
     assert tab.sheet_combo.currentText() == "Trees"
-    assert "read the sheet 'Trees'" in tab.notes_label.text()
+    assert "read the sheet 'Trees' of the 2 in the workbook (pick another one under Sheet)" \
+        in tab.notes_label.text()
     tab.sheet_combo.setCurrentIndex(1)
     with qtbot.waitSignal(tab.view_ready, timeout=20000):
         tab.sheet_combo.activated.emit(1)
