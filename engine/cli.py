@@ -199,7 +199,10 @@ def _print_notes(notes, quiet: bool) -> list:
 
 def _manifest(result, args, argv) -> dict:
     """What ``run.json`` records about this run (besides its tables and versions)."""
+    from .readers import data_record
+
     return {"experiment": result.experiment.to_json(),
+            "data": data_record(result.dataset, result.experiment.base_dir),
             "experiment_file": os.path.abspath(args.experiment),
             "command": {"argv": ["run", *argv], "jobs": args.jobs},
             "exit_status": EXIT_OK}

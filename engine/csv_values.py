@@ -371,6 +371,8 @@ def one_line(text: str) -> str:
 
 #: File signatures: leading bytes -> (what the file is, what to do instead).
 _SPREADSHEET = "save the sheet as CSV (File, Save as, CSV) and give that file"
+_WORKBOOK = ('give it as "file" instead of "csv" (the app reads .xlsx workbooks), or save '
+             "the sheet as CSV")
 _ARCHIVE = "unpack it and give the CSV file inside"
 SIGNATURES = (
     (b"\x89PNG", "a PNG image", None), (b"\xff\xd8\xff", "a JPEG image", None),
@@ -408,7 +410,8 @@ def check_read_options(sep, encoding) -> None:
                          '"encoding" out to detect it')
 
 
-def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None) -> tuple:
+def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None,
+                    what: str = "a CSV text file") -> tuple:
     """The encoding to read a file with, from its first bytes, and a note when unusual.
 
     Parameters
@@ -419,6 +422,8 @@ def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None) -> t
         Its first bytes (64 KB).
     encoding : str, optional
         Given by the user: used as given (only a binary signature is refused).
+    what : str
+        What the file should be, for the messages (``"a CSV text file"``).
 
     Returns
     -------
@@ -429,10 +434,10 @@ def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None) -> t
     ValueError
         A binary file, named when its signature is known.
     """
-    _refuse_signature(path, head)
+    _refuse_signature(path, head, what)
     if encoding is not None:
         if "\x00" in head.decode(encoding, errors="replace").lstrip("\ufeff"):
-            _refuse_binary(path, f"it holds zero bytes even when read as {encoding}")
+            _refuse_binary(path, f"it holds zero bytes even when read as {encoding}", what)
         return encoding, []
     for bom, name in _BOMS:
         if head.startswith(bom):
@@ -443,7 +448,7 @@ def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None) -> t
     if b"\x00" in head:
         name = _utf16_without_bom(head)
         if name is None:
-            _refuse_binary(path, "it holds zero bytes, which text files do not")
+            _refuse_binary(path, "it holds zero bytes, which text files do not", what)
         return name, [Note("encoding", f"the file is {name.upper()} without a byte order mark; "
                            "read it as such", {"encoding": name, "how": "no_bom"})]
     return _utf8_or_latin1(head)
@@ -474,18 +479,18 @@ def _utf16_without_bom(head: bytes) -> Optional[str]:
     return None
 
 
-def _refuse_signature(path: str, head: bytes) -> None:
+def _refuse_signature(path: str, head: bytes, what: str = "a CSV text file") -> None:
     for signature, kind, advice in SIGNATURES:
         if head.startswith(signature):
             if signature == b"PK\x03\x04" and b"xl/" in head[:4096]:
-                kind, advice = "an Excel workbook (.xlsx)", _SPREADSHEET
-            raise ValueError(f"cannot read {path}: it is {kind} (a binary file), not a CSV "
-                             f"text file; {advice or 'give a CSV text file'}")
+                kind, advice = "an Excel workbook (.xlsx)", _WORKBOOK
+            raise ValueError(f"cannot read {path}: it is {kind} (a binary file), not {what}; "
+                             f"{advice or 'give ' + what}")
 
 
-def _refuse_binary(path: str, why: str) -> None:
-    raise ValueError(f"cannot read {path}: it looks like a binary file, not a CSV text file "
-                     f"({why}); give a CSV text file, or its encoding if it is text "
+def _refuse_binary(path: str, why: str, what: str = "a CSV text file") -> None:
+    raise ValueError(f"cannot read {path}: it looks like a binary file, not {what} "
+                     f"({why}); give {what}, or its encoding if it is text "
                      f'("encoding": "utf-16")')
 
 

@@ -1,4 +1,5 @@
-"""Datasets: the built-in examples and CSV files, with a note of what was done to them.
+"""Datasets: the built-in examples and CSV files, with a note of what was done to them
+(ARFF files and Excel workbooks: :mod:`engine.readers`).
 
 A :class:`Dataset` holds the feature table exactly as read (categorical columns stay
 text, missing values stay missing) and the target as class codes. Encoding and
@@ -321,7 +322,7 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
 def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, name: str = "data",
                        drop: Sequence[str] = (), notes: Sequence[str] = (),
                        source: Optional[dict] = None, exclude: Sequence[str] = (),
-                       pos_label=None) -> Dataset:
+                       pos_label=None, class_order: Optional[dict] = None) -> Dataset:
     """Make a :class:`Dataset` from a table and the name of its target column.
 
     Parameters
@@ -346,6 +347,10 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
         for number labels, as a number. By default 1 when the classes are 0 and 1, else
         the smaller class (the second on a tie). A ValueError if it is not one of the
         classes, or if there are more than two classes.
+    class_order : dict, optional
+        Column name -> its declared values (an ARFF file's nominal attributes): when the
+        target is one of them, its classes keep that order (values without a row are
+        left out, with a note) instead of being sorted.
 
     Returns
     -------
@@ -385,7 +390,8 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     if features.shape[1] == 0:
         raise ValueError("no feature columns are left besides the target: "
                          "a model needs at least one column to learn from")
-    classes, codes, more = _encode_labels(labels)
+    order = (class_order or {}).get(target)
+    classes, codes, more = _encode_labels(labels, order, str(target))
     notes.extend(more)
     if len(classes) < 2:
         only = classes[0] if classes else "nothing"
@@ -455,10 +461,14 @@ def _tidy_features(features: pd.DataFrame) -> tuple:
     return features, notes
 
 
-def _encode_labels(labels: pd.Series) -> tuple:
-    """(classes, codes, notes): text labels stripped, their control characters written out."""
+def _encode_labels(labels: pd.Series, order: Optional[Sequence] = None,
+                   target: str = "") -> tuple:
+    """(classes, codes, notes): text labels stripped, their control characters written out;
+    in the declared ``order`` when given, else sorted."""
     values = labels.to_numpy()
     notes = []
+    if order is not None and not pd.api.types.is_numeric_dtype(labels):
+        return _declared_labels(labels, list(order), target)
     if pd.api.types.is_numeric_dtype(labels):
         classes, codes = np.unique(values, return_inverse=True)
         classes = [_plain(c) for c in classes]
@@ -475,6 +485,31 @@ def _encode_labels(labels: pd.Series) -> tuple:
     return classes, codes.astype(np.intp), notes
 
 
+def _declared_labels(labels: pd.Series, order: list, target: str) -> tuple:
+    """(classes, codes, notes) in the declared order, the values without rows left out."""
+    text = labels.astype(str).to_numpy(dtype=object)
+    present = set(text)
+    unknown = sorted(present.difference(order))
+    if unknown:
+        raise ValueError(f"the target {target!r} holds value(s) not declared for it: "
+                         + ", ".join(map(repr, unknown[:5])))
+    kept = [value for value in order if value in present]
+    notes = []
+    empty = [value for value in order if value not in present]
+    if empty:
+        notes.append(Note("empty_classes", f"class(es) declared for {target!r} but without "
+                          "any row, left out: " + ", ".join(map(repr, empty)),
+                          {"target": target, "classes": empty}))
+    codes = pd.Categorical(text, categories=kept).codes.astype(np.intp)
+    shown = [visible(value) for value in kept]
+    changed = [v for v, k in zip(shown, kept) if v != k]
+    if changed:
+        notes.append(Note("control_characters", "class label(s) with invisible control "
+                          "characters, shown written out: " + ", ".join(changed),
+                          {"what": "class_labels", "names": changed}))
+    return shown, codes, notes
+
+
 def _plain(value):
     """numpy scalar -> Python scalar (ints stay ints)."""
     value = value.item() if hasattr(value, "item") else value
@@ -489,16 +524,28 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
     Parameters
     ----------
     spec : dict
-        ``{"builtin": NAME, **options}`` or ``{"csv": PATH, "target": COLUMN, "sep": ...,
+        ``{"builtin": NAME, **options}``, ``{"csv": PATH, "target": COLUMN, "sep": ...,
         "encoding": ..., "decimal": ..., "thousands": ..., "exclude": [...],
-        "pos_label": ...}`` (``"drop"`` is the older name of ``"exclude"``).
+        "pos_label": ...}`` (``"drop"`` is the older name of ``"exclude"``) or
+        ``{"file": PATH, ...}``: a CSV, ARFF or Excel file by its extension, with the
+        same keys (those of its kind) and ``"sheet"`` for a workbook
+        (:mod:`engine.readers`).
     base_dir : str
-        Folder a relative CSV path is relative to (the experiment file's folder).
+        Folder a relative file path is relative to (the experiment file's folder).
     """
     spec = dict(spec)
     if "builtin" in spec:
         name = spec.pop("builtin")
         return load_builtin(name, **spec)
+    if "file" in spec:
+        from .readers import check_file_options, load_file
+
+        check_file_options(spec)
+        path = spec.pop("file")
+        full = path if os.path.isabs(path) else os.path.join(base_dir, path)
+        drop, exclude = (_names(spec.pop(key, ())) for key in ("drop", "exclude"))
+        ds = load_file(full, drop=drop, exclude=exclude, **spec)
+        return Dataset(**{**ds.__dict__, "source": {**ds.source, "file": path}})
     if "csv" in spec:
         path = spec.pop("csv")
         full = path if os.path.isabs(path) else os.path.join(base_dir, path)
@@ -514,7 +561,8 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
                       decimal=spec.get("decimal"),
                       thousands=spec.get("thousands"), pos_label=spec.get("pos_label"))
         return Dataset(**{**ds.__dict__, "source": {**ds.source, "csv": path}})
-    raise ValueError('dataset: give either {"builtin": NAME} or {"csv": PATH, "target": COLUMN}')
+    raise ValueError('dataset: give either {"builtin": NAME} or {"file": PATH, "target": COLUMN} '
+                     '(or {"csv": PATH, ...})')
 
 
 def _names(value) -> list:

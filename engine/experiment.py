@@ -208,13 +208,24 @@ def _parse(data: dict, base_dir: str) -> Experiment:
 
 def check_dataset_options(dataset: dict) -> None:
     """What the schema cannot check in a ``dataset`` block: ``encoding`` names a text
-    encoding Python knows (``codecs.lookup``; not a transform such as ``rot13``).
+    encoding Python knows (``codecs.lookup``; not a transform such as ``rot13``); a
+    ``file`` has an extension the app reads and only the options of its kind
+    (:func:`engine.readers.check_file_options`).
 
     Raises
     ------
     ValueError
         ``dataset.encoding: "klingon" is not a text encoding Python knows; ...``
     """
+    if "file" in dataset:
+        from .readers import check_file_options
+
+        try:
+            check_file_options(dataset)
+        except ValueError as exc:
+            text = str(exc)
+            raise ValueError(text if text.startswith("dataset") else f"dataset.file: {text}") \
+                from None
     encoding = dataset.get("encoding")
     if encoding is None:
         return
@@ -311,9 +322,9 @@ def experiment_json_text(experiment: Experiment, path: Optional[str] = None) -> 
     ----------
     experiment : Experiment
     path : str, optional
-        Where the text will be saved.  A CSV data file in that file's folder (or below)
-        is then written relative to it, so the folder can be moved or shared as a whole;
-        a CSV elsewhere keeps its absolute path.
+        Where the text will be saved.  A data file (``csv`` or ``file``) in that file's
+        folder (or below) is then written relative to it, so the folder can be moved or
+        shared as a whole; a data file elsewhere keeps its absolute path.
     """
     data = experiment.to_json()
     if path is not None:
@@ -322,15 +333,17 @@ def experiment_json_text(experiment: Experiment, path: Optional[str] = None) -> 
 
 
 def csv_relative_to(dataset: dict, folder: str) -> dict:
-    """``dataset`` with an absolute ``csv`` path inside ``folder`` made relative to it
-    (with ``/`` separators, which every platform reads); anything else unchanged."""
-    csv = dataset.get("csv")
-    if not isinstance(csv, str) or not os.path.isabs(csv):
+    """``dataset`` with an absolute ``csv`` or ``file`` path inside ``folder`` made
+    relative to it (with ``/`` separators, which every platform reads); anything else
+    unchanged."""
+    key = "csv" if "csv" in dataset else "file"
+    path = dataset.get(key)
+    if not isinstance(path, str) or not os.path.isabs(path):
         return dataset
     try:
-        relative = os.path.relpath(csv, folder)
+        relative = os.path.relpath(path, folder)
     except ValueError:                                  # another drive (Windows)
         return dataset
     if relative == os.pardir or relative.startswith(os.pardir + os.sep):
         return dataset
-    return {**dataset, "csv": relative.replace(os.sep, "/")}
+    return {**dataset, key: relative.replace(os.sep, "/")}

@@ -281,7 +281,8 @@ def check_regular_file(path: str, what: str = "a CSV file") -> int:
     Raises
     ------
     ValueError
-        The file does not exist, or is a folder, pipe, device or socket.
+        The file does not exist, is a folder, pipe, device or socket, or cannot be
+        opened for reading (permissions).
     """
     try:
         info = os.stat(path)
@@ -293,6 +294,11 @@ def check_regular_file(path: str, what: str = "a CSV file") -> int:
         kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
         raise ValueError(f"cannot open {path}: it is {kind}, not {what}; give the path of "
                          f"{what}")
+    try:
+        os.close(os.open(path, os.O_RDONLY))          # a regular file: opening cannot block
+    except OSError as exc:
+        raise ValueError(f"cannot open {path}: {exc.strerror or exc}; check that you may read "
+                         "it (its permissions)") from None
     return info.st_size
 
 

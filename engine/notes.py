@@ -40,6 +40,15 @@ CODES = {
     "spaces_removed": "spaces around text cells were removed [columns]",
     "trailing_separator": "empty cells after the last column (lines ending with a "
                           "separator) were ignored []",
+    # ---- reading ARFF files and Excel workbooks (engine.arff, engine.excel)
+    "sparse_rows": "rows written sparsely; the values they leave out are 0 [n_rows]",
+    "instance_weights_ignored": "every row has the same instance weight, which changes "
+                                "nothing [weight, n_rows]",
+    "string_attributes": "ARFF string attributes (free text) are read as text categories "
+                         "[columns]",
+    "dates_as_numbers": "date columns are read as numbers of seconds "
+                        "[columns, unit: 'seconds', origin]",
+    "sheet_read": "which sheet of a workbook with several was read [sheet, sheets]",
     # ---- making a data set (engine.data, engine.data_checks)
     "builtin_data": "which built-in data set this is [name]",
     "positive_class": "which class is the positive one and why "
@@ -50,8 +59,10 @@ CODES = {
                           "'class_labels', names]",
     "target_chosen": "no target was named; the column chosen "
                      "[column, last_column, problem: why the last column was not "
-                     "used, or None]",
+                     "used, or None; weka: True for an ARFF file's last attribute]",
     "rows_dropped": "rows without a target value were dropped [n_rows, target]",
+    "empty_classes": "classes declared for the target (ARFF) but without rows were left "
+                     "out [target, classes]",
     "infinite_values": "infinite numbers count as missing [column, n_values]",
     "many_categories": "a text column has many categories [column, n_categories]",
     "empty_columns_left_out": "empty columns were left out [columns]",

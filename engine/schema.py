@@ -197,6 +197,10 @@ def _unique(error, schema, value):
 def _not(error, schema, value):
     keys = error.validator_value.get("required") if isinstance(error.validator_value, dict) \
         else None
+    branches = error.validator_value.get("anyOf", []) \
+        if isinstance(error.validator_value, dict) else []
+    if isinstance(value, dict) and _only_required(branches):     # keys that exclude another
+        keys = next((b["required"] for b in branches if set(b["required"]) <= set(value)), None)
     if keys:
         return f"give {_or([_quoted(k) for k in keys])}, not both"
     return f"{show(value)} is not allowed here"

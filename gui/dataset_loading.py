@@ -1,6 +1,6 @@
-"""Loading for the Dataset tab, run on worker threads: a CSV ``dataset`` block made into a
-Dataset (the file read once and kept while only the target, columns or positive class
-change), and what the tab shows of a Dataset.
+"""Loading for the Dataset tab, run on worker threads: a file's ``dataset`` block (CSV,
+ARFF or Excel) made into a Dataset (the file read once and kept while only the target,
+columns or positive class change), and what the tab shows of a Dataset.
 """
 from __future__ import annotations
 
@@ -11,11 +11,16 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from engine.data import Dataset, dataset_from_frame, read_csv_table
+from engine.data import Dataset
 from engine.data_checks import visible_columns
+from engine.readers import CSV_EXTENSIONS, KINDS, Table, dataset_from_table, read_table
 
 SCATTER_SAMPLE = 5000
-READ_OPTIONS = ("sep", "encoding", "decimal", "thousands")
+READ_OPTIONS = ("sep", "encoding", "decimal", "thousands", "sheet")
+#: The file dialog's filters: every kind the app reads, then each kind alone.
+FILE_FILTERS = ("Data files (*.csv *.tsv *.txt *.arff *.xlsx *.xlsm);;"
+                "CSV files (*.csv *.tsv *.txt);;ARFF files (*.arff);;"
+                "Excel workbooks (*.xlsx *.xlsm);;All files (*)")
 
 
 @dataclass(frozen=True)
@@ -42,25 +47,56 @@ def _free_name(name: str, taken) -> str:
     return name if name not in taken else f"{name} (target)"
 
 
+def data_key(source: dict) -> Optional[str]:
+    """``"file"`` or ``"csv"``: the key of a ``dataset`` block that names its file (None
+    for a built-in data set)."""
+    return next((key for key in ("file", "csv") if key in source), None)
+
+
+def source_path(source: dict) -> Optional[str]:
+    """The data file a ``dataset`` block reads, or None."""
+    key = data_key(source)
+    return source[key] if key is not None else None
+
+
+def source_for(path: str) -> dict:
+    """The ``dataset`` block that opens ``path``: ``{"csv": path}`` for a CSV file and any
+    name the app does not know (read as CSV, as the app always did), else
+    ``{"file": path}`` (ARFF, Excel, and ``.xls``, which is refused with advice)."""
+    extension = os.path.splitext(path)[1].lower()
+    known = extension in KINDS or extension == ".xls"
+    return {"file": path} if known and extension not in CSV_EXTENSIONS else {"csv": path}
+
+
 @dataclass(frozen=True)
-class CsvRead:
-    """A CSV file as read, kept so that a new target or column choice needs no new read."""
+class FileRead:
+    """A data file as read, kept so that a new target or column choice needs no new read."""
 
     key: tuple                      # (path, modification time, size, read options)
-    frame: pd.DataFrame
-    notes: tuple
+    table: Table
 
     @property
     def path(self) -> str:
         return self.key[0]
 
     @property
+    def frame(self) -> pd.DataFrame:
+        return self.table.frame
+
+    @property
+    def notes(self) -> tuple:
+        return self.table.notes
+
+    @property
     def columns(self) -> list:
         return [str(c) for c in visible_columns(self.frame.head(0))[0].columns]
 
 
+CsvRead = FileRead                  # its older name
+
+
 def read_key(source: dict) -> tuple:
-    path = source["csv"]
+    path = source_path(source)
     try:
         stat = os.stat(path)
         stamp = (stat.st_mtime_ns, stat.st_size)
@@ -74,28 +110,33 @@ def names(value) -> list:
     return [value] if isinstance(value, str) else list(value or ())
 
 
-def csv_dataset(source: dict, name: str, cached: Optional[CsvRead] = None) -> tuple:
-    """(CsvRead, Dataset) of a CSV ``dataset`` block; runs on a worker thread.
+def file_dataset(source: dict, name: Optional[str] = None,
+                 cached: Optional[FileRead] = None) -> tuple:
+    """(FileRead, Dataset) of a file's ``dataset`` block; runs on a worker thread.
 
     The file is read again only when it, or how to read it, changed since ``cached``.
-    Without a target the engine picks one (with a note); the one used is recorded in the
-    source. A positive class that is not a class of the target is dropped.
+    Without a target the file's default (an ARFF file's last attribute) or the engine's
+    choice is used (with a note); the one used is recorded in the source. A positive
+    class that is not a class of the target is dropped. ``name`` defaults to the
+    file's (an ARFF file's relation).
     """
     key = read_key(source)
     raw = cached if cached is not None and cached.key == key else None
     if raw is None:
-        frame, notes = read_csv_table(source["csv"], **{k: source.get(k) for k in READ_OPTIONS})
-        raw = CsvRead(key, frame, tuple(notes))
+        kind = "csv" if data_key(source) == "csv" else None
+        table = read_table(source_path(source), kind,
+                           **{k: source.get(k) for k in READ_OPTIONS if source.get(k) is not None})
+        raw = FileRead(key, table)
     source = {k: v for k, v in source.items() if v is not None and v != []}
 
     def derive(pos_label):
         kept = {k: v for k, v in source.items() if k != "pos_label"}
         if pos_label is not None:
             kept["pos_label"] = pos_label
-        return dataset_from_frame(raw.frame, source.get("target"), name=name,
+        return dataset_from_table(raw.table, source.get("target"), name=name,
                                   drop=names(source.get("drop")),
                                   exclude=names(source.get("exclude")),
-                                  pos_label=pos_label, notes=raw.notes, source=kept)
+                                  pos_label=pos_label, source=kept)
 
     try:
         dataset = derive(source.get("pos_label"))
@@ -107,8 +148,11 @@ def csv_dataset(source: dict, name: str, cached: Optional[CsvRead] = None) -> tu
     return raw, dataset
 
 
+csv_dataset = file_dataset          # its older name
+
+
 def with_changes(source: dict, changes: dict) -> dict:
-    """``source`` (a CSV ``dataset`` block) with ``changes`` made: the columns left out
+    """``source`` (a file's ``dataset`` block) with ``changes`` made: the columns left out
     under "exclude" (an "exclude" change replaces them, "drop" included), never the
     target; empty values removed."""
     merged = {**source, **changes}

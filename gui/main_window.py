@@ -20,10 +20,12 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QStyle, QTabWidg
 
 from engine.data import load_dataset
 from engine.experiment import experiment_json_text, load_experiment
+from engine.readers import data_record
 from engine.tables import write_tables
 
 from . import file_dialogs, saving
 from .file_dialogs import file_name_part, is_shipped
+from .dataset_loading import data_key, source_path
 from .help import show_help
 from .jobs import Job, JobSlot
 from .plots.plot_panel import PlotPanel
@@ -57,12 +59,13 @@ def make_results_tab(state: AppState, parent):
 
 
 def load_experiment_and_data(path: str) -> tuple:
-    """(Experiment, Dataset) of an experiment file, a CSV path made absolute."""
+    """(Experiment, Dataset) of an experiment file, a data file's path made absolute."""
     experiment = load_experiment(path)
     dataset = load_dataset(experiment.dataset, experiment.base_dir)
-    if "csv" in dataset.source and not os.path.isabs(dataset.source["csv"]):
-        full = os.path.normpath(os.path.join(experiment.base_dir, dataset.source["csv"]))
-        dataset = replace(dataset, source={**dataset.source, "csv": full})
+    key = data_key(dataset.source)
+    if key is not None and not os.path.isabs(dataset.source[key]):
+        full = os.path.normpath(os.path.join(experiment.base_dir, dataset.source[key]))
+        dataset = replace(dataset, source={**dataset.source, key: full})
     return experiment, dataset
 
 
@@ -137,7 +140,8 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         self.open_data_action = self._action(
-            "Open data…", "Ctrl+O", self._ask_open_data, "Open a CSV file as the data set",
+            "Open data…", "Ctrl+O", self._ask_open_data,
+            "Open a data file (CSV, ARFF or Excel) as the data set",
             QStyle.SP_DirOpenIcon)
         self.open_experiment_action = self._action(
             "Open experiment…", "Ctrl+Shift+O", self._ask_open_experiment,
@@ -228,8 +232,8 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ folders and names
     def _data_path(self) -> str:
         dataset = self.state.dataset
-        csv = dataset.source.get("csv") if dataset is not None else None
-        return str(csv) if csv and os.path.isabs(str(csv)) else ""
+        path = source_path(dataset.source) if dataset is not None else None
+        return str(path) if path and os.path.isabs(str(path)) else ""
 
     def suggested_folder(self) -> str:
         """Where dialogs open when no folder is remembered: beside the data or the
@@ -260,7 +264,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ open / save / export
     def _ask_open_data(self) -> None:
         self.tabs.setCurrentWidget(self.dataset_tab)
-        self.dataset_tab.ask_csv_path()
+        self.dataset_tab.ask_data_path()
 
     def _ask_open_experiment(self) -> None:
         path = file_dialogs.ask_open_path(self, "Open an experiment", "experiment",
@@ -355,7 +359,9 @@ class MainWindow(QMainWindow):
             self._error("Nothing to export yet", "There are no results.",
                         "Run the cross-validation first (Cross-validation tab, Run).")
             return
-        manifest = {"experiment": result.experiment.to_json(), "written_from": "the app"}
+        manifest = {"experiment": result.experiment.to_json(),
+                    "data": data_record(result.dataset, result.experiment.base_dir),
+                    "written_from": "the app"}
         self._start_file_job(lambda: write_tables(result.tables(), folder, manifest,
                                                   result.notes),
                              lambda paths: self._on_results_exported(paths, folder),
@@ -404,7 +410,7 @@ class MainWindow(QMainWindow):
         self.dataset_tab.dragEnterEvent(event)
 
     def dropEvent(self, event) -> None:
-        """A CSV dropped anywhere on the window opens in the Dataset tab."""
+        """A data file dropped anywhere on the window opens in the Dataset tab."""
         self.dataset_tab.dropEvent(event)
         if event.isAccepted():
             self.tabs.setCurrentWidget(self.dataset_tab)

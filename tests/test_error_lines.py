@@ -43,7 +43,7 @@ CSV_CASES = {
     "ZIP archive": (zip_bytes("a.csv"), {}, {}, "it is a ZIP archive (a binary file)"),
     "Excel workbook": (zip_bytes("xl/workbook.xml"), {}, {},
                        "it is an Excel workbook (.xlsx) (a binary file), not a CSV text file; "
-                       "save the sheet as CSV"),
+                       'give it as "file" instead of "csv"'),
     "zero bytes": (b"a,b\x00\x01\x02\n1,2\n" * 5, {}, {}, "it looks like a binary file"),
     "UTF-16 read as UTF-8": (TABLE.encode("utf-16"), {"encoding": "utf-8"}, {},
                              "holds zero bytes even when read as utf-8"),

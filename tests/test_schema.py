@@ -215,7 +215,7 @@ WRONG = {
                             "allowed with the built-in data set moons"),
     "both builtin and csv": (with_(dataset={"builtin": "iris", "csv": "d.csv"}), "dataset",
                              "builtin"),
-    "no data": (with_(dataset={}), "dataset", 'missing the key "builtin" or "csv"'),
+    "no data": (with_(dataset={}), "dataset", 'missing the key "builtin", "file" or "csv"'),
     "nested 100,000 deep": (with_(models=[{"estimator": "SVC", "params": {"C": 1}}],
                                  metrics=None), "metrics", "nested more than 32 levels"),
     "not an object": ([BASE], "the experiment", "expected an experiment file (an object)"),

@@ -1,5 +1,6 @@
-"""The Dataset tab: pick a built-in data set or open a CSV file, choose the target, the
-positive class and the feature columns, look at the data.
+"""The Dataset tab: pick a built-in data set or open a data file (CSV, ARFF, Excel), choose
+the sheet of a workbook, the target, the positive class and the feature columns, look at
+the data.
 
 Reading files, deriving the Dataset and preparing the preview all happen on worker
 jobs; the GUI thread only swaps finished values into the views. Every choice made here
@@ -18,8 +19,10 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayo
                                QWidget)
 
 from engine.data import BUILTINS, Dataset, load_builtin
+from engine.notes import note_code
 
-from ..dataset_loading import (CsvRead, DatasetView, csv_dataset, names, prepare_view, read_key,
+from ..dataset_loading import (FILE_FILTERS, DatasetView, FileRead, data_key, file_dataset,
+                               names, prepare_view, read_key, source_for, source_path,
                                with_changes)
 from ..help import help_title
 from ..jobs import Job, JobSlot
@@ -81,9 +84,9 @@ class DatasetTab(QWidget):
         self._load_job, self._view_job = JobSlot(), JobSlot()
         self._pending_view: Optional[Dataset] = None
         self._queued: Optional[tuple] = None    # (work, base, message): new data waiting
-        self._changes: dict = {}                # source changes waiting, with their "csv"
+        self._changes: dict = {}                # source changes waiting, with their file
         self._loading_base: Optional[Dataset] = None
-        self._raw: Optional[CsvRead] = None     # the last CSV file read
+        self._raw: Optional[FileRead] = None    # the last data file read
         self._view: Optional[DatasetView] = None
         self._option_editors: dict = {}
         self.setAcceptDrops(True)
@@ -106,11 +109,12 @@ class DatasetTab(QWidget):
         column.setContentsMargins(0, 0, 6, 0)
         column.addLayout(help_title("Data source", "dataset", self))
         column.addWidget(self._build_builtin_box())
-        self.open_button = QPushButton("Open CSV…", side)
-        self.open_button.setToolTip("Read a CSV file (comma, semicolon or tab separated). "
-                                    "You can also drag a .csv file onto this window.")
-        self.open_button.clicked.connect(self.ask_csv_path)
-        drop = QLabel("…or drag a .csv file here.", side)
+        self.open_button = QPushButton("Open data…", side)
+        self.open_button.setToolTip("Read a CSV file (comma, semicolon or tab separated), a "
+                                    "Weka ARFF file or an Excel workbook (.xlsx). You can "
+                                    "also drag such a file onto this window.")
+        self.open_button.clicked.connect(self.ask_data_path)
+        drop = QLabel("…or drag a data file here.", side)
         drop.setStyleSheet("color: #666;")
         open_row = QHBoxLayout()
         open_row.addWidget(self.open_button)
@@ -120,7 +124,8 @@ class DatasetTab(QWidget):
         self.columns = ColumnPicker(side)
         self.columns.exclusion_changed.connect(self._on_exclusion_changed)
         column.addWidget(self.columns)
-        self.summary = QLabel("No data loaded yet: pick a built-in data set or open a CSV file.")
+        self.summary = QLabel("No data loaded yet: pick a built-in data set or open a data file "
+                              "(CSV, ARFF or Excel).")
         self.notes_label = QLabel("")
         for label in (self.summary, self.notes_label):
             label.setWordWrap(True)
@@ -136,6 +141,10 @@ class DatasetTab(QWidget):
 
     def _build_target_box(self) -> QGroupBox:
         box = QGroupBox("What to predict", self)
+        self.sheet_combo = QComboBox(box)
+        self.sheet_combo.setToolTip("The sheet of the workbook to read (its first row holds "
+                                    "the column names)")
+        self.sheet_combo.activated.connect(self._on_sheet_picked)
         self.target_combo = QComboBox(box)
         self.target_combo.setToolTip("The class column; the ticked columns below are the "
                                      "features.")
@@ -144,6 +153,8 @@ class DatasetTab(QWidget):
         self.pos_combo.setToolTip(POSITIVE_TIP)
         self.pos_combo.activated.connect(self._on_positive_picked)
         self.target_form = QFormLayout(box)
+        self.target_form.addRow("Sheet", self.sheet_combo)
+        self.target_form.setRowVisible(self.sheet_combo, False)
         self.target_form.addRow("Target column", self.target_combo)
         self.target_form.addRow("Positive class", self.pos_combo)
         self.target_form.labelForField(self.pos_combo).setToolTip(POSITIVE_TIP)
@@ -249,31 +260,35 @@ class DatasetTab(QWidget):
             self._option_editors[option].setValue(value)
         self.load_selected_builtin()
 
-    def ask_csv_path(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open a CSV file", "",
-                                              "CSV files (*.csv *.txt *.tsv);;All files (*)")
+    def ask_data_path(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a data file", "", FILE_FILTERS)
         if path:
-            self.open_csv(path)
+            self.open_file(path)
 
-    def open_csv(self, path: str) -> None:
-        """Read ``path``; the engine picks the target (and says so in the notes)."""
-        source = {"csv": os.path.abspath(path)}
-        name = os.path.splitext(os.path.basename(path))[0]
+    ask_csv_path = ask_data_path
+
+    def open_file(self, path: str) -> None:
+        """Read ``path`` (CSV, ARFF or Excel by its extension; other names as CSV); the
+        engine picks the target (and says so in the notes)."""
+        source = {key: os.path.abspath(value) for key, value in source_for(path).items()}
         cached = self._raw
-        self._run_load(lambda: csv_dataset(source, name, cached), None,
+        self._run_load(lambda: file_dataset(source, None, cached), None,
                        f"Reading {os.path.basename(path)}…")
 
+    open_csv = open_file
+
     def _reload(self, changes: dict, message: str) -> None:
-        """Derive the shown CSV data set again with ``changes`` to its source.
+        """Derive the shown file's data set again with ``changes`` to its source.
 
         Changes asked for while data is still loading or being drawn wait, merged, and
         apply to the data set shown next (if it comes from the same file).
         """
         shown = self._view.dataset if self._view is not None else None
-        if shown is None or "csv" not in shown.source:
+        key = data_key(shown.source) if shown is not None else None
+        if key is None:
             return
-        if self._changes.get("csv") != shown.source["csv"]:
-            self._changes = {"csv": shown.source["csv"]}
+        if source_path(self._changes) != shown.source[key]:
+            self._changes = {key: shown.source[key]}
         self._changes.update(changes)
         self.state.status_message.emit(message)
         self._apply_changes()
@@ -284,11 +299,19 @@ class DatasetTab(QWidget):
                 or shown is not self.state.dataset):
             return                                # later: when the data on the way is shown
         changes, self._changes = self._changes, {}
-        if shown.source.get("csv") != changes["csv"]:
+        if source_path(shown.source) != source_path(changes):
             return                                # another file was opened meanwhile
         source, cached = with_changes(shown.source, changes), self._raw
-        self._run_load(lambda: csv_dataset(source, shown.name, cached), shown,
+        self._run_load(lambda: file_dataset(source, shown.name, cached), shown,
                        "Updating the data…")
+
+    def _on_sheet_picked(self, index: int) -> None:
+        if self._view is None:
+            return
+        sheet, current = self.sheet_combo.itemText(index), sheets_of(self._view.dataset)[1]
+        if sheet and sheet != current:              # a new table: its own target and columns
+            self._reload({"sheet": sheet, "target": None, "exclude": [], "drop": None,
+                          "pos_label": None}, f"Reading the sheet {sheet!r}…")
 
     def _on_target_picked(self, _index: int) -> None:
         target = self.target_combo.currentText()
@@ -306,7 +329,7 @@ class DatasetTab(QWidget):
         self._reload({"pos_label": label}, f"Using {label!r} as the positive class…")
 
     def _run_load(self, work: Callable, base: Optional[Dataset], message: str) -> None:
-        """Run ``work`` (-> (CsvRead or None, Dataset)) on a worker. ``base`` is the data
+        """Run ``work`` (-> (FileRead or None, Dataset)) on a worker. ``base`` is the data
         set it changes (None: new data); a new file asked for while another loads waits,
         and the one loading is then dropped."""
         if self._load_job.running:
@@ -355,14 +378,14 @@ class DatasetTab(QWidget):
 
     # ------------------------------------------------------------------ drag and drop
     def dragEnterEvent(self, event) -> None:
-        if csv_path_of(event.mimeData()):
+        if data_path_of(event.mimeData()):
             event.acceptProposedAction()
 
     def dropEvent(self, event) -> None:
-        path = csv_path_of(event.mimeData())
+        path = data_path_of(event.mimeData())
         if path:
             event.acceptProposedAction()
-            self.open_csv(path)
+            self.open_file(path)
 
     # ------------------------------------------------------------------ showing the data
     def _on_dataset_changed(self, dataset) -> None:
@@ -398,12 +421,12 @@ class DatasetTab(QWidget):
     def _on_view_failed(self, message: str) -> None:
         QMessageBox.warning(self, "Cannot show this data", message)
 
-    def _raw_of(self, dataset: Dataset) -> Optional[CsvRead]:
+    def _raw_of(self, dataset: Dataset) -> Optional[FileRead]:
         """The file as read for ``dataset``, if it is the last one read."""
         source, raw = dataset.source, self._raw
-        if raw is None or "csv" not in source:
+        if raw is None or source_path(source) is None:
             return None
-        same = raw.path == source["csv"] and raw.key[3:] == read_key(source)[3:]
+        same = raw.path == source_path(source) and raw.key[3:] == read_key(source)[3:]
         return raw if same else None
 
     def _sync_controls(self) -> None:
@@ -412,7 +435,7 @@ class DatasetTab(QWidget):
             return
         dataset = self._view.dataset
         source, raw = dataset.source, self._raw_of(dataset)
-        editable = "csv" in source
+        editable = source_path(source) is not None
         excluded = names(source.get("drop")) + names(source.get("exclude"))
         rows = column_rows(raw.columns if raw is not None else None, dataset, excluded)
         with blocked(self.target_combo):
@@ -429,12 +452,22 @@ class DatasetTab(QWidget):
                  if "builtin" in source else "This data set's columns are fixed.")
         self.columns.show_columns(rows, editable, fixed)
         self._sync_positive(dataset, editable, "builtin" in source)
+        self._sync_sheets(dataset)
         if "builtin" in source:
             self._show_builtin_options(source)
         else:
-            self._show_no_builtin("csv" in source)
+            self._show_no_builtin(editable)
         self.summary.setText(summary_html(dataset))
         self.notes_label.setText(notes_html(dataset.notes))
+
+    def _sync_sheets(self, dataset: Dataset) -> None:
+        """The sheet choice, shown for a workbook of several sheets."""
+        sheets, current = sheets_of(dataset)
+        self.target_form.setRowVisible(self.sheet_combo, len(sheets) > 1)
+        with blocked(self.sheet_combo):
+            self.sheet_combo.clear()
+            self.sheet_combo.addItems(sheets)
+            self.sheet_combo.setCurrentText(current)
 
     def _sync_positive(self, dataset: Dataset, editable: bool, builtin: bool) -> None:
         two = len(dataset.classes) == 2
@@ -503,12 +536,29 @@ class DatasetTab(QWidget):
         return self.preview.wait_for_export(msecs) and ok
 
 
-def csv_path_of(mime) -> str:
-    """The local .csv/.tsv/.txt file dragged in, or ''."""
+def sheets_of(dataset: Dataset) -> tuple:
+    """(the sheets of the workbook ``dataset`` was read from, the sheet read), as the
+    engine's ``sheet_read`` note says them; ``([], "")`` for other data and for a workbook
+    of one sheet."""
+    note = next((n for n in dataset.notes if note_code(n) == "sheet_read"), None)
+    if note is None:
+        return [], ""
+    return list(note.fields["sheets"]), note.fields["sheet"]
+
+
+DROPPED = (".csv", ".tsv", ".txt", ".arff", ".xlsx", ".xlsm", ".xls")
+
+
+def data_path_of(mime) -> str:
+    """The local data file (.csv, .tsv, .txt, .arff, .xlsx, .xlsm; .xls to say what to do
+    with it) dragged in, or ''."""
     if not mime.hasUrls():
         return ""
     for url in mime.urls():
         path = url.toLocalFile()
-        if path.lower().endswith((".csv", ".tsv", ".txt")):
+        if path.lower().endswith(DROPPED):
             return path
     return ""
+
+
+csv_path_of = data_path_of

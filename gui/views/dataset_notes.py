@@ -66,6 +66,12 @@ def screen_note(note) -> str:
         return (f"target column not given; the last column, {fields['last_column']!r}, does not "
                 f"look like classes ({fields['problem']}); using {fields['column']!r}, the "
                 "nearest column from the right that does (pick another one above)")
+    if code == "target_chosen" and fields.get("weka"):
+        return (f"target column not given; using the last attribute, {fields['column']!r}, as "
+                "Weka does (pick another one above)")
+    if code == "sheet_read":
+        return (f"read the sheet {fields['sheet']!r} of the {len(fields['sheets'])} in the "
+                "workbook (pick another one under Sheet)")
     return str(note)
 
 

@@ -243,8 +243,8 @@ def test_a_positive_class_that_still_fits_is_kept(tab, qtbot, tmp_path):
 
 def test_the_file_is_read_once_while_only_choices_change(monkeypatch):
     reads = []
-    real = dataset_loading.read_csv_table
-    monkeypatch.setattr(dataset_loading, "read_csv_table",
+    real = dataset_loading.read_table
+    monkeypatch.setattr(dataset_loading, "read_table",
                         lambda *a, **k: reads.append(a) or real(*a, **k))
     raw, first = csv_dataset({"csv": PENGUINS}, "penguins")
     raw, second = csv_dataset({**first.source, "target": "species", "exclude": ["island"]},

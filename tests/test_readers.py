@@ -1,0 +1,139 @@
+"""One dataset block for every kind of file: "file" chooses the reader by extension, "csv"
+keeps reading CSV; the headless runner gives the same tables on an ARFF file as on the same
+data exported by Weka as CSV; run.json and saved experiments know the file."""
+import json
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.data import load_csv, load_dataset
+from engine.experiment import experiment_json_text, parse_experiment
+from engine.readers import check_file_options, file_kind, read_table
+from tests.test_arff import EXAMPLES, WEKA_JAR, needs_examples, needs_weka
+from tests.test_cli import run_main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PENGUINS = os.path.join(ROOT, "tests", "data", "penguins.csv")
+MODELS = [{"estimator": "GaussianNB"}]
+
+
+@pytest.mark.parametrize("name, kind", [("a.csv", "csv"), ("A.TSV", "csv"), ("b.txt", "csv"),
+                                        ("c.arff", "arff"), ("d.xlsx", "excel"),
+                                        ("e.XLSM", "excel")])
+def test_the_extension_chooses_the_reader(name, kind):
+    assert file_kind(name) == kind
+
+
+@pytest.mark.parametrize("spec, fragment", [
+    ({"file": "x.json"}, "the app reads .csv, .tsv, .txt, .arff, .xlsx, .xlsm"),
+    ({"file": "noext"}, "from its extension (none)"),
+    ({"file": "x.xls"}, "save it as an Excel workbook (.xlsx) or as CSV"),
+    ({"file": "x.csv", "csv": "x.csv"}, 'give either "file" or "csv", not both'),
+    ({"file": "x.csv", "sheet": "S"}, '"sheet" applies to Excel workbooks only, and x.csv is '
+                                      "a CSV file"),
+    ({"file": "x.arff", "sep": ";"}, '"sep" applies to CSV files only'),
+    ({"file": "x.xlsx", "encoding": "latin-1"}, '"encoding" applies to CSV files and ARFF '
+                                                "files only"),
+    ({"csv": "x.csv", "sheet": "S"}, "unknown key(s) sheet"),
+])
+def test_options_that_do_not_fit_the_file_are_refused(spec, fragment):
+    with pytest.raises(ValueError) as error:
+        check_file_options(spec)
+    assert fragment in str(error.value)
+
+
+def test_the_experiment_is_checked_before_any_data_is_read():
+    with pytest.raises(ValueError, match=r"^dataset\.file: cannot tell what kind of file"):
+        parse_experiment({"dataset": {"file": "missing.json"}, "models": MODELS})
+    with pytest.raises(ValueError, match=r'^dataset: "sheet" applies to Excel'):
+        parse_experiment({"dataset": {"file": "missing.csv", "sheet": "x"}, "models": MODELS})
+    with pytest.raises(ValueError, match=r"^dataset\.sheet: expected a sheet name"):
+        parse_experiment({"dataset": {"file": "missing.xlsx", "sheet": 2}, "models": MODELS})
+    parsed = parse_experiment({"dataset": {"file": "missing.xlsx", "sheet": "S"},
+                               "models": MODELS})
+    assert parsed.dataset == {"file": "missing.xlsx", "sheet": "S"}
+
+
+def test_a_csv_file_reads_the_same_as_file_and_as_csv(tmp_path):
+    by_file = load_dataset({"file": "penguins.csv", "target": "species"},
+                           os.path.dirname(PENGUINS))
+    by_csv = load_csv(PENGUINS, target="species")
+    pd.testing.assert_frame_equal(by_file.X, by_csv.X)
+    np.testing.assert_array_equal(by_file.y, by_csv.y)
+    assert by_file.notes == by_csv.notes and by_file.name == "penguins"
+    assert by_file.source == {"file": "penguins.csv", "target": "species"}
+
+
+def test_the_file_checks_apply_to_every_reader(tmp_path):
+    fifo = tmp_path / "pipe.arff"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="it is a named pipe"):
+        read_table(str(fifo))
+    with pytest.raises(ValueError, match="the file does not exist"):
+        read_table(str(tmp_path / "none.xlsx"))
+    with pytest.raises(ValueError, match="it is a folder, not an ARFF file"):
+        os.mkdir(tmp_path / "dir.arff")
+        read_table(str(tmp_path / "dir.arff"))
+
+
+@pytest.mark.parametrize("name", ["t.csv", "t.arff", "t.xlsx"])
+def test_an_unreadable_file_is_refused_by_every_reader(tmp_path, monkeypatch, name):
+    path = tmp_path / name
+    path.write_bytes(b"anything")
+    real = os.open
+
+    def refuse(file, flags, *args, **kwargs):
+        if str(file) == str(path):
+            raise PermissionError(13, "Permission denied")
+        return real(file, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
+    with pytest.raises(ValueError, match=r"cannot open .*: Permission denied; check that you "
+                                         "may read it"):
+        load_dataset({"file": str(path)})
+
+
+def test_a_saved_experiment_keeps_the_file_relative(tmp_path):
+    data = tmp_path / "data" / "weather.arff"
+    experiment = parse_experiment({"dataset": {"file": str(data), "target": "play"},
+                                   "models": MODELS})
+    text = experiment_json_text(experiment, str(tmp_path / "exp.json"))
+    assert json.loads(text)["dataset"] == {"file": "data/weather.arff", "target": "play"}
+
+
+@needs_weka
+@needs_examples
+def test_the_runner_gives_the_same_tables_on_arff_as_on_wekas_csv_export(tmp_path):
+    arff = tmp_path / "diabetes.arff"
+    shutil.copy(os.path.join(EXAMPLES, "diabetes.arff"), arff)
+    csv = tmp_path / "diabetes.csv"
+    done = subprocess.run(["java", "-cp", WEKA_JAR, "weka.core.converters.CSVSaver",
+                           "-i", str(arff), "-o", str(csv)], capture_output=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    common = {"models": [{"name": "nb", "estimator": "GaussianNB"},
+                         {"name": "logistic", "estimator": "LogisticRegression", "scale": True}],
+              "cv": {"n_splits": 3, "n_repeats": 2, "random_state": 0},
+              "metrics": ["roc_auc", "accuracy"]}
+    tables = {}
+    for name, dataset in (("arff", {"file": "diabetes.arff"}), ("csv", {"csv": "diabetes.csv"})):
+        experiment = tmp_path / f"{name}.json"
+        experiment.write_text(json.dumps({"dataset": dataset, **common}))
+        done = run_main(experiment, "--out", tmp_path / name, "--quiet")
+        assert done.returncode == 0, done.stderr
+        tables[name] = {f: pd.read_csv(tmp_path / name / f) for f in
+                        ("fold_scores.csv", "summary.csv", "pairwise.csv", "confusion.csv")}
+        manifest = json.loads((tmp_path / name / "run.json").read_text())
+        assert manifest["data"]["n_rows"] == 768 and manifest["data"]["n_features"] == 8
+        assert manifest["data"]["reader"] == name
+        assert manifest["data"]["path"] == str(tmp_path / f"diabetes.{name}")
+        assert manifest["data"]["classes"] == ["tested_negative", "tested_positive"]
+    for file, frame in tables["arff"].items():
+        other = tables["csv"][file]
+        if file == "fold_scores.csv":
+            frame, other = frame.drop(columns="fit_seconds"), other.drop(columns="fit_seconds")
+        pd.testing.assert_frame_equal(frame, other, check_exact=True)
+    assert len(tables["arff"]["fold_scores.csv"]) == 2 * 6 * 2
