@@ -65,6 +65,12 @@ CODES = {
                       "[metric, n_classes]",
     "random_state_given": "models got the cross-validation's seed [random_state, models]",
     "unscaled_models": "scale-sensitive models run without scaling [models]",
+    # ---- several data sets (engine.benchmark; their other notes carry a [dataset] field)
+    "default_metric_datasets": "no metric was given and the data sets differ in their "
+                               "number of classes: one metric that fits them all is used "
+                               "[metric, n_classes: per data set]",
+    "one_dataset": "a \"datasets\" list with one data set: nothing to compare across "
+                   "data sets [n_datasets]",
     # ---- the cross-validation run (engine.advice)
     "folds_failed": "a model failed on some folds [model, n_folds_hit, n_folds, example, "
                     "advice]",
