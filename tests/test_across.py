@@ -332,7 +332,7 @@ def test_signed_rank_chunks_give_the_same_counts(monkeypatch):
 
     d = np.random.default_rng(0).normal(0.005, 0.01, (3, 9))
     whole = signed_rank_probabilities(d, 0.01, n_samples=5000)
-    monkeypatch.setattr(signed_rank, "_CHUNK_BYTES", 8 * 55 * 7)   # chunks of 7 draws
+    monkeypatch.setattr(signed_rank, "_CHUNK_BYTES", 4 * 55 * 7)   # chunks of 7 draws
     np.testing.assert_array_equal(signed_rank_probabilities(d, 0.01, n_samples=5000), whole)
 
 
