@@ -29,6 +29,11 @@ def p_text(p) -> str:
     return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
+def _count(n: int, word: str) -> str:
+    """``1 model``, ``3 models``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _cell(name) -> str:
     """A name for a Markdown table cell (a ``|`` would end the cell)."""
     return str(name).replace("|", "\\|")
@@ -58,13 +63,13 @@ def across_report(result) -> str:
     if k >= 2 and n >= 2:
         parts += [_friedman(result, friedman), _nemenyi(result), _wilcoxon(result),
                   _signed_rank(result)]
-    parts += [_caveats(result), _how_to_read(result)]
+    parts += [_caveats(result), _how_to_read(result, tests=k >= 2 and n >= 2)]
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
 def _heading(result, n: int, k: int) -> str:
     label = metric_label(result.metric)
-    return (f"# Comparison of {k} models across {n} data sets\n\n"
+    return (f"# Comparison of {_count(k, 'model')} across {_count(n, 'data set')}\n\n"
             f"Metric: **{label}** (`{result.metric}`), higher is better; each model's score on "
             "a data set is its mean over all cross-validation folds. Significance level "
             f"alpha = {result.alpha:g}; region of practical equivalence (ROPE) ±{result.rope:g} "
@@ -80,7 +85,7 @@ def _ranks(result, n: int) -> str:
                     f"{row.n_datasets} |")
     return ("## Ranks\n\nOn each data set the models are ranked by their mean score (1 = best; "
             "tied models share the average of their ranks). The mean rank over the "
-            f"{n} data sets orders the models:\n\n" + "\n".join(rows))
+            f"{_count(n, 'data set')} orders the models:\n\n" + "\n".join(rows))
 
 
 def _friedman(result, row) -> str:
@@ -183,21 +188,23 @@ def _caveats(result) -> str:
     return "## What to keep in mind\n\n" + "\n".join(f"- {note}" for note in result.notes)
 
 
-def _how_to_read(result) -> str:
-    return (
-        "## How to read this\n\n"
-        "Each data set is one piece of evidence, so what counts is how *consistently* a "
-        "model does well across data sets, not how large its best score is. The **mean "
-        "rank** summarises that: 1 would mean best on every data set. The **Friedman test** "
-        "first asks whether the models differ at all; the **Nemenyi test** then says which "
-        "pairs differ, using the critical difference: models whose mean ranks are closer "
-        "than that cannot be told apart with these data sets. A **p-value** is the chance "
-        "of seeing differences at least this large if the models were in truth equally "
-        f"good; below {result.alpha:g} we call the difference significant. A non-significant "
-        "result does not show that models are equal, only that these data sets cannot tell "
-        "them apart; more data sets help. The **Bayesian probabilities** say directly how "
-        "likely each model is to be better by a margin that matters (more than "
-        f"{result.rope:g}), or practically equivalent. All these statements are about data "
-        "sets like the ones compared: they do not promise the same ranking on a new kind of "
-        "data.")
-
+def _how_to_read(result, tests: bool) -> str:
+    text = ("## How to read this\n\n"
+            "Each data set is one piece of evidence, so what counts is how *consistently* a "
+            "model does well across data sets, not how large its best score is. The **mean "
+            "rank** summarises that: 1 would mean best on every data set.")
+    if not tests:
+        return text + (" With fewer than two models or two data sets there is nothing to "
+                       "test: compare more models on more data sets.")
+    return text + (
+        " The **Friedman test** first asks whether the models differ at all; the **Nemenyi "
+        "test** then says which pairs differ, using the critical difference: models whose "
+        "mean ranks are closer than that cannot be told apart with these data sets. A "
+        "**p-value** is the chance of seeing differences at least this large if the models "
+        f"were in truth equally good; below {result.alpha:g} we call the difference "
+        "significant. A non-significant result does not show that models are equal, only "
+        "that these data sets cannot tell them apart; more data sets help. The **Bayesian "
+        "probabilities** say directly how likely each model is to be better by a margin "
+        f"that matters (more than {result.rope:g}), or practically equivalent. All these "
+        "statements are about data sets like the ones compared: they do not promise the "
+        "same ranking on a new kind of data.")

@@ -136,8 +136,8 @@ def signed_rank_probabilities(differences, rope: float, *, n_samples: int = 50_0
     alpha = np.ones(n + 1)
     alpha[0] = prior
     weights = np.random.RandomState(random_state).dirichlet(alpha, int(n_samples))
-    weights_t = weights.T.astype(np.float32)               # draws along the rows
-    steps_t = _step_columns(d, rope).T.astype(np.float32)  # (2 n_pairs, n_tri)
+    weights_t = weights.T.astype(np.float32, order="C")    # draws along the rows
+    steps_t = _step_columns(d, rope).T.astype(np.float32, order="C")  # (2 pairs, n_tri)
     counts = np.zeros((n_pairs, 3))
     chunk = max(1, _CHUNK_BYTES // (4 * steps_t.shape[1]))
     for start in range(0, int(n_samples), chunk):
