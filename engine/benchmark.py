@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
-from typing import Generator, Optional
+from typing import Generator
 
 import pandas as pd
 
@@ -55,14 +55,14 @@ class BenchmarkResult:
     results : tuple of ExperimentResult
         One per data set, in the experiment's order (``results[i].dataset.name`` is the
         data set's name).
-    across : AcrossComparison or None
-        The models compared across the data sets on the primary metric's means (None
-        with a single data set).
+    across : engine.across.AcrossComparison
+        The models compared across the data sets on the primary metric's means (with a
+        single data set: its ranks only, and a note).
     """
 
     experiment: Experiment
     results: tuple
-    across: Optional[object] = None
+    across: object
 
     @property
     def names(self) -> tuple:
@@ -84,12 +84,7 @@ class BenchmarkResult:
         notes = list(self.experiment.notes)
         for name, result in zip(self.names, self.results):
             notes.extend(about_dataset(note, name) for note in result.notes)
-        if self.across is not None:
-            notes.extend(self.across.notes)
-        else:
-            notes.append(Note("one_dataset", "the models are compared across data sets only "
-                              "when there are at least two; add data sets to \"datasets\"",
-                              {"n_datasets": len(self.results)}))
+        notes.extend(self.across.notes)
         return notes
 
     def tables(self) -> dict:
@@ -98,13 +93,12 @@ class BenchmarkResult:
         across-data-set tables."""
         tables = stack_tables(self.names, [result.tables() for result in self.results],
                               models=self.results[0].cv.models)
-        if self.across is not None:
-            tables.update(self.across.tables())
+        tables.update(self.across.tables())
         return tables
 
     def texts(self) -> dict:
         """``{file name: text}``: the across-data-set report (``report.md``)."""
-        return {REPORT: self.across.report()} if self.across is not None else {}
+        return {REPORT: self.across.report()}
 
     def dataset_records(self) -> list:
         """What ``run.json`` records of each data set: name, block, rows, classes."""
@@ -274,15 +268,12 @@ def finish(experiment: Experiment, results) -> BenchmarkResult:
     """The :class:`BenchmarkResult` of the finished single-data-set ``results``: the
     across comparison of their primary-metric means (alpha and rope from the experiment's
     ``comparison``, the random state from its ``cv``)."""
-    results = tuple(results)
-    across = None
-    if len(results) >= 2:
-        from .across import compare_across
+    from .across import compare_across
 
-        across = compare_across(dataset_means(results), metric=experiment.metrics[0],
-                                alpha=experiment.comparison.alpha,
-                                rope=experiment.comparison.rope,
-                                random_state=experiment.cv.random_state)
+    results = tuple(results)
+    across = compare_across(dataset_means(results), metric=experiment.metrics[0],
+                            alpha=experiment.comparison.alpha, rope=experiment.comparison.rope,
+                            random_state=experiment.cv.random_state)
     return BenchmarkResult(experiment, results, across)
 
 

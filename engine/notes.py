@@ -69,8 +69,6 @@ CODES = {
     "default_metric_datasets": "no metric was given and the data sets differ in their "
                                "number of classes: one metric that fits them all is used "
                                "[metric, n_classes: per data set]",
-    "one_dataset": "a \"datasets\" list with one data set: nothing to compare across "
-                   "data sets [n_datasets]",
     # ---- the cross-validation run (engine.advice)
     "folds_failed": "a model failed on some folds [model, n_folds_hit, n_folds, example, "
                     "advice]",

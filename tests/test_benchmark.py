@@ -8,13 +8,13 @@ import pytest
 
 import engine.cv
 from engine import guards
-from engine.across import compare_across
+from engine.across import TABLE_FILES, compare_across
 from engine.analysis import run_experiment
 from engine.benchmark import (DatasetStep, load_datasets, planned_steps, run_benchmark,
                               stack_tables)
 from engine.experiment import parse_experiment
 from engine.progress import run_to_end
-from engine.result_folder import read_manifest, write_result_folder
+from engine.result_folder import KNOWN_TABLES, read_manifest, write_result_folder
 
 BLOCKS = [{"builtin": "moons", "n_samples": 80, "noise": 0.3, "random_state": 2},
           {"builtin": "iris", "name": "Iris flowers"},
@@ -206,12 +206,14 @@ def test_closing_the_run_stops_it_between_fits(fits):
     assert len(fits) == done == 19
 
 
-def test_one_dataset_in_the_list_has_no_across_comparison():
+def test_one_dataset_in_the_list_gives_its_ranks_only():
     result = run_to_end(run_benchmark(several(blocks=[BLOCKS[1]])))
-    assert result.across is None and result.texts() == {}
-    assert set(result.tables()) == set(alone(BLOCKS[1]).tables())
-    assert result.tables()["summary.csv"]["dataset"].unique().tolist() == ["Iris flowers"]
-    assert result.notes[-1].code == "one_dataset"
+    tables = result.tables()
+    assert set(tables) == set(alone(BLOCKS[1]).tables()) | set(TABLE_FILES)
+    assert tables["summary.csv"]["dataset"].unique().tolist() == ["Iris flowers"]
+    assert tables["ranks.csv"]["n_datasets"].tolist() == [1, 1, 1]
+    assert tables["wilcoxon.csv"].empty and "report.md" in result.texts()
+    assert result.notes[-1].code == "across_too_few"
 
 
 def test_run_experiment_refuses_several_datasets():
@@ -277,5 +279,6 @@ def test_report_md_is_written_listed_and_removed_by_the_next_run(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json", "summary.csv"]
     assert json.loads((tmp_path / "run.json").read_text())["removed"] == \
         ["friedman.csv", "notes.txt", "report.md"]
+    assert set(TABLE_FILES) | {"report.md"} <= KNOWN_TABLES    # removed by a later run too
     with pytest.raises(ValueError, match="not a plain .md file name"):
         write_result_folder({}, tmp_path, {}, [], texts={"../report.md": "x"})
