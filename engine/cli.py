@@ -4,7 +4,10 @@ source checkout: ``python main.py run …``).
 Progress and the data notes (``note: ...``) go to stderr; the tables, ``notes.txt`` and
 ``run.json`` to DIR as one result set (:mod:`engine.result_folder`), which is checked to be
 writable before anything is computed, and the run is checked by :mod:`engine.guards`
-(memory, size parameters; more than 20,000 fits need ``--yes``). Exit status: 0 done,
+(memory, size parameters; more than 20,000 fits need ``--yes``). An experiment with a
+``"datasets"`` list runs through :mod:`engine.benchmark` (every data set read and checked
+first; progress and notes per data set; the stacked tables, the across tables and
+``report.md``); one with a ``"dataset"`` writes what it always wrote. Exit status: 0 done,
 1 unexpected failure, 2 bad input or a refused run (one ``error:`` line), 130 interrupted
 (Ctrl-C), 143 terminated (SIGTERM; 129 for SIGHUP); worker processes end with the runner,
 even when it is killed (:mod:`engine.processes`). Imports no Qt and no plotting library.
