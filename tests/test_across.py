@@ -341,9 +341,8 @@ def test_tables_columns_and_order_of_first_appearance():
     frame = tidy(random_matrix(5, 3), datasets=["z", "a", "m", "b", "c"],
                  models=["svm", "knn", "lr"])
     frame["std"] = 0.1                                        # extra columns are ignored
-    result = compare_across(frame.sample(frac=1, random_state=0).sort_values("dataset",
-                                                                             kind="mergesort"),
-                            metric="accuracy")
+    frame = frame.sample(frac=1, random_state=0).sort_values("dataset", kind="mergesort")
+    result = compare_across(frame, metric="accuracy")
     assert list(result.tables()) == list(TABLE_FILES)
     assert list(result.dataset_scores.columns) == ["dataset", "model", "mean", "rank"]
     assert list(result.ranks.columns) == ["model", "mean_rank", "n_datasets"]
@@ -355,7 +354,10 @@ def test_tables_columns_and_order_of_first_appearance():
                                                  "p_value_adjusted"]
     assert list(result.signed_rank.columns) == ["model_1", "model_2", "p_better",
                                                 "p_equivalent", "p_worse"]
-    assert pd.unique(result.dataset_scores["dataset"]).tolist() == ["a", "b", "c", "m", "z"]
+    scores = result.dataset_scores
+    assert scores["dataset"].tolist() == [d for d in "abcmz" for _ in range(3)]
+    first_models = pd.unique(frame.sort_values("dataset", kind="mergesort")["model"]).tolist()
+    assert scores["model"].tolist() == first_models * 5
     assert (result.metric, result.alpha, result.rope) == ("accuracy", 0.05, 0.01)
 
 

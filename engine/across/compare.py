@@ -116,6 +116,8 @@ def compare_across(means: pd.DataFrame, *, metric: str, alpha: float = 0.05,
     all_ranks = np.full(matrix.shape, np.nan)
     all_ranks[np.ix_(rows, cols)] = ranks
     table["rank"] = all_ranks[codes]
+    order = np.lexsort((codes[1], codes[0]))               # data set, then model, as first seen
+    table = table.iloc[order].reset_index(drop=True)
     rank_table = _rank_table(models, kept_models, ranks)
     tests = _tests(values, kept_models, rank_table.iloc[:len(kept_models)], alpha, rope,
                    random_state, n_samples)
