@@ -100,6 +100,10 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
     -------
     ExperimentResult
     """
+    if experiment.datasets:
+        raise ValueError(f"this experiment has {experiment.n_datasets} data sets: run it with "
+                         "engine.benchmark.run_benchmark, or one data set with "
+                         "experiment.for_dataset(i)")
     if dataset is None:
         dataset = load_dataset(experiment.dataset, experiment.base_dir)
     experiment = experiment.with_metrics_for(len(dataset.classes))

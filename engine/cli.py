@@ -4,7 +4,10 @@ source checkout: ``python main.py run …``).
 Progress and the data notes (``note: ...``) go to stderr; the tables, ``notes.txt`` and
 ``run.json`` to DIR as one result set (:mod:`engine.result_folder`), which is checked to be
 writable before anything is computed, and the run is checked by :mod:`engine.guards`
-(memory, size parameters; more than 20,000 fits need ``--yes``). Exit status: 0 done,
+(memory, size parameters; more than 20,000 fits need ``--yes``). An experiment with a
+``"datasets"`` list runs through :mod:`engine.benchmark` (every data set read and checked
+first; progress and notes per data set; the stacked tables, the across tables and
+``report.md``); one with a ``"dataset"`` writes what it always wrote. Exit status: 0 done,
 1 unexpected failure, 2 bad input or a refused run (one ``error:`` line), 130 interrupted
 (Ctrl-C), 143 terminated (SIGTERM; 129 for SIGHUP); worker processes end with the runner,
 even when it is killed (:mod:`engine.processes`). Imports no Qt and no plotting library.
@@ -97,6 +100,7 @@ def _run(args, argv) -> int:
     except ValueError as exc:
         return _fail(str(exc))
     from .analysis import run_experiment
+    from .benchmark import load_datasets, run_benchmark
     from .data import load_dataset
     from .experiment import load_experiment
     from .result_folder import probe_writable, remove_created, write_result_folder
@@ -116,26 +120,26 @@ def _run(args, argv) -> int:
             created = probe_writable(out)
         except OSError as exc:
             return _fail(f"cannot write to {out}: {_reason(exc)}")
-        dataset = load_dataset(experiment.dataset, experiment.base_dir)
+        several = bool(experiment.datasets)
+        if several:               # every data set read and checked before any fit
+            dataset = load_datasets(experiment)
+        else:
+            dataset = load_dataset(experiment.dataset, experiment.base_dir)
         refusal = _guard(experiment, dataset, jobs, args.yes)
         if refusal:
             remove_created(created)
             return _fail(refusal)
         shown = []
-
-        def on_progress(record):
-            if not shown:     # the run is under way: its settings passed every check
-                shown.extend(_print_notes([*dataset.notes, *experiment.notes], args.quiet))
-            if bar is not None:
-                bar.update(record)
-
-        job = run_experiment(experiment, n_jobs=jobs, dataset=dataset)
+        on_progress = _progress_shower(experiment, dataset, bar, args.quiet, shown)
+        job = (run_benchmark(experiment, n_jobs=jobs, datasets=dataset) if several
+               else run_experiment(experiment, n_jobs=jobs, dataset=dataset))
         result = run_to_end(job, on_progress)
         notes = [str(note) for note in result.notes]
         _print_notes([note for note in notes if note not in shown], args.quiet)
         stage = "writing"
-        written = write_result_folder(result.tables(), out, _manifest(result, args, argv),
-                                      notes)
+        tables, texts = result.tables(), (result.texts() if several else None)
+        write_result_folder(tables, out, _manifest(result, args, argv), notes,
+                            texts)
     except ValueError as exc:
         remove_created(created)
         return _fail(str(exc))
@@ -156,10 +160,35 @@ def _run(args, argv) -> int:
                          f"{one_line(str(exc))}); please report it with the experiment file\n")
         return EXIT_FAILED
     if not args.quiet:
-        n_tables = len(written) - 1 - (len(notes) > 0)
-        sys.stderr.write(f"wrote {n_tables} tables{' and notes.txt' if notes else ''} "
-                         f"to {out} (run.json lists them)\n")
+        parts = [f"{len(tables)} tables", *(texts or ()), *(["notes.txt"] if notes else [])]
+        what = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+        sys.stderr.write(f"wrote {what} to {out} (run.json lists them)\n")
     return EXIT_OK
+
+
+def _progress_shower(experiment, dataset, bar, quiet: bool, shown: list):
+    """The progress callback: the bar, and the notes of the data (each data set's when
+    its run begins, its name before them) once the run is under way (its settings passed
+    every check). ``shown`` collects the notes printed."""
+    from .benchmark import DatasetStep, about_dataset
+
+    begun = set()
+
+    def on_progress(record):
+        step = record.detail if isinstance(record.detail, DatasetStep) else None
+        if not shown and step is None:
+            shown.extend(_print_notes([*dataset.notes, *experiment.notes], quiet))
+        elif step is not None and step.index not in begun:
+            if not begun:
+                shown.extend(_print_notes(experiment.notes, quiet))
+            notes = [about_dataset(note, step.name) for note in dataset[step.index].notes]
+            if begun and notes and not quiet and bar is not None and bar.tty:
+                bar.stream.write("\n")         # below the bar's line, not over it
+            begun.add(step.index)
+            shown.extend(_print_notes(notes, quiet))
+        if bar is not None:
+            bar.update(record)
+    return on_progress
 
 
 def _guard(experiment, dataset, jobs: int, yes: bool):
@@ -198,14 +227,20 @@ def _print_notes(notes, quiet: bool) -> list:
 
 
 def _manifest(result, args, argv) -> dict:
-    """What ``run.json`` records about this run (besides its tables and versions)."""
+    """What ``run.json`` records about this run (besides its tables and versions): the data
+    set read, or with several data sets ``datasets``: each one's name, block, rows and
+    classes."""
     from .readers import data_record
 
-    return {"experiment": result.experiment.to_json(),
-            "data": data_record(result.dataset, result.experiment.base_dir),
-            "experiment_file": os.path.abspath(args.experiment),
-            "command": {"argv": ["run", *argv], "jobs": args.jobs},
-            "exit_status": EXIT_OK}
+    manifest = {"experiment": result.experiment.to_json()}
+    if hasattr(result, "dataset_records"):
+        manifest["datasets"] = result.dataset_records()
+    else:
+        manifest["data"] = data_record(result.dataset, result.experiment.base_dir)
+    manifest.update({"experiment_file": os.path.abspath(args.experiment),
+                     "command": {"argv": ["run", *argv], "jobs": args.jobs},
+                     "exit_status": EXIT_OK})
+    return manifest
 
 
 def _interrupted(stage: str, committed: bool, out: str) -> str:

@@ -532,8 +532,13 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
         (:mod:`engine.readers`).
     base_dir : str
         Folder a relative file path is relative to (the experiment file's folder).
+        A ``"name"`` (a data set's name, :mod:`engine.dataset_names`) names the Dataset
+        and stays in its ``source``.
     """
     spec = dict(spec)
+    if "name" in spec:
+        return _named(load_dataset({k: v for k, v in spec.items() if k != "name"}, base_dir),
+                      spec["name"])
     if "builtin" in spec:
         name = spec.pop("builtin")
         return load_builtin(name, **spec)
@@ -563,6 +568,11 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
         return Dataset(**{**ds.__dict__, "source": {**ds.source, "csv": path}})
     raise ValueError('dataset: give either {"builtin": NAME} or {"file": PATH, "target": COLUMN} '
                      '(or {"csv": PATH, ...})')
+
+
+def _named(dataset: Dataset, name: str) -> Dataset:
+    return Dataset(**{**dataset.__dict__, "name": name, "source": {**dataset.source,
+                                                                   "name": name}})
 
 
 def _names(value) -> list:

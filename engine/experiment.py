@@ -13,13 +13,15 @@ from typing import Optional
 
 from .catalogue import expand_models, seed_entry
 from .cv import CVConfig
+from .dataset_names import check_dataset_name, name_datasets
 from .metrics import check_metric_names
 from .notes import Note
 from .schema import check_experiment_schema, printable, show
 from .stats import ComparisonSettings
 
 #: The sections of an experiment file (besides ``$schema``, a note for editors).
-TOP_LEVEL_KEYS = ("dataset", "models", "cv", "metrics", "comparison", "aloocv", "calibration")
+TOP_LEVEL_KEYS = ("dataset", "datasets", "models", "cv", "metrics", "comparison", "aloocv",
+                  "calibration")
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,12 @@ class Experiment:
     ``metrics`` means the default for the target (:func:`engine.metrics.default_metric`),
     chosen when the data is known. ``notes`` are :class:`~engine.notes.Note` values
     (``random_state_given``, ``unscaled_models``, ``default_metric``).
+
+    ``dataset`` is the data set block of a file with ``"dataset"``. A file with a
+    ``"datasets"`` list has its blocks, each with its ``"name"`` (given or by default,
+    :func:`engine.dataset_names.name_datasets`), in ``datasets``, and ``dataset`` is the
+    first of them; such an experiment is run by :func:`engine.benchmark.run_benchmark`,
+    or one data set at a time through :meth:`for_dataset`.
     """
 
     dataset: dict
@@ -93,6 +101,26 @@ class Experiment:
     calibration: Optional[CalibrationSettings] = None
     base_dir: str = field(default=".", compare=False)
     notes: tuple = field(default=(), compare=False)
+    datasets: tuple = ()
+
+    @property
+    def n_datasets(self) -> int:
+        """How many data sets the experiment runs on (1 for a ``"dataset"`` file)."""
+        return len(self.datasets) or 1
+
+    @property
+    def dataset_blocks(self) -> tuple:
+        """Every data set block: ``datasets``, or ``(dataset,)`` for one data set."""
+        return self.datasets or (self.dataset,)
+
+    def for_dataset(self, index: int) -> "Experiment":
+        """The single-data-set experiment of ``datasets[index]`` (its block keeps its
+        ``"name"``; the experiment's notes stay with the several-data-set run)."""
+        from dataclasses import replace
+
+        if not self.datasets:
+            return self
+        return replace(self, dataset=dict(self.datasets[index]), datasets=(), notes=())
 
     def with_metrics_for(self, n_classes: int) -> "Experiment":
         """The experiment with its default metric filled in for ``n_classes`` classes (and
@@ -111,15 +139,20 @@ class Experiment:
 
     def to_json(self) -> dict:
         return experiment_dict(self.dataset, self.model_entries, self.cv, self.metrics,
-                               self.comparison, self.aloocv, self.calibration)
+                               self.comparison, self.aloocv, self.calibration,
+                               datasets=self.datasets or None)
 
 
 def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
                     comparison: ComparisonSettings, aloocv: Optional[AloocvSettings] = None,
-                    calibration: Optional[CalibrationSettings] = None) -> dict:
-    """The JSON object of an experiment file (optional sections only when set)."""
-    data = {"dataset": dict(dataset), "models": [dict(e) for e in model_entries],
-            "cv": cv.to_json(), "metrics": list(metrics), "comparison": comparison.to_json()}
+                    calibration: Optional[CalibrationSettings] = None,
+                    datasets=None) -> dict:
+    """The JSON object of an experiment file (optional sections only when set); with
+    ``datasets`` (a list of data set blocks) a ``"datasets"`` file, ``dataset`` unused."""
+    data = {"dataset": dict(dataset)} if not datasets else \
+        {"datasets": [dict(block) for block in datasets]}
+    data.update({"models": [dict(e) for e in model_entries], "cv": cv.to_json(),
+                 "metrics": list(metrics), "comparison": comparison.to_json()})
     if not data["metrics"]:
         del data["metrics"]
     if aloocv is not None:
@@ -184,7 +217,7 @@ def parse_experiment(data: dict, base_dir: str = ".") -> Experiment:
 
 def _parse(data: dict, base_dir: str) -> Experiment:
     check_experiment_schema(data)
-    check_dataset_options(data["dataset"])
+    datasets = _datasets(data)
     cv = _section(data, "cv", CVConfig) or CVConfig()
     entries = list(data["models"])
     seeded = [seed_entry(e, cv.random_state) for e in entries]
@@ -200,17 +233,37 @@ def _parse(data: dict, base_dir: str) -> Experiment:
                           _as_tuple("credible_levels")) or ComparisonSettings()
     aloocv = _section(data, "aloocv", AloocvSettings)
     calibration = _section(data, "calibration", CalibrationSettings, _as_tuple("methods"))
-    return Experiment(dataset=dict(data["dataset"]), model_entries=tuple(entries),
+    return Experiment(dataset=dict(datasets[0] if datasets else data["dataset"]),
+                      model_entries=tuple(entries),
                       models=tuple(models), cv=cv, metrics=tuple(str(m) for m in metrics),
                       comparison=comparison, aloocv=aloocv, calibration=calibration,
-                      base_dir=base_dir, notes=tuple(notes))
+                      base_dir=base_dir, notes=tuple(notes), datasets=datasets)
 
 
-def check_dataset_options(dataset: dict) -> None:
+def _datasets(data: dict) -> tuple:
+    """The named blocks of a ``"datasets"`` list (() for a ``"dataset"`` file), each
+    block's options checked."""
+    if "datasets" not in data:
+        check_dataset_options(data["dataset"])
+        if "name" in data["dataset"]:
+            check_dataset_name(data["dataset"]["name"], "dataset.name")
+        return ()
+    for index, block in enumerate(data["datasets"]):
+        check_dataset_options(block, f"datasets[{index}]")
+    return name_datasets(data["datasets"])
+
+
+def check_dataset_options(dataset: dict, where: str = "dataset") -> None:
     """What the schema cannot check in a ``dataset`` block: ``encoding`` names a text
     encoding Python knows (``codecs.lookup``; not a transform such as ``rot13``); a
     ``file`` has an extension the app reads and only the options of its kind
     (:func:`engine.readers.check_file_options`).
+
+    Parameters
+    ----------
+    dataset : dict
+    where : str
+        The block's place in the file (``dataset``, ``datasets[2]``).
 
     Raises
     ------
@@ -234,7 +287,7 @@ def check_dataset_options(dataset: dict) -> None:
     except LookupError:
         known = False
     if not known:
-        raise ValueError(f"dataset.encoding: {show(encoding)} is not a text encoding Python "
+        raise ValueError(f"{where}.encoding: {show(encoding)} is not a text encoding Python "
                          'knows; use one such as "utf-8", "utf-8-sig", "latin-1" or "cp1252", '
                          'or leave "encoding" out to detect it')
 
@@ -328,7 +381,11 @@ def experiment_json_text(experiment: Experiment, path: Optional[str] = None) -> 
     """
     data = experiment.to_json()
     if path is not None:
-        data["dataset"] = csv_relative_to(data["dataset"], os.path.dirname(os.path.abspath(path)))
+        folder = os.path.dirname(os.path.abspath(path))
+        if "datasets" in data:
+            data["datasets"] = [csv_relative_to(block, folder) for block in data["datasets"]]
+        else:
+            data["dataset"] = csv_relative_to(data["dataset"], folder)
     return json.dumps(data, indent=2) + "\n"
 
 

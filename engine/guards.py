@@ -94,6 +94,8 @@ class Assessment:
         Memory available now (None when unknown: nothing is refused for memory).
     n_jobs : int
         Worker processes the estimate assumes.
+    n_datasets : int
+        Data sets the run fits the models on (fits and memory count them all).
     refuse : str or None
         Why the run cannot finish and what to change (one line), or None.
     ask : str or None
@@ -113,6 +115,7 @@ class Assessment:
     n_jobs: int
     refuse: Optional[str] = None
     ask: Optional[str] = None
+    n_datasets: int = 1
 
 
 # ----------------------------------------------------------------------------- machine
@@ -443,8 +446,10 @@ def check_run(experiment, dataset, n_jobs: int = 1,
     Parameters
     ----------
     experiment : engine.experiment.Experiment
-    dataset : engine.data.Dataset
-        The loaded data.
+    dataset : engine.data.Dataset or sequence of them
+        The loaded data; for an experiment with several data sets, all of them
+        (:func:`engine.benchmark.load_datasets`): the fits of all are counted, and the
+        memory is what all their kept results take plus the largest one's working copies.
     n_jobs : int
         Worker processes (-1: every core).
     available : int, optional
@@ -456,31 +461,46 @@ def check_run(experiment, dataset, n_jobs: int = 1,
         ``refuse`` when the run cannot fit in memory or a model's parameters are absurd;
         otherwise ``ask`` above :data:`ASK_FITS` fits or :data:`ASK_PAIRS` pairs.
     """
+    datasets = list(dataset) if isinstance(dataset, (list, tuple)) else [dataset]
     models, cv = list(experiment.models), experiment.cv
     workers = workers_for(n_jobs)
-    counts = _fit_counts(experiment, models)
-    n_rows, n_classes = int(dataset.n_rows), len(dataset.classes)
+    counts = [n * len(datasets) for n in _fit_counts(experiment, models)]
     n_pairs = len(models) * (len(models) - 1) // 2
-    data = n_rows * _encoded_width(dataset) * BYTES_PER_VALUE
-    per_row = (n_classes + 6) * BYTES_PER_VALUE * PREDICTION_COPIES
-    predictions = n_rows * _whole_or(cv.n_repeats, 1) * len(models) * per_row
-    calibration = predictions * (len(_methods(experiment)) + 1) if counts[1] else 0
-    parts = {"data": data * (2 + workers) + (WORKER_BYTES * workers if workers > 1 else 0),
-             "predictions": predictions, "calibration": calibration,
-             "comparisons": n_pairs * BYTES_PER_PAIR + 2 * len(models) ** 2 * BYTES_PER_VALUE}
+    each = [_memory_parts(experiment, models, d, counts[1]) for d in datasets]
+    data = sum(part["data"] for part in each)
+    predictions = sum(part["predictions"] for part in each)
+    parts = {"data": data + max(part["data"] for part in each) * (1 + workers)
+             + (WORKER_BYTES * workers if workers > 1 else 0),
+             "predictions": predictions,
+             "calibration": sum(part["calibration"] for part in each),
+             "comparisons": len(datasets) * (n_pairs * BYTES_PER_PAIR
+                                             + 2 * len(models) ** 2 * BYTES_PER_VALUE)}
     needed = int(sum(parts.values()))
     available = available_memory() if available is None else available
     assessment = Assessment(
         n_models=len(models), n_fits=sum(counts), n_cv_fits=counts[0],
         n_calibration_fits=counts[1], n_aloocv_fits=counts[2], n_pairs=n_pairs,
         data_bytes=int(data), predictions_bytes=int(predictions), needed_bytes=needed,
-        available_bytes=available, n_jobs=workers)
-    refuse = check_models(models, _min_train_rows(n_rows, cv))
+        available_bytes=available, n_jobs=workers, n_datasets=len(datasets))
+    smallest = min(int(d.n_rows) for d in datasets)
+    refuse = check_models(models, _min_train_rows(smallest, cv))
     if refuse is None and available is not None and needed > available:
         refuse = _memory_refusal(parts, needed, available)
     if refuse:
         return replace(assessment, refuse=refuse)
     return replace(assessment, ask=_ask(assessment, cv))
+
+
+def _memory_parts(experiment, models, dataset, calibration_fits: int) -> dict:
+    """One data set's bytes: the data as a matrix, its kept out-of-fold predictions and
+    calibrated predictions."""
+    n_rows, n_classes = int(dataset.n_rows), len(dataset.classes)
+    per_row = (n_classes + 6) * BYTES_PER_VALUE * PREDICTION_COPIES
+    predictions = n_rows * _whole_or(experiment.cv.n_repeats, 1) * len(models) * per_row
+    return {"data": n_rows * _encoded_width(dataset) * BYTES_PER_VALUE,
+            "predictions": predictions,
+            "calibration": (predictions * (len(_methods(experiment)) + 1)
+                            if calibration_fits else 0)}
 
 
 def _whole_or(value, default) -> int:
@@ -541,6 +561,8 @@ def _ask(assessment: Assessment, cv) -> Optional[str]:
     if assessment.n_fits > ASK_FITS:
         how = (f"{_count(assessment.n_models)} models x {cv.n_splits} folds x "
                f"{cv.n_repeats} repeats")
+        if assessment.n_datasets > 1:
+            how = f"{assessment.n_datasets} data sets x {how}"
         extra = [f"{_count(n)} {what} fits" for n, what in
                  ((assessment.n_calibration_fits, "calibration"),
                   (assessment.n_aloocv_fits, "ALOOCV")) if n]
@@ -585,7 +607,9 @@ def estimate_seconds(experiment, dataset, n_jobs: int = 1,
     Parameters
     ----------
     experiment : engine.experiment.Experiment
-    dataset : engine.data.Dataset
+    dataset : engine.data.Dataset or sequence of them
+        With several data sets, each is timed on its share of ``budget`` and the
+        estimates are added.
     n_jobs : int
         Worker processes of the run (-1: every core).
     budget : float
@@ -596,6 +620,9 @@ def estimate_seconds(experiment, dataset, n_jobs: int = 1,
     float
         Estimated seconds of wall-clock time.
     """
+    if isinstance(dataset, (list, tuple)):
+        return sum(estimate_seconds(experiment, one, n_jobs, budget / len(dataset))
+                   for one in dataset)
     from .cv import feature_matrix, make_splits
 
     models = list(experiment.models)

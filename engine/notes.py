@@ -79,6 +79,10 @@ CODES = {
     # ---- the folds (engine.cv)
     "weka_small_classes": "with Weka's fold assignment, classes have fewer rows than folds "
                           "[classes, counts, n_splits]",
+    # ---- several data sets (engine.benchmark; their other notes carry a [dataset] field)
+    "default_metric_datasets": "no metric was given and the data sets differ in their "
+                               "number of classes: one metric that fits them all is used "
+                               "[metric, n_classes: per data set]",
     # ---- the cross-validation run (engine.advice)
     "folds_failed": "a model failed on some folds [model, n_folds_hit, n_folds, example, "
                     "advice]",
@@ -116,6 +120,28 @@ CODES = {
                        "uniform map [model, share: a fraction]",
     "calibration_map_failed": "no calibration map for a class [model, method, class_label, "
                               "error]",
+    # ---- comparing models across several data sets (engine.across)
+    "across_dataset_left_out": "a data set is left out of the comparison across data sets: "
+                               "some models have no valid mean on it [dataset, models]",
+    "across_model_left_out": "a model is left out of the comparison across data sets: it has "
+                             "no valid mean on some data sets [model, datasets]",
+    "across_too_few": "fewer than 2 models or 2 data sets to compare: only the ranks are given "
+                      "[n_models, n_datasets]",
+    "across_two_models": "two models: no Friedman or Nemenyi test, only the Wilcoxon and the "
+                         "Bayesian signed-rank tests [models]",
+    "across_few_datasets": "few data sets: the tests across data sets have little power "
+                           "[n_datasets, min_wilcoxon_p: the smallest possible Wilcoxon "
+                           "p-value, alpha]",
+    "across_friedman_approximate": "the Friedman and Iman-Davenport p-values are rough "
+                                   "approximations with few data sets or models "
+                                   "[n_datasets, n_models]",
+    "across_tied_ranks": "models tie on some data sets and share the average rank [datasets]",
+    "across_all_tied": "every model has the same mean on every data set: nothing to tell "
+                       "apart, Friedman undefined [datasets]",
+    "across_wilcoxon_undefined": "two models have the same mean on every data set: no "
+                                 "Wilcoxon test for them [pairs: ((model_1, model_2), ...)]",
+    "across_wilcoxon_method": "how the Wilcoxon p-values were computed when not all exactly "
+                              "[exact, permutation, asymptotic: the pairs of each]",
 }
 
 

@@ -43,23 +43,27 @@ import shutil
 import tempfile
 from datetime import datetime
 from importlib import metadata
+from typing import Optional
 
 from .tables import fsync_folder, try_lock, visible, write_csv, write_text
 
-MANIFEST, NOTES = "run.json", "notes.txt"
+MANIFEST, NOTES, REPORT = "run.json", "notes.txt", "report.md"
 WRITTEN_BY = "honest-eval"
-#: Every table a run can write (``tables()`` of engine.analysis, engine.aloocv and
-#: engine.calibration); removed when a new run does not write it.
+#: Every table a run can write (``tables()`` of engine.analysis, engine.aloocv,
+#: engine.calibration and, with several data sets, engine.across) and the across report;
+#: removed when a new run does not write it.
 KNOWN_TABLES = frozenset({
     "fold_scores.csv", "summary.csv", "correlation.csv", "pairwise.csv",
     "credible_intervals.csv", "failures.csv", "aloocv_curve.csv", "aloocv_optimum.csv",
     "calibration_curve.csv", "calibration_scores.csv", "calibration_map.csv",
-    "confusion.csv", "per_class.csv"})
+    "confusion.csv", "per_class.csv", "dataset_scores.csv", "ranks.csv", "friedman.csv",
+    "nemenyi.csv", "wilcoxon.csv", "signed_rank.csv", REPORT})
 STAGING_PREFIX, TEMPORARY_PREFIX = ".staging-", ".tmp-"
 _INDEXED = ("correlation.csv",)
 
 
-def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list) -> list:
+def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
+                        texts: Optional[dict] = None) -> list:
     """Write one run's result set into ``folder`` (created), replacing the previous set.
 
     Parameters
@@ -74,25 +78,32 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list) 
     notes : list of str
         Written to ``notes.txt``, one per line (control characters written out), when
         not empty.
+    texts : dict, optional
+        ``{file name: text}``: other text files of the run (``report.md``), written as
+        they are; plain ``.md`` file names.
 
     Returns
     -------
     list of str
-        The paths written: the tables, ``notes.txt`` if any, then ``run.json``.
+        The paths written: the tables, the texts, ``notes.txt`` if any, then
+        ``run.json``.
 
     Raises
     ------
     ValueError
-        A table name that is not a plain ``.csv`` file name.
+        A table name that is not a plain ``.csv`` file name (a text's: ``.md``).
     OSError
         The folder cannot be written.  Unless the exception carries
         ``committed = True``, the folder is unchanged; with it, the new set is complete.
     """
+    texts = dict(texts or {})
     for name in tables:
         _check_name(name)
+    for name in texts:
+        _check_name(name, ".md")
     folder = os.path.abspath(folder)
     os.makedirs(folder, exist_ok=True)
-    files = [*tables, *([NOTES] if notes else [])]
+    files = [*tables, *texts, *([NOTES] if notes else [])]
     names = sorted(files)
     staging = tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder)
     staging_fd = _open(staging)
@@ -101,6 +112,8 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list) 
         try_lock(staging_fd)
         for name, frame in tables.items():
             write_csv(frame, os.path.join(staging, name), index=name in _INDEXED)
+        for name, content in texts.items():
+            write_text(os.path.join(staging, name), lambda stream, c=content: stream.write(c))
         if notes:
             text = "".join(visible(str(note)) + "\n" for note in notes)
             write_text(os.path.join(staging, NOTES), lambda stream: stream.write(text))
@@ -210,13 +223,14 @@ def _plain_file_name(name) -> bool:
             and "\\" not in name and os.path.basename(name) == name)
 
 
-def _check_name(name) -> None:
-    if not (_plain_file_name(name) and name.endswith(".csv")):
-        raise ValueError(f"not a plain .csv table name: {name!r}")
+def _check_name(name, suffix: str = ".csv") -> None:
+    if not (_plain_file_name(name) and name.endswith(suffix)):
+        what = "table name" if suffix == ".csv" else "file name"
+        raise ValueError(f"not a plain {suffix} {what}: {name!r}")
 
 
 def _removable(name) -> bool:
-    return _plain_file_name(name) and (name == NOTES or name.endswith(".csv"))
+    return _plain_file_name(name) and (name in (NOTES, REPORT) or name.endswith(".csv"))
 
 
 def _to_remove(folder: str, names: list) -> list:

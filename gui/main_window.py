@@ -59,14 +59,30 @@ def make_results_tab(state: AppState, parent):
 
 
 def load_experiment_and_data(path: str) -> tuple:
-    """(Experiment, Dataset) of an experiment file, a data file's path made absolute."""
+    """(Experiment, Dataset, message) of an experiment file, a data file's path made
+    absolute. An experiment with several data sets gives its first one, and the message
+    says so (None otherwise)."""
     experiment = load_experiment(path)
+    message = several_datasets_message(experiment, path) if experiment.datasets else None
+    experiment = experiment.for_dataset(0)
     dataset = load_dataset(experiment.dataset, experiment.base_dir)
     key = data_key(dataset.source)
     if key is not None and not os.path.isabs(dataset.source[key]):
         full = os.path.normpath(os.path.join(experiment.base_dir, dataset.source[key]))
         dataset = replace(dataset, source={**dataset.source, key: full})
-    return experiment, dataset
+    return experiment, dataset, message
+
+
+def several_datasets_message(experiment, path: str) -> str:
+    """What the app says when it opens an experiment with several data sets."""
+    names = [block["name"] for block in experiment.datasets]
+    shown = ", ".join(names[:5]) + (", …" if len(names) > 5 else "")
+    return (f"This experiment compares {len(names)} data sets ({shown}). The app shows "
+            f"one data set at a time, so it opens the first one, {names[0]}, here.\n\n"
+            "To run the comparison across all of them, run the file headless:\n"
+            f'    honest-eval run "{path}" --out FOLDER\n'
+            "(or python main.py run … from a source folder). Saving here writes a new "
+            "experiment file with the first data set only.")
 
 
 def write_text_file(path: str, text: str) -> str:
@@ -282,12 +298,18 @@ class MainWindow(QMainWindow):
                              f"Opening {os.path.basename(path)}…")
 
     def _on_experiment_loaded(self, path: str, loaded) -> None:
-        experiment, dataset = loaded
+        experiment, dataset, several = loaded
         self.state.apply_experiment(experiment, dataset)
         self.state.experiment_path = path
-        self._remember(path)
-        self._mark_saved(saving.setup_snapshot(self.state), dataset.source)
+        self._remember(path)                 # several data sets: Save proposes a new file
+        self._mark_saved(saving.setup_snapshot(self.state), None if several else dataset.source)
         self.statusBar().showMessage(f"Opened {path}", 10000)
+        if several:
+            box = QMessageBox(QMessageBox.Information, "Several data sets", several,
+                              QMessageBox.Ok, self)
+            box.setObjectName("several_datasets_message")
+            box.setAttribute(Qt.WA_DeleteOnClose)
+            box.open()
         self.experiment_loaded.emit(path)
 
     def _ask_save_experiment(self) -> bool:

@@ -66,8 +66,10 @@ def test_the_schema_names_what_the_engine_knows():
         builtin = rule["if"].get("properties", {}).get("builtin", {})
         for name in builtin.get("enum", [builtin.get("const")]):
             forms[name] = set(rule["then"]["properties"]) - {"builtin"}
+        assert "name" in rule["then"]["properties"]          # every block may be named
     for name, (_, options) in BUILTINS.items():
-        assert forms[name] == set(options), name
+        assert forms[name] == set(options) | {"name"}, name
+    assert document["properties"]["datasets"]["items"] == {"$ref": "#/$defs/dataset"}
 
 
 # ----------------------------------------------------------------------------- valid files

@@ -1,0 +1,326 @@
+"""One experiment, several data sets: the same models, folds and metrics on each data set,
+then the models compared across the data sets.
+
+:func:`load_datasets` reads and checks every data set of an experiment's ``"datasets"``
+list before anything is fitted; :func:`run_benchmark` is a generator (like
+:func:`engine.analysis.run_experiment`, which it runs once per data set) yielding
+:class:`~engine.progress.Progress` records over all the fits of all the data sets and
+returning a :class:`BenchmarkResult`: the single-data-set results in order and
+:func:`engine.across.compare_across` of the primary metric's per-data-set means.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+from typing import Generator
+
+import pandas as pd
+
+from .analysis import ExperimentResult, run_experiment
+from .cv import check_folds
+from .data import Dataset, load_dataset
+from .experiment import Experiment
+from .metrics import check_metrics
+from .notes import Note
+from .progress import Progress, Stopwatch
+from .schema import show
+
+#: the file of the across-data-set report (Markdown), written beside the tables
+REPORT = "report.md"
+#: the tables of the single-data-set run that are indexed (written with their index)
+_INDEXED = ("correlation.csv",)
+
+
+@dataclass(frozen=True)
+class DatasetStep:
+    """The ``detail`` of a :func:`run_benchmark` progress record: which data set
+    (``index`` from 0 of ``n_datasets``, its ``name``) and the single-data-set run's own
+    record (``record.label``; ``record.detail`` a fold's scores during the
+    cross-validation)."""
+
+    index: int
+    name: str
+    n_datasets: int
+    record: Progress
+
+
+@dataclass(frozen=True)
+class BenchmarkResult:
+    """Every result of a several-data-set experiment, as values.
+
+    Attributes
+    ----------
+    experiment : Experiment
+        The experiment as run (its metrics filled in when it named none).
+    results : tuple of ExperimentResult
+        One per data set, in the experiment's order (``results[i].dataset.name`` is the
+        data set's name).
+    across : engine.across.AcrossComparison
+        The models compared across the data sets on the primary metric's means (with a
+        single data set: its ranks only, and a note).
+    """
+
+    experiment: Experiment
+    results: tuple
+    across: object
+
+    @property
+    def names(self) -> tuple:
+        return tuple(result.dataset.name for result in self.results)
+
+    @property
+    def primary_metric(self) -> str:
+        return self.experiment.metrics[0]
+
+    def means(self) -> pd.DataFrame:
+        """The primary metric's mean over every fold, per data set and model: columns
+        ``dataset, model, mean`` (what :func:`engine.across.compare_across` takes)."""
+        return dataset_means(self.results)
+
+    @functools.cached_property
+    def notes(self) -> list:
+        """The experiment's notes, every data set's notes (its name before each, and a
+        ``dataset`` field), then the across comparison's."""
+        notes = list(self.experiment.notes)
+        for name, result in zip(self.names, self.results):
+            notes.extend(about_dataset(note, name) for note in result.notes)
+        notes.extend(self.across.notes)
+        return notes
+
+    def tables(self) -> dict:
+        """``{file name: DataFrame}``: every single-data-set table once, the rows of all
+        data sets one after another with a leading ``dataset`` column, then the
+        across-data-set tables."""
+        tables = stack_tables(self.names, [result.tables() for result in self.results],
+                              models=self.results[0].cv.models)
+        tables.update(self.across.tables())
+        return tables
+
+    def texts(self) -> dict:
+        """``{file name: text}``: the across-data-set report (``report.md``)."""
+        return {REPORT: self.across.report()}
+
+    def dataset_records(self) -> list:
+        """What ``run.json`` records of each data set: name, block, rows, classes."""
+        return [{"name": result.dataset.name, "dataset": dict(block),
+                 "n_rows": int(result.dataset.n_rows), "target": result.dataset.target,
+                 "classes": [str(label) for label in result.dataset.classes]}
+                for block, result in zip(self.experiment.dataset_blocks, self.results)]
+
+
+def about_dataset(note: Note, name: str) -> Note:
+    """``note`` about the data set ``name``: the name before its sentence and in its
+    fields (``dataset``)."""
+    return Note(note.code, f"{name}: {note.message}", {**note.fields, "dataset": name})
+
+
+def dataset_means(results) -> pd.DataFrame:
+    """Columns ``dataset, model, mean``: each result's primary-metric mean per model (NaN
+    for a model without a valid score)."""
+    rows = []
+    for result in results:
+        summary = result.summary[result.summary["metric"] == result.cv.primary_metric]
+        rows.extend((result.dataset.name, model, mean)
+                    for model, mean in zip(summary["model"], summary["mean"]))
+    return pd.DataFrame(rows, columns=["dataset", "model", "mean"])
+
+
+def stack_tables(names, tables, models=None) -> dict:
+    """One table per file name: the tables of every data set one after another, with a
+    leading ``dataset`` column (an indexed table gets ``dataset`` as its first index
+    level, and its columns, one per model, follow ``models`` when given). A file that
+    only some data sets have holds only their rows."""
+    stacked = {}
+    for file_name in dict.fromkeys(name for table in tables for name in table):
+        parts = [(name, table[file_name]) for name, table in zip(names, tables)
+                 if file_name in table]
+        if file_name in _INDEXED:
+            frame = pd.concat([frame for _, frame in parts], keys=[name for name, _ in parts],
+                              names=["dataset"], sort=False)
+            order = [m for m in (models or ()) if m in frame.columns]
+            stacked[file_name] = frame[order + [c for c in frame.columns if c not in order]]
+        else:
+            stacked[file_name] = pd.concat(
+                [frame.assign(dataset=name)[["dataset", *frame.columns]]
+                 for name, frame in parts], ignore_index=True, sort=False)
+    return stacked
+
+
+# ----------------------------------------------------------------------------- loading
+
+def load_datasets(experiment: Experiment) -> tuple:
+    """Read every data set of ``experiment`` and check that the run can use it.
+
+    Each data set is loaded (:func:`engine.data.load_dataset`), and its classes are
+    checked against the metrics and the folds (every class needs ``n_splits`` rows), so
+    a run fails before its first fit.
+
+    Parameters
+    ----------
+    experiment : Experiment
+
+    Returns
+    -------
+    tuple of Dataset
+        In the experiment's order, each named.
+
+    Raises
+    ------
+    ValueError
+        ``data set "diabetes" (datasets[1]): ...``: the first data set that cannot be
+        read or used, and why.
+    """
+    datasets = []
+    for index, block in enumerate(experiment.dataset_blocks):
+        try:
+            datasets.append(load_dataset(block, experiment.base_dir))
+        except ValueError as exc:
+            raise ValueError(f"{_place(experiment, index)}: {exc}") from None
+    check_datasets(experiment_for(experiment, datasets), datasets)
+    return tuple(datasets)
+
+
+def experiment_for(experiment: Experiment, datasets) -> Experiment:
+    """``experiment`` with its metrics filled in for ``datasets`` when it names none: the
+    default of :func:`engine.metrics.default_metric` when every data set has as many
+    classes, else ``roc_auc_ovr`` (on two classes the plain ROC AUC) for all, with a
+    note."""
+    if experiment.metrics:
+        return experiment
+    counts = [len(dataset.classes) for dataset in datasets]
+    if len(set(counts)) == 1:
+        return experiment.with_metrics_for(counts[0])
+    metric = "roc_auc_ovr"
+    return replace(experiment, metrics=(metric,), notes=experiment.notes + (
+        Note("default_metric_datasets", f"no metric given and the data sets have "
+             f"{_classes_text(counts)} classes: using {metric} on every data set (on two "
+             "classes it is the plain ROC AUC)", {"metric": metric, "n_classes": counts}),))
+
+
+def check_datasets(experiment: Experiment, datasets) -> None:
+    """Raise a ValueError naming the first data set whose classes do not fit the metrics
+    or the folds (:func:`engine.metrics.check_metrics`, :func:`engine.cv.check_folds`)."""
+    for index, dataset in enumerate(datasets):
+        try:
+            check_metrics(list(experiment.metrics), len(dataset.classes))
+            check_folds(dataset.y, experiment.cv)
+        except ValueError as exc:
+            raise ValueError(f"{_place(experiment, index)}: {exc}") from None
+
+
+def _place(experiment: Experiment, index: int) -> str:
+    if not experiment.datasets:
+        return "the data set"
+    name = experiment.datasets[index]["name"]
+    return f"data set {show(name)} (datasets[{index}])"
+
+
+def _classes_text(counts) -> str:
+    values = sorted(set(counts))
+    return ", ".join(map(str, values[:-1])) + f" and {values[-1]}"
+
+
+# ----------------------------------------------------------------------------- running
+
+def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None,
+                  ) -> Generator[Progress, None, BenchmarkResult]:
+    """Run ``experiment`` on each of its data sets, then compare the models across them.
+
+    Every data set is read and checked first (:func:`load_datasets`); then
+    :func:`engine.analysis.run_experiment` runs on each in turn, with the same models,
+    folds and metrics. Cancel by closing the generator (it stops at the next fit).
+
+    Parameters
+    ----------
+    experiment : Experiment
+        Usually one with a ``"datasets"`` list (one with a single ``"dataset"`` works too).
+    n_jobs : int
+        Worker processes for the cross-validation.
+    datasets : sequence of Dataset, optional
+        The data sets already loaded by :func:`load_datasets`.
+
+    Yields
+    ------
+    Progress
+        Over all the fits of all the data sets (``done`` of ``total``), labelled
+        ``data set 2 of 3: circles — model 1 of 4 (svc), repeat 3, fold 7``; ``detail`` is a
+        :class:`DatasetStep`.
+
+    Returns
+    -------
+    BenchmarkResult
+    """
+    datasets = tuple(load_datasets(experiment) if datasets is None else datasets)
+    experiment = experiment_for(experiment, datasets)
+    check_datasets(experiment, datasets)
+    per_dataset = planned_steps(experiment)
+    clock = Stopwatch(per_dataset * len(datasets))
+    results = []
+    for index, dataset in enumerate(datasets):
+        job = run_experiment(experiment.for_dataset(index), n_jobs=n_jobs, dataset=dataset)
+        steps = _Steps(clock, index, len(datasets), dataset.name, per_dataset)
+        result = yield from steps.relay(job)
+        results.append(result)
+    return finish(experiment, results)
+
+
+def finish(experiment: Experiment, results) -> BenchmarkResult:
+    """The :class:`BenchmarkResult` of the finished single-data-set ``results``: the
+    across comparison of their primary-metric means (alpha and rope from the experiment's
+    ``comparison``, the random state from its ``cv``)."""
+    from .across import compare_across
+
+    results = tuple(results)
+    across = compare_across(dataset_means(results), metric=experiment.metrics[0],
+                            alpha=experiment.comparison.alpha, rope=experiment.comparison.rope,
+                            random_state=experiment.cv.random_state)
+    return BenchmarkResult(experiment, results, across)
+
+
+def planned_steps(experiment: Experiment) -> int:
+    """The progress steps of one data set's run: one per cross-validation fit, per
+    calibrated fold and method, and per ALOOCV point (with one more per model)."""
+    models, cv = list(experiment.models), experiment.cv
+    folds = cv.n_splits * cv.n_repeats
+    steps = len(models) * folds
+    if experiment.calibration is not None:
+        steps += len(models) * len(dict.fromkeys(experiment.calibration.methods)) * folds
+    if experiment.aloocv is not None:
+        from .aloocv import ineligibility_note
+
+        settings = experiment.aloocv
+        eligible = sum(1 for spec in models if ineligibility_note(spec) is None)
+        steps += eligible * (settings.n_C * (2 if settings.exact_loo else 1) + 1)
+    return steps
+
+
+class _Steps:
+    """Turns one data set's progress records (the cross-validation's, then each extra's,
+    each phase counting from 1 to its own total) into records over the whole run."""
+
+    def __init__(self, clock: Stopwatch, index: int, n_datasets: int, name: str, planned: int):
+        self.clock, self.index, self.n_datasets, self.name = clock, index, n_datasets, name
+        self.planned, self.offset, self.previous = planned, 0, None
+
+    def relay(self, job):
+        """Yield ``job``'s records as overall ones; return its result. Closing this
+        generator closes ``job``."""
+        try:
+            while True:
+                try:
+                    record = next(job)
+                except StopIteration as stop:
+                    return stop.value
+                yield self.overall(record)
+        finally:
+            job.close()
+
+    def overall(self, record: Progress) -> Progress:
+        previous = self.previous
+        if previous is not None and previous.done >= previous.total:
+            self.offset += previous.total          # a phase ended: the next one begins
+        self.previous = record
+        done = self.index * self.planned + min(self.offset + record.done, self.planned)
+        label = f"data set {self.index + 1} of {self.n_datasets}: {self.name} — {record.label}"
+        return self.clock.progress(done, label, DatasetStep(self.index, self.name,
+                                                            self.n_datasets, record))
