@@ -199,7 +199,7 @@ def _not(error, schema, value):
         else None
     branches = error.validator_value.get("anyOf", []) \
         if isinstance(error.validator_value, dict) else []
-    if isinstance(value, dict) and _only_required(branches):     # keys that exclude another
+    if isinstance(value, dict) and branches and _only_required(branches):   # exclusive keys
         keys = next((b["required"] for b in branches if set(b["required"]) <= set(value)), None)
     if keys:
         return f"give {_or([_quoted(k) for k in keys])}, not both"

@@ -41,8 +41,8 @@ HEADERS = {
     "calibration_map.csv": "model,method,bucket_low,bucket_high,calibrated,class,count,"
                            "fraction_positive",
 }
-RUN_KEYS = ["command", "exit_status", "experiment", "experiment_file", "removed", "tables",
-            "versions", "written", "written_by"]
+RUN_KEYS = ["command", "data", "exit_status", "experiment", "experiment_file", "removed",
+            "tables", "versions", "written", "written_by"]   # "data": the data set read
 
 
 def test_the_example_runs_end_to_end(tmp_path):
