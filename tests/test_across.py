@@ -508,3 +508,13 @@ def test_report_formats_small_p_values():
     text = compare_across(tidy(values), metric="roc_auc").report()
     assert "p < 0.001" in text and "> 0.999" in text
     assert "| < 0.001 | < 0.001 | yes |" in text                 # the Wilcoxon table
+
+
+def test_result_pickles_for_the_run_process():
+    import pickle
+
+    result = compare_across(tidy(random_matrix(6, 3, seed=14)), metric="roc_auc")
+    again = pickle.loads(pickle.dumps(result))
+    for name, table in result.tables().items():
+        pd.testing.assert_frame_equal(again.tables()[name], table)
+    assert again.notes == result.notes and again.report() == result.report()

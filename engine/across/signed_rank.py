@@ -15,8 +15,8 @@ over every pair ``(i, j)`` including ``i = j`` (the Walsh averages ``(z_i + z_j)
 against ``[-rope, rope]``; ``H`` is the step function with ``H(0) = 1/2``). The reported
 probabilities are the shares of draws in which each region is the most probable one
 (``argmax``, the first on a tie), as baycomp's ``Posterior.probs`` computes them
-(an exact tie of the two sides, which only all-zero differences with ``rope = 0`` give,
-counts half to each).
+(except that with ``rope = 0`` an exact tie of the two sides, which all-zero differences
+give, counts half to each).
 
 The Dirichlet weights do not depend on the data, so one draw of ``n_samples`` weights
 serves every pair; it is the draw baycomp makes with the same ``random_state``
@@ -26,16 +26,18 @@ pairwise weight products ``w_i w_j`` (upper triangle, computed once per chunk of
 with the step values, so all pairs cost one matrix product per chunk. The products and sums are in single
 precision (errors near 1e-7, far below the Monte Carlo error of about 1/sqrt(n_samples));
 a draw's region can differ from baycomp's only when two regions' probabilities are that
-close.
+close. The products run on one BLAS thread: they are small, and on a busy machine more
+threads only wait for each other (ten times slower, measured).
 """
 from __future__ import annotations
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 #: Weight of the prior pseudo-observation at 0 (baycomp's ``SignedRankTest`` default,
 #: Benavoli et al. 2017).
 PRIOR_STRENGTH = 0.5
-#: Bytes of pairwise weight products held at once (chunks of draws).
+#: Bytes of pairwise weight products (or of posterior draws) held at once: chunks of draws.
 _CHUNK_BYTES = 8 * 2**20
 
 
@@ -74,22 +76,29 @@ def _weight_products(weights_t: np.ndarray) -> np.ndarray:
     return out
 
 
-def _winner_counts(better: np.ndarray, worse: np.ndarray) -> np.ndarray:
+def _winner_counts(better: np.ndarray, worse: np.ndarray, split_ties: bool) -> np.ndarray:
     """How often "better", "equivalent" and "worse" is the most probable region, per pair
     (rows; draws along the columns): shape ``(n_pairs, 3)``.
 
-    Ties go to the first region (``numpy.argmax``, as baycomp), except an exact tie of
-    "better" and "worse" above "equivalent", which counts half to each: it happens when
-    every difference is 0 and the ROPE is 0, where baycomp would call model 1 better
-    with probability 1.
+    Ties go to the first region (``numpy.argmax``, as baycomp). With ``split_ties`` (the
+    ROPE is 0), an exact tie of "better" and "worse" counts half to each: all-zero
+    differences give it in every draw, where baycomp would call model 1 better with
+    probability 1. (With a ROPE such a tie has probability 0.)
     """
-    equivalent = -better - worse + 1                      # baycomp's expression
-    first = (better >= equivalent) & (better >= worse)
-    third = ~first & (worse > equivalent)
-    n_first, n_third = first.sum(axis=1), third.sum(axis=1)
-    halves = 0.5 * (first & (better == worse) & (better > equivalent)).sum(axis=1)
+    equivalent = np.negative(better)
+    equivalent -= worse
+    equivalent += 1                                       # baycomp's -left - right + 1
+    first = better >= equivalent
+    first &= better >= worse
+    third = worse > equivalent
+    third &= ~first
+    n_first = np.count_nonzero(first, axis=1).astype(float)
+    n_third = np.count_nonzero(third, axis=1).astype(float)
+    if split_ties:
+        halves = 0.5 * np.count_nonzero(first & (better == worse), axis=1)
+        n_first, n_third = n_first - halves, n_third + halves
     n_draws = better.shape[1]
-    return np.stack([n_first - halves, n_draws - n_first - n_third, n_third + halves], axis=1)
+    return np.stack([n_first, n_draws - n_first - n_third, n_third], axis=1)
 
 
 def signed_rank_probabilities(differences, rope: float, *, n_samples: int = 50_000,
@@ -139,9 +148,10 @@ def signed_rank_probabilities(differences, rope: float, *, n_samples: int = 50_0
     weights_t = weights.T.astype(np.float32, order="C")    # draws along the rows
     steps_t = _step_columns(d, rope).T.astype(np.float32, order="C")  # (2 pairs, n_tri)
     counts = np.zeros((n_pairs, 3))
-    chunk = max(1, _CHUNK_BYTES // (4 * steps_t.shape[1]))
-    for start in range(0, int(n_samples), chunk):
-        thetas = steps_t @ _weight_products(weights_t[:, start:start + chunk])
-        counts += _winner_counts(thetas[0::2], thetas[1::2])
+    chunk = max(1, _CHUNK_BYTES // (4 * max(steps_t.shape)))  # products and thetas
+    with threadpool_limits(1, user_api="blas"):     # small products: threads only contend
+        for start in range(0, int(n_samples), chunk):
+            thetas = steps_t @ _weight_products(weights_t[:, start:start + chunk])
+            counts += _winner_counts(thetas[0::2], thetas[1::2], split_ties=rope == 0)
     probabilities = counts / float(n_samples)
     return probabilities[0] if single else probabilities
