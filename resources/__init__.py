@@ -12,9 +12,11 @@ search path is a folder). Installed as ordinary files, that is the file itself; 
 zip archive the resource is copied out once into a temporary folder that lives as long as
 the process. Imports no Qt: the headless runner and the engine may use it.
 
-Beside this file are developer tools that need the repository (layout_gallery.py,
-screenshots.py, bundle/). The app never imports them; bundle/ is not in the wheel, the two
-scripts are (setuptools cannot leave single modules of a package out of a wheel).
+Beside this file are developer tools that need the repository: dev/ (screenshots.py,
+layout_gallery.py) and bundle/ (the PyInstaller build). The app never imports them, and
+they are not in the wheel: they are folders without ``__init__.py``, so not packages, and
+no package-data pattern names them (setuptools ships every module of a package, so a
+developer script must not sit beside this file).
 """
 from __future__ import annotations
 

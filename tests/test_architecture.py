@@ -1,6 +1,9 @@
-"""The engine never imports Qt, and the headless path imports no Qt or plotting library."""
+"""The engine never imports Qt, the headless path imports no Qt or plotting library, and
+the tests reach the code through public names only."""
+import ast
 import json
 import os
+import pathlib
 import pkgutil
 import subprocess
 import sys
@@ -58,3 +61,67 @@ def test_headless_run_needs_no_display(tmp_path):
                            "--out", str(tmp_path / "o")], env=env, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+
+
+# ---------------------------------------------------------------------- tests use public names
+#: Private names of other libraries that tests may use (none of the project's).
+FOREIGN_PRIVATE = {"_exit"}     # os._exit: a child process that ends without cleaning up
+#: Calls that take an attribute's name (or a dotted path) as a string.
+NAMING_CALLS = {"getattr", "setattr", "hasattr", "delattr", "patch", "object"}
+
+
+def _is_private(name: str) -> bool:
+    return any(part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
+               for part in name.split("."))
+
+
+def _is_dict_of(node) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "__dict__"
+
+
+def _strings(nodes) -> list:
+    return [n.value for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def private_uses(tree) -> list:
+    """``(line, name)`` of every private name a test reaches: attributes (``x._name``),
+    private names imported, and private names handed over as strings (``getattr(x,
+    "_name")``, ``monkeypatch.setattr("module._name", ...)``, ``x.__dict__["_name"]``)."""
+    found = []
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Attribute) and node.attr not in FOREIGN_PRIVATE:
+            names = [node.attr]
+        elif isinstance(node, ast.ImportFrom):
+            names = [alias.name for alias in node.names] + [node.module or ""]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            if called in NAMING_CALLS or (_is_dict_of(getattr(func, "value", None))):
+                names = _strings(node.args)
+        elif isinstance(node, ast.Subscript) and _is_dict_of(node.value):
+            names = _strings([node.slice])
+        elif isinstance(node, ast.Compare) and any(_is_dict_of(c) for c in node.comparators):
+            names = _strings([node.left])
+        found += [(node.lineno, name) for name in names if _is_private(name)]
+    return found
+
+
+def test_the_private_name_check_finds_them():
+    code = ("x._a\nfrom m import _b\ngetattr(x, '_c')\nmonkeypatch.setattr('m._d', 1)\n"
+            "x.__dict__['_e']\n'_f' in x.__dict__\nx.__dict__.get('_g')\nimport m._h\n"
+            "os._exit(0)\nx.__class__\ngetattr(x, 'public')\n'_vs_' in name\n")
+    assert sorted(name for _, name in private_uses(ast.parse(code))) == [
+        "_a", "_b", "_c", "_e", "_f", "_g", "m._d", "m._h"]
+
+
+def test_tests_use_only_public_names():
+    """Tests drive the app through its public names (widgets, signals, documented
+    accessors), so that the code behind them can change without breaking them."""
+    found = []
+    for path in sorted(pathlib.Path(ROOT, "tests").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        found += [f"{path.relative_to(ROOT)}:{line}: {name}" for line, name in private_uses(tree)]
+    assert found == []

@@ -53,10 +53,10 @@ def start_runner(tmp_path):
 
 
 def workers(pid):
-    return [child for child in descendants(pid) if "loky" in _command(child)]
+    return [child for child in descendants(pid) if "loky" in command_line(child)]
 
 
-def _command(pid):
+def command_line(pid):
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as stream:
             return stream.read().decode(errors="replace")
@@ -68,7 +68,7 @@ def assert_all_end_within(pids, seconds=5.0):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and any(is_running(pid) for pid in pids):
         time.sleep(0.02)
-    alive = [(pid, _command(pid)) for pid in pids if is_running(pid)]
+    alive = [(pid, command_line(pid)) for pid in pids if is_running(pid)]
     assert not alive, f"still running {seconds} s after the runner: {alive}"
 
 

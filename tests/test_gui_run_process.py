@@ -14,7 +14,8 @@ import time
 import pytest
 
 from engine.processes import descendants
-from tests.test_clean_deaths import ROOT, _command, assert_all_end_within, family  # noqa: F401
+from tests.test_clean_deaths import ROOT, assert_all_end_within, family  # noqa: F401
+from tests.test_clean_deaths import workers as loky_workers
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="/proc and PR_SET_PDEATHSIG are Linux")
@@ -49,10 +50,6 @@ def start_driver(tmp_path, jobs, method="forkserver"):
     out = open(tmp_path / "out.txt", "wb")
     proc = subprocess.Popen([sys.executable, str(script)], stdout=out, stderr=subprocess.STDOUT)
     return proc, out
-
-
-def loky_workers(pid):
-    return [child for child in descendants(pid) if "loky" in _command(child)]
 
 
 def wait_for_workers(proc, tmp_path, n, seconds=60):

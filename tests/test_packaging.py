@@ -22,12 +22,13 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: What the build leaves out of the copy of the checkout (not part of any package).
 NOT_COPIED = {".git", "build", "dist", "tests", "docs", ".hypothesis", ".pytest_cache",
-              ".benchmarks", ".venv", "out", "results"}
+              ".benchmarks", ".venv", "out", "results", "layout_gallery"}
 #: The folders of shipped files, every file in them; resources/ holds developer tools
-#: too (layout_gallery.py, screenshots.py, bundle/), which the app does not need.
+#: too (dev/: screenshots.py, layout_gallery.py; bundle/), which the app does not need.
 SHIPPED_FOLDERS = ("resources/help", "resources/examples", "resources/icons")
 SHIPPED_FILES = {"resources/__init__.py", "resources/honest-eval.desktop",
                  "engine/experiment.schema.json"}
+DEVELOPER_FOLDERS = ("resources/dev", "resources/bundle")
 
 
 def _ignore(folder, names):
@@ -108,8 +109,25 @@ def test_every_shipped_file_is_in_the_wheel(names):
 def test_the_wheel_holds_nothing_else(names):
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == {"engine", "gui", "resources"}          # no top-level main.py, no tests
-    assert not any(n.startswith("resources/bundle/") for n in names)
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
+
+
+def test_the_wheel_has_the_apps_resources_and_no_developer_scripts(names):
+    developer = _files_under(*DEVELOPER_FOLDERS)
+    assert {"resources/dev/screenshots.py", "resources/dev/layout_gallery.py",
+            "resources/bundle/build_bundle.py"} <= developer
+    assert sorted(developer & names) == []
+    # resources/ in the wheel: exactly the files the app reads, and its own module
+    shipped = {n for n in _files_under(*SHIPPED_FOLDERS) | SHIPPED_FILES
+               if n.startswith("resources/")}
+    assert sorted(n for n in names if n.startswith("resources/")) == sorted(shipped)
+    # every resource the app asks for by name is one of them
+    import resources
+
+    asked = [resources.example_path(), resources.icon_path("png"), resources.icon_path("svg"),
+             resources.desktop_file_path(), os.path.join(resources.help_dir(), "index.html")]
+    for path in asked:
+        assert os.path.relpath(path, ROOT).replace(os.sep, "/") in names, path
 
 
 def test_the_command_is_declared(names, wheel):
@@ -122,6 +140,7 @@ def test_the_command_is_declared(names, wheel):
 
 # ---------------------------------------------------------------------- installed, not the checkout
 def test_the_installed_code_finds_the_installed_files(installed, tmp_path):
+    needs_the_gui()                                      # the probe imports gui.app
     probe = r"""
 import json, os, sys
 import resources, gui.launch
@@ -250,17 +269,33 @@ def test_install_desktop_defaults_to_the_home_folder(tmp_path):
     assert _main(["--install-desktop", "extra"], env=env).returncode == 2
 
 
-def test_exec_quoting():
-    from gui.launch import _exec_quote
+@pytest.mark.parametrize("folder, quoted", [
+    ("plain", lambda path: path),
+    ("a b", lambda path: f'"{path}"'),                       # a space: quoted
+    ("100%", lambda path: path.replace("%", "%%")),          # a field code: doubled
+    ('a "b"', lambda path: '"' + path.replace('"', '\\\\"') + '"'),   # escaped twice
+])
+def test_the_menu_entry_quotes_the_command_path(tmp_path, monkeypatch, folder, quoted):
+    """A virtual environment's command in the Exec line, quoted by the .desktop rules."""
+    from gui import launch
 
-    assert _exec_quote("/usr/bin/honest-eval") == "/usr/bin/honest-eval"
-    assert _exec_quote("/home/a b/venv/bin/honest-eval") == '"/home/a b/venv/bin/honest-eval"'
-    assert _exec_quote("/opt/100%/x") == "/opt/100%%/x"
-    assert _exec_quote('/a "b"/x') == '"/a \\\\"b\\\\"/x"'
+    command = tmp_path / folder / "bin" / "honest-eval"
+    command.parent.mkdir(parents=True)
+    command.write_text("#!/bin/sh\n")
+    command.chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(command)])
+    assert launch.exec_command() == quoted(str(command))
+
+
+def needs_the_gui():
+    """Skip where the GUI's libraries are not installed (e.g. .ci/oldest without --gui)."""
+    pytest.importorskip("PySide6")
+    pytest.importorskip("pyqtgraph")
 
 
 @pytest.mark.gui
 def test_smoke_test_opens_the_example_and_closes(tmp_path):
+    needs_the_gui()
     env = {"QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "config")}
     done = _main(["--smoke-test"], env=env, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -269,6 +304,7 @@ def test_smoke_test_opens_the_example_and_closes(tmp_path):
 
 @pytest.mark.gui
 def test_smoke_test_fails_on_a_broken_experiment(tmp_path):
+    needs_the_gui()
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     env = {"QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "config")}

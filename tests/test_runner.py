@@ -104,8 +104,8 @@ class Lazy:
         return os.getpid()
 
     def matrix(self):
-        self.__dict__.setdefault("_matrix", os.getpid())
-        return self.__dict__["_matrix"]
+        self.__dict__.setdefault("cached_matrix", os.getpid())
+        return self.__dict__["cached_matrix"]
 
 
 def lazy():
@@ -178,7 +178,7 @@ def test_no_heartbeats_when_asked_for_none():
 def test_prepare_runs_in_the_child_and_its_caches_travel_back(method):
     result = run_to_end(run_in_process(lazy, start_method=method,
                                        prepare=Precompute("where", "matrix")))
-    assert "where" in result.__dict__ and "_matrix" in result.__dict__
+    assert "where" in result.__dict__ and "cached_matrix" in result.__dict__
     assert result.where == result.matrix() != os.getpid()
 
 

@@ -66,6 +66,10 @@ class CalibrationMapPlot(PlotPanel):
                         "no change")
         self.plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0.03)
 
+    def drawn_maps(self) -> dict:
+        """``{(model, method): map rows in bucket order}`` of the step lines drawn."""
+        return {(model, method): rows for model, method, rows in self._tables}
+
     def describe_point(self, x: float, y: float) -> str:
         """The calibrated value of every shown map at the mouse's uncalibrated probability."""
         if not 0 <= x <= 1 or not self._tables:

@@ -50,6 +50,7 @@ class CorrelationHeatmap(PlotPanel):
         super().__init__("Correlation of fold scores", "correlation.png", parent, legend=False)
         self._names: list = []
         self._values = np.zeros((0, 0))
+        self._axis_labels: dict = {"bottom": [], "left": []}
         self.cells = CellText()
         cmap = pg.colormap.get(COLOUR_MAP)
         self.image = pg.ImageItem(axisOrder="row-major")
@@ -91,10 +92,17 @@ class CorrelationHeatmap(PlotPanel):
             return
         metrics = QFontMetrics(self.plot.getAxis("bottom").font())
         bottom, left = fit_labels(self._names, self.plot.vb.width() / n, metrics)
-        for side, labels in (("bottom", bottom), ("left", left)):
+        self._axis_labels = {"bottom": bottom, "left": left}
+        for side, labels in self._axis_labels.items():
             axis = self.plot.getAxis(side)
             axis.setTicks([[(i + 0.5, label) for i, label in enumerate(labels)]])
             axis.setStyle(tickLength=0)
+
+    def axis_labels(self, side: str) -> list:
+        """The labels under the columns (``"bottom"``) or beside the rows (``"left"``), in
+        the table's order: names, or numbers when the names do not fit (see
+        :func:`fit_labels`)."""
+        return list(self._axis_labels[side])
 
     def _write_values(self) -> None:
         values = self._values

@@ -131,6 +131,10 @@ class FoldScoresPlot(PlotPanel):
             if i < len(positions):
                 line.setValue(positions[i])
 
+    def model_curves(self) -> dict:
+        """``{model: its line}`` (``pg.PlotDataItem``), in the score matrix's row order."""
+        return dict(zip(self._names, self._curves))
+
     # -- selection
     def set_selection(self, names: list) -> None:
         """Highlight the picked models (thicker lines, the others dimmed)."""

@@ -188,6 +188,12 @@ class ReliabilityPlot(PlotPanel):
                               fillLevel=0 if method == "uncalibrated" else None,
                               brush=pg.mkBrush(fill))
 
+    def drawn_series(self) -> dict:
+        """``{(model, method): (x, y)}``: the points of every diagram line drawn, in legend
+        order (mean predicted probability, fraction of positives)."""
+        return {(model, method): tuple(np.asarray(v) for v in curve.getData())
+                for (model, method, _, _), curve in zip(self._series, self._curves)}
+
     # -- hover read-out
     def _on_mouse_moved(self, event) -> None:
         position = event[0]

@@ -52,6 +52,10 @@ class FeatureScatterPlot(PlotPanel):
         self.plot.enableAutoRange()
         self.hint.hide()
 
+    def points_shown(self) -> int:
+        """How many points are drawn (every class)."""
+        return sum(len(item.data) for item in self._items if item.isVisible())
+
     def clear_points(self, hint: str) -> None:
         for item in self._items:
             item.setData([], [])

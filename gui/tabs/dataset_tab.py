@@ -245,11 +245,15 @@ class DatasetTab(QWidget):
             self.options_grid.addWidget(editor, i // 2, 2 * (i % 2) + 1)
 
     # ------------------------------------------------------------------ loading
+    def builtin_options(self) -> dict:
+        """The options of the picked built-in as set in the box (``{}`` when none is picked)."""
+        return {option: editor.value() for option, editor in self._option_editors.items()}
+
     def load_selected_builtin(self) -> None:
         name = self.builtin_combo.currentData()
         if name is None:
             return
-        options = {k: e.value() for k, e in self._option_editors.items()}
+        options = self.builtin_options()
         self._run_load(lambda: (None, load_builtin(name, **options)), None,
                        f"Loading {name}…")
 
@@ -388,6 +392,12 @@ class DatasetTab(QWidget):
             self.open_file(path)
 
     # ------------------------------------------------------------------ showing the data
+    @property
+    def shown_dataset(self) -> Optional[Dataset]:
+        """The data set the views show (the state's once ``view_ready`` fired; None before
+        the first)."""
+        return self._view.dataset if self._view is not None else None
+
     def _on_dataset_changed(self, dataset) -> None:
         if dataset is None:
             return

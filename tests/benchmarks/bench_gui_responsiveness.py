@@ -48,27 +48,27 @@ class StallMeter:
     def __init__(self, interval_ms: int = 5):
         self.timer = QTimer()
         self.timer.setInterval(interval_ms)
-        self.timer.timeout.connect(self._tick)
+        self.timer.timeout.connect(self.tick)
         self.gaps: list = []
         self.after: list = []
         self.while_running = None
-        self._last = None
+        self.last_tick = None
 
     def start(self) -> None:
-        self.gaps, self.after, self._last = [], [], time.perf_counter()
-        self.started, self.longest_at = self._last, 0.0
+        self.gaps, self.after, self.last_tick = [], [], time.perf_counter()
+        self.started, self.longest_at = self.last_tick, 0.0
         self.timer.start()
 
     def stop(self) -> None:
         self.timer.stop()
 
-    def _tick(self) -> None:
+    def tick(self) -> None:
         now = time.perf_counter()
-        gap = now - self._last
+        gap = now - self.last_tick
         if gap > max(self.gaps + self.after, default=0.0):
-            self.longest_at = self._last - self.started   # when the longest stall began
+            self.longest_at = self.last_tick - self.started   # when the longest stall began
         (self.gaps if self.counting() else self.after).append(gap)
-        self._last = now
+        self.last_tick = now
 
     def counting(self) -> bool:
         """Gaps count while folds are still running (``while_running``), or always."""

@@ -65,13 +65,9 @@ def press_run(qtbot, view, state):
     qtbot.waitUntil(lambda: not view.running, timeout=5000)
 
 
-def shown_series(plot):
-    """``{(model, method): (x, y)}`` of the reliability plot's drawn curves."""
-    drawn = {}
-    for (model, method, _, _), curve in zip(plot._series, plot._curves):
-        x, y = curve.getData()
-        drawn[(model, method)] = (np.asarray(x), np.asarray(y))
-    return drawn
+def cancelled(message: str) -> bool:
+    """The view's status message when its calibration job was cancelled."""
+    return message == "Calibration cancelled"
 
 
 def engine_points(calibration, model, method):
@@ -109,7 +105,7 @@ def test_run_calibration_shows_the_engine_numbers(qtbot, view, state, cv_result,
     assert model.data(model.index(1, brier)) == f"{engine_calibration.scores.brier[1]:.4f}"
     # the first model is on screen: its diagram before and after each method
     assert view.model_combo.currentText() == "GaussianNB"
-    drawn = shown_series(view.reliability)
+    drawn = view.reliability.drawn_series()
     assert set(drawn) == {("GaussianNB", m) for m in ("uncalibrated", "isotonic", "sigmoid")}
     for method in ("uncalibrated", "isotonic"):
         np.testing.assert_allclose(drawn[("GaussianNB", method)],
@@ -129,7 +125,7 @@ def test_cancel_midway_then_run_again(qtbot, view, state, cv_result):
     qtbot.waitUntil(lambda: view.bar.progress.maximum() > 0 and view.bar.progress.value() >= 1,
                     timeout=30000)
     assert view.bar.progress.value() < view.bar.progress.maximum()
-    with qtbot.waitSignal(view._job.job.cancelled, timeout=30000):
+    with qtbot.waitSignal(state.status_message, timeout=30000, check_params_cb=cancelled):
         qtbot.mouseClick(view.bar.cancel_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: not view.running, timeout=5000)
     assert state.result is cv_result and state.result.calibration is None
@@ -169,17 +165,18 @@ def test_existing_calibration_models_selection_and_exports(qtbot, view, state, c
     # switch model: plots follow and the shared selection too
     view.model_combo.setCurrentText("LogisticRegression")
     assert state.selection == ["LogisticRegression"]
-    drawn = shown_series(view.reliability)
+    drawn = view.reliability.drawn_series()
     np.testing.assert_allclose(drawn[("LogisticRegression", "sigmoid")],
                                engine_points(engine_calibration, "LogisticRegression", "sigmoid"))
-    steps = {(m, method) for m, method, _ in view.map_plot._tables}
+    steps = set(view.map_plot.drawn_maps())
     assert steps == {("LogisticRegression", "isotonic"), ("LogisticRegression", "sigmoid")}
     # a selection made elsewhere picks the model here
     state.set_selection(["GaussianNB"])
     assert view.model_combo.currentText() == "GaussianNB"
-    assert {m for m, *_ in view.reliability._series} == {"GaussianNB"}
+    assert {m for m, _ in view.reliability.drawn_series()} == {"GaussianNB"}
     view.model_combo.setCurrentText(ALL_MODELS)
-    assert {m for m, *_ in view.reliability._series} == {"GaussianNB", "LogisticRegression"}
+    assert {m for m, _ in view.reliability.drawn_series()} == {"GaussianNB",
+                                                             "LogisticRegression"}
     # exports: the engine's tables at full precision
     for panel, name, table in ((view.map_panel, "calibration_map.csv", engine_calibration.map),
                                (view.curve_panel, "calibration_curve.csv",
@@ -221,7 +218,7 @@ def test_several_classes_get_a_class_picker(qtbot, view, state):
     assert not view.class_combo.isHidden() and view.class_combo.count() == 3
     view.class_combo.setCurrentIndex(2)
     name = result.dataset.classes[2]
-    x, _ = view.reliability._curves[0].getData()
+    x, _ = view.reliability.drawn_series()[("GaussianNB", "uncalibrated")]
     rows = calibration.curve[(calibration.curve["class"] == name)
                              & (calibration.curve.method == "uncalibrated")]
     np.testing.assert_allclose(x, rows.mean_predicted)
@@ -231,8 +228,7 @@ def test_several_classes_get_a_class_picker(qtbot, view, state):
 def test_a_new_result_cancels_a_running_calibration(qtbot, view, state, cv_result):
     state.set_result(cv_result)
     qtbot.mouseClick(view.bar.run_button, Qt.LeftButton)
-    job = view._job.job
-    with qtbot.waitSignal(job.cancelled, timeout=30000):
+    with qtbot.waitSignal(state.status_message, timeout=30000, check_params_cb=cancelled):
         state.set_result(None)                  # e.g. a new data set was loaded
     qtbot.waitUntil(lambda: not view.running, timeout=5000)
     assert state.result is None and view.stack.currentWidget() is view.hint

@@ -126,8 +126,7 @@ def test_large_data_is_sampled_for_the_scatter(tab, qtbot):
     with qtbot.waitSignal(tab.view_ready, timeout=10000):
         tab.state.set_dataset(dataset_from_frame(frame, "y", name="big"))
     assert tab.sample_note.text() == "a random sample of 5,000 of 20,000 rows"
-    shown = sum(len(item.data) for item in tab.scatter_plot._items if item.isVisible())
-    assert shown == 5000
+    assert tab.scatter_plot.points_shown() == 5000
     assert tab.preview.model.rowCount() == 20000
 
 
@@ -286,7 +285,7 @@ def test_quick_clicks_all_count(tab, qtbot):
     click_box(qtbot, tab, "island", wait=False)
     click_box(qtbot, tab, "year", wait=False)
     qtbot.waitUntil(lambda: tab.state.dataset.source.get("exclude") == ["island", "year"]
-                    and tab._view.dataset is tab.state.dataset, timeout=10000)
+                    and tab.shown_dataset is tab.state.dataset, timeout=10000)
     assert boxes(tab)["island"] == (False, True) and boxes(tab)["year"] == (False, True)
 
 
@@ -297,7 +296,7 @@ def test_choices_made_while_loading_are_all_applied(tab, qtbot):
     tab.pos_combo.setCurrentIndex(index)
     tab.pos_combo.activated.emit(index)                   # waits for it
     qtbot.waitUntil(lambda: tab.state.dataset.source.get("pos_label") == "male"
-                    and tab._view.dataset is tab.state.dataset, timeout=10000)
+                    and tab.shown_dataset is tab.state.dataset, timeout=10000)
     dataset = tab.state.dataset
     assert dataset.source["exclude"] == ["island"] and "island" not in dataset.X.columns
     assert dataset.classes[dataset.pos_label] == "male"
@@ -417,10 +416,8 @@ def test_column_rows_read_the_notes():
 
 def builtin_box(tab):
     """What the built-in box shows: (picked name, description, {option: value}, Load on)."""
-    options = {name: editor.value() for name, editor in tab._option_editors.items()
-               if editor.isVisibleTo(tab)}
-    return (tab.builtin_combo.currentText(), tab.builtin_description.text(), options,
-            tab.load_builtin_button.isEnabled())
+    return (tab.builtin_combo.currentText(), tab.builtin_description.text(),
+            tab.builtin_options(), tab.load_builtin_button.isEnabled())
 
 
 def apply_experiment_file(tab, qtbot, experiment):

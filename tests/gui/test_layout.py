@@ -106,9 +106,8 @@ def test_heatmap_with_twelve_long_names_numbers_its_columns(qtbot):
     heatmap.show()
     values = np.eye(12) * 0.5 + 0.5
     heatmap.set_correlation(pd.DataFrame(values, index=LONG_NAMES, columns=LONG_NAMES))
-    ticks = heatmap.plot.getAxis("bottom")._tickLevels[0]
-    assert [label for _, label in ticks] == [str(i) for i in range(1, 13)]
-    left = [label for _, label in heatmap.plot.getAxis("left")._tickLevels[0]]
+    assert heatmap.axis_labels("bottom") == [str(i) for i in range(1, 13)]
+    left = heatmap.axis_labels("left")
     assert left[11].startswith("12 ")
     assert "number 3" in heatmap.describe_point(3.5, 3.5)   # full names in the read-out
 

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFileDialog
 from gui.file_dialogs import RESOURCES, is_shipped
 from gui.main_window import MainWindow
 from gui.plots.plot_panel import PlotPanel
+from gui.table_panel import TablePanel
 from gui.views.aloocv_view import AloocvView
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -199,25 +200,28 @@ def test_plot_file_names_name_the_metric_and_models(window, qtbot):
 def test_dialogs_remember_their_folder(make_window, qtbot, dialogs, home, tmp_path,
                                        settings_path, warnings_shown):
     window = make_window()
+    open_seed(window, qtbot)
+    short_run(window, qtbot)
     chosen = tmp_path / "exports"
     chosen.mkdir()
     dialogs.answer = str(chosen)
-    window._ask_export_results()                   # nothing to export: explained, but the
-    assert dialogs.started == [str(home)]          # folder is remembered
-    assert "Run the cross-validation first" in warnings_shown[0][1]
-    window._ask_export_results()
+    with qtbot.waitSignal(window.results_exported, timeout=20000):
+        window.export_action.trigger()             # File > Export results…
+    assert dialogs.started == [str(home)]          # nothing remembered: the documents folder
+    dialogs.answer = ""
+    window.export_action.trigger()
     assert dialogs.started[-1] == str(chosen)
     # a table's dialog opens there too (the last folder used), proposing its own name
-    dialogs.answer = ""
-    panel = window.findChildren(AloocvView)[0].curve_panel
-    panel._ask_export_path()
-    assert dialogs.started[-1] == str(chosen / "aloocv_curve.csv")
+    panel = next(p for p in window.findChildren(TablePanel) if p.export_name == "summary.csv")
+    panel.export_button.click()
+    assert dialogs.started[-1] == str(chosen / "summary.csv")
     # remembered in the window's settings file, for the next session
     window.settings.sync()
     assert str(chosen) in open(settings_path, encoding="utf-8").read()
     again = make_window()
-    again._ask_export_results()
+    again.open_experiment_action.trigger()         # no experiment folder yet: the last one
     assert dialogs.started[-1] == str(chosen)
+    assert not warnings_shown
 
 
 # ---------------------------------------------------------------------- save experiment
@@ -225,7 +229,7 @@ def test_save_proposes_a_name_outside_the_shipped_examples(window, qtbot, dialog
                                                             warnings_shown):
     open_seed(window, qtbot)
     assert is_shipped(window.state.experiment_path)
-    window._ask_save_experiment()
+    window.save_action.trigger()
     proposed = dialogs.started[-1]
     assert not is_shipped(proposed)
     assert proposed == str(home / "moons_experiment.json")
@@ -235,8 +239,8 @@ def test_save_proposes_a_name_outside_the_shipped_examples(window, qtbot, dialog
     # saved as the user's own file, Save proposes that file next time
     dialogs.answer = str(home / "mine.json")
     with qtbot.waitSignal(window.experiment_saved, timeout=10000):
-        window._ask_save_experiment()
-    window._ask_save_experiment()
+        window.save_action.trigger()
+    window.save_action.trigger()
     assert dialogs.started[-1] == str(home / "mine.json")
     assert window.saved_notice.message == f"Saved the experiment mine.json in {home}"
     assert RESOURCES not in window.saved_notice.message
@@ -250,7 +254,7 @@ def test_save_proposes_a_name_next_to_the_csv(window, qtbot, dialogs, tmp_path):
     open_seed(window, qtbot)                          # an experiment file is open …
     with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=10000):
         window.dataset_tab.open_csv(str(project / "plants.csv"))   # … with other data now
-    window._ask_save_experiment()
+    window.save_action.trigger()
     assert dialogs.started[-1] == str(project / "plants_experiment.json")
 
 
@@ -281,13 +285,18 @@ def test_save_on_close_writes_then_closes(window, qtbot, answers, dialogs, home)
     assert (home / "kept.json").exists() and not window.is_dirty()
 
 
-def test_save_on_close_cancelled_keeps_the_window_open(window, qtbot, answers, dialogs):
+def test_save_on_close_cancelled_keeps_the_window_open(window, qtbot, answers, dialogs, home):
     open_seed(window, qtbot)
     window.models_tab.add_model("GaussianNB")
     answers.next = ["save"]
     dialogs.answer = ""                                # the save dialog cancelled
     window.close()
-    assert window.isVisible() and window.is_dirty() and not window._close_after_save
+    assert window.isVisible() and window.is_dirty()
+    dialogs.answer = str(home / "later.json")       # a later save does not close the window
+    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+        window.save_action.trigger()
+    qtbot.wait(50)
+    assert window.isVisible() and not window.is_dirty()
 
 
 def test_closing_during_a_run_asks_first(window, qtbot, answers):

@@ -237,17 +237,16 @@ def test_a_model_picked_in_a_table_is_highlighted_in_the_plots(tab, state):
     summary = tab.summary_panel
     summary.view.selectRow(list(summary.frame().model).index("3_poly"))
     assert state.selection == ["3_poly"]
-    widths = {name: curve.opts["pen"].widthF()
-              for name, curve in zip(tab.fold_plot._names, tab.fold_plot._curves)}
+    curves = tab.fold_plot.model_curves()
+    widths = {name: curve.opts["pen"].widthF() for name, curve in curves.items()}
     assert widths["3_poly"] > widths["rbf"] == widths["linear"]
-    assert tab.fold_plot._curves[0].opts["pen"].color().alpha() < 100  # others dimmed
+    assert curves["rbf"].opts["pen"].color().alpha() < 100  # others dimmed
     xs, _ = tab.heatmap.outline.getData()
     assert np.isfinite(xs).sum() == 5 * 4  # the model's row of 4 cells outlined
 
 
 def test_clicking_a_line_selects_its_model(tab, state):
-    plot = tab.fold_plot
-    curve = plot._curves[plot._names.index("linear")]
+    curve = tab.fold_plot.model_curves()["linear"]
     curve.sigClicked.emit(curve, None)
     assert state.selection == ["linear"]
 
@@ -255,8 +254,8 @@ def test_clicking_a_line_selects_its_model(tab, state):
 # ---------------------------------------------------------------------------- plots
 def test_fold_scores_plot_shows_every_fold(tab, seed_result):
     plot = tab.fold_plot
-    assert plot._names == list(seed_result.cv.models)
-    for curve in plot._curves:
+    assert list(plot.model_curves()) == list(seed_result.cv.models)
+    for curve in plot.model_curves().values():
         assert len(curve.getData()[0]) == 100
     (x_low, x_high), _ = plot.plot.vb.viewRange()
     assert x_low <= 1 and x_high >= 100
@@ -269,8 +268,7 @@ def test_heatmap_writes_the_correlations_in_the_cells(tab):
     texts = heatmap.cells.shown_texts()
     assert len(texts) == 16 and texts[1] == "0.88"
     assert heatmap.cells.fits(80, 40) and not heatmap.cells.fits(10, 40)
-    ticks = heatmap.plot.getAxis("bottom")._tickLevels[0]
-    assert [name for _, name in ticks] == ["rbf", "linear", "3_poly", "2_poly"]
+    assert heatmap.axis_labels("bottom") == ["rbf", "linear", "3_poly", "2_poly"]
 
 
 def test_hover_readouts_describe_the_values_under_the_cursor(tab):

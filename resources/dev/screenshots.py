@@ -1,6 +1,6 @@
 """Render every tab of the app to PNG, offscreen, after running the built-in example.
 
-    python resources/screenshots.py [OUT_DIR]      # default: docs/screenshots/
+    python resources/dev/screenshots.py [OUT_DIR]      # default: docs/screenshots/
 
 The window is 1280 x 800; the Results tab is shown with two models selected (rbf, linear).
 Then the second example (breast cancer: logistic regression, naive Bayes, random forest,
@@ -12,7 +12,7 @@ import os
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 

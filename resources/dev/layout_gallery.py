@@ -1,7 +1,7 @@
 """Render every tab and every results view at two window sizes, with 2 and with 12 models,
 to look at the layout (labels that collide, legends over data, text that runs off).
 
-    python resources/layout_gallery.py OUT_DIR [--quick]
+    python resources/dev/layout_gallery.py OUT_DIR [--quick]
 
 Data: breast cancer (two classes), ALOOCV and calibration on. Two models: logistic
 regression and a random forest; twelve: the six common classifiers plus six variants with
@@ -13,7 +13,7 @@ import os
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
