@@ -40,15 +40,15 @@ def make_application(argv: list) -> QApplication:
     return app
 
 
-def collect_garbage_on_gui_thread(interval_s: float = 0.1) -> None:
+def collect_garbage_on_gui_thread(interval_s: float = 0.1):
     """Collect Python's reference cycles on the GUI thread only.
 
     Python runs its cycle collector on whichever thread happens to allocate; when that is
     a worker thread and the garbage holds a widget, PySide6 deletes the widget off the GUI
     thread, which can deadlock or crash the app. So automatic collection is turned off and
     a timer collects on the GUI thread instead (pyqtgraph's ``GarbageCollector``, with
-    the same generation thresholds); what exists once the window is built is frozen out
-    of later full collections (``gc.freeze``), which keeps them short.
+    the same generation thresholds, returned); what exists once the window is built is
+    frozen out of later full collections (``gc.freeze``), which keeps them short.
     """
     import gc
 
@@ -57,6 +57,7 @@ def collect_garbage_on_gui_thread(interval_s: float = 0.1) -> None:
     global _COLLECTOR
     _COLLECTOR = GarbageCollector(interval=interval_s)   # its timer lives while the app does
     QTimer.singleShot(0, gc.freeze)
+    return _COLLECTOR
 
 
 def main(argv=None) -> int:

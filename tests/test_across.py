@@ -14,7 +14,7 @@ import pytest
 from scipy import stats
 
 from engine.across import PRIOR_STRENGTH, TABLE_FILES, compare_across, signed_rank_probabilities
-from engine.across.frequentist import (PERMUTATION_MAX, _scipy_has_permutation_wilcoxon,
+from engine.across.frequentist import (PERMUTATION_MAX, scipy_has_permutation_wilcoxon,
                                        critical_difference, wilcoxon_method)
 from engine.notes import CODES
 
@@ -111,7 +111,7 @@ def test_demsar_wilcoxon_example_t_equals_12():
     row = by_pair(result.wilcoxon)[("C4.5+m", "C4.5")]
     assert row.statistic == 12.0
     direct = stats.wilcoxon(DEMSAR_AUC[:, 1], DEMSAR_AUC[:, 0], zero_method="zsplit",
-                            method="approx" if not _scipy_has_permutation_wilcoxon()
+                            method="approx" if not scipy_has_permutation_wilcoxon()
                             else "asymptotic")
     assert row.p_value == pytest.approx(direct.pvalue, rel=1e-12)
     assert row.p_value < 0.05 and row.method == "asymptotic"
@@ -191,10 +191,10 @@ def test_wilcoxon_methods_follow_scipys_auto_choice(n, decimals):
     ordered = scipy_matrix(result, values, models)
     expected = {(8, 2): "permutation", (20, 2): "asymptotic", (60, None): "asymptotic"}
     methods = set(result.wilcoxon["method"])
-    if not _scipy_has_permutation_wilcoxon():
+    if not scipy_has_permutation_wilcoxon():
         expected[(8, 2)] = "asymptotic"
     assert expected[(n, decimals)] in methods
-    if _scipy_has_permutation_wilcoxon():
+    if scipy_has_permutation_wilcoxon():
         names = result.ranks["model"].tolist()
         for i, j in [(0, 1), (0, 2), (1, 2)]:
             direct = stats.wilcoxon(ordered[:, i], ordered[:, j], zero_method="zsplit")
@@ -332,7 +332,7 @@ def test_signed_rank_chunks_give_the_same_counts(monkeypatch):
 
     d = np.random.default_rng(0).normal(0.005, 0.01, (3, 9))
     whole = signed_rank_probabilities(d, 0.01, n_samples=5000)
-    monkeypatch.setattr(signed_rank, "_CHUNK_BYTES", 4 * 55 * 7)   # chunks of 7 draws
+    monkeypatch.setattr(signed_rank, "CHUNK_BYTES", 4 * 55 * 7)   # chunks of 7 draws
     np.testing.assert_array_equal(signed_rank_probabilities(d, 0.01, n_samples=5000), whole)
 
 

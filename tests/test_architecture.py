@@ -65,7 +65,9 @@ def test_headless_run_needs_no_display(tmp_path):
 
 # ---------------------------------------------------------------------- tests use public names
 #: Private names of other libraries that tests may use (none of the project's).
-FOREIGN_PRIVATE = {"_exit"}     # os._exit: a child process that ends without cleaning up
+#: os._exit: a child process that ends without cleaning up; autorank._util: where the peer
+#: keeps the groups of its critical-difference diagram (tests/test_across.py compares them)
+FOREIGN_PRIVATE = {"_exit", "autorank._util"}
 #: Calls that take an attribute's name (or a dotted path) as a string.
 NAMING_CALLS = {"getattr", "setattr", "hasattr", "delattr", "patch", "object"}
 
@@ -93,7 +95,8 @@ def private_uses(tree) -> list:
         if isinstance(node, ast.Attribute) and node.attr not in FOREIGN_PRIVATE:
             names = [node.attr]
         elif isinstance(node, ast.ImportFrom):
-            names = [alias.name for alias in node.names] + [node.module or ""]
+            names = [alias.name for alias in node.names] + \
+                [module for module in [node.module or ""] if module not in FOREIGN_PRIVATE]
         elif isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.Call):

@@ -163,13 +163,13 @@ def wilcoxon_method(d: np.ndarray) -> str:
     ties_or_zeros = (not magnitudes.all()) or len(np.unique(magnitudes)) < len(magnitudes)
     if not ties_or_zeros and len(d) <= EXACT_MAX:
         return "exact"
-    if len(d) <= PERMUTATION_MAX and _scipy_has_permutation_wilcoxon():
+    if len(d) <= PERMUTATION_MAX and scipy_has_permutation_wilcoxon():
         return "permutation"
     return "asymptotic"
 
 
 @functools.lru_cache(maxsize=1)
-def _scipy_has_permutation_wilcoxon() -> bool:
+def scipy_has_permutation_wilcoxon() -> bool:
     """scipy >= 1.15 takes ``method="asymptotic"`` or a ``PermutationMethod`` (gh-21567);
     earlier versions know ``"approx"`` only."""
     try:
@@ -182,7 +182,7 @@ def _scipy_has_permutation_wilcoxon() -> bool:
 def _scipy_method(method: str):
     if method == "permutation":
         return stats.PermutationMethod()
-    if method == "asymptotic" and not _scipy_has_permutation_wilcoxon():
+    if method == "asymptotic" and not scipy_has_permutation_wilcoxon():
         return "approx"
     return method
 

@@ -38,7 +38,7 @@ from threadpoolctl import threadpool_limits
 #: Benavoli et al. 2017).
 PRIOR_STRENGTH = 0.5
 #: Bytes of pairwise weight products (or of posterior draws) held at once: chunks of draws.
-_CHUNK_BYTES = 8 * 2**20
+CHUNK_BYTES = 8 * 2**20
 
 
 def _step(values: np.ndarray, threshold: float) -> np.ndarray:
@@ -148,7 +148,7 @@ def signed_rank_probabilities(differences, rope: float, *, n_samples: int = 50_0
     weights_t = weights.T.astype(np.float32, order="C")    # draws along the rows
     steps_t = _step_columns(d, rope).T.astype(np.float32, order="C")  # (2 pairs, n_tri)
     counts = np.zeros((n_pairs, 3))
-    chunk = max(1, _CHUNK_BYTES // (4 * max(steps_t.shape)))  # products and thetas
+    chunk = max(1, CHUNK_BYTES // (4 * max(steps_t.shape)))  # products and thetas
     with threadpool_limits(1, user_api="blas"):     # small products: threads only contend
         for start in range(0, int(n_samples), chunk):
             thetas = steps_t @ _weight_products(weights_t[:, start:start + chunk])

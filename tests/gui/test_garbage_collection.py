@@ -27,8 +27,9 @@ def make_cyclic_garbage() -> None:
 
 def test_cycles_made_on_a_worker_thread_are_collected_on_the_gui_thread(qtbot):
     Witness.freed_on.clear()
+    collector = None
     try:
-        app_module.collect_garbage_on_gui_thread(interval_s=0.01)
+        collector = app_module.collect_garbage_on_gui_thread(interval_s=0.01)
         qtbot.wait(20)                   # the start-up freeze happens first
         assert not gc.isenabled()
         worker = threading.Thread(target=make_cyclic_garbage, name="worker")
@@ -38,6 +39,7 @@ def test_cycles_made_on_a_worker_thread_are_collected_on_the_gui_thread(qtbot):
         qtbot.waitUntil(lambda: bool(Witness.freed_on), timeout=5000)
         assert Witness.freed_on == [threading.main_thread().name]
     finally:
-        app_module._COLLECTOR.timer.stop()
+        if collector is not None:
+            collector.timer.stop()
         gc.unfreeze()
         gc.enable()
