@@ -43,6 +43,7 @@ class AppState(QObject):
         self.calibration: Optional[CalibrationSettings] = None
         self.n_jobs: int = 1
         self.result = None
+        self.benchmark = None      # engine.benchmark.BenchmarkResult of several data sets
         self.selection: list = []
         self.experiment_path: Optional[str] = None
         self.renderer = RenderQueue(self)   # views draw new results through it, in slices
@@ -140,6 +141,12 @@ class AppState(QObject):
     def set_result(self, result) -> None:
         self.result = result
         self.result_changed.emit(result)
+
+    def set_benchmark(self, result) -> None:
+        """A run of several data sets (a stand-in until the Results side's version is
+        merged): stored, and its first data set's result shown."""
+        self.benchmark = result
+        self.set_result(result.results[0])
 
     def set_selection(self, names: list) -> None:
         names = [str(n) for n in names]
