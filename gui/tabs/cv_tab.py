@@ -105,6 +105,7 @@ class CVTab(QWidget):
         super().__init__(parent)
         self.state = state
         self._run_job = JobSlot()
+        self._feed = None         # the live plot's feed during a run of several data sets
         self._estimate_job = JobSlot()
         self._syncing = False
         splitter = QSplitter(Qt.Horizontal, self)
@@ -450,7 +451,7 @@ class CVTab(QWidget):
         several = isinstance(dataset, (list, tuple))
         if several:
             total *= len(dataset)
-            feed = LivePlotFeed(self.live_plot, experiment, self.state.renderer)
+            feed = self._feed = LivePlotFeed(self.live_plot, experiment, self.state.renderer)
             job = Job(lambda: run_benchmark_in_process(experiment, dataset, n_jobs,
                                                        PREPARED_FOR_DISPLAY),
                       name="cross-validation", min_interval=0.1)
@@ -498,9 +499,8 @@ class CVTab(QWidget):
 
     def _on_benchmark_succeeded(self, result) -> None:
         self._finish_job()
-        self.live_plot.reset(f"Done: every data set was cross-validated. The Results tab "
-                             f"shows each data set's fold scores and the comparison across "
-                             f"the {len(result.results)} data sets.")
+        self.live_plot.reset("Done. Each data set's fold scores, and the models compared "
+                             "across the data sets, are on the Results tab.")
         self.log.setPlainText("\n\n".join(f"{name}:\n{log_text(each)}"
                                            for name, each in zip(result.names, result.results)))
         seconds = sum(each.cv.seconds for each in result.results)

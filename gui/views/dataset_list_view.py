@@ -22,7 +22,7 @@ ADD_TIP = ("Add another data set to the experiment: the same models, folds and s
 LIST_TIP = ("The data sets of this experiment. Click one to see it and choose its target and "
             "columns below; double-click a name (or press Rename) to rename it.")
 ROW_HEIGHT = 22
-ROWS_SHOWN = 4
+ROWS_SHOWN = (2, 6)     # the list's height: as many rows as data sets, within these
 
 
 class DatasetListView(QGroupBox):
@@ -47,7 +47,6 @@ class DatasetListView(QGroupBox):
         header.setSectionResizeMode(0, QHeaderView.Stretch)
         for column in (1, 2):
             header.setSectionResizeMode(column, QHeaderView.ResizeToContents)
-        self.table.setFixedHeight(header.sizeHint().height() + ROWS_SHOWN * ROW_HEIGHT + 4)
         self.table.itemSelectionChanged.connect(self._on_selected)
         self.table.itemChanged.connect(self._on_edited)
         layout = QVBoxLayout(self)
@@ -113,6 +112,9 @@ class DatasetListView(QGroupBox):
             selected = self.state.selected_index()
             if selected is not None:
                 self.table.selectRow(selected)
+        rows = min(max(len(datasets), ROWS_SHOWN[0]), ROWS_SHOWN[1])
+        header = self.table.horizontalHeader().sizeHint().height()
+        self.table.setFixedHeight(header + rows * ROW_HEIGHT + 4)
         self._update_buttons()
 
     def _item(self, row: int, column: int) -> QTableWidgetItem:
