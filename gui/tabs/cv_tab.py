@@ -356,7 +356,10 @@ class CVTab(QWidget):
             self._show_error(str(exc))
             return
         dataset, n_jobs = self.state.dataset, self.state.n_jobs
-        assessment = guards.check_run(experiment, dataset, n_jobs)
+        self._proceed(experiment, dataset, n_jobs, guards.check_run(experiment, dataset, n_jobs))
+
+    def _proceed(self, experiment, dataset, n_jobs, assessment) -> None:
+        """Refuse, launch, or (a large run) time a few fits on a worker thread, then ask."""
         if assessment.refuse:
             self._show_error(sentence(assessment.refuse))
             return
@@ -400,24 +403,10 @@ class CVTab(QWidget):
         job = self._estimate_job.job
         job.wait()
         self._update_buttons()
-        if job.cancel_requested:
+        if job.cancel_requested or assessment.refuse:
             self.time_label.setText("Not started.")
-        elif assessment.refuse:
-            self.time_label.setText("Not started.")
-            self._show_error(sentence(assessment.refuse))
-        elif not assessment.ask:
-            self._launch(experiment, datasets, n_jobs)
-        else:
-            job = Job(lambda: guards.estimate_seconds(experiment, datasets, n_jobs),
-                      name="run-estimate")
-            job.succeeded.connect(lambda seconds: self._ask_then_launch(
-                assessment, seconds, experiment, datasets, n_jobs))
-            job.failed.connect(lambda _message: self._ask_then_launch(
-                assessment, None, experiment, datasets, n_jobs))
-            self.time_label.setText("A large run: timing a few fits to estimate how long "
-                                    "it would take…")
-            self._estimate_job.start(job)
-            self._update_buttons()
+        if not job.cancel_requested:
+            self._proceed(experiment, datasets, n_jobs, assessment)
 
     def _on_check_failed(self, message: str) -> None:
         self._estimate_job.job.wait()
