@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QStyle, QTabWidg
 from engine.data import load_dataset
 from engine.experiment import experiment_json_text, load_experiment
 from engine.readers import data_record
+from engine.schema import show
 from engine.tables import write_tables
 
 from . import file_dialogs, saving
@@ -59,30 +60,31 @@ def make_results_tab(state: AppState, parent):
 
 
 def load_experiment_and_data(path: str) -> tuple:
-    """(Experiment, Dataset, message) of an experiment file, a data file's path made
-    absolute. An experiment with several data sets gives its first one, and the message
-    says so (None otherwise)."""
+    """(Experiment, data sets) of an experiment file: every data set it lists, in order
+    (one for a ``"dataset"`` file), data file paths made absolute. A data set that cannot be read
+    fails the whole file, its name and place in the message."""
     experiment = load_experiment(path)
-    message = several_datasets_message(experiment, path) if experiment.datasets else None
-    experiment = experiment.for_dataset(0)
-    dataset = load_dataset(experiment.dataset, experiment.base_dir)
+    datasets = []
+    for index, block in enumerate(experiment.dataset_blocks):
+        try:
+            datasets.append(absolute_data_path(load_dataset(block, experiment.base_dir),
+                                         experiment.base_dir))
+        except ValueError as exc:
+            if not experiment.datasets:
+                raise
+            raise ValueError(f"data set {show(block['name'])} (datasets[{index}]): "
+                             f"{exc}") from None
+    return experiment, tuple(datasets)
+
+
+def absolute_data_path(dataset, base_dir: str):
+    """``dataset`` with its data file's path (if any) absolute, relative ones to
+    ``base_dir``."""
     key = data_key(dataset.source)
     if key is not None and not os.path.isabs(dataset.source[key]):
-        full = os.path.normpath(os.path.join(experiment.base_dir, dataset.source[key]))
+        full = os.path.normpath(os.path.join(base_dir, dataset.source[key]))
         dataset = replace(dataset, source={**dataset.source, key: full})
-    return experiment, dataset, message
-
-
-def several_datasets_message(experiment, path: str) -> str:
-    """What the app says when it opens an experiment with several data sets."""
-    names = [block["name"] for block in experiment.datasets]
-    shown = ", ".join(names[:5]) + (", …" if len(names) > 5 else "")
-    return (f"This experiment compares {len(names)} data sets ({shown}). The app shows "
-            f"one data set at a time, so it opens the first one, {names[0]}, here.\n\n"
-            "To run the comparison across all of them, run the file headless:\n"
-            f'    honest-eval run "{path}" --out FOLDER\n'
-            "(or python main.py run … from a source folder). Saving here writes a new "
-            "experiment file with the first data set only.")
+    return dataset
 
 
 def write_text_file(path: str, text: str) -> str:
@@ -106,7 +108,7 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings()
         self._file_job = JobSlot()
         self._saved_setup = saving.setup_snapshot(self.state)   # as last opened or saved
-        self._saved_source: Optional[dict] = None     # the data source of that file
+        self._saved_source: Optional[list] = None     # the data sources of that file
         self._close_after_save = False
         self._stop_confirmed = False
         self.setWindowTitle(APP_TITLE)
@@ -122,8 +124,8 @@ class MainWindow(QMainWindow):
         self.state.status_message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.state.result_changed.connect(self._update_actions)
         self.state.dataset_changed.connect(self._update_actions)
-        for signal in (self.state.dataset_changed, self.state.models_changed,
-                       self.state.settings_changed):
+        for signal in (self.state.dataset_changed, self.state.datasets_changed,
+                       self.state.models_changed, self.state.settings_changed):
             signal.connect(self._update_title)
         self._restore_settings()
         settle_memory()
@@ -157,7 +159,8 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         self.open_data_action = self._action(
             "Open data…", "Ctrl+O", self._ask_open_data,
-            "Open a data file (CSV, ARFF or Excel) as the data set",
+            "Open a data file (CSV, ARFF or Excel) as the data set (in place of the selected "
+            "one; Add file… on the Dataset tab adds another)",
             QStyle.SP_DirOpenIcon)
         self.open_experiment_action = self._action(
             "Open experiment…", "Ctrl+Shift+O", self._ask_open_experiment,
@@ -235,13 +238,19 @@ class MainWindow(QMainWindow):
         return (self.state.dataset is not None
                 and saving.setup_snapshot(self.state) != self._saved_setup)
 
-    def _mark_saved(self, snapshot: str, source: Optional[dict]) -> None:
+    def data_sources(self) -> list:
+        """The source (experiment-file block) of every loaded data set, in order."""
+        return [dict(dataset.source) for dataset in self.state.datasets]
+
+    def _mark_saved(self, snapshot: str, source: Optional[list]) -> None:
         self._saved_setup, self._saved_source = snapshot, source
         self._update_title()
 
     def _update_title(self, *_) -> None:
         path, dataset = self.state.experiment_path, self.state.dataset
         name = os.path.basename(path) if path else (dataset.name if dataset is not None else "")
+        if not path and len(self.state.datasets) > 1:
+            name = f"{len(self.state.datasets)} data sets"
         mark = "*" if self.is_dirty() else ""
         self.setWindowTitle(f"{name}{mark} — {APP_TITLE}" if name else APP_TITLE)
 
@@ -263,12 +272,13 @@ class MainWindow(QMainWindow):
         """The experiment's own file when it is the user's and holds this data, else
         ``<data name>_experiment.json`` beside the data (or in the last folder used)."""
         path, dataset = self.state.experiment_path, self.state.dataset
-        source = dataset.source if dataset is not None else None
-        if path and not is_shipped(path) and source == self._saved_source:
+        if path and not is_shipped(path) and self.data_sources() == self._saved_source:
             return path
         csv = self._data_path()
         if dataset is None:
             name = "experiment"
+        elif len(self.state.datasets) > 1:
+            name = "datasets_experiment"
         else:
             stem = (os.path.splitext(os.path.basename(csv))[0] if csv
                     else dataset.source.get("builtin") or dataset.name)
@@ -298,18 +308,12 @@ class MainWindow(QMainWindow):
                              f"Opening {os.path.basename(path)}…")
 
     def _on_experiment_loaded(self, path: str, loaded) -> None:
-        experiment, dataset, several = loaded
-        self.state.apply_experiment(experiment, dataset)
+        experiment, datasets = loaded
+        self.state.apply_experiment(experiment, datasets)
         self.state.experiment_path = path
-        self._remember(path)                 # several data sets: Save proposes a new file
-        self._mark_saved(saving.setup_snapshot(self.state), None if several else dataset.source)
+        self._remember(path)
+        self._mark_saved(saving.setup_snapshot(self.state), self.data_sources())
         self.statusBar().showMessage(f"Opened {path}", 10000)
-        if several:
-            box = QMessageBox(QMessageBox.Information, "Several data sets", several,
-                              QMessageBox.Ok, self)
-            box.setObjectName("several_datasets_message")
-            box.setAttribute(Qt.WA_DeleteOnClose)
-            box.open()
         self.experiment_loaded.emit(path)
 
     def _ask_save_experiment(self) -> bool:
@@ -337,7 +341,7 @@ class MainWindow(QMainWindow):
                         "example files.", "Save it under another name in a folder of your "
                         "own (for example your documents folder).")
             return False
-        snapshot, source = saving.setup_snapshot(self.state), dict(self.state.dataset.source)
+        snapshot, source = saving.setup_snapshot(self.state), self.data_sources()
         if self._file_job.running:
             self.statusBar().showMessage("Still busy with the previous file; please wait.", 5000)
             return False
@@ -347,7 +351,7 @@ class MainWindow(QMainWindow):
                              "Choose another folder or file name.", f"Saving {path}…")
         return True
 
-    def _on_experiment_saved(self, path: str, snapshot: str, source: dict) -> None:
+    def _on_experiment_saved(self, path: str, snapshot: str, source: list) -> None:
         self.state.experiment_path = path
         self._remember(path)
         self._mark_saved(snapshot, source)

@@ -22,15 +22,17 @@ UNSAVED_QUESTION = ("The experiment has changes that are not saved (data, models
 
 
 def setup_snapshot(state) -> str:
-    """What an experiment file would hold now (data source, models, settings), as text:
+    """What an experiment file would hold now (data sources, models, settings), as text:
     two snapshots differ exactly when saving would write something else."""
-    source = state.dataset.source if state.dataset is not None else {}
+    source, blocks = state.dataset_blocks()
     try:
         data = experiment_dict(source, state.model_entries, state.cv, state.metrics,
-                               state.comparison, state.aloocv, state.calibration)
+                               state.comparison, state.aloocv, state.calibration,
+                               datasets=blocks)
     except (TypeError, ValueError, AttributeError):
-        data = [repr(source), repr(state.model_entries), repr(state.cv), repr(state.metrics),
-                repr(state.comparison), repr(state.aloocv), repr(state.calibration)]
+        data = [repr(source), repr(blocks), repr(state.model_entries), repr(state.cv),
+                repr(state.metrics), repr(state.comparison), repr(state.aloocv),
+                repr(state.calibration)]
     return json.dumps(data, sort_keys=True, default=repr)
 
 

@@ -20,11 +20,13 @@ from engine.experiment import (AloocvSettings, CalibrationSettings, Experiment, 
                                parse_experiment)
 from engine.stats import ComparisonSettings
 
+from .dataset_list import dataset_blocks, rename_problem, unique_names, with_name
 from .render_queue import RenderQueue
 
 
 class AppState(QObject):
-    dataset_changed = Signal(object)        # Dataset or None
+    dataset_changed = Signal(object)        # Dataset or None: the one selected (or new data)
+    datasets_changed = Signal(list)         # every loaded Dataset, in order
     models_changed = Signal(list)           # model entries (experiment-file dicts)
     settings_changed = Signal()             # cv / metrics / comparison / extras / jobs
     result_changed = Signal(object)         # engine.analysis.ExperimentResult or None
@@ -33,7 +35,8 @@ class AppState(QObject):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.dataset: Optional[Dataset] = None
+        self.dataset: Optional[Dataset] = None   # the selected one of ``datasets``
+        self.datasets: list = []                 # every data set of the experiment, in order
         self.model_entries: list = []
         self.cv = CVConfig()
         self.metrics: tuple = ()   # () = the default for the target (engine.metrics)
@@ -42,15 +45,80 @@ class AppState(QObject):
         self.calibration: Optional[CalibrationSettings] = None
         self.n_jobs: int = 1
         self.result = None
+        self.benchmark = None      # engine.benchmark.BenchmarkResult of several data sets
         self.selection: list = []
         self.experiment_path: Optional[str] = None
         self.renderer = RenderQueue(self)   # views draw new results through it, in slices
 
     # -- setters that announce the change
     def set_dataset(self, dataset: Optional[Dataset]) -> None:
-        self.dataset = dataset
+        """New data in place of the selected data set (the only one when none is loaded;
+        None: no data at all)."""
+        index = self.selected_index()
+        if dataset is None or index is None:
+            self._set_datasets([] if dataset is None else [dataset], 0)
+        else:
+            self._set_datasets(self.datasets[:index] + [dataset] + self.datasets[index + 1:],
+                               index, keep=index)
+
+    def set_datasets(self, datasets: list, selected: int = 0) -> None:
+        """Every data set at once (as an experiment file lists them); ``selected`` shown."""
+        self._set_datasets(list(datasets), selected)
+
+    def add_dataset(self, dataset: Dataset) -> None:
+        """One more data set, after the others, and selected (its name made unique)."""
+        self._set_datasets(self.datasets + [dataset], len(self.datasets),
+                           keep=len(self.datasets))
+
+    def remove_dataset(self, index: int) -> None:
+        """Leave out data set ``index``; its neighbour is selected."""
+        rest = self.datasets[:index] + self.datasets[index + 1:]
+        self._set_datasets(rest, min(index, len(rest) - 1))
+
+    def move_dataset(self, index: int, to: int) -> None:
+        """Move data set ``index`` to place ``to`` (the order of the tables and reports)."""
+        datasets = list(self.datasets)
+        datasets.insert(to, datasets.pop(index))
+        self.datasets = datasets
         self.set_result(None)
-        self.dataset_changed.emit(dataset)
+        self.datasets_changed.emit(list(datasets))
+
+    def rename_dataset(self, index: int, name: str) -> None:
+        """Call data set ``index`` ``name``; a ValueError says why a name cannot be used."""
+        problem = rename_problem(self.datasets, index, name)
+        if problem:
+            raise ValueError(problem)
+        renamed = with_name(self.datasets[index], name, recorded=True)
+        was_selected = self.datasets[index] is self.dataset
+        self.datasets = self.datasets[:index] + [renamed] + self.datasets[index + 1:]
+        self.datasets_changed.emit(list(self.datasets))
+        if was_selected:
+            self.dataset = renamed
+            self.dataset_changed.emit(renamed)
+
+    def select_dataset(self, index: int) -> None:
+        """Show (and edit) data set ``index`` on the Dataset tab; the results stay."""
+        if 0 <= index < len(self.datasets) and self.datasets[index] is not self.dataset:
+            self.dataset = self.datasets[index]
+            self.dataset_changed.emit(self.dataset)
+
+    def selected_index(self) -> Optional[int]:
+        """The place of the selected data set in ``datasets`` (None without data)."""
+        return next((i for i, d in enumerate(self.datasets) if d is self.dataset), None)
+
+    def _set_datasets(self, datasets: list, selected: int, keep: Optional[int] = None) -> None:
+        """The new list, names made unique (the one at ``keep`` renamed first when needed,
+        a single data set keeps its own name), ``selected`` shown; the results dropped."""
+        if len(datasets) > 1:
+            order = [i for i in range(len(datasets)) if i != keep] + \
+                ([keep] if keep is not None else [])
+            named = dict(zip(order, unique_names([datasets[i] for i in order])))
+            datasets = [named[i] for i in range(len(datasets))]
+        self.datasets = datasets
+        self.dataset = datasets[selected] if datasets else None
+        self.set_result(None)
+        self.dataset_changed.emit(self.dataset)
+        self.datasets_changed.emit(list(datasets))
 
     def set_model_entries(self, entries: list) -> None:
         self.model_entries = [dict(e) for e in entries]
@@ -76,6 +144,12 @@ class AppState(QObject):
         self.result = result
         self.result_changed.emit(result)
 
+    def set_benchmark(self, result) -> None:
+        """A run of several data sets (a stand-in until the Results side's version is
+        merged): stored, and its first data set's result shown."""
+        self.benchmark = result
+        self.set_result(result.results[0])
+
     def set_selection(self, names: list) -> None:
         names = [str(n) for n in names]
         if names != self.selection:
@@ -96,16 +170,23 @@ class AppState(QObject):
         a copy of its own, so a worker thread may parse it while the user edits."""
         if self.dataset is None:
             raise ValueError("no data set is loaded: open a CSV file or pick a built-in one")
-        return copy.deepcopy(experiment_dict(self.dataset.source, self.model_entries, self.cv,
-                                             self.metrics, self.comparison, self.aloocv,
-                                             self.calibration))
+        first, several = self.dataset_blocks()
+        return copy.deepcopy(experiment_dict(first, self.model_entries, self.cv, self.metrics,
+                                             self.comparison, self.aloocv, self.calibration,
+                                             datasets=several))
 
-    def apply_experiment(self, experiment: Experiment, dataset: Dataset) -> None:
-        """Take over everything from an experiment file (its data already loaded)."""
+    def dataset_blocks(self) -> tuple:
+        """``(dataset, datasets)`` of the experiment file: the one data set's block (as
+        before) and None, or {} and the list of blocks, each with its name."""
+        return dataset_blocks(self.datasets)
+
+    def apply_experiment(self, experiment: Experiment, dataset) -> None:
+        """Take over everything from an experiment file (its data already loaded: a
+        Dataset, or all of them in order)."""
         self.experiment_path = None
         self.cv, self.metrics = experiment.cv, tuple(experiment.metrics)
         self.comparison = experiment.comparison
         self.aloocv, self.calibration = experiment.aloocv, experiment.calibration
-        self.set_dataset(dataset)
+        self.set_datasets(list(dataset) if isinstance(dataset, (list, tuple)) else [dataset])
         self.set_model_entries(list(experiment.model_entries))
         self.settings_changed.emit()

@@ -20,8 +20,8 @@ BASE = {"dataset": {"builtin": "moons"}, "models": [{"estimator": "GaussianNB"}]
 
 
 def gui_common_metrics() -> tuple:
-    """COMMON_METRICS of the CV tab, read from its source (no Qt import)."""
-    with open(os.path.join(ROOT, "gui", "tabs", "cv_tab.py"), encoding="utf-8") as handle:
+    """COMMON_METRICS of the CV tab (gui.metric_choice), read from its source (no Qt import)."""
+    with open(os.path.join(ROOT, "gui", "metric_choice.py"), encoding="utf-8") as handle:
         tree = ast.parse(handle.read())
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "COMMON_METRICS"

@@ -3,7 +3,8 @@
 The run is ``engine.analysis.run_experiment`` in a child process
 (:func:`engine.runner.run_in_process`, so the fits never hold the GUI thread's GIL),
 driven by a :class:`~gui.jobs.Job`; Cancel ends the child at once. On success the result
-goes into the state.
+goes into the state. With several data sets the run is ``engine.benchmark.run_benchmark``
+the same way (:mod:`gui.tabs.benchmark_run`), its result ``AppState.set_benchmark``'s.
 """
 from __future__ import annotations
 
@@ -18,19 +19,17 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
 
 from engine import guards, runner, schema
 from engine.analysis import run_experiment
+from engine.benchmark import DatasetStep
 from engine.cv import CVConfig
 from engine.experiment import CalibrationSettings, parse_experiment
-from engine.metrics import BINARY_ONLY, default_metric, metrics_for, multiclass_counterpart
 from engine.verdict import metric_label
 
 from ..help import help_title
 from ..jobs import Job, JobSlot
+from ..metric_choice import class_counts, metrics_for_targets, ordered_metrics
 from ..plots.live_scores_plot import LiveScoresPlot
-
-#: Shown first, in this order; the rest of engine.metrics.metrics_for(n_classes) follows.
-COMMON_METRICS = ("roc_auc", "roc_auc_ovr", "accuracy", "balanced_accuracy", "neg_log_loss",
-                  "neg_brier_score", "f1", "f1_macro", "average_precision", "matthews_corrcoef",
-                  "precision", "recall")
+from .benchmark_run import (LivePlotFeed, check_benchmark, fit_count_text, progress_text,
+                            run_benchmark_in_process)
 
 
 def sentence(text: str) -> str:
@@ -66,26 +65,19 @@ def check_setup(setup: dict, dataset, n_jobs: int) -> tuple:
     return experiment, dataset, n_jobs, guards.check_run(experiment, dataset, n_jobs)
 
 
-def ordered_metrics(n_classes: int = 2) -> list:
-    """The metrics valid for ``n_classes`` classes, the common ones first."""
-    known = metrics_for(n_classes)
-    return [m for m in COMMON_METRICS if m in known] + [m for m in known if m not in COMMON_METRICS]
-
-
-def metrics_for_target(metrics, n_classes: int) -> list:
-    """``metrics`` made valid for a target with ``n_classes`` classes.
-
-    Two-class metrics become their multiclass counterparts and back; the primary ROC AUC
-    follows the target; with nothing left, the default for the target.
-    """
-    valid, out = set(metrics_for(n_classes)), []
-    back = {multiclass_counterpart(name): name for name in BINARY_ONLY}
-    for name in metrics:
-        if name not in valid:
-            name = multiclass_counterpart(name) if n_classes > 2 else back.get(name)
-        if name in valid and name not in out:
-            out.append(name)
-    return out or [default_metric(n_classes)]
+def log_text(result) -> str:
+    """A run's notes in plain words (what to change; the data's own notes are on the
+    Dataset tab), then every failed fold's and warning's message."""
+    failures = result.cv.failures
+    dataset_notes = set(result.dataset.notes)
+    summary = [f"• {note}" for note in result.notes if note not in dataset_notes]
+    if failures.empty:
+        return "\n".join(["No fold failed and no warnings were raised.", *summary])
+    lines = [f"{row.kind}: {row.model}, repeat {row.repeat}, fold {row.fold}: "
+             f"{row.message}" for row in failures.itertuples(index=False)]
+    errors = int((failures["kind"] == "error").sum())
+    header = f"{errors} failed fold(s), {len(failures) - errors} warning(s):"
+    return "\n".join([*summary, "", header, *lines])
 
 
 def format_seconds(seconds) -> str:
@@ -133,6 +125,7 @@ class CVTab(QWidget):
         self.state = state
         self._run_job = JobSlot()
         self._check_job = JobSlot()     # checking the setup, estimating its time
+        self._feed = None         # the live plot's feed during a run of several data sets
         self._syncing = False
         splitter = QSplitter(Qt.Horizontal, self)
         splitter.addWidget(self._build_settings())
@@ -181,7 +174,7 @@ class CVTab(QWidget):
         self.extra_list = QListWidget(extra)
         self.extra_list.setToolTip("Extra metrics computed from the same fits (not compared)")
         self._offered_for = None
-        self._offer_metrics(2)
+        self._offer_metrics((2,))
         QVBoxLayout(extra).addWidget(self.extra_list)
         layout.addWidget(extra, 1)
         self.calibrate_check = QCheckBox("Then calibrate the probabilities", panel)
@@ -248,7 +241,7 @@ class CVTab(QWidget):
                   if self.extra_list.item(i).checkState() == Qt.Checked]
         return [primary] + [m for m in extras if m != primary]
 
-    def _offer_metrics(self, n_classes: int) -> None:
+    def _offer_metrics(self, n_classes: tuple) -> None:
         """Fill the score lists with the metrics valid for the target."""
         if self._offered_for == n_classes:
             return
@@ -278,10 +271,10 @@ class CVTab(QWidget):
             self.time_label.setText("Not run with the current data and models yet.")
         self._update_buttons()
 
-    def _on_dataset_changed(self, dataset) -> None:
+    def _on_dataset_changed(self, _dataset) -> None:
         self._forget_last_run()
-        n_classes = len(dataset.classes) if dataset is not None else 2
-        metrics = metrics_for_target(list(self.state.metrics), n_classes)
+        n_classes = class_counts(self.state.datasets)
+        metrics = metrics_for_targets(list(self.state.metrics), n_classes)
         self._offer_metrics(n_classes)
         if tuple(metrics) != tuple(self.state.metrics):
             self.state.set_cv(self.state.cv, tuple(metrics), self.state.n_jobs)
@@ -317,10 +310,9 @@ class CVTab(QWidget):
             self.seed_box.setValue(cv.random_state or 0)
             self.scheme_combo.setCurrentIndex(max(self.scheme_combo.findData(cv.scheme), 0))
             self.jobs_box.setValue(max(1, min(self.state.n_jobs, self.jobs_box.maximum())))
-            dataset = self.state.dataset
-            n_classes = len(dataset.classes) if dataset is not None else 2
+            n_classes = class_counts(self.state.datasets)
             self._offer_metrics(n_classes)
-            self._show_metrics(metrics or [default_metric(n_classes)])
+            self._show_metrics(metrics or metrics_for_targets([], n_classes))
             self.calibrate_check.setChecked(self.state.calibration is not None)
         finally:
             self._syncing = False
@@ -354,14 +346,17 @@ class CVTab(QWidget):
             return "Fix the models on the Models tab before running."
         if self.state.dataset is None:
             return "Load a data set on the Dataset tab before running."
-        k, r = self.folds_box.value(), self.repeats_box.value()
+        k, r, datasets = self.folds_box.value(), self.repeats_box.value(), self.state.datasets
         text = (f"Run computes: {n_models} models × {k} folds × {r} repeats = "
                 f"{n_models * k * r:,} fits on {self.state.dataset.n_rows:,} rows")
+        if len(datasets) > 1:
+            text = fit_count_text(n_models, k, r, datasets)
         calibration = self.state.calibration
         if calibration is not None:
             methods = " and ".join("Platt" if m == "sigmoid" else m for m in calibration.methods)
             text += (f"; then calibration ({methods}): "
-                     f"{n_models * k * r * len(calibration.methods):,} more fits")
+                     f"{n_models * k * r * len(calibration.methods) * len(datasets):,} more "
+                     "fits")
         if self.state.aloocv is not None:
             text += "; then ALOOCV curves for the logistic regressions"
         return text + "."
@@ -384,8 +379,13 @@ class CVTab(QWidget):
         except ValueError as exc:
             self._show_error(str(exc))
             return
-        dataset, n_jobs = self.state.dataset, self.state.n_jobs
-        job = Job(lambda: check_setup(setup, dataset, n_jobs), name="run-check")
+        n_jobs = self.state.n_jobs
+        if len(self.state.datasets) > 1:      # every data set checked, all their fits counted
+            datasets = list(self.state.datasets)
+            job = Job(lambda: check_benchmark(setup, datasets, n_jobs), name="run-check")
+        else:
+            dataset = self.state.dataset
+            job = Job(lambda: check_setup(setup, dataset, n_jobs), name="run-check")
         job.succeeded.connect(self._on_checked)
         job.failed.connect(self._on_check_failed)
         self.time_label.setText("Checking the setup…")
@@ -443,12 +443,23 @@ class CVTab(QWidget):
                                     "then press Run.")
 
     def _launch(self, experiment, dataset, n_jobs) -> None:
+        """Run on ``dataset``, or on each of a list of data sets (``run_benchmark``)."""
         total = len(experiment.models) * experiment.cv.n_splits * experiment.cv.n_repeats
-        job = Job(lambda: run_in_process(experiment, dataset, n_jobs),
-                  name="cross-validation", min_interval=0.1)   # in a child process
+        several = isinstance(dataset, (list, tuple))
+        if several:
+            total *= len(dataset)
+            feed = self._feed = LivePlotFeed(self.live_plot, experiment, self.state.renderer)
+            job = Job(lambda: run_benchmark_in_process(experiment, dataset, n_jobs,
+                                                       PREPARED_FOR_DISPLAY),
+                      name="cross-validation", min_interval=0.1)
+            job.details.connect(feed.add)
+            job.succeeded.connect(self._on_benchmark_succeeded)
+        else:
+            job = Job(lambda: run_in_process(experiment, dataset, n_jobs),
+                      name="cross-validation", min_interval=0.1)   # in a child process
+            job.details.connect(self.live_plot.add_fold_scores)
+            job.succeeded.connect(self._on_succeeded)
         job.progressed.connect(self._on_progress)
-        job.details.connect(self.live_plot.add_fold_scores)
-        job.succeeded.connect(self._on_succeeded)
         job.failed.connect(self._on_failed)
         job.cancelled.connect(self._on_cancelled)
         self.progress_bar.setRange(0, total)
@@ -476,9 +487,25 @@ class CVTab(QWidget):
     def _on_progress(self, progress) -> None:
         self.progress_bar.setRange(0, progress.total)
         self.progress_bar.setValue(progress.done)
+        elapsed, remaining = format_seconds(progress.elapsed), format_seconds(progress.remaining)
+        if isinstance(progress.detail, DatasetStep):
+            self.time_label.setText(progress_text(progress, elapsed, remaining))
+            return
         self.time_label.setText(f"fit {progress.done:,} of {progress.total:,} — "
-                                f"{progress.label} — elapsed {format_seconds(progress.elapsed)}, "
-                                f"about {format_seconds(progress.remaining)} left")
+                                f"{progress.label} — elapsed {elapsed}, about {remaining} left")
+
+    def _on_benchmark_succeeded(self, result) -> None:
+        self._finish_job()
+        self.live_plot.reset("Done. Each data set's fold scores, and the models compared "
+                             "across the data sets, are on the Results tab.")
+        self.log.setPlainText("\n\n".join(f"{name}:\n{log_text(each)}"
+                                           for name, each in zip(result.names, result.results)))
+        seconds = sum(each.cv.seconds for each in result.results)
+        self.time_label.setText(f"Done: {len(result.experiment.models)} models on "
+                                f"{len(result.results)} data sets in {format_seconds(seconds)}.")
+        self.state.set_benchmark(result)
+        self.state.status_message.emit("Cross-validation finished; see the Results tab.")
+        self.run_succeeded.emit(result)
 
     def _on_succeeded(self, result) -> None:
         self._finish_job()
@@ -514,18 +541,7 @@ class CVTab(QWidget):
 
     def _log_failures(self, result) -> None:
         """The run's notes in plain words (what to change), then every fold's message."""
-        failures = result.cv.failures
-        dataset_notes = set(result.dataset.notes)
-        summary = [f"• {note}" for note in result.notes if note not in dataset_notes]
-        if failures.empty:
-            self.log.setPlainText("\n".join(["No fold failed and no warnings were raised.",
-                                             *summary]))
-            return
-        lines = [f"{row.kind}: {row.model}, repeat {row.repeat}, fold {row.fold}: "
-                 f"{row.message}" for row in failures.itertuples(index=False)]
-        errors = int((failures["kind"] == "error").sum())
-        header = f"{errors} failed fold(s), {len(failures) - errors} warning(s):"
-        self.log.setPlainText("\n".join([*summary, "", header, *lines]))
+        self.log.setPlainText(log_text(result))
 
     def _show_error(self, message: str) -> None:
         QMessageBox.warning(self, "Cannot run the cross-validation",

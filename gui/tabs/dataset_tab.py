@@ -30,6 +30,7 @@ from ..plots.class_counts_plot import ClassCountsPlot
 from ..plots.scatter_plot import FeatureScatterPlot
 from ..table_panel import TablePanel
 from ..views.column_picker import ColumnPicker, column_rows
+from ..views.dataset_list_view import DatasetListView
 from ..views.dataset_notes import notes_html, summary_html
 from ..views.widgets import blocked
 
@@ -40,6 +41,8 @@ POSITIVE_TIP = ("The positive class is the class that precision, recall and F1 a
 NOT_BUILTIN = {True: "— (a file is loaded)", False: "— (other data is loaded)"}
 NOT_BUILTIN_TEXT = ("The data in use is not a built-in data set. Pick one here and press "
                     "Load built-in to use it instead.")
+REPLACES = ("replaces the data set in use (the one selected in the list above); to compare "
+            "on several data sets, add them with Add built-in… or Add file…")
 
 
 class SideScroll(QScrollArea):
@@ -83,7 +86,8 @@ class DatasetTab(QWidget):
         self.state = state
         self._load_job, self._view_job = JobSlot(), JobSlot()
         self._pending_view: Optional[Dataset] = None
-        self._queued: Optional[tuple] = None    # (work, base, message): new data waiting
+        self._queued: Optional[tuple] = None    # (work, base, message, add): new data waiting
+        self._adding = False                    # the data loading goes after the others
         self._changes: dict = {}                # source changes waiting, with their file
         self._loading_base: Optional[Dataset] = None
         self._raw: Optional[FileRead] = None    # the last data file read
@@ -108,11 +112,15 @@ class DatasetTab(QWidget):
         column = QVBoxLayout(side)
         column.setContentsMargins(0, 0, 6, 0)
         column.addLayout(help_title("Data source", "dataset", self))
+        self.dataset_list = DatasetListView(self.state, side)
+        self.dataset_list.add_builtin_requested.connect(self.add_builtin)
+        self.dataset_list.add_file_requested.connect(self.ask_add_path)
+        column.addWidget(self.dataset_list)
         column.addWidget(self._build_builtin_box())
         self.open_button = QPushButton("Open data…", side)
         self.open_button.setToolTip("Read a CSV file (comma, semicolon or tab separated), a "
-                                    "Weka ARFF file or an Excel workbook (.xlsx). You can "
-                                    "also drag such a file onto this window.")
+                                    f"Weka ARFF file or an Excel workbook (.xlsx); it {REPLACES}. "
+                                    "You can also drag such a file onto this window.")
         self.open_button.clicked.connect(self.ask_data_path)
         drop = QLabel("…or drag a data file here.", side)
         drop.setStyleSheet("color: #666;")
@@ -178,6 +186,8 @@ class DatasetTab(QWidget):
         self._option_widgets: list = []
         self.load_builtin_button = QPushButton("Load built-in", box)
         self.load_builtin_button.clicked.connect(self.load_selected_builtin)
+        self.load_builtin_button.setToolTip(f"Make the built-in data set picked here (with "
+                                            f"these options) the data: it {REPLACES}")
         pick = QHBoxLayout()
         pick.addWidget(self.builtin_combo, 1)
         pick.addWidget(self.load_builtin_button)
@@ -264,20 +274,29 @@ class DatasetTab(QWidget):
             self._option_editors[option].setValue(value)
         self.load_selected_builtin()
 
-    def ask_data_path(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open a data file", "", FILE_FILTERS)
+    def add_builtin(self, name: str) -> None:
+        """Add the built-in ``name`` (default options) after the data sets loaded."""
+        self._run_load(lambda: (None, load_builtin(name)), None, f"Adding {name}…", add=True)
+
+    def ask_data_path(self, add: bool = False) -> None:
+        title = "Add a data file as another data set" if add else "Open a data file"
+        path, _ = QFileDialog.getOpenFileName(self, title, "", FILE_FILTERS)
         if path:
-            self.open_file(path)
+            self.open_file(path, add=add)
 
     ask_csv_path = ask_data_path
 
-    def open_file(self, path: str) -> None:
+    def ask_add_path(self) -> None:
+        self.ask_data_path(add=True)
+
+    def open_file(self, path: str, add: bool = False) -> None:
         """Read ``path`` (CSV, ARFF or Excel by its extension; other names as CSV); the
-        engine picks the target (and says so in the notes)."""
+        engine picks the target (and says so in the notes). It replaces the selected data
+        set, or with ``add`` comes after the others."""
         source = {key: os.path.abspath(value) for key, value in source_for(path).items()}
         cached = self._raw
         self._run_load(lambda: file_dataset(source, None, cached), None,
-                       f"Reading {os.path.basename(path)}…")
+                       f"Reading {os.path.basename(path)}…", add=add)
 
     open_csv = open_file
 
@@ -332,20 +351,23 @@ class DatasetTab(QWidget):
         label = self._view.dataset.classes[code]
         self._reload({"pos_label": label}, f"Using {label!r} as the positive class…")
 
-    def _run_load(self, work: Callable, base: Optional[Dataset], message: str) -> None:
+    def _run_load(self, work: Callable, base: Optional[Dataset], message: str,
+                  add: bool = False) -> None:
         """Run ``work`` (-> (FileRead or None, Dataset)) on a worker. ``base`` is the data
-        set it changes (None: new data); a new file asked for while another loads waits,
-        and the one loading is then dropped."""
+        set it changes (None: new data, in place of the selected one or, with ``add``,
+        after the others); a new file asked for while another loads waits, and the one
+        loading is then dropped."""
         if self._load_job.running:
-            self._queued = (work, base, message)
+            self._queued = (work, base, message, add)
             self._changes = {}
             self.state.status_message.emit(message)
             return
         job = Job(work, name="load-data")
         job.succeeded.connect(self._on_loaded)
         job.failed.connect(self._on_load_failed)
-        self._loading_base = base
+        self._loading_base, self._adding = base, add
         self.state.status_message.emit(message)
+        self.dataset_list.set_adding_enabled(False)
         self._load_job.start(job)
 
     def _start_queued(self) -> bool:
@@ -362,16 +384,21 @@ class DatasetTab(QWidget):
             self._raw = raw
         if self._start_queued():
             return
+        self.dataset_list.set_adding_enabled(True)
         base = self._loading_base
         if base is not None and base is not self.state.dataset:
             self._changes = {}
             self._sync_controls()                 # other data came meanwhile
             return
-        self.state.set_dataset(dataset)
+        if self._adding and self.state.datasets:
+            self.state.add_dataset(dataset)
+        else:
+            self.state.set_dataset(dataset)
 
     def _on_load_failed(self, message: str) -> None:
         if self._start_queued():
             return
+        self.dataset_list.set_adding_enabled(True)
         self._changes = {}
         self._sync_controls()                     # back to the data still in use
         self.state.status_message.emit("Could not load the data.")

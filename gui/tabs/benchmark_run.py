@@ -1,0 +1,109 @@
+"""The Cross-validation tab's run of an experiment with several data sets.
+
+``engine.benchmark.run_benchmark`` in a child process (:func:`engine.runner.run_in_process`,
+as the single run), every data set's result prepared for display there; the setup checked
+on a worker thread first; the words and the live plot of its progress, data set by data
+set. The outcome goes into the state with ``AppState.set_benchmark``.
+"""
+from __future__ import annotations
+
+from html import escape
+
+from engine import guards, runner
+from engine.benchmark import check_datasets, experiment_for, run_benchmark
+from engine.experiment import parse_experiment
+from engine.verdict import metric_label
+
+
+class PrepareEach:
+    """A ``prepare`` hook for a :class:`~engine.benchmark.BenchmarkResult`: its notes, and
+    ``prepare`` (a single run's hook) on every data set's result."""
+
+    def __init__(self, prepare):
+        self.prepare = prepare
+
+    def __call__(self, result):
+        result.notes                               # noqa: B018 - a cached property
+        for each in result.results:
+            self.prepare(each)
+        return result
+
+    def __repr__(self) -> str:
+        return f"PrepareEach({self.prepare!r})"
+
+
+def run_benchmark_in_process(experiment, datasets, n_jobs: int, prepare, **options):
+    """The window's run of several data sets: ``run_benchmark`` in a child process, each
+    result prepared for display there with ``prepare``; a generator like
+    ``run_benchmark``.  ``options`` go to the runner."""
+    return runner.run_in_process(run_benchmark, (experiment,),
+                                 {"n_jobs": n_jobs, "datasets": tuple(datasets)},
+                                 prepare=PrepareEach(prepare), name="cross-validation",
+                                 **options)
+
+
+def check_benchmark(setup: dict, datasets, n_jobs: int) -> tuple:
+    """On a worker thread: the experiment of the window's setup (an experiment file's JSON
+    object with a ``"datasets"`` list), validated, its metrics filled in for the data sets,
+    every data set checked against the metrics and the folds, and
+    :func:`engine.guards.check_run`'s assessment over all of them.
+
+    Returns ``(experiment, datasets, n_jobs, assessment)``; a ValueError names the data set
+    and says what to change."""
+    datasets = list(datasets)
+    experiment = experiment_for(parse_experiment(setup), datasets)
+    check_datasets(experiment, datasets)
+    return experiment, datasets, n_jobs, guards.check_run(experiment, datasets, n_jobs)
+
+
+def fit_count_text(n_models: int, k: int, r: int, datasets) -> str:
+    """What Run computes over several data sets, in words."""
+    n = len(datasets)
+    rows = sum(dataset.n_rows for dataset in datasets)
+    return (f"Run computes: {n_models} models × {k} folds × {r} repeats × {n} data sets = "
+            f"{n_models * k * r * n:,} fits on {rows:,} rows in all")
+
+
+def progress_text(progress, elapsed: str, remaining: str) -> str:
+    """``data set 2 of 6: circles — fit 120 of 400 — model …``: where a run of several data
+    sets is (``progress.detail`` a :class:`~engine.benchmark.DatasetStep`)."""
+    step = progress.detail
+    where = (f"data set {step.index + 1} of {step.n_datasets}: {step.name} — "
+             if step is not None else "")
+    label = step.record.label if step is not None else progress.label
+    return (f"{where}fit {progress.done:,} of {progress.total:,} — {label} — elapsed "
+            f"{elapsed}, about {remaining} left")
+
+
+class LivePlotFeed:
+    """Feeds a :class:`~gui.plots.live_scores_plot.LiveScoresPlot` the fold scores of a run
+    of several data sets: the plot starts again for each data set, its name in the title."""
+
+    def __init__(self, plot, experiment, renderer=None):
+        self.plot, self.experiment, self.renderer = plot, experiment, renderer
+        self.index = None
+
+    def add(self, steps: list) -> None:
+        """Add a batch of :class:`~engine.benchmark.DatasetStep` records."""
+        batch = []
+        for step in steps:
+            if step.index != self.index:
+                self._flush(batch)
+                self._start(step)
+            if step.record.detail is not None:
+                batch.append(step.record.detail)
+        self._flush(batch)
+
+    def _flush(self, batch: list) -> None:
+        if batch:
+            self.plot.add_fold_scores(list(batch))
+            batch.clear()
+
+    def _start(self, step) -> None:
+        experiment, metric = self.experiment, self.experiment.metrics[0]
+        self.index = step.index
+        self.plot.start([m.name for m in experiment.models], metric, experiment.cv.n_splits,
+                        experiment.cv.n_repeats, renderer=self.renderer)
+        self.plot.title.setText(f"<b>Data set {step.index + 1} of {step.n_datasets}, "
+                                f"{escape(step.name)}: {metric_label(metric)} on each fold as "
+                                "it finishes</b>")
