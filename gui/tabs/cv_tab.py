@@ -417,7 +417,7 @@ class CVTab(QWidget):
     def _on_check_failed(self, message: str) -> None:
         self._end_check()
         self.time_label.setText("Not started.")
-        self._show_error(message)
+        self._show_error(sentence(message))
 
     def _end_check(self) -> bool:
         """The check (or estimate) job is over; True if the user cancelled it."""
