@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import math
+import os
 from typing import Optional
 
 import numpy as np
@@ -26,6 +27,8 @@ from PySide6.QtGui import QFont, QFontMetrics
 
 from .plot_panel import PlotPanel
 
+ELLIPSIS = "\u2026"
+
 LINE, NAME, RANK_TEXT, BAR = "#333333", "#1a1a1a", "#777777", "#D55E00"
 #: rows above the axis: the critical-difference bar, its label and the axis numbers
 CD_ROW, TICK_ROW = -2.1, -0.75
@@ -33,7 +36,7 @@ CLIQUE_TOP, CLIQUE_GAP = 0.55, 0.38   # the first clique bar's row, and between 
 NAME_GAP_PX = 8          # between the end of an elbow and its name
 END_PX = 18              # elbows reach this far past the ends of the axis
 MIN_AXIS_SHARE = 0.34    # the axis keeps at least this share of the width
-MIN_ROW_PX = 20          # the plot is never so short that two names' rows overlap
+MIN_ROW_PX = 26          # the plot is never so short that two names' rows overlap
 TEXT_PAD_PX = 12         # a text item's own margins (Qt's document margin, both sides)
 AXIS_TITLE = "mean rank (1 = best)"
 
@@ -69,6 +72,22 @@ def name_rows(ordered: list, top: float) -> list:
     return placed
 
 
+def distinct_names(names: list, width: int, metrics: QFontMetrics) -> dict:
+    """``{name: shown}``: each name elided in the middle to ``width`` pixels; names that
+    would then read alike keep the part where they differ (``logistic…ber 3 with a…``)."""
+    shown = {n: metrics.elidedText(n, Qt.ElideMiddle, width) for n in names}
+    groups: dict = {}
+    for name, text in shown.items():
+        groups.setdefault(text, []).append(name)
+    for group in (g for g in groups.values() if len(g) > 1):
+        common = len(os.path.commonprefix(group))
+        for name in group:
+            head = name[:min(8, common)]
+            tail = name[max(common - 4, len(head)):]
+            shown[name] = metrics.elidedText(f"{head}{ELLIPSIS}{tail}", Qt.ElideRight, width)
+    return shown
+
+
 class CDDiagram(PlotPanel):
     """Mean ranks on an axis, names on elbows, the critical difference and the cliques."""
 
@@ -79,6 +98,8 @@ class CDDiagram(PlotPanel):
         self._bars: list = []              # (low, high, row)
         self._cd: Optional[float] = None
         self._k = 0
+        self._shown: dict = {}             # model -> name as written (elided)
+        self._shown_room = None
         self._name_items: list = []
         self._tick_items: list = []
         self.font = QFont()
@@ -94,7 +115,7 @@ class CDDiagram(PlotPanel):
         self.plot.setMenuEnabled(False)
         vb.disableAutoRange()
         self.axis = pg.PlotCurveItem(pen=pg.mkPen(LINE, width=2), connect="pairs")
-        self.elbows = pg.PlotCurveItem(pen=pg.mkPen(LINE, width=1.5), connect="finite")
+        self.elbows = pg.PlotCurveItem(pen=pg.mkPen(LINE, width=1), connect="finite")
         self.cliques = pg.PlotCurveItem(pen=pg.mkPen(BAR, width=6), connect="pairs")
         self.cd_bar = pg.PlotCurveItem(pen=pg.mkPen(NAME, width=2), connect="pairs")
         for item in (self.axis, self.elbows, self.cliques, self.cd_bar):
@@ -126,6 +147,7 @@ class CDDiagram(PlotPanel):
         separates."""
         ranked = ranks.dropna(subset=["mean_rank"]).sort_values("mean_rank", kind="mergesort")
         self._ranks = {str(m): float(r) for m, r in zip(ranked["model"], ranked["mean_rank"])}
+        self._shown_room = None
         self._k = len(ranks)
         cd = critical_difference
         self._cd = float(cd) if cd is not None and np.isfinite(cd) else None
@@ -242,10 +264,18 @@ class CDDiagram(PlotPanel):
         return float(max(min(max(widest, title) + TEXT_PAD_PX, room), 40))
 
     def _label(self, model: str, room: float) -> tuple:
-        """``(html, plain)`` of a name with its mean rank, the name elided to fit."""
+        """``(name as shown, plain text with the mean rank)``, the name elided to fit."""
         rank = f"{self._ranks[model]:.2f}"
-        space = room - TEXT_PAD_PX - self._metrics.horizontalAdvance(f"\u00a0\u00a0{rank}")
-        name = self._metrics.elidedText(model, Qt.ElideMiddle, max(int(space), 12))
+        if room >= 10 ** 5:
+            name = model
+        else:
+            if self._shown_room != room:
+                space = room - TEXT_PAD_PX - self._metrics.horizontalAdvance(
+                    f"\u00a0\u00a0{max(self._ranks.values()):.2f}")
+                self._shown = distinct_names(list(self._ranks), max(int(space), 12),
+                                             self._metrics)
+                self._shown_room = room
+            name = self._shown.get(model, model)
         return name, f"{name}\u00a0\u00a0{rank}"
 
     def _place_names(self, margin: float, gap: float) -> None:
@@ -299,6 +329,14 @@ class CDDiagram(PlotPanel):
         """``{model: QRectF}`` of every name label in the scene (to check none overlap)."""
         return {model: item.sceneBoundingRect()
                 for item, (model, *_) in zip(self._name_items, self._rows)}
+
+    def name_anchor(self, model: str) -> tuple:
+        """``(x, y)`` where ``model``'s elbow meets its name."""
+        left, right = self._edges()
+        for name, side, y in self._rows:
+            if name == model:
+                return (left if side == "left" else right), y
+        raise KeyError(model)
 
     def _current_margin(self) -> float:
         return self._margin_px(max(self.plot.vb.width(), 50.0))
