@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (QLabel, QSplitter, QStackedWidget, QTabWidget, QTextBrowser,
                                QVBoxLayout, QWidget)
 
@@ -173,8 +173,10 @@ class AcrossView(QWidget):
         yield
         self.report.clear()
         cursor = QTextCursor(self.report.document())
-        for section in report_sections(markdown):
+        for number, section in enumerate(report_sections(markdown)):
             cursor.movePosition(QTextCursor.End)
+            if number:
+                cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())   # a heading's own
             cursor.insertMarkdown(section)
             yield
         self.report.moveCursor(QTextCursor.Start)
