@@ -140,7 +140,7 @@ class AcrossView(QWidget):
         """Everything about ``benchmark``, in slices (a generator for the render queue).
         The view is painted when complete: the tables and text in one turn, the diagram
         in the next."""
-        across = benchmark.across
+        across, self.benchmark = benchmark.across, benchmark
         self.setUpdatesEnabled(False)
         try:
             self._show_context(benchmark)
