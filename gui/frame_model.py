@@ -80,6 +80,7 @@ class DataFrameModel(QAbstractTableModel):
         self._show_index = show_index
         self._style: Optional[CellStyle] = None
         self._shown_as: dict = {}
+        self._headers: dict = {}
         self._frame = pd.DataFrame()
         self._columns: list = []
         if frame is not None:
@@ -100,6 +101,14 @@ class DataFrameModel(QAbstractTableModel):
         the frame, its exports and its sorting keep the values themselves."""
         self._shown_as[column] = words
         self.layoutChanged.emit()
+
+    def show_headers_as(self, headers: dict) -> None:
+        """Column headers in words (``{column: words}``, e.g. ``mean_rank`` as "Mean rank");
+        the column's own name becomes the header's tooltip, and the frame and its exports
+        keep it."""
+        self._headers = dict(headers)
+        if self.columnCount():
+            self.headerDataChanged.emit(HORIZONTAL, 0, self.columnCount() - 1)
 
     def set_cell_style(self, style: Optional[CellStyle]) -> None:
         """Colour cells (for example significant p-values); ``None`` clears it."""
@@ -140,10 +149,16 @@ class DataFrameModel(QAbstractTableModel):
         return None
 
     def headerData(self, section, orientation, role=DISPLAY):
+        if role == TOOLTIP and orientation == HORIZONTAL and self._headers \
+                and section < len(self._columns):
+            return f"column {self._frame.columns[section]} in the CSV file"
         if role != DISPLAY:
             return None
         if orientation == HORIZONTAL:
-            return str(self._frame.columns[section]) if section < len(self._columns) else None
+            if section >= len(self._columns):
+                return None
+            name = str(self._frame.columns[section])
+            return self._headers.get(name, name)
         if self._show_index:
             return str(self._frame.index[section])
         return str(section + 1)

@@ -23,7 +23,8 @@ TOPICS = ("index", "dataset", "models", "cv", "results")
 #: Topic names the views use -> page#section of the guide.
 ALIASES = {"aloocv": "results#alo", "calibration": "results#calibration",
            "corrected_ttest": "results#ttest", "bayesian": "results#rope",
-           "rope": "results#rope", "credible_intervals": "results#intervals"}
+           "rope": "results#rope", "credible_intervals": "results#intervals",
+           "across": "results#across"}
 
 _dialog: Optional["HelpDialog"] = None
 

@@ -25,6 +25,7 @@ from engine.schema import show
 from engine.tables import write_tables
 
 from . import file_dialogs, saving
+from .exporting import write_benchmark
 from .file_dialogs import file_name_part, is_shipped
 from .dataset_loading import data_key, source_path
 from .help import show_help
@@ -37,6 +38,7 @@ from .tabs.dataset_tab import DatasetTab
 from .tabs.models_tab import ModelsTab
 from .tabs.results_tab import ResultsTab
 from .views.aloocv_view import AloocvView, same_data
+from .views.across_view import host_across_view
 from .views.calibration_view import CalibrationView
 
 APP_TITLE = "Honest Eval"
@@ -52,10 +54,11 @@ def settle_memory() -> None:
 
 
 def make_results_tab(state: AppState, parent):
-    """The Results tab with its ALOOCV and Calibration views."""
+    """The Results tab with its ALOOCV, Calibration and Across data sets views."""
     tab = ResultsTab(state, parent)
     tab.add_view("ALOOCV", AloocvView(state, tab))
     tab.add_view("Calibration", CalibrationView(state, tab))
+    host_across_view(tab, state)
     return tab
 
 
@@ -379,7 +382,15 @@ class MainWindow(QMainWindow):
         return result
 
     def export_results(self, folder: str) -> None:
-        """Write every result table as CSV into ``folder`` on a worker."""
+        """Write every result table as CSV into ``folder`` on a worker (after a run over
+        several data sets: what the headless runner writes, see :mod:`gui.exporting`)."""
+        if self.state.benchmark is not None:
+            self._start_file_job(lambda: write_benchmark(self.state.benchmark, folder),
+                                 lambda written: self._on_benchmark_exported(written, folder),
+                                 "Cannot export the results",
+                                 "Choose another folder (one you can write to).",
+                                 f"Writing the tables into {folder}…")
+            return
         result = self.result_for_export()
         if result is None:
             self._error("Nothing to export yet", "There are no results.",
@@ -399,6 +410,10 @@ class MainWindow(QMainWindow):
         paths = list(paths)
         self.show_saved(f"Wrote {len(paths)} tables", folder)
         self.results_exported.emit(paths)
+
+    def _on_benchmark_exported(self, written, folder: str) -> None:
+        self.show_saved(f"Wrote {written.summary}", folder)
+        self.results_exported.emit(list(written.paths))
 
     def show_saved(self, what: str, folder: str) -> None:
         """Say in the status bar what was written where, with a link to the folder."""

@@ -8,6 +8,7 @@ settings dataclasses, ExperimentResult), so saving it is writing an experiment f
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 from typing import Optional
 
@@ -30,6 +31,7 @@ class AppState(QObject):
     models_changed = Signal(list)           # model entries (experiment-file dicts)
     settings_changed = Signal()             # cv / metrics / comparison / extras / jobs
     result_changed = Signal(object)         # engine.analysis.ExperimentResult or None
+    benchmark_changed = Signal(object)      # engine.benchmark.BenchmarkResult or None
     selection_changed = Signal(list)        # model names picked by the user (0, 1 or 2+)
     status_message = Signal(str)            # a line for the status bar
 
@@ -45,7 +47,7 @@ class AppState(QObject):
         self.calibration: Optional[CalibrationSettings] = None
         self.n_jobs: int = 1
         self.result = None
-        self.benchmark = None      # engine.benchmark.BenchmarkResult of several data sets
+        self.benchmark = None      # a BenchmarkResult when the last run had several data sets
         self.selection: list = []
         self.experiment_path: Optional[str] = None
         self.renderer = RenderQueue(self)   # views draw new results through it, in slices
@@ -141,14 +143,39 @@ class AppState(QObject):
         self.settings_changed.emit()
 
     def set_result(self, result) -> None:
+        """Show ``result``. One of the benchmark's data sets (the same data, e.g. after a
+        calibration or a new ROPE) replaces that data set's result in the benchmark; any
+        other result (a run on one data set, or None) clears the benchmark."""
+        if self.benchmark is not None:
+            index = benchmark_index(self.benchmark, result)
+            if index is None:
+                self.benchmark = None
+                self.benchmark_changed.emit(None)
+            elif self.benchmark.results[index] is not result:
+                results = list(self.benchmark.results)
+                results[index] = result
+                self.benchmark = replace(self.benchmark, results=tuple(results))
         self.result = result
         self.result_changed.emit(result)
 
-    def set_benchmark(self, result) -> None:
-        """A run of several data sets (a stand-in until the Results side's version is
-        merged): stored, and its first data set's result shown."""
-        self.benchmark = result
-        self.set_result(result.results[0])
+    def set_benchmark(self, benchmark) -> None:
+        """Keep a run over several data sets (``engine.benchmark.BenchmarkResult``) and
+        show its first data set's result (None clears both)."""
+        self.benchmark = benchmark
+        self.benchmark_changed.emit(benchmark)
+        self.set_result(benchmark.results[0] if benchmark is not None else None)
+
+    def pick_dataset(self, name: str) -> None:
+        """Show the result of the benchmark's data set ``name``."""
+        if self.benchmark is None:
+            raise ValueError("there is no run over several data sets to pick a data set from")
+        names = list(self.benchmark.names)
+        if name not in names:
+            raise ValueError(f"no data set named {name!r} in the last run (it has "
+                             f"{', '.join(names)})")
+        result = self.benchmark.results[names.index(name)]
+        if result is not self.result:
+            self.set_result(result)
 
     def set_selection(self, names: list) -> None:
         names = [str(n) for n in names]
@@ -190,3 +217,14 @@ class AppState(QObject):
         self.set_datasets(list(dataset) if isinstance(dataset, (list, tuple)) else [dataset])
         self.set_model_entries(list(experiment.model_entries))
         self.settings_changed.emit()
+
+
+def benchmark_index(benchmark, result):
+    """The position of ``result``'s data set in ``benchmark`` (the very same data object,
+    as results derived from it keep), or None."""
+    if result is None:
+        return None
+    for index, own in enumerate(benchmark.results):
+        if own.dataset is result.dataset:
+            return index
+    return None

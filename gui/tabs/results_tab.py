@@ -30,6 +30,7 @@ from ..plots.posterior_plot import PosteriorPlot
 from ..render_queue import NEXT_TURN, draw_now
 from ..state import AppState
 from ..table_panel import TablePanel
+from ..views.dataset_picker import DatasetPicker
 from ..views.per_class_view import PerClassView
 from .results_widgets import ComparisonControls, HintPage, PageHeader
 
@@ -142,6 +143,7 @@ class ResultsTab(QWidget):
     def _build(self) -> None:
         self.hint = HintPage(self)
         self.content = QWidget(self)
+        self.picker = DatasetPicker(self.state, self.content)   # several data sets only
         self.controls = ComparisonControls(self.content)
         self.controls.changed.connect(self.state.set_comparison)
         self.views = QTabWidget(self.content)
@@ -153,9 +155,12 @@ class ResultsTab(QWidget):
         self.views.addTab(self.per_class, "Per class")
         layout = QVBoxLayout(self.content)
         layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.picker)
         layout.addWidget(self.controls)
-        layout.addWidget(self._build_pair_bar())
+        self.pair_bar = self._build_pair_bar()
+        layout.addWidget(self.pair_bar)
         layout.addWidget(self.views, 1)
+        self.views.currentChanged.connect(self._on_view_changed)
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.hint)
         self.stack.addWidget(self.content)
@@ -266,8 +271,16 @@ class ResultsTab(QWidget):
             "give the probabilities.", "bayesian"), body)
 
     def add_view(self, title: str, widget: QWidget) -> None:
-        """Host another results view (ALOOCV, calibration, ...) as a sub-tab."""
+        """Host another results view (ALOOCV, calibration, ...) as a sub-tab. A view about
+        every data set at once (``shows_all_datasets = True``) hides the data set picker,
+        the comparison settings and the chosen pair, which are about one data set."""
         self.views.addTab(widget, title)
+
+    def _on_view_changed(self, _index: int) -> None:
+        one_dataset = not getattr(self.views.currentWidget(), "shows_all_datasets", False)
+        self.picker.set_wanted(one_dataset)
+        self.controls.setVisible(one_dataset)
+        self.pair_bar.setVisible(one_dataset)
 
     # ------------------------------------------------------------------ results
     def _on_result_changed(self, result) -> None:
@@ -354,7 +367,9 @@ class ResultsTab(QWidget):
         self.controls.set_context(
             f"Comparing on <b>{html.escape(metric_label(comparison.metric, positive_of(result)))}"
             "</b> over "
-            f"{self._matrix.shape[1]} test folds ({cv.n_repeats} × {cv.n_splits}-fold)")
+            f"{self._matrix.shape[1]} test folds ({cv.n_repeats} × {cv.n_splits}-fold)"
+            + (f" of <b>{html.escape(str(result.dataset.name))}</b>"
+               if self.state.benchmark is not None else ""))
         settings = comparison.settings
         correction = ("no correction" if settings.correction == "none"
                       else f"{settings.correction.capitalize()} correction")

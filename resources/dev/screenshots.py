@@ -4,7 +4,9 @@
 
 The window is 1280 x 800; the Results tab is shown with two models selected (rbf, linear).
 Then the second example (breast cancer: logistic regression, naive Bayes, random forest,
-with ALOOCV and calibration) is run for the ALOOCV and Calibration views.
+with ALOOCV and calibration) is run for the ALOOCV and Calibration views, and the third
+(five models on six data sets, run here with ``engine.benchmark.run_benchmark``) for the
+"Across data sets" view and the data set picker.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
 
 FILES = ("dataset.png", "models.png", "cross_validation.png", "results.png")
 SECOND_EXAMPLE = os.path.join(ROOT, "resources", "examples", "breast_cancer_calibration.json")
+THIRD_EXAMPLE = os.path.join(ROOT, "resources", "examples", "five_models_six_datasets.json")
 
 
 def wait_for(signal, timeout_s: float = 120) -> None:
@@ -66,6 +69,7 @@ def main(argv=None) -> int:
         settle(app, window=window)
         save(window, os.path.join(out, "results_bayesian.png"))
         run_second_example(app, window, out)
+        run_third_example(app, window, out)
         window.close()
     return 0
 
@@ -89,6 +93,24 @@ def run_second_example(app, window, out: str) -> None:
         views.setCurrentIndex(index)
         settle(app, 800, window=window)
         save(window, os.path.join(out, name))
+
+
+def run_third_example(app, window, out: str) -> None:
+    """Five models on six data sets: the Across data sets view, then one data set's
+    scores chosen with the picker."""
+    from engine.benchmark import run_benchmark
+    from engine.experiment import load_experiment
+    from engine.progress import run_to_end
+
+    benchmark = run_to_end(run_benchmark(load_experiment(THIRD_EXAMPLE)))
+    window.tabs.setCurrentWidget(window.results_tab)
+    window.state.set_benchmark(benchmark)        # opens the Across data sets view
+    settle(app, 800, window=window)
+    save(window, os.path.join(out, "across.png"))
+    window.results_tab.views.setCurrentIndex(0)
+    window.results_tab.picker.pick("circles, close")
+    settle(app, 800, window=window)
+    save(window, os.path.join(out, "results_datasets.png"))
 
 
 if __name__ == "__main__":

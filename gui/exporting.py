@@ -1,0 +1,35 @@
+"""File → Export results after a run over several data sets: the same result folder as
+``honest-eval run EXP.json --out DIR`` writes for that experiment (the tables with their
+``dataset`` column, the tables across data sets, ``report.md``, ``notes.txt`` and
+``run.json``, through :func:`engine.result_folder.write_result_folder`). Runs on a worker
+thread (see ``MainWindow.export_results``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.result_folder import write_result_folder
+
+
+@dataclass(frozen=True)
+class Written:
+    """What an export wrote: every path, and the same in words for the status bar."""
+
+    paths: tuple
+    summary: str
+
+
+def benchmark_manifest(benchmark) -> dict:
+    """What ``run.json`` records about the run: the experiment, each data set's record
+    (as the headless runner) and that the app wrote it."""
+    return {"experiment": benchmark.experiment.to_json(),
+            "datasets": benchmark.dataset_records(), "written_from": "the app"}
+
+
+def write_benchmark(benchmark, folder: str) -> Written:
+    """Write ``benchmark`` (an ``engine.benchmark.BenchmarkResult``) into ``folder``."""
+    tables, texts = benchmark.tables(), benchmark.texts()
+    notes = [str(note) for note in benchmark.notes]
+    paths = write_result_folder(tables, folder, benchmark_manifest(benchmark), notes, texts)
+    parts = [f"{len(tables)} tables", *texts, *(["notes.txt"] if notes else [])]
+    summary = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    return Written(tuple(paths), summary)
