@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import replace
-
 from typing import Optional
 
 from PySide6.QtCore import QObject, Signal
