@@ -196,7 +196,7 @@ class AcrossView(QWidget):
 
     def _show_context(self, benchmark) -> None:
         across, names = benchmark.across, list(benchmark.names)
-        shown = ", ".join(html.escape(n) for n in names[:8]) + (", …" if len(names) > 8 else "")
+        shown = "; ".join(html.escape(n) for n in names[:8]) + ("; …" if len(names) > 8 else "")
         self.context.setText(
             f"All <b>{len(names)} data sets</b> ({shown}) · "
             f"<b>{html.escape(metric_label(across.metric))}</b>, each model's mean over its "

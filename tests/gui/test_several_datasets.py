@@ -226,6 +226,10 @@ def setup_two(state, k=3, r=2):
     state.set_model_entries(TWO_MODELS)
 
 
+def refuse_to_pivot(*args, **kwargs):
+    raise AssertionError("a score matrix was computed in the window's process")
+
+
 def test_two_data_sets_run_end_to_end_and_equal_the_headless_run(cv_tab, qtbot):
     state = cv_tab.state
     setup_two(state)
@@ -240,9 +244,12 @@ def test_two_data_sets_run_end_to_end_and_equal_the_headless_run(cv_tab, qtbot):
     assert cv_tab.progress_bar.value() == 24
     assert cv_tab.time_label.text().startswith("Done: 2 models on 2 data sets")
     assert "moons:\nNo fold failed" in cv_tab.log.toPlainText()
-    # prepared for display in the run's process
-    for each in benchmark.results:
-        assert "notes" in each.__dict__ and "roc_auc" in each.cv.__dict__["_score_matrices"]
+    # prepared for display in the run's process: notes and score matrices came back cached
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pd.DataFrame, "pivot", refuse_to_pivot)
+        for each in benchmark.results:
+            assert "notes" in each.__dict__
+            assert each.cv.score_matrix("roc_auc").shape == (2, 6)
     headless = run_to_end(run_benchmark(parse_experiment(state.to_experiment().to_json())))
     gui_tables = benchmark.tables()
     assert set(gui_tables) == set(headless.tables())
