@@ -44,13 +44,6 @@ EXPERIMENT = {
 }
 
 
-@pytest.fixture(autouse=True)
-def collect_widgets(qapp):
-    yield
-    qapp.processEvents()
-    gc.collect()
-
-
 @pytest.fixture(scope="module")
 def several():
     return run_to_end(run_benchmark(parse_experiment(EXPERIMENT)))

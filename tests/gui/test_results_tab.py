@@ -4,7 +4,6 @@ The numbers asserted are the example's (corrected t 0.750, p 0.227 for rbf vs li
 P(rbf > linear) 0.773; P(equivalent) 0.432 with a ROPE of 0.01) and, after the user
 changes a setting, the engine's own numbers for the new setting.
 """
-import gc
 import os
 
 import numpy as np
@@ -24,14 +23,6 @@ from gui.tabs.results_tab import BAYESIAN_PAGE, NAIVE_ONLY, SIGNIFICANT, Results
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "resources", "examples",
                        "svc_kernels_moons.json")
-
-
-@pytest.fixture(autouse=True)
-def collect_widgets(qapp):
-    """Collect each test's widgets while Qt is alive (not at interpreter exit)."""
-    yield
-    qapp.processEvents()
-    gc.collect()
 
 
 @pytest.fixture(scope="module")
