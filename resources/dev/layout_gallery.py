@@ -29,7 +29,7 @@ TWO = [{"name": "logistic", "estimator": "LogisticRegression", "scale": True,
 TWELVE = TWO + [
     {"name": "naive_bayes", "estimator": "GaussianNB", "params": {}},
     {"name": "knn", "estimator": "KNeighborsClassifier", "scale": True, "params": {}},
-    {"name": "svc_rbf", "estimator": "SVC", "scale": True, "params": {"probability": True}},
+    {"name": "svc_rbf", "estimator": "SVC", "scale": True, "params": {}},
     {"name": "tree", "estimator": "DecisionTreeClassifier", "params": {"max_depth": 4}},
     {"name": "logistic regression, strong penalty (C = 0.01)", "estimator": "LogisticRegression",
      "scale": True, "params": {"C": 0.01, "max_iter": 1000}},
@@ -41,7 +41,7 @@ TWELVE = TWO + [
      "params": {"n_neighbors": 25}},
     {"name": "extra trees", "estimator": "ExtraTreesClassifier", "params": {"n_estimators": 100}},
     {"name": "svc_linear", "estimator": "SVC", "scale": True,
-     "params": {"kernel": "linear", "probability": True}},
+     "params": {"kernel": "linear"}},
 ]
 
 
