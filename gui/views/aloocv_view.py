@@ -180,6 +180,7 @@ class AloocvView(QWidget):
         self._job = JobSlot()
         self._pending: Optional[tuple] = None     # (dataset, model, settings) being computed
         self.aloocv: Optional[AloocvResult] = None
+        self._curve_data = None      # the Dataset the curves in self.aloocv are for
         self._prefer: Optional[str] = None         # model to pick after the models change
         self._build()
         state.dataset_changed.connect(self._on_dataset_changed)
@@ -279,7 +280,7 @@ class AloocvView(QWidget):
 
     def _update_page(self) -> None:
         has_models = self.bar.model_combo.count() > 0
-        has_data = self.state.dataset is not None
+        has_data = self.data() is not None
         self.hint.setText(self._hint_text(has_models))
         self.hint.setMinimumHeight(self.hint.heightForWidth(700 - 48))   # the card's text width
         self.stack.setCurrentIndex(1 if has_models and (has_data or self.aloocv) else 0)
@@ -296,12 +297,18 @@ class AloocvView(QWidget):
             specs = []
         reasons = [aloocv_eligibility(s) for s in specs if s.estimator == "LogisticRegression"]
         why = "".join(f"<br>• {escape(r)}" for r in reasons if r)
-        first = "" if self.state.dataset is not None else f"<p>{NO_DATA}</p>"
+        first = "" if self.data() is not None else f"<p>{NO_DATA}</p>"
         return first + NO_MODEL + (f"<p>Not usable here:{why}</p>" if why else "")
 
     @property
     def model(self) -> str:
         return self.bar.model_combo.currentText()
+
+    def data(self):
+        """The data a curve is computed on: the shown result's (after a run over several
+        data sets, the data set picked in the Results tab), else the data being edited."""
+        result = self.state.result
+        return result.dataset if result is not None else self.state.dataset
 
     # ------------------------------------------------------------------ computing
     def compute(self, exact_loo: bool = False) -> None:
@@ -311,7 +318,7 @@ class AloocvView(QWidget):
         if self._job.job is not None:          # a finished job's thread may still be winding down
             self._job.job.wait(5000)
         spec = next((s for s in self.eligible_specs() if s.name == self.model), None)
-        if spec is None or self.state.dataset is None:
+        if spec is None or self.data() is None:
             self._say("Choose a LogisticRegression model and load a data set first.", True)
             return
         try:
@@ -319,7 +326,7 @@ class AloocvView(QWidget):
         except ValueError as exc:
             self._say(f"Check the C range: {exc}. C from must be smaller than C to.", True)
             return
-        dataset = self.state.dataset
+        dataset = self.data()
         self._pending = (dataset, spec.name, settings)
         job = Job.in_process(run_aloocv, (dataset, [spec], settings), name="aloocv")
         job.progressed.connect(self.bar.show_progress)
@@ -351,10 +358,10 @@ class AloocvView(QWidget):
 
     def _on_succeeded(self, result: AloocvResult) -> None:
         dataset, model, settings = self._finish()
-        if dataset is not self.state.dataset:
+        if not same_data(dataset, self.data()):
             self._say("The data changed while computing: that curve was discarded.")
             return
-        self.aloocv = merged(self.aloocv, result, model)
+        self.aloocv, self._curve_data = merged(self.aloocv, result, model), dataset
         if self.state.result is not None and same_data(self.state.result.dataset, dataset):
             self.state.set_result(replace(self.state.result, aloocv=self.aloocv))
         self._show_model()
@@ -373,16 +380,22 @@ class AloocvView(QWidget):
     # ------------------------------------------------------------------ showing
     def _on_result_changed(self, result) -> None:
         aloocv = getattr(result, "aloocv", None)
-        if aloocv is None or aloocv is self.aloocv:
+        if aloocv is None:
+            if (result is not None and self.aloocv is not None and not self.running
+                    and not same_data(self._curve_data, result.dataset)):
+                self.aloocv = None       # another data set's result (picked after a run
+                self._refresh_models()   # over several): the curves shown were not for it
             return
-        self.aloocv = aloocv
+        if aloocv is self.aloocv:
+            return
+        self.aloocv, self._curve_data = aloocv, result.dataset
         if aloocv.settings is not None and not self.running:
             self.bar.set_settings(aloocv.settings)
         self._refresh_models()
 
     def _on_dataset_changed(self, *_):
         self._job.cancel()
-        self.aloocv = None
+        self.aloocv = self._curve_data = None
         self._refresh_models()
 
     def _on_settings_changed(self) -> None:
@@ -414,7 +427,8 @@ class AloocvView(QWidget):
     def _show_summary(self, optimum: pd.Series, rows: pd.DataFrame) -> None:
         found = entry_index(self.state.model_entries, self.model)
         current = found[1].params.get("C", 1.0) if found else None
-        n_rows = len(self.state.dataset.y) if self.state.dataset is not None else None
+        data = self.data()
+        n_rows = len(data.y) if data is not None else None
         self.summary.setText(summary_text(optimum, n_rows, current))
         self.use_button.setVisible(True)
         self.use_button.setEnabled(found is not None)

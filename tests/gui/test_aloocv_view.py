@@ -252,3 +252,29 @@ def test_help_button_opens_the_aloocv_topic(qtbot, view, monkeypatch):
     monkeypatch.setattr("gui.help.show_help", lambda topic, parent: opened.append(topic))
     qtbot.mouseClick(view.bar.help_button, Qt.LeftButton)
     assert opened == ["aloocv"]
+
+
+def test_after_a_run_over_several_data_sets_the_curve_is_for_the_one_picked(qtbot, make_view,
+                                                                            dataset,
+                                                                            engine_alo):
+    """The Dataset tab may have another data set selected than the Results tab's picker: the
+    curve is computed on the picked data set's data, and picking another one that has no
+    curve yet clears the curve shown."""
+    from engine.benchmark import run_benchmark
+
+    several = run_to_end(run_benchmark(parse_experiment({
+        "datasets": [{"builtin": "moons", "n_samples": 120, "random_state": 0},
+                     {"builtin": "breast_cancer"}],
+        "models": [LOGISTIC], "cv": {"n_splits": 3, "n_repeats": 1}})))
+    app_state = AppState()
+    app_state.set_dataset(several.results[0].dataset)       # moons selected for editing
+    app_state.set_model_entries([LOGISTIC])
+    view = make_view(app_state)
+    app_state.set_benchmark(several)
+    app_state.pick_dataset("breast_cancer")
+    assert view.data() is several.results[1].dataset
+    press(qtbot, view, view.bar.compute_button)
+    assert view.plot.optimum_C == pytest.approx(engine_alo.optimum.iloc[0].C, rel=1e-9)
+    app_state.pick_dataset("moons")
+    assert view.aloocv is None and view.data() is several.results[0].dataset
+    app_state.deleteLater()
