@@ -285,14 +285,16 @@ def make_splits(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = 
     return list(splitter.split(np.zeros(len(y)), y))
 
 
-def check_folds(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = None) -> None:
+def check_folds(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = None,
+                classes=None) -> None:
     """Clear errors for fold settings the data cannot support.
 
     scikit-learn's scheme needs at least ``n_splits`` rows in every class; Weka's only
     ``n_splits`` rows in all (its limit: a class smaller than that is missing from some
     test folds, see :func:`fold_notes`). With ``groups`` (rows that belong together):
     not Weka's scheme, at least ``n_splits`` groups and every class in two groups or more
-    (:func:`engine.groups.check_grouped_folds`).
+    (:func:`engine.groups.check_grouped_folds`; ``classes``, the labels by code, name
+    the class in its message).
     """
     if not isinstance(config.n_splits, (int, np.integer)) or config.n_splits < 2:
         raise ValueError(f"the number of folds must be a whole number of at least 2 "
@@ -309,7 +311,7 @@ def check_folds(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = 
             raise ValueError('cv.scheme "weka" cannot keep rows that belong together in one '
                              'fold (Weka has no grouped folds): use the "sklearn" scheme, or '
                              'leave "groups" out of the data set')
-        check_grouped_folds(y, groups, config.n_splits)
+        check_grouped_folds(y, groups, config.n_splits, classes)
         return
     if config.scheme == "weka":
         if len(y) < config.n_splits:
@@ -390,6 +392,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     if not models:
         raise ValueError("no models to cross-validate: add at least one")
     metrics = check_metrics(list(metrics), len(dataset.classes))
+    check_folds(dataset.y, config, dataset.groups, dataset.classes)
     splits = make_splits(dataset.y, config, dataset.groups)
     tasks = [(m, s) for s in range(len(splits)) for m in range(len(models))]
     clock = Stopwatch(len(tasks))

@@ -155,8 +155,8 @@ def check_grouped_folds(y: np.ndarray, groups: np.ndarray, n_splits: int, classe
                          f"folds to {max(n_groups, 2)} or fewer, or add data")
     for code, count in enumerate(groups_per_class(y, groups)):
         if count == 1:
-            label = classes[code] if classes is not None else code
-            raise ValueError(f"the class {str(label)!r} occurs in only one group of rows that "
+            label = repr(str(classes[code])) if classes is not None else f"with code {code}"
+            raise ValueError(f"the class {label} occurs in only one group of rows that "
                              "belong together: whenever that group is in the test fold, the "
                              "model has never seen the class; add data of that class from "
                              'other groups, or leave "groups" out')
