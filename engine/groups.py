@@ -21,10 +21,13 @@ from .notes import Note
 SUGGEST_ROWS_PER_VALUE = (2.0, 50.0)
 #: Fewest distinct values of a text column, not named like an identifier, to suggest it.
 SUGGEST_MIN_TEXT_VALUES = 20
+#: Fewest distinct values of any column to suggest it (fewer groups hardly make folds).
+SUGGEST_MIN_VALUES = 5
 _ID_WORDS = re.compile(r"(^|[^a-z])(id|ids|subject|subj|patient|participant|person|user|"
                        r"customer|client|animal|individual|household|family|session|site|"
-                       r"hospital|school|donor|mouse|rat|speaker|image|group)"
-                       r"([^a-z]|$)|id$|ident", re.IGNORECASE)
+                       r"hospital|school|donor|mouse|speaker|image|identifier)([^a-z]|$)",
+                       re.IGNORECASE)
+_CAMEL_ID = re.compile(r"[a-z](Id|ID)$")
 
 
 def group_codes(frame: pd.DataFrame, column, target: str) -> np.ndarray:
@@ -69,9 +72,10 @@ def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
     """Notes suggesting ``"groups"`` for columns that look like identifiers with repeats.
 
     A column is suggested when it holds text or whole numbers, no missing value, and its
-    values repeat on 2 to 50 rows each on average; a whole-number column only when its
-    name looks like an identifier (id, subject, patient, ...), a text column also when it
-    has at least :data:`SUGGEST_MIN_TEXT_VALUES` values. Nothing is changed: the user
+    values repeat on 2 to 50 rows each on average, with at least
+    :data:`SUGGEST_MIN_VALUES` values; a whole-number column only when its name looks like
+    an identifier (id, subject, patient, PatientID, ...), a text column also when it has
+    at least :data:`SUGGEST_MIN_TEXT_VALUES` values. Nothing is changed: the user
     decides whether the rows belong together.
 
     Parameters
@@ -116,9 +120,9 @@ def _repeated_identifier(values: pd.Series, name: str) -> Optional[tuple]:
     n_values = int(values.nunique())
     per_value = len(values) / max(n_values, 1)
     low, high = SUGGEST_ROWS_PER_VALUE
-    if n_values < 2 or not low <= per_value <= high:
+    if n_values < SUGGEST_MIN_VALUES or not low <= per_value <= high:
         return None
-    named = bool(_ID_WORDS.search(name))
+    named = bool(_ID_WORDS.search(name) or _CAMEL_ID.search(name))
     if named or (text and n_values >= SUGGEST_MIN_TEXT_VALUES):
         return n_values, per_value
     return None

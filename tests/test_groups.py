@@ -159,9 +159,10 @@ def test_identifier_with_repeats_is_suggested_as_groups():
     frame = visits()
     frame["visit_no"] = frame.groupby("subject").cumcount() + 1   # integer, not an id name
     frame["patient_id"] = pd.factorize(frame["subject"])[0] + 100   # integer, id name
+    frame["SiteID"] = pd.factorize(frame["subject"])[0] // 3        # camel-case id name
     ds = dataset_from_frame(frame, "label")
     suggested = {n.fields["column"]: n for n in ds.notes if n.code == "groups_suggested"}
-    assert set(suggested) == {"subject", "patient_id"}
+    assert set(suggested) == {"subject", "patient_id", "SiteID"}
     per_value = len(frame) / 30
     assert suggested["subject"].fields["n_values"] == 30
     assert suggested["subject"].fields["rows_per_value"] == round(per_value, 2)
@@ -174,6 +175,7 @@ def test_no_suggestion_for_measurements_or_few_categories():
     rng = np.random.default_rng(1)
     frame = pd.DataFrame({"colour": rng.choice(["red", "blue", "green"], 90),
                           "size": rng.integers(1, 20, 90), "x": rng.normal(size=90),
+                          "fluid": rng.integers(0, 30, 90), "arm_id": rng.choice(["A", "B"], 90),
                           "label": rng.choice(["a", "b"], 90)})
     ds = dataset_from_frame(frame, "label")
     assert not [n for n in ds.notes if n.code == "groups_suggested"]
