@@ -18,9 +18,10 @@ import pandas as pd
 
 from .catalogue import make_pipeline
 from .data import Dataset
-from .groups import check_grouped_folds, grouped_fold_notes, grouped_splits
-from .metrics import FoldScorer, check_metrics
+from .groups import (SMALL_CLASSES_EFFECT, check_grouped_folds, grouped_fold_notes,
+                     grouped_splits, small_classes)
 from .notes import Note
+from .metrics import FoldScorer, check_metrics
 from .parallel import run_calls, take_rows
 from .progress import Progress, Stopwatch
 
@@ -351,18 +352,12 @@ def fold_notes(y: np.ndarray, classes, config: CVConfig,
         return grouped_fold_notes(y, groups, classes, config.n_splits)
     if config.scheme != "weka":
         return []
-    counts = np.bincount(y, minlength=len(classes))
-    small = [(str(classes[code]), int(n)) for code, n in enumerate(counts)
-             if 0 < n < config.n_splits]
-    if not small:
+    found = small_classes(np.bincount(y, minlength=len(classes)), classes, config.n_splits)
+    if found is None:
         return []
-    listed = ", ".join(f"{label} ({n})" for label, n in small)
-    return [Note("weka_small_classes", f"with Weka's folds, {len(small)} class(es) have fewer "
-                 f"rows than the {config.n_splits} folds: {listed}; some test folds hold none "
-                 "of them, so scores that need every class in a test fold (such as ROC "
-                 "AUC) can be missing there", {"classes": [label for label, _ in small],
-                                               "counts": [n for _, n in small],
-                                               "n_splits": config.n_splits})]
+    n_small, listed, fields = found
+    return [Note("weka_small_classes", f"with Weka's folds, {n_small} class(es) have fewer rows "
+                 f"than the {config.n_splits} folds: {listed}{SMALL_CLASSES_EFFECT}", fields)]
 
 
 def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
