@@ -46,7 +46,8 @@ class ExperimentResult:
 
         n_folds = self.cv.config.n_splits * self.cv.config.n_repeats
         return [*self.dataset.notes, *self.experiment.notes,
-                *fold_notes(self.dataset.y, self.dataset.classes, self.cv.config),
+                *fold_notes(self.dataset.y, self.dataset.classes, self.cv.config,
+                            getattr(self.dataset, "groups", None)),
                 *failure_notes(self.cv.failures, n_folds),
                 *rank_notes(self.summary, self.cv.primary_metric)]
 

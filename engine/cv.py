@@ -18,8 +18,10 @@ import pandas as pd
 
 from .catalogue import make_pipeline
 from .data import Dataset
-from .metrics import FoldScorer, check_metrics
+from .groups import (SMALL_CLASSES_EFFECT, check_grouped_folds, grouped_fold_notes,
+                     grouped_splits, small_classes)
 from .notes import Note
+from .metrics import FoldScorer, check_metrics
 from .parallel import run_calls, take_rows
 from .progress import Progress, Stopwatch
 
@@ -241,7 +243,7 @@ def split_number(repeat: int, fold: int, n_splits: int) -> int:
     return (int(repeat) - 1) * n_splits + (int(fold) - 1)
 
 
-def make_splits(y: np.ndarray, config: CVConfig) -> list:
+def make_splits(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = None) -> list:
     """The train/test index pairs of every repeat and fold, in split order.
 
     Parameters
@@ -252,6 +254,11 @@ def make_splits(y: np.ndarray, config: CVConfig) -> list:
         ``scheme "sklearn"``: scikit-learn's ``RepeatedStratifiedKFold``; ``"weka"``:
         Weka 3's folds (:func:`engine.weka_folds.weka_splits`), the training rows in the
         order Weka's classifier receives them.
+    groups : ndarray of int, optional
+        Rows that belong together (:attr:`engine.data.Dataset.groups`): repeat *i* (from
+        0) is then scikit-learn's ``StratifiedGroupKFold(n_splits, shuffle=True,
+        random_state=random_state + i)`` (:func:`engine.groups.grouped_splits`), so no
+        group is ever in both the training part and the test fold.
 
     Returns
     -------
@@ -264,7 +271,9 @@ def make_splits(y: np.ndarray, config: CVConfig) -> list:
     ValueError
         When the data cannot support the folds (:func:`check_folds`).
     """
-    check_folds(y, config)
+    check_folds(y, config, groups)
+    if groups is not None:
+        return grouped_splits(y, groups, config.n_splits, config.n_repeats, config.random_state)
     if config.scheme == "weka":
         from .weka_folds import weka_splits
 
@@ -277,12 +286,16 @@ def make_splits(y: np.ndarray, config: CVConfig) -> list:
     return list(splitter.split(np.zeros(len(y)), y))
 
 
-def check_folds(y: np.ndarray, config: CVConfig) -> None:
+def check_folds(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = None,
+                classes=None) -> None:
     """Clear errors for fold settings the data cannot support.
 
     scikit-learn's scheme needs at least ``n_splits`` rows in every class; Weka's only
     ``n_splits`` rows in all (its limit: a class smaller than that is missing from some
-    test folds, see :func:`fold_notes`).
+    test folds, see :func:`fold_notes`). With ``groups`` (rows that belong together):
+    not Weka's scheme, at least ``n_splits`` groups and every class in two groups or more
+    (:func:`engine.groups.check_grouped_folds`; ``classes``, the labels by code, name
+    the class in its message).
     """
     if not isinstance(config.n_splits, (int, np.integer)) or config.n_splits < 2:
         raise ValueError(f"the number of folds must be a whole number of at least 2 "
@@ -294,6 +307,13 @@ def check_folds(y: np.ndarray, config: CVConfig) -> None:
     counts = counts[counts > 0]
     if len(counts) < 2:
         raise ValueError("the target has only one class: a classifier needs at least two")
+    if groups is not None:
+        if config.scheme == "weka":
+            raise ValueError('cv.scheme "weka" cannot keep rows that belong together in one '
+                             'fold (Weka has no grouped folds): use the "sklearn" scheme, or '
+                             'leave "groups" out of the data set')
+        check_grouped_folds(y, groups, config.n_splits, classes)
+        return
     if config.scheme == "weka":
         if len(y) < config.n_splits:
             raise ValueError(f"the data has only {len(y)} rows, but {config.n_splits} folds "
@@ -307,8 +327,10 @@ def check_folds(y: np.ndarray, config: CVConfig) -> None:
                          f"number of folds to {max(smallest, 2)} or fewer, or add data")
 
 
-def fold_notes(y: np.ndarray, classes, config: CVConfig) -> list:
-    """Notes about the folds: with Weka's scheme, the classes with fewer rows than folds.
+def fold_notes(y: np.ndarray, classes, config: CVConfig,
+               groups: Optional[np.ndarray] = None) -> list:
+    """Notes about the folds: with Weka's scheme, the classes with fewer rows than folds;
+    with ``groups``, the classes in fewer groups than folds.
 
     Parameters
     ----------
@@ -316,27 +338,26 @@ def fold_notes(y: np.ndarray, classes, config: CVConfig) -> list:
     classes : sequence
         The class labels, by code.
     config : CVConfig
+    groups : ndarray of int, optional
+        Rows that belong together.
 
     Returns
     -------
     list of Note
+        ``grouped_small_classes`` with groups (:func:`engine.groups.grouped_fold_notes`);
         ``weka_small_classes`` when a class has fewer rows than ``n_splits`` (Weka's
         folds allow it; some test folds then hold none of that class).
     """
+    if groups is not None:
+        return grouped_fold_notes(y, groups, classes, config.n_splits)
     if config.scheme != "weka":
         return []
-    counts = np.bincount(y, minlength=len(classes))
-    small = [(str(classes[code]), int(n)) for code, n in enumerate(counts)
-             if 0 < n < config.n_splits]
-    if not small:
+    found = small_classes(np.bincount(y, minlength=len(classes)), classes, config.n_splits)
+    if found is None:
         return []
-    listed = ", ".join(f"{label} ({n})" for label, n in small)
-    return [Note("weka_small_classes", f"with Weka's folds, {len(small)} class(es) have fewer "
-                 f"rows than the {config.n_splits} folds: {listed}; some test folds hold none "
-                 "of them, so scores that need every class in a test fold (such as ROC "
-                 "AUC) can be missing there", {"classes": [label for label, _ in small],
-                                               "counts": [n for _, n in small],
-                                               "n_splits": config.n_splits})]
+    n_small, listed, fields = found
+    return [Note("weka_small_classes", f"with Weka's folds, {n_small} class(es) have fewer rows "
+                 f"than the {config.n_splits} folds: {listed}{SMALL_CLASSES_EFFECT}", fields)]
 
 
 def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
@@ -366,7 +387,8 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     if not models:
         raise ValueError("no models to cross-validate: add at least one")
     metrics = check_metrics(list(metrics), len(dataset.classes))
-    splits = make_splits(dataset.y, config)
+    check_folds(dataset.y, config, dataset.groups, dataset.classes)
+    splits = make_splits(dataset.y, config, dataset.groups)
     tasks = [(m, s) for s in range(len(splits)) for m in range(len(models))]
     clock = Stopwatch(len(tasks))
     X = feature_matrix(dataset)

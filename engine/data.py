@@ -20,6 +20,7 @@ from .csv_values import (PANDAS_EXTRA_NA, check_read_options, check_text, choose
                          parse_text_columns, read_or_explain, visible)
 from .data_checks import (choose_target, find_column, find_columns, is_numeric_column,
                           leak_notes, positive_class, visible_columns)
+from .groups import group_codes, group_suggestions
 from .guards import check_builtin_request, check_file_fits, check_regular_file
 from .notes import Note
 
@@ -66,6 +67,10 @@ class Dataset:
         With exactly two classes, the code (index into ``classes``) of the positive
         class, the one that precision, recall, F1 and the ROC curve are about; None
         otherwise.
+    groups : ndarray of int or None
+        With a ``"groups"`` column (rows that belong together, such as the visits of one
+        patient; :mod:`engine.groups`): the group code of every row, 0..G-1; its column,
+        not a feature, is ``source["groups"]``. None otherwise.
     """
 
     name: str
@@ -76,6 +81,7 @@ class Dataset:
     notes: tuple = ()
     source: dict = field(default_factory=dict)
     pos_label: Optional[int] = None
+    groups: Optional[np.ndarray] = None
 
     @property
     def n_rows(self) -> int:
@@ -279,7 +285,8 @@ def _detect_separator(text: str) -> str:
 def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
              encoding: Optional[str] = None, drop: Sequence[str] = (), *,
              exclude: Sequence[str] = (), decimal: Optional[str] = None,
-             thousands: Optional[str] = None, pos_label=None) -> Dataset:
+             thousands: Optional[str] = None, pos_label=None,
+             groups: Optional[str] = None) -> Dataset:
     """Load a CSV file as a classification data set.
 
     Parameters
@@ -299,6 +306,8 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
         How numbers are written (see :func:`read_csv_table`).
     pos_label : optional
         The positive class of a two-class target (see :func:`dataset_from_frame`).
+    groups : str, optional
+        The column saying which rows belong together (see :func:`dataset_from_frame`).
 
     Returns
     -------
@@ -308,7 +317,7 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
                                   thousands=thousands)
     source = {"csv": path}
     given = {"target": target, "sep": sep, "encoding": encoding, "decimal": decimal,
-             "thousands": thousands, "pos_label": pos_label}
+             "thousands": thousands, "pos_label": pos_label, "groups": groups}
     source.update({key: value for key, value in given.items() if value is not None})
     if drop:
         source["drop"] = list(drop)
@@ -316,13 +325,14 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
         source["exclude"] = list(exclude)
     name = os.path.splitext(os.path.basename(path))[0]
     return dataset_from_frame(frame, target, name=name, drop=drop, exclude=exclude,
-                              pos_label=pos_label, notes=notes, source=source)
+                              pos_label=pos_label, notes=notes, source=source, groups=groups)
 
 
 def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, name: str = "data",
                        drop: Sequence[str] = (), notes: Sequence[str] = (),
                        source: Optional[dict] = None, exclude: Sequence[str] = (),
-                       pos_label=None, class_order: Optional[dict] = None) -> Dataset:
+                       pos_label=None, class_order: Optional[dict] = None,
+                       groups=None) -> Dataset:
     """Make a :class:`Dataset` from a table and the name of its target column.
 
     Parameters
@@ -351,6 +361,11 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
         Column name -> its declared values (an ARFF file's nominal attributes): when the
         target is one of them, its classes keep that order (values without a row are
         left out, with a note) instead of being sorted.
+    groups : str, optional
+        The column saying which rows belong together (several rows of one patient or
+        subject): not a feature, never missing, kept as :attr:`Dataset.groups`, and the
+        folds never split a group (:mod:`engine.groups`). Without it, columns that look
+        like identifiers with repeated values get a ``groups_suggested`` note.
 
     Returns
     -------
@@ -384,7 +399,13 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
                           {"n_rows": n_dropped, "target": target}))
         frame = frame.loc[keep]
         labels = labels.loc[keep]
-    features = frame.drop(columns=list(dict.fromkeys([target, *left_out])))
+    group_column = None if groups is None else find_column(frame, groups)
+    codes_of_groups = (None if group_column is None
+                       else group_codes(frame, group_column, str(target)))
+    if group_column is None:
+        notes.extend(group_suggestions(frame, target))
+    features = frame.drop(columns=list(dict.fromkeys(
+        [target, *left_out, *([] if group_column is None else [group_column])])))
     features, more = _tidy_features(features)
     notes.extend(more)
     if features.shape[1] == 0:
@@ -418,7 +439,7 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
                           "frequent for categories)", {"n_missing": n_missing}))
     return Dataset(name=name, X=features, y=codes, classes=tuple(classes),
                    target=str(target), notes=tuple(notes), source=dict(source or {}),
-                   pos_label=positive)
+                   pos_label=positive, groups=codes_of_groups)
 
 
 def _tidy_features(features: pd.DataFrame) -> tuple:
@@ -541,6 +562,10 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
                       spec["name"])
     if "builtin" in spec:
         name = spec.pop("builtin")
+        if "groups" in spec:
+            raise ValueError(f'dataset: "groups" names a column of a data file saying which rows '
+                             f"belong together; the built-in data set {name!r} has no such "
+                             'column: remove "groups" (or use a data file with one)')
         return load_builtin(name, **spec)
     if "file" in spec:
         from .readers import check_file_options, load_file
@@ -555,7 +580,7 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
         path = spec.pop("csv")
         full = path if os.path.isabs(path) else os.path.join(base_dir, path)
         allowed = {"target", "sep", "encoding", "drop", "exclude", "decimal", "thousands",
-                   "pos_label"}
+                   "pos_label", "groups"}
         unknown = sorted(set(spec) - allowed)
         if unknown:
             raise ValueError(f"dataset: unknown key(s) {', '.join(unknown)}; allowed with csv: "
@@ -564,7 +589,8 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
         ds = load_csv(full, target=spec.get("target"), sep=spec.get("sep"),
                       encoding=spec.get("encoding"), drop=drop, exclude=exclude,
                       decimal=spec.get("decimal"),
-                      thousands=spec.get("thousands"), pos_label=spec.get("pos_label"))
+                      thousands=spec.get("thousands"), pos_label=spec.get("pos_label"),
+                      groups=spec.get("groups"))
         return Dataset(**{**ds.__dict__, "source": {**ds.source, "csv": path}})
     raise ValueError('dataset: give either {"builtin": NAME} or {"file": PATH, "target": COLUMN} '
                      '(or {"csv": PATH, ...})')

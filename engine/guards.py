@@ -628,7 +628,7 @@ def estimate_seconds(experiment, dataset, n_jobs: int = 1,
     models = list(experiment.models)
     experiment = experiment.with_metrics_for(len(dataset.classes))
     cv = experiment.cv
-    train, test = make_splits(dataset.y, replace(cv, n_repeats=1))[0]
+    train, test = make_splits(dataset.y, replace(cv, n_repeats=1), dataset.groups)[0]
     X = feature_matrix(dataset)
     groups = {}
     for spec in models:

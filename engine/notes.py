@@ -67,6 +67,9 @@ CODES = {
     "many_categories": "a text column has many categories [column, n_categories]",
     "empty_columns_left_out": "empty columns were left out [columns]",
     "identifier_columns_left_out": "identifier-like columns were left out [columns]",
+    "groups_suggested": "a column looks like an identifier with repeated values: naming it "
+                        "as \"groups\" keeps its rows together in the folds "
+                        "[column, n_values, rows_per_value]",
     "possible_leak": "a column alone predicts the target almost perfectly "
                      "[column, target, share: percent of rows, rule]",
     "one_hot_encoded": "categorical columns are one-hot encoded inside each model [columns]",
@@ -79,6 +82,8 @@ CODES = {
     # ---- the folds (engine.cv)
     "weka_small_classes": "with Weka's fold assignment, classes have fewer rows than folds "
                           "[classes, counts, n_splits]",
+    "grouped_small_classes": "with grouped folds, classes occur in fewer groups than folds "
+                             "[classes, counts, n_splits]",
     # ---- several data sets (engine.benchmark; their other notes carry a [dataset] field)
     "default_metric_datasets": "no metric was given and the data sets differ in their "
                                "number of classes: one metric that fits them all is used "

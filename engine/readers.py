@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
+import numpy as np
 import pandas as pd
 
 from .data import dataset_from_frame, read_csv_table
@@ -30,7 +31,7 @@ KINDS = {**{e: "csv" for e in CSV_EXTENSIONS}, **{e: "arff" for e in ARFF_EXTENS
 READ_OPTIONS = {"csv": ("sep", "encoding", "decimal", "thousands"),
                 "arff": ("encoding",), "excel": ("sheet",)}
 KIND_NAMES = {"csv": "a CSV file", "arff": "an ARFF file", "excel": "an Excel workbook"}
-COMMON_KEYS = ("target", "exclude", "drop", "pos_label")
+COMMON_KEYS = ("target", "exclude", "drop", "pos_label", "groups")
 
 
 @dataclass(frozen=True)
@@ -161,12 +162,13 @@ def read_table(path: str, kind: Optional[str] = None, **options) -> Table:
 def dataset_from_table(table: Table, target: Optional[str] = None, *,
                        name: Optional[str] = None, drop: Sequence[str] = (),
                        exclude: Sequence[str] = (), pos_label=None,
-                       source: Optional[dict] = None):
+                       source: Optional[dict] = None, groups: Optional[str] = None):
     """Make the Dataset of a :class:`Table` (see :func:`engine.data.dataset_from_frame`).
 
     Without ``target`` the table's default target is used (an ARFF file's last
     attribute, with a note) unless it is left out; else one is chosen from the data.
-    ``name`` defaults to the table's name.
+    ``name`` defaults to the table's name; ``groups`` names the column of rows that
+    belong together.
     """
     notes = list(table.notes)
     left_out = {*drop, *exclude}
@@ -178,12 +180,12 @@ def dataset_from_table(table: Table, target: Optional[str] = None, *,
                                        "problem": None, "weka": True}))
     return dataset_from_frame(table.frame, target, name=name or table.name, drop=drop,
                               exclude=exclude, pos_label=pos_label, notes=notes,
-                              source=source, class_order=table.class_order)
+                              source=source, class_order=table.class_order, groups=groups)
 
 
 def load_file(path: str, target: Optional[str] = None, drop: Sequence[str] = (), *,
               exclude: Sequence[str] = (), pos_label=None, kind: Optional[str] = None,
-              **options):
+              groups: Optional[str] = None, **options):
     """Load any supported data file as a classification data set.
 
     Parameters
@@ -191,7 +193,7 @@ def load_file(path: str, target: Optional[str] = None, drop: Sequence[str] = (),
     path : str
         The file; its extension chooses the reader (:func:`file_kind`) unless ``kind``
         is given.
-    target, drop, exclude, pos_label
+    target, drop, exclude, pos_label, groups
         As for :func:`engine.data.load_csv`.
     kind : {"csv", "arff", "excel"}, optional
     **options
@@ -204,14 +206,14 @@ def load_file(path: str, target: Optional[str] = None, drop: Sequence[str] = (),
         Its ``source`` is ``{"file": path, ...the options given}``.
     """
     table = read_table(path, kind, **options)
-    given = {"target": target, **options, "pos_label": pos_label}
+    given = {"target": target, **options, "pos_label": pos_label, "groups": groups}
     source = {"file": path, **{k: v for k, v in given.items() if v is not None}}
     if drop:
         source["drop"] = list(drop)
     if exclude:
         source["exclude"] = list(exclude)
     return dataset_from_table(table, target, drop=drop, exclude=exclude,
-                              pos_label=pos_label, source=source)
+                              pos_label=pos_label, source=source, groups=groups)
 
 
 def data_record(dataset, base_dir: str = ".") -> dict:
@@ -228,7 +230,8 @@ def data_record(dataset, base_dir: str = ".") -> dict:
     dict
         ``reader`` (``"builtin"``, ``"csv"``, ``"arff"`` or ``"excel"``), ``path`` (the
         file, absolute; None for a built-in), ``sheet`` (a workbook's, else None),
-        ``name``, ``target``, ``classes``, ``n_rows`` and ``n_features``.
+        ``name``, ``target``, ``classes``, ``n_rows``, ``n_features``, ``groups`` (the
+        column of rows that belong together, else None) and ``n_groups`` (else None).
     """
     source = dataset.source
     path = source.get("file", source.get("csv"))
@@ -239,4 +242,10 @@ def data_record(dataset, base_dir: str = ".") -> dict:
         path = os.path.abspath(os.path.join(base_dir, path))
     return {"reader": reader, "path": path, "sheet": source.get("sheet"), "name": dataset.name,
             "target": dataset.target, "classes": [str(c) for c in dataset.classes],
-            "n_rows": int(dataset.n_rows), "n_features": int(dataset.X.shape[1])}
+            "n_rows": int(dataset.n_rows), "n_features": int(dataset.X.shape[1]),
+            "groups": source.get("groups"), "n_groups": _n_groups(dataset)}
+
+
+def _n_groups(dataset):
+    groups = getattr(dataset, "groups", None)
+    return None if groups is None else int(len(np.unique(groups)))

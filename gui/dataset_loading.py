@@ -136,7 +136,8 @@ def file_dataset(source: dict, name: Optional[str] = None,
         return dataset_from_table(raw.table, source.get("target"), name=name,
                                   drop=names(source.get("drop")),
                                   exclude=names(source.get("exclude")),
-                                  pos_label=pos_label, source=kept)
+                                  pos_label=pos_label, source=kept,
+                                  groups=source.get("groups"))
 
     try:
         dataset = derive(source.get("pos_label"))

@@ -245,7 +245,7 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
         The data the CV ran on.
     cv_result : CVResult
         The CV run: its out-of-fold predictions are the uncalibrated variant, its splits
-        (``make_splits(dataset.y, cv_result.config)``) the outer folds.
+        (``make_splits(dataset.y, cv_result.config, dataset.groups)``) the outer folds.
     models : list of ModelSpec
         The CV's models (same names); each is refitted inside every outer training fold.
     settings : engine.experiment.CalibrationSettings
@@ -273,7 +273,7 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
     specs = _check_models(models, cv_result)
     y = np.asarray(dataset.y)
     n_classes = len(dataset.classes)
-    splits = _outer_splits(y, cv_result)
+    splits = _outer_splits(y, cv_result, dataset.groups)
     _check_inner(y, splits, inner_splits)
     base_seed = cv_result.config.random_state
     seeds = [int(np.random.SeedSequence([0 if base_seed is None else int(base_seed), s])
@@ -311,7 +311,7 @@ def _check_models(models, cv_result) -> list:
     return specs
 
 
-def _outer_splits(y, cv_result) -> list:
+def _outer_splits(y, cv_result, groups=None) -> list:
     """The CV's splits; rebuilt from its predictions when it was not seeded."""
     config = cv_result.config
     preds = cv_result.predictions
@@ -326,7 +326,7 @@ def _outer_splits(y, cv_result) -> list:
             test = np.sort(part["row"].to_numpy())
             splits.append((np.setdiff1d(every, test), test))
         return splits
-    splits = make_splits(y, config)
+    splits = make_splits(y, config, groups)
     if not preds.empty and not _first_fold_matches(preds, splits, len(y), config.n_splits):
         raise ValueError("the CV result does not match this data set (its test folds differ "
                          "from the splits of these rows): pass the data set the CV ran on")

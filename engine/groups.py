@@ -1,0 +1,251 @@
+"""Rows that belong together: the ``"groups"`` column of a data set and its folds.
+
+Several visits of one patient or several images of one subject must never be split
+between a training and a test fold, or the test fold scores a model on people it has
+already seen. A data set block may name such a column (``"groups": COLUMN``); it is not
+a feature, and every repeat of the cross-validation then uses scikit-learn's
+``StratifiedGroupKFold`` (repeat *i* seeded ``random_state + i``), so that a group is
+always wholly in the training part or wholly in the test fold.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .notes import Note
+
+#: Average rows per value for which a repeated column looks like it names groups.
+SUGGEST_ROWS_PER_VALUE = (2.0, 50.0)
+#: Fewest distinct values of a text column, not named like an identifier, to suggest it.
+SUGGEST_MIN_TEXT_VALUES = 20
+#: Fewest distinct values of any column to suggest it (fewer groups hardly make folds).
+SUGGEST_MIN_VALUES = 5
+_ID_WORDS = re.compile(r"(^|[^a-z])(id|ids|subject|subj|patient|participant|person|user|"
+                       r"customer|client|animal|individual|household|family|session|site|"
+                       r"hospital|school|donor|mouse|speaker|image|identifier)([^a-z]|$)",
+                       re.IGNORECASE)
+_CAMEL_ID = re.compile(r"[a-z](Id|ID)$")
+
+
+def group_codes(frame: pd.DataFrame, column, target: str) -> np.ndarray:
+    """The group of every row of ``frame``, as codes 0..G-1 in order of first appearance.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table (the rows without a target already dropped).
+    column
+        The name of the groups column, as found in ``frame``.
+    target : str
+        The target column (it cannot be the groups column).
+
+    Returns
+    -------
+    ndarray of int
+
+    Raises
+    ------
+    ValueError
+        When the column is the target, or has missing values (naming the first rows).
+    """
+    if column == target:
+        raise ValueError(f'"groups": the column {column!r} is the target; name the column that '
+                         "says which rows belong together (a subject or patient identifier)")
+    values = frame[column]
+    if not pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+        values = values.where(values.isna() | values.astype(str).str.strip().ne(""), np.nan)
+    missing = values.isna().to_numpy()
+    if missing.any():
+        rows = ", ".join(str(i + 1) for i in np.flatnonzero(missing)[:5])
+        raise ValueError(f'"groups": the column {column!r} has {int(missing.sum())} missing '
+                         f"value(s) (data row(s) {rows}{' ...' if missing.sum() > 5 else ''}): "
+                         "every row needs its group; fill them in, or remove those rows, or "
+                         'leave "groups" out')
+    codes, _ = pd.factorize(values.astype(str) if values.dtype == object else values)
+    return codes.astype(np.intp)
+
+
+def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
+    """Notes suggesting ``"groups"`` for columns that look like identifiers with repeats.
+
+    A column is suggested when it holds text or whole numbers, no missing value, and its
+    values repeat on 2 to 50 rows each on average, with at least
+    :data:`SUGGEST_MIN_VALUES` values; a whole-number column only when its name looks like
+    an identifier (id, subject, patient, PatientID, ...), a text column also when it has
+    at least :data:`SUGGEST_MIN_TEXT_VALUES` values. Nothing is changed: the user
+    decides whether the rows belong together.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table, with the target column.
+    target
+        The target column (never suggested).
+    skip : sequence
+        Columns not to suggest.
+
+    Returns
+    -------
+    list of Note
+        One ``groups_suggested`` note per column.
+    """
+    notes = []
+    for column in frame.columns:
+        if column == target or column in skip:
+            continue
+        found = _repeated_identifier(frame[column], str(column))
+        if found is not None:
+            n_values, per_value = found
+            notes.append(Note("groups_suggested", f"column {str(column)!r} looks like an "
+                              f"identifier with repeated values ({n_values} values, "
+                              f"{per_value:.1f} rows each on average): if rows with the same "
+                              "value belong together (one patient, one subject), name it as "
+                              '"groups" of the data set so that they are never split between '
+                              "training and test folds; otherwise the scores can be too "
+                              "optimistic", {"column": column, "n_values": n_values,
+                                             "rows_per_value": round(per_value, 2)}))
+    return notes
+
+
+def _repeated_identifier(values: pd.Series, name: str) -> Optional[tuple]:
+    if len(values) == 0 or values.isna().any():
+        return None
+    integer = pd.api.types.is_integer_dtype(values) and not pd.api.types.is_bool_dtype(values)
+    text = values.dtype == object or isinstance(values.dtype, pd.StringDtype)
+    if not (integer or text):
+        return None
+    n_values = int(values.nunique())
+    per_value = len(values) / max(n_values, 1)
+    low, high = SUGGEST_ROWS_PER_VALUE
+    if n_values < SUGGEST_MIN_VALUES or not low <= per_value <= high:
+        return None
+    named = bool(_ID_WORDS.search(name) or _CAMEL_ID.search(name))
+    if named or (text and n_values >= SUGGEST_MIN_TEXT_VALUES):
+        return n_values, per_value
+    return None
+
+
+# ----------------------------------------------------------------------------- folds
+
+def check_grouped_folds(y: np.ndarray, groups: np.ndarray, n_splits: int, classes=None) -> None:
+    """Clear errors for grouped folds the data cannot support.
+
+    Parameters
+    ----------
+    y, groups : ndarray of int
+        Class codes and group codes, one per row.
+    n_splits : int
+        Folds per repeat.
+    classes : sequence, optional
+        The class labels by code (for the messages).
+
+    Raises
+    ------
+    ValueError
+        When ``groups`` does not have one value per row, when there are fewer groups than
+        folds (every test fold needs a group), or when a class occurs in only one group
+        (whenever that group is tested, the model has never seen the class).
+    """
+    groups = np.asarray(groups)
+    if len(groups) != len(y):
+        raise ValueError(f"groups: {len(groups)} values for {len(y)} rows; give one per row")
+    n_groups = len(np.unique(groups))
+    if n_groups < n_splits:
+        raise ValueError(f"the data has only {n_groups} group(s) of rows that belong together, "
+                         f"but {n_splits} folds need at least {n_splits}: lower the number of "
+                         f"folds to {max(n_groups, 2)} or fewer, or add data")
+    for code, count in enumerate(groups_per_class(y, groups)):
+        if count == 1:
+            label = repr(str(classes[code])) if classes is not None else f"with code {code}"
+            raise ValueError(f"the class {label} occurs in only one group of rows that "
+                             "belong together: whenever that group is in the test fold, the "
+                             "model has never seen the class; add data of that class from "
+                             'other groups, or leave "groups" out')
+
+
+def groups_per_class(y: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """How many distinct groups hold rows of each class (by class code)."""
+    pairs = np.unique(np.column_stack([np.asarray(y), np.asarray(groups)]), axis=0)
+    return np.bincount(pairs[:, 0], minlength=int(np.max(y)) + 1)
+
+
+def grouped_splits(y: np.ndarray, groups: np.ndarray, n_splits: int, n_repeats: int,
+                   random_state: Optional[int]) -> list:
+    """Repeated stratified group k-fold: repeat *i* (from 0) is scikit-learn's
+    ``StratifiedGroupKFold(n_splits, shuffle=True, random_state=random_state + i)``.
+
+    Parameters
+    ----------
+    y, groups : ndarray of int
+    n_splits, n_repeats : int
+    random_state : int or None
+        None: every repeat unseeded (new folds on every call).
+
+    Returns
+    -------
+    list of (ndarray, ndarray)
+        Repeat by repeat, fold by fold; test rows in ascending order.
+    """
+    import warnings
+
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    splits = []
+    for repeat in range(n_repeats):
+        seed = None if random_state is None else int(random_state) + repeat
+        splitter = StratifiedGroupKFold(n_splits=n_splits, shuffle=True, random_state=seed)
+        with warnings.catch_warnings():  # small classes: said by grouped_fold_notes
+            warnings.simplefilter("ignore", UserWarning)
+            splits.extend((train, np.sort(test)) for train, test in
+                          splitter.split(np.zeros(len(y)), y, groups))
+    return splits
+
+
+def grouped_fold_notes(y: np.ndarray, groups: np.ndarray, classes, n_splits: int) -> list:
+    """A ``grouped_small_classes`` note when a class occurs in fewer groups than folds
+    (some test folds then hold none of it, and scores that need every class in a test
+    fold, such as ROC AUC, can be missing there).
+
+    Parameters
+    ----------
+    y, groups : ndarray of int
+    classes : sequence
+        The class labels, by code.
+    n_splits : int
+
+    Returns
+    -------
+    list of Note
+    """
+    found = small_classes(groups_per_class(y, groups), classes, n_splits)
+    if found is None:
+        return []
+    n_small, listed, fields = found
+    return [Note("grouped_small_classes", f"with grouped folds, {n_small} class(es) occur in "
+                 f"fewer groups than the {n_splits} folds: {listed}{SMALL_CLASSES_EFFECT}; "
+                 "fewer folds avoid it", fields)]
+
+
+#: What a class missing from some test folds does (the end of a small-classes note).
+SMALL_CLASSES_EFFECT = ("; some test folds hold none of them, so scores that need every class "
+                        "in a test fold (such as ROC AUC) can be missing there")
+
+
+def small_classes(counts, classes, n_splits: int) -> Optional[tuple]:
+    """The classes whose ``counts`` (by class code: rows, or groups) are below ``n_splits``.
+
+    Returns
+    -------
+    tuple or None
+        ``(how many, "label (count), ..." text, note fields: classes, counts,
+        n_splits)``; None when there are none.
+    """
+    small = [(str(classes[c]), int(n)) for c, n in enumerate(counts) if 0 < n < n_splits]
+    if not small:
+        return None
+    listed = ", ".join(f"{label} ({n})" for label, n in small)
+    return len(small), listed, {"classes": [label for label, _ in small],
+                                "counts": [n for _, n in small], "n_splits": n_splits}
