@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from engine import guards, runner
-from engine.benchmark import check_datasets, experiment_for, run_benchmark
+from engine.benchmark import DatasetStep, check_datasets, experiment_for, run_benchmark
 from engine.experiment import parse_experiment
 from engine.verdict import metric_label
 
@@ -65,9 +65,10 @@ def fit_count_text(n_models: int, k: int, r: int, datasets) -> str:
 
 
 def progress_text(progress, elapsed: str, remaining: str) -> str:
-    """``data set 2 of 6: circles — fit 120 of 400 — model …``: where a run of several data
-    sets is (``progress.detail`` a :class:`~engine.benchmark.DatasetStep`)."""
-    step = progress.detail
+    """``fit 120 of 400 — model …``: where a run is; for a run of several data sets
+    (``progress.detail`` a :class:`~engine.benchmark.DatasetStep`) first ``data set 2 of
+    6: circles — ``."""
+    step = progress.detail if isinstance(progress.detail, DatasetStep) else None
     where = (f"data set {step.index + 1} of {step.n_datasets}: {step.name} — "
              if step is not None else "")
     label = step.record.label if step is not None else progress.label

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
 
 from engine import guards, runner, schema
 from engine.analysis import run_experiment
-from engine.benchmark import DatasetStep
 from engine.cv import CVConfig
 from engine.experiment import CalibrationSettings, parse_experiment
 from engine.verdict import metric_label
@@ -487,12 +486,8 @@ class CVTab(QWidget):
     def _on_progress(self, progress) -> None:
         self.progress_bar.setRange(0, progress.total)
         self.progress_bar.setValue(progress.done)
-        elapsed, remaining = format_seconds(progress.elapsed), format_seconds(progress.remaining)
-        if isinstance(progress.detail, DatasetStep):
-            self.time_label.setText(progress_text(progress, elapsed, remaining))
-            return
-        self.time_label.setText(f"fit {progress.done:,} of {progress.total:,} — "
-                                f"{progress.label} — elapsed {elapsed}, about {remaining} left")
+        self.time_label.setText(progress_text(progress, format_seconds(progress.elapsed),
+                                              format_seconds(progress.remaining)))
 
     def _on_benchmark_succeeded(self, result) -> None:
         self._finish_job()
@@ -510,7 +505,7 @@ class CVTab(QWidget):
     def _on_succeeded(self, result) -> None:
         self._finish_job()
         self.live_plot.show_fold_scores(result.cv)
-        self._log_failures(result)
+        self.log.setPlainText(log_text(result))
         self.time_label.setText(f"Done: {len(result.cv.scores['model'].unique())} models in "
                                 f"{format_seconds(result.cv.seconds)}.")
         self.state.set_result(result)
@@ -538,10 +533,6 @@ class CVTab(QWidget):
         if job is not None:
             job.wait()
         self._update_buttons()
-
-    def _log_failures(self, result) -> None:
-        """The run's notes in plain words (what to change), then every fold's message."""
-        self.log.setPlainText(log_text(result))
 
     def _show_error(self, message: str) -> None:
         QMessageBox.warning(self, "Cannot run the cross-validation",

@@ -16,7 +16,7 @@ from typing import Optional
 
 import pandas as pd
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter, QStackedWidget,
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
 
 from engine.stats import BAYESIAN_COLUMNS, FREQUENTIST_COLUMNS
@@ -32,7 +32,7 @@ from ..state import AppState
 from ..table_panel import TablePanel
 from ..views.dataset_picker import DatasetPicker
 from ..views.per_class_view import PerClassView
-from .results_widgets import ComparisonControls, HintPage, PageHeader
+from .results_widgets import ComparisonControls, HintPage, PageHeader, hint_or_content
 
 
 SIGNIFICANT, NAIVE_ONLY, PICKED = "#c7ead0", "#fde3b5", "#dbe8fb"
@@ -161,12 +161,7 @@ class ResultsTab(QWidget):
         layout.addWidget(self.pair_bar)
         layout.addWidget(self.views, 1)
         self.views.currentChanged.connect(self._on_view_changed)
-        self.stack = QStackedWidget(self)
-        self.stack.addWidget(self.hint)
-        self.stack.addWidget(self.content)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(self.stack)
+        self.stack = hint_or_content(self, self.hint, self.content)
 
     def _build_pair_bar(self) -> QWidget:
         bar = QWidget(self.content)

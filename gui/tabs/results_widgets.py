@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QToolButton,
-                               QWidget)
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QStackedWidget,
+                               QToolButton, QVBoxLayout, QWidget)
 
 from engine.stats import CORRECTIONS, ComparisonSettings
 
@@ -46,6 +46,18 @@ class HintPage(QLabel):
                      "then start the cross-validation. This tab will then show how the models "
                      "scored on every fold and whether their differences are real or luck "
                      "of the folds.</p>")
+
+
+def hint_or_content(page: QWidget, hint: QWidget, content: QWidget) -> QStackedWidget:
+    """Fill ``page`` with a stack of ``hint`` (shown until there is a result) and
+    ``content``; the stack is returned, to switch between them."""
+    stack = QStackedWidget(page)
+    stack.addWidget(hint)
+    stack.addWidget(content)
+    outer = QVBoxLayout(page)
+    outer.setContentsMargins(0, 0, 0, 0)
+    outer.addWidget(stack)
+    return stack
 
 
 class ComparisonControls(QWidget):

@@ -13,7 +13,7 @@ import html
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import (QLabel, QSplitter, QStackedWidget, QTabWidget, QTextBrowser,
+from PySide6.QtWidgets import (QLabel, QSplitter, QTabWidget, QTextBrowser,
                                QVBoxLayout, QWidget)
 
 from engine.verdict import metric_label
@@ -22,7 +22,7 @@ from ..plots.cd_diagram import CDDiagram
 from ..render_queue import NEXT_TURN
 from ..state import AppState
 from ..table_panel import TablePanel
-from ..tabs.results_widgets import PageHeader
+from ..tabs.results_widgets import PageHeader, hint_or_content
 from .across_tables import (HEADERS, WIDE_NAME, best_per_dataset, friedman_words,
                             pairwise_style, ranks_style, signed_rank_style, wide_scores,
                             wide_style)
@@ -89,12 +89,7 @@ class AcrossView(QWidget):
         layout.addWidget(self.context)
         layout.addWidget(self.friedman_label)
         layout.addWidget(body, 1)
-        self.stack = QStackedWidget(self)
-        self.stack.addWidget(self.hint)
-        self.stack.addWidget(self.content)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(self.stack)
+        self.stack = hint_or_content(self, self.hint, self.content)
 
     def _report_box(self) -> QWidget:
         box = QWidget(self.content)
