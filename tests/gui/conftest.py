@@ -39,3 +39,18 @@ def warnings_shown(monkeypatch):
     monkeypatch.setattr(QMessageBox, "warning",
                         lambda parent, title, text, *args: shown.append((title, text)))
     return shown
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    """The main window, shown, with settings of its own (not the user's); its jobs are
+    ended after the test."""
+    from PySide6.QtCore import QSettings
+
+    from gui.main_window import MainWindow
+
+    widget = MainWindow(settings=QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat))
+    qtbot.addWidget(widget)
+    widget.show()
+    yield widget
+    widget.shutdown()

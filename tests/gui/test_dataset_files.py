@@ -7,12 +7,11 @@ import os
 import numpy as np
 import pytest
 
-from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl  # noqa: E402
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl  # noqa: E402
 from PySide6.QtGui import QDropEvent  # noqa: E402
 from PySide6.QtWidgets import QFileDialog  # noqa: E402
 
 from engine.data import load_dataset  # noqa: E402
-from gui.main_window import MainWindow  # noqa: E402
 
 openpyxl = pytest.importorskip("openpyxl")
 
@@ -55,14 +54,10 @@ def write_workbook(path):
     return str(path)
 
 
-@pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
+@pytest.fixture(autouse=True)
+def discard_unsaved_changes(monkeypatch):
+    """The main window (the conftest's ``window``) discards unsaved changes without asking."""
     monkeypatch.setattr("gui.saving.ask_choice", lambda *args: "discard")
-    widget = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
-    qtbot.addWidget(widget)
-    widget.show()
-    yield widget
-    widget.shutdown()
 
 
 def open_file(window, qtbot, path):

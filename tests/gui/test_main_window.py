@@ -29,16 +29,6 @@ def answers(monkeypatch):
     return asked
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
-    widget = MainWindow(settings=settings)
-    qtbot.addWidget(widget)
-    widget.show()
-    yield widget
-    widget.shutdown()
-
-
 def open_seed(window, qtbot, path=SEED):
     with qtbot.waitSignals([window.experiment_loaded, window.dataset_tab.view_ready],
                            timeout=20000):

@@ -7,14 +7,12 @@ import os
 
 import pandas as pd
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog
 
 from engine.benchmark import run_benchmark
 from engine.data import load_builtin
 from engine.experiment import load_experiment, parse_experiment
 from engine.progress import run_to_end
-from gui.main_window import MainWindow
 from gui.state import AppState
 from gui.tabs.cv_tab import CVTab
 from gui.tabs.dataset_tab import DatasetTab
@@ -37,15 +35,6 @@ def answers(monkeypatch):
 def tab(qtbot):
     widget = DatasetTab(AppState())
     widget.resize(1280, 800)
-    qtbot.addWidget(widget)
-    widget.show()
-    yield widget
-    widget.shutdown()
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    widget = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
     qtbot.addWidget(widget)
     widget.show()
     yield widget

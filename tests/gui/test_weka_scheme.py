@@ -6,12 +6,9 @@ import os
 import numpy as np
 import pytest
 
-from PySide6.QtCore import QSettings  # noqa: E402
-
 from engine.cv import make_splits  # noqa: E402
 from engine.data import load_builtin  # noqa: E402
 from engine.weka_folds import weka_splits  # noqa: E402
-from gui.main_window import MainWindow  # noqa: E402
 from gui.state import AppState  # noqa: E402
 from gui.tabs.cv_tab import CVTab  # noqa: E402
 
@@ -51,14 +48,10 @@ def test_choosing_weka_makes_a_weka_experiment(tab):
     assert tab.scheme_combo.toolTip()
 
 
-@pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
+@pytest.fixture(autouse=True)
+def discard_unsaved_changes(monkeypatch):
+    """The main window (the conftest's ``window``) discards unsaved changes without asking."""
     monkeypatch.setattr("gui.saving.ask_choice", lambda *args: "discard")
-    widget = MainWindow(settings=QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat))
-    qtbot.addWidget(widget)
-    widget.show()
-    yield widget
-    widget.shutdown()
 
 
 def _open(window, qtbot, path):
