@@ -16,9 +16,9 @@ from typing import Generator
 
 import pandas as pd
 
-from .analysis import ExperimentResult, run_experiment
+from .analysis import run_experiment
 from .cv import check_folds
-from .data import Dataset, load_dataset
+from .data import load_dataset
 from .experiment import Experiment
 from .metrics import check_metrics
 from .notes import Note
@@ -180,6 +180,11 @@ def load_datasets(experiment: Experiment) -> tuple:
     return tuple(datasets)
 
 
+#: The metric of an experiment that names none when its data sets differ in their number of
+#: classes (on two classes it is the plain ROC AUC).
+MIXED_CLASSES_METRIC = "roc_auc_ovr"
+
+
 def experiment_for(experiment: Experiment, datasets) -> Experiment:
     """``experiment`` with its metrics filled in for ``datasets`` when it names none: the
     default of :func:`engine.metrics.default_metric` when every data set has as many
@@ -190,7 +195,7 @@ def experiment_for(experiment: Experiment, datasets) -> Experiment:
     counts = [len(dataset.classes) for dataset in datasets]
     if len(set(counts)) == 1:
         return experiment.with_metrics_for(counts[0])
-    metric = "roc_auc_ovr"
+    metric = MIXED_CLASSES_METRIC
     return replace(experiment, metrics=(metric,), notes=experiment.notes + (
         Note("default_metric_datasets", f"no metric given and the data sets have "
              f"{_classes_text(counts)} classes: using {metric} on every data set (on two "

@@ -4,6 +4,7 @@ valid again when the data changes.
 """
 from __future__ import annotations
 
+from engine.benchmark import MIXED_CLASSES_METRIC
 from engine.metrics import (BINARY_ONLY, check_metrics, default_metric, metrics_for,
                             multiclass_counterpart)
 
@@ -39,11 +40,11 @@ def class_counts(datasets) -> tuple:
 def metrics_for_targets(metrics, counts: tuple) -> list:
     """``metrics`` made valid for data sets with ``counts`` classes (see
     :func:`metrics_for_target`); for mixed counts the metrics valid on them all, else
-    ``roc_auc_ovr`` (the engine's choice, :func:`engine.benchmark.experiment_for`)."""
+    the engine's choice (``engine.benchmark.MIXED_CLASSES_METRIC``)."""
     if len(counts) == 1:
         return metrics_for_target(metrics, counts[0])
     kept = [m for m in metrics_for_target(metrics, max(counts)) if valid_for(m, counts)]
-    return kept or ["roc_auc_ovr"]
+    return kept or [MIXED_CLASSES_METRIC]
 
 
 def metrics_for_target(metrics, n_classes: int) -> list:
