@@ -476,9 +476,14 @@ def warning_texts(caught) -> list:
 
 
 def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) -> CVResult:
+    """The :class:`CVResult` of the finished fits. Each outcome's predictions are copied
+    into the final columns and the outcome released (``outcomes[i]`` becomes None), so
+    the predictions are held once, not two or three times, while the table is built."""
     score_rows, failure_rows, kinds = [], [], {}
-    blocks = {"model": [], "repeat": [], "fold": [], "row": [], "values": [], "labels": []}
-    for (model, split), outcome in zip(tasks, outcomes):
+    n_classes = len(dataset.classes)
+    columns = _prediction_arrays(outcomes, tasks, splits, dataset)
+    start = 0
+    for index, ((model, split), outcome) in enumerate(zip(tasks, outcomes)):
         name = models[model].name
         repeat, fold = split_label(split, config.n_splits)
         train, test = splits[split]
@@ -491,32 +496,42 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
             failure_rows.append((name, repeat, fold, "warning", text))
         if outcome.values is not None:
             kinds.setdefault(name, outcome.kind)
-            for key, value in (("model", name), ("repeat", repeat), ("fold", fold)):
-                blocks[key].append(np.full(len(test), value, dtype=object if key == "model"
-                                           else np.int64))
-            blocks["row"].append(test)
-            blocks["values"].append(outcome.values)
-            labels = outcome.labels
-            blocks["labels"].append(np.full(len(test), -1, dtype=np.int64) if labels is None
-                                    else np.asarray(labels, dtype=np.int64))
+            rows = slice(start, start + len(test))
+            start += len(test)
+            for key, value in (("model", name), ("repeat", repeat), ("fold", fold),
+                               ("row", test), ("y", dataset.y[test])):
+                columns[key][rows] = value
+            for k, column in enumerate(value_columns(n_classes)):
+                columns[column][rows] = outcome.values[:, k]
+            columns["predicted"][rows] = -1 if outcome.labels is None else outcome.labels
+        outcomes[index] = None                 # its predictions are in the columns now
     scores = pd.DataFrame(score_rows, columns=SCORE_COLUMNS)
     failures = pd.DataFrame(failure_rows, columns=FAILURE_COLUMNS)
-    return CVResult(scores=scores, predictions=_predictions_table(blocks, dataset),
+    predictions = (pd.DataFrame(columns=prediction_columns(n_classes)) if columns is None
+                   else pd.DataFrame(columns, copy=False))   # each array is its own column
+    return CVResult(scores=scores, predictions=predictions,
                     failures=failures, models=tuple(m.name for m in models),
                     metrics=tuple(metrics), classes=tuple(dataset.classes), config=config,
                     prediction_kind=kinds, seconds=clock.progress(0).elapsed)
 
 
-def _predictions_table(blocks, dataset) -> pd.DataFrame:
-    n_classes = len(dataset.classes)
-    if not blocks["row"]:
-        return pd.DataFrame(columns=prediction_columns(n_classes))
-    rows = np.concatenate(blocks["row"])
-    columns = {key: np.concatenate(blocks[key]) for key in ("model", "repeat", "fold")}
-    columns["row"] = rows
-    columns["y"] = dataset.y[rows]
-    values = np.concatenate(blocks["values"])
-    for k, column in enumerate(value_columns(n_classes)):
-        columns[column] = values[:, k]
-    columns["predicted"] = np.concatenate(blocks["labels"])
-    return pd.DataFrame(columns)
+def _prediction_arrays(outcomes, tasks, splits, dataset):
+    """Empty columns of the predictions table, as long as all the kept predictions, with
+    the dtypes concatenating them gives (``model`` object, ``repeat``, ``fold``, ``row``
+    and ``predicted`` int64, ``y`` as ``dataset.y``, the values as the fits gave them);
+    None when no fit kept predictions."""
+    kept = [(outcome, splits[split][1]) for (_, split), outcome in zip(tasks, outcomes)
+            if outcome.values is not None]
+    if not kept:
+        return None
+    n_rows = sum(len(test) for _, test in kept)
+    rows_dtype = np.result_type(*(test.dtype for _, test in kept))
+    values_dtype = np.result_type(*(outcome.values.dtype for outcome, _ in kept))
+    columns = {"model": np.empty(n_rows, dtype=object),
+               **{key: np.empty(n_rows, dtype=np.int64) for key in ("repeat", "fold")},
+               "row": np.empty(n_rows, dtype=rows_dtype),
+               "y": np.empty(n_rows, dtype=dataset.y.dtype)}
+    columns.update({column: np.empty(n_rows, dtype=values_dtype)
+                    for column in value_columns(len(dataset.classes))})
+    columns["predicted"] = np.empty(n_rows, dtype=np.int64)
+    return columns

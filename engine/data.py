@@ -426,7 +426,7 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
                                     pos_label)
     if note:
         notes.append(note)
-    features = features.reset_index(drop=True)
+    features = one_block(features.reset_index(drop=True))
     notes.extend(leak_notes(features, codes, str(target)))
     cats = [c for c in features.columns if not is_numeric_column(features[c])]
     if cats:
@@ -440,6 +440,27 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     return Dataset(name=name, X=features, y=codes, classes=tuple(classes),
                    target=str(target), notes=tuple(notes), source=dict(source or {}),
                    pos_label=positive, groups=codes_of_groups)
+
+
+def one_block(features: pd.DataFrame) -> pd.DataFrame:
+    """The same table with its columns in one float64 array, when every column is float64.
+
+    Parameters
+    ----------
+    features : pandas.DataFrame
+
+    Returns
+    -------
+    pandas.DataFrame
+        Equal to ``features`` (columns, index, dtypes, values). When all columns are
+        float64 they share one 2-D array, so ``to_numpy(dtype=float)`` (the matrix every
+        fit takes its rows from, :func:`engine.cv.feature_matrix`) is a view of it, not a
+        second copy of the data; other tables are returned as they are.
+    """
+    if features.shape[1] < 2 or not all(dtype == np.float64 for dtype in features.dtypes):
+        return features
+    return pd.DataFrame(features.to_numpy(dtype=np.float64), index=features.index,
+                        columns=features.columns, copy=False)
 
 
 def _tidy_features(features: pd.DataFrame) -> tuple:
