@@ -66,21 +66,20 @@ def joined(pieces: list) -> Optional[pd.DataFrame]:
     """
     if not pieces or any(not piece.columns.equals(pieces[0].columns) for piece in pieces):
         return None
-    for i in range(pieces[0].shape[1]):
-        if not _alike([piece.iloc[:, i] for piece in pieces]):
+    for i, dtypes in enumerate(zip(*(piece.dtypes.tolist() for piece in pieces))):
+        if len(set(dtypes)) > 1 and not _exact_mix(pieces, i, set(dtypes)):
             return None
     if len(pieces) == 1:
         return pieces[0]
     return pd.concat(pieces, ignore_index=True)
 
 
-def _alike(columns: list) -> bool:
-    """Whether pieces of one column join to the dtype a whole read gives."""
-    dtypes = {column.dtype for column in columns}
-    if len(dtypes) == 1:
-        return True
+def _exact_mix(pieces: list, i: int, dtypes: set) -> bool:
+    """Whether column ``i``, whole numbers in some pieces and decimals in others, joins
+    to the decimals a whole read gives: every whole number exact as a float64."""
     if dtypes != {np.dtype(np.int64), np.dtype(np.float64)}:
         return False
+    columns = (piece.iloc[:, i] for piece in pieces)
     return all(-_EXACT_INTEGERS <= column.min() and column.max() <= _EXACT_INTEGERS
                for column in columns if column.dtype == np.int64 and len(column))
 

@@ -39,11 +39,13 @@ Limits, and why
   twice (the table and the matrix the folds are cut from) plus once per worker (the
   training fold each fit copies), plus :data:`WORKER_BYTES` per worker process; the
   kept out-of-fold predictions ``rows x repeats x models x (classes + 6) x 8`` bytes
-  times 4 (per-fold blocks, the joined table, its frame, the per-class tables);
+  times 2 (each fit's arrays until the run ends, the table they are copied into);
   calibration as many per method plus one; comparisons :data:`BYTES_PER_PAIR` a pair.
-  Measured peak memory above the idle runner: 1.03 GB for 1,000,000 rows x 2 models x 2
-  repeats (estimate 1.07 GB), 470 MB for 200,000 x 100 features (estimate 518 MB).  A
-  run whose total exceeds the available memory (:func:`available_memory`) is refused.
+  Measured peak memory above the idle runner (about 200 MB): 600 MB for 1,000,000
+  rows x 20 features x 2 models x 2 repeats (estimate 990 MB; the estimate keeps room
+  for tables that are not plain decimals, which are held twice;
+  ``tests/benchmarks/bench_memory.py``).  A run whose total exceeds the available
+  memory (:func:`available_memory`) is refused.
 """
 from __future__ import annotations
 
@@ -61,7 +63,7 @@ BYTES_PER_VALUE = 8
 WORKER_BYTES = 150_000_000
 BYTES_PER_PAIR = 1_500
 PAIR_SECONDS = 0.75e-3
-PREDICTION_COPIES = 4
+PREDICTION_COPIES = 2
 GENERATION_COPIES = 4
 INNER_SPLITS = 5
 MAX_EXPERIMENT_BYTES = 20_000_000
