@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -21,10 +22,11 @@ from sklearn.base import clone
 from engine import csv_pieces, data as data_module
 from engine.catalogue import expand_models, make_pipeline
 from engine.cli import run as cli_run
-from engine.cv import (CVConfig, FoldFit, _assemble, feature_matrix, make_splits,
-                       prediction_columns, run_cv, split_label)
+from engine import cv as cv_module
+from engine.cv import (CVConfig, FoldFit, feature_matrix, make_splits, prediction_columns,
+                       run_cv, split_label)
 from engine.data import dataset_from_frame, load_builtin, load_csv, one_block, read_csv_table
-from engine.progress import Stopwatch, run_to_end
+from engine.progress import run_to_end
 
 
 # ---------------------------------------------------------------- predictions
@@ -64,21 +66,36 @@ def test_predictions_equal_a_plain_scikit_learn_loop():
                                       "RidgeClassifier": "decision"}
 
 
-def test_failed_fits_have_no_rows_and_unknown_labels_are_minus_one():
+def _run_with(monkeypatch, change):
+    """run_cv of two models on 12 rows, 2 folds, each fit's outcome passed through
+    ``change(index, outcome)``; (result, tasks, splits, dataset, specs, outcomes)."""
     dataset = load_builtin("moons", n_samples=12, random_state=0)
     specs = expand_models([{"estimator": "GaussianNB"}, {"estimator": "DummyClassifier"}])
     config = CVConfig(2, 1, 0)
     splits = make_splits(dataset.y, config)
-    tasks = [(m, s) for s in range(len(splits)) for m in range(len(specs))]
-    rng = np.random.default_rng(0)
     outcomes = []
-    for m, s in tasks:
-        n = len(splits[s][1])
-        if (m, s) == (1, 0):                      # failed: nothing kept
-            outcomes.append(FoldFit((np.nan,), error="ValueError: no", errors=("ValueError: no",)))
-        else:
-            labels = None if (m, s) == (0, 1) else rng.integers(0, 2, n)
-            outcomes.append(FoldFit((0.5,), 0.1, "proba", rng.random((n, 2)), labels))
+
+    def changed(*args):
+        outcome = change(len(outcomes), cv_module.fit_and_score.__wrapped__(*args))
+        outcomes.append(outcome)
+        return outcome
+
+    changed.__wrapped__ = cv_module.fit_and_score
+    monkeypatch.setattr(cv_module, "fit_and_score", changed)
+    result = run_to_end(run_cv(dataset, specs, config, ["accuracy"]))
+    tasks = [(m, s) for s in range(len(splits)) for m in range(len(specs))]
+    return result, tasks, splits, dataset, specs, outcomes
+
+
+def test_failed_fits_have_no_rows_and_unknown_labels_are_minus_one(monkeypatch):
+    def change(index, outcome):
+        if index == 1:                            # failed: nothing kept
+            return FoldFit((np.nan,), error="ValueError: no", errors=("ValueError: no",))
+        if index == 2:                            # no predicted labels
+            return replace(outcome, labels=None)
+        return outcome
+
+    result, tasks, splits, dataset, specs, outcomes = _run_with(monkeypatch, change)
     rows = []
     for (m, s), outcome in zip(tasks, outcomes):
         if outcome.values is None:
@@ -90,23 +107,18 @@ def test_failed_fits_have_no_rows_and_unknown_labels_are_minus_one():
                                   "score_0": outcome.values[:, 0],
                                   "score_1": outcome.values[:, 1],
                                   "predicted": labels.astype(np.int64)}))
+    assert len(rows) == 3
     expected = pd.concat(rows, ignore_index=True)
-    result = _assemble(list(outcomes), tasks, specs, ["accuracy"], splits, dataset, config,
-                       Stopwatch(len(tasks)))
     pd.testing.assert_frame_equal(result.predictions, expected, check_exact=True)
     assert list(result.failures["kind"]) == ["error"]
     assert len(result.scores) == len(tasks)
 
 
-def test_no_kept_predictions_give_the_empty_table():
-    dataset = load_builtin("moons", n_samples=12, random_state=0)
-    specs = expand_models([{"estimator": "GaussianNB"}])
-    config = CVConfig(2, 1, 0)
-    splits = make_splits(dataset.y, config)
-    tasks = [(0, 0), (0, 1)]
-    outcomes = [FoldFit((np.nan,), error="E: x", errors=("E: x",))] * 2
-    result = _assemble(outcomes, tasks, specs, ["accuracy"], splits, dataset, config,
-                       Stopwatch(2))
+def test_no_kept_predictions_give_the_empty_table(monkeypatch):
+    def change(index, outcome):
+        return FoldFit((np.nan,), error="E: x", errors=("E: x",))
+
+    result = _run_with(monkeypatch, change)[0]
     assert result.predictions.empty
     assert list(result.predictions.columns) == prediction_columns(2)
 
