@@ -122,9 +122,9 @@ def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
     gap, model = float(top["gap"]), str(top["model"])
     fields.update(model=model, grouped_mean=float(top["grouped_mean"]),
                   ungrouped_mean=float(top["ungrouped_mean"]), gap=gap)
-    scores = (f"{model}'s {name} is {top['ungrouped_mean']:.3f} with ordinary stratified folds "
-              f"and {top['grouped_mean']:.3f} with the rows of each {groups_column!r} kept "
-              "together")
+    scores = (f"with ordinary stratified folds, {model} scores {top['ungrouped_mean']:.3f} "
+              f"({name}); with the rows of each {groups_column!r} kept together, "
+              f"{top['grouped_mean']:.3f}")
     if gap >= SMALL_GAP:
         best_grouped = str(rows.loc[rows["grouped_mean"].idxmax(), "model"])
         best_ungrouped = str(rows.loc[rows["ungrouped_mean"].idxmax(), "model"])
