@@ -156,7 +156,8 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1):
 
         gap = yield from run_grouping_gap(result.dataset, list(experiment.models), experiment.cv,
                                           list(result.cv.metrics), result.cv, n_jobs,
-                                          metric_name=metric_label(result.cv.primary_metric))
+                                          metric_name=metric_label(result.cv.primary_metric),
+                                          rope=experiment.comparison.rope)
         result = replace(result, grouping_gap=gap)
     if experiment.aloocv is not None:
         from .aloocv import run_aloocv

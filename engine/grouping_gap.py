@@ -25,7 +25,8 @@ from .progress import Progress
 
 #: Columns of :attr:`GroupingGapResult.table` (``grouping_gap.csv``).
 GAP_COLUMNS = ["model", "metric", "grouped_mean", "ungrouped_mean", "gap"]
-#: A gap (in score units) below this is called small in the verdict.
+#: A gap (in score units) within this is called small in the verdict, unless the run
+#: gives its ROPE (the comparison's region of practical equivalence).
 SMALL_GAP = 0.01
 
 
@@ -97,10 +98,11 @@ def _means(cv: CVResult, metric: str) -> pd.Series:
 
 
 def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
-                 metric_name: Optional[str] = None) -> tuple:
+                 metric_name: Optional[str] = None, small: float = SMALL_GAP) -> tuple:
     """The verdict on the grouping gap of ``metric``, in plain words, and its fields.
 
-    The model with the largest gap is named (the others are in the table).
+    The model with the largest gap is named (the others are in the table); a largest gap
+    within ``±small`` (the run's ROPE) is called small.
 
     Returns
     -------
@@ -125,7 +127,7 @@ def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
     scores = (f"with ordinary stratified folds, {model} scores {top['ungrouped_mean']:.3f} "
               f"({name}); with the rows of each {groups_column!r} kept together, "
               f"{top['grouped_mean']:.3f}")
-    if gap >= SMALL_GAP:
+    if gap > small:
         best_grouped = str(rows.loc[rows["grouped_mean"].idxmax(), "model"])
         best_ungrouped = str(rows.loc[rows["ungrouped_mean"].idxmax(), "model"])
         fields.update(best_grouped=best_grouped, best_ungrouped=best_ungrouped)
@@ -137,7 +139,7 @@ def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
                 "and the test fold, so a model can score by recognising them rather than by "
                 "learning the pattern; for new ones, expect the grouped score",
                 {**fields, "kind": "optimistic"})
-    if gap > -SMALL_GAP:
+    if gap >= -small:
         return (f"{scores}: grouping changes little here (largest gap {gap:+.3f}); rows of one "
                 f"{groups_column!r} do not help the models much. The grouped score is still "
                 "the honest one for new ones", {**fields, "kind": "small"})
@@ -147,7 +149,7 @@ def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
 
 def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: list,
                      grouped: CVResult, n_jobs: int = 1,
-                     metric_name: Optional[str] = None) -> Generator[Progress, None,
+                     metric_name: Optional[str] = None, rope: float = SMALL_GAP) -> Generator[Progress, None,
                                                                      GroupingGapResult]:
     """Run the same models on ordinary repeated stratified folds and compare the means.
 
@@ -165,6 +167,8 @@ def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: 
     n_jobs : int
     metric_name : str, optional
         The primary metric as the verdict names it (default: its scorer name).
+    rope : float
+        A largest gap within ±rope is called small (:func:`gap_sentence`).
 
     Yields
     ------
@@ -200,6 +204,6 @@ def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: 
         job.close()
     table = gap_table(grouped, ungrouped)
     column = str(dataset.source.get("groups", "groups"))
-    text, fields = gap_sentence(table, grouped.primary_metric, column, metric_name)
+    text, fields = gap_sentence(table, grouped.primary_metric, column, metric_name, rope)
     return GroupingGapResult(table, ungrouped, column, int(len(set(dataset.groups))),
                              (Note("grouping_gap", text, fields),))

@@ -215,3 +215,10 @@ def test_every_shipped_example_runs(name):
     if experiment.cv.compare_ungrouped:
         assert len(tables["grouping_gap.csv"]) == len(experiment.models) * len(
             experiment.metrics)
+
+
+def test_a_gap_within_the_rope_is_small():
+    table = pd.DataFrame({"model": ["a"], "metric": "roc_auc", "grouped_mean": [0.8],
+                          "ungrouped_mean": [0.83], "gap": [0.03]})
+    assert gap_sentence(table, "roc_auc", "id")[1]["kind"] == "optimistic"
+    assert gap_sentence(table, "roc_auc", "id", small=0.05)[1]["kind"] == "small"

@@ -113,7 +113,8 @@ class GroupsBox(QGroupBox):
         self.combo.setEnabled(editable)
         with blocked(self.compare_check):
             self.compare_check.setChecked(bool(compare))
-        self.compare_check.setEnabled(editable and chosen is not None)
+        # off without groups (nothing to compare), unless it is on: then it can be turned off
+        self.compare_check.setEnabled(editable and (chosen is not None or bool(compare)))
         suggestion = suggested_column(dataset) if editable and chosen is None else None
         self._suggested = None if suggestion is None else str(suggestion["column"])
         if suggestion is not None:
