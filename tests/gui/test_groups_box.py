@@ -46,6 +46,8 @@ def test_the_suggested_column_is_offered_in_one_click(window, qtbot, visits_csv,
     assert dataset.groups is None and "subject" in dataset.X.columns
     assert box.chosen() is None and box.suggest_button.isVisible()
     assert "'subject'" in box.suggest_button.text()
+    notes = window.dataset_tab.notes_label.text()
+    assert "choose it under Rows that belong together" in notes and '"groups"' not in notes
     assert not box.compare_check.isEnabled()        # nothing to compare without groups
     with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
         qtbot.mouseClick(box.suggest_button, Qt.LeftButton)
