@@ -15,6 +15,7 @@ import pandas as pd
 from .cv import CVResult, run_cv
 from .data import Dataset, load_dataset
 from .experiment import Experiment
+from .notes import Note
 from .progress import Progress
 from .stats import Comparison, ComparisonSettings, compare_models, summary_table
 
@@ -30,6 +31,7 @@ class ExperimentResult:
     comparison: Comparison
     aloocv: Optional[object] = None
     calibration: Optional[object] = None
+    grouping_gap: Optional[object] = None
 
     def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
         """The same run compared again with other ROPE / alpha / correction settings."""
@@ -49,7 +51,8 @@ class ExperimentResult:
                 *fold_notes(self.dataset.y, self.dataset.classes, self.cv.config,
                             getattr(self.dataset, "groups", None)),
                 *failure_notes(self.cv.failures, n_folds),
-                *rank_notes(self.summary, self.cv.primary_metric)]
+                *rank_notes(self.summary, self.cv.primary_metric),
+                *gap_notes(self)]
 
     def tables(self) -> dict:
         """``{file name: DataFrame}``: the tables of docs/experiment-format.md that apply."""
@@ -68,7 +71,7 @@ class ExperimentResult:
             confusion = confusion_table(self.cv.predictions, self.cv.models, self.cv.classes)
             tables["confusion.csv"] = confusion
             tables["per_class.csv"] = per_class_table(confusion, self.cv.classes)
-        for extra in (self.aloocv, self.calibration):
+        for extra in (self.grouping_gap, self.aloocv, self.calibration):
             if extra is not None:
                 tables.update(extra.tables())
         return tables
@@ -131,9 +134,31 @@ def check_some_score(cv: CVResult) -> None:
                      + (f"; {advice}" if advice else ""))
 
 
+def gap_notes(result: ExperimentResult) -> list:
+    """The grouping gap's verdict (``grouping_gap``), or ``grouping_gap_no_groups`` when
+    the experiment asks for the gap but the data set has no groups."""
+    if result.grouping_gap is not None:
+        return list(result.grouping_gap.notes)
+    if getattr(result.experiment.cv, "compare_ungrouped", False) and result.dataset.groups is None:
+        return [Note("grouping_gap_no_groups", '"compare_ungrouped" is on, but this data set '
+                     'names no "groups" column, so there is nothing to compare: name the column '
+                     "of rows that belong together (a subject or patient identifier), or turn "
+                     "it off", {"dataset": result.dataset.name})]
+    return []
+
+
 def run_extras(result: ExperimentResult, n_jobs: int = 1):
-    """ALOOCV and calibration, when the experiment asks for them."""
+    """The grouping gap, ALOOCV and calibration, when the experiment asks for them."""
     experiment = result.experiment
+    if experiment.cv.compare_ungrouped and result.dataset.groups is not None:
+        from .grouping_gap import run_grouping_gap
+        from .verdict import metric_label
+
+        gap = yield from run_grouping_gap(result.dataset, list(experiment.models), experiment.cv,
+                                          list(result.cv.metrics), result.cv, n_jobs,
+                                          metric_name=metric_label(result.cv.primary_metric),
+                                          rope=experiment.comparison.rope)
+        result = replace(result, grouping_gap=gap)
     if experiment.aloocv is not None:
         from .aloocv import run_aloocv
 

@@ -111,12 +111,16 @@ class CVConfig:
 
     ``scheme`` says whose folds: ``"sklearn"`` (scikit-learn's ``RepeatedStratifiedKFold``)
     or ``"weka"`` (Weka 3's, repeat *i* seeded ``random_state + i``; needs a seed).
+    ``compare_ungrouped``: with a data set's ``"groups"``, also run the models on ordinary
+    stratified folds to show what grouping changes (:mod:`engine.grouping_gap`); it does
+    not change the folds of the run.
     """
 
     n_splits: int = 10
     n_repeats: int = 10
     random_state: Optional[int] = 0
     scheme: str = "sklearn"
+    compare_ungrouped: bool = False
 
     def __post_init__(self):
         if self.scheme not in SCHEMES:
@@ -128,8 +132,11 @@ class CVConfig:
                              "number")
 
     def to_json(self) -> dict:
-        return {"n_splits": self.n_splits, "n_repeats": self.n_repeats,
+        data = {"n_splits": self.n_splits, "n_repeats": self.n_repeats,
                 "random_state": self.random_state, "scheme": self.scheme}
+        if self.compare_ungrouped:                  # written only when asked for
+            data["compare_ungrouped"] = True
+        return data
 
 
 @dataclass(frozen=True)

@@ -521,6 +521,8 @@ def _fit_counts(experiment, models) -> tuple:
     folds = _whole_or(cv.n_splits, 1) * _whole_or(cv.n_repeats, 1)
     n_cv = len(models) * folds
     n_cal = n_cv * len(_methods(experiment)) * INNER_SPLITS
+    if getattr(cv, "compare_ungrouped", False):     # the run without groups (grouping_gap)
+        n_cv *= 2
     n_alo = 0
     if experiment.aloocv is not None:
         eligible = sum(1 for spec in models if spec.estimator == "LogisticRegression")

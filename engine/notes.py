@@ -84,6 +84,12 @@ CODES = {
                           "[classes, counts, n_splits]",
     "grouped_small_classes": "with grouped folds, classes occur in fewer groups than folds "
                              "[classes, counts, n_splits]",
+    # ---- the grouping gap (engine.grouping_gap)
+    "grouping_gap": "the same models run with and without groups: what grouping changes, "
+                    "in words [metric, model (largest gap), grouped_mean, ungrouped_mean, gap, "
+                    "groups_column, kind: 'optimistic', 'small', 'lower' or 'no_scores']",
+    "grouping_gap_no_groups": "the gap without groups was asked for, but the data set has no "
+                              "\"groups\" column [dataset]",
     # ---- several data sets (engine.benchmark; their other notes carry a [dataset] field)
     "default_metric_datasets": "no metric was given and the data sets differ in their "
                                "number of classes: one metric that fits them all is used "

@@ -24,7 +24,8 @@ TOPICS = ("index", "dataset", "models", "cv", "results")
 ALIASES = {"aloocv": "results#alo", "calibration": "results#calibration",
            "corrected_ttest": "results#ttest", "bayesian": "results#rope",
            "rope": "results#rope", "credible_intervals": "results#intervals",
-           "across": "results#across"}
+           "across": "results#across", "grouping_gap": "results#grouping_gap",
+           "groups": "dataset#groups"}
 
 _dialog: Optional["HelpDialog"] = None
 

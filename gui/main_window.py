@@ -40,6 +40,7 @@ from .tabs.results_tab import ResultsTab
 from .views.aloocv_view import AloocvView, same_data
 from .views.across_view import host_across_view
 from .views.calibration_view import CalibrationView
+from .views.grouping_gap_view import GroupingGapView
 
 APP_TITLE = "Honest Eval"
 MAX_RECENT = 8
@@ -54,10 +55,12 @@ def settle_memory() -> None:
 
 
 def make_results_tab(state: AppState, parent):
-    """The Results tab with its ALOOCV, Calibration and Across data sets views."""
+    """The Results tab with its ALOOCV, Calibration, Grouped vs ungrouped and Across data
+    sets views."""
     tab = ResultsTab(state, parent)
     tab.add_view("ALOOCV", AloocvView(state, tab))
     tab.add_view("Calibration", CalibrationView(state, tab))
+    tab.add_view("Grouped vs ungrouped", GroupingGapView(state, tab))
     host_across_view(tab, state)
     return tab
 

@@ -5,7 +5,7 @@ options: ``--help``, ``--install-desktop``, ``--smoke-test``.
 
 The wheel is built offline (``pip wheel --no-build-isolation``) from a copy of the
 checkout: a few seconds. ``.ci/wheel`` goes further: a real install into a fresh virtual
-environment, the three examples run headless and the app started offscreen.
+environment, every shipped example runs headless and the app started offscreen.
 """
 import configparser
 import importlib.util
@@ -102,7 +102,9 @@ def test_every_shipped_file_is_in_the_wheel(names):
             "resources/help/index.html", "resources/help/style.css",
             "resources/examples/svc_kernels_moons.json",
             "resources/examples/breast_cancer_calibration.json",
-            "resources/examples/five_models_six_datasets.json"} <= shipped
+            "resources/examples/five_models_six_datasets.json",
+            "resources/examples/repeated_subjects.json",
+            "resources/examples/repeated_subjects.csv"} <= shipped
     assert sorted(shipped - names) == []
 
 
@@ -170,7 +172,8 @@ print(json.dumps({
     assert found["example"].endswith(os.path.join("examples", "svc_kernels_moons.json"))
     assert {"index.html", "style.css", "dataset.html", "results.html"} <= set(found["pages"])
     assert found["names"] == ["breast_cancer_calibration.json",
-                              "five_models_six_datasets.json", "svc_kernels_moons.json"]
+                              "five_models_six_datasets.json", "repeated_subjects.json",
+                              "svc_kernels_moons.json"]
     assert found["shipped"] == [True, True, False]
     assert found["schema"]
 

@@ -290,7 +290,8 @@ class CVTab(QWidget):
         if self._syncing:
             return
         config = CVConfig(self.folds_box.value(), self.repeats_box.value(), self.seed_box.value(),
-                          self.scheme_combo.currentData())
+                          self.scheme_combo.currentData(),
+                          compare_ungrouped=self.state.cv.compare_ungrouped)
         self._syncing = True
         try:
             self.state.set_cv(config, tuple(self.metrics()), self.jobs_box.value())

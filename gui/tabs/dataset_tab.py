@@ -32,6 +32,7 @@ from ..table_panel import TablePanel
 from ..views.column_picker import ColumnPicker, column_rows
 from ..views.dataset_list_view import DatasetListView
 from ..views.dataset_notes import notes_html, summary_html
+from ..views.groups_box import GroupsBox
 from ..views.widgets import blocked
 
 POSITIVE_TIP = ("The positive class is the class that precision, recall and F1 are about "
@@ -96,6 +97,7 @@ class DatasetTab(QWidget):
         self.setAcceptDrops(True)
         self._build()
         state.dataset_changed.connect(self._on_dataset_changed)
+        state.settings_changed.connect(self._sync_groups)
 
     # ------------------------------------------------------------------ layout
     def _build(self) -> None:
@@ -132,6 +134,10 @@ class DatasetTab(QWidget):
         self.columns = ColumnPicker(side)
         self.columns.exclusion_changed.connect(self._on_exclusion_changed)
         column.addWidget(self.columns)
+        self.groups_box = GroupsBox(side)
+        self.groups_box.groups_chosen.connect(self._on_groups_picked)
+        self.groups_box.compare_toggled.connect(self._on_compare_toggled)
+        column.addWidget(self.groups_box)
         self.summary = QLabel("No data loaded yet: pick a built-in data set or open a data file "
                               "(CSV, ARFF or Excel).")
         self.notes_label = QLabel("")
@@ -339,7 +345,24 @@ class DatasetTab(QWidget):
     def _on_target_picked(self, _index: int) -> None:
         target = self.target_combo.currentText()
         if self._view is not None and target != self._view.dataset.target:
-            self._reload({"target": target}, f"Using {target!r} as the target…")
+            changes = {"target": target}
+            if target == self._view.dataset.source.get("groups"):
+                changes["groups"] = None          # the target cannot say the groups too
+            self._reload(changes, f"Using {target!r} as the target…")
+
+    def _on_groups_picked(self, column) -> None:
+        if self._view is None or column == self._view.dataset.source.get("groups"):
+            return
+        message = ("Keeping the rows of each {!r} together…".format(column) if column
+                   else "Every row stands alone (no groups)…")
+        self._reload({"groups": column}, message)
+
+    def _on_compare_toggled(self, on: bool) -> None:
+        from dataclasses import replace
+
+        if bool(on) != self.state.cv.compare_ungrouped:
+            self.state.set_cv(replace(self.state.cv, compare_ungrouped=bool(on)),
+                              self.state.metrics, self.state.n_jobs)
 
     def _on_exclusion_changed(self, excluded: list) -> None:
         self._reload({"exclude": list(excluded)}, "Updating the features…")
@@ -496,6 +519,21 @@ class DatasetTab(QWidget):
             self._show_no_builtin(editable)
         self.summary.setText(summary_html(dataset))
         self.notes_label.setText(notes_html(dataset.notes))
+        self._sync_groups()
+
+    def _sync_groups(self) -> None:
+        """The "Rows that belong together" box as for the shown data set."""
+        if self._view is None:
+            return
+        dataset, raw = self._view.dataset, self._raw_of(self._view.dataset)
+        editable = source_path(dataset.source) is not None
+        columns = (raw.columns if raw is not None else
+                   [r.name for r in column_rows(None, dataset)] if editable else [])
+        if editable and dataset.source.get("groups") and dataset.source["groups"] not in columns:
+            columns = [*columns, dataset.source["groups"]]
+        self.groups_box.show_dataset(dataset, [c for c in columns if c != dataset.target],
+                                     editable, self.state.cv.n_splits,
+                                     self.state.cv.compare_ungrouped)
 
     def _sync_sheets(self, dataset: Dataset) -> None:
         """The sheet choice, shown for a workbook of several sheets."""

@@ -49,7 +49,10 @@ def column_rows(columns, dataset: Dataset, excluded=()) -> list:
     for name in dict.fromkeys(map(str, columns)):
         if name == str(dataset.target):
             continue
-        if name in features:
+        if name == str(dataset.source.get("groups")):
+            status, why = LEFT_OUT, ("Left out: it says which rows belong together (chosen "
+                                     "under Rows that belong together), so it is not a feature.")
+        elif name in features:
             status, why = USED, "Used as a feature. Untick to leave it out."
         elif name in excluded:
             status, why = EXCLUDED, "Left out by you. Tick to use it as a feature."

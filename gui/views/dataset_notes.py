@@ -69,6 +69,12 @@ def screen_note(note) -> str:
     if code == "target_chosen" and fields.get("weka"):
         return (f"target column not given; using the last attribute, {fields['column']!r}, as "
                 "Weka does (pick another one above)")
+    if code == "groups_suggested":
+        return (f"column {fields['column']!r} looks like an identifier with repeated values "
+                f"({fields['n_values']} values, {fields['rows_per_value']:.1f} rows each on "
+                "average): if rows with the same value belong together (one patient, one "
+                "subject), choose it under Rows that belong together, so that they are never "
+                "split between training and test folds")
     if code == "sheet_read":
         return (f"read the sheet {fields['sheet']!r} of the {len(fields['sheets'])} in the "
                 "workbook (pick another one under Sheet)")

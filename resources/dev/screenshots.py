@@ -6,7 +6,8 @@ The window is 1280 x 800; the Results tab is shown with two models selected (rbf
 Then the second example (breast cancer: logistic regression, naive Bayes, random forest,
 with ALOOCV and calibration) is run for the ALOOCV and Calibration views, and the third
 (five models on six data sets, run here with ``engine.benchmark.run_benchmark``) for the
-"Across data sets" view and the data set picker.
+"Across data sets" view and the data set picker, and the fourth (repeated subjects, run with
+and without groups) for the "Grouped vs ungrouped" view.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
 FILES = ("dataset.png", "models.png", "cross_validation.png", "results.png")
 SECOND_EXAMPLE = os.path.join(ROOT, "resources", "examples", "breast_cancer_calibration.json")
 THIRD_EXAMPLE = os.path.join(ROOT, "resources", "examples", "five_models_six_datasets.json")
+FOURTH_EXAMPLE = os.path.join(ROOT, "resources", "examples", "repeated_subjects.json")
 
 
 def wait_for(signal, timeout_s: float = 120) -> None:
@@ -70,6 +72,7 @@ def main(argv=None) -> int:
         save(window, os.path.join(out, "results_bayesian.png"))
         run_second_example(app, window, out)
         run_third_example(app, window, out)
+        run_fourth_example(app, window, out)
         window.close()
     return 0
 
@@ -111,6 +114,21 @@ def run_third_example(app, window, out: str) -> None:
     window.results_tab.picker.pick("circles, close")
     settle(app, 800, window=window)
     save(window, os.path.join(out, "results_datasets.png"))
+
+
+def run_fourth_example(app, window, out: str) -> None:
+    """Repeated subjects, run with the subjects kept together and without: the "Grouped vs
+    ungrouped" view."""
+    window.open_experiment(FOURTH_EXAMPLE)
+    wait_for(window.dataset_tab.view_ready)
+    window.tabs.setCurrentWidget(window.cv_tab)
+    window.cv_tab.start_run()
+    wait_for(window.cv_tab.run_succeeded, 600)
+    views = window.results_tab.views
+    views.setCurrentIndex([views.tabText(i) for i in range(views.count())]
+                          .index("Grouped vs ungrouped"))
+    settle(app, 800, window=window)
+    save(window, os.path.join(out, "grouping_gap.png"))
 
 
 if __name__ == "__main__":

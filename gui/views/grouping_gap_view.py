@@ -1,0 +1,99 @@
+"""The Results tab's "Grouped vs ungrouped" view: what keeping rows together changes.
+
+With a data set's ``"groups"`` and "Also run without groups" ticked (``cv.compare_ungrouped``),
+a run also cross-validates the models on ordinary folds (``engine.grouping_gap``). This
+view shows both means per model side by side (bars and ``grouping_gap.csv``), the gap, and
+the verdict in words. The statistics of the other views stay on the grouped folds.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+
+from engine.notes import note_code, note_fields
+from engine.verdict import metric_label
+
+from ..plots.grouping_gap_plot import GroupingGapPlot
+from ..state import AppState
+from ..table_panel import TablePanel
+from ..tabs.results_widgets import PageHeader
+from .widgets import escape
+
+HINT = ("<p style='font-size:13pt; color:#444'>Grouped vs ungrouped</p>"
+        "<p style='color:#666'>When several rows come from one patient or subject, choose that "
+        "column under <b>Rows that belong together</b> on the Dataset tab and tick <b>Also run "
+        "without groups</b>. The next run then also scores the models on ordinary folds, which "
+        "put rows of one subject in both training and test, and shows here how much that "
+        "flatters them.</p>")
+NO_GROUPS = ("<p style='font-size:13pt; color:#444'>Grouped vs ungrouped</p>"
+             "<p style='color:#666'>“Also run without groups” is on, but this data set has no "
+             "column of rows that belong together, so there is nothing to compare. Choose one "
+             "under <b>Rows that belong together</b> on the Dataset tab, then run again.</p>")
+HEADER = ("The same models, the same seed: once with the rows of each group kept together "
+          "(the result every other view uses) and once with ordinary folds, which ignore the "
+          "groups. A positive gap is how much ordinary folds overstate the score.")
+
+
+def verdict_html(result) -> str:
+    """The ``grouping_gap`` note as a sentence, the gap in bold colour when optimistic."""
+    note = next((n for n in result.notes if note_code(n) == "grouping_gap"), None)
+    if note is None:
+        return ""
+    text = str(note)
+    text = escape(text[:1].upper() + text[1:] + ".")
+    kind = note_fields(note).get("kind")
+    colour = "#b35900" if kind == "optimistic" else "#333"
+    return f"<p style='color:{colour}'>{text}</p>"
+
+
+class GroupingGapView(QWidget):
+    """Bars, table and verdict of the last result's grouping gap (a hint without one)."""
+
+    def __init__(self, state: AppState, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self.hint = QLabel(HINT, self)
+        self.hint.setWordWrap(True)
+        self.hint.setAlignment(Qt.AlignCenter)
+        self.hint.setMargin(40)
+        content = QWidget(self)
+        self.verdict = QLabel(content)
+        self.verdict.setWordWrap(True)
+        self.verdict.setTextFormat(Qt.RichText)
+        self.verdict.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.plot = GroupingGapPlot(content)
+        self.table = TablePanel("Mean per model and metric, with and without groups",
+                                "grouping_gap.csv", content, key_column="model")
+        self.table.model.show_column_as("metric", metric_label)
+        body = QSplitter(Qt.Horizontal, content)
+        body.addWidget(self.plot)
+        body.addWidget(self.table)
+        body.setSizes([560, 640])
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(PageHeader(HEADER, "grouping_gap", content))
+        layout.addWidget(self.verdict)
+        layout.addWidget(body, 1)
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.hint)
+        self.stack.addWidget(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.stack)
+        state.result_changed.connect(self.set_result)
+        self.set_result(state.result)
+
+    def set_result(self, result) -> None:
+        """Show ``result``'s grouping gap (the hint when it has none)."""
+        gap = getattr(result, "grouping_gap", None) if result is not None else None
+        if gap is None:
+            asked = result is not None and any(note_code(n) == "grouping_gap_no_groups"
+                                               for n in result.notes)
+            self.hint.setText(NO_GROUPS if asked else HINT)
+            self.stack.setCurrentWidget(self.hint)
+            return
+        metric = result.cv.primary_metric
+        self.verdict.setText(verdict_html(result))
+        self.plot.set_gap(gap.table, metric, metric_label(metric))
+        self.table.set_frame(gap.table)
+        self.stack.setCurrentIndex(1)
