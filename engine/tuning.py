@@ -298,6 +298,22 @@ def grid_members(spec) -> list:
             for combo in ParameterGrid(spec.tune["grid"])]
 
 
+def fits_per_fold(spec) -> int:
+    """Model fits one outer fold of ``spec`` makes: 1 for a plain model; with ``tune``
+    ``grid size x inner_splits + 1`` (the inner search and the refit) plus the grid
+    members as plain models (``optimism``); ``threshold`` multiplies by its
+    ``inner_splits + 1``. Inner fits use part of the training rows; counted as whole."""
+    from sklearn.model_selection import ParameterGrid
+
+    search = members = 0
+    if spec.tune:
+        size = len(ParameterGrid(spec.tune["grid"]))
+        search = size * spec.tune.get("inner_splits", INNER_SPLITS) + 1
+        members = size if spec.tune.get("optimism", True) else 0
+    factor = spec.threshold.get("inner_splits", INNER_SPLITS) + 1 if spec.threshold else 1
+    return (search or 1) * factor + members * factor
+
+
 def member_label(combo: dict) -> str:
     """``"C=1, gamma=0.01"``: a grid member as the tables name it."""
     return ", ".join(f"{p}={_cell(v)}" for p, v in combo.items())
