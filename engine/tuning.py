@@ -60,6 +60,16 @@ def _inner_splits(block: dict, path: tuple, key: str) -> int:
     return value
 
 
+def _check_keys(block, here: str, example: str, allowed: tuple) -> None:
+    """``block`` is an object with only the ``allowed`` keys."""
+    if not isinstance(block, dict):
+        raise ValueError(f"{here}: expected an object such as {example}, got {show(block)}")
+    unknown = sorted(set(block) - set(allowed))
+    if unknown:
+        raise ValueError(f"{here}: unknown key(s) {', '.join(unknown)}; allowed: "
+                         + ", ".join(allowed))
+
+
 def check_tune(tune, entry: dict, path: tuple = ()) -> dict:
     """The ``"tune"`` block of a model entry, checked, with its defaults filled in.
 
@@ -84,13 +94,8 @@ def check_tune(tune, entry: dict, path: tuple = ()) -> dict:
     from .metrics import check_metric_names
 
     here = _where(path, "tune")
-    if not isinstance(tune, dict):
-        raise ValueError(f"{here}: expected an object such as {{\"grid\": {{\"C\": [0.1, 1, 10]}}}}, "
-                         f"got {show(tune)}")
-    unknown = sorted(set(tune) - {"grid", "inner_splits", "scoring", "optimism"})
-    if unknown:
-        raise ValueError(f"{here}: unknown key(s) {', '.join(unknown)}; allowed: grid, "
-                         "inner_splits, optimism, scoring")
+    _check_keys(tune, here, '{"grid": {"C": [0.1, 1, 10]}}',
+                ("grid", "inner_splits", "optimism", "scoring"))
     grid = tune.get("grid")
     if not grid or not isinstance(grid, (dict, list)):
         raise ValueError(f"{here}.grid: expected an object of parameter names and lists of "
@@ -127,13 +132,8 @@ def check_threshold(threshold, path: tuple = ()) -> dict:
         finite numbers), ``inner_splits`` and ``random_state``.
     """
     here = _where(path, "threshold")
-    if not isinstance(threshold, dict):
-        raise ValueError(f"{here}: expected an object such as {{\"scoring\": "
-                         f"\"balanced_accuracy\"}}, got {show(threshold)}")
-    unknown = sorted(set(threshold) - {"scoring", "cost", "inner_splits", "random_state"})
-    if unknown:
-        raise ValueError(f"{here}: unknown key(s) {', '.join(unknown)}; allowed: cost, "
-                         "inner_splits, random_state, scoring")
+    _check_keys(threshold, here, '{"scoring": "balanced_accuracy"}',
+                ("cost", "inner_splits", "random_state", "scoring"))
     if ("scoring" in threshold) == ("cost" in threshold):
         raise ValueError(f"{here}: give either \"scoring\" (such as \"balanced_accuracy\") or "
                          "\"cost\" (a 2x2 matrix [[c_tn, c_fp], [c_fn, c_tp]]), not both or "

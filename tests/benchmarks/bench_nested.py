@@ -88,7 +88,8 @@ def main(quick: bool) -> int:
           f"{peer_wall:7.2f} s wall")
     print(f"  honest-eval run_cv (tune)                 : {our_cpu:7.2f} s cpu "
           f"{our_wall:7.2f} s wall")
-    print(f"  ratio (ours / scikit-learn, cpu)          : {our_cpu / peer_cpu:7.3f}  (goal <= 1.0)")
+    print(f"  ratio (ours / scikit-learn, cpu)          : {our_cpu / peer_cpu:7.3f}  "
+          "(goal <= 1.0)")
     print(f"  with optimism (9 members as plain models) : {members_cpu:7.2f} s cpu "
           f"({members_cpu / our_cpu:.2f} x tune alone)")
     print(f"  fold scores equal: {identical} (largest difference {largest:.1e}, goal <= "
