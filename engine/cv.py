@@ -397,9 +397,9 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     ------
     Progress
         After every (model, fold) fit, labelled with the model, repeat and fold; its
-        ``detail`` is a :class:`FoldScores` (repeat and fold from 1). The fits of a tuned
-        model's grid members as plain models (for ``tuning_optimism``; they are not in the
-        comparison) follow, with no ``detail``.
+        ``detail`` is a :class:`FoldScores` (repeat and fold from 1). In every split the fits
+        of a tuned model's grid members as plain models (for ``tuning_optimism``; they are
+        not in the comparison) follow the models' own, with no ``detail``.
 
     Returns
     -------

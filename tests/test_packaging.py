@@ -170,7 +170,8 @@ print(json.dumps({
     assert found["example"].endswith(os.path.join("examples", "svc_kernels_moons.json"))
     assert {"index.html", "style.css", "dataset.html", "results.html"} <= set(found["pages"])
     assert found["names"] == ["breast_cancer_calibration.json",
-                              "five_models_six_datasets.json", "svc_kernels_moons.json"]
+                              "five_models_six_datasets.json", "svc_kernels_moons.json",
+                              "svc_kernels_nested_moons.json"]
     assert found["shipped"] == [True, True, False]
     assert found["schema"]
 
