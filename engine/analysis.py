@@ -45,6 +45,7 @@ class ExperimentResult:
         formed. Computed once (the result is frozen)."""
         from .advice import failure_notes, rank_notes
         from .cv import fold_notes
+        from .tuning import optimism_notes
 
         n_folds = self.cv.config.n_splits * self.cv.config.n_repeats
         return [*self.dataset.notes, *self.experiment.notes,
@@ -52,7 +53,8 @@ class ExperimentResult:
                             getattr(self.dataset, "groups", None)),
                 *failure_notes(self.cv.failures, n_folds),
                 *rank_notes(self.summary, self.cv.primary_metric),
-                *gap_notes(self)]
+                *gap_notes(self),
+                *optimism_notes(self.cv.tuning_optimism)]
 
     def tables(self) -> dict:
         """``{file name: DataFrame}``: the tables of docs/experiment-format.md that apply."""
@@ -65,6 +67,10 @@ class ExperimentResult:
         }
         if not self.cv.failures.empty:
             tables["failures.csv"] = self.cv.failures
+        for name, table in (("tuning.csv", self.cv.tuning), ("thresholds.csv", self.cv.thresholds),
+                            ("tuning_optimism.csv", self.cv.tuning_optimism)):
+            if len(table):
+                tables[name] = table
         if "predicted" in self.cv.predictions and len(self.cv.predictions):
             from .per_class import confusion_table, per_class_table
 

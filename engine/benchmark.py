@@ -283,14 +283,16 @@ def finish(experiment: Experiment, results) -> BenchmarkResult:
 
 
 def planned_steps(experiment: Experiment) -> int:
-    """The progress steps of one data set's run: one per cross-validation fit (twice with
-    ``compare_ungrouped`` and groups), per calibrated fold and method, and per ALOOCV point
-    (with one more per model)."""
+    """The progress steps of one data set's run: one per cross-validation fit (a tuned
+    model's grid members as plain models too; twice with ``compare_ungrouped`` and groups),
+    per calibrated fold and method, and per ALOOCV point (with one more per model)."""
+    from .tuning import grid_members
+
     models, cv = list(experiment.models), experiment.cv
     folds = cv.n_splits * cv.n_repeats
-    steps = len(models) * folds
+    steps = (len(models) + sum(len(grid_members(spec)) for spec in models)) * folds
     if cv.compare_ungrouped and any("groups" in block for block in experiment.dataset_blocks):
-        steps += len(models) * folds            # the run without groups (engine.grouping_gap)
+        steps *= 2                               # the run without groups (engine.grouping_gap)
     if experiment.calibration is not None:
         steps += len(models) * len(dict.fromkeys(experiment.calibration.methods)) * folds
     if experiment.aloocv is not None:

@@ -175,17 +175,27 @@ def _first_sentence(text: str) -> str:
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """One model of an experiment: a catalogue estimator, its parameters, optional scaling."""
+    """One model of an experiment: a catalogue estimator, its parameters, optional scaling.
+
+    ``tune`` (a grid searched inside each outer training fold) and ``threshold`` (a
+    decision threshold chosen there) are the checked blocks of :mod:`engine.tuning`, or
+    None.
+    """
 
     name: str
     estimator: str
     params: dict = field(default_factory=dict)
     scale: bool = False
+    tune: Any = None
+    threshold: Any = None
 
     def to_json(self) -> dict:
         entry = {"name": self.name, "estimator": self.estimator, "params": dict(self.params)}
         if self.scale:
             entry["scale"] = True
+        for key in ("tune", "threshold"):
+            if getattr(self, key):
+                entry[key] = dict(getattr(self, key))
         return entry
 
 
@@ -215,7 +225,7 @@ def expand_model(entry: dict, path: tuple = ()) -> list:
         the place of the wrong value (``models[2].params.C: ...``).
     """
     where = readable_path(path) if path else "model entry"
-    allowed = {"name", "estimator", "params", "grid", "scale"}
+    allowed = {"name", "estimator", "params", "grid", "scale", "tune", "threshold"}
     unknown = sorted(set(entry) - allowed)
     if unknown:
         raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed: "
@@ -234,10 +244,11 @@ def expand_model(entry: dict, path: tuple = ()) -> list:
                          "an object of name: value")
     scale = bool(entry.get("scale", False))
     places = {p: path + ("params", p) for p in params} if path else {}
+    extra = _inside_folds(entry, path)
     grid = entry.get("grid")
     if not grid:
         name = entry.get("name") or estimator
-        return [validated(ModelSpec(str(name), estimator, dict(params), scale), places)]
+        return [validated(ModelSpec(str(name), estimator, dict(params), scale, **extra), places)]
     prefix = entry.get("name")
     specs = []
     for combo, combo_path in _grid_points(grid, path, str(estimator)):
@@ -245,8 +256,21 @@ def expand_model(entry: dict, path: tuple = ()) -> list:
         if prefix:
             name = f"{prefix}_{name}"
         at = {**places, **{p: combo_path + (p,) for p in combo}} if path else {}
-        specs.append(validated(ModelSpec(name, estimator, {**params, **combo}, scale), at))
+        specs.append(validated(ModelSpec(name, estimator, {**params, **combo}, scale, **extra),
+                               at))
     return specs
+
+
+def _inside_folds(entry: dict, path: tuple) -> dict:
+    """The checked ``tune`` and ``threshold`` blocks of an entry (:mod:`engine.tuning`)."""
+    from .tuning import check_threshold, check_tune
+
+    out = {}
+    if entry.get("tune") is not None:
+        out["tune"] = check_tune(entry["tune"], entry, path)
+    if entry.get("threshold") is not None:
+        out["threshold"] = check_threshold(entry["threshold"], path)
+    return out
 
 
 def _place(path: tuple, key: str, fallback: str) -> str:
@@ -373,13 +397,25 @@ def make_estimator(spec: ModelSpec):
     return estimator_class(spec.estimator)(**_constructor_params(spec.params))
 
 
-def make_pipeline(spec: ModelSpec, dataset=None):
+def make_pipeline(spec: ModelSpec, dataset=None, inside_folds: bool = True):
     """A fresh, unfitted scikit-learn estimator for the model, with what the data needs.
 
     Categorical columns are one-hot encoded and missing values imputed inside the
     pipeline (fitted on each training fold only); ``scale`` adds a StandardScaler.
-    A plain numeric data set with no scaling gets the bare estimator.
+    A plain numeric data set with no scaling gets the bare estimator. A model with
+    ``tune`` or ``threshold`` is wrapped in scikit-learn's ``GridSearchCV`` /
+    ``TunedThresholdClassifierCV`` (:func:`engine.tuning.wrap_model`) unless
+    ``inside_folds`` is False.
     """
+    plain = _plain_pipeline(spec, dataset)
+    if inside_folds and (spec.tune or spec.threshold):
+        from .tuning import wrap_model
+
+        return wrap_model(plain, spec, dataset)
+    return plain
+
+
+def _plain_pipeline(spec: ModelSpec, dataset=None):
     estimator = make_estimator(spec)
     steps = []
     needs_prep = dataset is not None and not dataset.is_plain_numeric()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Generator, Optional
 
 import numpy as np
@@ -24,6 +24,8 @@ from .notes import Note
 from .metrics import FoldScorer, check_metrics
 from .parallel import run_calls, take_rows
 from .progress import Progress, Stopwatch
+from .tuning import (fit_details, grid_members, optimism_table, thresholds_table,
+                     tuning_table, with_scoring)
 
 #: Columns of ``CVResult.scores`` (``fold_scores.csv``).
 SCORE_COLUMNS = ["model", "repeat", "fold", "metric", "score", "n_train", "n_test", "fit_seconds"]
@@ -88,6 +90,11 @@ class FoldFit:
         ``error`` and, per metric, why it could not be computed.
     warnings : tuple of str
         Every distinct warning, whole (:func:`warning_texts`).
+    details : dict
+        JSON-able values the fitted model chose on its training part
+        (:func:`engine.tuning.fit_details`: a grid search's ``best_params`` and
+        ``best_score``, a tuned threshold's ``best_threshold`` and ``threshold_score``);
+        empty for a plain model.
     """
 
     scores: tuple
@@ -98,6 +105,7 @@ class FoldFit:
     error: Optional[str] = None
     errors: tuple = ()
     warnings: tuple = ()
+    details: dict = field(default_factory=dict)
 
 
 #: The fold assignments ``CVConfig.scheme`` names: scikit-learn's
@@ -160,6 +168,14 @@ class CVResult:
     failures : DataFrame
         ``model, repeat, fold, kind, message``: kind ``"error"`` (no score) or
         ``"warning"`` (for example non-convergence; the score is kept).
+    tuning : DataFrame
+        Models with ``tune``: ``model, repeat, fold``, one column per tuned parameter (the
+        value the inner search chose) and ``inner_score`` (its ``best_score_``).
+    thresholds : DataFrame
+        Models with ``threshold``: ``model, repeat, fold, threshold, inner_score``.
+    tuning_optimism : DataFrame
+        Tuned models (with ``optimism``): ``model, metric, n_members, best_member,
+        best_plain_score, nested_score, optimism`` (:func:`engine.tuning.optimism_table`).
     """
 
     scores: pd.DataFrame
@@ -171,6 +187,9 @@ class CVResult:
     config: CVConfig
     prediction_kind: dict = field(default_factory=dict)
     seconds: float = 0.0
+    tuning: pd.DataFrame = field(default_factory=pd.DataFrame)
+    thresholds: pd.DataFrame = field(default_factory=pd.DataFrame)
+    tuning_optimism: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def primary_metric(self) -> str:
@@ -385,7 +404,9 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     ------
     Progress
         After every (model, fold) fit, labelled with the model, repeat and fold; its
-        ``detail`` is a :class:`FoldScores` (repeat and fold from 1).
+        ``detail`` is a :class:`FoldScores` (repeat and fold from 1). In every split the fits
+        of a tuned model's grid members as plain models (for ``tuning_optimism``; they are
+        not in the comparison) follow the models' own, with no ``detail``.
 
     Returns
     -------
@@ -396,10 +417,15 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     metrics = check_metrics(list(metrics), len(dataset.classes))
     check_folds(dataset.y, config, dataset.groups, dataset.classes)
     splits = make_splits(dataset.y, config, dataset.groups)
-    tasks = [(m, s) for s in range(len(splits)) for m in range(len(models))]
+    models = [with_scoring(spec, metrics[0]) for spec in models]
+    members = [(m, label, member) for m, spec in enumerate(models)
+               for label, member in grid_members(spec)]
+    tasks = [(m, s) for s in range(len(splits))
+             for m in range(len(models) + len(members))]
     clock = Stopwatch(len(tasks))
     X = feature_matrix(dataset)
-    estimators = [make_pipeline(spec, dataset) for spec in models]
+    estimators = [make_pipeline(spec, dataset) for spec in
+                  [*models, *(member for _, _, member in members)]]
     labels = list(range(len(dataset.classes)))
     outcomes = [None] * len(tasks)
     pos_label = getattr(dataset, "pos_label", None)
@@ -411,11 +437,37 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         done += 1
         model, split = tasks[index]
         repeat, fold = split_label(split, config.n_splits)
+        if model >= len(models):
+            owner, label, _ = members[model - len(models)]
+            yield clock.progress(done, f"{models[owner].name}: grid member {label} as a plain "
+                                       f"model, repeat {repeat}, fold {fold}")
+            continue
         detail = FoldScores(models[model].name, repeat, fold, dict(zip(metrics, outcome.scores)),
                             outcome.error)
         yield clock.progress(done, f"model {model + 1} of {len(models)} ({models[model].name}), "
                                    f"repeat {repeat}, fold {fold}", detail)
-    return _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock)
+    optimism = _optimism(outcomes, tasks, models, members, metrics)
+    main = [i for i, (m, _) in enumerate(tasks) if m < len(models)]
+    kept = [outcomes[i] for i in main]
+    outcome = None
+    outcomes.clear()  # _assemble releases each fit's arrays as it copies them
+    result = _assemble(kept, [tasks[i] for i in main], models, metrics, splits, dataset,
+                       config, clock)
+    return replace(result, tuning_optimism=optimism)
+
+
+def _optimism(outcomes, tasks, models, members, metrics) -> pd.DataFrame:
+    """``tuning_optimism.csv`` from the primary-metric scores of the tuned models and of
+    their grid members as plain models (same outer folds)."""
+    nested, plain = {}, {}
+    for (m, _split), outcome in zip(tasks, outcomes):
+        if m < len(models):
+            if models[m].tune:
+                nested.setdefault(models[m].name, []).append(outcome.scores[0])
+            continue
+        owner, label, _ = members[m - len(models)]
+        plain.setdefault(models[owner].name, {}).setdefault(label, []).append(outcome.scores[0])
+    return optimism_table(nested, plain, metrics[0])
 
 
 def feature_matrix(dataset: Dataset):
@@ -436,7 +488,7 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None)
 
     scores, fit_seconds = (np.nan,) * len(metrics), np.nan
     kind = values = predicted = error = None
-    errors = []
+    errors, details = [], {}
     model = copy.deepcopy(estimator)  # an unfitted estimator: the same as clone, faster
     X_train, X_test = take_rows(X, train), take_rows(X, test)
     # parameters were validated when the model was specified (catalogue.validated)
@@ -447,6 +499,7 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None)
             start = time.perf_counter()
             model.fit(X_train, y[train])
             fit_seconds = time.perf_counter() - start
+            details = fit_details(model)
             scorer = FoldScorer(model, X_test, y[test], labels, pos_label)
             scores = tuple(_safe_score(scorer, m, errors) for m in metrics)
             kind, values = scorer.kept_predictions()
@@ -455,7 +508,7 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None)
             error = f"{type(exc).__name__}: {exc}"
             errors.append(error)
     return FoldFit(scores, fit_seconds, kind, values, predicted, error, tuple(errors),
-                   tuple(warning_texts(caught)))
+                   tuple(warning_texts(caught)), details)
 
 
 def _safe_score(scorer, metric, errors: list):
@@ -486,7 +539,7 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
     """The :class:`CVResult` of the finished fits. Each outcome's predictions are copied
     into the final columns and the outcome released (``outcomes[i]`` becomes None), so
     the predictions are held once, not two or three times, while the table is built."""
-    score_rows, failure_rows, kinds = [], [], {}
+    score_rows, failure_rows, kinds, chosen = [], [], {}, []
     n_classes = len(dataset.classes)
     columns = _prediction_arrays(outcomes, tasks, splits, dataset)
     start = 0
@@ -501,6 +554,8 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
             failure_rows.append((name, repeat, fold, "error", text))
         for text in outcome.warnings:
             failure_rows.append((name, repeat, fold, "warning", text))
+        if getattr(outcome, "details", None):
+            chosen.append((name, repeat, fold, outcome.details))
         if outcome.values is not None:
             kinds.setdefault(name, outcome.kind)
             rows = slice(start, start + len(test))
@@ -519,7 +574,8 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
     return CVResult(scores=scores, predictions=predictions,
                     failures=failures, models=tuple(m.name for m in models),
                     metrics=tuple(metrics), classes=tuple(dataset.classes), config=config,
-                    prediction_kind=kinds, seconds=clock.progress(0).elapsed)
+                    prediction_kind=kinds, seconds=clock.progress(0).elapsed,
+                    tuning=tuning_table(chosen), thresholds=thresholds_table(chosen))
 
 
 def _prediction_arrays(outcomes, tasks, splits, dataset):

@@ -133,7 +133,8 @@ class Experiment:
 
         metric = default_metric(n_classes)
         classes = "two" if n_classes == 2 else n_classes
-        return replace(self, metrics=(metric,), notes=self.notes + (
+        return replace(self, metrics=(metric,), models=_tune_scoring(self.models, metric),
+                       notes=self.notes + (
             Note("default_metric", f"no metric given: using {metric} ({classes} classes)",
                  {"metric": metric, "n_classes": n_classes}),))
 
@@ -229,6 +230,8 @@ def _parse(data: dict, base_dir: str) -> Experiment:
     single = isinstance(metrics, str)              # one name may be given alone
     metrics = [metrics] if single else list(metrics)
     check_metric_names(metrics, indexed=not single)
+    if metrics:
+        models = _tune_scoring(models, str(metrics[0]))
     comparison = _section(data, "comparison", ComparisonSettings,
                           _as_tuple("credible_levels")) or ComparisonSettings()
     aloocv = _section(data, "aloocv", AloocvSettings)
@@ -238,6 +241,13 @@ def _parse(data: dict, base_dir: str) -> Experiment:
                       models=tuple(models), cv=cv, metrics=tuple(str(m) for m in metrics),
                       comparison=comparison, aloocv=aloocv, calibration=calibration,
                       base_dir=base_dir, notes=tuple(notes), datasets=datasets)
+
+
+def _tune_scoring(models, metric: str) -> tuple:
+    """The models with ``tune.scoring`` defaulting to the primary metric ``metric``."""
+    from .tuning import with_scoring
+
+    return tuple(with_scoring(spec, metric) for spec in models)
 
 
 def _datasets(data: dict) -> tuple:

@@ -518,8 +518,10 @@ def _methods(experiment) -> list:
 def _fit_counts(experiment, models) -> tuple:
     """(cross-validation, calibration, ALOOCV) fits."""
     cv = experiment.cv
+    from .tuning import fits_per_fold
+
     folds = _whole_or(cv.n_splits, 1) * _whole_or(cv.n_repeats, 1)
-    n_cv = len(models) * folds
+    n_cv = sum(fits_per_fold(spec) for spec in models) * folds
     n_cal = n_cv * len(_methods(experiment)) * INNER_SPLITS
     if getattr(cv, "compare_ungrouped", False):     # the run without groups (grouping_gap)
         n_cv *= 2
@@ -567,6 +569,12 @@ def _ask(assessment: Assessment, cv) -> Optional[str]:
                f"{cv.n_repeats} repeats")
         if assessment.n_datasets > 1:
             how = f"{assessment.n_datasets} data sets x {how}"
+        plain = assessment.n_models * assessment.n_datasets * cv.n_splits * cv.n_repeats
+        if getattr(cv, "compare_ungrouped", False):
+            plain *= 2
+            how += ", twice (with and without groups)"
+        if assessment.n_cv_fits > plain:
+            how += ", with the searches inside each fold (tune, threshold)"
         extra = [f"{_count(n)} {what} fits" for n, what in
                  ((assessment.n_calibration_fits, "calibration"),
                   (assessment.n_aloocv_fits, "ALOOCV")) if n]
@@ -628,6 +636,7 @@ def estimate_seconds(experiment, dataset, n_jobs: int = 1,
         return sum(estimate_seconds(experiment, one, n_jobs, budget / len(dataset))
                    for one in dataset)
     from .cv import feature_matrix, make_splits
+    from .tuning import fits_per_fold
 
     models = list(experiment.models)
     experiment = experiment.with_metrics_for(len(dataset.classes))
@@ -645,7 +654,7 @@ def estimate_seconds(experiment, dataset, n_jobs: int = 1,
     parallel, alo = 0.0, 0.0
     for spec in models:
         unit, calibration_overhead = timed[(spec.estimator, spec.scale)]
-        seconds = unit * _work(spec)
+        seconds = unit * _work(spec) * fits_per_fold(spec)     # tuning: inner fits too
         parallel += folds * (seconds + len(methods) * (calibration_overhead + 4 * seconds))
         if experiment.aloocv is not None and spec.estimator == "LogisticRegression":
             alo += seconds * experiment.aloocv.n_C
@@ -682,7 +691,7 @@ def _time_group(spec, dataset, X, split, metrics, share, methods) -> tuple:
     pname = TREE_ITERATIONS.get(spec.estimator, "n_estimators")
     if _work(spec) > TIMING_TREES:
         timed = replace(spec, params={**spec.params, pname: TIMING_TREES})
-    estimator = make_pipeline(timed, dataset)
+    estimator = make_pipeline(timed, dataset, inside_folds=False)
     train, test = split
     order = np.random.default_rng(0).permutation(train)
     fit = _fitter(estimator, X, dataset, test, metrics)

@@ -339,7 +339,10 @@ class FoldScorer:
         if LABELS in self._cache:
             return np.asarray(self._cache[LABELS])
         est = self.estimator
-        final = type(est.steps[-1][1] if hasattr(est, "steps") else est).__name__
+        if hasattr(est, "best_threshold_"):     # a tuned threshold: only predict applies it
+            return np.asarray(self.response(LABELS))
+        inner = getattr(est, "best_estimator_", est)   # a grid search predicts with it
+        final = type(inner.steps[-1][1] if hasattr(inner, "steps") else inner).__name__
         classes = np.asarray(getattr(est, "classes_", self.labels))
         decision = self._cache.get("decision")
         if final == "SVC" and decision is not None and np.ndim(decision) == 1:

@@ -102,6 +102,11 @@ CODES = {
     "unranked_models": "models without any valid score have no rank [models]",
     "partial_ranks": "models are ranked on the folds every ranked model completed "
                      "[rank_note]",
+    # ---- choices made inside the folds (engine.tuning)
+    "tuning_optimism": "a tuned model's nested score against the best of its grid settings "
+                       "scored as plain models on the same folds (what choosing on the scoring "
+                       "folds would report) [model, metric, n_members, best_member, "
+                       "best_plain_score, nested_score, optimism]",
     # ---- ALOOCV (engine.aloocv)
     "alo_best_at_max_c": "ALO keeps improving up to the largest C searched [C_max]",
     "alo_best_at_min_c": "ALO is best at the smallest C searched [C_min]",

@@ -57,7 +57,8 @@ KNOWN_TABLES = frozenset({
     "credible_intervals.csv", "failures.csv", "aloocv_curve.csv", "aloocv_optimum.csv",
     "calibration_curve.csv", "calibration_scores.csv", "calibration_map.csv",
     "confusion.csv", "per_class.csv", "dataset_scores.csv", "ranks.csv", "friedman.csv",
-    "nemenyi.csv", "wilcoxon.csv", "signed_rank.csv", "grouping_gap.csv", REPORT})
+    "nemenyi.csv", "wilcoxon.csv", "signed_rank.csv", "grouping_gap.csv", "tuning.csv",
+    "thresholds.csv", "tuning_optimism.csv", REPORT})
 STAGING_PREFIX, TEMPORARY_PREFIX = ".staging-", ".tmp-"
 _INDEXED = ("correlation.csv",)
 

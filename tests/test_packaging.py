@@ -173,7 +173,7 @@ print(json.dumps({
     assert {"index.html", "style.css", "dataset.html", "results.html"} <= set(found["pages"])
     assert found["names"] == ["breast_cancer_calibration.json",
                               "five_models_six_datasets.json", "repeated_subjects.json",
-                              "svc_kernels_moons.json"]
+                              "svc_kernels_moons.json", "svc_kernels_nested_moons.json"]
     assert found["shipped"] == [True, True, False]
     assert found["schema"]
 

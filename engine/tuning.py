@@ -1,0 +1,435 @@
+"""Choices made inside each outer training fold: nested tuning and decision thresholds.
+
+A model entry of an experiment file may carry
+
+* ``"tune": {"grid": {PARAM: [values]}, "inner_splits": 5, "scoring": METRIC,
+  "optimism": true}``: in every outer fold the model is scikit-learn's
+  ``GridSearchCV(pipeline, grid, cv=inner_splits, scoring=METRIC, refit=True)`` fitted on
+  the training part only (the inner splitter is scikit-learn's default for ``cv=int``,
+  unshuffled stratified k-fold), so its outer scores equal ``cross_val_score(GridSearchCV(
+  ...), X, y, cv=outer)``. ``optimism`` (default true) also scores every grid member as a
+  plain model on the same outer folds, to measure how much picking the best of them by
+  those folds would flatter it (``tuning_optimism.csv``).
+* ``"threshold": {"scoring": METRIC} or {"cost": [[c_tn, c_fp], [c_fn, c_tp]]}`` (two
+  classes): the model is ``TunedThresholdClassifierCV(model, scoring=..., cv=inner_splits)``,
+  its decision threshold chosen on the training part only. Costs are what each outcome
+  costs (positive = bad, negative = a gain); the threshold minimises the mean cost per row,
+  i.e. maximises :func:`cost_score`. With ``"tune"`` as well, the threshold is tuned
+  around the grid search (the grid search runs inside each of the threshold's inner
+  folds, then once more on the whole training part).
+
+:func:`wrap_model` builds the estimator, :func:`fit_details` reads what was chosen from a
+fitted one (the ``details`` of :class:`engine.cv.FoldFit`), and the table functions make
+``tuning.csv``, ``thresholds.csv`` and ``tuning_optimism.csv``.
+"""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+
+from .notes import Note
+from .schema import readable_path, show
+
+#: Default inner folds of ``"tune"`` and ``"threshold"``.
+INNER_SPLITS = 5
+#: Metrics a threshold can be chosen by: they score predicted labels (ranking metrics such
+#: as ROC AUC do not depend on the threshold).
+THRESHOLD_SCORINGS = ("balanced_accuracy", "accuracy", "f1", "precision", "recall", "jaccard",
+                      "matthews_corrcoef", "f1_macro", "f1_weighted")
+#: Columns of ``thresholds.csv``.
+THRESHOLD_COLUMNS = ["model", "repeat", "fold", "threshold", "inner_score"]
+#: Columns of ``tuning_optimism.csv``.
+OPTIMISM_COLUMNS = ["model", "metric", "n_members", "best_member", "best_plain_score",
+                    "nested_score", "optimism"]
+
+
+# ----------------------------------------------------------------------------- checking
+
+def _where(path: tuple, *keys) -> str:
+    return readable_path(path + keys) if path else ".".join(map(str, keys))
+
+
+def _inner_splits(block: dict, path: tuple, key: str) -> int:
+    value = block.get("inner_splits", INNER_SPLITS)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 2:
+        raise ValueError(f"{_where(path, key, 'inner_splits')}: expected a whole number of at "
+                         f"least 2 (the inner folds), got {show(value)}")
+    return value
+
+
+def _check_keys(block, here: str, example: str, allowed: tuple) -> None:
+    """``block`` is an object with only the ``allowed`` keys."""
+    if not isinstance(block, dict):
+        raise ValueError(f"{here}: expected an object such as {example}, got {show(block)}")
+    unknown = sorted(set(block) - set(allowed))
+    if unknown:
+        raise ValueError(f"{here}: unknown key(s) {', '.join(unknown)}; allowed: "
+                         + ", ".join(allowed))
+
+
+def check_tune(tune, entry: dict, path: tuple = ()) -> dict:
+    """The ``"tune"`` block of a model entry, checked, with its defaults filled in.
+
+    Every combination of the grid is checked as the model's parameters are (by
+    :func:`engine.catalogue.validated`); messages name the place (``models[0].tune.grid.C:
+    ...``).
+
+    Parameters
+    ----------
+    tune : dict
+    entry : dict
+        The model entry (its estimator, params, scale and grid).
+    path : tuple
+        The entry's place in the experiment file.
+
+    Returns
+    -------
+    dict
+        ``grid``, ``inner_splits``, ``scoring`` (None: the primary metric) and ``optimism``.
+    """
+    from .catalogue import ModelSpec, _grid_points, validated
+    from .metrics import check_metric_names
+
+    here = _where(path, "tune")
+    _check_keys(tune, here, '{"grid": {"C": [0.1, 1, 10]}}',
+                ("grid", "inner_splits", "optimism", "scoring"))
+    grid = tune.get("grid")
+    if not grid or not isinstance(grid, (dict, list)):
+        raise ValueError(f"{here}.grid: expected an object of parameter names and lists of "
+                         f"values to try, got {show(grid)}")
+    outer = entry.get("grid") or {}
+    outer_keys = set().union(*[g for g in ([outer] if isinstance(outer, dict) else outer)
+                               if isinstance(g, dict)]) if outer else set()
+    params, scale = entry.get("params") or {}, bool(entry.get("scale", False))
+    estimator = entry["estimator"]
+    for combo, place in _grid_points(grid, path + ("tune",), str(estimator)):
+        both = sorted(outer_keys & set(combo))
+        if both:
+            raise ValueError(f"{here}.grid: {', '.join(both)} is both in the model's \"grid\" "
+                             "(separate models) and tuned inside the folds: keep it in one")
+        at = {p: place + (p,) for p in combo} if path else {}
+        validated(ModelSpec("tuned", estimator, {**params, **combo}, scale), at)
+    scoring = tune.get("scoring")
+    if scoring is not None:
+        check_metric_names([scoring], where=f"{here}.scoring", indexed=False)
+    optimism = tune.get("optimism", True)
+    if not isinstance(optimism, bool):
+        raise ValueError(f"{here}.optimism: expected true or false, got {show(optimism)}")
+    return {"grid": grid, "inner_splits": _inner_splits(tune, path, "tune"),
+            "scoring": scoring, "optimism": optimism}
+
+
+def check_threshold(threshold, path: tuple = ()) -> dict:
+    """The ``"threshold"`` block of a model entry, checked, with its defaults filled in.
+
+    Returns
+    -------
+    dict
+        ``scoring`` (a name of :data:`THRESHOLD_SCORINGS`) or ``cost`` (a 2x2 list of
+        finite numbers), ``inner_splits`` and ``random_state``.
+    """
+    here = _where(path, "threshold")
+    _check_keys(threshold, here, '{"scoring": "balanced_accuracy"}',
+                ("cost", "inner_splits", "random_state", "scoring"))
+    if ("scoring" in threshold) == ("cost" in threshold):
+        raise ValueError(f"{here}: give either \"scoring\" (such as \"balanced_accuracy\") or "
+                         "\"cost\" (a 2x2 matrix [[c_tn, c_fp], [c_fn, c_tp]]), not both or "
+                         "neither")
+    out = {"inner_splits": _inner_splits(threshold, path, "threshold"),
+           "random_state": threshold.get("random_state", 0)}
+    seed = out["random_state"]
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ValueError(f"{here}.random_state: expected a whole number or null, got {show(seed)}")
+    if "scoring" in threshold:
+        if threshold["scoring"] not in THRESHOLD_SCORINGS:
+            raise ValueError(f"{here}.scoring: a threshold is chosen by a metric of predicted "
+                             f"classes; got {show(threshold['scoring'])}, use one of: "
+                             + ", ".join(THRESHOLD_SCORINGS))
+        out["scoring"] = threshold["scoring"]
+    else:
+        out["cost"] = check_cost(threshold["cost"], f"{here}.cost")
+    return out
+
+
+def check_cost(cost, where: str = "cost") -> list:
+    """A 2x2 cost matrix ``[[c_tn, c_fp], [c_fn, c_tp]]`` of finite numbers (rows: the
+    actual class, negative then positive; columns: the predicted class)."""
+    ok = (isinstance(cost, list) and len(cost) == 2
+          and all(isinstance(row, list) and len(row) == 2 for row in cost)
+          and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                  for row in cost for v in row))
+    if not ok:
+        raise ValueError(f"{where}: expected a 2x2 matrix of numbers [[c_tn, c_fp], [c_fn, "
+                         f"c_tp]] (rows: actual negative, positive; columns: predicted), got "
+                         f"{show(cost)}")
+    if len({v for row in cost for v in row}) == 1:
+        raise ValueError(f"{where}: every outcome costs the same, so no threshold is better "
+                         "than another: give the errors (c_fp, c_fn) higher costs")
+    return [[float(v) for v in row] for row in cost]
+
+
+# ----------------------------------------------------------------------------- scorers
+
+def cost_score(y_true, y_pred, cost, labels) -> float:
+    """Minus the mean cost per row: ``-sum(confusion * cost) / n`` (greater is better).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like
+    cost : 2x2 nested list
+        ``[[c_tn, c_fp], [c_fn, c_tp]]``: rows the actual class, columns the predicted one,
+        negative class first.
+    labels : list
+        ``[negative, positive]``.
+    """
+    from sklearn.metrics import confusion_matrix
+
+    counts = confusion_matrix(y_true, y_pred, labels=labels)
+    return -float((counts * np.asarray(cost, dtype=float)).sum() / max(len(y_true), 1))
+
+
+def cost_scorer(cost, pos_label=None):
+    """A scikit-learn scorer from a cost matrix (see :func:`cost_score`); picklable."""
+    from sklearn.metrics import make_scorer
+
+    positive = 1 if pos_label is None else int(pos_label)
+    return make_scorer(cost_score, cost=cost, labels=[1 - positive, positive])
+
+
+def scorer_for(metric: str, pos_label=None):
+    """scikit-learn's scorer for ``metric``, with ``pos_label`` for the metrics that have a
+    positive class (as :class:`engine.metrics.FoldScorer` scores them); the name itself
+    when the positive class is scikit-learn's default (code 1)."""
+    from .metrics import USES_POSITIVE
+
+    if pos_label is None or int(pos_label) == 1 or metric not in USES_POSITIVE:
+        return metric
+    from sklearn import metrics as skm
+
+    if metric == "average_precision":
+        return skm.make_scorer(skm.average_precision_score, pos_label=int(pos_label),
+                               response_method=("decision_function", "predict_proba"))
+    func = {"f1": skm.f1_score, "precision": skm.precision_score,
+            "recall": skm.recall_score, "jaccard": skm.jaccard_score}[metric]
+    return skm.make_scorer(func, pos_label=int(pos_label))
+
+
+# ----------------------------------------------------------------------------- models
+
+def prefixed_grid(grid, estimator):
+    """``grid`` with its names as the pipeline needs them (``model__C``) and its values as
+    the constructor takes them (lists of hidden layer sizes as tuples)."""
+    from .catalogue import _constructor_params
+
+    prefix = "model__" if hasattr(estimator, "steps") else ""
+    grids = [grid] if isinstance(grid, dict) else list(grid)
+    out = [{prefix + p: [_constructor_params({p: v})[p] for v in values]
+            for p, values in g.items()} for g in grids]
+    return out[0] if isinstance(grid, dict) else out
+
+
+def wrap_model(estimator, spec, dataset=None):
+    """``estimator`` (the model's pipeline) wrapped as its ``tune`` and ``threshold`` ask.
+
+    Parameters
+    ----------
+    estimator : estimator
+        What :func:`engine.catalogue.make_pipeline` built for the plain model.
+    spec : ModelSpec
+    dataset : Dataset, optional
+        For the number of classes and the positive class (default: two classes, code 1).
+
+    Raises
+    ------
+    ValueError
+        A threshold on data with more than two classes.
+    """
+    from .metrics import default_metric
+
+    n_classes = len(dataset.classes) if dataset is not None else 2
+    pos_label = getattr(dataset, "pos_label", None)
+    model = estimator
+    if spec.tune:
+        from sklearn.model_selection import GridSearchCV
+
+        scoring = spec.tune.get("scoring") or default_metric(n_classes)
+        model = GridSearchCV(estimator, prefixed_grid(spec.tune["grid"], estimator),
+                             scoring=scorer_for(scoring, pos_label),
+                             cv=spec.tune.get("inner_splits", INNER_SPLITS), refit=True)
+    if spec.threshold:
+        if n_classes != 2:
+            raise ValueError(f"model {spec.name!r}: a decision threshold works for two classes "
+                             f"only, and the data has {n_classes}: remove \"threshold\" from "
+                             "the model, or use a two-class target")
+        from sklearn.model_selection import TunedThresholdClassifierCV
+
+        block = spec.threshold
+        scoring = (cost_scorer(block["cost"], pos_label) if "cost" in block
+                   else scorer_for(block["scoring"], pos_label))
+        model = TunedThresholdClassifierCV(model, scoring=scoring,
+                                           cv=block.get("inner_splits", INNER_SPLITS),
+                                           random_state=block.get("random_state", 0))
+    return model
+
+
+def with_scoring(spec, metric: str):
+    """``spec`` with its ``tune.scoring`` set to ``metric`` when it names none."""
+    from dataclasses import replace
+
+    if not spec.tune or spec.tune.get("scoring"):
+        return spec
+    return replace(spec, tune={**spec.tune, "scoring": metric})
+
+
+def grid_members(spec) -> list:
+    """``(label, ModelSpec)`` of every grid member of a tuned model, as a plain model
+    (its threshold kept), in ``ParameterGrid`` order; ``[]`` when the model is not tuned
+    or its ``optimism`` is off."""
+    from dataclasses import replace
+
+    from sklearn.model_selection import ParameterGrid
+
+    if not spec.tune or not spec.tune.get("optimism", True):
+        return []
+    return [(member_label(combo), replace(spec, params={**spec.params, **combo}, tune=None))
+            for combo in ParameterGrid(spec.tune["grid"])]
+
+
+def fits_per_fold(spec) -> int:
+    """Model fits one outer fold of ``spec`` makes: 1 for a plain model; with ``tune``
+    ``grid size x inner_splits + 1`` (the inner search and the refit) plus the grid
+    members as plain models (``optimism``); ``threshold`` multiplies by its
+    ``inner_splits + 1``. Inner fits use part of the training rows; counted as whole."""
+    from sklearn.model_selection import ParameterGrid
+
+    search = members = 0
+    if spec.tune:
+        size = len(ParameterGrid(spec.tune["grid"]))
+        search = size * spec.tune.get("inner_splits", INNER_SPLITS) + 1
+        members = size if spec.tune.get("optimism", True) else 0
+    factor = spec.threshold.get("inner_splits", INNER_SPLITS) + 1 if spec.threshold else 1
+    return (search or 1) * factor + members * factor
+
+
+def member_label(combo: dict) -> str:
+    """``"C=1, gamma=0.01"``: a grid member as the tables name it."""
+    return ", ".join(f"{p}={_cell(v)}" for p, v in combo.items())
+
+
+# ----------------------------------------------------------------------------- details
+
+def _jsonable(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def fit_details(model) -> dict:
+    """What a fitted model chose on its training part, as JSON-able values.
+
+    Returns
+    -------
+    dict
+        ``best_threshold`` and ``threshold_score`` (a ``TunedThresholdClassifierCV``'s
+        ``best_threshold_`` / ``best_score_``), ``best_params`` and ``best_score`` (a
+        grid search's ``best_params_``, names without the pipeline prefix, /
+        ``best_score_``); empty for a plain model.
+    """
+    details = {}
+    if hasattr(model, "best_threshold_"):
+        details["best_threshold"] = float(model.best_threshold_)
+        details["threshold_score"] = float(model.best_score_)
+        model = model.estimator_
+    if hasattr(model, "best_params_"):
+        details["best_params"] = {name.split("__")[-1]: _jsonable(value)
+                                  for name, value in model.best_params_.items()}
+        details["best_score"] = float(model.best_score_)
+    return details
+
+
+def _cell(value):
+    """A chosen value as a table cell: numbers and text as they are, others as JSON."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return json.dumps(_jsonable(value))
+
+
+def tuning_table(rows: list) -> pd.DataFrame:
+    """``tuning.csv`` from ``(model, repeat, fold, details)``: model, repeat, fold, one
+    column per tuned parameter (the value chosen on that fold's training part;
+    empty where a model does not tune it), inner_score."""
+    records, names = [], []
+    for model, repeat, fold, details in rows:
+        if "best_params" not in details:
+            continue
+        chosen = {p: _cell(v) for p, v in details["best_params"].items()}
+        names += [p for p in chosen if p not in names]
+        records.append({"model": model, "repeat": repeat, "fold": fold, **chosen,
+                        "inner_score": details["best_score"]})
+    columns = ["model", "repeat", "fold", *names, "inner_score"]
+    return pd.DataFrame(records, columns=columns)
+
+
+def thresholds_table(rows: list) -> pd.DataFrame:
+    """``thresholds.csv`` from ``(model, repeat, fold, details)``: model, repeat, fold,
+    threshold, inner_score (the threshold's mean score on the inner folds)."""
+    records = [(model, repeat, fold, d["best_threshold"], d["threshold_score"])
+               for model, repeat, fold, d in rows if "best_threshold" in d]
+    return pd.DataFrame(records, columns=THRESHOLD_COLUMNS)
+
+
+def optimism_table(nested: dict, members: dict, metric: str) -> pd.DataFrame:
+    """``tuning_optimism.csv``: per tuned model, the best grid member's plain CV mean minus
+    the nested mean (same outer folds, ``metric``).
+
+    Parameters
+    ----------
+    nested : dict
+        Tuned model name -> its outer fold scores.
+    members : dict
+        Tuned model name -> ``{member label: its outer fold scores as a plain model}``.
+    metric : str
+    """
+    records = []
+    for model, scores in members.items():
+        means = {label: _mean(s) for label, s in scores.items()}
+        means = {k: v for k, v in means.items() if np.isfinite(v)}
+        nested_mean = _mean(nested[model])
+        if not means or not np.isfinite(nested_mean):
+            continue
+        best = max(means, key=means.get)
+        records.append((model, metric, len(scores), best, means[best], nested_mean,
+                        means[best] - nested_mean))
+    return pd.DataFrame(records, columns=OPTIMISM_COLUMNS)
+
+
+def _mean(scores) -> float:
+    scores = np.asarray(scores, dtype=float)
+    return float(np.nanmean(scores)) if np.isfinite(scores).any() else float("nan")
+
+
+def optimism_sentence(row) -> str:
+    """One sentence on the optimism of a tuned model (a row of ``tuning_optimism.csv``)."""
+    head = (f"{row['model']}: tuned inside each training fold it scores "
+            f"{row['nested_score']:.4g} {row['metric']}; the best of its {row['n_members']} "
+            f"grid settings ({row['best_member']}), picked by the same folds that score it, "
+            f"shows {row['best_plain_score']:.4g}")
+    if row["optimism"] > 0:
+        return (head + f", {row['optimism']:.3g} too optimistic: report the tuned score, "
+                "which paid for choosing the setting")
+    return head + ": choosing on the scoring folds did not flatter it this time"
+
+
+def optimism_notes(table: pd.DataFrame) -> list:
+    """A ``tuning_optimism`` note per row of ``tuning_optimism.csv``."""
+    return [Note("tuning_optimism", optimism_sentence(row),
+                 {k: (row[k].item() if isinstance(row[k], np.generic) else row[k])
+                  for k in OPTIMISM_COLUMNS})
+            for _, row in table.iterrows()]
