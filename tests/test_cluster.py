@@ -92,7 +92,7 @@ def test_closing_the_run_cancels_everything_at_once(cluster):
     assert record.done == 1 and scheduler_tasks(cluster) > 50
     start = time.perf_counter()
     job.close()
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 3.0          # no waiting for the 100 fits
     assert scheduler_tasks(cluster) == 0
     assert all(not keys for keys in cluster.client.processing().values())
 
