@@ -51,8 +51,13 @@ def checked_on(cluster: Optional[str], check: Callable) -> tuple:
         if not cluster:
             raise ValueError("give the Dask scheduler's address (tcp://HOST:PORT, as "
                              "`dask scheduler` prints it), or run on this computer")
-        from engine.cluster import check_cluster
+        from engine.cluster import ClusterSpec, check_cluster
 
+        # not local:N here: Cancel ends the run's process, which would orphan its workers
+        if ClusterSpec.parse(cluster).address is None:
+            raise ValueError("give a Dask scheduler's address (tcp://HOST:PORT); to run "
+                             "on this computer, choose \"This computer\" and its parallel "
+                             "jobs")
         check_cluster(cluster)
     return checked
 

@@ -58,8 +58,13 @@ def test_an_unreachable_or_missing_address_is_a_dialog(tab, qtbot, warnings_show
     tab.start_run()
     qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=30000)
     assert "Give the Dask scheduler's address" in warnings_shown[0][1]
-    qtbot.keyClicks(tab.run_on.address, "tcp://127.0.0.1:9")
+    qtbot.keyClicks(tab.run_on.address, "local:2")
     tab.start_run()
     qtbot.waitUntil(lambda: len(warnings_shown) == 2, timeout=30000)
-    assert "Cannot reach the Dask scheduler at tcp://127.0.0.1:9" in warnings_shown[1][1]
+    assert "choose \"This computer\"" in warnings_shown[1][1]
+    tab.run_on.address.clear()
+    qtbot.keyClicks(tab.run_on.address, "tcp://127.0.0.1:9")
+    tab.start_run()
+    qtbot.waitUntil(lambda: len(warnings_shown) == 3, timeout=30000)
+    assert "Cannot reach the Dask scheduler at tcp://127.0.0.1:9" in warnings_shown[2][1]
     assert tab.run_button.isEnabled() and tab.state.result is None
