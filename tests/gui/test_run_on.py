@@ -6,20 +6,10 @@ import pytest
 from engine.analysis import run_experiment
 from engine.data import load_builtin
 from engine.progress import run_to_end
-from gui.state import AppState
-from gui.tabs.cv_tab import CVTab
 from gui.tabs.run_on import SCHEDULER, THIS_COMPUTER
+from tests.gui.test_cv_tab import tab  # noqa: F401 - the CV tab, shown
 
 distributed = pytest.importorskip("distributed")
-
-
-@pytest.fixture
-def tab(qtbot):
-    widget = CVTab(AppState())
-    qtbot.addWidget(widget)
-    widget.show()
-    yield widget
-    widget.shutdown()
 
 
 def small_setup(tab):
