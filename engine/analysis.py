@@ -90,8 +90,8 @@ def compare_cv(cv: CVResult, settings: ComparisonSettings) -> Comparison:
 
 
 def run_experiment(experiment: Experiment, n_jobs: int = 1,
-                   dataset: Optional[Dataset] = None) -> Generator[Progress, None,
-                                                                   ExperimentResult]:
+                   dataset: Optional[Dataset] = None, cluster=None
+                   ) -> Generator[Progress, None, ExperimentResult]:
     """Run an experiment end to end.
 
     Parameters
@@ -101,6 +101,8 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         Worker processes for the cross-validation.
     dataset : Dataset, optional
         Already loaded data (the GUI's); loaded from ``experiment.dataset`` if not given.
+    cluster : engine.cluster.Cluster, optional
+        An open Dask cluster: the fits run on its workers (:func:`engine.parallel.run_calls`).
 
     Yields
     ------
@@ -118,12 +120,12 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         dataset = load_dataset(experiment.dataset, experiment.base_dir)
     experiment = experiment.with_metrics_for(len(dataset.classes))
     cv = yield from run_cv(dataset, list(experiment.models), experiment.cv,
-                           list(experiment.metrics), n_jobs=n_jobs)
+                           list(experiment.metrics), n_jobs=n_jobs, cluster=cluster)
     check_some_score(cv)
     summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures)
     comparison = compare_cv(cv, experiment.comparison)
     result = ExperimentResult(experiment, dataset, cv, summary, comparison)
-    return (yield from run_extras(result, n_jobs))
+    return (yield from run_extras(result, n_jobs, cluster))
 
 
 def check_some_score(cv: CVResult) -> None:
@@ -153,7 +155,7 @@ def gap_notes(result: ExperimentResult) -> list:
     return []
 
 
-def run_extras(result: ExperimentResult, n_jobs: int = 1):
+def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
     """The grouping gap, ALOOCV and calibration, when the experiment asks for them."""
     experiment = result.experiment
     if experiment.cv.compare_ungrouped and result.dataset.groups is not None:
@@ -163,7 +165,7 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1):
         gap = yield from run_grouping_gap(result.dataset, list(experiment.models), experiment.cv,
                                           list(result.cv.metrics), result.cv, n_jobs,
                                           metric_name=metric_label(result.cv.primary_metric),
-                                          rope=experiment.comparison.rope)
+                                          rope=experiment.comparison.rope, cluster=cluster)
         result = replace(result, grouping_gap=gap)
     if experiment.aloocv is not None:
         from .aloocv import run_aloocv
@@ -175,6 +177,7 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1):
 
         calibration = yield from run_calibration(result.dataset, result.cv,
                                                  list(experiment.models),
-                                                 experiment.calibration, n_jobs=n_jobs)
+                                                 experiment.calibration, n_jobs=n_jobs,
+                                                 cluster=cluster)
         result = replace(result, calibration=calibration)
     return result

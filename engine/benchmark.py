@@ -227,7 +227,7 @@ def _classes_text(counts) -> str:
 
 # ----------------------------------------------------------------------------- running
 
-def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None,
+def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None, cluster=None,
                   ) -> Generator[Progress, None, BenchmarkResult]:
     """Run ``experiment`` on each of its data sets, then compare the models across them.
 
@@ -243,6 +243,8 @@ def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None,
         Worker processes for the cross-validation.
     datasets : sequence of Dataset, optional
         The data sets already loaded by :func:`load_datasets`.
+    cluster : engine.cluster.Cluster, optional
+        An open Dask cluster: the fits run on its workers (:func:`engine.parallel.run_calls`).
 
     Yields
     ------
@@ -262,7 +264,8 @@ def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None,
     clock = Stopwatch(per_dataset * len(datasets))
     results = []
     for index, dataset in enumerate(datasets):
-        job = run_experiment(experiment.for_dataset(index), n_jobs=n_jobs, dataset=dataset)
+        job = run_experiment(experiment.for_dataset(index), n_jobs=n_jobs, dataset=dataset,
+                             cluster=cluster)
         steps = _Steps(clock, index, len(datasets), dataset.name, per_dataset)
         result = yield from steps.relay(job)
         results.append(result)

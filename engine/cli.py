@@ -1,5 +1,5 @@
-"""The headless runner: ``honest-eval run EXPERIMENT.json --out DIR [--jobs N]`` (from a
-source checkout: ``python main.py run …``).
+"""The headless runner: ``honest-eval run EXPERIMENT.json --out DIR [--jobs N | --cluster
+local:N | --cluster tcp://HOST:PORT]`` (from a source checkout: ``python main.py run …``).
 
 Progress and the data notes (``note: ...``) go to stderr; the tables, ``notes.txt`` and
 ``run.json`` to DIR as one result set (:mod:`engine.result_folder`), which is checked to be
@@ -40,6 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", required=True, help="folder for the CSV tables (created)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="parallel worker processes for the folds (-1: all cores)")
+    parser.add_argument("--cluster", metavar="WHERE",
+                        help="run the fits on a Dask cluster: local:N (N worker processes "
+                             "started for the run) or tcp://HOST:PORT (a running Dask "
+                             "scheduler); needs pip install \"honest-eval[cluster]\"")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--yes", action="store_true",
                         help="start a very long run (more than 20,000 fits) without asking")
@@ -93,6 +97,19 @@ def _run(args, argv) -> int:
         return _fail(f"the number of workers --jobs must be positive or -1 (got {args.jobs})")
     if not args.out.strip():
         return _fail("the folder --out must have a name (got an empty one)")
+    spec = None
+    if args.cluster is not None:
+        if args.jobs != 1:
+            return _fail("the options --jobs and --cluster cannot be combined: --jobs N runs "
+                         "the fits in N processes on this computer, --cluster on the cluster's "
+                         "workers (use --cluster local:N for N processes here); give one of them")
+        from .cluster import ClusterSpec, import_distributed
+
+        try:
+            spec = ClusterSpec.parse(args.cluster)
+            import_distributed()
+        except ValueError as exc:
+            return _fail(str(exc))
     from . import guards
 
     try:                                  # before the heavy imports: fails in a blink
@@ -111,6 +128,7 @@ def _run(args, argv) -> int:
     out = os.path.abspath(args.out)
     bar = None if args.quiet else ProgressBar()
     job, created, stage = None, [], "computing"
+    cluster = contextlib.ExitStack()        # closed after the job (a LocalCluster with it)
     try:
         experiment = load_experiment(args.experiment)
         refusal = guards.check_models(experiment.models)
@@ -131,8 +149,10 @@ def _run(args, argv) -> int:
             return _fail(refusal)
         shown = []
         on_progress = _progress_shower(experiment, dataset, bar, args.quiet, shown)
-        job = (run_benchmark(experiment, n_jobs=jobs, datasets=dataset) if several
-               else run_experiment(experiment, n_jobs=jobs, dataset=dataset))
+        where = _open_cluster(spec, cluster, bar)
+        job = (run_benchmark(experiment, n_jobs=jobs, datasets=dataset, cluster=where)
+               if several else
+               run_experiment(experiment, n_jobs=jobs, dataset=dataset, cluster=where))
         result = run_to_end(job, on_progress)
         notes = [str(note) for note in result.notes]
         _print_notes([note for note in notes if note not in shown], args.quiet)
@@ -159,11 +179,24 @@ def _run(args, argv) -> int:
         sys.stderr.write(f"error: unexpected failure ({type(exc).__name__}: "
                          f"{one_line(str(exc))}); please report it with the experiment file\n")
         return EXIT_FAILED
+    finally:
+        cluster.close()
     if not args.quiet:
         parts = [f"{len(tables)} tables", *(texts or ()), *(["notes.txt"] if notes else [])]
         what = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
         sys.stderr.write(f"wrote {what} to {out} (run.json lists them)\n")
     return EXIT_OK
+
+
+def _open_cluster(spec, stack: contextlib.ExitStack, bar):
+    """The open cluster of ``spec`` (closed with ``stack``), or None without one."""
+    if spec is None:
+        return None
+    from .cluster import open_cluster
+
+    if bar is not None:
+        bar.stream.write(f"connecting to the cluster {spec}…\n")
+    return stack.enter_context(open_cluster(spec))
 
 
 def _progress_shower(experiment, dataset, bar, quiet: bool, shown: list):
@@ -238,7 +271,8 @@ def _manifest(result, args, argv) -> dict:
     else:
         manifest["data"] = data_record(result.dataset, result.experiment.base_dir)
     manifest.update({"experiment_file": os.path.abspath(args.experiment),
-                     "command": {"argv": ["run", *argv], "jobs": args.jobs},
+                     "command": {"argv": ["run", *argv], "jobs": args.jobs,
+                                 "cluster": args.cluster},
                      "exit_status": EXIT_OK})
     return manifest
 

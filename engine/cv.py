@@ -387,7 +387,7 @@ def fold_notes(y: np.ndarray, classes, config: CVConfig,
 
 
 def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
-           n_jobs: int = 1) -> Generator[Progress, None, CVResult]:
+           n_jobs: int = 1, cluster=None) -> Generator[Progress, None, CVResult]:
     """Cross-validate ``models`` on ``dataset``: every model on the same splits.
 
     Parameters
@@ -399,6 +399,8 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         scikit-learn scorer names; the first is the primary metric.
     n_jobs : int
         Worker processes (joblib); 1 runs in this process. -1 uses every core.
+    cluster : engine.cluster.Cluster, optional
+        An open Dask cluster: the fits run on its workers (:func:`engine.parallel.run_calls`).
 
     Yields
     ------
@@ -432,7 +434,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     calls = [(estimators[m], X, dataset.y, *splits[s], metrics, labels, pos_label)
              for m, s in tasks]
     done = 0
-    for index, outcome in run_calls(fit_and_score, calls, n_jobs):
+    for index, outcome in run_calls(fit_and_score, calls, n_jobs, cluster):
         outcomes[index] = outcome
         done += 1
         model, split = tasks[index]

@@ -148,9 +148,9 @@ def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
 
 
 def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: list,
-                     grouped: CVResult, n_jobs: int = 1,
-                     metric_name: Optional[str] = None, rope: float = SMALL_GAP) -> Generator[Progress, None,
-                                                                     GroupingGapResult]:
+                     grouped: CVResult, n_jobs: int = 1, metric_name: Optional[str] = None,
+                     rope: float = SMALL_GAP,
+                     cluster=None) -> Generator[Progress, None, GroupingGapResult]:
     """Run the same models on ordinary repeated stratified folds and compare the means.
 
     Parameters
@@ -169,6 +169,8 @@ def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: 
         The primary metric as the verdict names it (default: its scorer name).
     rope : float
         A largest gap within ±rope is called small (:func:`gap_sentence`).
+    cluster : optional
+        Where the fits run (:mod:`engine.cluster`), as for :func:`engine.cv.run_cv`.
 
     Yields
     ------
@@ -190,7 +192,8 @@ def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: 
                          'that belong together); name one, or leave "compare_ungrouped" out')
     ungrouped_data = replace(dataset, groups=None)
     plain = replace(config, scheme="sklearn")
-    job = run_cv(ungrouped_data, list(models), plain, list(metrics), n_jobs=n_jobs)
+    job = run_cv(ungrouped_data, list(models), plain, list(metrics), n_jobs=n_jobs,
+                 cluster=cluster)
     try:
         while True:
             try:

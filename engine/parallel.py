@@ -1,4 +1,4 @@
-"""Running many independent fits, in this process or in joblib workers.
+"""Running many independent fits, in this process, in joblib workers or on a Dask cluster.
 
 :func:`run_calls` yields ``(index, result)`` as each call finishes, so callers can
 report progress and stop early; results are keyed by index, so the numbers never
@@ -12,7 +12,8 @@ from typing import Callable, Generator, Sequence
 import pandas as pd
 
 
-def run_calls(func: Callable, calls: Sequence[tuple], n_jobs: int = 1) -> Generator:
+def run_calls(func: Callable, calls: Sequence[tuple], n_jobs: int = 1,
+              cluster=None) -> Generator:
     """Call ``func(*args)`` for every ``args`` in ``calls``.
 
     Parameters
@@ -23,6 +24,9 @@ def run_calls(func: Callable, calls: Sequence[tuple], n_jobs: int = 1) -> Genera
         The arguments of each call.
     n_jobs : int
         1 runs here, one call at a time; more (or -1, every core) uses joblib workers.
+    cluster : engine.cluster.Cluster, optional
+        An open Dask cluster (:func:`engine.cluster.open_cluster`): the calls run on its
+        workers (``n_jobs`` is then ignored), the arguments they share sent once.
 
     Yields
     ------
@@ -30,6 +34,9 @@ def run_calls(func: Callable, calls: Sequence[tuple], n_jobs: int = 1) -> Genera
         As calls finish (in order when ``n_jobs == 1``). Closing the generator stops
         the remaining calls.
     """
+    if cluster is not None:
+        yield from cluster.run_calls(func, calls)
+        return
     if n_jobs == 1:
         for index, args in enumerate(calls):
             yield index, func(*args)

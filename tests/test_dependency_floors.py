@@ -1,4 +1,4 @@
-"""The floors pyproject.toml declares (the dependencies and the ``test`` extra) are the
+"""The floors pyproject.toml declares (the dependencies, the ``test`` and ``cluster`` extras) are the
 versions .ci/oldest installs and tests: the one check of pins against floors. .ci/oldest
 runs this file first, with ``HONEST_EVAL_OLDEST`` set, so it also checks that the
 environment it built holds exactly those versions."""
@@ -27,7 +27,7 @@ def floors(requirements: list) -> dict:
     """``{name: floor}`` of requirements such as ``"numpy>=1.23.2,<3"``."""
     found = {}
     for requirement in requirements:
-        match = re.match(r"([A-Za-z0-9_.-]+)\s*>=\s*([0-9.]+)", requirement)
+        match = re.match(r"([A-Za-z0-9_.-]+)(?:\[[^\]]*\])?\s*>=\s*([0-9.]+)", requirement)
         assert match, f"{requirement}: every dependency has a floor"
         found[match.group(1).lower()] = version(match.group(2))
     return found
@@ -39,12 +39,12 @@ def project() -> dict:
 
 
 def declared_floors() -> dict:
-    """The floors of the dependencies and of the ``test`` extra."""
+    """The floors of the dependencies and of the ``test`` and ``cluster`` extras."""
     declared = project()
-    runtime, test = floors(declared["dependencies"]), floors(
-        declared["optional-dependencies"]["test"])
+    extras = declared["optional-dependencies"]
+    runtime, test = floors(declared["dependencies"]), floors(extras["test"])
     assert not set(runtime) & set(test), "a package is both a dependency and a test tool"
-    return {**runtime, **test}
+    return {**runtime, **test, **floors(extras["cluster"])}
 
 
 def pinned() -> dict:
@@ -54,6 +54,7 @@ def pinned() -> dict:
             line = line.split("#")[0].strip()
             if line:
                 name, _, value = line.partition("==")
+                name = name.split("[")[0]            # dask[distributed]: its extra's pins too
                 pins[name.strip().lower()] = version(value.strip())
     return pins
 

@@ -235,7 +235,7 @@ def fold_test(result: CalibrationResult, cv_result: CVResult, model: str, method
 # ----------------------------------------------------------------------------- the run
 
 def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, settings,
-                    n_jobs: int = 1, inner_splits: int = 5
+                    n_jobs: int = 1, inner_splits: int = 5, cluster=None
                     ) -> Generator[Progress, None, CalibrationResult]:
     """Calibrate every cross-validated model and measure it out of sample.
 
@@ -256,6 +256,8 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
     inner_splits : int
         Folds of the inner stratified k-fold of CalibratedClassifierCV (shuffled, seeded
         from the CV's ``random_state`` and the outer fold).
+    cluster : engine.cluster.Cluster, optional
+        An open Dask cluster: the fits run on its workers (:func:`engine.parallel.run_calls`).
 
     Yields
     ------
@@ -288,7 +290,7 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
     jobs = [(estimators[m], X, y, *splits[s], method, inner_splits, seeds[s])
             for m, method, s in tasks]
     done = 0
-    for index, outcome in run_calls(calibrate_fold, jobs, n_jobs):
+    for index, outcome in run_calls(calibrate_fold, jobs, n_jobs, cluster):
         outcomes[index] = outcome
         done += 1
         m, method, s = tasks[index]

@@ -32,11 +32,15 @@ class PrepareEach:
         return f"PrepareEach({self.prepare!r})"
 
 
-def run_benchmark_in_process(experiment, datasets, n_jobs: int, prepare, **options):
+def run_benchmark_in_process(experiment, datasets, n_jobs: int, prepare, cluster=None,
+                             **options):
     """The window's run of several data sets: ``run_benchmark`` in a child process, each
     result prepared for display there with ``prepare``; a generator like
-    ``run_benchmark``.  ``options`` go to the runner."""
-    return runner.run_in_process(run_benchmark, (experiment,),
+    ``run_benchmark``.  ``cluster``: a Dask scheduler's address (the child connects to
+    it).  ``options`` go to the runner."""
+    from .run_on import on_cluster
+
+    return runner.run_in_process(on_cluster(run_benchmark, cluster), (experiment,),
                                  {"n_jobs": n_jobs, "datasets": tuple(datasets)},
                                  prepare=PrepareEach(prepare), name="cross-validation",
                                  **options)

@@ -29,6 +29,7 @@ from ..metric_choice import class_counts, metrics_for_targets, ordered_metrics
 from ..plots.live_scores_plot import LiveScoresPlot
 from .benchmark_run import (LivePlotFeed, check_benchmark, fit_count_text, progress_text,
                             run_benchmark_in_process)
+from .run_on import RunOn, checked_on, on_cluster
 
 
 def sentence(text: str) -> str:
@@ -43,14 +44,15 @@ def sentence(text: str) -> str:
 PREPARED_FOR_DISPLAY = runner.Precompute("notes", "cv.score_matrix", "cv.confusion_by_fold")
 
 
-def run_in_process(experiment, dataset, n_jobs: int = 1, **options):
+def run_in_process(experiment, dataset, n_jobs: int = 1, cluster=None, **options):
     """The window's run: ``run_experiment`` in a child process
     (:func:`engine.runner.run_in_process`), its result prepared for display there; a
-    generator like ``run_experiment``.  ``options`` go to the runner.
+    generator like ``run_experiment``.  ``cluster``: a Dask scheduler's address (the
+    child connects to it).  ``options`` go to the runner.
 
     (The bundle's ``--check-bundle`` drives it too, as the window's run path.)
     """
-    return runner.run_in_process(run_experiment, (experiment,),
+    return runner.run_in_process(on_cluster(run_experiment, cluster), (experiment,),
                                  {"n_jobs": n_jobs, "dataset": dataset},
                                  prepare=PREPARED_FOR_DISPLAY, name="cross-validation",
                                  **options)
@@ -125,6 +127,7 @@ class CVTab(QWidget):
         self._run_job = JobSlot()
         self._check_job = JobSlot()     # checking the setup, estimating its time
         self._feed = None         # the live plot's feed during a run of several data sets
+        self._cluster = None      # the Dask scheduler of the run, or None (this computer)
         self._syncing = False
         splitter = QSplitter(Qt.Horizontal, self)
         splitter.addWidget(self._build_settings())
@@ -186,6 +189,8 @@ class CVTab(QWidget):
         jobs = QFormLayout()
         jobs.addRow("Parallel jobs", self.jobs_box)
         layout.addLayout(jobs)
+        self.run_on = RunOn(self.jobs_box, panel)
+        layout.addWidget(self.run_on)
         for box in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box):
             box.valueChanged.connect(self._store_settings)
         self.primary_combo.currentIndexChanged.connect(self._store_settings)
@@ -335,6 +340,7 @@ class CVTab(QWidget):
                        self.primary_combo, self.extra_list, self.calibrate_check,
                        self.scheme_combo):
             widget.setEnabled(not running)
+        self.run_on.setEnabled(not running)          # and the jobs when on this computer
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
         self.size_label.setText(self._size_text())
@@ -379,13 +385,17 @@ class CVTab(QWidget):
         except ValueError as exc:
             self._show_error(str(exc))
             return
-        n_jobs = self.state.n_jobs
+        n_jobs, cluster = self.state.n_jobs, self.run_on.cluster()
+        self._cluster = cluster               # the scheduler the run goes to, or None
         if len(self.state.datasets) > 1:      # every data set checked, all their fits counted
             datasets = list(self.state.datasets)
-            job = Job(lambda: check_benchmark(setup, datasets, n_jobs), name="run-check")
+            job = Job(lambda: checked_on(cluster, lambda: check_benchmark(setup, datasets,
+                                                                          n_jobs)),
+                      name="run-check")
         else:
             dataset = self.state.dataset
-            job = Job(lambda: check_setup(setup, dataset, n_jobs), name="run-check")
+            job = Job(lambda: checked_on(cluster, lambda: check_setup(setup, dataset, n_jobs)),
+                      name="run-check")
         job.succeeded.connect(self._on_checked)
         job.failed.connect(self._on_check_failed)
         self.time_label.setText("Checking the setup…")
@@ -445,17 +455,17 @@ class CVTab(QWidget):
     def _launch(self, experiment, dataset, n_jobs) -> None:
         """Run on ``dataset``, or on each of a list of data sets (``run_benchmark``)."""
         total = len(experiment.models) * experiment.cv.n_splits * experiment.cv.n_repeats
-        several = isinstance(dataset, (list, tuple))
+        several, cluster = isinstance(dataset, (list, tuple)), self._cluster
         if several:
             total *= len(dataset)
             feed = self._feed = LivePlotFeed(self.live_plot, experiment, self.state.renderer)
             job = Job(lambda: run_benchmark_in_process(experiment, dataset, n_jobs,
-                                                       PREPARED_FOR_DISPLAY),
+                                                       PREPARED_FOR_DISPLAY, cluster),
                       name="cross-validation", min_interval=0.1)
             job.details.connect(feed.add)
             job.succeeded.connect(self._on_benchmark_succeeded)
         else:
-            job = Job(lambda: run_in_process(experiment, dataset, n_jobs),
+            job = Job(lambda: run_in_process(experiment, dataset, n_jobs, cluster),
                       name="cross-validation", min_interval=0.1)   # in a child process
             job.details.connect(self.live_plot.add_fold_scores)
             job.succeeded.connect(self._on_succeeded)

@@ -1,0 +1,171 @@
+"""The Dask cluster backend (engine.cluster): the same tables as ``--jobs 1``, the data sent
+once, a cancel that leaves nothing on the scheduler, clear errors."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.analysis import run_experiment
+from engine.catalogue import expand_models
+from engine.cluster import (INSTALL, ClusterSpec, check_workers, import_distributed,
+                            open_cluster, shared_arguments)
+from engine.cv import CVConfig, run_cv
+from engine.data import load_builtin
+from engine.experiment import parse_experiment
+from engine.parallel import run_calls
+from engine.progress import run_to_end
+from tests.test_cli import MAIN, run_main, slow_experiment, write_experiment
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """One LocalCluster of two worker processes for the module (starting one takes seconds)."""
+    with open_cluster(ClusterSpec.parse("local:2")) as opened:
+        yield opened
+
+
+def scheduler_tasks(cluster) -> int:
+    return cluster.client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+
+
+def where_is(x, index):
+    """(worker process, identity of the ``x`` it received, index)."""
+    return os.getpid(), id(x), index
+
+
+EXPERIMENT = {"dataset": {"builtin": "wine"},
+              "models": [{"name": "forest", "estimator": "RandomForestClassifier",
+                          "params": {"n_estimators": 20, "random_state": 0}},
+                         {"name": "lda", "estimator": "LinearDiscriminantAnalysis"},
+                         {"name": "broken", "estimator": "GaussianNB",
+                          "params": {"priors": [0.5, 0.5, 0.5]}}],
+              "cv": {"n_splits": 3, "n_repeats": 2, "random_state": 0},
+              "metrics": ["accuracy", "neg_log_loss"],
+              "calibration": {"methods": ["sigmoid"]}}
+
+
+def test_an_experiment_on_the_cluster_gives_the_tables_of_one_job(cluster):
+    experiment = parse_experiment(EXPERIMENT)
+    serial = run_to_end(run_experiment(experiment, n_jobs=1))
+    records = []
+    remote = run_to_end(run_experiment(experiment, cluster=cluster), records.append)
+    ours, theirs = serial.tables(), remote.tables()
+    assert set(ours) == set(theirs) and "failures.csv" in ours
+    assert any(name.startswith("calibration") for name in ours)
+    for name, table in ours.items():
+        drop = [c for c in ("fit_seconds",) if c in table]
+        pd.testing.assert_frame_equal(table.drop(columns=drop),
+                                      theirs[name].drop(columns=drop), obj=name)
+    pd.testing.assert_frame_equal(serial.cv.predictions, remote.cv.predictions)
+    fits = [r for r in records if "repeat" in r.label and "model" in r.label]
+    assert [r.done for r in fits[:18]] == list(range(1, 19))      # progress per fit
+    assert scheduler_tasks(cluster) == 0
+
+
+def test_the_shared_data_go_to_the_workers_once(cluster):
+    X = np.arange(200_000, dtype=float)
+    calls = [(X, i) for i in range(12)]
+    assert list(shared_arguments(calls)) == [id(X)]
+    found = dict((i, (pid, ident)) for i, (pid, ident, _) in
+                 run_calls(where_is, calls, cluster=cluster))
+    assert sorted(found) == list(range(12))
+    per_worker = {}
+    for pid, ident in found.values():
+        per_worker.setdefault(pid, set()).add(ident)
+    # one copy of X per worker process, not one per call
+    assert all(len(identities) == 1 for identities in per_worker.values())
+
+
+def test_closing_the_run_cancels_everything_at_once(cluster):
+    dataset = load_builtin("breast_cancer")
+    specs = expand_models([{"name": "forest", "estimator": "RandomForestClassifier",
+                            "params": {"n_estimators": 30, "random_state": 0}}])
+    job = run_cv(dataset, specs, CVConfig(10, 10, 0), ["accuracy"], cluster=cluster)
+    record = next(job)
+    assert record.done == 1 and scheduler_tasks(cluster) > 50
+    start = time.perf_counter()
+    job.close()
+    assert time.perf_counter() - start < 3.0          # no waiting for the 100 fits
+    assert scheduler_tasks(cluster) == 0
+    assert all(not keys for keys in cluster.client.processing().values())
+
+
+def test_unreachable_scheduler_and_bad_addresses_are_clear_errors():
+    with pytest.raises(ValueError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9 "
+                                         "within 1 s.*check that the scheduler is running"):
+        with open_cluster(ClusterSpec("tcp://127.0.0.1:9", timeout=1)):
+            pass
+    for text in ("local:0", "local", "127.0.0.1:8786", "tcp://host", "http://a:1"):
+        with pytest.raises(ValueError, match="give local:N .* tcp://HOST:PORT"):
+            ClusterSpec.parse(text)
+    assert ClusterSpec.parse(" local:3 ") == ClusterSpec(n_workers=3)
+    assert str(ClusterSpec.parse("tcp://10.0.0.2:8786")) == "tcp://10.0.0.2:8786"
+
+
+def test_workers_with_another_scikit_learn_are_refused():
+    import sklearn
+
+    class Client:
+        def wait_for_workers(self, n, timeout):
+            pass
+
+        def run(self, function):
+            return {"tcp://a:1": sklearn.__version__, "tcp://b:2": "1.0.2"}
+
+    with pytest.raises(ValueError, match=f"scikit-learn {sklearn.__version__}.*tcp://b:2 has "
+                                         "1.0.2; install the same versions"):
+        check_workers(Client(), "tcp://s:8786")
+
+
+def test_without_distributed_the_message_says_what_to_install(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(ValueError, match="pip install \"honest-eval\\[cluster\\]\""):
+        import_distributed()
+    assert "[cluster]" in INSTALL
+
+
+def test_the_runner_refuses_jobs_with_a_cluster_and_bad_addresses(tmp_path):
+    exp = write_experiment(tmp_path / "exp.json")
+    both = run_main(exp, "--out", tmp_path / "o", "--jobs", "2", "--cluster", "local:2")
+    assert both.returncode == 2 and both.stderr.count("\n") == 1
+    assert both.stderr.startswith("error: the options --jobs and --cluster cannot be combined")
+    bad = run_main(exp, "--out", tmp_path / "o", "--cluster", "192.168.1.1")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+    assert "give local:N" in bad.stderr and not (tmp_path / "o").exists()
+
+
+def test_the_runner_on_a_local_cluster_writes_the_tables_of_one_job(tmp_path):
+    exp = write_experiment(tmp_path / "exp.json",
+                           models=[{"name": "nb", "estimator": "GaussianNB"},
+                                   {"name": "lda", "estimator": "LinearDiscriminantAnalysis"}])
+    one = run_main(exp, "--out", tmp_path / "one", "--quiet")
+    two = run_main(exp, "--out", tmp_path / "two", "--cluster", "local:2")
+    assert one.returncode == 0 and two.returncode == 0, two.stderr
+    assert "Traceback" not in two.stderr and "6/6" in two.stderr
+    for name in sorted(os.listdir(tmp_path / "one")):
+        if name.endswith(".csv"):
+            ours, theirs = (pd.read_csv(tmp_path / d / name) for d in ("one", "two"))
+            drop = [c for c in ("fit_seconds",) if c in ours]
+            pd.testing.assert_frame_equal(ours.drop(columns=drop), theirs.drop(columns=drop))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM semantics")
+def test_sigterm_during_a_cluster_run_exits_143_and_closes_the_cluster(tmp_path):
+    exp = slow_experiment(tmp_path / "exp.json")
+    proc = subprocess.Popen([sys.executable, MAIN, "run", str(exp), "--out", str(tmp_path / "o"),
+                             "--cluster", "local:2"], stderr=subprocess.PIPE, text=True)
+    deadline, line = time.time() + 120, ""
+    while time.time() < deadline and "/100" not in line:     # the first fit came back
+        line = proc.stderr.readline()
+    assert "/100" in line
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err and "terminated: nothing was written" in err
