@@ -227,7 +227,7 @@ def _classes_text(counts) -> str:
 
 # ----------------------------------------------------------------------------- running
 
-def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None,
+def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None, store=None,
                   ) -> Generator[Progress, None, BenchmarkResult]:
     """Run ``experiment`` on each of its data sets, then compare the models across them.
 
@@ -243,6 +243,9 @@ def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None,
         Worker processes for the cross-validation.
     datasets : sequence of Dataset, optional
         The data sets already loaded by :func:`load_datasets`.
+    store : engine.store.ResultStore or str, optional
+        One result store for every data set (see :func:`engine.analysis.run_experiment`);
+        each data set's run is a row of its ``runs`` table.
 
     Yields
     ------
@@ -261,11 +264,15 @@ def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None,
     per_dataset = planned_steps(experiment)
     clock = Stopwatch(per_dataset * len(datasets))
     results = []
-    for index, dataset in enumerate(datasets):
-        job = run_experiment(experiment.for_dataset(index), n_jobs=n_jobs, dataset=dataset)
-        steps = _Steps(clock, index, len(datasets), dataset.name, per_dataset)
-        result = yield from steps.relay(job)
-        results.append(result)
+    from .store import opened
+
+    with opened(store) as store:
+        for index, dataset in enumerate(datasets):
+            job = run_experiment(experiment.for_dataset(index), n_jobs=n_jobs, dataset=dataset,
+                                 store=store)
+            steps = _Steps(clock, index, len(datasets), dataset.name, per_dataset)
+            result = yield from steps.relay(job)
+            results.append(result)
     return finish(experiment, results)
 
 

@@ -8,6 +8,7 @@ processes; the numbers are identical for any ``n_jobs``.
 from __future__ import annotations
 
 import copy
+import itertools
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -361,7 +362,7 @@ def fold_notes(y: np.ndarray, classes, config: CVConfig,
 
 
 def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
-           n_jobs: int = 1) -> Generator[Progress, None, CVResult]:
+           n_jobs: int = 1, store=None) -> Generator[Progress, None, CVResult]:
     """Cross-validate ``models`` on ``dataset``: every model on the same splits.
 
     Parameters
@@ -373,12 +374,16 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         scikit-learn scorer names; the first is the primary metric.
     n_jobs : int
         Worker processes (joblib); 1 runs in this process. -1 uses every core.
+    store : engine.store.ResultStore, optional
+        Fits found in it are not computed again; every fit computed is committed to it as
+        it finishes (by this process, never by a worker).
 
     Yields
     ------
     Progress
         After every (model, fold) fit, labelled with the model, repeat and fold; its
-        ``detail`` is a :class:`FoldScores` (repeat and fold from 1).
+        ``detail`` is a :class:`FoldScores` (repeat and fold from 1). The fits found in
+        the store come first, labelled ``(stored)``.
 
     Returns
     -------
@@ -396,18 +401,28 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     labels = list(range(len(dataset.classes)))
     outcomes = [None] * len(tasks)
     pos_label = getattr(dataset, "pos_label", None)
+    keys = store.keys(dataset, models, config, metrics, splits, tasks) if store else None
+    stored = store.lookup(keys) if store else {}
+    missing = [index for index in range(len(tasks)) if index not in stored]
+    if missing and getattr(store, "replay", False):
+        raise ValueError(f"{len(missing)} of the run's {len(tasks)} fits are not in the "
+                         "store (the run did not finish): run the experiment again to "
+                         "complete it")
     calls = [(estimators[m], X, dataset.y, *splits[s], metrics, labels, pos_label)
-             for m, s in tasks]
-    done = 0
-    for index, outcome in run_calls(fit_and_score, calls, n_jobs):
+             for m, s in (tasks[index] for index in missing)]
+    found = ((index, outcome, " (stored)") for index, outcome in stored.items())
+    computed = ((missing[call], outcome, "")
+                for call, outcome in (run_calls(fit_and_score, calls, n_jobs) if calls else ()))
+    for done, (index, outcome, how) in enumerate(itertools.chain(found, computed), 1):
+        if store is not None and not how:
+            store.save(keys[index], outcome)
         outcomes[index] = outcome
-        done += 1
         model, split = tasks[index]
         repeat, fold = split_label(split, config.n_splits)
         detail = FoldScores(models[model].name, repeat, fold, dict(zip(metrics, outcome.scores)),
                             outcome.error)
         yield clock.progress(done, f"model {model + 1} of {len(models)} ({models[model].name}), "
-                                   f"repeat {repeat}, fold {fold}", detail)
+                                   f"repeat {repeat}, fold {fold}{how}", detail)
     return _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock)
 
 
