@@ -42,7 +42,7 @@ HEADERS = {
                            "fraction_positive",
 }
 RUN_KEYS = ["command", "data", "exit_status", "experiment", "experiment_file", "removed",
-            "tables", "versions", "written", "written_by"]   # "data": the data set read
+            "store", "tables", "versions", "written", "written_by"]   # "data": the data read
 
 
 def test_the_example_runs_end_to_end(tmp_path):

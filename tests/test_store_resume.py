@@ -44,8 +44,9 @@ def stored_fits(path) -> int:
         return 0
 
 
-def kill_after(exp, out, k: int) -> int:
-    """Start a run, SIGKILL it by PID once ``k`` fits are committed; the fits kept."""
+def kill_after(exp, out, k: int, signum=signal.SIGKILL, status=-signal.SIGKILL) -> int:
+    """Start a run, send it ``signum`` (by PID) once ``k`` fits are committed; check its exit
+    ``status``; the fits kept."""
     store = os.path.join(out, "store.sqlite")
     proc = subprocess.Popen([sys.executable, MAIN, "run", str(exp), "--out", str(out),
                              "--quiet"], stderr=subprocess.DEVNULL)
@@ -53,10 +54,10 @@ def kill_after(exp, out, k: int) -> int:
         deadline = time.monotonic() + 120
         while stored_fits(store) < k and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.005)
-        os.kill(proc.pid, signal.SIGKILL)
+        os.kill(proc.pid, signum)
     finally:
         proc.wait(timeout=30)
-    assert proc.returncode == -signal.SIGKILL, "the run ended before it was killed"
+    assert proc.returncode == status, "the run ended before it was stopped"
     return stored_fits(store)
 
 
@@ -102,6 +103,15 @@ def test_a_killed_run_resumes_with_only_the_missing_fits(tmp_path, whole, k):
     record = json.loads((out / "run.json").read_text())["store"]
     assert record == {"path": str(out / "store.sqlite"), "fresh": False, "fits": N_FITS,
                       "reused": kept, "computed": N_FITS - kept}
+    assert_same_tables(full, out)
+
+
+def test_sigterm_keeps_every_finished_fit(tmp_path, whole):
+    exp, full = whole
+    out = tmp_path / "out"
+    kept = kill_after(exp, out, 6, signal.SIGTERM, 143)
+    assert 6 <= kept < N_FITS
+    assert reused(run_main(exp, "--out", out)) == (kept, N_FITS)
     assert_same_tables(full, out)
 
 
