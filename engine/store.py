@@ -2,8 +2,9 @@
 
 :class:`ResultStore` keeps each cross-validation fit (:class:`engine.cv.FoldFit`) under its
 key (:func:`engine.fingerprint.fit_keys`): a run looks every fit up first, computes only the
-missing ones and commits each as it finishes, so an interrupted run loses at most the fits
-in flight, adding a model or a repeat computes only the new fits and renaming a model
+missing ones and commits them as they finish (fits faster than :data:`COMMIT_SECONDS` in
+groups), so an interrupted run loses at most the fits in flight (a killed one also those of
+the last quarter second), adding a model or a repeat computes only the new fits and renaming a model
 computes nothing. The ``runs`` table records every run (:class:`StoredRun`);
 :func:`load_run` rebuilds a run's results from the store without refitting.
 
@@ -25,6 +26,7 @@ import dataclasses
 import json
 import os
 import sqlite3
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -42,17 +44,19 @@ APPLICATION = "honest-eval result store"
 DEFAULT_NAME = "store.sqlite"
 #: Seconds to wait for another program's lock before refusing the file.
 LOCK_TIMEOUT = 5.0
+#: At most this many seconds between a fit's end and its commit (while the run goes on;
+#: stopping, cancelling or closing commits at once).
+COMMIT_SECONDS = 0.25
 _SQLITE_HEADER = b"SQLite format 3\x00"
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE fits (key TEXT PRIMARY KEY, fields TEXT NOT NULL, saved TEXT NOT NULL);
-CREATE TABLE fit_arrays (key TEXT NOT NULL, name TEXT NOT NULL, dtype TEXT NOT NULL,
-                         shape TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (key, name));
+CREATE TABLE fits (key TEXT PRIMARY KEY, fields TEXT NOT NULL, arrays TEXT NOT NULL,
+                   data BLOB NOT NULL, saved REAL NOT NULL);
 CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, batch TEXT, started TEXT NOT NULL,
                    finished TEXT, experiment TEXT NOT NULL, base_dir TEXT, data TEXT,
                    data_fingerprint TEXT, models TEXT NOT NULL, primary_metric TEXT,
                    complete INTEGER NOT NULL DEFAULT 0, fits INTEGER NOT NULL DEFAULT 0,
-                   reused INTEGER NOT NULL DEFAULT 0, computed INTEGER NOT NULL DEFAULT 0);
+                   reused INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE run_fits (run INTEGER NOT NULL, position INTEGER NOT NULL, key TEXT NOT NULL,
                        PRIMARY KEY (run, position));
 """
@@ -80,7 +84,8 @@ class StoredRun:
     keys : tuple of str
         The keys of its fits in task order (model fastest within each split).
     fits, reused, computed : int
-        Fits of the run, found in the store, computed.
+        Fits of the run, found in the store when it began, computed by it (those of its
+        fits in the store now that it did not find).
     """
 
     id: int
@@ -111,6 +116,10 @@ class ResultStore:
         those stored under the same keys, and earlier runs stay listed.
     timeout : float
         Seconds to wait for another program's lock.
+    commit_seconds : float
+        Fits saved less than this long after the last commit wait for the next one (one
+        commit per fit costs about a millisecond, too much for fits of a few
+        milliseconds); a fit that took longer than this is committed as it finishes.
 
     Raises
     ------
@@ -127,13 +136,16 @@ class ResultStore:
         ``ValueError``, not a fit.
     """
 
-    def __init__(self, path: str, fresh: bool = False, timeout: float = LOCK_TIMEOUT):
+    def __init__(self, path: str, fresh: bool = False, timeout: float = LOCK_TIMEOUT,
+                 commit_seconds: float = COMMIT_SECONDS):
         self.path = os.path.abspath(os.fspath(path))
         self.fresh, self.replay = bool(fresh), False
         self.fits = self.reused = self.computed = 0
         self.batch = uuid.uuid4().hex
         self._run: Optional[int] = None
         self._data = None
+        self.commit_seconds = commit_seconds
+        self._committed = time.monotonic()
         _check_header(self.path)
         #: True when this object created the file (it did not exist, or was empty).
         self.created = not os.path.exists(self.path) or os.path.getsize(self.path) == 0
@@ -204,10 +216,23 @@ class ResultStore:
                 "exists and is writable, or give another file with --store")
 
     def close(self) -> None:
-        """Close the file (SQLite folds its ``-wal`` side file back in and removes it)."""
+        """Commit what is pending and close the file (SQLite folds its ``-wal`` side file
+        back in and removes it)."""
         if self._db is not None:
-            self._db.close()
-            self._db = None
+            try:
+                self.flush()
+            finally:
+                self._db.close()
+                self._db = None
+
+    def flush(self) -> None:
+        """Commit the fits saved since the last commit."""
+        if self._db is not None and self._db.in_transaction:
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise ValueError(self._problem(exc)) from None
+        self._committed = time.monotonic()
 
     def __enter__(self):
         return self
@@ -217,6 +242,7 @@ class ResultStore:
 
     @contextlib.contextmanager
     def _transaction(self):
+        self.flush()
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -269,7 +295,9 @@ class ResultStore:
         return by_index
 
     def save(self, key: str, fit) -> bool:
-        """Commit one finished fit under ``key`` (replacing one stored under it).
+        """Save one finished fit under ``key`` (replacing one stored under it), committed
+        at once when ``commit_seconds`` have passed since the last commit, else with the
+        next commit (:meth:`flush`, :meth:`close`, the next save after that time).
 
         Returns False, storing nothing, for a fit holding something that cannot be stored
         without pickle (it is computed again next time).
@@ -278,14 +306,20 @@ class ResultStore:
             fields, arrays = _encode(fit)
         except (TypeError, ValueError):
             return False
-        with self._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO fits VALUES (?, ?, ?)", (key, fields, _now()))
-            db.execute("DELETE FROM fit_arrays WHERE key = ?", (key,))
-            db.executemany("INSERT INTO fit_arrays VALUES (?, ?, ?, ?, ?)",
-                           [(key, *array) for array in arrays])
-            if self._run is not None:
-                db.execute("UPDATE runs SET computed = computed + 1 WHERE id = ?", (self._run,))
+        header, data = [], []
+        for name, dtype, shape, raw in arrays:
+            header.append([name, dtype, shape, len(raw)])
+            data.append(raw)
+        try:
+            if not self._db.in_transaction:
+                self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("INSERT OR REPLACE INTO fits VALUES (?, ?, ?, ?, ?)",
+                             (key, fields, json.dumps(header), b"".join(data), time.time()))
+        except sqlite3.Error as exc:
+            raise ValueError(self._problem(exc)) from None
         self.computed += 1
+        if time.monotonic() - self._committed >= self.commit_seconds:
+            self.flush()
         return True
 
     def count_fits(self) -> int:
@@ -293,17 +327,14 @@ class ResultStore:
         return self._query("SELECT COUNT(*) FROM fits")[0][0]
 
     def _load(self, keys: list) -> dict:
-        fields, arrays = {}, {}
+        found = {}
         for start in range(0, len(keys), 500):
             chunk = keys[start:start + 500]
             marks = ",".join("?" * len(chunk))
-            fields.update(self._query(f"SELECT key, fields FROM fits WHERE key IN ({marks})",
-                                      chunk))
-            for key, name, dtype, shape, data in self._query(
-                    f"SELECT key, name, dtype, shape, data FROM fit_arrays WHERE key IN "
-                    f"({marks})", chunk):
-                arrays.setdefault(key, {})[name] = _array(dtype, shape, data)
-        return {key: _decode(text, arrays.get(key, {})) for key, text in fields.items()}
+            for key, fields, header, data in self._query(
+                    f"SELECT key, fields, arrays, data FROM fits WHERE key IN ({marks})", chunk):
+                found[key] = _decode(fields, _arrays(header, data))
+        return found
 
     def _query(self, sql: str, params=()) -> list:
         try:
@@ -354,15 +385,16 @@ class ResultStore:
 
 
 _RUN_COLUMNS = ("id, batch, started, finished, experiment, base_dir, data, data_fingerprint, "
-                "models, primary_metric, complete, fits, reused, computed")
+                "models, primary_metric, complete, fits, reused, (SELECT COUNT(*) FROM run_fits "
+                "JOIN fits ON fits.key = run_fits.key WHERE run_fits.run = runs.id)")
 
 
 def _stored_run(row) -> StoredRun:
     (id_, batch, started, finished, experiment, base_dir, data, fingerprint, models, metric,
-     complete, fits, reused, computed) = row
+     complete, fits, reused, stored) = row
     return StoredRun(id_, batch, started, finished, json.loads(experiment), base_dir,
                      json.loads(data or "{}"), fingerprint, tuple(json.loads(models)), metric,
-                     bool(complete), fits, reused, computed)
+                     bool(complete), fits, reused, max(stored - reused, 0))
 
 
 def _now() -> str:
@@ -396,7 +428,7 @@ def _encode(fit) -> tuple:
         if isinstance(value, np.ndarray):
             if value.dtype.hasobject:
                 raise TypeError(f"{item.name}: an array of objects")
-            arrays.append((item.name, value.dtype.str, json.dumps(list(value.shape)),
+            arrays.append((item.name, value.dtype.str, list(value.shape),
                            np.ascontiguousarray(value).tobytes()))
         else:
             fields[item.name] = _tagged(value)
@@ -404,7 +436,10 @@ def _encode(fit) -> tuple:
 
 
 def _tagged(value):
-    """JSON-able form that keeps tuples and arrays apart from lists."""
+    """JSON-able form that keeps tuples and arrays apart from lists (NumPy floats and
+    integers come back as Python's, equal in value)."""
+    if value is None or isinstance(value, (float, str)):   # np.float64 is a float
+        return value
     if isinstance(value, tuple):
         return {"$tuple": [_tagged(v) for v in value]}
     if isinstance(value, list):
@@ -439,11 +474,18 @@ def _untagged(value):
     return value
 
 
-def _array(dtype: str, shape: str, data: bytes) -> np.ndarray:
-    dtype = np.dtype(dtype)
-    if dtype.hasobject:
-        raise ValueError("a stored array of objects")
-    return np.frombuffer(bytearray(data), dtype=dtype).reshape(json.loads(shape))
+def _arrays(header: str, data: bytes) -> dict:
+    """The arrays of a stored fit: ``header`` lists name, dtype, shape and byte count of
+    each, their bytes one after another in ``data``."""
+    arrays, offset = {}, 0
+    for name, dtype, shape, size in json.loads(header):
+        dtype = np.dtype(dtype)
+        if dtype.hasobject:
+            raise ValueError("a stored array of objects")
+        raw = bytearray(data[offset:offset + size])
+        arrays[name] = np.frombuffer(raw, dtype=dtype).reshape(shape)
+        offset += size
+    return arrays
 
 
 def _decode(text: str, arrays: dict):
@@ -460,8 +502,14 @@ def _decode(text: str, arrays: dict):
 def opened(store):
     """``store`` as an open :class:`ResultStore`: None stays None, a path is opened (and
     closed on leaving), an open store is used as it is."""
-    if store is None or isinstance(store, ResultStore):
+    if store is None:
         yield store
+        return
+    if isinstance(store, ResultStore):
+        try:
+            yield store
+        finally:
+            store.flush()
         return
     with ResultStore(store) as opened_store:
         yield opened_store
