@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Optional
 
-import numpy as np
+from .fit_rows import decode_fit, encode_fit
 
 #: ``PRAGMA application_id`` of a store ("HEvS").
 APPLICATION_ID = 0x48457653
@@ -303,7 +303,7 @@ class ResultStore:
         without pickle (it is computed again next time).
         """
         try:
-            fields, arrays = _encode(fit)
+            fields, arrays = encode_fit(fit)
         except (TypeError, ValueError):
             return False
         header, data = [], []
@@ -333,7 +333,7 @@ class ResultStore:
             marks = ",".join("?" * len(chunk))
             for key, fields, header, data in self._query(
                     f"SELECT key, fields, arrays, data FROM fits WHERE key IN ({marks})", chunk):
-                found[key] = _decode(fields, _arrays(header, data))
+                found[key] = decode_fit(fields, header, data)
         return found
 
     def _query(self, sql: str, params=()) -> list:
@@ -416,85 +416,6 @@ def _check_header(path: str) -> None:
     if head and head != _SQLITE_HEADER:
         raise ValueError(f"{path} is not a result store (not an SQLite database): give another "
                          "file with --store, or move this one away")
-
-
-# ---------------------------------------------------------------------- fits as rows
-def _encode(fit) -> tuple:
-    """``(fields JSON, [(name, dtype, shape JSON, bytes)])`` of a fit dataclass; arrays of
-    objects and values JSON cannot hold raise TypeError."""
-    fields, arrays = {}, []
-    for item in dataclasses.fields(fit):
-        value = getattr(fit, item.name)
-        if isinstance(value, np.ndarray):
-            if value.dtype.hasobject:
-                raise TypeError(f"{item.name}: an array of objects")
-            arrays.append((item.name, value.dtype.str, list(value.shape),
-                           np.ascontiguousarray(value).tobytes()))
-        else:
-            fields[item.name] = _tagged(value)
-    return json.dumps(fields, allow_nan=True), arrays
-
-
-def _tagged(value):
-    """JSON-able form that keeps tuples and arrays apart from lists (NumPy floats and
-    integers come back as Python's, equal in value)."""
-    if value is None or isinstance(value, (float, str)):   # np.float64 is a float
-        return value
-    if isinstance(value, tuple):
-        return {"$tuple": [_tagged(v) for v in value]}
-    if isinstance(value, list):
-        return [_tagged(v) for v in value]
-    if isinstance(value, dict):
-        if not all(isinstance(k, str) for k in value):
-            raise TypeError("a dict with keys that are not text")
-        return {"$dict": {k: _tagged(v) for k, v in value.items()}}
-    if isinstance(value, np.ndarray):
-        if value.dtype.hasobject:
-            raise TypeError("an array of objects")
-        return {"$array": value.tolist(), "dtype": value.dtype.str}
-    if isinstance(value, np.generic):
-        return {"$scalar": value.item(), "dtype": value.dtype.str}
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    raise TypeError(f"{type(value).__name__} cannot be stored")
-
-
-def _untagged(value):
-    if isinstance(value, list):
-        return [_untagged(v) for v in value]
-    if isinstance(value, dict):
-        if "$tuple" in value:
-            return tuple(_untagged(v) for v in value["$tuple"])
-        if "$dict" in value:
-            return {k: _untagged(v) for k, v in value["$dict"].items()}
-        if "$array" in value:
-            return np.array(value["$array"], dtype=np.dtype(value["dtype"]))
-        if "$scalar" in value:
-            return np.dtype(value["dtype"]).type(value["$scalar"])
-    return value
-
-
-def _arrays(header: str, data: bytes) -> dict:
-    """The arrays of a stored fit: ``header`` lists name, dtype, shape and byte count of
-    each, their bytes one after another in ``data``."""
-    arrays, offset = {}, 0
-    for name, dtype, shape, size in json.loads(header):
-        dtype = np.dtype(dtype)
-        if dtype.hasobject:
-            raise ValueError("a stored array of objects")
-        raw = bytearray(data[offset:offset + size])
-        arrays[name] = np.frombuffer(raw, dtype=dtype).reshape(shape)
-        offset += size
-    return arrays
-
-
-def _decode(text: str, arrays: dict):
-    from .cv import FoldFit
-
-    stored = {name: _untagged(value) for name, value in json.loads(text).items()}
-    stored.update(arrays)
-    names = {item.name for item in dataclasses.fields(FoldFit)}
-    return FoldFit(**{name: value for name, value in stored.items() if name in names})
 
 
 # ---------------------------------------------------------------------- helpers

@@ -10,7 +10,7 @@ import pytest
 
 from engine.analysis import run_experiment
 from engine.benchmark import run_benchmark
-from engine.cv import CVConfig, FoldFit, fit_and_score, make_splits, run_cv
+from engine.cv import CVConfig, FoldFit, fit_and_score, make_splits
 from engine.data import load_builtin
 from engine.experiment import parse_experiment
 from engine.fingerprint import data_fingerprint, fit_keys
