@@ -90,8 +90,8 @@ def compare_cv(cv: CVResult, settings: ComparisonSettings) -> Comparison:
 
 
 def run_experiment(experiment: Experiment, n_jobs: int = 1,
-                   dataset: Optional[Dataset] = None, cluster=None
-                   ) -> Generator[Progress, None, ExperimentResult]:
+                   dataset: Optional[Dataset] = None, cluster=None,
+                   store=None) -> Generator[Progress, None, ExperimentResult]:
     """Run an experiment end to end.
 
     Parameters
@@ -103,6 +103,10 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         Already loaded data (the GUI's); loaded from ``experiment.dataset`` if not given.
     cluster : engine.cluster.Cluster, optional
         An open Dask cluster: the fits run on its workers (:func:`engine.parallel.run_calls`).
+    store : engine.store.ResultStore or str, optional
+        The result store (or its file, opened and closed here): fits found in it are
+        reused, the others committed as they finish, and the run is recorded in its
+        ``runs`` table (complete once the result is ready).
 
     Yields
     ------
@@ -119,13 +123,22 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
     if dataset is None:
         dataset = load_dataset(experiment.dataset, experiment.base_dir)
     experiment = experiment.with_metrics_for(len(dataset.classes))
-    cv = yield from run_cv(dataset, list(experiment.models), experiment.cv,
-                           list(experiment.metrics), n_jobs=n_jobs, cluster=cluster)
-    check_some_score(cv)
-    summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures)
-    comparison = compare_cv(cv, experiment.comparison)
-    result = ExperimentResult(experiment, dataset, cv, summary, comparison)
-    return (yield from run_extras(result, n_jobs, cluster))
+    from .store import opened
+
+    with opened(store) as store:
+        record = store is not None and not store.replay
+        run_id = store.begin_run(experiment, dataset) if record else None
+        cv = yield from run_cv(dataset, list(experiment.models), experiment.cv,
+                               list(experiment.metrics), n_jobs=n_jobs, cluster=cluster,
+                               store=store)
+        check_some_score(cv)
+        summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures)
+        comparison = compare_cv(cv, experiment.comparison)
+        result = ExperimentResult(experiment, dataset, cv, summary, comparison)
+        result = yield from run_extras(result, n_jobs, cluster)
+        if record:
+            store.finish_run(run_id)
+        return result
 
 
 def check_some_score(cv: CVResult) -> None:

@@ -228,7 +228,7 @@ def _classes_text(counts) -> str:
 # ----------------------------------------------------------------------------- running
 
 def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None, cluster=None,
-                  ) -> Generator[Progress, None, BenchmarkResult]:
+                  store=None) -> Generator[Progress, None, BenchmarkResult]:
     """Run ``experiment`` on each of its data sets, then compare the models across them.
 
     Every data set is read and checked first (:func:`load_datasets`); then
@@ -245,6 +245,9 @@ def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None, cluste
         The data sets already loaded by :func:`load_datasets`.
     cluster : engine.cluster.Cluster, optional
         An open Dask cluster: the fits run on its workers (:func:`engine.parallel.run_calls`).
+    store : engine.store.ResultStore or str, optional
+        One result store for every data set (see :func:`engine.analysis.run_experiment`);
+        each data set's run is a row of its ``runs`` table.
 
     Yields
     ------
@@ -263,12 +266,15 @@ def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None, cluste
     per_dataset = planned_steps(experiment)
     clock = Stopwatch(per_dataset * len(datasets))
     results = []
-    for index, dataset in enumerate(datasets):
-        job = run_experiment(experiment.for_dataset(index), n_jobs=n_jobs, dataset=dataset,
-                             cluster=cluster)
-        steps = _Steps(clock, index, len(datasets), dataset.name, per_dataset)
-        result = yield from steps.relay(job)
-        results.append(result)
+    from .store import opened
+
+    with opened(store) as store:
+        for index, dataset in enumerate(datasets):
+            job = run_experiment(experiment.for_dataset(index), n_jobs=n_jobs, dataset=dataset,
+                                 cluster=cluster, store=store)
+            steps = _Steps(clock, index, len(datasets), dataset.name, per_dataset)
+            result = yield from steps.relay(job)
+            results.append(result)
     return finish(experiment, results)
 
 

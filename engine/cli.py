@@ -47,6 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--yes", action="store_true",
                         help="start a very long run (more than 20,000 fits) without asking")
+    parser.add_argument("--store", metavar="FILE",
+                        help="the result store: fits found in it are reused, new ones added "
+                             "(default: store.sqlite in the --out folder)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="compute every fit without reading the store (the new fits "
+                             "replace the stored ones)")
     return parser
 
 
@@ -127,8 +133,8 @@ def _run(args, argv) -> int:
         _print_notes([note], args.quiet)
     out = os.path.abspath(args.out)
     bar = None if args.quiet else ProgressBar()
-    job, created, stage = None, [], "computing"
-    cluster = contextlib.ExitStack()        # closed after the job (a LocalCluster with it)
+    job, created, stage, store = None, [], "computing", None
+    stack = contextlib.ExitStack()      # the store and the cluster (a LocalCluster with it)
     try:
         experiment = load_experiment(args.experiment)
         refusal = guards.check_models(experiment.models)
@@ -149,17 +155,24 @@ def _run(args, argv) -> int:
             return _fail(refusal)
         shown = []
         on_progress = _progress_shower(experiment, dataset, bar, args.quiet, shown)
-        where = _open_cluster(spec, cluster, bar)
-        job = (run_benchmark(experiment, n_jobs=jobs, datasets=dataset, cluster=where)
+        store = stack.enter_context(_open_store(args, out))   # closed before any removal
+        where = _open_cluster(spec, stack, bar)
+        job = (run_benchmark(experiment, n_jobs=jobs, datasets=dataset, cluster=where,
+                             store=store)
                if several else
-               run_experiment(experiment, n_jobs=jobs, dataset=dataset, cluster=where))
+               run_experiment(experiment, n_jobs=jobs, dataset=dataset, cluster=where,
+                              store=store))
         result = run_to_end(job, on_progress)
         notes = [str(note) for note in result.notes]
         _print_notes([note for note in notes if note not in shown], args.quiet)
+        if not args.quiet:
+            sys.stderr.write(f"reused {store.reused} of {store.fits} fits from the result "
+                             f"store {store.path}\n")
         stage = "writing"
         tables, texts = result.tables(), (result.texts() if several else None)
-        write_result_folder(tables, out, _manifest(result, args, argv), notes,
-                            texts)
+        write_result_folder(tables, out, {**_manifest(result, args, argv),
+                                          "store": _store_record(store, args)}, notes, texts)
+        stage = "done"
     except ValueError as exc:
         remove_created(created)
         return _fail(str(exc))
@@ -167,6 +180,9 @@ def _run(args, argv) -> int:
         if job is not None:
             job.close()
         remove_created(created)
+        if store is not None and store.computed and stage == "computing" and not args.quiet:
+            sys.stderr.write(f"\nkept the {store.computed} fits computed in the result store "
+                             f"{store.path}: run the same command again to resume")
         return _stopped(exc, stage, getattr(exc, "committed", False), out)
     except OSError as exc:
         remove_created(created)
@@ -180,7 +196,11 @@ def _run(args, argv) -> int:
                          f"{one_line(str(exc))}); please report it with the experiment file\n")
         return EXIT_FAILED
     finally:
-        cluster.close()
+        if job is not None:
+            job.close()
+        stack.close()
+        if store is not None and stage != "done":
+            _drop_if_empty(store, created)
     if not args.quiet:
         parts = [f"{len(tables)} tables", *(texts or ()), *(["notes.txt"] if notes else [])]
         what = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
@@ -275,6 +295,33 @@ def _manifest(result, args, argv) -> dict:
                                  "cluster": args.cluster},
                      "exit_status": EXIT_OK})
     return manifest
+
+
+def _open_store(args, out: str):
+    """The run's result store (:mod:`engine.store`): ``--store`` or ``store.sqlite`` in the
+    result folder."""
+    from .store import DEFAULT_NAME, ResultStore
+
+    path = os.path.abspath(args.store) if args.store else os.path.join(out, DEFAULT_NAME)
+    return ResultStore(path, fresh=args.fresh)
+
+
+def _drop_if_empty(store, created: list) -> None:
+    """After a failed or stopped run: remove the store file if this run created it and it
+    holds no fit (so a run stopped before its first fit leaves nothing behind)."""
+    from .result_folder import remove_created
+
+    if store.created and store.computed == 0:
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                os.unlink(store.path + suffix)
+        remove_created(created)
+
+
+def _store_record(store, args) -> dict:
+    """What ``run.json`` records of the result store."""
+    return {"path": store.path, "fresh": bool(args.fresh), "fits": store.fits,
+            "reused": store.reused, "computed": store.computed}
 
 
 def _interrupted(stage: str, committed: bool, out: str) -> str:

@@ -8,6 +8,7 @@ processes; the numbers are identical for any ``n_jobs``.
 from __future__ import annotations
 
 import copy
+import itertools
 import time
 import warnings
 from dataclasses import dataclass, field, replace
@@ -387,7 +388,7 @@ def fold_notes(y: np.ndarray, classes, config: CVConfig,
 
 
 def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
-           n_jobs: int = 1, cluster=None) -> Generator[Progress, None, CVResult]:
+           n_jobs: int = 1, cluster=None, store=None) -> Generator[Progress, None, CVResult]:
     """Cross-validate ``models`` on ``dataset``: every model on the same splits.
 
     Parameters
@@ -401,6 +402,9 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         Worker processes (joblib); 1 runs in this process. -1 uses every core.
     cluster : engine.cluster.Cluster, optional
         An open Dask cluster: the fits run on its workers (:func:`engine.parallel.run_calls`).
+    store : engine.store.ResultStore, optional
+        Fits found in it are not computed again; every fit computed is committed to it as
+        it finishes (by this process, never by a worker).
 
     Yields
     ------
@@ -408,7 +412,8 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         After every (model, fold) fit, labelled with the model, repeat and fold; its
         ``detail`` is a :class:`FoldScores` (repeat and fold from 1). In every split the fits
         of a tuned model's grid members as plain models (for ``tuning_optimism``; they are
-        not in the comparison) follow the models' own, with no ``detail``.
+        not in the comparison) follow the models' own, with no ``detail``. The fits found
+        in the store come first, labelled ``(stored)``.
 
     Returns
     -------
@@ -431,27 +436,39 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     labels = list(range(len(dataset.classes)))
     outcomes = [None] * len(tasks)
     pos_label = getattr(dataset, "pos_label", None)
+    keys = (store.keys(dataset, [*models, *(member for _, _, member in members)], config,
+                       metrics, splits, tasks) if store else None)
+    stored = store.lookup(keys) if store else {}
+    missing = [index for index in range(len(tasks)) if index not in stored]
+    if missing and getattr(store, "replay", False):
+        raise ValueError(f"{len(missing)} of the run's {len(tasks)} fits are not in the "
+                         "store (the run did not finish): run the experiment again to "
+                         "complete it")
     calls = [(estimators[m], X, dataset.y, *splits[s], metrics, labels, pos_label)
-             for m, s in tasks]
-    done = 0
-    for index, outcome in run_calls(fit_and_score, calls, n_jobs, cluster):
+             for m, s in (tasks[index] for index in missing)]
+    found = ((index, outcome, " (stored)") for index, outcome in stored.items())
+    computed = ((missing[call], outcome, "") for call, outcome in
+                (run_calls(fit_and_score, calls, n_jobs, cluster) if calls else ()))
+    for done, (index, outcome, how) in enumerate(itertools.chain(found, computed), 1):
+        if store is not None and not how:
+            store.save(keys[index], outcome)
         outcomes[index] = outcome
-        done += 1
         model, split = tasks[index]
         repeat, fold = split_label(split, config.n_splits)
         if model >= len(models):
             owner, label, _ = members[model - len(models)]
             yield clock.progress(done, f"{models[owner].name}: grid member {label} as a plain "
-                                       f"model, repeat {repeat}, fold {fold}")
+                                       f"model, repeat {repeat}, fold {fold}{how}")
             continue
         detail = FoldScores(models[model].name, repeat, fold, dict(zip(metrics, outcome.scores)),
                             outcome.error)
         yield clock.progress(done, f"model {model + 1} of {len(models)} ({models[model].name}), "
-                                   f"repeat {repeat}, fold {fold}", detail)
+                                   f"repeat {repeat}, fold {fold}{how}", detail)
     optimism = _optimism(outcomes, tasks, models, members, metrics)
     main = [i for i, (m, _) in enumerate(tasks) if m < len(models)]
     kept = [outcomes[i] for i in main]
     outcome = None
+    stored.clear()
     outcomes.clear()  # _assemble releases each fit's arrays as it copies them
     result = _assemble(kept, [tasks[i] for i in main], models, metrics, splits, dataset,
                        config, clock)

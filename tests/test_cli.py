@@ -21,6 +21,12 @@ def run_main(*args, timeout=300):
                           text=True, timeout=timeout)
 
 
+def results(out):
+    """The files of a result folder, without the result store (``store.sqlite`` and
+    SQLite's side files), which stays across runs."""
+    return sorted(n for n in os.listdir(out) if not n.startswith("store.sqlite"))
+
+
 def write_experiment(path, **overrides):
     data = {"dataset": {"builtin": "iris"},
             "models": [{"name": "nb", "estimator": "GaussianNB"}],
@@ -89,7 +95,7 @@ def test_csv_experiment_with_formula_like_labels(tmp_path):
     assert done.returncode == 0, done.stderr
     text = (tmp_path / "out" / "summary.csv").read_text()
     assert "'=evil()" in text and "'-tree" in text
-    for name in os.listdir(tmp_path / "out"):
+    for name in results(tmp_path / "out"):
         for line in (tmp_path / "out" / name).read_text().splitlines():
             for cell in line.split(","):
                 assert not cell.startswith(("=", "@", "+")), (name, line)
@@ -124,7 +130,8 @@ def test_ctrl_c_exits_130_and_writes_nothing(tmp_path):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "interrupted: nothing was written" in err
-    assert not out.exists() or not os.listdir(out)
+    assert "kept the " in err and "run the same command again to resume" in err
+    assert not out.exists() or not results(out)
 
 
 LABEL = "ok\r=cmd|' /C calc'!A0"
@@ -202,7 +209,7 @@ def test_notes_are_printed_and_written_with_a_manifest(tmp_path):
     assert any(note.startswith("no metric given") for note in printed)
     assert (out / "notes.txt").read_text(encoding="utf-8").splitlines() == printed
     manifest = json.loads((out / "run.json").read_text())
-    assert manifest["tables"] == sorted(n for n in os.listdir(out) if n != "run.json")
+    assert manifest["tables"] == [n for n in results(out) if n != "run.json"]
     assert manifest["experiment"]["models"] == [{"name": "nb", "estimator": "GaussianNB"}]
     default = next(note for note in printed if note.startswith("no metric given"))
     assert manifest["experiment"]["metrics"] == [default.split()[4]]     # the metric used
@@ -224,7 +231,7 @@ def test_a_rerun_replaces_the_previous_result_set_only(tmp_path):
     exp = write_experiment(tmp_path / "exp.json")
     done = run_main(exp, "--out", out, "--quiet")
     assert done.returncode == 0, done.stderr
-    assert sorted(os.listdir(out)) == ["confusion.csv", "correlation.csv",
+    assert results(out) == ["confusion.csv", "correlation.csv",
                                        "credible_intervals.csv", "fold_scores.csv", "mine.csv",
                                        "notes.txt", "pairwise.csv", "per_class.csv", "run.json",
                                        "summary.csv", "summary_2023.csv"]
@@ -244,7 +251,7 @@ def test_ctrl_c_while_writing_says_what_the_folder_holds(tmp_path, monkeypatch, 
     exp = write_experiment(tmp_path / "exp.json")
     out = tmp_path / "out"
     assert run([str(exp), "--out", str(out), "--quiet"]) == 0
-    before = {name: (out / name).read_bytes() for name in os.listdir(out)}
+    before = {name: (out / name).read_bytes() for name in results(out)}
     real_write_csv, real_roll_forward = result_folder.write_csv, result_folder.roll_forward
     calls = []
 
@@ -266,7 +273,7 @@ def test_ctrl_c_while_writing_says_what_the_folder_holds(tmp_path, monkeypatch, 
     assert run([str(exp), "--out", str(out), "--quiet"]) == 130
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
-    after = {name: (out / name).read_bytes() for name in os.listdir(out)}
+    after = {name: (out / name).read_bytes() for name in results(out)}
     scores = pd.read_csv(out / "fold_scores.csv")
     if where == "before the commit":
         assert after == before

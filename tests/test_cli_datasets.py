@@ -13,7 +13,7 @@ from engine.analysis import run_experiment
 from engine.experiment import load_experiment
 from engine.progress import run_to_end
 from engine.tables import write_tables
-from tests.test_cli import MAIN, ROOT, assert_one_error_line, run_main
+from tests.test_cli import MAIN, ROOT, assert_one_error_line, results, run_main
 
 EXAMPLE = os.path.join(ROOT, "resources", "examples", "five_models_six_datasets.json")
 PER_DATASET = ["confusion.csv", "correlation.csv", "credible_intervals.csv", "fold_scores.csv",
@@ -42,22 +42,22 @@ HEADERS = {
                            "fraction_positive",
 }
 RUN_KEYS = ["command", "data", "exit_status", "experiment", "experiment_file", "removed",
-            "tables", "versions", "written", "written_by"]   # "data": the data set read
+            "store", "tables", "versions", "written", "written_by"]   # "data": the data read
 
 
 def test_the_example_runs_end_to_end(tmp_path):
     out = tmp_path / "out"
     done = run_main(EXAMPLE, "--out", out)
     assert done.returncode == 0, done.stderr
-    assert sorted(os.listdir(out)) == sorted(PER_DATASET + ACROSS + ["notes.txt", "report.md",
-                                                                     "run.json"])
+    assert results(out) == sorted(PER_DATASET + ACROSS + ["notes.txt", "report.md",
+                                                          "run.json"])
     names = ["moons", "moons, noisy", "circles", "circles, close", "linear, 10 columns",
              "linear, 20 columns"]
     manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert [d["name"] for d in manifest["datasets"]] == names
     assert [d["n_rows"] for d in manifest["datasets"]] == [200, 200, 200, 200, 300, 300]
     assert [b["name"] for b in manifest["experiment"]["datasets"]] == names
-    assert manifest["tables"] == sorted(n for n in os.listdir(out) if n != "run.json")
+    assert manifest["tables"] == [n for n in results(out) if n != "run.json"]
     summary = pd.read_csv(out / "summary.csv")
     assert list(summary.columns[:3]) == ["dataset", "model", "metric"]
     assert list(dict.fromkeys(summary["dataset"])) == names and len(summary) == 6 * 5 * 2
@@ -116,7 +116,7 @@ def test_ctrl_c_in_the_second_dataset_exits_130_and_writes_nothing(tmp_path):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "interrupted: nothing was written" in err
-    assert not out.exists() or not os.listdir(out)
+    assert not out.exists() or not results(out)
 
 
 def test_one_dataset_writes_exactly_the_tables_it_always_wrote(tmp_path):
@@ -135,7 +135,7 @@ def test_one_dataset_writes_exactly_the_tables_it_always_wrote(tmp_path):
     assert done.returncode == 0, done.stderr
     result = run_to_end(run_experiment(load_experiment(str(exp))))
     write_tables(result.tables(), str(tmp_path / "engine"), {}, result.notes)
-    assert sorted(os.listdir(out)) == sorted([*HEADERS, "notes.txt", "run.json"])
+    assert results(out) == sorted([*HEADERS, "notes.txt", "run.json"])
     for name, header in HEADERS.items():
         text = (out / name).read_text(encoding="utf-8")
         assert text.split("\n", 1)[0] == header, name

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.data import Dataset, load_csv
+from tests.test_cli import results
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRST = re.compile(r"[A-Za-z'\"]")
@@ -179,7 +180,7 @@ def test_runner_exits_0_or_2_and_leaves_no_half_written_file(tmp_path, case):
     assert "Traceback" not in done.stderr
     if done.returncode == 2:
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: "), done.stderr
-        assert not os.path.exists(out) or not os.listdir(out)
+        assert not os.path.exists(out) or not results(out)
     else:
         manifest = json.loads(open(os.path.join(out, "run.json"), encoding="utf-8").read())
-        assert sorted(os.listdir(out)) == sorted([*manifest["tables"], "run.json"])
+        assert results(out) == sorted([*manifest["tables"], "run.json"])

@@ -1,0 +1,97 @@
+"""A fit as a row of the result store, without pickle (:mod:`engine.store`).
+
+:func:`encode_fit` turns any fit dataclass into its plain fields as JSON (tuples, dicts,
+NumPy arrays and scalars tagged, floats written exactly) and its array fields as raw bytes
+with their dtype and shape; :func:`decode_fit` turns a row back into an
+:class:`engine.cv.FoldFit`. Reading a row never runs code and never builds an array of
+objects.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+
+
+def encode_fit(fit) -> tuple:
+    """``(fields JSON, [(name, dtype, shape, bytes)])`` of a fit dataclass, field by field
+    (``dataclasses.fields``); arrays of objects and values JSON cannot hold raise
+    TypeError."""
+    fields, arrays = {}, []
+    for item in dataclasses.fields(fit):
+        value = getattr(fit, item.name)
+        if isinstance(value, np.ndarray):
+            if value.dtype.hasobject:
+                raise TypeError(f"{item.name}: an array of objects")
+            arrays.append((item.name, value.dtype.str, list(value.shape),
+                           np.ascontiguousarray(value).tobytes()))
+        else:
+            fields[item.name] = _tagged(value)
+    return json.dumps(fields, allow_nan=True), arrays
+
+
+def _tagged(value):
+    """JSON-able form that keeps tuples, dicts and arrays apart from lists (a NumPy float
+    comes back as a Python float, equal in value)."""
+    if value is None or isinstance(value, (float, str)):   # np.float64 is a float
+        return value
+    if isinstance(value, tuple):
+        return {"$tuple": [_tagged(v) for v in value]}
+    if isinstance(value, list):
+        return [_tagged(v) for v in value]
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise TypeError("a dict with keys that are not text")
+        return {"$dict": {k: _tagged(v) for k, v in value.items()}}
+    if isinstance(value, np.ndarray):
+        if value.dtype.hasobject:
+            raise TypeError("an array of objects")
+        return {"$array": value.tolist(), "dtype": value.dtype.str}
+    if isinstance(value, np.generic):
+        return {"$scalar": value.item(), "dtype": value.dtype.str}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"{type(value).__name__} cannot be stored")
+
+
+def _untagged(value):
+    if isinstance(value, list):
+        return [_untagged(v) for v in value]
+    if isinstance(value, dict):
+        if "$tuple" in value:
+            return tuple(_untagged(v) for v in value["$tuple"])
+        if "$dict" in value:
+            return {k: _untagged(v) for k, v in value["$dict"].items()}
+        if "$array" in value:
+            return np.array(value["$array"], dtype=np.dtype(value["dtype"]))
+        if "$scalar" in value:
+            return np.dtype(value["dtype"]).type(value["$scalar"])
+    return value
+
+
+def _arrays(header: str, data: bytes) -> dict:
+    """The arrays of a stored fit: ``header`` lists name, dtype, shape and byte count of
+    each, their bytes one after another in ``data``."""
+    arrays, offset = {}, 0
+    for name, dtype, shape, size in json.loads(header):
+        dtype = np.dtype(dtype)
+        if dtype.hasobject:
+            raise ValueError("a stored array of objects")
+        raw = bytearray(data[offset:offset + size])
+        arrays[name] = np.frombuffer(raw, dtype=dtype).reshape(shape)
+        offset += size
+    return arrays
+
+
+def decode_fit(text: str, header: str, data: bytes):
+    """The :class:`engine.cv.FoldFit` of a stored row: ``text`` its plain fields (JSON),
+    ``header`` and ``data`` its arrays (:func:`encode_fit`); stored fields that ``FoldFit``
+    no longer has are left out."""
+    from .cv import FoldFit
+
+    arrays = _arrays(header, data)
+    stored = {name: _untagged(value) for name, value in json.loads(text).items()}
+    stored.update(arrays)
+    names = {item.name for item in dataclasses.fields(FoldFit)}
+    return FoldFit(**{name: value for name, value in stored.items() if name in names})
