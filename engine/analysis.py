@@ -107,7 +107,7 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
                          "experiment.for_dataset(i)")
     if dataset is None:
         dataset = load_dataset(experiment.dataset, experiment.base_dir)
-    experiment = experiment.with_metrics_for(len(dataset.classes))
+    experiment = experiment.with_metrics_for(len(dataset.classes), dataset)
     cv = yield from run_cv(dataset, list(experiment.models), experiment.cv,
                            list(experiment.metrics), n_jobs=n_jobs)
     check_some_score(cv)
