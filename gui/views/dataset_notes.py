@@ -76,11 +76,11 @@ def screen_note(note) -> str:
 
 
 def notes_html(notes) -> str:
-    """The loading notes as a list; possible leaks stand out."""
-    items = []
+    """The loading notes as a list; possible leaks and imbalanced classes stand out."""
+    items = []       # possible leaks and imbalanced classes stand out
     for note in notes:
         text = escape(screen_note(note))
-        if note_code(note) == "possible_leak":
+        if note_code(note) in ("possible_leak", "class_imbalance"):
             text = f"<span style='color:#b35900'>⚠ {text}</span>"
         items.append(f"<li>{text}</li>")
     return (f"<p style='margin-top:4px'><b>What was done</b></p>"
