@@ -182,6 +182,26 @@ def test_every_catalogue_estimator_fits(program, tmp_path):
     assert failed == {name.lower(): "0" for name in CATALOGUE}
 
 
+def test_every_resampling_fits(program, tmp_path):
+    """The imbalanced-learn samplers engine/imbalance.py imports by name are in the bundle
+    (when the bundle was built with the "imbalance" extra, as .ci/bundle builds it)."""
+    pytest.importorskip("imblearn")
+    experiment = {"dataset": {"builtin": "moons", "n_samples": 60, "noise": 0.3,
+                              "random_state": 0},
+                  "models": [{"name": kind, "estimator": "GaussianNB", "resample": kind}
+                             for kind in ("over", "under", "smote")],
+                  "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0},
+                  "metrics": ["accuracy"]}
+    path = tmp_path / "resampled.json"
+    path.write_text(json.dumps(experiment), encoding="utf-8")
+    done, _ = _run([program, "run", str(path), "--out", str(tmp_path / "out"), "--quiet"],
+                   uuid.uuid4().hex)
+    assert done.returncode == 0, done.stderr[-3000:]
+    header, *rows = _rows(tmp_path / "out" / "summary.csv")
+    failed = {row[0]: row[header.index("n_failed")] for row in rows}
+    assert failed == {"over": "0", "under": "0", "smote": "0"}
+
+
 def test_the_windows_run_path_works(program):
     """The built-in example through gui.tabs.cv_tab.run_in_process (forkserver child, two
     loky workers in it), as the window's Run button starts it."""
