@@ -100,8 +100,8 @@ def imbalance_note(counts: Sequence[int], classes: Sequence) -> Optional[Note]:
     -------
     Note or None
         Fields ``class`` (the smallest class's label), ``count`` (its rows), ``share``
-        (its fraction of the rows), ``majority_share`` (the largest class's fraction:
-        the accuracy of always guessing it) and ``n_classes``.
+        (its fraction of the rows), ``n_rows``, ``majority_share`` (the largest class's
+        fraction: the accuracy of always guessing it) and ``n_classes``.
     """
     if not is_imbalanced(counts):
         return None
@@ -120,7 +120,8 @@ def imbalance_note(counts: Sequence[int], classes: Sequence) -> Optional[Note]:
                "experiment file), applied inside the training folds only")
     return Note("class_imbalance", message,
                 {"class": label, "count": count, "share": float(share),
-                 "majority_share": majority, "n_classes": len(counts)})
+                 "n_rows": int(counts.sum()), "majority_share": majority,
+                 "n_classes": len(counts)})
 
 
 def with_imbalance_metric(experiment, counts: Sequence[int], classes: Sequence,

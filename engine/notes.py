@@ -72,7 +72,8 @@ CODES = {
                         "[column, n_values, rows_per_value]",
     "class_imbalance": "the smallest class is a small share of the rows (or has few rows): "
                        "accuracy can mislead; class weights and resampling are offered "
-                       "[class, count, share: a fraction, majority_share, n_classes]",
+                       "[class, count, share: a fraction, n_rows, majority_share, "
+                       "n_classes]",
     "possible_leak": "a column alone predicts the target almost perfectly "
                      "[column, target, share: percent of rows, rule]",
     "one_hot_encoded": "categorical columns are one-hot encoded inside each model [columns]",

@@ -69,6 +69,13 @@ def screen_note(note) -> str:
     if code == "target_chosen" and fields.get("weka"):
         return (f"target column not given; using the last attribute, {fields['column']!r}, as "
                 "Weka does (pick another one above)")
+    if code == "class_imbalance":
+        guess = "the other class" if fields["n_classes"] == 2 else "the largest class"
+        return (f"the classes are imbalanced: class {fields['class']!r} has {fields['count']} of "
+                f"{fields['n_rows']} rows ({100 * fields['share']:.1f}%); always guessing "
+                f"{guess} is {100 * fields['majority_share']:.1f}% accurate. Balanced accuracy "
+                "is reported too, and each class's recall under Results, Per class; the Models "
+                "tab offers \"Balance classes\" and \"Resample training folds\"")
     if code == "sheet_read":
         return (f"read the sheet {fields['sheet']!r} of the {len(fields['sheets'])} in the "
                 "workbook (pick another one under Sheet)")
