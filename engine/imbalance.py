@@ -142,8 +142,8 @@ def with_imbalance_metric(experiment, counts: Sequence[int], classes: Sequence,
     """
     if not is_imbalanced(counts) or BALANCED_METRIC in experiment.metrics:
         return experiment
-    _, count, share = smallest_class(counts)
-    label = classes[int(np.argmin(np.asarray(counts)))]
+    code, _, share = smallest_class(counts)
+    label = classes[code]
     metrics = (*experiment.metrics, BALANCED_METRIC)
     where = f" in data set {dataset!r}" if dataset else ""
     note = Note("default_metric_imbalanced",
