@@ -122,7 +122,7 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
                          "experiment.for_dataset(i)")
     if dataset is None:
         dataset = load_dataset(experiment.dataset, experiment.base_dir)
-    experiment = experiment.with_metrics_for(len(dataset.classes))
+    experiment = experiment.with_metrics_for(len(dataset.classes), dataset)
     from .store import opened
 
     with opened(store) as store:

@@ -189,17 +189,33 @@ def experiment_for(experiment: Experiment, datasets) -> Experiment:
     """``experiment`` with its metrics filled in for ``datasets`` when it names none: the
     default of :func:`engine.metrics.default_metric` when every data set has as many
     classes, else ``roc_auc_ovr`` (on two classes the plain ROC AUC) for all, with a
-    note."""
+    note; ``balanced_accuracy`` is added when the classes of a data set are imbalanced."""
     if experiment.metrics:
         return experiment
     counts = [len(dataset.classes) for dataset in datasets]
     if len(set(counts)) == 1:
-        return experiment.with_metrics_for(counts[0])
+        return _imbalance_metric(experiment.with_metrics_for(counts[0]), datasets)
     metric = MIXED_CLASSES_METRIC
-    return replace(experiment, metrics=(metric,), notes=experiment.notes + (
+    return _imbalance_metric(replace(experiment, metrics=(metric,), notes=experiment.notes + (
         Note("default_metric_datasets", f"no metric given and the data sets have "
              f"{_classes_text(counts)} classes: using {metric} on every data set (on two "
-             "classes it is the plain ROC AUC)", {"metric": metric, "n_classes": counts}),))
+             "classes it is the plain ROC AUC)", {"metric": metric, "n_classes": counts}),)),
+        datasets)
+
+
+def _imbalance_metric(experiment: Experiment, datasets) -> Experiment:
+    """``balanced_accuracy`` added on every data set when the classes of one are imbalanced
+    (:func:`engine.imbalance.with_imbalance_metric`, the note naming the first such one)."""
+    import numpy as np
+
+    from .imbalance import is_imbalanced, with_imbalance_metric
+
+    for index, dataset in enumerate(datasets):
+        counts = np.bincount(dataset.y, minlength=len(dataset.classes))
+        if is_imbalanced(counts):
+            name = experiment.datasets[index]["name"] if experiment.datasets else None
+            return with_imbalance_metric(experiment, counts, dataset.classes, name)
+    return experiment
 
 
 def check_datasets(experiment: Experiment, datasets) -> None:

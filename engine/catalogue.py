@@ -13,8 +13,8 @@ import itertools
 import json
 import math
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Optional
 
 from .schema import printable, readable_path, show
 
@@ -55,6 +55,12 @@ def is_scale_sensitive(name: str) -> bool:
 def takes_random_state(name: str) -> bool:
     """True when the estimator has a ``random_state`` parameter."""
     return "random_state" in inspect.signature(estimator_class(name).__init__).parameters
+
+
+def takes_class_weight(name: str) -> bool:
+    """True when the estimator has a ``class_weight`` parameter (``"balanced"`` weights
+    each class by the inverse of its share of the training rows)."""
+    return "class_weight" in inspect.signature(estimator_class(name).__init__).parameters
 
 
 def seed_entry(entry: dict, random_state) -> dict:
@@ -179,7 +185,10 @@ class ModelSpec:
 
     ``tune`` (a grid searched inside each outer training fold) and ``threshold`` (a
     decision threshold chosen there) are the checked blocks of :mod:`engine.tuning`, or
-    None.
+    None. ``resample`` (``"over"``, ``"under"``, ``"smote"`` or None) resamples the training
+    rows of every fold with an imbalanced-learn sampler seeded ``resample_seed``
+    (:mod:`engine.imbalance`): the model's own ``random_state``, else the
+    cross-validation's.
     """
 
     name: str
@@ -188,6 +197,8 @@ class ModelSpec:
     scale: bool = False
     tune: Any = None
     threshold: Any = None
+    resample: Optional[str] = None
+    resample_seed: Optional[int] = None
 
     def to_json(self) -> dict:
         entry = {"name": self.name, "estimator": self.estimator, "params": dict(self.params)}
@@ -196,6 +207,8 @@ class ModelSpec:
         for key in ("tune", "threshold"):
             if getattr(self, key):
                 entry[key] = dict(getattr(self, key))
+        if self.resample:
+            entry["resample"] = self.resample
         return entry
 
 
@@ -209,7 +222,7 @@ def grid_name(combo: dict) -> str:
 MAX_MODELS = 20_000
 
 
-def expand_model(entry: dict, path: tuple = ()) -> list:
+def expand_model(entry: dict, path: tuple = (), random_state=None) -> list:
     """Expand one ``models`` entry of an experiment file into :class:`ModelSpec` objects.
 
     A ``grid`` (scikit-learn ``param_grid`` form: a dict or a list of dicts of lists)
@@ -223,9 +236,12 @@ def expand_model(entry: dict, path: tuple = ()) -> list:
     path : tuple
         The entry's place in the experiment file (``("models", 2)``): messages then name
         the place of the wrong value (``models[2].params.C: ...``).
+    random_state : int, optional
+        The cross-validation's seed: a ``"resample"`` entry's sampler gets the model's
+        own ``random_state`` (a whole number) or else this one.
     """
     where = readable_path(path) if path else "model entry"
-    allowed = {"name", "estimator", "params", "grid", "scale", "tune", "threshold"}
+    allowed = {"name", "estimator", "params", "grid", "scale", "tune", "threshold", "resample"}
     unknown = sorted(set(entry) - allowed)
     if unknown:
         raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed: "
@@ -243,12 +259,18 @@ def expand_model(entry: dict, path: tuple = ()) -> list:
         raise ValueError(f"{_place(path, 'params', 'model ' + str(estimator))}: 'params' must be "
                          "an object of name: value")
     scale = bool(entry.get("scale", False))
+    resample = entry.get("resample")
+    if resample is not None:
+        from .imbalance import check_resample
+
+        check_resample(resample, _place(path, "resample", f"model {estimator}"))
     places = {p: path + ("params", p) for p in params} if path else {}
     extra = _inside_folds(entry, path)
     grid = entry.get("grid")
     if not grid:
         name = entry.get("name") or estimator
-        return [validated(ModelSpec(str(name), estimator, dict(params), scale, **extra), places)]
+        return [validated(_with_resample(ModelSpec(str(name), estimator, dict(params), scale,
+                                                   **extra), resample, random_state), places)]
     prefix = entry.get("name")
     specs = []
     for combo, combo_path in _grid_points(grid, path, str(estimator)):
@@ -256,8 +278,8 @@ def expand_model(entry: dict, path: tuple = ()) -> list:
         if prefix:
             name = f"{prefix}_{name}"
         at = {**places, **{p: combo_path + (p,) for p in combo}} if path else {}
-        specs.append(validated(ModelSpec(name, estimator, {**params, **combo}, scale, **extra),
-                               at))
+        spec = ModelSpec(name, estimator, {**params, **combo}, scale, **extra)
+        specs.append(validated(_with_resample(spec, resample, random_state), at))
     return specs
 
 
@@ -271,6 +293,16 @@ def _inside_folds(entry: dict, path: tuple) -> dict:
     if entry.get("threshold") is not None:
         out["threshold"] = check_threshold(entry["threshold"], path)
     return out
+
+
+def _with_resample(spec: ModelSpec, resample, random_state) -> ModelSpec:
+    """``spec`` resampled by ``resample`` (None: unchanged), its sampler seeded by the
+    model's own ``random_state`` when that is a whole number, else ``random_state``."""
+    if resample is None:
+        return spec
+    own = spec.params.get("random_state")
+    seed = own if isinstance(own, int) and not isinstance(own, bool) else random_state
+    return replace(spec, resample=resample, resample_seed=seed)
 
 
 def _place(path: tuple, key: str, fallback: str) -> str:
@@ -402,7 +434,9 @@ def make_pipeline(spec: ModelSpec, dataset=None, inside_folds: bool = True):
 
     Categorical columns are one-hot encoded and missing values imputed inside the
     pipeline (fitted on each training fold only); ``scale`` adds a StandardScaler.
-    A plain numeric data set with no scaling gets the bare estimator. A model with
+    A plain numeric data set with no scaling gets the bare estimator. ``resample``
+    makes it imbalanced-learn's ``Pipeline`` with the sampler after the preparation and
+    before the estimator (:func:`engine.imbalance.resampling_pipeline`). A model with
     ``tune`` or ``threshold`` is wrapped in scikit-learn's ``GridSearchCV`` /
     ``TunedThresholdClassifierCV`` (:func:`engine.tuning.wrap_model`) unless
     ``inside_folds`` is False.
@@ -425,6 +459,11 @@ def _plain_pipeline(spec: ModelSpec, dataset=None):
         from sklearn.preprocessing import StandardScaler
 
         steps.append(("scale", StandardScaler()))
+    if spec.resample:
+        from .imbalance import make_sampler, resampling_pipeline
+
+        return resampling_pipeline(steps, make_sampler(spec.resample, spec.resample_seed),
+                                   estimator)
     if not steps:
         return estimator
     from sklearn.pipeline import Pipeline
@@ -455,11 +494,13 @@ def make_preprocessor(dataset, scale: bool = False):
 
 
 def split_pipeline(estimator) -> tuple:
-    """(preprocessing or None, final classifier) of what :func:`make_pipeline` built."""
+    """(preprocessing or None, final classifier) of what :func:`make_pipeline` built (a
+    sampler, which acts in ``fit`` only, is not part of the preprocessing)."""
     if hasattr(estimator, "steps"):
         from sklearn.pipeline import Pipeline
 
-        prep = Pipeline(estimator.steps[:-1]) if len(estimator.steps) > 1 else None
+        steps = [step for step in estimator.steps[:-1] if step[0] != "resample"]
+        prep = Pipeline(steps) if steps else None
         return prep, estimator.steps[-1][1]
     return None, estimator
 
@@ -493,10 +534,12 @@ def presets() -> dict:
     }
 
 
-def expand_models(entries: list) -> list:
+def expand_models(entries: list, random_state=None) -> list:
     """Expand every ``models`` entry and check that names are unique.
 
     Messages name the entry's place in the experiment file (``models[2].params.C: ...``).
+    ``random_state`` (the cross-validation's seed) seeds the samplers of ``"resample"``
+    entries whose model has no ``random_state`` of its own.
     """
     if not entries:
         raise ValueError("the experiment has no models: add at least one")
@@ -506,7 +549,7 @@ def expand_models(entries: list) -> list:
                          f"than the {MAX_MODELS:,} one run can compare (every pair is "
                          "compared): use fewer values per grid parameter")
     specs = list(itertools.chain.from_iterable(
-        expand_model(e, ("models", i)) for i, e in enumerate(entries)))
+        expand_model(e, ("models", i), random_state) for i, e in enumerate(entries)))
     check_unique_names(specs)
     return specs
 

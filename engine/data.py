@@ -22,6 +22,7 @@ from .data_checks import (choose_target, find_column, find_columns, is_numeric_c
                           leak_notes, positive_class, visible_columns)
 from .groups import group_codes, group_suggestions
 from .guards import check_builtin_request, check_file_fits, check_regular_file
+from .imbalance import imbalance_note
 from .notes import Note
 
 #: Built-in data sets: name -> (description, generator options with their defaults).
@@ -147,6 +148,8 @@ def load_builtin(name: str, **options) -> Dataset:
         pos_label = 1
         notes += (Note("positive_class", f"positive class: {labels[1]!r} (the second class)",
                        {"label": labels[1], "reason": "second_class"}),)
+    imbalance = imbalance_note(np.bincount(y, minlength=len(labels)), labels)
+    notes += (imbalance,) if imbalance else ()
     return Dataset(name=name, X=frame, y=np.asarray(y, dtype=np.intp), classes=tuple(labels),
                    target="target", notes=notes, source=source, pos_label=pos_label)
 
@@ -424,6 +427,9 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
                          "class; pick a column of categories as the target")
     positive, note = positive_class(classes, np.bincount(codes, minlength=len(classes)),
                                     pos_label)
+    if note:
+        notes.append(note)
+    note = imbalance_note(np.bincount(codes, minlength=len(classes)), classes)
     if note:
         notes.append(note)
     features = one_block(features.reset_index(drop=True))

@@ -122,11 +122,22 @@ class Experiment:
             return self
         return replace(self, dataset=dict(self.datasets[index]), datasets=(), notes=())
 
-    def with_metrics_for(self, n_classes: int) -> "Experiment":
+    def with_metrics_for(self, n_classes: int, dataset=None) -> "Experiment":
         """The experiment with its default metric filled in for ``n_classes`` classes (and
-        a note saying so); unchanged when it names its metrics."""
+        a note saying so); unchanged when it names its metrics. When ``dataset`` (the
+        :class:`~engine.data.Dataset` it runs on) has imbalanced classes
+        (:func:`engine.imbalance.is_imbalanced`), ``balanced_accuracy`` is added after the
+        default, with a note."""
         if self.metrics:
             return self
+        if dataset is not None:
+            import numpy as np
+
+            from .imbalance import with_imbalance_metric
+
+            counts = np.bincount(dataset.y, minlength=len(dataset.classes))
+            return with_imbalance_metric(self.with_metrics_for(n_classes), counts,
+                                         dataset.classes)
         from dataclasses import replace
 
         from .metrics import default_metric
@@ -224,7 +235,7 @@ def _parse(data: dict, base_dir: str) -> Experiment:
     seeded = [seed_entry(e, cv.random_state) for e in entries]
     notes = _seed_notes(entries, seeded, cv.random_state)
     entries = seeded
-    models = expand_models(entries)
+    models = expand_models(entries, cv.random_state)
     notes += _scaling_notes(models)
     metrics = data.get("metrics", [])
     single = isinstance(metrics, str)              # one name may be given alone

@@ -639,13 +639,13 @@ def estimate_seconds(experiment, dataset, n_jobs: int = 1,
     from .tuning import fits_per_fold
 
     models = list(experiment.models)
-    experiment = experiment.with_metrics_for(len(dataset.classes))
+    experiment = experiment.with_metrics_for(len(dataset.classes), dataset)
     cv = experiment.cv
     train, test = make_splits(dataset.y, replace(cv, n_repeats=1), dataset.groups)[0]
     X = feature_matrix(dataset)
     groups = {}
     for spec in models:
-        groups.setdefault((spec.estimator, spec.scale), spec)
+        groups.setdefault((spec.estimator, spec.scale, spec.resample), spec)
     share = budget / max(1, len(groups))
     methods = _methods(experiment)
     timed = {key: _time_group(spec, dataset, X, (train, test), list(experiment.metrics), share,
@@ -653,7 +653,7 @@ def estimate_seconds(experiment, dataset, n_jobs: int = 1,
     folds = cv.n_splits * cv.n_repeats
     parallel, alo = 0.0, 0.0
     for spec in models:
-        unit, calibration_overhead = timed[(spec.estimator, spec.scale)]
+        unit, calibration_overhead = timed[(spec.estimator, spec.scale, spec.resample)]
         seconds = unit * _work(spec) * fits_per_fold(spec)     # tuning: inner fits too
         parallel += folds * (seconds + len(methods) * (calibration_overhead + 4 * seconds))
         if experiment.aloocv is not None and spec.estimator == "LogisticRegression":

@@ -70,6 +70,10 @@ CODES = {
     "groups_suggested": "a column looks like an identifier with repeated values: naming it "
                         "as \"groups\" keeps its rows together in the folds "
                         "[column, n_values, rows_per_value]",
+    "class_imbalance": "the smallest class is a small share of the rows (or has few rows): "
+                       "accuracy can mislead; class weights and resampling are offered "
+                       "[class, count, share: a fraction, n_rows, majority_share, "
+                       "n_classes]",
     "possible_leak": "a column alone predicts the target almost perfectly "
                      "[column, target, share: percent of rows, rule]",
     "one_hot_encoded": "categorical columns are one-hot encoded inside each model [columns]",
@@ -77,6 +81,9 @@ CODES = {
     # ---- the experiment (engine.experiment)
     "default_metric": "no metric was given: the default for the target is used "
                       "[metric, n_classes]",
+    "default_metric_imbalanced": "no metric was given and the classes are imbalanced: "
+                                 "balanced_accuracy is reported beside the primary metric "
+                                 "[metrics, class, share: a fraction, dataset: None for one]",
     "random_state_given": "models got the cross-validation's seed [random_state, models]",
     "unscaled_models": "scale-sensitive models run without scaling [models]",
     # ---- the folds (engine.cv)
@@ -114,7 +121,8 @@ CODES = {
                             "[class_code]",
     "alo_constant_columns": "constant columns get coefficient 0 [columns]",
     "alo_not_applicable": "ALO does not apply to a model [model, reason: 'estimator', "
-                          "'l1_ratio', 'penalty', 'no_intercept' or 'class_weight']",
+                          "'l1_ratio', 'penalty', 'no_intercept', 'class_weight' "
+                          "or 'resample']",
     "alo_solver_warnings": "the Newton solver warned while tracing a model's curve "
                            "[model, n_warnings, example]",
     "alo_unreliable": "ALO falls far below guessing the class frequencies at some C "

@@ -172,7 +172,8 @@ def versions() -> dict:
     """Versions of Python, the numerical libraries and this app (None if unknown)."""
     found = {"python": platform.python_version()}
     for key, dist in (("numpy", "numpy"), ("scipy", "scipy"), ("sklearn", "scikit-learn"),
-                      ("pandas", "pandas"), ("openpyxl", "openpyxl"), ("app", "honest-eval")):
+                      ("pandas", "pandas"), ("openpyxl", "openpyxl"),
+                      ("imblearn", "imbalanced-learn"), ("app", "honest-eval")):
         try:
             found[key] = metadata.version(dist)
         except metadata.PackageNotFoundError:

@@ -5,6 +5,7 @@ valid again when the data changes.
 from __future__ import annotations
 
 from engine.benchmark import MIXED_CLASSES_METRIC
+from engine.imbalance import BALANCED_METRIC, is_imbalanced
 from engine.metrics import (BINARY_ONLY, check_metrics, default_metric, metrics_for,
                             multiclass_counterpart)
 
@@ -37,14 +38,29 @@ def class_counts(datasets) -> tuple:
     return tuple(sorted({len(d.classes) for d in datasets})) or (2,)
 
 
-def metrics_for_targets(metrics, counts: tuple) -> list:
+def metrics_for_targets(metrics, counts: tuple, imbalanced: bool = False) -> list:
     """``metrics`` made valid for data sets with ``counts`` classes (see
     :func:`metrics_for_target`); for mixed counts the metrics valid on them all, else
-    the engine's choice (``engine.benchmark.MIXED_CLASSES_METRIC``)."""
+    the engine's choice (``engine.benchmark.MIXED_CLASSES_METRIC``). When ``imbalanced``
+    (:func:`any_imbalanced`) and the result is the default primary metric alone,
+    ``balanced_accuracy`` is added, as the engine does for an experiment naming none."""
     if len(counts) == 1:
-        return metrics_for_target(metrics, counts[0])
-    kept = [m for m in metrics_for_target(metrics, max(counts)) if valid_for(m, counts)]
-    return kept or [MIXED_CLASSES_METRIC]
+        chosen = metrics_for_target(metrics, counts[0])
+        default = default_metric(counts[0])
+    else:
+        chosen = [m for m in metrics_for_target(metrics, max(counts)) if valid_for(m, counts)]
+        chosen, default = chosen or [MIXED_CLASSES_METRIC], MIXED_CLASSES_METRIC
+    if imbalanced and chosen == [default]:
+        chosen.append(BALANCED_METRIC)
+    return chosen
+
+
+def any_imbalanced(datasets) -> bool:
+    """True when the classes of one of ``datasets`` are imbalanced
+    (:func:`engine.imbalance.is_imbalanced`)."""
+    import numpy as np
+
+    return any(is_imbalanced(np.bincount(d.y, minlength=len(d.classes))) for d in datasets)
 
 
 def metrics_for_target(metrics, n_classes: int) -> list:

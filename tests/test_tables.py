@@ -147,7 +147,7 @@ def test_result_folder_holds_tables_notes_and_manifest(tmp_path):
     assert manifest["tables"] == ["correlation.csv", "notes.txt", "summary.csv"]
     assert manifest["removed"] == [] and manifest["written"][:2] == "20"
     assert set(manifest["versions"]) == {"python", "numpy", "scipy", "sklearn", "pandas",
-                                        "openpyxl", "app"}
+                                        "openpyxl", "imblearn", "app"}
     assert manifest["versions"]["pandas"] == pd.__version__
     assert (out / "correlation.csv").read_text().startswith(",run,x\n0,a,")   # with index
 

@@ -83,6 +83,9 @@ def ineligibility_note(spec: ModelSpec) -> Optional[Note]:
                                         "(fit_intercept=True)")
     elif params.get("class_weight") is not None:
         reason, text = "class_weight", "ALO assumes unweighted rows; class_weight is set"
+    elif getattr(spec, "resample", None):
+        reason, text = "resample", ("ALO assumes the rows as given; the training rows are "
+                                    f"resampled ({spec.resample})")
     else:
         return None
     return Note("alo_not_applicable", f"{name}: {text}", {"model": name, "reason": reason})

@@ -25,7 +25,7 @@ from engine.verdict import metric_label
 
 from ..help import help_title
 from ..jobs import Job, JobSlot
-from ..metric_choice import class_counts, metrics_for_targets, ordered_metrics
+from ..metric_choice import any_imbalanced, class_counts, metrics_for_targets, ordered_metrics
 from ..plots.live_scores_plot import LiveScoresPlot
 from .benchmark_run import (LivePlotFeed, check_benchmark, fit_count_text, progress_text,
                             run_benchmark_in_process)
@@ -278,7 +278,8 @@ class CVTab(QWidget):
     def _on_dataset_changed(self, _dataset) -> None:
         self._forget_last_run()
         n_classes = class_counts(self.state.datasets)
-        metrics = metrics_for_targets(list(self.state.metrics), n_classes)
+        metrics = metrics_for_targets(list(self.state.metrics), n_classes,
+                                      any_imbalanced(self.state.datasets))
         self._offer_metrics(n_classes)
         if tuple(metrics) != tuple(self.state.metrics):
             self.state.set_cv(self.state.cv, tuple(metrics), self.state.n_jobs)
@@ -317,7 +318,8 @@ class CVTab(QWidget):
             self.jobs_box.setValue(max(1, min(self.state.n_jobs, self.jobs_box.maximum())))
             n_classes = class_counts(self.state.datasets)
             self._offer_metrics(n_classes)
-            self._show_metrics(metrics or metrics_for_targets([], n_classes))
+            self._show_metrics(metrics or metrics_for_targets(
+                [], n_classes, any_imbalanced(self.state.datasets)))
             self.calibrate_check.setChecked(self.state.calibration is not None)
         finally:
             self._syncing = False

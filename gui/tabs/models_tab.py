@@ -21,6 +21,7 @@ from engine.catalogue import (CATALOGUE, expand_model, expand_models, is_scale_s
                               parameter_specs, presets)
 
 from ..help import help_title
+from .imbalance_options import ImbalanceOptions
 
 NO_ENTRY_HINT = ("No model yet. Press <b>Add</b> to pick a classifier, or choose one of the "
                  "<b>Presets</b> for a ready-made comparison.")
@@ -129,6 +130,7 @@ def model_line(spec) -> str:
     changed = ", ".join(f"{k} = {v}" for k, v in spec.params.items()) or "default settings"
     parts = [spec.estimator] if spec.estimator != spec.name else []
     parts += ["features scaled"] if spec.scale else []
+    parts += [f"training folds resampled ({spec.resample})"] if spec.resample else []
     return f"{spec.name}:  " + "; ".join(parts + [changed])
 
 
@@ -252,6 +254,8 @@ class ParameterEditor(QWidget):
         self.scale_check.toggled.connect(self._on_scale)
         form.addRow(self.scale_check)
         locked = grid_params(entry) if grid_dict(entry) is None else set()
+        self.imbalance = ImbalanceOptions(entry, locked, form, self)
+        self.imbalance.edited.connect(self._on_imbalance)
         self.editors = {}
         for spec in parameter_specs(entry["estimator"]):
             editor = make_editor(spec, self)
@@ -283,6 +287,19 @@ class ParameterEditor(QWidget):
         if values == current_values(self.entry, spec):
             return
         self.entry = set_param(self.entry, spec.name, values, spec.default)
+        self.imbalance.show_entry(self.entry)
+        self.changed.emit(self.entry)
+
+    def _on_imbalance(self, key: str, value) -> None:
+        """The balance check sets ``class_weight``, the resampling choice ``"resample"``."""
+        if key == "class_weight":
+            self.entry = set_param(self.entry, key, [value], None)
+            self.editors[key].show_values([value])
+        else:
+            self.entry = copy.deepcopy(self.entry)
+            self.entry.pop("resample", None)
+            if value is not None:
+                self.entry["resample"] = value
         self.changed.emit(self.entry)
 
 

@@ -75,6 +75,13 @@ def screen_note(note) -> str:
                 "average): if rows with the same value belong together (one patient, one "
                 "subject), choose it under Rows that belong together, so that they are never "
                 "split between training and test folds")
+    if code == "class_imbalance":
+        guess = "the other class" if fields["n_classes"] == 2 else "the largest class"
+        return (f"the classes are imbalanced: class {fields['class']!r} has {fields['count']} of "
+                f"{fields['n_rows']} rows ({100 * fields['share']:.1f}%); always guessing "
+                f"{guess} is {100 * fields['majority_share']:.1f}% accurate. Balanced accuracy "
+                "is reported too, and each class's recall under Results, Per class; the Models "
+                "tab offers \"Balance classes\" and \"Resample training folds\"")
     if code == "sheet_read":
         return (f"read the sheet {fields['sheet']!r} of the {len(fields['sheets'])} in the "
                 "workbook (pick another one under Sheet)")
@@ -82,11 +89,11 @@ def screen_note(note) -> str:
 
 
 def notes_html(notes) -> str:
-    """The loading notes as a list; possible leaks stand out."""
-    items = []
+    """The loading notes as a list; possible leaks and imbalanced classes stand out."""
+    items = []       # possible leaks and imbalanced classes stand out
     for note in notes:
         text = escape(screen_note(note))
-        if note_code(note) == "possible_leak":
+        if note_code(note) in ("possible_leak", "class_imbalance"):
             text = f"<span style='color:#b35900'>⚠ {text}</span>"
         items.append(f"<li>{text}</li>")
     return (f"<p style='margin-top:4px'><b>What was done</b></p>"
