@@ -167,7 +167,7 @@ def test_asking_says_the_time_and_how_to_proceed(outcomes):
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc")
 def test_a_run_larger_than_the_memory_left_is_refused(tmp_path):
-    exp = experiment_file(tmp_path, {"builtin": "moons", "n_samples": 5_000_000},
+    exp = experiment_file(tmp_path, {"builtin": "moons", "n_samples": 8_000_000},
                           cv={"n_splits": 3, "n_repeats": 2})
     done = run_main(exp, "--out", tmp_path / "out", limit=2 * 10 ** 9)
     assert_error_line(done, "this run needs about ")
