@@ -185,6 +185,15 @@ def _min_items(error, schema, value):
     return f"expected at least {amount} {noun}{plural}, got {got}"
 
 
+def _max_items(error, schema, value):
+    count = error.validator_value
+    noun = _resolve(schema.get("items", {})).get("title", "item") \
+        if isinstance(schema.get("items"), dict) else "item"
+    amount = "one" if count == 1 else str(count)
+    plural = "" if count == 1 else "s"
+    return f"expected at most {amount} {noun}{plural}, got {len(value)}"
+
+
 def _unique(error, schema, value):
     seen = []
     for item in value:
@@ -215,6 +224,7 @@ def _enum(error, schema, value):
 
 _HANDLERS = {"required": _required, "anyOf": _any_of, "oneOf": _any_of,
              "additionalProperties": _additional, "minItems": _min_items,
+             "maxItems": _max_items,
              "uniqueItems": _unique, "not": _not, "enum": _enum}
 
 
