@@ -176,22 +176,19 @@ def _additional(error, schema, value):
 
 
 def _min_items(error, schema, value):
-    count = error.validator_value
-    noun = _resolve(schema.get("items", {})).get("title", "item") \
-        if isinstance(schema.get("items"), dict) else "item"
-    amount = "one" if count == 1 else str(count)
-    plural = "" if count == 1 else "s"
     got = "an empty list" if len(value) == 0 else f"{len(value)}"
-    return f"expected at least {amount} {noun}{plural}, got {got}"
+    return f"expected at least {_items(schema, error.validator_value)}, got {got}"
 
 
 def _max_items(error, schema, value):
-    count = error.validator_value
+    return f"expected at most {_items(schema, error.validator_value)}, got {len(value)}"
+
+
+def _items(schema, count: int) -> str:
+    """``one number`` / ``2 items``: ``count`` of what the list's ``items`` schema names."""
     noun = _resolve(schema.get("items", {})).get("title", "item") \
         if isinstance(schema.get("items"), dict) else "item"
-    amount = "one" if count == 1 else str(count)
-    plural = "" if count == 1 else "s"
-    return f"expected at most {amount} {noun}{plural}, got {len(value)}"
+    return f"one {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _unique(error, schema, value):

@@ -1,13 +1,11 @@
 """The result store with the model options that change what a fit is: tuning inside the
 folds (with its grid members' plain fits), a tuned threshold, resampling. Reused fits give
 the same tables; a change of the option recomputes that model only."""
-import pandas as pd
 import pytest
 
-from engine.analysis import run_experiment
 from engine.experiment import parse_experiment
-from engine.progress import run_to_end
 from engine.store import ResultStore
+from tests.test_store import assert_same_tables as same_tables, run
 
 TUNED = {"name": "tuned", "estimator": "LogisticRegression", "params": {"max_iter": 500},
          "tune": {"grid": {"C": [0.1, 1.0]}, "inner_splits": 3}}
@@ -22,18 +20,6 @@ def experiment(models):
         "dataset": {"builtin": "breast_cancer"}, "models": models,
         "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0},
         "metrics": ["roc_auc", "balanced_accuracy"]})
-
-
-def run(exp, store=None):
-    return run_to_end(run_experiment(exp, store=store))
-
-
-def same_tables(a, b):
-    ta, tb = a.tables(), b.tables()
-    assert ta.keys() == tb.keys()
-    for name in ta:
-        keep = [c for c in ta[name].columns if "seconds" not in str(c)]
-        pd.testing.assert_frame_equal(ta[name][keep], tb[name][keep], check_exact=True)
 
 
 def test_tuned_thresholded_and_resampled_fits_are_reused_whole(tmp_path):
