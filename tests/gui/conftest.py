@@ -30,6 +30,14 @@ def no_threads_left_behind(qapp):
     assert not extra, f"Python threads left running: {extra}"
 
 
+@pytest.fixture(autouse=True)
+def stores_in_a_temporary_folder(tmp_path, monkeypatch):
+    """Unsaved work's result store goes to the test's folder, not the user's."""
+    from gui.store_location import ENVIRONMENT_VARIABLE
+
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, str(tmp_path / "user-stores"))
+
+
 @pytest.fixture
 def warnings_shown(monkeypatch):
     """The (title, text) of every warning dialog the app would show (none is shown)."""
