@@ -14,21 +14,34 @@ import json
 import numpy as np
 
 
+#: JSON of the plain fields (NaN and infinities allowed, as Python's json writes them).
+_ENCODER = json.JSONEncoder(allow_nan=True)
+_FIELD_NAMES: dict = {}
+
+
+def _field_names(cls) -> tuple:
+    """The field names of a dataclass, looked up once per class."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(item.name for item in dataclasses.fields(cls))
+    return names
+
+
 def encode_fit(fit) -> tuple:
     """``(fields JSON, [(name, dtype, shape, bytes)])`` of a fit dataclass, field by field
     (``dataclasses.fields``); arrays of objects and values JSON cannot hold raise
     TypeError."""
     fields, arrays = {}, []
-    for item in dataclasses.fields(fit):
-        value = getattr(fit, item.name)
+    for name in _field_names(type(fit)):
+        value = getattr(fit, name)
         if isinstance(value, np.ndarray):
             if value.dtype.hasobject:
-                raise TypeError(f"{item.name}: an array of objects")
-            arrays.append((item.name, value.dtype.str, list(value.shape),
+                raise TypeError(f"{name}: an array of objects")
+            arrays.append((name, value.dtype.str, list(value.shape),
                            np.ascontiguousarray(value).tobytes()))
         else:
-            fields[item.name] = _tagged(value)
-    return json.dumps(fields, allow_nan=True), arrays
+            fields[name] = _tagged(value)
+    return _ENCODER.encode(fields), arrays
 
 
 def _tagged(value):
