@@ -466,7 +466,9 @@ def check_run(experiment, dataset, n_jobs: int = 1,
     datasets = list(dataset) if isinstance(dataset, (list, tuple)) else [dataset]
     models, cv = list(experiment.models), experiment.cv
     workers = workers_for(n_jobs)
-    counts = [n * len(datasets) for n in _fit_counts(experiment, models)]
+    grouped = sum(_runs_twice(experiment, d) for d in datasets)
+    counts = [sum(each) for each in zip(*(_fit_counts(experiment, models, _runs_twice(
+        experiment, d)) for d in datasets))]
     n_pairs = len(models) * (len(models) - 1) // 2
     each = [_memory_parts(experiment, models, d, counts[1]) for d in datasets]
     data = sum(part["data"] for part in each)
@@ -490,7 +492,14 @@ def check_run(experiment, dataset, n_jobs: int = 1,
         refuse = _memory_refusal(parts, needed, available)
     if refuse:
         return replace(assessment, refuse=refuse)
-    return replace(assessment, ask=_ask(assessment, cv))
+    return replace(assessment, ask=_ask(assessment, cv, grouped))
+
+
+def _runs_twice(experiment, dataset) -> bool:
+    """The models run a second time on ``dataset``, without its groups (``compare_ungrouped``
+    with a groups column; without one nothing runs twice)."""
+    return bool(getattr(experiment.cv, "compare_ungrouped", False)
+                and getattr(dataset, "groups", None) is not None)
 
 
 def _memory_parts(experiment, models, dataset, calibration_fits: int) -> dict:
@@ -515,15 +524,16 @@ def _methods(experiment) -> list:
     return list(dict.fromkeys(settings.methods)) if settings is not None else []
 
 
-def _fit_counts(experiment, models) -> tuple:
-    """(cross-validation, calibration, ALOOCV) fits."""
+def _fit_counts(experiment, models, twice: bool = False) -> tuple:
+    """(cross-validation, calibration, ALOOCV) fits of one data set; ``twice``: the models
+    also run without the groups (:func:`_runs_twice`)."""
     cv = experiment.cv
     from .tuning import fits_per_fold
 
     folds = _whole_or(cv.n_splits, 1) * _whole_or(cv.n_repeats, 1)
     n_cv = sum(fits_per_fold(spec) for spec in models) * folds
     n_cal = n_cv * len(_methods(experiment)) * INNER_SPLITS
-    if getattr(cv, "compare_ungrouped", False):     # the run without groups (grouping_gap)
+    if twice:                                       # the run without groups (grouping_gap)
         n_cv *= 2
     n_alo = 0
     if experiment.aloocv is not None:
@@ -563,15 +573,17 @@ def _memory_refusal(parts: dict, needed: int, available: int) -> str:
             f"{format_bytes(available)} is available: {_ADVICE[biggest]}")
 
 
-def _ask(assessment: Assessment, cv) -> Optional[str]:
+def _ask(assessment: Assessment, cv, grouped: int = 0) -> Optional[str]:
+    """The question to ask before a large run; ``grouped``: the data sets whose models run
+    twice (with and without groups)."""
     if assessment.n_fits > ASK_FITS:
         how = (f"{_count(assessment.n_models)} models x {cv.n_splits} folds x "
                f"{cv.n_repeats} repeats")
         if assessment.n_datasets > 1:
             how = f"{assessment.n_datasets} data sets x {how}"
-        plain = assessment.n_models * assessment.n_datasets * cv.n_splits * cv.n_repeats
-        if getattr(cv, "compare_ungrouped", False):
-            plain *= 2
+        plain = assessment.n_models * (assessment.n_datasets + grouped) * cv.n_splits \
+            * cv.n_repeats
+        if grouped:
             how += ", twice (with and without groups)"
         if assessment.n_cv_fits > plain:
             how += ", with the searches inside each fold (tune, threshold)"

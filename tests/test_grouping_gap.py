@@ -132,6 +132,12 @@ def test_the_run_counts_and_stops_between_fits(grouped):
     on, off = (check_run(e, grouped, available=10**12) for e in
                (experiment, gap_experiment(compare_ungrouped=False)))
     assert on.n_cv_fits == 2 * off.n_cv_fits == 2 * 2 * 12
+    ungrouped = dataset_from_frame(visits(n_subjects=36, seed=3).drop(columns="subject"),
+                                   "label", name="visits")
+    alone = check_run(experiment, ungrouped, available=10**12)
+    assert alone.n_cv_fits == off.n_cv_fits        # nothing runs twice without groups
+    both = check_run(experiment, [grouped, ungrouped], available=10**12)
+    assert both.n_cv_fits == on.n_cv_fits + off.n_cv_fits
     job = run_experiment(experiment, dataset=grouped)
     labels = []
     for record in job:
