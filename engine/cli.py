@@ -326,7 +326,8 @@ def _store_record(store, args) -> dict:
 
 def _interrupted(stage: str, committed: bool, out: str) -> str:
     if stage == "computing":
-        return f"interrupted: nothing was written; {out} holds what it held before"
+        return (f"interrupted: no result table was written; {out} holds the tables it held "
+                "before")
     if committed:
         return f"interrupted: the new results in {out} are complete"
     return (f"interrupted: the new results were not written; {out} still holds the "

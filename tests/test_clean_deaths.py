@@ -109,7 +109,8 @@ def test_a_signal_stops_the_runner_and_its_workers(tmp_path, family, signum, sta
     errors.close()
     err = (tmp_path / "stderr.txt").read_text()
     assert "Traceback" not in err
-    assert err.rstrip().endswith(f"{word}: nothing was written; {out} holds what it held before")
+    assert err.rstrip().endswith(f"{word}: no result table was written; {out} holds the "
+                                 "tables it held before")
     assert not out.exists() or not results(out)       # the result store kept its fits
 
 

@@ -129,7 +129,7 @@ def test_ctrl_c_exits_130_and_writes_nothing(tmp_path):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert "Traceback" not in err and "interrupted: nothing was written" in err
+    assert "Traceback" not in err and "interrupted: no result table was written" in err
     assert "kept the " in err and "run the same command again to resume" in err
     assert not out.exists() or not results(out)
 

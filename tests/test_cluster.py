@@ -168,4 +168,4 @@ def test_sigterm_during_a_cluster_run_exits_143_and_closes_the_cluster(tmp_path)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
-    assert "Traceback" not in err and "terminated: nothing was written" in err
+    assert "Traceback" not in err and "terminated: no result table was written" in err
