@@ -14,6 +14,13 @@ from .notes import Note
 
 #: (pattern in the message, what to change), checked in order.
 _ADVICE = (
+    # First: a search inside the folds that cannot score its candidates also warns that
+    # their scores are "non-finite"; the missing probabilities are the cause.
+    (r"has no attribute 'predict_proba'|predict_proba is not available|"
+     r"has no attribute 'decision_function'|"
+     r"none of the following attributes: (predict_proba|decision_function)",
+     "this model gives no probabilities: choose a metric computed from labels (accuracy, "
+     "balanced accuracy, F1) or a model with probabilities"),
     (r"failed to converge|ConvergenceWarning|max_iter",
      "the solver stopped before converging: scale the features (\"scale\": true) or raise "
      "max_iter"),
@@ -23,10 +30,6 @@ _ADVICE = (
     (r"collinear|singular|ill-conditioned|LinAlgWarning",
      "some features are (nearly) copies of each other: leave redundant columns out or add "
      "regularization"),
-    (r"has no attribute 'predict_proba'|predict_proba is not available|"
-     r"has no attribute 'decision_function'",
-     "this model gives no probabilities: choose a metric computed from labels (accuracy, "
-     "balanced accuracy, F1) or a model with probabilities"),
     (r"least populated class|members, which is less than n_splits",
      "a class has very few rows: lower the number of folds or add data"),
     (r"divide by zero|invalid value encountered",

@@ -200,6 +200,26 @@ def test_failure_notes():
     assert failed.fields["example"] == "ValueError: Input contains NaN"
 
 
+def test_a_search_that_cannot_score_its_candidates_is_told_why():
+    """A tuned SVC without probabilities on three classes (ROC AUC needs them): the inner
+    search warns that scoring failed and that its scores are non-finite; the note gives
+    the cause (no probabilities), not "NaN or infinite values"."""
+    from engine.analysis import run_experiment
+    from engine.experiment import parse_experiment
+    from engine.progress import run_to_end
+
+    experiment = parse_experiment({
+        "dataset": {"builtin": "iris"},
+        "models": [{"name": "svc tuned", "estimator": "SVC", "params": {"random_state": 0},
+                    "tune": {"grid": {"C": [0.1, 1]}, "inner_splits": 3}},
+                   {"name": "nb", "estimator": "GaussianNB"}],
+        "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0}})
+    result = run_to_end(run_experiment(experiment))
+    notes = {n.code: n for n in result.notes if n.fields.get("model") == "svc tuned"}
+    assert "no probabilities" in notes["folds_warned"].fields["advice"]
+    assert "no probabilities" in notes["folds_failed"].fields["advice"]
+
+
 # --------------------------------------------------------------------------- ALOOCV
 def test_alo_optimum_notes_and_message():
     from engine.aloocv import optimize_alo
