@@ -337,3 +337,43 @@ def test_the_grouped_aloocv_note_is_among_the_run_notes(subjects):
     result = run_to_end(run_experiment(experiment, dataset=subjects))
     codes = [n.code for n in result.notes]
     assert codes.count("alo_grouped_rows") == 1
+
+
+# ----------------------------------------------------------------------------- workers
+
+GROUPED_RUN = {
+    "dataset": {"csv": "unused.csv", "target": "condition", "groups": "subject"},
+    "models": [{"name": "knn", "estimator": "KNeighborsClassifier", "scale": True,
+                "tune": {"grid": {"n_neighbors": [1, 15]}, "inner_splits": 2}},
+               {"name": "lr", "estimator": "LogisticRegression", "scale": True,
+                "threshold": {"scoring": "balanced_accuracy", "inner_splits": 2}}],
+    "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0}, "metrics": ["roc_auc"],
+    "calibration": {"methods": ["sigmoid"]}}
+
+
+def _same_tables(ours: dict, theirs: dict) -> None:
+    assert set(ours) == set(theirs)
+    for name in ours:
+        left, right = ours[name], theirs[name]
+        if "fit_seconds" in left:
+            left, right = left.drop(columns="fit_seconds"), right.drop(columns="fit_seconds")
+        pd.testing.assert_frame_equal(left, right, check_exact=False, rtol=1e-12, obj=name)
+
+
+def test_grouped_inner_folds_give_the_same_tables_with_two_workers(subjects):
+    experiment = parse_experiment(GROUPED_RUN)
+    serial = run_to_end(run_experiment(experiment, dataset=subjects))
+    parallel = run_to_end(run_experiment(experiment, n_jobs=2, dataset=subjects))
+    _same_tables(serial.tables(), parallel.tables())
+    assert {"tuning.csv", "thresholds.csv", "calibration_scores.csv"} <= set(serial.tables())
+
+
+def test_grouped_inner_folds_give_the_same_tables_on_a_dask_cluster(subjects):
+    pytest.importorskip("distributed")
+    from engine.cluster import ClusterSpec, open_cluster
+
+    experiment = parse_experiment(GROUPED_RUN)
+    serial = run_to_end(run_experiment(experiment, dataset=subjects))
+    with open_cluster(ClusterSpec.parse("local:2")) as cluster:
+        remote = run_to_end(run_experiment(experiment, dataset=subjects, cluster=cluster))
+    _same_tables(serial.tables(), remote.tables())
