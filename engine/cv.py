@@ -391,6 +391,10 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
            n_jobs: int = 1, cluster=None, store=None) -> Generator[Progress, None, CVResult]:
     """Cross-validate ``models`` on ``dataset``: every model on the same splits.
 
+    With ``dataset.groups`` the splits keep each group whole (:func:`make_splits`), and so
+    do the inner folds of tuned and thresholded models (:func:`engine.tuning.inner_cv`;
+    their fits get the groups, :func:`inner_groups`).
+
     Parameters
     ----------
     dataset : Dataset
