@@ -283,6 +283,35 @@ def test_grouped_threshold_around_the_grid_search(subjects):
     np.testing.assert_allclose(result.scores["score"].to_numpy(), expected, rtol=0, atol=1e-12)
 
 
+def test_grouped_tuning_of_a_resampled_model_equals_routed_cross_validate(subjects):
+    """imbalanced-learn's Pipeline inside the grouped search: the sampler resamples each
+    inner training part only, and the groups still reach the inner splitter."""
+    pytest.importorskip("imblearn")
+    spec, = expand_models([{"name": "lr", "estimator": "LogisticRegression", "scale": True,
+                            "resample": "smote",
+                            "tune": {"grid": {"C": [0.01, 1]}, "inner_splits": 3,
+                                     "optimism": False}}])
+    spec = replace_tune(spec, tune=spec.tune, resample_seed=0)   # as an experiment seeds it
+    config = CVConfig(3, 1, 1)
+    result = run_to_end(run_cv(subjects, [spec], config, ["roc_auc"]))
+    pipe = make_pipeline(replace_tune(spec), subjects)
+    search = GridSearchCV(pipe, {"model__C": [0.01, 1]}, scoring="roc_auc",
+                          cv=StratifiedGroupKFold(3))
+    with sklearn.config_context(enable_metadata_routing=True):
+        expected = cross_validate(search, _X(subjects), subjects.y,
+                                  cv=StratifiedGroupKFold(3, shuffle=True, random_state=1),
+                                  params={"groups": subjects.groups},
+                                  scoring="roc_auc")["test_score"]
+    np.testing.assert_allclose(result.scores["score"].to_numpy(), expected, rtol=0, atol=1e-12)
+
+
+def replace_tune(spec, **changes):
+    """``spec`` without its ``tune`` (or with ``changes``)."""
+    from dataclasses import replace
+
+    return replace(spec, **({"tune": None} | changes))
+
+
 def test_without_groups_the_inner_splitter_is_unchanged(subjects):
     from dataclasses import replace
 
