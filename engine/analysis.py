@@ -54,7 +54,8 @@ class ExperimentResult:
                 *failure_notes(self.cv.failures, n_folds),
                 *rank_notes(self.summary, self.cv.primary_metric),
                 *gap_notes(self),
-                *optimism_notes(self.cv.tuning_optimism)]
+                *optimism_notes(self.cv.tuning_optimism),
+                *alo_grouped_notes(self)]
 
     def tables(self) -> dict:
         """``{file name: DataFrame}``: the tables of docs/experiment-format.md that apply."""
@@ -166,6 +167,16 @@ def gap_notes(result: ExperimentResult) -> list:
                      "of rows that belong together (a subject or patient identifier), or turn "
                      "it off", {"dataset": result.dataset.name})]
     return []
+
+
+def alo_grouped_notes(result: ExperimentResult) -> list:
+    """The ALOOCV notes on grouped rows (``alo_grouped_rows``): ALO's curve is optimistic
+    on data with groups, which changes how every ALOOCV table reads, so these notes are
+    among the run's notes (``notes.txt``); ALOOCV's other notes stay with its result."""
+    if result.aloocv is None:
+        return []
+    return [note for note in result.aloocv.notes
+            if getattr(note, "code", "") == "alo_grouped_rows"]
 
 
 def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):

@@ -19,14 +19,14 @@ import pandas as pd
 
 from .catalogue import make_pipeline
 from .data import Dataset
-from .groups import (SMALL_CLASSES_EFFECT, check_grouped_folds, grouped_fold_notes,
-                     grouped_splits, small_classes)
+from .groups import (SMALL_CLASSES_EFFECT, check_grouped_folds, fewest_inner_groups,
+                     grouped_fold_notes, grouped_splits, small_classes)
 from .notes import Note
 from .metrics import FoldScorer, check_metrics
 from .parallel import run_calls, take_rows
 from .progress import Progress, Stopwatch
-from .tuning import (fit_details, grid_members, optimism_table, thresholds_table,
-                     tuning_table, with_scoring)
+from .tuning import (INNER_SPLITS, fit_details, fit_model, grid_members, optimism_table,
+                     thresholds_table, tuning_table, uses_groups, with_scoring)
 
 #: Columns of ``CVResult.scores`` (``fold_scores.csv``).
 SCORE_COLUMNS = ["model", "repeat", "fold", "metric", "score", "n_train", "n_test", "fit_seconds"]
@@ -391,6 +391,10 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
            n_jobs: int = 1, cluster=None, store=None) -> Generator[Progress, None, CVResult]:
     """Cross-validate ``models`` on ``dataset``: every model on the same splits.
 
+    With ``dataset.groups`` the splits keep each group whole (:func:`make_splits`), and so
+    do the inner folds of tuned and thresholded models (:func:`engine.tuning.inner_cv`;
+    their fits get the groups, :func:`inner_groups`).
+
     Parameters
     ----------
     dataset : Dataset
@@ -433,6 +437,9 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     X = feature_matrix(dataset)
     estimators = [make_pipeline(spec, dataset) for spec in
                   [*models, *(member for _, _, member in members)]]
+    groups = [inner_groups(estimator, dataset) for estimator in estimators]
+    check_inner_groups(dataset, splits, [*models, *(member for _, _, member in members)],
+                       groups)
     labels = list(range(len(dataset.classes)))
     outcomes = [None] * len(tasks)
     pos_label = getattr(dataset, "pos_label", None)
@@ -444,7 +451,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         raise ValueError(f"{len(missing)} of the run's {len(tasks)} fits are not in the "
                          "store (the run did not finish): run the experiment again to "
                          "complete it")
-    calls = [(estimators[m], X, dataset.y, *splits[s], metrics, labels, pos_label)
+    calls = [(estimators[m], X, dataset.y, *splits[s], metrics, labels, pos_label, groups[m])
              for m, s in (tasks[index] for index in missing)]
     found = ((index, outcome, " (stored)") for index, outcome in stored.items())
     computed = ((missing[call], outcome, "") for call, outcome in
@@ -475,6 +482,51 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     return replace(result, tuning_optimism=optimism)
 
 
+def inner_groups(estimator, dataset: Dataset) -> Optional[np.ndarray]:
+    """The groups a model's fits need: the data set's when the model splits by groups
+    inside its training part (tuned or thresholded, :func:`engine.tuning.uses_groups`),
+    else None."""
+    groups = getattr(dataset, "groups", None)
+    return groups if groups is not None and uses_groups(estimator) else None
+
+
+def check_inner_groups(dataset: Dataset, splits: list, specs: list, groups: list) -> None:
+    """Refuse grouped inner folds that an outer training part cannot fill.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    splits : list of (ndarray, ndarray)
+        The outer splits.
+    specs : list of ModelSpec
+        The models, in the order of ``groups``.
+    groups : list
+        Per model, :func:`inner_groups` (None for a model that does not split by groups).
+
+    Raises
+    ------
+    ValueError
+        When a tuned or thresholded model's ``inner_splits`` is more than the groups of
+        some outer training part (``StratifiedGroupKFold`` could not make the folds), with
+        what to change.
+    """
+    if all(g is None for g in groups):
+        return
+    fewest, _ = fewest_inner_groups(dataset.y, dataset.groups, splits)
+    for spec, needed in zip(specs, groups):
+        if needed is None:
+            continue
+        for block, key in ((spec.tune, "tune"), (spec.threshold, "threshold")):
+            inner = (block or {}).get("inner_splits", INNER_SPLITS)
+            if block and inner > fewest:
+                raise ValueError(f"model {spec.name!r}: an outer training fold holds only "
+                                 f"{fewest} group(s) of rows that belong together, but its "
+                                 f"\"{key}\" block's inner {inner}-fold split keeps groups "
+                                 f"together and needs at least {inner}: set \"{key}\": "
+                                 f"{{\"inner_splits\": {max(fewest, 2)}}} or fewer, use fewer "
+                                 "outer folds, or add data")
+
+
 def _optimism(outcomes, tasks, models, members, metrics) -> pd.DataFrame:
     """``tuning_optimism.csv`` from the primary-metric scores of the tuned models and of
     their grid members as plain models (same outer folds)."""
@@ -496,8 +548,12 @@ def feature_matrix(dataset: Dataset):
     return dataset.X
 
 
-def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None) -> FoldFit:
+def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None,
+                  groups=None) -> FoldFit:
     """Fit a fresh copy of ``estimator`` on ``train``; score every metric on ``test``.
+
+    ``groups`` (one per row of ``X``), when given, are passed to the grouped inner
+    splits of a tuned or thresholded model (:func:`engine.tuning.fit_model`).
 
     Never raises for a model's own failure: the :class:`FoldFit` records it. ``errors``
     holds the fit's failure or, per metric, why that metric could not be computed (its
@@ -516,7 +572,7 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None)
         warnings.simplefilter("always")
         try:
             start = time.perf_counter()
-            model.fit(X_train, y[train])
+            fit_model(model, X_train, y[train], None if groups is None else groups[train])
             fit_seconds = time.perf_counter() - start
             details = fit_details(model)
             scorer = FoldScorer(model, X_test, y[test], labels, pos_label)

@@ -19,8 +19,10 @@ import numpy as np
 import pandas as pd
 
 #: Bumped when what a stored fit means changes (how pipelines are built, how a fit is
-#: scored): every key changes with it, so no older fit is reused.
-KEY_FORMAT = 1
+#: scored): every key changes with it, so no older fit is reused. 2: with groups, tuned
+#: and thresholded models split their training part by groups too (same data and model
+#: record as before, different numbers).
+KEY_FORMAT = 2
 
 
 def canonical_json(value) -> str:

@@ -249,3 +249,69 @@ def small_classes(counts, classes, n_splits: int) -> Optional[tuple]:
     listed = ", ".join(f"{label} ({n})" for label, n in small)
     return len(small), listed, {"classes": [label for label, _ in small],
                                 "counts": [n for _, n in small], "n_splits": n_splits}
+
+
+# ----------------------------------------------------------------------------- inner folds
+
+def inner_grouped_splits(y: np.ndarray, groups: np.ndarray, n_splits: int,
+                         random_state: Optional[int] = None) -> list:
+    """Grouped inner folds of one outer training part, as explicit ``(train, test)`` pairs.
+
+    scikit-learn's ``StratifiedGroupKFold(n_splits, shuffle=True,
+    random_state=random_state)`` over the training rows, so no inner test fold shares a
+    group with its inner training part. The pairs can be given as ``cv=`` to any
+    scikit-learn estimator that splits (``CalibratedClassifierCV``), which then needs no
+    groups of its own.
+
+    Parameters
+    ----------
+    y, groups : ndarray of int
+        Class codes and group codes of the training rows only.
+    n_splits : int
+        Inner folds.
+    random_state : int or None
+        Seed of the shuffle.
+
+    Returns
+    -------
+    list of (ndarray, ndarray)
+        Positions within the training rows; test positions in ascending order.
+    """
+    import warnings
+
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    splitter = StratifiedGroupKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
+    with warnings.catch_warnings():  # small classes: refused earlier by the callers' checks
+        warnings.simplefilter("ignore", UserWarning)
+        return [(train, np.sort(test)) for train, test in
+                splitter.split(np.zeros(len(y)), y, groups)]
+
+
+def fewest_inner_groups(y: np.ndarray, groups: np.ndarray, splits: list) -> tuple:
+    """How few groups an outer training part has, for grouped inner folds inside it.
+
+    Parameters
+    ----------
+    y, groups : ndarray of int
+        Class codes and group codes of every row.
+    splits : list of (ndarray, ndarray)
+        The outer splits.
+
+    Returns
+    -------
+    (int, int)
+        The fewest groups in any outer training part, and the fewest groups holding one
+        class in any outer training part (over the classes present in the data).
+    """
+    y, groups = np.asarray(y), np.asarray(groups)
+    classes = np.unique(y)
+    fewest_total = fewest_class = None
+    for train, _ in splits:
+        total = len(np.unique(groups[train]))
+        per_class = groups_per_class(y[train], groups[train])
+        per_class = np.pad(per_class, (0, max(0, int(classes.max()) + 1 - len(per_class))))
+        smallest = int(per_class[classes].min())
+        fewest_total = total if fewest_total is None else min(fewest_total, total)
+        fewest_class = smallest if fewest_class is None else min(fewest_class, smallest)
+    return int(fewest_total), int(fewest_class)

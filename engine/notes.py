@@ -127,10 +127,16 @@ CODES = {
                            "[model, n_warnings, example]",
     "alo_unreliable": "ALO falls far below guessing the class frequencies at some C "
                       "[model, n_unreliable, n_C, C_from]",
+    "alo_grouped_rows": "the data set has groups, but ALO leaves out one row at a time: rows "
+                        "of the same group stay in training, so the curve is optimistic; "
+                        "choose C by the grouped cross-validation [model, groups_column, "
+                        "n_groups]",
     "alo_optimum": "what to know about a model's ALO optimum "
                    "[model, notes: the optimum's own notes, alo_best_at_* ...]",
     # ---- calibration (engine.calibration)
-    "calibration_method": "how the calibrated variants were fitted and tested [inner_splits]",
+    "calibration_method": "how the calibrated variants were fitted and tested "
+                          "[inner_splits, grouped: True when the inner folds keep groups "
+                          "together]",
     "calibration_no_predictions": "a model kept no out-of-fold predictions: not calibrated "
                                   "[model]",
     "calibration_decision_values": "a model's decision values were put on the probability "

@@ -9,16 +9,22 @@ A model entry of an experiment file may carry
   unshuffled stratified k-fold), so its outer scores equal ``cross_val_score(GridSearchCV(
   ...), X, y, cv=outer)``. ``optimism`` (default true) also scores every grid member as a
   plain model on the same outer folds, to measure how much picking the best of them by
-  those folds would flatter it (``tuning_optimism.csv``).
+  those folds would flatter it (``tuning_optimism.csv``). With a data set's ``"groups"``
+  the inner folds are grouped too: ``cv=StratifiedGroupKFold(inner_splits)`` (unshuffled)
+  given the training rows' groups, so its outer scores equal ``cross_val_score(
+  GridSearchCV(..., cv=StratifiedGroupKFold(inner_splits)), X, y, cv=outer,
+  params={"groups": groups})`` with scikit-learn's metadata routing on.
 * ``"threshold": {"scoring": METRIC} or {"cost": [[c_tn, c_fp], [c_fn, c_tp]]}`` (two
   classes): the model is ``TunedThresholdClassifierCV(model, scoring=..., cv=inner_splits)``,
   its decision threshold chosen on the training part only. Costs are what each outcome
   costs (positive = bad, negative = a gain); the threshold minimises the mean cost per row,
-  i.e. maximises :func:`cost_score`. With ``"tune"`` as well, the threshold is tuned
+  i.e. maximises :func:`cost_score`. With groups its inner folds are
+  ``StratifiedGroupKFold(inner_splits)`` as well. With ``"tune"`` as well, the threshold is tuned
   around the grid search (the grid search runs inside each of the threshold's inner
   folds, then once more on the whole training part).
 
-:func:`wrap_model` builds the estimator, :func:`fit_details` reads what was chosen from a
+:func:`wrap_model` builds the estimator, :func:`fit_model` fits it (passing the groups),
+:func:`fit_details` reads what was chosen from a
 fitted one (the ``details`` of :class:`engine.cv.FoldFit`), and the table functions make
 ``tuning.csv``, ``thresholds.csv`` and ``tuning_optimism.csv``.
 """
@@ -258,7 +264,8 @@ def wrap_model(estimator, spec, dataset=None):
         scoring = spec.tune.get("scoring") or default_metric(n_classes)
         model = GridSearchCV(estimator, prefixed_grid(spec.tune["grid"], estimator),
                              scoring=scorer_for(scoring, pos_label),
-                             cv=spec.tune.get("inner_splits", INNER_SPLITS), refit=True)
+                             cv=inner_cv(spec.tune.get("inner_splits", INNER_SPLITS), dataset),
+                             refit=True)
     if spec.threshold:
         if n_classes != 2:
             raise ValueError(f"model {spec.name!r}: a decision threshold works for two classes "
@@ -270,9 +277,79 @@ def wrap_model(estimator, spec, dataset=None):
         scoring = (cost_scorer(block["cost"], pos_label) if "cost" in block
                    else scorer_for(block["scoring"], pos_label))
         model = TunedThresholdClassifierCV(model, scoring=scoring,
-                                           cv=block.get("inner_splits", INNER_SPLITS),
+                                           cv=inner_cv(block.get("inner_splits", INNER_SPLITS),
+                                                       dataset),
                                            random_state=block.get("random_state", 0))
     return model
+
+
+def inner_cv(n_splits: int, dataset=None):
+    """The inner splitter of ``"tune"`` and ``"threshold"``.
+
+    Parameters
+    ----------
+    n_splits : int
+        The block's ``inner_splits``.
+    dataset : Dataset, optional
+        With ``groups`` (rows that belong together), the inner folds are grouped too.
+
+    Returns
+    -------
+    int or StratifiedGroupKFold
+        ``n_splits`` itself without groups (scikit-learn's default for ``cv=int``:
+        unshuffled stratified k-fold); with groups scikit-learn's unshuffled
+        ``StratifiedGroupKFold(n_splits)``, which needs the training rows' groups at fit
+        time (:func:`fit_model` routes them).
+    """
+    if getattr(dataset, "groups", None) is None:
+        return n_splits
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    return StratifiedGroupKFold(n_splits=n_splits)
+
+
+def uses_groups(estimator) -> bool:
+    """Whether ``estimator`` (or an estimator it wraps) splits by groups inside its fit:
+    a ``GridSearchCV`` or ``TunedThresholdClassifierCV`` built by :func:`wrap_model` for
+    data with groups."""
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    seen = 0
+    while estimator is not None and seen < 10:
+        if isinstance(getattr(estimator, "cv", None), StratifiedGroupKFold):
+            return True
+        estimator, seen = getattr(estimator, "estimator", None), seen + 1
+    return False
+
+
+def fit_model(model, X, y, groups=None):
+    """``model.fit(X, y)``, with the rows' ``groups`` passed to its grouped inner splits.
+
+    When ``model`` splits by groups inside its fit (:func:`uses_groups`), it is fitted
+    with scikit-learn's metadata routing on, so ``groups`` reaches every inner splitter
+    (also through ``TunedThresholdClassifierCV`` or ``CalibratedClassifierCV`` around
+    the grid search, which pass each inner fit the groups of its rows). Otherwise
+    ``groups`` is not used.
+
+    Parameters
+    ----------
+    model : estimator
+    X, y
+        The training rows.
+    groups : ndarray, optional
+        The group of every training row.
+
+    Returns
+    -------
+    estimator
+        ``model``, fitted.
+    """
+    if groups is None or not uses_groups(model):
+        return model.fit(X, y)
+    from sklearn import config_context
+
+    with config_context(enable_metadata_routing=True):
+        return model.fit(X, y, groups=np.asarray(groups))
 
 
 def with_scoring(spec, metric: str):

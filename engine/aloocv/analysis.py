@@ -5,6 +5,12 @@ preparation (imputation, one-hot encoding, scaling) is fitted on the whole data,
 the seed example, and the ALO log-likelihood is traced over a log-spaced grid of C
 (optionally beside exact leave-one-out) and maximised. Other models are skipped with a
 note saying why.
+
+ALO leaves out one row at a time. On a data set with ``"groups"`` (rows that belong
+together) that leaves the other rows of the same group in training, which the grouped
+cross-validation never does, so every eligible model gets an ``alo_grouped_rows`` note
+(:func:`grouped_rows_note`): its curve is optimistic there and C is better chosen by the
+grouped cross-validation (a ``"tune"`` grid over C). ALO is still computed.
 """
 from __future__ import annotations
 
@@ -44,7 +50,8 @@ class AloocvResult:
     optimum : DataFrame
         ``model, C, alo_log_likelihood, at_bound, message``.
     notes : tuple of Note
-        Models skipped and why (``alo_not_applicable``), solver warnings
+        Models skipped and why (``alo_not_applicable``), ALO on grouped rows
+        (``alo_grouped_rows``), solver warnings
         (``alo_solver_warnings``), unreliable points (``alo_unreliable``) and what to know
         about each optimum (``alo_optimum``, its ``notes`` field holding the
         :class:`~engine.aloocv.AloOptimum`'s own); every one has a ``model`` field.
@@ -91,6 +98,34 @@ def ineligibility_note(spec: ModelSpec) -> Optional[Note]:
     return Note("alo_not_applicable", f"{name}: {text}", {"model": name, "reason": reason})
 
 
+def grouped_rows_note(dataset: Dataset, spec: ModelSpec) -> Optional[Note]:
+    """An ``alo_grouped_rows`` note when ``dataset`` has groups; None otherwise.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    spec : ModelSpec
+        An eligible model (named in the note).
+
+    Returns
+    -------
+    Note or None
+        Fields ``model``, ``groups_column`` (None when unknown) and ``n_groups``.
+    """
+    groups = getattr(dataset, "groups", None)
+    if groups is None:
+        return None
+    column = (getattr(dataset, "source", None) or {}).get("groups")
+    n_groups = int(len(np.unique(groups)))
+    named = f"the column {column!r}" if column is not None else "the data set's groups"
+    return Note("alo_grouped_rows", f"{spec.name}: the rows belong to {n_groups} groups "
+                f"({named}), but ALOOCV leaves out one row at a time, so the other rows of "
+                "the same group stay in training: its curve is optimistic on grouped data "
+                "and its best C can be too large; choose C from the grouped cross-validation "
+                'instead (a "tune" grid over C, whose inner folds keep groups together)',
+                {"model": spec.name, "groups_column": column, "n_groups": n_groups})
+
+
 def prepared_matrix(dataset: Dataset, spec: ModelSpec) -> np.ndarray:
     """The model's preparation (impute, encode, scale) fitted on all rows, as floats."""
     preparation, _ = split_pipeline(make_pipeline(spec, dataset, inside_folds=False))
@@ -125,6 +160,9 @@ def run_aloocv(dataset: Dataset, models: list, settings: AloocvSettings
         reason = ineligibility_note(spec)
         if reason is None:
             eligible.append(spec)
+            grouped = grouped_rows_note(dataset, spec)
+            if grouped is not None:
+                notes.append(grouped)
         else:
             notes.append(reason)
     Cs = np.geomspace(settings.C_min, settings.C_max, settings.n_C)

@@ -9,7 +9,10 @@ of every model without leakage:
   logistic for two classes, softmax for more; one-hot labels stay 0/1).
 * ``isotonic`` / ``sigmoid``: in every outer training fold of the same repeated
   stratified splits, ``CalibratedClassifierCV(pipeline, method, cv=inner stratified
-  k-fold)`` is fitted on the training fold only and predicts the outer test fold. The
+  k-fold)`` is fitted on the training fold only and predicts the outer test fold (with a
+  data set's ``"groups"`` the inner folds are grouped as well: the ``(train, test)`` pairs
+  of ``StratifiedGroupKFold`` over the training rows, so no inner test fold shares a
+  group with the rows its calibrator was fitted from). The
   calibrator never sees the test fold, so calibrated scores are as out-of-sample as the
   uncalibrated ones and can be compared fold by fold (``fold_scores``). Several classes
   are calibrated one-vs-rest and renormalised (what CalibratedClassifierCV does).
@@ -37,10 +40,12 @@ from .maps import (CROWDING_SHARE, MAP_METHODS, crowding_share, decision_to_prob
 from ..catalogue import ModelSpec, make_pipeline
 from ..cv import CVResult, feature_matrix, make_splits, split_label, split_number, value_columns
 from ..data import Dataset
+from ..groups import fewest_inner_groups, inner_grouped_splits
 from ..notes import Note
 from ..parallel import run_calls, take_rows
 from ..progress import Progress, Stopwatch
 from ..stats import corrected_ttest, two_sided
+from ..tuning import fit_model
 
 __all__ = ["FOLD_METRICS", "UNCALIBRATED", "VARIANTS", "CURVE_COLUMNS", "SCORE_COLUMNS",
            "MAP_COLUMNS", "FOLD_SCORE_COLUMNS", "probability_columns", "CalibrationResult",
@@ -255,7 +260,8 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
         Worker processes (joblib); 1 runs here, -1 uses every core. Same numbers for any value.
     inner_splits : int
         Folds of the inner stratified k-fold of CalibratedClassifierCV (shuffled, seeded
-        from the CV's ``random_state`` and the outer fold).
+        from the CV's ``random_state`` and the outer fold); with ``dataset.groups``,
+        stratified group k-fold over the training rows' groups (same seeds).
     cluster : engine.cluster.Cluster, optional
         An open Dask cluster: the fits run on its workers (:func:`engine.parallel.run_calls`).
 
@@ -276,7 +282,8 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
     y = np.asarray(dataset.y)
     n_classes = len(dataset.classes)
     splits = _outer_splits(y, cv_result, dataset.groups)
-    _check_inner(y, splits, inner_splits)
+    groups = getattr(dataset, "groups", None)
+    _check_inner(y, splits, inner_splits, groups)
     base_seed = cv_result.config.random_state
     seeds = [int(np.random.SeedSequence([0 if base_seed is None else int(base_seed), s])
                  .generate_state(1)[0]) for s in range(len(splits))]
@@ -287,7 +294,7 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
     estimators = [make_pipeline(spec, dataset) for spec in specs]
     clock = Stopwatch(len(tasks))
     outcomes = [None] * len(tasks)
-    jobs = [(estimators[m], X, y, *splits[s], method, inner_splits, seeds[s])
+    jobs = [(estimators[m], X, y, *splits[s], method, inner_splits, seeds[s], groups)
             for m, method, s in tasks]
     done = 0
     for index, outcome in run_calls(calibrate_fold, jobs, n_jobs, cluster):
@@ -297,7 +304,7 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
         repeat, fold = split_label(s, cv_result.config.n_splits)
         yield clock.progress(done, f"{specs[m].name} {method}: repeat {repeat}, fold {fold}")
     return _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv_result,
-                     settings, inner_splits)
+                     settings, inner_splits, grouped=groups is not None)
 
 
 def _check_models(models, cv_result) -> list:
@@ -346,17 +353,33 @@ def _first_fold_matches(preds, splits, n_rows, n_splits) -> bool:
     return np.array_equal(rows, np.sort(splits[number][1]))
 
 
-def _check_inner(y, splits, inner_splits) -> None:
+def _check_inner(y, splits, inner_splits, groups=None) -> None:
+    """Every outer training fold can be split into ``inner_splits`` inner folds: enough
+    rows of every class, or with ``groups`` enough groups holding every class."""
     if isinstance(inner_splits, bool) or not isinstance(inner_splits, (int, np.integer)) \
             or inner_splits < 2:
         raise ValueError(f"inner_splits must be a whole number of at least 2 (got "
                          f"{inner_splits!r})")
+    if groups is not None:
+        _check_inner_groups(y, splits, inner_splits, groups)
+        return
     smallest = min(int(np.bincount(y[train]).min()) for train, _ in splits)
     if smallest < inner_splits:
         raise ValueError(f"a training fold has only {smallest} row(s) of its smallest class, but "
                          f"the calibration's inner {inner_splits}-fold split needs at least "
                          f"{inner_splits}: lower inner_splits to {max(smallest, 2)} or fewer, "
                          "use fewer outer folds, or add data")
+
+
+def _check_inner_groups(y, splits, inner_splits, groups) -> None:
+    _, fewest = fewest_inner_groups(y, groups, splits)
+    if fewest < inner_splits:
+        raise ValueError(f"a training fold has only {fewest} group(s) of rows that belong "
+                         f"together holding its least spread class, but the calibration's "
+                         f"inner {inner_splits}-fold split keeps groups together and needs "
+                         f"at least {inner_splits} groups of every class: lower inner_splits "
+                         f"to {max(fewest, 2)} or fewer, use fewer outer folds, or add data "
+                         "from more groups")
 
 
 @dataclass(frozen=True)
@@ -378,18 +401,41 @@ class CalibratedFold:
     warnings: tuple = ()
 
 
-def calibrate_fold(estimator, X, y, train, test, method, inner_splits, seed) -> CalibratedFold:
+def calibrate_fold(estimator, X, y, train, test, method, inner_splits, seed,
+                   groups=None) -> CalibratedFold:
     """Fit ``CalibratedClassifierCV`` on the training rows only; predict the test rows.
 
-    A model's failure is recorded in the :class:`CalibratedFold`, never raised.
+    Parameters
+    ----------
+    estimator : estimator
+        The model's pipeline (unfitted; copied).
+    X, y
+        Every row.
+    train, test : ndarray of int
+        The outer fold's rows.
+    method : {'isotonic', 'sigmoid'}
+    inner_splits : int
+        Inner folds of ``CalibratedClassifierCV``.
+    seed : int
+        ``random_state`` of the inner folds' shuffle.
+    groups : ndarray of int, optional
+        The group of every row: the inner folds are then
+        :func:`engine.groups.inner_grouped_splits` of the training rows (no inner test
+        fold shares a group with its inner training part), and a tuned model's own
+        grouped inner search gets its rows' groups (:func:`engine.tuning.fit_model`).
+
+    Returns
+    -------
+    CalibratedFold
+        A model's failure is recorded there, never raised.
     """
     from sklearn import config_context
     from sklearn.calibration import CalibratedClassifierCV
-    from sklearn.model_selection import StratifiedKFold
     from threadpoolctl import threadpool_limits
 
     proba, error, warned = None, None, []
-    inner = StratifiedKFold(n_splits=inner_splits, shuffle=True, random_state=seed)
+    inner = _inner_folds(y[train], None if groups is None else groups[train], inner_splits,
+                         seed)
     model = CalibratedClassifierCV(copy.deepcopy(estimator), method=method, cv=inner)
     # one BLAS thread: the small L-BFGS problems of Platt scaling run several times faster,
     # and the numbers do not depend on the machine's core count (parallelism is n_jobs)
@@ -397,7 +443,8 @@ def calibrate_fold(estimator, X, y, train, test, method, inner_splits, seed) -> 
             config_context(skip_parameter_validation=True):  # validated by the catalogue
         warnings.simplefilter("always")
         try:
-            model.fit(take_rows(X, train), y[train])
+            fit_model(model, take_rows(X, train), y[train],
+                      None if groups is None else groups[train])
             proba = np.asarray(model.predict_proba(take_rows(X, test)), dtype=float)
         except Exception as exc:  # one fold's failure is a result, not a crash
             error = f"{type(exc).__name__}: {exc}"
@@ -409,6 +456,16 @@ def calibrate_fold(estimator, X, y, train, test, method, inner_splits, seed) -> 
         if pair not in warned:
             warned.append(pair)
     return CalibratedFold(proba, error, tuple(warned))
+
+
+def _inner_folds(y_train, groups_train, inner_splits, seed):
+    """The ``cv`` of CalibratedClassifierCV: a shuffled StratifiedKFold without groups,
+    the explicit grouped pairs with them."""
+    if groups_train is None:
+        from sklearn.model_selection import StratifiedKFold
+
+        return StratifiedKFold(n_splits=inner_splits, shuffle=True, random_state=seed)
+    return inner_grouped_splits(y_train, groups_train, inner_splits, seed)
 
 
 # ----------------------------------------------------------------------------- tables
@@ -424,7 +481,7 @@ def _uncalibrated(cv_result, name, n_classes) -> tuple:
 
 
 def _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv_result,
-              settings, inner_splits) -> CalibrationResult:
+              settings, inner_splits, grouped=False) -> CalibrationResult:
     n_splits = cv_result.config.n_splits
     notes, blocks = [], []
     by_task = {(m, method, s): outcome for (m, method, s), outcome in zip(tasks, outcomes)}
@@ -477,9 +534,12 @@ def _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv
     maps = _maps(blocks, methods, n_classes, dataset, settings, notes)
     notes.insert(0, Note("calibration_method", f"calibrated variants: CalibratedClassifierCV "
                          f"fitted inside each outer training fold with an inner {inner_splits}-"
-                         "fold split, predicting the outer test fold; the calibration map is "
+                         "fold split" + (" that keeps the rows of a group together" if grouped
+                                         else "")
+                         + ", predicting the outer test fold; the calibration map is "
                          "fitted on all pooled out-of-fold probabilities (for deployment; its "
-                         "own fit is in-sample)", {"inner_splits": int(inner_splits)}))
+                         "own fit is in-sample)", {"inner_splits": int(inner_splits),
+                                                   "grouped": bool(grouped)}))
     return CalibrationResult(curve=curve, scores=scores, map=maps, fold_scores=fold_scores,
                              probabilities=probabilities, notes=tuple(notes))
 

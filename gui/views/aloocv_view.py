@@ -57,6 +57,13 @@ def optimum_notes(aloocv: Optional[AloocvResult], model: str) -> tuple:
     return ()
 
 
+def grouped_rows_message(aloocv: Optional[AloocvResult], model: str) -> list:
+    """The engine's ``alo_grouped_rows`` sentence for ``model`` (the data set has groups,
+    and ALO leaves out single rows), as a list of at most one sentence."""
+    return [str(note) for note in getattr(aloocv, "notes", ())
+            if note_code(note) == "alo_grouped_rows" and note_fields(note).get("model") == model]
+
+
 def plain_message(notes, C_min: float, C_max: float) -> list:
     """The notes on one optimum (:func:`optimum_notes`), sentence by sentence, in plain
     words; ``C_min`` and ``C_max`` are the search range when a note does not say."""
@@ -434,8 +441,8 @@ class AloocvView(QWidget):
         self.use_button.setEnabled(found is not None)
         self.use_button.setText(f"Use C = {optimum['C']:.4g} for {self.model}")
         settings = self.aloocv.settings or AloocvSettings()
-        said = plain_message(optimum_notes(self.aloocv, self.model), settings.C_min,
-                             settings.C_max)
+        said = grouped_rows_message(self.aloocv, self.model) + plain_message(
+            optimum_notes(self.aloocv, self.model), settings.C_min, settings.C_max)
         agreement = loo_agreement(rows, float(optimum["C"]))
         self.notes.setText("<br>".join("⚠ " + escape(s) for s in said)
                            + ("<br>" if said and agreement else "") + escape(agreement))

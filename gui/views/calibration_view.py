@@ -56,7 +56,10 @@ def plain_note(note) -> tuple:
     if code == "calibration_method":
         return False, ("How this was measured: each calibrated variant was fitted on the training "
                        "part of every fold only (with its own inner "
-                       f"{fields['inner_splits']}-fold split) and scored on the test "
+                       f"{fields['inner_splits']}-fold split"
+                       + (", which keeps the rows of a group together" if fields.get("grouped")
+                          else "")
+                       + ") and scored on the test "
                        "part it never saw, so its scores are as honest as the uncalibrated ones. "
                        "The calibration map is fitted on all out-of-fold predictions together, "
                        "for use on new data; the map itself is not tested here.")

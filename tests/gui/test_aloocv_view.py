@@ -278,3 +278,21 @@ def test_after_a_run_over_several_data_sets_the_curve_is_for_the_one_picked(qtbo
     app_state.pick_dataset("moons")
     assert view.aloocv is None and view.data() is several.results[0].dataset
     app_state.deleteLater()
+
+
+def test_on_grouped_rows_the_view_says_the_curve_is_optimistic(qtbot, make_view, qapp):
+    from engine.data import dataset_from_frame
+    from tests.test_groups import visits
+
+    grouped = dataset_from_frame(visits(), "label", name="visits", groups="subject",
+                                 source={"csv": "visits.csv", "groups": "subject"})
+    app_state = AppState()
+    app_state.set_dataset(grouped)
+    app_state.set_model_entries([LOGISTIC])
+    view = make_view(app_state)
+    press(qtbot, view, view.bar.compute_button, n_points=6)
+    assert view.notes.isVisible()
+    text = plain(view.notes.text())
+    assert "one row at a time" in text and "optimistic" in text
+    assert "grouped cross-validation" in text and "'subject'" in text
+    app_state.deleteLater()

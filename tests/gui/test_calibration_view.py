@@ -269,3 +269,15 @@ def test_the_verdict_uses_the_alpha_of_the_result(qtbot, view, state, cv_result,
     state.set_result(strict)
     view.model_combo.setCurrentIndex(view.model_combo.findText("GaussianNB"))
     assert "α = 1e-12" in view.verdict.text() and "could be chance" in view.verdict.text()
+
+
+def test_the_measurement_note_says_when_the_inner_folds_keep_groups_together():
+    from engine.notes import Note
+    from gui.views.calibration_view import plain_note
+
+    grouped = Note("calibration_method", "(text)", {"inner_splits": 3, "grouped": True})
+    plain = Note("calibration_method", "(text)", {"inner_splits": 3, "grouped": False})
+    assert "3-fold split, which keeps the rows of a group together)" in plain_note(grouped)[1]
+    assert "3-fold split) and scored" in plain_note(plain)[1]
+    old = Note("calibration_method", "(text)", {"inner_splits": 4})     # a stored result
+    assert "4-fold split) and scored" in plain_note(old)[1]
