@@ -29,7 +29,8 @@ class ThresholdPlot(PlotPanel):
     """Chosen threshold by outer fold, a line per model; items made once, then ``setData``."""
 
     def __init__(self, parent=None):
-        super().__init__("Threshold chosen on each training fold", "thresholds.png", parent,
+        super().__init__("Threshold chosen on each training fold (dashed: 0.5)",
+                         "thresholds.png", parent,
                          x_label="outer fold (in split order)", y_label="chosen threshold",
                          legend=False)
         count_axis(self)
@@ -38,8 +39,7 @@ class ThresholdPlot(PlotPanel):
         self.insert_above_plot(self.legend)
         self.default_line = pg.InfiniteLine(
             pos=DEFAULT_THRESHOLD, angle=0, movable=False,
-            pen=pg.mkPen("#888", width=1, style=Qt.DashLine),
-            label="0.5: the usual threshold", labelOpts={"position": 0.12, "color": "#666"})
+            pen=pg.mkPen("#888", width=1, style=Qt.DashLine))
         self.plot.addItem(self.default_line)
         self._curves: list = []
         self._points: dict = {}     # model -> (x, threshold) as drawn

@@ -35,9 +35,8 @@ THRESHOLD_NOTE = ("A threshold turns a predicted probability into “positive”
                   "the usual one. Models without probabilities (such as SVC) are thresholded "
                   "on their decision score, whose usual threshold is 0.")
 #: Headers of ``tuning_optimism.csv`` in words (the file keeps its column names).
-OPTIMISM_HEADERS = {"n_members": "settings tried", "best_member": "best setting",
-                    "best_plain_score": "best setting's plain score",
-                    "nested_score": "tuned score", "optimism": "optimism (difference)"}
+OPTIMISM_HEADERS = {"n_members": "settings", "best_member": "best setting",
+                    "best_plain_score": "its plain score", "nested_score": "tuned score"}
 CHOICE_COLUMNS = ["model", "parameter", "value", "times_chosen", "share_of_folds"]
 
 
@@ -120,6 +119,7 @@ class TuningView(QWidget):
         layout.addWidget(PageHeader(HEADER, "tuning", content))
         layout.addWidget(self.verdict)
         layout.addWidget(self.sections, 1)
+        self.sections.setSizes([1000, 900])      # the plot gets room of its own
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.hint)
         self.stack.addWidget(content)
