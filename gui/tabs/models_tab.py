@@ -243,6 +243,14 @@ def current_values(entry: dict, spec) -> list:
     return [entry.get("params", {}).get(spec.name, spec.default)]
 
 
+def _grown_form(column: QVBoxLayout) -> QFormLayout:
+    """A form whose fields take the width there is, added to ``column``."""
+    form = QFormLayout()
+    form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
+    column.addLayout(form)
+    return form
+
+
 class ParameterEditor(QWidget):
     """The form of one entry's parameters; ``changed`` carries the edited entry.
 
@@ -258,8 +266,10 @@ class ParameterEditor(QWidget):
         self.entry = copy.deepcopy(entry)
         self.context = context
         shown = editable_entry(entry)
-        form = QFormLayout(self)
-        form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
+        # a form, the fold options' boxes, the parameters' form: a box as a form row got
+        # too little height for its wrapped text (QFormLayout's height for width)
+        column = QVBoxLayout(self)
+        form = _grown_form(column)
         self.scale_check = QCheckBox("Scale features (standard scaler before the model)", self)
         self.scale_check.setChecked(bool(entry.get("scale")))
         self.scale_check.setToolTip(rich_tip(
@@ -274,10 +284,12 @@ class ParameterEditor(QWidget):
         locked = grid_params(shown) if grid_dict(shown) is None else set()
         self.imbalance = ImbalanceOptions(shown, locked, form, self)
         self.imbalance.edited.connect(self._on_imbalance)
-        self.tuning = TuneOptions(entry, context, form, self)
+        self.tuning = TuneOptions(entry, context, column, self)
         self.tuning.edited.connect(self._on_tuning)
-        self.threshold = ThresholdOptions(entry, context, form, self)
+        self.threshold = ThresholdOptions(entry, context, column, self)
         self.threshold.edited.connect(self._on_threshold)
+        form = _grown_form(column)
+        column.addStretch(1)
         self.editors = {}
         for spec in parameter_specs(entry["estimator"]):
             editor = make_editor(spec, self)
@@ -426,6 +438,9 @@ class ModelsTab(QWidget):
         layout.addWidget(grid_hint)
         self.scroll = QScrollArea(panel)
         self.scroll.setWidgetResizable(True)
+        # always there: a scroll bar that appears after the wrapped texts were measured
+        # narrows them, and their last line was cut off
+        self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn)
         layout.addWidget(self.scroll, 1)
         return panel
 

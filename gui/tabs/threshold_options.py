@@ -8,13 +8,13 @@ class, negative then positive; columns: the predicted class) by :func:`cost_matr
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QLabel,
-                               QSpinBox, QWidget)
+from PySide6.QtWidgets import (QDoubleSpinBox, QFormLayout, QGroupBox, QLabel, QSpinBox,
+                               QVBoxLayout, QWidget)
 
 from engine.tuning import INNER_SPLITS
 from engine.verdict import metric_label
 
-from .tuning_options import INNER_RANGE, FoldContext, rich, wrapping_check
+from .tuning_options import INNER_RANGE, FoldContext, narrow_combo, rich, wrapping_check
 
 #: (shown text, block value) of the ways to choose, in the order offered.
 CHOICES = (("balanced accuracy", "balanced_accuracy"), ("F1 of the positive class", "f1"),
@@ -110,7 +110,8 @@ class ThresholdOptions(QObject):
 
     edited = Signal(object)
 
-    def __init__(self, entry: dict, context: FoldContext, form: QFormLayout, parent: QWidget):
+    def __init__(self, entry: dict, context: FoldContext, layout: QVBoxLayout,
+                 parent: QWidget):
         super().__init__(parent)
         self.box = QGroupBox("Decision threshold", parent)
         self.check, check_words = wrapping_check("Choose a decision threshold inside each fold",
@@ -122,7 +123,7 @@ class ThresholdOptions(QObject):
         self.explanation.setWordWrap(True)
         self.explanation.setStyleSheet("color: #555;")
         self.details = QWidget(self.box)
-        self.choice = QComboBox(self.details)
+        self.choice = narrow_combo(self.details)
         self.choice.setToolTip("What the chosen threshold should make best: balanced "
                                "accuracy, F1 of the positive class, or the mean cost per row.")
         self.inner_folds = QSpinBox(self.details)
@@ -131,18 +132,16 @@ class ThresholdOptions(QObject):
                                     "choose the threshold (2 to 20; 5 is usual).")
         self.costs = {key: self._cost_field(default, tip) for key, _, default, tip in COST_FIELDS}
         self.cost_labels = {key: QLabel(label, self.details) for key, label, _, _ in COST_FIELDS}
-        details = QFormLayout(self.details)
+        details = QFormLayout(self.details)     # no wrapped text in it
         details.setContentsMargins(18, 0, 0, 0)
         details.addRow("Choose by", self.choice)
         for key, _, _, _ in COST_FIELDS:
             details.addRow(self.cost_labels[key], self.costs[key])
         details.addRow("Inner folds", self.inner_folds)
-        layout = QFormLayout(self.box)
-        layout.addRow(check_words)
-        layout.addRow(self.reason)
-        layout.addRow(self.explanation)
-        layout.addRow(self.details)
-        form.addRow(self.box)
+        inside = QVBoxLayout(self.box)          # box layouts measure wrapped text right
+        for widget in (check_words, self.reason, self.explanation, self.details):
+            inside.addWidget(widget)
+        layout.addWidget(self.box)
         self.check.toggled.connect(self._emit)
         self.choice.activated.connect(self._emit)
         self.inner_folds.valueChanged.connect(self._emit)

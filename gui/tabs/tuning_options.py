@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
-                               QLabel, QSpinBox, QWidget)
+                               QLabel, QSpinBox, QVBoxLayout, QWidget)
 
 from engine.tuning import INNER_SPLITS
 from engine.verdict import metric_label
@@ -69,6 +69,15 @@ def wrapping_check(text: str, tip: str, parent: QWidget) -> tuple:
     layout.addWidget(check, 0, Qt.AlignTop)
     layout.addWidget(label, 1)
     return check, row
+
+
+def narrow_combo(parent: QWidget) -> QComboBox:
+    """A combo box as narrow as its row allows: long choices ("ROC AUC, one vs one,
+    weighted by class size") must not widen the form beyond its scroll area."""
+    combo = QComboBox(parent)
+    combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(14)
+    return combo
 
 
 @dataclass(frozen=True)
@@ -240,7 +249,8 @@ class TuneOptions(QObject):
 
     edited = Signal(object)
 
-    def __init__(self, entry: dict, context: FoldContext, form: QFormLayout, parent: QWidget):
+    def __init__(self, entry: dict, context: FoldContext, layout: QVBoxLayout,
+                 parent: QWidget):
         super().__init__(parent)
         self.box = QGroupBox("Tuning", parent)
         self.check = QCheckBox("Tune inside each fold", self.box)
@@ -254,25 +264,26 @@ class TuneOptions(QObject):
         self.inner_folds.setRange(*INNER_RANGE)
         self.inner_folds.setToolTip("How many folds each training part is split into to "
                                     "choose the setting (2 to 20; 5 is usual).")
-        self.scoring = QComboBox(self.details)
+        self.scoring = narrow_combo(self.details)
         self.scoring.setToolTip(rich(SCORING_TIP))
         self.optimism, optimism_words = wrapping_check(
             "Also report how optimistic picking the best on the same folds would be",
             OPTIMISM_TIP, self.details)
-        details = QFormLayout(self.details)
+        fields = QFormLayout()
+        fields.addRow("Inner folds", self.inner_folds)
+        fields.addRow("Choose by", self.scoring)
+        details = QVBoxLayout(self.details)     # box layouts measure wrapped text right
         details.setContentsMargins(18, 0, 0, 0)
-        details.addRow("Inner folds", self.inner_folds)
-        details.addRow("Choose by", self.scoring)
-        details.addRow(optimism_words)
+        details.addLayout(fields)
+        details.addWidget(optimism_words)
         for widget in (self.inner_folds, self.optimism):
             signal = widget.valueChanged if widget is self.inner_folds else widget.toggled
             signal.connect(self._emit)
         self.scoring.activated.connect(self._emit)
-        layout = QFormLayout(self.box)
-        layout.addRow(self.check)
-        layout.addRow(explanation)
-        layout.addRow(self.details)
-        form.addRow(self.box)
+        inside = QVBoxLayout(self.box)
+        for widget in (self.check, explanation, self.details):
+            inside.addWidget(widget)
+        layout.addWidget(self.box)
         self.context = context
         self.show_entry(entry, context)
 

@@ -4,6 +4,7 @@ models follows, the threshold is offered for two classes only, and typed costs b
 engine's cost matrix [[c_tn, c_fp], [c_fn, c_tp]]."""
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QLabel
 
 from engine.data import load_dataset
 from engine.tuning import cost_score
@@ -204,3 +205,22 @@ def test_opened_blocks_are_shown(tab):
                                                                    "tn": 0}
     assert threshold.inner_folds.value() == 3
     assert tab.editor.editors["C"].values() == [1, 10]
+
+
+@pytest.mark.parametrize("width", [1000, 1100, 1280, 1600])
+def test_the_options_wrap_and_show_every_line(tab, qtbot, qapp, width):
+    """Long metric names and explanations wrap: no sideways scrolling, and every wrapped
+    text gets the height of all its lines (none is cut off at the bottom)."""
+    editor = grid_svc(tab, qtbot)
+    click(qtbot, editor.tuning.check)
+    click(qtbot, editor.threshold.check)
+    tab.state.set_dataset(load_dataset({"builtin": "iris"}))     # the reason line shows too
+    tab.resize(width, 700)
+    qapp.processEvents()
+    assert tab.scroll.horizontalScrollBar().maximum() == 0
+    assert not editor.threshold.reason.isHidden()
+    wrapped = [label for label in editor.findChildren(QLabel)
+               if label.wordWrap() and label.isVisible()]
+    assert len(wrapped) >= 4
+    assert [label.text()[:20] for label in wrapped
+            if label.height() < label.heightForWidth(label.width())] == []
