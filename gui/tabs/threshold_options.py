@@ -14,7 +14,8 @@ from PySide6.QtWidgets import (QDoubleSpinBox, QFormLayout, QGroupBox, QLabel, Q
 from engine.tuning import INNER_SPLITS
 from engine.verdict import metric_label
 
-from .tuning_options import INNER_RANGE, FoldContext, narrow_combo, rich, wrapping_check
+from .tuning_options import (INNER_RANGE, FoldContext, narrow_combo, rich, with_help,
+                             wrapping_check)
 
 #: (shown text, block value) of the ways to choose, in the order offered.
 CHOICES = (("balanced accuracy", "balanced_accuracy"), ("F1 of the positive class", "f1"),
@@ -139,7 +140,8 @@ class ThresholdOptions(QObject):
             details.addRow(self.cost_labels[key], self.costs[key])
         details.addRow("Inner folds", self.inner_folds)
         inside = QVBoxLayout(self.box)          # box layouts measure wrapped text right
-        for widget in (check_words, self.reason, self.explanation, self.details):
+        for widget in (with_help(check_words, "models#threshold"), self.reason,
+                       self.explanation, self.details):
             inside.addWidget(widget)
         layout.addWidget(self.box)
         self.check.toggled.connect(self._emit)

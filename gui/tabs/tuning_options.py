@@ -66,9 +66,23 @@ def wrapping_check(text: str, tip: str, parent: QWidget) -> tuple:
         widget.setToolTip(rich(tip))
     layout = QHBoxLayout(row)
     layout.setContentsMargins(0, 0, 0, 0)
-    layout.addWidget(check, 0, Qt.AlignTop)
-    layout.addWidget(label, 1)
+    layout.addWidget(check, 0, Qt.AlignVCenter)
+    layout.addWidget(label, 1, Qt.AlignVCenter)
     return check, row
+
+
+def with_help(widget: QWidget, topic: str) -> QWidget:
+    """``widget`` in a row with the guide's "?" button for ``topic`` at its right (``widget``
+    may be a row already: the button is added to its layout)."""
+    from ..help import help_button
+
+    row = widget if widget.layout() is not None else QWidget(widget.parentWidget())
+    if row is not widget:
+        widget.setParent(row)
+        QHBoxLayout(row).setContentsMargins(0, 0, 0, 0)
+        row.layout().addWidget(widget, 1)
+    row.layout().addWidget(help_button(topic, row), 0, Qt.AlignVCenter)
+    return row
 
 
 def narrow_combo(parent: QWidget) -> QComboBox:
@@ -281,7 +295,7 @@ class TuneOptions(QObject):
             signal.connect(self._emit)
         self.scoring.activated.connect(self._emit)
         inside = QVBoxLayout(self.box)
-        for widget in (self.check, explanation, self.details):
+        for widget in (with_help(self.check, "models#tuning"), explanation, self.details):
             inside.addWidget(widget)
         layout.addWidget(self.box)
         self.context = context

@@ -224,3 +224,14 @@ def test_the_options_wrap_and_show_every_line(tab, qtbot, qapp, width):
     assert len(wrapped) >= 4
     assert [label.text()[:20] for label in wrapped
             if label.height() < label.heightForWidth(label.width())] == []
+
+
+def test_help_buttons_open_the_guide_at_tuning_and_threshold(tab, qtbot, monkeypatch):
+    from PySide6.QtWidgets import QToolButton
+
+    opened = []
+    monkeypatch.setattr("gui.help.show_help", lambda topic, parent=None: opened.append(topic))
+    grid_svc(tab, qtbot)
+    for topic in ("models#tuning", "models#threshold"):
+        tab.editor.findChild(QToolButton, f"help_{topic}").click()
+    assert opened == ["models#tuning", "models#threshold"]
