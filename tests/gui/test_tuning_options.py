@@ -235,3 +235,28 @@ def test_help_buttons_open_the_guide_at_tuning_and_threshold(tab, qtbot, monkeyp
     for topic in ("models#tuning", "models#threshold"):
         tab.editor.findChild(QToolButton, f"help_{topic}").click()
     assert opened == ["models#tuning", "models#threshold"]
+
+
+def test_a_tuned_list_of_parameter_sets_from_the_example(tab, qtbot):
+    """The nested example's tuned kernels (a list of parameter sets): the fields of the
+    sets are locked, other fields edit the model, unticking gives the four models back."""
+    import json
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "resources", "examples",
+                        "svc_kernels_nested_moons.json")
+    with open(path, encoding="utf-8") as handle:
+        tuned = json.load(handle)["models"][1]
+    tab.state.set_model_entries([tuned])
+    tab.entry_list.setCurrentRow(0)
+    editor = tab.editor
+    assert editor.tuning.check.isChecked() and not editor.editors["kernel"].isEnabled()
+    assert tab.entry_list.item(0).text() == "svc_tuned  (tuned over 4 settings)"
+    type_into(qtbot, editor.editors["C"], "2")
+    entry = tab.state.model_entries[0]
+    assert entry["tune"] == tuned["tune"] and entry["params"] == {"random_state": 0, "C": 2}
+    click(qtbot, editor.tuning.check)
+    entry = tab.state.model_entries[0]
+    assert "tune" not in entry and entry["grid"] == tuned["tune"]["grid"]
+    assert expanded(tab) == ["svc_tuned_linear", "svc_tuned_2_poly", "svc_tuned_3_poly",
+                             "svc_tuned_rbf"]
