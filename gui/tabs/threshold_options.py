@@ -129,6 +129,7 @@ class ThresholdOptions(QObject):
                                "accuracy, F1 of the positive class, or the mean cost per row.")
         self.inner_folds = QSpinBox(self.details)
         self.inner_folds.setRange(*INNER_RANGE)
+        self.inner_folds.setKeyboardTracking(False)      # one change per number typed
         self.inner_folds.setToolTip("How many folds each training part is split into to "
                                     "choose the threshold (2 to 20; 5 is usual).")
         self.costs = {key: self._cost_field(default, tip) for key, _, default, tip in COST_FIELDS}

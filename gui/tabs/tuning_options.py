@@ -61,7 +61,6 @@ def wrapping_check(text: str, tip: str, parent: QWidget) -> tuple:
     label.setWordWrap(True)
     label.setBuddy(check)
     label.mousePressEvent = lambda _event: check.toggle() if check.isEnabled() else None
-    check.label = label
     for widget in (check, label):
         widget.setToolTip(rich(tip))
     layout = QHBoxLayout(row)
@@ -276,6 +275,7 @@ class TuneOptions(QObject):
         self.details = QWidget(self.box)
         self.inner_folds = QSpinBox(self.details)
         self.inner_folds.setRange(*INNER_RANGE)
+        self.inner_folds.setKeyboardTracking(False)      # one change per number typed
         self.inner_folds.setToolTip("How many folds each training part is split into to "
                                     "choose the setting (2 to 20; 5 is usual).")
         self.scoring = narrow_combo(self.details)
@@ -290,10 +290,9 @@ class TuneOptions(QObject):
         details.setContentsMargins(18, 0, 0, 0)
         details.addLayout(fields)
         details.addWidget(optimism_words)
-        for widget in (self.inner_folds, self.optimism):
-            signal = widget.valueChanged if widget is self.inner_folds else widget.toggled
-            signal.connect(self._emit)
+        self.inner_folds.valueChanged.connect(self._emit)
         self.scoring.activated.connect(self._emit)
+        self.optimism.toggled.connect(self._emit)
         inside = QVBoxLayout(self.box)
         for widget in (with_help(self.check, "models#tuning"), explanation, self.details):
             inside.addWidget(widget)

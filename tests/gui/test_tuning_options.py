@@ -77,7 +77,7 @@ def test_ticking_makes_one_tuned_model_and_unticking_restores_the_grid(tab, qtbo
     assert "grid" not in entry
     assert entry["tune"] == {"grid": GRID, "inner_splits": 5}
     assert options.details.isVisibleTo(editor)
-    options.inner_folds.setValue(3)
+    type_into(qtbot, options.inner_folds, "3")
     choose(options.scoring, "balanced_accuracy")
     click(qtbot, options.optimism)
     assert tab.state.model_entries[0]["tune"] == {"grid": GRID, "inner_splits": 3,
@@ -164,9 +164,9 @@ def test_threshold_by_a_metric(tab, qtbot):
                                                        "inner_splits": 5}
     assert all(field.isHidden() for field in options.costs.values())
     choose(options.choice, "f1")
-    options.inner_folds.setValue(4)
-    assert tab.state.model_entries[0]["threshold"] == {"scoring": "f1", "inner_splits": 4}
-    assert "threshold chosen inside each fold (by F1; 4 inner folds)" in model_lines(tab)[0]
+    type_into(qtbot, options.inner_folds, "12")
+    assert tab.state.model_entries[0]["threshold"] == {"scoring": "f1", "inner_splits": 12}
+    assert "threshold chosen inside each fold (by F1; 12 inner folds)" in model_lines(tab)[0]
     click(qtbot, options.check)
     assert "threshold" not in tab.state.model_entries[0]
 
