@@ -41,6 +41,7 @@ from .views.aloocv_view import AloocvView, same_data
 from .views.across_view import host_across_view
 from .views.calibration_view import CalibrationView
 from .views.grouping_gap_view import GroupingGapView
+from .views.tuning_view import TuningView
 
 APP_TITLE = "Honest Eval"
 MAX_RECENT = 8
@@ -61,6 +62,7 @@ def make_results_tab(state: AppState, parent):
     tab.add_view("ALOOCV", AloocvView(state, tab))
     tab.add_view("Calibration", CalibrationView(state, tab))
     tab.add_view("Grouped vs ungrouped", GroupingGapView(state, tab))
+    tab.add_view("Tuning", TuningView(state, tab))
     host_across_view(tab, state)
     return tab
 

@@ -22,6 +22,9 @@ from engine.catalogue import (CATALOGUE, expand_model, expand_models, is_scale_s
 
 from ..help import help_title
 from .imbalance_options import ImbalanceOptions
+from .threshold_options import ThresholdOptions, threshold_words
+from .tuning_options import (FoldContext, TuneOptions, editable_entry, fold_context, is_tuned,
+                             plain_entry, put_back, setting_count, tuned_entry, tune_words)
 
 NO_ENTRY_HINT = ("No model yet. Press <b>Add</b> to pick a classifier, or choose one of the "
                  "<b>Presets</b> for a ready-made comparison.")
@@ -106,6 +109,12 @@ def entry_label(entry: dict) -> str:
         count = len(expand_model(entry))
     except ValueError:
         return f"{name}  ⚠"
+    if is_tuned(entry):
+        try:
+            tuned = f"tuned over {setting_count(entry['tune']['grid'])} settings"
+        except (KeyError, TypeError, ValueError):
+            tuned = "tuned"
+        return f"{name}  ({count} models, {tuned})" if entry.get("grid") else f"{name}  ({tuned})"
     return f"{name}  ({count} models)" if entry.get("grid") else name
 
 
@@ -131,7 +140,9 @@ def model_line(spec) -> str:
     parts = [spec.estimator] if spec.estimator != spec.name else []
     parts += ["features scaled"] if spec.scale else []
     parts += [f"training folds resampled ({spec.resample})"] if spec.resample else []
-    return f"{spec.name}:  " + "; ".join(parts + [changed])
+    inside = [tune_words(spec.tune)] if spec.tune else []
+    inside += [threshold_words(spec.threshold)] if spec.threshold else []
+    return f"{spec.name}:  " + "; ".join(parts + [changed] + inside)
 
 
 # ---------------------------------------------------------------------- editors
@@ -232,16 +243,33 @@ def current_values(entry: dict, spec) -> list:
     return [entry.get("params", {}).get(spec.name, spec.default)]
 
 
+def _grown_form(column: QVBoxLayout) -> QFormLayout:
+    """A form whose fields take the width there is, added to ``column``."""
+    form = QFormLayout()
+    form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
+    column.addLayout(form)
+    return form
+
+
 class ParameterEditor(QWidget):
-    """The form of one entry's parameters; ``changed`` carries the edited entry."""
+    """The form of one entry's parameters; ``changed`` carries the edited entry.
+
+    ``context`` (:class:`~gui.tabs.tuning_options.FoldContext`) tells the tuning and
+    threshold options about the data; the parameter fields show a tuned entry's grid as
+    a plain one (:func:`~gui.tabs.tuning_options.editable_entry`).
+    """
 
     changed = Signal(dict)
 
-    def __init__(self, entry: dict, parent=None):
+    def __init__(self, entry: dict, parent=None, context: FoldContext = FoldContext()):
         super().__init__(parent)
         self.entry = copy.deepcopy(entry)
-        form = QFormLayout(self)
-        form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
+        self.context = context
+        shown = editable_entry(entry)
+        # a form, the fold options' boxes, the parameters' form: a box as a form row got
+        # too little height for its wrapped text (QFormLayout's height for width)
+        column = QVBoxLayout(self)
+        form = _grown_form(column)
         self.scale_check = QCheckBox("Scale features (standard scaler before the model)", self)
         self.scale_check.setChecked(bool(entry.get("scale")))
         self.scale_check.setToolTip(rich_tip(
@@ -253,21 +281,27 @@ class ParameterEditor(QWidget):
             "scaling does no harm."))
         self.scale_check.toggled.connect(self._on_scale)
         form.addRow(self.scale_check)
-        locked = grid_params(entry) if grid_dict(entry) is None else set()
-        self.imbalance = ImbalanceOptions(entry, locked, form, self)
+        locked = grid_params(shown) if grid_dict(shown) is None else set()
+        self.imbalance = ImbalanceOptions(shown, locked, form, self)
         self.imbalance.edited.connect(self._on_imbalance)
+        self.tuning = TuneOptions(entry, context, column, self)
+        self.tuning.edited.connect(self._on_tuning)
+        self.threshold = ThresholdOptions(entry, context, column, self)
+        self.threshold.edited.connect(self._on_threshold)
+        form = _grown_form(column)
+        column.addStretch(1)
         self.editors = {}
         for spec in parameter_specs(entry["estimator"]):
             editor = make_editor(spec, self)
-            editor.show_values(current_values(entry, spec))
+            editor.show_values(current_values(shown, spec))
             editor.setToolTip(rich_tip(spec.doc or spec.name))
             editor.committed.connect(lambda *_, s=spec: self._on_edited(s))
             label = QLabel(spec.name, self)
             label.setToolTip(rich_tip(f"{spec.doc}\nDefault: {spec.default!r}"))
-            if spec.name in (entry.get("params") or {}) or spec.name in grid_params(entry):
+            if spec.name in (entry.get("params") or {}) or spec.name in grid_params(shown):
                 label.setText(f"<b>{spec.name}</b>")
             if spec.name in locked:
-                editor.show_values(locked_values(entry, spec.name))
+                editor.show_values(locked_values(shown, spec.name))
                 editor.setEnabled(False)
                 editor.setToolTip("Set by this entry's grid of several parameter sets "
                                   "(see the models on the right).")
@@ -282,18 +316,42 @@ class ParameterEditor(QWidget):
             self.entry.pop("scale", None)
         self.changed.emit(self.entry)
 
+    def set_context(self, context: FoldContext) -> None:
+        """New data or settings: the tuning and threshold options show what they allow."""
+        self.context = context
+        self.tuning.show_entry(self.entry, context)
+        self.threshold.show_entry(self.entry, context)
+
+    def _set_values(self, name: str, values: list, default) -> None:
+        """Set a parameter through the plain view of the entry (kept tuned if it was)."""
+        shown = set_param(editable_entry(self.entry), name, values, default)
+        self.entry = put_back(shown, self.entry)
+
     def _on_edited(self, spec) -> None:
         values = self.editors[spec.name].values() or [spec.default]
-        if values == current_values(self.entry, spec):
+        if values == current_values(editable_entry(self.entry), spec):
             return
-        self.entry = set_param(self.entry, spec.name, values, spec.default)
+        self._set_values(spec.name, values, spec.default)
         self.imbalance.show_entry(self.entry)
+        self.tuning.show_entry(self.entry, self.context)
+        self.changed.emit(self.entry)
+
+    def _on_tuning(self, settings) -> None:
+        """The tune check and its settings: the grid moves into ``"tune"`` and back."""
+        self.entry = tuned_entry(self.entry, settings) if settings else plain_entry(self.entry)
+        self.changed.emit(self.entry)
+
+    def _on_threshold(self, block) -> None:
+        self.entry = copy.deepcopy(self.entry)
+        self.entry.pop("threshold", None)
+        if block:
+            self.entry["threshold"] = block
         self.changed.emit(self.entry)
 
     def _on_imbalance(self, key: str, value) -> None:
         """The balance check sets ``class_weight``, the resampling choice ``"resample"``."""
         if key == "class_weight":
-            self.entry = set_param(self.entry, key, [value], None)
+            self._set_values(key, [value], None)
             self.editors[key].show_values([value])
         else:
             self.entry = copy.deepcopy(self.entry)
@@ -319,6 +377,8 @@ class ModelsTab(QWidget):
         splitter.setSizes([290, 560, 430])
         QVBoxLayout(self).addWidget(splitter)
         state.models_changed.connect(self._on_models_changed)
+        for signal in (state.datasets_changed, state.dataset_changed, state.settings_changed):
+            signal.connect(self._on_context_changed)
         self._on_models_changed(state.model_entries)
 
     def _build_entry_list(self) -> QWidget:
@@ -369,13 +429,18 @@ class ModelsTab(QWidget):
         self.editor_title.setWordWrap(True)
         layout.addWidget(self.editor_title)
         grid_hint = QLabel("Type several values separated by commas (e.g. <i>linear, rbf</i> or "
-                           "<i>0.1, 1, 10</i>) to compare one model per value. Bold: changed "
-                           "from the default. Hover a name for its meaning.", panel)
+                           "<i>0.1, 1, 10</i>) to compare one model per value, or tick "
+                           "<i>Tune inside each fold</i> to let each training fold choose "
+                           "among them. Bold: changed from the default. Hover a name for "
+                           "its meaning.", panel)
         grid_hint.setWordWrap(True)
         grid_hint.setStyleSheet("color: #555;")
         layout.addWidget(grid_hint)
         self.scroll = QScrollArea(panel)
         self.scroll.setWidgetResizable(True)
+        # always there: a scroll bar that appears after the wrapped texts were measured
+        # narrows them, and their last line was cut off
+        self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn)
         layout.addWidget(self.scroll, 1)
         return panel
 
@@ -479,6 +544,10 @@ class ModelsTab(QWidget):
         if not self._editing:
             self._show_editor()
 
+    def _on_context_changed(self, *_args) -> None:
+        if self.editor is not None:
+            self.editor.set_context(fold_context(self.state))
+
     def _on_entry_selected(self, _row: int) -> None:
         self._show_editor()
 
@@ -498,7 +567,7 @@ class ModelsTab(QWidget):
         description = CATALOGUE.get(estimator, ("", "unknown estimator"))[1]
         self.editor_title.setText(f"<b>Parameters of {entry.get('name') or estimator}</b> — "
                                   f"{estimator}: {description}")
-        self.editor = ParameterEditor(entry, self)
+        self.editor = ParameterEditor(entry, self, fold_context(self.state))
         self.editor.changed.connect(self._on_entry_edited)
         self.scroll.setWidget(self.editor)
 

@@ -1,0 +1,103 @@
+"""The decision threshold each outer training fold chose (``thresholds.csv``): one line
+with markers per model over the folds in split order, and a dashed line at 0.5, the
+threshold a model uses when none is chosen. Thresholds that jump from fold to fold say the
+choice is unstable (few rows, or a flat score around the best threshold)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+
+from .class_counts_plot import PlotHint
+from .legend_label import LegendLabel
+from .plot_panel import PlotPanel, colour, count_axis, line_style, symbol
+
+#: The threshold of a model that gives probabilities when none is chosen.
+DEFAULT_THRESHOLD = 0.5
+EMPTY = "No model in this run chose a decision threshold inside the folds."
+
+
+def fold_positions(table: pd.DataFrame, n_splits: int) -> np.ndarray:
+    """The outer fold of each row in split order, from 1: ``(repeat - 1) * n_splits + fold``
+    (``repeat`` and ``fold`` count from 1, as in the tables)."""
+    return ((table["repeat"].to_numpy(dtype=int) - 1) * n_splits
+            + table["fold"].to_numpy(dtype=int)).astype(float)
+
+
+class ThresholdPlot(PlotPanel):
+    """Chosen threshold by outer fold, a line per model; items made once, then ``setData``."""
+
+    def __init__(self, parent=None):
+        super().__init__("Threshold chosen on each training fold (dashed: 0.5)",
+                         "thresholds.png", parent,
+                         x_label="outer fold (in split order)", y_label="chosen threshold",
+                         legend=False)
+        count_axis(self)
+        self.legend = LegendLabel(self)
+        self.legend.setToolTip("")
+        self.insert_above_plot(self.legend)
+        self.default_line = pg.InfiniteLine(
+            pos=DEFAULT_THRESHOLD, angle=0, movable=False,
+            pen=pg.mkPen("#888", width=1, style=Qt.DashLine))
+        self.plot.addItem(self.default_line)
+        self._curves: list = []
+        self._points: dict = {}     # model -> (x, threshold) as drawn
+        self.hint = PlotHint(self, EMPTY)
+
+    def set_thresholds(self, table: pd.DataFrame, n_splits: int) -> None:
+        """Draw a ``thresholds.csv`` table (the hint when it has no rows)."""
+        if table is None or table.empty:
+            self._points = {}
+            self.hint.show(EMPTY)
+            return
+        models = list(dict.fromkeys(table["model"]))
+        self._ensure_curves(len(models))
+        x_all = fold_positions(table, n_splits)
+        self._points = {}
+        for i, model in enumerate(models):
+            rows = (table["model"] == model).to_numpy()
+            order = np.argsort(x_all[rows], kind="stable")
+            x, y = x_all[rows][order], table["threshold"].to_numpy(dtype=float)[rows][order]
+            self._style(self._curves[i], i)
+            self._curves[i].setData(x, y, connect="finite")
+            self._points[model] = (x, y)
+        self.legend.set_names(models)
+        self._show_all(x_all, table["threshold"].to_numpy(dtype=float))
+        self.hint.hide()
+
+    def _ensure_curves(self, count: int) -> None:
+        while len(self._curves) < count:
+            curve = pg.PlotDataItem(symbolSize=7)
+            self.plot.addItem(curve)
+            self._curves.append(curve)
+        for curve in self._curves[count:]:
+            curve.setData([], [])
+
+    @staticmethod
+    def _style(curve, i: int) -> None:
+        curve.setPen(pg.mkPen(colour(i), width=1.5, style=line_style(i)))
+        curve.setSymbol(symbol(i))
+        curve.setSymbolBrush(pg.mkBrush(colour(i)))
+        curve.setSymbolPen(pg.mkPen(colour(i)))
+
+    def _show_all(self, x: np.ndarray, y: np.ndarray) -> None:
+        finite = y[np.isfinite(y)]
+        low = min(float(finite.min()), DEFAULT_THRESHOLD) if finite.size else 0.0
+        high = max(float(finite.max()), DEFAULT_THRESHOLD) if finite.size else 1.0
+        span = max(high - low, 0.05)
+        self.plot.setRange(xRange=(0.5, float(x.max()) + 0.5),
+                           yRange=(low - 0.06 * span, high + 0.06 * span), padding=0)
+
+    def drawn(self) -> dict:
+        """``{model: (fold positions, thresholds)}`` as drawn (for tests)."""
+        return {model: (list(x), list(y)) for model, (x, y) in self._points.items()}
+
+    def describe_point(self, x: float, y: float) -> str:
+        fold = int(round(x))
+        found = []
+        for model, (xs, ys) in self._points.items():
+            at = np.flatnonzero(xs == fold)
+            if at.size:
+                found.append(f"{model} {ys[at[0]]:.3f}")
+        return f"fold {fold}: " + ", ".join(found) if found else ""
