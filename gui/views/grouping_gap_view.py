@@ -8,7 +8,7 @@ the verdict in words. The statistics of the other views stay on the grouped fold
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from engine.notes import note_code, note_fields
 from engine.verdict import metric_label
@@ -17,7 +17,7 @@ from ..plots.grouping_gap_plot import GroupingGapPlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from ..tabs.results_widgets import PageHeader
-from .widgets import escape
+from .widgets import escape, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Grouped vs ungrouped</p>"
         "<p style='color:#666'>When several rows come from one patient or subject, choose that "
@@ -52,15 +52,9 @@ class GroupingGapView(QWidget):
     def __init__(self, state: AppState, parent=None):
         super().__init__(parent)
         self.state = state
-        self.hint = QLabel(HINT, self)
-        self.hint.setWordWrap(True)
-        self.hint.setAlignment(Qt.AlignCenter)
-        self.hint.setMargin(40)
+        self.hint = hint_label(HINT, self)
         content = QWidget(self)
-        self.verdict = QLabel(content)
-        self.verdict.setWordWrap(True)
-        self.verdict.setTextFormat(Qt.RichText)
-        self.verdict.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.verdict = verdict_label(content)
         self.plot = GroupingGapPlot(content)
         self.table = TablePanel("Mean per model and metric, with and without groups",
                                 "grouping_gap.csv", content, key_column="model")

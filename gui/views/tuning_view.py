@@ -20,7 +20,7 @@ from ..plots.threshold_plot import ThresholdPlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from ..tabs.results_widgets import PageHeader
-from .widgets import escape
+from .widgets import escape, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Tuning</p>"
         "<p style='color:#666'>No model in this run was tuned inside the folds: tick "
@@ -101,15 +101,9 @@ class TuningView(QWidget):
     def __init__(self, state: AppState, parent=None):
         super().__init__(parent)
         self.state = state
-        self.hint = QLabel(HINT, self)
-        self.hint.setWordWrap(True)
-        self.hint.setAlignment(Qt.AlignCenter)
-        self.hint.setMargin(40)
+        self.hint = hint_label(HINT, self)
         content = QWidget(self)
-        self.verdict = QLabel(content)
-        self.verdict.setWordWrap(True)
-        self.verdict.setTextFormat(Qt.RichText)
-        self.verdict.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.verdict = verdict_label(content)
         self.sections = QSplitter(Qt.Vertical, content)
         self.sections.setChildrenCollapsible(False)
         self.sections.addWidget(self._build_settings(content))

@@ -34,6 +34,22 @@ def text_label(text: str, parent) -> QLabel:
     return label
 
 
+def hint_label(text: str, parent) -> QLabel:
+    """A view's centred, wrapping hint, shown while it has nothing to show."""
+    label = QLabel(text, parent)
+    label.setWordWrap(True)
+    label.setAlignment(Qt.AlignCenter)
+    label.setMargin(40)
+    return label
+
+
+def verdict_label(parent) -> QLabel:
+    """A wrapping, selectable rich-text label for a view's verdict in words."""
+    label = text_label("", parent)
+    label.setTextFormat(Qt.RichText)
+    return label
+
+
 def escape(text: str) -> str:
     """Plain text made safe inside a rich-text label."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
