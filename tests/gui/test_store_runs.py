@@ -262,3 +262,33 @@ def test_save_as_takes_the_fits_along(window, qtbot, tmp_path):
     run(tab, qtbot)
     assert "(12 of 12 fits reused from earlier runs)" in tab.time_label.text()
     assert os.path.exists(store_path(None))                   # the unsaved store stays
+
+
+def test_opening_an_experiment_with_a_stopped_run_offers_to_resume(window, qtbot, tmp_path):
+    import json
+
+    from engine.experiment import load_experiment
+
+    path = tmp_path / "stopped.json"
+    path.write_text(json.dumps({
+        "dataset": {"builtin": "iris"}, "models": [{"name": "nb", "estimator": "GaussianNB"}],
+        "cv": {"n_splits": 3, "n_repeats": 2, "random_state": 0}, "metrics": ["accuracy"]}))
+    with ResultStore(store_path(str(path))) as store:           # stopped after 4 of 6 fits
+        job = run_experiment(load_experiment(str(path)), store=store)
+        for _ in range(4):
+            next(job)
+        job.close()
+    bar = window.cv_tab.store.bar
+    with qtbot.waitSignal(window.experiment_loaded, timeout=20000):
+        window.open_experiment(str(path))
+    qtbot.waitUntil(lambda: not bar.isHidden(), timeout=10000)
+    assert "The last run of this experiment stopped after 4 of 6 fits (" in bar.label.text()
+    assert "Resume it on the Cross-validation tab" in window.statusBar().currentMessage()
+    window.cv_tab.repeats_box.setValue(3)                      # another experiment: no offer
+    qtbot.waitUntil(bar.isHidden, timeout=10000)
+    window.cv_tab.repeats_box.setValue(2)
+    qtbot.waitUntil(lambda: not bar.isHidden(), timeout=10000)
+    with qtbot.waitSignal(window.cv_tab.run_succeeded, timeout=60000):
+        bar.action_button.click()
+    qtbot.waitUntil(lambda: "reused" in window.cv_tab.time_label.text(), timeout=10000)
+    assert "(4 of 6 fits reused from earlier runs)" in window.cv_tab.time_label.text()
