@@ -549,7 +549,9 @@ class CVTab(QWidget):
 
     def _on_cancelled(self) -> None:
         self._finish_job()
-        self.live_plot.reset("The run was cancelled. Press Run to start again.")
+        self.live_plot.reset("The run was cancelled. Press Run to go on: the fits that "
+                             "finished are kept." if self.store.launched_path() else
+                             "The run was cancelled. Press Run to start again.")
         self.time_label.setText(f"Cancelled after {self.progress_bar.value():,} fits.")
         self.store.ended("cancelled", self.time_label.text())
         self.state.status_message.emit("Cross-validation cancelled.")
