@@ -17,6 +17,10 @@ from .. import store_runs
 from ..jobs import Job, JobSlot
 from ..table_panel import TablePanel
 
+RESUME_TIP = ("Run the experiment again: the fits kept are reused, only the missing ones "
+              "are computed")
+OTHER_SETUP_TIP = ("This stopped run is not of the experiment as it is set up now (other "
+                   "data, models, folds or metrics): set that up again to resume it")
 EMPTY_TEXT = "No run of this experiment is kept yet: the runs you start appear here."
 
 
@@ -57,8 +61,7 @@ class RunsView(QWidget):
                                     "store: no fit is computed")
         self.open_button.clicked.connect(self.open_selected)
         self.resume_button = QPushButton("Resume", self)
-        self.resume_button.setToolTip("Run the experiment again: the fits kept are reused, "
-                                      "only the missing ones are computed")
+        self.resume_button.setToolTip(RESUME_TIP)
         self.resume_button.clicked.connect(self.resume_requested)
         buttons = QHBoxLayout()
         buttons.addWidget(self.where, 1)
@@ -148,7 +151,12 @@ class RunsView(QWidget):
         run = self.selected_run()
         busy = self._open_job.running
         self.open_button.setEnabled(run is not None and run.complete and not busy)
-        self.resume_button.setEnabled(run is not None and not run.complete and not busy)
+        offer = self.snapshot.offer if self.snapshot is not None else None
+        resumable = (run is not None and not run.complete and offer is not None
+                     and run.id in offer.run_ids)
+        self.resume_button.setEnabled(resumable and not busy)
+        self.resume_button.setToolTip(
+            RESUME_TIP if resumable or run is None or run.complete else OTHER_SETUP_TIP)
 
     # ------------------------------------------------------------------ opening
     def open_selected(self) -> None:

@@ -125,6 +125,13 @@ def test_cancel_keeps_the_fits_and_resume_computes_only_the_missing_ones(tab, qt
     assert view.table.frame()["Status"][0] == f"stopped after {kept} of 6 fits"
     view.select_run(1)
     assert view.resume_button.isEnabled() and not view.open_button.isEnabled()
+    tab.repeats_box.setValue(3)              # another setup: that run is not resumed by Run
+    qtbot.waitUntil(lambda: view.snapshot.offer is None, timeout=10000)
+    view.select_run(1)
+    assert not view.resume_button.isEnabled() and "set up now" in view.resume_button.toolTip()
+    tab.repeats_box.setValue(2)
+    qtbot.waitUntil(lambda: view.snapshot.offer is not None, timeout=10000)
+    qtbot.waitUntil(bar.isVisible, timeout=10000)
 
     resumed = run(tab, qtbot, bar.action_button.click)
     assert f"({kept} of 6 fits reused from earlier runs)" in tab.time_label.text()
