@@ -360,6 +360,7 @@ class MainWindow(QMainWindow):
         return True
 
     def _on_experiment_saved(self, path: str, snapshot: str, source: list) -> None:
+        self.cv_tab.store.follow_save(self.state.experiment_path, path)   # the fits follow
         self.state.experiment_path = path
         self._remember(path)
         self._mark_saved(snapshot, source)

@@ -33,15 +33,16 @@ class PrepareEach:
 
 
 def run_benchmark_in_process(experiment, datasets, n_jobs: int, prepare, cluster=None,
-                             **options):
+                             store=None, **options):
     """The window's run of several data sets: ``run_benchmark`` in a child process, each
     result prepared for display there with ``prepare``; a generator like
     ``run_benchmark``.  ``cluster``: a Dask scheduler's address (the child connects to
-    it).  ``options`` go to the runner."""
+    it).  ``store``: the result store's file (opened in the child), or None.  ``options``
+    go to the runner."""
     from .run_on import on_cluster
 
     return runner.run_in_process(on_cluster(run_benchmark, cluster), (experiment,),
-                                 {"n_jobs": n_jobs, "datasets": tuple(datasets)},
+                                 {"n_jobs": n_jobs, "datasets": tuple(datasets), "store": store},
                                  prepare=PrepareEach(prepare), name="cross-validation",
                                  **options)
 

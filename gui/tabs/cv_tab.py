@@ -14,8 +14,8 @@ import threading
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
                                QListWidget, QListWidgetItem, QMessageBox, QPlainTextEdit,
-                               QProgressBar, QPushButton, QSpinBox, QSplitter, QVBoxLayout,
-                               QWidget)
+                               QProgressBar, QPushButton, QSpinBox, QSplitter, QTabWidget,
+                               QVBoxLayout, QWidget)
 
 from engine import guards, runner, schema
 from engine.analysis import run_experiment
@@ -30,6 +30,7 @@ from ..plots.live_scores_plot import LiveScoresPlot
 from .benchmark_run import (LivePlotFeed, check_benchmark, fit_count_text, progress_text,
                             run_benchmark_in_process)
 from .run_on import RunOn, checked_on, on_cluster
+from .store_link import StoreLink, checked_store
 
 
 def sentence(text: str) -> str:
@@ -44,16 +45,17 @@ def sentence(text: str) -> str:
 PREPARED_FOR_DISPLAY = runner.Precompute("notes", "cv.score_matrix", "cv.confusion_by_fold")
 
 
-def run_in_process(experiment, dataset, n_jobs: int = 1, cluster=None, **options):
+def run_in_process(experiment, dataset, n_jobs: int = 1, cluster=None, store=None, **options):
     """The window's run: ``run_experiment`` in a child process
     (:func:`engine.runner.run_in_process`), its result prepared for display there; a
     generator like ``run_experiment``.  ``cluster``: a Dask scheduler's address (the
-    child connects to it).  ``options`` go to the runner.
+    child connects to it).  ``store``: the result store's file (opened in the child), or
+    None.  ``options`` go to the runner.
 
     (The bundle's ``--check-bundle`` drives it too, as the window's run path.)
     """
     return runner.run_in_process(on_cluster(run_experiment, cluster), (experiment,),
-                                 {"n_jobs": n_jobs, "dataset": dataset},
+                                 {"n_jobs": n_jobs, "dataset": dataset, "store": store},
                                  prepare=PREPARED_FOR_DISPLAY, name="cross-validation",
                                  **options)
 
@@ -129,6 +131,8 @@ class CVTab(QWidget):
         self._feed = None         # the live plot's feed during a run of several data sets
         self._cluster = None      # the Dask scheduler of the run, or None (this computer)
         self._syncing = False
+        self.store = StoreLink(self, PREPARED_FOR_DISPLAY)
+        self.runs_view = self.store.runs_view
         splitter = QSplitter(Qt.Horizontal, self)
         splitter.addWidget(self._build_settings())
         splitter.addWidget(self._build_run_view())
@@ -138,8 +142,11 @@ class CVTab(QWidget):
         state.settings_changed.connect(self._show_settings)
         state.dataset_changed.connect(self._on_dataset_changed)
         state.models_changed.connect(lambda _: self._forget_last_run())
+        for signal in (state.dataset_changed, state.models_changed, state.settings_changed):
+            signal.connect(lambda *_: self.store.refresh())
         self._show_settings()
         self._update_buttons()
+        self.store.refresh()      # the earlier runs, and a run to resume, of unsaved work
         runner.warm_up()   # the run's process server imports the engine in the background
         # and so does a thread here: the first Run would import jsonschema (0.2 s) at once
         threading.Thread(target=schema.prepare_validator, name="schema-warm-up",
@@ -215,6 +222,7 @@ class CVTab(QWidget):
         panel = QWidget(self)
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(6, 0, 0, 0)
+        layout.addWidget(self.store.bar)
         self.progress_bar = QProgressBar(panel)
         self.progress_bar.setFormat("fit %v of %m")
         self.progress_bar.setValue(0)
@@ -229,12 +237,16 @@ class CVTab(QWidget):
         log_box = QWidget(panel)
         log_layout = QVBoxLayout(log_box)
         log_layout.setContentsMargins(0, 0, 0, 0)
-        log_layout.addWidget(QLabel("<b>Log</b> (fold errors and warnings)"))
+        log_layout.addWidget(QLabel("Fold errors and warnings of the last run"))
         log_layout.addWidget(self.log)
+        self.lower_tabs = QTabWidget(panel)
+        self.lower_tabs.setDocumentMode(True)
+        self.lower_tabs.addTab(log_box, "Log")
+        self.lower_tabs.addTab(self.runs_view, "Earlier runs")
         split = QSplitter(Qt.Vertical, panel)
         split.addWidget(self.live_plot)
-        split.addWidget(log_box)
-        split.setSizes([540, 110])
+        split.addWidget(self.lower_tabs)
+        split.setSizes([480, 200])
         layout.addWidget(split, 1)
         return panel
 
@@ -389,14 +401,17 @@ class CVTab(QWidget):
             return
         n_jobs, cluster = self.state.n_jobs, self.run_on.cluster()
         self._cluster = cluster               # the scheduler the run goes to, or None
+        store = self.store.path_for_run()
         if len(self.state.datasets) > 1:      # every data set checked, all their fits counted
             datasets = list(self.state.datasets)
-            job = Job(lambda: checked_on(cluster, lambda: check_benchmark(setup, datasets,
-                                                                          n_jobs)),
+            job = Job(lambda: (checked_on(cluster, lambda: check_benchmark(setup, datasets,
+                                                                           n_jobs)),
+                               checked_store(store)),
                       name="run-check")
         else:
             dataset = self.state.dataset
-            job = Job(lambda: checked_on(cluster, lambda: check_setup(setup, dataset, n_jobs)),
+            job = Job(lambda: (checked_on(cluster, lambda: check_setup(setup, dataset, n_jobs)),
+                               checked_store(store)),
                       name="run-check")
         job.succeeded.connect(self._on_checked)
         job.failed.connect(self._on_check_failed)
@@ -405,10 +420,12 @@ class CVTab(QWidget):
         self._update_buttons()
 
     def _on_checked(self, checked) -> None:
-        experiment, dataset, n_jobs, assessment = checked
+        (experiment, dataset, n_jobs, assessment), store = checked
         cancelled = self._end_check()
         if cancelled:
             self.time_label.setText("Not started.")
+        elif not assessment.refuse and not self.store.accept(store):
+            return
         elif assessment.refuse:
             self.time_label.setText("Not started.")
             self._show_error(sentence(assessment.refuse))
@@ -458,16 +475,18 @@ class CVTab(QWidget):
         """Run on ``dataset``, or on each of a list of data sets (``run_benchmark``)."""
         total = len(experiment.models) * experiment.cv.n_splits * experiment.cv.n_repeats
         several, cluster = isinstance(dataset, (list, tuple)), self._cluster
+        store = self.store.launched_path()
         if several:
             total *= len(dataset)
             feed = self._feed = LivePlotFeed(self.live_plot, experiment, self.state.renderer)
             job = Job(lambda: run_benchmark_in_process(experiment, dataset, n_jobs,
-                                                       PREPARED_FOR_DISPLAY, cluster),
+                                                       PREPARED_FOR_DISPLAY, cluster,
+                                                       store=store),
                       name="cross-validation", min_interval=0.1)
             job.details.connect(feed.add)
             job.succeeded.connect(self._on_benchmark_succeeded)
         else:
-            job = Job(lambda: run_in_process(experiment, dataset, n_jobs, cluster),
+            job = Job(lambda: run_in_process(experiment, dataset, n_jobs, cluster, store),
                       name="cross-validation", min_interval=0.1)   # in a child process
             job.details.connect(self.live_plot.add_fold_scores)
             job.succeeded.connect(self._on_succeeded)
@@ -481,6 +500,7 @@ class CVTab(QWidget):
         self.live_plot.start([m.name for m in experiment.models], experiment.metrics[0],
                              experiment.cv.n_splits, experiment.cv.n_repeats,
                              renderer=self.state.renderer)
+        self.store.bar.dismiss()
         self._run_job.start(job)
         self._update_buttons()
         self.state.status_message.emit(f"Cross-validating: {total:,} fits…")
@@ -511,6 +531,7 @@ class CVTab(QWidget):
         seconds = sum(each.cv.seconds for each in result.results)
         self.time_label.setText(f"Done: {len(result.experiment.models)} models on "
                                 f"{len(result.results)} data sets in {format_seconds(seconds)}.")
+        self.store.ended("done", self.time_label.text())
         self.state.set_benchmark(result)
         self.state.status_message.emit("Cross-validation finished; see the Results tab.")
         self.run_succeeded.emit(result)
@@ -521,15 +542,18 @@ class CVTab(QWidget):
         self.log.setPlainText(log_text(result))
         self.time_label.setText(f"Done: {len(result.cv.scores['model'].unique())} models in "
                                 f"{format_seconds(result.cv.seconds)}.")
+        self.store.ended("done", self.time_label.text())
         self.state.set_result(result)
         self.state.status_message.emit("Cross-validation finished; see the Results tab.")
         self.run_succeeded.emit(result)
 
     def _on_cancelled(self) -> None:
         self._finish_job()
-        self.live_plot.reset("The run was cancelled. Press Run to start again.")
-        self.time_label.setText(f"Cancelled after {self.progress_bar.value():,} fits. "
-                                "Press Run to start again.")
+        self.live_plot.reset("The run was cancelled. Press Run to go on: the fits that "
+                             "finished are kept." if self.store.launched_path() else
+                             "The run was cancelled. Press Run to start again.")
+        self.time_label.setText(f"Cancelled after {self.progress_bar.value():,} fits.")
+        self.store.ended("cancelled", self.time_label.text())
         self.state.status_message.emit("Cross-validation cancelled.")
         self.run_cancelled.emit()
 
@@ -537,9 +561,11 @@ class CVTab(QWidget):
         self._finish_job()
         self.live_plot.reset("The run failed; see the message. Fix the setting and press Run.")
         self.time_label.setText("The run failed.")
+        self.store.ended("failed", self.time_label.text())
         self.log.appendPlainText(f"error: {message}")
         self.run_failed.emit(message)
-        self._show_error(message)
+        if not self.store.took_problem(message):
+            self._show_error(message)
 
     def _finish_job(self) -> None:
         job = self._run_job.job
@@ -555,4 +581,5 @@ class CVTab(QWidget):
     def shutdown(self, msecs: int = 30000) -> bool:
         """Cancel a run and wait for it (on quit)."""
         ok = self._run_job.wait(msecs) and self._check_job.wait(msecs)
+        ok = self.store.shutdown(msecs) and ok
         return self.live_plot.wait_for_save(msecs) and ok

@@ -60,6 +60,7 @@ def main(argv=None) -> int:
     from gui.main_window import MainWindow
 
     with tempfile.TemporaryDirectory() as folder:
+        os.environ["HONEST_EVAL_STORE_DIR"] = folder     # result stores: not the user's
         window = MainWindow(settings=QSettings(os.path.join(folder, "s.ini"), QSettings.IniFormat))
         window.resize(1280, 800)
         window.show()
@@ -81,6 +82,7 @@ def main(argv=None) -> int:
         run_third_example(app, window, out)
         run_fourth_example(app, window, out)
         run_fifth_example(app, window, out)
+        show_earlier_runs(app, window, out)
         window.close()
     return 0
 
@@ -88,6 +90,20 @@ def main(argv=None) -> int:
 def save(window, path: str) -> None:
     window.grab().save(path)
     print(path)
+
+
+def show_earlier_runs(app, window, out: str) -> None:
+    """The default example run again (every fit reused from the result store), then its
+    Earlier runs list (``earlier_runs.png``)."""
+    window.open_experiment(DEFAULT_EXPERIMENT)
+    wait_for(window.dataset_tab.view_ready)
+    window.tabs.setCurrentWidget(window.cv_tab)
+    window.cv_tab.start_run()
+    wait_for(window.cv_tab.run_succeeded)
+    window.tabs.setCurrentWidget(window.cv_tab)
+    window.cv_tab.lower_tabs.setCurrentWidget(window.cv_tab.runs_view)
+    settle(app, 1000, window=window)
+    save(window, os.path.join(out, "earlier_runs.png"))
 
 
 def run_second_example(app, window, out: str) -> None:

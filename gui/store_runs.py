@@ -1,0 +1,312 @@
+"""The window's result store, read on worker threads: its runs, the run to resume, a run's
+results rebuilt, and a refused file's problem in plain words (no Qt here).
+
+"The same experiment" (for the resume offer) means: the same data (the stored run's data
+fingerprint equals the loaded data's) and the same models, folds and metrics (the
+``models``, ``cv`` and ``metrics`` sections of the experiment as run, metrics filled in for
+the data as ``run_experiment`` does). Those decide every fit; the comparison settings,
+ALOOCV and calibration do not (they are computed from the fits again). With several data
+sets, every run of the stored batch must match the loaded data set of the same name.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Optional
+
+import pandas as pd
+
+from engine.fingerprint import data_fingerprint
+from engine.store import ResultStore, load_run
+from engine.verdict import metric_label
+
+#: The sections of an experiment that decide its fits.
+FIT_SECTIONS = ("models", "cv", "metrics")
+RUN_COLUMNS = ["Run", "Started", "Data", "Models", "Compare on", "Fits", "Reused",
+               "Status"]
+
+
+class StoreProblem(ValueError):
+    """The store file cannot be used (not a store, another program's, damaged, locked)."""
+
+    def __init__(self, path: str, reason: str):
+        super().__init__(reason)
+        self.path, self.reason = path, reason
+
+
+@dataclass(frozen=True)
+class ResumeOffer:
+    """The last run of the current experiment, stopped: ``done`` of ``total`` fits kept."""
+
+    started: str
+    done: int
+    total: int
+    run_ids: tuple
+
+    def text(self) -> str:
+        return (f"The last run of this experiment stopped after {self.done:,} of "
+                f"{self.total:,} fits ({short_time(self.started)}). Resume it: only the "
+                "missing fits are computed.")
+
+
+@dataclass(frozen=True)
+class StoreSnapshot:
+    """What the store held when read: its runs (oldest first), the resume offer for the
+    current setup (or None) and the last run's id (0 when none)."""
+
+    path: str
+    runs: tuple = ()
+    offer: Optional[ResumeOffer] = None
+    exists: bool = False
+    last_id: int = field(default=0)
+
+    def runs_after(self, run_id: int) -> list:
+        return [run for run in self.runs if run.id > run_id]
+
+
+# ---------------------------------------------------------------------- reading
+def open_store(path: str) -> ResultStore:
+    """The store at ``path`` open (created when missing, its folder too); StoreProblem
+    when the file is refused."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    try:
+        return ResultStore(path)
+    except ValueError as exc:
+        raise StoreProblem(path, str(exc)) from None
+
+
+def last_run_id(path: str) -> int:
+    """The id of the store's last run (0 for none or no file yet); StoreProblem when the
+    file is refused. A missing file is not created (its folder is)."""
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    except OSError as exc:
+        raise StoreProblem(path, f"cannot make its folder: {exc.strerror or exc}") from None
+    if not os.path.exists(path):
+        return 0
+    with open_store(path) as store:
+        runs = store.runs()
+    return runs[-1].id if runs else 0
+
+
+def read_store(path: str, setup: Optional[dict] = None, datasets=(),
+               fingerprints: Optional[dict] = None) -> StoreSnapshot:
+    """Every run of the store at ``path`` and, when ``setup`` (the window's experiment
+    JSON) and its ``datasets`` are given, the resume offer. A missing file is not created.
+    ``fingerprints`` caches the data fingerprints (by ``id`` of the data set)."""
+    if not os.path.exists(path):
+        return StoreSnapshot(path)
+    with open_store(path) as store:
+        runs = tuple(store.runs())
+    offer = None
+    if setup is not None and datasets and runs:
+        offer = resume_offer(runs, current_runs(setup, datasets, fingerprints))
+    return StoreSnapshot(path, runs, offer, True, runs[-1].id if runs else 0)
+
+
+def current_runs(setup: dict, datasets, fingerprints: Optional[dict] = None) -> dict:
+    """``{data set name: (fingerprint, fit sections)}`` of the window's setup: what each
+    data set's run would record."""
+    from engine.benchmark import experiment_for
+    from engine.experiment import parse_experiment
+
+    cache = {} if fingerprints is None else fingerprints
+    datasets = list(datasets)
+    experiment = parse_experiment(setup)
+    if experiment.datasets:
+        experiment = experiment_for(experiment, datasets)
+        each = [experiment.for_dataset(i) for i in range(len(datasets))]
+    else:
+        each = [experiment]
+    found = {}
+    for dataset, own in zip(datasets, each):
+        own = own.with_metrics_for(len(dataset.classes), dataset)
+        key = id(dataset)
+        if key not in cache or cache[key][0] is not dataset:
+            cache[key] = (dataset, data_fingerprint(dataset))
+        found[dataset.name] = (cache[key][1], fit_sections(own.to_json()))
+    return found
+
+
+def fit_sections(experiment_json: dict) -> dict:
+    return {name: experiment_json.get(name) for name in FIT_SECTIONS}
+
+
+def same_run(run, current: dict) -> bool:
+    """True when the stored ``run`` is of the current setup (see the module's note)."""
+    name = (run.data or {}).get("name")
+    if name not in current:
+        return False
+    fingerprint, sections = current[name]
+    return run.data_fingerprint == fingerprint and fit_sections(run.experiment) == sections
+
+
+def resume_offer(runs, current: dict) -> Optional[ResumeOffer]:
+    """The offer to resume the latest batch of runs of the current setup, when it did not
+    finish (a run incomplete, or a data set not begun); None otherwise."""
+    batches = {}
+    for run in runs:
+        batches.setdefault(run.batch, []).append(run)
+    for batch in sorted(batches.values(), key=lambda each: each[-1].id, reverse=True):
+        if not all(same_run(run, current) for run in batch):
+            continue
+        if all(run.complete for run in batch) and len(batch) >= len(current):
+            return None
+        per_dataset = max((run.fits for run in batch), default=0)
+        done = sum(min(run.reused + run.computed, run.fits) for run in batch)
+        total = per_dataset * len(current)
+        if total == 0:
+            return None
+        return ResumeOffer(batch[0].started, done, total, tuple(run.id for run in batch))
+    return None
+
+
+# ---------------------------------------------------------------------- the runs list
+def short_time(iso: str) -> str:
+    """``2026-11-24 16:56`` of an ISO time (as it is when it cannot be read)."""
+    try:
+        return datetime.fromisoformat(iso).strftime("%Y-%m-%d %H:%M")
+    except (TypeError, ValueError):
+        return str(iso)
+
+
+def status_text(run) -> str:
+    if run.complete:
+        return "complete"
+    kept = min(run.reused + run.computed, run.fits)
+    return f"stopped after {kept:,} of {run.fits:,} fits"
+
+
+def runs_frame(runs) -> pd.DataFrame:
+    """The Runs list: newest first, one row per run (a data set's run)."""
+    rows = [[run.id, short_time(run.started), (run.data or {}).get("name", ""),
+             ", ".join(run.models), metric_label(run.primary_metric) if run.primary_metric
+             else "", run.fits, run.reused, status_text(run)] for run in reversed(runs)]
+    return pd.DataFrame(rows, columns=RUN_COLUMNS)
+
+
+def batch_of(runs, run_id: int) -> list:
+    """The runs of ``run_id``'s batch (one per data set), in order."""
+    chosen = next((run for run in runs if run.id == run_id), None)
+    if chosen is None:
+        return []
+    return [run for run in runs if run.batch == chosen.batch]
+
+
+# ---------------------------------------------------------------------- reopening
+def open_results(path: str, run_ids, datasets=(), prepare=None):
+    """On a worker thread: the results of the stored runs ``run_ids`` rebuilt without any
+    fit (:func:`engine.store.load_run`); one id gives an ExperimentResult, several (one
+    batch) a BenchmarkResult. A loaded data set with the run's data is used as it is, else
+    the data is read again. ``prepare`` is applied to every data set's result."""
+    from engine.progress import run_to_end
+
+    if not os.path.exists(path):
+        raise ValueError(f"the result store {path} is gone: run the experiment again")
+    results = []
+    with open_store(path) as store:
+        for run_id in run_ids:
+            stored = store.run(run_id)
+            dataset = _loaded(datasets, stored.data_fingerprint)
+            result = run_to_end(load_run(store, run_id, dataset=dataset))
+            results.append(prepare(result) if prepare is not None else result)
+    if len(results) == 1:
+        return results[0]
+    return _benchmark(results)
+
+
+def _loaded(datasets, fingerprint: str):
+    for dataset in datasets:
+        if data_fingerprint(dataset) == fingerprint:
+            return dataset
+    return None
+
+
+def _benchmark(results: list):
+    from dataclasses import replace
+
+    from engine.benchmark import finish
+
+    first = results[0].experiment
+    experiment = replace(first, datasets=tuple(dict(r.experiment.dataset) for r in results))
+    return finish(experiment, results)
+
+
+# ---------------------------------------------------------------------- saving as
+def copy_store(source: str, target: str) -> bool:
+    """After Save As: the store of the experiment as it was (``source``) copied to the
+    saved file's store (``target``), so its fits serve the saved experiment; True when
+    copied. Nothing is copied over an existing file, nor from a missing or refused one.
+    SQLite's backup copies a consistent snapshot, through a temporary file then renamed."""
+    import sqlite3
+
+    if source == target or os.path.exists(target) or not os.path.exists(source):
+        return False
+    try:
+        open_store(source).close()                 # refused files are not copied
+    except StoreProblem:
+        return False
+    temporary = f"{target}.tmp-{os.getpid()}"
+    try:
+        with contextlib.closing(sqlite3.connect(source)) as origin, \
+                contextlib.closing(sqlite3.connect(temporary)) as copy:
+            origin.backup(copy)
+        if os.path.exists(target):
+            return False
+        os.replace(temporary, target)
+        return True
+    except (sqlite3.Error, OSError):
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+
+
+# ---------------------------------------------------------------------- words
+def problem_text(path: str, reason: str) -> str:
+    """A refused store file in plain words: what it is and what to do."""
+    lowered = reason.lower()
+    if "locked" in lowered:
+        what = ("is in use by another program (another run of this experiment, in another "
+                "window?)")
+        todo = "Wait for that run to finish and press Run again, or"
+    elif "another program" in lowered:
+        what = "is another program's database, not a result store of this app"
+        todo = "Move or rename that file (a new result store is then made), or"
+    elif "not an sqlite" in lowered:
+        what = "is not a result store (it is not an SQLite database)"
+        todo = "Move or rename that file (a new result store is then made), or"
+    elif "damaged" in lowered:
+        what = "is damaged"
+        todo = "Move or rename that file (a new result store is then made), or"
+    elif "format" in lowered:
+        what = "was written by another version of this app"
+        todo = "Open the experiment with that version, move or rename the file, or"
+    else:
+        what = f"cannot be used ({reason})"
+        todo = "Check that its folder exists and you may write to it, or"
+    return (f"The result store {path} {what}.\n\nThe app keeps every finished fit there so "
+            "that runs resume and grow; it has not changed the file.\n\n"
+            f"{todo} choose \"Run without keeping results\" (every fit is computed and none "
+            "is kept).")
+
+
+def counts_text(runs) -> str:
+    """`` (12 of 30 fits reused from earlier runs)`` for the runs of one Run."""
+    fits = sum(run.fits for run in runs)
+    reused = sum(run.reused for run in runs)
+    if not fits:
+        return ""
+    return f" ({reused:,} of {fits:,} fits reused from earlier runs)"
+
+
+def kept_text(runs) -> str:
+    """What a cancelled Run kept, in words."""
+    fits = sum(run.fits for run in runs)
+    kept = sum(min(run.reused + run.computed, run.fits) for run in runs)
+    if not kept:
+        return "No fit had finished: Run starts again."
+    return (f"{kept:,} of {fits:,} finished fits are kept in the result store: Run resumes "
+            "from them.")
