@@ -41,6 +41,10 @@ class AppState(QObject):
         self.model_entries: list = []
         self.cv = CVConfig()
         self.metrics: tuple = ()   # () = the default for the target (engine.metrics)
+        #: True once the metrics were chosen (on the CV tab, or named by an experiment
+        #: file): new data then keeps them as they are; False while they are the default
+        #: for the data, to which imbalanced classes add balanced accuracy.
+        self.metrics_named = False
         self.comparison = ComparisonSettings()
         self.aloocv: Optional[AloocvSettings] = None
         self.calibration: Optional[CalibrationSettings] = None
@@ -211,6 +215,7 @@ class AppState(QObject):
         Dataset, or all of them in order)."""
         self.experiment_path = None
         self.cv, self.metrics = experiment.cv, tuple(experiment.metrics)
+        self.metrics_named = bool(experiment.metrics)
         self.comparison = experiment.comparison
         self.aloocv, self.calibration = experiment.aloocv, experiment.calibration
         self.set_datasets(list(dataset) if isinstance(dataset, (list, tuple)) else [dataset])

@@ -200,9 +200,10 @@ class CVTab(QWidget):
         layout.addWidget(self.run_on)
         for box in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box):
             box.valueChanged.connect(self._store_settings)
-        self.primary_combo.currentIndexChanged.connect(self._store_settings)
+        for signal in (self.primary_combo.currentIndexChanged, self.extra_list.itemChanged):
+            signal.connect(self._mark_metrics_chosen)        # before they are stored
+            signal.connect(self._store_settings)
         self.scheme_combo.currentIndexChanged.connect(self._store_settings)
-        self.extra_list.itemChanged.connect(self._store_settings)
         self.run_button = QPushButton("Run", panel)
         self.run_button.setStyleSheet("font-weight: bold; padding: 6px;")
         self.run_button.clicked.connect(self.start_run)
@@ -290,8 +291,8 @@ class CVTab(QWidget):
     def _on_dataset_changed(self, _dataset) -> None:
         self._forget_last_run()
         n_classes = class_counts(self.state.datasets)
-        metrics = metrics_for_targets(list(self.state.metrics), n_classes,
-                                      any_imbalanced(self.state.datasets))
+        add_balanced = not self.state.metrics_named and any_imbalanced(self.state.datasets)
+        metrics = metrics_for_targets(list(self.state.metrics), n_classes, add_balanced)
         self._offer_metrics(n_classes)
         if tuple(metrics) != tuple(self.state.metrics):
             self.state.set_cv(self.state.cv, tuple(metrics), self.state.n_jobs)
@@ -303,6 +304,11 @@ class CVTab(QWidget):
             return
         settings = (self.state.calibration or CalibrationSettings()) if checked else None
         self.state.set_extras(self.state.aloocv, settings)
+
+    def _mark_metrics_chosen(self, *_) -> None:
+        """The user chose the metrics: new data keep them (no balanced accuracy added)."""
+        if not self._syncing:
+            self.state.metrics_named = True
 
     def _store_settings(self, *_) -> None:
         if self._syncing:

@@ -158,6 +158,11 @@ class StoreLink(QObject):
         self.show_problem(path, message)
         return True
 
+    @property
+    def copying(self) -> bool:
+        """The store is being copied after Save As."""
+        return self._copy_job.running
+
     def follow_save(self, previous: Optional[str], path: str) -> None:
         """The experiment was saved as ``path`` (it was at ``previous``, None when
         unsaved): the fits of its store so far are copied to the new file's store (when

@@ -265,7 +265,7 @@ def test_save_as_takes_the_fits_along(window, qtbot, tmp_path):
     with qtbot.waitSignal(window.experiment_saved, timeout=10000):
         window.save_experiment(saved)
     qtbot.waitUntil(lambda: os.path.exists(tmp_path / "saved.store.sqlite"), timeout=10000)
-    qtbot.waitUntil(lambda: not tab.store._copy_job.running, timeout=10000)
+    qtbot.waitUntil(lambda: not tab.store.copying, timeout=10000)
     run(tab, qtbot)
     assert "(12 of 12 fits reused from earlier runs)" in tab.time_label.text()
     assert os.path.exists(store_path(None))                   # the unsaved store stays
