@@ -294,11 +294,14 @@ def problem_text(path: str, reason: str) -> str:
 
 
 def counts_text(runs) -> str:
-    """`` (12 of 30 fits reused from earlier runs)`` for the runs of one Run."""
+    """`` (12 of 30 fits reused from earlier runs)`` for the runs of one Run; when none was
+    reused `` (all 30 fits computed and kept for later runs)``."""
     fits = sum(run.fits for run in runs)
     reused = sum(run.reused for run in runs)
     if not fits:
         return ""
+    if not reused:
+        return f" (all {fits:,} fits computed and kept for later runs)"
     return f" ({reused:,} of {fits:,} fits reused from earlier runs)"
 
 

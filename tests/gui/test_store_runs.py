@@ -43,7 +43,8 @@ def set_up(tab, models=QUICK, folds=3, repeats=2):
 def run(tab, qtbot, start=None):
     with qtbot.waitSignal(tab.run_succeeded, timeout=120000) as caught:
         (start or tab.start_run)()
-    qtbot.waitUntil(lambda: "reused" in tab.time_label.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "reused from earlier runs" in tab.time_label.text()
+                    or "kept for later runs" in tab.time_label.text(), timeout=10000)
     return caught.args[0]
 
 
@@ -55,7 +56,7 @@ def stored_runs():
 def test_a_second_run_reuses_every_fit(tab, qtbot):
     set_up(tab)
     first = run(tab, qtbot)
-    assert "(0 of 12 fits reused from earlier runs)" in tab.time_label.text()
+    assert "(all 12 fits computed and kept for later runs)" in tab.time_label.text()
     assert os.path.exists(store_path(None))           # unsaved work: the per-user folder
     second = run(tab, qtbot)
     assert "(12 of 12 fits reused from earlier runs)" in tab.time_label.text()
@@ -234,8 +235,8 @@ def test_several_data_sets_share_the_store_and_reopen_together(tab, qtbot, monke
         tab.start_run()
     assert not warnings_shown
     first = tab.state.benchmark
-    qtbot.waitUntil(lambda: "reused" in tab.time_label.text(), timeout=10000)
-    assert "(0 of 12 fits reused from earlier runs)" in tab.time_label.text()
+    qtbot.waitUntil(lambda: "kept for later runs" in tab.time_label.text(), timeout=10000)
+    assert "(all 12 fits computed and kept for later runs)" in tab.time_label.text()
     with qtbot.waitSignal(tab.run_succeeded, timeout=120000):
         tab.start_run()
     qtbot.waitUntil(lambda: "(12 of 12 fits reused" in tab.time_label.text(), timeout=10000)
