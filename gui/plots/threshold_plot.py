@@ -1,6 +1,7 @@
 """The decision threshold each outer training fold chose (``thresholds.csv``): one line
-with markers per model over the folds in split order, and a dashed line at 0.5, the
-threshold a model uses when none is chosen. Thresholds that jump from fold to fold say the
+with markers per model over the folds in split order, and a dashed line at the threshold a
+model uses when none is chosen (0.5 on probabilities, 0 on decision scores such as an SVC's;
+none when the models differ). Thresholds that jump from fold to fold say the
 choice is unstable (few rows, or a flat score around the best threshold)."""
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ from .plot_panel import PlotPanel, colour, count_axis, line_style, symbol
 
 #: The threshold of a model that gives probabilities when none is chosen.
 DEFAULT_THRESHOLD = 0.5
+#: The usual threshold by what the model's values are (``CVResult.prediction_kind``).
+USUAL_THRESHOLDS = {"proba": DEFAULT_THRESHOLD, "decision": 0.0}
+TITLE = "Threshold chosen on each training fold"
 EMPTY = "No model in this run chose a decision threshold inside the folds."
 
 
@@ -29,7 +33,7 @@ class ThresholdPlot(PlotPanel):
     """Chosen threshold by outer fold, a line per model; items made once, then ``setData``."""
 
     def __init__(self, parent=None):
-        super().__init__("Threshold chosen on each training fold (dashed: 0.5)",
+        super().__init__(f"{TITLE} (dashed: 0.5)",
                          "thresholds.png", parent,
                          x_label="outer fold (in split order)", y_label="chosen threshold",
                          legend=False)
@@ -45,13 +49,26 @@ class ThresholdPlot(PlotPanel):
         self._points: dict = {}     # model -> (x, threshold) as drawn
         self.hint = PlotHint(self, EMPTY)
 
-    def set_thresholds(self, table: pd.DataFrame, n_splits: int) -> None:
-        """Draw a ``thresholds.csv`` table (the hint when it has no rows)."""
+    def set_usual_threshold(self, value) -> None:
+        """The dashed line at ``value``, the threshold used when none is chosen (None: no
+        line, for models whose usual thresholds differ)."""
+        self.default_line.setVisible(value is not None)
+        if value is not None:
+            self.default_line.setValue(value)
+        self.title.setText(f"<b>{TITLE}</b>" + ("" if value is None else
+                                                 f" <b>(dashed: {value:g})</b>"))
+
+    def set_thresholds(self, table: pd.DataFrame, n_splits: int, kinds=None) -> None:
+        """Draw a ``thresholds.csv`` table (the hint when it has no rows); ``kinds``: what
+        each model's values are (``CVResult.prediction_kind``), which places the dashed
+        line (:data:`USUAL_THRESHOLDS`; 0.5 when not given)."""
         if table is None or table.empty:
             self._points = {}
             self.hint.show(EMPTY)
             return
         models = list(dict.fromkeys(table["model"]))
+        usual = {USUAL_THRESHOLDS.get((kinds or {}).get(m, "proba")) for m in models}
+        self.set_usual_threshold(usual.pop() if len(usual) == 1 else None)
         self._ensure_curves(len(models))
         x_all = fold_positions(table, n_splits)
         self._points = {}
@@ -83,8 +100,10 @@ class ThresholdPlot(PlotPanel):
 
     def _show_all(self, x: np.ndarray, y: np.ndarray) -> None:
         finite = y[np.isfinite(y)]
-        low = min(float(finite.min()), DEFAULT_THRESHOLD) if finite.size else 0.0
-        high = max(float(finite.max()), DEFAULT_THRESHOLD) if finite.size else 1.0
+        if self.default_line.isVisible():               # the dashed line stays in view
+            finite = np.append(finite, float(self.default_line.value()))
+        low = float(finite.min()) if finite.size else 0.0
+        high = float(finite.max()) if finite.size else 1.0
         span = max(high - low, 0.05)
         self.plot.setRange(xRange=(0.5, float(x.max()) + 0.5),
                            yRange=(low - 0.06 * span, high + 0.06 * span), padding=0)

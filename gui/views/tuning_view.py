@@ -190,4 +190,5 @@ class TuningView(QWidget):
         self.optimism_table.setVisible(bool(len(optimism)))
         yield
         self.thresholds_table.set_frame(thresholds)
-        self.threshold_plot.set_thresholds(thresholds, result.cv.config.n_splits)
+        self.threshold_plot.set_thresholds(thresholds, result.cv.config.n_splits,
+                                           result.cv.prediction_kind)

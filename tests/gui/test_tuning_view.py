@@ -132,3 +132,23 @@ def test_choice_counts_count_each_value_per_model():
                                       ["a", "kernel", "rbf", 2, 2 / 3],
                                       ["a", "kernel", "linear", 1, 1 / 3],
                                       ["b", "C", "10", 2, 1.0]]
+
+
+def test_the_dashed_line_is_the_usual_threshold_of_what_the_models_give(qtbot):
+    """0.5 for probabilities, 0 for decision scores (an SVC's), none when they differ."""
+    import pandas as pd
+
+    from gui.plots.threshold_plot import ThresholdPlot
+
+    plot = ThresholdPlot()
+    qtbot.addWidget(plot)
+    table = pd.DataFrame({"model": ["svc", "svc", "nb", "nb"], "repeat": [1, 1, 1, 1],
+                          "fold": [1, 2, 1, 2], "threshold": [-0.3, 0.2, 0.3, 0.4],
+                          "inner_score": [0.8, 0.8, 0.7, 0.7]})
+    svc = table[table["model"] == "svc"]
+    plot.set_thresholds(svc, 2, {"svc": "decision"})
+    assert plot.default_line.value() == 0.0 and "dashed: 0" in plot.title.text()
+    plot.set_thresholds(table[table["model"] == "nb"], 2, {"nb": "proba"})
+    assert plot.default_line.value() == 0.5 and "dashed: 0.5" in plot.title.text()
+    plot.set_thresholds(table, 2, {"svc": "decision", "nb": "proba"})
+    assert not plot.default_line.isVisible() and "dashed" not in plot.title.text()
