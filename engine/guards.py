@@ -466,9 +466,9 @@ def check_run(experiment, dataset, n_jobs: int = 1,
     datasets = list(dataset) if isinstance(dataset, (list, tuple)) else [dataset]
     models, cv = list(experiment.models), experiment.cv
     workers = workers_for(n_jobs)
-    grouped = sum(_runs_twice(experiment, d) for d in datasets)
-    counts = [sum(each) for each in zip(*(_fit_counts(experiment, models, _runs_twice(
-        experiment, d)) for d in datasets))]
+    twice = [_runs_twice(experiment, d) for d in datasets]
+    counts = [sum(each) for each in zip(*(_fit_counts(experiment, models, again)
+                                          for again in twice))]
     n_pairs = len(models) * (len(models) - 1) // 2
     each = [_memory_parts(experiment, models, d, counts[1]) for d in datasets]
     data = sum(part["data"] for part in each)
@@ -492,7 +492,7 @@ def check_run(experiment, dataset, n_jobs: int = 1,
         refuse = _memory_refusal(parts, needed, available)
     if refuse:
         return replace(assessment, refuse=refuse)
-    return replace(assessment, ask=_ask(assessment, cv, grouped))
+    return replace(assessment, ask=_ask(assessment, cv, sum(twice)))
 
 
 def _runs_twice(experiment, dataset) -> bool:

@@ -84,11 +84,7 @@ def last_run_id(path: str) -> int:
         os.makedirs(os.path.dirname(path), exist_ok=True)
     except OSError as exc:
         raise StoreProblem(path, f"cannot make its folder: {exc.strerror or exc}") from None
-    if not os.path.exists(path):
-        return 0
-    with open_store(path) as store:
-        runs = store.runs()
-    return runs[-1].id if runs else 0
+    return read_store(path).last_id
 
 
 def read_store(path: str, setup: Optional[dict] = None, datasets=(),
@@ -155,7 +151,7 @@ def resume_offer(runs, current: dict) -> Optional[ResumeOffer]:
         if all(run.complete for run in batch) and len(batch) >= len(current):
             return None
         per_dataset = max((run.fits for run in batch), default=0)
-        done = sum(min(run.reused + run.computed, run.fits) for run in batch)
+        done = sum(kept_fits(run) for run in batch)
         total = per_dataset * len(current)
         if total == 0:
             return None
@@ -172,11 +168,15 @@ def short_time(iso: str) -> str:
         return str(iso)
 
 
+def kept_fits(run) -> int:
+    """The fits of a stored run that are in the store (reused or computed by it)."""
+    return min(run.reused + run.computed, run.fits)
+
+
 def status_text(run) -> str:
     if run.complete:
         return "complete"
-    kept = min(run.reused + run.computed, run.fits)
-    return f"stopped after {kept:,} of {run.fits:,} fits"
+    return f"stopped after {kept_fits(run):,} of {run.fits:,} fits"
 
 
 def runs_frame(runs) -> pd.DataFrame:
@@ -205,23 +205,18 @@ def open_results(path: str, run_ids, datasets=(), prepare=None):
 
     if not os.path.exists(path):
         raise ValueError(f"the result store {path} is gone: run the experiment again")
+    loaded = {}                   # fingerprint -> data set, each fingerprinted once
+    for dataset in datasets:
+        loaded.setdefault(data_fingerprint(dataset), dataset)
     results = []
     with open_store(path) as store:
         for run_id in run_ids:
-            stored = store.run(run_id)
-            dataset = _loaded(datasets, stored.data_fingerprint)
+            dataset = loaded.get(store.run(run_id).data_fingerprint)
             result = run_to_end(load_run(store, run_id, dataset=dataset))
             results.append(prepare(result) if prepare is not None else result)
     if len(results) == 1:
         return results[0]
     return _benchmark(results)
-
-
-def _loaded(datasets, fingerprint: str):
-    for dataset in datasets:
-        if data_fingerprint(dataset) == fingerprint:
-            return dataset
-    return None
 
 
 def _benchmark(results: list):
@@ -308,7 +303,7 @@ def counts_text(runs) -> str:
 def kept_text(runs) -> str:
     """What a cancelled Run kept, in words."""
     fits = sum(run.fits for run in runs)
-    kept = sum(min(run.reused + run.computed, run.fits) for run in runs)
+    kept = sum(kept_fits(run) for run in runs)
     if not kept:
         return "No fit had finished: Run starts again."
     return (f"{kept:,} of {fits:,} finished fits are kept in the result store: Run resumes "
