@@ -8,7 +8,7 @@ the verdict in words. The statistics of the other views stay on the grouped fold
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from engine.notes import note_code, note_fields
 from engine.verdict import metric_label
@@ -17,7 +17,7 @@ from ..plots.grouping_gap_plot import GroupingGapPlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from ..tabs.results_widgets import PageHeader
-from .widgets import escape, hint_label, verdict_label
+from .widgets import escape, fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Grouped vs ungrouped</p>"
         "<p style='color:#666'>When several rows come from one patient or subject, choose that "
@@ -68,12 +68,7 @@ class GroupingGapView(QWidget):
         layout.addWidget(PageHeader(HEADER, "grouping_gap", content))
         layout.addWidget(self.verdict)
         layout.addWidget(body, 1)
-        self.stack = QStackedWidget(self)
-        self.stack.addWidget(self.hint)
-        self.stack.addWidget(content)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(self.stack)
+        self.stack = fill_with_pages(self, self.hint, content)
         state.result_changed.connect(self.set_result)
         self.set_result(state.result)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from engine.notes import note_code, note_fields
 from engine.verdict import metric_label
@@ -20,7 +20,7 @@ from ..plots.threshold_plot import ThresholdPlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from ..tabs.results_widgets import PageHeader
-from .widgets import escape, hint_label, verdict_label
+from .widgets import escape, fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Tuning</p>"
         "<p style='color:#666'>No model in this run was tuned inside the folds: tick "
@@ -114,12 +114,7 @@ class TuningView(QWidget):
         layout.addWidget(self.verdict)
         layout.addWidget(self.sections, 1)
         self.sections.setSizes([1000, 900])      # the plot gets room of its own
-        self.stack = QStackedWidget(self)
-        self.stack.addWidget(self.hint)
-        self.stack.addWidget(content)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(self.stack)
+        self.stack = fill_with_pages(self, self.hint, content)
         state.result_changed.connect(self.set_result)
         self.set_result(state.result)
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QLabel
+from PySide6.QtWidgets import QFrame, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 
 class blocked:
@@ -48,6 +48,17 @@ def verdict_label(parent) -> QLabel:
     label = text_label("", parent)
     label.setTextFormat(Qt.RichText)
     return label
+
+
+def fill_with_pages(view: QWidget, *pages: QWidget) -> QStackedWidget:
+    """``pages`` (a hint first, then the content) stacked to fill ``view``, edge to edge."""
+    stack = QStackedWidget(view)
+    for page in pages:
+        stack.addWidget(page)
+    layout = QVBoxLayout(view)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(stack)
+    return stack
 
 
 def escape(text: str) -> str:
