@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 import pytest
 import sklearn
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.model_selection import (GridSearchCV, StratifiedGroupKFold,
                                      TunedThresholdClassifierCV, cross_validate)
@@ -29,6 +28,7 @@ from engine.experiment import AloocvSettings, CalibrationSettings, parse_experim
 from engine.fingerprint import KEY_FORMAT, environment_record
 from engine.progress import run_to_end
 from engine.tuning import uses_groups, wrap_model
+from tests.test_calibration import Recorder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIG = CVConfig(n_splits=4, n_repeats=2, random_state=3)
@@ -100,27 +100,6 @@ def test_grouped_calibration_equals_sklearn_with_grouped_inner_pairs(subjects, c
                                    rtol=1e-12, atol=1e-15)
     note = next(n for n in result.notes if n.code == "calibration_method")
     assert note.fields["grouped"] is True and "keeps the rows of a group together" in str(note)
-
-
-class Recorder(ClassifierMixin, BaseEstimator):
-    """Logistic regression that records the row ids (column 0) it is fitted on / predicts."""
-
-    log = []
-
-    def fit(self, X, y):
-        from sklearn.linear_model import LogisticRegression
-
-        Recorder.log.append(("fit", X[:, 0].astype(int).copy()))
-        self.model_ = LogisticRegression().fit(X[:, 1:], y)
-        self.classes_ = self.model_.classes_
-        return self
-
-    def predict_proba(self, X):
-        Recorder.log.append(("predict", X[:, 0].astype(int).copy()))
-        return self.model_.predict_proba(X[:, 1:])
-
-    def predict(self, X):
-        return self.classes_[self.predict_proba(X).argmax(axis=1)]
 
 
 def test_no_inner_calibration_fold_shares_a_group_with_its_fit(subjects, monkeypatch):
@@ -275,12 +254,7 @@ def test_grouped_threshold_around_the_grid_search(subjects):
         GridSearchCV(pipe, {"model__C": [0.01, 1]}, scoring="balanced_accuracy",
                      cv=StratifiedGroupKFold(2)),
         scoring="balanced_accuracy", cv=StratifiedGroupKFold(2), random_state=0)
-    with sklearn.config_context(enable_metadata_routing=True):
-        expected = cross_validate(peer, _X(subjects), subjects.y,
-                                  cv=StratifiedGroupKFold(3, shuffle=True, random_state=0),
-                                  params={"groups": subjects.groups},
-                                  scoring="balanced_accuracy")["test_score"]
-    np.testing.assert_allclose(result.scores["score"].to_numpy(), expected, rtol=0, atol=1e-12)
+    assert_routed_scores(result, peer, subjects, 0, "balanced_accuracy")
 
 
 def test_grouped_tuning_of_a_resampled_model_equals_routed_cross_validate(subjects):
@@ -297,11 +271,17 @@ def test_grouped_tuning_of_a_resampled_model_equals_routed_cross_validate(subjec
     pipe = make_pipeline(replace_tune(spec), subjects)
     search = GridSearchCV(pipe, {"model__C": [0.01, 1]}, scoring="roc_auc",
                           cv=StratifiedGroupKFold(3))
+    assert_routed_scores(result, search, subjects, 1, "roc_auc")
+
+
+def assert_routed_scores(result, peer, subjects, seed: int, scoring: str) -> None:
+    """``result``'s scores (one repeat of 3 grouped folds seeded ``seed``) equal
+    ``cross_validate(peer)`` on the same folds, the groups routed to its inner splits."""
     with sklearn.config_context(enable_metadata_routing=True):
-        expected = cross_validate(search, _X(subjects), subjects.y,
-                                  cv=StratifiedGroupKFold(3, shuffle=True, random_state=1),
+        expected = cross_validate(peer, _X(subjects), subjects.y,
+                                  cv=StratifiedGroupKFold(3, shuffle=True, random_state=seed),
                                   params={"groups": subjects.groups},
-                                  scoring="roc_auc")["test_score"]
+                                  scoring=scoring)["test_score"]
     np.testing.assert_allclose(result.scores["score"].to_numpy(), expected, rtol=0, atol=1e-12)
 
 

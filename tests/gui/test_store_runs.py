@@ -12,25 +12,14 @@ from engine.data import load_builtin
 from engine.progress import run_to_end
 from engine.store import ResultStore
 from gui import store_runs
-from gui.state import AppState
 from gui.store_location import store_path
-from gui.tabs.cv_tab import CVTab
+from tests.gui.test_cv_tab import tab  # noqa: F401 - the CV tab, shown
 from tests.test_store import assert_same_tables, damaged, foreign, not_sqlite
 
 QUICK = [{"name": "lr", "estimator": "LogisticRegression", "params": {"max_iter": 500}},
          {"name": "nb", "estimator": "GaussianNB"}]
 SLOW = [{"name": "forest", "estimator": "RandomForestClassifier",
          "params": {"n_estimators": 200, "random_state": 0}}]
-
-
-@pytest.fixture
-def tab(qtbot):
-    widget = CVTab(AppState())
-    widget.resize(1280, 800)
-    qtbot.addWidget(widget)
-    widget.show()
-    yield widget
-    widget.shutdown()
 
 
 def set_up(tab, models=QUICK, folds=3, repeats=2):
