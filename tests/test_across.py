@@ -17,6 +17,7 @@ from engine.across import PRIOR_STRENGTH, TABLE_FILES, compare_across, signed_ra
 from engine.across.frequentist import (PERMUTATION_MAX, scipy_has_permutation_wilcoxon,
                                        critical_difference, wilcoxon_method)
 from engine.notes import CODES
+from tests.peers import peer
 
 # Demšar (2006), Table 6: AUC of C4.5 and three variants on 14 UCI data sets (as printed,
 # three decimals).
@@ -175,7 +176,7 @@ def test_wilcoxon_against_scipy_on_the_same_matrix_and_holm():
 
 
 def test_holm_against_statsmodels():
-    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    multitest = peer("statsmodels.stats.multitest")
     result = compare_across(tidy(random_matrix(9, 6, seed=5, spread=0.03)), metric="roc_auc")
     _, holm, _, _ = multitest.multipletests(result.wilcoxon["p_value"], method="holm")
     np.testing.assert_allclose(result.wilcoxon["p_value_adjusted"], holm, rtol=1e-12)
@@ -232,9 +233,9 @@ def test_nemenyi_critical_difference_and_p_values_from_the_formula():
 
 
 def _autorank(values, alpha):
-    mpl = pytest.importorskip("matplotlib")
+    mpl = peer("matplotlib")
     mpl.use("Agg")
-    autorank = pytest.importorskip("autorank")
+    autorank = peer("autorank")
     from autorank._util import get_sorted_rank_groups
 
     frame = pd.DataFrame(values, columns=[f"m{j}" for j in range(values.shape[1])])
@@ -274,7 +275,7 @@ CONFIGS = [  # n data sets, shift, noise, rope
 
 @pytest.mark.parametrize("n, shift, noise, rope", CONFIGS)
 def test_signed_rank_is_baycomps_with_the_same_seed(n, shift, noise, rope):
-    baycomp = pytest.importorskip("baycomp")
+    baycomp = peer("baycomp")
     rng = np.random.default_rng(n)
     x = rng.normal(0.8, 0.03, n)
     y = x - shift + rng.normal(0, noise, n)
@@ -286,7 +287,7 @@ def test_signed_rank_is_baycomps_with_the_same_seed(n, shift, noise, rope):
 
 @pytest.mark.parametrize("n, shift, noise, rope", CONFIGS)
 def test_signed_rank_agrees_with_baycomp_within_monte_carlo_error(n, shift, noise, rope):
-    baycomp = pytest.importorskip("baycomp")
+    baycomp = peer("baycomp")
     rng = np.random.default_rng(100 + n)
     x = rng.normal(0.8, 0.03, n)
     y = x - shift + rng.normal(0, noise, n)

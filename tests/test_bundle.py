@@ -25,6 +25,7 @@ import time
 import uuid
 
 import pytest
+from tests.peers import peer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_PROGRAM = os.path.join(ROOT, "build", "bundle", "honest-eval", "honest-eval")
@@ -191,7 +192,7 @@ def test_every_catalogue_estimator_fits(program, tmp_path):
 def test_every_resampling_fits(program, tmp_path):
     """The imbalanced-learn samplers engine/imbalance.py imports by name are in the bundle
     (when the bundle was built with the "imbalance" extra, as .ci/bundle builds it)."""
-    pytest.importorskip("imblearn")
+    peer("imblearn")
     failed = _failures_per_model(program, tmp_path, [
         {"name": kind, "estimator": "GaussianNB", "resample": kind}
         for kind in ("over", "under", "smote")])

@@ -3,7 +3,8 @@ half-written table.
 
 Each test starts ``python main.py run EXP --out DIR --jobs 2`` on a long run (forest fits
 on breast cancer), waits for progress and for the loky workers (found through
-``/proc/PID/task/*/children``), signals the runner and checks that within 5 seconds none
+``/proc/PID/task/*/children``), signals the runner and checks that within a generous bound
+(``PROMPT`` seconds, far below the run's minutes; an idle machine needs under one) none
 of its processes runs (zombies waiting for a reaper count as ended) and that the folder
 holds no table outside a complete result set.
 """
@@ -23,6 +24,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="/proc and PR_SET_PDEATHSIG are Linux")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAIN = os.path.join(ROOT, "main.py")
+PROMPT = 30
 
 
 def long_experiment(folder):
@@ -65,7 +67,7 @@ def command_line(pid):
         return ""
 
 
-def assert_all_end_within(pids, seconds=5.0):
+def assert_all_end_within(pids, seconds=PROMPT):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and any(is_running(pid) for pid in pids):
         time.sleep(0.02)
@@ -103,8 +105,8 @@ def test_a_signal_stops_the_runner_and_its_workers(tmp_path, family, signum, sta
     family.extend([proc.pid, *descendants(proc.pid)])
     started = time.monotonic()
     proc.send_signal(signum)
-    assert proc.wait(timeout=5) == status
-    assert time.monotonic() - started < 5
+    assert proc.wait(timeout=PROMPT) == status
+    assert time.monotonic() - started < PROMPT
     assert_all_end_within(family)
     errors.close()
     err = (tmp_path / "stderr.txt").read_text()
@@ -119,7 +121,7 @@ def test_workers_do_not_outlive_a_killed_runner(tmp_path, family):
     family.extend([proc.pid, *descendants(proc.pid)])
     assert len(family) >= 3
     proc.kill()
-    assert proc.wait(timeout=5) == -signal.SIGKILL
+    assert proc.wait(timeout=PROMPT) == -signal.SIGKILL
     assert_all_end_within(family)
     errors.close()
     assert_no_half_written_table(out)
@@ -128,21 +130,22 @@ def test_workers_do_not_outlive_a_killed_runner(tmp_path, family):
 @pytest.mark.parametrize("death_signal", [True, False])
 def test_a_tied_process_ends_with_its_parent(tmp_path, family, death_signal):
     """The kernel's parent-death signal, and the polling watchdog alone."""
+    tied = tmp_path / "tied"
     child = ("import sys, time; sys.path.insert(0, %r); from engine.processes import "
-             "tie_to_parent; import os; tie_to_parent(os.getppid(), %r); print('tied', "
-             "flush=True); time.sleep(60)" % (ROOT, death_signal))
+             "tie_to_parent; import os; tie_to_parent(os.getppid(), %r); "
+             "open(%r, 'w').close(); time.sleep(60)" % (ROOT, death_signal, str(tied)))
     parent = ("import subprocess, sys, time; p = subprocess.Popen([sys.executable, '-c', %r]); "
               "time.sleep(60)" % child)
     middle = subprocess.Popen([sys.executable, "-c", parent])
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not descendants(middle.pid):
+    while time.monotonic() < deadline and not tied.exists():     # the child tied itself
         time.sleep(0.02)
-    time.sleep(0.5)                                # let the child tie itself
+    assert tied.exists(), "the child did not tie itself to its parent within 30 s"
     family.extend(descendants(middle.pid))
     assert family
     middle.kill()
-    middle.wait(timeout=5)
-    assert_all_end_within(family, seconds=3)
+    middle.wait(timeout=PROMPT)
+    assert_all_end_within(family)
 
 
 def test_sigterm_raises_terminated_inside_the_block_only():

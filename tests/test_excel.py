@@ -7,8 +7,9 @@ import zipfile
 import numpy as np
 import pandas as pd
 import pytest
+from tests.peers import peer
 
-openpyxl = pytest.importorskip("openpyxl")
+openpyxl = peer("openpyxl")
 
 from engine.data import load_dataset, read_csv_table  # noqa: E402
 from engine.excel import read_excel_table, sheet_names  # noqa: E402

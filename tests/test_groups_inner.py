@@ -29,6 +29,7 @@ from engine.fingerprint import KEY_FORMAT, environment_record
 from engine.progress import run_to_end
 from engine.tuning import uses_groups, wrap_model
 from tests.test_calibration import Recorder
+from tests.peers import peer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIG = CVConfig(n_splits=4, n_repeats=2, random_state=3)
@@ -260,7 +261,7 @@ def test_grouped_threshold_around_the_grid_search(subjects):
 def test_grouped_tuning_of_a_resampled_model_equals_routed_cross_validate(subjects):
     """imbalanced-learn's Pipeline inside the grouped search: the sampler resamples each
     inner training part only, and the groups still reach the inner splitter."""
-    pytest.importorskip("imblearn")
+    peer("imblearn")
     spec, = expand_models([{"name": "lr", "estimator": "LogisticRegression", "scale": True,
                             "resample": "smote",
                             "tune": {"grid": {"C": [0.01, 1]}, "inner_splits": 3,
@@ -378,7 +379,7 @@ def test_grouped_inner_folds_give_the_same_tables_with_two_workers(subjects):
 
 
 def test_grouped_inner_folds_give_the_same_tables_on_a_dask_cluster(subjects):
-    pytest.importorskip("distributed")
+    peer("distributed")
     from engine.cluster import ClusterSpec, open_cluster
 
     experiment = parse_experiment(GROUPED_RUN)

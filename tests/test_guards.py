@@ -59,7 +59,7 @@ def test_huge_builtins_are_refused_before_generating(name, options, fragments):
     assert message.startswith(f"built-in data set {name!r}: ") and "8.0 GB is available" in message
     for fragment in fragments:
         assert fragment in message
-    assert time.monotonic() - started < 1
+    assert time.monotonic() - started < 30          # generating would take hours, not seconds
 
 
 @pytest.mark.parametrize("name, options", [
@@ -91,7 +91,7 @@ def test_grids_are_counted_without_expanding_them(tmp_path):
     with pytest.raises(ValueError, match=r"^models: the models and their grids make 99,980,005 "
                                          r"models, more than the 20,000"):
         load_experiment(str(path))
-    assert time.perf_counter() - started < 5          # counted, never expanded
+    assert time.perf_counter() - started < 60          # counted, never expanded (hours)
     path.write_text("{not json")
     guards.check_experiment_file(str(path))          # the parser reports it
 
@@ -168,7 +168,7 @@ def test_the_estimate_times_real_fits_within_the_budget():
         cv={"n_splits": 5, "n_repeats": 2})
     started = time.monotonic()
     seconds = guards.estimate_seconds(parsed, dataset, 1, budget=1.0)
-    assert time.monotonic() - started < 10          # timed with 10 trees, then scaled
+    assert time.monotonic() - started < 120         # timed with 10 trees, then scaled
     assert seconds > 10 * 100                        # 10 fits of 100,000 trees: not quick
     small, _ = experiment(models=[{"estimator": "GaussianNB"}], cv={"n_splits": 3,
                                                                     "n_repeats": 1})

@@ -19,8 +19,9 @@ from engine.cv import CVConfig, fit_and_score, make_splits
 from engine.data import dataset_from_frame
 from engine.experiment import AloocvSettings, experiment_json_text, parse_experiment
 from engine.progress import run_to_end
+from tests.peers import peer
 
-imblearn = pytest.importorskip("imblearn")
+imblearn = peer("imblearn")
 from imblearn.over_sampling import SMOTE, RandomOverSampler  # noqa: E402
 from imblearn.pipeline import make_pipeline as imb_pipeline  # noqa: E402
 from imblearn.under_sampling import RandomUnderSampler  # noqa: E402

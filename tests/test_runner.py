@@ -24,6 +24,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLKITS = ("PySide6", "shiboken6", "pyqtgraph", "gui")
 linux_only = pytest.mark.skipif(not LINUX, reason="/proc and pidfd are Linux")
 
+#: Seconds a prompt end may take on a busy machine: far below the children's 60 s waits, far
+#: above what an idle machine needs (a fraction of a second); speed is the benchmarks' job.
+GENEROUS = 15
+
 
 # ---------------------------------------------------------------------- jobs (in the child)
 def counting(n, delay=0.0):
@@ -221,8 +225,8 @@ def test_closing_the_generator_ends_the_child_within_a_second(method):
     assert is_running(child)
     started = time.monotonic()
     work.close()
-    assert time.monotonic() - started < 1.0
-    assert gone_within(child, 1.0)
+    assert time.monotonic() - started < GENEROUS      # not the 60 s of the "fit"
+    assert gone_within(child, GENEROUS)
 
 
 def test_closing_before_the_first_record_ends_the_child(method):
@@ -230,7 +234,7 @@ def test_closing_before_the_first_record_ends_the_child(method):
     assert isinstance(next(work), Heartbeat)
     started = time.monotonic()
     work.close()
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < GENEROUS      # not the 60 s of the child's wait
 
 
 # ---------------------------------------------------------------------- errors
@@ -366,8 +370,8 @@ def test_a_job_in_a_process_cancels_at_once(job_signals):
     started = time.monotonic()
     seen = job_signals(Job.in_process(pid_then_sleep, name="sleepy"), cancel_after_first=True)
     assert seen["cancelled"] and not seen["succeeded"]
-    assert time.monotonic() - started < 10                  # not the 60 s of the "fit"
-    assert gone_within(seen["progressed"][0][0].detail, 1.0)
+    assert time.monotonic() - started < GENEROUS            # not the 60 s of the "fit"
+    assert gone_within(seen["progressed"][0][0].detail, GENEROUS)
 
 
 @pytest.mark.parametrize("job, expected", [

@@ -1,5 +1,5 @@
-"""GUI test fixtures: offscreen Qt, no test may leave a worker thread running, and warning
-dialogs recorded instead of shown."""
+"""GUI test fixtures: offscreen Qt, no test may leave a worker thread running, no test may
+open a modal dialog that nobody answers, and warning dialogs recorded instead of shown."""
 import gc
 import threading
 
@@ -28,6 +28,51 @@ def no_threads_left_behind(qapp):
     extra = [t for t in set(threading.enumerate()) - before
              if t.is_alive() and not t.daemon and t.name != "QueueFeederThread"]
     assert not extra, f"Python threads left running: {extra}"
+
+
+#: Modal entry points that block until a person answers: (class name, method, what the
+#: stand-in returns so that the code under test goes on as after Esc / Cancel).
+MODAL_CALLS = [("QDialog", "exec", 0), ("QMessageBox", "exec", 0),
+               ("QMessageBox", "warning", None), ("QMessageBox", "critical", None),
+               ("QMessageBox", "information", None), ("QMessageBox", "question", None),
+               ("QMessageBox", "about", None), ("QFileDialog", "getOpenFileName", ("", "")),
+               ("QFileDialog", "getOpenFileNames", ([], "")),
+               ("QFileDialog", "getSaveFileName", ("", "")),
+               ("QFileDialog", "getExistingDirectory", ""),
+               ("QInputDialog", "getText", ("", False)), ("QInputDialog", "getItem", ("", False)),
+               ("QInputDialog", "getInt", (0, False)), ("QInputDialog", "getDouble", (0.0, False))]
+
+
+@pytest.fixture(autouse=True)
+def no_unanswered_dialog(monkeypatch):
+    """Fail the test that opens a modal dialog it does not answer itself.
+
+    Offscreen nobody can press a button, so a real modal dialog would wait for ever (the
+    whole suite hung on one). Every modal entry point is replaced by a stand-in that
+    answers like Esc / Cancel at once and records the dialog; the test fails at its
+    teardown, naming the dialog. Tests that expect a dialog patch it themselves (their
+    patches come after this fixture's and win), e.g. with ``warnings_shown``.
+    """
+    from PySide6 import QtWidgets
+
+    opened = []
+
+    def stand_in(class_name, method, answer):
+        def unanswered(*args, **kwargs):
+            texts = [a for a in args if isinstance(a, str)]
+            if args and isinstance(args[0], QtWidgets.QMessageBox):
+                texts = [args[0].windowTitle(), args[0].text()]
+            opened.append(f"{class_name}.{method}: {' / '.join(texts)[:300]}")
+            return answer
+        return unanswered
+
+    for class_name, method, answer in MODAL_CALLS:
+        monkeypatch.setattr(getattr(QtWidgets, class_name), method,
+                            stand_in(class_name, method, answer))
+    yield opened
+    if opened:
+        pytest.fail("the test opened modal dialogs that nobody answered (patch them in the "
+                    "test): " + "; ".join(opened), pytrace=False)
 
 
 @pytest.fixture(autouse=True)

@@ -342,7 +342,7 @@ def test_ten_data_sets_and_twelve_models_draw_in_short_slices(qtbot, state, seve
     timer.start()
     last[0] = time.perf_counter()
     state.renderer.submit(view, timed(view.draw(big)))
-    qtbot.waitUntil(lambda: not state.renderer.busy, timeout=20000)
+    qtbot.waitUntil(lambda: not state.renderer.busy, timeout=60000)
     qtbot.wait(300)                                   # the last paints
     timer.stop()
     longest_piece, longest_gap = 1000 * max(pieces), 1000 * max(gaps)

@@ -76,7 +76,7 @@ def press(qtbot, view, button, n_points=None):
         view.bar.points.setValue(n_points)
     qtbot.mouseClick(button, Qt.LeftButton)
     assert view.running
-    qtbot.waitUntil(lambda: not view.running, timeout=30000)
+    qtbot.waitUntil(lambda: not view.running, timeout=60000)
 
 
 def plain(html: str) -> str:
@@ -118,7 +118,7 @@ def test_export_curve_and_optimum(qtbot, view, engine_alo, tmp_path):
                                   (view.optimum_panel, "aloocv_optimum.csv",
                                    engine_alo.optimum)):
         assert panel.export_name == name
-        with qtbot.waitSignal(panel.exported, timeout=10000) as written:
+        with qtbot.waitSignal(panel.exported, timeout=60000) as written:
             panel.export_to(str(tmp_path / name))
         back = pd.read_csv(written.args[0])
         assert list(back.columns) == list(expected.columns)
@@ -135,9 +135,9 @@ def test_cancel_exact_loo_then_run_it_again(qtbot, view, engine_exact):
     view.bar.points.setValue(50)                               # long enough to cancel
     qtbot.mouseClick(view.bar.exact_button, Qt.LeftButton)
     assert view.bar.cancel_button.isVisible() and not view.bar.compute_button.isEnabled(), (view.status.text(), view.running, view.bar.exact_button.isEnabled(), view.bar.exact_button.isVisible())
-    qtbot.waitUntil(lambda: view.bar.progress.maximum() > 0, timeout=10000)   # under way
+    qtbot.waitUntil(lambda: view.bar.progress.maximum() > 0, timeout=60000)   # under way
     qtbot.mouseClick(view.bar.cancel_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: not view.running, timeout=10000)
+    qtbot.waitUntil(lambda: not view.running, timeout=60000)
     assert "Cancelled" in view.status.text()
     assert view.aloocv is alo_only                              # the last result stays
     assert not view.bar.cancel_button.isVisible() and view.bar.exact_button.isEnabled()

@@ -62,7 +62,7 @@ def press_run(qtbot, view, state):
     """Click "Run calibration" and wait until the result carries the calibration."""
     with qtbot.waitSignal(state.result_changed, timeout=60000):
         qtbot.mouseClick(view.bar.run_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: not view.running, timeout=5000)
+    qtbot.waitUntil(lambda: not view.running, timeout=60000)
 
 
 def cancelled(message: str) -> bool:
@@ -127,7 +127,7 @@ def test_cancel_midway_then_run_again(qtbot, view, state, cv_result):
     assert view.bar.progress.value() < view.bar.progress.maximum()
     with qtbot.waitSignal(state.status_message, timeout=30000, check_params_cb=cancelled):
         qtbot.mouseClick(view.bar.cancel_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: not view.running, timeout=5000)
+    qtbot.waitUntil(lambda: not view.running, timeout=60000)
     assert state.result is cv_result and state.result.calibration is None
     assert view.stack.currentWidget() is view.intro
     assert view.bar.run_button.isVisible() and not view.bar.progress.isVisible()
@@ -185,7 +185,7 @@ def test_existing_calibration_models_selection_and_exports(qtbot, view, state, c
                                 engine_calibration.scores)):
         assert panel.export_name == name
         path = str(tmp_path / name)
-        with qtbot.waitSignal(panel.exported, timeout=10000):
+        with qtbot.waitSignal(panel.exported, timeout=60000):
             panel.export_to(path)
         pd.testing.assert_frame_equal(pd.read_csv(path), table.reset_index(drop=True),
                                       check_dtype=False)
@@ -230,7 +230,7 @@ def test_a_new_result_cancels_a_running_calibration(qtbot, view, state, cv_resul
     qtbot.mouseClick(view.bar.run_button, Qt.LeftButton)
     with qtbot.waitSignal(state.status_message, timeout=30000, check_params_cb=cancelled):
         state.set_result(None)                  # e.g. a new data set was loaded
-    qtbot.waitUntil(lambda: not view.running, timeout=5000)
+    qtbot.waitUntil(lambda: not view.running, timeout=60000)
     assert state.result is None and view.stack.currentWidget() is view.hint
 
 

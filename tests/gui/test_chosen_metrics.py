@@ -42,6 +42,6 @@ def test_metrics_chosen_on_the_tab_survive_new_data(window, qtbot, tmp_path, ans
     item.setCheckState(Qt.Unchecked)                       # ROC AUC alone, on purpose
     assert window.state.metrics == ("roc_auc",)
     write_skewed_csv(tmp_path / "machines.csv")
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         window.dataset_tab.open_csv(str(tmp_path / "machines.csv"))
     assert window.state.metrics == ("roc_auc",)

@@ -9,6 +9,7 @@ from engine.data import load_builtin  # noqa: E402
 from engine.experiment import load_experiment  # noqa: E402
 from gui.state import AppState  # noqa: E402
 from gui.tabs.cv_tab import CVTab  # noqa: E402
+from tests.gui.waiting import run_succeeds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEED = os.path.join(ROOT, "resources", "examples", "svc_kernels_moons.json")
@@ -55,7 +56,7 @@ def test_loaded_experiment_shows_in_the_widgets(tab):
 def test_seed_example_runs_and_shows_every_fold(tab, qtbot, monkeypatch):
     seed_state(tab.state)                 # the full 10 x 10 run is in test_main_window.py
     tab.repeats_box.setValue(2)
-    with qtbot.waitSignal(tab.run_succeeded, timeout=60000):
+    with run_succeeds(qtbot, tab):
         tab.run_button.click()
     result = tab.state.result
     assert list(result.summary["model"]) == ["linear", "2_poly", "3_poly", "rbf"]
@@ -85,15 +86,15 @@ def test_cancel_mid_run_then_run_again(tab, qtbot):
     with qtbot.waitSignal(tab.run_started):
         tab.start_run()
     assert tab.folds_box.isEnabled() is False and tab.cancel_button.isEnabled()
-    qtbot.waitUntil(lambda: tab.progress_bar.value() >= 2, timeout=30000)
-    with qtbot.waitSignal(tab.run_cancelled, timeout=10000):
+    qtbot.waitUntil(lambda: tab.progress_bar.value() >= 2, timeout=60000)
+    with qtbot.waitSignal(tab.run_cancelled, timeout=60000):
         tab.cancel_button.click()
     assert tab.state.result is None
     assert tab.progress_bar.value() < 200
     assert "Cancelled" in tab.time_label.text() and tab.run_button.isEnabled()
     tab.folds_box.setValue(3)
     tab.repeats_box.setValue(1)
-    with qtbot.waitSignal(tab.run_succeeded, timeout=30000):
+    with run_succeeds(qtbot, tab):
         tab.start_run()
     assert len(tab.state.result.cv.scores) == 3
 
@@ -104,7 +105,7 @@ def test_fold_warnings_appear_in_the_log(tab, qtbot):
                                   "params": {"max_iter": 2}}])
     tab.folds_box.setValue(3)
     tab.repeats_box.setValue(1)
-    with qtbot.waitSignal(tab.run_succeeded, timeout=30000):
+    with run_succeeds(qtbot, tab):
         tab.start_run()
     log = tab.log.toPlainText()
     assert "warning(s)" in log and "ConvergenceWarning" in log and "short, repeat 1" in log
@@ -149,7 +150,7 @@ def test_impossible_setup_gives_a_dialog(tab, qtbot, warnings_shown):
     tab.folds_box.setValue(60)
     tab.repeats_box.setValue(1)
     tab.start_run()
-    qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=30000)
+    qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=60000)
     assert "lower the number of folds to 50" in warnings_shown[0][1]
     assert tab.run_button.isEnabled()
 
@@ -180,7 +181,7 @@ def test_the_app_and_the_headless_runner_agree_to_the_last_digit(tab, qtbot, tmp
     tab.folds_box.setValue(3)
     tab.repeats_box.setValue(2)
     assert tab.state.metrics[0] == "roc_auc_ovr"
-    with qtbot.waitSignal(tab.run_succeeded, timeout=60000):
+    with run_succeeds(qtbot, tab):
         tab.start_run()
     gui_tables = tab.state.result.tables()
     saved = json.loads(experiment_json_text(tab.state.to_experiment()))
@@ -197,7 +198,7 @@ def test_the_last_run_is_forgotten_when_the_data_changes(tab, qtbot):
     tab.state.set_model_entries([{"estimator": "GaussianNB", "params": {}}])
     tab.folds_box.setValue(3)
     tab.repeats_box.setValue(1)
-    with qtbot.waitSignal(tab.run_succeeded, timeout=30000):
+    with run_succeeds(qtbot, tab):
         tab.start_run()
     assert tab.log.toPlainText() and tab.time_label.text().startswith("Done")
     tab.state.set_dataset(load_builtin("iris"))
@@ -230,13 +231,13 @@ def test_a_large_run_asks_first_with_the_estimated_time(tab, qtbot, monkeypatch)
     monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *args:
                         asked.append(text) or answers.pop(0))
     tab.start_run()
-    qtbot.waitUntil(lambda: len(asked) == 1, timeout=30000)
+    qtbot.waitUntil(lambda: len(asked) == 1, timeout=60000)
     assert asked[0].startswith("This run makes 80 fits (4 models x 10 folds x 2 repeats), "
                                "more than the 50 that start without asking; it would take "
                                "about 13 minutes with one worker.")
     assert not tab.running and "Not started" in tab.time_label.text()
     assert tab.run_button.isEnabled()
-    with qtbot.waitSignal(tab.run_succeeded, timeout=60000):
+    with run_succeeds(qtbot, tab):
         tab.start_run()
     assert len(asked) == 2 and len(tab.state.result.cv.scores) == 80
 
@@ -248,7 +249,7 @@ def test_a_run_too_large_for_memory_is_refused_with_what_it_needs(tab, qtbot, mo
     seed_state(tab.state)
     monkeypatch.setattr(guards, "available_memory", lambda: 100_000)
     tab.start_run()                    # checked on a worker thread, refused with a dialog
-    qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=30000)
+    qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=60000)
     assert not tab.running and not tab.state.result
     text = warnings_shown[0][1]
     assert text.startswith("This run needs about ") and "but 100 KB is available" in text

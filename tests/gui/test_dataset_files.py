@@ -12,8 +12,9 @@ from PySide6.QtGui import QDropEvent  # noqa: E402
 from PySide6.QtWidgets import QFileDialog  # noqa: E402
 
 from engine.data import load_dataset  # noqa: E402
+from tests.peers import peer
 
-openpyxl = pytest.importorskip("openpyxl")
+openpyxl = peer("openpyxl")
 
 ARFF = """% made for the GUI test
 @relation 'garden survey'
@@ -62,7 +63,7 @@ def discard_unsaved_changes(monkeypatch):
 
 def open_file(window, qtbot, path):
     tab = window.dataset_tab
-    with qtbot.waitSignal(tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.open_file(path)
     return tab.state.dataset
 
@@ -73,7 +74,7 @@ def test_the_open_dialog_offers_every_kind(window, qtbot, monkeypatch, tmp_path)
     monkeypatch.setattr(QFileDialog, "getOpenFileName",
                         lambda parent, title, start, filters, *a: asked.append(filters)
                         or (path, ""))
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         window.open_data_action.trigger()
     kinds = asked[0].split(";;")
     assert kinds[0] == "Data files (*.csv *.tsv *.txt *.arff *.xlsx *.xlsm)"
@@ -101,7 +102,7 @@ def test_an_arff_file_loads_as_weka_reads_it(window, qtbot, tmp_path):
     assert not tab.target_form.isRowVisible(tab.sheet_combo)
     index = tab.target_combo.findText("soil")
     tab.target_combo.setCurrentIndex(index)
-    with qtbot.waitSignal(tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.target_combo.activated.emit(index)
     soil = window.state.dataset
     assert soil.classes == ("clay", "sand", "loam") and soil.source["target"] == "soil"
@@ -119,7 +120,7 @@ def test_a_workbook_offers_its_sheets(window, qtbot, tmp_path):
     assert "read the sheet 'Trees' of the 2 in the workbook (pick another one under Sheet)" \
         in tab.notes_label.text()
     tab.sheet_combo.setCurrentIndex(1)
-    with qtbot.waitSignal(tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.sheet_combo.activated.emit(1)
     shrubs = window.state.dataset
     assert shrubs.source == {"file": path, "sheet": "Shrubs", "target": "family"}
@@ -135,10 +136,10 @@ def test_the_file_and_sheet_are_saved_and_opened_again(window, qtbot, tmp_path):
     open_file(window, qtbot, path)
     tab = window.dataset_tab
     tab.sheet_combo.setCurrentIndex(1)
-    with qtbot.waitSignal(tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.sheet_combo.activated.emit(1)
     window.models_tab.add_model("GaussianNB")
-    with qtbot.waitSignal(window.experiment_saved, timeout=20000):
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_experiment(str(project / "study.json"))
     saved = json.loads((project / "study.json").read_text(encoding="utf-8"))
     assert saved["dataset"] == {"file": "plants.xlsx", "sheet": "Shrubs", "target": "family"}
@@ -159,7 +160,7 @@ def test_an_old_xls_file_is_refused_with_advice(window, qtbot, tmp_path, warning
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(old))])
     event = QDropEvent(QPointF(10, 10), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
-    with qtbot.waitSignal(window.dataset_tab.load_failed, timeout=20000):
+    with qtbot.waitSignal(window.dataset_tab.load_failed, timeout=60000):
         window.dropEvent(event)
     qtbot.waitUntil(lambda: len(warnings_shown) == 1)
     assert "save it as an Excel workbook (.xlsx) or as CSV" in warnings_shown[0][1]
@@ -171,6 +172,6 @@ def test_dropping_an_arff_file_opens_it(window, qtbot, tmp_path):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(path)])
     event = QDropEvent(QPointF(10, 10), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         window.dropEvent(event)
     assert window.state.dataset.source["file"] == os.path.abspath(path)

@@ -42,7 +42,7 @@ def write_messy_csv(path, rows=60):
 
 
 def test_builtin_loads_and_fills_the_views(tab, qtbot):
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin("iris")
     dataset = tab.state.dataset
     assert dataset.name == "iris" and dataset.n_rows == 150
@@ -55,7 +55,7 @@ def test_builtin_loads_and_fills_the_views(tab, qtbot):
 
 
 def test_generator_options_are_used(tab, qtbot):
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin("moons", n_samples=240, noise=0.2, random_state=3)
     assert tab.state.dataset.n_rows == 240
     assert tab.state.dataset.source == {"builtin": "moons", "n_samples": 240, "noise": 0.2,
@@ -64,7 +64,7 @@ def test_generator_options_are_used(tab, qtbot):
 
 def test_messy_csv_with_semicolons(tab, qtbot, tmp_path):
     path = write_messy_csv(tmp_path / "animals.csv")
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.open_csv(str(path))
     dataset = tab.state.dataset
     assert dataset.classes == ("cat", "dog")
@@ -81,10 +81,10 @@ def test_messy_csv_with_semicolons(tab, qtbot, tmp_path):
 
 def test_picking_another_target_rederives_the_dataset(tab, qtbot, tmp_path):
     path = write_messy_csv(tmp_path / "animals.csv")
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.open_csv(str(path))
     tab.target_combo.setCurrentText("colour")
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.target_combo.activated.emit(tab.target_combo.currentIndex())
     dataset = tab.state.dataset
     assert dataset.target == "colour" and dataset.classes == ("blue", "green", "red")
@@ -95,7 +95,7 @@ def test_picking_another_target_rederives_the_dataset(tab, qtbot, tmp_path):
 def test_bad_file_gives_a_dialog_with_the_engine_message(tab, qtbot, tmp_path, warnings_shown):
     bad = tmp_path / "picture.csv"
     bad.write_bytes(b"\x89PNG\x00\x00\x00binary")
-    with qtbot.waitSignal(tab.load_failed, timeout=10000):
+    with qtbot.waitSignal(tab.load_failed, timeout=60000):
         tab.open_csv(str(bad))
     qtbot.waitUntil(lambda: len(warnings_shown) == 1)
     title, text = warnings_shown[0]
@@ -106,13 +106,13 @@ def test_bad_file_gives_a_dialog_with_the_engine_message(tab, qtbot, tmp_path, w
 def test_one_class_target_is_refused_with_advice(tab, qtbot, tmp_path, warnings_shown):
     path = tmp_path / "one.csv"
     path.write_text("a,b,label\n1,2,x\n3,4,x\n5,6,x\n", encoding="utf-8")
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.open_csv(str(path))
     assert tab.state.dataset.target == "b"           # the engine passes over 'label'
     assert "'label', does not look like classes" in tab.notes_label.text()
     index = tab.target_combo.findText("label")
     tab.target_combo.setCurrentIndex(index)
-    with qtbot.waitSignal(tab.load_failed, timeout=10000):
+    with qtbot.waitSignal(tab.load_failed, timeout=60000):
         tab.target_combo.activated.emit(index)
     qtbot.waitUntil(lambda: len(warnings_shown) == 1)
     assert "only one class" in warnings_shown[0][1]
@@ -123,7 +123,7 @@ def test_large_data_is_sampled_for_the_scatter(tab, qtbot):
     rng = np.random.default_rng(0)
     frame = pd.DataFrame({"a": rng.normal(size=20000), "b": rng.normal(size=20000),
                           "y": rng.integers(0, 2, 20000)})
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.state.set_dataset(dataset_from_frame(frame, "y", name="big"))
     assert tab.sample_note.text() == "a random sample of 5,000 of 20,000 rows"
     assert tab.scatter_plot.points_shown() == 5000
@@ -135,7 +135,7 @@ def test_dropping_a_csv_file_opens_it(tab, qtbot, tmp_path):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(path))])
     event = QDropEvent(QPointF(10, 10), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.dropEvent(event)
     assert tab.state.dataset.name == "dropped"
 
@@ -143,13 +143,13 @@ def test_dropping_a_csv_file_opens_it(tab, qtbot, tmp_path):
 # ----------------------------------------------------------------------------- helpers
 
 def open_penguins(tab, qtbot):
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.open_csv(PENGUINS)
     return tab.state.dataset
 
 
 def show(tab, qtbot, dataset):
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.state.set_dataset(dataset)
     return dataset
 
@@ -159,7 +159,7 @@ def pick(qtbot, tab, combo, text):
     index = combo.findText(text)
     assert index >= 0, f"{text!r} not offered"
     combo.setCurrentIndex(index)
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         combo.activated.emit(index)
     return tab.state.dataset
 
@@ -175,7 +175,7 @@ def click_box(qtbot, tab, name, wait=True):
     if not wait:
         qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=where)
         return
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=where)
 
 
@@ -317,10 +317,10 @@ def test_leaving_out_the_last_feature_is_refused(tab, qtbot, tmp_path, warnings_
     path = tmp_path / "small.csv"
     path.write_text("a,label\n" + "".join(f"{i},{'xy'[i % 2]}\n" for i in range(10)),
                     encoding="utf-8")
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.open_csv(str(path))
     before = tab.state.dataset
-    with qtbot.waitSignal(tab.load_failed, timeout=10000):
+    with qtbot.waitSignal(tab.load_failed, timeout=60000):
         click_box(qtbot, tab, "a", wait=False)
     assert "no feature columns" in warnings_shown[0][1]
     assert tab.state.dataset is before
@@ -337,7 +337,7 @@ def test_identifier_empty_and_leaking_columns_are_marked(tab, qtbot, tmp_path):
                           "outcome": outcome})
     path = tmp_path / "patients.csv"
     frame.to_csv(path, index=False)
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.open_csv(str(path))
     shown = boxes(tab)
     assert shown["patient"] == (False, False) and shown["notes"] == (False, False)
@@ -381,7 +381,7 @@ def test_the_positive_class_can_be_picked(tab, qtbot):
 
 
 def test_builtins_show_their_positive_class_and_columns_read_only(tab, qtbot):
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin("breast_cancer")
     assert positive_row_shown(tab) and not tab.pos_combo.isEnabled()
     assert tab.pos_combo.currentText() == "benign"
@@ -389,7 +389,7 @@ def test_builtins_show_their_positive_class_and_columns_read_only(tab, qtbot):
     shown = boxes(tab)
     assert len(shown) == 30 and all(ticked and not enabled for ticked, enabled in shown.values())
     assert "Built-in data sets use all their columns" in tab.columns.count_label.text()
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin("iris")
     assert not positive_row_shown(tab)
 
@@ -423,7 +423,7 @@ def builtin_box(tab):
 def apply_experiment_file(tab, qtbot, experiment):
     from engine.data import load_dataset
 
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.state.apply_experiment(experiment, load_dataset(experiment.dataset,
                                                             experiment.base_dir))
 
@@ -438,12 +438,12 @@ def assert_no_builtin_claimed(tab, placeholder="a file is loaded"):
 def test_the_builtin_box_names_only_the_data_in_use(tab, qtbot):
     from engine.experiment import load_experiment, parse_experiment
 
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin("moons", n_samples=240, noise=0.2, random_state=3)
     assert builtin_box(tab) == ("moons", "Two interleaving half circles (scikit-learn "
                                 "make_moons)", {"n_samples": 240, "noise": 0.2,
                                                 "random_state": 3}, True)
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.open_csv(PENGUINS)
     assert_no_builtin_claimed(tab)
     assert "moons" not in tab.builtin_combo.currentText()
@@ -456,12 +456,12 @@ def test_the_builtin_box_names_only_the_data_in_use(tab, qtbot):
         {"dataset": {"csv": PENGUINS, "target": "species"},
          "models": [{"estimator": "GaussianNB"}]}))                   # an experiment's CSV
     assert_no_builtin_claimed(tab)
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.state.set_dataset(dataset_from_frame(pd.DataFrame({"a": [1, 2, 3, 4], "y": [0, 1] * 2}),
                                                  "y", name="frame"))
     assert_no_builtin_claimed(tab, "other data is loaded")
     tab.builtin_combo.setCurrentIndex(tab.builtin_combo.findData("iris"))  # picked by the user
     assert builtin_box(tab) == ("iris", "Iris flowers, 150 x 4, three classes", {}, True)
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin_button.click()
     assert tab.state.dataset.name == "iris" and builtin_box(tab)[0] == "iris"

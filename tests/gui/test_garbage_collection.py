@@ -36,7 +36,7 @@ def test_cycles_made_on_a_worker_thread_are_collected_on_the_gui_thread(qtbot):
         worker.start()
         worker.join()
         assert Witness.freed_on == []    # with automatic collection it would be ["worker"]
-        qtbot.waitUntil(lambda: bool(Witness.freed_on), timeout=5000)
+        qtbot.waitUntil(lambda: bool(Witness.freed_on), timeout=60000)
         assert Witness.freed_on == [threading.main_thread().name]
     finally:
         if collector is not None:

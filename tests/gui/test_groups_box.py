@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 
 from engine.grouping_gap import GAP_COLUMNS
 from tests.test_groups import visits
+from tests.gui.waiting import run_succeeds
 
 
 @pytest.fixture(autouse=True)
@@ -18,7 +19,7 @@ def discard_unsaved_changes(monkeypatch):
 
 
 def open_file(window, qtbot, path):
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         window.dataset_tab.open_file(str(path))
     return window.state.dataset
 
@@ -28,7 +29,7 @@ def pick_groups(window, qtbot, column):
     index = box.combo.findData(column) if column is not None else 0
     assert index >= 0
     box.combo.setCurrentIndex(index)
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         box.combo.activated.emit(index)
     return window.state.dataset
 
@@ -49,7 +50,7 @@ def test_the_suggested_column_is_offered_in_one_click(window, qtbot, visits_csv,
     notes = window.dataset_tab.notes_label.text()
     assert "choose it under Rows that belong together" in notes and '"groups"' not in notes
     assert not box.compare_check.isEnabled()        # nothing to compare without groups
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         qtbot.mouseClick(box.suggest_button, Qt.LeftButton)
     dataset = window.state.dataset
     assert dataset.source["groups"] == "subject" and "subject" not in dataset.X.columns
@@ -91,31 +92,31 @@ def test_a_groups_column_with_missing_values_gives_a_dialog_with_what_to_change(
     box = window.dataset_tab.groups_box
     index = box.combo.findData("subject")
     box.combo.setCurrentIndex(index)
-    with qtbot.waitSignal(window.dataset_tab.load_failed, timeout=20000):
+    with qtbot.waitSignal(window.dataset_tab.load_failed, timeout=60000):
         box.combo.activated.emit(index)
     assert len(warnings_shown) == 1
     title, text = warnings_shown[0]
     assert "2 missing value(s)" in text and "fill them in" in text
     assert window.state.dataset.groups is None
-    qtbot.waitUntil(lambda: box.chosen() is None, timeout=5000)   # back to what is in use
+    qtbot.waitUntil(lambda: box.chosen() is None, timeout=60000)   # back to what is in use
 
 
 def test_groups_are_per_data_set_and_the_target_cannot_be_them(window, qtbot, visits_csv):
     open_file(window, qtbot, visits_csv)
     pick_groups(window, qtbot, "subject")
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         window.dataset_tab.add_builtin("iris")
     box = window.dataset_tab.groups_box
     assert box.chosen() is None and not box.combo.isEnabled()
     assert "Built-in data sets have no such column" in box.info.text()
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         window.state.select_dataset(0)
     assert box.chosen() == "subject"
     assert "label" not in [box.combo.itemData(i) for i in range(box.combo.count())]
     combo = window.dataset_tab.target_combo
     index = combo.findText("subject")
     combo.setCurrentIndex(index)
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         combo.activated.emit(index)
     assert window.state.dataset.target == "subject" and window.state.dataset.groups is None
 
@@ -134,7 +135,7 @@ def test_run_both_ways_shows_the_gap_and_save_reopen_keeps_it(window, qtbot, vis
     window.state.set_model_entries([{"name": "knn", "estimator": "KNeighborsClassifier",
                                      "scale": True, "params": {"n_neighbors": 1}},
                                     {"name": "nb", "estimator": "GaussianNB"}])
-    with qtbot.waitSignal(cv_tab.run_succeeded, timeout=120000):
+    with run_succeeds(qtbot, cv_tab):
         cv_tab.start_run()
     result = window.state.result
     gap = result.grouping_gap
@@ -158,7 +159,7 @@ def test_run_both_ways_shows_the_gap_and_save_reopen_keeps_it(window, qtbot, vis
     note = next(n for n in result.notes if n.code == "grouping_gap")
     assert f"{note.fields['ungrouped_mean']:.3f}" in view.verdict.text()
     saved = tmp_path / "saved.json"
-    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         assert window.save_experiment(str(saved))
     data = json.loads(saved.read_text())
     assert data["dataset"]["groups"] == "subject" and data["cv"]["compare_ungrouped"] is True
@@ -180,13 +181,13 @@ def test_the_view_says_what_to_do_without_a_gap(window, qtbot):
                 range(window.results_tab.views.count())
                 if window.results_tab.views.tabText(i) == "Grouped vs ungrouped")
     assert view.stack.currentIndex() == 0 and view.hint.text() == HINT
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         window.dataset_tab.load_builtin("iris")
     from dataclasses import replace
 
     window.state.set_cv(replace(window.state.cv, n_splits=3, n_repeats=1,
                                 compare_ungrouped=True), ("accuracy",))
     window.state.set_model_entries([{"estimator": "GaussianNB"}])
-    with qtbot.waitSignal(window.cv_tab.run_succeeded, timeout=120000):
+    with run_succeeds(qtbot, window.cv_tab):
         window.cv_tab.start_run()
     assert view.stack.currentIndex() == 0 and view.hint.text() == NO_GROUPS

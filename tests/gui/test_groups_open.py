@@ -8,6 +8,7 @@ from sklearn.model_selection import StratifiedGroupKFold
 
 from gui.main_window import MainWindow
 from tests.test_groups import visits
+from tests.gui.waiting import run_succeeds
 
 
 def test_experiment_with_groups_opens_runs_grouped_and_saves_them(qtbot, tmp_path,
@@ -27,14 +28,14 @@ def test_experiment_with_groups_opens_runs_grouped_and_saves_them(qtbot, tmp_pat
             window.open_experiment(str(path))
         dataset = window.state.dataset
         assert dataset.source["groups"] == "subject" and "subject" not in dataset.X.columns
-        with qtbot.waitSignal(window.cv_tab.run_succeeded, timeout=60000):
+        with run_succeeds(qtbot, window.cv_tab):
             window.cv_tab.start_run()
         scores = window.state.result.cv.scores
         sizes = [len(test) for _, test in StratifiedGroupKFold(3, shuffle=True, random_state=5)
                  .split(dataset.X, dataset.y, dataset.groups)]
         np.testing.assert_array_equal(scores["n_test"].to_numpy(), sizes)
         saved = tmp_path / "saved.json"
-        with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+        with qtbot.waitSignal(window.experiment_saved, timeout=60000):
             assert window.save_experiment(str(saved))
         assert json.loads(saved.read_text())["dataset"]["groups"] == "subject"
     finally:

@@ -125,7 +125,7 @@ def test_legend_names_are_links_that_pick_a_model(qtbot):
 def test_run_button_stays_put_when_the_size_text_wraps(window, qtbot):
     cv = window.cv_tab
     window.tabs.setCurrentWidget(cv)
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         window.dataset_tab.load_builtin("breast_cancer")
     window.state.set_model_entries([{"name": "a", "estimator": "GaussianNB", "params": {}}])
     qtbot.wait(50)
@@ -150,7 +150,7 @@ def test_render_queue_draws_in_slices_visible_first_and_replaces(qtbot):
     queue.submit("a", drawing("a", 3))
     queue.submit("b", drawing("b", 2))
     queue.submit("a", drawing("a2", 1))              # replaces a's unfinished drawing
-    with qtbot.waitSignal(queue.idle, timeout=2000):
+    with qtbot.waitSignal(queue.idle, timeout=60000):
         pass
     assert done == [("b", 0), ("b", 1), ("a2", 0)]        # one owner at a time, in order
     assert not queue.busy
@@ -174,7 +174,7 @@ def test_render_queue_draws_what_is_on_screen_first(qtbot):
 
     queue.submit(Owner(False), drawing("hidden"))
     queue.submit(Owner(True), drawing("shown"))
-    with qtbot.waitSignal(queue.idle, timeout=2000):
+    with qtbot.waitSignal(queue.idle, timeout=60000):
         pass
     assert done == ["shown", "hidden"]
 
@@ -199,7 +199,7 @@ def test_a_new_result_is_drawn_through_the_queue_without_blocking(window, qtbot)
     window.tabs.setCurrentWidget(window.results_tab)
     window.state.set_result(result)
     assert window.state.renderer.busy                     # nothing drawn synchronously
-    qtbot.waitUntil(lambda: not window.state.renderer.busy, timeout=5000)
+    qtbot.waitUntil(lambda: not window.state.renderer.busy, timeout=60000)
     tab = window.results_tab
     assert tab.stack.currentWidget() is tab.content
     assert tab.fold_plot.legend.names == list(result.cv.models)

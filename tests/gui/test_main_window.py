@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QSettings  # noqa: E402
 
 from gui.main_window import TAB_NAMES, MainWindow  # noqa: E402
+from tests.gui.waiting import run_succeeds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEED = os.path.join(ROOT, "resources", "examples", "svc_kernels_moons.json")
@@ -52,7 +53,7 @@ def test_seed_example_end_to_end(window, qtbot, tmp_path):
     assert window.models_tab.expanded_list.count() == 4
     assert window.recent_files() == [os.path.abspath(SEED)]
     window.tabs.setCurrentWidget(window.cv_tab)
-    with qtbot.waitSignal(window.cv_tab.run_succeeded, timeout=60000):
+    with run_succeeds(qtbot, window.cv_tab):
         window.cv_tab.run_button.click()
     means = window.state.result.summary.set_index("model")["mean"]
     assert means["rbf"] == pytest.approx(0.94) and means["linear"] == pytest.approx(0.93)
@@ -60,7 +61,7 @@ def test_seed_example_end_to_end(window, qtbot, tmp_path):
     assert window.export_action.isEnabled()
 
     out = tmp_path / "tables"
-    with qtbot.waitSignal(window.results_exported, timeout=20000) as exported:
+    with qtbot.waitSignal(window.results_exported, timeout=60000) as exported:
         window.export_results(str(out))
     names = sorted(os.path.basename(p) for p in exported.args[0])
     assert {"fold_scores.csv", "summary.csv", "pairwise.csv"} <= set(names)
@@ -74,7 +75,7 @@ def test_save_and_reload_an_experiment(window, qtbot, tmp_path):
     window.models_tab.add_model("GaussianNB")
     window.cv_tab.folds_box.setValue(5)
     saved = tmp_path / "mine.json"
-    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_experiment(str(saved))
     data = json.loads(saved.read_text(encoding="utf-8"))
     assert data["cv"]["n_splits"] == 5 and data["models"][-1]["estimator"] == "GaussianNB"
@@ -91,10 +92,10 @@ def test_saved_experiment_keeps_a_csv_beside_it_relative(window, qtbot, tmp_path
     project.mkdir()
     rows = "".join(f"{i},{i % 3},{'yes' if i % 2 else 'no'}\n" for i in range(40))
     (project / "table.csv").write_text("a,b,label\n" + rows, encoding="utf-8")
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         window.dataset_tab.open_csv(str(project / "table.csv"))
     window.models_tab.add_model("GaussianNB")
-    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_experiment(str(project / "study.json"))
     saved = json.loads((project / "study.json").read_text(encoding="utf-8"))
     assert saved["dataset"]["csv"] == "table.csv"
@@ -115,7 +116,7 @@ def test_bad_experiment_file_gives_a_dialog(window, qtbot, tmp_path, warnings_sh
     bad = tmp_path / "broken.json"
     bad.write_text('{"dataset": {"builtin": "moons"}, "models": [{"estimator": "Nope"}]}')
     window.open_experiment(str(bad))
-    qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=10000)
+    qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=60000)
     title, text = warnings_shown[0]
     assert title == "Cannot open the experiment" and 'unknown estimator "Nope"' in text
     assert window.state.dataset is None

@@ -13,6 +13,7 @@ from gui.main_window import MainWindow
 from gui.plots.plot_panel import PlotPanel
 from gui.table_panel import TablePanel
 from gui.views.aloocv_view import AloocvView
+from tests.gui.waiting import run_succeeds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEED = os.path.join(ROOT, "resources", "examples", "svc_kernels_moons.json")
@@ -109,7 +110,7 @@ def open_seed(window, qtbot, path=SEED):
 def short_run(window, qtbot):
     window.cv_tab.folds_box.setValue(3)
     window.cv_tab.repeats_box.setValue(1)
-    with qtbot.waitSignal(window.cv_tab.run_succeeded, timeout=60000):
+    with run_succeeds(qtbot, window.cv_tab):
         window.cv_tab.start_run()
     window.state.renderer.flush()
 
@@ -118,13 +119,13 @@ def compute_curve(window, qtbot) -> AloocvView:
     view = window.findChildren(AloocvView)[0]
     view.bar.points.setValue(8)
     view.compute()
-    qtbot.waitUntil(lambda: not view.running, timeout=30000)
+    qtbot.waitUntil(lambda: not view.running, timeout=60000)
     assert view.aloocv is not None and len(view.aloocv.curve) == 8
     return view
 
 
 def export(window, qtbot, folder) -> list:
-    with qtbot.waitSignal(window.results_exported, timeout=20000) as exported:
+    with qtbot.waitSignal(window.results_exported, timeout=60000) as exported:
         window.export_results(str(folder))
     return sorted(os.path.basename(p) for p in exported.args[0])
 
@@ -171,7 +172,7 @@ def test_saving_a_table_or_a_plot_says_where(window, qtbot, tmp_path, warnings_s
     open_seed(window, qtbot)
     window.state.set_model_entries([LOGISTIC])
     view = compute_curve(window, qtbot)
-    with qtbot.waitSignal(view.curve_panel.exported, timeout=10000):
+    with qtbot.waitSignal(view.curve_panel.exported, timeout=60000):
         view.curve_panel.export_to(str(tmp_path / "curve.csv"))
     assert window.saved_notice.message == f"Saved the table curve.csv in {tmp_path}"
     name = view.plot.proposed_name()
@@ -179,7 +180,7 @@ def test_saving_a_table_or_a_plot_says_where(window, qtbot, tmp_path, warnings_s
     window.tabs.setCurrentWidget(window.dataset_tab)        # a plot on screen
     plot = next(p for p in window.dataset_tab.findChildren(PlotPanel)
                 if p.export_name == "class_counts.png")
-    with qtbot.waitSignal(plot.saved, timeout=10000):
+    with qtbot.waitSignal(plot.saved, timeout=60000):
         plot.save_image(str(tmp_path / "pictures" / "counts.png"))
     assert not warnings_shown
     assert window.saved_notice.message == f"Saved the image counts.png in {tmp_path / 'pictures'}"
@@ -205,7 +206,7 @@ def test_dialogs_remember_their_folder(make_window, qtbot, dialogs, home, tmp_pa
     chosen = tmp_path / "exports"
     chosen.mkdir()
     dialogs.answer = str(chosen)
-    with qtbot.waitSignal(window.results_exported, timeout=20000):
+    with qtbot.waitSignal(window.results_exported, timeout=60000):
         window.export_action.trigger()             # File > Export results…
     assert dialogs.started == [str(home)]          # nothing remembered: the documents folder
     dialogs.answer = ""
@@ -238,7 +239,7 @@ def test_save_proposes_a_name_outside_the_shipped_examples(window, qtbot, dialog
     assert "example" in warnings_shown[-1][1]
     # saved as the user's own file, Save proposes that file next time
     dialogs.answer = str(home / "mine.json")
-    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_action.trigger()
     window.save_action.trigger()
     assert dialogs.started[-1] == str(home / "mine.json")
@@ -252,7 +253,7 @@ def test_save_proposes_a_name_next_to_the_csv(window, qtbot, dialogs, tmp_path):
     rows = "".join(f"{i},{i % 3},{'yes' if i % 2 else 'no'}\n" for i in range(40))
     (project / "plants.csv").write_text("a,b,label\n" + rows, encoding="utf-8")
     open_seed(window, qtbot)                          # an experiment file is open …
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         window.dataset_tab.open_csv(str(project / "plants.csv"))   # … with other data now
     window.save_action.trigger()
     assert dialogs.started[-1] == str(project / "plants_experiment.json")
@@ -281,7 +282,7 @@ def test_save_on_close_writes_then_closes(window, qtbot, answers, dialogs, home)
     dialogs.answer = str(home / "kept.json")
     window.close()
     assert window.isVisible()                          # closes once the file is written
-    qtbot.waitUntil(lambda: not window.isVisible(), timeout=10000)
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=60000)
     assert (home / "kept.json").exists() and not window.is_dirty()
 
 
@@ -293,7 +294,7 @@ def test_save_on_close_cancelled_keeps_the_window_open(window, qtbot, answers, d
     window.close()
     assert window.isVisible() and window.is_dirty()
     dialogs.answer = str(home / "later.json")       # a later save does not close the window
-    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_action.trigger()
     qtbot.wait(50)
     assert window.isVisible() and not window.is_dirty()

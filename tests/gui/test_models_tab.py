@@ -16,6 +16,8 @@ from PySide6.QtCore import Qt  # noqa: E402
 from gui.state import AppState  # noqa: E402
 from gui.tabs.imbalance_options import RESAMPLE_CHOICES  # noqa: E402
 from gui.tabs.models_tab import ModelsTab, parse_field, set_param  # noqa: E402
+from tests.gui.waiting import run_succeeds
+from tests.peers import peer
 
 
 @pytest.fixture
@@ -171,7 +173,7 @@ def test_balance_check_only_for_estimators_with_class_weight(tab, qtbot):
 
 
 def test_resample_choice_sets_the_key_and_back(tab, qtbot):
-    pytest.importorskip("imblearn")
+    peer("imblearn")
     tab.add_model("KNeighborsClassifier")
     box = tab.editor.imbalance.resample_box
     assert box.currentData() is None and box.isEnabled()
@@ -203,10 +205,10 @@ def choose_resample(qtbot, box, value):
 def test_imbalance_warning_choices_saved_file_and_run(window, qtbot, tmp_path, monkeypatch):
     """The Dataset tab's warning, both controls, the saved file, and a run reporting
     balanced accuracy and per-class recall."""
-    pytest.importorskip("imblearn")
+    peer("imblearn")
     monkeypatch.setattr("gui.saving.ask_choice", lambda *args: "discard")
     frame = write_skewed_csv(tmp_path / "machines.csv")
-    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         window.dataset_tab.open_csv(str(tmp_path / "machines.csv"))
     notes = window.dataset_tab.notes_label.text()
     rare = int((frame["status"] == "fault").sum())
@@ -219,14 +221,14 @@ def test_imbalance_warning_choices_saved_file_and_run(window, qtbot, tmp_path, m
     assert models.editor.imbalance.balance_check is None     # GaussianNB has no class_weight
     choose_resample(qtbot, models.editor.imbalance.resample_box, "over")
     path = tmp_path / "machines_experiment.json"
-    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         assert window.save_experiment(str(path))
     saved = json.loads(path.read_text(encoding="utf-8"))["models"]
     assert saved[0]["params"]["class_weight"] == "balanced" and "resample" not in saved[0]
     assert saved[2]["resample"] == "over"
     window.cv_tab.folds_box.setValue(3)
     window.cv_tab.repeats_box.setValue(1)
-    with qtbot.waitSignal(window.cv_tab.run_succeeded, timeout=60000):
+    with run_succeeds(qtbot, window.cv_tab):
         window.cv_tab.start_run()
     window.state.renderer.flush()
     result = window.state.result

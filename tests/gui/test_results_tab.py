@@ -271,7 +271,7 @@ def test_hover_readouts_describe_the_values_under_the_cursor(tab):
 def test_plots_save_images(qtbot, tab, tmp_path):
     for plot in (tab.fold_plot, tab.heatmap, tab.posterior):
         path = str(tmp_path / plot.export_name)
-        with qtbot.waitSignal(plot.saved, timeout=10000):
+        with qtbot.waitSignal(plot.saved, timeout=60000):
             plot.save_image(path)
         assert plot.wait_for_save()
         assert os.path.getsize(path) > 1000
@@ -286,7 +286,7 @@ def test_export_writes_the_contract_table(qtbot, tab, seed_result, tmp_path, pan
     panel = getattr(tab, panel_name)
     assert panel.export_name == table
     path = str(tmp_path / table)
-    with qtbot.waitSignal(panel.exported, timeout=10000):
+    with qtbot.waitSignal(panel.exported, timeout=60000):
         panel.export_to(path)
     assert panel.wait_for_export()
     written = pd.read_csv(path)

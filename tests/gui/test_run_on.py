@@ -8,8 +8,10 @@ from engine.data import load_builtin
 from engine.progress import run_to_end
 from gui.tabs.run_on import SCHEDULER, THIS_COMPUTER
 from tests.gui.test_cv_tab import tab  # noqa: F401 - the CV tab, shown
+from tests.gui.waiting import run_succeeds
+from tests.peers import peer
 
-distributed = pytest.importorskip("distributed")
+distributed = peer("distributed")
 
 
 def small_setup(tab):
@@ -29,7 +31,7 @@ def test_a_run_on_a_dask_scheduler_gives_this_computers_numbers(tab, qtbot):
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         qtbot.keyClicks(tab.run_on.address, cluster.scheduler_address)
-        with qtbot.waitSignal(tab.run_succeeded, timeout=120000):
+        with run_succeeds(qtbot, tab):
             tab.start_run()
         assert not tab.run_on.address.isEnabled() or not tab.running
     assert tab.run_on.address.isEnabled() and tab.progress_bar.value() == 12
@@ -46,15 +48,15 @@ def test_an_unreachable_or_missing_address_is_a_dialog(tab, qtbot, warnings_show
     small_setup(tab)
     tab.run_on.combo.setCurrentText(SCHEDULER)
     tab.start_run()
-    qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=30000)
+    qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=60000)
     assert "Give the Dask scheduler's address" in warnings_shown[0][1]
     qtbot.keyClicks(tab.run_on.address, "local:2")
     tab.start_run()
-    qtbot.waitUntil(lambda: len(warnings_shown) == 2, timeout=30000)
+    qtbot.waitUntil(lambda: len(warnings_shown) == 2, timeout=60000)
     assert "choose \"This computer\"" in warnings_shown[1][1]
     tab.run_on.address.clear()
     qtbot.keyClicks(tab.run_on.address, "tcp://127.0.0.1:9")
     tab.start_run()
-    qtbot.waitUntil(lambda: len(warnings_shown) == 3, timeout=30000)
+    qtbot.waitUntil(lambda: len(warnings_shown) == 3, timeout=60000)
     assert "Cannot reach the Dask scheduler at tcp://127.0.0.1:9" in warnings_shown[2][1]
     assert tab.run_button.isEnabled() and tab.state.result is None

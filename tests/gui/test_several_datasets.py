@@ -16,6 +16,7 @@ from engine.progress import run_to_end
 from gui.state import AppState
 from gui.tabs.cv_tab import CVTab
 from gui.tabs.dataset_tab import DatasetTab
+from tests.gui.waiting import run_succeeds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLE = os.path.join(ROOT, "resources", "examples", "five_models_six_datasets.json")
@@ -55,7 +56,7 @@ def add_builtin_from_menu(tab, qtbot, name):
     """Pick ``name`` in the Add built-in… button's menu."""
     action = next(a for a in tab.dataset_list.add_builtin_button.menu().actions()
                   if a.text() == name)
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         action.trigger()
 
 
@@ -64,13 +65,13 @@ def add_file_with_button(tab, qtbot, monkeypatch, path, wait=True):
     if not wait:
         tab.dataset_list.add_file_button.click()
         return
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.dataset_list.add_file_button.click()
 
 
 def pick_target(tab, qtbot, column):
     tab.target_combo.setCurrentText(column)
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.target_combo.activated.emit(tab.target_combo.currentIndex())
 
 
@@ -82,7 +83,7 @@ def open_file(window, qtbot, path):
 
 def test_add_builtins_and_a_file_rename_remove_each_keeps_its_target(tab, qtbot, monkeypatch,
                                                                      warnings_shown):
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin("iris")
     add_builtin_from_menu(tab, qtbot, "wine")
     add_builtin_from_menu(tab, qtbot, "iris")                   # the same one twice
@@ -98,10 +99,10 @@ def test_add_builtins_and_a_file_rename_remove_each_keeps_its_target(tab, qtbot,
     assert state.datasets[3].target == "island" and state.datasets[3].source["target"] == "island"
     assert [tab.dataset_list.table.item(3, c).text() for c in (1, 2)] == ["344", "3"]
     tab.dataset_list.select(1)
-    qtbot.waitUntil(lambda: tab.summary.text().count("178") > 0, timeout=10000)
+    qtbot.waitUntil(lambda: tab.summary.text().count("178") > 0, timeout=60000)
     assert state.dataset.name == "wine" and tab.target_combo.currentText() == "target"
     tab.dataset_list.select(3)
-    qtbot.waitUntil(lambda: tab.target_combo.currentText() == "island", timeout=10000)
+    qtbot.waitUntil(lambda: tab.target_combo.currentText() == "island", timeout=60000)
     assert tab.target_combo.isEnabled()
     # rename in place (the name cell edited), then a name that cannot be used
     tab.dataset_list.table.item(2, 0).setText("iris, again")
@@ -113,7 +114,7 @@ def test_add_builtins_and_a_file_rename_remove_each_keeps_its_target(tab, qtbot,
     assert names()[0] == "iris" and "already the name" in warnings_shown[-1][1]
     # remove the selected one (penguins): its neighbour is selected, the others unchanged
     tab.dataset_list.select(1)
-    qtbot.waitUntil(lambda: state.dataset.name == "wine", timeout=5000)
+    qtbot.waitUntil(lambda: state.dataset.name == "wine", timeout=60000)
     tab.dataset_list.remove_button.click()
     assert names() == ["iris", "iris, again", "penguins"] and state.dataset.name == "iris, again"
     assert [d.target for d in state.datasets] == ["target", "target", "island"]
@@ -124,13 +125,13 @@ def test_add_builtins_and_a_file_rename_remove_each_keeps_its_target(tab, qtbot,
 
 
 def test_open_replaces_the_selected_data_set_and_add_file_adds(tab, qtbot, monkeypatch):
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin("iris")
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.open_csv(PENGUINS)                                  # as today: replaces it
     assert [d.name for d in tab.state.datasets] == ["penguins"]
     add_builtin_from_menu(tab, qtbot, "moons")
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin("circles")                             # replaces the selected one
     assert [d.name for d in tab.state.datasets] == ["penguins", "circles"]
     assert "Add built-in" in tab.load_builtin_button.toolTip()
@@ -138,13 +139,13 @@ def test_open_replaces_the_selected_data_set_and_add_file_adds(tab, qtbot, monke
 
 def test_a_bad_file_to_add_gives_a_dialog_and_changes_nothing(tab, qtbot, monkeypatch,
                                                               warnings_shown, tmp_path):
-    with qtbot.waitSignal(tab.view_ready, timeout=10000):
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin("iris")
     add_builtin_from_menu(tab, qtbot, "wine")
     before = list(tab.state.datasets)
     bad = tmp_path / "empty.csv"
     bad.write_text("", encoding="utf-8")
-    with qtbot.waitSignal(tab.load_failed, timeout=10000):
+    with qtbot.waitSignal(tab.load_failed, timeout=60000):
         add_file_with_button(tab, qtbot, monkeypatch, bad, wait=False)
     assert len(warnings_shown) == 1 and warnings_shown[0][0] == "Cannot use this data"
     assert tab.state.datasets == before and tab.state.dataset is before[1]
@@ -166,7 +167,7 @@ def test_the_shipped_example_opens_whole_saves_as_a_list_and_reopens_equal(windo
     assert window.is_dirty() and window.windowTitle().startswith(
         "five_models_six_datasets.json*")
     saved = tmp_path / "mine.json"
-    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_experiment(str(saved))
     data = json.loads(saved.read_text(encoding="utf-8"))
     assert "dataset" not in data and len(data["datasets"]) == 6
@@ -184,7 +185,7 @@ def test_the_shipped_example_opens_whole_saves_as_a_list_and_reopens_equal(windo
 def test_one_data_set_is_saved_as_before(window, qtbot, tmp_path):
     open_file(window, qtbot, SEED)
     saved = tmp_path / "one.json"
-    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_experiment(str(saved))
     data = json.loads(saved.read_text(encoding="utf-8"))
     assert "datasets" not in data and data["dataset"] == window.state.dataset.source
@@ -201,7 +202,7 @@ def test_a_data_set_that_cannot_be_read_fails_the_file_with_one_dialog(window, q
     path = tmp_path / "broken.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     window.open_experiment(str(path))
-    qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=20000)
+    qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=60000)
     title, text = warnings_shown[0]
     assert title == "Cannot open the experiment"
     assert text.startswith('data set "missing" (datasets[1]): ')
@@ -226,7 +227,7 @@ def test_two_data_sets_run_end_to_end_and_equal_the_headless_run(cv_tab, qtbot):
     cv_tab.repeats_box.setValue(2)
     assert cv_tab.size_label.text().startswith(
         "Run computes: 2 models × 3 folds × 2 repeats × 2 data sets = 24 fits on 270 rows")
-    with qtbot.waitSignal(cv_tab.run_succeeded, timeout=60000):
+    with run_succeeds(qtbot, cv_tab):
         cv_tab.run_button.click()
     benchmark = state.benchmark
     assert benchmark.names == ("moons", "circles") and state.result is benchmark.results[0]
@@ -256,11 +257,11 @@ def test_cancel_a_run_of_several_data_sets(cv_tab, qtbot):
                               "params": {"n_estimators": 30, "random_state": 0}}])
     cv_tab.folds_box.setValue(10)
     cv_tab.repeats_box.setValue(10)
-    with qtbot.waitSignal(cv_tab.run_started, timeout=20000):
+    with qtbot.waitSignal(cv_tab.run_started, timeout=60000):
         cv_tab.start_run()
-    qtbot.waitUntil(lambda: cv_tab.progress_bar.value() >= 2, timeout=30000)
+    qtbot.waitUntil(lambda: cv_tab.progress_bar.value() >= 2, timeout=60000)
     assert "data set 1 of 2: breast_cancer — fit " in cv_tab.time_label.text()
-    with qtbot.waitSignal(cv_tab.run_cancelled, timeout=10000):
+    with qtbot.waitSignal(cv_tab.run_cancelled, timeout=60000):
         cv_tab.cancel_button.click()
     assert state.benchmark is None and state.result is None
     assert cv_tab.progress_bar.value() < 200 and cv_tab.run_button.isEnabled()
@@ -274,7 +275,7 @@ def test_a_data_set_the_folds_cannot_use_is_named_before_any_fit(cv_tab, qtbot,
     cv_tab.folds_box.setValue(10)
     assert state.metrics[0] == "roc_auc_ovr"                   # valid on 3 and on 2 classes
     cv_tab.start_run()
-    qtbot.waitUntil(lambda: warnings_shown != [], timeout=20000)
+    qtbot.waitUntil(lambda: warnings_shown != [], timeout=60000)
     assert warnings_shown[0][1].startswith('Data set "moons" (datasets[1]): the smallest class')
     assert cv_tab.run_button.isEnabled() and cv_tab.time_label.text() == "Not started."
 

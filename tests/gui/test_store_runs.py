@@ -15,6 +15,7 @@ from gui import store_runs
 from gui.store_location import store_path
 from tests.gui.test_cv_tab import tab  # noqa: F401 - the CV tab, shown
 from tests.test_store import assert_same_tables, damaged, foreign, not_sqlite
+from tests.gui.waiting import run_succeeds
 
 QUICK = [{"name": "lr", "estimator": "LogisticRegression", "params": {"max_iter": 500}},
          {"name": "nb", "estimator": "GaussianNB"}]
@@ -30,7 +31,7 @@ def set_up(tab, models=QUICK, folds=3, repeats=2):
 
 
 def run(tab, qtbot, start=None):
-    with qtbot.waitSignal(tab.run_succeeded, timeout=120000) as caught:
+    with run_succeeds(qtbot, tab) as caught:
         (start or tab.start_run)()
     qtbot.waitUntil(lambda: "reused from earlier runs" in tab.time_label.text()
                     or "kept for later runs" in tab.time_label.text(), timeout=10000)
@@ -63,7 +64,7 @@ def test_the_runs_list_shows_every_run_and_reopens_one_without_any_fit(tab, qtbo
     run(tab, qtbot)
     assert "(12 of 18 fits reused" in tab.time_label.text()
     view = tab.runs_view
-    qtbot.waitUntil(lambda: len(view.table.frame()) == 2, timeout=10000)
+    qtbot.waitUntil(lambda: len(view.table.frame()) == 2, timeout=60000)
     frame = view.table.frame()
     assert list(frame.columns) == ["Run", "Started", "Data", "Models", "Compare on", "Fits",
                                    "Reused", "Status"]
@@ -97,31 +98,31 @@ def test_cancel_keeps_the_fits_and_resume_computes_only_the_missing_ones(tab, qt
     with qtbot.waitSignal(tab.run_started):
         tab.start_run()
     qtbot.waitUntil(lambda: tab.progress_bar.value() >= 2, timeout=60000)
-    with qtbot.waitSignal(tab.run_cancelled, timeout=10000):
+    with qtbot.waitSignal(tab.run_cancelled, timeout=60000):
         tab.cancel_button.click()
-    qtbot.waitUntil(lambda: "kept in the result store" in tab.time_label.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "kept in the result store" in tab.time_label.text(), timeout=60000)
     kept = stored_runs()[-1].computed
     assert 1 <= kept < 6 and not stored_runs()[-1].complete   # a kill may lose the last 0.25 s
     assert f"{kept} of 6 finished fits are kept in the result store: Run resumes" in \
         tab.time_label.text()
     bar = tab.store.bar
-    qtbot.waitUntil(bar.isVisible, timeout=10000)
+    qtbot.waitUntil(bar.isVisible, timeout=60000)
     assert bar.kind == "offer" and bar.action_button.text() == "Resume"
     assert f"The last run of this experiment stopped after {kept} of 6 fits (" in \
         bar.label.text()
     assert "only the missing fits are computed" in bar.label.text()
     view = tab.runs_view
-    qtbot.waitUntil(lambda: len(view.table.frame()) == 1, timeout=10000)
+    qtbot.waitUntil(lambda: len(view.table.frame()) == 1, timeout=60000)
     assert view.table.frame()["Status"][0] == f"stopped after {kept} of 6 fits"
     view.select_run(1)
     assert view.resume_button.isEnabled() and not view.open_button.isEnabled()
     tab.repeats_box.setValue(3)              # another setup: that run is not resumed by Run
-    qtbot.waitUntil(lambda: view.snapshot.offer is None, timeout=10000)
+    qtbot.waitUntil(lambda: view.snapshot.offer is None, timeout=60000)
     view.select_run(1)
     assert not view.resume_button.isEnabled() and "set up now" in view.resume_button.toolTip()
     tab.repeats_box.setValue(2)
-    qtbot.waitUntil(lambda: view.snapshot.offer is not None, timeout=10000)
-    qtbot.waitUntil(bar.isVisible, timeout=10000)
+    qtbot.waitUntil(lambda: view.snapshot.offer is not None, timeout=60000)
+    qtbot.waitUntil(bar.isVisible, timeout=60000)
 
     resumed = run(tab, qtbot, bar.action_button.click)
     assert f"({kept} of 6 fits reused from earlier runs)" in tab.time_label.text()
@@ -192,7 +193,7 @@ def test_a_store_that_cannot_be_used_is_explained_and_left_alone(tab, qtbot, war
     try:
         set_up(tab)
         tab.start_run()
-        qtbot.waitUntil(lambda: bool(warnings_shown), timeout=20000)
+        qtbot.waitUntil(lambda: bool(warnings_shown), timeout=60000)
         assert len(warnings_shown) == 1
         title, text = warnings_shown[0]
         assert title == "Cannot use the result store"
@@ -202,7 +203,7 @@ def test_a_store_that_cannot_be_used_is_explained_and_left_alone(tab, qtbot, war
         assert "cannot be used" in tab.time_label.text() and tab.state.result is None
         bar = tab.store.bar
         assert bar.isVisible() and bar.action_button.text() == "Run without keeping results"
-        with qtbot.waitSignal(tab.run_succeeded, timeout=60000):
+        with run_succeeds(qtbot, tab):
             bar.action_button.click()
         assert "The fits were not kept" in tab.time_label.text()
         assert len(warnings_shown) == 1
@@ -224,13 +225,13 @@ def test_several_data_sets_share_the_store_and_reopen_together(tab, qtbot, monke
         tab.start_run()
     assert not warnings_shown
     first = tab.state.benchmark
-    qtbot.waitUntil(lambda: "kept for later runs" in tab.time_label.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "kept for later runs" in tab.time_label.text(), timeout=60000)
     assert "(all 12 fits computed and kept for later runs)" in tab.time_label.text()
-    with qtbot.waitSignal(tab.run_succeeded, timeout=120000):
+    with run_succeeds(qtbot, tab):
         tab.start_run()
-    qtbot.waitUntil(lambda: "(12 of 12 fits reused" in tab.time_label.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "(12 of 12 fits reused" in tab.time_label.text(), timeout=60000)
     view = tab.runs_view
-    qtbot.waitUntil(lambda: len(view.table.frame()) == 4, timeout=10000)
+    qtbot.waitUntil(lambda: len(view.table.frame()) == 4, timeout=60000)
     assert list(view.table.frame()["Data"]) == ["circles", "moons"] * 2
     monkeypatch.setattr("engine.cv.fit_and_score", None)      # any fit would fail
     view.select_run(1)
@@ -252,10 +253,10 @@ def test_save_as_takes_the_fits_along(window, qtbot, tmp_path):
     set_up(tab)
     run(tab, qtbot)
     saved = str(tmp_path / "saved.json")
-    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_experiment(saved)
-    qtbot.waitUntil(lambda: os.path.exists(tmp_path / "saved.store.sqlite"), timeout=10000)
-    qtbot.waitUntil(lambda: not tab.store.copying, timeout=10000)
+    qtbot.waitUntil(lambda: os.path.exists(tmp_path / "saved.store.sqlite"), timeout=60000)
+    qtbot.waitUntil(lambda: not tab.store.copying, timeout=60000)
     run(tab, qtbot)
     assert "(12 of 12 fits reused from earlier runs)" in tab.time_label.text()
     assert os.path.exists(store_path(None))                   # the unsaved store stays
@@ -276,16 +277,16 @@ def test_opening_an_experiment_with_a_stopped_run_offers_to_resume(window, qtbot
             next(job)
         job.close()
     bar = window.cv_tab.store.bar
-    with qtbot.waitSignal(window.experiment_loaded, timeout=20000):
+    with qtbot.waitSignal(window.experiment_loaded, timeout=60000):
         window.open_experiment(str(path))
-    qtbot.waitUntil(lambda: not bar.isHidden(), timeout=10000)
+    qtbot.waitUntil(lambda: not bar.isHidden(), timeout=60000)
     assert "The last run of this experiment stopped after 4 of 6 fits (" in bar.label.text()
     assert "Resume it on the Cross-validation tab" in window.statusBar().currentMessage()
     window.cv_tab.repeats_box.setValue(3)                      # another experiment: no offer
-    qtbot.waitUntil(bar.isHidden, timeout=10000)
+    qtbot.waitUntil(bar.isHidden, timeout=60000)
     window.cv_tab.repeats_box.setValue(2)
-    qtbot.waitUntil(lambda: not bar.isHidden(), timeout=10000)
-    with qtbot.waitSignal(window.cv_tab.run_succeeded, timeout=60000):
+    qtbot.waitUntil(lambda: not bar.isHidden(), timeout=60000)
+    with run_succeeds(qtbot, window.cv_tab):
         bar.action_button.click()
-    qtbot.waitUntil(lambda: "reused" in window.cv_tab.time_label.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "reused" in window.cv_tab.time_label.text(), timeout=60000)
     assert "(4 of 6 fits reused from earlier runs)" in window.cv_tab.time_label.text()

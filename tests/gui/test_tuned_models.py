@@ -3,6 +3,7 @@ for them yet): opened, run and saved without a crash or a lost key."""
 import json
 
 from tests.gui.test_main_window import answers, open_seed  # noqa: F401  (fixture)
+from tests.gui.waiting import run_succeeds
 
 TUNED = {"name": "svc_tuned", "estimator": "SVC", "params": {"random_state": 0},
          "tune": {"grid": {"kernel": ["linear", "rbf"]}, "inner_splits": 3}}
@@ -21,7 +22,7 @@ def test_open_run_and_save_keeps_tune_and_threshold(window, qtbot, tmp_path):
     open_seed(window, qtbot, str(path))
     assert window.models_tab.expanded_list.count() == 2
     window.tabs.setCurrentWidget(window.cv_tab)
-    with qtbot.waitSignal(window.cv_tab.run_succeeded, timeout=120000):
+    with run_succeeds(qtbot, window.cv_tab):
         window.cv_tab.run_button.click()
     result = window.state.result
     tables = result.tables()
@@ -31,13 +32,13 @@ def test_open_run_and_save_keeps_tune_and_threshold(window, qtbot, tmp_path):
     assert tables["tuning_optimism.csv"].loc[0, "n_members"] == 2
     assert any(n.code == "tuning_optimism" for n in result.notes)
     saved = tmp_path / "saved.json"
-    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_experiment(str(saved))
     models = json.loads(saved.read_text(encoding="utf-8"))["models"]
     assert models[0]["tune"] == TUNED["tune"]
     assert models[1]["threshold"] == THRESHOLD["threshold"]
     out = tmp_path / "tables"
-    with qtbot.waitSignal(window.results_exported, timeout=20000) as exported:
+    with qtbot.waitSignal(window.results_exported, timeout=60000) as exported:
         window.export_results(str(out))
     names = {p.split("/")[-1] for p in exported.args[0]}
     assert {"tuning.csv", "thresholds.csv", "tuning_optimism.csv"} <= names

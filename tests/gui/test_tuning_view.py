@@ -17,6 +17,7 @@ from gui.state import AppState
 from gui.views.tuning_view import TuningView, choice_counts
 from tests.gui.test_main_window import answers, open_seed  # noqa: F401  (fixture)
 from tests.gui.test_models_tab import type_into
+from tests.gui.waiting import run_succeeds
 
 MOONS = {"builtin": "moons", "n_samples": 80, "noise": 0.3, "random_state": 1}
 
@@ -57,7 +58,7 @@ def test_ticked_on_the_models_tab_saved_run_and_shown(window, qtbot, tmp_path, a
     assert tab.expanded_list.count() == 2
 
     saved = tmp_path / "tuned.json"
-    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_experiment(str(saved))
     models = json.loads(saved.read_text(encoding="utf-8"))["models"]
     assert models[0] == {"name": "svc", "estimator": "SVC", "params": {"random_state": 0},
@@ -69,7 +70,7 @@ def test_ticked_on_the_models_tab_saved_run_and_shown(window, qtbot, tmp_path, a
     view = tuning_view(window)
     assert view.stack.currentWidget() is view.hint      # nothing run yet
     window.tabs.setCurrentWidget(window.cv_tab)
-    with qtbot.waitSignal(window.cv_tab.run_succeeded, timeout=180000):
+    with run_succeeds(qtbot, window.cv_tab):
         window.cv_tab.run_button.click()
     window.tabs.setCurrentWidget(window.results_tab)
     window.results_tab.views.setCurrentWidget(view)

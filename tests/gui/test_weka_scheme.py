@@ -66,7 +66,7 @@ def test_saving_and_opening_keeps_the_fold_assignment(window, qtbot, tmp_path):
     assert combo.currentData() == "sklearn"
     combo.setCurrentIndex(combo.findData("weka"))
     saved = tmp_path / "weka.json"
-    with qtbot.waitSignal(window.experiment_saved, timeout=10000):
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_experiment(str(saved))
     assert json.loads(saved.read_text(encoding="utf-8"))["cv"]["scheme"] == "weka"
     combo.setCurrentIndex(combo.findData("sklearn"))
