@@ -173,7 +173,9 @@ class CVResult:
         Models with ``tune``: ``model, repeat, fold``, one column per tuned parameter (the
         value the inner search chose) and ``inner_score`` (its ``best_score_``).
     thresholds : DataFrame
-        Models with ``threshold``: ``model, repeat, fold, threshold, inner_score``.
+        Models with ``threshold``: ``model, repeat, fold, threshold, inner_score,
+        positive_class`` (the threshold is on the probability, or decision score, of the
+        positive class, :func:`engine.tuning.thresholds_table`).
     tuning_optimism : DataFrame
         Tuned models (with ``optimism``): ``model, metric, n_members, best_member,
         best_plain_score, nested_score, optimism`` (:func:`engine.tuning.optimism_table`).
@@ -650,7 +652,17 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
                     failures=failures, models=tuple(m.name for m in models),
                     metrics=tuple(metrics), classes=tuple(dataset.classes), config=config,
                     prediction_kind=kinds, seconds=clock.progress(0).elapsed,
-                    tuning=tuning_table(chosen), thresholds=thresholds_table(chosen))
+                    tuning=tuning_table(chosen),
+                    thresholds=thresholds_table(chosen, positive_label(dataset)))
+
+
+def positive_label(dataset: Dataset):
+    """The positive class's label of a two-class data set (code ``pos_label``, default 1),
+    None otherwise."""
+    if len(dataset.classes) != 2:
+        return None
+    code = getattr(dataset, "pos_label", None)
+    return dataset.classes[1 if code is None else int(code)]
 
 
 def _prediction_arrays(outcomes, tasks, splits, dataset):

@@ -46,7 +46,8 @@ INNER_SPLITS = 5
 THRESHOLD_SCORINGS = ("balanced_accuracy", "accuracy", "f1", "precision", "recall", "jaccard",
                       "matthews_corrcoef", "f1_macro", "f1_weighted")
 #: Columns of ``thresholds.csv``.
-THRESHOLD_COLUMNS = ["model", "repeat", "fold", "threshold", "inner_score"]
+#: ``threshold`` is on the probability (or decision score) of ``positive_class``.
+THRESHOLD_COLUMNS = ["model", "repeat", "fold", "threshold", "inner_score", "positive_class"]
 #: Columns of ``tuning_optimism.csv``.
 OPTIMISM_COLUMNS = ["model", "metric", "n_members", "best_member", "best_plain_score",
                     "nested_score", "optimism"]
@@ -179,7 +180,7 @@ def check_cost(cost, where: str = "cost") -> list:
 
 # ----------------------------------------------------------------------------- scorers
 
-def cost_score(y_true, y_pred, cost, labels) -> float:
+def cost_score(y_true, y_pred, cost, labels, pos_label=None) -> float:
     """Minus the mean cost per row: ``-sum(confusion * cost) / n`` (greater is better).
 
     Parameters
@@ -190,6 +191,9 @@ def cost_score(y_true, y_pred, cost, labels) -> float:
         negative class first.
     labels : list
         ``[negative, positive]``.
+    pos_label : optional
+        Not used in the sum (``labels`` orders the matrix); a scorer made with it tells
+        scikit-learn which class's probability a threshold is on.
     """
     from sklearn.metrics import confusion_matrix
 
@@ -198,11 +202,59 @@ def cost_score(y_true, y_pred, cost, labels) -> float:
 
 
 def cost_scorer(cost, pos_label=None):
-    """A scikit-learn scorer from a cost matrix (see :func:`cost_score`); picklable."""
+    """A scikit-learn scorer from a cost matrix (see :func:`cost_score`); picklable.
+
+    It carries ``pos_label`` (the positive class's code, default 1), so a
+    ``TunedThresholdClassifierCV`` scored by it puts its threshold on the positive
+    class's probability (or decision score)."""
     from sklearn.metrics import make_scorer
 
     positive = 1 if pos_label is None else int(pos_label)
-    return make_scorer(cost_score, cost=cost, labels=[1 - positive, positive])
+    return make_scorer(cost_score, cost=cost, labels=[1 - positive, positive],
+                       pos_label=positive)
+
+
+def label_score(y_true, y_pred, metric: str, pos_label=None) -> float:
+    """scikit-learn's ``metric`` of predicted labels for a metric that treats the classes
+    alike (balanced accuracy, accuracy, MCC, macro or weighted F1): ``pos_label`` is not
+    used in the score; a scorer made with it tells scikit-learn which class's probability
+    a threshold is on."""
+    from sklearn import metrics as skm
+
+    if metric in ("f1_macro", "f1_weighted"):
+        return float(skm.f1_score(y_true, y_pred, average=metric.split("_")[1]))
+    func = {"balanced_accuracy": skm.balanced_accuracy_score, "accuracy": skm.accuracy_score,
+            "matthews_corrcoef": skm.matthews_corrcoef}[metric]
+    return float(func(y_true, y_pred))
+
+
+def threshold_scorer(block: dict, pos_label=None):
+    """The scorer a ``"threshold"`` block chooses its threshold by, on the positive class.
+
+    scikit-learn's ``TunedThresholdClassifierCV`` thresholds the probability (or decision
+    score) of the class its scorer names as ``pos_label``, else of the class that sorts
+    last. Every scorer made here names the data's positive class (code ``pos_label``,
+    default 1), so ``best_threshold_`` is the threshold on the positive class's
+    probability whichever class sorts first, and ``predict`` says positive at or above it.
+
+    Parameters
+    ----------
+    block : dict
+        A checked ``"threshold"`` block (:func:`check_threshold`).
+    pos_label : int, optional
+        The positive class's code.
+    """
+    from sklearn import metrics as skm
+
+    positive = 1 if pos_label is None else int(pos_label)
+    if "cost" in block:
+        return cost_scorer(block["cost"], positive)
+    metric = block["scoring"]
+    if metric in ("f1", "precision", "recall", "jaccard"):
+        func = {"f1": skm.f1_score, "precision": skm.precision_score,
+                "recall": skm.recall_score, "jaccard": skm.jaccard_score}[metric]
+        return skm.make_scorer(func, pos_label=positive)
+    return skm.make_scorer(label_score, metric=metric, pos_label=positive)
 
 
 def scorer_for(metric: str, pos_label=None):
@@ -274,8 +326,7 @@ def wrap_model(estimator, spec, dataset=None):
         from sklearn.model_selection import TunedThresholdClassifierCV
 
         block = spec.threshold
-        scoring = (cost_scorer(block["cost"], pos_label) if "cost" in block
-                   else scorer_for(block["scoring"], pos_label))
+        scoring = threshold_scorer(block, pos_label)
         model = TunedThresholdClassifierCV(model, scoring=scoring,
                                            cv=inner_cv(block.get("inner_splits", INNER_SPLITS),
                                                        dataset),
@@ -454,10 +505,13 @@ def tuning_table(rows: list) -> pd.DataFrame:
     return pd.DataFrame(records, columns=columns)
 
 
-def thresholds_table(rows: list) -> pd.DataFrame:
+def thresholds_table(rows: list, positive=None) -> pd.DataFrame:
     """``thresholds.csv`` from ``(model, repeat, fold, details)``: model, repeat, fold,
-    threshold, inner_score (the threshold's mean score on the inner folds)."""
-    records = [(model, repeat, fold, d["best_threshold"], d["threshold_score"])
+    threshold (on the positive class's probability, or decision score: the model says
+    ``positive`` at or above it), inner_score (the threshold's mean score on the inner
+    folds), positive_class (``positive``, the class the threshold is about)."""
+    positive = _jsonable(positive)
+    records = [(model, repeat, fold, d["best_threshold"], d["threshold_score"], positive)
                for model, repeat, fold, d in rows if "best_threshold" in d]
     return pd.DataFrame(records, columns=THRESHOLD_COLUMNS)
 

@@ -167,7 +167,9 @@ def test_threshold_scores_equal_tuned_threshold_classifier(block):
         ours = result.scores.query("metric == @m")["score"].to_numpy()
         np.testing.assert_allclose(ours, expected[f"test_{m}"], rtol=0, atol=1e-12, err_msg=m)
     thresholds = result.thresholds
-    assert list(thresholds.columns) == ["model", "repeat", "fold", "threshold", "inner_score"]
+    assert list(thresholds.columns) == ["model", "repeat", "fold", "threshold", "inner_score",
+                                        "positive_class"]
+    assert (thresholds["positive_class"] == "benign").all()     # code 1, the threshold's class
     for fold, (fitted, test, (_, row)) in enumerate(zip(
             expected["estimator"], expected["indices"]["test"], thresholds.iterrows())):
         assert row["threshold"] == pytest.approx(fitted.best_threshold_, abs=1e-12)

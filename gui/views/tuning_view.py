@@ -31,9 +31,11 @@ HINT = ("<p style='font-size:13pt; color:#444'>Tuning</p>"
 HEADER = ("What each outer training fold chose on its own inner folds, never looking at the "
           "test fold that scores it. Settings or thresholds that change from fold to fold "
           "are normal; a value chosen almost always is a stable choice.")
-THRESHOLD_NOTE = ("A threshold turns a predicted probability into “positive” or not; 0.5 is "
-                  "the usual one. Models without probabilities (such as SVC) are thresholded "
-                  "on their decision score, whose usual threshold is 0.")
+THRESHOLD_NOTE = ("A threshold is on the predicted probability of the positive class (named "
+                  "in the table's positive_class column): at or above it the model says "
+                  "positive; 0.5 is the usual one. Models without probabilities (such as "
+                  "SVC) are thresholded on the positive class's decision score, whose usual "
+                  "threshold is 0.")
 #: Headers of ``tuning_optimism.csv`` in words (the file keeps its column names).
 OPTIMISM_HEADERS = {"n_members": "settings", "best_member": "best setting",
                     "best_plain_score": "its plain score", "nested_score": "tuned score"}
@@ -149,6 +151,7 @@ class TuningView(QWidget):
         self.threshold_plot = ThresholdPlot(body)
         self.thresholds_table = TablePanel("Threshold chosen on each training fold",
                                            "thresholds.csv", body, key_column="model")
+        self.thresholds_table.model.show_headers_as({"positive_class": "positive class"})
         body.addWidget(self.threshold_plot)
         body.addWidget(self.thresholds_table)
         body.setSizes([640, 560])
