@@ -34,8 +34,11 @@ class ExperimentResult:
     grouping_gap: Optional[object] = None
 
     def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
-        """The same run compared again with other ROPE / alpha / correction settings."""
-        return replace(self, comparison=compare_cv(self.cv, settings),
+        """The same run compared again with other ROPE / alpha / correction settings (the
+        summary's intervals follow alpha)."""
+        summary = summary_table(self.cv.scores, self.cv.models, self.cv.metrics,
+                                self.cv.failures, alpha=settings.alpha)
+        return replace(self, comparison=compare_cv(self.cv, settings), summary=summary,
                        experiment=replace(self.experiment, comparison=settings))
 
     @functools.cached_property
@@ -133,7 +136,8 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
                                list(experiment.metrics), n_jobs=n_jobs, cluster=cluster,
                                store=store)
         check_some_score(cv)
-        summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures)
+        summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures,
+                                alpha=experiment.comparison.alpha)
         comparison = compare_cv(cv, experiment.comparison)
         result = ExperimentResult(experiment, dataset, cv, summary, comparison)
         result = yield from run_extras(result, n_jobs, cluster)

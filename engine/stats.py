@@ -92,6 +92,41 @@ def corrected_ttest(differences, n_train: float, n_test: float) -> tuple:
     return _t_and_p(float(np.mean(differences)), std, len(differences) - 1)
 
 
+def corrected_interval(values, n_train: float, n_test: float, alpha: float = 0.05) -> tuple:
+    """The corrected-t interval of the mean of per-fold values (Nadeau and Bengio).
+
+    ``mean ± t(1 − alpha/2, n − 1) · sqrt((1/n + n_test/n_train) · s²)``, ``n`` the
+    number of values (k·r folds), ``s²`` their sample variance (ddof=1). Applied to one
+    model's fold scores it is an interval for its expected score; to paired fold
+    differences, the interval of the corrected paired t-test. The correction widens the
+    naive interval for the overlap of training sets, but it is a heuristic: Bates, Hastie
+    and Tibshirani (2023, "Cross-validation: what does it estimate and how well does it
+    do it?") show that such intervals can cover less often than their level says.
+
+    Parameters
+    ----------
+    values : array-like
+        Per-fold values; NaN ones (failed folds) are left out.
+    n_train, n_test : float
+        Mean training and test fold sizes.
+    alpha : float
+        1 − the interval's level.
+
+    Returns
+    -------
+    (low, high) : tuple of float
+        NaN with fewer than two values.
+    """
+    values = np.asarray(values, dtype=float)
+    values = values[~np.isnan(values)]
+    if len(values) < 2:
+        return np.nan, np.nan
+    mean = float(np.mean(values))
+    half = float(student_t.ppf(1.0 - alpha / 2.0, len(values) - 1)) \
+        * corrected_std(values, n_train, n_test)
+    return mean - half, mean + half
+
+
 def two_sided(p_one_sided: float) -> float:
     """The two-sided p-value of a symmetric test from its one-sided ``t.sf(|t|)``."""
     return float(min(1.0, 2.0 * p_one_sided)) if np.isfinite(p_one_sided) else np.nan
@@ -347,7 +382,7 @@ BAYESIAN_COLUMNS = ["model_1", "model_2", "p_mu_positive", "p_better", "p_equiva
 INTERVAL_COLUMNS = ["model_1", "model_2", "level", "lower", "upper"]
 #: Columns of :func:`summary_table` (``summary.csv``).
 SUMMARY_COLUMNS = ["model", "metric", "mean", "std", "rank", "n_folds", "n_failed", "n_warned",
-                   "rank_mean", "rank_n_folds", "rank_note"]
+                   "rank_mean", "rank_n_folds", "rank_note", "ci_low", "ci_high"]
 
 
 def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
@@ -401,11 +436,14 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
 
 
 def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple,
-                  failures: pd.DataFrame = None) -> pd.DataFrame:
-    """Mean, standard deviation and rank of every model on every metric.
+                  failures: pd.DataFrame = None, alpha: float = 0.05) -> pd.DataFrame:
+    """Mean, standard deviation, interval and rank of every model on every metric.
 
     Columns: ``model, metric, mean, std, rank, n_folds, n_failed, n_warned, rank_mean,
-    rank_n_folds, rank_note``. ``mean`` and ``std`` (population, ddof=0, as
+    rank_n_folds, rank_note, ci_low, ci_high``. ``ci_low``, ``ci_high``: the corrected-t
+    interval of the mean at level ``1 − alpha`` (the comparison's α) over the model's
+    completed folds, with the run's mean fold sizes (:func:`corrected_interval`; it can
+    under-cover, see there). ``mean`` and ``std`` (population, ddof=0, as
     GridSearchCV's ``std_test_score``) use every fold the model completed; NaN folds are
     counted in ``n_failed``. ``n_warned`` counts the folds on which the model raised a
     warning (``failures`` rows of kind ``"warning"``). The rank compares the models on
@@ -413,6 +451,7 @@ def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple,
     ranked model completed; a model with no valid score has no rank.
     """
     warned = _warned_folds(failures)
+    n_train, n_test = mean_fold_sizes(scores)
     parts = []
     for metric in metrics:
         table = scores[scores["metric"] == metric]
@@ -428,10 +467,23 @@ def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple,
         part["rank_n_folds"] = int(common_folds(matrix).sum())
         part["rank_note"] = [_rank_note(row, len(matrix.columns)) for _, row in part.iterrows()]
         part["n_warned"] = [warned.get(m, 0) for m in part.index]
+        bounds = [corrected_interval(matrix.loc[m].to_numpy(dtype=float), n_train, n_test,
+                                     alpha) for m in part.index]
+        part["ci_low"] = [low for low, _ in bounds]
+        part["ci_high"] = [high for _, high in bounds]
         part.insert(0, "metric", metric)
         parts.append(part.rename_axis("model").reset_index())
     summary = pd.concat(parts, ignore_index=True)
     return summary[SUMMARY_COLUMNS]
+
+
+def mean_fold_sizes(scores: pd.DataFrame) -> tuple:
+    """Mean training and test fold sizes over the run's splits (one row per split of
+    ``fold_scores``), as :meth:`engine.cv.CVResult.train_test_sizes` gives them."""
+    if scores.empty:
+        return np.nan, np.nan
+    first = scores.drop_duplicates(["repeat", "fold"])
+    return float(first["n_train"].mean()), float(first["n_test"].mean())
 
 
 def _warned_folds(failures) -> dict:
