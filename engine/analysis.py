@@ -36,9 +36,15 @@ class ExperimentResult:
     def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
         """The same run compared again with other ROPE / alpha / correction settings (the
         summary's intervals follow alpha)."""
+        from .tuning import optimism_at
+
         summary = summary_table(self.cv.scores, self.cv.models, self.cv.metrics,
                                 self.cv.failures, alpha=settings.alpha)
-        return replace(self, comparison=compare_cv(self.cv, settings), summary=summary,
+        cv, old_alpha = self.cv, self.experiment.comparison.alpha
+        if len(cv.tuning_optimism) and settings.alpha != old_alpha:
+            cv = replace(cv, tuning_optimism=optimism_at(cv.tuning_optimism, settings.alpha,
+                                                         old_alpha))
+        return replace(self, cv=cv, comparison=compare_cv(cv, settings), summary=summary,
                        experiment=replace(self.experiment, comparison=settings))
 
     @functools.cached_property
@@ -57,7 +63,7 @@ class ExperimentResult:
                 *failure_notes(self.cv.failures, n_folds),
                 *rank_notes(self.summary, self.cv.primary_metric),
                 *gap_notes(self),
-                *optimism_notes(self.cv.tuning_optimism),
+                *optimism_notes(self.cv.tuning_optimism, self.experiment.comparison.alpha),
                 *alo_grouped_notes(self)]
 
     def tables(self) -> dict:
@@ -134,7 +140,7 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         run_id = store.begin_run(experiment, dataset) if record else None
         cv = yield from run_cv(dataset, list(experiment.models), experiment.cv,
                                list(experiment.metrics), n_jobs=n_jobs, cluster=cluster,
-                               store=store)
+                               store=store, alpha=experiment.comparison.alpha)
         check_some_score(cv)
         summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures,
                                 alpha=experiment.comparison.alpha)

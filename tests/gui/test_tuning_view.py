@@ -86,6 +86,11 @@ def test_ticked_on_the_models_tab_saved_run_and_shown(window, qtbot, tmp_path, a
     optimism = tables["tuning_optimism.csv"].iloc[0]
     assert optimism["n_members"] == 4
     assert f"{optimism['nested_score']:.4g}" in view.verdict.text()
+    assert f"95% interval {optimism['ci_low']:.3g} to {optimism['ci_high']:.3g}" \
+        in view.verdict.text()
+    shown = view.optimism_table.frame().columns
+    assert {"ci_low", "ci_high", "p_value_two_sided", "tuning_metric"} <= set(shown)
+    assert ("color:#b35900" in view.verdict.text()) == (optimism["ci_low"] > 0)
     assert view.settings_part.isVisibleTo(view) and view.threshold_part.isVisibleTo(view)
     x, y = view.threshold_plot.drawn()["nb"]
     thresholds = tables["thresholds.csv"]
