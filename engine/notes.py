@@ -117,6 +117,8 @@ CODES = {
                        "metric, n_members, best_member, best_plain_score, nested_score, "
                        "optimism, ci_low, ci_high, p_value_two_sided, n_folds, tuning_metric, "
                        "shown, level]",
+    "default_rope": "no ROPE was given: the primary metric's family default is used, with "
+                    "its unit and reason [metric, rope, family, unit]",
     "tuning_metric_differs": "a tuned model's grid search chose by another metric than the "
                              "one its optimism compares [model, metric, tuning_metric]",
     # ---- ALOOCV (engine.aloocv)

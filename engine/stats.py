@@ -25,6 +25,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Optional
 
 import numpy as np
 import pandas as pd
@@ -317,16 +318,95 @@ def correlation_table(score_matrix: pd.DataFrame) -> pd.DataFrame:
 
 
 @dataclass(frozen=True)
-class ComparisonSettings:
-    """ROPE half-width, significance level, correction and credible levels."""
+class RopeDefault:
+    """The default ROPE half-width of a metric family, with its unit and its reason."""
 
-    rope: float = 0.01
+    family: str
+    rope: float
+    unit: str
+    reason: str
+
+
+#: Default ROPE half-widths by metric family (:func:`default_rope`). One percentage point of
+#: rows is the ROPE Benavoli et al. (2017, "Time for a change", JMLR 18) use for accuracy;
+#: the other families scale it to their own range.
+ROPE_DEFAULTS = {
+    "share": RopeDefault(
+        "share", 0.01, "share of rows (0.01 = one percentage point)",
+        "one percentage point of rows, the ROPE Benavoli et al. (2017) use for accuracy"),
+    "ranking": RopeDefault(
+        "ranking", 0.005, "AUC points",
+        "half a point: a ranking score runs from chance (0.5) to perfect (1), half of "
+        "accuracy's range, so 0.01 would be twice as coarse (near 1 it would call most "
+        "models equivalent)"),
+    "log_loss": RopeDefault(
+        "log_loss", 0.007, "nats of log loss",
+        "1% of the log loss of a no-skill two-class prediction (ln 2 = 0.693 nats), the "
+        "scale of the loss, so a raw 0.01 is not mistaken for a small difference"),
+    "skill": RopeDefault(
+        "skill", 0.01, "D² points (0.01 = 1% of the no-skill loss)",
+        "1% of the loss of a no-skill prediction, the share D² is measured in"),
+    "brier": RopeDefault(
+        "brier", 0.0025, "Brier score points",
+        "1% of the Brier score of a no-skill two-class prediction (0.25), the scale of the "
+        "score"),
+}
+_RANKING = ("roc_auc", "average_precision")
+
+
+def metric_family(metric: str) -> str:
+    """The family of a metric for its default ROPE: ``ranking`` (ROC AUC in every form,
+    average precision), ``log_loss``, ``brier``, ``skill`` (the D² scores) or ``share`` (accuracy, balanced accuracy, F1, precision, recall, Jaccard, MCC and any
+    other score in shares of rows)."""
+    name = str(metric or "")
+    if name.startswith("d2_"):
+        return "skill"
+    if name.startswith(_RANKING):
+        return "ranking"
+    if "log_loss" in name:
+        return "log_loss"
+    if "brier" in name:
+        return "brier"
+    return "share"
+
+
+def default_rope(metric: str) -> RopeDefault:
+    """The default ROPE of ``metric`` (its family's, :data:`ROPE_DEFAULTS`), with the unit
+    to show beside it and the reason; used within a data set and across data sets."""
+    return ROPE_DEFAULTS[metric_family(metric)]
+
+
+def rope_unit(metric: str) -> str:
+    """The unit a ROPE on ``metric`` is in, as words shown beside it."""
+    return default_rope(metric).unit
+
+
+@dataclass(frozen=True)
+class ComparisonSettings:
+    """ROPE half-width, significance level, correction and credible levels.
+
+    ``rope`` None (the default) means the primary metric's default
+    (:func:`default_rope`); :meth:`resolved` fills it in once the metric is known."""
+
+    rope: Optional[float] = None
     alpha: float = 0.05
     correction: str = "bonferroni"
     credible_levels: tuple = (0.5, 0.75, 0.95)
 
+    def rope_for(self, metric: str) -> float:
+        """The ROPE half-width on ``metric``: the one given, else the metric's default."""
+        return default_rope(metric).rope if self.rope is None else float(self.rope)
+
+    def resolved(self, metric: str) -> "ComparisonSettings":
+        """These settings with the ROPE given or defaulted for ``metric``."""
+        from dataclasses import replace
+
+        return self if self.rope is not None else replace(self, rope=self.rope_for(metric))
+
     def __post_init__(self):
-        if not np.isfinite(self.rope) or self.rope < 0:
+        if self.rope is None:
+            pass
+        elif isinstance(self.rope, bool) or not np.isfinite(self.rope) or self.rope < 0:
             raise ValueError(f"comparison: rope must be a number of 0 or more (got {self.rope})")
         if not 0 < self.alpha < 1:
             raise ValueError(f"comparison: alpha must be between 0 and 1 (got {self.alpha})")
@@ -339,7 +419,9 @@ class ComparisonSettings:
                                  f"(got {level})")
 
     def to_json(self) -> dict:
-        return {"rope": self.rope, "alpha": self.alpha, "correction": self.correction,
+        """The ``comparison`` block (``rope`` left out while it is the metric's default)."""
+        rope = {} if self.rope is None else {"rope": self.rope}
+        return {**rope, "alpha": self.alpha, "correction": self.correction,
                 "credible_levels": list(self.credible_levels)}
 
 
@@ -397,14 +479,16 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
     n_train, n_test : float
         Training and test fold sizes.
     settings : ComparisonSettings
+        Its ROPE, when not given, is the metric's default (:func:`default_rope`).
     metric : str
-        Name of the metric, for the record.
+        Name of the metric (its ROPE default; for the record).
 
     Returns
     -------
     Comparison
         One row per unordered pair, the better-ranked model as ``model_1``.
     """
+    settings = settings.resolved(metric)
     ordered = order_by_rank(score_matrix)
     names = list(ordered.index)
     values = ordered.to_numpy(dtype=float)

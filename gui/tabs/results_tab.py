@@ -374,7 +374,7 @@ class ResultsTab(QWidget):
 
     def _show_context(self, result) -> None:
         comparison = result.comparison
-        self.controls.set_settings(comparison.settings)
+        self.controls.set_settings(comparison.settings, comparison.metric)
         cv = result.cv.config
         self.controls.set_context(
             f"Comparing on <b>{html.escape(metric_label(comparison.metric, positive_of(result)))}"

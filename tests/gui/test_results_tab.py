@@ -156,6 +156,14 @@ def test_summary_shows_each_models_interval_at_alpha(qtbot, tab, state):
     assert ((again["ci_high"] - again["ci_low"]).to_numpy() < width).all()
 
 
+def test_the_rope_shows_its_unit_and_the_defaults_reason(tab, state):
+    from engine.stats import default_rope
+
+    metric = state.result.comparison.metric
+    assert tab.controls.rope_unit.text() == default_rope(metric).unit
+    assert default_rope(metric).reason in tab.controls.rope_unit.toolTip()
+
+
 # ---------------------------------------------------------------------------- the chosen pair
 def test_the_best_two_models_are_compared_first(tab):
     assert (tab.model_a_combo.currentText(), tab.model_b_combo.currentText()) == ("rbf", "linear")
