@@ -314,7 +314,7 @@ def test_too_many_inner_folds_for_the_groups_is_a_clear_error(subjects):
 
 
 def test_the_store_key_format_changed_with_the_grouped_inner_folds():
-    assert KEY_FORMAT == 2 and environment_record()["format"] == 2
+    assert KEY_FORMAT == 3 and environment_record()["format"] == 3
 
 
 # ----------------------------------------------------------------------------- ALOOCV
