@@ -51,7 +51,7 @@ def _peer_scorer(block, positive, negative):
 
 def _run(positive, block, estimator="LogisticRegression", params=None):
     dataset = _dataset(positive)
-    config = CVConfig(n_splits=3, n_repeats=2, random_state=3)
+    config = CVConfig(n_splits=3, n_repeats=1, random_state=3)
     spec, = expand_models([{"name": "m", "estimator": estimator, "scale": True,
                             "params": params or {"max_iter": 2000}, "threshold": block}])
     result = run_to_end(run_cv(dataset, [spec], config, ["balanced_accuracy", "f1"]))
