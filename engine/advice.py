@@ -27,6 +27,10 @@ _ADVICE = (
     (r"NaN or infinity|contains NaN|contains infinity|non-finite",
      "the model produced NaN or infinite values: check the data for extreme values or "
      "change the model's parameters (for naive Bayes, raise var_smoothing)"),
+    (r"samples in each class should be more than the number of features",
+     "a class has fewer rows in a training fold than there are features, too few for a "
+     "covariance of its own: give the model regularization (QDA's reg_param), use "
+     "LinearDiscriminantAnalysis or GaussianNB, or add rows of that class"),
     (r"collinear|singular|ill-conditioned|LinAlgWarning",
      "some features are (nearly) copies of each other: leave redundant columns out or add "
      "regularization"),
@@ -51,7 +55,48 @@ def _short(message: str, limit: int = 110) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def failure_notes(failures: pd.DataFrame, n_folds: int) -> list:
+#: Messages of a covariance that cannot be inverted (QDA's and LDA's "Variables are
+#: collinear", scipy's singular matrices).
+_COLLINEAR = r"collinear|singular|not full rank"
+
+
+def small_class_advice(message: str, class_counts: dict, n_features: int,
+                       n_splits: int) -> str:
+    """The advice for a collinearity warning when its cause is a class too small for a
+    covariance of its own ('' otherwise).
+
+    A model that estimates one covariance per class (QDA) needs more training rows in every
+    class than features: with ``n`` rows a class's covariance has rank at most ``n − 1``,
+    so with ``n − 1 < n_features`` it is singular whatever the features are, and scikit-learn
+    says "Variables are collinear".
+
+    Parameters
+    ----------
+    message : str
+        The warning or error text(s).
+    class_counts : dict
+        Class label -> rows in the data.
+    n_features : int
+        Columns of the data (a text column becomes several after encoding: at least this).
+    n_splits : int
+        Folds per repeat: a training part holds about ``(k − 1) / k`` of each class.
+    """
+    if not class_counts or not re.search(_COLLINEAR, message, flags=re.IGNORECASE):
+        return ""
+    label, rows = min(class_counts.items(), key=lambda item: item[1])
+    training = int(rows * (n_splits - 1) // max(n_splits, 1))
+    if training - 1 >= n_features:
+        return ""
+    return (f"the class {label!r} has only {rows} rows (about {training} in a training "
+            f"fold), fewer than the {n_features} features + 1 a covariance of its own "
+            "needs, so it cannot be estimated whatever the features are: give the model "
+            "regularization (QDA's reg_param, e.g. 0.1), use a model with one shared "
+            "covariance (LinearDiscriminantAnalysis) or none (GaussianNB), or add rows of "
+            "that class")
+
+
+def failure_notes(failures: pd.DataFrame, n_folds: int, class_counts: dict = None,
+                  n_features: int = 0, n_splits: int = 0) -> list:
     """One sentence per model and kind of problem, with what to change.
 
     Parameters
@@ -60,6 +105,11 @@ def failure_notes(failures: pd.DataFrame, n_folds: int) -> list:
         ``model, repeat, fold, kind, message`` (``CVResult.failures``).
     n_folds : int
         Folds per model (repeats x folds), to say "on 12 of 100 folds".
+    class_counts : dict, optional
+        Class label -> rows; with ``n_features`` and ``n_splits`` it lets a collinearity
+        warning name its real cause when a class is too small for its own covariance
+        (:func:`small_class_advice`) instead of blaming copied features.
+    n_features, n_splits : int
 
     Returns
     -------
@@ -74,7 +124,9 @@ def failure_notes(failures: pd.DataFrame, n_folds: int) -> list:
         first = str(rows["message"].iloc[0])
         what = "failed" if kind == "error" else "raised warnings"
         sentence = f"{model} {what} on {n} of {n_folds} folds ({_short(first)})"
-        advice = advice_for(" ".join(rows["message"].astype(str).unique()[:5]))
+        messages = " ".join(rows["message"].astype(str).unique()[:5])
+        advice = (small_class_advice(messages, class_counts, n_features, n_splits)
+                  if class_counts else "") or advice_for(messages)
         notes.append(Note("folds_failed" if kind == "error" else "folds_warned",
                           sentence + (f": {advice}." if advice else "."),
                           {"model": model, "n_folds_hit": n, "n_folds": n_folds,

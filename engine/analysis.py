@@ -34,8 +34,17 @@ class ExperimentResult:
     grouping_gap: Optional[object] = None
 
     def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
-        """The same run compared again with other ROPE / alpha / correction settings."""
-        return replace(self, comparison=compare_cv(self.cv, settings),
+        """The same run compared again with other ROPE / alpha / correction settings (the
+        summary's intervals follow alpha)."""
+        from .tuning import optimism_at
+
+        summary = summary_table(self.cv.scores, self.cv.models, self.cv.metrics,
+                                self.cv.failures, alpha=settings.alpha)
+        cv, old_alpha = self.cv, self.experiment.comparison.alpha
+        if len(cv.tuning_optimism) and settings.alpha != old_alpha:
+            cv = replace(cv, tuning_optimism=optimism_at(cv.tuning_optimism, settings.alpha,
+                                                         old_alpha))
+        return replace(self, cv=cv, comparison=compare_cv(cv, settings), summary=summary,
                        experiment=replace(self.experiment, comparison=settings))
 
     @functools.cached_property
@@ -51,10 +60,11 @@ class ExperimentResult:
         return [*self.dataset.notes, *self.experiment.notes,
                 *fold_notes(self.dataset.y, self.dataset.classes, self.cv.config,
                             getattr(self.dataset, "groups", None)),
-                *failure_notes(self.cv.failures, n_folds),
+                *failure_notes(self.cv.failures, n_folds, _class_counts(self.dataset),
+                               self.dataset.X.shape[1], self.cv.config.n_splits),
                 *rank_notes(self.summary, self.cv.primary_metric),
                 *gap_notes(self),
-                *optimism_notes(self.cv.tuning_optimism),
+                *optimism_notes(self.cv.tuning_optimism, self.experiment.comparison.alpha),
                 *alo_grouped_notes(self)]
 
     def tables(self) -> dict:
@@ -82,6 +92,14 @@ class ExperimentResult:
             if extra is not None:
                 tables.update(extra.tables())
         return tables
+
+
+def _class_counts(dataset: Dataset) -> dict:
+    """Class label -> rows of the data set."""
+    import numpy as np
+
+    counts = np.bincount(dataset.y, minlength=len(dataset.classes))
+    return {label: int(n) for label, n in zip(dataset.classes, counts)}
 
 
 def compare_cv(cv: CVResult, settings: ComparisonSettings) -> Comparison:
@@ -131,9 +149,10 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         run_id = store.begin_run(experiment, dataset) if record else None
         cv = yield from run_cv(dataset, list(experiment.models), experiment.cv,
                                list(experiment.metrics), n_jobs=n_jobs, cluster=cluster,
-                               store=store)
-        check_some_score(cv)
-        summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures)
+                               store=store, alpha=experiment.comparison.alpha)
+        check_some_score(cv, dataset)
+        summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures,
+                                alpha=experiment.comparison.alpha)
         comparison = compare_cv(cv, experiment.comparison)
         result = ExperimentResult(experiment, dataset, cv, summary, comparison)
         result = yield from run_extras(result, n_jobs, cluster)
@@ -142,16 +161,19 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         return result
 
 
-def check_some_score(cv: CVResult) -> None:
-    """Raise a ValueError saying why when no model scored on any fold (nothing to compare)."""
+def check_some_score(cv: CVResult, dataset: Optional[Dataset] = None) -> None:
+    """Raise a ValueError saying why when no model scored on any fold (nothing to compare);
+    with ``dataset`` the advice can name a class too small for the model."""
     primary = cv.scores[cv.scores["metric"] == cv.primary_metric]["score"]
     if primary.notna().any():
         return
-    from .advice import advice_for
+    from .advice import advice_for, small_class_advice
 
     errors = cv.failures[cv.failures["kind"] == "error"]["message"]
     reason = errors.value_counts().index[0] if not errors.empty else "no reason recorded"
-    advice = advice_for(reason)
+    advice = ((small_class_advice(reason, _class_counts(dataset), dataset.X.shape[1],
+                                  cv.config.n_splits) if dataset is not None else "")
+              or advice_for(reason))
     raise ValueError(f"no model gave a valid {cv.primary_metric} score on any fold: {reason}"
                      + (f"; {advice}" if advice else ""))
 

@@ -173,7 +173,9 @@ class CVResult:
         Models with ``tune``: ``model, repeat, fold``, one column per tuned parameter (the
         value the inner search chose) and ``inner_score`` (its ``best_score_``).
     thresholds : DataFrame
-        Models with ``threshold``: ``model, repeat, fold, threshold, inner_score``.
+        Models with ``threshold``: ``model, repeat, fold, threshold, inner_score,
+        positive_class`` (the threshold is on the probability, or decision score, of the
+        positive class, :func:`engine.tuning.thresholds_table`).
     tuning_optimism : DataFrame
         Tuned models (with ``optimism``): ``model, metric, n_members, best_member,
         best_plain_score, nested_score, optimism`` (:func:`engine.tuning.optimism_table`).
@@ -388,7 +390,8 @@ def fold_notes(y: np.ndarray, classes, config: CVConfig,
 
 
 def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
-           n_jobs: int = 1, cluster=None, store=None) -> Generator[Progress, None, CVResult]:
+           n_jobs: int = 1, cluster=None, store=None,
+           alpha: float = 0.05) -> Generator[Progress, None, CVResult]:
     """Cross-validate ``models`` on ``dataset``: every model on the same splits.
 
     With ``dataset.groups`` the splits keep each group whole (:func:`make_splits`), and so
@@ -409,6 +412,8 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     store : engine.store.ResultStore, optional
         Fits found in it are not computed again; every fit computed is committed to it as
         it finishes (by this process, never by a worker).
+    alpha : float
+        The level of ``tuning_optimism``'s interval is ``1 − alpha`` (the comparison's α).
 
     Yields
     ------
@@ -471,7 +476,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
                             outcome.error)
         yield clock.progress(done, f"model {model + 1} of {len(models)} ({models[model].name}), "
                                    f"repeat {repeat}, fold {fold}{how}", detail)
-    optimism = _optimism(outcomes, tasks, models, members, metrics)
+    optimism = _optimism(outcomes, tasks, models, members, metrics, splits, alpha)
     main = [i for i, (m, _) in enumerate(tasks) if m < len(models)]
     kept = [outcomes[i] for i in main]
     outcome = None
@@ -527,9 +532,10 @@ def check_inner_groups(dataset: Dataset, splits: list, specs: list, groups: list
                                  "outer folds, or add data")
 
 
-def _optimism(outcomes, tasks, models, members, metrics) -> pd.DataFrame:
+def _optimism(outcomes, tasks, models, members, metrics, splits=(), alpha=0.05):
     """``tuning_optimism.csv`` from the primary-metric scores of the tuned models and of
-    their grid members as plain models (same outer folds)."""
+    their grid members as plain models (same outer folds, in split order), its interval at
+    level ``1 − alpha`` with the outer folds' mean sizes."""
     nested, plain = {}, {}
     for (m, _split), outcome in zip(tasks, outcomes):
         if m < len(models):
@@ -538,7 +544,11 @@ def _optimism(outcomes, tasks, models, members, metrics) -> pd.DataFrame:
             continue
         owner, label, _ = members[m - len(models)]
         plain.setdefault(models[owner].name, {}).setdefault(label, []).append(outcome.scores[0])
-    return optimism_table(nested, plain, metrics[0])
+    sizes = ((float(np.mean([len(train) for train, _ in splits])),
+              float(np.mean([len(test) for _, test in splits]))) if len(splits)
+             else (np.nan, np.nan))
+    tuned_by = {spec.name: spec.tune.get("scoring") for spec in models if spec.tune}
+    return optimism_table(nested, plain, metrics[0], sizes, alpha, tuned_by)
 
 
 def feature_matrix(dataset: Dataset):
@@ -650,7 +660,17 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
                     failures=failures, models=tuple(m.name for m in models),
                     metrics=tuple(metrics), classes=tuple(dataset.classes), config=config,
                     prediction_kind=kinds, seconds=clock.progress(0).elapsed,
-                    tuning=tuning_table(chosen), thresholds=thresholds_table(chosen))
+                    tuning=tuning_table(chosen),
+                    thresholds=thresholds_table(chosen, positive_label(dataset)))
+
+
+def positive_label(dataset: Dataset):
+    """The positive class's label of a two-class data set (code ``pos_label``, default 1),
+    None otherwise."""
+    if len(dataset.classes) != 2:
+        return None
+    code = getattr(dataset, "pos_label", None)
+    return dataset.classes[1 if code is None else int(code)]
 
 
 def _prediction_arrays(outcomes, tasks, splits, dataset):

@@ -21,8 +21,10 @@ import pandas as pd
 #: Bumped when what a stored fit means changes (how pipelines are built, how a fit is
 #: scored): every key changes with it, so no older fit is reused. 2: with groups, tuned
 #: and thresholded models split their training part by groups too (same data and model
-#: record as before, different numbers).
-KEY_FORMAT = 2
+#: record as before, different numbers). 3: thresholds are on the positive class's
+#: probability whichever class sorts first, and group codes follow the sorted values of
+#: the groups column (scikit-learn's order), which changes grouped folds.
+KEY_FORMAT = 3
 
 
 def canonical_json(value) -> str:

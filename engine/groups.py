@@ -31,7 +31,14 @@ _CAMEL_ID = re.compile(r"[a-z](Id|ID)$")
 
 
 def group_codes(frame: pd.DataFrame, column, target: str) -> np.ndarray:
-    """The group of every row of ``frame``, as codes 0..G-1 in order of first appearance.
+    """The group of every row of ``frame``, as codes 0..G-1 in the sorted order of the
+    column's values as read (``numpy.unique``'s order).
+
+    scikit-learn's ``StratifiedGroupKFold`` numbers the groups by ``numpy.unique``, and its
+    shuffled folds depend on that numbering; codes in the same order make the folds equal
+    to ``StratifiedGroupKFold(...).split(X, y, groups=frame[column])`` on the column as
+    read (codes in order of first appearance, as ``pandas.factorize`` gives, made other
+    folds).
 
     Parameters
     ----------
@@ -64,8 +71,9 @@ def group_codes(frame: pd.DataFrame, column, target: str) -> np.ndarray:
                          f"value(s) (data row(s) {rows}{' ...' if missing.sum() > 5 else ''}): "
                          "every row needs its group; fill them in, or remove those rows, or "
                          'leave "groups" out')
-    codes, _ = pd.factorize(values.astype(str) if values.dtype == object else values)
-    return codes.astype(np.intp)
+    raw = (values.astype(str) if values.dtype == object else values).to_numpy()
+    _, codes = np.unique(raw, return_inverse=True)
+    return codes.reshape(-1).astype(np.intp)
 
 
 def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:

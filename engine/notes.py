@@ -112,8 +112,15 @@ CODES = {
     # ---- choices made inside the folds (engine.tuning)
     "tuning_optimism": "a tuned model's nested score against the best of its grid settings "
                        "scored as plain models on the same folds (what choosing on the scoring "
-                       "folds would report) [model, metric, n_members, best_member, "
-                       "best_plain_score, nested_score, optimism]",
+                       "folds would report), with the corrected-t interval of the paired fold "
+                       "differences; optimism only when that interval excludes 0 [model, "
+                       "metric, n_members, best_member, best_plain_score, nested_score, "
+                       "optimism, ci_low, ci_high, p_value_two_sided, n_folds, tuning_metric, "
+                       "shown, level]",
+    "default_rope": "no ROPE was given: the primary metric's family default is used, with "
+                    "its unit and reason [metric, rope, family, unit]",
+    "tuning_metric_differs": "a tuned model's grid search chose by another metric than the "
+                             "one its optimism compares [model, metric, tuning_metric]",
     # ---- ALOOCV (engine.aloocv)
     "alo_best_at_max_c": "ALO keeps improving up to the largest C searched [C_max]",
     "alo_best_at_min_c": "ALO is best at the smallest C searched [C_min]",

@@ -25,6 +25,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Optional
 
 import numpy as np
 import pandas as pd
@@ -90,6 +91,41 @@ def corrected_ttest(differences, n_train: float, n_test: float) -> tuple:
         return np.nan, np.nan
     std = corrected_std(differences, n_train, n_test)
     return _t_and_p(float(np.mean(differences)), std, len(differences) - 1)
+
+
+def corrected_interval(values, n_train: float, n_test: float, alpha: float = 0.05) -> tuple:
+    """The corrected-t interval of the mean of per-fold values (Nadeau and Bengio).
+
+    ``mean ± t(1 − alpha/2, n − 1) · sqrt((1/n + n_test/n_train) · s²)``, ``n`` the
+    number of values (k·r folds), ``s²`` their sample variance (ddof=1). Applied to one
+    model's fold scores it is an interval for its expected score; to paired fold
+    differences, the interval of the corrected paired t-test. The correction widens the
+    naive interval for the overlap of training sets, but it is a heuristic: Bates, Hastie
+    and Tibshirani (2023, "Cross-validation: what does it estimate and how well does it
+    do it?") show that such intervals can cover less often than their level says.
+
+    Parameters
+    ----------
+    values : array-like
+        Per-fold values; NaN ones (failed folds) are left out.
+    n_train, n_test : float
+        Mean training and test fold sizes.
+    alpha : float
+        1 − the interval's level.
+
+    Returns
+    -------
+    (low, high) : tuple of float
+        NaN with fewer than two values.
+    """
+    values = np.asarray(values, dtype=float)
+    values = values[~np.isnan(values)]
+    if len(values) < 2:
+        return np.nan, np.nan
+    mean = float(np.mean(values))
+    half = float(student_t.ppf(1.0 - alpha / 2.0, len(values) - 1)) \
+        * corrected_std(values, n_train, n_test)
+    return mean - half, mean + half
 
 
 def two_sided(p_one_sided: float) -> float:
@@ -282,16 +318,95 @@ def correlation_table(score_matrix: pd.DataFrame) -> pd.DataFrame:
 
 
 @dataclass(frozen=True)
-class ComparisonSettings:
-    """ROPE half-width, significance level, correction and credible levels."""
+class RopeDefault:
+    """The default ROPE half-width of a metric family, with its unit and its reason."""
 
-    rope: float = 0.01
+    family: str
+    rope: float
+    unit: str
+    reason: str
+
+
+#: Default ROPE half-widths by metric family (:func:`default_rope`). One percentage point of
+#: rows is the ROPE Benavoli et al. (2017, "Time for a change", JMLR 18) use for accuracy;
+#: the other families scale it to their own range.
+ROPE_DEFAULTS = {
+    "share": RopeDefault(
+        "share", 0.01, "share of rows (0.01 = one percentage point)",
+        "one percentage point of rows, the ROPE Benavoli et al. (2017) use for accuracy"),
+    "ranking": RopeDefault(
+        "ranking", 0.005, "AUC points",
+        "half a point: a ranking score runs from chance (0.5) to perfect (1), half of "
+        "accuracy's range, so 0.01 would be twice as coarse (near 1 it would call most "
+        "models equivalent)"),
+    "log_loss": RopeDefault(
+        "log_loss", 0.007, "nats of log loss",
+        "1% of the log loss of a no-skill two-class prediction (ln 2 = 0.693 nats), the "
+        "scale of the loss, so a raw 0.01 is not mistaken for a small difference"),
+    "skill": RopeDefault(
+        "skill", 0.01, "D² points (0.01 = 1% of the no-skill loss)",
+        "1% of the loss of a no-skill prediction, the share D² is measured in"),
+    "brier": RopeDefault(
+        "brier", 0.0025, "Brier score points",
+        "1% of the Brier score of a no-skill two-class prediction (0.25), the scale of the "
+        "score"),
+}
+_RANKING = ("roc_auc", "average_precision")
+
+
+def metric_family(metric: str) -> str:
+    """The family of a metric for its default ROPE: ``ranking`` (ROC AUC in every form,
+    average precision), ``log_loss``, ``brier``, ``skill`` (the D² scores) or ``share`` (accuracy, balanced accuracy, F1, precision, recall, Jaccard, MCC and any
+    other score in shares of rows)."""
+    name = str(metric or "")
+    if name.startswith("d2_"):
+        return "skill"
+    if name.startswith(_RANKING):
+        return "ranking"
+    if "log_loss" in name:
+        return "log_loss"
+    if "brier" in name:
+        return "brier"
+    return "share"
+
+
+def default_rope(metric: str) -> RopeDefault:
+    """The default ROPE of ``metric`` (its family's, :data:`ROPE_DEFAULTS`), with the unit
+    to show beside it and the reason; used within a data set and across data sets."""
+    return ROPE_DEFAULTS[metric_family(metric)]
+
+
+def rope_unit(metric: str) -> str:
+    """The unit a ROPE on ``metric`` is in, as words shown beside it."""
+    return default_rope(metric).unit
+
+
+@dataclass(frozen=True)
+class ComparisonSettings:
+    """ROPE half-width, significance level, correction and credible levels.
+
+    ``rope`` None (the default) means the primary metric's default
+    (:func:`default_rope`); :meth:`resolved` fills it in once the metric is known."""
+
+    rope: Optional[float] = None
     alpha: float = 0.05
     correction: str = "bonferroni"
     credible_levels: tuple = (0.5, 0.75, 0.95)
 
+    def rope_for(self, metric: str) -> float:
+        """The ROPE half-width on ``metric``: the one given, else the metric's default."""
+        return default_rope(metric).rope if self.rope is None else float(self.rope)
+
+    def resolved(self, metric: str) -> "ComparisonSettings":
+        """These settings with the ROPE given or defaulted for ``metric``."""
+        from dataclasses import replace
+
+        return self if self.rope is not None else replace(self, rope=self.rope_for(metric))
+
     def __post_init__(self):
-        if not np.isfinite(self.rope) or self.rope < 0:
+        if self.rope is None:
+            pass
+        elif isinstance(self.rope, bool) or not np.isfinite(self.rope) or self.rope < 0:
             raise ValueError(f"comparison: rope must be a number of 0 or more (got {self.rope})")
         if not 0 < self.alpha < 1:
             raise ValueError(f"comparison: alpha must be between 0 and 1 (got {self.alpha})")
@@ -304,7 +419,9 @@ class ComparisonSettings:
                                  f"(got {level})")
 
     def to_json(self) -> dict:
-        return {"rope": self.rope, "alpha": self.alpha, "correction": self.correction,
+        """The ``comparison`` block (``rope`` left out while it is the metric's default)."""
+        rope = {} if self.rope is None else {"rope": self.rope}
+        return {**rope, "alpha": self.alpha, "correction": self.correction,
                 "credible_levels": list(self.credible_levels)}
 
 
@@ -347,7 +464,7 @@ BAYESIAN_COLUMNS = ["model_1", "model_2", "p_mu_positive", "p_better", "p_equiva
 INTERVAL_COLUMNS = ["model_1", "model_2", "level", "lower", "upper"]
 #: Columns of :func:`summary_table` (``summary.csv``).
 SUMMARY_COLUMNS = ["model", "metric", "mean", "std", "rank", "n_folds", "n_failed", "n_warned",
-                   "rank_mean", "rank_n_folds", "rank_note"]
+                   "rank_mean", "rank_n_folds", "rank_note", "ci_low", "ci_high"]
 
 
 def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
@@ -362,14 +479,16 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
     n_train, n_test : float
         Training and test fold sizes.
     settings : ComparisonSettings
+        Its ROPE, when not given, is the metric's default (:func:`default_rope`).
     metric : str
-        Name of the metric, for the record.
+        Name of the metric (its ROPE default; for the record).
 
     Returns
     -------
     Comparison
         One row per unordered pair, the better-ranked model as ``model_1``.
     """
+    settings = settings.resolved(metric)
     ordered = order_by_rank(score_matrix)
     names = list(ordered.index)
     values = ordered.to_numpy(dtype=float)
@@ -401,11 +520,14 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
 
 
 def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple,
-                  failures: pd.DataFrame = None) -> pd.DataFrame:
-    """Mean, standard deviation and rank of every model on every metric.
+                  failures: pd.DataFrame = None, alpha: float = 0.05) -> pd.DataFrame:
+    """Mean, standard deviation, interval and rank of every model on every metric.
 
     Columns: ``model, metric, mean, std, rank, n_folds, n_failed, n_warned, rank_mean,
-    rank_n_folds, rank_note``. ``mean`` and ``std`` (population, ddof=0, as
+    rank_n_folds, rank_note, ci_low, ci_high``. ``ci_low``, ``ci_high``: the corrected-t
+    interval of the mean at level ``1 − alpha`` (the comparison's α) over the model's
+    completed folds, with the run's mean fold sizes (:func:`corrected_interval`; it can
+    under-cover, see there). ``mean`` and ``std`` (population, ddof=0, as
     GridSearchCV's ``std_test_score``) use every fold the model completed; NaN folds are
     counted in ``n_failed``. ``n_warned`` counts the folds on which the model raised a
     warning (``failures`` rows of kind ``"warning"``). The rank compares the models on
@@ -413,6 +535,7 @@ def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple,
     ranked model completed; a model with no valid score has no rank.
     """
     warned = _warned_folds(failures)
+    n_train, n_test = mean_fold_sizes(scores)
     parts = []
     for metric in metrics:
         table = scores[scores["metric"] == metric]
@@ -428,10 +551,23 @@ def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple,
         part["rank_n_folds"] = int(common_folds(matrix).sum())
         part["rank_note"] = [_rank_note(row, len(matrix.columns)) for _, row in part.iterrows()]
         part["n_warned"] = [warned.get(m, 0) for m in part.index]
+        bounds = [corrected_interval(matrix.loc[m].to_numpy(dtype=float), n_train, n_test,
+                                     alpha) for m in part.index]
+        part["ci_low"] = [low for low, _ in bounds]
+        part["ci_high"] = [high for _, high in bounds]
         part.insert(0, "metric", metric)
         parts.append(part.rename_axis("model").reset_index())
     summary = pd.concat(parts, ignore_index=True)
     return summary[SUMMARY_COLUMNS]
+
+
+def mean_fold_sizes(scores: pd.DataFrame) -> tuple:
+    """Mean training and test fold sizes over the run's splits (one row per split of
+    ``fold_scores``), as :meth:`engine.cv.CVResult.train_test_sizes` gives them."""
+    if scores.empty:
+        return np.nan, np.nan
+    first = scores.drop_duplicates(["repeat", "fold"])
+    return float(first["n_train"].mean()), float(first["n_test"].mean())
 
 
 def _warned_folds(failures) -> dict:

@@ -46,10 +46,12 @@ INNER_SPLITS = 5
 THRESHOLD_SCORINGS = ("balanced_accuracy", "accuracy", "f1", "precision", "recall", "jaccard",
                       "matthews_corrcoef", "f1_macro", "f1_weighted")
 #: Columns of ``thresholds.csv``.
-THRESHOLD_COLUMNS = ["model", "repeat", "fold", "threshold", "inner_score"]
+#: ``threshold`` is on the probability (or decision score) of ``positive_class``.
+THRESHOLD_COLUMNS = ["model", "repeat", "fold", "threshold", "inner_score", "positive_class"]
 #: Columns of ``tuning_optimism.csv``.
 OPTIMISM_COLUMNS = ["model", "metric", "n_members", "best_member", "best_plain_score",
-                    "nested_score", "optimism"]
+                    "nested_score", "optimism", "ci_low", "ci_high", "p_value_two_sided",
+                    "n_folds", "tuning_metric"]
 
 
 # ----------------------------------------------------------------------------- checking
@@ -179,7 +181,7 @@ def check_cost(cost, where: str = "cost") -> list:
 
 # ----------------------------------------------------------------------------- scorers
 
-def cost_score(y_true, y_pred, cost, labels) -> float:
+def cost_score(y_true, y_pred, cost, labels, pos_label=None) -> float:
     """Minus the mean cost per row: ``-sum(confusion * cost) / n`` (greater is better).
 
     Parameters
@@ -190,6 +192,9 @@ def cost_score(y_true, y_pred, cost, labels) -> float:
         negative class first.
     labels : list
         ``[negative, positive]``.
+    pos_label : optional
+        Not used in the sum (``labels`` orders the matrix); a scorer made with it tells
+        scikit-learn which class's probability a threshold is on.
     """
     from sklearn.metrics import confusion_matrix
 
@@ -198,11 +203,59 @@ def cost_score(y_true, y_pred, cost, labels) -> float:
 
 
 def cost_scorer(cost, pos_label=None):
-    """A scikit-learn scorer from a cost matrix (see :func:`cost_score`); picklable."""
+    """A scikit-learn scorer from a cost matrix (see :func:`cost_score`); picklable.
+
+    It carries ``pos_label`` (the positive class's code, default 1), so a
+    ``TunedThresholdClassifierCV`` scored by it puts its threshold on the positive
+    class's probability (or decision score)."""
     from sklearn.metrics import make_scorer
 
     positive = 1 if pos_label is None else int(pos_label)
-    return make_scorer(cost_score, cost=cost, labels=[1 - positive, positive])
+    return make_scorer(cost_score, cost=cost, labels=[1 - positive, positive],
+                       pos_label=positive)
+
+
+def label_score(y_true, y_pred, metric: str, pos_label=None) -> float:
+    """scikit-learn's ``metric`` of predicted labels for a metric that treats the classes
+    alike (balanced accuracy, accuracy, MCC, macro or weighted F1): ``pos_label`` is not
+    used in the score; a scorer made with it tells scikit-learn which class's probability
+    a threshold is on."""
+    from sklearn import metrics as skm
+
+    if metric in ("f1_macro", "f1_weighted"):
+        return float(skm.f1_score(y_true, y_pred, average=metric.split("_")[1]))
+    func = {"balanced_accuracy": skm.balanced_accuracy_score, "accuracy": skm.accuracy_score,
+            "matthews_corrcoef": skm.matthews_corrcoef}[metric]
+    return float(func(y_true, y_pred))
+
+
+def threshold_scorer(block: dict, pos_label=None):
+    """The scorer a ``"threshold"`` block chooses its threshold by, on the positive class.
+
+    scikit-learn's ``TunedThresholdClassifierCV`` thresholds the probability (or decision
+    score) of the class its scorer names as ``pos_label``, else of the class that sorts
+    last. Every scorer made here names the data's positive class (code ``pos_label``,
+    default 1), so ``best_threshold_`` is the threshold on the positive class's
+    probability whichever class sorts first, and ``predict`` says positive at or above it.
+
+    Parameters
+    ----------
+    block : dict
+        A checked ``"threshold"`` block (:func:`check_threshold`).
+    pos_label : int, optional
+        The positive class's code.
+    """
+    from sklearn import metrics as skm
+
+    positive = 1 if pos_label is None else int(pos_label)
+    if "cost" in block:
+        return cost_scorer(block["cost"], positive)
+    metric = block["scoring"]
+    if metric in ("f1", "precision", "recall", "jaccard"):
+        func = {"f1": skm.f1_score, "precision": skm.precision_score,
+                "recall": skm.recall_score, "jaccard": skm.jaccard_score}[metric]
+        return skm.make_scorer(func, pos_label=positive)
+    return skm.make_scorer(label_score, metric=metric, pos_label=positive)
 
 
 def scorer_for(metric: str, pos_label=None):
@@ -274,8 +327,7 @@ def wrap_model(estimator, spec, dataset=None):
         from sklearn.model_selection import TunedThresholdClassifierCV
 
         block = spec.threshold
-        scoring = (cost_scorer(block["cost"], pos_label) if "cost" in block
-                   else scorer_for(block["scoring"], pos_label))
+        scoring = threshold_scorer(block, pos_label)
         model = TunedThresholdClassifierCV(model, scoring=scoring,
                                            cv=inner_cv(block.get("inner_splits", INNER_SPLITS),
                                                        dataset),
@@ -454,17 +506,21 @@ def tuning_table(rows: list) -> pd.DataFrame:
     return pd.DataFrame(records, columns=columns)
 
 
-def thresholds_table(rows: list) -> pd.DataFrame:
+def thresholds_table(rows: list, positive=None) -> pd.DataFrame:
     """``thresholds.csv`` from ``(model, repeat, fold, details)``: model, repeat, fold,
-    threshold, inner_score (the threshold's mean score on the inner folds)."""
-    records = [(model, repeat, fold, d["best_threshold"], d["threshold_score"])
+    threshold (on the positive class's probability, or decision score: the model says
+    ``positive`` at or above it), inner_score (the threshold's mean score on the inner
+    folds), positive_class (``positive``, the class the threshold is about)."""
+    positive = _jsonable(positive)
+    records = [(model, repeat, fold, d["best_threshold"], d["threshold_score"], positive)
                for model, repeat, fold, d in rows if "best_threshold" in d]
     return pd.DataFrame(records, columns=THRESHOLD_COLUMNS)
 
 
-def optimism_table(nested: dict, members: dict, metric: str) -> pd.DataFrame:
+def optimism_table(nested: dict, members: dict, metric: str, sizes: tuple = (np.nan, np.nan),
+                   alpha: float = 0.05, tuning_metrics: dict = None) -> pd.DataFrame:
     """``tuning_optimism.csv``: per tuned model, the best grid member's plain CV mean minus
-    the nested mean (same outer folds, ``metric``).
+    the nested mean (same outer folds, ``metric``), with the uncertainty of that gap.
 
     Parameters
     ----------
@@ -473,7 +529,24 @@ def optimism_table(nested: dict, members: dict, metric: str) -> pd.DataFrame:
     members : dict
         Tuned model name -> ``{member label: its outer fold scores as a plain model}``.
     metric : str
+    sizes : (float, float)
+        Mean training and test fold sizes of the outer folds.
+    alpha : float
+        The interval's level is ``1 − alpha`` (the comparison's α).
+    tuning_metrics : dict, optional
+        Tuned model name -> the metric its grid search chose by (default ``metric``).
+
+    Returns
+    -------
+    DataFrame
+        :data:`OPTIMISM_COLUMNS`: ``optimism`` (best_plain_score − nested_score), then
+        ``ci_low``, ``ci_high`` (the corrected-t interval of the paired fold differences,
+        best member minus tuned model, over the folds both completed,
+        :func:`engine.stats.corrected_interval`), ``p_value_two_sided`` (the corrected
+        paired t-test of those differences), ``n_folds`` and ``tuning_metric``.
     """
+    from .stats import corrected_interval, corrected_ttest, two_sided
+
     records = []
     for model, scores in members.items():
         means = {label: _mean(s) for label, s in scores.items()}
@@ -482,9 +555,31 @@ def optimism_table(nested: dict, members: dict, metric: str) -> pd.DataFrame:
         if not means or not np.isfinite(nested_mean):
             continue
         best = max(means, key=means.get)
+        differences = np.asarray(scores[best], float) - np.asarray(nested[model], float)
+        differences = differences[~np.isnan(differences)]
+        low, high = corrected_interval(differences, *sizes, alpha=alpha)
+        p_value = two_sided(corrected_ttest(differences, *sizes)[1])
         records.append((model, metric, len(scores), best, means[best], nested_mean,
-                        means[best] - nested_mean))
+                        means[best] - nested_mean, low, high, p_value, len(differences),
+                        (tuning_metrics or {}).get(model) or metric))
     return pd.DataFrame(records, columns=OPTIMISM_COLUMNS)
+
+
+def optimism_at(table: pd.DataFrame, alpha: float, old_alpha: float) -> pd.DataFrame:
+    """``tuning_optimism.csv`` with its interval at level ``1 − alpha`` instead of
+    ``1 − old_alpha`` (same centre and standard error; the t quantile changes)."""
+    from scipy.stats import t as student_t
+
+    if table.empty or "ci_low" not in table or alpha == old_alpha:
+        return table
+    table = table.copy()
+    df = table["n_folds"].to_numpy(dtype=float) - 1
+    with np.errstate(all="ignore"):
+        centre = (table["ci_low"] + table["ci_high"]).to_numpy(dtype=float) / 2
+        half = ((table["ci_high"] - table["ci_low"]).to_numpy(dtype=float) / 2
+                * student_t.ppf(1 - alpha / 2, df) / student_t.ppf(1 - old_alpha / 2, df))
+    table["ci_low"], table["ci_high"] = centre - half, centre + half
+    return table
 
 
 def _mean(scores) -> float:
@@ -492,21 +587,66 @@ def _mean(scores) -> float:
     return float(np.nanmean(scores)) if np.isfinite(scores).any() else float("nan")
 
 
-def optimism_sentence(row) -> str:
-    """One sentence on the optimism of a tuned model (a row of ``tuning_optimism.csv``)."""
+#: Why the gap is not selection bias alone (said with every optimism sentence).
+OPTIMISM_MIXES = ("the gap mixes the flattery of picking a setting on the folds that score it "
+                  "with the nested search choosing its setting on smaller (inner) training sets")
+
+
+def optimism_shown(row) -> bool:
+    """Whether a ``tuning_optimism.csv`` row shows optimism: its interval lies above 0."""
+    low = row.get("ci_low", np.nan) if hasattr(row, "get") else np.nan
+    return bool(np.isfinite(low) and low > 0)
+
+
+def optimism_sentence(row, alpha: float = 0.05) -> str:
+    """One sentence on the optimism of a tuned model (a row of ``tuning_optimism.csv``).
+
+    It calls the gap optimism only when its interval (level ``1 − alpha``) excludes 0."""
     head = (f"{row['model']}: tuned inside each training fold it scores "
             f"{row['nested_score']:.4g} {row['metric']}; the best of its {row['n_members']} "
             f"grid settings ({row['best_member']}), picked by the same folds that score it, "
             f"shows {row['best_plain_score']:.4g}")
-    if row["optimism"] > 0:
-        return (head + f", {row['optimism']:.3g} too optimistic: report the tuned score, "
-                "which paid for choosing the setting")
-    return head + ": choosing on the scoring folds did not flatter it this time"
+    low, high = row.get("ci_low", np.nan), row.get("ci_high", np.nan)
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return (head + f", {row['optimism']:.3g} higher, with too few folds to say how sure "
+                f"that is ({OPTIMISM_MIXES}): report the tuned score")
+    gap = (f"a gap of {row['optimism']:.3g} ({100 * (1 - alpha):g}% interval {low:.3g} to "
+           f"{high:.3g}, corrected paired t-test p = {row['p_value_two_sided']:.2g})")
+    if low > 0:
+        return (head + f": {gap}, so choosing on the scoring folds would have flattered it; "
+                f"{OPTIMISM_MIXES}; report the tuned score, which paid for choosing the setting")
+    if high < 0:
+        return (head + f": {gap}, the tuned model scoring higher, so these folds show no "
+                "optimism; report the tuned score")
+    return (head + f": {gap}; the interval holds 0, so these folds cannot tell optimism from "
+            f"fold-to-fold noise ({OPTIMISM_MIXES}); report the tuned score either way")
 
 
-def optimism_notes(table: pd.DataFrame) -> list:
-    """A ``tuning_optimism`` note per row of ``tuning_optimism.csv``."""
-    return [Note("tuning_optimism", optimism_sentence(row),
-                 {k: (row[k].item() if isinstance(row[k], np.generic) else row[k])
-                  for k in OPTIMISM_COLUMNS})
-            for _, row in table.iterrows()]
+def metric_sentence(row) -> str:
+    """Why the gap is partly a metric mismatch: the grid search chose by another metric."""
+    return (f"{row['model']}: its grid search chose the setting by {row['tuning_metric']} "
+            f"while the optimism compares {row['metric']}, so part of the gap comes from "
+            f"choosing for another metric, not from the folds alone")
+
+
+def _fields(row) -> dict:
+    return {k: (row[k].item() if isinstance(row[k], np.generic) else row[k])
+            for k in OPTIMISM_COLUMNS if k in row}
+
+
+def optimism_notes(table: pd.DataFrame, alpha: float = 0.05) -> list:
+    """A ``tuning_optimism`` note per row of ``tuning_optimism.csv`` (its field
+    ``shown``: whether the interval excludes 0 above it), and a
+    ``tuning_metric_differs`` note for a model whose grid search chose by another metric
+    than the one compared."""
+    notes = []
+    for _, row in table.iterrows():
+        notes.append(Note("tuning_optimism", optimism_sentence(row, alpha),
+                          {**_fields(row), "shown": optimism_shown(row),
+                           "level": 1 - alpha}))
+        tuned_by = row.get("tuning_metric")
+        if isinstance(tuned_by, str) and tuned_by != row["metric"]:
+            notes.append(Note("tuning_metric_differs", metric_sentence(row),
+                              {"model": row["model"], "metric": row["metric"],
+                               "tuning_metric": tuned_by}))
+    return notes

@@ -218,6 +218,20 @@ def test_grouped_nested_choice_equals_a_hand_loop_and_no_inner_split_mixes_group
         assert score == pytest.approx(search.score(X[test], y[test]), abs=1e-12)
 
 
+def _balanced(y_true, y_pred, pos_label=None):
+    from sklearn.metrics import balanced_accuracy_score
+
+    return balanced_accuracy_score(y_true, y_pred)
+
+
+def _balanced_accuracy_of(positive):
+    """Balanced accuracy as a scorer naming the positive class, so that
+    TunedThresholdClassifierCV thresholds that class's probability."""
+    from sklearn.metrics import make_scorer
+
+    return make_scorer(_balanced, pos_label=positive)
+
+
 @pytest.mark.parametrize("block", [{"scoring": "balanced_accuracy"},
                                    {"cost": [[0, 1], [4, 0]], "inner_splits": 4}])
 def test_grouped_thresholds_equal_a_hand_loop(subjects, block):
@@ -228,9 +242,10 @@ def test_grouped_thresholds_equal_a_hand_loop(subjects, block):
     config = CVConfig(4, 1, 3)
     result = run_to_end(run_cv(subjects, [spec], config, ["accuracy"]))
     X, y, groups = _X(subjects), subjects.y, subjects.groups
-    # the positive class is "no" (code 0, the smaller class), as the engine's scorer has it
+    # the positive class is "no" (code 0, the smaller class): the scorer names it, so the
+    # threshold is on P(no)
     scoring = (cost_scorer(block["cost"], subjects.pos_label) if "cost" in block
-               else block["scoring"])
+               else _balanced_accuracy_of(subjects.pos_label))
     for (train, test), (_, row), score in zip(
             _outer(subjects, config), result.thresholds.iterrows(), result.scores["score"]):
         peer = TunedThresholdClassifierCV(make_pipeline(_plain(spec), subjects),
@@ -254,7 +269,8 @@ def test_grouped_threshold_around_the_grid_search(subjects):
     peer = TunedThresholdClassifierCV(
         GridSearchCV(pipe, {"model__C": [0.01, 1]}, scoring="balanced_accuracy",
                      cv=StratifiedGroupKFold(2)),
-        scoring="balanced_accuracy", cv=StratifiedGroupKFold(2), random_state=0)
+        scoring=_balanced_accuracy_of(subjects.pos_label), cv=StratifiedGroupKFold(2),
+        random_state=0)
     assert_routed_scores(result, peer, subjects, 0, "balanced_accuracy")
 
 
@@ -315,7 +331,7 @@ def test_too_many_inner_folds_for_the_groups_is_a_clear_error(subjects):
 
 
 def test_the_store_key_format_changed_with_the_grouped_inner_folds():
-    assert KEY_FORMAT == 2 and environment_record()["format"] == 2
+    assert KEY_FORMAT == 3 and environment_record()["format"] == 3
 
 
 # ----------------------------------------------------------------------------- ALOOCV

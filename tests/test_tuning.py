@@ -3,6 +3,7 @@ checked against scikit-learn's own GridSearchCV / TunedThresholdClassifierCV run
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics import confusion_matrix, f1_score, make_scorer
 from sklearn.model_selection import (GridSearchCV, ParameterGrid, RepeatedStratifiedKFold,
@@ -120,13 +121,14 @@ def test_grid_members_and_optimism_equal_plain_cross_validation():
     spec, = expand_models([entry])
     result = run_to_end(run_cv(dataset, [spec], config, ["roc_auc"]))
     X, y = _X(dataset), dataset.y
-    means = {}
+    means, folds = {}, {}
     for combo, label in [({"kernel": "linear"}, "kernel=linear"),
                          ({"kernel": "poly", "degree": 2}, "kernel=poly, degree=2"),
                          ({"kernel": "poly", "degree": 3}, "kernel=poly, degree=3"),
                          ({"kernel": "rbf"}, "kernel=rbf")]:
         member = make_pipeline(ModelSpec("m", "SVC", {"random_state": 0, **combo}), dataset)
-        means[label] = cross_val_score(member, X, y, cv=_outer(config), scoring="roc_auc").mean()
+        folds[label] = cross_val_score(member, X, y, cv=_outer(config), scoring="roc_auc")
+        means[label] = folds[label].mean()
     best = max(means, key=means.get)
     nested = result.scores["score"].mean()
     row = result.tuning_optimism.iloc[0]
@@ -135,10 +137,61 @@ def test_grid_members_and_optimism_equal_plain_cross_validation():
     assert row["best_plain_score"] == pytest.approx(means[best], abs=1e-12)
     assert row["nested_score"] == pytest.approx(nested, abs=1e-12)
     assert row["optimism"] == pytest.approx(means[best] - nested, abs=1e-12)
+    # the gap's own uncertainty: the corrected-t interval of the paired fold differences
+    differences = folds[best] - result.scores["score"].to_numpy()
+    n, n_train, n_test = len(differences), len(y) * 4 / 5, len(y) / 5
+    se = np.sqrt((1 / n + n_test / n_train) * np.var(differences, ddof=1))
+    half = stats.t(n - 1).ppf(0.975) * se
+    assert row["ci_low"] == pytest.approx(differences.mean() - half, abs=1e-12)
+    assert row["ci_high"] == pytest.approx(differences.mean() + half, abs=1e-12)
+    assert row["p_value_two_sided"] == pytest.approx(
+        2 * stats.t(n - 1).sf(abs(differences.mean() / se)), abs=1e-12)
+    assert row["n_folds"] == 10 and row["tuning_metric"] == "roc_auc"
     note, = optimism_notes(result.tuning_optimism)
     assert note.code == "tuning_optimism" and note.fields["best_member"] == best
+    assert note.fields["shown"] == (row["ci_low"] > 0)
+    assert "95% interval" in str(note) and "smaller (inner) training sets" in str(note)
     # members are not models of the comparison
     assert result.models == ("svc",) and set(result.scores["model"]) == {"svc"}
+
+
+def _row(**values):
+    base = {"model": "svc", "metric": "roc_auc", "n_members": 4, "best_member": "C=1",
+            "best_plain_score": 0.93, "nested_score": 0.92, "optimism": 0.01,
+            "p_value_two_sided": 0.3, "n_folds": 10, "tuning_metric": "roc_auc"}
+    return pd.DataFrame([{**base, **values}])
+
+
+def test_optimism_is_called_so_only_when_its_interval_excludes_zero():
+    noisy, = optimism_notes(_row(ci_low=-0.004, ci_high=0.012), alpha=0.05)
+    assert not noisy.fields["shown"]
+    assert "too optimistic" not in str(noisy) and "flattered" not in str(noisy)
+    assert "cannot tell optimism from fold-to-fold noise" in str(noisy)
+    assert "95% interval -0.004 to 0.012" in str(noisy)
+    clear, = optimism_notes(_row(ci_low=0.004, ci_high=0.016, p_value_two_sided=0.002),
+                            alpha=0.1)
+    assert clear.fields["shown"] and "90% interval" in str(clear)
+    assert "would have flattered it" in str(clear)
+    below, = optimism_notes(_row(optimism=-0.02, ci_low=-0.03, ci_high=-0.01), alpha=0.05)
+    assert not below.fields["shown"] and "show no optimism" in str(below)
+
+
+def test_a_tuning_metric_other_than_the_compared_one_gets_a_note():
+    optimism, differs = optimism_notes(_row(ci_low=-0.004, ci_high=0.012,
+                                            tuning_metric="accuracy"))
+    assert optimism.code == "tuning_optimism" and differs.code == "tuning_metric_differs"
+    assert differs.fields == {"model": "svc", "metric": "roc_auc", "tuning_metric": "accuracy"}
+    assert "chose the setting by accuracy" in str(differs)
+
+
+def test_the_optimism_interval_follows_a_new_alpha():
+    from engine.tuning import optimism_at
+
+    table = _row(ci_low=-0.004, ci_high=0.012)
+    wider = optimism_at(table, 0.01, 0.05)
+    half = 0.008 * stats.t(9).ppf(0.995) / stats.t(9).ppf(0.975)
+    assert wider.loc[0, "ci_low"] == pytest.approx(0.004 - half, abs=1e-12)
+    assert wider.loc[0, "ci_high"] == pytest.approx(0.004 + half, abs=1e-12)
 
 
 def test_optimism_can_be_switched_off():
@@ -167,7 +220,9 @@ def test_threshold_scores_equal_tuned_threshold_classifier(block):
         ours = result.scores.query("metric == @m")["score"].to_numpy()
         np.testing.assert_allclose(ours, expected[f"test_{m}"], rtol=0, atol=1e-12, err_msg=m)
     thresholds = result.thresholds
-    assert list(thresholds.columns) == ["model", "repeat", "fold", "threshold", "inner_score"]
+    assert list(thresholds.columns) == ["model", "repeat", "fold", "threshold", "inner_score",
+                                        "positive_class"]
+    assert (thresholds["positive_class"] == "benign").all()     # code 1, the threshold's class
     for fold, (fitted, test, (_, row)) in enumerate(zip(
             expected["estimator"], expected["indices"]["test"], thresholds.iterrows())):
         assert row["threshold"] == pytest.approx(fitted.best_threshold_, abs=1e-12)

@@ -1,4 +1,5 @@
-"""The decision threshold each outer training fold chose (``thresholds.csv``): one line
+"""The decision threshold each outer training fold chose (``thresholds.csv``), on the
+positive class's probability (or decision score; the axis names the class): one line
 with markers per model over the folds in split order, and a dashed line at the threshold a
 model uses when none is chosen (0.5 on probabilities, 0 on decision scores such as an SVC's;
 none when the models differ). Thresholds that jump from fold to fold say the
@@ -19,6 +20,22 @@ DEFAULT_THRESHOLD = 0.5
 #: The usual threshold by what the model's values are (``CVResult.prediction_kind``).
 USUAL_THRESHOLDS = {"proba": DEFAULT_THRESHOLD, "decision": 0.0}
 TITLE = "Threshold chosen on each training fold"
+Y_LABEL = "chosen threshold"
+
+
+def axis_label(table: pd.DataFrame, kinds=None) -> str:
+    """The y axis's words: what the thresholds are on, ``threshold on P(no)`` (probabilities)
+    or ``threshold on the decision score of no``, from the table's ``positive_class``;
+    ``chosen threshold`` when the table names no class or the models' values differ."""
+    if "positive_class" not in table.columns:
+        return Y_LABEL
+    positive = set(table["positive_class"].dropna().astype(str))
+    values = {(kinds or {}).get(m, "proba") for m in table["model"]}
+    if len(positive) != 1 or len(values) != 1:
+        return Y_LABEL
+    name = positive.pop()
+    return (f"threshold on P({name})" if values.pop() == "proba"
+            else f"threshold on the decision score of {name}")
 EMPTY = "No model in this run chose a decision threshold inside the folds."
 
 
@@ -35,7 +52,7 @@ class ThresholdPlot(PlotPanel):
     def __init__(self, parent=None):
         super().__init__(f"{TITLE} (dashed: 0.5)",
                          "thresholds.png", parent,
-                         x_label="outer fold (in split order)", y_label="chosen threshold",
+                         x_label="outer fold (in split order)", y_label=Y_LABEL,
                          legend=False)
         count_axis(self)
         self.legend = LegendLabel(self)
@@ -69,6 +86,7 @@ class ThresholdPlot(PlotPanel):
         models = list(dict.fromkeys(table["model"]))
         usual = {USUAL_THRESHOLDS.get((kinds or {}).get(m, "proba")) for m in models}
         self.set_usual_threshold(usual.pop() if len(usual) == 1 else None)
+        self.plot.setLabel("left", axis_label(table, kinds))
         self._ensure_curves(len(models))
         x_all = fold_positions(table, n_splits)
         self._points = {}
@@ -107,6 +125,10 @@ class ThresholdPlot(PlotPanel):
         span = max(high - low, 0.05)
         self.plot.setRange(xRange=(0.5, float(x.max()) + 0.5),
                            yRange=(low - 0.06 * span, high + 0.06 * span), padding=0)
+
+    def axis_text(self) -> str:
+        """The y axis's label as shown (for tests)."""
+        return self.plot.getAxis("left").labelText
 
     def drawn(self) -> dict:
         """``{model: (fold positions, thresholds)}`` as drawn (for tests)."""

@@ -62,6 +62,12 @@ def ranked_summary(summary: pd.DataFrame, metrics) -> pd.DataFrame:
             .drop(columns="_order").reset_index(drop=True))
 
 
+def interval_headers(alpha: float) -> dict:
+    """Headers in words of ``summary.csv``'s interval columns at level ``1 − alpha``."""
+    level = f"{100 * (1 - alpha):g}%"
+    return {"ci_low": f"{level} interval, low", "ci_high": f"{level} interval, high"}
+
+
 def positive_of(result):
     """The positive class's label of a two-class result (None otherwise)."""
     code = getattr(result.dataset, "pos_label", None)
@@ -133,6 +139,7 @@ class ResultsTab(QWidget):
         self._result = None
         self._matrix = pd.DataFrame()
         self._shown_cv = None
+        self._shown_summary = None
         self._pair: Optional[tuple] = None
         self._build()
         state.result_changed.connect(self._on_result_changed)
@@ -192,7 +199,8 @@ class ResultsTab(QWidget):
         return bar
 
     def _build_scores_page(self) -> QWidget:
-        self.summary_panel = TablePanel("Mean, std and rank per model and metric", "summary.csv",
+        self.summary_panel = TablePanel("Mean, std, interval and rank per model and metric",
+                                        "summary.csv",
                                         key_column="model")
         self.correlation_panel = TablePanel("Correlation of fold scores", "correlation.csv",
                                             key_column="model", sortable=False, digits=3)
@@ -315,6 +323,8 @@ class ResultsTab(QWidget):
             self._matrix = result.cv.score_matrix()
             self.per_class.set_result(result)
             yield
+        elif result.summary is not getattr(self, "_shown_summary", None):
+            self._show_summary(result)          # alpha changed: the intervals did
         self._show_context(result)
         yield NEXT_TURN
         self.stack.setCurrentWidget(self.content)   # the first time: ~20 ms of Qt layout
@@ -327,8 +337,15 @@ class ResultsTab(QWidget):
         if new_scores:
             self._shown_cv = result.cv
 
-    def _draw_scores(self, result):
+    def _show_summary(self, result) -> None:
+        """The summary table, its interval's level in the headers (the comparison's α)."""
         self.summary_panel.set_frame(ranked_summary(result.summary, result.cv.metrics))
+        self.summary_panel.model.show_headers_as(interval_headers(
+            result.comparison.settings.alpha))
+        self._shown_summary = result.summary
+
+    def _draw_scores(self, result):
+        self._show_summary(result)
         yield
         self.heatmap.set_correlation(result.comparison.correlation)
         yield
@@ -357,7 +374,7 @@ class ResultsTab(QWidget):
 
     def _show_context(self, result) -> None:
         comparison = result.comparison
-        self.controls.set_settings(comparison.settings)
+        self.controls.set_settings(comparison.settings, comparison.metric)
         cv = result.cv.config
         self.controls.set_context(
             f"Comparing on <b>{html.escape(metric_label(comparison.metric, positive_of(result)))}"

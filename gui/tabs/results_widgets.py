@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QStackedWidget,
                                QToolButton, QVBoxLayout, QWidget)
 
-from engine.stats import CORRECTIONS, ComparisonSettings
+from engine.stats import CORRECTIONS, ComparisonSettings, default_rope
 
 from ..help import help_button
 
@@ -71,10 +71,13 @@ class ComparisonControls(QWidget):
         self.context = QLabel(self)
         self.rope_spin = _spin(0.0, 1000.0, 4, 0.005, "Half-width of the region of practical "
                                "equivalence: differences smaller than this do not matter to you "
-                               "(in the metric's units, e.g. 0.01 = one AUC point)")
+                               "(in the metric's units, shown beside it; by default 0.01 on "
+                               "shares of rows, 0.005 on ROC AUC)")
         self.alpha_spin = _spin(0.001, 0.5, 3, 0.01, "Significance level of the tests; an "
                                 "outcome is also called decided when its probability reaches "
                                 "1 − alpha")
+        self.rope_unit = QLabel("", self)      # the metric's unit, beside the ROPE
+        self.rope_unit.setStyleSheet("color: #555;")
         self.correction_combo = QComboBox(self)
         for name in CORRECTIONS:
             self.correction_combo.addItem(name if name == "none" else name.capitalize(), name)
@@ -91,11 +94,19 @@ class ComparisonControls(QWidget):
             row.addSpacing(8)
             row.addWidget(QLabel(text, self))
             row.addWidget(widget)
+            if widget is self.rope_spin:
+                row.addWidget(self.rope_unit)
             if topic:
                 row.addWidget(topic_button(topic, self))
 
-    def set_settings(self, settings: ComparisonSettings) -> None:
-        """Show settings without emitting ``changed``."""
+    def set_settings(self, settings: ComparisonSettings, metric: str = "") -> None:
+        """Show settings without emitting ``changed``; the ROPE (given, or ``metric``'s
+        default) with its unit beside it and, in the tooltip, the default's reason."""
+        settings = settings.resolved(metric)
+        default = default_rope(metric)
+        self.rope_unit.setText(default.unit)
+        self.rope_unit.setToolTip(f"The default for {metric or 'this metric'} is "
+                                  f"±{default.rope:g}: {default.reason}.")
         self._settings = settings
         widgets = (self.rope_spin, self.alpha_spin, self.correction_combo)
         for widget in widgets:

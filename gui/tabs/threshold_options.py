@@ -30,12 +30,13 @@ COST_FIELDS = (("fp", "A false positive costs", 1.0,
                ("tn", "A true negative costs", 0.0,
                 "A negative row cleared. Zero, or negative for a gain."))
 
-THRESHOLD_TEXT = ("A two-class model says “{positive}” when its predicted probability is above "
-                  "the threshold; 0.5 by default. Another threshold trades false alarms "
+THRESHOLD_TEXT = ("A two-class model says “{positive}” when its predicted probability of that "
+                  "class is at or above the threshold; 0.5 by default. Another threshold trades false alarms "
                   "for misses. It is chosen on each training fold by inner folds, never on "
                   "the test fold that scores it, so the score stays honest.")
-THRESHOLD_TIP = ("The decision threshold turns a probability into a yes or no: above it, "
-                 "the model predicts the positive class. 0.5 is right only when both kinds "
+THRESHOLD_TIP = ("The decision threshold turns the positive class's probability into a yes "
+                 "or no: at or above it, the model predicts the positive class (whichever "
+                 "class comes first in the data). 0.5 is right only when both kinds "
                  "of error matter alike and the classes are balanced.\n\n"
                  "Ticked, scikit-learn's TunedThresholdClassifierCV tries thresholds on "
                  "inner folds of each training part and keeps the one that scores best "

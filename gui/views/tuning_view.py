@@ -31,12 +31,19 @@ HINT = ("<p style='font-size:13pt; color:#444'>Tuning</p>"
 HEADER = ("What each outer training fold chose on its own inner folds, never looking at the "
           "test fold that scores it. Settings or thresholds that change from fold to fold "
           "are normal; a value chosen almost always is a stable choice.")
-THRESHOLD_NOTE = ("A threshold turns a predicted probability into “positive” or not; 0.5 is "
-                  "the usual one. Models without probabilities (such as SVC) are thresholded "
-                  "on their decision score, whose usual threshold is 0.")
+THRESHOLD_NOTE = ("A threshold is on the predicted probability of the positive class (named "
+                  "in the table's positive_class column): at or above it the model says "
+                  "positive; 0.5 is the usual one. Models without probabilities (such as "
+                  "SVC) are thresholded on the positive class's decision score, whose usual "
+                  "threshold is 0.")
 #: Headers of ``tuning_optimism.csv`` in words (the file keeps its column names).
 OPTIMISM_HEADERS = {"n_members": "settings", "best_member": "best setting",
-                    "best_plain_score": "its plain score", "nested_score": "tuned score"}
+                    "best_plain_score": "its plain score", "nested_score": "tuned score",
+                    "ci_low": "interval, low", "ci_high": "interval, high",
+                    "p_value_two_sided": "p (two-sided)", "n_folds": "folds",
+                    "tuning_metric": "tuned by"}
+#: The notes said above the tables.
+OPTIMISM_CODES = ("tuning_optimism", "tuning_metric_differs")
 CHOICE_COLUMNS = ["model", "parameter", "value", "times_chosen", "share_of_folds"]
 
 
@@ -77,13 +84,14 @@ def choice_counts(tuning: pd.DataFrame) -> pd.DataFrame:
 
 
 def optimism_html(result) -> str:
-    """The ``tuning_optimism`` notes as paragraphs, optimistic ones in bold colour."""
+    """The ``tuning_optimism`` notes as paragraphs, in colour only where the interval shows
+    optimism (excludes 0), and the ``tuning_metric_differs`` notes."""
     paragraphs = []
     for note in result.notes:
-        if note_code(note) != "tuning_optimism":
+        if note_code(note) not in OPTIMISM_CODES:
             continue
         text = escape(str(note) + ".")    # starts with the model's name: kept as it is
-        flattering = float(note_fields(note).get("optimism", 0) or 0) > 0
+        flattering = bool(note_fields(note).get("shown", False))
         style = "color:#b35900" if flattering else "color:#333"
         paragraphs.append(f"<p style='{style}; margin:2px'>{text}</p>")
     return "".join(paragraphs)
@@ -130,6 +138,7 @@ class TuningView(QWidget):
         self.optimism_table = TablePanel("Optimism of picking the best on the same folds",
                                          "tuning_optimism.csv", right, key_column="model")
         self.optimism_table.model.show_column_as("metric", metric_label)
+        self.optimism_table.model.show_column_as("tuning_metric", metric_label)
         self.optimism_table.model.show_headers_as(OPTIMISM_HEADERS)
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
@@ -149,6 +158,7 @@ class TuningView(QWidget):
         self.threshold_plot = ThresholdPlot(body)
         self.thresholds_table = TablePanel("Threshold chosen on each training fold",
                                            "thresholds.csv", body, key_column="model")
+        self.thresholds_table.model.show_headers_as({"positive_class": "positive class"})
         body.addWidget(self.threshold_plot)
         body.addWidget(self.thresholds_table)
         body.setSizes([640, 560])

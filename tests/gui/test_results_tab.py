@@ -134,6 +134,36 @@ def test_significance_is_highlighted_at_alpha(qtbot, tab, state):
     assert background(panel, row, "p_value_two_sided") == SIGNIFICANT
 
 
+def _header(panel, column):
+    model = panel.model
+    return model.headerData(list(panel.frame().columns).index(column), Qt.Horizontal)
+
+
+def test_summary_shows_each_models_interval_at_alpha(qtbot, tab, state):
+    """summary.csv's ci_low / ci_high in the Summary table, their level in the headers;
+    a new alpha redraws them (the scores stay the same)."""
+    summary = tab.summary_panel.frame().set_index(["model", "metric"])
+    engine = state.result.summary.set_index(["model", "metric"])
+    for column in ("ci_low", "ci_high"):
+        pd.testing.assert_series_equal(summary[column], engine.loc[summary.index, column])
+    assert _header(tab.summary_panel, "ci_low") == "95% interval, low"
+    width = (summary["ci_high"] - summary["ci_low"]).to_numpy()
+    with qtbot.waitSignal(state.result_changed):
+        tab.controls.alpha_spin.setValue(0.2)
+    state.renderer.flush()
+    assert _header(tab.summary_panel, "ci_high") == "80% interval, high"
+    again = tab.summary_panel.frame().set_index(["model", "metric"]).loc[summary.index]
+    assert ((again["ci_high"] - again["ci_low"]).to_numpy() < width).all()
+
+
+def test_the_rope_shows_its_unit_and_the_defaults_reason(tab, state):
+    from engine.stats import default_rope
+
+    metric = state.result.comparison.metric
+    assert tab.controls.rope_unit.text() == default_rope(metric).unit
+    assert default_rope(metric).reason in tab.controls.rope_unit.toolTip()
+
+
 # ---------------------------------------------------------------------------- the chosen pair
 def test_the_best_two_models_are_compared_first(tab):
     assert (tab.model_a_combo.currentText(), tab.model_b_combo.currentText()) == ("rbf", "linear")

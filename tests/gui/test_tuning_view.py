@@ -87,10 +87,17 @@ def test_ticked_on_the_models_tab_saved_run_and_shown(window, qtbot, tmp_path, a
     optimism = tables["tuning_optimism.csv"].iloc[0]
     assert optimism["n_members"] == 4
     assert f"{optimism['nested_score']:.4g}" in view.verdict.text()
+    assert f"95% interval {optimism['ci_low']:.3g} to {optimism['ci_high']:.3g}" \
+        in view.verdict.text()
+    shown = view.optimism_table.frame().columns
+    assert {"ci_low", "ci_high", "p_value_two_sided", "tuning_metric"} <= set(shown)
+    assert ("color:#b35900" in view.verdict.text()) == (optimism["ci_low"] > 0)
     assert view.settings_part.isVisibleTo(view) and view.threshold_part.isVisibleTo(view)
     x, y = view.threshold_plot.drawn()["nb"]
     thresholds = tables["thresholds.csv"]
     assert x == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    positive = window.state.result.dataset.classes[window.state.result.dataset.pos_label]
+    assert view.threshold_plot.axis_text() == f"threshold on P({positive})"
     np.testing.assert_allclose(y, thresholds.sort_values(["repeat", "fold"])["threshold"])
 
 
@@ -153,3 +160,21 @@ def test_the_dashed_line_is_the_usual_threshold_of_what_the_models_give(qtbot):
     assert plot.default_line.value() == 0.5 and "dashed: 0.5" in plot.title.text()
     plot.set_thresholds(table, 2, {"svc": "decision", "nb": "proba"})
     assert not plot.default_line.isVisible() and "dashed" not in plot.title.text()
+
+
+def test_the_axis_names_the_class_the_thresholds_are_on(qtbot):
+    """thresholds.csv's positive_class names what the threshold is on: P(no) for
+    probabilities, the decision score of "no" for decision values."""
+    from gui.plots.threshold_plot import ThresholdPlot
+
+    plot = ThresholdPlot()
+    qtbot.addWidget(plot)
+    table = pd.DataFrame({"model": ["lr", "lr"], "repeat": [1, 1], "fold": [1, 2],
+                          "threshold": [0.08, 0.1], "inner_score": [-0.3, -0.3],
+                          "positive_class": ["no", "no"]})
+    plot.set_thresholds(table, 2, {"lr": "proba"})
+    assert plot.axis_text() == "threshold on P(no)"
+    plot.set_thresholds(table, 2, {"lr": "decision"})
+    assert plot.axis_text() == "threshold on the decision score of no"
+    plot.set_thresholds(table.drop(columns="positive_class"), 2, {"lr": "proba"})
+    assert plot.axis_text() == "chosen threshold"
