@@ -86,6 +86,15 @@ class AcrossComparison:
         ranked = self.ranks.dropna(subset=["mean_rank"])
         return freq.cliques(ranked, float(self.nemenyi["critical_difference"].iloc[0]))
 
+    def diagram_cliques(self) -> list:
+        """The bars a critical-difference diagram should draw: :meth:`cliques` when the
+        Nemenyi pairs may be read (:attr:`posthoc_interpretable`), otherwise one group of
+        every ranked model (no pair is told apart)."""
+        if self.posthoc_interpretable:
+            return self.cliques()
+        ranked = self.ranks.dropna(subset=["mean_rank"])["model"].tolist()
+        return [ranked] if len(ranked) >= 2 and not self.nemenyi.empty else []
+
     def report(self) -> str:
         """The text of ``report.md``: the comparison in plain words."""
         from .report import across_report
