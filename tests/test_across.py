@@ -501,7 +501,7 @@ def test_report_states_the_results_in_plain_words():
     chi2 = result.friedman["chi2"].iloc[0]
     assert f"Friedman chi² = {chi2:.3g}" in text
     assert "The critical difference is 1.12 mean ranks" in text
-    assert "**C4.5+m+cf is better than C4.5** (mean ranks 1.18 apart" in text
+    assert "**C4.5+m+cf ranks better than C4.5** (mean ranks 1.18 apart" in text
     row = by_pair(result.signed_rank)[("C4.5+m+cf", "C4.5")]
     assert (f"C4.5+m+cf against C4.5: P(C4.5+m+cf ahead by more than the ROPE) = "
             f"{row.p_better:.3f}, P(practically equivalent) = {row.p_equivalent:.3f}") in text

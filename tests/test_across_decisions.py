@@ -21,7 +21,7 @@ from engine.progress import run_to_end
 
 DATA = Path(__file__).parent / "data"
 #: what a sentence that decides looks like in report.md
-DECIDING = re.compile(r"\*\*|is better than|significantly better|differ significantly:|"
+DECIDING = re.compile(r"\*\*|is better than|ranks better than|significantly better|differ significantly:|"
                       r"at least some models differ|are practically equivalent\.")
 
 
@@ -141,7 +141,7 @@ def test_posthoc_after_a_rejecting_omnibus_test_states_the_differences():
     significant = result.nemenyi[result.nemenyi["significant"]]
     assert len(significant) and significant["beyond_critical_difference"].all()
     for row in significant.itertuples(index=False):
-        assert f"**{row.model_1} is better than {row.model_2}**" in result.report()
+        assert f"**{row.model_1} ranks better than {row.model_2}**" in result.report()
 
 
 # --------------------------------------------------------------------------- Bayesian
@@ -201,17 +201,17 @@ def test_a_bayesian_decision_the_wilcoxon_test_does_not_share_says_they_disagree
     the stricter of the two; the words are there for when it happens)."""
     from types import SimpleNamespace
 
-    from engine.across.report import _decision_words
+    from engine.across.report import decision_words
 
     result = compare_across(tidy(np.random.default_rng(1).uniform(0.7, 0.9, (8, 3))),
                             metric="roc_auc", n_samples=1000)
     row = SimpleNamespace(decision="model_1", model_1="a", model_2="b")
     wilcoxon = SimpleNamespace(significant=False, p_value_adjusted=0.0625)
-    words = _decision_words(row, result, wilcoxon, None)
+    words = decision_words(row, result, wilcoxon, None)
     assert words.startswith(" **a is better than b by more than the ROPE.**")
     assert "does not find a significant difference (Wilcoxon p = 0.0625 after Holm)" in words
     assert "the tests disagree" in words
-    agree = _decision_words(row, result, SimpleNamespace(significant=True,
+    agree = decision_words(row, result, SimpleNamespace(significant=True,
                                                          p_value_adjusted=0.01), None)
     assert "The Wilcoxon test agrees" in agree and "disagree" not in agree
 

@@ -189,7 +189,7 @@ def _nemenyi(result) -> str:
         if beyond.empty:
             text += "No pair of models differs significantly."
         else:
-            lines = [f"- **{r.model_1} is better than {r.model_2}** (mean ranks "
+            lines = [f"- **{r.model_1} ranks better than {r.model_2}** (mean ranks "
                      f"{number(r.mean_rank_difference)} apart, {p_text(r.p_value)})"
                      for r in beyond.itertuples(index=False)]
             text += "These pairs differ significantly:\n\n" + "\n".join(lines)
@@ -249,7 +249,7 @@ def _signed_rank(result) -> str:
             line += f", P(practically equivalent) {_is(r.p_equivalent)}"
         line += f", P({r.model_2} ahead by more than the ROPE) {_is(r.p_worse)}."
         if result.decides:
-            line += _decision_words(r, result, wilcoxon.get((r.model_1, r.model_2)),
+            line += decision_words(r, result, wilcoxon.get((r.model_1, r.model_2)),
                                     nemenyi.get((r.model_1, r.model_2)))
         lines.append(line)
     n_pairs = len(result.signed_rank)
@@ -278,7 +278,7 @@ def _signed_rank(result) -> str:
             f"likeliest.) {rule}\n\n" + "\n".join(lines))
 
 
-def _decision_words(row, result, wilcoxon, nemenyi) -> str:
+def decision_words(row, result, wilcoxon, nemenyi) -> str:
     """The decision a pair's posterior supports, and what the frequentist tests of the same
     report say of the pair when they disagree."""
     decision = row.decision
@@ -299,6 +299,10 @@ def _decision_words(row, result, wilcoxon, nemenyi) -> str:
             words += (f" The Wilcoxon test finds a significant difference ({w_p}): the two "
                       "disagree in words only, the difference is consistent but smaller than "
                       "the ROPE, too small to matter by the ROPE's measure.")
+        if nemenyi is not None and result.posthoc_interpretable and bool(nemenyi.significant):
+            words += (" The Nemenyi test ranks them apart: ranks count who wins on each data "
+                      "set, not by how much, so a consistent win smaller than the ROPE can "
+                      "separate their mean ranks.")
         return words
     winner = row.model_1 if decision == "model_1" else row.model_2
     loser = row.model_2 if decision == "model_1" else row.model_1
