@@ -165,6 +165,7 @@ class AcrossView(QWidget):
         """The report, a section per slice: inserted into the browser's document one
         section at a time (``setMarkdown`` laid out the whole report at once: ~100 ms for
         12 models; the longest section, the Wilcoxon table, takes ~20 ms)."""
+        yield                                   # the tables' slice ends before the text
         markdown = smaller_headings(across.report())
         yield
         self.report.clear()
@@ -172,7 +173,7 @@ class AcrossView(QWidget):
         for number, section in enumerate(report_sections(markdown)):
             cursor.movePosition(QTextCursor.End)
             if number:
-                cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())   # a heading's own
+                cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())   # a piece's own
             cursor.insertMarkdown(section)
             yield
         self.report.moveCursor(QTextCursor.Start)
@@ -232,13 +233,21 @@ def smaller_headings(markdown: str) -> str:
                      for line in markdown.split("\n"))
 
 
+#: list items per piece of the report (a long list, one line per pair, in several slices)
+LIST_ITEMS_PER_PIECE = 12
+
+
 def report_sections(markdown: str) -> list:
-    """The report cut before every heading (each piece ends with a blank line)."""
-    sections, current = [], []
+    """The report cut before every heading, and long lists (the Bayesian section's line per
+    pair) every :data:`LIST_ITEMS_PER_PIECE` items; each piece ends with a blank line."""
+    sections, current, items = [], [], 0
     for line in markdown.split("\n"):
-        if line.startswith("#") and any(part.strip() for part in current):
+        item = line.startswith("- ")
+        cut = line.startswith("#") or (item and items >= LIST_ITEMS_PER_PIECE)
+        if cut and any(part.strip() for part in current):
             sections.append("\n".join(current).rstrip("\n") + "\n\n")
-            current = []
+            current, items = [], 0
+        items += item
         current.append(line)
     if any(part.strip() for part in current):
         sections.append("\n".join(current).rstrip("\n") + "\n\n")
