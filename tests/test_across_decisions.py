@@ -313,3 +313,44 @@ def test_the_signed_rank_draws_are_seeded_with_the_cv_random_state(two):
     docs = " ".join((Path(__file__).parents[1] / "docs" / "experiment-format.md")
                     .read_text().split())
     assert "seeded with the experiment's `cv.random_state`" in docs
+
+
+# --------------------------------------------------------------------------- the examples
+EXAMPLES = Path(__file__).parents[1] / "docs" / "examples"
+
+
+@pytest.mark.parametrize("size", [2, 5])
+def test_the_examples_below_the_minimum_decide_nothing(size):
+    folder = EXAMPLES / f"across_{size}"
+    text = (folder / "report.md").read_text(encoding="utf-8")
+    assert f"## No decision with {size} data sets" in text
+    assert not DECIDING.search(text), DECIDING.search(text)
+    signed = pd.read_csv(folder / "signed_rank.csv")
+    assert set(signed["decision"]) == {"too_few_datasets"}
+    assert not pd.read_csv(folder / "wilcoxon.csv")["significant"].any()
+
+
+def test_the_twelve_data_set_example_bolds_only_what_its_tables_decide():
+    folder = EXAMPLES / "across_12"
+    text = (folder / "report.md").read_text(encoding="utf-8")
+    nemenyi = pd.read_csv(folder / "nemenyi.csv")
+    wilcoxon = pd.read_csv(folder / "wilcoxon.csv")
+    signed = pd.read_csv(folder / "signed_rank.csv")
+    friedman = pd.read_csv(folder / "friedman.csv").iloc[0]
+    bold = re.findall(r"\*\*(.+?)\*\*", text)
+    expected = ["at least some models differ"] if friedman["iman_davenport_p_value"] < 0.05 \
+        else []
+    expected += [f"{r.model_1} ranks better than {r.model_2}"
+                 for r in nemenyi.itertuples(index=False) if r.significant]
+    expected += ["yes"] * int(wilcoxon["significant"].sum())
+    for r in signed.itertuples(index=False):
+        if r.decision in ("model_1", "model_2"):
+            winner, loser = ((r.model_1, r.model_2) if r.decision == "model_1"
+                             else (r.model_2, r.model_1))
+            expected.append(f"{winner} is better than {loser} by more than the ROPE.")
+        elif r.decision == "equivalent":
+            expected.append("They are practically equivalent.")
+    assert sorted(bold) == sorted(expected)
+    # the signed-rank probabilities are the posterior means: they sum to 1
+    np.testing.assert_allclose(signed[["p_better", "p_equivalent", "p_worse"]].sum(axis=1),
+                               1.0, atol=1e-6)
