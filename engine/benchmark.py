@@ -73,8 +73,9 @@ class BenchmarkResult:
         return self.experiment.metrics[0]
 
     def means(self) -> pd.DataFrame:
-        """The primary metric's mean over every fold, per data set and model: columns
-        ``dataset, model, mean`` (what :func:`engine.across.compare_across` takes)."""
+        """The primary metric's mean over the folds every model completed, per data set
+        and model (:func:`dataset_means`, what :func:`engine.across.compare_across`
+        takes)."""
         return dataset_means(self.results)
 
     @functools.cached_property
@@ -115,14 +116,22 @@ def about_dataset(note: Note, name: str) -> Note:
 
 
 def dataset_means(results) -> pd.DataFrame:
-    """Columns ``dataset, model, mean``: each result's primary-metric mean per model (NaN
-    for a model without a valid score)."""
+    """Columns ``dataset, model, mean, n_folds, n_failed, common``: each result's
+    primary-metric mean per model over the folds every model completed on that data set
+    (the summary's ``rank_mean``, the mean the ranking within the data set uses; NaN for
+    a model without a valid score), the number of those folds, the model's failed folds,
+    and whether any fold was common to every model (if not, ``rank_mean`` is the model's
+    own mean)."""
     rows = []
     for result in results:
         summary = result.summary[result.summary["metric"] == result.cv.primary_metric]
-        rows.extend((result.dataset.name, model, mean)
-                    for model, mean in zip(summary["model"], summary["mean"]))
-    return pd.DataFrame(rows, columns=["dataset", "model", "mean"])
+        for row in summary.itertuples(index=False):
+            common = int(row.rank_n_folds) > 0
+            n_folds = int(row.rank_n_folds) if common else int(row.n_folds)
+            rows.append((result.dataset.name, row.model, row.rank_mean,
+                         n_folds if pd.notna(row.rank_mean) else 0, int(row.n_failed), common))
+    return pd.DataFrame(rows, columns=["dataset", "model", "mean", "n_folds", "n_failed",
+                                       "common"])
 
 
 def stack_tables(names, tables, models=None) -> dict:
@@ -296,14 +305,16 @@ def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None, cluste
 
 def finish(experiment: Experiment, results) -> BenchmarkResult:
     """The :class:`BenchmarkResult` of the finished single-data-set ``results``: the
-    across comparison of their primary-metric means (alpha and rope from the experiment's
-    ``comparison``, the random state from its ``cv``)."""
+    across comparison of their primary-metric means on each data set's common folds
+    (alpha, rope and correction from the experiment's ``comparison``; the Bayesian
+    signed-rank test's draws seeded with its ``cv.random_state``)."""
     from .across import compare_across
 
     results = tuple(results)
     experiment = experiment.with_rope()         # the primary metric's default when not given
     across = compare_across(dataset_means(results), metric=experiment.metrics[0],
                             alpha=experiment.comparison.alpha, rope=experiment.comparison.rope,
+                            correction=experiment.comparison.correction,
                             random_state=experiment.cv.random_state)
     return BenchmarkResult(experiment, results, across)
 

@@ -179,6 +179,19 @@ CODES = {
                                  "Wilcoxon test for them [pairs: ((model_1, model_2), ...)]",
     "across_wilcoxon_method": "how the Wilcoxon p-values were computed when not all exactly "
                               "[exact, permutation, asymptotic: the pairs of each]",
+    "across_no_decision": "too few data sets to decide anything: the numbers are shown, no "
+                          "model is called better [n_datasets, min_datasets, alpha]",
+    "across_posthoc_not_interpretable": "the omnibus test (Iman-Davenport) does not reject: "
+                                        "the Nemenyi pairs are not read as differences "
+                                        "[iman_davenport_p_value, alpha]",
+    "across_wilcoxon_multiplicity": "no Wilcoxon p-value can be significant after the "
+                                    "correction with this many data sets and pairs "
+                                    "[n_datasets, n_pairs, correction, min_adjusted_p]",
+    "across_failed_folds": "models failed on some folds of some data sets; every model's "
+                           "mean there is over the common folds [models, datasets: per "
+                           "model]",
+    "across_no_common_folds": "no fold was completed by every model on some data sets: "
+                              "there each model's own mean is used [datasets]",
 }
 
 

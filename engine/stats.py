@@ -447,11 +447,15 @@ class Comparison:
         return hit.iloc[0]
 
 
-#: Columns of ``Comparison.pairwise`` (``pairwise.csv``), in the file's order.
-PAIRWISE_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value",
-                    "p_value_adjusted", "t_stat_uncorrected", "p_value_uncorrected",
+#: Columns of ``Comparison.pairwise`` (``pairwise.csv``), in the file's order: the
+#: two-sided p-values (the test of "do they differ?") first, then the one-sided ones under
+#: their own names; the contract's ``p_value`` and ``p_value_adjusted`` (the same one-sided
+#: values) are kept last for readers of older files.
+PAIRWISE_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value_two_sided",
+                    "p_value_two_sided_adjusted", "p_value_one_sided",
+                    "p_value_one_sided_adjusted", "t_stat_uncorrected", "p_value_uncorrected",
                     "p_mu_positive", "p_better", "p_equivalent", "p_worse", "n_folds",
-                    "p_value_two_sided", "p_value_two_sided_adjusted"]
+                    "p_value", "p_value_adjusted"]
 #: The frequentist columns of ``pairwise``: the pair, the corrected t-test (two-sided p-values
 #: first, then the one-sided ones), the plain t-test for contrast, the folds compared.
 FREQUENTIST_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value_two_sided",
@@ -513,6 +517,8 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
                                                   settings.correction)
     pairwise["p_value_two_sided_adjusted"] = adjust_pvalues(
         pairwise["p_value_two_sided"].to_numpy(), settings.correction)
+    pairwise["p_value_one_sided"] = pairwise["p_value"]
+    pairwise["p_value_one_sided_adjusted"] = pairwise["p_value_adjusted"]
     intervals = pd.DataFrame(interval_rows, columns=INTERVAL_COLUMNS)
     return Comparison(metric=metric, pairwise=pairwise, intervals=intervals,
                       correlation=correlation_table(score_matrix), settings=settings,

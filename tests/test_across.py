@@ -306,7 +306,10 @@ def test_signed_rank_table_orientation_and_prior():
     result = compare_across(tidy(values, models=["worse", "better"][::-1]), metric="roc_auc")
     row = result.signed_rank.iloc[0]
     assert (row.model_1, row.model_2) == ("better", "worse")
-    assert row.p_better == 1.0 and row.p_worse == 0.0
+    assert row.share_most_probable_better == 1.0 and row.share_most_probable_worse == 0.0
+    # every difference beyond the ROPE: P(better) = 1 - E[w_0^2], w_0 ~ Beta(0.5, N)
+    expected = 1 - 0.5 * 1.5 / ((12 + 0.5) * (12 + 1.5))
+    assert row.p_better == pytest.approx(expected, abs=5e-4) and row.p_worse == 0.0
 
 
 def test_identical_models_are_equivalent_and_zero_rope_splits():
@@ -345,16 +348,20 @@ def test_tables_columns_and_order_of_first_appearance():
     frame = frame.sample(frac=1, random_state=0).sort_values("dataset", kind="mergesort")
     result = compare_across(frame, metric="accuracy")
     assert list(result.tables()) == list(TABLE_FILES)
-    assert list(result.dataset_scores.columns) == ["dataset", "model", "mean", "rank"]
+    assert list(result.dataset_scores.columns) == ["dataset", "model", "mean", "rank",
+                                                   "n_folds", "n_failed"]
     assert list(result.ranks.columns) == ["model", "mean_rank", "n_datasets"]
     assert list(result.friedman.columns) == ["n_datasets", "n_models", "chi2", "p_value",
                                              "iman_davenport_f", "iman_davenport_p_value"]
     assert list(result.nemenyi.columns) == ["model_1", "model_2", "mean_rank_difference",
-                                            "critical_difference", "p_value", "significant"]
+                                            "critical_difference", "p_value", "significant",
+                                            "beyond_critical_difference"]
     assert list(result.wilcoxon.columns)[:5] == ["model_1", "model_2", "statistic", "p_value",
                                                  "p_value_adjusted"]
-    assert list(result.signed_rank.columns) == ["model_1", "model_2", "p_better",
-                                                "p_equivalent", "p_worse"]
+    assert list(result.signed_rank.columns) == [
+        "model_1", "model_2", "p_better", "p_equivalent", "p_worse",
+        "share_most_probable_better", "share_most_probable_equivalent",
+        "share_most_probable_worse", "decision"]
     scores = result.dataset_scores
     assert scores["dataset"].tolist() == [d for d in "abcmz" for _ in range(3)]
     first_models = pd.unique(frame.sort_values("dataset", kind="mergesort")["model"]).tolist()
@@ -490,15 +497,15 @@ def test_report_states_the_results_in_plain_words():
     result = compare_across(demsar(voting_cf=0.97501), metric="roc_auc", alpha=0.10)
     text = result.report()
     assert text.startswith("# Comparison of 4 models across 14 data sets")
-    assert "**ROC AUC** (`roc_auc`)" in text
+    assert "ROC AUC (`roc_auc`)" in text
     assert "| 1 | C4.5+m+cf | 1.96 | 14 |" in text
     chi2 = result.friedman["chi2"].iloc[0]
     assert f"Friedman chi² = {chi2:.3g}" in text
-    assert "The critical difference is **1.12** mean ranks" in text
-    assert "C4.5+m+cf is better than C4.5 (mean ranks 1.18 apart" in text
+    assert "The critical difference is 1.12 mean ranks" in text
+    assert "**C4.5+m+cf ranks better than C4.5** (mean ranks 1.18 apart" in text
     row = by_pair(result.signed_rank)[("C4.5+m+cf", "C4.5")]
-    assert (f"C4.5+m+cf is better than C4.5 with probability {row.p_better:.3f}; they are "
-            "practically equivalent (|difference| < 0.01) with probability") in text
+    assert (f"C4.5+m+cf against C4.5: P(C4.5+m+cf ahead by more than the ROPE) = "
+            f"{row.p_better:.3f}, P(practically equivalent) = {row.p_equivalent:.3f}") in text
     assert "## How to read this" in text and "## What to keep in mind" in text
     for note in result.notes:
         assert str(note) in text
@@ -508,7 +515,7 @@ def test_report_formats_small_p_values():
     values = random_matrix(40, 3, seed=13, spread=0.2, noise=0.001)
     text = compare_across(tidy(values), metric="roc_auc").report()
     assert "p < 0.001" in text and "> 0.999" in text
-    assert "| < 0.001 | < 0.001 | yes |" in text                 # the Wilcoxon table
+    assert "| < 0.001 | < 0.001 | **yes** |" in text             # the Wilcoxon table
 
 
 def test_result_pickles_for_the_run_process():

@@ -51,7 +51,22 @@ def tables(tmp_path_factory):
 
 def test_every_table_has_the_contract_columns(tables):
     for name, columns in CONTRACT.items():
+        if name == "pairwise.csv":      # two-sided p first (issue 26); every name kept
+            assert set(columns) <= set(tables[name].columns), name
+            continue
         assert list(tables[name].columns[:len(columns)]) == columns, name
+
+
+def test_pairwise_puts_the_two_sided_p_first_and_keeps_the_one_sided_by_name(tables):
+    pairwise = tables["pairwise.csv"]
+    assert list(pairwise.columns[:8]) == [
+        "model_1", "model_2", "mean_difference", "t_stat", "p_value_two_sided",
+        "p_value_two_sided_adjusted", "p_value_one_sided", "p_value_one_sided_adjusted"]
+    np.testing.assert_array_equal(pairwise["p_value_one_sided"], pairwise["p_value"])
+    np.testing.assert_array_equal(pairwise["p_value_one_sided_adjusted"],
+                                  pairwise["p_value_adjusted"])
+    np.testing.assert_allclose(pairwise["p_value_two_sided"],
+                               np.minimum(1.0, 2 * pairwise["p_value"]), rtol=1e-12)
 
 
 def test_aloocv_tables(tables):

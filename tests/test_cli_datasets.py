@@ -27,9 +27,10 @@ HEADERS = {
     "summary.csv": "model,metric,mean,std,rank,n_folds,n_failed,n_warned,rank_mean,"
                    "rank_n_folds,rank_note",
     "correlation.csv": "model,logistic,nb,tree",
-    "pairwise.csv": "model_1,model_2,mean_difference,t_stat,p_value,p_value_adjusted,"
+    "pairwise.csv": "model_1,model_2,mean_difference,t_stat,p_value_two_sided,"
+                    "p_value_two_sided_adjusted,p_value_one_sided,p_value_one_sided_adjusted,"
                     "t_stat_uncorrected,p_value_uncorrected,p_mu_positive,p_better,"
-                    "p_equivalent,p_worse,n_folds,p_value_two_sided,p_value_two_sided_adjusted",
+                    "p_equivalent,p_worse,n_folds,p_value,p_value_adjusted",
     "credible_intervals.csv": "model_1,model_2,level,lower,upper",
     "confusion.csv": "model,true_class,predicted_class,count",
     "per_class.csv": "model,class,precision,recall,f1,support",

@@ -2,18 +2,23 @@
 
 :func:`compare_across` takes each model's mean score on each data set and returns an
 :class:`AcrossComparison`: the ranks per data set and on average, Friedman's test with
-Iman and Davenport's F, Nemenyi's critical difference, pairwise Wilcoxon signed-rank
-tests (Holm-adjusted) and the Bayesian signed-rank test with a region of practical
-equivalence; ``tables()`` gives the CSV tables, ``report()`` a plain-words report and
-``cliques()`` the groups of a critical-difference diagram. Pure and Qt-free.
+Iman and Davenport's F, Nemenyi's critical difference (read as differences only when
+the omnibus test rejects), pairwise Wilcoxon signed-rank tests (adjusted by the
+comparison's correction) and the Bayesian signed-rank test with a region of practical
+equivalence; with fewer than :func:`~engine.across.decisions.minimum_datasets` data sets
+nothing is decided. ``tables()`` gives the CSV tables, ``report()`` a plain-words report
+and ``cliques()`` the groups of a critical-difference diagram. Pure and Qt-free.
 
 * :mod:`engine.across.compare`: the entry point, the input checks and the notes;
 * :mod:`engine.across.frequentist`: ranks, Friedman, Nemenyi, Wilcoxon (scipy);
 * :mod:`engine.across.signed_rank`: the Bayesian signed-rank test (numpy);
+* :mod:`engine.across.decisions`: the minimum number of data sets and the decision rules;
 * :mod:`engine.across.report`: the text of ``report.md``.
 """
 from .compare import TABLE_FILES, AcrossComparison, compare_across
-from .signed_rank import PRIOR_STRENGTH, signed_rank_probabilities
+from .decisions import MIN_DATASETS, minimum_datasets
+from .signed_rank import PRIOR_STRENGTH, signed_rank_posterior, signed_rank_probabilities
 
-__all__ = ["AcrossComparison", "compare_across", "signed_rank_probabilities", "TABLE_FILES",
-           "PRIOR_STRENGTH"]
+__all__ = ["AcrossComparison", "compare_across", "signed_rank_probabilities",
+           "signed_rank_posterior", "TABLE_FILES", "PRIOR_STRENGTH", "MIN_DATASETS",
+           "minimum_datasets"]

@@ -14,7 +14,8 @@ better, no NaN. Ranks: 1 = best on a data set, ties share the average rank
   is ``studentized_range.sf(|R_i - R_j| sqrt(2) / sqrt(k(k+1) / (6N)), k, inf)``.
 * Wilcoxon signed-rank test on every pair's differences, zero differences splitting
   their ranks between the two sums (``zero_method="zsplit"``, as Demšar recommends),
-  two-sided, with Holm's step-down adjustment over all pairs. The p-value is exact
+  two-sided, adjusted over all pairs by the comparison's correction (Holm's step-down,
+  Bonferroni or none). The p-value is exact
   (scipy's exact null distribution) without ties or zero differences and at most 50
   data sets; with ties or zeros it is exact over all 2^N sign flips for N <= 13 where
   scipy offers that (``PermutationMethod``, scipy >= 1.15), and otherwise the normal
@@ -36,8 +37,9 @@ RANK_COLUMNS = ["model", "mean_rank", "n_datasets"]
 FRIEDMAN_COLUMNS = ["n_datasets", "n_models", "chi2", "p_value", "iman_davenport_f",
                     "iman_davenport_p_value"]
 NEMENYI_COLUMNS = ["model_1", "model_2", "mean_rank_difference", "critical_difference",
-                   "p_value", "significant"]
-WILCOXON_COLUMNS = ["model_1", "model_2", "statistic", "p_value", "p_value_adjusted", "method"]
+                   "p_value", "significant", "beyond_critical_difference"]
+WILCOXON_COLUMNS = ["model_1", "model_2", "statistic", "p_value", "p_value_adjusted", "method",
+                    "significant"]
 #: Largest number of data sets with an exact Wilcoxon p-value (scipy's limit).
 EXACT_MAX = 50
 #: Largest number of data sets for the exact sign-flip distribution with ties (2^13 flips).
@@ -95,8 +97,13 @@ def critical_difference(alpha: float, k: int, n: int) -> float:
     return float(q_alpha * np.sqrt(k * (k + 1) / (6.0 * n)))
 
 
-def nemenyi_table(ranks: pd.DataFrame, n: int, alpha: float) -> pd.DataFrame:
+def nemenyi_table(ranks: pd.DataFrame, n: int, alpha: float,
+                  interpretable: bool = True) -> pd.DataFrame:
     """Every pair of models (better mean rank first) against Nemenyi's critical difference.
+
+    ``beyond_critical_difference``: the mean ranks differ by more than the critical
+    difference; ``significant``: that, and the post-hoc test may be read
+    (``interpretable``: the omnibus test rejected, with enough data sets).
 
     Parameters
     ----------
@@ -106,6 +113,9 @@ def nemenyi_table(ranks: pd.DataFrame, n: int, alpha: float) -> pd.DataFrame:
         Number of data sets.
     alpha : float
         Significance level.
+    interpretable : bool, default True
+        Whether the pairs may be called different (the Friedman / Iman-Davenport test
+        rejected at ``alpha``; Demšar 2006 proceeds to the post-hoc test only then).
     """
     k = len(ranks)
     if k < 3 or n < 2:
@@ -119,7 +129,9 @@ def nemenyi_table(ranks: pd.DataFrame, n: int, alpha: float) -> pd.DataFrame:
     return pd.DataFrame({"model_1": [names[i] for i in first],
                          "model_2": [names[j] for j in second],
                          "mean_rank_difference": gap, "critical_difference": cd,
-                         "p_value": np.clip(p_value, 0.0, 1.0), "significant": gap > cd},
+                         "p_value": np.clip(p_value, 0.0, 1.0),
+                         "significant": (gap > cd) & bool(interpretable),
+                         "beyond_critical_difference": gap > cd},
                         columns=NEMENYI_COLUMNS)
 
 
@@ -187,11 +199,14 @@ def _scipy_method(method: str):
     return method
 
 
-def wilcoxon_table(pairs: list, differences: np.ndarray) -> pd.DataFrame:
-    """Wilcoxon signed-rank test of every pair, Holm-adjusted over all pairs.
+def wilcoxon_table(pairs: list, differences: np.ndarray, correction: str = "holm",
+                   alpha=None) -> pd.DataFrame:
+    """Wilcoxon signed-rank test of every pair, adjusted over all pairs by ``correction``
+    (``"holm"``, ``"bonferroni"`` or ``"none"``, :func:`engine.stats.adjust_pvalues`).
 
     Pairs whose differences are all zero have no test (NaN, empty ``method``) and do not
-    count in Holm's adjustment.
+    count in the adjustment. ``significant``: the adjusted p-value is below ``alpha``
+    (False everywhere when ``alpha`` is None: nothing is decided).
     """
     methods = [wilcoxon_method(d) for d in differences]
     statistic = np.full(len(pairs), np.nan)
@@ -204,7 +219,9 @@ def wilcoxon_table(pairs: list, differences: np.ndarray) -> pd.DataFrame:
                                     method=_scipy_method(method), axis=1)
         statistic[rows] = result.statistic
         p_value[rows] = result.pvalue
+    adjusted = adjust_pvalues(p_value, correction)
     return pd.DataFrame({"model_1": [a for a, _ in pairs], "model_2": [b for _, b in pairs],
                          "statistic": statistic, "p_value": p_value,
-                         "p_value_adjusted": adjust_pvalues(p_value, "holm"),
-                         "method": methods}, columns=WILCOXON_COLUMNS)
+                         "p_value_adjusted": adjusted, "method": methods,
+                         "significant": (adjusted < alpha) if alpha is not None
+                         else np.zeros(len(pairs), dtype=bool)}, columns=WILCOXON_COLUMNS)

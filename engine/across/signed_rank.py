@@ -12,11 +12,14 @@ of the posterior is
     theta_equiv  = 1 - theta_better - theta_worse
 
 over every pair ``(i, j)`` including ``i = j`` (the Walsh averages ``(z_i + z_j) / 2``
-against ``[-rope, rope]``; ``H`` is the step function with ``H(0) = 1/2``). The reported
-probabilities are the shares of draws in which each region is the most probable one
-(``argmax``, the first on a tie), as baycomp's ``Posterior.probs`` computes them
-(except that with ``rope = 0`` an exact tie of the two sides, which all-zero differences
-give, counts half to each).
+against ``[-rope, rope]``; ``H`` is the step function with ``H(0) = 1/2``). Two numbers
+are computed per region: its **posterior probability**, the mean of ``theta`` over the
+draws (baycomp's ``SignedRankTest.sample(...).mean(axis=0)``), and the **share of draws in
+which it is the most probable region** (``argmax``, the first on a tie), as baycomp's
+``Posterior.probs`` computes it (except that with ``rope = 0`` an exact tie of the two
+sides, which all-zero differences give, counts half to each). The second is not a
+probability of the region: with every difference on one side it is near 1 even when the
+posterior probability of that side is 0.7.
 
 The Dirichlet weights do not depend on the data, so one draw of ``n_samples`` weights
 serves every pair; it is the draw baycomp makes with the same ``random_state``
@@ -30,6 +33,8 @@ close. The products run on one BLAS thread: they are small, and on a busy machin
 threads only wait for each other (ten times slower, measured).
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -103,7 +108,8 @@ def _winner_counts(better: np.ndarray, worse: np.ndarray, split_ties: bool) -> n
 
 def signed_rank_probabilities(differences, rope: float, *, n_samples: int = 50_000,
                               random_state=0, prior: float = PRIOR_STRENGTH) -> np.ndarray:
-    """Posterior probabilities of the Bayesian signed-rank test for one or more pairs.
+    """baycomp's probabilities of the Bayesian signed-rank test: for each region, the
+    share of posterior draws in which it is the most probable one.
 
     Parameters
     ----------
@@ -121,15 +127,46 @@ def signed_rank_probabilities(differences, rope: float, *, n_samples: int = 50_0
     Returns
     -------
     numpy.ndarray of shape (n_pairs, 3) (or (3,) for one pair)
-        ``p_better, p_equivalent, p_worse``: the share of draws in which model 1 is
-        better by more than ``rope``, the two are within ``rope``, model 1 is worse by
-        more than ``rope``, is the most probable of the three. With ``rope = 0`` the
-        middle one is 0.
+        The share of draws in which model 1 better by more than ``rope``, the two within
+        ``rope``, model 1 worse by more than ``rope``, is the most probable of the three.
+        With ``rope = 0`` the middle one is 0. These are *not* the posterior
+        probabilities of the regions (:func:`signed_rank_posterior` gives both).
 
     Examples
     --------
     ``signed_rank_probabilities(x - y, 0.01)`` equals baycomp's
     ``two_on_multiple(x, y, rope=0.01, random_state=0)`` (its ``p_left, p_rope, p_right``).
+    """
+    return signed_rank_posterior(differences, rope, n_samples=n_samples,
+                                 random_state=random_state, prior=prior).most_probable
+
+
+class SignedRankPosterior(NamedTuple):
+    """The Bayesian signed-rank test of one or more pairs (rows; one row for one pair).
+
+    ``probabilities``: the posterior probability of each region (better, equivalent,
+    worse), the mean over the draws of the region's posterior mass (baycomp's
+    ``SignedRankTest.sample(...).mean(axis=0)``). ``most_probable``: the share of draws
+    in which each region is the most probable one (baycomp's ``probs``).
+    """
+
+    probabilities: np.ndarray
+    most_probable: np.ndarray
+
+
+def signed_rank_posterior(differences, rope: float, *, n_samples: int = 50_000,
+                          random_state=0, prior: float = PRIOR_STRENGTH) -> SignedRankPosterior:
+    """The Bayesian signed-rank test: posterior probabilities of the three regions and
+    baycomp's shares of draws in which each is the most probable.
+
+    Parameters are those of :func:`signed_rank_probabilities`.
+
+    Returns
+    -------
+    SignedRankPosterior
+        Arrays of shape (n_pairs, 3), or (3,) for a one-dimensional ``differences``:
+        ``better, equivalent, worse`` (model 1 better by more than ``rope``, within
+        ``rope``, worse by more than ``rope``).
     """
     d = np.asarray(differences, dtype=float)
     single = d.ndim == 1
@@ -148,10 +185,21 @@ def signed_rank_probabilities(differences, rope: float, *, n_samples: int = 50_0
     weights_t = weights.T.astype(np.float32, order="C")    # draws along the rows
     steps_t = _step_columns(d, rope).T.astype(np.float32, order="C")  # (2 pairs, n_tri)
     counts = np.zeros((n_pairs, 3))
+    masses = np.zeros((n_pairs, 2))
     chunk = max(1, CHUNK_BYTES // (4 * max(steps_t.shape)))  # products and thetas
     with threadpool_limits(1, user_api="blas"):     # small products: threads only contend
         for start in range(0, int(n_samples), chunk):
             thetas = steps_t @ _weight_products(weights_t[:, start:start + chunk])
+            masses[:, 0] += thetas[0::2].sum(axis=1, dtype=np.float64)
+            masses[:, 1] += thetas[1::2].sum(axis=1, dtype=np.float64)
             counts += _winner_counts(thetas[0::2], thetas[1::2], split_ties=rope == 0)
-    probabilities = counts / float(n_samples)
-    return probabilities[0] if single else probabilities
+    masses /= float(n_samples)
+    probabilities = np.column_stack([masses[:, 0], 1.0 - masses.sum(axis=1), masses[:, 1]])
+    probabilities = np.clip(probabilities, 0.0, 1.0)
+    if rope == 0:                      # the two sides cover everything: no middle region
+        probabilities[:, 1] = 0.0
+        probabilities /= probabilities.sum(axis=1, keepdims=True)
+    shares = counts / float(n_samples)
+    if single:
+        return SignedRankPosterior(probabilities[0], shares[0])
+    return SignedRankPosterior(probabilities, shares)

@@ -32,14 +32,20 @@ HEADERS = {
     "nemenyi.csv": {"model_1": "Model 1 (better rank)", "model_2": "Model 2",
                     "mean_rank_difference": "Mean-rank difference",
                     "critical_difference": "Critical difference", "p_value": "p",
-                    "significant": "Significant"},
+                    "significant": "Significant (after Friedman)",
+                    "beyond_critical_difference": "Beyond the critical difference"},
     "wilcoxon.csv": {"model_1": "Model 1 (better rank)", "model_2": "Model 2",
-                     "statistic": "W", "p_value": "p", "p_value_adjusted": "p (Holm)",
-                     "method": "How p was computed"},
+                     "statistic": "W", "p_value": "p", "p_value_adjusted": "p (adjusted)",
+                     "method": "How p was computed", "significant": "Significant"},
     "signed_rank.csv": {"model_1": "Model 1 (better rank)", "model_2": "Model 2",
                         "p_better": "P(model 1 better)",
                         "p_equivalent": "P(practically equivalent)",
-                        "p_worse": "P(model 2 better)"},
+                        "p_worse": "P(model 2 better)",
+                        "share_most_probable_better": "Share of draws: model 1 likeliest",
+                        "share_most_probable_equivalent": "Share of draws: equivalent "
+                                                          "likeliest",
+                        "share_most_probable_worse": "Share of draws: model 2 likeliest",
+                        "decision": "Decision"},
     WIDE_NAME: {"dataset": "Data set"},
 }
 
@@ -76,12 +82,24 @@ def blend(rgb: tuple, fraction: float) -> str:
     return "#" + "".join(f"{round(255 + (c - 255) * f):02x}" for c in rgb)
 
 
-def friedman_words(friedman: pd.DataFrame, alpha: float) -> str:
-    """The Friedman and Iman-Davenport tests in one or two plain sentences (rich text)."""
+def friedman_words(friedman: pd.DataFrame, alpha: float, min_datasets: int = 0) -> str:
+    """The Friedman and Iman-Davenport tests in one or two plain sentences (rich text);
+    with fewer than ``min_datasets`` data sets, the numbers and why they decide nothing."""
     if friedman.empty:
         return ""
     row = friedman.iloc[0]
     n, k = int(row["n_datasets"]), int(row["n_models"])
+    if n < min_datasets:
+        numbers = ("" if not np.isfinite(row["chi2"]) else
+                   f" Friedman χ² = {number(row['chi2'])} "
+                   f"({html.escape(p_text(row['p_value']))}); Iman-Davenport F = "
+                   f"{number(row['iman_davenport_f'])} "
+                   f"({html.escape(p_text(row['iman_davenport_p_value']))}).")
+        return (f"<b>No decision with {n} data sets</b>: at least {min_datasets} are needed "
+                f"before any model is called better (at α = {alpha:g}, fewer data sets cannot "
+                "make a Wilcoxon test significant, and the Bayesian probabilities come close "
+                "to 1 whenever the few differences lie on one side). The numbers are shown, "
+                f"not read as decisions.{numbers}")
     if not np.isfinite(row["chi2"]):
         why = ("two models: the Wilcoxon and Bayesian tables compare the pair directly"
                if k == 2 else "it needs two or more models on two or more data sets, "
@@ -89,8 +107,8 @@ def friedman_words(friedman: pd.DataFrame, alpha: float) -> str:
         return f"Friedman test ({k} models, {n} data sets): not computed — {why}."
     differ = row["iman_davenport_p_value"] < alpha
     verdict = ("<b>at least some models differ</b> (more than chance would explain)" if differ
-               else "<b>no difference shown</b>: the mean ranks could differ this much by "
-               "chance, so read the pairs below with care")
+               else "no difference shown: the mean ranks could differ this much by "
+               "chance, so the Nemenyi pairs are not read as differences")
     return (f"Do the {k} models differ at all over {n} data sets? Friedman χ² = "
             f"{number(row['chi2'])} ({html.escape(p_text(row['p_value']))}); Iman-Davenport F = "
             f"{number(row['iman_davenport_f'])} ({html.escape(p_text(row['iman_davenport_p_value']))}). "
@@ -98,15 +116,17 @@ def friedman_words(friedman: pd.DataFrame, alpha: float) -> str:
 
 
 # ---------------------------------------------------------------------- cell colours
-def pairwise_style(decisive: str, alpha: float, picked):
-    """Nemenyi / Wilcoxon: the deciding p-value (``decisive``) green below alpha, a
-    significant pair's "yes" green, the picked models blue."""
+def pairwise_style(decisive: str, alpha: float, picked, deciding: bool = True):
+    """Nemenyi / Wilcoxon: the deciding p-value (``decisive``) green below alpha (only
+    when the table may decide: ``deciding``), a significant pair's "yes" green, the
+    picked models blue."""
     def style(_row, column, value):
         if column in ("model_1", "model_2"):
             return PICKED if str(value) in picked() else None
         if column == "significant":
             return GOOD if isinstance(value, (bool, np.bool_)) and bool(value) else None
-        if column == decisive and isinstance(value, (float, np.floating)) and value < alpha:
+        if (deciding and column == decisive and isinstance(value, (float, np.floating))
+                and value < alpha):
             return GOOD
         return None
     return style

@@ -3,7 +3,7 @@ of a run with several (``AppState.benchmark``, an ``engine.benchmark.BenchmarkRe
 
 It shows the critical-difference diagram (:mod:`gui.plots.cd_diagram`), the Friedman
 test in words, the tables of ``AcrossComparison.tables()`` (ranks, scores per data set,
-Nemenyi, Wilcoxon with Holm, Bayesian signed-rank, Friedman) with their headers in words,
+Nemenyi, Wilcoxon adjusted by the correction, Bayesian signed-rank, Friedman) with their headers in words,
 and the plain-language report (``report.md``) with its caveats. Everything is drawn in
 slices through the render queue; every table and the diagram export.
 """
@@ -35,7 +35,8 @@ HINT = ("<p style='font-size:14pt; color:#444'>Compare models across several dat
 INTRO = ("Each data set is one piece of evidence: on each, the models are ranked (1 = best). "
          "The diagram puts every model at its mean rank; models joined by a thick bar cannot "
          "be told apart with these data sets (their mean ranks differ by less than the "
-         "critical difference).")
+         "critical difference; one bar joins them all when the Friedman test does not "
+         "reject or there are too few data sets to decide).")
 
 
 class AcrossView(QWidget):
@@ -104,10 +105,10 @@ class AcrossView(QWidget):
             "ranks.csv": ("Mean rank of every model", "Mean ranks"),
             WIDE_NAME: ("Mean score per data set (best in green)", "Scores per data set"),
             "nemenyi.csv": ("Nemenyi test of every pair (critical difference)", "Nemenyi"),
-            "wilcoxon.csv": ("Wilcoxon signed-rank test of every pair, Holm-adjusted",
-                             "Wilcoxon"),
-            "signed_rank.csv": ("Bayesian signed-rank test: how likely is each outcome?",
-                                "Bayesian signed-rank"),
+            "wilcoxon.csv": ("Wilcoxon signed-rank test of every pair (p adjusted over the "
+                             "pairs by the comparison's correction)", "Wilcoxon"),
+            "signed_rank.csv": ("Bayesian signed-rank test: the posterior probability of "
+                                "each outcome", "Bayesian signed-rank"),
             "friedman.csv": ("Friedman and Iman-Davenport tests", "Friedman"),
         }
         self.panels = {}
@@ -143,7 +144,7 @@ class AcrossView(QWidget):
             yield NEXT_TURN
             nemenyi = across.nemenyi
             cd = float(nemenyi["critical_difference"].iloc[0]) if len(nemenyi) else None
-            yield from self.diagram.draw_comparison(across.ranks, cd, across.cliques())
+            yield from self.diagram.draw_comparison(across.ranks, cd, across.diagram_cliques())
             self.diagram.plot_widget.setMinimumHeight(
                 min(self.diagram.minimum_rows_height(), 420))
             for name, frame in self._frames(across):
@@ -164,6 +165,7 @@ class AcrossView(QWidget):
         """The report, a section per slice: inserted into the browser's document one
         section at a time (``setMarkdown`` laid out the whole report at once: ~100 ms for
         12 models; the longest section, the Wilcoxon table, takes ~20 ms)."""
+        yield                                   # the tables' slice ends before the text
         markdown = smaller_headings(across.report())
         yield
         self.report.clear()
@@ -171,7 +173,7 @@ class AcrossView(QWidget):
         for number, section in enumerate(report_sections(markdown)):
             cursor.movePosition(QTextCursor.End)
             if number:
-                cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())   # a heading's own
+                cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())   # a piece's own
             cursor.insertMarkdown(section)
             yield
         self.report.moveCursor(QTextCursor.Start)
@@ -194,21 +196,25 @@ class AcrossView(QWidget):
         shown = "; ".join(html.escape(n) for n in names[:8]) + ("; …" if len(names) > 8 else "")
         self.context.setText(
             f"All <b>{len(names)} data sets</b> ({shown}) · "
-            f"<b>{html.escape(metric_label(across.metric))}</b>, each model's mean over its "
-            f"folds · α = {across.alpha:g} · ROPE ±{across.rope:g}")
-        self.friedman_label.setText(friedman_words(across.friedman, across.alpha))
+            f"<b>{html.escape(metric_label(across.metric))}</b>, each model's mean over the "
+            f"folds every model completed · α = {across.alpha:g} · correction: "
+            f"{html.escape(across.correction)} · ROPE ±{across.rope:g}")
+        self.friedman_label.setText(friedman_words(across.friedman, across.alpha,
+                                                   across.min_datasets))
         self.friedman_label.setVisible(bool(self.friedman_label.text()))
 
     def _restyle(self) -> None:
         if self.benchmark is None:
             return
-        alpha = self.benchmark.across.alpha
+        across = self.benchmark.across
+        alpha = across.alpha
         picked = lambda: set(self.state.selection)  # noqa: E731 - read when painted
         panels = self.panels
         panels["ranks.csv"].model.set_cell_style(ranks_style(picked))
-        panels["nemenyi.csv"].model.set_cell_style(pairwise_style("p_value", alpha, picked))
+        panels["nemenyi.csv"].model.set_cell_style(
+            pairwise_style("p_value", alpha, picked, across.posthoc_interpretable))
         panels["wilcoxon.csv"].model.set_cell_style(
-            pairwise_style("p_value_adjusted", alpha, picked))
+            pairwise_style("p_value_adjusted", alpha, picked, across.decides))
         panels["signed_rank.csv"].model.set_cell_style(signed_rank_style(picked))
         wide = panels[WIDE_NAME]
         wide.model.set_cell_style(wide_style(wide.frame,
@@ -227,13 +233,21 @@ def smaller_headings(markdown: str) -> str:
                      for line in markdown.split("\n"))
 
 
+#: list items per piece of the report (a long list, one line per pair, in several slices)
+LIST_ITEMS_PER_PIECE = 12
+
+
 def report_sections(markdown: str) -> list:
-    """The report cut before every heading (each piece ends with a blank line)."""
-    sections, current = [], []
+    """The report cut before every heading, and long lists (the Bayesian section's line per
+    pair) every :data:`LIST_ITEMS_PER_PIECE` items; each piece ends with a blank line."""
+    sections, current, items = [], [], 0
     for line in markdown.split("\n"):
-        if line.startswith("#") and any(part.strip() for part in current):
+        item = line.startswith("- ")
+        cut = line.startswith("#") or (item and items >= LIST_ITEMS_PER_PIECE)
+        if cut and any(part.strip() for part in current):
             sections.append("\n".join(current).rstrip("\n") + "\n\n")
-            current = []
+            current, items = [], 0
+        items += item
         current.append(line)
     if any(part.strip() for part in current):
         sections.append("\n".join(current).rstrip("\n") + "\n\n")

@@ -161,12 +161,10 @@ def test_the_diagram_puts_models_at_their_mean_ranks_and_bars_on_the_cliques(
     k, n = 3, 4
     cd = studentized_range.ppf(0.95, k, np.inf) / np.sqrt(2) * np.sqrt(k * (k + 1) / (6 * n))
     assert diagram.critical_difference() == pytest.approx(cd)
-    cliques = across.cliques()
-    assert cliques            # four data sets: no pair is told apart
-    assert diagram.bars() == [(pytest.approx(min(expected[m] for m in c)),
-                               pytest.approx(max(expected[m] for m in c))) for c in cliques]
-    for low, high in diagram.bars():
-        assert high - low <= cd
+    assert not across.decides       # four data sets: nothing decided, one bar joins them all
+    assert across.diagram_cliques() == [list(across.ranks["model"])]
+    assert diagram.bars() == [(pytest.approx(min(expected.values())),
+                               pytest.approx(max(expected.values())))]
     qtbot.wait(100)                              # laid out at the view's size
     boxes = list(diagram.name_boxes().values())
     assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
@@ -250,6 +248,35 @@ def test_the_report_and_the_notes_are_shown(tab, state, several):
     assert several.across.notes
     for note in several.across.notes:
         assert str(note).split(":")[0] in text
+
+
+def test_two_data_sets_state_no_decision_in_the_view(tab, state):
+    """Issue 26: with two (real) data sets the view's words decide nothing: the Friedman
+    line says why, the report has no bold and no "is better", no p-value is green and the
+    diagram joins every model."""
+    import re
+
+    two = run_to_end(run_benchmark(parse_experiment({**EXPERIMENT,
+                                                     "datasets": EXPERIMENT["datasets"][:2]})))
+    state.set_benchmark(two)
+    state.renderer.flush()
+    view = across_view(tab)
+    label = view.friedman_label.text()
+    assert "No decision with 2 data sets" in label and "at least 6" in label
+    assert "at least some models differ" not in label
+    text = view.report_text()
+    assert "No decision with 2 data sets" in text
+    assert not re.search(r"is better than|significantly better|are practically equivalent\.",
+                         text)
+    assert "**" not in two.across.report()
+    for name in ("nemenyi.csv", "wilcoxon.csv"):
+        panel = view.panels[name]
+        for row in range(panel.model.rowCount()):
+            for column in range(panel.model.columnCount()):
+                brush = panel.model.data(panel.model.index(row, column), Qt.BackgroundRole)
+                assert brush is None or brush.color().name() != GOOD
+    assert set(view.panels["signed_rank.csv"].frame()["decision"]) == {"too_few_datasets"}
+    assert len(view.diagram.bars()) == 1
 
 
 # ---------------------------------------------------------------------------- export
