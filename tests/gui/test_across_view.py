@@ -377,5 +377,8 @@ def test_ten_data_sets_and_twelve_models_draw_in_short_slices(qtbot, state, seve
           f"event-loop gap {longest_gap:.1f} ms")
     assert len(view.diagram.positions()) == 12
     # alone on an idle machine: longest piece ~35 ms (the report's Wilcoxon table, laid
-    # out by Qt in one go), event-loop gap ~36 ms; the bounds leave room for a shared machine
-    assert longest_piece < 150 and longest_gap < 300
+    # out by Qt in one go), event-loop gap ~36 ms; speed is measured by
+    # tests/benchmarks/bench_gui_responsiveness.py. Here: the drawing is sliced, and no
+    # slice freezes the window for seconds even on a machine busy with other work.
+    assert len(pieces) > 12
+    assert longest_piece < 3000 and longest_gap < 6000
