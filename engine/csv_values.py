@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 import warnings
 from typing import Callable, Optional
 
@@ -63,12 +64,38 @@ SPACE_SEPARATORS = (" ", "\u00a0", "\u202f", "'")
 _PLAIN = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _INFINITE = re.compile(r"[+-]?(?:inf|infinity)", re.IGNORECASE)
 _COMMA_GROUPS = re.compile(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _CONTROL_NAMES = {"\r": "\\r", "\n": "\\n", "\t": "\\t"}
+#: Unicode categories written out by :func:`visible`: control (C0, DEL, C1), format
+#: (bidirectional overrides, zero-width characters, soft hyphen, byte order mark ...),
+#: line and paragraph separators, and lone surrogates (which no file can hold).
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+_NOT_PLAIN_ASCII = re.compile(r"[^\x20-\x7e]")
+
+
+def _written_out(match) -> str:
+    char = match.group()
+    if unicodedata.category(char) not in INVISIBLE_CATEGORIES:
+        return char
+    code = ord(char)
+    if char in _CONTROL_NAMES:
+        return _CONTROL_NAMES[char]
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def visible(text: str) -> str:
-    """``text`` with control characters (C0 and DEL) written out as ``\\t``, ``\\x00`` ...
+    """``text`` with every invisible control character written out: ``\\t``, ``\\x00``,
+    ``\\x85``, ``\\u2028``, ``\\u202e`` ...
+
+    Written out are the Unicode categories :data:`INVISIBLE_CATEGORIES`: control
+    characters (C0, DEL and C1, such as ESC and U+0085 NEXT LINE), format characters
+    (U+202E RIGHT-TO-LEFT OVERRIDE, zero-width spaces and joiners, U+FEFF), the line and
+    paragraph separators U+2028 and U+2029, and lone surrogates.  What is left cannot
+    break a line (``str.splitlines`` splits on none of it), reorder a terminal's text or
+    send it a command.  This is the one place text is made visible: CSV cells and
+    names (:mod:`engine.tables`), ``notes.txt``, ``report.md`` and every printed line
+    use it.
 
     Parameters
     ----------
@@ -77,10 +104,11 @@ def visible(text: str) -> str:
     Returns
     -------
     str
-        The same text when it holds no control character.
+        The same text when it holds no such character.
     """
-    return _CONTROL.sub(lambda m: _CONTROL_NAMES.get(m.group(), f"\\x{ord(m.group()):02x}"),
-                        text)
+    if text.isprintable():                # holds none of them (the usual case, fast)
+        return text
+    return _NOT_PLAIN_ASCII.sub(_written_out, text)
 
 
 def plain_number(cell: str, decimal: str = ".", thousands=None) -> Optional[str]:

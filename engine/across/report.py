@@ -2,8 +2,11 @@
 ``create_report``), for readers who are not statisticians."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
+from ..csv_values import visible
 from ..verdict import metric_label
 
 
@@ -34,9 +37,23 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+#: Characters that can start Markdown or HTML markup inside a line (links and images
+#: need ``[``, raw HTML and autolinks ``<``, entities ``&``; emphasis, code, tables,
+#: strikethrough, maths); a name's are escaped with a backslash.
+_MARKUP = re.compile(r"([\\`*_\[\]<>!|~&$])")
+
+
+def markdown_text(value) -> str:
+    """A name (model, class, data set) or a note as plain text in Markdown: invisible
+    characters written out (:func:`engine.csv_values.visible`) and every character that
+    could start markup escaped, so ``<img src=x onerror=...>`` or ``[x](javascript:...)``
+    is shown as written, never rendered."""
+    return _MARKUP.sub(r"\\\1", visible(str(value)))
+
+
 def _cell(name) -> str:
-    """A name for a Markdown table cell (a ``|`` would end the cell)."""
-    return str(name).replace("|", "\\|")
+    """A name for a Markdown table cell (:func:`markdown_text`: a ``|`` would end the cell)."""
+    return markdown_text(name)
 
 
 def probability(value) -> str:
@@ -49,7 +66,7 @@ def probability(value) -> str:
 
 
 def _names(names) -> str:
-    names = [str(n) for n in names]
+    names = [markdown_text(n) for n in names]
     if len(names) <= 2:
         return " and ".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
@@ -122,8 +139,8 @@ def _nemenyi(result) -> str:
     if significant.empty:
         text += "No pair of models differs significantly."
     else:
-        lines = [f"- {r.model_1} is better than {r.model_2} (mean ranks "
-                 f"{number(r.mean_rank_difference)} apart, {p_text(r.p_value)})"
+        lines = [f"- {markdown_text(r.model_1)} is better than {markdown_text(r.model_2)} "
+                 f"(mean ranks {number(r.mean_rank_difference)} apart, {p_text(r.p_value)})"
                  for r in significant.itertuples(index=False)]
         text += "These pairs differ significantly:\n\n" + "\n".join(lines)
     groups = result.cliques()
@@ -154,12 +171,13 @@ def _wilcoxon(result) -> str:
 def _signed_rank(result) -> str:
     lines = []
     for r in result.signed_rank.itertuples(index=False):
-        line = (f"- {r.model_1} is better than {r.model_2} with probability "
-                f"{probability(r.p_better)}")
+        line = (f"- {markdown_text(r.model_1)} is better than {markdown_text(r.model_2)} "
+                f"with probability {probability(r.p_better)}")
         if result.rope > 0:
             line += (f"; they are practically equivalent (|difference| < {result.rope:g}) with "
                      f"probability {probability(r.p_equivalent)}")
-        line += f"; {r.model_2} is better with probability {probability(r.p_worse)}."
+        line += (f"; {markdown_text(r.model_2)} is better with probability "
+                 f"{probability(r.p_worse)}.")
         decided = _decision(r, result)
         lines.append(line + (f" **{decided}**" if decided else ""))
     return ("## How likely is each model to be better? (Bayesian signed-rank test)\n\n"
@@ -174,9 +192,9 @@ def _decision(row, result) -> str:
     """A decision when one outcome has probability at least 1 - alpha (as autorank)."""
     level = 1 - result.alpha
     if row.p_better >= level:
-        return f"{row.model_1} is better."
+        return f"{markdown_text(row.model_1)} is better."
     if row.p_worse >= level:
-        return f"{row.model_2} is better."
+        return f"{markdown_text(row.model_2)} is better."
     if result.rope > 0 and row.p_equivalent >= level:
         return "They are practically equivalent."
     return ""
@@ -185,7 +203,8 @@ def _decision(row, result) -> str:
 def _caveats(result) -> str:
     if not result.notes:
         return ""
-    return "## What to keep in mind\n\n" + "\n".join(f"- {note}" for note in result.notes)
+    return "## What to keep in mind\n\n" + "\n".join(f"- {markdown_text(note)}"
+                                                  for note in result.notes)
 
 
 def _how_to_read(result, tests: bool) -> str:
