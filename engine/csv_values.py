@@ -31,7 +31,8 @@ Files
 :func:`choose_encoding`, :func:`check_text` and :func:`read_or_explain` decide, before and
 while pandas reads a file, what it is and say in one line what is wrong with it:
 byte order marks (UTF-8, UTF-16, UTF-32) and UTF-16 without one are recognised, a
-given encoding is used as given, binary files are named by their signature (a PNG image,
+file that is not UTF-8 is read as Shift-JIS, Windows-1252 or latin-1 by a stated rule
+(:func:`_not_utf8`), a given encoding is used as given, binary files are named by their signature (a PNG image,
 a ZIP archive or Excel workbook ...), comment lines (``#``) and rows with more cells
 than the header are pointed at by line.  Every message is one line that starts with a
 word.
@@ -416,7 +417,7 @@ SIGNATURES = (
 )
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"),
          (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
-_ENCODINGS = "utf-8, utf-8-sig, latin-1, cp1252 or utf-16"
+_ENCODINGS = "utf-8, utf-8-sig, latin-1, cp1252, cp932 (Shift-JIS) or utf-16"
 
 
 def check_read_options(sep, encoding) -> None:
@@ -456,6 +457,12 @@ def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None,
     Returns
     -------
     (encoding, notes) : (str, list of Note)
+        A byte order mark decides; zero bytes in every other place mean UTF-16 without
+        one; else UTF-8 when the bytes are UTF-8, else Shift-JIS (``cp932``),
+        Windows-1252 (``cp1252``) or latin-1 by the rule of :func:`_not_utf8`, checked
+        on the whole file (a file that does not decode as the choice throughout is read
+        as latin-1).  The note (code ``encoding``) names the encoding used (``encoding``,
+        ``name``) and, when the bytes also fit another, that one (``alternative``).
 
     Raises
     ------
@@ -479,18 +486,103 @@ def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None,
             _refuse_binary(path, "it holds zero bytes, which text files do not", what)
         return name, [Note("encoding", f"the file is {name.upper()} without a byte order mark; "
                            "read it as such", {"encoding": name, "how": "no_bom"})]
-    return _utf8_or_latin1(head)
+    encoding, notes = _utf8_or_latin1(head)
+    if encoding in ("cp1252", "cp932"):
+        encoding, notes = _whole_file_fits(path, encoding, notes)
+    return encoding, notes
+
+
+def _whole_file_fits(path: str, encoding: str, notes: list) -> tuple:
+    """``(encoding, notes)`` unchanged when the whole file decodes as ``encoding`` (the
+    choice was made on its first bytes; one pass, a megabyte at a time); else latin-1,
+    which reads every byte."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    try:
+        with open(path, "rb") as stream:
+            while True:
+                block = stream.read(1 << 20)
+                decoder.decode(block, final=not block)
+                if not block:
+                    return encoding, notes
+    except OSError:
+        return encoding, notes          # not a file here (a test's sample): the sample decides
+    except UnicodeDecodeError:
+        name = NOT_UTF8_NAMES[encoding]
+        return "latin-1", [Note("encoding", f"the file is not UTF-8; read it as latin-1 (it "
+                                f"starts like {name} but holds bytes that are not)",
+                                {"encoding": "latin-1", "how": "not_utf8", "name": "latin-1",
+                                 "ambiguous": False, "alternative": None})]
 
 
 def _utf8_or_latin1(head: bytes) -> tuple:
+    """UTF-8, else the single- or double-byte encoding the bytes fit (:func:`_not_utf8`)."""
     try:
         head.decode("utf-8")
         return "utf-8", []
     except UnicodeDecodeError as exc:
         if exc.reason == "unexpected end of data" and exc.start >= len(head) - 3:
             return "utf-8", []          # a character cut at the end of the sample
-        return "latin-1", [Note("encoding", "the file is not UTF-8; read it as latin-1",
-                                {"encoding": "latin-1", "how": "not_utf8"})]
+    return _not_utf8(head)
+
+
+#: The encodings a file that is not UTF-8 is read with, by their codec names: what the
+#: notes call them.
+NOT_UTF8_NAMES = {"cp1252": "Windows-1252 (cp1252)", "cp932": "Shift-JIS (cp932)",
+                  "latin-1": "latin-1"}
+_C1_BYTES = re.compile(rb"[\x80-\x9f]")
+_JAPANESE_MARKS = re.compile(r"[\u3000-\u30ff\uff01-\uff5e]")   # kana, 、。「」, full width
+_NOT_JAPANESE = re.compile(r"[\x80-\x9f\ue000-\uf8ff]")          # C1 and private use
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+
+
+def _not_utf8(head: bytes) -> tuple:
+    """``(encoding, [note])`` of a sample that is not UTF-8 (the stated rule).
+
+    * Shift-JIS (Windows' ``cp932``) when the sample decodes as it, without C1 control
+      or private-use characters, and either Windows-1252 cannot decode it or its
+      Shift-JIS reading looks Japanese: it holds kana or Japanese punctuation, or its
+      characters beyond ASCII come in runs of 1.5 or more on average (Western text
+      read as Shift-JIS gives lone ideographs, one per accented letter).
+    * else Windows-1252 (``cp1252``) when the sample holds a byte 0x80-0x9F (``€``,
+      smart quotes, dashes: C1 control characters in latin-1) and decodes as it;
+    * else latin-1, which reads every byte (and is identical to Windows-1252 on files
+      without bytes 0x80-0x9F).
+
+    When Shift-JIS and one of the others both decode the sample, the note says so
+    (``ambiguous``, ``alternative``).
+    """
+    western = "cp1252" if _C1_BYTES.search(head) and _decodes(head, "cp1252") else "latin-1"
+    japanese = _decodes(head, "cp932")
+    if japanese is not None and _NOT_JAPANESE.search(japanese):
+        japanese = None
+    western_fits = western == "cp1252" or not _C1_BYTES.search(head)
+    if japanese is not None and (not western_fits or _looks_japanese(japanese)):
+        return "cp932", [_encoding_note("cp932", western if western_fits else None)]
+    return western, [_encoding_note(western, "cp932" if japanese is not None else None)]
+
+
+def _decodes(head: bytes, encoding: str) -> Optional[str]:
+    """The sample decoded (a character cut at its end left out), or None if it cannot be."""
+    try:
+        return codecs.getincrementaldecoder(encoding)().decode(head, final=False)
+    except UnicodeDecodeError:
+        return None
+
+
+def _looks_japanese(text: str) -> bool:
+    runs = [len(run) for run in _NON_ASCII_RUN.findall(text)]
+    return bool(_JAPANESE_MARKS.search(text)) or (bool(runs) and sum(runs) >= 1.5 * len(runs))
+
+
+def _encoding_note(encoding: str, alternative: Optional[str]) -> Note:
+    name = NOT_UTF8_NAMES[encoding]
+    text = f"the file is not UTF-8; read it as {name}"
+    if alternative is not None:
+        text += (f"; its bytes also fit {NOT_UTF8_NAMES[alternative]}: set \"encoding\" to "
+                 f"\"{alternative}\" if the text looks wrong")
+    return Note("encoding", text, {"encoding": encoding, "how": "not_utf8", "name": name,
+                                   "ambiguous": alternative is not None,
+                                   "alternative": alternative})
 
 
 def _utf16_without_bom(head: bytes) -> Optional[str]:
