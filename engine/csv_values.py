@@ -540,9 +540,10 @@ def _not_utf8(head: bytes) -> tuple:
 
     * Shift-JIS (Windows' ``cp932``) when the sample decodes as it, without C1 control
       or private-use characters, and either Windows-1252 cannot decode it or its
-      Shift-JIS reading looks Japanese: it holds kana or Japanese punctuation, or its
-      characters beyond ASCII come in runs of 1.5 or more on average (Western text
-      read as Shift-JIS gives lone ideographs, one per accented letter).
+      Shift-JIS reading looks Japanese: it holds kana or Japanese punctuation, or at
+      least half of its characters beyond ASCII are common two-byte ones (lead byte
+      0x81-0x9F: the first level of kanji), two of them in a row somewhere
+      (:func:`_looks_japanese`).
     * else Windows-1252 (``cp1252``) when the sample holds a byte 0x80-0x9F (``€``,
       smart quotes, dashes: C1 control characters in latin-1) and decodes as it;
     * else latin-1, which reads every byte (and is identical to Windows-1252 on files
@@ -570,8 +571,23 @@ def _decodes(head: bytes, encoding: str) -> Optional[str]:
 
 
 def _looks_japanese(text: str) -> bool:
-    runs = [len(run) for run in _NON_ASCII_RUN.findall(text)]
-    return bool(_JAPANESE_MARKS.search(text)) or (bool(runs) and sum(runs) >= 1.5 * len(runs))
+    """Kana or Japanese punctuation, or mostly common two-byte characters (lead byte
+    0x81-0x9F: kana, punctuation, the first level of kanji) with two in a row somewhere;
+    Western text read as Shift-JIS gives rare kanji (accented letters are lead bytes
+    0xE0-0xEF) or half-width katakana, one at a time."""
+    if _JAPANESE_MARKS.search(text):
+        return True
+    total = common = longest = 0
+    for run in _NON_ASCII_RUN.findall(text):
+        streak = 0
+        for char in run:
+            total += 1
+            if 0x81 <= char.encode("cp932")[0] <= 0x9F:
+                common, streak = common + 1, streak + 1
+                longest = max(longest, streak)
+            else:
+                streak = 0
+    return longest >= 2 and common >= total / 2
 
 
 def _encoding_note(encoding: str, alternative: Optional[str]) -> Note:
