@@ -118,9 +118,16 @@ def table(words: list) -> str:
 @settings(max_examples=100, **FUZZ)
 @given(st.lists(JAPANESE_WORDS, min_size=1, max_size=20))
 def test_japanese_text_is_shift_jis(words):
+    """Japanese words are read as Shift-JIS; with only one-character words (one kanji
+    each, no kana: '分') the bytes may fit Windows-1252 as well, and then the note names
+    Shift-JIS as the alternative (the rule's stated limit)."""
     data = table(words).encode("cp932")
-    found, _ = choose_encoding("f.csv", data)
-    assert found == "cp932" and data.decode(found) == table(words)
+    found, notes = choose_encoding("f.csv", data)
+    if found != "cp932":
+        assert all(len(word) == 1 for word in words)
+        assert notes[0].fields["ambiguous"] and notes[0].fields["alternative"] == "cp932"
+    else:
+        assert data.decode(found) == table(words)
 
 
 @settings(max_examples=100, **FUZZ)
