@@ -418,7 +418,8 @@ def check_unique_names(specs: list) -> None:
     for spec in specs:
         if visible(spec.name) != spec.name:
             raise ValueError(f"the model name '{visible(spec.name)}' holds a control character "
-                             "(a line break or tab): rename the model")
+                             "(a line break, a tab or an invisible Unicode control or format "
+                             "character, shown written out): rename the model")
         if spec.name in seen:
             raise ValueError(f"two models are named {spec.name!r}; give each model its own name")
         seen.add(spec.name)

@@ -28,7 +28,7 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, no usage dump
-        sys.stderr.write(f"error: {message} (see: honest-eval run --help)\n")
+        sys.stderr.write(f"error: {one_line(message)} (see: honest-eval run --help)\n")
         sys.exit(EXIT_BAD_INPUT)
 
 
@@ -166,8 +166,8 @@ def _run(args, argv) -> int:
         notes = [str(note) for note in result.notes]
         _print_notes([note for note in notes if note not in shown], args.quiet)
         if not args.quiet:
-            sys.stderr.write(f"reused {store.reused} of {store.fits} fits from the result "
-                             f"store {store.path}\n")
+            _say(f"reused {store.reused} of {store.fits} fits from the result store "
+                 f"{store.path}")
         stage = "writing"
         tables, texts = result.tables(), (result.texts() if several else None)
         write_result_folder(tables, out, {**_manifest(result, args, argv),
@@ -181,8 +181,9 @@ def _run(args, argv) -> int:
             job.close()
         remove_created(created)
         if store is not None and store.computed and stage == "computing" and not args.quiet:
-            sys.stderr.write(f"\nkept the {store.computed} fits computed in the result store "
-                             f"{store.path}: run the same command again to resume")
+            sys.stderr.write("\n" + visible(f"kept the {store.computed} fits computed in the "
+                                            f"result store {store.path}: run the same command "
+                                            "again to resume"))
         return _stopped(exc, stage, getattr(exc, "committed", False), out)
     except OSError as exc:
         remove_created(created)
@@ -204,7 +205,7 @@ def _run(args, argv) -> int:
     if not args.quiet:
         parts = [f"{len(tables)} tables", *(texts or ()), *(["notes.txt"] if notes else [])]
         what = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
-        sys.stderr.write(f"wrote {what} to {out} (run.json lists them)\n")
+        _say(f"wrote {what} to {out} (run.json lists them)")
     return EXIT_OK
 
 
@@ -215,7 +216,7 @@ def _open_cluster(spec, stack: contextlib.ExitStack, bar):
     from .cluster import open_cluster
 
     if bar is not None:
-        bar.stream.write(f"connecting to the cluster {spec}…\n")
+        bar.stream.write(visible(f"connecting to the cluster {spec}…") + "\n")
     return stack.enter_context(open_cluster(spec))
 
 
@@ -265,9 +266,14 @@ def _stopped(exc: BaseException, stage: str, committed: bool, out: str) -> int:
     """Say what the folder holds after an interrupt or a termination signal; the status."""
     status = getattr(exc, "exit_status", EXIT_INTERRUPTED)
     word = "interrupted" if status == EXIT_INTERRUPTED else "terminated"
-    sys.stderr.write("\n" + _interrupted(stage, committed, out).replace(
-        "interrupted", word, 1) + "\n")
+    sys.stderr.write("\n" + visible(_interrupted(stage, committed, out).replace(
+        "interrupted", word, 1)) + "\n")
     return status
+
+
+def _say(line: str) -> None:
+    """Print one line to stderr, its invisible characters written out (``visible``)."""
+    sys.stderr.write(visible(line) + "\n")
 
 
 def _print_notes(notes, quiet: bool) -> list:
@@ -275,7 +281,7 @@ def _print_notes(notes, quiet: bool) -> list:
     notes = [str(note) for note in notes]
     if not quiet:
         for note in notes:
-            sys.stderr.write(f"note: {visible(note)}\n")
+            _say(f"note: {note}")
     return notes
 
 

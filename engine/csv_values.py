@@ -31,7 +31,8 @@ Files
 :func:`choose_encoding`, :func:`check_text` and :func:`read_or_explain` decide, before and
 while pandas reads a file, what it is and say in one line what is wrong with it:
 byte order marks (UTF-8, UTF-16, UTF-32) and UTF-16 without one are recognised, a
-given encoding is used as given, binary files are named by their signature (a PNG image,
+file that is not UTF-8 is read as Shift-JIS, Windows-1252 or latin-1 by a stated rule
+(:func:`_not_utf8`), a given encoding is used as given, binary files are named by their signature (a PNG image,
 a ZIP archive or Excel workbook ...), comment lines (``#``) and rows with more cells
 than the header are pointed at by line.  Every message is one line that starts with a
 word.
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 import warnings
 from typing import Callable, Optional
 
@@ -63,12 +65,38 @@ SPACE_SEPARATORS = (" ", "\u00a0", "\u202f", "'")
 _PLAIN = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _INFINITE = re.compile(r"[+-]?(?:inf|infinity)", re.IGNORECASE)
 _COMMA_GROUPS = re.compile(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _CONTROL_NAMES = {"\r": "\\r", "\n": "\\n", "\t": "\\t"}
+#: Unicode categories written out by :func:`visible`: control (C0, DEL, C1), format
+#: (bidirectional overrides, zero-width characters, soft hyphen, byte order mark ...),
+#: line and paragraph separators, and lone surrogates (which no file can hold).
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+_NOT_PLAIN_ASCII = re.compile(r"[^\x20-\x7e]")
+
+
+def _written_out(match) -> str:
+    char = match.group()
+    if unicodedata.category(char) not in INVISIBLE_CATEGORIES:
+        return char
+    code = ord(char)
+    if char in _CONTROL_NAMES:
+        return _CONTROL_NAMES[char]
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def visible(text: str) -> str:
-    """``text`` with control characters (C0 and DEL) written out as ``\\t``, ``\\x00`` ...
+    """``text`` with every invisible control character written out: ``\\t``, ``\\x00``,
+    ``\\x85``, ``\\u2028``, ``\\u202e`` ...
+
+    Written out are the Unicode categories :data:`INVISIBLE_CATEGORIES`: control
+    characters (C0, DEL and C1, such as ESC and U+0085 NEXT LINE), format characters
+    (U+202E RIGHT-TO-LEFT OVERRIDE, zero-width spaces and joiners, U+FEFF), the line and
+    paragraph separators U+2028 and U+2029, and lone surrogates.  What is left cannot
+    break a line (``str.splitlines`` splits on none of it), reorder a terminal's text or
+    send it a command.  This is the one place text is made visible: CSV cells and
+    names (:mod:`engine.tables`), ``notes.txt``, ``report.md`` and every printed line
+    use it.
 
     Parameters
     ----------
@@ -77,10 +105,11 @@ def visible(text: str) -> str:
     Returns
     -------
     str
-        The same text when it holds no control character.
+        The same text when it holds no such character.
     """
-    return _CONTROL.sub(lambda m: _CONTROL_NAMES.get(m.group(), f"\\x{ord(m.group()):02x}"),
-                        text)
+    if text.isprintable():                # holds none of them (the usual case, fast)
+        return text
+    return _NOT_PLAIN_ASCII.sub(_written_out, text)
 
 
 def plain_number(cell: str, decimal: str = ".", thousands=None) -> Optional[str]:
@@ -388,7 +417,7 @@ SIGNATURES = (
 )
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"),
          (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
-_ENCODINGS = "utf-8, utf-8-sig, latin-1, cp1252 or utf-16"
+_ENCODINGS = "utf-8, utf-8-sig, latin-1, cp1252, cp932 (Shift-JIS) or utf-16"
 
 
 def check_read_options(sep, encoding) -> None:
@@ -428,6 +457,12 @@ def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None,
     Returns
     -------
     (encoding, notes) : (str, list of Note)
+        A byte order mark decides; zero bytes in every other place mean UTF-16 without
+        one; else UTF-8 when the bytes are UTF-8, else Shift-JIS (``cp932``),
+        Windows-1252 (``cp1252``) or latin-1 by the rule of :func:`_not_utf8`, checked
+        on the whole file (a file that does not decode as the choice throughout is read
+        as latin-1).  The note (code ``encoding``) names the encoding used (``encoding``,
+        ``name``) and, when the bytes also fit another, that one (``alternative``).
 
     Raises
     ------
@@ -451,18 +486,119 @@ def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None,
             _refuse_binary(path, "it holds zero bytes, which text files do not", what)
         return name, [Note("encoding", f"the file is {name.upper()} without a byte order mark; "
                            "read it as such", {"encoding": name, "how": "no_bom"})]
-    return _utf8_or_latin1(head)
+    encoding, notes = _utf8_or_latin1(head)
+    if encoding in ("cp1252", "cp932"):
+        encoding, notes = _whole_file_fits(path, encoding, notes)
+    return encoding, notes
+
+
+def _whole_file_fits(path: str, encoding: str, notes: list) -> tuple:
+    """``(encoding, notes)`` unchanged when the whole file decodes as ``encoding`` (the
+    choice was made on its first bytes; one pass, a megabyte at a time); else latin-1,
+    which reads every byte."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    try:
+        with open(path, "rb") as stream:
+            while True:
+                block = stream.read(1 << 20)
+                decoder.decode(block, final=not block)
+                if not block:
+                    return encoding, notes
+    except OSError:
+        return encoding, notes          # not a file here (a test's sample): the sample decides
+    except UnicodeDecodeError:
+        name = NOT_UTF8_NAMES[encoding]
+        return "latin-1", [Note("encoding", f"the file is not UTF-8; read it as latin-1 (it "
+                                f"starts like {name} but holds bytes that are not)",
+                                {"encoding": "latin-1", "how": "not_utf8", "name": "latin-1",
+                                 "ambiguous": False, "alternative": None})]
 
 
 def _utf8_or_latin1(head: bytes) -> tuple:
+    """UTF-8, else the single- or double-byte encoding the bytes fit (:func:`_not_utf8`)."""
     try:
         head.decode("utf-8")
         return "utf-8", []
     except UnicodeDecodeError as exc:
         if exc.reason == "unexpected end of data" and exc.start >= len(head) - 3:
             return "utf-8", []          # a character cut at the end of the sample
-        return "latin-1", [Note("encoding", "the file is not UTF-8; read it as latin-1",
-                                {"encoding": "latin-1", "how": "not_utf8"})]
+    return _not_utf8(head)
+
+
+#: The encodings a file that is not UTF-8 is read with, by their codec names: what the
+#: notes call them.
+NOT_UTF8_NAMES = {"cp1252": "Windows-1252 (cp1252)", "cp932": "Shift-JIS (cp932)",
+                  "latin-1": "latin-1"}
+_C1_BYTES = re.compile(rb"[\x80-\x9f]")
+_JAPANESE_MARKS = re.compile(r"[\u3000-\u30ff\uff01-\uff5e]")   # kana, 、。「」, full width
+_NOT_JAPANESE = re.compile(r"[\x80-\x9f\ue000-\uf8ff]")          # C1 and private use
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+
+
+def _not_utf8(head: bytes) -> tuple:
+    """``(encoding, [note])`` of a sample that is not UTF-8 (the stated rule).
+
+    * Shift-JIS (Windows' ``cp932``) when the sample decodes as it, without C1 control
+      or private-use characters, and either Windows-1252 cannot decode it or its
+      Shift-JIS reading looks Japanese: it holds kana or Japanese punctuation, or at
+      least half of its characters beyond ASCII are common two-byte ones (lead byte
+      0x81-0x9F: the first level of kanji), two of them in a row somewhere
+      (:func:`_looks_japanese`).
+    * else Windows-1252 (``cp1252``) when the sample holds a byte 0x80-0x9F (``€``,
+      smart quotes, dashes: C1 control characters in latin-1) and decodes as it;
+    * else latin-1, which reads every byte (and is identical to Windows-1252 on files
+      without bytes 0x80-0x9F).
+
+    When Shift-JIS and one of the others both decode the sample, the note says so
+    (``ambiguous``, ``alternative``).
+    """
+    western = "cp1252" if _C1_BYTES.search(head) and _decodes(head, "cp1252") else "latin-1"
+    japanese = _decodes(head, "cp932")
+    if japanese is not None and _NOT_JAPANESE.search(japanese):
+        japanese = None
+    western_fits = western == "cp1252" or not _C1_BYTES.search(head)
+    if japanese is not None and (not western_fits or _looks_japanese(japanese)):
+        return "cp932", [_encoding_note("cp932", western if western_fits else None)]
+    return western, [_encoding_note(western, "cp932" if japanese is not None else None)]
+
+
+def _decodes(head: bytes, encoding: str) -> Optional[str]:
+    """The sample decoded (a character cut at its end left out), or None if it cannot be."""
+    try:
+        return codecs.getincrementaldecoder(encoding)().decode(head, final=False)
+    except UnicodeDecodeError:
+        return None
+
+
+def _looks_japanese(text: str) -> bool:
+    """Kana or Japanese punctuation, or mostly common two-byte characters (lead byte
+    0x81-0x9F: kana, punctuation, the first level of kanji) with two in a row somewhere;
+    Western text read as Shift-JIS gives rare kanji (accented letters are lead bytes
+    0xE0-0xEF) or half-width katakana, one at a time."""
+    if _JAPANESE_MARKS.search(text):
+        return True
+    total = common = longest = 0
+    for run in _NON_ASCII_RUN.findall(text):
+        streak = 0
+        for char in run:
+            total += 1
+            if 0x81 <= char.encode("cp932")[0] <= 0x9F:
+                common, streak = common + 1, streak + 1
+                longest = max(longest, streak)
+            else:
+                streak = 0
+    return longest >= 2 and common >= total / 2
+
+
+def _encoding_note(encoding: str, alternative: Optional[str]) -> Note:
+    name = NOT_UTF8_NAMES[encoding]
+    text = f"the file is not UTF-8; read it as {name}"
+    if alternative is not None:
+        text += (f"; its bytes also fit {NOT_UTF8_NAMES[alternative]}: set \"encoding\" to "
+                 f"\"{alternative}\" if the text looks wrong")
+    return Note("encoding", text, {"encoding": encoding, "how": "not_utf8", "name": name,
+                                   "ambiguous": alternative is not None,
+                                   "alternative": alternative})
 
 
 def _utf16_without_bom(head: bytes) -> Optional[str]:

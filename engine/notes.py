@@ -25,7 +25,9 @@ from typing import Any
 CODES = {
     # ---- reading a CSV file (engine.csv_values, engine.data)
     "encoding": "the file's text encoding was detected (not plain UTF-8) "
-                "[encoding, how: 'bom', 'no_bom' or 'not_utf8']",
+                "[encoding, how: 'bom', 'no_bom' or 'not_utf8'; with 'not_utf8' from "
+                "engine.csv_values also name (shown), ambiguous, alternative: the encoding "
+                "the bytes also fit, or None]",
     "separator": "the column separator was detected [separator, name]",
     "decimal_comma": "numbers are read with a decimal comma "
                      "[column, example, value, certain: False when only assumed]",

@@ -81,7 +81,8 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
         not empty.
     texts : dict, optional
         ``{file name: text}``: other text files of the run (``report.md``), written as
-        they are; plain ``.md`` file names.
+        they are apart from invisible characters, written out line by line (the text's
+        own markup is its writer's job); plain ``.md`` file names.
 
     Returns
     -------
@@ -114,6 +115,7 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
         for name, frame in tables.items():
             write_csv(frame, os.path.join(staging, name), index=name in _INDEXED)
         for name, content in texts.items():
+            content = "\n".join(visible(line) for line in content.split("\n"))
             write_text(os.path.join(staging, name), lambda stream, c=content: stream.write(c))
         if notes:
             text = "".join(visible(str(note)) + "\n" for note in notes)

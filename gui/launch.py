@@ -154,10 +154,12 @@ def _refresh(applications: str) -> None:
 
 
 def _report(paths: list, verb: str) -> int:
+    from engine.csv_values import visible          # a path's control characters written out
+
     for path in paths:
-        print(f"{verb} {path}")
+        print(visible(f"{verb} {path}"))
     if not paths:
-        print(f"nothing to remove: no {PROG} menu entry under {data_home()}")
+        print(visible(f"nothing to remove: no {PROG} menu entry under {data_home()}"))
     return 0
 
 

@@ -25,7 +25,7 @@ ACROSS = ["dataset_scores.csv", "friedman.csv", "nemenyi.csv", "ranks.csv", "sig
 HEADERS = {
     "fold_scores.csv": "model,repeat,fold,metric,score,n_train,n_test,fit_seconds",
     "summary.csv": "model,metric,mean,std,rank,n_folds,n_failed,n_warned,rank_mean,"
-                   "rank_n_folds,rank_note",
+                   "rank_n_folds,rank_note,ci_low,ci_high",
     "correlation.csv": "model,logistic,nb,tree",
     "pairwise.csv": "model_1,model_2,mean_difference,t_stat,p_value_two_sided,"
                     "p_value_two_sided_adjusted,p_value_one_sided,p_value_one_sided_adjusted,"

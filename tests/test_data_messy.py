@@ -237,6 +237,6 @@ def test_header_names_equal_once_stripped_get_numbered(tmp_path):
     assert unique_names(["0", "0", "0.1", "a", "0"]) == ["0", "0.2", "0.1", "a", "0.3"]
     path = tmp_path / "nel.csv"
     path.write_bytes(b"x, x\x85,y\n1,2,a\n3,4,b\n5,6,a\n7,8,b\n")
-    data = load_csv(str(path), target="y")
+    data = load_csv(str(path), target="y", encoding="latin-1")  # detected: cp1252, 0x85 is '…'
     assert list(data.X.columns) == ["x", "x.1"]
     assert data.X["x.1"].tolist() == [2, 4, 6, 8]

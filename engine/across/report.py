@@ -2,8 +2,11 @@
 ``create_report``), for readers who are not statisticians."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
+from ..csv_values import visible
 from ..verdict import metric_label
 
 
@@ -34,9 +37,23 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+#: Characters that can start Markdown or HTML markup inside a line (links and images
+#: need ``[``, raw HTML and autolinks ``<``, entities ``&``; emphasis, code, tables,
+#: strikethrough, maths); a name's are escaped with a backslash.
+_MARKUP = re.compile(r"([\\`*_\[\]<>!|~&$])")
+
+
+def markdown_text(value) -> str:
+    """A name (model, class, data set) or a note as plain text in Markdown: invisible
+    characters written out (:func:`engine.csv_values.visible`) and every character that
+    could start markup escaped, so ``<img src=x onerror=...>`` or ``[x](javascript:...)``
+    is shown as written, never rendered."""
+    return _MARKUP.sub(r"\\\1", visible(str(value)))
+
+
 def _cell(name) -> str:
-    """A name for a Markdown table cell (a ``|`` would end the cell)."""
-    return str(name).replace("|", "\\|")
+    """A name for a Markdown table cell (:func:`markdown_text`: a ``|`` would end the cell)."""
+    return markdown_text(name)
 
 
 def probability(value) -> str:
@@ -55,7 +72,7 @@ def _is(value) -> str:
 
 
 def _names(names) -> str:
-    names = [str(n) for n in names]
+    names = [markdown_text(n) for n in names]
     if len(names) <= 2:
         return " and ".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
@@ -189,7 +206,7 @@ def _nemenyi(result) -> str:
         if beyond.empty:
             text += "No pair of models differs significantly."
         else:
-            lines = [f"- **{r.model_1} ranks better than {r.model_2}** (mean ranks "
+            lines = [f"- **{markdown_text(r.model_1)} ranks better than {markdown_text(r.model_2)}** (mean ranks "
                      f"{number(r.mean_rank_difference)} apart, {p_text(r.p_value)})"
                      for r in beyond.itertuples(index=False)]
             text += "These pairs differ significantly:\n\n" + "\n".join(lines)
@@ -203,7 +220,7 @@ def _nemenyi(result) -> str:
                else "the Friedman test does not reject")
         text += f"Not interpretable here: {why}, so no pair is read as a difference."
         if len(beyond):
-            lines = [f"- {r.model_1} and {r.model_2}: mean ranks "
+            lines = [f"- {markdown_text(r.model_1)} and {markdown_text(r.model_2)}: mean ranks "
                      f"{number(r.mean_rank_difference)} apart ({p_text(r.p_value)}), not "
                      "interpretable" for r in beyond.itertuples(index=False)]
             text += (" Pairs whose mean ranks lie further apart than the critical "
@@ -243,11 +260,12 @@ def _signed_rank(result) -> str:
     wilcoxon = {(r.model_1, r.model_2): r for r in result.wilcoxon.itertuples(index=False)}
     nemenyi = {(r.model_1, r.model_2): r for r in result.nemenyi.itertuples(index=False)}
     for r in result.signed_rank.itertuples(index=False):
-        line = (f"- {r.model_1} against {r.model_2}: P({r.model_1} ahead by more than the "
-                f"ROPE) {_is(r.p_better)}")
+        one, two = markdown_text(r.model_1), markdown_text(r.model_2)
+        line = (f"- {one} against {two}: P({one} ahead by more than the ROPE) "
+                f"{_is(r.p_better)}")
         if result.rope > 0:
             line += f", P(practically equivalent) {_is(r.p_equivalent)}"
-        line += f", P({r.model_2} ahead by more than the ROPE) {_is(r.p_worse)}."
+        line += f", P({two} ahead by more than the ROPE) {_is(r.p_worse)}."
         if result.decides:
             line += decision_words(r, result, wilcoxon.get((r.model_1, r.model_2)),
                                     nemenyi.get((r.model_1, r.model_2)))
@@ -306,7 +324,8 @@ def decision_words(row, result, wilcoxon, nemenyi) -> str:
         return words
     winner = row.model_1 if decision == "model_1" else row.model_2
     loser = row.model_2 if decision == "model_1" else row.model_1
-    words = f" **{winner} is better than {loser} by more than the ROPE.**"
+    words = (f" **{markdown_text(winner)} is better than {markdown_text(loser)} by more than "
+             "the ROPE.**")
     if wilcoxon is not None and not significant:
         words += (f" The Wilcoxon test does not find a significant difference ({w_p}): the "
                   "tests disagree. The Bayesian probability weighs the sizes of the "
@@ -325,7 +344,8 @@ def decision_words(row, result, wilcoxon, nemenyi) -> str:
 def _caveats(result) -> str:
     if not result.notes:
         return ""
-    return "## What to keep in mind\n\n" + "\n".join(f"- {note}" for note in result.notes)
+    return "## What to keep in mind\n\n" + "\n".join(f"- {markdown_text(note)}"
+                                                  for note in result.notes)
 
 
 def _how_to_read(result, tests: bool) -> str:

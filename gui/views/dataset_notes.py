@@ -7,6 +7,7 @@ controls. Everything here decides on a note's ``code`` and ``fields``, never on 
 """
 from __future__ import annotations
 
+from engine.csv_values import NOT_UTF8_NAMES
 from engine.data import Dataset
 from engine.notes import note_code, note_fields
 
@@ -82,6 +83,12 @@ def screen_note(note) -> str:
                 f"{guess} is {100 * fields['majority_share']:.1f}% accurate. Balanced accuracy "
                 "is reported too, and each class's recall under Results, Per class; the Models "
                 "tab offers \"Balance classes\" and \"Resample training folds\"")
+    if code == "encoding" and fields.get("how") == "not_utf8":
+        other = fields.get("alternative")
+        also = f"; its bytes also fit {NOT_UTF8_NAMES.get(other, other)}" if other else ""
+        return (f"the file is not UTF-8: read it as {fields.get('name', fields['encoding'])}"
+                f"{also}. If letters look wrong, save the file as UTF-8 (in Excel: Save as, "
+                "CSV UTF-8) and open it again")
     if code == "sheet_read":
         return (f"read the sheet {fields['sheet']!r} of the {len(fields['sheets'])} in the "
                 "workbook (pick another one under Sheet)")

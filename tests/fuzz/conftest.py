@@ -67,6 +67,15 @@ def headless(*args, cwd=None, cap=CAP_BYTES, timeout=180, command="run") -> Fini
     return Finished(child.returncode, out, err, peak)
 
 
+def pytest_collection_modifyitems(items):
+    """Every test of this folder carries the ``fuzz`` marker (``-m fuzz`` runs the
+    campaign alone, ``-m "not fuzz"`` leaves it out)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for item in items:
+        if str(item.path).startswith(here + os.sep):
+            item.add_marker(pytest.mark.fuzz)
+
+
 def pytest_terminal_summary(terminalreporter):
     """Say how many headless cases ran and the largest memory any child used."""
     if PEAKS:
