@@ -11,14 +11,19 @@ Rules
   half of the rows.
 * The positive class of two (:func:`positive_class`): the one named; else ``1`` when
   the classes are the numbers 0 and 1; else the smaller class (the second on a tie).
-* A possible leak (:func:`leak_notes`), judged only with at least 20 rows: a column
-  that alone predicts the target for at least 99% of the rows, making at most a tenth
-  of the errors of always guessing the largest class. Columns of categories (and
-  number columns with few values), missing counting as a value of its own, predict the
-  commonest class of each value; this counts only when each value has on average at
-  least 10 rows, so identifiers are not flagged. With two classes a number column also
-  predicts by the best single cut (judged on its non-missing values, when at least 90%
-  of the rows have one).
+* A possible leak (:func:`leak_notes`), judged only with at least 20 rows, for any
+  number of classes: a column that alone predicts the target for at least 99% of the
+  rows judged, making at most a tenth of the errors of always guessing the largest
+  class. Columns of categories (and number columns with few values), missing counting
+  as a value of its own, predict the commonest class of each value; this counts only
+  when each value has on average at least 10 rows, so identifiers are not flagged.
+  Number columns with many values (judged on their non-missing values, when at least
+  90% of the rows have one) predict, with two classes, by the best single cut; else
+  (any number of classes) by their order: each row gets the class of the row before it
+  in the column's order, the changes of class one per class aside in the 99% (the
+  order of a row index in a file sorted by class). At most :data:`LEAK_SAMPLE_ROWS`
+  rows are judged (a seeded random sample of larger tables, stated in the note); all
+  columns of numbers are sorted at once.
 """
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ always wholly in the training part or wholly in the test fold.
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Optional, Sequence
 
@@ -198,7 +199,7 @@ def identifier_feature_notes(features: pd.DataFrame, skip: Sequence = ()) -> lis
                           f"identifier (whole numbers, {n_values} values, named like one) but "
                           "is used as a feature: a model reads its numbers as amounts; if rows "
                           'with the same value belong together, name it as "groups", else '
-                          f'exclude it ("exclude": ["{column}"])',
+                          f'exclude it ("exclude": [{json.dumps(str(column))}])',
                           {"column": column, "n_values": n_values}))
     return notes
 
