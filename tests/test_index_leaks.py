@@ -221,3 +221,37 @@ def test_a_date_is_never_suggested_as_groups():
     ds = dataset_from_frame(raw, "Species")
     suggested = [n.fields["column"] for n in by_code(ds, "groups_suggested")]
     assert not {"laid", "laid_text", "laid_us"} & set(suggested)
+
+
+# ----------------------------------------------------------------------------- workbooks
+
+def test_a_notes_sheet_first_is_refused_naming_the_sheets_to_read(tmp_path):
+    import openpyxl
+
+    from engine.excel import NotATable
+
+    book = openpyxl.Workbook()
+    book.active.title = "Read me"
+    book.active.append(["Glass fragments, exported from R's MASS::fgl."])
+    data = book.create_sheet("glass")
+    frame = pd.read_csv(GLASS_R).drop(columns="Unnamed: 0")
+    data.append(list(frame.columns))
+    for row in frame.itertuples(index=False):
+        data.append(list(row))
+    path = tmp_path / "glass.xlsx"
+    book.save(path)
+    with pytest.raises(NotATable) as caught:
+        load_dataset({"file": str(path)})
+    assert caught.value.sheet == "Read me" and caught.value.sheets == ["Read me", "glass"]
+    assert str(caught.value).endswith("the workbook's other sheet(s): 'glass' (set \"sheet\" "
+                                      "to read one)")
+    ds = load_dataset({"file": str(path), "sheet": "glass", "target": "type"})
+    assert ds.X.shape == (214, 9) and np.array_equal(ds.X.to_numpy(),
+                                                     frame.drop(columns="type").to_numpy())
+    experiment = tmp_path / "exp.json"
+    experiment.write_text(json.dumps({"dataset": {"file": "glass.xlsx", "target": "type"},
+                                      "models": [{"estimator": "GaussianNB"}]}))
+    done = run_main(experiment, "--out", tmp_path / "out")
+    assert done.returncode == 2
+    error, = [line for line in done.stderr.splitlines() if line.strip()]
+    assert error.startswith("error:") and "'glass'" in error and '"sheet"' in error
