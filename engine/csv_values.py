@@ -181,9 +181,9 @@ def _grouped(sep: str, decimal: str):
 
 
 def _text_columns(frame: pd.DataFrame) -> list:
-    return [i for i in range(frame.shape[1])
-            if not pd.api.types.is_numeric_dtype(frame.iloc[:, i])
-            and not pd.api.types.is_bool_dtype(frame.iloc[:, i])]
+    dtypes = frame.dtypes.tolist()          # by position: names may repeat
+    return [i for i, dtype in enumerate(dtypes)
+            if not pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)]
 
 
 def _cells(column: pd.Series) -> pd.Series:
@@ -279,15 +279,15 @@ def parse_text_columns(frame: pd.DataFrame, sep: str, decimal: Optional[str] = N
         other text cells stripped of surrounding spaces.
     """
     notes = []
-    frame = frame.copy()
+    frame = frame.copy(deep=False)          # columns are replaced whole, never written into
     text_cells = {i: _cells(frame.iloc[:, i]) for i in _text_columns(frame)}
     if decimal is None:
         decimal, note = _detect_decimal({frame.columns[i]: cells
                                          for i, cells in text_cells.items()}, sep)
         if note:
             notes.append(note)
-    pandas_floats = [i for i in range(frame.shape[1])
-                     if pd.api.types.is_float_dtype(frame.iloc[:, i])]
+    pandas_floats = [i for i, dtype in enumerate(frame.dtypes.tolist())
+                     if pd.api.types.is_float_dtype(dtype)]
     stripped = []
     for i, cells in text_cells.items():
         name = frame.columns[i]

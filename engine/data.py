@@ -20,7 +20,8 @@ from .csv_values import (PANDAS_EXTRA_NA, check_read_options, check_text, choose
                          parse_text_columns, read_or_explain, visible)
 from .data_checks import (choose_target, find_column, find_columns, is_numeric_column,
                           leak_notes, positive_class, visible_columns)
-from .groups import group_codes, group_suggestions
+from .groups import group_codes, group_suggestions, identifier_feature_notes
+from .index_columns import index_columns, index_note
 from .guards import check_builtin_request, check_file_fits, check_regular_file
 from .imbalance import imbalance_note
 from .notes import Note
@@ -277,6 +278,9 @@ _SEP_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
 
 def _detect_separator(text: str) -> str:
     lines = [line for line in text.splitlines()[:50] if line.strip()]
+    plain = _only_separator(lines)
+    if plain is not None:
+        return plain
     sample = "\n".join(lines)
     try:
         return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
@@ -285,11 +289,28 @@ def _detect_separator(text: str) -> str:
         return max(counts, key=counts.get)
 
 
+def _only_separator(lines: list) -> Optional[str]:
+    """The one separator of lines without quotes in which exactly one of comma, semicolon,
+    tab and vertical bar occurs, the same number of times on every line (what the sniffer
+    would find, without its cost); None otherwise."""
+    if len(lines) < 2 or any('"' in line or "'" in line for line in lines):
+        return None
+    found = [sep for sep in ",;\t|" if sep in lines[0]]
+    if len(found) != 1:
+        return None
+    sep = found[0]
+    count = lines[0].count(sep)
+    others = ",;\t|".replace(sep, "")
+    if all(line.count(sep) == count and not any(o in line for o in others) for line in lines):
+        return sep
+    return None
+
+
 def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
              encoding: Optional[str] = None, drop: Sequence[str] = (), *,
              exclude: Sequence[str] = (), decimal: Optional[str] = None,
              thousands: Optional[str] = None, pos_label=None,
-             groups: Optional[str] = None) -> Dataset:
+             groups: Optional[str] = None, features: Sequence[str] = ()) -> Dataset:
     """Load a CSV file as a classification data set.
 
     Parameters
@@ -311,6 +332,9 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
         The positive class of a two-class target (see :func:`dataset_from_frame`).
     groups : str, optional
         The column saying which rows belong together (see :func:`dataset_from_frame`).
+    features : sequence of str
+        Columns kept as features although they look like an index (see
+        :func:`dataset_from_frame`).
 
     Returns
     -------
@@ -326,16 +350,19 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
         source["drop"] = list(drop)
     if exclude:
         source["exclude"] = list(exclude)
+    if features:
+        source["features"] = list(features)
     name = os.path.splitext(os.path.basename(path))[0]
     return dataset_from_frame(frame, target, name=name, drop=drop, exclude=exclude,
-                              pos_label=pos_label, notes=notes, source=source, groups=groups)
+                              pos_label=pos_label, notes=notes, source=source, groups=groups,
+                              features=features)
 
 
 def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, name: str = "data",
                        drop: Sequence[str] = (), notes: Sequence[str] = (),
                        source: Optional[dict] = None, exclude: Sequence[str] = (),
                        pos_label=None, class_order: Optional[dict] = None,
-                       groups=None) -> Dataset:
+                       groups=None, features: Sequence[str] = ()) -> Dataset:
     """Make a :class:`Dataset` from a table and the name of its target column.
 
     Parameters
@@ -369,6 +396,12 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
         subject): not a feature, never missing, kept as :attr:`Dataset.groups`, and the
         folds never split a group (:mod:`engine.groups`). Without it, columns that look
         like identifiers with repeated values get a ``groups_suggested`` note.
+    features : sequence of str
+        Columns that stay features whatever the loader's own checks say: an index-like
+        column (row numbers, ``Unnamed: 0``, ``rownames``, unique ``id`` numbers;
+        :mod:`engine.index_columns`) or an identifier-like text column is otherwise left
+        out, with a note (unless no other column could be a feature). The other columns
+        are features as usual.
 
     Returns
     -------
@@ -376,7 +409,8 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
 
     Notes
     -----
-    Rows with a missing target are dropped, identifier-like text columns (a different
+    Rows with a missing target are dropped, index-like columns (row numbers and
+    identifiers written as a column), identifier-like text columns (a different
     value in every row) and empty columns are left out, infinite numbers (``inf``,
     ``-inf``) in features count as missing values (imputed like them inside each
     model), control characters in column names and class labels are written out
@@ -387,11 +421,18 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     frame, more = visible_columns(frame)
     notes.extend(more)
     left_out = find_columns(frame, [*drop, *exclude])
+    kept = _kept_columns(frame, features, left_out)
     if target is None:
         target, note = choose_target(frame, left_out)
         notes.append(note)
     else:
         target = find_column(frame, target)
+    group_column = None if groups is None else find_column(frame, groups)
+    _check_kept(kept, target, group_column)
+    candidates = [c for c in frame.columns if c not in {target, group_column, *left_out, *kept}]
+    indexes = index_columns(frame, candidates)
+    if len(indexes) == len(candidates):
+        indexes = {}                  # nothing else to learn from: kept (the leak check speaks)
     labels = frame[target]
     if not is_numeric_column(labels) and not pd.api.types.is_bool_dtype(labels):
         labels = labels.where(labels.isna() | labels.astype(str).str.strip().ne(""), np.nan)
@@ -402,14 +443,16 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
                           {"n_rows": n_dropped, "target": target}))
         frame = frame.loc[keep]
         labels = labels.loc[keep]
-    group_column = None if groups is None else find_column(frame, groups)
     codes_of_groups = (None if group_column is None
                        else group_codes(frame, group_column, str(target)))
     if group_column is None:
-        notes.extend(group_suggestions(frame, target))
+        notes.extend(group_suggestions(frame, target, skip=list(indexes)))
+    note = index_note(indexes)
+    if note is not None:
+        notes.append(note)
     features = frame.drop(columns=list(dict.fromkeys(
-        [target, *left_out, *([] if group_column is None else [group_column])])))
-    features, more = _tidy_features(features)
+        [target, *left_out, *indexes, *([] if group_column is None else [group_column])])))
+    features, more = _tidy_features(features, kept)
     notes.extend(more)
     if features.shape[1] == 0:
         raise ValueError("no feature columns are left besides the target: "
@@ -433,8 +476,11 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     if note:
         notes.append(note)
     features = one_block(features.reset_index(drop=True))
-    notes.extend(leak_notes(features, codes, str(target)))
-    cats = [c for c in features.columns if not is_numeric_column(features[c])]
+    excluded = [c for c in left_out if c != target and c != group_column]
+    notes.extend(leak_notes(features, codes, str(target),
+                            left_out=frame[excluded].reset_index(drop=True) if excluded else None))
+    notes.extend(identifier_feature_notes(features, skip=kept))
+    cats = [c for c, dtype in features.dtypes.items() if not _is_number_dtype(dtype)]
     if cats:
         notes.append(Note("one_hot_encoded", "categorical column(s) one-hot encoded inside each "
                           "model: " + ", ".join(map(str, cats)), {"columns": cats}))
@@ -469,25 +515,48 @@ def one_block(features: pd.DataFrame) -> pd.DataFrame:
                         columns=features.columns, copy=False)
 
 
-def _tidy_features(features: pd.DataFrame) -> tuple:
+def _kept_columns(frame: pd.DataFrame, features: Sequence, left_out: list) -> list:
+    """The ``features`` named to keep, found in ``frame``; none may also be left out."""
+    if isinstance(features, str):
+        features = [features]
+    try:
+        kept = find_columns(frame, list(features))
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("cannot leave out", '"features": cannot keep')) from None
+    both = [c for c in kept if c in left_out]
+    if both:
+        raise ValueError('column(s) ' + ", ".join(map(repr, map(str, both))) + ' are both in '
+                         '"features" (kept) and in "exclude" (left out); remove them from one')
+    return kept
+
+
+def _check_kept(kept: list, target, group_column) -> None:
+    for column, what in ((target, "the target"), (group_column, 'the "groups" column')):
+        if column is not None and column in kept:
+            raise ValueError(f'"features": {column!r} is {what}, not a feature; remove it '
+                             'from "features"')
+
+
+def _tidy_features(features: pd.DataFrame, kept: Sequence = ()) -> tuple:
     notes = []
-    for column in features.columns:
-        if pd.api.types.is_float_dtype(features[column]):
-            infinite = np.isinf(features[column].to_numpy())
-            if infinite.any():
-                features[column] = features[column].where(~infinite, np.nan)
-                n_values = int(infinite.sum())
-                notes.append(Note("infinite_values", f"column {column!r}: {n_values} infinite "
-                                  "value(s) (inf, -inf) count as missing",
-                                  {"column": column, "n_values": n_values}))
+    dtypes = features.dtypes
+    floats = [c for c in features.columns if pd.api.types.is_float_dtype(dtypes[c])]
+    infinite = _infinite_counts(features, floats)
+    for column, n_values in infinite.items():
+        features[column] = features[column].where(~np.isinf(features[column].to_numpy()),
+                                                  np.nan)
+        notes.append(Note("infinite_values", f"column {column!r}: {n_values} infinite "
+                          "value(s) (inf, -inf) count as missing",
+                          {"column": column, "n_values": n_values}))
+    present = features.count()
     dropped_id, dropped_empty = [], []
-    for column in list(features.columns):
-        values = features[column]
-        if values.isna().all():
+    for column in features.columns:
+        if present[column] == 0:
             dropped_empty.append(column)
-        elif not is_numeric_column(values):
+        elif not _is_number_dtype(dtypes[column]):
+            values = features[column]
             n_levels = values.nunique(dropna=True)
-            if n_levels == len(values) and len(values) > 20:
+            if n_levels == len(values) and len(values) > 20 and column not in kept:
                 dropped_id.append(column)
             elif n_levels > CATEGORICAL_LEVEL_WARNING:
                 notes.append(Note("many_categories", f"column {column!r} has {n_levels} "
@@ -500,13 +569,30 @@ def _tidy_features(features: pd.DataFrame) -> tuple:
         notes.append(Note("identifier_columns_left_out", "left out identifier-like column(s) (a "
                           "different text in every row): " + ", ".join(map(str, dropped_id)),
                           {"columns": dropped_id}))
-    features = features.drop(columns=dropped_empty + dropped_id)
-    for column in features.columns:
-        if pd.api.types.is_bool_dtype(features[column]):
+    if dropped_empty or dropped_id:
+        features = features.drop(columns=dropped_empty + dropped_id)
+    for column, dtype in features.dtypes.items():
+        if pd.api.types.is_bool_dtype(dtype):
             features[column] = features[column].astype("int64")
-        elif not is_numeric_column(features[column]):
+        elif not _is_number_dtype(dtype) and dtype != object:
             features[column] = features[column].astype("object")
     return features, notes
+
+
+def _is_number_dtype(dtype) -> bool:
+    """As :func:`engine.data_checks.is_numeric_column`, from a column's dtype."""
+    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+
+
+def _infinite_counts(features: pd.DataFrame, floats: list) -> dict:
+    """Column -> its number of infinite values, for the float columns that have any (one
+    array for the whole table when every column is a float64, as most are)."""
+    if floats and len(floats) == features.shape[1] and \
+            all(dtype == np.float64 for dtype in features.dtypes):
+        counts = np.isinf(features.to_numpy()).sum(axis=0)
+        return {column: int(n) for column, n in zip(features.columns, counts) if n}
+    counts = {column: int(np.isinf(features[column].to_numpy()).sum()) for column in floats}
+    return {column: n for column, n in counts.items() if n}
 
 
 def _encode_labels(labels: pd.Series, order: Optional[Sequence] = None,
@@ -574,7 +660,7 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
     spec : dict
         ``{"builtin": NAME, **options}``, ``{"csv": PATH, "target": COLUMN, "sep": ...,
         "encoding": ..., "decimal": ..., "thousands": ..., "exclude": [...],
-        "pos_label": ...}`` (``"drop"`` is the older name of ``"exclude"``) or
+        "features": [...], "pos_label": ...}`` (``"drop"`` is the older name of ``"exclude"``) or
         ``{"file": PATH, ...}``: a CSV, ARFF or Excel file by its extension, with the
         same keys (those of its kind) and ``"sheet"`` for a workbook
         (:mod:`engine.readers`).
@@ -600,14 +686,15 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
         check_file_options(spec)
         path = spec.pop("file")
         full = path if os.path.isabs(path) else os.path.join(base_dir, path)
-        drop, exclude = (_names(spec.pop(key, ())) for key in ("drop", "exclude"))
-        ds = load_file(full, drop=drop, exclude=exclude, **spec)
+        drop, exclude, features = (_names(spec.pop(key, ()))
+                                   for key in ("drop", "exclude", "features"))
+        ds = load_file(full, drop=drop, exclude=exclude, features=features, **spec)
         return Dataset(**{**ds.__dict__, "source": {**ds.source, "file": path}})
     if "csv" in spec:
         path = spec.pop("csv")
         full = path if os.path.isabs(path) else os.path.join(base_dir, path)
         allowed = {"target", "sep", "encoding", "drop", "exclude", "decimal", "thousands",
-                   "pos_label", "groups"}
+                   "pos_label", "groups", "features"}
         unknown = sorted(set(spec) - allowed)
         if unknown:
             raise ValueError(f"dataset: unknown key(s) {', '.join(unknown)}; allowed with csv: "
@@ -617,7 +704,7 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
                       encoding=spec.get("encoding"), drop=drop, exclude=exclude,
                       decimal=spec.get("decimal"),
                       thousands=spec.get("thousands"), pos_label=spec.get("pos_label"),
-                      groups=spec.get("groups"))
+                      groups=spec.get("groups"), features=_names(spec.get("features", ())))
         return Dataset(**{**ds.__dict__, "source": {**ds.source, "csv": path}})
     raise ValueError('dataset: give either {"builtin": NAME} or {"file": PATH, "target": COLUMN} '
                      '(or {"csv": PATH, ...})')

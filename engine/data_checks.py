@@ -11,14 +11,19 @@ Rules
   half of the rows.
 * The positive class of two (:func:`positive_class`): the one named; else ``1`` when
   the classes are the numbers 0 and 1; else the smaller class (the second on a tie).
-* A possible leak (:func:`leak_notes`), judged only with at least 20 rows: a column
-  that alone predicts the target for at least 99% of the rows, making at most a tenth
-  of the errors of always guessing the largest class. Columns of categories (and
-  number columns with few values), missing counting as a value of its own, predict the
-  commonest class of each value; this counts only when each value has on average at
-  least 10 rows, so identifiers are not flagged. With two classes a number column also
-  predicts by the best single cut (judged on its non-missing values, when at least 90%
-  of the rows have one).
+* A possible leak (:func:`leak_notes`), judged only with at least 20 rows, for any
+  number of classes: a column that alone predicts the target for at least 99% of the
+  rows judged, making at most a tenth of the errors of always guessing the largest
+  class. Columns of categories (and number columns with few values), missing counting
+  as a value of its own, predict the commonest class of each value; this counts only
+  when each value has on average at least 10 rows, so identifiers are not flagged.
+  Number columns with many values (judged on their non-missing values, when at least
+  90% of the rows have one) predict, with two classes, by the best single cut; else
+  (any number of classes) by their order: each row gets the class of the row before it
+  in the column's order, the changes of class one per class aside in the 99% (the
+  order of a row index in a file sorted by class). At most :data:`LEAK_SAMPLE_ROWS`
+  rows are judged (a seeded random sample of larger tables, stated in the note); all
+  columns of numbers are sorted at once.
 """
 from __future__ import annotations
 
@@ -40,6 +45,10 @@ LEAK_MIN_ROWS = 20
 LEAK_ACCURACY = 0.99
 LEAK_ERROR_RATIO = 0.1
 LEAK_ROWS_PER_VALUE = 10
+#: Rows a leak is judged on at most (a seeded random sample of larger tables).
+LEAK_SAMPLE_ROWS = 10_000
+LEAK_SEED = 0
+ORDER_RULE = "sorted by its values, the rows fall into"
 
 
 def is_numeric_column(column: pd.Series) -> bool:
@@ -267,8 +276,13 @@ def find_columns(frame: pd.DataFrame, wanted: Sequence) -> list:
     return list(dict.fromkeys(found))
 
 
-def leak_notes(features: pd.DataFrame, codes: np.ndarray, target: str) -> list:
+def leak_notes(features: pd.DataFrame, codes: np.ndarray, target: str, *,
+               left_out: Optional[pd.DataFrame] = None) -> list:
     """Warnings about columns that alone predict the target (almost) perfectly.
+
+    Any number of classes; columns of numbers or text (see the module's rules). With more
+    than :data:`LEAK_SAMPLE_ROWS` rows the columns are judged on a random sample of that
+    many rows (seeded, the same on every load), and the note says so.
 
     Parameters
     ----------
@@ -278,66 +292,163 @@ def leak_notes(features: pd.DataFrame, codes: np.ndarray, target: str) -> list:
         Class codes 0..K-1.
     target : str
         The target's name, for the notes.
+    left_out : pandas.DataFrame, optional
+        Columns the user left out, one row per entry of ``codes``: judged too, their
+        notes say they are left out (so that a screen can still mark them).
 
     Returns
     -------
     list of Note
         Code ``possible_leak``, fields ``column``, ``target``, ``share`` (percent of the
-        rows judged) and ``rule`` (how the column predicts).
+        rows judged predicted right), ``rule`` (how the column predicts), ``rows_judged``,
+        ``n_rows`` and ``left_out``.
     """
     codes = np.asarray(codes)
     n_rows = len(codes)
     if n_rows < LEAK_MIN_ROWS:
         return []
+    rows = judged_rows(n_rows)
+    y = codes[rows]
     n_classes = int(codes.max()) + 1
     notes = []
-    for name in features.columns:
-        column = features[name]
-        found = _rule_errors(column, codes, n_classes)
-        if found is None:
+    for frame, out in ((features, False), (left_out, True)):
+        if frame is None or frame.shape[1] == 0:
             continue
-        errors, rows, how = found
-        baseline = rows - int(np.bincount(codes if rows == n_rows else codes[column.notna()],
-                                          minlength=n_classes).max())
-        if errors <= (1 - LEAK_ACCURACY) * rows and errors <= LEAK_ERROR_RATIO * baseline:
-            share = 100.0 * (rows - errors) / rows
-            notes.append(Note("possible_leak",
-                              f"possible leak: column {name!r} alone predicts {target!r} for "
-                              f"{share:.1f}% of rows ({how}); if it is recorded after the outcome "
-                              f"or computed from it, exclude it (\"exclude\": "
-                              f"[{json.dumps(str(name))}])",
-                              {"column": name, "target": target, "share": share, "rule": how}))
+        sample = frame.iloc[rows]
+        for name, (errors, judged, present, how) in _rule_errors(sample, y, n_classes).items():
+            counts = np.bincount(y[present], minlength=n_classes)
+            baseline = judged - int(counts.max())
+            slack = int(np.count_nonzero(counts)) - 1 if how.startswith(ORDER_RULE) else 0
+            if errors - slack <= (1 - LEAK_ACCURACY) * judged and \
+                    errors <= LEAK_ERROR_RATIO * baseline:
+                notes.append(_leak_note(name, target, 100.0 * (judged - errors) / judged, how,
+                                        len(rows), n_rows, out))
     return notes
 
 
-def _rule_errors(column: pd.Series, codes: np.ndarray, n_classes: int):
-    """(errors, rows judged, description) of the best simple rule on one column."""
-    n_rows = len(codes)
-    n_values = column.nunique(dropna=False)
-    if not is_numeric_column(column) or n_values <= max_target_classes(n_rows):
-        if n_values > n_rows / LEAK_ROWS_PER_VALUE:
-            return None
-        keys, _ = pd.factorize(column.astype(object), use_na_sentinel=False)
-        table = np.bincount(keys * n_classes + codes, minlength=(keys.max() + 1) * n_classes)
-        table = table.reshape(-1, n_classes)
-        return n_rows - int(table.max(axis=1).sum()), n_rows, \
-            f"each of its {n_values} values goes with one class in nearly every row"
-    if n_classes != 2:
+def judged_rows(n_rows: int) -> np.ndarray:
+    """The rows a leak is judged on: all of them in a seeded random order, or a seeded
+    random sample of :data:`LEAK_SAMPLE_ROWS` (random order, so that rows of equal value
+    keep no order of the file, which may be sorted by class)."""
+    rng = np.random.default_rng(LEAK_SEED)
+    if n_rows <= LEAK_SAMPLE_ROWS:
+        return rng.permutation(n_rows)
+    return rng.choice(n_rows, LEAK_SAMPLE_ROWS, replace=False)
+
+
+def _leak_note(name, target: str, share: float, how: str, judged: int, n_rows: int,
+               left_out: bool) -> Note:
+    rows = (f"{share:.1f}% of rows" if judged == n_rows else
+            f"{share:.1f}% of a random sample of {judged:,} of its {n_rows:,} rows")
+    advice = ("it is left out, as asked" if left_out else
+              "if it is recorded after the outcome or computed from it, exclude it "
+              f"(\"exclude\": [{json.dumps(str(name))}])")
+    return Note("possible_leak", f"possible leak: column {name!r} alone predicts {target!r} for "
+                f"{rows} ({how}); {advice}",
+                {"column": name, "target": target, "share": share, "rule": how,
+                 "rows_judged": judged, "n_rows": n_rows, "left_out": left_out})
+
+
+def _rule_errors(sample: pd.DataFrame, y: np.ndarray, n_classes: int) -> dict:
+    """Column -> (errors, rows judged, rows judged as a mask, description) of the best
+    simple rule on each column of ``sample`` (columns without a rule left out)."""
+    n_rows = len(y)
+    numeric = [c for c, dtype in sample.dtypes.items()
+               if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)]
+    found = {}
+    if numeric:
+        block = np.ascontiguousarray(
+            (sample if len(numeric) == sample.shape[1] else sample[numeric])
+            .to_numpy(dtype=float).T)                    # a row per column
+        order = np.argsort(block, axis=1)                # NaN last; ties in random row order
+        values = np.take_along_axis(block, order, axis=1)
+        many = _distinct_counts(values) > max_target_classes(n_rows)
+        for j in np.flatnonzero(~many):
+            found[numeric[j]] = _category_rule(sample[numeric[j]], y, n_classes)
+        if many.any():
+            rules = _order_rules(values[many], order[many], y, n_classes)
+            found.update(zip((numeric[j] for j in np.flatnonzero(many)), rules))
+    for column in sample.columns:
+        if column not in found and column not in numeric:
+            found[column] = _category_rule(sample[column], y, n_classes)
+    return {c: rule for c, rule in found.items() if rule is not None}
+
+
+def _distinct_counts(values: np.ndarray) -> np.ndarray:
+    """Different values of each row of ``values`` (sorted, NaN last), missing counting as
+    one."""
+    present = ~np.isnan(values)
+    changes = (np.diff(values, axis=1) != 0) & present[:, 1:]
+    return changes.sum(axis=1) + present[:, 0].astype(int) + (~present).any(axis=1)
+
+
+def _category_rule(column: pd.Series, y: np.ndarray, n_classes: int):
+    """Each value (missing one of its own) predicts its commonest class; only with at least
+    :data:`LEAK_ROWS_PER_VALUE` rows per value on average."""
+    n_rows = len(y)
+    keys, uniques = pd.factorize(column.to_numpy(dtype=object) if column.dtype == object
+                                 else column.to_numpy(), use_na_sentinel=False)
+    n_values = len(uniques)
+    if n_values > n_rows / LEAK_ROWS_PER_VALUE:
         return None
-    present = column.notna().to_numpy()
-    if present.sum() < 0.9 * n_rows:
-        return None
-    values = column.to_numpy(dtype=float)[present]
-    y = codes[present]
-    unique, inverse = np.unique(values, return_inverse=True)
-    ones = np.bincount(inverse, weights=(y == 1), minlength=len(unique))
-    zeros = np.bincount(inverse, minlength=len(unique)) - ones
-    left1 = np.concatenate([[0.0], np.cumsum(ones)])
-    left0 = np.concatenate([[0.0], np.cumsum(zeros)])
-    below0 = left1 + (zeros.sum() - left0)       # class 0 below the cut, class 1 above
-    below1 = left0 + (ones.sum() - left1)
-    cut = int(np.argmin(np.minimum(below0, below1)))
-    errors = int(min(below0[cut], below1[cut]))
-    at = unique[0] if cut == 0 else unique[-1] if cut == len(unique) else \
-        (unique[cut - 1] + unique[cut]) / 2
-    return errors, int(present.sum()), f"a single cut near {at:.4g} separates the two classes"
+    table = np.bincount(keys * n_classes + y, minlength=n_values * n_classes)
+    errors = n_rows - int(table.reshape(-1, n_classes).max(axis=1).sum())
+    return errors, n_rows, np.ones(n_rows, dtype=bool), \
+        f"each of its {n_values} values goes with one class in nearly every row"
+
+
+def _order_rules(values: np.ndarray, order: np.ndarray, y: np.ndarray,
+                 n_classes: int) -> list:
+    """The rules of number columns with many values, all columns at once (``values``: one
+    sorted column per row, NaN last; ``order``: the rows in that order): with two
+    classes the best single cut; else (or when no cut is good), each row predicted by the
+    class of the row before it in the column's order. Judged on the non-missing values,
+    when at least 90% of the rows have one."""
+    n_columns, n_rows = values.shape
+    classes = y[order]
+    n_present = (~np.isnan(values)).sum(axis=1)
+    cuts = _best_cuts(values, classes, n_present) if n_classes == 2 else None
+    pairs = np.arange(n_rows - 1)[None, :] < (n_present - 1)[:, None]
+    changes = ((classes[:, 1:] != classes[:, :-1]) & pairs).sum(axis=1)
+    rules = []
+    for j in range(n_columns):
+        m = int(n_present[j])
+        if m < 0.9 * n_rows or m < 2:
+            rules.append(None)
+            continue
+        present = np.zeros(n_rows, dtype=bool)
+        present[order[j, :m]] = True
+        if cuts is not None and cuts[0][j] <= (1 - LEAK_ACCURACY) * m:
+            rules.append((int(cuts[0][j]), m, present,
+                          f"a single cut near {cuts[1][j]:.4g} separates the two classes"))
+            continue
+        runs = int(changes[j]) + 1
+        rules.append((int(changes[j]), m, present,
+                      f"{ORDER_RULE} {runs} runs of one class ({n_classes} classes): each row "
+                      f"but {int(changes[j])} has the class of the row before it"))
+    return rules
+
+
+def _best_cuts(values: np.ndarray, classes: np.ndarray, n_present: np.ndarray) -> tuple:
+    """(errors, cut value) of the best single cut of each sorted column (two classes; one
+    column per row)."""
+    n_columns, n_rows = values.shape
+    position = np.arange(n_rows + 1)[None, :]
+    inside = position[:, :-1] < n_present[:, None]
+    ones = np.zeros((n_columns, n_rows + 1))
+    np.cumsum((classes == 1) & inside, axis=1, out=ones[:, 1:])
+    zeros = np.minimum(position, n_present[:, None]) - ones
+    total1, total0 = ones[:, -1:], zeros[:, -1:]
+    errors = np.minimum(ones + (total0 - zeros),        # class 0 below the cut, class 1 above
+                        zeros + (total1 - ones))
+    between = np.zeros((n_columns, n_rows + 1), dtype=bool)
+    between[:, 1:n_rows] = values[:, 1:] != values[:, :-1]
+    valid = (position == 0) | (position == n_present[:, None]) | \
+        (between & (position < n_present[:, None]))
+    errors = np.where(valid, errors, np.inf)
+    cut = np.argmin(errors, axis=1)
+    columns = np.arange(n_columns)
+    low = values[columns, np.maximum(cut - 1, 0)]
+    high = values[columns, np.minimum(cut, n_rows - 1)]
+    at = np.where(cut == 0, values[:, 0], np.where(cut >= n_present, low, (low + high) / 2))
+    return errors[columns, cut], at

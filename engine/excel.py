@@ -60,7 +60,8 @@ def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
     ------
     ValueError
         One line: not a regular file, too large, an ``.xls`` file or not a workbook, no
-        such sheet (listing the sheets), an empty sheet, a sheet of one column.
+        such sheet (listing the sheets); :class:`NotATable` (naming the other sheets) for
+        a sheet that holds no table: no rows, or one column (a sheet of notes).
     """
     with _workbook(path) as book:
         sheets = [str(name) for name in book.sheet_names]
@@ -78,12 +79,12 @@ def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
     frame = _trim(frame)
     frame.columns = [str(c).strip() for c in frame.columns]
     if frame.shape[1] < 2:
-        raise ValueError(f"the sheet {name!r} of {path} has {frame.shape[1]} column(s): a data "
-                         "set needs at least one feature column and a target column, with "
-                         "their names in the first row")
+        raise NotATable(f"the sheet {name!r} of {path} has {frame.shape[1]} column(s): a data "
+                        "set needs at least one feature column and a target column, with "
+                        "their names in the first row", name, sheets)
     if len(frame) == 0:
-        raise ValueError(f"the sheet {name!r} of {path} has no rows of data under its first "
-                         "row (the column names)")
+        raise NotATable(f"the sheet {name!r} of {path} has no rows of data under its first "
+                        "row (the column names)", name, sheets)
     frame, dates = dates_as_seconds(frame)
     if dates:
         notes.append(Note("dates_as_numbers", "date column(s) " + ", ".join(map(repr, dates))
@@ -92,6 +93,24 @@ def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
                           {"columns": dates, "unit": "seconds", "origin": "1970-01-01T00:00:00"}))
     frame, more = parse_text_columns(frame, ",", ".", None)
     return frame, notes + more, sheets
+
+
+class NotATable(ValueError):
+    """A sheet that holds no table (one column, or no rows under the names); the other
+    sheets of the workbook may. ``sheet`` is this one, ``sheets`` all of them and
+    ``problem`` what is wrong, without the advice on ``"sheet"``."""
+
+    def __init__(self, problem: str, sheet: str, sheets: list):
+        super().__init__(problem + _other_sheets(sheets, sheet))
+        self.problem, self.sheet, self.sheets = problem, sheet, list(sheets)
+
+
+def _other_sheets(sheets: list, name: str) -> str:
+    others = [s for s in sheets if s != name]
+    if not others:
+        return ""
+    return ("; the workbook's other sheet(s): " + ", ".join(map(repr, others))
+            + ' (set "sheet" to read one)')
 
 
 class _workbook:

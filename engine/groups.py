@@ -9,6 +9,7 @@ always wholly in the training part or wholly in the test fold.
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Optional, Sequence
 
@@ -28,6 +29,17 @@ _ID_WORDS = re.compile(r"(^|[^a-z])(id|ids|subject|subj|patient|participant|pers
                        r"hospital|school|donor|mouse|speaker|image|identifier)([^a-z]|$)",
                        re.IGNORECASE)
 _CAMEL_ID = re.compile(r"[a-z](Id|ID)$")
+#: Fewest rows repeating a value of a column named like an identifier, to suggest it.
+SUGGEST_MIN_REPEATS = 5
+#: How many different values :func:`looks_like_dates` reads.
+DATE_SAMPLE = 50
+_DATE_WORDS = re.compile(r"(^|[^a-z])(date|dates|time|datetime|timestamp|day|month|year|week)"
+                         r"([^a-z]|$)", re.IGNORECASE)
+_CAMEL_DATE = re.compile(r"[a-z](Date|Time|Day|Month|Year)")
+_DATE_TEXT = re.compile(
+    r"^\s*(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}"
+    r"|\d{1,2}[- ][A-Za-z]{3,9}\.?[- ]\d{2,4}|[A-Za-z]{3,9}\.? \d{1,2},? \d{4})?"
+    r"([ T]?\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?\s*$")
 
 
 def group_codes(frame: pd.DataFrame, column, target: str) -> np.ndarray:
@@ -79,12 +91,14 @@ def group_codes(frame: pd.DataFrame, column, target: str) -> np.ndarray:
 def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
     """Notes suggesting ``"groups"`` for columns that look like identifiers with repeats.
 
-    A column is suggested when it holds text or whole numbers, no missing value, and its
-    values repeat on 2 to 50 rows each on average, with at least
-    :data:`SUGGEST_MIN_VALUES` values; a whole-number column only when its name looks like
-    an identifier (id, subject, patient, PatientID, ...), a text column also when it has
-    at least :data:`SUGGEST_MIN_TEXT_VALUES` values. Nothing is changed: the user
-    decides whether the rows belong together.
+    A column is suggested when it holds text or whole numbers, no missing value, at least
+    :data:`SUGGEST_MIN_VALUES` values, at most 50 rows per value on average, and is not a
+    date (:func:`looks_like_dates`), and either its name looks like an identifier (id,
+    subject, patient, PatientID, ...; :func:`id_like_name`) and at least
+    :data:`SUGGEST_MIN_REPEATS` rows repeat a value (the biopsy data's patient ``ID``:
+    645 ids for 699 rows), or it is text with at least :data:`SUGGEST_MIN_TEXT_VALUES`
+    values and 2 or more rows per value on average. Nothing is changed: the user decides
+    whether the rows belong together.
 
     Parameters
     ----------
@@ -101,8 +115,8 @@ def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
         One ``groups_suggested`` note per column.
     """
     notes = []
-    for column in frame.columns:
-        if column == target or column in skip:
+    for column, dtype in frame.dtypes.items():
+        if column == target or column in skip or not _identifier_dtype(dtype):
             continue
         found = _repeated_identifier(frame[column], str(column))
         if found is not None:
@@ -118,22 +132,84 @@ def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
     return notes
 
 
+def id_like_name(name: str) -> bool:
+    """Whether a column's name says it identifies something (``id``, ``subject``,
+    ``patient_id``, ``PatientID``, ``Individual ID``, ...)."""
+    return bool(_ID_WORDS.search(name) or _CAMEL_ID.search(name))
+
+
+def looks_like_dates(values: pd.Series, name: str = "") -> bool:
+    """Whether a column holds dates or times (never rows that belong together): its name
+    says so (date, time, day, month, year, week), or at least 90% of up to
+    :data:`DATE_SAMPLE` of its different text values are written as dates or times
+    (``2007-11-11``, ``11/11/2007``, ``11-Nov-2007``, ``Nov 11, 2007``, ``12:30``)."""
+    if _DATE_WORDS.search(name) or _CAMEL_DATE.search(name):
+        return True
+    if pd.api.types.is_datetime64_any_dtype(values):
+        return True
+    if values.dtype != object and not isinstance(values.dtype, pd.StringDtype):
+        return False
+    distinct = pd.unique(values.dropna().to_numpy())[:DATE_SAMPLE]
+    if len(distinct) == 0:
+        return False
+    dated = sum(_is_date_text(str(v)) for v in distinct)
+    return dated >= 0.9 * len(distinct)
+
+
+def _is_date_text(text: str) -> bool:
+    found = _DATE_TEXT.match(text)
+    return bool(found and (found.group(1) or found.group(2)))
+
+
+def _identifier_dtype(dtype) -> bool:
+    """Whole numbers or text: the kinds of column an identifier is written in."""
+    integer = pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+    return integer or dtype == object or isinstance(dtype, pd.StringDtype)
+
+
 def _repeated_identifier(values: pd.Series, name: str) -> Optional[tuple]:
-    if len(values) == 0 or values.isna().any():
-        return None
     integer = pd.api.types.is_integer_dtype(values) and not pd.api.types.is_bool_dtype(values)
     text = values.dtype == object or isinstance(values.dtype, pd.StringDtype)
-    if not (integer or text):
+    if not (integer or text) or len(values) == 0 or values.isna().any():
         return None
     n_values = int(values.nunique())
     per_value = len(values) / max(n_values, 1)
-    low, high = SUGGEST_ROWS_PER_VALUE
-    if n_values < SUGGEST_MIN_VALUES or not low <= per_value <= high:
+    if n_values < SUGGEST_MIN_VALUES or per_value > SUGGEST_ROWS_PER_VALUE[1]:
         return None
-    named = bool(_ID_WORDS.search(name) or _CAMEL_ID.search(name))
-    if named or (text and n_values >= SUGGEST_MIN_TEXT_VALUES):
-        return n_values, per_value
-    return None
+    named = id_like_name(name)
+    repeated = named and len(values) - n_values >= SUGGEST_MIN_REPEATS
+    wordy = text and n_values >= SUGGEST_MIN_TEXT_VALUES and per_value >= SUGGEST_ROWS_PER_VALUE[0]
+    if not (repeated or wordy) or looks_like_dates(values, name):
+        return None
+    return n_values, per_value
+
+
+def identifier_feature_notes(features: pd.DataFrame, skip: Sequence = ()) -> list:
+    """``identifier_feature`` notes for whole-number columns named like identifiers
+    (:func:`id_like_name`) that stay features: a model reads an identifier's numbers as
+    amounts (larger, smaller), which they are not.
+
+    Parameters
+    ----------
+    features : pandas.DataFrame
+        The feature columns.
+    skip : sequence
+        Columns the user chose to keep (``"features"``): no note.
+    """
+    notes = []
+    for column, dtype in features.dtypes.items():
+        if column in skip or pd.api.types.is_bool_dtype(dtype) or \
+                not pd.api.types.is_integer_dtype(dtype) or not id_like_name(str(column)):
+            continue
+        values = features[column]
+        n_values = int(values.nunique())
+        notes.append(Note("identifier_feature", f"column {str(column)!r} looks like an "
+                          f"identifier (whole numbers, {n_values} values, named like one) but "
+                          "is used as a feature: a model reads its numbers as amounts; if rows "
+                          'with the same value belong together, name it as "groups", else '
+                          f'exclude it ("exclude": [{json.dumps(str(column))}])',
+                          {"column": column, "n_values": n_values}))
+    return notes
 
 
 # ----------------------------------------------------------------------------- folds

@@ -69,6 +69,11 @@ CODES = {
     "many_categories": "a text column has many categories [column, n_categories]",
     "empty_columns_left_out": "empty columns were left out [columns]",
     "identifier_columns_left_out": "identifier-like columns were left out [columns]",
+    "index_columns_left_out": "index-like columns (row numbers, row names, unique id numbers) "
+                              "were left out; \"features\" keeps them "
+                              "[columns, reasons: 'row_numbers', 'index_name' or 'id_name']",
+    "identifier_feature": "a whole-number column named like an identifier is used as a "
+                          "feature [column, n_values]",
     "groups_suggested": "a column looks like an identifier with repeated values: naming it "
                         "as \"groups\" keeps its rows together in the folds "
                         "[column, n_values, rows_per_value]",
@@ -77,7 +82,8 @@ CODES = {
                        "[class, count, share: a fraction, n_rows, majority_share, "
                        "n_classes]",
     "possible_leak": "a column alone predicts the target almost perfectly "
-                     "[column, target, share: percent of rows, rule]",
+                     "[column, target, share: percent of the rows judged, rule, rows_judged, "
+                     "n_rows, left_out: True for a column the user left out]",
     "one_hot_encoded": "categorical columns are one-hot encoded inside each model [columns]",
     "missing_imputed": "missing values are imputed inside each model [n_missing]",
     # ---- the experiment (engine.experiment)

@@ -31,7 +31,7 @@ KINDS = {**{e: "csv" for e in CSV_EXTENSIONS}, **{e: "arff" for e in ARFF_EXTENS
 READ_OPTIONS = {"csv": ("sep", "encoding", "decimal", "thousands"),
                 "arff": ("encoding",), "excel": ("sheet",)}
 KIND_NAMES = {"csv": "a CSV file", "arff": "an ARFF file", "excel": "an Excel workbook"}
-COMMON_KEYS = ("target", "exclude", "drop", "pos_label", "groups")
+COMMON_KEYS = ("target", "exclude", "drop", "pos_label", "groups", "features")
 
 
 @dataclass(frozen=True)
@@ -162,13 +162,15 @@ def read_table(path: str, kind: Optional[str] = None, **options) -> Table:
 def dataset_from_table(table: Table, target: Optional[str] = None, *,
                        name: Optional[str] = None, drop: Sequence[str] = (),
                        exclude: Sequence[str] = (), pos_label=None,
-                       source: Optional[dict] = None, groups: Optional[str] = None):
+                       source: Optional[dict] = None, groups: Optional[str] = None,
+                       features: Sequence[str] = ()):
     """Make the Dataset of a :class:`Table` (see :func:`engine.data.dataset_from_frame`).
 
     Without ``target`` the table's default target is used (an ARFF file's last
     attribute, with a note) unless it is left out; else one is chosen from the data.
     ``name`` defaults to the table's name; ``groups`` names the column of rows that
-    belong together.
+    belong together; ``features`` the columns kept as features although they look like an
+    index.
     """
     notes = list(table.notes)
     left_out = {*drop, *exclude}
@@ -180,12 +182,13 @@ def dataset_from_table(table: Table, target: Optional[str] = None, *,
                                        "problem": None, "weka": True}))
     return dataset_from_frame(table.frame, target, name=name or table.name, drop=drop,
                               exclude=exclude, pos_label=pos_label, notes=notes,
-                              source=source, class_order=table.class_order, groups=groups)
+                              source=source, class_order=table.class_order, groups=groups,
+                              features=features)
 
 
 def load_file(path: str, target: Optional[str] = None, drop: Sequence[str] = (), *,
               exclude: Sequence[str] = (), pos_label=None, kind: Optional[str] = None,
-              groups: Optional[str] = None, **options):
+              groups: Optional[str] = None, features: Sequence[str] = (), **options):
     """Load any supported data file as a classification data set.
 
     Parameters
@@ -193,7 +196,7 @@ def load_file(path: str, target: Optional[str] = None, drop: Sequence[str] = (),
     path : str
         The file; its extension chooses the reader (:func:`file_kind`) unless ``kind``
         is given.
-    target, drop, exclude, pos_label, groups
+    target, drop, exclude, pos_label, groups, features
         As for :func:`engine.data.load_csv`.
     kind : {"csv", "arff", "excel"}, optional
     **options
@@ -212,8 +215,11 @@ def load_file(path: str, target: Optional[str] = None, drop: Sequence[str] = (),
         source["drop"] = list(drop)
     if exclude:
         source["exclude"] = list(exclude)
+    if features:
+        source["features"] = list(features)
     return dataset_from_table(table, target, drop=drop, exclude=exclude,
-                              pos_label=pos_label, source=source, groups=groups)
+                              pos_label=pos_label, source=source, groups=groups,
+                              features=features)
 
 
 def data_record(dataset, base_dir: str = ".") -> dict:

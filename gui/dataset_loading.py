@@ -13,6 +13,8 @@ import pandas as pd
 
 from engine.data import Dataset
 from engine.data_checks import visible_columns
+from engine.excel import sheet_names
+from engine.notes import note_code
 from engine.readers import CSV_EXTENSIONS, KINDS, Table, dataset_from_table, read_table
 
 SCATTER_SAMPLE = 5000
@@ -110,23 +112,71 @@ def names(value) -> list:
     return [value] if isinstance(value, str) else list(value or ())
 
 
+@dataclass(frozen=True)
+class SheetChoice:
+    """A workbook whose sheet could not be used: the others to pick from."""
+
+    source: dict                    # the dataset block that failed
+    sheet: str                      # the sheet read
+    sheets: tuple                   # all the workbook's sheets
+    message: str                    # why that sheet is not a data set (no advice on "sheet")
+
+
 def file_dataset(source: dict, name: Optional[str] = None,
-                 cached: Optional[FileRead] = None) -> tuple:
+                 cached: Optional[FileRead] = None, untick_leaks: bool = False) -> tuple:
     """(FileRead, Dataset) of a file's ``dataset`` block; runs on a worker thread.
 
     The file is read again only when it, or how to read it, changed since ``cached``.
     Without a target the file's default (an ARFF file's last attribute) or the engine's
     choice is used (with a note); the one used is recorded in the source. A positive
     class that is not a class of the target is dropped. ``name`` defaults to the
-    file's (an ARFF file's relation).
+    file's (an ARFF file's relation). With ``untick_leaks`` the features the notes call
+    possible leaks are left out (``"exclude"``; their notes stay, saying so).
+
+    Returns
+    -------
+    (FileRead, Dataset) or (None, SheetChoice)
+        A :class:`SheetChoice` when the block names no sheet of a workbook of several
+        and its first sheet cannot be used (a sheet of notes): the others to pick from.
     """
+    try:
+        raw = _file_read(source, cached)
+        dataset = _derived(raw, source, name)
+    except ValueError as exc:
+        choice = _sheet_choice(source, exc)
+        if choice is None:
+            raise
+        return None, choice
+    if untick_leaks:
+        leaks = leak_features(dataset)
+        if leaks:
+            unticked = {**source, "target": dataset.target,
+                        "exclude": names(source.get("exclude")) + leaks}
+            try:
+                dataset = _derived(raw, unticked, name)
+            except ValueError:
+                pass                     # nothing left to learn from: keep them ticked
+    return raw, dataset
+
+
+def leak_features(dataset: Dataset) -> list:
+    """The features the notes call possible leaks."""
+    return [note.fields["column"] for note in dataset.notes
+            if note_code(note) == "possible_leak" and not note.fields.get("left_out")
+            and note.fields["column"] in dataset.X.columns]
+
+
+def _file_read(source: dict, cached: Optional[FileRead]) -> FileRead:
     key = read_key(source)
-    raw = cached if cached is not None and cached.key == key else None
-    if raw is None:
-        kind = "csv" if data_key(source) == "csv" else None
-        table = read_table(source_path(source), kind,
-                           **{k: source.get(k) for k in READ_OPTIONS if source.get(k) is not None})
-        raw = FileRead(key, table)
+    if cached is not None and cached.key == key:
+        return cached
+    kind = "csv" if data_key(source) == "csv" else None
+    table = read_table(source_path(source), kind,
+                       **{k: source.get(k) for k in READ_OPTIONS if source.get(k) is not None})
+    return FileRead(key, table)
+
+
+def _derived(raw: FileRead, source: dict, name: Optional[str]) -> Dataset:
     source = {k: v for k, v in source.items() if v is not None and v != []}
 
     def derive(pos_label):
@@ -136,6 +186,7 @@ def file_dataset(source: dict, name: Optional[str] = None,
         return dataset_from_table(raw.table, source.get("target"), name=name,
                                   drop=names(source.get("drop")),
                                   exclude=names(source.get("exclude")),
+                                  features=names(source.get("features")),
                                   pos_label=pos_label, source=kept,
                                   groups=source.get("groups"))
 
@@ -145,8 +196,23 @@ def file_dataset(source: dict, name: Optional[str] = None,
         if source.get("pos_label") is None:
             raise
         dataset = derive(None)       # the new target has other classes
-    dataset = replace(dataset, source={**dataset.source, "target": dataset.target})
-    return raw, dataset
+    return replace(dataset, source={**dataset.source, "target": dataset.target})
+
+
+def _sheet_choice(source: dict, error: ValueError) -> Optional[SheetChoice]:
+    """The sheets to pick from when ``source`` reads a workbook of several sheets."""
+    path = source_path(source)
+    if data_key(source) != "file" or KINDS.get(os.path.splitext(str(path))[1].lower()) != \
+            "excel":
+        return None
+    try:
+        sheets = tuple(sheet_names(path))
+    except ValueError:
+        return None
+    if len(sheets) < 2:
+        return None
+    sheet = source.get("sheet") or sheets[0]
+    return SheetChoice(dict(source), str(sheet), sheets, getattr(error, "problem", str(error)))
 
 
 csv_dataset = file_dataset          # its older name
@@ -155,10 +221,13 @@ csv_dataset = file_dataset          # its older name
 def with_changes(source: dict, changes: dict) -> dict:
     """``source`` (a file's ``dataset`` block) with ``changes`` made: the columns left out
     under "exclude" (an "exclude" change replaces them, "drop" included), never the
-    target; empty values removed."""
+    target; the columns kept under "features", never the target or the groups; empty
+    values removed."""
     merged = {**source, **changes}
     drop = names(merged.pop("drop", None))
     kept = names(merged.get("exclude")) if "exclude" in changes else \
         drop + names(merged.get("exclude"))
     merged["exclude"] = [c for c in dict.fromkeys(kept) if c != merged.get("target")]
+    merged["features"] = [c for c in dict.fromkeys(names(merged.get("features")))
+                          if c not in (merged.get("target"), merged.get("groups"))]
     return {k: v for k, v in merged.items() if v is not None and v != []}

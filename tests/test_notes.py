@@ -99,7 +99,8 @@ def test_leak_note_codes_fields_and_old_text():
     leak = next(n for n in ds.notes if n.code == "possible_leak")
     assert dict(leak.fields) == {"column": "code", "target": "y", "share": 100.0,
                                  "rule": "each of its 2 values goes with one class in nearly "
-                                         "every row"}
+                                         "every row", "rows_judged": 60, "n_rows": 60,
+                                 "left_out": False}
     assert str(leak) == ("possible leak: column 'code' alone predicts 'y' for 100.0% of rows "
                          "(each of its 2 values goes with one class in nearly every row); if "
                          "it is recorded after the outcome or computed from it, exclude it "

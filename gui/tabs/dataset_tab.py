@@ -14,16 +14,16 @@ from typing import Callable, Optional
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QFrame,
-                               QGridLayout, QGroupBox, QHBoxLayout, QLabel, QMessageBox,
-                               QPushButton, QScrollArea, QSpinBox, QSplitter, QVBoxLayout,
-                               QWidget)
+                               QGridLayout, QGroupBox, QHBoxLayout, QInputDialog, QLabel,
+                               QMessageBox, QPushButton, QScrollArea, QSpinBox, QSplitter,
+                               QVBoxLayout, QWidget)
 
 from engine.data import BUILTINS, Dataset, load_builtin
 from engine.notes import note_code
 
-from ..dataset_loading import (FILE_FILTERS, DatasetView, FileRead, data_key, file_dataset,
-                               names, prepare_view, read_key, source_for, source_path,
-                               with_changes)
+from ..dataset_loading import (FILE_FILTERS, DatasetView, FileRead, SheetChoice, data_key,
+                               file_dataset, names, prepare_view, read_key, source_for,
+                               source_path, with_changes)
 from ..help import help_title
 from ..jobs import Job, JobSlot
 from ..plots.class_counts_plot import ClassCountsPlot
@@ -31,7 +31,7 @@ from ..plots.scatter_plot import FeatureScatterPlot
 from ..table_panel import TablePanel
 from ..views.column_picker import ColumnPicker, column_rows
 from ..views.dataset_list_view import DatasetListView
-from ..views.dataset_notes import notes_html, summary_html
+from ..views.dataset_notes import index_columns, notes_html, summary_html
 from ..views.groups_box import GroupsBox
 from ..views.widgets import blocked
 
@@ -94,6 +94,7 @@ class DatasetTab(QWidget):
         self._raw: Optional[FileRead] = None    # the last data file read
         self._view: Optional[DatasetView] = None
         self._option_editors: dict = {}
+        self._index_like: tuple = (None, set())  # (file and sheet, index-like columns)
         self.setAcceptDrops(True)
         self._build()
         state.dataset_changed.connect(self._on_dataset_changed)
@@ -300,9 +301,13 @@ class DatasetTab(QWidget):
         engine picks the target (and says so in the notes). It replaces the selected data
         set, or with ``add`` comes after the others."""
         source = {key: os.path.abspath(value) for key, value in source_for(path).items()}
+        self._open_source(source, add)
+
+    def _open_source(self, source: dict, add: bool = False) -> None:
+        """Read a new file's ``dataset`` block; possible leaks start unticked."""
         cached = self._raw
-        self._run_load(lambda: file_dataset(source, None, cached), None,
-                       f"Reading {os.path.basename(path)}…", add=add)
+        self._run_load(lambda: file_dataset(source, None, cached, untick_leaks=True), None,
+                       f"Reading {os.path.basename(source_path(source))}…", add=add)
 
     open_csv = open_file
 
@@ -331,8 +336,9 @@ class DatasetTab(QWidget):
         if source_path(shown.source) != source_path(changes):
             return                                # another file was opened meanwhile
         source, cached = with_changes(shown.source, changes), self._raw
-        self._run_load(lambda: file_dataset(source, shown.name, cached), shown,
-                       "Updating the data…")
+        untick = "target" in changes or "sheet" in changes     # a new question: leaks unticked
+        self._run_load(lambda: file_dataset(source, shown.name, cached, untick_leaks=untick),
+                       shown, "Updating the data…")
 
     def _on_sheet_picked(self, index: int) -> None:
         if self._view is None:
@@ -340,7 +346,8 @@ class DatasetTab(QWidget):
         sheet, current = self.sheet_combo.itemText(index), sheets_of(self._view.dataset)[1]
         if sheet and sheet != current:              # a new table: its own target and columns
             self._reload({"sheet": sheet, "target": None, "exclude": [], "drop": None,
-                          "pos_label": None}, f"Reading the sheet {sheet!r}…")
+                          "features": None, "pos_label": None, "groups": None},
+                         f"Reading the sheet {sheet!r}…")
 
     def _on_target_picked(self, _index: int) -> None:
         target = self.target_combo.currentText()
@@ -365,7 +372,8 @@ class DatasetTab(QWidget):
                               self.state.metrics, self.state.n_jobs)
 
     def _on_exclusion_changed(self, excluded: list) -> None:
-        self._reload({"exclude": list(excluded)}, "Updating the features…")
+        self._reload({"exclude": list(excluded), "features": self.columns.kept()},
+                     "Updating the features…")
 
     def _on_positive_picked(self, index: int) -> None:
         code = self.pos_combo.itemData(index)
@@ -408,6 +416,9 @@ class DatasetTab(QWidget):
         if self._start_queued():
             return
         self.dataset_list.set_adding_enabled(True)
+        if isinstance(dataset, SheetChoice):
+            self._offer_sheets(dataset)
+            return
         base = self._loading_base
         if base is not None and base is not self.state.dataset:
             self._changes = {}
@@ -429,6 +440,26 @@ class DatasetTab(QWidget):
         QMessageBox.warning(self, "Cannot use this data",
                             f"{message}\n\nPick another file or column, or fix the file and "
                             "open it again.")
+
+    def _offer_sheets(self, choice: SheetChoice) -> None:
+        """A workbook's sheet is not a table (a sheet of notes): say why and offer the
+        others; the data in use stays when none is picked."""
+        others = [sheet for sheet in choice.sheets if sheet != choice.sheet]
+        self._changes = {}
+        self._sync_controls()
+        self.state.status_message.emit(f"The sheet {choice.sheet!r} is not a table: pick "
+                                       "another sheet.")
+        sheet, ok = QInputDialog.getItem(
+            self, "Pick the sheet that holds the table",
+            f"{sheet_problem(choice)}\n\nThe workbook has {len(choice.sheets)} sheets. Pick "
+            "the one whose first row holds the column names:", others, 0, False)
+        if ok and sheet:
+            source = {**choice.source, "sheet": sheet}
+            for key in ("target", "exclude", "drop", "features", "pos_label", "groups"):
+                source.pop(key, None)
+            self._open_source(source, self._adding)
+        else:
+            self.state.status_message.emit("No sheet picked: the data in use is unchanged.")
 
     # ------------------------------------------------------------------ drag and drop
     def dragEnterEvent(self, event) -> None:
@@ -497,7 +528,8 @@ class DatasetTab(QWidget):
         source, raw = dataset.source, self._raw_of(dataset)
         editable = source_path(source) is not None
         excluded = names(source.get("drop")) + names(source.get("exclude"))
-        rows = column_rows(raw.columns if raw is not None else None, dataset, excluded)
+        rows = column_rows(raw.columns if raw is not None else None, dataset, excluded,
+                           self._remember_index_like(dataset))
         with blocked(self.target_combo):
             self.target_combo.clear()
             if raw is not None:
@@ -520,6 +552,16 @@ class DatasetTab(QWidget):
         self.summary.setText(summary_html(dataset))
         self.notes_label.setText(notes_html(dataset.notes))
         self._sync_groups()
+
+    def _remember_index_like(self, dataset: Dataset) -> set:
+        """The columns of the shown file the loader found index-like at some point (one
+        ticked back, then left out by the user, can be ticked back again)."""
+        path = (source_path(dataset.source), dataset.source.get("sheet"))
+        if path != self._index_like[0]:
+            self._index_like = (path, set())
+        self._index_like[1].update(index_columns(dataset.notes))
+        self._index_like[1].update(names(dataset.source.get("features")))
+        return self._index_like[1]
 
     def _sync_groups(self) -> None:
         """The "Rows that belong together" box as for the shown data set."""
@@ -619,6 +661,11 @@ def sheets_of(dataset: Dataset) -> tuple:
     if note is None:
         return [], ""
     return list(note.fields["sheets"]), note.fields["sheet"]
+
+
+def sheet_problem(choice: SheetChoice) -> str:
+    """Why the sheet cannot be used, in the words of the screen."""
+    return f"This sheet cannot be used: {choice.message}."
 
 
 DROPPED = (".csv", ".tsv", ".txt", ".arff", ".xlsx", ".xlsm", ".xls")

@@ -18,6 +18,10 @@ _LEFT_OUT = {"empty_columns_left_out": "it is empty (no value in any row)",
              "identifier_columns_left_out":
              "it looks like an identifier (a different text in every row), which cannot "
              "help a model generalise"}
+#: Why an index-like column was left out, by the note's reason.
+_INDEX_WHY = {"row_numbers": "it holds the row numbers in file order",
+              "index_name": "it is a row index as R or pandas write it",
+              "id_name": "it holds a different identifier number in every row"}
 #: ``positive_class`` reasons whose note says 'set "pos_label" to change', and why.
 _POSITIVE_WHY = {"zero_one": "of 0 and 1", "smaller_class": "the smaller class",
                  "same_size": "the classes are the same size"}
@@ -30,6 +34,26 @@ def leak_columns(notes) -> dict:
     """Column name -> its "possible leak" note (in the screen's words)."""
     return {str(note_fields(note)["column"]): screen_note(note) for note in notes
             if note_code(note) == "possible_leak"}
+
+
+def index_columns(notes) -> dict:
+    """Column name -> why the loader left it out as index-like (it can be ticked back)."""
+    found = {}
+    for note in notes:
+        if note_code(note) == "index_columns_left_out":
+            fields = note_fields(note)
+            for name, reason in zip(fields["columns"], fields["reasons"]):
+                found[str(name)] = (f"{_INDEX_WHY.get(reason, 'it looks like a row index')}: "
+                                    "it says where a row sits in the file, not anything about "
+                                    "it, and in a file sorted by class it gives the answer "
+                                    "away")
+    return found
+
+
+def identifier_columns(notes) -> dict:
+    """Column name -> its ``identifier_feature`` note (in the screen's words)."""
+    return {str(note_fields(note)["column"]): screen_note(note) for note in notes
+            if note_code(note) == "identifier_feature"}
 
 
 def many_category_columns(notes) -> dict:
@@ -54,9 +78,26 @@ def screen_note(note) -> str:
     (decided on the note's code and fields; other notes as the engine says them)."""
     code, fields = note_code(note), note_fields(note)
     if code == "possible_leak":
-        return (f"possible leak: column {fields['column']!r} alone predicts {fields['target']!r} "
-                f"for {fields['share']:.1f}% of rows ({fields['rule']}); if it is recorded after "
-                f"the outcome or computed from it, leave it out ({UNTICK})")
+        judged = fields.get("rows_judged", 0)
+        rows = ("rows" if judged in (0, fields.get("n_rows")) else
+                f"a random sample of {judged:,} of its {fields['n_rows']:,} rows")
+        said = (f"possible leak: column {fields['column']!r} alone predicts {fields['target']!r} "
+                f"for {fields['share']:.1f}% of {rows} ({fields['rule']})")
+        if fields.get("left_out"):
+            return f"{said}; it is left out (tick it under Features to use it anyway)"
+        return (f"{said}; if it is recorded after the outcome or computed from it, leave it "
+                f"out ({UNTICK})")
+    if code == "index_columns_left_out":
+        listed = ", ".join(repr(str(c)) for c in fields["columns"])
+        return (f"left out index-like column(s): {listed}: a row number or identifier says "
+                "where a row sits in the file, not anything about it, and in a file sorted by "
+                "class it gives the answer away (tick it under Features to use it anyway)")
+    if code == "identifier_feature":
+        return (f"column {fields['column']!r} looks like an identifier (whole numbers, "
+                f"{fields['n_values']} values, named like one) but is used as a feature: a "
+                "model reads its numbers as amounts; if rows with the same value belong "
+                "together, choose it under Rows that belong together, else "
+                f"{UNTICK}")
     if code == "many_categories":
         return (f"column {fields['column']!r} has {fields['n_categories']} categories: one-hot "
                 f"encoding makes many columns; consider leaving it out ({UNTICK})")
@@ -96,11 +137,13 @@ def screen_note(note) -> str:
 
 
 def notes_html(notes) -> str:
-    """The loading notes as a list; possible leaks and imbalanced classes stand out."""
-    items = []       # possible leaks and imbalanced classes stand out
+    """The loading notes as a list; possible leaks, index-like and identifier columns and
+    imbalanced classes stand out."""
+    items = []
     for note in notes:
         text = escape(screen_note(note))
-        if note_code(note) in ("possible_leak", "class_imbalance"):
+        if note_code(note) in ("possible_leak", "class_imbalance", "index_columns_left_out",
+                               "identifier_feature"):
             text = f"<span style='color:#b35900'>⚠ {text}</span>"
         items.append(f"<li>{text}</li>")
     return (f"<p style='margin-top:4px'><b>What was done</b></p>"

@@ -341,19 +341,26 @@ def test_identifier_empty_and_leaking_columns_are_marked(tab, qtbot, tmp_path):
         tab.open_csv(str(path))
     shown = boxes(tab)
     assert shown["patient"] == (False, False) and shown["notes"] == (False, False)
-    assert shown["age"] == (True, True) and shown["discharge_code"] == (True, True)
+    assert shown["age"] == (True, True)
+    assert shown["discharge_code"] == (False, True)         # a leak starts unticked
+    assert tab.state.dataset.source["exclude"] == ["discharge_code"]
+    assert list(tab.state.dataset.X.columns) == ["age"]
     assert "identifier" in tab.columns.item("patient").toolTip()
     assert "empty" in tab.columns.item("notes").toolTip()
     leak = tab.columns.item("discharge_code")
     assert "⚠ possible leak" in leak.text() and "alone predicts" in leak.toolTip()
-    assert "untick it under Features" in tab.notes_label.text()
+    assert "tick it under Features to use it anyway" in tab.notes_label.text()
     assert '"exclude"' not in tab.notes_label.text()
-    assert "2 of 4 columns" in tab.columns.count_label.text()
+    assert "1 of 4 columns" in tab.columns.count_label.text()
     assert "⚠" in tab.columns.count_label.text()
+    click_box(qtbot, tab, "discharge_code")                  # the user decides: ticked
+    assert "exclude" not in tab.state.dataset.source
+    assert "discharge_code" in tab.state.dataset.X.columns
+    assert "leave it out (untick it under Features)" in tab.notes_label.text()
+    assert "⚠ possible leak" in tab.columns.item("discharge_code").text()
     click_box(qtbot, tab, "discharge_code")
     assert tab.state.dataset.source["exclude"] == ["discharge_code"]
-    assert "possible leak" not in tab.notes_label.text()
-    assert "⚠" not in tab.columns.item("discharge_code").text()
+    assert "⚠ possible leak" in tab.columns.item("discharge_code").text()
 
 
 # ----------------------------------------------------------------------------- positive class
