@@ -37,6 +37,7 @@ from .tabs.cv_tab import CVTab
 from .tabs.dataset_tab import DatasetTab
 from .tabs.models_tab import ModelsTab
 from .tabs.results_tab import ResultsTab
+from .wheel_guard import install_wheel_guard
 from .views.aloocv_view import AloocvView, same_data
 from .views.across_view import host_across_view
 from .views.calibration_view import CalibrationView
@@ -112,6 +113,7 @@ class MainWindow(QMainWindow):
     def __init__(self, state: Optional[AppState] = None, settings: Optional[QSettings] = None,
                  parent=None):
         super().__init__(parent)
+        install_wheel_guard()                # every drop-down and number box, also later ones
         self.state = state or AppState(self)
         self.settings = settings or QSettings()
         self._file_job = JobSlot()
