@@ -22,6 +22,7 @@ from engine.experiment import CalibrationSettings
 from engine.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
+from ..note_words import note_words
 from ..plots.calibration_map_plot import CalibrationMapPlot
 from ..plots.reliability_plot import ReliabilityPlot
 from ..state import AppState
@@ -72,7 +73,7 @@ def plain_note(note) -> tuple:
     if code == "calibration_warning":
         return False, (f"{fields['model']} {fields['method']}: scikit-learn warned: "
                        f"{fields['text']}")
-    return code in FAILURES, str(note)
+    return code in FAILURES, note_words(note)
 
 
 def crowded_models(notes) -> list:
