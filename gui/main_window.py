@@ -195,6 +195,14 @@ class MainWindow(QMainWindow):
         self.export_action = self._action(
             "Export results…", "Ctrl+E", self._ask_export_results,
             "Write every result table as CSV into a folder", QStyle.SP_DriveHDIcon)
+        self.csv_style_action = QAction("Tables for spreadsheets with decimal commas", self)
+        self.csv_style_action.setCheckable(True)
+        self.csv_style_action.setStatusTip(
+            "Export tables with semicolons between columns and decimal commas (0,5), as "
+            "spreadsheets set up for such a language open them; off: commas and decimal "
+            "points, as every program reads them")
+        self.csv_style_action.toggled.connect(
+            lambda on: file_dialogs.set_csv_style(self, "semicolon" if on else "standard"))
         self.help_action = self._action("Guide", "F1", lambda: self.show_help_for_current_tab(),
                                         "A short guide to every view", QStyle.SP_MessageBoxQuestion)
         self.quit_action = self._action("Quit", "Ctrl+Q", self.close, "Close the application")
@@ -208,6 +216,9 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.save_action)
         file_menu.addAction(self.export_action)
+        file_menu.addAction(self.csv_style_action)
+        file_menu.aboutToShow.connect(
+            lambda: self.csv_style_action.setChecked(file_dialogs.csv_style(self) == "semicolon"))
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         help_menu = self.menuBar().addMenu("&Help")
@@ -435,8 +446,10 @@ class MainWindow(QMainWindow):
     def export_results(self, folder: str) -> None:
         """Write every result table as CSV into ``folder`` on a worker (after a run over
         several data sets: what the headless runner writes, see :mod:`gui.exporting`)."""
+        style = file_dialogs.csv_style(self)
         if self.state.benchmark is not None:
-            self._start_file_job(lambda: write_benchmark(self.state.benchmark, folder),
+            benchmark = self.state.benchmark
+            self._start_file_job(lambda: write_benchmark(benchmark, folder, style),
                                  lambda written: self._on_benchmark_exported(written, folder),
                                  "Cannot export the results",
                                  "Choose another folder (one you can write to).",
@@ -451,7 +464,7 @@ class MainWindow(QMainWindow):
                     "data": data_record(result.dataset, result.experiment.base_dir),
                     "written_from": "the app"}
         self._start_file_job(lambda: write_tables(result.tables(), folder, manifest,
-                                                  result.notes),
+                                                  result.notes, style),
                              lambda paths: self._on_results_exported(paths, folder),
                              "Cannot export the results",
                              "Choose another folder (one you can write to).",

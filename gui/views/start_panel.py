@@ -46,10 +46,10 @@ class StartPanel(QFrame):
         super().__init__(parent)
         self.setObjectName("startPanel")
         self.setStyleSheet(PANEL_STYLE)
-        title = QLabel("<b>Start here:</b>", self)
-        self.steps = [QLabel(self) for _ in STEPS]
-        for label in self.steps:
-            label.setTextFormat(Qt.RichText)
+        self.steps_label = QLabel(self)          # one label: it wraps in a narrow window
+        self.steps_label.setTextFormat(Qt.RichText)
+        self.steps_label.setWordWrap(True)
+        self._done = [False] * len(STEPS)
         self.open_button = QPushButton("Open data…", self)
         self.open_button.setToolTip("Open a data file of your own (CSV, ARFF or Excel)")
         self.open_button.clicked.connect(self.open_data_requested)
@@ -64,26 +64,22 @@ class StartPanel(QFrame):
         close.clicked.connect(self._hide_by_user)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 3, 4, 3)
-        layout.addWidget(title)
-        layout.addWidget(self.steps[0])
+        layout.addWidget(self.steps_label, 1)
         layout.addWidget(self.open_button)
-        layout.addWidget(QLabel("→", self))
-        layout.addWidget(self.steps[1])
-        layout.addWidget(QLabel("→", self))
-        layout.addWidget(self.steps[2])
         layout.addWidget(self.run_button)
-        layout.addStretch(1)
         layout.addWidget(close)
         self.show_progress(False, False, False)
 
     def show_progress(self, has_own_data: bool, has_target: bool, has_result: bool) -> None:
         """Tick off the steps done."""
-        for number, done in enumerate((has_own_data, has_target, has_result)):
-            self.steps[number].setText(step_text(number, done))
+        self._done = [has_own_data, has_target, has_result]
+        steps = " &nbsp;→&nbsp; ".join(step_text(number, done)
+                                       for number, done in enumerate(self._done))
+        self.steps_label.setText(f"<b>Start here:</b> &nbsp;{steps}")
 
     def done(self) -> list:
-        """Which steps are ticked off (for tests and the help)."""
-        return ["✓" in label.text() for label in self.steps]
+        """Which steps are ticked off."""
+        return list(self._done)
 
     def _hide_by_user(self) -> None:
         self.hide()
