@@ -68,7 +68,9 @@ class ProbabilityStrip(QWidget):
                               (self.better_label, A_COLOUR)):
             label.setStyleSheet(f"color: {colour}; font-weight: bold;")
             label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            label.setWordWrap(True)                   # long model names wrap, never widen
         self.positive_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.positive_label.setWordWrap(True)          # a long sentence: never widens the window
         self.bar = ProbabilityBar(self)
         numbers = QHBoxLayout()
         numbers.addWidget(self.worse_label)

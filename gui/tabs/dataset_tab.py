@@ -476,7 +476,7 @@ class DatasetTab(QWidget):
         counts = dataset.class_counts()
         self.counts_plot.set_counts(list(counts.index), counts.to_numpy())
         self.preview.set_frame(view.preview)
-        self._fill_feature_combos(dataset)
+        self._fill_feature_combos(dataset, view.scatter_axes)
         self._draw_scatter()
         self.state.status_message.emit(f"Loaded {dataset.name}: {dataset.n_rows:,} rows, "
                                        f"{dataset.X.shape[1]} features")
@@ -596,13 +596,17 @@ class DatasetTab(QWidget):
         self.builtin_combo.setPlaceholderText(NOT_BUILTIN[from_file])
         self.builtin_combo.setCurrentIndex(-1)    # rebuilds the (empty) options
 
-    def _fill_feature_combos(self, dataset: Dataset) -> None:
+    def _fill_feature_combos(self, dataset: Dataset, first: tuple = ()) -> None:
+        """Every numeric column in both boxes; the plot starts on ``first`` (the two most
+        informative, see :mod:`gui.plots.scatter_axes`), else the first two columns."""
         numeric = [str(c) for c in dataset.numeric_columns]
+        first = [str(c) for c in first if str(c) in numeric]
+        starts = first if len(first) == 2 else numeric[:2]
         for combo, default in ((self.x_combo, 0), (self.y_combo, 1)):
             combo.clear()
             combo.addItems(numeric)
-            if len(numeric) > default:
-                combo.setCurrentIndex(default)
+            if len(starts) > default:
+                combo.setCurrentIndex(numeric.index(starts[default]))
         if len(numeric) < 2:                      # no pair to plot (not a column against itself)
             self.y_combo.clear()
 

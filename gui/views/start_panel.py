@@ -198,8 +198,11 @@ class StartGuide(QObject):
     def _show_progress(self) -> None:
         dataset = self.state.dataset
         own = own_data_path(dataset) is not None
-        self.panel.show_progress(own, own and bool(dataset.source.get("target")),
-                                 own and self.state.result is not None)
+        steps = (own, own and bool(dataset.source.get("target")),
+                 own and self.state.result is not None)
+        self.panel.show_progress(*steps)
+        if all(steps):
+            self.panel.hide()                   # done: the room goes to the results
 
     def _on_dataset_changed(self, dataset) -> None:
         self._show_progress()
