@@ -87,7 +87,9 @@ def banner_text(notes) -> str:
     lines = []
     crowded = crowded_models(notes)
     if crowded:
-        who = ", ".join(f"{name} ({share:.0%})" for name, share in crowded)
+        who = ", ".join(f"{name} ({share:.0%})" for name, share in crowded[:3])
+        if len(crowded) > 3:                      # the banner stays short: Notes has all
+            who += f" and {len(crowded) - 3} more models"
         lines.append(f"Predictions crowd near 0 or 1 for {who}: the equal-width map buckets "
                      "cannot tell them apart. Equal-count (quantile) buckets follow the data.")
     others = [text for note in notes if note_code(note) != "crowded_buckets"
