@@ -19,7 +19,7 @@ from engine.verdict import metric_label
 #: words of the window; fixes not listed keep the engine's advice (it names no key).
 FIX_WORDS = {
     "not_converged": "the solver stopped before converging: tick \"Scale features\" for it on "
-                     "the Models tab, or raise its max_iter",
+                     "the Models tab, or raise max_iter",
     "no_probabilities": "this model gives no probabilities: compare on a metric computed from "
                         "labels (accuracy, balanced accuracy, F1) on the Cross-validation tab, "
                         "or use a model with probabilities",

@@ -111,9 +111,10 @@ class StarterBar(QFrame):
         self._seed = 0
         self.hide()
 
-    def offer(self, current: str, random_state: Optional[int]) -> None:
+    def offer(self, current: str, random_state: Optional[int], has_models: bool = True) -> None:
         """Show the offer; ``current`` says in words what the models are now."""
         self._seed = 0 if random_state is None else int(random_state)
+        self.keep_button.setText("Keep the current models" if has_models else "Not now")
         self.label.setText(f"Your own data is open, and the models are {current}. A fair "
                            f"first comparison: {STARTER_WORDS}.")
         self.show()
@@ -210,7 +211,8 @@ class StartGuide(QObject):
             return
         if own_data_path(dataset) is None or self.bar.isVisible():
             return
-        self.bar.offer(models_in_words(self.state.model_entries), self.state.cv.random_state)
+        entries = self.state.model_entries
+        self.bar.offer(models_in_words(entries), self.state.cv.random_state, bool(entries))
 
     def _on_models_changed(self, entries: list) -> None:
         if not self._opening and self._not_chosen is not None and entries != self._not_chosen:

@@ -39,12 +39,12 @@ def test_the_table_dialog_offers_both_styles_and_remembers(window, qtbot, monkey
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
     with qtbot.waitSignal(panel.exported, timeout=10000):
-        panel._ask_export_path()
+        panel.export_button.click()
     assert offered[0] == (";;".join(CSV_FILTERS.values()), CSV_FILTERS["standard"])
     pd.testing.assert_frame_equal(read_european(tmp_path / "t.csv"), FRAME)
     assert csv_style(window) == "semicolon"
     with qtbot.waitSignal(panel.exported, timeout=10000):
-        panel._ask_export_path()
+        panel.export_button.click()
     assert offered[1][1] == CSV_FILTERS["semicolon"]            # the last choice selected
 
 
