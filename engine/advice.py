@@ -12,34 +12,45 @@ import pandas as pd
 
 from .notes import Note
 
-#: (pattern in the message, what to change), checked in order.
-_ADVICE = (
+#: (pattern in the message, a short code of what to change, what to change in words),
+#: checked in order. The code is the ``fix`` field of the ``folds_failed`` and
+#: ``folds_warned`` notes, so a GUI can say it with its own controls.
+_RULES = (
     # First: a search inside the folds that cannot score its candidates also warns that
     # their scores are "non-finite"; the missing probabilities are the cause.
     (r"has no attribute 'predict_proba'|predict_proba is not available|"
      r"has no attribute 'decision_function'|"
      r"none of the following attributes: (predict_proba|decision_function)",
+     "no_probabilities",
      "this model gives no probabilities: choose a metric computed from labels (accuracy, "
      "balanced accuracy, F1) or a model with probabilities"),
     (r"failed to converge|ConvergenceWarning|max_iter",
+     "not_converged",
      "the solver stopped before converging: scale the features (\"scale\": true) or raise "
      "max_iter"),
     (r"NaN or infinity|contains NaN|contains infinity|non-finite",
+     "non_finite",
      "the model produced NaN or infinite values: check the data for extreme values or "
      "change the model's parameters (for naive Bayes, raise var_smoothing)"),
     (r"samples in each class should be more than the number of features",
+     "small_class",
      "a class has fewer rows in a training fold than there are features, too few for a "
      "covariance of its own: give the model regularization (QDA's reg_param), use "
      "LinearDiscriminantAnalysis or GaussianNB, or add rows of that class"),
     (r"collinear|singular|ill-conditioned|LinAlgWarning",
+     "collinear",
      "some features are (nearly) copies of each other: leave redundant columns out or add "
      "regularization"),
     (r"least populated class|members, which is less than n_splits",
+     "few_rows",
      "a class has very few rows: lower the number of folds or add data"),
     (r"divide by zero|invalid value encountered",
+     "numerical",
      "numerical trouble inside the model (division by zero): a constant or extreme "
      "feature may cause it"),
 )
+#: (pattern, what to change), checked in order.
+_ADVICE = tuple((pattern, advice) for pattern, _fix, advice in _RULES)
 
 
 def advice_for(message: str) -> str:
@@ -47,6 +58,14 @@ def advice_for(message: str) -> str:
     for pattern, advice in _ADVICE:
         if re.search(pattern, message, flags=re.IGNORECASE):
             return advice
+    return ""
+
+
+def fix_for(message: str) -> str:
+    """The code of what to change about a message (see ``_RULES``; '' if nothing known)."""
+    for pattern, fix, _advice in _RULES:
+        if re.search(pattern, message, flags=re.IGNORECASE):
+            return fix
     return ""
 
 
@@ -125,12 +144,14 @@ def failure_notes(failures: pd.DataFrame, n_folds: int, class_counts: dict = Non
         what = "failed" if kind == "error" else "raised warnings"
         sentence = f"{model} {what} on {n} of {n_folds} folds ({_short(first)})"
         messages = " ".join(rows["message"].astype(str).unique()[:5])
-        advice = (small_class_advice(messages, class_counts, n_features, n_splits)
-                  if class_counts else "") or advice_for(messages)
+        small = (small_class_advice(messages, class_counts, n_features, n_splits)
+                 if class_counts else "")
+        advice = small or advice_for(messages)
+        fix = "small_class" if small else fix_for(messages)
         notes.append(Note("folds_failed" if kind == "error" else "folds_warned",
                           sentence + (f": {advice}." if advice else "."),
                           {"model": model, "n_folds_hit": n, "n_folds": n_folds,
-                           "example": first, "advice": advice}))
+                           "example": first, "advice": advice, "fix": fix}))
     return notes
 
 

@@ -506,9 +506,31 @@ def split_pipeline(estimator) -> tuple:
     return None, estimator
 
 
+def starter_models(random_state: int = 0) -> list:
+    """A fair first set of models for one's own data (experiment ``models`` entries): a
+    scaled logistic regression, a random forest, gradient boosting, k nearest neighbours
+    (scaled) and Gaussian naive Bayes, the random ones seeded with ``random_state``. All of
+    them give probabilities, so every metric applies, on two classes or more."""
+    return [
+        {"name": "logistic_regression", "estimator": "LogisticRegression", "scale": True,
+         "params": {"max_iter": 1000}},
+        {"name": "random_forest", "estimator": "RandomForestClassifier",
+         "params": {"random_state": random_state}},
+        {"name": "gradient_boosting", "estimator": "HistGradientBoostingClassifier",
+         "params": {"random_state": random_state}},
+        {"name": "knn", "estimator": "KNeighborsClassifier", "scale": True, "params": {}},
+        {"name": "naive_bayes", "estimator": "GaussianNB", "params": {}},
+    ]
+
+
+#: The name of :func:`starter_models` among the presets.
+STARTER_PRESET = "Fair starter set (five kinds of model)"
+
+
 def presets() -> dict:
     """Ready-made model lists (experiment ``models`` entries) for the GUI."""
     return {
+        STARTER_PRESET: starter_models(),
         "SVC kernels (scikit-learn example)": [
             {"estimator": "SVC", "params": {"random_state": 0},
              "grid": [{"kernel": ["linear"]}, {"kernel": ["poly"], "degree": [2, 3]},

@@ -111,9 +111,9 @@ CODES = {
                                "[metric, n_classes: per data set]",
     # ---- the cross-validation run (engine.advice)
     "folds_failed": "a model failed on some folds [model, n_folds_hit, n_folds, example, "
-                    "advice]",
+                    "advice, fix: a code of what to change, e.g. 'not_converged', or '']",
     "folds_warned": "a model raised warnings on some folds [model, n_folds_hit, n_folds, "
-                    "example, advice]",
+                    "example, advice, fix]",
     "unranked_models": "models without any valid score have no rank [models]",
     "partial_ranks": "models are ranked on the folds every ranked model completed "
                      "[rank_note]",

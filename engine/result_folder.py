@@ -64,7 +64,7 @@ _INDEXED = ("correlation.csv",)
 
 
 def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
-                        texts: Optional[dict] = None) -> list:
+                        texts: Optional[dict] = None, csv_style: str = "standard") -> list:
     """Write one run's result set into ``folder`` (created), replacing the previous set.
 
     Parameters
@@ -83,6 +83,9 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
         ``{file name: text}``: other text files of the run (``report.md``), written as
         they are apart from invisible characters, written out line by line (the text's
         own markup is its writer's job); plain ``.md`` file names.
+    csv_style : str
+        The tables' CSV style (:data:`engine.tables.CSV_STYLES`); ``run.json`` records
+        it. The headless runner writes the standard one.
 
     Returns
     -------
@@ -113,7 +116,8 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
     try:
         try_lock(staging_fd)
         for name, frame in tables.items():
-            write_csv(frame, os.path.join(staging, name), index=name in _INDEXED)
+            write_csv(frame, os.path.join(staging, name), index=name in _INDEXED,
+                      style=csv_style)
         for name, content in texts.items():
             content = "\n".join(visible(line) for line in content.split("\n"))
             write_text(os.path.join(staging, name), lambda stream, c=content: stream.write(c))
@@ -123,6 +127,7 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
         with _folder_lock(folder):
             _recover(folder, own=staging)
             record = {**manifest, "tables": names, "removed": _to_remove(folder, names),
+                      **({"csv_style": csv_style} if csv_style != "standard" else {}),
                       "written": datetime.now().astimezone().isoformat(timespec="seconds"),
                       "versions": versions(), "written_by": WRITTEN_BY}
             _write_json(os.path.join(staging, MANIFEST), record)

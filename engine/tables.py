@@ -150,19 +150,37 @@ def write_text(path: str, write) -> str:
     return path
 
 
-def write_csv(frame: pd.DataFrame, path: str, index: bool = False) -> str:
-    """Write one table atomically (safe cells, full precision, the user's permissions).
+#: How a table's CSV file separates its columns and writes decimals: ``"standard"``
+#: (comma, decimal point: what programs and the headless runner use) or ``"semicolon"``
+#: (semicolon, decimal comma, and a byte-order mark so that the text is read as UTF-8:
+#: what a spreadsheet set up for a language that writes 0,5 opens correctly).
+CSV_STYLES = {"standard": {"sep": ",", "decimal": "."},
+              "semicolon": {"sep": ";", "decimal": ","}}
+
+
+def write_csv(frame: pd.DataFrame, path: str, index: bool = False,
+              style: str = "standard") -> str:
+    """Write one table atomically (safe cells, full precision, the user's permissions) in
+    a CSV style of :data:`CSV_STYLES`.
 
     Returns
     -------
     str
         The path written.
     """
+    options = CSV_STYLES[style]
     safe = spreadsheet_safe(frame)
-    return write_text(path, lambda stream: safe.to_csv(stream, index=index, lineterminator="\n"))
+
+    def write(stream) -> None:
+        if style != "standard":
+            stream.write("\ufeff")
+        safe.to_csv(stream, index=index, lineterminator="\n", **options)
+
+    return write_text(path, write)
 
 
-def write_tables(tables: dict, folder: str, manifest=None, notes=()) -> list:
+def write_tables(tables: dict, folder: str, manifest=None, notes=(),
+                 style: str = "standard") -> list:
     """Write ``{file name: DataFrame}`` as one result set into ``folder`` (created).
 
     See :func:`engine.result_folder.write_result_folder`: the folder then holds these
@@ -175,5 +193,5 @@ def write_tables(tables: dict, folder: str, manifest=None, notes=()) -> list:
     """
     from .result_folder import write_result_folder
 
-    write_result_folder(tables, folder, manifest or {}, list(notes))
+    write_result_folder(tables, folder, manifest or {}, list(notes), csv_style=style)
     return [os.path.join(os.path.abspath(folder), name) for name in tables]

@@ -37,6 +37,9 @@ def make_application(argv: list) -> QApplication:
     QGuiApplication.setDesktopFileName(resources.APP_ID)   # honest-eval.desktop (Wayland)
     app.setWindowIcon(QIcon(resources.icon_path("png")))
     app.setStyle("Fusion")
+    from .wheel_guard import install_wheel_guard
+
+    install_wheel_guard(app)
     return app
 
 

@@ -32,6 +32,7 @@ class DatasetView:
     dataset: Dataset
     preview: pd.DataFrame
     sample: Optional[np.ndarray]     # row positions drawn in the scatter (None: all rows)
+    scatter_axes: tuple = ()         # the two numeric columns the scatter starts on
 
 
 def prepare_view(dataset: Dataset) -> DatasetView:
@@ -42,7 +43,10 @@ def prepare_view(dataset: Dataset) -> DatasetView:
     if dataset.n_rows > SCATTER_SAMPLE:
         rng = np.random.default_rng(0)
         sample = np.sort(rng.choice(dataset.n_rows, SCATTER_SAMPLE, replace=False))
-    return DatasetView(dataset, preview, sample)
+    from .plots.scatter_axes import informative_pair
+
+    axes = tuple(informative_pair(dataset.X, dataset.y, sample))
+    return DatasetView(dataset, preview, sample, axes)
 
 
 def _free_name(name: str, taken) -> str:

@@ -25,11 +25,13 @@ def benchmark_manifest(benchmark) -> dict:
             "datasets": benchmark.dataset_records(), "written_from": "the app"}
 
 
-def write_benchmark(benchmark, folder: str) -> Written:
-    """Write ``benchmark`` (an ``engine.benchmark.BenchmarkResult``) into ``folder``."""
+def write_benchmark(benchmark, folder: str, style: str = "standard") -> Written:
+    """Write ``benchmark`` (an ``engine.benchmark.BenchmarkResult``) into ``folder``, its
+    tables in CSV ``style`` (:data:`engine.tables.CSV_STYLES`)."""
     tables, texts = benchmark.tables(), benchmark.texts()
     notes = [str(note) for note in benchmark.notes]
-    paths = write_result_folder(tables, folder, benchmark_manifest(benchmark), notes, texts)
+    paths = write_result_folder(tables, folder, benchmark_manifest(benchmark), notes, texts,
+                                csv_style=style)
     parts = [f"{len(tables)} tables", *texts, *(["notes.txt"] if notes else [])]
     summary = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
     return Written(tuple(paths), summary)

@@ -88,6 +88,39 @@ def ask_save_path(widget, title: str, kind: str, name: str, filters: str) -> str
     return path
 
 
+#: The CSV styles of exported tables (:data:`engine.tables.CSV_STYLES`) as the save
+#: dialog offers them.
+CSV_FILTERS = {"standard": "CSV, comma separated (*.csv)",
+               "semicolon": "CSV for spreadsheets with decimal commas, semicolon separated "
+                            "(*.csv)"}
+CSV_STYLE_KEY = "export/csv_style"
+
+
+def csv_style(widget) -> str:
+    """The CSV style the user chose last (``"standard"`` until they choose)."""
+    style = str(settings_for(widget).value(CSV_STYLE_KEY, "standard"))
+    return style if style in CSV_FILTERS else "standard"
+
+
+def set_csv_style(widget, style: str) -> None:
+    settings_for(widget).setValue(CSV_STYLE_KEY, style)
+
+
+def ask_save_csv(widget, title: str, kind: str, name: str) -> tuple:
+    """``(path, style)``: a save dialog for a table offering both CSV styles, the last one
+    chosen selected (and remembered); ``("", style)`` when cancelled."""
+    start = name if os.path.isabs(name) else os.path.join(last_folder(widget, kind), name)
+    current = csv_style(widget)
+    path, chosen = QFileDialog.getSaveFileName(widget, title, start,
+                                               ";;".join(CSV_FILTERS.values()),
+                                               CSV_FILTERS[current])
+    style = {text: key for key, text in CSV_FILTERS.items()}.get(chosen, current)
+    if path:
+        remember_folder(widget, kind, path)
+        set_csv_style(widget, style)
+    return path, style
+
+
 def ask_open_path(widget, title: str, kind: str, filters: str) -> str:
     path, _ = QFileDialog.getOpenFileName(widget, title, last_folder(widget, kind), filters)
     if path:

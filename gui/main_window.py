@@ -16,7 +16,8 @@ from typing import Optional
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QStyle, QTabWidget
+from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QStyle, QTabWidget,
+                               QVBoxLayout, QWidget)
 
 from engine.data import load_dataset
 from engine.experiment import experiment_json_text, load_experiment
@@ -37,10 +38,12 @@ from .tabs.cv_tab import CVTab
 from .tabs.dataset_tab import DatasetTab
 from .tabs.models_tab import ModelsTab
 from .tabs.results_tab import ResultsTab
+from .wheel_guard import install_wheel_guard
 from .views.aloocv_view import AloocvView, same_data
 from .views.across_view import host_across_view
 from .views.calibration_view import CalibrationView
 from .views.grouping_gap_view import GroupingGapView
+from .views.start_panel import StartGuide
 from .views.tuning_view import TuningView
 
 APP_TITLE = "Honest Eval"
@@ -112,6 +115,7 @@ class MainWindow(QMainWindow):
     def __init__(self, state: Optional[AppState] = None, settings: Optional[QSettings] = None,
                  parent=None):
         super().__init__(parent)
+        install_wheel_guard()                # every drop-down and number box, also later ones
         self.state = state or AppState(self)
         self.settings = settings or QSettings()
         self._file_job = JobSlot()
@@ -152,7 +156,15 @@ class MainWindow(QMainWindow):
                                  self.results_tab), TAB_NAMES):
             self.tabs.addTab(widget, name)
         self.cv_tab.run_succeeded.connect(lambda _: self.tabs.setCurrentWidget(self.results_tab))
-        self.setCentralWidget(self.tabs)
+        self.start = StartGuide(self)
+        central = QWidget(self)
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(self.start.panel)
+        column.addWidget(self.start.bar)
+        column.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
 
     def _action(self, text: str, shortcut, slot, tip: str, icon=None) -> QAction:
         action = QAction(text, self)
@@ -165,6 +177,10 @@ class MainWindow(QMainWindow):
         return action
 
     def _build_actions(self) -> None:
+        self.new_action = self._action(
+            "New", "Ctrl+N", self.ask_new_experiment,
+            "Start a new experiment: no data, no models, the default settings",
+            QStyle.SP_FileIcon)
         self.open_data_action = self._action(
             "Open data…", "Ctrl+O", self._ask_open_data,
             "Open a data file (CSV, ARFF or Excel) as the data set (in place of the selected "
@@ -179,18 +195,30 @@ class MainWindow(QMainWindow):
         self.export_action = self._action(
             "Export results…", "Ctrl+E", self._ask_export_results,
             "Write every result table as CSV into a folder", QStyle.SP_DriveHDIcon)
+        self.csv_style_action = QAction("Tables for spreadsheets with decimal commas", self)
+        self.csv_style_action.setCheckable(True)
+        self.csv_style_action.setStatusTip(
+            "Export tables with semicolons between columns and decimal commas (0,5), as "
+            "spreadsheets set up for such a language open them; off: commas and decimal "
+            "points, as every program reads them")
+        self.csv_style_action.toggled.connect(
+            lambda on: file_dialogs.set_csv_style(self, "semicolon" if on else "standard"))
         self.help_action = self._action("Guide", "F1", lambda: self.show_help_for_current_tab(),
                                         "A short guide to every view", QStyle.SP_MessageBoxQuestion)
         self.quit_action = self._action("Quit", "Ctrl+Q", self.close, "Close the application")
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
+        file_menu.addAction(self.new_action)
         for action in (self.open_data_action, self.open_experiment_action):
             file_menu.addAction(action)
         self.recent_menu = file_menu.addMenu("Open recent")
         file_menu.addSeparator()
         file_menu.addAction(self.save_action)
         file_menu.addAction(self.export_action)
+        file_menu.addAction(self.csv_style_action)
+        file_menu.aboutToShow.connect(
+            lambda: self.csv_style_action.setChecked(file_dialogs.csv_style(self) == "semicolon"))
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         help_menu = self.menuBar().addMenu("&Help")
@@ -295,7 +323,34 @@ class MainWindow(QMainWindow):
                   else file_dialogs.last_folder(self, "experiment"))
         return os.path.join(folder, f"{name}.json")
 
-    # ------------------------------------------------------------------ open / save / export
+    # ------------------------------------------------------------------ new / open / save / export
+    def ask_new_experiment(self) -> bool:
+        """File → New, after asking about a run going on or unsaved changes; True if done."""
+        busy = self.busy_with()
+        if busy:
+            self._error("Cannot start a new experiment yet", f"{busy} is still going on.",
+                        "Wait for it to finish, or stop it (Cancel on the Cross-validation "
+                        "tab), then choose File → New again.")
+            return False
+        if self.is_dirty():
+            choice = saving.ask_unsaved(self)
+            if choice == "save":
+                self._ask_save_experiment()
+                return False
+            if choice != "discard":
+                return False
+        self.new_experiment()
+        return True
+
+    def new_experiment(self) -> None:
+        """A clean experiment: no data, no models, default settings, not saved anywhere
+        (its result store is the one of unsaved work), the first-screen steps shown."""
+        self.state.reset()
+        self._mark_saved(saving.setup_snapshot(self.state), None)
+        self.start.restart()
+        self.tabs.setCurrentWidget(self.dataset_tab)
+        self.statusBar().showMessage("New experiment: open a data file to begin.", 10000)
+
     def _ask_open_data(self) -> None:
         self.tabs.setCurrentWidget(self.dataset_tab)
         self.dataset_tab.ask_data_path()
@@ -317,7 +372,8 @@ class MainWindow(QMainWindow):
 
     def _on_experiment_loaded(self, path: str, loaded) -> None:
         experiment, datasets = loaded
-        self.state.apply_experiment(experiment, datasets)
+        with self.start.experiment_opening(is_shipped(path)):
+            self.state.apply_experiment(experiment, datasets)
         self.state.experiment_path = path
         self._remember(path)
         self._mark_saved(saving.setup_snapshot(self.state), self.data_sources())
@@ -390,8 +446,10 @@ class MainWindow(QMainWindow):
     def export_results(self, folder: str) -> None:
         """Write every result table as CSV into ``folder`` on a worker (after a run over
         several data sets: what the headless runner writes, see :mod:`gui.exporting`)."""
+        style = file_dialogs.csv_style(self)
         if self.state.benchmark is not None:
-            self._start_file_job(lambda: write_benchmark(self.state.benchmark, folder),
+            benchmark = self.state.benchmark
+            self._start_file_job(lambda: write_benchmark(benchmark, folder, style),
                                  lambda written: self._on_benchmark_exported(written, folder),
                                  "Cannot export the results",
                                  "Choose another folder (one you can write to).",
@@ -406,7 +464,7 @@ class MainWindow(QMainWindow):
                     "data": data_record(result.dataset, result.experiment.base_dir),
                     "written_from": "the app"}
         self._start_file_job(lambda: write_tables(result.tables(), folder, manifest,
-                                                  result.notes),
+                                                  result.notes, style),
                              lambda paths: self._on_results_exported(paths, folder),
                              "Cannot export the results",
                              "Choose another folder (one you can write to).",

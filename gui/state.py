@@ -210,6 +210,20 @@ class AppState(QObject):
         before) and None, or {} and the list of blocks, each with its name."""
         return dataset_blocks(self.datasets)
 
+    def reset(self) -> None:
+        """A new experiment (File → New): no data, no models, the default settings, no
+        results, not saved anywhere."""
+        self.experiment_path = None
+        self.cv, self.metrics, self.metrics_named = CVConfig(), (), False
+        self.comparison = ComparisonSettings()
+        self.aloocv = self.calibration = None
+        self.n_jobs = 1
+        self.set_benchmark(None)
+        self.set_datasets([])
+        self.set_model_entries([])
+        self.set_selection([])
+        self.settings_changed.emit()
+
     def apply_experiment(self, experiment: Experiment, dataset) -> None:
         """Take over everything from an experiment file (its data already loaded: a
         Dataset, or all of them in order)."""

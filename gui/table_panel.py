@@ -12,9 +12,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHBoxLayout, QHe
 
 from engine.tables import csv_text, write_csv
 
-from .file_dialogs import announce_saved, ask_save_path
+from .file_dialogs import announce_saved, ask_save_csv, csv_style
 from .frame_model import DataFrameModel
 from .jobs import Job, JobSlot
+from .views.widgets import ElidingLabel
 
 
 #: rows measured when fitting column widths to their contents
@@ -55,7 +56,7 @@ class TablePanel(QWidget):
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.selectionModel().selectionChanged.connect(self._emit_selection)
-        self.title = QLabel(f"<b>{title}</b>", self)
+        self.title = ElidingLabel(f"<b>{title}</b>", self)
         self.copy_button = QPushButton("Copy", self)
         self.copy_button.setToolTip("Copy the whole table to the clipboard (as CSV text)")
         self.copy_button.clicked.connect(self.copy_to_clipboard)
@@ -121,18 +122,19 @@ class TablePanel(QWidget):
         QApplication.clipboard().setText(csv_text(self.frame()))
 
     def _ask_export_path(self) -> None:
-        path = ask_save_path(self, "Export table", "tables", self.export_name,
-                             "CSV files (*.csv)")
+        path, style = ask_save_csv(self, "Export table", "tables", self.export_name)
         if path:
-            self.export_to(path)
+            self.export_to(path, style)
 
-    def export_to(self, path: str) -> None:
-        """Write the table to ``path`` on a worker thread; ``exported`` fires when done."""
+    def export_to(self, path: str, style: Optional[str] = None) -> None:
+        """Write the table to ``path`` on a worker thread in CSV ``style`` (None: the one
+        chosen last, see :func:`gui.file_dialogs.csv_style`); ``exported`` fires when done."""
         if not path.lower().endswith(".csv"):
             path += ".csv"
         frame = self.frame()
+        style = style or csv_style(self)
         self._pending_path = path
-        job = Job(lambda: write_csv(frame, path), name="export-table")
+        job = Job(lambda: write_csv(frame, path, style=style), name="export-table")
         job.succeeded.connect(self._on_exported)
         job.failed.connect(self._on_export_failed)
         self._export_job.start(job)

@@ -349,3 +349,21 @@ def test_killing_the_writer_never_leaves_a_mix(tmp_path):
     assert assert_consistent(str(folder)) is not None
     assert (folder / "mine.csv").read_text() == "precious\n"
     assert not [n for n in os.listdir(folder) if n.startswith((".staging-", ".tmp-"))]
+
+
+def test_the_semicolon_style_is_what_a_decimal_comma_spreadsheet_reads(tmp_path):
+    """Semicolons between columns, decimal commas, a byte-order mark; the numbers read back
+    exactly, text with commas and semicolons intact; the standard style is unchanged."""
+    frame = pd.DataFrame({"model": ["rbf, C = 0,5", "a;b", "D² Brier"],
+                          "mean": [0.9412345678901234, -1.5e-7, 12345.5],
+                          "n_folds": [100, 100, 99]})
+    european = write_csv(frame, str(tmp_path / "eu.csv"), style="semicolon")
+    raw = open(european, "rb").read()
+    assert raw.startswith(b"\xef\xbb\xbf")
+    assert raw.decode("utf-8-sig").splitlines()[0] == "model;mean;n_folds"
+    assert "0,9412345678901234" in raw.decode("utf-8-sig")
+    back = pd.read_csv(european, sep=";", decimal=",", encoding="utf-8-sig")
+    pd.testing.assert_frame_equal(back, frame)
+    standard = write_csv(frame, str(tmp_path / "std.csv"))
+    assert not open(standard, "rb").read().startswith(b"\xef\xbb\xbf")
+    pd.testing.assert_frame_equal(pd.read_csv(standard), frame)

@@ -6,6 +6,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from .bar_labels import label_bars
 from .plot_panel import PlotPanel, colour
 
 
@@ -47,6 +48,8 @@ class ClassCountsPlot(PlotPanel):
         self._labels: list = []
         self._counts = np.zeros(0)
         self.hint = PlotHint(self, "Load a data set to see how many rows each class has.")
+        self.tick_labels: list = []
+        self.plot.vb.sigResized.connect(lambda *_: self._label_bars())
 
     def set_counts(self, labels, counts) -> None:
         """Draw one bar per class label."""
@@ -58,11 +61,13 @@ class ClassCountsPlot(PlotPanel):
         x = np.arange(len(self._labels))
         self.bars.setOpts(x=x, height=self._counts, width=0.6,
                           brushes=[pg.mkBrush(colour(i)) for i in x], pens=[pg.mkPen(None)] * len(x))
-        ticks = [(i, _short(label)) for i, label in enumerate(self._labels)]
-        self.plot.getAxis("bottom").setTicks([ticks])
         self.plot.setXRange(-0.6, len(x) - 0.4, padding=0)
+        self._label_bars()
         self.plot.setYRange(0, max(self._counts.max(), 1) * 1.08, padding=0)
         self.hint.hide()
+
+    def _label_bars(self) -> None:
+        self.tick_labels = label_bars(self, self._labels)
 
     def describe_point(self, x: float, y: float) -> str:
         i = int(round(x))
@@ -70,7 +75,3 @@ class ClassCountsPlot(PlotPanel):
             return ""
         share = 100.0 * self._counts[i] / max(self._counts.sum(), 1)
         return f"class {self._labels[i]}: {int(self._counts[i]):,} rows ({share:.1f} %)"
-
-
-def _short(label: str, width: int = 14) -> str:
-    return label if len(label) <= width else label[: width - 1] + "…"

@@ -7,6 +7,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from .bar_labels import label_bars
 from .class_counts_plot import PlotHint
 from .plot_panel import PlotPanel
 
@@ -34,6 +35,12 @@ class GroupingGapPlot(PlotPanel):
         self.plot.hideButtons()
         self._rows = None
         self.hint = PlotHint(self, EMPTY)
+        self.tick_labels: list = []
+        self.plot.vb.sigResized.connect(lambda *_: self._label_bars())
+
+    def _label_bars(self) -> None:
+        models = [] if self._rows is None else [str(m) for m in self._rows["model"]]
+        self.tick_labels = label_bars(self, models)
 
     def set_gap(self, table, metric: str, metric_name: str) -> None:
         """Draw ``table``'s rows of ``metric`` (a ``grouping_gap.csv`` table)."""
@@ -47,8 +54,6 @@ class GroupingGapPlot(PlotPanel):
         grouped = rows["grouped_mean"].to_numpy(dtype=float)
         self.bars[0].setOpts(x=x - 0.2, height=np.nan_to_num(ungrouped), width=0.38)
         self.bars[1].setOpts(x=x + 0.2, height=np.nan_to_num(grouped), width=0.38)
-        self.plot.getAxis("bottom").setTicks([[(i, _short(str(m)))
-                                               for i, m in enumerate(rows["model"])]])
         self.plot.setLabel("left", f"mean {metric_name}")
         values = np.concatenate([ungrouped, grouped])
         values = values[np.isfinite(values)]
@@ -56,6 +61,7 @@ class GroupingGapPlot(PlotPanel):
         high = max(1.0, float(values.max())) if len(values) else 1.0
         self.plot.setXRange(-0.6, len(x) - 0.4, padding=0)
         self.plot.setYRange(low, high * 1.04 if high > 0 else high, padding=0)
+        self._label_bars()
         self.title.setText(f"<b>Mean score with and without groups: {metric_name}</b>")
         self.hint.hide()
 
@@ -71,7 +77,3 @@ class GroupingGapPlot(PlotPanel):
         row = rows.iloc[i]
         return (f"{row['model']}: {row['ungrouped_mean']:.3f} without groups, "
                 f"{row['grouped_mean']:.3f} with them (gap {row['gap']:+.3f})")
-
-
-def _short(label: str, width: int = 16) -> str:
-    return label if len(label) <= width else label[: width - 1] + "…"

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMessageBox, QPushButton, QS
 
 from ..file_dialogs import announce_saved, ask_save_path, plain_text, with_parts
 from ..jobs import Job, JobSlot
+from ..views.widgets import ElidingLabel
 
 #: pyqtgraph's global options for every plot, set when the first :class:`PlotPanel` is
 #: made (not on import). No antialiasing: Qt's raster engine takes ~0.5 s to paint
@@ -154,8 +155,8 @@ class PlotPanel(QWidget):
         self.legend = self.plot.addLegend(offset=(-10, 10)) if legend else None
         if self.legend is not None:
             self.legend.setLabelTextSize("9pt")
-        self.title = QLabel(f"<b>{title}</b>", self)
-        self.readout = QLabel("", self)
+        self.title = ElidingLabel(f"<b>{title}</b>", self)
+        self.readout = ElidingLabel("", self)
         self.readout.setStyleSheet("color: #555;")
         self.readout.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.save_button = QPushButton("Save image…", self)

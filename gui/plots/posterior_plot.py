@@ -68,14 +68,16 @@ class ProbabilityStrip(QWidget):
                               (self.better_label, A_COLOUR)):
             label.setStyleSheet(f"color: {colour}; font-weight: bold;")
             label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            label.setWordWrap(True)                   # long model names wrap, never widen
         self.positive_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.positive_label.setWordWrap(True)          # a long sentence: never widens the window
         self.bar = ProbabilityBar(self)
-        numbers = QHBoxLayout()
-        numbers.addWidget(self.worse_label)
-        numbers.addStretch(1)
-        numbers.addWidget(self.equivalent_label)
-        numbers.addStretch(1)
-        numbers.addWidget(self.better_label)
+        numbers = QHBoxLayout()                   # each a third of the width, wrapping in it
+        for label, side in ((self.worse_label, Qt.AlignLeft),
+                            (self.equivalent_label, Qt.AlignHCenter),
+                            (self.better_label, Qt.AlignRight)):
+            label.setAlignment(side | Qt.AlignBottom)
+            numbers.addWidget(label, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.setSpacing(2)

@@ -26,6 +26,7 @@ from engine.verdict import metric_label
 from ..help import help_title
 from ..jobs import Job, JobSlot
 from ..metric_choice import any_imbalanced, class_counts, metrics_for_targets, ordered_metrics
+from ..note_words import note_words, plain_ids
 from ..plots.live_scores_plot import LiveScoresPlot
 from .benchmark_run import (LivePlotFeed, check_benchmark, fit_count_text, progress_text,
                             run_benchmark_in_process)
@@ -73,11 +74,11 @@ def log_text(result) -> str:
     Dataset tab), then every failed fold's and warning's message."""
     failures = result.cv.failures
     dataset_notes = set(result.dataset.notes)
-    summary = [f"• {note}" for note in result.notes if note not in dataset_notes]
+    summary = [f"• {note_words(note)}" for note in result.notes if note not in dataset_notes]
     if failures.empty:
         return "\n".join(["No fold failed and no warnings were raised.", *summary])
     lines = [f"{row.kind}: {row.model}, repeat {row.repeat}, fold {row.fold}: "
-             f"{row.message}" for row in failures.itertuples(index=False)]
+             f"{plain_ids(row.message)}" for row in failures.itertuples(index=False)]
     errors = int((failures["kind"] == "error").sum())
     header = f"{errors} failed fold(s), {len(failures) - errors} warning(s):"
     return "\n".join([*summary, "", header, *lines])

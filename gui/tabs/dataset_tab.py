@@ -12,6 +12,9 @@ from __future__ import annotations
 import os
 from typing import Callable, Optional
 
+import numpy as np
+import pandas as pd
+
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QFrame,
                                QGridLayout, QGroupBox, QHBoxLayout, QInputDialog, QLabel,
@@ -42,6 +45,8 @@ POSITIVE_TIP = ("The positive class is the class that precision, recall and F1 a
 NOT_BUILTIN = {True: "— (a file is loaded)", False: "— (other data is loaded)"}
 NOT_BUILTIN_TEXT = ("The data in use is not a built-in data set. Pick one here and press "
                     "Load built-in to use it instead.")
+NO_DATA_TEXT = ("No data loaded yet: open a data file (CSV, ARFF or Excel) or pick a built-in "
+                "data set.")
 REPLACES = ("replaces the data set in use (the one selected in the list above); to compare "
             "on several data sets, add them with Add built-in… or Add file…")
 
@@ -139,8 +144,7 @@ class DatasetTab(QWidget):
         self.groups_box.groups_chosen.connect(self._on_groups_picked)
         self.groups_box.compare_toggled.connect(self._on_compare_toggled)
         column.addWidget(self.groups_box)
-        self.summary = QLabel("No data loaded yet: pick a built-in data set or open a data file "
-                              "(CSV, ARFF or Excel).")
+        self.summary = QLabel(NO_DATA_TEXT)
         self.notes_label = QLabel("")
         for label in (self.summary, self.notes_label):
             label.setWordWrap(True)
@@ -481,6 +485,7 @@ class DatasetTab(QWidget):
 
     def _on_dataset_changed(self, dataset) -> None:
         if dataset is None:
+            self._show_nothing()
             return
         if self._view_job.running:
             self._pending_view = dataset
@@ -502,12 +507,30 @@ class DatasetTab(QWidget):
         counts = dataset.class_counts()
         self.counts_plot.set_counts(list(counts.index), counts.to_numpy())
         self.preview.set_frame(view.preview)
-        self._fill_feature_combos(dataset)
+        self._fill_feature_combos(dataset, view.scatter_axes)
         self._draw_scatter()
         self.state.status_message.emit(f"Loaded {dataset.name}: {dataset.n_rows:,} rows, "
                                        f"{dataset.X.shape[1]} features")
         self.view_ready.emit()
         self._apply_changes()
+
+    def _show_nothing(self) -> None:
+        """No data (File → New): every control and view empty, the first hint back."""
+        if self._view_job.running:
+            self._pending_view = None
+        self._view, self._changes = None, {}
+        for combo in (self.target_combo, self.pos_combo, self.sheet_combo, self.x_combo,
+                      self.y_combo):
+            with blocked(combo):
+                combo.clear()
+        self.columns.show_columns([], False, "")
+        self.groups_box.show_dataset(None, [], False, self.state.cv.n_splits, False)
+        self.counts_plot.set_counts([], np.zeros(0))
+        self.scatter_plot.clear_points("No data yet: open a data file.")
+        self.sample_note.setText("")
+        self.preview.set_frame(pd.DataFrame())
+        self.summary.setText(NO_DATA_TEXT)
+        self.notes_label.setText("")
 
     def _on_view_failed(self, message: str) -> None:
         QMessageBox.warning(self, "Cannot show this data", message)
@@ -615,13 +638,17 @@ class DatasetTab(QWidget):
         self.builtin_combo.setPlaceholderText(NOT_BUILTIN[from_file])
         self.builtin_combo.setCurrentIndex(-1)    # rebuilds the (empty) options
 
-    def _fill_feature_combos(self, dataset: Dataset) -> None:
+    def _fill_feature_combos(self, dataset: Dataset, first: tuple = ()) -> None:
+        """Every numeric column in both boxes; the plot starts on ``first`` (the two most
+        informative, see :mod:`gui.plots.scatter_axes`), else the first two columns."""
         numeric = [str(c) for c in dataset.numeric_columns]
+        first = [str(c) for c in first if str(c) in numeric]
+        starts = first if len(first) == 2 else numeric[:2]
         for combo, default in ((self.x_combo, 0), (self.y_combo, 1)):
             combo.clear()
             combo.addItems(numeric)
-            if len(numeric) > default:
-                combo.setCurrentIndex(default)
+            if len(starts) > default:
+                combo.setCurrentIndex(numeric.index(starts[default]))
         if len(numeric) < 2:                      # no pair to plot (not a column against itself)
             self.y_combo.clear()
 

@@ -47,9 +47,26 @@ def parse_token(token: str):
     return text.strip("'\"")
 
 
+#: A number written with a decimal comma (``0,01``, ``-1,5e-3``).
+DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+(?:[eE][+-]?\d+)?")
+#: How to type several values, for the fields' tooltips.
+LIST_TIP = ("Several values make a grid (one model each): separate them with commas "
+            "(0.01, 0.1, 1) or, when you write decimal commas, with semicolons (0,01; 0,1; 1).")
+
+
+def split_field(text: str) -> list:
+    """The pieces of a field: separated by semicolons when it has any (then a comma inside
+    a number is a decimal comma: ``0,01; 0,1; 1``), else by commas (``0.01, 0.1, 1``)."""
+    if ";" in text:
+        return [piece.strip().replace(",", ".") if DECIMAL_COMMA.fullmatch(piece.strip())
+                else piece for piece in text.split(";")]
+    return text.split(",")
+
+
 def parse_field(text: str) -> list:
-    """The values typed in a field: one, or several separated by commas (a grid)."""
-    return [parse_token(t) for t in text.split(",") if t.strip()]
+    """The values typed in a field: one, or several (a grid) separated by commas, or by
+    semicolons when the numbers have decimal commas (:func:`split_field`)."""
+    return [parse_token(t) for t in split_field(text) if t.strip()]
 
 
 def field_text(values) -> str:
@@ -118,6 +135,25 @@ def entry_label(entry: dict) -> str:
     return f"{name}  ({count} models)" if entry.get("grid") else name
 
 
+def entries_problem(entries: list) -> str:
+    """What is wrong with the model entries, naming the model rather than its place in the
+    experiment file (``model 'rbf_0': the 'C' parameter of SVC must be … got 0``, not
+    ``models[0].grid.C: …``); "" when nothing is."""
+    for entry in entries:
+        try:
+            expand_model(entry)
+        except ValueError as exc:
+            text = str(exc)
+            name = entry.get("name") or entry.get("estimator", "?")
+            return text if text.startswith("model ") else f"model {name!r}: {text}"
+    try:
+        expand_models(entries)
+    except ValueError as exc:
+        text = str(exc)
+        return text[len("models: "):] if text.startswith("models: ") else text
+    return ""
+
+
 def unique_name(base: str, entries: list) -> str:
     taken = {e.get("name") or e.get("estimator") for e in entries}
     if base not in taken:
@@ -159,13 +195,14 @@ class NumberListBox(QAbstractSpinBox):
         self.editingFinished.connect(self.committed)
 
     def validate(self, text: str, pos: int):
-        tokens = [t.strip() for t in text.split(",")]
+        tokens = [t.strip() for t in split_field(text)]
         if all(t and isinstance(parse_token(t), (int, float, type(None))) for t in tokens):
             return QValidator.Acceptable
         return QValidator.Intermediate
 
     def fixup(self, text: str) -> str:
-        return ", ".join(t.strip() for t in text.split(",") if t.strip())
+        joiner = "; " if ";" in text else ", "
+        return joiner.join(t.strip() for t in text.split(joiner.strip()) if t.strip())
 
     def values(self) -> list:
         return parse_field(self.text())
@@ -294,7 +331,7 @@ class ParameterEditor(QWidget):
         for spec in parameter_specs(entry["estimator"]):
             editor = make_editor(spec, self)
             editor.show_values(current_values(shown, spec))
-            editor.setToolTip(rich_tip(spec.doc or spec.name))
+            editor.setToolTip(rich_tip(f"{spec.doc or spec.name}\n\n{LIST_TIP}"))
             editor.committed.connect(lambda *_, s=spec: self._on_edited(s))
             label = QLabel(spec.name, self)
             label.setToolTip(rich_tip(f"{spec.doc}\nDefault: {spec.default!r}"))
@@ -575,8 +612,8 @@ class ModelsTab(QWidget):
         self.expanded_list.clear()
         try:
             specs = expand_models(entries)
-        except ValueError as exc:
-            self.error_label.setText(f"⚠ {exc}")
+        except ValueError:
+            self.error_label.setText(f"⚠ {entries_problem(entries)}")
             self.error_label.setVisible(True)
             self.expansion_title.setText("<b>Models to compare</b>")
             return

@@ -22,6 +22,7 @@ from engine.experiment import CalibrationSettings
 from engine.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
+from ..note_words import note_words
 from ..plots.calibration_map_plot import CalibrationMapPlot
 from ..plots.reliability_plot import ReliabilityPlot
 from ..state import AppState
@@ -72,7 +73,7 @@ def plain_note(note) -> tuple:
     if code == "calibration_warning":
         return False, (f"{fields['model']} {fields['method']}: scikit-learn warned: "
                        f"{fields['text']}")
-    return code in FAILURES, str(note)
+    return code in FAILURES, note_words(note)
 
 
 def crowded_models(notes) -> list:
@@ -86,7 +87,9 @@ def banner_text(notes) -> str:
     lines = []
     crowded = crowded_models(notes)
     if crowded:
-        who = ", ".join(f"{name} ({share:.0%})" for name, share in crowded)
+        who = ", ".join(f"{name} ({share:.0%})" for name, share in crowded[:3])
+        if len(crowded) > 3:                      # the banner stays short: Notes has all
+            who += f" and {len(crowded) - 3} more models"
         lines.append(f"Predictions crowd near 0 or 1 for {who}: the equal-width map buckets "
                      "cannot tell them apart. Equal-count (quantile) buckets follow the data.")
     others = [text for note in notes if note_code(note) != "crowded_buckets"

@@ -99,6 +99,9 @@ class ColumnPicker(QGroupBox):
         super().__init__("Features (columns used to predict)", parent)
         self.count_label = QLabel("No data loaded yet.", self)
         self.count_label.setWordWrap(True)
+        self.count_label.setAlignment(Qt.AlignTop | Qt.AlignLeft)
+        # two lines always: the list does not move when the ⚠ sentence comes or goes
+        self.count_label.setMinimumHeight(2 * self.fontMetrics().lineSpacing())
         self.count_label.setStyleSheet("color: #555;")
         self.list = QListWidget(self)
         self.list.setToolTip("Tick the columns the models may use; untick identifiers and "
@@ -111,7 +114,14 @@ class ColumnPicker(QGroupBox):
         self._fit_height(MIN_ROWS)
 
     def show_columns(self, rows: list, editable: bool, fixed_reason: str = "") -> None:
-        """Show ``rows``; when not ``editable`` every box is greyed with ``fixed_reason``."""
+        """Show ``rows``; when not ``editable`` every box is greyed with ``fixed_reason``.
+
+        The same columns shown again (after a tick or an untick) keep their place on the
+        screen: the list keeps its scroll position and the text above it its height, so
+        the row under the cursor stays under it."""
+        same = [row.name for row in rows] == [self.list.item(i).data(Qt.UserRole)
+                                              for i in range(self.list.count())]
+        scrolled = self.list.verticalScrollBar().value()
         with blocked(self.list):
             self.list.clear()
             for row in rows:
@@ -131,6 +141,9 @@ class ColumnPicker(QGroupBox):
                 self.list.addItem(item)
         self._remember(rows)
         self._fit_height(len(rows))
+        if same:
+            self.list.doItemsLayout()           # the scroll range of the new rows
+            self.list.verticalScrollBar().setValue(scrolled)
         used = sum(row.status == USED for row in rows)
         text = f"{used} of {len(rows)} columns used as features."
         if any(row.warning for row in rows):

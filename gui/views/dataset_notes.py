@@ -11,6 +11,7 @@ from engine.csv_values import NOT_UTF8_NAMES
 from engine.data import Dataset
 from engine.notes import note_code, note_fields
 
+from ..note_words import note_words
 from .widgets import escape
 
 #: Note code of a left-out column -> why, in the words of the column list's tooltip.
@@ -133,7 +134,7 @@ def screen_note(note) -> str:
     if code == "sheet_read":
         return (f"read the sheet {fields['sheet']!r} of the {len(fields['sheets'])} in the "
                 "workbook (pick another one under Sheet)")
-    return str(note)
+    return note_words(note)
 
 
 def notes_html(notes) -> str:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 from engine.notes import note_code, note_fields
 from engine.verdict import metric_label
 
+from ..note_words import note_words
 from ..plots.grouping_gap_plot import GroupingGapPlot
 from ..state import AppState
 from ..table_panel import TablePanel
@@ -39,7 +40,7 @@ def verdict_html(result) -> str:
     note = next((n for n in result.notes if note_code(n) == "grouping_gap"), None)
     if note is None:
         return ""
-    text = str(note)
+    text = note_words(note)
     text = escape(text[:1].upper() + text[1:] + ".")
     kind = note_fields(note).get("kind")
     colour = "#b35900" if kind == "optimistic" else "#333"

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 from engine.notes import note_code, note_fields
 from engine.verdict import metric_label
 
+from ..note_words import note_words
 from ..plots.threshold_plot import ThresholdPlot
 from ..state import AppState
 from ..table_panel import TablePanel
@@ -90,7 +91,7 @@ def optimism_html(result) -> str:
     for note in result.notes:
         if note_code(note) not in OPTIMISM_CODES:
             continue
-        text = escape(str(note) + ".")    # starts with the model's name: kept as it is
+        text = escape(note_words(note) + ".")    # starts with the model's name: kept as it is
         flattering = bool(note_fields(note).get("shown", False))
         style = "color:#b35900" if flattering else "color:#333"
         paragraphs.append(f"<p style='{style}; margin:2px'>{text}</p>")

@@ -1,8 +1,65 @@
 """Small widget helpers shared by the Results views (ALOOCV, Calibration)."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+import html
+import re
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QStackedWidget, QVBoxLayout, QWidget
+
+#: The narrowest an :class:`ElidingLabel` asks to be, in pixels.
+ELIDED_MINIMUM = 48
+
+
+class ElidingLabel(QLabel):
+    """A one-line label that never makes its window wider than the screen: given less
+    room than its text needs, it shows the text shortened with "…" (bold when the text
+    is), the whole text in its tooltip. ``text()`` is the text as set."""
+
+    def __init__(self, text: str = "", parent=None):
+        super().__init__(text, parent)
+        self._own_tip = False
+        self._sync_tip()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), ELIDED_MINIMUM), hint.height())
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        super().setText(text)
+        self._sync_tip()
+
+    def setToolTip(self, tip: str) -> None:  # noqa: N802 - Qt's name
+        self._own_tip = bool(tip)
+        super().setToolTip(tip)
+
+    def is_elided(self) -> bool:
+        """True while the label shows its text shortened."""
+        return self.width() < super().sizeHint().width()
+
+    def _plain(self) -> str:
+        return html.unescape(re.sub(r"<[^>]+>", "", self.text())).strip()
+
+    def _sync_tip(self) -> None:
+        if not self._own_tip:
+            QLabel.setToolTip(self, self._plain() if self.is_elided() else "")
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._sync_tip()
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if not self.is_elided():
+            super().paintEvent(event)
+            return
+        font = self.font()
+        font.setBold(font.bold() or self.text().lstrip().startswith("<b>"))
+        painter = QPainter(self)
+        painter.setFont(font)
+        painter.setPen(self.palette().color(QPalette.WindowText))
+        text = QFontMetrics(font).elidedText(self._plain(), Qt.ElideRight, self.width())
+        painter.drawText(self.rect(), Qt.AlignLeft | Qt.AlignVCenter, text)
 
 
 class blocked:

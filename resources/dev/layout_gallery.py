@@ -21,7 +21,7 @@ from gui.app import make_application  # noqa: E402  (PySide6 first)
 
 from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
 
-SIZES = ((1280, 800), (1920, 1080))
+SIZES = ((1280, 800), (1366, 768), (1920, 1080))
 TWO = [{"name": "logistic", "estimator": "LogisticRegression", "scale": True,
         "params": {"max_iter": 1000}},
        {"name": "random_forest", "estimator": "RandomForestClassifier",
@@ -95,7 +95,7 @@ def shoot(app, window, out: str, prefix: str) -> None:
 
 def save(window, path: str) -> None:
     window.grab().save(path)
-    print(path)
+    print(path, f"window {window.width()}x{window.height()}")
 
 
 def main(argv=None) -> int:

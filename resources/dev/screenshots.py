@@ -1,5 +1,8 @@
 """Render every tab of the app to PNG, offscreen, after running the built-in example.
 
+First the first screen (``first_screen.png``): File → New, one's own data opened, the steps
+above the tabs and the starter set offered.
+
     python resources/dev/screenshots.py [OUT_DIR]      # default: docs/screenshots/
 
 The window is 1280 x 800; the Results tab is shown with two models selected (rbf, linear).
@@ -64,6 +67,7 @@ def main(argv=None) -> int:
         window = MainWindow(settings=QSettings(os.path.join(folder, "s.ini"), QSettings.IniFormat))
         window.resize(1280, 800)
         window.show()
+        show_first_screen(app, window, out, folder)
         window.open_experiment(DEFAULT_EXPERIMENT)
         wait_for(window.dataset_tab.view_ready)
         window.tabs.setCurrentWidget(window.cv_tab)
@@ -85,6 +89,25 @@ def main(argv=None) -> int:
         show_earlier_runs(app, window, out)
         window.close()
     return 0
+
+
+def show_first_screen(app, window, out: str, folder: str) -> None:
+    """File → New, then one's own data opened (the penguins, written into a temporary
+    folder with the species last, the column the app predicts when none is named): the
+    steps above the tabs and the starter set offered (``first_screen.png``); then the
+    steps are hidden, as with their ✕, for the other pictures."""
+    import pandas as pd
+
+    window.new_experiment()
+    data = os.path.join(folder, "penguins.csv")
+    frame = pd.read_csv(os.path.join(ROOT, "tests", "data", "penguins.csv"))
+    frame[[c for c in frame.columns if c != "species"] + ["species"]].to_csv(data, index=False)
+    window.dataset_tab.open_file(data)
+    wait_for(window.dataset_tab.view_ready)
+    settle(app, 600, window=window)
+    save(window, os.path.join(out, "first_screen.png"))
+    window.start.bar.keep_button.click()
+    window.start.panel.close_button.click()
 
 
 def save(window, path: str) -> None:

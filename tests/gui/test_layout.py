@@ -205,3 +205,102 @@ def test_a_new_result_is_drawn_through_the_queue_without_blocking(window, qtbot)
     assert tab.fold_plot.legend.names == list(result.cv.models)
     assert tab.updatesEnabled() and tab.fold_plot.updatesEnabled()
     assert len(tab.summary_panel.frame()) == len(result.cv.models)
+
+
+# ---------------------------------------------------------------------- a window that fits
+TWELVE = ([{"name": "logistic", "estimator": "LogisticRegression", "scale": True},
+           {"name": "naive_bayes", "estimator": "GaussianNB"},
+           {"name": "knn", "estimator": "KNeighborsClassifier", "scale": True},
+           {"name": "tree", "estimator": "DecisionTreeClassifier",
+            "params": {"max_depth": 3, "random_state": 0}}]
+          + [{"name": name, "estimator": "GaussianNB", "params": {"var_smoothing": 1e-9 * (i + 1)}}
+             for i, name in enumerate(LONG_NAMES[:8])])
+
+
+@pytest.fixture(scope="module")
+def twelve_models_result():
+    """Twelve models (eight with long names) on breast cancer, with ALOOCV and calibration."""
+    from engine.experiment import parse_experiment
+
+    experiment = parse_experiment({
+        "dataset": {"builtin": "breast_cancer"}, "models": TWELVE,
+        "cv": {"n_splits": 3, "n_repeats": 1},
+        "aloocv": {"n_C": 8}, "calibration": {}})
+    return run_to_end(run_experiment(experiment))
+
+
+def every_view(window):
+    """Each tab, then each Results view, made current in turn (its name yielded)."""
+    for index in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(index)
+        yield window.tabs.tabText(index)
+    window.tabs.setCurrentWidget(window.results_tab)
+    views = window.results_tab.views
+    for index in range(views.count()):
+        views.setCurrentIndex(index)
+        yield f"Results, {views.tabText(index)}"
+
+
+@pytest.mark.parametrize("font_scale", [1.0, 1.3])
+@pytest.mark.parametrize("size", [(1280, 800), (1366, 768)])
+def test_the_window_fits_the_screen_on_every_view(qtbot, tmp_path, qapp, twelve_models_result,
+                                                  size, font_scale):
+    """After a run with 12 models the window never grows past 1280 x 800 or 1366 x 768
+    (its minimum size stays inside), on every tab and Results view; with a font 1.3 times
+    larger (the issue's X display widened the window to 1496 px) it still never grows
+    wider than the screen."""
+    font = qapp.font()
+    larger = QFont(font)
+    larger.setPointSizeF(font.pointSizeF() * font_scale)
+    qapp.setFont(larger)
+    try:
+        widget = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+        qtbot.addWidget(widget)
+        widget.resize(*size)
+        widget.show()
+        with qtbot.waitSignal(widget.dataset_tab.view_ready, timeout=20000):
+            widget.dataset_tab.load_builtin("breast_cancer")
+        widget.state.set_model_entries(TWELVE)
+        widget.state.set_result(twelve_models_result)
+        widget.state.set_selection(["logistic", LONG_NAMES[0]])
+        widget.state.renderer.flush()
+        for view in every_view(widget):
+            widget.state.renderer.flush()
+            qtbot.wait(10)
+            minimum = widget.minimumSizeHint()
+            assert minimum.width() <= size[0], (view, minimum.width())
+            assert widget.width() <= size[0], view
+            if font_scale == 1.0:
+                assert minimum.height() <= size[1], (view, minimum.height())
+                assert widget.height() <= size[1], view
+        widget.shutdown()
+    finally:
+        qapp.setFont(font)
+
+
+@pytest.mark.parametrize("width, kind", [(1800, "names"), (520, "shortened"), (200, "numbers")])
+def test_bar_labels_never_overlap(qtbot, width, kind):
+    """Ten classes with long names: their labels fit their bars' slots (names, shortened
+    names, or numbers), measured in the axis font at three widths."""
+    from gui.plots.class_counts_plot import ClassCountsPlot
+
+    names = [f"class number {i} (long)" for i in range(10)]
+    plot = ClassCountsPlot()
+    qtbot.addWidget(plot)
+    plot.resize(width, 300)
+    plot.show()
+    qtbot.waitExposed(plot)
+    plot.set_counts(names, np.arange(10) + 5)
+    qtbot.wait(20)
+    labels = plot.tick_labels
+    slot = plot.plot.vb.width() / 10
+    metrics = QFontMetrics(plot.plot.getAxis("bottom").font())
+    assert all(metrics.horizontalAdvance(label) <= slot for label in labels)
+    if kind == "names":
+        assert labels == names
+    elif kind == "shortened":
+        assert all(label.endswith("…") and names[i].startswith(label[:-1])
+                   for i, label in enumerate(labels))
+    else:
+        assert labels == [str(i) for i in range(1, 11)]
+    assert "class number 3 (long)" in plot.describe_point(3, 1)

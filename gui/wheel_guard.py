@@ -1,0 +1,57 @@
+"""Inputs that change only when the user means it: the mouse wheel over a drop-down, a number
+box or a slider scrolls the panel under it, not the value, unless the user clicked into it.
+
+One event filter on the application (:func:`install_wheel_guard`, idempotent) covers every
+such widget, also the ones created later: each one's focus policy loses *wheel focus* when it
+is polished (a wheel turn no longer focuses it), and a wheel event over one that does not
+have the keyboard focus is ignored, so Qt passes it on to the parent (a scroll area scrolls).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QAbstractSlider, QAbstractSpinBox, QApplication, QComboBox
+
+#: The inputs whose value a wheel turn would change.
+GUARDED = (QComboBox, QAbstractSpinBox, QAbstractSlider)
+
+
+def guarded(widget) -> bool:
+    """True for a drop-down, number box or slider."""
+    return isinstance(widget, GUARDED)
+
+
+def without_wheel_focus(widget) -> None:
+    """Click or Tab focuses ``widget``; a wheel turn no longer does."""
+    if widget.focusPolicy() == Qt.WheelFocus:
+        widget.setFocusPolicy(Qt.StrongFocus)
+
+
+class WheelGuard(QObject):
+    """The application's event filter (see the module's docstring)."""
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+        kind = event.type()
+        if kind == QEvent.Polish and guarded(watched):
+            without_wheel_focus(watched)
+        elif kind == QEvent.Wheel and guarded(watched) and not watched.hasFocus():
+            without_wheel_focus(watched)
+            event.ignore()                  # the parent gets it (a scroll area scrolls)
+            return True
+        return False
+
+
+_GUARD: Optional[WheelGuard] = None
+
+
+def install_wheel_guard(app: Optional[QApplication] = None) -> WheelGuard:
+    """Install the guard on ``app`` (the running application) once; returns it."""
+    global _GUARD
+    app = app or QApplication.instance()
+    if _GUARD is None:
+        _GUARD = WheelGuard()
+    if not app.property("wheel_guard_installed"):
+        app.installEventFilter(_GUARD)
+        app.setProperty("wheel_guard_installed", True)
+    return _GUARD
