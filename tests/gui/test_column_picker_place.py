@@ -1,5 +1,6 @@
 """Unticking a ⚠ column keeps the list where it is: the row under the cursor stays under
-it (the list kept its scroll position, the text above it its height)."""
+it (the list kept its scroll position, the text above it its height). A possible leak
+starts unticked, so the test ticks it back first, as a user who wants it would."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -30,6 +31,10 @@ def test_unticking_a_warned_column_does_not_move_the_list(window, qtbot, tmp_pat
     picker = tab.columns
     item = picker.item("recorded_after")
     assert "⚠" in item.text()                       # the engine flagged it
+    assert item.checkState() == Qt.Unchecked         # and a possible leak starts unticked
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
+        item.setCheckState(Qt.Checked)               # the user ticks it back
+    item = picker.item("recorded_after")
     picker.list.scrollToItem(item)
     qtbot.wait(20)
     before_scroll = picker.list.verticalScrollBar().value()
