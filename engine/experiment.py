@@ -350,8 +350,9 @@ def load_experiment(path: str) -> Experiment:
     Raises
     ------
     ValueError
-        One line, for a file that cannot be read, is not JSON (or is nested too deeply
-        to read), or is not a valid experiment (see :func:`parse_experiment`).
+        One line, for a file that cannot be read (a FIFO, device or folder is never
+        opened, :func:`engine.guards.check_experiment_file`), is not JSON (or is nested
+        too deeply to read), or is not a valid experiment (see :func:`parse_experiment`).
     """
     data = read_experiment_file(path)
     return parse_experiment(data, base_dir=os.path.dirname(os.path.abspath(path)))
@@ -369,6 +370,9 @@ def read_experiment_file(path: str):
     object
         What the file holds (not yet validated).
     """
+    from .guards import check_experiment_file
+
+    check_experiment_file(path)          # a FIFO would block, /dev/zero never end
     try:
         with open(path, encoding="utf-8-sig") as handle:
             return json.load(handle)
