@@ -29,8 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .csv_values import choose_encoding
-from .guards import (BYTES_PER_VALUE, available_memory, check_file_fits, check_regular_file,
-                     format_bytes)
+from .guards import available_memory, check_file_fits, check_regular_file, check_values_fit
 from .java_dates import DatePattern, compile_pattern, parse_dates
 from .notes import Note
 
@@ -187,15 +186,11 @@ def check_table_fits(path: str, n_rows: int, n_attributes: int,
     ValueError
         Saying the table's size, the memory available and what to change.
     """
-    available = available_memory() if available is None else available
-    need = n_rows * n_attributes * BYTES_PER_VALUE * COPIES_WHILE_READ
-    if available is None or need <= available:
-        return
-    raise ValueError(f"cannot read {path}: it declares {n_attributes:,} attributes and has up "
-                     f"to {n_rows:,} rows; as a table (8 bytes a value, {COPIES_WHILE_READ} "
-                     f"copies while it is read) that is {format_bytes(need)}, more than the "
-                     f"{format_bytes(available)} of memory available; remove attributes "
-                     "(Weka's Remove or AttributeSelection filter) or rows before reading it")
+    check_values_fit(path, n_rows * n_attributes, COPIES_WHILE_READ,
+                     "remove attributes (Weka's Remove or AttributeSelection filter) or rows "
+                     "before reading it",
+                     available_memory() if available is None else available,
+                     f"it declares {n_attributes:,} attributes and has up to {n_rows:,} rows")
 
 
 # ----------------------------------------------------------------------------- tokens

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
@@ -22,7 +23,7 @@ from .data_checks import (choose_target, find_column, find_columns, is_numeric_c
                           leak_notes, positive_class, visible_columns)
 from .groups import group_codes, group_suggestions
 from .guards import (MAX_CELL_CHARS, MAX_NAME_CHARS, check_builtin_request, check_file_fits,
-                     check_regular_file)
+                     check_regular_file, check_values_fit)
 from .imbalance import imbalance_note
 from .notes import Note
 
@@ -219,7 +220,8 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
     check_read_options(sep, encoding)
     if decimal is None and thousands in (",", "."):
         decimal = "," if thousands == "." else "."
-    check_file_fits(path, check_regular_file(path, "a CSV file"))
+    size = check_regular_file(path, "a CSV file")
+    check_file_fits(path, size)
     with open(path, "rb") as handle:
         head = handle.read(64 * 1024)
     encoding, notes = choose_encoding(path, head, encoding)
@@ -232,6 +234,9 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
         shown = _SEP_NAMES.get(sep, repr(sep))
         notes.append(Note("separator", f"separator detected: {shown}",
                           {"separator": sep, "name": shown}))
+    check_values_fit(path, _values_estimate(text, sep, len(head), size), CSV_COPIES,
+                     "use a sample of its rows or a computer with more memory",
+                     how="estimated from its first lines")
     options = dict(sep=sep, encoding=encoding, nrows=nrows, skipinitialspace=True)
     frame = read_or_explain(path, options, notes, na_values=PANDAS_EXTRA_NA)
     frame.columns = unique_names([str(c).strip().lstrip("\ufeff").strip()
@@ -246,6 +251,21 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
         frame, sep, decimal, thousands,
         raw_text=lambda: read_or_explain(path, options, dtype=str, keep_default_na=False))
     return frame, notes + more
+
+
+#: A CSV file's table is held about this many times while it is read (pandas' columns,
+#: then the typed ones; text columns once more as read).
+CSV_COPIES = 2
+
+
+def _values_estimate(text: str, sep: str, head_bytes: int, size: int) -> float:
+    """The values of a whole CSV file, estimated from its first ``head_bytes`` bytes
+    (decoded: ``text``): cells per byte there times the file's size."""
+    if sep == "\\s+":
+        cells = len(re.findall(r"\S+", text))
+    else:
+        cells = text.count(sep) + text.count("\n") + 1
+    return cells * size / max(1, head_bytes)
 
 
 def unique_names(names: list) -> list:

@@ -334,6 +334,43 @@ def check_file_fits(path: str, size: int, available: Optional[int] = None) -> No
                          "use a sample of its rows or a computer with more memory")
 
 
+def check_values_fit(path: str, n_values: float, copies: int, advice: str,
+                     available: Optional[int] = None, how: str = "") -> None:
+    """Refuse a data file whose table, ``n_values`` values of 8 bytes held ``copies``
+    times while it is read, would not fit in the available memory -- what the reader
+    will allocate, counted before it reads (the file's size can be far smaller: a sparse
+    ARFF file, a padded sheet).
+
+    Parameters
+    ----------
+    path : str
+    n_values : float
+        Values the table will hold (rows x columns, estimated or declared).
+    copies : int
+        Times the reader holds them at its peak.
+    advice : str
+        What to change, for the message.
+    available : int, optional
+        Bytes available (measured when not given).
+    how : str
+        Where the count comes from, for the message (``"200,001 attributes x 20,000
+        rows"``).
+
+    Raises
+    ------
+    ValueError
+    """
+    available = available_memory() if available is None else available
+    need = int(n_values) * BYTES_PER_VALUE * copies
+    if available is None or need <= available:
+        return
+    where = f" ({how})" if how else ""
+    raise ValueError(f"cannot read {path}: its table of about {_count(n_values)} values{where} "
+                     f"would take about {format_bytes(need)} of memory while it is read "
+                     f"(8 bytes a value, {copies} copies), more than the "
+                     f"{format_bytes(available)} available; {advice}")
+
+
 def check_experiment_file(path: str) -> None:
     """Check an experiment file before it is read: a regular file of modest size.  (Its
     models are counted, grids unexpanded, by the parser: :func:`engine.catalogue.count_models`.)
