@@ -422,8 +422,9 @@ def check_unique_names(specs: list) -> None:
     seen = set()
     for spec in specs:
         if len(spec.name) > MAX_MODEL_NAME_CHARS:
-            raise ValueError(f"the model name {printable(spec.name[:40])}… is {len(spec.name):,} "
-                             f"characters long, more than the {MAX_MODEL_NAME_CHARS} a name "
+            raise ValueError(f"the model name {printable(spec.name[:40])}… is "
+                             f"{len(spec.name):,} characters long, more than the "
+                             f"{MAX_MODEL_NAME_CHARS} a name "
                              "can have (it is written in every row of the result tables): "
                              "give the model a shorter name")
         if visible(spec.name) != spec.name:

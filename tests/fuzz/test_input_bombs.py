@@ -297,3 +297,29 @@ def test_the_schema_declares_the_same_caps():
         declared["inner_splits"]
     assert declared == {k: guards.SETTING_CAPS[k][0] for k in declared}
     assert model["name"]["maxLength"] == guards.MAX_MODEL_NAME_CHARS
+
+
+def test_a_grid_that_makes_a_long_model_name():
+    """The schema bounds a given name; a grid's values added to it are bounded after."""
+    base = {"dataset": {"builtin": "iris"}}
+    parse_experiment({**base, "models": [{"estimator": "GaussianNB", "name": "n" * 180,
+                                          "grid": {"var_smoothing": [1e-9]}}]})
+    with pytest.raises(ValueError, match=r"is 206 characters long, more than the 200 a name "
+                                         r"can have .*: give the model a shorter name$"):
+        parse_experiment({**base, "models": [{"estimator": "GaussianNB", "name": "n" * 200,
+                                              "grid": {"var_smoothing": [1e-9]}}]})
+
+
+def test_labels_are_encoded_without_a_fixed_width_copy():
+    """Classes of up to the longest allowed label, encoded as before (sorted, codes)."""
+    import pandas as pd
+
+    from engine.data import dataset_from_frame
+
+    long = "z" * guards.MAX_NAME_CHARS
+    frame = pd.DataFrame({"a": np.arange(40.0), "label": ["b", long, "a", "b"] * 10})
+    dataset = dataset_from_frame(frame, "label")
+    assert dataset.classes == ("a", "b", long)
+    np.testing.assert_array_equal(dataset.y, np.tile([1, 2, 0, 1], 10))
+    with pytest.raises(ValueError, match=r"class label of 1,001 characters"):
+        dataset_from_frame(frame.assign(label=["b", long + "z", "a", "b"] * 10), "label")
