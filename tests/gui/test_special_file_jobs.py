@@ -91,3 +91,31 @@ def test_a_read_that_hangs_does_not_block_the_next(window, qtbot, monkeypatch, w
         release.set()
     qtbot.wait(200)
     assert warnings_shown == [] and window.state.experiment_path == SEED
+
+
+def test_a_data_read_that_hangs_does_not_block_the_next_file(window, qtbot, monkeypatch,
+                                                             warnings_shown, tmp_path):
+    import gui.tabs.dataset_tab as dataset_tab
+
+    real, release, started = dataset_tab.file_dataset, threading.Event(), []
+
+    def read(source, name=None, cached=None):
+        if source.get("csv", "").endswith("hangs.csv"):
+            started.append(source["csv"])
+            release.wait(60)
+            raise ValueError("the abandoned read ends")
+        return real(source, name, cached)
+
+    monkeypatch.setattr(dataset_tab, "file_dataset", read)
+    tab = window.dataset_tab
+    tab.open_file(str(tmp_path / "hangs.csv"))
+    qtbot.waitUntil(lambda: len(started) == 1, timeout=10000)
+    good = write_csv(tmp_path / "good.csv")
+    try:
+        with qtbot.waitSignal(tab.view_ready, timeout=20000):
+            tab.open_file(good)
+        assert tab.state.dataset.n_rows == 60
+    finally:
+        release.set()
+    qtbot.wait(200)
+    assert warnings_shown == [] and tab.state.dataset.n_rows == 60
