@@ -156,13 +156,14 @@ class _Numbered:
 
 
 def _count_lines(path: str) -> int:
-    """Lines of the file, counted in bytes without decoding them."""
-    count, last = 0, b"\n"
+    """Lines of the file, counted in bytes without decoding them (line feeds, or
+    carriage returns in a file that ends its lines with them alone)."""
+    feeds, returns, last = 0, 0, b"\n"
     with open(path, "rb") as raw:
         for block in iter(lambda: raw.read(1 << 20), b""):
-            count += block.count(b"\n")
+            feeds, returns = feeds + block.count(b"\n"), returns + block.count(b"\r")
             last = block[-1:]
-    return count + (last != b"\n")
+    return max(feeds, returns) + (last not in (b"\n", b"\r"))
 
 
 def check_table_fits(path: str, n_rows: int, n_attributes: int,
