@@ -29,11 +29,16 @@ import numpy as np
 import pandas as pd
 
 from .csv_values import choose_encoding
-from .guards import check_file_fits, check_regular_file
+from .guards import available_memory, check_file_fits, check_regular_file, check_values_fit
 from .java_dates import DatePattern, compile_pattern, parse_dates
 from .notes import Note
 
 CHUNK_ROWS = 20_000
+#: At most this many values in a chunk of rows (a chunk of a wide file has fewer rows).
+CHUNK_VALUES = 2_000_000
+#: The table is held about this many times while it is read (the rows' values, each
+#: column's parts and joined column, the frame).
+COPIES_WHILE_READ = 3
 NUMERIC_TYPES = ("numeric", "real", "integer")
 
 
@@ -127,11 +132,66 @@ def read_arff(path: str, encoding: Optional[str] = None) -> ArffTable:
 
 def _read(path: str, encoding: str, notes: list) -> ArffTable:
     with open(path, encoding=encoding, newline=None) as handle:
-        lines = enumerate(handle, start=1)
+        lines = _Numbered(handle)
         relation, attributes = _read_header(path, lines)
+        check_table_fits(path, _count_lines(path) - lines.number, len(attributes))
         frame, more = _read_data(path, lines, attributes)
     relation = relation or os.path.splitext(os.path.basename(path))[0]
     return ArffTable(relation, attributes, frame, tuple(notes + more + _kind_notes(attributes)))
+
+
+class _Numbered:
+    """``enumerate(handle, start=1)`` that remembers the number of the last line read."""
+
+    def __init__(self, handle):
+        self.lines, self.number = enumerate(handle, start=1), 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> tuple:
+        number, line = next(self.lines)
+        self.number = number
+        return number, line
+
+
+def _count_lines(path: str) -> int:
+    """Lines of the file, counted in bytes without decoding them (line feeds, or
+    carriage returns in a file that ends its lines with them alone)."""
+    feeds, returns, last = 0, 0, b"\n"
+    with open(path, "rb") as raw:
+        for block in iter(lambda: raw.read(1 << 20), b""):
+            feeds, returns = feeds + block.count(b"\n"), returns + block.count(b"\r")
+            last = block[-1:]
+    return max(feeds, returns) + (last not in (b"\n", b"\r"))
+
+
+def check_table_fits(path: str, n_rows: int, n_attributes: int,
+                     available: Optional[int] = None) -> None:
+    """Refuse an ARFF file whose declared attributes times its rows would not fit in
+    memory as a table, before its rows are read (a sparse file of a few MB can declare
+    200,000 attributes: every row then takes them all).
+
+    Parameters
+    ----------
+    path : str
+    n_rows : int
+        At most this many rows (the lines after ``@data``).
+    n_attributes : int
+        The declared attributes.
+    available : int, optional
+        Bytes of memory available (measured when not given).
+
+    Raises
+    ------
+    ValueError
+        Saying the table's size, the memory available and what to change.
+    """
+    check_values_fit(path, n_rows * n_attributes, COPIES_WHILE_READ,
+                     "remove attributes (Weka's Remove or AttributeSelection filter) or rows "
+                     "before reading it",
+                     available_memory() if available is None else available,
+                     f"it declares {n_attributes:,} attributes and has up to {n_rows:,} rows")
 
 
 # ----------------------------------------------------------------------------- tokens
@@ -249,6 +309,7 @@ def _read_data(path: str, lines, attributes: tuple) -> tuple:
     converters = [_Column(a) for a in attributes]
     n_columns = len(attributes)
     rows, numbers, weights, n_rows, n_sparse = [], [], [], 0, 0
+    chunk_rows = max(1, min(CHUNK_ROWS, CHUNK_VALUES // max(1, n_columns)))
     for number, line in lines:
         if line.isascii() and not _NEEDS_TOKENIZER.search(line):
             tokens = line.replace(",", " ").split()         # the common case, fast
@@ -267,7 +328,7 @@ def _read_data(path: str, lines, attributes: tuple) -> tuple:
         rows.append(tokens)
         numbers.append(number)
         n_rows += 1
-        if len(rows) == CHUNK_ROWS:
+        if len(rows) == chunk_rows:
             _convert(path, converters, rows, numbers)
             rows, numbers = [], []
     if rows:

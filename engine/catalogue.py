@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
+from .guards import MAX_MODEL_NAME_CHARS, param_cap_problem
 from .schema import printable, readable_path, show
 
 #: name -> (module, one-line description)
@@ -359,6 +360,9 @@ def validated(spec: ModelSpec, places: dict | None = None) -> ModelSpec:
                              f"not {show(value)}")
         if isinstance(value, float) and not math.isfinite(value):
             raise ValueError(f"{at(pname)}: parameter {pname!r} must be a finite number")
+        problem = param_cap_problem(spec.estimator, pname, value)
+        if problem:
+            raise ValueError(f"{at(pname)}: {problem}")
     try:
         estimator = cls(**_constructor_params(spec.params))
         estimator._validate_params()
@@ -411,11 +415,18 @@ def _maybe_int(key):
 
 
 def check_unique_names(specs: list) -> None:
-    """Names must be unique and printable (a control character could break a table)."""
+    """Names must be unique, printable (a control character could break a table) and at
+    most :data:`engine.guards.MAX_MODEL_NAME_CHARS` characters long."""
     from .csv_values import visible
 
     seen = set()
     for spec in specs:
+        if len(spec.name) > MAX_MODEL_NAME_CHARS:
+            raise ValueError(f"the model name {printable(spec.name[:40])}… is "
+                             f"{len(spec.name):,} characters long, more than the "
+                             f"{MAX_MODEL_NAME_CHARS} a name "
+                             "can have (it is written in every row of the result tables): "
+                             "give the model a shorter name")
         if visible(spec.name) != spec.name:
             raise ValueError(f"the model name '{visible(spec.name)}' holds a control character "
                              "(a line break, a tab or an invisible Unicode control or format "

@@ -15,6 +15,7 @@ even when it is killed (:mod:`engine.processes`). Imports no Qt and no plotting 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import contextlib
 import os
 import sys
@@ -129,6 +130,9 @@ def _run(args, argv) -> int:
     from .result_folder import probe_writable, remove_created, write_result_folder
 
     jobs, note = guards.cap_jobs(args.jobs)
+    if spec is not None and spec.n_workers is not None:      # local:N, capped like --jobs
+        workers, note = guards.cap_jobs(spec.n_workers, "--cluster local:")
+        spec = dataclasses.replace(spec, n_workers=workers)
     if note:
         _print_notes([note], args.quiet)
     out = os.path.abspath(args.out)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
@@ -21,8 +22,9 @@ from .csv_values import (PANDAS_EXTRA_NA, check_read_options, check_text, choose
 from .data_checks import (choose_target, find_column, find_columns, is_numeric_column,
                           leak_notes, positive_class, visible_columns)
 from .groups import group_codes, group_suggestions, identifier_feature_notes
+from .guards import (MAX_CELL_CHARS, MAX_NAME_CHARS, check_builtin_request, check_file_fits,
+                     check_regular_file, check_values_fit)
 from .index_columns import index_columns, index_note
-from .guards import check_builtin_request, check_file_fits, check_regular_file
 from .imbalance import imbalance_note
 from .notes import Note
 
@@ -219,7 +221,8 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
     check_read_options(sep, encoding)
     if decimal is None and thousands in (",", "."):
         decimal = "," if thousands == "." else "."
-    check_file_fits(path, check_regular_file(path, "a CSV file"))
+    size = check_regular_file(path, "a CSV file")
+    check_file_fits(path, size)
     with open(path, "rb") as handle:
         head = handle.read(64 * 1024)
     encoding, notes = choose_encoding(path, head, encoding)
@@ -232,6 +235,9 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
         shown = _SEP_NAMES.get(sep, repr(sep))
         notes.append(Note("separator", f"separator detected: {shown}",
                           {"separator": sep, "name": shown}))
+    check_values_fit(path, _values_estimate(text, sep, len(head), size), CSV_COPIES,
+                     "use a sample of its rows or a computer with more memory",
+                     how="estimated from its first lines")
     options = dict(sep=sep, encoding=encoding, nrows=nrows, skipinitialspace=True)
     frame = read_or_explain(path, options, notes, na_values=PANDAS_EXTRA_NA)
     frame.columns = unique_names([str(c).strip().lstrip("\ufeff").strip()
@@ -241,10 +247,26 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
                          "feature column and a target column (is the separator right?)")
     if len(frame) == 0:
         raise ValueError(f"the file {path} has a header but no rows of data")
+    check_text_lengths(frame)
     frame, more = parse_text_columns(
         frame, sep, decimal, thousands,
         raw_text=lambda: read_or_explain(path, options, dtype=str, keep_default_na=False))
     return frame, notes + more
+
+
+#: A CSV file's table is held about this many times while it is read (pandas' columns,
+#: then the typed ones; text columns once more as read).
+CSV_COPIES = 2
+
+
+def _values_estimate(text: str, sep: str, head_bytes: int, size: int) -> float:
+    """The values of a whole CSV file, estimated from its first ``head_bytes`` bytes
+    (decoded: ``text``): cells per byte there times the file's size."""
+    if sep == "\\s+":
+        cells = len(re.findall(r"\S+", text))
+    else:
+        cells = text.count(sep) + text.count("\n") + 1
+    return cells * size / max(1, head_bytes)
 
 
 def unique_names(names: list) -> list:
@@ -418,6 +440,7 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     as possible leaks (:func:`engine.data_checks.leak_notes`); each step is noted.
     """
     notes = list(notes)
+    check_text_lengths(frame)
     frame, more = visible_columns(frame)
     notes.extend(more)
     left_out = find_columns(frame, [*drop, *exclude])
@@ -434,6 +457,7 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     if len(indexes) == len(candidates):
         indexes = {}                  # nothing else to learn from: kept (the leak check speaks)
     labels = frame[target]
+    check_label_lengths(labels, str(target))
     if not is_numeric_column(labels) and not pd.api.types.is_bool_dtype(labels):
         labels = labels.where(labels.isna() | labels.astype(str).str.strip().ne(""), np.nan)
     keep = labels.notna().to_numpy()
@@ -492,6 +516,71 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     return Dataset(name=name, X=features, y=codes, classes=tuple(classes),
                    target=str(target), notes=tuple(notes), source=dict(source or {}),
                    pos_label=positive, groups=codes_of_groups)
+
+
+def check_text_lengths(frame: pd.DataFrame) -> None:
+    """Refuse a table whose column names or text cells are longer than any real data's,
+    before anything is made of them (a long text copied into a fixed-width array
+    costs its length times every row).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A table as read.
+
+    Raises
+    ------
+    ValueError
+        A column name of more than :data:`engine.guards.MAX_NAME_CHARS` characters, or a
+        cell of more than :data:`engine.guards.MAX_CELL_CHARS` (Excel's own limit per
+        cell), naming the column and row.
+    """
+    for position, column in enumerate(frame.columns):
+        name = str(column)
+        if len(name) > MAX_NAME_CHARS:
+            raise ValueError(f"column {position + 1} has a name of {len(name):,} characters "
+                             f"({_start(name)}), more than the {MAX_NAME_CHARS:,} a column "
+                             "name can have: is it the right file? Shorten the name in the "
+                             "first row")
+    for column, row, length in _longest_texts(frame):
+        if length > MAX_CELL_CHARS:
+            raise ValueError(f"column {_start(str(column))!s}, row {row + 1} of the data holds "
+                             f"a text of {length:,} characters, more than the "
+                             f"{MAX_CELL_CHARS:,} a cell can have (Excel's own limit): is it "
+                             "the right file? Shorten that cell or leave the column out of "
+                             "the file")
+
+
+def check_label_lengths(labels: pd.Series, target: str) -> None:
+    """Refuse class labels longer than :data:`engine.guards.MAX_NAME_CHARS` characters
+    (a class is a short name, written in many rows of the result tables)."""
+    for _, row, length in _longest_texts(labels.to_frame()):
+        if length > MAX_NAME_CHARS:
+            raise ValueError(f"the target {_start(target)}, row {row + 1} of the data holds a "
+                             f"class label of {length:,} characters, more than the "
+                             f"{MAX_NAME_CHARS:,} a class label can have: pick a column of "
+                             "short categories as the target, or shorten the labels")
+
+
+def _longest_texts(frame: pd.DataFrame):
+    """(column, row position, length) of the longest text of each text column."""
+    for position in range(frame.shape[1]):
+        values = frame.iloc[:, position]
+        if values.dtype != object and not pd.api.types.is_string_dtype(values):
+            continue
+        try:
+            lengths = values.str.len()
+        except AttributeError:                 # text mixed with numbers
+            lengths = values.map(lambda v: len(v) if isinstance(v, str) else 0)
+        lengths = lengths.fillna(0).to_numpy()
+        if lengths.size:
+            row = int(np.argmax(lengths))
+            yield frame.columns[position], row, int(lengths[row])
+
+
+def _start(text: str, width: int = 40) -> str:
+    """``text`` as a quoted start of at most ``width`` characters."""
+    return repr(text if len(text) <= width else text[: width - 1] + "…")
 
 
 def one_block(features: pd.DataFrame) -> pd.DataFrame:
@@ -614,7 +703,7 @@ def _encode_labels(labels: pd.Series, order: Optional[Sequence] = None,
             notes.append(Note("control_characters", "class label(s) with invisible control "
                               "characters, shown written out: " + ", ".join(changed),
                               {"what": "class_labels", "names": changed}))
-        classes, codes = np.unique(shown.to_numpy(dtype=object).astype(str), return_inverse=True)
+        classes, codes = np.unique(shown.to_numpy(dtype=object), return_inverse=True)
         classes = [str(c) for c in classes]
     return classes, codes.astype(np.intp), notes
 

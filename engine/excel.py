@@ -18,12 +18,22 @@ import numpy as np
 import pandas as pd
 
 from .csv_values import PANDAS_EXTRA_NA, parse_text_columns
-from .guards import check_file_fits, check_regular_file
+from .guards import available_memory, check_file_fits, check_regular_file, format_bytes
 from .notes import Note
 
 EXTENSIONS = (".xlsx", ".xlsm")
 OLD_EXTENSIONS = (".xls",)
 _ZIP, _OLE2 = b"PK\x03\x04", b"\xd0\xcf\x11\xe0"
+#: Largest part of a workbook, uncompressed (bytes): real data sets reach a few hundred MB
+#: of sheet XML; openpyxl parses about 5 MB a second, so 1 GB is minutes already.
+MAX_PART_BYTES = 1_000_000_000
+#: Largest compression ratio of a part above :data:`RATIO_FROM_BYTES`: sheets of real data
+#: compress 5 to 30 times; a part compressed far more is padding (a "zip bomb").
+MAX_RATIO = 200
+RATIO_FROM_BYTES = 10_000_000
+#: Memory per cell of the table as read (the padded rows of Python values, then
+#: pandas' columns), for the memory check of a sheet's extent.
+BYTES_PER_CELL = 40
 OLD_FORMAT_ADVICE = ("the old Excel 97-2003 format (.xls), which this app does not read; "
                      "open it in Excel or LibreOffice and save it as an Excel workbook "
                      "(.xlsx) or as CSV")
@@ -69,6 +79,8 @@ def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
         try:
             frame = pd.read_excel(book, sheet_name=book.sheet_names[sheets.index(name)],
                                   header=0, na_values=PANDAS_EXTRA_NA)
+        except SheetTooLarge:
+            raise
         except (ValueError, KeyError, OSError) as exc:
             raise ValueError(f"cannot read sheet {name!r} of {path}: {exc}") from None
     notes = []
@@ -91,6 +103,9 @@ def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
                           + " read as numbers: seconds since 1970-01-01 00:00 (times of day: "
                           "seconds since midnight)",
                           {"columns": dates, "unit": "seconds", "origin": "1970-01-01T00:00:00"}))
+    from .data import check_text_lengths
+
+    check_text_lengths(frame)
     frame, more = parse_text_columns(frame, ",", ".", None)
     return frame, notes + more, sheets
 
@@ -126,8 +141,10 @@ class _workbook:
             raise ValueError(f"cannot read {path}: it is not an Excel workbook (an .xlsx file "
                              "is a ZIP archive, this one is not); save it from Excel as .xlsx, "
                              "or give a CSV file")
+        check_parts(path)
         try:
             self.book = pd.ExcelFile(path, engine="openpyxl")
+            _bound_sheet_reading(self.book, path)
         except ImportError as exc:
             raise ValueError(f"reading Excel workbooks needs the package openpyxl: {exc}; "
                              "install it (pip install -U openpyxl) or save the sheet as "
@@ -142,6 +159,105 @@ class _workbook:
 
     def __exit__(self, *exc_info):
         self.book.close()
+
+
+class SheetTooLarge(ValueError):
+    """A sheet whose padded rows would not fit in memory (the message says what to do)."""
+
+
+def check_parts(path: str) -> None:
+    """Refuse a workbook whose parts would take too long or too much memory to unpack,
+    from the sizes its ZIP directory declares, before any XML is parsed (Python's
+    ``zipfile`` never unpacks more than a part's declared size).
+
+    Raises
+    ------
+    ValueError
+        Not a ZIP archive, a part larger than :data:`MAX_PART_BYTES` unpacked, or one
+        compressed more than :data:`MAX_RATIO` times (above :data:`RATIO_FROM_BYTES`).
+    """
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            parts = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise ValueError(f"cannot read {path}: not a valid Excel workbook ({exc}); save it "
+                         "again from Excel as .xlsx, or as CSV") from None
+    for part in parts:
+        ratio = part.file_size / max(1, part.compress_size)
+        if part.file_size > MAX_PART_BYTES:
+            raise ValueError(f"cannot read {path}: its part {part.filename!r} unpacks to "
+                             f"{format_bytes(part.file_size)}, more than the "
+                             f"{format_bytes(MAX_PART_BYTES)} this app reads from a workbook "
+                             "(it would take many minutes); save the sheet as CSV")
+        if part.file_size > RATIO_FROM_BYTES and ratio > MAX_RATIO:
+            raise ValueError(f"cannot read {path}: its part {part.filename!r} unpacks to "
+                             f"{format_bytes(part.file_size)} from "
+                             f"{format_bytes(part.compress_size)} ({ratio:,.0f} times), far "
+                             "more than a sheet of data compresses: it is mostly padding; "
+                             "save the sheet again from Excel, or as CSV")
+
+
+def _bound_sheet_reading(book, path: str) -> None:
+    """Make pandas' openpyxl reader of ``book`` refuse a sheet whose rows, padded to its
+    widest row, would not fit in memory (a single cell at XFD1048576 pads a sheet to
+    1,048,576 x 16,384), before padding them."""
+    reader = getattr(book, "_reader", None)
+    if reader is None or not hasattr(reader, "_convert_cell"):
+        return                                   # another pandas: its own reading
+
+    def get_sheet_data(sheet, file_rows_needed=None):
+        return bounded_sheet_data(reader, sheet, path, file_rows_needed)
+    reader.get_sheet_data = get_sheet_data
+
+
+def bounded_sheet_data(reader, sheet, path: str, file_rows_needed=None,
+                       available: Optional[int] = None) -> list:
+    """pandas' ``OpenpyxlReader.get_sheet_data`` (rows of cell values, trailing empty
+    cells and rows trimmed, every row padded to the widest), refusing before the
+    padding when ``rows x widest row x`` :data:`BYTES_PER_CELL` exceeds the available
+    memory.
+
+    Raises
+    ------
+    ValueError
+        Naming the sheet's extent (its last used row and column) and the memory.
+    """
+    if reader.book.read_only:
+        saved = (sheet.max_row, sheet.max_column)
+        sheet.reset_dimensions()                 # declared dimensions can be wrong
+    data, last_row, width = [], -1, 0
+    try:
+        for row_number, row in enumerate(sheet.rows):
+            converted = [reader._convert_cell(cell) for cell in row]
+            while converted and converted[-1] == "":
+                converted.pop()
+            if converted:
+                last_row, width = row_number, max(width, len(converted))
+            data.append(converted)
+            if file_rows_needed is not None and len(data) >= file_rows_needed:
+                break
+    finally:
+        if reader.book.read_only:
+            sheet._max_row, sheet._max_column = saved
+    data = data[: last_row + 1]
+    _check_extent(path, len(data), width, available)
+    return [row + [""] * (width - len(row)) if len(row) < width else row for row in data]
+
+
+def _check_extent(path: str, n_rows: int, width: int, available: Optional[int]) -> None:
+    available = available_memory() if available is None else available
+    need = n_rows * width * BYTES_PER_CELL
+    if available is not None and need > available:
+        from openpyxl.utils import get_column_letter
+
+        raise SheetTooLarge(f"cannot read {path}: its sheet reaches row {n_rows:,} and column "
+                         f"{get_column_letter(max(1, width))} ({n_rows:,} x {width:,} cells), "
+                         f"which as a table would take about {format_bytes(need)} of memory, "
+                         f"more than the {format_bytes(available)} available; delete the "
+                         "stray cells far below or to the right of the data (Ctrl+End in "
+                         "Excel shows the last one), or save the data as CSV")
 
 
 def _pick_sheet(path: str, sheets: list, wanted: Optional[str]) -> str:

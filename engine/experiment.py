@@ -14,6 +14,7 @@ from typing import Optional
 from .catalogue import expand_models, seed_entry
 from .cv import CVConfig
 from .dataset_names import check_dataset_name, name_datasets
+from .guards import setting_problem
 from .metrics import check_metric_names
 from .notes import Note
 from .schema import check_experiment_schema, printable, show
@@ -37,8 +38,9 @@ class AloocvSettings:
         if not (self.C_min > 0 and self.C_max > self.C_min and math.isfinite(self.C_max)):
             raise ValueError("aloocv: need 0 < C_min < C_max (got C_min="
                              f"{self.C_min}, C_max={self.C_max})")
-        if not (isinstance(self.n_C, int) and 2 <= self.n_C <= 10000):
-            raise ValueError(f"aloocv: n_C must be a whole number from 2 to 10000 (got {self.n_C})")
+        problem = setting_problem("n_C", self.n_C)
+        if problem:
+            raise ValueError(f"aloocv.n_C: {problem}")
 
     def to_json(self) -> dict:
         return {"C_min": self.C_min, "C_max": self.C_max, "n_C": self.n_C,
@@ -62,12 +64,10 @@ class CalibrationSettings:
         if self.strategy not in ("uniform", "quantile"):
             raise ValueError(f"calibration: strategy must be 'uniform' or 'quantile' "
                              f"(got {self.strategy!r})")
-        if not (isinstance(self.n_bins, int) and 2 <= self.n_bins <= 1000):
-            raise ValueError(f"calibration: n_bins must be a whole number from 2 to 1000 "
-                             f"(got {self.n_bins})")
-        if not (isinstance(self.map_buckets, int) and 2 <= self.map_buckets <= 10_000_000):
-            raise ValueError("calibration: map_buckets must be a whole number from 2 to "
-                             f"10,000,000 (got {self.map_buckets})")
+        for name in ("n_bins", "map_buckets"):
+            problem = setting_problem(name, getattr(self, name))
+            if problem:
+                raise ValueError(f"calibration.{name}: {problem}")
 
     def to_json(self) -> dict:
         return {"methods": list(self.methods), "n_bins": self.n_bins, "strategy": self.strategy,
@@ -376,8 +376,9 @@ def load_experiment(path: str) -> Experiment:
     Raises
     ------
     ValueError
-        One line, for a file that cannot be read, is not JSON (or is nested too deeply
-        to read), or is not a valid experiment (see :func:`parse_experiment`).
+        One line, for a file that cannot be read (a FIFO, device or folder is never
+        opened, :func:`engine.guards.check_experiment_file`), is not JSON (or is nested
+        too deeply to read), or is not a valid experiment (see :func:`parse_experiment`).
     """
     data = read_experiment_file(path)
     return parse_experiment(data, base_dir=os.path.dirname(os.path.abspath(path)))
@@ -395,6 +396,9 @@ def read_experiment_file(path: str):
     object
         What the file holds (not yet validated).
     """
+    from .guards import check_experiment_file
+
+    check_experiment_file(path)          # a FIFO would block, /dev/zero never end
     try:
         with open(path, encoding="utf-8-sig") as handle:
             return json.load(handle)

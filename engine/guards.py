@@ -75,6 +75,21 @@ PARAM_CAPS = {
 }
 #: estimator -> its parameter that counts trees (besides ``n_estimators``)
 TREE_ITERATIONS = {"HistGradientBoostingClassifier": "max_iter"}
+#: experiment setting -> (cap, what it counts): the settings of ``tune``, ``threshold``,
+#: ``calibration`` and ``aloocv`` that size a search or a table (checked by
+#: :func:`setting_problem`, the same path as :data:`PARAM_CAPS`)
+SETTING_CAPS = {
+    "inner_splits": (100, "inner folds"),
+    "n_C": (10_000, "values of C"),
+    "n_bins": (1_000, "bins"),
+    "map_buckets": (100_000, "buckets"),
+}
+#: Longest text of a class label, a column name or a model name (characters).
+MAX_NAME_CHARS = 1_000
+#: Longest model name (characters): it is written in every row of the result tables.
+MAX_MODEL_NAME_CHARS = 200
+#: Longest text of one cell of a data file (characters): Excel's own limit per cell.
+MAX_CELL_CHARS = 32_767
 TIMING_TREES = 10
 TIMING_START_ROWS = 256
 TIMING_BUDGET = 3.0
@@ -130,13 +145,16 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def cap_jobs(n_jobs: int) -> tuple:
+def cap_jobs(n_jobs: int, option: str = "--jobs ") -> tuple:
     """``(n_jobs, note)``: more workers than cores capped to the cores (note says so).
 
     Parameters
     ----------
     n_jobs : int
         Worker processes asked for; -1 means every core and is kept.
+    option : str
+        How the note names the option, before the number (``"--jobs "``; the cluster's
+        local workers: ``"--cluster local:"``).
 
     Returns
     -------
@@ -144,7 +162,7 @@ def cap_jobs(n_jobs: int) -> tuple:
     """
     cores = usable_cores()
     if n_jobs > cores:
-        return cores, (f"--jobs {n_jobs} is more than the {cores} core(s) of this computer: "
+        return cores, (f"{option}{n_jobs} is more than the {cores} core(s) of this computer: "
                        f"using {cores}")
     return n_jobs, None
 
@@ -316,6 +334,43 @@ def check_file_fits(path: str, size: int, available: Optional[int] = None) -> No
                          "use a sample of its rows or a computer with more memory")
 
 
+def check_values_fit(path: str, n_values: float, copies: int, advice: str,
+                     available: Optional[int] = None, how: str = "") -> None:
+    """Refuse a data file whose table, ``n_values`` values of 8 bytes held ``copies``
+    times while it is read, would not fit in the available memory -- what the reader
+    will allocate, counted before it reads (the file's size can be far smaller: a sparse
+    ARFF file, a padded sheet).
+
+    Parameters
+    ----------
+    path : str
+    n_values : float
+        Values the table will hold (rows x columns, estimated or declared).
+    copies : int
+        Times the reader holds them at its peak.
+    advice : str
+        What to change, for the message.
+    available : int, optional
+        Bytes available (measured when not given).
+    how : str
+        Where the count comes from, for the message (``"200,001 attributes x 20,000
+        rows"``).
+
+    Raises
+    ------
+    ValueError
+    """
+    available = available_memory() if available is None else available
+    need = int(n_values) * BYTES_PER_VALUE * copies
+    if available is None or need <= available:
+        return
+    where = f" ({how})" if how else ""
+    raise ValueError(f"cannot read {path}: its table of about {_count(n_values)} values{where} "
+                     f"would take about {format_bytes(need)} of memory while it is read "
+                     f"(8 bytes a value, {copies} copies), more than the "
+                     f"{format_bytes(available)} available; {advice}")
+
+
 def check_experiment_file(path: str) -> None:
     """Check an experiment file before it is read: a regular file of modest size.  (Its
     models are counted, grids unexpanded, by the parser: :func:`engine.catalogue.count_models`.)
@@ -410,7 +465,32 @@ def check_models(models, min_train_rows: Optional[int] = None) -> Optional[str]:
 
 
 def _param_problem(spec, pname: str, value, min_train_rows) -> Optional[str]:
-    if pname == "hidden_layer_sizes" and isinstance(value, (list, tuple)):
+    number = _whole(value)
+    if pname == "n_neighbors" and number is not None and min_train_rows is not None \
+            and number > min_train_rows:
+        return (f"n_neighbors = {_count(number)}, but the smallest training fold has only "
+                f"{_count(min_train_rows)} rows: lower n_neighbors to at most "
+                f"{_count(min_train_rows)}, or use more folds")
+    return param_cap_problem(spec.estimator, pname, value)
+
+
+def param_cap_problem(estimator: str, pname: str, value) -> Optional[str]:
+    """Why a model parameter's value is above its cap (one line), or None.
+
+    The one check of :data:`PARAM_CAPS` (trees, iterations, layer sizes, threads): every
+    model's ``params``, each member of a ``grid`` and of a ``tune.grid`` go through it
+    (:func:`engine.catalogue.validated`), and :func:`check_models` again before a run.
+
+    Parameters
+    ----------
+    estimator : str
+        The catalogue name (``"RandomForestClassifier"``).
+    pname : str
+    value
+        The parameter's value as the experiment gives it.
+    """
+    if pname == "hidden_layer_sizes":
+        value = list(value) if isinstance(value, (list, tuple)) else [value]
         big = [v for v in value if (_whole(v) or 0) > 100_000]
         if big or len(value) > 1_000:
             return ("hidden_layer_sizes is too large (at most 1,000 layers of at most 100,000 "
@@ -422,14 +502,35 @@ def _param_problem(spec, pname: str, value, min_train_rows) -> Optional[str]:
     if pname == "n_jobs" and number > max(64, 4 * usable_cores()):
         return (f"n_jobs = {_count(number)} threads is far more than the {usable_cores()} "
                 "core(s) of this computer: use -1 (every core) or a small number")
-    if pname == "n_neighbors" and min_train_rows is not None and number > min_train_rows:
-        return (f"n_neighbors = {_count(number)}, but the smallest training fold has only "
-                f"{_count(min_train_rows)} rows: lower n_neighbors to at most "
-                f"{_count(min_train_rows)}, or use more folds")
-    cap, counts = _cap(spec.estimator, pname)
+    cap, counts = _cap(estimator, pname)
     if cap is not None and number > cap:
         return (f"{pname} = {_count(number)} is more than {_count(cap)} {counts}, which no "
                 f"model needs and which would not finish: lower {pname}")
+    return None
+
+
+def setting_problem(name: str, value, lowest: int = 2) -> Optional[str]:
+    """Why an experiment setting of :data:`SETTING_CAPS` is not a whole number from
+    ``lowest`` to its cap (one line, without its place), or None.
+
+    Parameters
+    ----------
+    name : str
+        ``inner_splits``, ``n_C``, ``n_bins`` or ``map_buckets``.
+    value
+        The value as given.
+    lowest : int
+        The smallest value allowed.
+    """
+    cap, counts = SETTING_CAPS[name]
+    if isinstance(value, bool) or not isinstance(value, int) or value < lowest:
+        shown = repr(value)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        return f"expected a whole number from {lowest} to {_count(cap)}, got {shown}"
+    if value > cap:
+        return (f"{_count(value)} is more than {_count(cap)} {counts}, which no result "
+                f"needs and which would not finish or fit in memory: lower {name} to at "
+                f"most {_count(cap)}")
     return None
 
 

@@ -268,6 +268,8 @@ def _typed(kinds: list, schema: dict) -> str:
         text = "non-empty text" if schema.get("minLength", 0) >= 1 else "text"
         if schema.get("maxLength") == 1:
             text = "one character"
+        elif schema.get("maxLength"):
+            text += f" of at most {_number(schema['maxLength'])} characters"
         return f"{_a(title)} ({text})" if title else text
     if kind == "object" and title and "object" not in title:
         return f"{_a(title)} (an object)"

@@ -36,6 +36,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from .guards import setting_problem
 from .notes import Note
 from .schema import readable_path, show
 
@@ -62,9 +63,9 @@ def _where(path: tuple, *keys) -> str:
 
 def _inner_splits(block: dict, path: tuple, key: str) -> int:
     value = block.get("inner_splits", INNER_SPLITS)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 2:
-        raise ValueError(f"{_where(path, key, 'inner_splits')}: expected a whole number of at "
-                         f"least 2 (the inner folds), got {show(value)}")
+    problem = setting_problem("inner_splits", value)
+    if problem:
+        raise ValueError(f"{_where(path, key, 'inner_splits')}: {problem} (the inner folds)")
     return value
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import sys
 import time
 import traceback
+import warnings
 from typing import Callable, Optional
 
 from PySide6.QtCore import QThread, Signal
@@ -146,11 +147,38 @@ class Job(QThread):
                 self.progressed.emit(record)
 
 
+#: Jobs no one waits for any more (:meth:`JobSlot.abandon`), kept alive until their
+#: threads end (a QThread must not be destroyed while it runs).
+_ABANDONED: set = set()
+
+
 class JobSlot:
     """Holds at most one running :class:`Job` of a kind and cleans up after it."""
 
     def __init__(self):
         self.job = None
+
+    def abandon(self) -> None:
+        """Stop waiting for the running job, so that another can start: it is asked to
+        cancel (work on the thread stops at its next progress point), its signals are
+        disconnected (whatever it still finishes is ignored) and it is kept alive until
+        its thread ends."""
+        job, self.job = self.job, None
+        for old in [j for j in _ABANDONED if j.isFinished()]:
+            old.wait()
+            _ABANDONED.discard(old)
+        if job is None or not job.isRunning():
+            return
+        job.cancel()
+        with warnings.catch_warnings():          # PySide warns of signals never connected
+            warnings.simplefilter("ignore", RuntimeWarning)
+            for signal in (job.progressed, job.details, job.succeeded, job.failed,
+                           job.cancelled):
+                try:
+                    signal.disconnect()
+                except (RuntimeError, TypeError):
+                    pass
+        _ABANDONED.add(job)
 
     @property
     def running(self) -> bool:

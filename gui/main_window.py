@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
         self.state = state or AppState(self)
         self.settings = settings or QSettings()
         self._file_job = JobSlot()
+        self._file_job_reading = False                # the file job reads (may be dropped)
         self._saved_setup = saving.setup_snapshot(self.state)   # as last opened or saved
         self._saved_source: Optional[list] = None     # the data sources of that file
         self._close_after_save = False
@@ -368,7 +369,7 @@ class MainWindow(QMainWindow):
                              "Cannot open the experiment",
                              "Check the file (it must be an experiment JSON file as saved by "
                              "this app) or pick another one.",
-                             f"Opening {os.path.basename(path)}…")
+                             f"Opening {os.path.basename(path)}…", reading=True)
 
     def _on_experiment_loaded(self, path: str, loaded) -> None:
         experiment, datasets = loaded
@@ -484,10 +485,18 @@ class MainWindow(QMainWindow):
         self.statusBar().clearMessage()
         self.saved_notice.show_saved(what, folder)
 
-    def _start_file_job(self, work, on_success, title: str, advice: str, message: str) -> None:
+    def _start_file_job(self, work, on_success, title: str, advice: str, message: str,
+                        reading: bool = False) -> None:
+        """Run ``work`` (a file read or write) on a worker. A file still being read (a
+        slow disk, a network folder) never blocks the next: opening another file stops
+        waiting for it (:meth:`JobSlot.abandon`); a file being written is waited for."""
         if self._file_job.running:
-            self.statusBar().showMessage("Still busy with the previous file; please wait.", 5000)
-            return
+            if not (reading and self._file_job_reading):
+                self.statusBar().showMessage("Still busy with the previous file; please wait.",
+                                             5000)
+                return
+            self._file_job.abandon()
+        self._file_job_reading = reading
         job = Job(work, name="file")
         job.succeeded.connect(on_success)
         job.failed.connect(lambda text: self._error(title, text, advice))

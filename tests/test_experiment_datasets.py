@@ -88,7 +88,7 @@ def test_a_name_in_a_single_dataset_block_names_the_dataset():
      'datasets[1].name: the name "same" is already the name of datasets[0] ("Same": case '
      "does not count)"),
     ({"datasets": [{"builtin": "iris", "name": 7}]},
-     "datasets[0].name: expected a data set name (non-empty text), got 7"),
+     "datasets[0].name: expected a data set name (non-empty text of at most 100 characters), got 7"),
     ({"datasets": [{"builtin": "iris", "name": ""}]}, "datasets[0].name: expected a data set"),
     ({"datasets": [{"builtin": "iris", "name": "a/b"}]},
      'datasets[0].name: "a/b" cannot name a data set: it holds /, which a file name cannot '

@@ -111,6 +111,17 @@ def test_grids_are_counted_without_expanding_them(tmp_path):
      "n_neighbors = 500, but the smallest training fold has only 135 rows"),
 ])
 def test_absurd_parameters_are_refused(entry, fragment):
+    """Caps are refused when the file is read (at the parameter's place) and again by the
+    run check; n_neighbors needs the data, so only the run check can."""
+    from engine.catalogue import ModelSpec
+
+    pname = next(iter(entry["params"]))
+    if pname != "n_neighbors":
+        with pytest.raises(ValueError, match=rf"^models\[0\]\.params\.{pname}: "):
+            experiment(models=[{"name": "m", **entry}])
+        refusal = guards.check_models([ModelSpec("m", entry["estimator"], entry["params"])])
+        assert refusal.startswith("model 'm': ") and fragment in refusal
+        return
     parsed, dataset = experiment(models=[{"name": "m", **entry}])
     assessment = guards.check_run(parsed, dataset, 1)
     assert assessment.refuse.startswith("model 'm': ") and fragment in assessment.refuse

@@ -164,7 +164,7 @@ WRONG = {
     "builtin as an object": (with_(dataset={"builtin": {"name": "moons"}}), "dataset.builtin",
                              "got an object"),
     "target as a list": (with_(dataset={"csv": "d.csv", "target": ["a", "b"]}),
-                         "dataset.target", "expected a column name (text) or null"),
+                         "dataset.target", "expected a column name (text of at most 1000 characters) or null"),
     "drop as a number": (with_(dataset={"csv": "d.csv", "drop": 3}), "dataset.drop",
                          "got 3"),
     "exclude of numbers": (with_(dataset={"csv": "d.csv", "exclude": [1]}),

@@ -390,13 +390,18 @@ class DatasetTab(QWidget):
                   add: bool = False) -> None:
         """Run ``work`` (-> (FileRead or None, Dataset)) on a worker. ``base`` is the data
         set it changes (None: new data, in place of the selected one or, with ``add``,
-        after the others); a new file asked for while another loads waits, and the one
-        loading is then dropped."""
+        after the others). New data asked for while another load runs starts at once,
+        and the one loading is dropped (:meth:`JobSlot.abandon`: a read that hangs, on a
+        slow network folder, never blocks the next file); a change of the data shown
+        waits for the load under way."""
         if self._load_job.running:
-            self._queued = (work, base, message, add)
-            self._changes = {}
-            self.state.status_message.emit(message)
-            return
+            if base is not None:
+                self._queued = (work, base, message, add)
+                self._changes = {}
+                self.state.status_message.emit(message)
+                return
+            self._load_job.abandon()
+            self._queued, self._changes = None, {}
         job = Job(work, name="load-data")
         job.succeeded.connect(self._on_loaded)
         job.failed.connect(self._on_load_failed)

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, Q
                                QPushButton, QSpinBox, QWidget)
 
 from engine.experiment import AloocvSettings
+from engine.guards import SETTING_CAPS
 
 from ..help import help_button
 from .widgets import gap
@@ -61,7 +62,7 @@ class AloocvBar(QWidget):
         self.C_min = CSpinBox(0.001, "Smallest C tried (strongest regularization)", self)
         self.C_max = CSpinBox(1000.0, "Largest C tried (weakest regularization)", self)
         self.points = QSpinBox(self)
-        self.points.setRange(2, 10000)
+        self.points.setRange(2, SETTING_CAPS["n_C"][0])
         self.points.setToolTip("How many C values, evenly spaced on a log scale")
         self.compute_button = QPushButton("Compute ALO curve", self)
         self.compute_button.setToolTip("ALO at every C and the best C (on a background thread)")

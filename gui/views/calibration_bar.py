@@ -7,6 +7,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QProgr
 
 from engine.calibration import STRATEGIES
 from engine.experiment import CalibrationSettings
+from engine.guards import SETTING_CAPS
 
 from ..help import help_button
 from .widgets import gap
@@ -29,14 +30,16 @@ class CalibrationBar(QWidget):
                                         "small data")):
             box.setToolTip(tip)
             box.toggled.connect(self._update_run_button)
-        self.bins = _spin(2, 1000, "Bins of the reliability diagram and the ECE")
+        self.bins = _spin(2, SETTING_CAPS["n_bins"][0],
+                          "Bins of the reliability diagram and the ECE")
         self.strategy = QComboBox(self)
         for key in STRATEGIES:
             self.strategy.addItem(STRATEGY_LABELS.get(key, key), key)
         self.strategy.setToolTip("Equal width: bins 0–0.1, 0.1–0.2, …; equal count: each bin "
                                  "holds about as many predictions (use it when they crowd "
                                  "near 0 or 1)")
-        self.buckets = _spin(2, 10_000_000, "Buckets of the calibration map (lookup table)")
+        self.buckets = _spin(2, SETTING_CAPS["map_buckets"][0],
+                             "Buckets of the calibration map (lookup table)")
         self.run_button = QPushButton("Run calibration", self)
         self.run_button.setToolTip("Refit every model with each method inside every CV fold "
                                    "(on a background thread)")
