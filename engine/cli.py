@@ -145,10 +145,13 @@ def _run(args, argv) -> int:
         except OSError as exc:
             return _fail(f"cannot write to {out}: {_reason(exc)}")
         several = bool(experiment.datasets)
-        if several:               # every data set read and checked before any fit
-            dataset = load_datasets(experiment)
+        if several:               # every data set read, then checked before any fit
+            dataset = load_datasets(experiment, check=False)
         else:
             dataset = load_dataset(experiment.dataset, experiment.base_dir)
+        if not _preflight(experiment, dataset, args.quiet):
+            remove_created(created)
+            return EXIT_BAD_INPUT
         refusal = _guard(experiment, dataset, jobs, args.yes)
         if refusal:
             remove_created(created)
@@ -242,6 +245,20 @@ def _progress_shower(experiment, dataset, bar, quiet: bool, shown: list):
         if bar is not None:
             bar.update(record)
     return on_progress
+
+
+def _preflight(experiment, dataset, quiet: bool) -> bool:
+    """The pre-run check (:mod:`engine.preflight`): one ``error:`` line per problem that
+    stops the run, one ``warning:`` line per other (unless quiet); False when the run must
+    not start."""
+    from .preflight import blocking, check_experiment
+
+    problems = check_experiment(experiment, dataset)
+    stops = blocking(problems)
+    for problem in problems:
+        if problem.blocking or not quiet:
+            sys.stderr.write(visible(one_line(problem.line())) + "\n")
+    return not stops
 
 
 def _guard(experiment, dataset, jobs: int, yes: bool):

@@ -328,6 +328,20 @@ class ResultStore:
         """How many fits the store holds."""
         return self._query("SELECT COUNT(*) FROM fits")[0][0]
 
+    def count_stored(self, keys) -> int:
+        """How many of ``keys`` the store holds (0 when ``fresh``); nothing is loaded or
+        recorded (:func:`engine.run_plan.stored_fits`)."""
+        keys = list(dict.fromkeys(keys))
+        if self.fresh:
+            return 0
+        found = 0
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            found += self._query(f"SELECT COUNT(*) FROM fits WHERE key IN ({marks})",
+                                 chunk)[0][0]
+        return found
+
     def _load(self, keys: list) -> dict:
         found = {}
         for start in range(0, len(keys), 500):
