@@ -49,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="start a very long run (more than 20,000 fits) without asking")
     parser.add_argument("--store", metavar="FILE",
                         help="the result store: fits found in it are reused, new ones added "
-                             "(default: store.sqlite in the --out folder)")
+                             "(default: the app's store beside the experiment, "
+                             "NAME.store.sqlite next to NAME.json, when it exists; else "
+                             "store.sqlite in the --out folder)")
     parser.add_argument("--fresh", action="store_true",
                         help="compute every fit without reading the store (the new fits "
                              "replace the stored ones)")
@@ -315,12 +317,23 @@ def _manifest(result, args, argv) -> dict:
 
 
 def _open_store(args, out: str):
-    """The run's result store (:mod:`engine.store`): ``--store`` or ``store.sqlite`` in the
-    result folder."""
-    from .store import DEFAULT_NAME, ResultStore
+    """The run's result store (:mod:`engine.store`): ``--store``; else the store the app
+    keeps beside the experiment (``NAME.store.sqlite`` next to ``NAME.json``) when that
+    file exists; else ``store.sqlite`` in the result folder."""
+    from .store import ResultStore
 
-    path = os.path.abspath(args.store) if args.store else os.path.join(out, DEFAULT_NAME)
-    return ResultStore(path, fresh=args.fresh)
+    return ResultStore(store_choice(args.store, args.experiment, out), fresh=args.fresh)
+
+
+def store_choice(store, experiment: str, out: str) -> str:
+    """The result store's file: ``store`` (``--store``) when given, else the app's store
+    beside ``experiment`` when it exists, else ``store.sqlite`` in ``out``."""
+    from .store import DEFAULT_NAME, store_beside
+
+    if store:
+        return os.path.abspath(store)
+    beside = store_beside(experiment)
+    return beside if os.path.isfile(beside) else os.path.join(out, DEFAULT_NAME)
 
 
 def _drop_if_empty(store, created: list) -> None:

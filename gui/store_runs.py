@@ -46,9 +46,14 @@ class ResumeOffer:
     run_ids: tuple
 
     def text(self) -> str:
+        when = short_time(self.started)
+        if self.done >= self.total:
+            return (f"The last run of this experiment stopped after all its {self.total:,} "
+                    f"fits were kept ({when}), before its last steps. Resume it: no fit is "
+                    "computed again.")
         return (f"The last run of this experiment stopped after {self.done:,} of "
-                f"{self.total:,} fits ({short_time(self.started)}). Resume it: only the "
-                "missing fits are computed.")
+                f"{self.total:,} fits ({when}). Resume it: only the missing fits are "
+                "computed.")
 
 
 @dataclass(frozen=True)
@@ -174,8 +179,13 @@ def kept_fits(run) -> int:
 
 
 def status_text(run) -> str:
+    """``complete``, ``stopped after 465 of 1,200 fits``, or for a stopped run whose fits
+    are all in the store now (kept before it stopped, or computed by a later run)
+    ``stopped; all 1,200 fits kept``."""
     if run.complete:
         return "complete"
+    if run.fits and kept_fits(run) >= run.fits:
+        return f"stopped; all {run.fits:,} fits kept"
     return f"stopped after {kept_fits(run):,} of {run.fits:,} fits"
 
 
