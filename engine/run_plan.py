@@ -198,7 +198,7 @@ def _whole(value) -> int:
     return number if number >= 1 and not math.isnan(number) else 1
 
 
-def stored_fits(store, experiment, datasets) -> list:
+def stored_fits(store, experiment, datasets, data_keys=None) -> list:
     """For each data set, how many of its cross-validation fits ``store`` holds (the
     keys :func:`engine.cv.run_cv` would look up; nothing is loaded or recorded).
 
@@ -208,8 +208,11 @@ def stored_fits(store, experiment, datasets) -> list:
     experiment : Experiment
         With its metrics filled in (as the run fills them).
     datasets : sequence of Dataset
+    data_keys : sequence of str, optional
+        The data sets' :func:`engine.fingerprint.data_fingerprint`, when already known.
     """
     from .cv import make_splits
+    from .fingerprint import fit_keys
     from .tuning import grid_members, with_scoring
 
     counts = []
@@ -221,8 +224,9 @@ def stored_fits(store, experiment, datasets) -> list:
         specs = [*models, *(member for spec in models for _, member in grid_members(spec))]
         splits = make_splits(dataset.y, own.cv, dataset.groups)
         tasks = [(m, s) for s in range(len(splits)) for m in range(len(specs))]
-        counts.append(store.count_stored(store.keys(dataset, specs, own.cv, metrics, splits,
-                                                    tasks)))
+        key = data_keys[index] if data_keys is not None else store.data_key(dataset)
+        counts.append(store.count_stored(fit_keys(dataset, specs, own.cv, metrics, splits,
+                                                  tasks, data_key=key)))
     return counts
 
 

@@ -66,6 +66,8 @@ class StoreSnapshot:
     offer: Optional[ResumeOffer] = None
     exists: bool = False
     last_id: int = field(default=0)
+    stored: Optional[tuple] = None       # per data set, the fits of ``setup`` kept
+    setup: Optional[dict] = None
 
     def runs_after(self, run_id: int) -> list:
         return [run for run in self.runs if run.id > run_id]
@@ -99,12 +101,33 @@ def read_store(path: str, setup: Optional[dict] = None, datasets=(),
     ``fingerprints`` caches the data fingerprints (by ``id`` of the data set)."""
     if not os.path.exists(path):
         return StoreSnapshot(path)
+    offer = stored = None
+    fingerprints = {} if fingerprints is None else fingerprints
     with open_store(path) as store:
         runs = tuple(store.runs())
-    offer = None
-    if setup is not None and datasets and runs:
-        offer = resume_offer(runs, current_runs(setup, datasets, fingerprints))
-    return StoreSnapshot(path, runs, offer, True, runs[-1].id if runs else 0)
+        if setup is not None and datasets and runs:
+            offer = resume_offer(runs, current_runs(setup, datasets, fingerprints))
+            stored = stored_counts(store, setup, datasets, fingerprints)
+    return StoreSnapshot(path, runs, offer, True, runs[-1].id if runs else 0, stored, setup)
+
+
+def stored_counts(store, setup: dict, datasets, fingerprints: dict) -> Optional[tuple]:
+    """Per data set, how many fits of the window's setup the store holds
+    (:func:`engine.run_plan.stored_fits`); None when the setup cannot run as it is."""
+    from engine.benchmark import experiment_for
+    from engine.experiment import parse_experiment
+    from engine.run_plan import stored_fits
+
+    datasets = list(datasets)
+    try:
+        experiment = parse_experiment(setup)
+        if experiment.datasets:
+            experiment = experiment_for(experiment, datasets)
+        keys = [fingerprints[id(d)][1] if id(d) in fingerprints else None for d in datasets]
+        return tuple(stored_fits(store, experiment, datasets,
+                                 None if None in keys else keys))
+    except ValueError:
+        return None
 
 
 def current_runs(setup: dict, datasets, fingerprints: Optional[dict] = None) -> dict:

@@ -373,6 +373,10 @@ class CVTab(QWidget):
         self.run_on.setEnabled(not running)          # and the jobs when on this computer
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
+        self.show_size()
+
+    def show_size(self) -> None:
+        """Say what Run computes (and what the result store already holds)."""
         self.size_label.setText(self._size_text())
 
     def _size_text(self) -> str:
@@ -395,8 +399,27 @@ class CVTab(QWidget):
         if self.state.aloocv is not None:
             text += "; then ALOOCV curves for the logistic regressions"
         if plan.steps != plan.fits:
-            text += f" — {plan.steps:,} steps in all"
-        return text + "."
+            text += f" — {plan.steps:,} fits in all"
+        return text + self._stored_text(plan) + "."
+
+    def _stored_text(self, plan) -> str:
+        """`` (300 of the 1,200 fits are in the result store: 900 to compute)`` when the
+        store holds fits of the setup as it is now."""
+        if self.store.without_store:
+            return ""
+        try:
+            counts = self.store.stored_for(self.state.experiment_setup())
+        except ValueError:
+            return ""
+        if not counts or len(counts) != len(plan.datasets):
+            return ""
+        plan = plan.with_reused(counts)
+        if not plan.reused:
+            return ""
+        if not plan.left:
+            return f" (all {plan.fits:,} fits are in the result store: none to compute)"
+        return (f" ({plan.reused:,} of the {plan.fits:,} fits are in the result store: "
+                f"{plan.left:,} to compute)")
 
     # ------------------------------------------------------------------ running
     @property
