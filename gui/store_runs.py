@@ -45,15 +45,20 @@ class ResumeOffer:
     total: int
     run_ids: tuple
 
+    def summary(self) -> str:
+        """``The last run of this experiment stopped after 465 of 1,200 fits``."""
+        if self.done >= self.total:
+            return (f"The last run of this experiment stopped after all its {self.total:,} "
+                    "fits were kept")
+        return (f"The last run of this experiment stopped after {self.done:,} of "
+                f"{self.total:,} fits")
+
     def text(self) -> str:
         when = short_time(self.started)
         if self.done >= self.total:
-            return (f"The last run of this experiment stopped after all its {self.total:,} "
-                    f"fits were kept ({when}), before its last steps. Resume it: no fit is "
-                    "computed again.")
-        return (f"The last run of this experiment stopped after {self.done:,} of "
-                f"{self.total:,} fits ({when}). Resume it: only the missing fits are "
-                "computed.")
+            return f"{self.summary()} ({when}), before its last steps. Resume it: no fit is " \
+                   "computed again."
+        return f"{self.summary()} ({when}). Resume it: only the missing fits are computed."
 
 
 @dataclass(frozen=True)

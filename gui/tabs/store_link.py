@@ -115,8 +115,7 @@ class StoreLink(QObject):
         if snapshot.offer is not None:
             if self.bar.kind != "offer" or self.bar.label.text() != snapshot.offer.text():
                 self.state.status_message.emit(
-                    f"The last run of this experiment stopped after {snapshot.offer.done:,} "
-                    f"of {snapshot.offer.total:,} fits: Resume it on the Cross-validation tab.")
+                    f"{snapshot.offer.summary()}: Resume it on the Cross-validation tab.")
             self.bar.show_message("offer", snapshot.offer.text(), "Resume", self.resume)
         elif self.bar.kind == "offer":
             self.bar.dismiss()
