@@ -49,3 +49,18 @@ def test_panel_bar_status_and_earlier_runs_agree(tab, qtbot):
     assert list(frame["Fits"]) == [12, 12] and set(frame["Status"]) == {"complete"}
     qtbot.waitUntil(lambda: "in the result store" in tab.size_label.text(), timeout=20000)
     assert "(all 24 fits are in the result store: none to compute)" in tab.size_label.text()
+
+
+def test_a_stopped_run_whose_fits_are_all_kept_says_so():
+    from types import SimpleNamespace
+
+    from gui.store_runs import ResumeOffer, status_text
+
+    stopped = SimpleNamespace(complete=False, fits=1200, reused=0, computed=1200)
+    assert status_text(stopped) == "stopped; all 1,200 fits kept"
+    partly = SimpleNamespace(complete=False, fits=1200, reused=100, computed=365)
+    assert status_text(partly) == "stopped after 465 of 1,200 fits"
+    offer = ResumeOffer("2026-01-02T03:04:05", 1200, 1200, (1,))
+    assert offer.text().startswith("The last run of this experiment stopped after all its "
+                                   "1,200 fits were kept (2026-01-02 03:04)")
+    assert "1,200 of 1,200" not in offer.text()
