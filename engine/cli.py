@@ -3,8 +3,11 @@ local:N | --cluster tcp://HOST:PORT]`` (from a source checkout: ``python main.py
 
 Progress and the data notes (``note: ...``) go to stderr; the tables, ``notes.txt`` and
 ``run.json`` to DIR as one result set (:mod:`engine.result_folder`), which is checked to be
-writable before anything is computed, and the run is checked by :mod:`engine.guards`
-(memory, size parameters; more than 20,000 fits need ``--yes``). An experiment with a
+writable before anything is computed, and the run is checked by :mod:`engine.preflight`
+(what would make it fail or mislead: one ``error:`` line per problem) and
+:mod:`engine.guards` (memory, size parameters; more than 20,000 fits need ``--yes``). The
+result store is ``--store``, else the app's ``NAME.store.sqlite`` beside the experiment
+when it exists, else ``DIR/store.sqlite``. An experiment with a
 ``"datasets"`` list runs through :mod:`engine.benchmark` (every data set read and checked
 first; progress and notes per data set; the stacked tables, the across tables and
 ``report.md``); one with a ``"dataset"`` writes what it always wrote. Exit status: 0 done,
