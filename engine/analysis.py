@@ -130,6 +130,8 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
     Yields
     ------
     Progress
+        Over every step of the run (:class:`engine.run_plan.RunPlan`'s ``steps``: the
+        cross-validation's fits, then the extras'), ``done`` of one ``total``.
 
     Returns
     -------
@@ -142,20 +144,23 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
     if dataset is None:
         dataset = load_dataset(experiment.dataset, experiment.base_dir)
     experiment = experiment.with_metrics_for(len(dataset.classes), dataset)
+    from .run_plan import Phases, plan_run
     from .store import opened
 
+    phases = Phases(plan_run(experiment, dataset).steps)   # one count for every phase
     with opened(store) as store:
         record = store is not None and not store.replay
         run_id = store.begin_run(experiment, dataset) if record else None
-        cv = yield from run_cv(dataset, list(experiment.models), experiment.cv,
-                               list(experiment.metrics), n_jobs=n_jobs, cluster=cluster,
-                               store=store, alpha=experiment.comparison.alpha)
+        cv = yield from phases.relay(run_cv(dataset, list(experiment.models), experiment.cv,
+                                            list(experiment.metrics), n_jobs=n_jobs,
+                                            cluster=cluster, store=store,
+                                            alpha=experiment.comparison.alpha))
         check_some_score(cv, dataset)
         summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures,
                                 alpha=experiment.comparison.alpha)
         comparison = compare_cv(cv, experiment.comparison)
         result = ExperimentResult(experiment, dataset, cv, summary, comparison)
-        result = yield from run_extras(result, n_jobs, cluster)
+        result = yield from phases.relay(run_extras(result, n_jobs, cluster))
         if record:
             store.finish_run(run_id)
         return result

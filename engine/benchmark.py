@@ -157,7 +157,7 @@ def stack_tables(names, tables, models=None) -> dict:
 
 # ----------------------------------------------------------------------------- loading
 
-def load_datasets(experiment: Experiment) -> tuple:
+def load_datasets(experiment: Experiment, check: bool = True) -> tuple:
     """Read every data set of ``experiment`` and check that the run can use it.
 
     Each data set is loaded (:func:`engine.data.load_dataset`), and its classes are
@@ -167,6 +167,9 @@ def load_datasets(experiment: Experiment) -> tuple:
     Parameters
     ----------
     experiment : Experiment
+    check : bool
+        False: only read them (the caller checks them all, e.g. with
+        :func:`engine.preflight.check_experiment`, which lists every problem).
 
     Returns
     -------
@@ -185,7 +188,8 @@ def load_datasets(experiment: Experiment) -> tuple:
             datasets.append(load_dataset(block, experiment.base_dir))
         except ValueError as exc:
             raise ValueError(f"{_place(experiment, index)}: {exc}") from None
-    check_datasets(experiment_for(experiment, datasets), datasets)
+    if check:
+        check_datasets(experiment_for(experiment, datasets), datasets)
     return tuple(datasets)
 
 
@@ -288,16 +292,19 @@ def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None, cluste
     datasets = tuple(load_datasets(experiment) if datasets is None else datasets)
     experiment = experiment_for(experiment, datasets)
     check_datasets(experiment, datasets)
-    per_dataset = planned_steps(experiment)
-    clock = Stopwatch(per_dataset * len(datasets))
+    from .run_plan import plan_run
+
+    plan = plan_run(experiment, datasets)
+    clock = Stopwatch(plan.steps)
     results = []
     from .store import opened
 
     with opened(store) as store:
-        for index, dataset in enumerate(datasets):
+        for index, (dataset, start) in enumerate(zip(datasets, plan.offsets())):
             job = run_experiment(experiment.for_dataset(index), n_jobs=n_jobs, dataset=dataset,
                                  cluster=cluster, store=store)
-            steps = _Steps(clock, index, len(datasets), dataset.name, per_dataset)
+            steps = _Steps(clock, index, len(datasets), dataset.name,
+                           plan.datasets[index].steps, start)
             result = yield from steps.relay(job)
             results.append(result)
     return finish(experiment, results)
@@ -320,34 +327,26 @@ def finish(experiment: Experiment, results) -> BenchmarkResult:
 
 
 def planned_steps(experiment: Experiment) -> int:
-    """The progress steps of one data set's run: one per cross-validation fit (a tuned
-    model's grid members as plain models too; twice with ``compare_ungrouped`` and groups),
-    per calibrated fold and method, and per ALOOCV point (with one more per model)."""
-    from .tuning import grid_members
+    """The progress steps of one data set's run (:class:`engine.run_plan.DatasetPlan`):
+    one per cross-validation fit (a tuned model's grid members as plain models too; twice
+    with ``compare_ungrouped`` when a data set block names groups), per calibrated fold
+    and method, and per ALOOCV point (with one more per model)."""
+    from .run_plan import dataset_plan
 
-    models, cv = list(experiment.models), experiment.cv
-    folds = cv.n_splits * cv.n_repeats
-    steps = (len(models) + sum(len(grid_members(spec)) for spec in models)) * folds
-    if cv.compare_ungrouped and any("groups" in block for block in experiment.dataset_blocks):
-        steps *= 2                               # the run without groups (engine.grouping_gap)
-    if experiment.calibration is not None:
-        steps += len(models) * len(dict.fromkeys(experiment.calibration.methods)) * folds
-    if experiment.aloocv is not None:
-        from .aloocv import ineligibility_note
-
-        settings = experiment.aloocv
-        eligible = sum(1 for spec in models if ineligibility_note(spec) is None)
-        steps += eligible * (settings.n_C * (2 if settings.exact_loo else 1) + 1)
-    return steps
+    grouped = any("groups" in block for block in experiment.dataset_blocks)
+    return dataset_plan(experiment.models, experiment.cv, experiment.calibration,
+                        experiment.aloocv, grouped=grouped).steps
 
 
 class _Steps:
     """Turns one data set's progress records (the cross-validation's, then each extra's,
     each phase counting from 1 to its own total) into records over the whole run."""
 
-    def __init__(self, clock: Stopwatch, index: int, n_datasets: int, name: str, planned: int):
+    def __init__(self, clock: Stopwatch, index: int, n_datasets: int, name: str, planned: int,
+                 start=None):
         self.clock, self.index, self.n_datasets, self.name = clock, index, n_datasets, name
         self.planned, self.offset, self.previous = planned, 0, None
+        self.start = index * planned if start is None else start
 
     def relay(self, job):
         """Yield ``job``'s records as overall ones; return its result. Closing this
@@ -367,7 +366,7 @@ class _Steps:
         if previous is not None and previous.done >= previous.total:
             self.offset += previous.total          # a phase ended: the next one begins
         self.previous = record
-        done = self.index * self.planned + min(self.offset + record.done, self.planned)
+        done = self.start + min(self.offset + record.done, self.planned)
         label = f"data set {self.index + 1} of {self.n_datasets}: {self.name} — {record.label}"
         return self.clock.progress(done, label, DatasetStep(self.index, self.name,
                                                             self.n_datasets, record))

@@ -3,8 +3,11 @@ local:N | --cluster tcp://HOST:PORT]`` (from a source checkout: ``python main.py
 
 Progress and the data notes (``note: ...``) go to stderr; the tables, ``notes.txt`` and
 ``run.json`` to DIR as one result set (:mod:`engine.result_folder`), which is checked to be
-writable before anything is computed, and the run is checked by :mod:`engine.guards`
-(memory, size parameters; more than 20,000 fits need ``--yes``). An experiment with a
+writable before anything is computed, and the run is checked by :mod:`engine.preflight`
+(what would make it fail or mislead: one ``error:`` line per problem) and
+:mod:`engine.guards` (memory, size parameters; more than 20,000 fits need ``--yes``). The
+result store is ``--store``, else the app's ``NAME.store.sqlite`` beside the experiment
+when it exists, else ``DIR/store.sqlite``. An experiment with a
 ``"datasets"`` list runs through :mod:`engine.benchmark` (every data set read and checked
 first; progress and notes per data set; the stacked tables, the across tables and
 ``report.md``); one with a ``"dataset"`` writes what it always wrote. Exit status: 0 done,
@@ -50,7 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="start a very long run (more than 20,000 fits) without asking")
     parser.add_argument("--store", metavar="FILE",
                         help="the result store: fits found in it are reused, new ones added "
-                             "(default: store.sqlite in the --out folder)")
+                             "(default: the app's store beside the experiment, "
+                             "NAME.store.sqlite next to NAME.json, when it exists; else "
+                             "store.sqlite in the --out folder)")
     parser.add_argument("--fresh", action="store_true",
                         help="compute every fit without reading the store (the new fits "
                              "replace the stored ones)")
@@ -149,10 +154,13 @@ def _run(args, argv) -> int:
         except OSError as exc:
             return _fail(f"cannot write to {out}: {_reason(exc)}")
         several = bool(experiment.datasets)
-        if several:               # every data set read and checked before any fit
-            dataset = load_datasets(experiment)
+        if several:               # every data set read, then checked before any fit
+            dataset = load_datasets(experiment, check=False)
         else:
             dataset = load_dataset(experiment.dataset, experiment.base_dir)
+        if not _preflight(experiment, dataset, args.quiet):
+            remove_created(created)
+            return EXIT_BAD_INPUT
         refusal = _guard(experiment, dataset, jobs, args.yes)
         if refusal:
             remove_created(created)
@@ -249,6 +257,20 @@ def _progress_shower(experiment, dataset, bar, quiet: bool, shown: list):
     return on_progress
 
 
+def _preflight(experiment, dataset, quiet: bool) -> bool:
+    """The pre-run check (:mod:`engine.preflight`): one ``error:`` line per problem that
+    stops the run, one ``warning:`` line per other (unless quiet); False when the run must
+    not start."""
+    from .preflight import blocking, check_experiment
+
+    problems = check_experiment(experiment, dataset)
+    stops = blocking(problems)
+    for problem in problems:
+        if problem.blocking or not quiet:
+            sys.stderr.write(visible(one_line(problem.line())) + "\n")
+    return not stops
+
+
 def _guard(experiment, dataset, jobs: int, yes: bool):
     """Why not to start the run (one line), or None (:mod:`engine.guards`)."""
     from . import guards
@@ -308,12 +330,23 @@ def _manifest(result, args, argv) -> dict:
 
 
 def _open_store(args, out: str):
-    """The run's result store (:mod:`engine.store`): ``--store`` or ``store.sqlite`` in the
-    result folder."""
-    from .store import DEFAULT_NAME, ResultStore
+    """The run's result store (:mod:`engine.store`): ``--store``; else the store the app
+    keeps beside the experiment (``NAME.store.sqlite`` next to ``NAME.json``) when that
+    file exists; else ``store.sqlite`` in the result folder."""
+    from .store import ResultStore
 
-    path = os.path.abspath(args.store) if args.store else os.path.join(out, DEFAULT_NAME)
-    return ResultStore(path, fresh=args.fresh)
+    return ResultStore(store_choice(args.store, args.experiment, out), fresh=args.fresh)
+
+
+def store_choice(store, experiment: str, out: str) -> str:
+    """The result store's file: ``store`` (``--store``) when given, else the app's store
+    beside ``experiment`` when it exists, else ``store.sqlite`` in ``out``."""
+    from .store import DEFAULT_NAME, store_beside
+
+    if store:
+        return os.path.abspath(store)
+    beside = store_beside(experiment)
+    return beside if os.path.isfile(beside) else os.path.join(out, DEFAULT_NAME)
 
 
 def _drop_if_empty(store, created: list) -> None:

@@ -113,6 +113,8 @@ class Assessment:
         Worker processes the estimate assumes.
     n_datasets : int
         Data sets the run fits the models on (fits and memory count them all).
+    plan : engine.run_plan.RunPlan
+        The run's fits and progress steps, per data set (the one count the app shows).
     refuse : str or None
         Why the run cannot finish and what to change (one line), or None.
     ask : str or None
@@ -133,6 +135,7 @@ class Assessment:
     refuse: Optional[str] = None
     ask: Optional[str] = None
     n_datasets: int = 1
+    plan: Optional[object] = None
 
 
 # ----------------------------------------------------------------------------- machine
@@ -567,9 +570,11 @@ def check_run(experiment, dataset, n_jobs: int = 1,
     datasets = list(dataset) if isinstance(dataset, (list, tuple)) else [dataset]
     models, cv = list(experiment.models), experiment.cv
     workers = workers_for(n_jobs)
+    from .run_plan import plan_run
+
     twice = [_runs_twice(experiment, d) for d in datasets]
-    counts = [sum(each) for each in zip(*(_fit_counts(experiment, models, again)
-                                          for again in twice))]
+    plan = plan_run(experiment, datasets)
+    counts = list(plan.budget)
     n_pairs = len(models) * (len(models) - 1) // 2
     each = [_memory_parts(experiment, models, d, counts[1]) for d in datasets]
     data = sum(part["data"] for part in each)
@@ -586,7 +591,7 @@ def check_run(experiment, dataset, n_jobs: int = 1,
         n_models=len(models), n_fits=sum(counts), n_cv_fits=counts[0],
         n_calibration_fits=counts[1], n_aloocv_fits=counts[2], n_pairs=n_pairs,
         data_bytes=int(data), predictions_bytes=int(predictions), needed_bytes=needed,
-        available_bytes=available, n_jobs=workers, n_datasets=len(datasets))
+        available_bytes=available, n_jobs=workers, n_datasets=len(datasets), plan=plan)
     smallest = min(int(d.n_rows) for d in datasets)
     refuse = check_models(models, _min_train_rows(smallest, cv))
     if refuse is None and available is not None and needed > available:
@@ -623,24 +628,6 @@ def _whole_or(value, default) -> int:
 def _methods(experiment) -> list:
     settings = experiment.calibration
     return list(dict.fromkeys(settings.methods)) if settings is not None else []
-
-
-def _fit_counts(experiment, models, twice: bool = False) -> tuple:
-    """(cross-validation, calibration, ALOOCV) fits of one data set; ``twice``: the models
-    also run without the groups (:func:`_runs_twice`)."""
-    cv = experiment.cv
-    from .tuning import fits_per_fold
-
-    folds = _whole_or(cv.n_splits, 1) * _whole_or(cv.n_repeats, 1)
-    n_cv = sum(fits_per_fold(spec) for spec in models) * folds
-    n_cal = n_cv * len(_methods(experiment)) * INNER_SPLITS
-    if twice:                                       # the run without groups (grouping_gap)
-        n_cv *= 2
-    n_alo = 0
-    if experiment.aloocv is not None:
-        eligible = sum(1 for spec in models if spec.estimator == "LogisticRegression")
-        n_alo = eligible * experiment.aloocv.n_C * (2 if experiment.aloocv.exact_loo else 1)
-    return n_cv, n_cal, n_alo
 
 
 def _encoded_width(dataset) -> int:

@@ -200,6 +200,23 @@ CODES = {
                            "model]",
     "across_no_common_folds": "no fold was completed by every model on some data sets: "
                               "there each model's own mean is used [datasets]",
+    # ---- the pre-run check (engine.preflight): Problem notes, with fixes
+    "metric_not_for_target": "a metric does not fit the target's number of classes "
+                             "[dataset, datasets, metric, n_classes, suggested]",
+    "too_few_rows": "a class or the groups are too small for the folds "
+                    "[dataset, datasets, n_splits, possible: the most folds possible or None]",
+    "no_probabilities": "a model gives no probabilities (or decision values) that a metric "
+                        "needs [dataset, datasets, model, entry, metric, where: 'metric' or "
+                        "'tune', needs: 'proba' or 'score']",
+    "threshold_many_classes": "a model chooses a decision threshold on more than two classes "
+                              "[dataset, datasets, model, entry, n_classes]",
+    "tune_metric_not_for_target": "a tuned model's own metric does not fit the target "
+                                  "[dataset, datasets, model, entry, metric, n_classes]",
+    "inner_folds_too_few": "a tuned or thresholded model's inner folds need more rows than a "
+                           "training part has [dataset, datasets, model, entry, block, "
+                           "inner_splits, rows]",
+    "unscaled_model": "a scale-sensitive model runs unscaled on features of very different "
+                      "spreads [dataset, datasets, model, entry, estimator, ratio]",
 }
 
 

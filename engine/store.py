@@ -42,6 +42,9 @@ APPLICATION = "honest-eval result store"
 #: The store's file name in a headless run's result folder (with SQLite's ``-wal`` and
 #: ``-shm`` side files beside it while it is open).
 DEFAULT_NAME = "store.sqlite"
+#: The store the app keeps beside a saved experiment: ``NAME.store.sqlite`` next to
+#: ``NAME.json`` (:func:`store_beside`); the headless runner uses it when it exists.
+BESIDE_SUFFIX = ".store.sqlite"
 #: Seconds to wait for another program's lock before refusing the file.
 LOCK_TIMEOUT = 5.0
 #: At most this many seconds between a fit's end and its commit (while the run goes on;
@@ -328,6 +331,20 @@ class ResultStore:
         """How many fits the store holds."""
         return self._query("SELECT COUNT(*) FROM fits")[0][0]
 
+    def count_stored(self, keys) -> int:
+        """How many of ``keys`` the store holds (0 when ``fresh``); nothing is loaded or
+        recorded (:func:`engine.run_plan.stored_fits`)."""
+        keys = list(dict.fromkeys(keys))
+        if self.fresh:
+            return 0
+        found = 0
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            found += self._query(f"SELECT COUNT(*) FROM fits WHERE key IN ({marks})",
+                                 chunk)[0][0]
+        return found
+
     def _load(self, keys: list) -> dict:
         found = {}
         for start in range(0, len(keys), 500):
@@ -399,6 +416,13 @@ def _stored_run(row) -> StoredRun:
     return StoredRun(id_, batch, started, finished, json.loads(experiment), base_dir,
                      json.loads(data or "{}"), fingerprint, tuple(json.loads(models)), metric,
                      bool(complete), fits, reused, max(stored - reused, 0))
+
+
+def store_beside(experiment_path: str) -> str:
+    """The store file beside an experiment file: ``NAME.store.sqlite`` for ``NAME.json``
+    (the app keeps a saved experiment's store there)."""
+    stem = os.path.splitext(os.path.abspath(experiment_path))[0]
+    return stem + BESIDE_SUFFIX
 
 
 def _now() -> str:

@@ -557,7 +557,9 @@ class MainWindow(QMainWindow):
 
         Choosing Save starts the save; the window closes once it is written."""
         busy = self.busy_with()
-        if busy and not self._stop_confirmed and not saving.ask_stop_running(self, busy):
+        store = self.cv_tab.store.launched_path() if self.cv_tab.running else None
+        if busy and not self._stop_confirmed and not saving.ask_stop_running(self, busy,
+                                                                              store):
             return False
         if not self.is_dirty():
             return True

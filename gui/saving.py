@@ -53,9 +53,19 @@ def ask_choice(parent, title: str, text: str, choices: list, default: str) -> st
     return keys.get(box.clickedButton(), escape_key)
 
 
-def ask_stop_running(parent, what: str) -> bool:
-    """True when the user chooses "Stop and quit" over "Cancel"."""
-    choice = ask_choice(parent, "Quit while running?", RUNNING_QUESTION.format(what=what),
+#: The question when the run keeps its fits in a result store.
+RUNNING_KEPT_QUESTION = ("{what} is still running. Stop it and quit? The fits it has finished "
+                         "are kept in the result store ({store}): running this experiment "
+                         "again resumes from them. The fit in progress and what comes after "
+                         "the fits (the comparison, calibration, ALOOCV) are computed again.")
+
+
+def ask_stop_running(parent, what: str, store: str = None) -> bool:
+    """True when the user chooses "Stop and quit" over "Cancel"; ``store``: the result
+    store the running job keeps its fits in (None: it keeps nothing)."""
+    text = (RUNNING_KEPT_QUESTION.format(what=what, store=short_path(store)) if store else
+            RUNNING_QUESTION.format(what=what))
+    choice = ask_choice(parent, "Quit while running?", text,
                         [("stop", "Stop and quit", QMessageBox.DestructiveRole),
                          ("cancel", "Cancel", QMessageBox.RejectRole)], "cancel")
     return choice == "stop"

@@ -13,9 +13,11 @@ from typing import Optional
 
 from PySide6.QtCore import QStandardPaths
 
+from engine.store import BESIDE_SUFFIX
+
 ENVIRONMENT_VARIABLE = "HONEST_EVAL_STORE_DIR"
 UNSAVED_NAME = "unsaved-work.store.sqlite"
-SUFFIX = ".store.sqlite"
+SUFFIX = BESIDE_SUFFIX          # the headless runner finds it there too
 RESOURCES = os.path.realpath(os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "resources"))
 

@@ -45,10 +45,20 @@ class ResumeOffer:
     total: int
     run_ids: tuple
 
-    def text(self) -> str:
+    def summary(self) -> str:
+        """``The last run of this experiment stopped after 465 of 1,200 fits``."""
+        if self.done >= self.total:
+            return (f"The last run of this experiment stopped after all its {self.total:,} "
+                    "fits were kept")
         return (f"The last run of this experiment stopped after {self.done:,} of "
-                f"{self.total:,} fits ({short_time(self.started)}). Resume it: only the "
-                "missing fits are computed.")
+                f"{self.total:,} fits")
+
+    def text(self) -> str:
+        when = short_time(self.started)
+        if self.done >= self.total:
+            return f"{self.summary()} ({when}), before its last steps. Resume it: no fit is " \
+                   "computed again."
+        return f"{self.summary()} ({when}). Resume it: only the missing fits are computed."
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,8 @@ class StoreSnapshot:
     offer: Optional[ResumeOffer] = None
     exists: bool = False
     last_id: int = field(default=0)
+    stored: Optional[tuple] = None       # per data set, the fits of ``setup`` kept
+    setup: Optional[dict] = None
 
     def runs_after(self, run_id: int) -> list:
         return [run for run in self.runs if run.id > run_id]
@@ -94,12 +106,33 @@ def read_store(path: str, setup: Optional[dict] = None, datasets=(),
     ``fingerprints`` caches the data fingerprints (by ``id`` of the data set)."""
     if not os.path.exists(path):
         return StoreSnapshot(path)
+    offer = stored = None
+    fingerprints = {} if fingerprints is None else fingerprints
     with open_store(path) as store:
         runs = tuple(store.runs())
-    offer = None
-    if setup is not None and datasets and runs:
-        offer = resume_offer(runs, current_runs(setup, datasets, fingerprints))
-    return StoreSnapshot(path, runs, offer, True, runs[-1].id if runs else 0)
+        if setup is not None and datasets and runs:
+            offer = resume_offer(runs, current_runs(setup, datasets, fingerprints))
+            stored = stored_counts(store, setup, datasets, fingerprints)
+    return StoreSnapshot(path, runs, offer, True, runs[-1].id if runs else 0, stored, setup)
+
+
+def stored_counts(store, setup: dict, datasets, fingerprints: dict) -> Optional[tuple]:
+    """Per data set, how many fits of the window's setup the store holds
+    (:func:`engine.run_plan.stored_fits`); None when the setup cannot run as it is."""
+    from engine.benchmark import experiment_for
+    from engine.experiment import parse_experiment
+    from engine.run_plan import stored_fits
+
+    datasets = list(datasets)
+    try:
+        experiment = parse_experiment(setup)
+        if experiment.datasets:
+            experiment = experiment_for(experiment, datasets)
+        keys = [fingerprints[id(d)][1] if id(d) in fingerprints else None for d in datasets]
+        return tuple(stored_fits(store, experiment, datasets,
+                                 None if None in keys else keys))
+    except ValueError:
+        return None
 
 
 def current_runs(setup: dict, datasets, fingerprints: Optional[dict] = None) -> dict:
@@ -174,8 +207,13 @@ def kept_fits(run) -> int:
 
 
 def status_text(run) -> str:
+    """``complete``, ``stopped after 465 of 1,200 fits``, or for a stopped run whose fits
+    are all in the store now (kept before it stopped, or computed by a later run)
+    ``stopped; all 1,200 fits kept``."""
     if run.complete:
         return "complete"
+    if run.fits and kept_fits(run) >= run.fits:
+        return f"stopped; all {run.fits:,} fits kept"
     return f"stopped after {kept_fits(run):,} of {run.fits:,} fits"
 
 

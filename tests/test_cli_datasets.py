@@ -88,8 +88,8 @@ def test_a_bad_second_dataset_fails_at_once_naming_it(tmp_path):
     exp.write_text(json.dumps({"datasets": [{"builtin": "moons"}, {"builtin": "wine"}],
                                "models": [{"estimator": "GaussianNB"}],
                                "metrics": ["roc_auc"]}))
-    assert_one_error_line(run_main(exp, "--out", out), 'data set "wine" (datasets[1]): '
-                          "metric 'roc_auc' works for two classes only")
+    assert_one_error_line(run_main(exp, "--out", out), "the metric ROC AUC (roc_auc) works "
+                          "for two classes only, and the data set 'wine' has 3")
     exp.write_text(json.dumps({"datasets": [{"builtin": "moons"}, {"builtin": "moons"}],
                                "dataset": {"builtin": "moons"},
                                "models": [{"estimator": "GaussianNB"}]}))

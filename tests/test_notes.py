@@ -62,6 +62,11 @@ def test_every_code_is_snake_case_with_a_meaning():
         assert isinstance(meaning, str) and len(meaning) > 10, code
 
 
+#: Calls that make a note from a code: ``Note`` and the pre-run check's ``_problem``
+#: (engine.preflight: a Problem is a Note with fixes).
+NOTE_MAKERS = ("Note", "_problem")
+
+
 def _codes_used_in(folder: str) -> set:
     """Codes of every ``Note("code", ...)`` written in the Python files of ``folder`` and
     its subpackages."""
@@ -73,7 +78,7 @@ def _codes_used_in(folder: str) -> set:
         with open(path, encoding="utf-8") as stream:
             tree = ast.parse(stream.read())
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Note" \
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in NOTE_MAKERS \
                     and node.args and isinstance(node.args[0], ast.Constant):
                 used.add(node.args[0].value)
             if isinstance(node, ast.IfExp) and isinstance(node.body, ast.Constant) \

@@ -12,6 +12,7 @@ from html import escape
 from engine import guards, runner
 from engine.benchmark import DatasetStep, check_datasets, experiment_for, run_benchmark
 from engine.experiment import parse_experiment
+from engine.preflight import blocking, check_experiment
 from engine.verdict import metric_label
 
 
@@ -57,16 +58,31 @@ def check_benchmark(setup: dict, datasets, n_jobs: int) -> tuple:
     and says what to change."""
     datasets = list(datasets)
     experiment = experiment_for(parse_experiment(setup), datasets)
-    check_datasets(experiment, datasets)
-    return experiment, datasets, n_jobs, guards.check_run(experiment, datasets, n_jobs)
+    problems = check_experiment(experiment, datasets)
+    if not blocking(problems):
+        check_datasets(experiment, datasets)
+    return (experiment, datasets, n_jobs, guards.check_run(experiment, datasets, n_jobs),
+            problems)
 
 
-def fit_count_text(n_models: int, k: int, r: int, datasets) -> str:
-    """What Run computes over several data sets, in words."""
-    n = len(datasets)
+def fit_count_text(plan, k: int, r: int, datasets) -> str:
+    """What Run computes, in words, from the run's :class:`engine.run_plan.RunPlan`:
+    ``Run computes: 4 models × 10 folds × 10 repeats = 400 fits on 100 rows``, with the
+    grid members refitted as plain models, the searches' inner fits and the second run
+    without the groups when there are any."""
+    n, members = len(datasets), plan.datasets[0].fits // max(k * r, 1) - plan.n_models
+    what = f"{plan.n_models} models"
+    if members > 0:
+        what = f"({what} + {members} grid members refitted as plain models)"
     rows = sum(dataset.n_rows for dataset in datasets)
-    return (f"Run computes: {n_models} models × {k} folds × {r} repeats × {n} data sets = "
-            f"{n_models * k * r * n:,} fits on {rows:,} rows in all")
+    text = f"Run computes: {what} × {k} folds × {r} repeats"
+    text += (f" × {n} data sets = {plan.fits:,} fits on {rows:,} rows in all" if n > 1 else
+             f" = {plan.fits:,} fits on {rows:,} rows")
+    if plan.inner_fits:
+        text += f"; the searches inside the folds add {plan.inner_fits:,} smaller fits"
+    if plan.ungrouped_fits:
+        text += f"; then {plan.ungrouped_fits:,} fits again without the groups"
+    return text
 
 
 def progress_text(progress, elapsed: str, remaining: str) -> str:

@@ -21,6 +21,8 @@ from engine import guards, runner, schema
 from engine.analysis import run_experiment
 from engine.cv import CVConfig
 from engine.experiment import CalibrationSettings, parse_experiment
+from engine.preflight import blocking, check_experiment
+from engine.run_plan import plan_models
 from engine.verdict import metric_label
 
 from ..help import help_title
@@ -28,6 +30,8 @@ from ..jobs import Job, JobSlot
 from ..metric_choice import any_imbalanced, class_counts, metrics_for_targets, ordered_metrics
 from ..note_words import note_words, plain_ids
 from ..plots.live_scores_plot import LiveScoresPlot
+from ..preflight_fixes import apply_to_state
+from ..views.preflight_dialog import PreflightDialog
 from .benchmark_run import (LivePlotFeed, check_benchmark, fit_count_text, progress_text,
                             run_benchmark_in_process)
 from .run_on import RunOn, checked_on, on_cluster
@@ -63,10 +67,14 @@ def run_in_process(experiment, dataset, n_jobs: int = 1, cluster=None, store=Non
 
 def check_setup(setup: dict, dataset, n_jobs: int) -> tuple:
     """On a worker thread: the experiment of the window's setup (an experiment file's
-    JSON object), validated, and :func:`engine.guards.check_run`'s assessment of it.
-    Returns ``(experiment, dataset, n_jobs, assessment)``; a ValueError says what to change."""
+    JSON object), validated, the pre-run check's problems (:mod:`engine.preflight`) and
+    :func:`engine.guards.check_run`'s assessment of it.
+    Returns ``(experiment, dataset, n_jobs, assessment, problems)``; a ValueError says what
+    to change."""
     experiment = parse_experiment(setup)
-    return experiment, dataset, n_jobs, guards.check_run(experiment, dataset, n_jobs)
+    problems = check_experiment(experiment, dataset)
+    return (experiment, dataset, n_jobs, guards.check_run(experiment, dataset, n_jobs),
+            problems)
 
 
 def log_text(result) -> str:
@@ -130,6 +138,8 @@ class CVTab(QWidget):
         self._run_job = JobSlot()
         self._check_job = JobSlot()     # checking the setup, estimating its time
         self._feed = None         # the live plot's feed during a run of several data sets
+        self._warnings = []       # the pre-run check's warnings of the run being started
+        self.preflight_dialog = None   # the pre-run check's list while it is open
         self._cluster = None      # the Dask scheduler of the run, or None (this computer)
         self._syncing = False
         self.store = StoreLink(self, PREPARED_FOR_DISPLAY)
@@ -364,29 +374,53 @@ class CVTab(QWidget):
         self.run_on.setEnabled(not running)          # and the jobs when on this computer
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
+        self.show_size()
+
+    def show_size(self) -> None:
+        """Say what Run computes (and what the result store already holds)."""
         self.size_label.setText(self._size_text())
 
     def _size_text(self) -> str:
+        """What Run computes, counted by :func:`engine.run_plan.plan_models` (the count
+        the progress bar, the status bar, Cancel and the Earlier runs list use)."""
         try:
-            n_models = len(self.state.model_specs())
+            specs = self.state.model_specs()
         except ValueError:
             return "Fix the models on the Models tab before running."
         if self.state.dataset is None:
             return "Load a data set on the Dataset tab before running."
-        k, r, datasets = self.folds_box.value(), self.repeats_box.value(), self.state.datasets
-        text = (f"Run computes: {n_models} models × {k} folds × {r} repeats = "
-                f"{n_models * k * r:,} fits on {self.state.dataset.n_rows:,} rows")
-        if len(datasets) > 1:
-            text = fit_count_text(n_models, k, r, datasets)
+        datasets, state = self.state.datasets, self.state
+        plan = plan_models(specs, state.cv, datasets, state.calibration, state.aloocv)
+        text = fit_count_text(plan, self.folds_box.value(), self.repeats_box.value(), datasets)
         calibration = self.state.calibration
         if calibration is not None:
             methods = " and ".join("Platt" if m == "sigmoid" else m for m in calibration.methods)
-            text += (f"; then calibration ({methods}): "
-                     f"{n_models * k * r * len(calibration.methods) * len(datasets):,} more "
-                     "fits")
+            steps = sum(each.calibration_steps for each in plan.datasets)
+            text += f"; then calibration ({methods}): {steps:,} more fits"
         if self.state.aloocv is not None:
             text += "; then ALOOCV curves for the logistic regressions"
-        return text + "."
+        if plan.steps != plan.fits:
+            text += f" — {plan.steps:,} fits in all"
+        return text + self._stored_text(plan) + "."
+
+    def _stored_text(self, plan) -> str:
+        """`` (300 of the 1,200 fits are in the result store: 900 to compute)`` when the
+        store holds fits of the setup as it is now."""
+        if self.store.without_store:
+            return ""
+        try:
+            counts = self.store.stored_for(self.state.experiment_setup())
+        except ValueError:
+            return ""
+        if not counts or len(counts) != len(plan.datasets):
+            return ""
+        plan = plan.with_reused(counts)
+        if not plan.reused:
+            return ""
+        if not plan.left:
+            return f" (all {plan.fits:,} fits are in the result store: none to compute)"
+        return (f" ({plan.reused:,} of the {plan.fits:,} fits are in the result store: "
+                f"{plan.left:,} to compute)")
 
     # ------------------------------------------------------------------ running
     @property
@@ -427,10 +461,13 @@ class CVTab(QWidget):
         self._update_buttons()
 
     def _on_checked(self, checked) -> None:
-        (experiment, dataset, n_jobs, assessment), store = checked
+        (experiment, dataset, n_jobs, assessment, problems), store = checked
         cancelled = self._end_check()
+        self._warnings = [problem for problem in problems if not problem.blocking]
         if cancelled:
             self.time_label.setText("Not started.")
+        elif blocking(problems):
+            self._offer_fixes(problems)
         elif not assessment.refuse and not self.store.accept(store):
             return
         elif assessment.refuse:
@@ -449,6 +486,24 @@ class CVTab(QWidget):
                                     "it would take…")
             self._check_job.start(job)
             self._update_buttons()
+
+    def _offer_fixes(self, problems) -> None:
+        """The pre-run check found problems that stop the run: the list with a fix for
+        each (:class:`~gui.views.preflight_dialog.PreflightDialog`); Run there checks the
+        setup again and starts it, Cancel starts nothing."""
+        self.time_label.setText("Not started: the setup needs a change first (see the list).")
+        dialog = PreflightDialog(problems, lambda fix: apply_to_state(self.state, fix), self)
+        self.preflight_dialog = dialog
+        try:
+            answer = dialog.exec()
+        finally:
+            self.preflight_dialog = None
+            dialog.deleteLater()
+        if answer == PreflightDialog.Accepted:
+            self.start_run()
+        else:
+            self.time_label.setText("Not started: fix the setup, then press Run."
+                                    if blocking(problems) else "Not started.")
 
     def _on_check_failed(self, message: str) -> None:
         self._end_check()
@@ -480,11 +535,12 @@ class CVTab(QWidget):
 
     def _launch(self, experiment, dataset, n_jobs) -> None:
         """Run on ``dataset``, or on each of a list of data sets (``run_benchmark``)."""
-        total = len(experiment.models) * experiment.cv.n_splits * experiment.cv.n_repeats
+        from engine.run_plan import plan_run
+
+        total = plan_run(experiment, dataset).steps      # the progress records to come
         several, cluster = isinstance(dataset, (list, tuple)), self._cluster
         store = self.store.launched_path()
         if several:
-            total *= len(dataset)
             feed = self._feed = LivePlotFeed(self.live_plot, experiment, self.state.renderer)
             job = Job(lambda: run_benchmark_in_process(experiment, dataset, n_jobs,
                                                        PREPARED_FOR_DISPLAY, cluster,
@@ -504,13 +560,18 @@ class CVTab(QWidget):
         self.progress_bar.setValue(0)
         self.time_label.setText("Starting…")
         self.log.clear()
+        if self._warnings:
+            self.log.setPlainText("Before the run, the check warned:\n" + "\n".join(
+                f"• {problem.words()}" for problem in self._warnings))
         self.live_plot.start([m.name for m in experiment.models], experiment.metrics[0],
                              experiment.cv.n_splits, experiment.cv.n_repeats,
                              renderer=self.state.renderer)
         self.store.bar.dismiss()
         self._run_job.start(job)
         self._update_buttons()
-        self.state.status_message.emit(f"Cross-validating: {total:,} fits…")
+        warned = (f" ({len(self._warnings)} warning(s) before the run: see the Log)"
+                  if self._warnings else "")
+        self.state.status_message.emit(f"Cross-validating: {total:,} fits…{warned}")
         self.run_started.emit()
 
     def cancel_run(self) -> None:
@@ -559,7 +620,9 @@ class CVTab(QWidget):
         self.live_plot.reset("The run was cancelled. Press Run to go on: the fits that "
                              "finished are kept." if self.store.launched_path() else
                              "The run was cancelled. Press Run to start again.")
-        self.time_label.setText(f"Cancelled after {self.progress_bar.value():,} fits.")
+        done, total = self.progress_bar.value(), self.progress_bar.maximum()
+        self.time_label.setText("Cancelled." if self.store.launched_path() else
+                                f"Cancelled after {done:,} of {total:,} fits.")
         self.store.ended("cancelled", self.time_label.text())
         self.state.status_message.emit("Cross-validation cancelled.")
         self.run_cancelled.emit()

@@ -56,6 +56,7 @@ class StoreLink(QObject):
         self._launched: Optional[tuple] = None   # (path, last run id before it)
         self._ended: Optional[tuple] = None      # (how, text) of the run ended, until read
         self._copy_job = JobSlot()                # copying the store after Save As
+        self._stored = (None, None)               # (setup, fits kept per data set)
 
     def path(self) -> str:
         """The store file of the current experiment (saved or not)."""
@@ -95,7 +96,15 @@ class StoreLink(QObject):
                                         "result store).")
         self.runs_view.schedule_refresh()
 
+    def stored_for(self, setup) -> Optional[tuple]:
+        """Per data set, the fits of ``setup`` (the window's experiment JSON) that the
+        store held when last read; None when not known for this setup."""
+        kept_setup, counts = self._stored
+        return counts if counts is not None and kept_setup == setup else None
+
     def _on_loaded(self, snapshot) -> None:
+        self._stored = (snapshot.setup, snapshot.stored)
+        self.tab.show_size()
         if self._ended is not None and self._launched is not None:
             (how, text), (path, before) = self._ended, self._launched
             self._ended = self._launched = None
@@ -106,8 +115,7 @@ class StoreLink(QObject):
         if snapshot.offer is not None:
             if self.bar.kind != "offer" or self.bar.label.text() != snapshot.offer.text():
                 self.state.status_message.emit(
-                    f"The last run of this experiment stopped after {snapshot.offer.done:,} "
-                    f"of {snapshot.offer.total:,} fits: Resume it on the Cross-validation tab.")
+                    f"{snapshot.offer.summary()}: Resume it on the Cross-validation tab.")
             self.bar.show_message("offer", snapshot.offer.text(), "Resume", self.resume)
         elif self.bar.kind == "offer":
             self.bar.dismiss()

@@ -1,5 +1,6 @@
 """GUI test fixtures: offscreen Qt, no test may leave a worker thread running, no test may
-open a modal dialog that nobody answers, and warning dialogs recorded instead of shown."""
+open a modal dialog that nobody answers, and warning dialogs and the pre-run check's list
+recorded instead of shown."""
 import gc
 import threading
 
@@ -81,6 +82,24 @@ def stores_in_a_temporary_folder(tmp_path, monkeypatch):
     from gui.store_location import ENVIRONMENT_VARIABLE
 
     monkeypatch.setenv(ENVIRONMENT_VARIABLE, str(tmp_path / "user-stores"))
+
+
+@pytest.fixture(autouse=True)
+def preflight_lists(monkeypatch):
+    """The pre-run check's lists the app would show (``PreflightDialog``, modal), each a
+    list of ``(code, blocking, words)``; none is shown: Cancel is chosen (nothing starts).
+    Tests that press its fix buttons patch ``PreflightDialog.exec`` themselves."""
+    from gui.views.preflight_dialog import PreflightDialog
+
+    shown = []
+
+    def record(dialog):
+        shown.append([(row.problem.code, row.problem.blocking, row.problem.words())
+                      for row in dialog.rows])
+        return PreflightDialog.Rejected
+
+    monkeypatch.setattr(PreflightDialog, "exec", record)
+    return shown
 
 
 @pytest.fixture

@@ -144,15 +144,18 @@ def test_calibration_runs_only_when_asked(tab):
     assert tab.state.calibration is None and "calibration" not in tab.state.to_experiment().to_json()
 
 
-def test_impossible_setup_gives_a_dialog(tab, qtbot, warnings_shown):
+def test_impossible_setup_gives_the_pre_run_list(tab, qtbot, preflight_lists):
     tab.state.set_dataset(load_builtin("iris"))             # 50 rows per class
     tab.state.set_model_entries([{"estimator": "GaussianNB", "params": {}}])
     tab.folds_box.setValue(60)
     tab.repeats_box.setValue(1)
     tab.start_run()
-    qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=60000)
-    assert "lower the number of folds to 50" in warnings_shown[0][1]
-    assert tab.run_button.isEnabled()
+    qtbot.waitUntil(lambda: len(preflight_lists) == 1, timeout=60000)
+    [(code, stops, words)] = preflight_lists[0]
+    assert (code, stops) == ("too_few_rows", True)
+    assert "lower the number of folds to 50" in words
+    qtbot.waitUntil(lambda: tab.run_button.isEnabled(), timeout=60000)
+    assert tab.time_label.text().startswith("Not started")
 
 
 def test_no_data_gives_a_dialog_before_starting(tab, warnings_shown):

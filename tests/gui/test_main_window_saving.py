@@ -25,10 +25,11 @@ def answers(monkeypatch):
     """Questions before closing: answered from ``answers.next`` (a list, first first;
     "stop" / "discard" when empty), recorded in ``answers.asked``."""
     class Answers:
-        asked, next = [], []
+        asked, next, texts = [], [], []
 
     def answer(parent, title, text, choices, default):
         Answers.asked.append((title, [label for _key, label, _role in choices]))
+        Answers.texts.append(text)
         if Answers.next:
             return Answers.next.pop(0)
         keys = [key for key, _label, _role in choices]
@@ -309,6 +310,9 @@ def test_closing_during_a_run_asks_first(window, qtbot, answers):
     answers.next = ["cancel"]
     window.quit_action.trigger()                        # Ctrl+Q
     assert answers.asked[-1] == ("Quit while running?", ["Stop and quit", "Cancel"])
+    kept = window.cv_tab.store.launched_path()          # the store keeps the finished fits
+    assert kept and "are kept in the result store" in answers.texts[-1]
+    assert "lost" not in answers.texts[-1] and kept[-30:] in answers.texts[-1]   # elided
     assert window.isVisible() and window.cv_tab.running
     answers.next = ["stop", "discard"]                 # repeats changed: unsaved too
     window.close()

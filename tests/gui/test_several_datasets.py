@@ -268,16 +268,20 @@ def test_cancel_a_run_of_several_data_sets(cv_tab, qtbot):
 
 
 def test_a_data_set_the_folds_cannot_use_is_named_before_any_fit(cv_tab, qtbot,
-                                                                warnings_shown):
+                                                                preflight_lists):
     state = cv_tab.state
     state.set_datasets([load_builtin("iris"), load_builtin("moons", n_samples=12)])
     state.set_model_entries(TWO_MODELS)
     cv_tab.folds_box.setValue(10)
     assert state.metrics[0] == "roc_auc_ovr"                   # valid on 3 and on 2 classes
     cv_tab.start_run()
-    qtbot.waitUntil(lambda: warnings_shown != [], timeout=60000)
-    assert warnings_shown[0][1].startswith('Data set "moons" (datasets[1]): the smallest class')
-    assert cv_tab.run_button.isEnabled() and cv_tab.time_label.text() == "Not started."
+    qtbot.waitUntil(lambda: preflight_lists != [], timeout=60000)
+    folds = [(stops, words) for code, stops, words in preflight_lists[0]
+             if code == "too_few_rows"]
+    assert len(folds) == 1 and folds[0][0]
+    assert folds[0][1].startswith("the data set 'moons': the smallest class has only 6 row(s)")
+    qtbot.waitUntil(lambda: cv_tab.run_button.isEnabled(), timeout=60000)
+    assert cv_tab.time_label.text() == "Not started: fix the setup, then press Run."
 
 
 def test_the_live_plot_starts_again_for_each_data_set(cv_tab):

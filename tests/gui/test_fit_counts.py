@@ -1,0 +1,66 @@
+"""One count of fits in the window: the CV tab's panel, the progress bar, the status bar
+and the Earlier runs list agree with engine.run_plan for a run with a tuned model, grouped
+data with ``compare_ungrouped`` and several data sets; after the run the panel says the
+store holds them all."""
+import os
+
+from engine.benchmark import load_datasets
+from engine.experiment import parse_experiment
+from engine.run_plan import plan_run
+from tests.gui.test_cv_tab import tab  # noqa: F401 - the CV tab, shown
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "resources", "examples")
+
+
+def experiment():
+    return parse_experiment({
+        "datasets": [{"name": "subjects", "csv": "repeated_subjects.csv",
+                      "target": "condition", "groups": "subject"},
+                     {"name": "moons", "builtin": "moons", "n_samples": 80}],
+        "models": [{"name": "tuned", "estimator": "LogisticRegression", "scale": True,
+                    "params": {"max_iter": 2000},
+                    "tune": {"grid": {"C": [0.1, 1.0]}, "inner_splits": 3}},
+                   {"name": "nb", "estimator": "GaussianNB"}],
+        "metrics": ["accuracy"],
+        "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0, "compare_ungrouped": True}},
+        base_dir=EXAMPLES)
+
+
+def test_panel_bar_status_and_earlier_runs_agree(tab, qtbot):
+    exp = experiment()
+    datasets = load_datasets(exp)
+    plan = plan_run(exp, datasets)
+    assert (plan.fits, plan.steps, plan.inner_fits) == (24, 36, 36)
+    tab.state.apply_experiment(exp, list(datasets))
+    panel = tab.size_label.text()
+    assert "(2 models + 2 grid members refitted as plain models) × 3 folds" in panel
+    assert "= 24 fits" in panel and "add 36 smaller fits" in panel
+    assert "then 12 fits again without the groups" in panel and "— 36 fits in all" in panel
+    status = []
+    tab.state.status_message.connect(status.append)
+    with qtbot.waitSignal(tab.run_succeeded, timeout=180000):
+        tab.run_button.click()
+    assert (tab.progress_bar.value(), tab.progress_bar.maximum()) == (36, 36)
+    assert "Cross-validating: 36 fits…" in status
+    qtbot.waitUntil(lambda: "kept for later runs" in tab.time_label.text(), timeout=20000)
+    assert "(all 24 fits computed and kept for later runs)" in tab.time_label.text()
+    frame = tab.runs_view.table.frame()
+    assert list(frame["Fits"]) == [12, 12] and set(frame["Status"]) == {"complete"}
+    qtbot.waitUntil(lambda: "in the result store" in tab.size_label.text(), timeout=20000)
+    assert "(all 24 fits are in the result store: none to compute)" in tab.size_label.text()
+
+
+def test_a_stopped_run_whose_fits_are_all_kept_says_so():
+    from types import SimpleNamespace
+
+    from gui.store_runs import ResumeOffer, status_text
+
+    stopped = SimpleNamespace(complete=False, fits=1200, reused=0, computed=1200)
+    assert status_text(stopped) == "stopped; all 1,200 fits kept"
+    partly = SimpleNamespace(complete=False, fits=1200, reused=100, computed=365)
+    assert status_text(partly) == "stopped after 465 of 1,200 fits"
+    offer = ResumeOffer("2026-01-02T03:04:05", 1200, 1200, (1,))
+    assert offer.text().startswith("The last run of this experiment stopped after all its "
+                                   "1,200 fits were kept (2026-01-02 03:04)")
+    assert "1,200 of 1,200" not in offer.text()
