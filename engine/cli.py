@@ -126,7 +126,9 @@ def _run(args, argv) -> int:
     from .benchmark import load_datasets, run_benchmark
     from .data import load_dataset
     from .experiment import load_experiment
-    from .result_folder import probe_writable, remove_created, write_result_folder
+    from .result_folder import (prepare_result_folder, probe_writable, remove_created,
+                                write_result_folder)
+    from .store import check_store_path
 
     jobs, note = guards.cap_jobs(args.jobs)
     if note:
@@ -144,6 +146,8 @@ def _run(args, argv) -> int:
             created = probe_writable(out)
         except OSError as exc:
             return _fail(f"cannot write to {out}: {_reason(exc)}")
+        _print_notes(prepare_result_folder(out), args.quiet)   # FolderRefused: exit 2
+        check_store_path(_store_path(args, out), in_folder=not args.store)
         several = bool(experiment.datasets)
         if several:               # every data set read and checked before any fit
             dataset = load_datasets(experiment)
@@ -297,13 +301,19 @@ def _manifest(result, args, argv) -> dict:
     return manifest
 
 
+def _store_path(args, out: str) -> str:
+    """``--store`` or ``store.sqlite`` in the result folder."""
+    from .store import DEFAULT_NAME
+
+    return os.path.abspath(args.store) if args.store else os.path.join(out, DEFAULT_NAME)
+
+
 def _open_store(args, out: str):
     """The run's result store (:mod:`engine.store`): ``--store`` or ``store.sqlite`` in the
     result folder."""
-    from .store import DEFAULT_NAME, ResultStore
+    from .store import ResultStore
 
-    path = os.path.abspath(args.store) if args.store else os.path.join(out, DEFAULT_NAME)
-    return ResultStore(path, fresh=args.fresh)
+    return ResultStore(_store_path(args, out), fresh=args.fresh)
 
 
 def _drop_if_empty(store, created: list) -> None:

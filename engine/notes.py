@@ -172,6 +172,10 @@ CODES = {
                                  "Wilcoxon test for them [pairs: ((model_1, model_2), ...)]",
     "across_wilcoxon_method": "how the Wilcoxon p-values were computed when not all exactly "
                               "[exact, permutation, asymptotic: the pairs of each]",
+    # ---- the result folder (engine.result_folder, engine.folder_entries)
+    "result_folder_leftover": "an entry of the result folder that looks like a leftover of "
+                              "this app but is not exactly its own was left alone "
+                              "[folder, name, problem]",
 }
 
 
