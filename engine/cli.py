@@ -146,7 +146,7 @@ def _run(args, argv) -> int:
             created = probe_writable(out)
         except OSError as exc:
             return _fail(f"cannot write to {out}: {_reason(exc)}")
-        _print_notes(prepare_result_folder(out), args.quiet)   # FolderRefused: exit 2
+        folder_notes = _print_notes(prepare_result_folder(out), args.quiet)  # or exit 2
         check_store_path(_store_path(args, out), in_folder=not args.store)
         several = bool(experiment.datasets)
         if several:               # every data set read and checked before any fit
@@ -169,6 +169,7 @@ def _run(args, argv) -> int:
         result = run_to_end(job, on_progress)
         notes = [str(note) for note in result.notes]
         _print_notes([note for note in notes if note not in shown], args.quiet)
+        notes += folder_notes                    # entries of the folder left alone
         if not args.quiet:
             sys.stderr.write(f"reused {store.reused} of {store.fits} fits from the result "
                              f"store {store.path}\n")

@@ -145,9 +145,11 @@ class ResultStore:
         self.fits = self.reused = self.computed = 0
         self.batch = uuid.uuid4().hex
         self._run: Optional[int] = None
+        self._begun = None                 # (handle, row) of a run begun, not yet recorded
+        self._handles, self._ids = 0, {}   # begin_run's handles and their runs' ids
         self._data = None
         self._pending: list = []           # rows of fits saved, not yet committed
-        self.commit_seconds = commit_seconds
+        self.commit_seconds, self.timeout = commit_seconds, timeout
         self._committed = time.monotonic()
         check_store_path(self.path)
         #: True when this object made the store (the file did not exist, or was empty).
@@ -190,8 +192,22 @@ class ResultStore:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
             raise
-        db.execute("PRAGMA journal_mode=WAL")   # after the checks: a refused file keeps its
-        db.execute("PRAGMA synchronous=NORMAL")  # journal mode too
+        self._use_wal()                          # after the checks: a refused file keeps
+        db.execute("PRAGMA synchronous=NORMAL")  # its journal mode too
+
+    def _use_wal(self) -> None:
+        """Switch the file to WAL (once; later openers find it so). SQLite answers "locked"
+        at once, without waiting, while another connection is using the file: asked again
+        until ``timeout`` has passed."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+            time.sleep(0.01)
 
     def _new_file(self) -> bool:
         """Inside the write transaction: True for a file without any content yet (just
@@ -332,8 +348,9 @@ class ResultStore:
         by_index = {i: found[key] for i, key in enumerate(keys) if key in found}
         self.fits += len(keys)
         self.reused += len(by_index)
-        if self._run is not None:
+        if self._run is not None or self._begun is not None:
             with self._transaction() as db:
+                self._record_begun(db)
                 db.execute("DELETE FROM run_fits WHERE run = ?", (self._run,))
                 db.executemany("INSERT INTO run_fits VALUES (?, ?, ?)",
                                [(self._run, i, key) for i, key in enumerate(keys)])
@@ -391,29 +408,47 @@ class ResultStore:
 
     # ------------------------------------------------------------------ runs
     def begin_run(self, experiment, dataset) -> int:
-        """Record a run as begun (not complete); the fits looked up next are its fits."""
+        """Begin a run: the fits looked up next are its fits. It is recorded (as begun,
+        not complete) when they are looked up, after every stored fit read passed its
+        checks, so that a damaged store is left as it was.
+
+        Returns
+        -------
+        int
+            The handle to give :meth:`finish_run`.
+        """
         from .readers import data_record
 
         data_key = self.data_key(dataset)
-
         data = data_record(dataset, experiment.base_dir)
-        with self._transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO runs (batch, started, experiment, base_dir, data, "
-                "data_fingerprint, models, primary_metric) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.batch, _now(), json.dumps(experiment.to_json(), default=str),
-                 os.path.abspath(experiment.base_dir), json.dumps(data, default=str), data_key,
-                 json.dumps([m.name for m in experiment.models]),
-                 experiment.metrics[0] if experiment.metrics else None))
-        self._run = cursor.lastrowid
-        return self._run
+        self._handles += 1
+        self._begun = (self._handles, (
+            self.batch, _now(), json.dumps(experiment.to_json(), default=str),
+            os.path.abspath(experiment.base_dir), json.dumps(data, default=str), data_key,
+            json.dumps([m.name for m in experiment.models]),
+            experiment.metrics[0] if experiment.metrics else None))
+        self._run = None
+        return self._handles
 
-    def finish_run(self, run_id: int) -> None:
-        """Record the run as complete."""
+    def _record_begun(self, db) -> None:
+        """Insert the run begun (inside a transaction); its id becomes the current run's."""
+        if self._begun is None:
+            return
+        handle, row = self._begun
+        cursor = db.execute(
+            "INSERT INTO runs (batch, started, experiment, base_dir, data, "
+            "data_fingerprint, models, primary_metric) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+        self._run = self._ids[handle] = cursor.lastrowid
+        self._begun = None
+
+    def finish_run(self, handle: int) -> None:
+        """Record the run begun with ``handle`` (:meth:`begin_run`) as complete."""
         with self._transaction() as db:
+            if self._begun is not None and self._begun[0] == handle:
+                self._record_begun(db)
             db.execute("UPDATE runs SET complete = 1, finished = ? WHERE id = ?",
-                       (_now(), run_id))
-        if self._run == run_id:
+                       (_now(), self._ids.get(handle)))
+        if self._run == self._ids.get(handle):
             self._run = None
 
     def runs(self) -> list:
