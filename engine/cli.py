@@ -146,8 +146,11 @@ def _run(args, argv) -> int:
             created = probe_writable(out)
         except OSError as exc:
             return _fail(f"cannot write to {out}: {_reason(exc)}")
-        folder_notes = _print_notes(prepare_result_folder(out), args.quiet)  # or exit 2
-        check_store_path(_store_path(args, out), in_folder=not args.store)
+        store_path = _store_path(args, out)
+        own = ([os.path.basename(store_path) + s for s in ("", "-wal", "-shm", "-journal")]
+               if os.path.dirname(store_path) == out else [])
+        folder_notes = _print_notes(prepare_result_folder(out, own=own), args.quiet)  # or 2
+        check_store_path(store_path, in_folder=not args.store)
         several = bool(experiment.datasets)
         if several:               # every data set read and checked before any fit
             dataset = load_datasets(experiment)
@@ -176,7 +179,8 @@ def _run(args, argv) -> int:
         stage = "writing"
         tables, texts = result.tables(), (result.texts() if several else None)
         write_result_folder(tables, out, {**_manifest(result, args, argv),
-                                          "store": _store_record(store, args)}, notes, texts)
+                                          "store": _store_record(store, args)}, notes, texts,
+                            own=own)
         stage = "done"
     except ValueError as exc:
         remove_created(created)

@@ -198,7 +198,7 @@ def _always_ours(entry: os.DirEntry) -> bool:
     return False
 
 
-def folder_refusal(folder: str, names=WRITABLE) -> Optional[FolderRefused]:
+def folder_refusal(folder: str, names=WRITABLE, own=()) -> Optional[FolderRefused]:
     """Why not to write a result set with ``names`` into ``folder``, or None.
 
     Parameters
@@ -208,6 +208,8 @@ def folder_refusal(folder: str, names=WRITABLE) -> Optional[FolderRefused]:
     names : iterable of str
         The files the run writes (``run.json`` aside); by default every name a run can
         write (the check before computing).
+    own : iterable of str
+        Other names of the run's own in the folder (a ``--store`` file kept there).
     """
     if not os.path.isdir(folder):
         return None
@@ -215,7 +217,9 @@ def folder_refusal(folder: str, names=WRITABLE) -> Optional[FolderRefused]:
     with os.scandir(folder) as found:
         entries = list(found)
     if manifest is None:
-        foreign = [e.name for e in entries if not _always_ours(e)]
+        own = set(own)
+        foreign = [e.name for e in entries if not _always_ours(e) and not (
+            e.name in own and e.is_file(follow_symlinks=False))]
         return FolderRefused(folder, foreign, "foreign_folder", problem) if foreign else None
     listed, wanted = set(manifest["tables"]), set(names)
     unlisted = [e.name for e in entries if e.name in wanted

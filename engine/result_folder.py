@@ -80,7 +80,7 @@ SUBFOLDER = "honest-eval-results"
 
 
 def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
-                        texts: Optional[dict] = None) -> list:
+                        texts: Optional[dict] = None, own=()) -> list:
     """Write one run's result set into ``folder`` (created), replacing the previous set.
 
     Parameters
@@ -98,6 +98,9 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
     texts : dict, optional
         ``{file name: text}``: other text files of the run (``report.md``), written as
         they are; file names of :data:`KNOWN_TABLES` ending ``.md``.
+    own : iterable of str, optional
+        Other file names of the run in the folder (a result store kept there under
+        another name than ``store.sqlite``): not taken for files of someone else.
 
     Returns
     -------
@@ -125,7 +128,7 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
     os.makedirs(folder, exist_ok=True)
     files = [*tables, *texts, *([NOTES] if notes else [])]
     names = sorted(files)
-    prepare_result_folder(folder, names)                   # before anything is written
+    prepare_result_folder(folder, names, own)              # before anything is written
     staging = tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder)
     staging_fd = _open(staging)
     committed = False
@@ -141,7 +144,7 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
             write_text(os.path.join(staging, NOTES), lambda stream: stream.write(text))
         with _folder_lock(folder):
             _recover(folder, own=staging)
-            previous = _refuse_if_not_ours(folder, names)
+            previous = _refuse_if_not_ours(folder, names, own)
             record = {**manifest, "tables": names, "removed": _to_remove(folder, previous,
                                                                         names),
                       "written": datetime.now().astimezone().isoformat(timespec="seconds"),
@@ -165,9 +168,12 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
     return [os.path.join(folder, name) for name in [*files, MANIFEST]]
 
 
-def prepare_result_folder(folder: str, names=WRITABLE) -> list:
+def prepare_result_folder(folder: str, names=WRITABLE, own=()) -> list:
     """Before a run computes anything: finish or undo what killed writers of this app
     left in ``folder`` and check that a result set with ``names`` may be written there.
+
+    ``own``: other file names of the run in the folder (its result store under another
+    name than ``store.sqlite``, with SQLite's side files).
 
     Returns
     -------
@@ -184,7 +190,7 @@ def prepare_result_folder(folder: str, names=WRITABLE) -> list:
     if os.path.isdir(folder):
         with _folder_lock(folder):
             notes = _recover(folder)
-    _refuse_if_not_ours(folder, names)
+    _refuse_if_not_ours(folder, names, own)
     return notes
 
 
@@ -279,13 +285,13 @@ def remove_created(created: list) -> None:
 def _check_name(name, suffix: str = ".csv") -> None:
     if not (isinstance(name, str) and name in KNOWN_TABLES and name.endswith(suffix)):
         what = "table name" if suffix == ".csv" else "file name"
-        raise ValueError(f"not a {suffix} {what} of this app: {name!r}")
+        raise ValueError(f"not a plain {suffix} {what} of this app: {name!r}")
 
 
-def _refuse_if_not_ours(folder: str, names) -> Optional[dict]:
+def _refuse_if_not_ours(folder: str, names, own=()) -> Optional[dict]:
     """Raise :class:`FolderRefused` when ``folder`` is not the app's to write ``names``
     into; else its valid ``run.json`` (None when there is none)."""
-    refusal = folder_refusal(folder, names)
+    refusal = folder_refusal(folder, names, own)
     if refusal is not None:
         raise refusal
     return read_manifest(folder)

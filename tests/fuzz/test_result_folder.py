@@ -289,3 +289,17 @@ def test_reading_any_manifest_file_never_raises(tmp_path_factory, text):
     path.write_bytes(text.encode("utf-8", "surrogatepass"))
     manifest, problem = read_manifest_file(str(path))
     assert (manifest is None) != (problem is None)
+
+
+def test_a_store_kept_in_the_folder_under_another_name_is_the_runs_own(place):
+    home, out, exp = place
+    store = out / "kept.sqlite"
+    done = headless(exp, "--out", out, "--store", store, "--quiet")
+    assert done.returncode == 0, done.stderr
+    os.unlink(out / "run.json")                  # as if the first run had been killed
+    for name in os.listdir(out):
+        if name.endswith(".csv") or name == "notes.txt":
+            os.unlink(out / name)
+    again = headless(exp, "--out", out, "--store", store)
+    assert again.returncode == 0, again.stderr
+    assert "reused 2 of 2 fits" in again.stderr
