@@ -132,7 +132,9 @@ def _run(args, argv) -> int:
     from .benchmark import load_datasets, run_benchmark
     from .data import load_dataset
     from .experiment import load_experiment
-    from .result_folder import probe_writable, remove_created, write_result_folder
+    from .result_folder import (prepare_result_folder, probe_writable, remove_created,
+                                write_result_folder)
+    from .store import check_store_path
 
     jobs, note = guards.cap_jobs(args.jobs)
     if spec is not None and spec.n_workers is not None:      # local:N, capped like --jobs
@@ -153,6 +155,11 @@ def _run(args, argv) -> int:
             created = probe_writable(out)
         except OSError as exc:
             return _fail(f"cannot write to {out}: {_reason(exc)}")
+        store_path = _store_path(args, out)
+        own = ([os.path.basename(store_path) + s for s in ("", "-wal", "-shm", "-journal")]
+               if os.path.dirname(store_path) == out else [])
+        folder_notes = _print_notes(prepare_result_folder(out, own=own), args.quiet)  # or 2
+        check_store_path(store_path, in_folder=os.path.dirname(store_path) == out)
         several = bool(experiment.datasets)
         if several:               # every data set read, then checked before any fit
             dataset = load_datasets(experiment, check=False)
@@ -177,13 +184,15 @@ def _run(args, argv) -> int:
         result = run_to_end(job, on_progress)
         notes = [str(note) for note in result.notes]
         _print_notes([note for note in notes if note not in shown], args.quiet)
+        notes += folder_notes                    # entries of the folder left alone
         if not args.quiet:
             _say(f"reused {store.reused} of {store.fits} fits from the result store "
                  f"{store.path}")
         stage = "writing"
         tables, texts = result.tables(), (result.texts() if several else None)
         write_result_folder(tables, out, {**_manifest(result, args, argv),
-                                          "store": _store_record(store, args)}, notes, texts)
+                                          "store": _store_record(store, args)}, notes, texts,
+                            own=own)
         stage = "done"
     except ValueError as exc:
         remove_created(created)
@@ -329,13 +338,18 @@ def _manifest(result, args, argv) -> dict:
     return manifest
 
 
+def _store_path(args, out: str) -> str:
+    """The store's file (:func:`store_choice`)."""
+    return store_choice(args.store, args.experiment, out)
+
+
 def _open_store(args, out: str):
     """The run's result store (:mod:`engine.store`): ``--store``; else the store the app
     keeps beside the experiment (``NAME.store.sqlite`` next to ``NAME.json``) when that
     file exists; else ``store.sqlite`` in the result folder."""
     from .store import ResultStore
 
-    return ResultStore(store_choice(args.store, args.experiment, out), fresh=args.fresh)
+    return ResultStore(_store_path(args, out), fresh=args.fresh)
 
 
 def store_choice(store, experiment: str, out: str) -> str:

@@ -450,7 +450,8 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     pos_label = getattr(dataset, "pos_label", None)
     keys = (store.keys(dataset, [*models, *(member for _, _, member in members)], config,
                        metrics, splits, tasks) if store else None)
-    stored = store.lookup(keys) if store else {}
+    stored = (store.lookup(keys, [len(splits[s][1]) for _, s in tasks]) if store
+              else {})
     missing = [index for index in range(len(tasks)) if index not in stored]
     if missing and getattr(store, "replay", False):
         raise ValueError(f"{len(missing)} of the run's {len(tasks)} fits are not in the "

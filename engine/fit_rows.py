@@ -87,10 +87,15 @@ def _arrays(header: str, data: bytes) -> dict:
     """The arrays of a stored fit: ``header`` lists name, dtype, shape and byte count of
     each, their bytes one after another in ``data``."""
     arrays, offset = {}, 0
-    for name, dtype, shape, size in json.loads(header):
+    entries = json.loads(header)
+    if not isinstance(entries, list):
+        raise ValueError("its arrays' header is not a list")
+    for name, dtype, shape, size in entries:
         dtype = np.dtype(dtype)
-        if dtype.hasobject:
-            raise ValueError("a stored array of objects")
+        if dtype.hasobject or not isinstance(size, int) or size < 0 or \
+                not isinstance(shape, list) or not all(isinstance(n, int) and n >= 0
+                                                       for n in shape):
+            raise ValueError(f"its array {str(name)[:40]!r} is not a plain array")
         raw = bytearray(data[offset:offset + size])
         arrays[name] = np.frombuffer(raw, dtype=dtype).reshape(shape)
         offset += size
@@ -104,7 +109,46 @@ def decode_fit(text: str, header: str, data: bytes):
     from .cv import FoldFit
 
     arrays = _arrays(header, data)
-    stored = {name: _untagged(value) for name, value in json.loads(text).items()}
+    fields = json.loads(text)
+    if not isinstance(fields, dict):
+        raise ValueError("its fields are not a JSON object")
+    stored = {name: _untagged(value) for name, value in fields.items()}
     stored.update(arrays)
     names = {item.name for item in dataclasses.fields(FoldFit)}
-    return FoldFit(**{name: value for name, value in stored.items() if name in names})
+    fit = FoldFit(**{name: value for name, value in stored.items() if name in names})
+    check_fit(fit)
+    return fit
+
+
+_KINDS = (None, "proba", "decision", "labels")
+
+
+def check_fit(fit) -> None:
+    """Raise a ValueError naming the first field of a stored fit that holds what no fit
+    holds (a score that is not a number, predictions of the wrong shape or type ...)."""
+    def real(value) -> bool:
+        return isinstance(value, (int, float, np.integer, np.floating)) \
+            and not isinstance(value, (bool, np.bool_))
+
+    if not isinstance(fit.scores, tuple) or not all(real(v) for v in fit.scores):
+        raise ValueError("its scores are not numbers")
+    if not real(fit.fit_seconds):
+        raise ValueError("its fit time is not a number")
+    if fit.kind not in _KINDS:
+        raise ValueError("its kind of predictions is unknown")
+    if fit.values is not None and not (isinstance(fit.values, np.ndarray)
+                                       and fit.values.ndim == 2
+                                       and fit.values.dtype.kind in "fiu"):
+        raise ValueError("its predicted values are not a table of numbers")
+    if fit.labels is not None and not (isinstance(fit.labels, np.ndarray)
+                                       and fit.labels.ndim == 1
+                                       and fit.labels.dtype.kind in "iu"):
+        raise ValueError("its predicted labels are not class codes")
+    if fit.error is not None and not isinstance(fit.error, str):
+        raise ValueError("its error is not text")
+    for name in ("errors", "warnings"):
+        value = getattr(fit, name)
+        if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+            raise ValueError(f"its {name} are not texts")
+    if not isinstance(fit.details, dict):
+        raise ValueError("its details are not a mapping")

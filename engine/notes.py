@@ -217,6 +217,10 @@ CODES = {
                            "inner_splits, rows]",
     "unscaled_model": "a scale-sensitive model runs unscaled on features of very different "
                       "spreads [dataset, datasets, model, entry, estimator, ratio]",
+    # ---- the result folder (engine.result_folder, engine.folder_entries)
+    "result_folder_leftover": "an entry of the result folder that looks like a leftover of "
+                              "this app but is not exactly its own was left alone "
+                              "[folder, name, problem]",
 }
 
 

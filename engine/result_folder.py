@@ -3,10 +3,23 @@
 :func:`write_result_folder` writes a run's tables, ``notes.txt`` and the manifest
 ``run.json`` (which lists them) into a folder, replacing the previous run's set.
 
+Whose folder
+------------
+Only the app's own files are ever replaced or removed (:mod:`engine.folder_entries`).
+A folder is written when it is new or empty, or holds the app's earlier results (its
+valid ``run.json``) and no file the app did not write under a name the run writes; a
+folder holding anything else (besides the app's staging and temporary entries and the
+result store) is refused with :class:`~engine.folder_entries.FolderRefused`, naming those
+entries: the headless runner exits 2, the app's Export offers a new folder inside it
+(:func:`free_subfolder`). Every name in a manifest is checked against the app's table
+names before use; nothing is ever written through a link (files are renamed into place,
+which replaces a link, never its target).
+
 How, and what is guaranteed
 ---------------------------
-1. Everything is written into a fresh ``.staging-*`` folder inside the target folder,
-   each file flushed to disk.  The folder itself is not touched yet.
+1. Everything is written into a fresh ``.honest-eval-staging-*`` folder inside the target
+   folder, its marker file first, each file flushed to disk.  The folder itself is not
+   touched yet.
 2. The staging folder's ``run.json`` is written (atomically) last.  This is the commit
    point: it lists the new tables and the previous tables to remove.
 3. Roll forward: the folder's old ``run.json`` is removed, the new files are renamed
@@ -14,24 +27,27 @@ How, and what is guaranteed
    renamed into place last; the staging folder is deleted.  Every step can be repeated.
 
 Stopped before the commit point (error, Ctrl-C, kill, power loss), the folder still holds
-the previous run's complete set untouched, plus a ``.staging-*`` folder that the next
-write deletes.  Stopped by an exception after it, the writer finishes step 3 before
-passing the exception on.  Killed during step 3 (a window of a few renames), the folder
-holds no ``run.json`` and a ``.staging-*`` folder with one: :func:`recover_folder`,
-which every write runs first, then completes the new set.  So, once recovered, the
-folder holds exactly one complete set: every table its ``run.json`` lists, from that
-run, and no other result table.  Without recovery, the folder is at every instant
-either such a set or, while a write is unfinished or was killed in step 3, without a
-``run.json``.  (A reader racing a live writer can still read tables of two runs: read
-``run.json`` before and after the tables and compare.)
+the previous run's complete set untouched, plus a staging folder that the next write
+deletes.  Stopped by an exception after it, the writer finishes step 3 before passing the
+exception on.  Killed during step 3 (a window of a few renames), the folder holds no
+``run.json`` and a committed staging folder: :func:`recover_folder`, which every write
+runs first, then completes the new set (only while the folder has no ``run.json``; a
+committed staging folder beside a valid ``run.json`` is stale and deleted).  So, once
+recovered, the folder holds exactly one complete set: every table its ``run.json`` lists,
+from that run, and no other result table of the app.  (A reader racing a live writer can
+still read tables of two runs: read ``run.json`` before and after the tables and compare.)
 
-Only names a run of this app writes are ever removed: the tables listed by the previous
-``run.json`` (one written by this app) and :data:`KNOWN_TABLES`; other files stay.
-The commit and roll forward of writers in one folder are serialised by advisory locks
-(``flock``) on Linux and macOS, which also tell a live writer's ``.staging-*`` folders
-and ``.tmp-*`` files from those of killed runs.  Windows has no such locks: there, writing into one folder from two
-processes at once is not supported, and every ``.staging-*`` and ``.tmp-*`` entry is
-taken as left by a killed run.
+A staging folder or temporary file that is not exactly the app's (another name, no
+marker, a manifest listing a path or a name the app never writes, entries the app never
+writes) is left alone and reported (note ``result_folder_leftover``).  A staging folder
+exactly like the app's, manifest and marker included, cannot be told from one: rolled
+forward, it can still only replace or remove files of the app's table names inside the
+folder, never a path outside it.  The commit and roll forward of writers in one folder are
+serialised by advisory locks (``flock``) on Linux and macOS, which also tell a live
+writer's staging folders and temporary files from those of killed runs.  Windows has no
+such locks: there, writing into one folder from two processes at once is not supported,
+and every staging folder and temporary file of the app's names is taken as left by a
+killed run.
 """
 from __future__ import annotations
 
@@ -45,32 +61,33 @@ from datetime import datetime
 from importlib import metadata
 from typing import Optional
 
-from .tables import fsync_folder, try_lock, visible, write_csv, write_text
+from .folder_entries import (KNOWN_TABLES, MANIFEST, MARKER_TEXT, NOTES, REPORT,
+                             STAGING_MARKER, STAGING_PREFIX, WRITABLE, WRITTEN_BY,
+                             FolderRefused, classify_staging, folder_refusal,
+                             is_staging_name, is_temporary_name, leftover_note,
+                             read_manifest_file)
+from .tables import (TEMPORARY_PREFIX, fsync_folder, try_lock, visible, write_csv,
+                     write_text)
 
-MANIFEST, NOTES, REPORT = "run.json", "notes.txt", "report.md"
-WRITTEN_BY = "honest-eval"
-#: Every table a run can write (``tables()`` of engine.analysis, engine.aloocv,
-#: engine.calibration and, with several data sets, engine.across) and the across report;
-#: removed when a new run does not write it.
-KNOWN_TABLES = frozenset({
-    "fold_scores.csv", "summary.csv", "correlation.csv", "pairwise.csv",
-    "credible_intervals.csv", "failures.csv", "aloocv_curve.csv", "aloocv_optimum.csv",
-    "calibration_curve.csv", "calibration_scores.csv", "calibration_map.csv",
-    "confusion.csv", "per_class.csv", "dataset_scores.csv", "ranks.csv", "friedman.csv",
-    "nemenyi.csv", "wilcoxon.csv", "signed_rank.csv", "grouping_gap.csv", "tuning.csv",
-    "thresholds.csv", "tuning_optimism.csv", REPORT})
-STAGING_PREFIX, TEMPORARY_PREFIX = ".staging-", ".tmp-"
+__all__ = ["KNOWN_TABLES", "MANIFEST", "NOTES", "REPORT", "WRITTEN_BY", "STAGING_PREFIX",
+           "TEMPORARY_PREFIX", "FolderRefused", "write_result_folder", "recover_folder",
+           "prepare_result_folder", "read_manifest", "free_subfolder", "versions",
+           "probe_writable", "remove_created", "roll_forward"]
 _INDEXED = ("correlation.csv",)
+#: A new folder inside a refused one (the app's Export offers it): this name, then
+#: ``-2``, ``-3`` ...
+SUBFOLDER = "honest-eval-results"
 
 
 def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
-                        texts: Optional[dict] = None, csv_style: str = "standard") -> list:
+                        texts: Optional[dict] = None, csv_style: str = "standard",
+                        own=()) -> list:
     """Write one run's result set into ``folder`` (created), replacing the previous set.
 
     Parameters
     ----------
     tables : dict
-        ``{file name: DataFrame}``; plain ``.csv`` file names.
+        ``{file name: DataFrame}``; file names of :data:`KNOWN_TABLES` ending ``.csv``.
     folder : str
     manifest : dict
         What to record about the run (JSON-serialisable); ``run.json`` holds it plus
@@ -82,10 +99,13 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
     texts : dict, optional
         ``{file name: text}``: other text files of the run (``report.md``), written as
         they are apart from invisible characters, written out line by line (the text's
-        own markup is its writer's job); plain ``.md`` file names.
+        own markup is its writer's job); file names of :data:`KNOWN_TABLES` ending ``.md``.
     csv_style : str
         The tables' CSV style (:data:`engine.tables.CSV_STYLES`); ``run.json`` records
         it. The headless runner writes the standard one.
+    own : iterable of str, optional
+        Other file names of the run in the folder (a result store kept there under
+        another name than ``store.sqlite``): not taken for files of someone else.
 
     Returns
     -------
@@ -95,8 +115,11 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
 
     Raises
     ------
+    FolderRefused
+        The folder holds files this app did not write (see the module's note); nothing
+        was written.
     ValueError
-        A table name that is not a plain ``.csv`` file name (a text's: ``.md``).
+        A table name that is not one of the app's tables (a text's: ``.md``).
     OSError
         The folder cannot be written.  Unless the exception carries
         ``committed = True``, the folder is unchanged; with it, the new set is complete.
@@ -110,11 +133,13 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
     os.makedirs(folder, exist_ok=True)
     files = [*tables, *texts, *([NOTES] if notes else [])]
     names = sorted(files)
+    prepare_result_folder(folder, names, own)              # before anything is written
     staging = tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder)
     staging_fd = _open(staging)
     committed = False
     try:
         try_lock(staging_fd)
+        write_text(os.path.join(staging, STAGING_MARKER), lambda s: s.write(MARKER_TEXT))
         for name, frame in tables.items():
             write_csv(frame, os.path.join(staging, name), index=name in _INDEXED,
                       style=csv_style)
@@ -126,7 +151,9 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
             write_text(os.path.join(staging, NOTES), lambda stream: stream.write(text))
         with _folder_lock(folder):
             _recover(folder, own=staging)
-            record = {**manifest, "tables": names, "removed": _to_remove(folder, names),
+            previous = _refuse_if_not_ours(folder, names, own)
+            record = {**manifest, "tables": names, "removed": _to_remove(folder, previous,
+                                                                        names),
                       **({"csv_style": csv_style} if csv_style != "standard" else {}),
                       "written": datetime.now().astimezone().isoformat(timespec="seconds"),
                       "versions": versions(), "written_by": WRITTEN_BY}
@@ -140,7 +167,7 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
                 raise
     except BaseException as exc:
         if not committed:
-            shutil.rmtree(staging, ignore_errors=True)
+            shutil.rmtree(staging, ignore_errors=True)    # made by this call just now
         with contextlib.suppress(AttributeError, TypeError):
             exc.committed = committed
         raise
@@ -149,30 +176,67 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
     return [os.path.join(folder, name) for name in [*files, MANIFEST]]
 
 
-def recover_folder(folder: str) -> None:
-    """Finish or undo what killed writers left in ``folder``.
+def prepare_result_folder(folder: str, names=WRITABLE, own=()) -> list:
+    """Before a run computes anything: finish or undo what killed writers of this app
+    left in ``folder`` and check that a result set with ``names`` may be written there.
 
-    A ``.staging-*`` folder holding a ``run.json`` is rolled forward (its run becomes the
-    folder's set); any other ``.staging-*`` folder and ``.tmp-*`` file not owned by a live
-    writer is deleted.
+    ``own``: other file names of the run in the folder (its result store under another
+    name than ``store.sqlite``, with SQLite's side files).
+
+    Returns
+    -------
+    list of engine.notes.Note
+        One ``result_folder_leftover`` note per entry left alone.
+
+    Raises
+    ------
+    FolderRefused
+        The folder holds files this app did not write.
     """
     folder = os.path.abspath(folder)
+    notes = []
     if os.path.isdir(folder):
         with _folder_lock(folder):
-            _recover(folder)
+            notes = _recover(folder)
+    _refuse_if_not_ours(folder, names, own)
+    return notes
+
+
+def recover_folder(folder: str) -> list:
+    """Finish or undo what killed writers left in ``folder``.
+
+    A staging folder of this app holding a valid ``run.json`` is rolled forward (its run
+    becomes the folder's set) when the folder has no ``run.json``, and deleted when it
+    has a valid one (the previous set is complete); any other staging folder and
+    temporary file of this app not owned by a live writer is deleted.  Entries that look
+    like the app's but are not exactly its own are left alone.
+
+    Returns
+    -------
+    list of engine.notes.Note
+        One ``result_folder_leftover`` note per entry left alone.
+    """
+    folder = os.path.abspath(folder)
+    if not os.path.isdir(folder):
+        return []
+    with _folder_lock(folder):
+        return _recover(folder)
 
 
 def read_manifest(folder: str):
-    """The folder's ``run.json`` as a dict, or None when absent, unreadable or not this
-    app's."""
-    try:
-        with open(os.path.join(folder, MANIFEST), encoding="utf-8") as stream:
-            data = json.load(stream)
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("written_by") != WRITTEN_BY:
-        return None
-    return data
+    """The folder's ``run.json`` as a dict, or None when absent, unreadable or not a
+    valid manifest of this app (:func:`engine.folder_entries.manifest_problem`)."""
+    return read_manifest_file(os.path.join(folder, MANIFEST))[0]
+
+
+def free_subfolder(folder: str) -> str:
+    """A folder inside ``folder`` that does not exist yet: ``honest-eval-results``, then
+    ``honest-eval-results-2`` ... (for results that may not go into ``folder`` itself)."""
+    for number in range(1, 10_000):
+        path = os.path.join(folder, SUBFOLDER + (f"-{number}" if number > 1 else ""))
+        if not os.path.lexists(path):
+            return path
+    raise FileExistsError(f"{folder} holds {SUBFOLDER}-1 to -9999 already")
 
 
 def versions() -> dict:
@@ -226,82 +290,112 @@ def remove_created(created: list) -> None:
             os.rmdir(path)
 
 
-def _plain_file_name(name) -> bool:
-    """A file name without folder parts that is not hidden."""
-    return (isinstance(name, str) and not name.startswith(".") and "/" not in name
-            and "\\" not in name and os.path.basename(name) == name)
-
-
 def _check_name(name, suffix: str = ".csv") -> None:
-    if not (_plain_file_name(name) and name.endswith(suffix)):
+    if not (isinstance(name, str) and name in KNOWN_TABLES and name.endswith(suffix)):
         what = "table name" if suffix == ".csv" else "file name"
-        raise ValueError(f"not a plain {suffix} {what}: {name!r}")
+        raise ValueError(f"not a plain {suffix} {what} of this app: {name!r}")
 
 
-def _removable(name) -> bool:
-    return _plain_file_name(name) and (name in (NOTES, REPORT) or name.endswith(".csv"))
+def _refuse_if_not_ours(folder: str, names, own=()) -> Optional[dict]:
+    """Raise :class:`FolderRefused` when ``folder`` is not the app's to write ``names``
+    into; else its valid ``run.json`` (None when there is none)."""
+    refusal = folder_refusal(folder, names, own)
+    if refusal is not None:
+        raise refusal
+    return read_manifest(folder)
 
 
-def _to_remove(folder: str, names: list) -> list:
-    """The previous run's tables (listed or known) in ``folder`` that ``names`` lacks."""
-    previous = read_manifest(folder) or {}
-    listed = previous.get("tables")
-    candidates = set(KNOWN_TABLES)
-    if isinstance(listed, list):
-        candidates |= {name for name in listed if _removable(name)}
-    return sorted(n for n in candidates - set(names) if os.path.isfile(os.path.join(folder, n)))
+def _to_remove(folder: str, previous: Optional[dict], names: list) -> list:
+    """The tables the previous ``run.json`` lists, present in ``folder``, that ``names``
+    lacks (only what the app wrote is ever removed)."""
+    listed = (previous or {}).get("tables", [])
+    return sorted(n for n in set(listed) - set(names)
+                  if os.path.lexists(os.path.join(folder, n)))
 
 
 def roll_forward(folder: str, staging: str) -> None:
     """Move a committed staging folder's set into ``folder``: step 3 of the module's
-    protocol.  ``staging`` must hold its ``run.json``; repeatable after an interruption.
-    The caller holds the folder's lock."""
-    with open(os.path.join(staging, MANIFEST), encoding="utf-8") as stream:
-        record = json.load(stream)
+    protocol.  ``staging`` must hold a valid ``run.json`` of this app (a ``ValueError``
+    otherwise, nothing touched); repeatable after an interruption.  The caller holds the
+    folder's lock."""
+    record, problem = read_manifest_file(os.path.join(staging, MANIFEST))
+    if record is None:
+        raise ValueError(f"{staging}: its run.json cannot be used ({problem})")
     _unlink(os.path.join(folder, MANIFEST))
-    for name in record["tables"]:
+    for name in record["tables"]:                  # WRITABLE names only: plain file names
         source = os.path.join(staging, name)
-        if os.path.exists(source):
+        if os.path.lexists(source):
             os.replace(source, os.path.join(folder, name))
     for name in record.get("removed", []):
-        if _removable(name) and name not in record["tables"]:
+        if name not in record["tables"]:
             _unlink(os.path.join(folder, name))
     fsync_folder(folder)
     os.replace(os.path.join(staging, MANIFEST), os.path.join(folder, MANIFEST))
     fsync_folder(folder)
-    shutil.rmtree(staging, ignore_errors=True)
+    _remove_staging(staging)
 
 
-def _recover(folder: str, own: str = "") -> None:
+def _remove_staging(path: str) -> None:
+    """Delete a staging folder of the app: its entries of the app's names, then the
+    folder (left when anything else is in it)."""
+    with contextlib.suppress(OSError):
+        for name in os.listdir(path):
+            if name in WRITABLE or name in (MANIFEST, STAGING_MARKER) or is_temporary_name(name):
+                _unlink(os.path.join(path, name))
+        os.rmdir(path)
+
+
+def _recover(folder: str, own: str = "") -> list:
     """:func:`recover_folder`'s work; the caller holds the folder's lock.  ``own`` is the
-    caller's staging folder (left alone)."""
-    committed = []
+    caller's staging folder (left alone).  Returns the notes of entries left alone."""
+    committed, notes = [], []
+    has_manifest = os.path.lexists(os.path.join(folder, MANIFEST))
+    valid_manifest = read_manifest(folder) is not None
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         if entry.path == own:
             continue
-        if entry.name.startswith(STAGING_PREFIX) and entry.is_dir(follow_symlinks=False):
+        if is_staging_name(entry.name) and entry.is_dir(follow_symlinks=False):
             fd = _open(entry.path)
             if fd is not None and not try_lock(fd):
                 _close(fd)                                  # a live writer's
                 continue
-            if os.path.exists(os.path.join(entry.path, MANIFEST)):
-                committed.append((entry.stat().st_mtime_ns, entry.path, fd))
-            else:
-                shutil.rmtree(entry.path, ignore_errors=True)
-                _close(fd)
-        elif entry.name.startswith(TEMPORARY_PREFIX) and entry.is_file(follow_symlinks=False):
-            with contextlib.suppress(OSError):
-                fd = os.open(entry.path, os.O_RDONLY)
-                try:
-                    if try_lock(fd):
-                        os.unlink(entry.path)
-                finally:
-                    os.close(fd)
+            found = classify_staging(entry.path)
+            if found.state == "committed" and not has_manifest:
+                committed.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path,
+                                  fd))
+                continue
+            if found.state == "committed" and not valid_manifest:
+                notes.append(leftover_note(folder, entry.name, "a committed result set, "
+                                           "but the folder's run.json is not this app's"))
+            elif found.state == "foreign":
+                notes.append(leftover_note(folder, entry.name, found.problem))
+            else:                        # empty, uncommitted, or stale beside a valid set
+                _remove_staging(entry.path)
+            _close(fd)
+        elif is_temporary_name(entry.name) and entry.is_file(follow_symlinks=False):
+            _remove_unlocked(entry.path)
+        elif (entry.name.startswith(".staging-") and entry.is_dir(follow_symlinks=False)
+              and os.path.lexists(os.path.join(entry.path, MANIFEST))):
+            notes.append(leftover_note(folder, entry.name, "not a staging folder of this "
+                                       "app (an earlier version's, or someone else's)"))
     for _, path, fd in sorted(committed, key=lambda item: item[:2]):
         try:
             roll_forward(folder, path)
         finally:
             _close(fd)
+    return notes
+
+
+def _remove_unlocked(path: str) -> None:
+    """Delete a temporary file of the app unless a live writer holds its lock."""
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0))
+        try:
+            if try_lock(fd):
+                os.unlink(path)
+        finally:
+            os.close(fd)
 
 
 @contextlib.contextmanager

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Optional
 
+from .csv_values import one_line
 from .fit_rows import decode_fit, encode_fit
 
 #: ``PRAGMA application_id`` of a store ("HEvS").
@@ -51,6 +52,7 @@ LOCK_TIMEOUT = 5.0
 #: stopping, cancelling or closing commits at once).
 COMMIT_SECONDS = 0.25
 _SQLITE_HEADER = b"SQLite format 3\x00"
+_SIDE_FILES = ("-wal", "-shm", "-journal")
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE fits (key TEXT PRIMARY KEY, fields TEXT NOT NULL, arrays TEXT NOT NULL,
@@ -146,13 +148,15 @@ class ResultStore:
         self.fits = self.reused = self.computed = 0
         self.batch = uuid.uuid4().hex
         self._run: Optional[int] = None
+        self._begun = None                 # (handle, row) of a run begun, not yet recorded
+        self._handles, self._ids = 0, {}   # begin_run's handles and their runs' ids
         self._data = None
         self._pending: list = []           # rows of fits saved, not yet committed
-        self.commit_seconds = commit_seconds
+        self.commit_seconds, self.timeout = commit_seconds, timeout
         self._committed = time.monotonic()
-        _check_header(self.path)
-        #: True when this object created the file (it did not exist, or was empty).
-        self.created = not os.path.exists(self.path) or os.path.getsize(self.path) == 0
+        check_store_path(self.path)
+        #: True when this object made the store (the file did not exist, or was empty).
+        self.created = False
         try:
             self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None,
                                        check_same_thread=False)
@@ -168,20 +172,14 @@ class ResultStore:
 
     # ------------------------------------------------------------------ file
     def _prepare(self) -> None:
+        """Check the file and, when it is new (no page yet), make the store: every check
+        and the creation in one write transaction, so that two programs opening a new
+        store at once both succeed (one makes it, the other finds it made) and a refused
+        file is never changed."""
         db = self._db
-        app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
-        if app_id != APPLICATION_ID and (app_id != 0 or tables):
-            raise ValueError(f"{self.path} is not a result store of this app (another "
-                             "program's database): give another file with --store, or move "
-                             "this one away")
-        if tables:
-            self._check_format()
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
         db.execute("BEGIN IMMEDIATE")           # fails now, not mid-run, when locked
         try:
-            if not tables:
+            if self._new_file():
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         db.execute(statement)
@@ -189,24 +187,70 @@ class ResultStore:
                 now = _now()
                 db.executemany("INSERT INTO meta VALUES (?, ?)", [
                     ("application", APPLICATION), ("format", str(FORMAT)), ("created", now)])
+                self.created = True
+            else:
+                self._check_store()
             db.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
             raise
+        self._use_wal()                          # after the checks: a refused file keeps
+        db.execute("PRAGMA synchronous=NORMAL")  # its journal mode too
+
+    def _use_wal(self) -> None:
+        """Switch the file to WAL (once; later openers find it so). SQLite answers "locked"
+        at once, without waiting, while another connection is using the file: asked again
+        until ``timeout`` has passed."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+            time.sleep(0.01)
+
+    def _new_file(self) -> bool:
+        """Inside the write transaction: True for a file without any content yet (just
+        made by ``connect``, or a zero-byte file someone made): the store is made there.
+        A valid SQLite file, even one without any table, is not taken over."""
+        try:
+            empty = os.path.getsize(self.path) == 0
+        except OSError:
+            empty = False
+        return empty and self._db.execute("PRAGMA schema_version").fetchone()[0] == 0
+
+    def _check_store(self) -> None:
+        """Refuse an SQLite file that is not an intact result store of this format."""
+        db = self._db
+        if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            raise ValueError(f"{self.path} is not a result store of this app (another "
+                             "program's database, or an SQLite file without this app's "
+                             "tables): give another file with --store, or move this one away")
+        self._check_format()
+        problem = schema_problem(db)
+        if problem:
+            raise ValueError(self._damaged(problem))
+
+    def _damaged(self, what: str) -> str:
+        return (f"the result store {self.path} is damaged ({what}): move it away (a new one "
+                "is then created), or give another file with --store")
 
     def _check_format(self) -> None:
         try:
             meta = dict(self._db.execute("SELECT key, value FROM meta"))
-        except sqlite3.OperationalError:
+        except (sqlite3.Error, ValueError, TypeError):
             meta = {}
         if meta.get("application") != APPLICATION:
             raise ValueError(f"{self.path} is damaged (its meta table does not say what it is): "
                              "give another file with --store, or move this one away")
         if meta.get("format") != str(FORMAT):
-            raise ValueError(f"{self.path} is a result store of format {meta.get('format')}, "
-                             f"this app reads format {FORMAT}: use the version of the app "
-                             "that wrote it, or give another file with --store")
+            raise ValueError(f"{self.path} is a result store of format "
+                             f"{str(meta.get('format'))[:20]!r}, this app reads format "
+                             f"{FORMAT}: use the version of the app that wrote it, or give "
+                             "another file with --store")
 
     def _problem(self, exc: sqlite3.Error) -> str:
         text = str(exc)
@@ -283,10 +327,14 @@ class ResultStore:
         return fit_keys(dataset, models, config, metrics, splits, tasks,
                         data_key=self.data_key(dataset))
 
-    def lookup(self, keys) -> dict:
+    def lookup(self, keys, test_sizes=None) -> dict:
         """The stored fits of ``keys`` (none when ``fresh``), by position in ``keys``.
 
         The keys are also recorded as the fits of the run begun (:meth:`begin_run`).
+        Every stored fit read is checked (:func:`engine.fit_rows.decode_fit`; with
+        ``test_sizes``, one per key, its predictions have that many rows): a fit that
+        fails is a ``ValueError`` saying that the store is damaged, before anything is
+        written to it.
 
         Returns
         -------
@@ -295,11 +343,17 @@ class ResultStore:
         """
         keys = list(keys)
         found = {} if self.fresh else self._load(keys)
+        if test_sizes is not None:
+            for key, size in zip(keys, test_sizes):
+                if key in found and not _fits_rows(found[key], size):
+                    raise ValueError(self._damaged(f"the fit stored under {key[:12]}... has "
+                                                   f"predictions for other than {size} rows"))
         by_index = {i: found[key] for i, key in enumerate(keys) if key in found}
         self.fits += len(keys)
         self.reused += len(by_index)
-        if self._run is not None:
+        if self._run is not None or self._begun is not None:
             with self._transaction() as db:
+                self._record_begun(db)
                 db.execute("DELETE FROM run_fits WHERE run = ?", (self._run,))
                 db.executemany("INSERT INTO run_fits VALUES (?, ?, ?)",
                                [(self._run, i, key) for i, key in enumerate(keys)])
@@ -352,7 +406,13 @@ class ResultStore:
             marks = ",".join("?" * len(chunk))
             for key, fields, header, data in self._query(
                     f"SELECT key, fields, arrays, data FROM fits WHERE key IN ({marks})", chunk):
-                found[key] = decode_fit(fields, header, data)
+                try:
+                    found[key] = decode_fit(fields, header, data)
+                except (ValueError, TypeError, KeyError, OverflowError, RecursionError,
+                        MemoryError) as exc:
+                    raise ValueError(self._damaged(
+                        f"the fit stored under {str(key)[:12]}... cannot be read: "
+                        f"{one_line(str(exc))[:200]}")) from None
         return found
 
     def _query(self, sql: str, params=()) -> list:
@@ -365,34 +425,52 @@ class ResultStore:
 
     # ------------------------------------------------------------------ runs
     def begin_run(self, experiment, dataset) -> int:
-        """Record a run as begun (not complete); the fits looked up next are its fits."""
+        """Begin a run: the fits looked up next are its fits. It is recorded (as begun,
+        not complete) when they are looked up, after every stored fit read passed its
+        checks, so that a damaged store is left as it was.
+
+        Returns
+        -------
+        int
+            The handle to give :meth:`finish_run`.
+        """
         from .readers import data_record
 
         data_key = self.data_key(dataset)
-
         data = data_record(dataset, experiment.base_dir)
-        with self._transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO runs (batch, started, experiment, base_dir, data, "
-                "data_fingerprint, models, primary_metric) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.batch, _now(), json.dumps(experiment.to_json(), default=str),
-                 os.path.abspath(experiment.base_dir), json.dumps(data, default=str), data_key,
-                 json.dumps([m.name for m in experiment.models]),
-                 experiment.metrics[0] if experiment.metrics else None))
-        self._run = cursor.lastrowid
-        return self._run
+        self._handles += 1
+        self._begun = (self._handles, (
+            self.batch, _now(), json.dumps(experiment.to_json(), default=str),
+            os.path.abspath(experiment.base_dir), json.dumps(data, default=str), data_key,
+            json.dumps([m.name for m in experiment.models]),
+            experiment.metrics[0] if experiment.metrics else None))
+        self._run = None
+        return self._handles
 
-    def finish_run(self, run_id: int) -> None:
-        """Record the run as complete."""
+    def _record_begun(self, db) -> None:
+        """Insert the run begun (inside a transaction); its id becomes the current run's."""
+        if self._begun is None:
+            return
+        handle, row = self._begun
+        cursor = db.execute(
+            "INSERT INTO runs (batch, started, experiment, base_dir, data, "
+            "data_fingerprint, models, primary_metric) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+        self._run = self._ids[handle] = cursor.lastrowid
+        self._begun = None
+
+    def finish_run(self, handle: int) -> None:
+        """Record the run begun with ``handle`` (:meth:`begin_run`) as complete."""
         with self._transaction() as db:
+            if self._begun is not None and self._begun[0] == handle:
+                self._record_begun(db)
             db.execute("UPDATE runs SET complete = 1, finished = ? WHERE id = ?",
-                       (_now(), run_id))
-        if self._run == run_id:
+                       (_now(), self._ids.get(handle)))
+        if self._run == self._ids.get(handle):
             self._run = None
 
     def runs(self) -> list:
         """Every run recorded, oldest first, as :class:`StoredRun` (without ``keys``)."""
-        return [_stored_run(row) for row in self._query(
+        return [self._stored_run(row) for row in self._query(
             f"SELECT {_RUN_COLUMNS} FROM runs ORDER BY id")]
 
     def run(self, run_id: int) -> StoredRun:
@@ -402,7 +480,16 @@ class ResultStore:
             raise ValueError(f"the result store {self.path} has no run {run_id}")
         keys = [k for (k,) in self._query(
             "SELECT key FROM run_fits WHERE run = ? ORDER BY position", (int(run_id),))]
-        return dataclasses.replace(_stored_run(rows[0]), keys=tuple(keys))
+        if not all(isinstance(key, str) for key in keys):
+            raise ValueError(self._damaged(f"run {run_id} lists fits that are not keys"))
+        return dataclasses.replace(self._stored_run(rows[0]), keys=tuple(keys))
+
+    def _stored_run(self, row) -> StoredRun:
+        try:
+            return _stored_run(row)
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise ValueError(self._damaged(f"its run {str(row[0])[:20]} cannot be read: "
+                                           f"{one_line(str(exc))[:200]}")) from None
 
 
 _RUN_COLUMNS = ("id, batch, started, finished, experiment, base_dir, data, data_fingerprint, "
@@ -411,11 +498,30 @@ _RUN_COLUMNS = ("id, batch, started, finished, experiment, base_dir, data, data_
 
 
 def _stored_run(row) -> StoredRun:
+    """A ``runs`` row as a :class:`StoredRun`, every value checked (a ValueError or
+    TypeError naming what is wrong)."""
     (id_, batch, started, finished, experiment, base_dir, data, fingerprint, models, metric,
      complete, fits, reused, stored) = row
-    return StoredRun(id_, batch, started, finished, json.loads(experiment), base_dir,
-                     json.loads(data or "{}"), fingerprint, tuple(json.loads(models)), metric,
-                     bool(complete), fits, reused, max(stored - reused, 0))
+    experiment, data = json.loads(experiment), json.loads(data or "{}")
+    models = json.loads(models)
+    if not isinstance(experiment, dict) or not isinstance(data, dict):
+        raise ValueError("its experiment or data is not a JSON object")
+    if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
+        raise ValueError("its models are not a list of names")
+    texts = (batch, started, base_dir, fingerprint)
+    if not all(isinstance(t, str) or t is None for t in (*texts, finished, metric)):
+        raise ValueError("a text field holds something else")
+    counts = (id_, complete, fits, reused, stored)
+    if not all(isinstance(n, int) and n >= 0 for n in counts):
+        raise ValueError("a count is not a whole number")
+    return StoredRun(id_, batch, started, finished, experiment, base_dir, data, fingerprint,
+                     tuple(models), metric, bool(complete), fits, reused,
+                     max(stored - reused, 0))
+
+
+def _fits_rows(fit, size: int) -> bool:
+    """True when a stored fit's predictions (if any) are for ``size`` test rows."""
+    return all(value is None or len(value) == size for value in (fit.values, fit.labels))
 
 
 def store_beside(experiment_path: str) -> str:
@@ -429,21 +535,85 @@ def _now() -> str:
     return datetime.now().astimezone().isoformat(timespec="seconds")
 
 
-def _check_header(path: str) -> None:
-    """Refuse a folder or a file that is not SQLite, before SQLite touches it."""
-    if os.path.isdir(path):
-        raise ValueError(f"the result store {path} is a folder: give a file name with --store")
-    try:
-        with open(path, "rb") as stream:
-            head = stream.read(len(_SQLITE_HEADER))
-    except FileNotFoundError:
+def check_store_path(path: str, in_folder: bool = False) -> None:
+    """Refuse, before SQLite opens it, what cannot be a result store file: a folder, a
+    named pipe, a device or a socket (:func:`engine.guards.check_regular_file`), a link
+    to nothing, SQLite side files (``-wal``, ``-shm``, ``-journal``) that are links, and
+    a file that is not SQLite. A missing file is fine (it is created).
+
+    Parameters
+    ----------
+    path : str
+    in_folder : bool
+        The store is the result folder's own ``store.sqlite``: a link there is refused
+        too (nothing is written through a link inside a result folder).
+
+    Raises
+    ------
+    ValueError
+        What is wrong and what to do, in one line.
+    """
+    from .guards import check_regular_file
+
+    if os.path.islink(path) and (in_folder or not os.path.exists(path)):
+        what = ("a symbolic link inside the result folder (the app does not write through "
+                "links there)" if in_folder else "a symbolic link to a file that does not exist")
+        raise ValueError(f"the result store {path} is {what}: remove the link, or give the "
+                         "real file with --store")
+    for suffix in _SIDE_FILES:
+        if os.path.islink(path + suffix):
+            raise ValueError(f"the result store's side file {path + suffix} is a symbolic link: "
+                             "remove it (SQLite would write through it), or give another file "
+                             "with --store")
+    if not os.path.lexists(path):
         return
-    except OSError as exc:
-        raise ValueError(f"cannot read the result store {path} ({exc.strerror or exc}): give "
-                         "another file with --store") from None
+    check_regular_file(path, "a result store file")
+    with open(path, "rb") as stream:          # a regular file: reading cannot block
+        head = stream.read(len(_SQLITE_HEADER))
     if head and head != _SQLITE_HEADER:
         raise ValueError(f"{path} is not a result store (not an SQLite database): give another "
                          "file with --store, or move this one away")
+
+
+def schema_problem(db) -> Optional[str]:
+    """What is wrong with an open store's tables (each of the app's tables with its
+    columns, nothing else but SQLite's own), or None."""
+    try:
+        found = {}
+        for kind, name in db.execute("SELECT type, name FROM sqlite_master"):
+            if kind == "index" and str(name).startswith("sqlite_autoindex_"):
+                continue
+            if kind != "table" or name == "sqlite_sequence":
+                if kind == "table":
+                    continue
+                return f"it holds the {kind} {str(name)[:40]!r}, which this app does not make"
+            found[name] = [row[0] for row in db.execute(
+                "SELECT name FROM pragma_table_info(?)", (name,))]
+    except sqlite3.Error as exc:
+        return f"its tables cannot be read: {exc}"
+    for name, columns in _expected_columns().items():
+        if name not in found:
+            return f"its {name} table is missing"
+        if found[name] != columns:
+            return f"its {name} table has other columns than this app's"
+    extra = sorted(set(found) - set(_expected_columns()))
+    return f"it holds the table {str(extra[0])[:40]!r}, which this app does not make" \
+        if extra else None
+
+
+_COLUMNS: dict = {}
+
+
+def _expected_columns() -> dict:
+    """``{table: [column, ...]}`` of the store's schema (made once in memory)."""
+    if not _COLUMNS:
+        with contextlib.closing(sqlite3.connect(":memory:")) as db:
+            db.executescript(_SCHEMA)
+            for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+                if name != "sqlite_sequence":
+                    _COLUMNS[name] = [row[0] for row in db.execute(
+                        "SELECT name FROM pragma_table_info(?)", (name,))]
+    return _COLUMNS
 
 
 # ---------------------------------------------------------------------- helpers

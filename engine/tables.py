@@ -5,7 +5,7 @@ characters (C0 and DEL) are written out (``\\r``, ``\\n``, ``\\t``, ``\\x00`` ..
 cell can break a row, and a cell a spreadsheet would read as a formula gets a leading
 ``'``.  The headless runner, the GUI's exports and the clipboard all use this module.
 
-A file is written to a temporary name (``.tmp-*``) in its folder, flushed to disk and
+A file is written to a temporary name (``.honest-eval-tmp-*``) in its folder, flushed to disk and
 renamed into place, so a reader never sees half a table, whatever stops the writer.  The
 file gets the permissions of the user's umask, like any file the user creates.  A result
 folder as a whole is written by :mod:`engine.result_folder`.
@@ -26,6 +26,9 @@ except ImportError:                       # Windows: no locks (see engine.result
 from .csv_values import visible
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: The start of every temporary file's name: the app's own, so that no user's file
+#: (``.tmp-draft.txt``) is ever taken for one (:mod:`engine.folder_entries`).
+TEMPORARY_PREFIX = ".honest-eval-tmp-"
 
 
 def _read_umask() -> int:
@@ -125,7 +128,7 @@ def write_text(path: str, write) -> str:
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     suffix = os.path.splitext(path)[1]
-    handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=suffix, dir=folder)
+    handle, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, suffix=suffix, dir=folder)
     keep_open = fcntl is not None           # the lock lives until the rename (Windows
     try:                                    # cannot rename an open file: close first)
         try_lock(handle)
@@ -184,7 +187,8 @@ def write_tables(tables: dict, folder: str, manifest=None, notes=(),
     """Write ``{file name: DataFrame}`` as one result set into ``folder`` (created).
 
     See :func:`engine.result_folder.write_result_folder`: the folder then holds these
-    tables, ``run.json`` (and ``notes.txt``), never a mix with a previous set.
+    tables, ``run.json`` (and ``notes.txt``), never a mix with a previous set; a folder
+    holding files this app did not write is refused (``FolderRefused``).
 
     Returns
     -------

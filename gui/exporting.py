@@ -2,12 +2,17 @@
 ``honest-eval run EXP.json --out DIR`` writes for that experiment (the tables with their
 ``dataset`` column, the tables across data sets, ``report.md``, ``notes.txt`` and
 ``run.json``, through :func:`engine.result_folder.write_result_folder`). Runs on a worker
-thread (see ``MainWindow.export_results``)."""
+thread (see ``MainWindow.export_results``).
+
+A folder holding files this app did not write is never written
+(:class:`engine.folder_entries.FolderRefused`): :func:`written_or_refused` hands the
+refusal back as a value, and the window asks the user whether to write into a new folder
+inside it or to choose another folder."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.result_folder import write_result_folder
+from engine.result_folder import FolderRefused, write_result_folder
 
 
 @dataclass(frozen=True)
@@ -35,3 +40,12 @@ def write_benchmark(benchmark, folder: str, style: str = "standard") -> Written:
     parts = [f"{len(tables)} tables", *texts, *(["notes.txt"] if notes else [])]
     summary = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
     return Written(tuple(paths), summary)
+
+
+def written_or_refused(write):
+    """``write()``'s result, or the :class:`FolderRefused` it raised (returned, not
+    raised: the window then asks what to do instead of showing an error)."""
+    try:
+        return write()
+    except FolderRefused as refused:
+        return refused

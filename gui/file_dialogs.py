@@ -15,7 +15,7 @@ from typing import Optional
 
 from PySide6.QtCore import QSettings, QStandardPaths, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 import resources
 
@@ -133,6 +133,34 @@ def ask_folder(widget, title: str, kind: str) -> str:
     if folder:
         remember_folder(widget, kind, folder)
     return folder
+
+
+def ask_about_refused_folder(widget, refused) -> str:
+    """Ask what to do when the chosen export folder holds files this app did not write
+    (``refused``: an ``engine.folder_entries.FolderRefused``).
+
+    Returns
+    -------
+    str
+        ``"subfolder"`` (write into a new folder inside it), ``"choose"`` (choose another
+        folder) or ``""`` (cancel).
+    """
+    names = ", ".join(refused.names[:6]) + (f" and {len(refused.names) - 6} more"
+                                            if len(refused.names) > 6 else "")
+    if refused.code == "unlisted_files":
+        why = (f"The folder {refused.folder} holds earlier results of this app, and also "
+               f"{names}, which this app did not write under names it would write.")
+    else:
+        why = f"The folder {refused.folder} holds files this app did not write: {names}."
+    box = QMessageBox(QMessageBox.Question, "Export into this folder?",
+                      f"{why}\n\nThe app never replaces or removes files it did not write. "
+                      "Write the results into a new folder inside it, or choose another "
+                      "folder?", QMessageBox.Cancel, widget)
+    inside = box.addButton("Write into a new folder inside it", QMessageBox.AcceptRole)
+    other = box.addButton("Choose another folder…", QMessageBox.ActionRole)
+    box.exec()
+    clicked = box.clickedButton()
+    return "subfolder" if clicked is inside else "choose" if clicked is other else ""
 
 
 # ---------------------------------------------------------------------- names

@@ -22,11 +22,12 @@ from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QStyle, QTabWid
 from engine.data import load_dataset
 from engine.experiment import experiment_json_text, load_experiment
 from engine.readers import data_record
+from engine.result_folder import FolderRefused, free_subfolder
 from engine.schema import show
 from engine.tables import write_tables
 
 from . import file_dialogs, saving
-from .exporting import write_benchmark
+from .exporting import write_benchmark, written_or_refused
 from .file_dialogs import file_name_part, is_shipped
 from .dataset_loading import data_key, source_path
 from .help import show_help
@@ -450,8 +451,10 @@ class MainWindow(QMainWindow):
         style = file_dialogs.csv_style(self)
         if self.state.benchmark is not None:
             benchmark = self.state.benchmark
-            self._start_file_job(lambda: write_benchmark(benchmark, folder, style),
-                                 lambda written: self._on_benchmark_exported(written, folder),
+            self._start_file_job(lambda: written_or_refused(
+                                     lambda: write_benchmark(benchmark, folder, style)),
+                                 lambda written: self._after_export(
+                                     written, folder, self._on_benchmark_exported),
                                  "Cannot export the results",
                                  "Choose another folder (one you can write to).",
                                  f"Writing the tables into {folder}…")
@@ -464,12 +467,29 @@ class MainWindow(QMainWindow):
         manifest = {"experiment": result.experiment.to_json(),
                     "data": data_record(result.dataset, result.experiment.base_dir),
                     "written_from": "the app"}
-        self._start_file_job(lambda: write_tables(result.tables(), folder, manifest,
-                                                  result.notes, style),
-                             lambda paths: self._on_results_exported(paths, folder),
+        self._start_file_job(lambda: written_or_refused(
+                                 lambda: write_tables(result.tables(), folder, manifest,
+                                                      result.notes, style)),
+                             lambda paths: self._after_export(paths, folder,
+                                                              self._on_results_exported),
                              "Cannot export the results",
                              "Choose another folder (one you can write to).",
                              f"Writing the tables into {folder}…")
+
+    def _after_export(self, written, folder: str, done) -> None:
+        """``done(written, folder)``, or, when the folder holds files this app did not
+        write (nothing was written), ask the user: a new folder inside it, or another."""
+        if not isinstance(written, FolderRefused):
+            done(written, folder)
+            return
+        self.statusBar().clearMessage()
+        choice = file_dialogs.ask_about_refused_folder(self, written)
+        if choice and self._file_job.job is not None:
+            self._file_job.job.wait(10000)       # its thread ends right after this signal
+        if choice == "subfolder":
+            self.export_results(free_subfolder(written.folder))
+        elif choice == "choose":
+            self._ask_export_results()
 
     def _on_results_exported(self, paths, folder: str) -> None:
         paths = list(paths)

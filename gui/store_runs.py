@@ -103,8 +103,9 @@ def read_store(path: str, setup: Optional[dict] = None, datasets=(),
                fingerprints: Optional[dict] = None) -> StoreSnapshot:
     """Every run of the store at ``path`` and, when ``setup`` (the window's experiment
     JSON) and its ``datasets`` are given, the resume offer. A missing file is not created.
-    ``fingerprints`` caches the data fingerprints (by ``id`` of the data set)."""
-    if not os.path.exists(path):
+    ``fingerprints`` caches the data fingerprints (by ``id`` of the data set). A file
+    without content yet (a run is making it) holds no run: it is not opened."""
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
         return StoreSnapshot(path)
     offer = stored = None
     fingerprints = {} if fingerprints is None else fingerprints

@@ -223,20 +223,37 @@ def test_notes_are_printed_and_written_with_a_manifest(tmp_path):
 def test_a_rerun_replaces_the_previous_result_set_only(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
+    (out / "run.json").write_text(json.dumps({       # an earlier run of the app
+        "tables": ["aloocv_curve.csv", "calibration_map.csv", "failures.csv"],
+        "written_by": "honest-eval"}))
     for name in ("failures.csv", "calibration_map.csv", "aloocv_curve.csv", "mine.csv",
                  "summary_2023.csv"):
         (out / name).write_text("old\n")
-    (out / ".tmp-killed.csv").write_text("half")
-    (out / ".staging-killed").mkdir()
+    (out / ".honest-eval-tmp-killed00.csv").write_text("half")
+    (out / ".tmp-draft.txt").write_text("a user's draft")
+    (out / ".staging-photos").mkdir()
     exp = write_experiment(tmp_path / "exp.json")
     done = run_main(exp, "--out", out, "--quiet")
     assert done.returncode == 0, done.stderr
-    assert results(out) == ["confusion.csv", "correlation.csv",
-                                       "credible_intervals.csv", "fold_scores.csv", "mine.csv",
-                                       "notes.txt", "pairwise.csv", "per_class.csv", "run.json",
-                                       "summary.csv", "summary_2023.csv"]
+    assert results(out) == [".staging-photos", ".tmp-draft.txt", "confusion.csv",
+                            "correlation.csv", "credible_intervals.csv", "fold_scores.csv",
+                            "mine.csv", "notes.txt", "pairwise.csv", "per_class.csv",
+                            "run.json", "summary.csv", "summary_2023.csv"]
     manifest = json.loads((out / "run.json").read_text())
     assert manifest["removed"] == ["aloocv_curve.csv", "calibration_map.csv", "failures.csv"]
+
+
+def test_a_folder_the_app_did_not_write_is_refused_before_computing(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("failures.csv", "mine.csv"):
+        (out / name).write_text("old\n")
+    exp = slow_experiment(tmp_path / "exp.json")
+    done = run_main(exp, "--out", out)              # no --quiet: a fit would print progress
+    assert_one_error_line(done, "holds files this app did not write ('failures.csv', "
+                                "'mine.csv')")
+    assert "[" not in done.stderr
+    assert sorted(os.listdir(out)) == ["failures.csv", "mine.csv"]
 
 
 @pytest.mark.parametrize("where, message", [

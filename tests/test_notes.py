@@ -458,7 +458,7 @@ def test_a_result_folder_holds_the_old_note_texts(tmp_path):
     from engine.result_folder import write_result_folder
 
     notes = [Note("separator", "separator detected: semicolon", {"separator": ";"})]
-    write_result_folder({"a.csv": pd.DataFrame({"x": [1]})}, str(tmp_path / "out"),
+    write_result_folder({"summary.csv": pd.DataFrame({"x": [1]})}, str(tmp_path / "out"),
                         {"run": 1}, notes)
     assert (tmp_path / "out" / "notes.txt").read_text() == "separator detected: semicolon\n"
     assert json.loads((tmp_path / "out" / "run.json").read_text())["run"] == 1

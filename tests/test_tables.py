@@ -15,13 +15,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.result_folder import (KNOWN_TABLES, read_manifest, recover_folder,
+from engine.folder_entries import MARKER_TEXT, STAGING_MARKER
+from engine.result_folder import (KNOWN_TABLES, STAGING_PREFIX, TEMPORARY_PREFIX,
+                                  FolderRefused, read_manifest, recover_folder,
                                   write_result_folder)
 from engine.tables import csv_text, safe_cell, write_csv, write_tables
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONTROL = "".join(map(chr, range(32))) + "\x7f"
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
+OURS = (STAGING_PREFIX, TEMPORARY_PREFIX)
 
 
 def is_number(text):
@@ -155,7 +158,7 @@ def test_result_folder_holds_tables_notes_and_manifest(tmp_path):
 def test_a_new_run_removes_the_previous_runs_tables_only(tmp_path):
     out = tmp_path / "out"
     write_result_folder({"summary.csv": table("a"), "failures.csv": table("a"),
-                         "calibration_map.csv": table("a"), "extra.csv": table("a")},
+                         "calibration_map.csv": table("a"), "tuning.csv": table("a")},
                         str(out), {}, ["a note"])
     for name in ("my_results.csv", "summary_old.csv", "notes.md", "calibration_mine.csv"):
         (out / name).write_text("mine\n")
@@ -165,17 +168,34 @@ def test_a_new_run_removes_the_previous_runs_tables_only(tmp_path):
                                        "summary_old.csv"]
     manifest = read_manifest(str(out))
     assert manifest["tables"] == ["pairwise.csv", "summary.csv"]
-    assert manifest["removed"] == ["calibration_map.csv", "extra.csv", "failures.csv",
-                                   "notes.txt"]
+    assert manifest["removed"] == ["calibration_map.csv", "failures.csv", "notes.txt",
+                                   "tuning.csv"]
     assert set(pd.read_csv(out / "summary.csv")["run"]) == {"b"}
 
 
-def test_known_tables_of_an_older_version_go_but_a_foreign_manifest_is_not_trusted(tmp_path):
+def test_a_folder_without_a_manifest_of_ours_is_refused_and_left_as_it_was(tmp_path):
     (tmp_path / "failures.csv").write_text("old\n")
     (tmp_path / "data.csv").write_text("precious\n")
     (tmp_path / "run.json").write_text(json.dumps({"tables": ["data.csv"]}))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    with pytest.raises(FolderRefused) as refused:
+        write_result_folder({"summary.csv": table("a")}, str(tmp_path), {}, [])
+    assert refused.value.code == "foreign_folder"
+    assert refused.value.names == ("data.csv", "failures.csv", "run.json")
+    assert refused.value.manifest_problem == "it was not written by this app"
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_an_unlisted_file_under_a_table_name_is_never_replaced(tmp_path):
     write_result_folder({"summary.csv": table("a")}, str(tmp_path), {}, [])
-    assert sorted(os.listdir(tmp_path)) == ["data.csv", "run.json", "summary.csv"]
+    (tmp_path / "pairwise.csv").write_text("mine\n")
+    with pytest.raises(FolderRefused, match="pairwise.csv") as refused:
+        write_result_folder({"summary.csv": table("b"), "pairwise.csv": table("b")},
+                            str(tmp_path), {}, [])
+    assert refused.value.code == "unlisted_files"
+    assert (tmp_path / "pairwise.csv").read_text() == "mine\n"
+    write_result_folder({"summary.csv": table("b")}, str(tmp_path), {}, [])   # not in its way
+    assert (tmp_path / "pairwise.csv").read_text() == "mine\n"
 
 
 def test_every_table_the_engine_writes_is_known():
@@ -189,7 +209,7 @@ def test_every_table_the_engine_writes_is_known():
 
 
 def test_bad_table_names_are_refused(tmp_path):
-    for name in ("../x.csv", ".hidden.csv", "run.json", "notes.txt", "a/b.csv"):
+    for name in ("../x.csv", ".hidden.csv", "run.json", "notes.txt", "a/b.csv", "extra.csv"):
         with pytest.raises(ValueError, match="table name"):
             write_result_folder({name: table("a")}, str(tmp_path), {}, [])
     assert os.listdir(tmp_path) == []
@@ -198,12 +218,14 @@ def test_bad_table_names_are_refused(tmp_path):
 def test_leftovers_of_killed_runs_are_cleaned_and_a_committed_set_completed(tmp_path):
     write_result_folder({"summary.csv": table("a"), "failures.csv": table("a")},
                         str(tmp_path), {}, [])
-    stale = tmp_path / ".staging-dead"
+    stale = tmp_path / f"{STAGING_PREFIX}dead0000"
     stale.mkdir()
+    (stale / STAGING_MARKER).write_text(MARKER_TEXT)
     (stale / "summary.csv").write_text("half")
-    (tmp_path / ".tmp-dead.csv").write_text("half")
-    committed = tmp_path / ".staging-committed"          # killed after its commit point
+    (tmp_path / f"{TEMPORARY_PREFIX}dead0000.csv").write_text("half")
+    committed = tmp_path / f"{STAGING_PREFIX}commit00"   # killed after its commit point
     committed.mkdir()
+    (committed / STAGING_MARKER).write_text(MARKER_TEXT)
     table("c").to_csv(committed / "pairwise.csv", index=False)
     (committed / "run.json").write_text(json.dumps(
         {"tables": ["pairwise.csv", "summary.csv"], "removed": ["failures.csv"],
@@ -219,7 +241,7 @@ def test_leftovers_of_killed_runs_are_cleaned_and_a_committed_set_completed(tmp_
 def test_a_live_writers_staging_folder_is_left_alone(tmp_path):
     import fcntl
 
-    live = tmp_path / ".staging-live"
+    live = tmp_path / f"{STAGING_PREFIX}live0000"
     live.mkdir()
     fd = os.open(live, os.O_RDONLY)
     try:
@@ -268,7 +290,7 @@ def test_a_crash_at_any_rename_leaves_one_set_or_a_recoverable_commit(tmp_path, 
         recover_folder(str(folder))
         run = assert_consistent(str(folder))
         outcomes.add((before, run))
-        assert not [n for n in os.listdir(folder) if n.startswith((".staging-", ".tmp-"))]
+        assert not [n for n in os.listdir(folder) if n.startswith(OURS)]
         if finished:
             assert run == "new"
             break
@@ -280,7 +302,7 @@ def consistent_or_in_transition(folder):
     folder waits to be rolled forward)."""
     if read_manifest(folder) is None and any(
             os.path.exists(os.path.join(folder, n, "run.json"))
-            for n in os.listdir(folder) if n.startswith(".staging-")):
+            for n in os.listdir(folder) if n.startswith(STAGING_PREFIX)):
         return "transition"
     return assert_consistent(folder)
 
@@ -328,7 +350,7 @@ for i in itertools.count():
 def test_killing_the_writer_never_leaves_a_mix(tmp_path):
     """SIGKILL a writer of big result sets at random moments, several times over."""
     folder = tmp_path / "out"
-    folder.mkdir()
+    write_result_folder({"summary.csv": table("first")}, str(folder), {"run": "first"}, [])
     (folder / "mine.csv").write_text("precious\n")
     rng = random.Random(4)
     start = time.monotonic()
@@ -348,7 +370,7 @@ def test_killing_the_writer_never_leaves_a_mix(tmp_path):
     recover_folder(str(folder))
     assert assert_consistent(str(folder)) is not None
     assert (folder / "mine.csv").read_text() == "precious\n"
-    assert not [n for n in os.listdir(folder) if n.startswith((".staging-", ".tmp-"))]
+    assert not [n for n in os.listdir(folder) if n.startswith(OURS)]
 
 
 def test_the_semicolon_style_is_what_a_decimal_comma_spreadsheet_reads(tmp_path):

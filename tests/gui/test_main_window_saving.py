@@ -350,3 +350,64 @@ def test_the_apps_export_keeps_formulas_and_control_characters_inside_their_cell
                 assert not cell.startswith(("=", "+", "@", "\t")), (name, cell)
     summary = pd.read_csv(out / "summary.csv")
     assert set(summary["model"]) == {"'=evil()", "'@nb"}
+
+
+# ---------------------------------------------------------------------- a folder not ours
+@pytest.fixture
+def folder_answers(monkeypatch):
+    """The question about a folder holding files the app did not write: answered from
+    ``folder_answers.next`` (first first), each question recorded in ``.asked``."""
+    class FolderAnswers:
+        asked, next = [], []
+
+    def answer(parent, refused):
+        FolderAnswers.asked.append((refused.code, refused.names))
+        return FolderAnswers.next.pop(0)
+
+    monkeypatch.setattr("gui.file_dialogs.ask_about_refused_folder", answer)
+    return FolderAnswers
+
+
+def test_export_into_a_folder_of_the_users_files_asks_and_loses_nothing(
+        window, qtbot, tmp_path, folder_answers, warnings_shown):
+    open_seed(window, qtbot)
+    short_run(window, qtbot)
+    folder = tmp_path / "thesis"
+    folder.mkdir()
+    (folder / "summary.csv").write_text("my own summary\n")
+    (folder / "notes.txt").write_text("my notes\n")
+    folder_answers.next = [""]                           # Cancel: nothing written
+    window.export_results(str(folder))
+    qtbot.waitUntil(lambda: bool(folder_answers.asked), timeout=20000)
+    assert folder_answers.asked == [("foreign_folder", ("notes.txt", "summary.csv"))]
+    assert sorted(os.listdir(folder)) == ["notes.txt", "summary.csv"]
+    folder_answers.next = ["subfolder"]                  # a new folder inside it
+    with qtbot.waitSignal(window.results_exported, timeout=20000) as exported:
+        window.export_results(str(folder))
+    inside = folder / "honest-eval-results"
+    assert {os.path.dirname(p) for p in exported.args[0]} == {str(inside)}
+    assert (folder / "summary.csv").read_text() == "my own summary\n"
+    assert (folder / "notes.txt").read_text() == "my notes\n"
+    means = pd.read_csv(inside / "summary.csv").set_index("model")["mean"]
+    assert means.to_dict() == pytest.approx(window.state.result.summary.set_index(
+        "model")["mean"].to_dict(), abs=0, rel=1e-12)
+    assert warnings_shown == []
+
+
+def test_export_into_a_refused_folder_can_choose_another(window, qtbot, tmp_path, dialogs,
+                                                         folder_answers):
+    open_seed(window, qtbot)
+    short_run(window, qtbot)
+    first = tmp_path / "mine"
+    first.mkdir()
+    (first / "report.md").write_text("my report\n")
+    other = tmp_path / "other"
+    other.mkdir()
+    dialogs.answer = str(other)
+    folder_answers.next = ["choose"]
+    with qtbot.waitSignal(window.results_exported, timeout=20000) as exported:
+        window.export_results(str(first))
+    assert {os.path.dirname(p) for p in exported.args[0]} == {str(other)}
+    assert sorted(os.listdir(first)) == ["report.md"]
+    export(window, qtbot, other)                          # its own earlier results: no question
+    assert len(folder_answers.asked) == 1
