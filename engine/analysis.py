@@ -65,6 +65,7 @@ class ExperimentResult:
                 *rank_notes(self.summary, self.cv.primary_metric),
                 *gap_notes(self),
                 *optimism_notes(self.cv.tuning_optimism, self.experiment.comparison.alpha),
+                *rope_notes(self.experiment.comparison, self.cv.primary_metric),
                 *alo_grouped_notes(self)]
 
     def tables(self) -> dict:
@@ -92,6 +93,21 @@ class ExperimentResult:
             if extra is not None:
                 tables.update(extra.tables())
         return tables
+
+
+def rope_notes(settings: ComparisonSettings, metric: str) -> list:
+    """A ``default_rope`` note when no ROPE was given: the primary metric's default
+    (:func:`engine.stats.default_rope`), its unit and why."""
+    if settings.rope is not None:
+        return []
+    from .stats import default_rope
+
+    default = default_rope(metric)
+    return [Note("default_rope", f"no ROPE given: equivalence within ±{default.rope:g} "
+                 f"({default.unit}) on {metric}, the default for its family: "
+                 f"{default.reason}",
+                 {"metric": metric, "rope": default.rope, "family": default.family,
+                  "unit": default.unit})]
 
 
 def _class_counts(dataset: Dataset) -> dict:
@@ -216,7 +232,8 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
         gap = yield from run_grouping_gap(result.dataset, list(experiment.models), experiment.cv,
                                           list(result.cv.metrics), result.cv, n_jobs,
                                           metric_name=metric_label(result.cv.primary_metric),
-                                          rope=experiment.comparison.rope, cluster=cluster)
+                                          rope=experiment.comparison.rope_for(
+                                              result.cv.primary_metric), cluster=cluster)
         result = replace(result, grouping_gap=gap)
     if experiment.aloocv is not None:
         from .aloocv import run_aloocv

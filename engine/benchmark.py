@@ -318,9 +318,9 @@ def finish(experiment: Experiment, results) -> BenchmarkResult:
     from .across import compare_across
 
     results = tuple(results)
-    experiment = experiment.with_rope()         # the primary metric's default when not given
     across = compare_across(dataset_means(results), metric=experiment.metrics[0],
-                            alpha=experiment.comparison.alpha, rope=experiment.comparison.rope,
+                            alpha=experiment.comparison.alpha,
+                            rope=experiment.comparison.rope_for(experiment.metrics[0]),
                             correction=experiment.comparison.correction,
                             random_state=experiment.cv.random_state)
     return BenchmarkResult(experiment, results, across)

@@ -123,32 +123,6 @@ class Experiment:
         return replace(self, dataset=dict(self.datasets[index]), datasets=(), notes=())
 
     def with_metrics_for(self, n_classes: int, dataset=None) -> "Experiment":
-        """The experiment with its default metric filled in (:meth:`_metrics_for`) and its
-        ROPE: the one given, else the primary metric's default
-        (:func:`engine.stats.default_rope`, with a ``default_rope`` note giving its unit
-        and reason)."""
-        return self._metrics_for(n_classes, dataset).with_rope()
-
-    def with_rope(self) -> "Experiment":
-        """The experiment with ``comparison.rope`` given or defaulted for its primary metric
-        (a ``default_rope`` note when defaulted); unchanged without metrics."""
-        if self.comparison.rope is not None or not self.metrics:
-            return self
-        from dataclasses import replace
-
-        from .stats import default_rope
-
-        metric = self.metrics[0]
-        default = default_rope(metric)
-        note = Note("default_rope", f"no ROPE given: equivalence within ±{default.rope:g} "
-                    f"({default.unit}) on {metric}, the default for its family: "
-                    f"{default.reason}",
-                    {"metric": metric, "rope": default.rope, "family": default.family,
-                     "unit": default.unit})
-        return replace(self, comparison=self.comparison.resolved(metric),
-                       notes=self.notes + (note,))
-
-    def _metrics_for(self, n_classes: int, dataset=None) -> "Experiment":
         """The experiment with its default metric filled in for ``n_classes`` classes (and
         a note saying so); unchanged when it names its metrics. When ``dataset`` (the
         :class:`~engine.data.Dataset` it runs on) has imbalanced classes
@@ -162,7 +136,7 @@ class Experiment:
             from .imbalance import with_imbalance_metric
 
             counts = np.bincount(dataset.y, minlength=len(dataset.classes))
-            return with_imbalance_metric(self._metrics_for(n_classes), counts,
+            return with_imbalance_metric(self.with_metrics_for(n_classes), counts,
                                          dataset.classes)
         from dataclasses import replace
 

@@ -182,12 +182,10 @@ def test_experiment_notes():
                                                'without scaling: add "scale": true unless the '
                                                'columns share one unit')
     filled = experiment.with_metrics_for(3)
-    note, rope = filled.notes[-2:]
+    note = filled.notes[-1]
     assert note.code == "default_metric" and dict(note.fields) == {"metric": "roc_auc_ovr",
                                                                    "n_classes": 3}
     assert str(note) == "no metric given: using roc_auc_ovr (3 classes)"
-    assert rope.code == "default_rope" and rope.fields["rope"] == 0.005
-    assert filled.comparison.rope == 0.005
 
 
 def test_failure_notes():

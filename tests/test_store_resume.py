@@ -74,7 +74,9 @@ def reused(done) -> tuple:
 def tables(out) -> dict:
     """Every CSV table of a result folder, without the fit times."""
     manifest = json.loads((out / "run.json").read_text())
-    read = {name: pd.read_csv(out / name) for name in manifest["tables"]}
+    read = {name: (pd.read_csv(out / name) if name.endswith(".csv") else   # notes.txt: lines
+                   pd.DataFrame({"line": (out / name).read_text().splitlines()}))
+            for name in manifest["tables"]}
     return {name: frame.drop(columns=[c for c in frame.columns if "seconds" in c])
             for name, frame in read.items()}
 
