@@ -149,7 +149,8 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         run_id = store.begin_run(experiment, dataset) if record else None
         cv = yield from run_cv(dataset, list(experiment.models), experiment.cv,
                                list(experiment.metrics), n_jobs=n_jobs, cluster=cluster,
-                               store=store, alpha=experiment.comparison.alpha)
+                               store=store, alpha=experiment.comparison.alpha,
+                               costs=experiment.metric_costs())
         check_some_score(cv, dataset)
         summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures,
                                 alpha=experiment.comparison.alpha)
@@ -211,7 +212,8 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
         gap = yield from run_grouping_gap(result.dataset, list(experiment.models), experiment.cv,
                                           list(result.cv.metrics), result.cv, n_jobs,
                                           metric_name=metric_label(result.cv.primary_metric),
-                                          rope=experiment.comparison.rope, cluster=cluster)
+                                          rope=experiment.comparison.rope, cluster=cluster,
+                                          costs=experiment.metric_costs())
         result = replace(result, grouping_gap=gap)
     if experiment.aloocv is not None:
         from .aloocv import run_aloocv
