@@ -40,10 +40,12 @@ def as_costs(cost) -> tuple:
 
 
 def threshold_costs(models) -> list:
-    """The distinct cost matrices of the models' ``threshold`` blocks, in model order."""
+    """The distinct cost matrices of the models' ``threshold`` blocks, in model order
+    (``models``: :class:`~engine.catalogue.ModelSpec` values or experiment-file entries)."""
     found = []
     for spec in models:
-        block = getattr(spec, "threshold", None) or {}
+        block = (spec.get("threshold") if isinstance(spec, dict)
+                 else getattr(spec, "threshold", None)) or {}
         if "cost" in block and as_costs(block["cost"]) not in found:
             found.append(as_costs(block["cost"]))
     return found
