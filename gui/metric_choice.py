@@ -17,10 +17,11 @@ COMMON_METRICS = ("roc_auc", "roc_auc_ovr", "accuracy", "balanced_accuracy", COS
                   "precision", "recall")
 
 
-def model_costs(entries):
-    """The costs the expected cost would use for these model entries: the one matrix their
-    thresholds chosen by costs share (:func:`engine.costs.metric_costs`), else None."""
-    return metric_costs(None, list(entries or ()))
+def model_costs(entries, given=None):
+    """The costs the expected cost would use: ``given`` (the experiment file's top-level
+    ``"costs"``), else the one matrix the model entries' thresholds chosen by costs share
+    (:func:`engine.costs.metric_costs`), else None."""
+    return metric_costs(given, list(entries or ()))
 
 
 def ordered_metrics(n_classes=2, costs: bool = False) -> list:

@@ -286,3 +286,15 @@ def test_headless_run_writes_the_expected_cost(tmp_path):
     assert summary["metric"].iloc[0] == COST_METRIC
     scores = pd.read_csv(tmp_path / "out" / "fold_scores.csv")
     assert (scores.query("metric == @COST_METRIC")["score"] <= 0).all()
+
+
+def test_several_data_sets_with_three_classes_are_refused_before_any_fit():
+    from engine.benchmark import run_benchmark
+
+    experiment = parse_experiment({
+        "datasets": [{"builtin": "breast_cancer"}, {"builtin": "iris"}],
+        "models": [{"estimator": "GaussianNB"}], "costs": COSTS,
+        "cv": {"n_splits": 3, "n_repeats": 1}, "metrics": [COST_METRIC]})
+    job = run_benchmark(experiment)
+    with pytest.raises(ValueError, match=r'"iris" \(datasets\[1\]\).*two classes only'):
+        next(job)

@@ -246,11 +246,11 @@ class CVTab(QWidget):
     def _costs_offered(self) -> bool:
         """True when the models' thresholds give the costs the expected cost needs and
         every data set has two classes."""
-        return (model_costs(self.state.model_entries) is not None
+        return (model_costs(self.state.model_entries, self.state.costs) is not None
                 and class_counts(self.state.datasets) == (2,))
 
     def _show_cost_offer(self) -> None:
-        costs = model_costs(self.state.model_entries)
+        costs = model_costs(self.state.model_entries, self.state.costs)
         shown = self._costs_offered() and self.primary_combo.currentData() != COST_METRIC
         if costs is not None:
             (tn, fp), (fn, tp) = costs

@@ -104,3 +104,25 @@ def test_a_run_on_roc_auc_with_typed_costs_notes_it(window, qtbot, tmp_path, ans
         window.cv_tab.run_button.click()
     note, = [n for n in window.state.result.notes if n.code == "costs_not_compared"]
     assert note.fields["metric"] == "roc_auc" and note.fields["threshold_free"] is True
+
+
+def test_top_level_costs_are_kept_run_and_saved(window, qtbot, tmp_path, answers):
+    """A file's own "costs" (no threshold gives them) stay in the app: offered, run, saved."""
+    path = tmp_path / "costs.json"
+    experiment = json.loads(open(_experiment(tmp_path, [COST_METRIC]), encoding="utf-8").read())
+    experiment["costs"] = [[0, 2], [3, 0]]
+    path.write_text(json.dumps(experiment), encoding="utf-8")
+    open_seed(window, qtbot, str(path))
+    cv_tab = window.cv_tab
+    assert window.state.costs == ((0.0, 2.0), (3.0, 0.0))
+    assert cv_tab.primary_combo.currentData() == COST_METRIC
+    window.tabs.setCurrentWidget(cv_tab)
+    with run_succeeds(qtbot, cv_tab):
+        cv_tab.run_button.click()
+    result = window.state.result
+    assert result.experiment.metric_costs() == ((0.0, 2.0), (3.0, 0.0))
+    assert result.comparison.settings.rope == pytest.approx(0.03)
+    saved = tmp_path / "saved.json"
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
+        window.save_experiment(str(saved))
+    assert json.loads(saved.read_text(encoding="utf-8"))["costs"] == [[0, 2], [3, 0]]
