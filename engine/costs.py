@@ -24,6 +24,10 @@ from .notes import Note
 COST_METRIC = "neg_expected_cost"
 #: Metrics that score the models' probabilities or ranking, not their predicted classes:
 #: a threshold (and so the costs) does not change them.
+#: Why the expected cost cannot score a target of ``n_classes`` classes.
+MULTICLASS_PROBLEM = (f'metric "{COST_METRIC}" (expected cost) works for two classes only '
+                      "(its costs are a 2x2 matrix) and the target has {n_classes}: choose "
+                      "another metric, or a two-class target")
 THRESHOLD_FREE_PREFIXES = ("roc_auc", "average_precision", "neg_log_loss", "neg_brier_score",
                            "d2_")
 
@@ -86,9 +90,7 @@ def cost_metric_problem(metrics, costs, n_classes: Optional[int] = None) -> Opti
                 "threshold by costs in a model (several models with different costs need "
                 'the top-level "costs")')
     if n_classes is not None and n_classes != 2:
-        return (f'metric "{COST_METRIC}" (expected cost) works for two classes only (its '
-                f"costs are a 2x2 matrix) and the target has {n_classes}: choose another "
-                "metric, or a two-class target")
+        return MULTICLASS_PROBLEM.format(n_classes=n_classes)
     return None
 
 
@@ -112,8 +114,9 @@ def cost_notes(metrics, given, models) -> tuple:
     typed = given is not None or bool(threshold_costs(models))
     notes = []
     if COST_METRIC in metrics and given is None and costs is not None:
-        notes.append(Note("costs_borrowed", f"expected cost uses the costs {list(map(list, costs))} "
-                          "of the models' thresholds (no top-level \"costs\" given)",
+        shown = [list(row) for row in costs]
+        notes.append(Note("costs_borrowed", f"expected cost uses the costs {shown} of the "
+                          "models' thresholds (no top-level \"costs\" given)",
                           {"costs": costs}))
     if typed and metrics and metrics[0] != COST_METRIC:
         primary = metrics[0]

@@ -18,11 +18,11 @@ import numpy as np
 import pandas as pd
 
 from .catalogue import make_pipeline
+from .costs import check_cost_metric
 from .data import Dataset
 from .groups import (SMALL_CLASSES_EFFECT, check_grouped_folds, fewest_inner_groups,
                      grouped_fold_notes, grouped_splits, small_classes)
 from .notes import Note
-from .costs import check_cost_metric
 from .metrics import FoldScorer, check_metrics
 from .parallel import run_calls, take_rows
 from .progress import Progress, Stopwatch

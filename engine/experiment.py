@@ -110,7 +110,8 @@ class Experiment:
 
     def metric_costs(self) -> Optional[tuple]:
         """The costs the expected-cost metric scores by: the top-level ``costs``, else the
-        models' threshold costs when they all give one matrix (:func:`engine.costs.metric_costs`)."""
+        models' threshold costs when they all give one matrix
+        (:func:`engine.costs.metric_costs`)."""
         from .costs import metric_costs
 
         return metric_costs(self.costs, self.models)

@@ -256,11 +256,10 @@ def check_metrics(metrics: list, n_classes: int) -> list:
     check_metric_names(metrics, n_classes=n_classes)
     for name in metrics:
         if n_classes > 2 and name in BINARY_ONLY:
-            from .costs import cost_metric_problem
+            from .costs import COST_METRIC, MULTICLASS_PROBLEM
 
-            problem = cost_metric_problem([name], [[0, 1], [1, 0]], n_classes)
-            if problem:
-                raise ValueError(problem)
+            if name == COST_METRIC:
+                raise ValueError(MULTICLASS_PROBLEM.format(n_classes=n_classes))
             raise ValueError(f"metric {name!r} works for two classes only and the data has "
                              f"{n_classes}; use {multiclass_counterpart(name)!r} instead")
         if n_classes <= 2 and name in MULTICLASS_ONLY:

@@ -11,10 +11,9 @@ from engine.metrics import (BINARY_ONLY, check_metrics, default_metric, metrics_
                             multiclass_counterpart)
 
 #: Shown first, in this order; the rest of engine.metrics.metrics_for(n_classes) follows.
-COMMON_METRICS = ("roc_auc", "roc_auc_ovr", "accuracy", "balanced_accuracy", COST_METRIC,
-                  "neg_log_loss",
-                  "neg_brier_score", "f1", "f1_macro", "average_precision", "matthews_corrcoef",
-                  "precision", "recall")
+COMMON_METRICS = ("roc_auc", "roc_auc_ovr", "accuracy", "balanced_accuracy",
+                  "neg_expected_cost", "neg_log_loss", "neg_brier_score", "f1", "f1_macro",
+                  "average_precision", "matthews_corrcoef", "precision", "recall")
 
 
 def model_costs(entries, given=None):
