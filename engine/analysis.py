@@ -170,7 +170,8 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         cv = yield from phases.relay(run_cv(dataset, list(experiment.models), experiment.cv,
                                             list(experiment.metrics), n_jobs=n_jobs,
                                             cluster=cluster, store=store,
-                                            alpha=experiment.comparison.alpha))
+                                            alpha=experiment.comparison.alpha,
+                                            costs=experiment.metric_costs()))
         check_some_score(cv, dataset)
         summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures,
                                 alpha=experiment.comparison.alpha)
@@ -233,7 +234,8 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
                                           list(result.cv.metrics), result.cv, n_jobs,
                                           metric_name=metric_label(result.cv.primary_metric),
                                           rope=experiment.comparison.rope_for(
-                                              result.cv.primary_metric), cluster=cluster)
+                                              result.cv.primary_metric), cluster=cluster,
+                                          costs=experiment.metric_costs())
         result = replace(result, grouping_gap=gap)
     if experiment.aloocv is not None:
         from .aloocv import run_aloocv

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .catalogue import make_pipeline
+from .costs import check_cost_metric
 from .data import Dataset
 from .groups import (SMALL_CLASSES_EFFECT, check_grouped_folds, fewest_inner_groups,
                      grouped_fold_notes, grouped_splits, small_classes)
@@ -391,7 +392,7 @@ def fold_notes(y: np.ndarray, classes, config: CVConfig,
 
 def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
            n_jobs: int = 1, cluster=None, store=None,
-           alpha: float = 0.05) -> Generator[Progress, None, CVResult]:
+           alpha: float = 0.05, costs=None) -> Generator[Progress, None, CVResult]:
     """Cross-validate ``models`` on ``dataset``: every model on the same splits.
 
     With ``dataset.groups`` the splits keep each group whole (:func:`make_splits`), and so
@@ -414,6 +415,10 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         it finishes (by this process, never by a worker).
     alpha : float
         The level of ``tuning_optimism``'s interval is ``1 − alpha`` (the comparison's α).
+    costs : 2x2 nested sequence, optional
+        ``[[c_tn, c_fp], [c_fn, c_tp]]``: what the expected-cost metric
+        (:data:`engine.costs.COST_METRIC`) scores the predicted classes by; required when
+        it is among ``metrics``.
 
     Yields
     ------
@@ -431,9 +436,10 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     if not models:
         raise ValueError("no models to cross-validate: add at least one")
     metrics = check_metrics(list(metrics), len(dataset.classes))
+    check_cost_metric(metrics, costs, len(dataset.classes))
     check_folds(dataset.y, config, dataset.groups, dataset.classes)
     splits = make_splits(dataset.y, config, dataset.groups)
-    models = [with_scoring(spec, metrics[0]) for spec in models]
+    models = [with_scoring(spec, metrics[0], costs) for spec in models]
     members = [(m, label, member) for m, spec in enumerate(models)
                for label, member in grid_members(spec)]
     tasks = [(m, s) for s in range(len(splits))
@@ -449,7 +455,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     outcomes = [None] * len(tasks)
     pos_label = getattr(dataset, "pos_label", None)
     keys = (store.keys(dataset, [*models, *(member for _, _, member in members)], config,
-                       metrics, splits, tasks) if store else None)
+                       metrics, splits, tasks, costs=costs) if store else None)
     stored = (store.lookup(keys, [len(splits[s][1]) for _, s in tasks]) if store
               else {})
     missing = [index for index in range(len(tasks)) if index not in stored]
@@ -457,8 +463,8 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         raise ValueError(f"{len(missing)} of the run's {len(tasks)} fits are not in the "
                          "store (the run did not finish): run the experiment again to "
                          "complete it")
-    calls = [(estimators[m], X, dataset.y, *splits[s], metrics, labels, pos_label, groups[m])
-             for m, s in (tasks[index] for index in missing)]
+    calls = [(estimators[m], X, dataset.y, *splits[s], metrics, labels, pos_label, groups[m],
+              costs) for m, s in (tasks[index] for index in missing)]
     found = ((index, outcome, " (stored)") for index, outcome in stored.items())
     computed = ((missing[call], outcome, "") for call, outcome in
                 (run_calls(fit_and_score, calls, n_jobs, cluster) if calls else ()))
@@ -560,11 +566,12 @@ def feature_matrix(dataset: Dataset):
 
 
 def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None,
-                  groups=None) -> FoldFit:
+                  groups=None, costs=None) -> FoldFit:
     """Fit a fresh copy of ``estimator`` on ``train``; score every metric on ``test``.
 
     ``groups`` (one per row of ``X``), when given, are passed to the grouped inner
-    splits of a tuned or thresholded model (:func:`engine.tuning.fit_model`).
+    splits of a tuned or thresholded model (:func:`engine.tuning.fit_model`). ``costs``
+    are the expected-cost metric's (:class:`engine.metrics.FoldScorer`).
 
     Never raises for a model's own failure: the :class:`FoldFit` records it. ``errors``
     holds the fit's failure or, per metric, why that metric could not be computed (its
@@ -586,7 +593,7 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None,
             fit_model(model, X_train, y[train], None if groups is None else groups[train])
             fit_seconds = time.perf_counter() - start
             details = fit_details(model)
-            scorer = FoldScorer(model, X_test, y[test], labels, pos_label)
+            scorer = FoldScorer(model, X_test, y[test], labels, pos_label, costs)
             scores = tuple(_safe_score(scorer, m, errors) for m in metrics)
             kind, values = scorer.kept_predictions()
             predicted = scorer.predicted_labels()

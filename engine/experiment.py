@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .catalogue import expand_models, seed_entry
+from .costs import as_costs, check_cost_metric, metric_costs
 from .cv import CVConfig
 from .dataset_names import check_dataset_name, name_datasets
 from .guards import setting_problem
@@ -21,8 +22,8 @@ from .schema import check_experiment_schema, printable, show
 from .stats import ComparisonSettings
 
 #: The sections of an experiment file (besides ``$schema``, a note for editors).
-TOP_LEVEL_KEYS = ("dataset", "datasets", "models", "cv", "metrics", "comparison", "aloocv",
-                  "calibration")
+TOP_LEVEL_KEYS = ("dataset", "datasets", "models", "cv", "metrics", "costs", "comparison",
+                  "aloocv", "calibration")
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,9 @@ class Experiment:
     chosen when the data is known. ``notes`` are :class:`~engine.notes.Note` values
     (``random_state_given``, ``unscaled_models``, ``default_metric``).
 
+    ``costs`` is the top-level ``"costs"`` matrix (a tuple of tuples, or None);
+    :meth:`metric_costs` is what the expected-cost metric uses (:mod:`engine.costs`).
+
     ``dataset`` is the data set block of a file with ``"dataset"``. A file with a
     ``"datasets"`` list has its blocks, each with its ``"name"`` (given or by default,
     :func:`engine.dataset_names.name_datasets`), in ``datasets``, and ``dataset`` is the
@@ -102,6 +106,15 @@ class Experiment:
     base_dir: str = field(default=".", compare=False)
     notes: tuple = field(default=(), compare=False)
     datasets: tuple = ()
+    costs: Optional[tuple] = None
+
+    def metric_costs(self) -> Optional[tuple]:
+        """The costs the expected-cost metric scores by: the top-level ``costs``, else the
+        models' threshold costs when they all give one matrix
+        (:func:`engine.costs.metric_costs`)."""
+        from .costs import metric_costs
+
+        return metric_costs(self.costs, self.models)
 
     @property
     def n_datasets(self) -> int:
@@ -123,6 +136,27 @@ class Experiment:
         return replace(self, dataset=dict(self.datasets[index]), datasets=(), notes=())
 
     def with_metrics_for(self, n_classes: int, dataset=None) -> "Experiment":
+        """The experiment with its default metric filled in (:meth:`_metrics_for`), with
+        the notes on its costs (:func:`engine.costs.cost_notes`).
+
+        Raises
+        ------
+        ValueError
+            The expected-cost metric on a target without two classes
+            (:func:`engine.costs.cost_metric_problem`).
+        """
+        from dataclasses import replace
+
+        from .costs import check_cost_metric, cost_notes
+
+        check_cost_metric(self.metrics, self.metric_costs(), n_classes)
+        done = self._metrics_for(n_classes, dataset)
+        codes = {getattr(note, "code", "") for note in done.notes}
+        new = tuple(note for note in cost_notes(done.metrics, self.costs, self.models)
+                    if note.code not in codes)
+        return replace(done, notes=done.notes + new)
+
+    def _metrics_for(self, n_classes: int, dataset=None) -> "Experiment":
         """The experiment with its default metric filled in for ``n_classes`` classes (and
         a note saying so); unchanged when it names its metrics. When ``dataset`` (the
         :class:`~engine.data.Dataset` it runs on) has imbalanced classes
@@ -144,7 +178,8 @@ class Experiment:
 
         metric = default_metric(n_classes)
         classes = "two" if n_classes == 2 else n_classes
-        return replace(self, metrics=(metric,), models=_tune_scoring(self.models, metric),
+        return replace(self, metrics=(metric,),
+                       models=_tune_scoring(self.models, metric, self.metric_costs()),
                        notes=self.notes + (
             Note("default_metric", f"no metric given: using {metric} ({classes} classes)",
                  {"metric": metric, "n_classes": n_classes}),))
@@ -152,21 +187,24 @@ class Experiment:
     def to_json(self) -> dict:
         return experiment_dict(self.dataset, self.model_entries, self.cv, self.metrics,
                                self.comparison, self.aloocv, self.calibration,
-                               datasets=self.datasets or None)
+                               datasets=self.datasets or None, costs=self.costs)
 
 
 def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
                     comparison: ComparisonSettings, aloocv: Optional[AloocvSettings] = None,
                     calibration: Optional[CalibrationSettings] = None,
-                    datasets=None) -> dict:
+                    datasets=None, costs=None) -> dict:
     """The JSON object of an experiment file (optional sections only when set); with
-    ``datasets`` (a list of data set blocks) a ``"datasets"`` file, ``dataset`` unused."""
+    ``datasets`` (a list of data set blocks) a ``"datasets"`` file, ``dataset`` unused;
+    ``costs`` the top-level cost matrix."""
     data = {"dataset": dict(dataset)} if not datasets else \
         {"datasets": [dict(block) for block in datasets]}
     data.update({"models": [dict(e) for e in model_entries], "cv": cv.to_json(),
                  "metrics": list(metrics), "comparison": comparison.to_json()})
     if not data["metrics"]:
         del data["metrics"]
+    if costs is not None:
+        data["costs"] = [list(row) for row in costs]
     if aloocv is not None:
         data["aloocv"] = aloocv.to_json()
     if calibration is not None:
@@ -241,8 +279,10 @@ def _parse(data: dict, base_dir: str) -> Experiment:
     single = isinstance(metrics, str)              # one name may be given alone
     metrics = [metrics] if single else list(metrics)
     check_metric_names(metrics, indexed=not single)
+    costs = _costs(data.get("costs"))
+    check_cost_metric(metrics, metric_costs(costs, models))
     if metrics:
-        models = _tune_scoring(models, str(metrics[0]))
+        models = _tune_scoring(models, str(metrics[0]), metric_costs(costs, models))
     comparison = _section(data, "comparison", ComparisonSettings,
                           _as_tuple("credible_levels")) or ComparisonSettings()
     aloocv = _section(data, "aloocv", AloocvSettings)
@@ -251,14 +291,24 @@ def _parse(data: dict, base_dir: str) -> Experiment:
                       model_entries=tuple(entries),
                       models=tuple(models), cv=cv, metrics=tuple(str(m) for m in metrics),
                       comparison=comparison, aloocv=aloocv, calibration=calibration,
-                      base_dir=base_dir, notes=tuple(notes), datasets=datasets)
+                      base_dir=base_dir, notes=tuple(notes), datasets=datasets, costs=costs)
 
 
-def _tune_scoring(models, metric: str) -> tuple:
-    """The models with ``tune.scoring`` defaulting to the primary metric ``metric``."""
+def _costs(value) -> Optional[tuple]:
+    """The top-level ``"costs"`` checked (:func:`engine.tuning.check_cost`), or None."""
+    if value is None:
+        return None
+    from .tuning import check_cost
+
+    return as_costs(check_cost(value, "costs"))
+
+
+def _tune_scoring(models, metric: str, costs=None) -> tuple:
+    """The models with ``tune.scoring`` defaulting to the primary metric ``metric`` (and
+    the costs of a grid search by the expected cost)."""
     from .tuning import with_scoring
 
-    return tuple(with_scoring(spec, metric) for spec in models)
+    return tuple(with_scoring(spec, metric, costs) for spec in models)
 
 
 def _datasets(data: dict) -> tuple:

@@ -119,7 +119,7 @@ def environment_record(fit_class=None) -> dict:
 
 
 def fit_keys(dataset, models, config, metrics, splits, tasks,
-             data_key: Optional[str] = None) -> list:
+             data_key: Optional[str] = None, costs=None) -> list:
     """The store key of every ``(model, split)`` task of a run, in task order.
 
     Parameters
@@ -134,14 +134,22 @@ def fit_keys(dataset, models, config, metrics, splits, tasks,
         ``(model index, split number)``.
     data_key : str, optional
         :func:`data_fingerprint` of ``dataset``, when already known.
+    costs : 2x2 nested sequence, optional
+        The costs the expected-cost metric scores by: part of the key when that metric is
+        among ``metrics`` (a changed cost is a new fit), left out otherwise.
 
     Returns
     -------
     list of str
         64 hex digits each; equal keys mean the same fit.
     """
-    common = canonical_json({"data": data_key or data_fingerprint(dataset),
-                             "metrics": list(metrics), **environment_record()})
+    from .costs import COST_METRIC, as_costs
+
+    record = {"data": data_key or data_fingerprint(dataset), "metrics": list(metrics),
+              **environment_record()}
+    if COST_METRIC in list(metrics) and costs is not None:
+        record["costs"] = [list(row) for row in as_costs(costs)]
+    common = canonical_json(record)
     model_texts = [canonical_json(model_record(spec)) for spec in models]
     split_texts = [canonical_json(record) for record in split_records(splits, config)]
     keys = []

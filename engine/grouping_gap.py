@@ -150,7 +150,7 @@ def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
 def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: list,
                      grouped: CVResult, n_jobs: int = 1, metric_name: Optional[str] = None,
                      rope: float = SMALL_GAP,
-                     cluster=None) -> Generator[Progress, None, GroupingGapResult]:
+                     cluster=None, costs=None) -> Generator[Progress, None, GroupingGapResult]:
     """Run the same models on ordinary repeated stratified folds and compare the means.
 
     Parameters
@@ -171,6 +171,8 @@ def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: 
         A largest gap within ±rope is called small (:func:`gap_sentence`).
     cluster : optional
         Where the fits run (:mod:`engine.cluster`), as for :func:`engine.cv.run_cv`.
+    costs : optional
+        The expected-cost metric's costs, as for :func:`engine.cv.run_cv`.
 
     Yields
     ------
@@ -193,7 +195,7 @@ def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: 
     ungrouped_data = replace(dataset, groups=None)
     plain = replace(config, scheme="sklearn")
     job = run_cv(ungrouped_data, list(models), plain, list(metrics), n_jobs=n_jobs,
-                 cluster=cluster)
+                 cluster=cluster, costs=costs)
     try:
         while True:
             try:

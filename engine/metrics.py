@@ -117,7 +117,8 @@ FAST_METRICS = {
     "neg_brier_score": (PROBA, _brier),
 }
 
-BINARY_ONLY = {"roc_auc", "average_precision", "f1", "precision", "recall", "jaccard"}
+BINARY_ONLY = {"roc_auc", "average_precision", "f1", "precision", "recall", "jaccard",
+               "neg_expected_cost"}
 NEEDS_LABELS = {"neg_log_loss", "neg_brier_score"}
 #: binary metrics that depend on which class is positive (``pos_label``)
 USES_POSITIVE = {"average_precision", "f1", "precision", "recall", "jaccard"}
@@ -125,7 +126,12 @@ USES_POSITIVE = {"average_precision", "f1", "precision", "recall", "jaccard"}
 
 def multiclass_counterpart(name: str) -> str:
     """The metric to use instead of a two-class one on more classes: ``roc_auc_ovr`` for
-    ``roc_auc``, the macro average (``f1_macro``) for the others."""
+    ``roc_auc``, balanced accuracy for the expected cost, the macro average
+    (``f1_macro``) for the others."""
+    from .costs import COST_METRIC
+
+    if name == COST_METRIC:
+        return "balanced_accuracy"
     return "roc_auc_ovr" if name == "roc_auc" else name + "_macro"
 
 
@@ -164,6 +170,7 @@ CLASSIFICATION_SCORERS = (
     "precision", "precision_macro", "precision_micro", "precision_weighted",
     "recall", "recall_macro", "recall_micro", "recall_weighted",
     "jaccard", "jaccard_macro", "jaccard_micro", "jaccard_weighted",
+    "neg_expected_cost",
 )
 
 
@@ -172,7 +179,9 @@ def known_metrics() -> list:
     scikit-learn has (the fast ones of :data:`FAST_METRICS` always)."""
     from sklearn.metrics import get_scorer_names
 
-    available = set(get_scorer_names()) | set(FAST_METRICS)
+    from .costs import COST_METRIC
+
+    available = set(get_scorer_names()) | set(FAST_METRICS) | {COST_METRIC}
     return sorted(name for name in CLASSIFICATION_SCORERS if name in available)
 
 
@@ -247,6 +256,10 @@ def check_metrics(metrics: list, n_classes: int) -> list:
     check_metric_names(metrics, n_classes=n_classes)
     for name in metrics:
         if n_classes > 2 and name in BINARY_ONLY:
+            from .costs import COST_METRIC, MULTICLASS_PROBLEM
+
+            if name == COST_METRIC:
+                raise ValueError(MULTICLASS_PROBLEM.format(n_classes=n_classes))
             raise ValueError(f"metric {name!r} works for two classes only and the data has "
                              f"{n_classes}; use {multiclass_counterpart(name)!r} instead")
         if n_classes <= 2 and name in MULTICLASS_ONLY:
@@ -276,12 +289,15 @@ class FoldScorer:
     infinite responses raises :class:`NonFiniteResponse` (scikit-learn's scorers reject
     such input too, and ``cross_val_score`` records NaN).  ``pos_label`` is the code of
     the positive class for the binary metrics in :data:`USES_POSITIVE` (default: 1,
-    scikit-learn's choice for codes 0/1).
+    scikit-learn's choice for codes 0/1). ``costs`` (``[[c_tn, c_fp], [c_fn, c_tp]]``)
+    are the costs the expected-cost metric (:data:`engine.costs.COST_METRIC`) scores the
+    predicted classes by.
     """
 
-    def __init__(self, estimator, X_test, y_test, labels, pos_label=None):
+    def __init__(self, estimator, X_test, y_test, labels, pos_label=None, costs=None):
         self.estimator, self.X, self.y, self.labels = estimator, X_test, y_test, labels
         self.pos_label = 1 if pos_label is None else int(pos_label)
+        self.costs = costs
         self._cache = {}
 
     def response(self, kind: str):
@@ -303,6 +319,10 @@ class FoldScorer:
         return self.response(PROBA)[:, 1]
 
     def score(self, metric: str) -> float:
+        from .costs import COST_METRIC
+
+        if metric == COST_METRIC:
+            return self._score_cost()
         if self.pos_label != 1 and metric in USES_POSITIVE:
             return self._score_positive(metric)
         if metric not in FAST_METRICS:
@@ -314,6 +334,15 @@ class FoldScorer:
         if metric in NEEDS_LABELS:
             return func(self.y, response, self.labels)
         return func(self.y, response)
+
+    def _score_cost(self) -> float:
+        """Minus the mean cost per row of the predicted classes (greater is better)."""
+        from .costs import COST_METRIC, expected_cost
+
+        if self.costs is None:
+            raise ValueError(f"{COST_METRIC} needs the costs of the outcomes, and none were "
+                             "given")
+        return -expected_cost(self.y, self.predicted_labels(), self.costs, self.pos_label)
 
     def _score_positive(self, metric: str) -> float:
         """A positive-class metric for ``pos_label`` 0 (the first class)."""

@@ -129,6 +129,11 @@ CODES = {
                     "its unit and reason [metric, rope, family, unit]",
     "tuning_metric_differs": "a tuned model's grid search chose by another metric than the "
                              "one its optimism compares [model, metric, tuning_metric]",
+    # ---- costs of the outcomes (engine.costs)
+    "costs_borrowed": "the expected-cost metric uses the costs of the models' thresholds, "
+                      "no top-level costs being given [costs]",
+    "costs_not_compared": "costs were given but the primary metric is another one "
+                          "[metric, threshold_free, costs]",
     # ---- ALOOCV (engine.aloocv)
     "alo_best_at_max_c": "ALO keeps improving up to the largest C searched [C_max]",
     "alo_best_at_min_c": "ALO is best at the smallest C searched [C_min]",

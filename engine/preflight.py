@@ -111,6 +111,9 @@ def check_experiment(experiment, datasets) -> list:
         ``datasets`` field naming them.
     """
     datasets = list(datasets) if isinstance(datasets, (list, tuple)) else [datasets]
+    cost_problems = _cost_problems(experiment, datasets)
+    if cost_problems:             # the metrics cannot be filled in: say only this
+        return cost_problems
     filled = _filled(experiment, datasets)
     entries = _entry_of_models(experiment)
     found = []
@@ -193,6 +196,30 @@ def _metric_problems(metrics, n_classes, dataset) -> list:
             lambda ids, m=metric, w=why, n=new: f"the metric {_metric(m, ids)} {w}: use "
             f"{_metric(n, ids)} instead", fields, [metric_fix(metric, new, metrics)]))
     return found
+
+
+def _cost_problems(experiment, datasets) -> list:
+    """The expected-cost metric where it cannot be computed: without costs, or on a data
+    set without two classes (:func:`engine.costs.cost_metric_problem`); the fix compares by
+    balanced accuracy instead."""
+    from .costs import COST_METRIC, cost_metric_problem
+
+    metrics = list(experiment.metrics)
+    if COST_METRIC not in metrics:
+        return []
+    found = []
+    for dataset in datasets:
+        if cost_metric_problem(metrics, experiment.metric_costs(), len(dataset.classes)):
+            n_classes = len(dataset.classes)
+            fields = {**_about(dataset), "metric": COST_METRIC, "n_classes": n_classes,
+                      "suggested": "balanced_accuracy"}
+            found.append(_problem(
+                "metric_not_for_target",
+                lambda ids, n=n_classes, d=dataset: f"the metric {_metric(COST_METRIC, ids)} "
+                f"needs two classes and the costs of the outcomes ({_name(d)} has {n} "
+                f"classes): use {_metric('balanced_accuracy', ids)} instead", fields,
+                [metric_fix(COST_METRIC, "balanced_accuracy", metrics)]))
+    return _merged(found, len(datasets) > 1)
 
 
 def metric_fix(old: str, new, metrics) -> Fix:

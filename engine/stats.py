@@ -346,6 +346,10 @@ ROPE_DEFAULTS = {
     "skill": RopeDefault(
         "skill", 0.01, "D² points (0.01 = 1% of the no-skill loss)",
         "1% of the loss of a no-skill prediction, the share D² is measured in"),
+    "cost": RopeDefault(
+        "cost", 0.01, "cost per row",
+        "in the costs' own units, which no default can know: set the ROPE to the smallest "
+        "difference in cost per row that matters to you"),
     "brier": RopeDefault(
         "brier", 0.0025, "Brier score points",
         "1% of the Brier score of a no-skill two-class prediction (0.25), the scale of the "
@@ -356,9 +360,11 @@ _RANKING = ("roc_auc", "average_precision")
 
 def metric_family(metric: str) -> str:
     """The family of a metric for its default ROPE: ``ranking`` (ROC AUC in every form,
-    average precision), ``log_loss``, ``brier``, ``skill`` (the D² scores) or ``share`` (accuracy, balanced accuracy, F1, precision, recall, Jaccard, MCC and any
+    average precision), ``log_loss``, ``brier``, ``cost`` (the expected cost), ``skill`` (the D² scores) or ``share`` (accuracy, balanced accuracy, F1, precision, recall, Jaccard, MCC and any
     other score in shares of rows)."""
     name = str(metric or "")
+    if name == "neg_expected_cost":
+        return "cost"
     if name.startswith("d2_"):
         return "skill"
     if name.startswith(_RANKING):

@@ -320,12 +320,12 @@ class ResultStore:
             self._data = (dataset, data_fingerprint(dataset))
         return self._data[1]
 
-    def keys(self, dataset, models, config, metrics, splits, tasks) -> list:
+    def keys(self, dataset, models, config, metrics, splits, tasks, costs=None) -> list:
         """The key of every task (:func:`engine.fingerprint.fit_keys`)."""
         from .fingerprint import fit_keys
 
         return fit_keys(dataset, models, config, metrics, splits, tasks,
-                        data_key=self.data_key(dataset))
+                        data_key=self.data_key(dataset), costs=costs)
 
     def lookup(self, keys, test_sizes=None) -> dict:
         """The stored fits of ``keys`` (none when ``fresh``), by position in ``keys``.

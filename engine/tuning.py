@@ -317,7 +317,7 @@ def wrap_model(estimator, spec, dataset=None):
 
         scoring = spec.tune.get("scoring") or default_metric(n_classes)
         model = GridSearchCV(estimator, prefixed_grid(spec.tune["grid"], estimator),
-                             scoring=scorer_for(scoring, pos_label),
+                             scoring=_tune_scorer(spec, scoring, pos_label),
                              cv=inner_cv(spec.tune.get("inner_splits", INNER_SPLITS), dataset),
                              refit=True)
     if spec.threshold:
@@ -334,6 +334,20 @@ def wrap_model(estimator, spec, dataset=None):
                                                        dataset),
                                            random_state=block.get("random_state", 0))
     return model
+
+
+def _tune_scorer(spec, scoring: str, pos_label=None):
+    """The grid search's scorer: the expected cost's from ``tune["cost"]`` (set by
+    :func:`with_scoring`), else :func:`scorer_for`."""
+    from .costs import COST_METRIC
+
+    if scoring != COST_METRIC:
+        return scorer_for(scoring, pos_label)
+    if "cost" not in spec.tune:
+        raise ValueError(f"model {spec.name!r}: its grid search chooses by the expected cost, "
+                         'which needs the costs: add "costs": [[c_tn, c_fp], [c_fn, c_tp]] to '
+                         "the experiment")
+    return cost_scorer(spec.tune["cost"], pos_label)
 
 
 def inner_cv(n_splits: int, dataset=None):
@@ -405,13 +419,20 @@ def fit_model(model, X, y, groups=None):
         return model.fit(X, y, groups=np.asarray(groups))
 
 
-def with_scoring(spec, metric: str):
-    """``spec`` with its ``tune.scoring`` set to ``metric`` when it names none."""
+def with_scoring(spec, metric: str, costs=None):
+    """``spec`` with its ``tune.scoring`` set to ``metric`` when it names none; a grid
+    search by the expected cost (:data:`engine.costs.COST_METRIC`) also gets ``costs`` as
+    its ``tune["cost"]`` (when given and it has none)."""
     from dataclasses import replace
 
-    if not spec.tune or spec.tune.get("scoring"):
+    from .costs import COST_METRIC, as_costs
+
+    if not spec.tune:
         return spec
-    return replace(spec, tune={**spec.tune, "scoring": metric})
+    tune = spec.tune if spec.tune.get("scoring") else {**spec.tune, "scoring": metric}
+    if tune["scoring"] == COST_METRIC and costs is not None and "cost" not in tune:
+        tune = {**tune, "cost": [list(row) for row in as_costs(costs)]}
+    return spec if tune is spec.tune else replace(spec, tune=tune)
 
 
 def grid_members(spec) -> list:

@@ -31,6 +31,7 @@ METRIC_LABELS = {
     "precision": "precision", "recall": "recall", "jaccard": "Jaccard index",
     "matthews_corrcoef": "Matthews correlation", "d2_log_loss_score": "D² log-loss score",
     "d2_brier_score": "D² Brier score",
+    "neg_expected_cost": "expected cost (negated; lower cost is better)",
 }
 _SUFFIXES = (("_ovr_weighted", ", one vs rest, weighted by class size"),
              ("_ovo_weighted", ", one vs one, weighted by class size"),

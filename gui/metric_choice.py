@@ -5,21 +5,31 @@ valid again when the data changes.
 from __future__ import annotations
 
 from engine.benchmark import MIXED_CLASSES_METRIC
+from engine.costs import COST_METRIC, metric_costs
 from engine.imbalance import BALANCED_METRIC, is_imbalanced
 from engine.metrics import (BINARY_ONLY, check_metrics, default_metric, metrics_for,
                             multiclass_counterpart)
 
 #: Shown first, in this order; the rest of engine.metrics.metrics_for(n_classes) follows.
-COMMON_METRICS = ("roc_auc", "roc_auc_ovr", "accuracy", "balanced_accuracy", "neg_log_loss",
-                  "neg_brier_score", "f1", "f1_macro", "average_precision", "matthews_corrcoef",
-                  "precision", "recall")
+COMMON_METRICS = ("roc_auc", "roc_auc_ovr", "accuracy", "balanced_accuracy",
+                  "neg_expected_cost", "neg_log_loss", "neg_brier_score", "f1", "f1_macro",
+                  "average_precision", "matthews_corrcoef", "precision", "recall")
 
 
-def ordered_metrics(n_classes=2) -> list:
+def model_costs(entries, given=None):
+    """The costs the expected cost would use: ``given`` (the experiment file's top-level
+    ``"costs"``), else the one matrix the model entries' thresholds chosen by costs share
+    (:func:`engine.costs.metric_costs`), else None."""
+    return metric_costs(given, list(entries or ()))
+
+
+def ordered_metrics(n_classes=2, costs: bool = False) -> list:
     """The metrics valid for ``n_classes`` classes (or for each of a tuple of class
-    counts, several data sets), the common ones first."""
+    counts, several data sets), the common ones first; the expected cost only with
+    ``costs`` (the models' thresholds give them)."""
     counts = n_classes if isinstance(n_classes, tuple) else (n_classes,)
-    known = [m for m in metrics_for(max(counts)) if valid_for(m, counts)]
+    known = [m for m in metrics_for(max(counts)) if valid_for(m, counts)
+             and (costs or m != COST_METRIC)]
     return [m for m in COMMON_METRICS if m in known] + [m for m in known if m not in COMMON_METRICS]
 
 
@@ -38,12 +48,15 @@ def class_counts(datasets) -> tuple:
     return tuple(sorted({len(d.classes) for d in datasets})) or (2,)
 
 
-def metrics_for_targets(metrics, counts: tuple, imbalanced: bool = False) -> list:
+def metrics_for_targets(metrics, counts: tuple, imbalanced: bool = False,
+                        costs: bool = True) -> list:
     """``metrics`` made valid for data sets with ``counts`` classes (see
     :func:`metrics_for_target`); for mixed counts the metrics valid on them all, else
     the engine's choice (``engine.benchmark.MIXED_CLASSES_METRIC``). When ``imbalanced``
     (:func:`any_imbalanced`) and the result is the default primary metric alone,
-    ``balanced_accuracy`` is added, as the engine does for an experiment naming none."""
+    ``balanced_accuracy`` is added, as the engine does for an experiment naming none.
+    Without ``costs`` the expected cost is left out (no costs to score by)."""
+    metrics = [m for m in metrics if costs or m != COST_METRIC]
     if len(counts) == 1:
         chosen = metrics_for_target(metrics, counts[0])
         default = default_metric(counts[0])

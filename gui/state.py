@@ -48,6 +48,8 @@ class AppState(QObject):
         self.comparison = ComparisonSettings()
         self.aloocv: Optional[AloocvSettings] = None
         self.calibration: Optional[CalibrationSettings] = None
+        #: The experiment file's top-level "costs" (engine.costs), kept as opened and saved.
+        self.costs: Optional[tuple] = None
         self.n_jobs: int = 1
         self.result = None
         self.benchmark = None      # a BenchmarkResult when the last run had several data sets
@@ -203,7 +205,7 @@ class AppState(QObject):
         first, several = self.dataset_blocks()
         return copy.deepcopy(experiment_dict(first, self.model_entries, self.cv, self.metrics,
                                              self.comparison, self.aloocv, self.calibration,
-                                             datasets=several))
+                                             datasets=several, costs=self.costs))
 
     def dataset_blocks(self) -> tuple:
         """``(dataset, datasets)`` of the experiment file: the one data set's block (as
@@ -232,6 +234,7 @@ class AppState(QObject):
         self.metrics_named = bool(experiment.metrics)
         self.comparison = experiment.comparison
         self.aloocv, self.calibration = experiment.aloocv, experiment.calibration
+        self.costs = experiment.costs
         self.set_datasets(list(dataset) if isinstance(dataset, (list, tuple)) else [dataset])
         self.set_model_entries(list(experiment.model_entries))
         self.settings_changed.emit()

@@ -36,13 +36,13 @@ def test_every_metric_the_app_offers_is_valid():
     assert offered <= set(known_metrics())
     for name in offered:
         assert metric_problem(name) is None, name
-    parse_experiment({**BASE, "metrics": sorted(offered)})
+    parse_experiment({**BASE, "metrics": sorted(offered), "costs": [[0, 1], [1, 0]]})
 
 
 def test_the_allowed_set_is_a_positive_list_of_classification_scorers():
     assert set(known_metrics()) <= set(CLASSIFICATION_SCORERS)
     assert set(known_metrics()) == set(CLASSIFICATION_SCORERS) & (
-        set(get_scorer_names()) | set(FAST_METRICS))
+        set(get_scorer_names()) | set(FAST_METRICS) | {"neg_expected_cost"})
     refused = set(get_scorer_names()) - set(known_metrics())
     assert {"r2", "neg_mean_squared_error", "adjusted_rand_score", "f1_samples"} <= refused
 
@@ -102,6 +102,7 @@ def test_every_allowed_metric_scores_a_fitted_classifier():
     X, y = load_iris(return_X_y=True)
     for n_classes, keep in ((2, y < 2), (3, np.ones(len(y), bool))):
         model = LogisticRegression(max_iter=500).fit(X[keep][::2], y[keep][::2])
-        scorer = FoldScorer(model, X[keep][1::2], y[keep][1::2], list(range(n_classes)))
+        scorer = FoldScorer(model, X[keep][1::2], y[keep][1::2], list(range(n_classes)),
+                            costs=[[0, 1], [2, 0]])
         for name in metrics_for(n_classes):
             assert np.isfinite(scorer.score(name)), (n_classes, name)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
 
 from engine import guards, runner, schema
 from engine.analysis import run_experiment
+from engine.costs import COST_METRIC, is_threshold_free
 from engine.cv import CVConfig
 from engine.experiment import CalibrationSettings, parse_experiment
 from engine.preflight import blocking, check_experiment
@@ -27,7 +28,8 @@ from engine.verdict import metric_label
 
 from ..help import help_title
 from ..jobs import Job, JobSlot
-from ..metric_choice import any_imbalanced, class_counts, metrics_for_targets, ordered_metrics
+from ..metric_choice import (any_imbalanced, class_counts, metrics_for_targets, model_costs,
+                             ordered_metrics)
 from ..note_words import note_words, plain_ids
 from ..plots.live_scores_plot import LiveScoresPlot
 from ..preflight_fixes import apply_to_state
@@ -47,6 +49,10 @@ def sentence(text: str) -> str:
 #: Computed in the run's process (the cached values travel with the result): the notes,
 #: the primary score matrix, which every view of the results derives, and the confusion
 #: counts of the per-class view.
+#: The tooltip of "Compare by expected cost".
+COST_TIP = ("Ranks and compares the models by the mean cost per row of their predictions, "
+            "each at the threshold it chose inside the fold, with the costs typed on the "
+            "Models tab. Lower is better. You can switch back with \"Compare on\".")
 PREPARED_FOR_DISPLAY = runner.Precompute("notes", "cv.score_matrix", "cv.confusion_by_fold")
 
 
@@ -152,7 +158,7 @@ class CVTab(QWidget):
         QVBoxLayout(self).addWidget(splitter)
         state.settings_changed.connect(self._show_settings)
         state.dataset_changed.connect(self._on_dataset_changed)
-        state.models_changed.connect(lambda _: self._forget_last_run())
+        state.models_changed.connect(lambda _: self._on_models_changed())
         for signal in (state.dataset_changed, state.models_changed, state.settings_changed):
             signal.connect(lambda *_: self.store.refresh())
         self._show_settings()
@@ -190,6 +196,7 @@ class CVTab(QWidget):
         form.addRow("Fold assignment", self.scheme_combo)
         form.addRow("Compare on", self.primary_combo)
         layout.addLayout(form)
+        layout.addWidget(self._build_cost_offer(panel))
         extra = QGroupBox("Also report", panel)
         self.extra_list = QListWidget(extra)
         self.extra_list.setToolTip("Extra metrics computed from the same fits (not compared)")
@@ -229,6 +236,62 @@ class CVTab(QWidget):
         self.size_label.setStyleSheet("color: #555;")
         layout.addWidget(self.size_label)
         return panel
+
+    def _build_cost_offer(self, panel) -> QWidget:
+        """The offer to compare by the expected cost when the models' thresholds have
+        costs (hidden otherwise)."""
+        self.cost_offer = QWidget(panel)
+        row = QVBoxLayout(self.cost_offer)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.cost_offer_label = QLabel(self.cost_offer)
+        self.cost_offer_label.setWordWrap(True)
+        self.cost_offer_label.setStyleSheet("color: #555;")
+        self.cost_button = QPushButton("Compare by expected cost", self.cost_offer)
+        self.cost_button.setToolTip(COST_TIP)
+        self.cost_button.clicked.connect(self.compare_by_cost)
+        row.addWidget(self.cost_offer_label)
+        row.addWidget(self.cost_button, 0, Qt.AlignLeft)
+        self.cost_offer.setVisible(False)
+        return self.cost_offer
+
+    def _costs_offered(self) -> bool:
+        """True when the models' thresholds give the costs the expected cost needs and
+        every data set has two classes."""
+        return (model_costs(self.state.model_entries, self.state.costs) is not None
+                and class_counts(self.state.datasets) == (2,))
+
+    def _show_cost_offer(self) -> None:
+        costs = model_costs(self.state.model_entries, self.state.costs)
+        shown = self._costs_offered() and self.primary_combo.currentData() != COST_METRIC
+        if costs is not None:
+            (tn, fp), (fn, tp) = costs
+            primary = self.primary_combo.currentData() or ""
+            why = ("does not depend on the threshold" if is_threshold_free(primary)
+                   else "does not weigh the errors by them")
+            self.cost_offer_label.setText(
+                f"Your models choose their thresholds by costs (false positive {fp:g}, false "
+                f"negative {fn:g}, true positive {tp:g}, true negative {tn:g}). "
+                f"{metric_label(primary)} {why}; the expected cost per row does "
+                "(lower is better).")
+        self.cost_offer.setVisible(shown)
+
+    def compare_by_cost(self) -> None:
+        """Make the expected cost the metric the models are compared on."""
+        index = self.primary_combo.findData(COST_METRIC)
+        if index >= 0:
+            self.primary_combo.setCurrentIndex(index)
+
+    def _on_models_changed(self) -> None:
+        """Models with (or without) threshold costs: offer the expected cost (or drop it)."""
+        self._forget_last_run()
+        costs = self._costs_offered()
+        metrics = metrics_for_targets(list(self.state.metrics), class_counts(self.state.datasets),
+                                      costs=costs)
+        self._offer_metrics(class_counts(self.state.datasets))
+        if self.state.metrics and tuple(metrics) != tuple(self.state.metrics):
+            self.state.set_cv(self.state.cv, tuple(metrics), self.state.n_jobs)
+        else:
+            self._show_settings()
 
     def _build_run_view(self) -> QWidget:
         panel = QWidget(self)
@@ -270,15 +333,17 @@ class CVTab(QWidget):
         return [primary] + [m for m in extras if m != primary]
 
     def _offer_metrics(self, n_classes: tuple) -> None:
-        """Fill the score lists with the metrics valid for the target."""
-        if self._offered_for == n_classes:
+        """Fill the score lists with the metrics valid for the target (the expected cost
+        when the models' thresholds give costs)."""
+        costs = self._costs_offered()
+        if self._offered_for == (n_classes, costs):
             return
-        self._offered_for = n_classes
+        self._offered_for = (n_classes, costs)
         self.primary_combo.blockSignals(True)
         self.extra_list.blockSignals(True)
         self.primary_combo.clear()
         self.extra_list.clear()
-        for name in ordered_metrics(n_classes):
+        for name in ordered_metrics(n_classes, costs):
             self.primary_combo.addItem(metric_label(name), name)
             self.primary_combo.setItemData(self.primary_combo.count() - 1, name, Qt.ToolTipRole)
             item = QListWidgetItem(metric_label(name), self.extra_list)
@@ -303,7 +368,8 @@ class CVTab(QWidget):
         self._forget_last_run()
         n_classes = class_counts(self.state.datasets)
         add_balanced = not self.state.metrics_named and any_imbalanced(self.state.datasets)
-        metrics = metrics_for_targets(list(self.state.metrics), n_classes, add_balanced)
+        metrics = metrics_for_targets(list(self.state.metrics), n_classes, add_balanced,
+                                      costs=self._costs_offered())
         self._offer_metrics(n_classes)
         if tuple(metrics) != tuple(self.state.metrics):
             self.state.set_cv(self.state.cv, tuple(metrics), self.state.n_jobs)
@@ -332,6 +398,7 @@ class CVTab(QWidget):
             self.state.set_cv(config, tuple(self.metrics()), self.jobs_box.value())
         finally:
             self._syncing = False
+        self._show_cost_offer()
         self._update_buttons()
 
     def _show_settings(self) -> None:
@@ -364,6 +431,7 @@ class CVTab(QWidget):
             item = self.extra_list.item(i)
             checked = item.data(Qt.UserRole) in metrics[1:]
             item.setCheckState(Qt.Checked if checked else Qt.Unchecked)
+        self._show_cost_offer()
 
     def _update_buttons(self) -> None:
         running = self.running

@@ -48,7 +48,9 @@ THRESHOLD_TIP = ("The decision threshold turns the positive class's probability 
                  "of probabilities (ROC AUC, log loss) do not change with the threshold.")
 COSTS_TIP = ("What each outcome costs you, in any unit (money, hours, harm). Only the "
              "differences matter: the threshold that makes the mean cost per row smallest "
-             "is chosen. Give the errors higher costs than the correct answers.")
+             "is chosen. Give the errors higher costs than the correct answers.\n\n"
+             "The Cross-validation tab can then compare the models by the same costs: "
+             "“Compare on: expected cost” (lower is better).")
 NO_DATA = "Load a data set first: a threshold is for two classes, and no classes are known yet."
 
 
