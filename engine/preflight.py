@@ -213,11 +213,12 @@ def _cost_problems(experiment, datasets) -> list:
             n_classes = len(dataset.classes)
             fields = {**_about(dataset), "metric": COST_METRIC, "n_classes": n_classes,
                       "suggested": "balanced_accuracy"}
+            why = (f"works for two classes only, and {_name(dataset)} has {n_classes}"
+                   if n_classes != 2 else "needs the costs of the outcomes, and none were given")
             found.append(_problem(
                 "metric_not_for_target",
-                lambda ids, n=n_classes, d=dataset: f"the metric {_metric(COST_METRIC, ids)} "
-                f"needs two classes and the costs of the outcomes ({_name(d)} has {n} "
-                f"classes): use {_metric('balanced_accuracy', ids)} instead", fields,
+                lambda ids, w=why: f"the metric {_metric(COST_METRIC, ids)} {w}: use "
+                f"{_metric('balanced_accuracy', ids)} instead", fields,
                 [metric_fix(COST_METRIC, "balanced_accuracy", metrics)]))
     return _merged(found, len(datasets) > 1)
 
@@ -238,8 +239,11 @@ def metric_fix(old: str, new, metrics) -> Fix:
 def needed_response(metric: str) -> str:
     """What a model must give for ``metric``: ``"proba"`` (probabilities), ``"score"``
     (probabilities or decision values) or ``"labels"`` (any classifier)."""
+    from .costs import COST_METRIC
     from .metrics import FAST_METRICS, LABELS, PROBA
 
+    if metric == COST_METRIC:              # scored on predicted classes (thresholds chosen)
+        return "labels"
     if metric in FAST_METRICS:
         kind = FAST_METRICS[metric][0]
         return "labels" if kind == LABELS else "proba" if kind == PROBA else "score"

@@ -136,6 +136,18 @@ def test_metrics_made_for_another_number_of_classes_are_replaced():
     assert needed_response("neg_log_loss") == "proba"
 
 
+def test_the_expected_cost_on_three_classes_is_found_and_replaced():
+    """The costs of two outcomes cannot score a three-class target: the check lists it
+    (the metrics cannot even be filled in) and its fix compares by balanced accuracy."""
+    setup = {"dataset": WINE, "models": [{"name": "nb", "estimator": "GaussianNB"}],
+             "metrics": ["neg_expected_cost", "accuracy"], "costs": [[0, 1], [10, 0]],
+             "cv": CV}
+    [problem] = problems_of(setup)
+    assert (problem.code, problem.blocking) == ("metric_not_for_target", True)
+    assert problem.fields["n_classes"] == 3 and "two classes only" in str(problem.words())
+    assert fixed_by_first_fixes(setup)["metrics"] == ["balanced_accuracy", "accuracy"]
+
+
 # ----------------------------------------------------------------------------- headless
 
 def headless(tmp_path, setup, *args):

@@ -6,6 +6,8 @@ import threading
 
 import pytest
 
+from tests.gui.waiting import SHOWN
+
 pytest.importorskip("PySide6")
 
 
@@ -64,6 +66,7 @@ def no_unanswered_dialog(monkeypatch):
             if args and isinstance(args[0], QtWidgets.QMessageBox):
                 texts = [args[0].windowTitle(), args[0].text()]
             opened.append(f"{class_name}.{method}: {' / '.join(texts)[:300]}")
+            SHOWN.append(opened[-1])
             return answer
         return unanswered
 
@@ -96,6 +99,7 @@ def preflight_lists(monkeypatch):
     def record(dialog):
         shown.append([(row.problem.code, row.problem.blocking, row.problem.words())
                       for row in dialog.rows])
+        SHOWN.append(f"the pre-run check's list: {shown[-1]}")
         return PreflightDialog.Rejected
 
     monkeypatch.setattr(PreflightDialog, "exec", record)

@@ -121,7 +121,7 @@ def test_top_level_costs_are_kept_run_and_saved(window, qtbot, tmp_path, answers
         cv_tab.run_button.click()
     result = window.state.result
     assert result.experiment.metric_costs() == ((0.0, 2.0), (3.0, 0.0))
-    assert result.comparison.settings.rope == pytest.approx(0.03)
+    assert result.comparison.settings.rope == pytest.approx(0.01)   # the family default
     saved = tmp_path / "saved.json"
     with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_experiment(str(saved))

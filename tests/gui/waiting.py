@@ -10,6 +10,9 @@ from contextlib import contextmanager
 #: The longest a run in a GUI test may take on a busy machine (ms): runs take seconds on
 #: an idle one; pytest-timeout ends a test that hangs for another reason.
 RUN_TIMEOUT_MS = 300_000
+#: What the app showed instead of running (a dialog the guard answered, the pre-run
+#: check's list): tests/gui/conftest.py appends; a run that waits on it has not started.
+SHOWN: list = []
 
 
 class Outcome:
@@ -38,11 +41,14 @@ def run_succeeds(qtbot, tab, timeout=RUN_TIMEOUT_MS):
 
     connections = [(tab.run_succeeded, succeeded), (tab.run_failed, failed),
                    (tab.run_cancelled, failed)]
+    shown = len(SHOWN)
     for signal, slot in connections:
         signal.connect(slot)
     try:
         yield outcome
-        qtbot.waitUntil(lambda: outcome.ended, timeout=timeout)
+        qtbot.waitUntil(lambda: outcome.ended or len(SHOWN) > shown, timeout=timeout)
+        if not outcome.ended:
+            outcome.failure = "the run did not start; the app showed: " + SHOWN[-1]
     finally:
         for signal, slot in connections:
             signal.disconnect(slot)
