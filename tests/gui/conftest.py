@@ -2,6 +2,7 @@
 open a modal dialog that nobody answers, and warning dialogs and the pre-run check's list
 recorded instead of shown."""
 import gc
+import os
 import threading
 
 import pytest
@@ -9,6 +10,15 @@ import pytest
 from tests.gui.waiting import SHOWN
 
 pytest.importorskip("PySide6")
+
+
+def pytest_collection_modifyitems(items):
+    """Every test of this folder carries the ``gui`` marker (``-m "not gui"`` runs the
+    engine tests alone)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for item in items:
+        if str(item.path).startswith(here + os.sep):
+            item.add_marker(pytest.mark.gui)
 
 
 @pytest.fixture(autouse=True)

@@ -99,12 +99,12 @@ def test_a_data_read_that_hangs_does_not_block_the_next_file(window, qtbot, monk
 
     real, release, started = dataset_tab.file_dataset, threading.Event(), []
 
-    def read(source, name=None, cached=None):
+    def read(source, name=None, cached=None, **options):
         if source.get("csv", "").endswith("hangs.csv"):
             started.append(source["csv"])
             release.wait(60)
             raise ValueError("the abandoned read ends")
-        return real(source, name, cached)
+        return real(source, name, cached, **options)
 
     monkeypatch.setattr(dataset_tab, "file_dataset", read)
     tab = window.dataset_tab
