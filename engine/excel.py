@@ -203,9 +203,13 @@ def _bound_sheet_reading(book, path: str) -> None:
     """Make pandas' openpyxl reader of ``book`` refuse a sheet whose rows, padded to its
     widest row, would not fit in memory (a single cell at XFD1048576 pads a sheet to
     1,048,576 x 16,384), before padding them."""
+    import inspect
+
     reader = getattr(book, "_reader", None)
     if reader is None or not hasattr(reader, "_convert_cell"):
         return                                   # another pandas: its own reading
+    if len(inspect.signature(reader._convert_cell).parameters) != 1:
+        return          # pandas 1.x (_convert_cell(cell, convert_float)): its own reading
 
     def get_sheet_data(sheet, file_rows_needed=None):
         return bounded_sheet_data(reader, sheet, path, file_rows_needed)
