@@ -22,7 +22,7 @@ from .data import load_dataset
 from .experiment import Experiment
 from .metrics import check_metrics
 from .notes import Note
-from .progress import Progress, Stopwatch
+from .progress import Progress, Stopwatch, relay
 from .schema import show
 
 #: the file of the across-data-set report (Markdown), written beside the tables
@@ -350,16 +350,8 @@ class _Steps:
 
     def relay(self, job):
         """Yield ``job``'s records as overall ones; return its result. Closing this
-        generator closes ``job``."""
-        try:
-            while True:
-                try:
-                    record = next(job)
-                except StopIteration as stop:
-                    return stop.value
-                yield self.overall(record)
-        finally:
-            job.close()
+        generator closes ``job`` (:func:`engine.progress.relay`)."""
+        return relay(job, self.overall)
 
     def overall(self, record: Progress) -> Progress:
         previous = self.previous

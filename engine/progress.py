@@ -60,6 +60,21 @@ class Stopwatch:
         return Progress(done, self.total, label, time.perf_counter() - self.start, detail)
 
 
+def relay(job: Generator, convert: Callable) -> Generator:
+    """Yield ``convert(record)`` for each of ``job``'s records and return ``job``'s result:
+    a phase's progress passed on as records of a larger whole. Closing this generator
+    closes ``job``."""
+    try:
+        while True:
+            try:
+                record = next(job)
+            except StopIteration as stop:
+                return stop.value
+            yield convert(record)
+    finally:
+        job.close()
+
+
 def run_to_end(gen: Generator[Progress, None, T],
                on_progress: Optional[Callable[[Progress], None]] = None) -> T:
     """Drive an engine generator to its end and return its result.

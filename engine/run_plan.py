@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from .progress import Stopwatch, relay
+
 
 @dataclass(frozen=True)
 class DatasetPlan:
@@ -236,23 +238,13 @@ class Phases:
     ``total`` steps, timed from the start of the run."""
 
     def __init__(self, total: int):
-        from .progress import Stopwatch
-
         self.clock, self.total = Stopwatch(total), total
         self.offset, self.previous = 0, None
 
     def relay(self, job):
         """Yield ``job``'s records as records of the whole run; return its result. Closing
-        this generator closes ``job``."""
-        try:
-            while True:
-                try:
-                    record = next(job)
-                except StopIteration as stop:
-                    return stop.value
-                yield self.overall(record)
-        finally:
-            job.close()
+        this generator closes ``job`` (:func:`engine.progress.relay`)."""
+        return relay(job, self.overall)
 
     def overall(self, record):
         previous = self.previous
