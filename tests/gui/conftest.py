@@ -128,6 +128,20 @@ def warnings_shown(monkeypatch):
 
 
 @pytest.fixture
+def tab(qtbot):
+    """The Cross-validation tab on its own, shown at 1280 x 760, shut down after the test."""
+    from gui.state import AppState
+    from gui.tabs.cv_tab import CVTab
+
+    widget = CVTab(AppState())
+    widget.resize(1280, 760)
+    qtbot.addWidget(widget)
+    widget.show()
+    yield widget
+    widget.shutdown()
+
+
+@pytest.fixture
 def window(qtbot, tmp_path):
     """The main window, shown, with settings of its own (not the user's); its jobs are
     ended after the test."""

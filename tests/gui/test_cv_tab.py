@@ -7,22 +7,10 @@ import pytest
 from engine.cv import FoldScores  # noqa: E402
 from engine.data import load_builtin  # noqa: E402
 from engine.experiment import load_experiment  # noqa: E402
-from gui.state import AppState  # noqa: E402
-from gui.tabs.cv_tab import CVTab  # noqa: E402
 from tests.gui.waiting import run_succeeds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEED = os.path.join(ROOT, "resources", "examples", "svc_kernels_moons.json")
-
-
-@pytest.fixture
-def tab(qtbot):
-    widget = CVTab(AppState())
-    widget.resize(1280, 760)
-    qtbot.addWidget(widget)
-    widget.show()
-    yield widget
-    widget.shutdown()
 
 
 def seed_state(state):

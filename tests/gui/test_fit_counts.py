@@ -7,7 +7,6 @@ import os
 from engine.benchmark import load_datasets
 from engine.experiment import parse_experiment
 from engine.run_plan import plan_run
-from tests.gui.test_cv_tab import tab  # noqa: F401 - the CV tab, shown
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "resources", "examples")

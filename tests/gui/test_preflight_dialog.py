@@ -6,21 +6,9 @@ import pytest
 
 from engine.data import load_builtin
 from engine.experiment import parse_experiment
-from gui.state import AppState
-from gui.tabs.cv_tab import CVTab
 from gui.views.preflight_dialog import PreflightDialog
 
 CV = {"n_splits": 2, "n_repeats": 1, "random_state": 0}
-
-
-@pytest.fixture
-def tab(qtbot):
-    widget = CVTab(AppState())
-    widget.resize(1280, 760)
-    qtbot.addWidget(widget)
-    widget.show()
-    yield widget
-    widget.shutdown()
 
 
 def set_up(tab, models, metrics, dataset="wine", cv=CV):

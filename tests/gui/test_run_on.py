@@ -7,7 +7,6 @@ from engine.analysis import run_experiment
 from engine.data import load_builtin
 from engine.progress import run_to_end
 from gui.tabs.run_on import SCHEDULER, THIS_COMPUTER
-from tests.gui.test_cv_tab import tab  # noqa: F401 - the CV tab, shown
 from tests.gui.waiting import run_succeeds
 from tests.peers import peer
 

@@ -13,7 +13,6 @@ from engine.progress import run_to_end
 from engine.store import ResultStore
 from gui import store_runs
 from gui.store_location import store_path
-from tests.gui.test_cv_tab import tab  # noqa: F401 - the CV tab, shown
 from tests.test_store import assert_same_tables, damaged, foreign, not_sqlite
 from tests.gui.waiting import run_succeeds
 
