@@ -189,3 +189,32 @@ def _averaged_pr(model, label, folds: list, prevalence: float) -> list:
     ap = float(np.mean([a for _, _, a in folds]))
     return [(model, label, "averaged", pd.NA, np.nan, x, m, lo, hi, ap, prevalence, "")
             for x, m, lo, hi in zip(grid(), mean, low, high)]
+
+
+def curve_summary(roc: Optional[pd.DataFrame], pr: Optional[pd.DataFrame]) -> pd.DataFrame:
+    """One row per model and class: the fold-averaged AUC and average precision, the pooled
+    ones averaged over the repeats, and the operating point averaged over the repeats
+    (what the ROC / PR view's table shows; every number is in the two tables)."""
+    parts = []
+    for table, value, name in ((roc, "auc", "auc"), (pr, "average_precision", "ap")):
+        if table is None or table.empty:
+            continue
+        keys = ["model", "class"]
+        averaged = table[table["curve"] == "averaged"].groupby(keys, sort=False)[value].first()
+        pooled = table[table["curve"] == "pooled"].drop_duplicates(keys + ["repeat"]) \
+            .groupby(keys, sort=False)[value].mean()
+        parts.append(pd.DataFrame({f"{name}_folds": averaged, f"{name}_pooled": pooled}))
+    if roc is not None and not roc.empty:
+        points = roc[roc["curve"] == "operating_point"]
+        if len(points):
+            grouped = points.groupby(["model", "class"], sort=False)
+            parts.append(grouped[["threshold", "fpr", "tpr"]].mean().join(
+                grouped["threshold_source"].first()))
+    if pr is not None and not pr.empty:
+        points = pr[pr["curve"] == "operating_point"]
+        if len(points):
+            parts.append(points.groupby(["model", "class"], sort=False)[["precision"]].mean())
+    if not parts:
+        return pd.DataFrame(columns=["model", "class"])
+    frame = pd.concat(parts, axis=1)
+    return frame.reset_index()
