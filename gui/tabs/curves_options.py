@@ -138,7 +138,8 @@ class CurvesOptions(QGroupBox):
         if not self.isChecked():
             self.cost_label.setText("Off: no curves, no predictions table.")
             return
-        text = "ROC, precision-recall and decision curves reuse the run's predictions: no extra fits."
+        text = ("ROC, precision-recall and decision curves reuse the run's predictions: "
+                "no extra fits.")
         if learning_fits:
             text += f" Learning curves add {learning_fits:,} fits"
             if seconds_per_fit:
