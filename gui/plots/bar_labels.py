@@ -1,7 +1,10 @@
 """Bar labels that never overlap: each bar's name under it, shortened with "…" to the
 width of its slot; when even a shortened name cannot fit, the bars are numbered (the hover
-read-out and the title name them). Redrawn whenever the plot is resized."""
+read-out and the title name them), every second or third bar only when even the numbers are
+wider than a slot. Redrawn whenever the plot is resized."""
 from __future__ import annotations
+
+import math
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
@@ -22,7 +25,16 @@ def fit_bar_labels(names: list, slot_px: float, metrics: QFontMetrics) -> list:
     if all(len(text.rstrip("…")) >= min(FEWEST_CHARACTERS, len(name))
            for text, name in zip(shortened, names)):
         return shortened
-    return [str(i) for i in range(1, len(names) + 1)]
+    return numbered_labels(len(names), slot_px, metrics)
+
+
+def numbered_labels(count: int, slot_px: float, metrics: QFontMetrics) -> list:
+    """``1``, ``2``, … under ``count`` bars ``slot_px`` apart; where the widest number needs
+    more than one slot, only every ``step``-th bar is numbered (the others get "")."""
+    numbers = [str(i) for i in range(1, count + 1)]
+    widest = max(metrics.horizontalAdvance(text) for text in numbers) + LABEL_GAP_PX
+    step = max(1, math.ceil(widest / max(slot_px, 1e-9)))
+    return [text if i % step == 0 else "" for i, text in enumerate(numbers)]
 
 
 def label_bars(panel, names: list, offset: float = 0.0) -> list:
