@@ -69,3 +69,69 @@ def test_interval_clipped_to_unit_range():
 def test_one_class_refused():
     with pytest.raises(ValueError, match="both positive and negative"):
         delong_interval([1, 1, 1], [0.2, 0.3, 0.4])
+
+
+# ---- LeDell, Petersen & van der Laan's interval (engine.curves.ledell)
+
+def _ledell_loop(y, s, fold, groups=None, level=0.95):
+    """ci.cvAUC / ci.pooled.cvAUC written out row by row (ties count 1/2)."""
+    n = len(y)
+    w1, w0 = n / np.sum(y == 1), n / np.sum(y == 0)
+    ids = np.arange(n) if groups is None else np.asarray(groups)
+    n_ids = len(set(ids.tolist()))
+    taubar = n / n_ids
+    aucs, moments = [], []
+    for f in sorted(set(fold.tolist())):
+        r = [i for i in range(n) if fold[i] == f]
+        pos = [i for i in r if y[i] == 1]
+        neg = [i for i in r if y[i] == 0]
+
+        def beat(a, b):
+            return 1.0 if s[a] > s[b] else 0.5 if s[a] == s[b] else 0.0
+        auc = sum(beat(i, j) for i in pos for j in neg) / (len(pos) * len(neg))
+        ic = {}
+        for i in r:
+            if y[i] == 1:
+                ic[i] = w1 * (sum(beat(i, j) for j in neg) / len(neg) - auc)
+            else:
+                ic[i] = w0 * (sum(beat(j, i) for j in pos) / len(pos) - auc)
+        per_id = {}
+        for i in r:
+            per_id[ids[i]] = per_id.get(ids[i], 0.0) + ic[i] / (taubar if groups is not None
+                                                                 else 1.0)
+        aucs.append(auc)
+        moments.append(np.mean([v ** 2 for v in per_id.values()]))
+    se = np.sqrt(np.mean(moments) / n_ids)
+    z = norm.ppf(0.5 + level / 2)
+    cv = np.mean(aucs)
+    return cv, max(0, cv - z * se), min(1, cv + z * se), se
+
+
+@pytest.fixture
+def folded(scores):
+    y, a, b = scores
+    fold = np.arange(len(y)) % 5
+    return y, b, fold
+
+
+def test_ledell_equals_row_loop(folded):
+    from engine.curves.ledell import ledell_interval
+    y, s, fold = folded
+    assert ledell_interval(y, s, fold, level=0.9) == pytest.approx(
+        _ledell_loop(y, s, fold, level=0.9), rel=1e-12, abs=1e-14)
+
+
+def test_ledell_grouped_equals_row_loop(folded):
+    from engine.curves.ledell import ledell_interval
+    y, s, fold = folded
+    groups = np.arange(len(y)) // 10 * 10 + fold    # groups stay inside a fold
+    ours = ledell_interval(y, s, fold, groups=groups)
+    assert ours == pytest.approx(_ledell_loop(y, s, fold, groups=groups), rel=1e-12)
+    assert ours[3] != pytest.approx(ledell_interval(y, s, fold)[3], rel=1e-3)
+
+
+def test_ledell_one_row_groups_equal_ungrouped(folded):
+    from engine.curves.ledell import ledell_interval
+    y, s, fold = folded
+    assert ledell_interval(y, s, fold, groups=np.arange(len(y))) == pytest.approx(
+        ledell_interval(y, s, fold), rel=1e-13)
