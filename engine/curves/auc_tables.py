@@ -236,3 +236,27 @@ def _pooled_note(n_pairs, n_repeats, alpha) -> Note:
                 f"figure reviewers ask for. The summary row gives the median p over "
                 f"{n_repeats} repeat(s) and the share below {alpha:g}.",
                 {"n_pairs": n_pairs, "n_repeats": n_repeats, "alpha": alpha})
+
+
+def run_auc_tables(result):
+    """The AUC tables of an :class:`engine.analysis.ExperimentResult` with a ``curves``
+    block whose ``roc`` is on (a generator, like the other extras; it fits nothing).
+
+    The intervals' level is ``1 − alpha`` of the experiment's ``comparison`` block, the
+    same level as the summary's intervals; the tests count p below that alpha.
+
+    Returns
+    -------
+    AucTables
+    """
+    from ..cv import positive_label
+    from .predictions import predictions_table
+
+    curves = getattr(result, "curves", None)
+    predictions = (curves.predictions if curves is not None
+                   else predictions_table(result.cv, result.dataset))
+    alpha = result.experiment.comparison.alpha
+    return auc_tables(predictions, result.dataset.classes, positive_label(result.dataset),
+                      groups=getattr(result.dataset, "groups", None), level=1.0 - alpha,
+                      alpha=alpha)
+    yield  # pragma: no cover  (a generator, like the other extras)
