@@ -59,7 +59,7 @@ def delong_components(y_true, scores) -> Tuple[np.ndarray, np.ndarray, np.ndarra
     rank_x = rankdata(x, axis=1)
     rank_y = rankdata(y, axis=1)
     rank_all = rankdata(np.hstack([x, y]), axis=1)
-    auc = rank_all[:, :m].sum(axis=1) / (m * n) - (m + 1.0) / (2.0 * n)
+    auc = (rank_all[:, :m].sum(axis=1) - m * (m + 1) / 2.0) / (m * n)   # exact: half-integers
     v_positive = (rank_all[:, :m] - rank_x) / n
     v_negative = 1.0 - (rank_all[:, m:] - rank_y) / m
     return auc, v_positive, v_negative
