@@ -226,6 +226,9 @@ CODES = {
     "auc_pooled_test": "DeLong's test of two models' AUCs runs on the pooled out-of-fold "
                        "predictions of each repeat, which come from different fold models: "
                        "the p-values are approximate [n_pairs, n_repeats, alpha]",
+    "auc_grouped_rows": "the data set has groups: DeLong's interval and test treat the rows "
+                        "as independent (too sure); LeDell's interval counts each group once "
+                        "[n_groups, n_rows]",
     "auc_not_computed": "no AUC interval or test for a model, class and repeat "
                         "[model, positive_class, repeat, reason: 'missing_predictions', "
                         "'one_class_fold' or 'no_score']",

@@ -124,3 +124,5 @@ def test_failed_fold_and_grouped(cancer_predictions):
     assert list(svm["repeat"].astype("float").fillna(0)) == [2, 0]
     assert svm["n_groups"].iloc[0] == len(np.unique(groups))
     assert list(result.tests["repeat"].astype("float").fillna(0)) == [2, 0]
+    grouped = [n.fields for n in result.notes if n.code == "auc_grouped_rows"]
+    assert grouped == [{"n_groups": 190, "n_rows": 569}]

@@ -52,7 +52,7 @@ class AucTables:
     tests : DataFrame
         ``auc_tests.csv`` (:data:`TEST_COLUMNS`).
     notes : tuple of Note
-        Codes ``auc_pooled_test`` and ``auc_not_computed``.
+        Codes ``auc_pooled_test``, ``auc_grouped_rows`` and ``auc_not_computed``.
     """
 
     intervals: pd.DataFrame
@@ -116,6 +116,8 @@ def auc_tables(predictions: pd.DataFrame, classes, positive_class=None, groups=N
         for first, second in combinations(models, 2):
             test_rows += _pair_tests(first, second, label, scored, alpha)
     tests = _frame(test_rows, TEST_COLUMNS)
+    if groups is not None and len(interval_rows):
+        notes.insert(0, _grouped_note(groups, predictions["row"].nunique()))
     if len(tests):
         n_repeats = int(predictions["repeat"].nunique())
         notes.insert(0, _pooled_note(len(models) * (len(models) - 1) // 2, n_repeats, alpha))
@@ -225,6 +227,15 @@ def _skip_note(model, label, repeat, reason) -> Note:
                 f"{model}: no AUC interval for class {label} in repeat {repeat}: {why}.",
                 {"model": model, "positive_class": label, "repeat": int(repeat),
                  "reason": reason})
+
+
+def _grouped_note(groups, n_rows) -> Note:
+    n_groups = len(np.unique(np.asarray(groups)))
+    return Note("auc_grouped_rows",
+                f"The {n_rows} rows come from {n_groups} groups (rows that belong together): "
+                "DeLong's intervals and tests treat every row as independent, so they are too "
+                "sure; LeDell's interval counts each group once and is the one to quote.",
+                {"n_groups": n_groups, "n_rows": int(n_rows)})
 
 
 def _pooled_note(n_pairs, n_repeats, alpha) -> Note:

@@ -41,6 +41,9 @@ TEST_HEADERS = {"repeat": REPEAT_HEADER, "model_1": "model A", "model_2": "model
                 "auc_1": "AUC of A", "auc_2": "AUC of B", "difference": "A − B",
                 "p_value": "p", "share_below_alpha": "share of repeats p < α",
                 "n_repeats": "repeats"}
+GROUPED = ("The rows come in groups (rows that belong together): DeLong's interval and test "
+           "treat every row as independent and are too sure; quote LeDell's interval, which "
+           "counts each group once.")
 ESTIMATE_WORDS = {"pooled": "pooled predictions", "fold_average": "mean of the folds"}
 
 
@@ -88,7 +91,6 @@ class AucView(QWidget):
         content = QWidget(self)
         self.verdict = verdict_label(content)
         self.caveat = verdict_label(content)
-        self.caveat.setText(f"<span style='color:#b35900'>{escape(CAVEAT)}</span>")
         self.every_repeat = QCheckBox("Show every repeat (not only the summary over repeats)",
                                       content)
         self.every_repeat.toggled.connect(lambda _: self._show_tables())
@@ -123,8 +125,9 @@ class AucView(QWidget):
             return
         self.verdict.setText(verdict_html(self._auc))
         has_tests = bool(len(self._auc.tests))
-        self.caveat.setVisible(has_tests or any(note_code(n) == "auc_pooled_test"
-                                                for n in self._auc.notes))
+        codes = {note_code(n) for n in self._auc.notes}
+        caveats = [CAVEAT] + ([GROUPED] if "auc_grouped_rows" in codes else [])
+        self.caveat.setText(f"<span style='color:#b35900'>{escape(' '.join(caveats))}</span>")
         self.tests.setVisible(has_tests)
         self._show_tables()
         self.stack.setCurrentIndex(1)
