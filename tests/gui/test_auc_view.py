@@ -4,7 +4,7 @@ out-of-fold predictions; its "?" opens the guide's section on DeLong and LeDell.
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QApplication, QToolButton
 from sklearn.metrics import roc_auc_score
 
 from engine.analysis import run_experiment
@@ -65,7 +65,8 @@ def test_registered_with_help(qtbot, cancer_result):
     tab.views.setCurrentWidget(view)
     help_button = view.findChild(QToolButton, "help_auc")
     qtbot.mouseClick(help_button, Qt.LeftButton)
-    dialog = guide._dialog
+    dialog = next(w for w in QApplication.topLevelWidgets()
+                  if isinstance(w, guide.HelpDialog) and w.isVisible())
     assert dialog.browser.source().fragment() == "auc"
     assert "DeLong" in dialog.browser.toPlainText()
     dialog.close()
