@@ -78,3 +78,52 @@ def test_breast_cancer_out_of_fold_predictions(tmp_path):
     _assert_equal(_ours(frame["y"].to_numpy(), frame["a"].to_numpy(), frame["b"].to_numpy()),
                   theirs)
     assert theirs["p"] < 0.05 and theirs["auc_a"] > theirs["auc_b"]
+
+
+def test_wine_one_vs_rest_intervals_and_tests(tmp_path):
+    """A real three-class set: each class against the rest, two models, via auc_tables."""
+    from sklearn.datasets import load_wine
+
+    from engine.curves.auc_tables import auc_tables
+
+    x, y = load_wine(return_X_y=True)
+    classes = ["class_0", "class_1", "class_2"]
+    folds = StratifiedKFold(5, shuffle=True, random_state=1)
+    models = {"logistic": make_pipeline(StandardScaler(), LogisticRegression(C=0.01)),
+              "nb": GaussianNB()}
+    frame = pd.DataFrame({"model": "logistic", "repeat": 1, "row": range(len(y)),
+                          "true_class": [classes[k] for k in y]})
+    frame["fold"] = 0
+    for k, (_, test) in enumerate(folds.split(x, y)):
+        frame.loc[test, "fold"] = k + 1
+    tables = []
+    for name, model in models.items():
+        proba = cross_val_predict(model, x, y, cv=folds, method="predict_proba")
+        part = frame.assign(model=name)
+        for k, label in enumerate(classes):
+            part[f"p_{label}"] = proba[:, k]
+        tables.append(part)
+    predictions = pd.concat(tables, ignore_index=True)
+    path = tmp_path / "wine.csv"
+    predictions.to_csv(path, index=False, float_format="%.17g")
+    result = auc_tables(predictions, classes)
+    for label in classes:
+        source = (f"x <- read.csv('{path.as_posix()}'); "
+                  f"d <- data.frame(y = as.integer(x$true_class[x$model == 'logistic'] == "
+                  f"'{label}'), a = x$p_{label}[x$model == 'logistic'], "
+                  f"b = x$p_{label}[x$model == 'nb'])\n")
+        theirs = _proc(source)
+        rows = result.intervals[(result.intervals["positive_class"] == label)
+                                & (result.intervals["method"] == "delong")
+                                & result.intervals["repeat"].notna()].set_index("model")
+        for model, key in (("logistic", "a"), ("nb", "b")):
+            if key == "a":                       # _PROC_NUMBERS asks level 0.95 for a
+                ours = tuple(rows.loc[model, ["ci_low", "auc", "ci_high"]])
+                assert ours == pytest.approx(
+                    (theirs["low_a"], theirs["auc_a"], theirs["high_a"]), abs=1e-9)
+            else:
+                assert rows.loc[model, "auc"] == pytest.approx(theirs["auc_b"], abs=1e-12)
+        test = result.tests[(result.tests["positive_class"] == label)
+                            & result.tests["repeat"].notna()].iloc[0]
+        assert (test["z"], test["p_value"]) == pytest.approx((theirs["z"], theirs["p"]),
+                                                             abs=1e-9)
