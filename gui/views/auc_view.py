@@ -20,8 +20,8 @@ from ..tabs.results_widgets import PageHeader
 from .widgets import escape, fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>AUC intervals</p>"
-        "<p style='color:#666'>This run computed no ROC analysis. Switch on <b>ROC curves</b> "
-        "among the curves on the Cross-validation tab (the experiment file's "
+        "<p style='color:#666'>This run computed no ROC analysis. Switch on the ROC curves in "
+        "the <b>Curves</b> box of the Cross-validation tab (the experiment file's "
         "<tt>\"curves\": {\"roc\": true}</tt>) and run again; it adds no fits. This view then "
         "shows how sure each model's AUC is (DeLong's and LeDell's intervals) and DeLong's "
         "test of two models' AUCs.</p>")
@@ -34,10 +34,12 @@ CAVEAT = ("The pooled predictions of one repeat come from different fold models,
           "(the other views) and quote DeLong's test where a reviewer asks for it.")
 #: The summary rows leave ``repeat`` empty (the table shows "—"), as the file does.
 REPEAT_HEADER = "repeat (— = over all)"
-INTERVAL_HEADERS = {"repeat": REPEAT_HEADER, "positive_class": "class", "estimate": "AUC of", "ci_low": "interval, low",
-                    "ci_high": "interval, high", "n_positive": "positives",
-                    "n_negative": "negatives", "n_groups": "groups", "n_repeats": "repeats"}
-TEST_HEADERS = {"repeat": REPEAT_HEADER, "model_1": "model A", "model_2": "model B", "positive_class": "class",
+INTERVAL_HEADERS = {"repeat": REPEAT_HEADER, "positive_class": "class", "estimate": "AUC of",
+                    "ci_low": "interval, low", "ci_high": "interval, high",
+                    "n_positive": "positives", "n_negative": "negatives", "n_groups": "groups",
+                    "n_repeats": "repeats"}
+TEST_HEADERS = {"repeat": REPEAT_HEADER, "model_1": "model A", "model_2": "model B",
+                "positive_class": "class",
                 "auc_1": "AUC of A", "auc_2": "AUC of B", "difference": "A − B",
                 "p_value": "p", "share_below_alpha": "share of repeats p < α",
                 "n_repeats": "repeats"}
