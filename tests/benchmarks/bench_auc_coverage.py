@@ -24,6 +24,20 @@ Three 95% intervals are checked for covering it:
 
 Prints coverage (with its Monte Carlo standard error), mean width and the mean of each
 estimate minus the truth.
+
+Measured (500 data sets, 200 rows, 483 CPU seconds on the shared 2-core VM; mean true AUC
+0.695, largest gap between the 200,000-row truth and the exact population AUC 0.0010)::
+
+    interval        coverage  ± MC se   width     bias  truth above  truth below
+    delong_pooled      0.898    0.014   0.150  -0.0079        0.066        0.036
+    ledell             0.904    0.013   0.147  -0.0022        0.054        0.042
+    naive_fold_sd      0.920    0.012   0.170  -0.0022        0.034        0.046
+
+All three fall short of 95%: the intervals treat the fold models' variation as absent
+(DeLong, LeDell) or the folds as independent (fold SD). DeLong's pooled AUC is also biased
+low (the folds' scores are on slightly different scales), so it misses more often with the
+truth above the interval. The quick mode (50 sets) gave 0.84, 0.90 and 0.96: its Monte
+Carlo error (±0.03-0.05) is too large to rank the methods.
 """
 from __future__ import annotations
 
