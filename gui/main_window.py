@@ -45,6 +45,7 @@ from .views.auc_view import AucView
 from .views.across_view import host_across_view
 from .views.calibration_view import CalibrationView
 from .views.grouping_gap_view import GroupingGapView
+from .views.roc_pr_view import RocPrView
 from .views.start_panel import StartGuide
 from .views.tuning_view import TuningView
 
@@ -68,6 +69,7 @@ def make_results_tab(state: AppState, parent):
     tab.add_view("Calibration", CalibrationView(state, tab))
     tab.add_view("Grouped vs ungrouped", GroupingGapView(state, tab))
     tab.add_view("Tuning", TuningView(state, tab))
+    tab.add_view("ROC and PR curves", RocPrView(state, tab))
     tab.add_view("AUC intervals", AucView(state, tab))
     host_across_view(tab, state)
     return tab

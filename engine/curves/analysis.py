@@ -7,6 +7,7 @@ from typing import Optional
 import pandas as pd
 
 from .predictions import predictions_table
+from .roc_pr import curve_tables
 
 
 @dataclass(frozen=True)
@@ -48,5 +49,31 @@ def run_curves(result):
     """
     settings = result.experiment.curves
     predictions = predictions_table(result.cv, result.dataset)
-    return CurvesResult(settings=settings, predictions=predictions)
+    roc = pr = None
+    if settings.roc or settings.pr:
+        roc, pr = roc_pr_tables(result, predictions)
+    return CurvesResult(settings=settings, predictions=predictions,
+                        roc=roc if settings.roc else None, pr=pr if settings.pr else None)
     yield  # pragma: no cover  (a generator, like the other extras)
+
+
+def positive_class(dataset):
+    """The positive class's label of a two-class data set, None for more classes."""
+    from ..cv import positive_label
+
+    return positive_label(dataset)
+
+
+def roc_pr_tables(result, predictions) -> tuple:
+    """``(roc_curve.csv, pr_curve.csv)`` of an experiment result, with the operating point
+    of each model's threshold (two classes; :mod:`engine.curves.operating`)."""
+    from .operating import operating_thresholds
+
+    kinds = dict(result.cv.prediction_kind)
+    classes = result.cv.classes
+    thresholds = None
+    if len(classes) == 2:
+        thresholds = operating_thresholds(kinds, result.cv.thresholds,
+                                          result.experiment.costs)
+    return curve_tables(predictions, classes, positive_class(result.dataset), kinds,
+                        thresholds)
