@@ -33,6 +33,7 @@ class ExperimentResult:
     calibration: Optional[object] = None
     grouping_gap: Optional[object] = None
     curves: Optional[object] = None
+    auc: Optional[object] = None
 
     def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
         """The same run compared again with other ROPE / alpha / correction settings (the
@@ -67,7 +68,8 @@ class ExperimentResult:
                 *gap_notes(self),
                 *optimism_notes(self.cv.tuning_optimism, self.experiment.comparison.alpha),
                 *rope_notes(self.experiment.comparison, self.cv.primary_metric),
-                *alo_grouped_notes(self)]
+                *alo_grouped_notes(self),
+                *(self.auc.notes if self.auc is not None else ())]
 
     def tables(self) -> dict:
         """``{file name: DataFrame}``: the tables of docs/experiment-format.md that apply."""
@@ -90,7 +92,8 @@ class ExperimentResult:
             confusion = confusion_table(self.cv.predictions, self.cv.models, self.cv.classes)
             tables["confusion.csv"] = confusion
             tables["per_class.csv"] = per_class_table(confusion, self.cv.classes)
-        for extra in (self.grouping_gap, self.aloocv, self.calibration, self.curves):
+        for extra in (self.grouping_gap, self.aloocv, self.calibration, self.curves,
+                      self.auc):
             if extra is not None:
                 tables.update(extra.tables())
         return tables
@@ -257,4 +260,8 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
 
         curves = yield from run_curves(result)
         result = replace(result, curves=curves)
+    if experiment.curves is not None and experiment.curves.roc:
+        from .curves.auc_tables import run_auc_tables
+
+        result = replace(result, auc=(yield from run_auc_tables(result)))
     return result

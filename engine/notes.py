@@ -222,6 +222,16 @@ CODES = {
                            "inner_splits, rows]",
     "unscaled_model": "a scale-sensitive model runs unscaled on features of very different "
                       "spreads [dataset, datasets, model, entry, estimator, ratio]",
+    # ---- AUC intervals and tests (engine.curves.auc_tables)
+    "auc_pooled_test": "DeLong's test of two models' AUCs runs on the pooled out-of-fold "
+                       "predictions of each repeat, which come from different fold models: "
+                       "the p-values are approximate [n_pairs, n_repeats, alpha]",
+    "auc_grouped_rows": "the data set has groups: DeLong's interval and test treat the rows "
+                        "as independent (too sure); LeDell's interval counts each group once "
+                        "[n_groups, n_rows]",
+    "auc_not_computed": "no AUC interval or test for a model, class and repeat "
+                        "[model, positive_class, repeat, reason: 'missing_predictions', "
+                        "'one_class_fold' or 'no_score']",
     # ---- the result folder (engine.result_folder, engine.folder_entries)
     "result_folder_leftover": "an entry of the result folder that looks like a leftover of "
                               "this app but is not exactly its own was left alone "

@@ -41,6 +41,7 @@ from .tabs.models_tab import ModelsTab
 from .tabs.results_tab import ResultsTab
 from .wheel_guard import install_wheel_guard
 from .views.aloocv_view import AloocvView, same_data
+from .views.auc_view import AucView
 from .views.across_view import host_across_view
 from .views.calibration_view import CalibrationView
 from .views.grouping_gap_view import GroupingGapView
@@ -69,6 +70,7 @@ def make_results_tab(state: AppState, parent):
     tab.add_view("Grouped vs ungrouped", GroupingGapView(state, tab))
     tab.add_view("Tuning", TuningView(state, tab))
     tab.add_view("ROC and PR curves", RocPrView(state, tab))
+    tab.add_view("AUC intervals", AucView(state, tab))
     host_across_view(tab, state)
     return tab
 

@@ -1,0 +1,142 @@
+"""The Results tab's "AUC intervals" view: how sure each AUC is, and DeLong's test of two.
+
+From a run with a ``curves`` block whose ``roc`` is on (``engine.curves.auc_tables``): the
+AUC of every model with DeLong's interval (pooled out-of-fold predictions) and LeDell's
+interval (the fold-averaged AUC), ``auc_intervals.csv``, and DeLong's paired test of every
+pair, ``auc_tests.csv``, with the caveat that pooled folds make the test approximate. By
+default the tables show the summary over repeats; a box shows every repeat.
+"""
+from __future__ import annotations
+
+import pandas as pd
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QSplitter, QVBoxLayout, QWidget
+
+from engine.notes import note_code
+
+from ..state import AppState
+from ..table_panel import TablePanel
+from ..tabs.results_widgets import PageHeader
+from .widgets import escape, fill_with_pages, hint_label, verdict_label
+
+HINT = ("<p style='font-size:13pt; color:#444'>AUC intervals</p>"
+        "<p style='color:#666'>This run computed no ROC analysis. Switch on the ROC curves in "
+        "the <b>Curves</b> box of the Cross-validation tab (the experiment file's "
+        "<tt>\"curves\": {\"roc\": true}</tt>) and run again; it adds no fits. This view then "
+        "shows how sure each model's AUC is (DeLong's and LeDell's intervals) and DeLong's "
+        "test of two models' AUCs.</p>")
+HEADER = ("How sure is each model's AUC? DeLong's interval is about the AUC of all out-of-fold "
+          "predictions pooled, LeDell's about the mean of the fold AUCs. DeLong's test asks "
+          "whether two models' AUCs differ on the same rows; pooling folds makes it "
+          "approximate (see ?).")
+CAVEAT = ("The pooled predictions of one repeat come from different fold models, so DeLong's "
+          "interval and test are approximate; decide between models with the corrected t-test "
+          "(the other views) and quote DeLong's test where a reviewer asks for it.")
+#: The summary rows leave ``repeat`` empty (the table shows "—"), as the file does.
+REPEAT_HEADER = "repeat (— = over all)"
+INTERVAL_HEADERS = {"repeat": REPEAT_HEADER, "positive_class": "class", "estimate": "AUC of",
+                    "ci_low": "interval, low", "ci_high": "interval, high",
+                    "n_positive": "positives", "n_negative": "negatives", "n_groups": "groups",
+                    "n_repeats": "repeats"}
+TEST_HEADERS = {"repeat": REPEAT_HEADER, "model_1": "model A", "model_2": "model B",
+                "positive_class": "class",
+                "auc_1": "AUC of A", "auc_2": "AUC of B", "difference": "A − B",
+                "p_value": "p", "share_below_alpha": "share of repeats p < α",
+                "n_repeats": "repeats"}
+GROUPED = ("The rows come in groups (rows that belong together): DeLong's interval and test "
+           "treat every row as independent and are too sure; quote LeDell's interval, which "
+           "counts each group once.")
+ESTIMATE_WORDS = {"pooled": "pooled predictions", "fold_average": "mean of the folds"}
+
+
+def shown_rows(table: pd.DataFrame, every_repeat: bool) -> pd.DataFrame:
+    """The summary rows (empty ``repeat``), or every row, summaries first per group."""
+    if every_repeat or table.empty:
+        return table
+    return table[table["repeat"].isna()].reset_index(drop=True)
+
+
+def verdict_html(auc) -> str:
+    """One sentence per model (its summary DeLong AUC and interval) and per tested pair (how
+    often p fell below α), as strong as the numbers."""
+    intervals, tests = auc.intervals, auc.tests
+    lines = []
+    summary = intervals[intervals["repeat"].isna() & (intervals["method"] == "delong")]
+    for _, row in summary.iterrows():
+        lines.append(f"<b>{escape(str(row['model']))}</b>: AUC {row['auc']:.3f} for class "
+                     f"{escape(str(row['positive_class']))}, {row['level']:.0%} interval "
+                     f"{row['ci_low']:.3f} to {row['ci_high']:.3f} (DeLong, pooled"
+                     f"{'; cut at 1' if row['ci_high'] >= 1 else ''}).")
+    for _, row in tests[tests["repeat"].isna()].iterrows():
+        share, n = row["share_below_alpha"], int(row["n_repeats"])
+        below = round(share * n)
+        found = ("finds a difference" if below else "finds no difference")
+        where = ("in the one repeat" if n == 1 else f"in all {n} repeats" if below == n
+                 else f"in any of the {n} repeats" if below == 0
+                 else f"in only {below} of {n} repeats")
+        lines.append(f"{escape(str(row['model_1']))} vs {escape(str(row['model_2']))} "
+                     f"(class {escape(str(row['positive_class']))}): AUCs differ by "
+                     f"{row['difference']:+.3f}; DeLong's test {found} at α = "
+                     f"{row['alpha']:g} {where} (median p {row['p_value']:.3g}; "
+                     "approximate).")
+    return "<br>".join(lines[:12]) + ("<br>…" if len(lines) > 12 else "")
+
+
+class AucView(QWidget):
+    """Intervals and tests of the last result's AUCs (a hint when it has none)."""
+
+    def __init__(self, state: AppState, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self._auc = None
+        self.hint = hint_label(HINT, self)
+        content = QWidget(self)
+        self.verdict = verdict_label(content)
+        self.caveat = verdict_label(content)
+        self.every_repeat = QCheckBox("Show every repeat (not only the summary over repeats)",
+                                      content)
+        self.every_repeat.toggled.connect(lambda _: self._show_tables())
+        self.intervals = TablePanel("AUC and its interval, per model", "auc_intervals.csv",
+                                    content, key_column="model")
+        self.tests = TablePanel("DeLong's paired test of two AUCs (approximate)",
+                                "auc_tests.csv", content, key_column="model_1")
+        for panel, headers in ((self.intervals, INTERVAL_HEADERS), (self.tests, TEST_HEADERS)):
+            panel.model.show_headers_as(headers)
+        self.intervals.model.show_column_as("estimate",
+                                            lambda value: ESTIMATE_WORDS.get(value, value))
+        body = QSplitter(Qt.Vertical, content)
+        body.setChildrenCollapsible(False)
+        body.addWidget(self.intervals)
+        body.addWidget(self.tests)
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(PageHeader(HEADER, "auc", content))
+        layout.addWidget(self.verdict)
+        layout.addWidget(self.caveat)
+        layout.addWidget(self.every_repeat)
+        layout.addWidget(body, 1)
+        self.stack = fill_with_pages(self, self.hint, content)
+        state.result_changed.connect(self.set_result)
+        self.set_result(state.result)
+
+    def set_result(self, result) -> None:
+        """Show ``result``'s AUC tables (the hint when it has none)."""
+        self._auc = getattr(result, "auc", None) if result is not None else None
+        if self._auc is None:
+            self.stack.setCurrentWidget(self.hint)
+            return
+        self.verdict.setText(verdict_html(self._auc))
+        has_tests = bool(len(self._auc.tests))
+        codes = {note_code(n) for n in self._auc.notes}
+        caveats = [CAVEAT] + ([GROUPED] if "auc_grouped_rows" in codes else [])
+        self.caveat.setText(f"<span style='color:#b35900'>{escape(' '.join(caveats))}</span>")
+        self.tests.setVisible(has_tests)
+        self._show_tables()
+        self.stack.setCurrentIndex(1)
+
+    def _show_tables(self) -> None:
+        if self._auc is None:
+            return
+        every = self.every_repeat.isChecked()
+        self.intervals.set_frame(shown_rows(self._auc.intervals, every))
+        self.tests.set_frame(shown_rows(self._auc.tests, every))
