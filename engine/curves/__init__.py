@@ -1,0 +1,1 @@
+"""Curves from out-of-fold predictions."""
