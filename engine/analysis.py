@@ -32,6 +32,7 @@ class ExperimentResult:
     aloocv: Optional[object] = None
     calibration: Optional[object] = None
     grouping_gap: Optional[object] = None
+    curves: Optional[object] = None
 
     def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
         """The same run compared again with other ROPE / alpha / correction settings (the
@@ -89,7 +90,7 @@ class ExperimentResult:
             confusion = confusion_table(self.cv.predictions, self.cv.models, self.cv.classes)
             tables["confusion.csv"] = confusion
             tables["per_class.csv"] = per_class_table(confusion, self.cv.classes)
-        for extra in (self.grouping_gap, self.aloocv, self.calibration):
+        for extra in (self.grouping_gap, self.aloocv, self.calibration, self.curves):
             if extra is not None:
                 tables.update(extra.tables())
         return tables
@@ -224,7 +225,8 @@ def alo_grouped_notes(result: ExperimentResult) -> list:
 
 
 def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
-    """The grouping gap, ALOOCV and calibration, when the experiment asks for them."""
+    """The grouping gap, ALOOCV, calibration and curves, when the experiment asks for
+    them."""
     experiment = result.experiment
     if experiment.cv.compare_ungrouped and result.dataset.groups is not None:
         from .grouping_gap import run_grouping_gap
@@ -250,4 +252,9 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
                                                  experiment.calibration, n_jobs=n_jobs,
                                                  cluster=cluster)
         result = replace(result, calibration=calibration)
+    if experiment.curves is not None:
+        from .curves.analysis import run_curves
+
+        curves = yield from run_curves(result)
+        result = replace(result, curves=curves)
     return result

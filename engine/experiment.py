@@ -23,7 +23,7 @@ from .stats import ComparisonSettings
 
 #: The sections of an experiment file (besides ``$schema``, a note for editors).
 TOP_LEVEL_KEYS = ("dataset", "datasets", "models", "cv", "metrics", "costs", "comparison",
-                  "aloocv", "calibration")
+                  "aloocv", "calibration", "curves")
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,45 @@ class CalibrationSettings:
                 "map_buckets": self.map_buckets}
 
 
+#: The learning-curve fractions of ``"learning": true``.
+DEFAULT_LEARNING = (0.1, 0.325, 0.55, 0.775, 1.0)
+
+
+@dataclass(frozen=True)
+class CurvesSettings:
+    """Which curve analyses to compute from the out-of-fold predictions (the ``curves``
+    block; with it, ``predictions.csv`` is written).
+
+    ``roc``, ``pr`` and ``decision`` switch ROC, precision-recall and decision curves
+    (default on); ``learning`` holds the fractions of each training fold a learning
+    curve fits on, ascending (default none: they add fits).
+    """
+
+    roc: bool = True
+    pr: bool = True
+    decision: bool = True
+    learning: tuple = ()
+
+    def __post_init__(self):
+        learning = self.learning
+        if learning is True:
+            learning = DEFAULT_LEARNING
+        elif learning is False or learning is None:
+            learning = ()
+        fractions = tuple(sorted(float(f) for f in learning))
+        bad = [f for f in fractions if not (0 < f <= 1)]
+        if bad:
+            raise ValueError(f"curves.learning: {bad[0]:g} is not a fraction of the training "
+                             "fold; give numbers above 0 and at most 1, e.g. [0.1, 0.55, 1.0]")
+        if len(set(fractions)) != len(fractions):
+            raise ValueError("curves.learning: a fraction is listed twice; list each once")
+        object.__setattr__(self, "learning", fractions)
+
+    def to_json(self) -> dict:
+        return {"roc": self.roc, "pr": self.pr, "decision": self.decision,
+                "learning": list(self.learning)}
+
+
 @dataclass(frozen=True)
 class Experiment:
     """A parsed, validated experiment.
@@ -107,6 +146,7 @@ class Experiment:
     notes: tuple = field(default=(), compare=False)
     datasets: tuple = ()
     costs: Optional[tuple] = None
+    curves: Optional[CurvesSettings] = None
 
     def metric_costs(self) -> Optional[tuple]:
         """The costs the expected-cost metric scores by: the top-level ``costs``, else the
@@ -187,16 +227,18 @@ class Experiment:
     def to_json(self) -> dict:
         return experiment_dict(self.dataset, self.model_entries, self.cv, self.metrics,
                                self.comparison, self.aloocv, self.calibration,
-                               datasets=self.datasets or None, costs=self.costs)
+                               datasets=self.datasets or None, costs=self.costs,
+                               curves=self.curves)
 
 
 def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
                     comparison: ComparisonSettings, aloocv: Optional[AloocvSettings] = None,
                     calibration: Optional[CalibrationSettings] = None,
-                    datasets=None, costs=None) -> dict:
+                    datasets=None, costs=None,
+                    curves: Optional[CurvesSettings] = None) -> dict:
     """The JSON object of an experiment file (optional sections only when set); with
     ``datasets`` (a list of data set blocks) a ``"datasets"`` file, ``dataset`` unused;
-    ``costs`` the top-level cost matrix."""
+    ``costs`` the top-level cost matrix; ``curves`` the curves block."""
     data = {"dataset": dict(dataset)} if not datasets else \
         {"datasets": [dict(block) for block in datasets]}
     data.update({"models": [dict(e) for e in model_entries], "cv": cv.to_json(),
@@ -209,6 +251,8 @@ def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
         data["aloocv"] = aloocv.to_json()
     if calibration is not None:
         data["calibration"] = calibration.to_json()
+    if curves is not None:
+        data["curves"] = curves.to_json()
     return data
 
 
@@ -287,11 +331,13 @@ def _parse(data: dict, base_dir: str) -> Experiment:
                           _as_tuple("credible_levels")) or ComparisonSettings()
     aloocv = _section(data, "aloocv", AloocvSettings)
     calibration = _section(data, "calibration", CalibrationSettings, _as_tuple("methods"))
+    curves = _section(data, "curves", CurvesSettings)
     return Experiment(dataset=dict(datasets[0] if datasets else data["dataset"]),
                       model_entries=tuple(entries),
                       models=tuple(models), cv=cv, metrics=tuple(str(m) for m in metrics),
                       comparison=comparison, aloocv=aloocv, calibration=calibration,
-                      base_dir=base_dir, notes=tuple(notes), datasets=datasets, costs=costs)
+                      base_dir=base_dir, notes=tuple(notes), datasets=datasets, costs=costs,
+                      curves=curves)
 
 
 def _costs(value) -> Optional[tuple]:

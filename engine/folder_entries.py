@@ -47,7 +47,9 @@ KNOWN_TABLES = frozenset({
     "calibration_curve.csv", "calibration_scores.csv", "calibration_map.csv",
     "confusion.csv", "per_class.csv", "dataset_scores.csv", "ranks.csv", "friedman.csv",
     "nemenyi.csv", "wilcoxon.csv", "signed_rank.csv", "grouping_gap.csv", "tuning.csv",
-    "thresholds.csv", "tuning_optimism.csv", REPORT})
+    "thresholds.csv", "tuning_optimism.csv", "predictions.csv", "roc_curve.csv",
+    "pr_curve.csv", "auc_intervals.csv", "auc_tests.csv",
+    "decision_curve.csv", "learning_curve.csv", REPORT})
 #: Every name a manifest may list: the tables and ``notes.txt``.
 WRITABLE = KNOWN_TABLES | {NOTES}
 STAGING_PREFIX = ".honest-eval-staging-"
