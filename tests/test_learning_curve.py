@@ -101,10 +101,13 @@ def test_summary_band_and_flattening_rule():
 
 
 def test_training_sizes_follow_sklearn_rule():
-    from sklearn.model_selection._validation import _translate_train_sizes
+    from sklearn.dummy import DummyClassifier
 
+    X, y = np.zeros((25, 1)), np.tile([0, 1], 13)[:25]
     fractions, sizes = training_sizes([0.1, 0.101, 0.5, 1.0], 20)
-    with pytest.warns(RuntimeWarning):
-        theirs = _translate_train_sizes(np.array([0.1, 0.101, 0.5, 1.0]), 20)
+    with pytest.warns(RuntimeWarning):        # scikit-learn merges 2 and 2 as well
+        theirs, _, _ = learning_curve(DummyClassifier(), X, y,
+                                      cv=[(np.arange(20), np.arange(20, 25))],
+                                      train_sizes=[0.1, 0.101, 0.5, 1.0])
     np.testing.assert_array_equal(sizes, theirs)
     np.testing.assert_array_equal(fractions, [0.1, 0.5, 1.0])
