@@ -43,6 +43,8 @@ from .wheel_guard import install_wheel_guard
 from .views.aloocv_view import AloocvView, same_data
 from .views.across_view import host_across_view
 from .views.calibration_view import CalibrationView
+from .views.decision_curve_view import DecisionCurveView
+from .views.learning_curve_view import LearningCurveView
 from .views.grouping_gap_view import GroupingGapView
 from .views.start_panel import StartGuide
 from .views.tuning_view import TuningView
@@ -67,6 +69,8 @@ def make_results_tab(state: AppState, parent):
     tab.add_view("Calibration", CalibrationView(state, tab))
     tab.add_view("Grouped vs ungrouped", GroupingGapView(state, tab))
     tab.add_view("Tuning", TuningView(state, tab))
+    tab.add_view("Decision curve", DecisionCurveView(state, tab))
+    tab.add_view("Learning curve", LearningCurveView(state, tab))
     host_across_view(tab, state)
     return tab
 

@@ -94,7 +94,8 @@ def test_summary_band_and_flattening_rule():
     values = np.array([0.71, 0.75, 0.76, 0.78])
     assert last["mean"] == pytest.approx(values.mean())
     assert last["se"] == pytest.approx(values.std(ddof=1) / 2)
-    assert last["band_high"] == pytest.approx(values.mean() + values.std(ddof=1))
+    assert last["band_high"] == pytest.approx(min(values.mean() + values.std(ddof=1), 0.78))
+    assert last["band_low"] == pytest.approx(max(values.mean() - values.std(ddof=1), 0.71))
     verdict = flattening(summary).iloc[0]
     assert verdict["gain"] == pytest.approx(values.mean() - 0.73)
     assert verdict["flattened"] == (verdict["gain"] < verdict["se"])

@@ -11,7 +11,8 @@ order. Every fit is :func:`engine.cv.fit_and_score` run by
 
 A part that lacks a class (data sorted by class, tiny fractions) is not fitted: its score
 is NaN and a ``learning_class_missing`` note says so. The band is the mean ± one standard
-deviation of the fold scores (scikit-learn's learning-curve example draws the same).
+deviation of the fold scores (scikit-learn's learning-curve example draws the same), kept
+within the lowest and highest fold score.
 Whether the curve *may* have flattened: the last step's gain in the mean is smaller than
 the standard error of the last mean (fold SD / √folds; the folds share rows, so this SE
 is if anything too small, and "flattened" is said only when even this small yardstick
@@ -79,15 +80,17 @@ class LearningResult:
 
 
 def learning_summary(scores: pd.DataFrame) -> pd.DataFrame:
-    """Per model and fraction: mean, SD (ddof 1), SE of the mean, band mean ± SD."""
+    """Per model and fraction: mean, SD (ddof 1), SE of the mean, and the band mean ± SD
+    kept within the lowest and highest fold score (so an AUC band never passes 1)."""
     if scores.empty:
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
     keys = ["model", "fraction", "n_train", "metric"]
     grouped = scores.groupby(keys, sort=False)["score"]
-    table = grouped.agg(mean="mean", std="std", n_scored="count", n_folds="size").reset_index()
+    table = grouped.agg(mean="mean", std="std", n_scored="count", n_folds="size",
+                        lowest="min", highest="max").reset_index()
     table["se"] = table["std"] / np.sqrt(table["n_scored"])
-    table["band_low"] = table["mean"] - table["std"]
-    table["band_high"] = table["mean"] + table["std"]
+    table["band_low"] = np.maximum(table["mean"] - table["std"], table["lowest"])
+    table["band_high"] = np.minimum(table["mean"] + table["std"], table["highest"])
     return table[SUMMARY_COLUMNS]
 
 

@@ -1,0 +1,143 @@
+"""The Decision curve and Learning curve views on a real run with a curves block.
+
+The lines, bands and tables on screen are the engine's numbers; the views say what to
+switch on when a run has no curves, and their "?" opens the guide at their section.
+"""
+import numpy as np
+import pandas as pd
+import pytest
+from PySide6.QtWidgets import QToolButton
+
+from engine.analysis import run_experiment
+from engine.experiment import parse_experiment
+from engine.progress import run_to_end
+from gui.help import ALIASES, HELP_DIR
+from gui.state import AppState
+from gui.views.decision_curve_view import DecisionCurveView
+from gui.views.learning_curve_view import LearningCurveView
+
+MODELS = [{"estimator": "GaussianNB"},
+          {"estimator": "LogisticRegression", "scale": True, "params": {"max_iter": 1000}},
+          {"estimator": "SVC", "scale": True}]
+
+
+def experiment(builtin="breast_cancer", curves=None):
+    data = {"dataset": {"builtin": builtin}, "models": MODELS,
+            "cv": {"n_splits": 3, "n_repeats": 2, "random_state": 0}, "metrics": ["roc_auc"]
+            if builtin == "breast_cancer" else ["accuracy"]}
+    if curves is not None:
+        data["curves"] = curves
+    return parse_experiment(data)
+
+
+@pytest.fixture(scope="module")
+def curves_result():
+    return run_to_end(run_experiment(experiment(curves={"decision": True,
+                                                        "learning": [0.3, 0.6, 1.0]})))
+
+
+@pytest.fixture(scope="module")
+def plain_result():
+    return run_to_end(run_experiment(experiment()))
+
+
+@pytest.fixture
+def state(qapp):
+    app_state = AppState()
+    yield app_state
+    app_state.deleteLater()
+
+
+def make(qtbot, cls, state):
+    view = cls(state)
+    qtbot.addWidget(view)
+    view.resize(1280, 760)
+    view.show()
+    return view
+
+
+def test_decision_view_draws_the_engine_curves(qtbot, state, curves_result):
+    view = make(qtbot, DecisionCurveView, state)
+    assert view.stack.currentWidget() is view.hint
+    state.set_result(curves_result)
+    assert view.stack.currentIndex() == 1
+    decision = curves_result.curves.decision
+    drawn = view.plot.drawn_lines()
+    assert set(drawn) == {"GaussianNB", "LogisticRegression", "treat all", "treat none"}
+    summary = decision.summary
+    for name, (x, y) in drawn.items():
+        rows = summary[summary["model"] == name]
+        np.testing.assert_allclose(x, rows["threshold"])
+        np.testing.assert_allclose(y, rows["mean_net_benefit"])
+    rows = summary[summary["model"] == "GaussianNB"]
+    low, high = view.plot.drawn_band("GaussianNB")
+    np.testing.assert_allclose(low, rows["band_low"])
+    np.testing.assert_allclose(high, rows["band_high"])
+    pd.testing.assert_frame_equal(view.table.frame(), summary)
+    # the class the threshold is about is named; SVC's missing curve is explained
+    assert f"“{curves_result.dataset.classes[1]}”" in view.plot.title.text()
+    assert "SVC" in view.notes.text() and "no probabilities" in view.notes.text()
+    # the pair: its bootstrap probability drawn, and summed up over the chosen range
+    assert view.pair_combo.currentText() == "GaussianNB vs LogisticRegression"
+    pair = decision.pairs
+    np.testing.assert_allclose(view.plot.pair_line.getData()[1], pair["p_more_benefit"])
+    view.low.setValue(0.1)
+    view.high.setValue(0.3)
+    inside = pair[(pair["threshold"] >= 0.1 - 1e-9) & (pair["threshold"] <= 0.3 + 1e-9)]
+    text = view.pair_text.text()
+    assert "0.10 and 0.30" in text
+    assert f"from {inside['p_more_benefit'].min():.2f} to {inside['p_more_benefit'].max():.2f}" \
+        in text
+    assert view.plot.plot.vb.viewRange()[0][0] == pytest.approx(0.1, abs=0.01)
+
+
+def test_learning_view_draws_the_engine_curves(qtbot, state, curves_result):
+    view = make(qtbot, LearningCurveView, state)
+    state.set_result(curves_result)
+    assert view.stack.currentIndex() == 1
+    summary = curves_result.curves.learning.summary
+    for name, (x, y) in view.plot.drawn_lines().items():
+        rows = summary[summary["model"] == name]
+        np.testing.assert_allclose(x, rows["n_train"])
+        np.testing.assert_allclose(y, rows["mean"])
+        low, high = view.plot.drawn_band(name)
+        np.testing.assert_allclose(low, rows["band_low"])
+        np.testing.assert_allclose(high, rows["band_high"])
+    assert set(view.plot.drawn_lines()) == {m["estimator"] for m in MODELS}
+    pd.testing.assert_frame_equal(view.table.frame(), summary)
+    verdicts = [n for n in curves_result.notes if n.code == "learning_flattened"]
+    assert len(verdicts) == 3
+    for note in verdicts:
+        assert note.fields["model"] in view.verdict.text()
+    assert "ROC AUC" in view.verdict.text() and "may " in view.verdict.text()
+
+
+def test_views_without_curves_say_what_to_switch_on(qtbot, state, plain_result):
+    state.set_result(plain_result)
+    decision = make(qtbot, DecisionCurveView, state)
+    learning = make(qtbot, LearningCurveView, state)
+    assert decision.stack.currentWidget() is decision.hint
+    assert "Decision curves" in decision.hint.text()
+    assert learning.stack.currentWidget() is learning.hint
+    assert "Learning curve" in learning.hint.text()
+
+
+def test_multiclass_decision_view_says_why_there_is_no_curve(qtbot, state):
+    result = run_to_end(run_experiment(experiment("iris", curves={"decision": True})))
+    state.set_result(result)
+    view = make(qtbot, DecisionCurveView, state)
+    assert view.stack.currentWidget() is view.hint
+    assert "two classes" in view.hint.text()
+
+
+@pytest.mark.parametrize("cls, topic", [(DecisionCurveView, "decision_curve"),
+                                        (LearningCurveView, "learning_curve")])
+def test_help_opens_the_guide_at_the_view(qtbot, monkeypatch, cls, topic):
+    opened = []
+    monkeypatch.setattr("gui.help.show_help", lambda t, parent=None: opened.append(t))
+    view = cls(AppState())
+    qtbot.addWidget(view)
+    view.findChild(QToolButton, f"help_{topic}").click()
+    assert [ALIASES[t] for t in opened] == [f"results#{topic}"]
+    with open(f"{HELP_DIR}/results.html", encoding="utf-8") as page:
+        assert f'id="{topic}"' in page.read()
