@@ -112,3 +112,27 @@ def test_training_sizes_follow_sklearn_rule():
                                       train_sizes=[0.1, 0.101, 0.5, 1.0])
     np.testing.assert_array_equal(sizes, theirs)
     np.testing.assert_array_equal(fractions, [0.1, 0.5, 1.0])
+
+
+def test_the_verdict_mentions_a_curve_that_may_still_rise():
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from engine.curves.learning import LearningResult
+    from engine.verdict import learning_states, pair_verdict
+
+    verdicts = pd.DataFrame({"model": ["a", "b"], "metric": "accuracy", "n_from": 50,
+                             "n_to": 100, "gain": [0.05, 0.0], "se": [0.01, 0.01],
+                             "flattened": [False, True]})
+    curves = SimpleNamespace(learning=LearningResult(pd.DataFrame(), pd.DataFrame(), verdicts))
+    states = learning_states(curves)
+    assert states == {"a": False, "b": True}
+    row = {"model_1": "a", "model_2": "b", "mean_difference": 0.02, "p_better": 0.9,
+           "p_equivalent": 0.05, "p_worse": 0.05, "p_value": 0.01, "p_value_adjusted": 0.01,
+           "p_value_two_sided": 0.02, "p_value_two_sided_adjusted": 0.02, "t_stat": 3.0}
+    text = pair_verdict(row, "a", "b", 0.01, 0.05, learning=states).text
+    assert "a's learning curve may still be rising" in text
+    assert "b's learning curve" not in text
+    assert "learning curve" not in pair_verdict(row, "a", "b", 0.01, 0.05).text
+    assert learning_states(None) == {}
