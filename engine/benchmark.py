@@ -335,7 +335,7 @@ def planned_steps(experiment: Experiment) -> int:
 
     grouped = any("groups" in block for block in experiment.dataset_blocks)
     return dataset_plan(experiment.models, experiment.cv, experiment.calibration,
-                        experiment.aloocv, grouped=grouped).steps
+                        experiment.aloocv, grouped=grouped, curves=experiment.curves).steps
 
 
 class _Steps:

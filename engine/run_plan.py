@@ -13,10 +13,13 @@ A :class:`RunPlan` counts, for every data set of a run (nothing fitted):
 * ``inner_fits`` and ``calibration_fits`` -- the fits inside those steps (the searches
   of ``tune`` and ``threshold``, calibration's inner folds), counted as whole fits: they
   are what :mod:`engine.guards` weighs before a large run.
+* ``learning_fits`` -- with a ``curves`` block's ``learning`` fractions, the learning
+  curve's fits: one per fraction, model (the compared ones) and outer fold; each is one
+  progress step (:mod:`engine.curves` yields one record per fit).
 * ``reused`` -- with a result store, the fits it already holds.
 
 ``steps`` (every progress record of the run: ``fits + ungrouped_fits + calibration_steps
-+ aloocv_steps``) is the progress bar's total, in the headless runner and in the app;
++ aloocv_steps + learning_fits``) is the progress bar's total, in the headless runner and in the app;
 ``work`` (``steps`` with the inner fits) is the run budget's count.
 """
 from __future__ import annotations
@@ -40,11 +43,13 @@ class DatasetPlan:
     aloocv_steps: int = 0
     aloocv_fits: int = 0
     reused: int = 0
+    learning_fits: int = 0
 
     @property
     def steps(self) -> int:
         """Progress records of this data set's run."""
-        return self.fits + self.ungrouped_fits + self.calibration_steps + self.aloocv_steps
+        return (self.fits + self.ungrouped_fits + self.calibration_steps + self.aloocv_steps
+                + self.learning_fits)
 
     @property
     def cv_fits(self) -> int:
@@ -92,10 +97,17 @@ class RunPlan:
         return self._sum("ungrouped_fits")
 
     @property
+    def learning_fits(self) -> int:
+        """The learning curves' fits (fractions x outer folds x models)."""
+        return self._sum("learning_fits")
+
+    @property
     def budget(self) -> tuple:
         """``(cross-validation, calibration, ALOOCV)`` fits with every inner fit, for the
-        run budget (:func:`engine.guards.check_run`)."""
-        return (self._sum("cv_fits"), self._sum("calibration_fits"), self._sum("aloocv_fits"))
+        run budget (:func:`engine.guards.check_run`); the learning curves' fits count
+        with the cross-validation's."""
+        return (self._sum("cv_fits") + self.learning_fits, self._sum("calibration_fits"),
+                self._sum("aloocv_fits"))
 
     def offsets(self) -> list:
         """The progress steps before each data set's run."""
@@ -118,7 +130,9 @@ class RunPlan:
             parts.append(f"the searches inside the folds add {self.inner_fits:,} smaller fits")
         if self.ungrouped_fits:
             parts.append(f"then {self.ungrouped_fits:,} again without the groups")
-        extras = self.steps - self.fits - self.ungrouped_fits
+        if self.learning_fits:
+            parts.append(f"then {self.learning_fits:,} learning-curve fits")
+        extras = self.steps - self.fits - self.ungrouped_fits - self.learning_fits
         if extras:
             parts.append(f"then {extras:,} calibration or ALOOCV steps")
         return "; ".join(parts)
@@ -142,7 +156,7 @@ def plan_run(experiment, datasets=None) -> RunPlan:
         blocks = list(experiment.dataset_blocks) or [experiment.dataset]
         datasets = [_Block(block or {}) for block in blocks]
     return plan_models(experiment.models, experiment.cv, datasets, experiment.calibration,
-                       experiment.aloocv)
+                       experiment.aloocv, getattr(experiment, "curves", None))
 
 
 class _Block:
@@ -153,7 +167,8 @@ class _Block:
         self.groups = True if "groups" in block else None
 
 
-def plan_models(models, cv, datasets, calibration=None, aloocv=None) -> RunPlan:
+def plan_models(models, cv, datasets, calibration=None, aloocv=None,
+                curves=None) -> RunPlan:
     """The plan of running ``models`` (ModelSpecs, grids expanded) with ``cv`` (a CVConfig)
     on ``datasets`` (one or a sequence; a data set with ``groups`` runs twice under
     ``compare_ungrouped``), with the extras' settings (None: not run)."""
@@ -161,13 +176,21 @@ def plan_models(models, cv, datasets, calibration=None, aloocv=None) -> RunPlan:
     models = list(models)
     return RunPlan(tuple(dataset_plan(models, cv, calibration, aloocv,
                                       getattr(d, "name", "") or "",
-                                      getattr(d, "groups", None) is not None)
+                                      getattr(d, "groups", None) is not None, curves)
                          for d in datasets), len(models))
 
 
+def learning_fits(curves, n_models: int, folds: int) -> int:
+    """The learning curves' fits: ``len(curves.learning) x folds x n_models`` (0 without
+    a ``curves`` block or fractions)."""
+    fractions = len(getattr(curves, "learning", ()) or ()) if curves is not None else 0
+    return fractions * folds * n_models
+
+
 def dataset_plan(models, cv, calibration=None, aloocv=None, name: str = "",
-                 grouped: bool = False) -> DatasetPlan:
-    """One data set's plan; ``grouped``: the data set has groups."""
+                 grouped: bool = False, curves=None) -> DatasetPlan:
+    """One data set's plan; ``grouped``: the data set has groups; ``curves``: the
+    experiment's curves block (its learning-curve fits)."""
     from .tuning import INNER_SPLITS, fits_per_fold, grid_members
 
     folds = _whole(cv.n_splits) * _whole(cv.n_repeats)
@@ -177,7 +200,8 @@ def dataset_plan(models, cv, calibration=None, aloocv=None, name: str = "",
     methods = len(dict.fromkeys(calibration.methods)) if calibration is not None else 0
     alo_steps, alo_fits = _aloocv(aloocv, models)
     return DatasetPlan(name, fits, inner, fits if twice else 0, len(models) * methods * folds,
-                       (fits + inner) * methods * INNER_SPLITS, alo_steps, alo_fits)
+                       (fits + inner) * methods * INNER_SPLITS, alo_steps, alo_fits,
+                       learning_fits=learning_fits(curves, len(models), folds))
 
 
 def _aloocv(settings, models) -> tuple:

@@ -25,7 +25,7 @@ ALIASES = {"aloocv": "results#alo", "calibration": "results#calibration",
            "corrected_ttest": "results#ttest", "bayesian": "results#rope",
            "rope": "results#rope", "credible_intervals": "results#intervals",
            "across": "results#across", "grouping_gap": "results#grouping_gap",
-           "tuning": "results#tuning",
+           "tuning": "results#tuning", "roc_pr": "results#roc_pr",
            "decision_curve": "results#decision_curve", "learning_curve": "results#learning_curve",
            "groups": "dataset#groups"}
 

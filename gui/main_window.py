@@ -46,6 +46,7 @@ from .views.calibration_view import CalibrationView
 from .views.decision_curve_view import DecisionCurveView
 from .views.learning_curve_view import LearningCurveView
 from .views.grouping_gap_view import GroupingGapView
+from .views.roc_pr_view import RocPrView
 from .views.start_panel import StartGuide
 from .views.tuning_view import TuningView
 
@@ -69,6 +70,7 @@ def make_results_tab(state: AppState, parent):
     tab.add_view("Calibration", CalibrationView(state, tab))
     tab.add_view("Grouped vs ungrouped", GroupingGapView(state, tab))
     tab.add_view("Tuning", TuningView(state, tab))
+    tab.add_view("ROC and PR curves", RocPrView(state, tab))
     tab.add_view("Decision curve", DecisionCurveView(state, tab))
     tab.add_view("Learning curve", LearningCurveView(state, tab))
     host_across_view(tab, state)

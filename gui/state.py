@@ -48,6 +48,8 @@ class AppState(QObject):
         self.comparison = ComparisonSettings()
         self.aloocv: Optional[AloocvSettings] = None
         self.calibration: Optional[CalibrationSettings] = None
+        #: The experiment file's "curves" block (engine.experiment.CurvesSettings) or None.
+        self.curves = None
         #: The experiment file's top-level "costs" (engine.costs), kept as opened and saved.
         self.costs: Optional[tuple] = None
         self.n_jobs: int = 1
@@ -147,6 +149,11 @@ class AppState(QObject):
         self.aloocv, self.calibration = aloocv, calibration
         self.settings_changed.emit()
 
+    def set_curves(self, curves) -> None:
+        """The ``curves`` block (a CurvesSettings, or None: no curves)."""
+        self.curves = curves
+        self.settings_changed.emit()
+
     def set_result(self, result) -> None:
         """Show ``result``. One of the benchmark's data sets (the same data, e.g. after a
         calibration or a new ROPE) replaces that data set's result in the benchmark; any
@@ -205,7 +212,8 @@ class AppState(QObject):
         first, several = self.dataset_blocks()
         return copy.deepcopy(experiment_dict(first, self.model_entries, self.cv, self.metrics,
                                              self.comparison, self.aloocv, self.calibration,
-                                             datasets=several, costs=self.costs))
+                                             datasets=several, costs=self.costs,
+                                             curves=self.curves))
 
     def dataset_blocks(self) -> tuple:
         """``(dataset, datasets)`` of the experiment file: the one data set's block (as
@@ -218,7 +226,7 @@ class AppState(QObject):
         self.experiment_path = None
         self.cv, self.metrics, self.metrics_named = CVConfig(), (), False
         self.comparison = ComparisonSettings()
-        self.aloocv = self.calibration = None
+        self.aloocv = self.calibration = self.curves = None
         self.n_jobs = 1
         self.set_benchmark(None)
         self.set_datasets([])
@@ -235,6 +243,7 @@ class AppState(QObject):
         self.comparison = experiment.comparison
         self.aloocv, self.calibration = experiment.aloocv, experiment.calibration
         self.costs = experiment.costs
+        self.curves = experiment.curves
         self.set_datasets(list(dataset) if isinstance(dataset, (list, tuple)) else [dataset])
         self.set_model_entries(list(experiment.model_entries))
         self.settings_changed.emit()

@@ -136,3 +136,18 @@ def test_the_verdict_mentions_a_curve_that_may_still_rise():
     assert "b's learning curve" not in text
     assert "learning curve" not in pair_verdict(row, "a", "b", 0.01, 0.05).text
     assert learning_states(None) == {}
+
+
+def test_progress_counts_the_planned_fits_and_closing_stops_between_fits():
+    dataset = load_builtin("iris")
+    models = expand_models([{"name": "nb", "estimator": "GaussianNB"}])
+    config = CVConfig(n_splits=3, n_repeats=1, random_state=0)
+    cv = run_to_end(run_cv(dataset, models, config, ["accuracy"]))
+    records = []
+    run_to_end(run_learning(dataset, cv, models, (0.05, 0.051, 0.5, 1.0)),
+               on_progress=records.append)
+    assert records[-1].done == records[-1].total == 4 * 3      # fractions x folds x models
+    job = run_learning(dataset, cv, models, (0.8, 0.9, 1.0))
+    first = next(job)
+    job.close()                                                  # a cancel: no more fits
+    assert first.done == 1 and first.total == 9

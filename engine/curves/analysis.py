@@ -7,6 +7,7 @@ from typing import Optional
 import pandas as pd
 
 from .predictions import predictions_table
+from .roc_pr import curve_tables
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class CurvesResult:
 
 def run_curves(result, n_jobs: int = 1, cluster=None):
     """The curves of an :class:`engine.analysis.ExperimentResult` whose experiment has a
-    ``curves`` block (a generator, like the other extras; computing them fits nothing).
+    ``curves`` block (a generator, like the other extras: only learning curves fit).
 
     Returns
     -------
@@ -63,7 +64,11 @@ def run_curves(result, n_jobs: int = 1, cluster=None):
     """
     settings = result.experiment.curves
     predictions = predictions_table(result.cv, result.dataset)
-    curves = CurvesResult(settings=settings, predictions=predictions)
+    roc = pr = None
+    if settings.roc or settings.pr:
+        roc, pr = roc_pr_tables(result, predictions)
+    curves = CurvesResult(settings=settings, predictions=predictions,
+                          roc=roc if settings.roc else None, pr=pr if settings.pr else None)
     if settings.decision:
         curves = replace(curves, decision=_decision(result))
     if settings.learning:
@@ -84,3 +89,25 @@ def _decision(result):
     seed = result.cv.config.random_state
     return decision_analysis(result.cv, 1 if code is None else int(code),
                              0 if seed is None else int(seed))
+
+
+def positive_class(dataset):
+    """The positive class's label of a two-class data set, None for more classes."""
+    from ..cv import positive_label
+
+    return positive_label(dataset)
+
+
+def roc_pr_tables(result, predictions) -> tuple:
+    """``(roc_curve.csv, pr_curve.csv)`` of an experiment result, with the operating point
+    of each model's threshold (two classes; :mod:`engine.curves.operating`)."""
+    from .operating import operating_thresholds
+
+    kinds = dict(result.cv.prediction_kind)
+    classes = result.cv.classes
+    thresholds = None
+    if len(classes) == 2:
+        thresholds = operating_thresholds(kinds, result.cv.thresholds,
+                                          result.experiment.costs)
+    return curve_tables(predictions, classes, positive_class(result.dataset), kinds,
+                        thresholds)

@@ -175,13 +175,20 @@ def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, c
     to_fit = [i for i, (m, s, f) in enumerate(tasks) if complete[(s, f)]]
     calls = [(estimators[m], X, y, parts[(s, f)], splits[s][1], [metric], labels, pos_label,
               groups[m], costs) for m, s, f in (tasks[i] for i in to_fit)]
-    clock = Stopwatch(len(calls))
+    # one record per planned step (engine.run_plan: fractions x folds x models), also for
+    # parts skipped for a missing class and for fractions merged into another's size
+    planned = len(list(fractions)) * len(splits) * len(specs)
+    clock, done = Stopwatch(planned), planned - len(calls)
+    if done:
+        yield clock.progress(done, f"learning curve: {planned - len(calls)} of {planned} "
+                                   "fits not needed (a class missing, or a size repeated)")
     outcomes = {}
-    for done, (call, outcome) in enumerate(run_calls(fit_and_score, calls, n_jobs, cluster), 1):
+    for call, outcome in run_calls(fit_and_score, calls, n_jobs, cluster):
         index = to_fit[call]
         outcomes[index] = outcome
         m, s, f = tasks[index]
         repeat, fold = split_label(s, cv_result.config.n_splits)
+        done += 1
         yield clock.progress(done, f"learning curve: {specs[m].name} on {sizes[f]:,} rows, "
                                    f"repeat {repeat}, fold {fold}")
     return _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, complete,

@@ -36,6 +36,7 @@ from ..preflight_fixes import apply_to_state
 from ..views.preflight_dialog import PreflightDialog
 from .benchmark_run import (LivePlotFeed, check_benchmark, fit_count_text, progress_text,
                             run_benchmark_in_process)
+from .curves_options import CurvesOptions
 from .run_on import RunOn, checked_on, on_cluster
 from .store_link import StoreLink, checked_store
 
@@ -96,6 +97,19 @@ def log_text(result) -> str:
     errors = int((failures["kind"] == "error").sum())
     header = f"{errors} failed fold(s), {len(failures) - errors} warning(s):"
     return "\n".join([*summary, "", header, *lines])
+
+
+def learning_seconds(state):
+    """The mean time of one learning-curve fit, from the shown result's fit times scaled
+    by the mean fraction; None without a result or fractions."""
+    curves, result = state.curves, state.result
+    if curves is None or not curves.learning or result is None:
+        return None
+    seconds = result.cv.scores.drop_duplicates(["model", "repeat", "fold"])["fit_seconds"]
+    mean = float(seconds.mean()) if len(seconds) else float("nan")
+    if not mean == mean:
+        return None
+    return mean * sum(curves.learning) / len(curves.learning)
 
 
 def format_seconds(seconds) -> str:
@@ -211,6 +225,9 @@ class CVTab(QWidget):
             "experiment file as its \"calibration\" section.")
         self.calibrate_check.toggled.connect(self._store_calibration)
         layout.addWidget(self.calibrate_check)
+        self.curves_box = CurvesOptions(panel)
+        self.curves_box.changed.connect(self._store_curves)
+        layout.addWidget(self.curves_box)
         jobs = QFormLayout()
         jobs.addRow("Parallel jobs", self.jobs_box)
         layout.addLayout(jobs)
@@ -382,6 +399,10 @@ class CVTab(QWidget):
         settings = (self.state.calibration or CalibrationSettings()) if checked else None
         self.state.set_extras(self.state.aloocv, settings)
 
+    def _store_curves(self, curves) -> None:
+        if not self._syncing:
+            self.state.set_curves(curves)
+
     def _mark_metrics_chosen(self, *_) -> None:
         """The user chose the metrics: new data keep them (no balanced accuracy added)."""
         if not self._syncing:
@@ -417,6 +438,7 @@ class CVTab(QWidget):
             self._show_metrics(metrics or metrics_for_targets(
                 [], n_classes, any_imbalanced(self.state.datasets)))
             self.calibrate_check.setChecked(self.state.calibration is not None)
+            self.curves_box.show_settings(self.state.curves)
         finally:
             self._syncing = False
         self._update_buttons()
@@ -437,7 +459,7 @@ class CVTab(QWidget):
         running = self.running
         for widget in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box,
                        self.primary_combo, self.extra_list, self.calibrate_check,
-                       self.scheme_combo):
+                       self.scheme_combo, self.curves_box):
             widget.setEnabled(not running)
         self.run_on.setEnabled(not running)          # and the jobs when on this computer
         self.run_button.setEnabled(not running)
@@ -458,7 +480,9 @@ class CVTab(QWidget):
         if self.state.dataset is None:
             return "Load a data set on the Dataset tab before running."
         datasets, state = self.state.datasets, self.state
-        plan = plan_models(specs, state.cv, datasets, state.calibration, state.aloocv)
+        plan = plan_models(specs, state.cv, datasets, state.calibration, state.aloocv,
+                           state.curves)
+        self.curves_box.show_cost(plan.learning_fits, learning_seconds(state))
         text = fit_count_text(plan, self.folds_box.value(), self.repeats_box.value(), datasets)
         calibration = self.state.calibration
         if calibration is not None:
@@ -467,6 +491,8 @@ class CVTab(QWidget):
             text += f"; then calibration ({methods}): {steps:,} more fits"
         if self.state.aloocv is not None:
             text += "; then ALOOCV curves for the logistic regressions"
+        if plan.learning_fits:
+            text += f"; then {plan.learning_fits:,} learning-curve fits"
         if plan.steps != plan.fits:
             text += f" — {plan.steps:,} fits in all"
         return text + self._stored_text(plan) + "."
