@@ -121,3 +121,22 @@ def test_multiclass_gives_a_note_and_no_curve():
 def test_pairs_need_two_models():
     frame = pd.DataFrame({"model": "a", "repeat": 1, "row": [0, 1], "y": [0, 1], "p": [.2, .7]})
     assert decision_pairs(frame).empty
+
+
+def test_recomputed_from_predictions_csv(cancer_cv):
+    """Anyone can recompute the curves from predictions.csv alone."""
+    from engine.curves.decision import decision_curves
+    from engine.curves.predictions import predictions_table
+
+    dataset, cv = cancer_cv
+    table = predictions_table(cv, dataset)
+    positive = dataset.classes[1]
+    column = [c for c in table.columns if c == f"p_{positive}"][0]
+    kept = table[table[column].notna()]
+    frame = pd.DataFrame({"model": kept["model"], "repeat": kept["repeat"], "row": kept["row"],
+                          "y": (kept["true_class"].astype(str) == str(positive)).astype(int),
+                          "p": kept[column].astype(float)})
+    again = decision_curves(frame, positive)
+    ours = decision_analysis(cv).curves
+    pd.testing.assert_frame_equal(again.reset_index(drop=True), ours.reset_index(drop=True),
+                                  check_dtype=False, atol=1e-15)

@@ -151,3 +151,36 @@ def test_progress_counts_the_planned_fits_and_closing_stops_between_fits():
     first = next(job)
     job.close()                                                  # a cancel: no more fits
     assert first.done == 1 and first.total == 9
+
+
+def test_shuffled_parts_equal_sklearn_shuffle_on_sorted_wine():
+    # wine is sorted by class: without a shuffle the small parts lack classes
+    config = CVConfig(n_splits=5, n_repeats=1, random_state=3)
+    dataset = load_builtin("wine")
+    models = expand_models([{"name": "logistic", "estimator": "LogisticRegression",
+                             "scale": True, "params": {"max_iter": 1000}}])
+    cv = run_to_end(run_cv(dataset, models, config, ["accuracy"]))
+    result = run_to_end(run_learning(dataset, cv, models, (0.1, 0.55, 1.0), shuffle=True))
+    X = dataset.X.to_numpy(dtype=float)
+    sizes, _, theirs = learning_curve(make_pipeline(models[0], dataset), X, dataset.y,
+                                      cv=make_splits(dataset.y, config),
+                                      train_sizes=[0.1, 0.55, 1.0], scoring="accuracy",
+                                      shuffle=True, random_state=3)
+    ours_sizes, ours = _ours(result, "logistic")
+    np.testing.assert_array_equal(ours_sizes, sizes)
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+    assert not [n for n in result.notes if n.code == "learning_class_missing"]
+
+
+def test_learning_shuffle_key_round_trips():
+    from engine.experiment import parse_experiment
+
+    block = {"dataset": {"builtin": "wine"}, "models": [{"estimator": "GaussianNB"}],
+             "curves": {"learning": [0.5, 1.0], "learning_shuffle": True}}
+    experiment = parse_experiment(block)
+    assert experiment.curves.learning_shuffle is True
+    assert experiment.to_json()["curves"]["learning_shuffle"] is True
+    plain = parse_experiment({**block, "curves": {"learning": [0.5, 1.0]}})
+    assert "learning_shuffle" not in plain.to_json()["curves"]
+    with pytest.raises(ValueError, match="learning_shuffle"):
+        parse_experiment({**block, "curves": {"learning_shuffle": "yes"}})

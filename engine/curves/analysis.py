@@ -76,7 +76,8 @@ def run_curves(result, n_jobs: int = 1, cluster=None):
 
         learning = yield from run_learning(result.dataset, result.cv,
                                            list(result.experiment.models), settings.learning,
-                                           n_jobs, cluster, result.experiment.metric_costs())
+                                           n_jobs, cluster, result.experiment.metric_costs(),
+                                           getattr(settings, "learning_shuffle", False))
         curves = replace(curves, learning=learning)
     return curves
 

@@ -126,7 +126,8 @@ def _verdict_note(row) -> Note:
 
 
 def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, cluster=None,
-                 costs=None) -> Generator[Progress, None, LearningResult]:
+                 costs=None, shuffle: bool = False
+                 ) -> Generator[Progress, None, LearningResult]:
     """Fit every model on growing parts of each training fold of the run's splits.
 
     Parameters
@@ -141,6 +142,10 @@ def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, c
         As :func:`engine.cv.run_cv`.
     costs : optional
         The expected-cost metric's costs (``Experiment.metric_costs()``).
+    shuffle : bool
+        Take each part from a shuffle of the training fold (scikit-learn's
+        ``shuffle=True``: one ``RandomState(cv.random_state)`` permuting the splits'
+        training rows in split order) instead of its first rows.
 
     Yields
     ------
@@ -159,6 +164,9 @@ def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, c
     metric = cv_result.primary_metric
     y = np.asarray(dataset.y)
     splits = make_splits(y, cv_result.config, dataset.groups)
+    if shuffle:
+        rng = np.random.RandomState(cv_result.config.random_state)
+        splits = [(rng.permutation(train), test) for train, test in splits]
     kept, sizes = training_sizes(fractions, len(splits[0][0]))
     notes = _merged_note(fractions, kept, sizes)
     specs = [with_scoring(spec, metric, costs) for spec in models]
@@ -241,7 +249,9 @@ def _missing_notes(specs, kept, sizes, splits, complete) -> list:
                               f"{len(splits)} folds the first {int(n_train)} training rows "
                               f"(fraction {kept[f]:g}) lack a class, so those fits were "
                               "skipped and score NaN; the data may be sorted by class: "
-                              "shuffle its rows, or leave out the small fractions",
+                              "shuffle the training folds (the learning curve's "
+                              "'shuffled' switch, curves.learning_shuffle) or leave out "
+                              "the small fractions",
                               {"model": spec.name, "fraction": float(kept[f]),
                                "n_train": int(n_train), "n_folds": int(lacking)}))
     return notes

@@ -141,3 +141,26 @@ def test_help_opens_the_guide_at_the_view(qtbot, monkeypatch, cls, topic):
     assert [ALIASES[t] for t in opened] == [f"results#{topic}"]
     with open(f"{HELP_DIR}/results.html", encoding="utf-8") as page:
         assert f'id="{topic}"' in page.read()
+
+
+def test_the_shuffle_switch_sets_learning_shuffle(qtbot):
+    from engine.experiment import CurvesSettings
+    from gui.tabs.curves_options import CurvesOptions
+
+    box = CurvesOptions()
+    qtbot.addWidget(box)
+    blocks = []
+    box.changed.connect(blocks.append)
+    box.setChecked(True)
+    assert not box.shuffle_check.isEnabled()          # no learning curve: nothing to shuffle
+    box.learning_check.setChecked(True)
+    assert box.shuffle_check.isEnabled()
+    box.shuffle_check.setChecked(True)
+    assert box.settings().learning_shuffle is True
+    assert box.settings().to_json()["learning_shuffle"] is True
+    box.learning_check.setChecked(False)
+    assert box.settings().learning_shuffle is False
+    box.show_settings(CurvesSettings(learning=(0.5, 1.0), learning_shuffle=True))
+    assert box.shuffle_check.isChecked() and box.learning_check.isChecked()
+    box.show_settings(CurvesSettings(learning=(0.5, 1.0)))
+    assert not box.shuffle_check.isChecked()
