@@ -164,3 +164,59 @@ def test_the_shuffle_switch_sets_learning_shuffle(qtbot):
     assert box.shuffle_check.isChecked() and box.learning_check.isChecked()
     box.show_settings(CurvesSettings(learning=(0.5, 1.0)))
     assert not box.shuffle_check.isChecked()
+
+
+def test_run_from_the_window_shows_both_views_and_exports(window, qtbot, tmp_path,
+                                                          monkeypatch):
+    """Tick decision and learning curves on the CV tab, run, read both views, export."""
+    import json
+    import os
+
+    from PySide6.QtCore import QPoint, Qt
+
+    from tests.gui.waiting import run_succeeds
+
+    monkeypatch.setattr("gui.saving.ask_choice",
+                        lambda parent, title, text, choices, default: "discard")
+    path = tmp_path / "plain.json"
+    path.write_text(json.dumps({
+        "dataset": {"builtin": "breast_cancer"},
+        "models": [{"name": "logistic", "estimator": "LogisticRegression", "scale": True},
+                   {"name": "nb", "estimator": "GaussianNB"}],
+        "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0}, "metrics": ["roc_auc"]}),
+        encoding="utf-8")
+    with qtbot.waitSignals([window.experiment_loaded, window.dataset_tab.view_ready],
+                           timeout=20000):
+        window.open_experiment(str(path))
+    tab = window.cv_tab
+    window.tabs.setCurrentWidget(tab)
+    box = tab.curves_box
+    box.setChecked(True)
+    box.fractions_edit.setText("0.5, 1")
+    qtbot.mouseClick(box.learning_check, Qt.LeftButton,
+                     pos=QPoint(6, box.learning_check.height() // 2))
+    assert window.state.curves.decision and window.state.curves.learning == (0.5, 1.0)
+    with run_succeeds(qtbot, tab):
+        tab.run_button.click()
+    views = window.results_tab.views
+    titles = [views.tabText(i) for i in range(views.count())]
+    result = window.state.result
+    for title, cls in (("Decision curve", DecisionCurveView),
+                       ("Learning curve", LearningCurveView)):
+        view = views.widget(titles.index(title))
+        assert isinstance(view, cls)
+        window.tabs.setCurrentWidget(window.results_tab)
+        views.setCurrentWidget(view)
+        assert view.stack.currentIndex() == 1
+    decision_view = views.widget(titles.index("Decision curve"))
+    x, y = decision_view.plot.drawn_lines()["logistic"]
+    rows = result.curves.decision.summary
+    np.testing.assert_allclose(y, rows[rows["model"] == "logistic"]["mean_net_benefit"])
+    learning_view = views.widget(titles.index("Learning curve"))
+    assert set(learning_view.plot.drawn_lines()) == {"logistic", "nb"}
+    folder = tmp_path / "export"
+    with qtbot.waitSignal(window.results_exported, timeout=60000) as done:
+        window.export_results(str(folder))
+    names = {os.path.basename(p) for p in done.args[0]}
+    assert {"decision_curve.csv", "decision_summary.csv", "decision_pairs.csv",
+            "learning_curve.csv", "learning_summary.csv"} <= names
