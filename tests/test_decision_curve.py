@@ -93,13 +93,15 @@ def test_pair_probability_is_a_paired_row_bootstrap(cancer_cv):
     n = len(ys[1])
     rng = np.random.default_rng(7)
     counts = rng.multinomial(n, np.full(n, 1.0 / n), size=300)
-    wins = 0
+    wins = losses = 0
     for c in counts:
         rows = np.repeat(np.arange(n), c)
         diff = np.mean([net_benefit(ys[r][rows], pa[r][rows], [t])[0]
                         - net_benefit(ys[r][rows], pb[r][rows], [t])[0] for r in (1, 2, 3)])
         wins += diff > 1e-12
+        losses += diff < -1e-12
     assert row["p_more_benefit"] == pytest.approx(wins / 300, abs=1e-12)
+    assert row["p_less_benefit"] == pytest.approx(losses / 300, abs=1e-12)
     mean_diff = np.mean([net_benefit(ys[r], pa[r], [t])[0] - net_benefit(ys[r], pb[r], [t])[0]
                          for r in (1, 2, 3)])
     assert row["mean_difference"] == pytest.approx(mean_diff, abs=1e-12)

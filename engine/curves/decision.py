@@ -39,7 +39,7 @@ SUMMARY_COLUMNS = ["model", "threshold", "mean_net_benefit", "band_low", "band_h
                    "n_repeats", "band"]
 #: Columns of ``decision_pairs.csv``.
 PAIR_COLUMNS = ["model_1", "model_2", "threshold", "mean_difference", "p_more_benefit",
-                "share_repeats_more", "n_bootstrap", "n_rows"]
+                "share_repeats_more", "n_bootstrap", "n_rows", "p_less_benefit"]
 #: Bootstrap replicates of :func:`decision_pairs`.
 N_BOOTSTRAP = 2000
 
@@ -170,7 +170,8 @@ def decision_pairs(predictions: pd.DataFrame, thresholds=THRESHOLDS,
     rows both models predicted in every repeat (the same resample for A and B, seeded by
     ``random_state``), each giving the repeat-averaged difference; it is the share of
     resamples where A's net benefit is larger. ``share_repeats_more`` is the share of
-    repeats whose own curves have A above B.
+    repeats whose own curves have A above B. ``p_less_benefit`` is the share of resamples
+    where B's is larger (the rest are ties).
 
     What it does not mean: the fitted models are held fixed, so the bootstrap shows how
     much the rows at hand could move the difference, not how a model refitted on new
@@ -209,6 +210,7 @@ def decision_pairs(predictions: pd.DataFrame, thresholds=THRESHOLDS,
         parts.append(pd.DataFrame({"model_1": a, "model_2": b, "threshold": thresholds,
                                    "mean_difference": difference.sum(axis=0) / len(rows),
                                    "p_more_benefit": (boot > 1e-12).mean(axis=0),
+                                   "p_less_benefit": (boot < -1e-12).mean(axis=0),
                                    "share_repeats_more": above, "n_bootstrap": n_bootstrap,
                                    "n_rows": len(rows)}))
     return pd.concat(parts, ignore_index=True)[PAIR_COLUMNS]

@@ -42,17 +42,23 @@ def notes_html(notes) -> str:
 
 
 def pair_sentence(pair, low: float, high: float) -> str:
-    """How often the pair's first model gives more net benefit within [low, high]."""
+    """What the paired bootstrap says about the pair within thresholds [low, high]."""
     rows = pair[(pair["threshold"] >= low - 1e-9) & (pair["threshold"] <= high + 1e-9)]
     if rows.empty:
         return ""
-    a, b = rows["model_1"].iloc[0], rows["model_2"].iloc[0]
-    p = rows["p_more_benefit"]
-    return (f"Between thresholds {low:.2f} and {high:.2f}, the bootstrap share of resampled "
-            f"rows in which {escape(str(a))} gives more net benefit than {escape(str(b))} "
-            f"ranges from {p.min():.2f} to {p.max():.2f} (0.5 = no preference; the fitted "
-            "models are held fixed, so this is how much the rows at hand could move the "
-            "difference, not a promise for new data).")
+    a, b = (escape(str(rows[name].iloc[0])) for name in ("model_1", "model_2"))
+    more, less = rows["p_more_benefit"], rows["p_less_benefit"]
+    span = f"Between thresholds {low:.2f} and {high:.2f}"
+    caveat = (" (a bootstrap of these rows with the fitted models held fixed: how much the "
+              "rows at hand could move the difference, not a promise for new data)")
+    if more.min() >= 0.95:
+        return f"{span}, {a} gives more net benefit than {b} in at least 95% of resamples{caveat}."
+    if less.min() >= 0.95:
+        return f"{span}, {b} gives more net benefit than {a} in at least 95% of resamples{caveat}."
+    return (f"{span}, the share of resamples in which {a} gives more net benefit than {b} "
+            f"ranges from {more.min():.2f} to {more.max():.2f}, and {b} more than {a} from "
+            f"{less.min():.2f} to {less.max():.2f}: neither is clearly ahead throughout"
+            f"{caveat}.")
 
 
 class DecisionCurveView(QWidget):
