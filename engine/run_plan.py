@@ -19,8 +19,8 @@ A :class:`RunPlan` counts, for every data set of a run (nothing fitted):
 * ``reused`` -- with a result store, the fits it already holds.
 
 ``steps`` (every progress record of the run: ``fits + ungrouped_fits + calibration_steps
-+ aloocv_steps + learning_fits``) is the progress bar's total, in the headless runner and in the app;
-``work`` (``steps`` with the inner fits) is the run budget's count.
++ aloocv_steps + learning_fits``) is the progress bar's total, in the headless runner and
+in the app; ``work`` (``steps`` with the inner fits) is the run budget's count.
 """
 from __future__ import annotations
 

@@ -141,3 +141,9 @@ def test_several_data_sets_write_one_stacked_table(tmp_path):
     assert table.groupby("dataset")["row"].nunique().to_dict() == {"iris": 150, "wine": 178}
     assert json.loads((tmp_path / "out" / "run.json").read_text())["tables"].count(
         "predictions.csv") == 1
+    written = json.loads((tmp_path / "out" / "run.json").read_text())["tables"]
+    assert "pr_curve.csv" in written and "roc_curve.csv" not in written      # "roc": false
+    curves = pd.read_csv(tmp_path / "out" / "pr_curve.csv")
+    assert set(curves["dataset"]) == {"iris", "wine"}
+    assert set(curves[curves["dataset"] == "wine"]["class"]) == {"class_0", "class_1",
+                                                                 "class_2"}

@@ -3,7 +3,8 @@
 For every model and class (two classes: the positive class; more: each class one-vs-rest):
 
 * ``pooled``: the curve of one repeat's out-of-fold predictions taken together (every row
-  once), exactly scikit-learn's ``roc_curve`` / ``precision_recall_curve``, with
+  once), exactly scikit-learn's ``roc_curve`` / ``precision_recall_curve`` (both with
+  ``drop_intermediate=True``: the points a plot cannot show are left out), with
   ``roc_auc_score`` / ``average_precision_score`` of the same predictions;
 * ``averaged``: the fold-averaged curve, vertical averaging (Fawcett 2006) on a common grid
   of :data:`GRID_POINTS` false-positive rates (ROC) or recalls (PR) over every fold of every
@@ -155,7 +156,7 @@ def _model_class_curves(model, label, rows, truth, score, chosen) -> tuple:
         auc = roc_auc_score(y, s)
         roc_rows.extend((model, label, "pooled", int(repeat), t, f, r, np.nan, np.nan, auc, "")
                         for t, f, r in zip(cut, fpr, tpr))
-        precision, recall, cut = precision_recall_curve(y, s)
+        precision, recall, cut = precision_recall_curve(y, s, drop_intermediate=True)
         ap = average_precision_score(y, s)
         prevalence = float(y.mean())
         cut = np.append(cut, np.nan)                     # the last point has no threshold

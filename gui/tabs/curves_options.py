@@ -86,8 +86,17 @@ class CurvesOptions(QGroupBox):
             check.setChecked(check is not self.learning_check)
             check.toggled.connect(self._emit)
         self.toggled.connect(self._emit)
+        self.toggled.connect(self._show_switches)
         self.fractions_edit.editingFinished.connect(self._emit)
         self.shuffle_check.toggled.connect(self._emit)
+        self._show_switches(False)
+
+    def _show_switches(self, checked: bool) -> None:
+        """The switches only while the box is on: off, it is one line on a full panel."""
+        for widget in (self.roc_check, self.pr_check, self.decision_check,
+                       self.learning_check, self.fractions_edit, self.shuffle_check,
+                       self.cost_label):
+            widget.setVisible(checked)
 
     def _build_layout(self) -> None:
         layout = QVBoxLayout(self)
@@ -129,6 +138,7 @@ class CurvesOptions(QGroupBox):
         self._syncing = True
         try:
             self.setChecked(curves is not None)
+            self._show_switches(curves is not None)
             if curves is not None:
                 self.roc_check.setChecked(curves.roc)
                 self.pr_check.setChecked(curves.pr)
@@ -145,15 +155,12 @@ class CurvesOptions(QGroupBox):
     def show_cost(self, learning_fits: int, seconds_per_fit: Optional[float] = None) -> None:
         """Say what the curves cost: nothing but the predictions, and the learning
         curves' fits (with a time when the mean fit time is known)."""
-        if not self.isChecked():
-            self.cost_label.setText("Off: no curves, no predictions table.")
-            return
-        text = "ROC, precision-recall and decision curves reuse the run's predictions: no extra fits."
+        text = "They reuse the run's predictions: no extra fits."
         if learning_fits:
-            text += f" Learning curves add {learning_fits:,} fits"
+            text = f"Learning curves add {learning_fits:,} fits"
             if seconds_per_fit:
                 text += f" (about {_duration(learning_fits * seconds_per_fit)})"
-            text += "."
+            text += "; the others reuse the run's predictions."
         self.cost_label.setText(text)
 
     def _emit(self, *_) -> None:

@@ -37,11 +37,35 @@ SUMMARY_ORDER = ["model", "class", "auc_folds", "auc_pooled", "ap_folds", "ap_po
                  "threshold_source", "threshold", "fpr", "tpr", "precision"]
 #: A class rarer than this gets the warning that ROC flatters.
 RARE = 0.2
+#: A pooled AUC or AP this far from the folds' mean is pointed out.
+POOLED_GAP = 0.02
 
 
-def caveat_html(pr_table, label, n_folds: int) -> str:
-    """What to keep in mind for class ``label``: the band's meaning, and ROC on a rare
-    class."""
+def pooled_gap_text(summary, label) -> str:
+    """A sentence naming the models whose pooled AP (or AUC) is far from the folds' mean:
+    their folds' scores are on different scales."""
+    if summary is None or summary.empty:
+        return ""
+    rows = summary[summary["class"].astype(str) == str(label)]
+    for folds, pooled, name in (("ap_folds", "ap_pooled", "average precision"),
+                                ("auc_folds", "auc_pooled", "AUC")):
+        if folds not in rows or pooled not in rows:
+            continue
+        far = rows[(rows[folds] - rows[pooled]).abs() > POOLED_GAP]
+        if len(far):
+            models = ", ".join(f"{r.model} ({getattr(r, pooled):.3f} pooled, "
+                               f"{getattr(r, folds):.3f} over the folds)"
+                               for r in far.itertuples(index=False))
+            return (f" The pooled {name} differs from the folds' mean for {models}: "
+                    "pooling mixes the scores of models fitted on different folds, and a "
+                    "fold's few rows make its own value rough. Neither number is wrong; "
+                    "they answer different questions (see ?).")
+    return ""
+
+
+def caveat_html(pr_table, label, n_folds: int, summary=None) -> str:
+    """What to keep in mind for class ``label``: the band's meaning, ROC on a rare class,
+    and a pooled curve far from the folds'."""
     text = (f"The band is the spread of {n_folds} folds' curves, not a confidence interval "
             "of the mean curve. ")
     rows = pr_table[pr_table["class"].astype(str) == str(label)] if pr_table is not None \
@@ -52,6 +76,7 @@ def caveat_html(pr_table, label, n_folds: int) -> str:
                  "the ROC curve and its AUC can look excellent while most rows flagged are "
                  "false alarms; read the precision-recall curve, whose guessing line is at "
                  "the class's share.")
+    text += pooled_gap_text(summary, label)
     return f"<p style='color:#444'>{escape(text)}</p>"
 
 
@@ -154,5 +179,5 @@ class RocPrView(QWidget):
             plot.setVisible(table is not None)
             if table is not None:
                 plot.show_curves(table, self._models, label)
-        self.caveat.setText(caveat_html(self._curves.pr, label, self._n_folds))
+        self.caveat.setText(caveat_html(self._curves.pr, label, self._n_folds, self._summary))
         self.points.setText(points_html(self._summary, label))

@@ -12,7 +12,8 @@ with ALOOCV and calibration) is run for the ALOOCV and Calibration views, and th
 "Across data sets" view and the data set picker, and the fourth (repeated subjects, run with
 and without groups) for the "Grouped vs ungrouped" view, and the fifth (the seed's kernels
 tuned inside each fold, with a naive Bayes model whose threshold is chosen by typed costs
-added) for the "Tuning" view.
+added) for the "Tuning" view, and the sixth (kyphosis, three models, with the curves block)
+for the "ROC and PR curves" view.
 """
 from __future__ import annotations
 
@@ -86,6 +87,7 @@ def main(argv=None) -> int:
         run_third_example(app, window, out)
         run_fourth_example(app, window, out)
         run_fifth_example(app, window, out)
+        run_curves_example(app, window, out, folder)
         show_earlier_runs(app, window, out)
         window.close()
     return 0
@@ -193,6 +195,39 @@ def run_fifth_example(app, window, out: str) -> None:
     views.setCurrentIndex([views.tabText(i) for i in range(views.count())].index("Tuning"))
     settle(app, 800, window=window)
     save(window, os.path.join(out, "tuning.png"))
+
+
+#: The sixth example: kyphosis after spinal surgery (R's rpart; tests/data), a rare-ish
+#: positive class, three models, ROC and precision-recall curves.
+CURVES_EXAMPLE = {
+    "dataset": {"csv": os.path.join(ROOT, "tests", "data", "kyphosis.csv"),
+                "target": "Kyphosis", "pos_label": "present"},
+    "models": [{"name": "logistic", "estimator": "LogisticRegression", "scale": True},
+               {"name": "naive_bayes", "estimator": "GaussianNB"},
+               {"name": "forest", "estimator": "RandomForestClassifier",
+                "params": {"n_estimators": 50}}],
+    "cv": {"n_splits": 5, "n_repeats": 4, "random_state": 0},
+    "metrics": ["roc_auc"], "curves": {"decision": False}}
+
+
+def run_curves_example(app, window, out: str, folder: str) -> None:
+    """Kyphosis with the curves block: the "ROC and PR curves" view (``roc_pr.png``)."""
+    import json
+
+    path = os.path.join(folder, "kyphosis_curves.json")
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(CURVES_EXAMPLE, handle)
+    window.open_experiment(path)
+    wait_for(window.dataset_tab.view_ready)
+    window.tabs.setCurrentWidget(window.cv_tab)
+    window.cv_tab.start_run()
+    wait_for(window.cv_tab.run_succeeded, 600)
+    window.tabs.setCurrentWidget(window.results_tab)
+    views = window.results_tab.views
+    views.setCurrentIndex([views.tabText(i) for i in range(views.count())]
+                          .index("ROC and PR curves"))
+    settle(app, 800, window=window)
+    save(window, os.path.join(out, "roc_pr.png"))
 
 
 if __name__ == "__main__":

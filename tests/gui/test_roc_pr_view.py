@@ -86,6 +86,7 @@ def test_switch_on_run_shown_and_exported(window, qtbot, tmp_path, monkeypatch):
     assert not view.class_combo.isVisibleTo(view)            # two classes: the positive one
     assert "“benign”" in view.roc_plot.title.text()
     assert "default threshold 0.5" in view.points.text()
+    assert "not a confidence interval" in view.caveat.text()
     summary = view.table.frame()
     assert list(summary["model"]) == ["logistic", "nb"]
     np.testing.assert_allclose(summary["auc_folds"], averaged[["logistic", "nb"]])
@@ -121,6 +122,20 @@ def test_class_picker_for_three_classes(qtbot, wine_result):
         assert view.roc_plot.drawn_curves() == {"nb": pytest.approx(expected, abs=1e-15)}
     assert not view.pr_plot.isVisibleTo(view)                # "pr": false
     assert view.points.text() == ""                          # no operating point
+
+
+def test_pooled_far_from_the_folds_is_said():
+    import pandas as pd
+
+    from gui.views.roc_pr_view import pooled_gap_text
+
+    summary = pd.DataFrame({"model": ["a", "b"], "class": ["x", "x"], "auc_folds": [0.8, 0.9],
+                            "auc_pooled": [0.79, 0.85], "ap_folds": [0.6, 0.7],
+                            "ap_pooled": [0.595, 0.69]})
+    text = pooled_gap_text(summary, "x")
+    assert "pooled AUC differs" in text and "b (0.850 pooled, 0.900 over the folds)" in text
+    assert "a (" not in text
+    assert pooled_gap_text(summary.assign(auc_pooled=[0.8, 0.9]), "x") == ""
 
 
 def test_help_button_opens_the_guide_at_roc_pr(qtbot, monkeypatch):
