@@ -69,7 +69,8 @@ class ExperimentResult:
                 *optimism_notes(self.cv.tuning_optimism, self.experiment.comparison.alpha),
                 *rope_notes(self.experiment.comparison, self.cv.primary_metric),
                 *alo_grouped_notes(self),
-                *(self.auc.notes if self.auc is not None else ())]
+                *(self.auc.notes if self.auc is not None else ()),
+                *curve_notes(self)]
 
     def tables(self) -> dict:
         """``{file name: DataFrame}``: the tables of docs/experiment-format.md that apply."""
@@ -217,6 +218,12 @@ def gap_notes(result: ExperimentResult) -> list:
     return []
 
 
+def curve_notes(result: ExperimentResult) -> list:
+    """The notes of the decision and learning curves (models left out, fractions that lack
+    a class, whether a learning curve may have flattened)."""
+    return list(getattr(result.curves, "all_notes", ()))
+
+
 def alo_grouped_notes(result: ExperimentResult) -> list:
     """The ALOOCV notes on grouped rows (``alo_grouped_rows``): ALO's curve is optimistic
     on data with groups, which changes how every ALOOCV table reads, so these notes are
@@ -258,7 +265,7 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
     if experiment.curves is not None:
         from .curves.analysis import run_curves
 
-        curves = yield from run_curves(result)
+        curves = yield from run_curves(result, n_jobs, cluster)
         result = replace(result, curves=curves)
     if experiment.curves is not None and experiment.curves.roc:
         from .curves.auc_tables import run_auc_tables

@@ -86,13 +86,17 @@ class CurvesSettings:
 
     ``roc``, ``pr`` and ``decision`` switch ROC, precision-recall and decision curves
     (default on); ``learning`` holds the fractions of each training fold a learning
-    curve fits on, ascending (default none: they add fits).
+    curve fits on, ascending (default none: they add fits). ``learning_shuffle`` fits
+    each fraction on a seeded shuffle of the training fold instead of its first rows
+    (scikit-learn's ``learning_curve(shuffle=True, random_state=cv.random_state)``): for
+    data sorted by class, whose first rows hold one class only.
     """
 
     roc: bool = True
     pr: bool = True
     decision: bool = True
     learning: tuple = ()
+    learning_shuffle: bool = False
 
     def __post_init__(self):
         learning = self.learning
@@ -110,8 +114,11 @@ class CurvesSettings:
         object.__setattr__(self, "learning", fractions)
 
     def to_json(self) -> dict:
-        return {"roc": self.roc, "pr": self.pr, "decision": self.decision,
+        data = {"roc": self.roc, "pr": self.pr, "decision": self.decision,
                 "learning": list(self.learning)}
+        if self.learning_shuffle:
+            data["learning_shuffle"] = True
+        return data
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,8 @@ KNOWN_TABLES = frozenset({
     "nemenyi.csv", "wilcoxon.csv", "signed_rank.csv", "grouping_gap.csv", "tuning.csv",
     "thresholds.csv", "tuning_optimism.csv", "predictions.csv", "roc_curve.csv",
     "pr_curve.csv", "auc_intervals.csv", "auc_tests.csv",
-    "decision_curve.csv", "learning_curve.csv", REPORT})
+    "decision_curve.csv", "learning_curve.csv", REPORT,
+    "decision_summary.csv", "decision_pairs.csv", "learning_summary.csv"})
 #: Every name a manifest may list: the tables and ``notes.txt``.
 WRITABLE = KNOWN_TABLES | {NOTES}
 STAGING_PREFIX = ".honest-eval-staging-"

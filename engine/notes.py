@@ -170,6 +170,17 @@ CODES = {
                        "uniform map [model, share: a fraction]",
     "calibration_map_failed": "no calibration map for a class [model, method, class_label, "
                               "error]",
+    # ---- curves from out-of-fold predictions (engine.curves)
+    "decision_two_class_only": "decision curves need two classes: none drawn [n_classes]",
+    "decision_no_probabilities": "a model gives no probabilities: no decision curve [model]",
+    "learning_class_missing": "a learning-curve training subset lacks a class: its score is "
+                              "NaN [model, fraction, n_train, n_folds]",
+    "learning_failed": "learning-curve fits failed: their scores are NaN [model, n_failed, "
+                       "examples]",
+    "learning_flattened": "whether a learning curve may have flattened [model, metric, gain, "
+                          "se, flattened]",
+    "learning_sizes_merged": "fractions that give the same training size were merged "
+                             "[fractions, n_train]",
     # ---- comparing models across several data sets (engine.across)
     "across_dataset_left_out": "a data set is left out of the comparison across data sets: "
                                "some models have no valid mean on it [dataset, models]",

@@ -228,8 +228,27 @@ def health_sentence(model: str, n_failed: int, n_warned: int, n_folds: int) -> s
     return f"Note: {model} " + " and ".join(parts) + "."
 
 
+def learning_states(curves) -> dict:
+    """``{model: flattened}`` from a run's learning curves (``engine.curves.learning``
+    verdicts; empty without them)."""
+    learning = getattr(curves, "learning", None)
+    if learning is None or learning.verdicts.empty:
+        return {}
+    return {str(m): bool(f) for m, f in zip(learning.verdicts["model"],
+                                             learning.verdicts["flattened"])}
+
+
+def learning_sentence(model: str, flattened) -> str:
+    """Plain words when a model's learning curve may still be rising ('' otherwise)."""
+    if flattened is None or flattened:
+        return ""
+    return (f"{model}'s learning curve may still be rising at the full training folds: "
+            "with more data it may score higher, and this comparison could change.")
+
+
 def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: float,
-                 correction: str = "bonferroni", health: Mapping = None) -> Verdict:
+                 correction: str = "bonferroni", health: Mapping = None,
+                 learning: Mapping = None) -> Verdict:
     """The plain-language verdict on ``model_a`` versus ``model_b``.
 
     Parameters
@@ -249,6 +268,9 @@ def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: f
         ``{model: ModelHealth}`` (see :func:`model_health`; plain ``(n_failed, n_warned,
         n_folds)`` tuples do too): models that failed or warned on some folds get a
         sentence saying so (the pair is compared on the folds both completed).
+    learning : mapping, optional
+        ``{model: flattened}`` (:func:`learning_states`): a model whose learning curve may
+        still be rising gets a sentence saying so.
 
     Returns
     -------
@@ -270,6 +292,9 @@ def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: f
     n_both = values.get("n_folds")
     if health and n_both is not None and any(health.get(m, (0,))[0] for m in (model_a, model_b)):
         text += f" The two are compared on the {int(n_both)} folds both completed."
+    for model in (model_a, model_b):
+        sentence = learning_sentence(model, (learning or {}).get(model))
+        text += f" {sentence}" if sentence else ""
     return Verdict(text, outcome, significant)
 
 

@@ -44,6 +44,8 @@ from .views.aloocv_view import AloocvView, same_data
 from .views.auc_view import AucView
 from .views.across_view import host_across_view
 from .views.calibration_view import CalibrationView
+from .views.decision_curve_view import DecisionCurveView
+from .views.learning_curve_view import LearningCurveView
 from .views.grouping_gap_view import GroupingGapView
 from .views.roc_pr_view import RocPrView
 from .views.start_panel import StartGuide
@@ -71,6 +73,8 @@ def make_results_tab(state: AppState, parent):
     tab.add_view("Tuning", TuningView(state, tab))
     tab.add_view("ROC and PR curves", RocPrView(state, tab))
     tab.add_view("AUC intervals", AucView(state, tab))
+    tab.add_view("Decision curve", DecisionCurveView(state, tab))
+    tab.add_view("Learning curve", LearningCurveView(state, tab))
     host_across_view(tab, state)
     return tab
 

@@ -13,8 +13,8 @@ from .analysis import (CURVE_COLUMNS, FOLD_METRICS, FOLD_SCORE_COLUMNS, MAP_COLU
                        probability_columns, run_calibration, top_label_ece)
 from .maps import (CROWDING_SHARE, MAP_METHODS, STRATEGIES, apply_calibration_map,
                    calibration_scores, crowding_share, decision_to_probability,
-                   expected_calibration_error, fit_calibration_map, reliability_diagram,
-                   row_losses)
+                   expected_calibration_error, fit_calibration_map, observed_interval,
+                   reliability_diagram, row_losses, with_interval)
 
 __all__ = ["CURVE_COLUMNS", "FOLD_METRICS", "FOLD_SCORE_COLUMNS", "MAP_COLUMNS", "SCORE_COLUMNS",
            "UNCALIBRATED", "VARIANTS", "CalibratedFold", "CalibrationResult", "FoldTest",
@@ -22,5 +22,5 @@ __all__ = ["CURVE_COLUMNS", "FOLD_METRICS", "FOLD_SCORE_COLUMNS", "MAP_COLUMNS",
            "run_calibration", "top_label_ece",
            "CROWDING_SHARE", "MAP_METHODS", "STRATEGIES", "apply_calibration_map",
            "calibration_scores", "crowding_share", "decision_to_probability",
-           "expected_calibration_error", "fit_calibration_map", "reliability_diagram",
-           "row_losses"]
+           "expected_calibration_error", "fit_calibration_map", "observed_interval",
+           "reliability_diagram", "row_losses", "with_interval"]

@@ -36,7 +36,7 @@ import pandas as pd
 
 from .maps import (CROWDING_SHARE, MAP_METHODS, crowding_share, decision_to_probability,
                    expected_calibration_error, fit_calibration_map, reliability_diagram,
-                   row_losses)
+                   row_losses, with_interval)
 from ..catalogue import ModelSpec, make_pipeline
 from ..cv import CVResult, feature_matrix, make_splits, split_label, split_number, value_columns
 from ..data import Dataset
@@ -60,7 +60,7 @@ VARIANTS = (UNCALIBRATED, *MAP_METHODS)
 
 #: Columns of :attr:`CalibrationResult.curve` (``calibration_curve.csv``).
 CURVE_COLUMNS = ["model", "method", "bin", "mean_predicted", "fraction_positive", "count",
-                 "class", "bin_low", "bin_high"]
+                 "class", "bin_low", "bin_high", "ci_low", "ci_high", "interval"]
 #: Columns of :attr:`CalibrationResult.scores` (``calibration_scores.csv``).
 SCORE_COLUMNS = ["model", "method", "brier", "log_loss", "ece", "n_predictions", "ece_top_label"]
 #: Columns of :attr:`CalibrationResult.map` (``calibration_map.csv``).
@@ -84,8 +84,11 @@ class CalibrationResult:
     ----------
     curve : DataFrame
         ``calibration_curve.csv``: ``model, method, bin, mean_predicted, fraction_positive,
-        count, class, bin_low, bin_high``; for two classes the diagram of the second class
-        (``classes[1]``), for more one diagram per class (one-vs-rest).
+        count, class, bin_low, bin_high, ci_low, ci_high, interval``; for two classes the
+        diagram of the second class (``classes[1]``), for more one diagram per class
+        (one-vs-rest). ``ci_low``/``ci_high`` are the 95% Jeffreys interval of
+        ``fraction_positive`` counting ``count / n_repeats`` rows
+        (:func:`~engine.calibration.maps.observed_interval`); ``interval`` names it.
     scores : DataFrame
         ``calibration_scores.csv``: ``model, method, brier, log_loss, ece, n_predictions,
         ece_top_label`` on the pooled out-of-fold probabilities (lower is better). ``ece``
@@ -581,6 +584,7 @@ def _score_blocks(blocks, n_classes, dataset, settings) -> tuple:
             diagram = reliability_diagram(yv == k, values[:, k], settings.n_bins,
                                           settings.strategy)
             eces.append(expected_calibration_error(diagram))
+            diagram = with_interval(diagram, index["repeat"].nunique())
             diagram.insert(0, "method", method)
             diagram.insert(0, "model", name)
             diagram.insert(6, "class", dataset.classes[k])

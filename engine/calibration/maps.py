@@ -141,6 +141,59 @@ def reliability_diagram(y_true, prob, n_bins: int = 10, strategy: str = "uniform
                          "bin_low": edges[keep], "bin_high": edges[keep + 1]})
 
 
+#: The interval of a reliability diagram's observed frequency (see :func:`observed_interval`).
+INTERVAL = "jeffreys"
+#: Its level.
+INTERVAL_LEVEL = 0.95
+
+
+def observed_interval(fraction, count, n_repeats: int = 1, level: float = INTERVAL_LEVEL
+                      ) -> tuple:
+    """Jeffreys interval of each bin's observed frequency of the positive class.
+
+    The equal-tailed interval of the Beta(x + ½, n − x + ½) posterior (Brown, Cai &
+    DasGupta 2001), as ``statsmodels.stats.proportion.proportion_confint(x, n,
+    method="jeffreys")``: it keeps close to its nominal coverage for small bins and for
+    frequencies near 0 or 1, where reliability diagrams put their outer bins and the
+    normal (Wald) interval collapses. As Brown, Cai & DasGupta advise, a bin with no
+    positive row starts its interval at 0 and one with only positive rows ends it at 1
+    (statsmodels leaves the plain Beta quantile there, which would exclude the observed
+    frequency).
+
+    Pooled out-of-fold predictions hold every row once per repeat, so a bin of ``count``
+    predictions holds about ``count / n_repeats`` distinct rows: the interval counts
+    ``n = count / n_repeats`` and ``x = fraction · n`` (not the repeated predictions,
+    which would make it too narrow).
+
+    Parameters
+    ----------
+    fraction, count : array
+        ``fraction_positive`` and ``count`` of the diagram's bins.
+    n_repeats : int
+        Repeats pooled into the diagram.
+    level : float
+        Coverage, 0.95 by default.
+
+    Returns
+    -------
+    (ci_low, ci_high) : tuple of ndarray
+    """
+    from scipy.stats import beta
+
+    n = np.asarray(count, dtype=float) / max(int(n_repeats), 1)
+    x = np.asarray(fraction, dtype=float) * n
+    tail = (1.0 - level) / 2.0
+    low = np.where(x <= 0, 0.0, beta.ppf(tail, x + 0.5, n - x + 0.5))
+    high = np.where(x >= n, 1.0, beta.isf(tail, x + 0.5, n - x + 0.5))
+    return low, high
+
+
+def with_interval(diagram: pd.DataFrame, n_repeats: int = 1) -> pd.DataFrame:
+    """``diagram`` with ``ci_low, ci_high, interval`` (:func:`observed_interval`)."""
+    low, high = observed_interval(diagram["fraction_positive"], diagram["count"], n_repeats)
+    return diagram.assign(ci_low=low, ci_high=high, interval=INTERVAL)
+
+
 def expected_calibration_error(diagram: pd.DataFrame) -> float:
     """ECE of a reliability diagram: count-weighted mean |fraction_positive - mean_predicted|."""
     counts = diagram["count"].to_numpy(dtype=float)

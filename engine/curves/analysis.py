@@ -1,7 +1,7 @@
 """The curves of an experiment run, as one frozen result (:class:`CurvesResult`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 import pandas as pd
@@ -21,6 +21,10 @@ class CurvesResult:
         ``predictions.csv`` (:func:`engine.curves.predictions.predictions_table`).
     roc, pr : DataFrame or None
         ``roc_curve.csv`` and ``pr_curve.csv`` (None when not asked for).
+    decision : engine.curves.decision.DecisionResult or None
+        ``decision_curve.csv``, ``decision_summary.csv``, ``decision_pairs.csv``.
+    learning : engine.curves.learning.LearningResult or None
+        ``learning_curve.csv``, ``learning_summary.csv``.
     notes : tuple of engine.notes.Note
     """
 
@@ -29,6 +33,8 @@ class CurvesResult:
     roc: Optional[pd.DataFrame] = None
     pr: Optional[pd.DataFrame] = None
     notes: tuple = field(default=())
+    decision: Optional[object] = None
+    learning: Optional[object] = None
 
     def tables(self) -> dict:
         """``{file name: DataFrame}`` of the tables computed."""
@@ -36,12 +42,21 @@ class CurvesResult:
         for name, table in (("roc_curve.csv", self.roc), ("pr_curve.csv", self.pr)):
             if table is not None:
                 tables[name] = table
+        for extra in (self.decision, self.learning):
+            if extra is not None:
+                tables.update(extra.tables())
         return tables
 
+    @property
+    def all_notes(self) -> tuple:
+        """The notes of the curves and of the decision and learning analyses."""
+        return (*self.notes, *(() if self.decision is None else self.decision.notes),
+                *(() if self.learning is None else self.learning.notes))
 
-def run_curves(result):
+
+def run_curves(result, n_jobs: int = 1, cluster=None):
     """The curves of an :class:`engine.analysis.ExperimentResult` whose experiment has a
-    ``curves`` block (a generator, like the other extras; computing them fits nothing).
+    ``curves`` block (a generator, like the other extras: only learning curves fit).
 
     Returns
     -------
@@ -52,9 +67,29 @@ def run_curves(result):
     roc = pr = None
     if settings.roc or settings.pr:
         roc, pr = roc_pr_tables(result, predictions)
-    return CurvesResult(settings=settings, predictions=predictions,
-                        roc=roc if settings.roc else None, pr=pr if settings.pr else None)
-    yield  # pragma: no cover  (a generator, like the other extras)
+    curves = CurvesResult(settings=settings, predictions=predictions,
+                          roc=roc if settings.roc else None, pr=pr if settings.pr else None)
+    if settings.decision:
+        curves = replace(curves, decision=_decision(result))
+    if settings.learning:
+        from .learning import run_learning
+
+        learning = yield from run_learning(result.dataset, result.cv,
+                                           list(result.experiment.models), settings.learning,
+                                           n_jobs, cluster, result.experiment.metric_costs(),
+                                           getattr(settings, "learning_shuffle", False))
+        curves = replace(curves, learning=learning)
+    return curves
+
+
+def _decision(result):
+    """The decision curves of a run (positive class: the data set's ``pos_label``)."""
+    from .decision import decision_analysis
+
+    code = getattr(result.dataset, "pos_label", None)
+    seed = result.cv.config.random_state
+    return decision_analysis(result.cv, 1 if code is None else int(code),
+                             0 if seed is None else int(seed))
 
 
 def positive_class(dataset):

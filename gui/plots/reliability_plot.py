@@ -1,7 +1,9 @@
 """The reliability diagram: for each bin of predicted probability, the mean prediction (x)
 against the share of rows that really were positive (y). A calibrated model sits on the
 diagonal. Beneath it, linked on x, a histogram of the predicted probabilities shows where
-the predictions are (a diagram point resting on 3 rows says little).
+the predictions are (a diagram point resting on 3 rows says little). Each point carries
+the 95% Jeffreys interval of its observed frequency as an error bar (the engine's
+``ci_low``/``ci_high``, counting each row once however many repeats were pooled).
 
 Series are (model, method) pairs: for one model the colour tells the method; for several
 models the colour tells the model and the line style the method.
@@ -102,6 +104,7 @@ class ReliabilityPlot(PlotPanel):
                                     "points hold more predictions. Click a legend swatch to "
                                     "hide or show a line.")
         self._curves: list = []
+        self._errors: list = []
         self._bars: list = []
         self._series: list = []       # (model, method, diagram frame, histogram counts)
         self._labels: list = []
@@ -139,9 +142,12 @@ class ReliabilityPlot(PlotPanel):
         self._ensure_items(len(series))
         for i, (model, method, diagram, counts) in enumerate(self._series):
             self._draw(i, models, model, method, diagram, counts)
-        for curve_item, bars in zip(self._curves[len(series):], self._bars[len(series):]):
+        for curve_item, bars, errors in zip(self._curves[len(series):],
+                                            self._bars[len(series):],
+                                            self._errors[len(series):]):
             curve_item.setData([], [])
             bars.setData([], [])
+            errors.setData(x=np.zeros(0), y=np.zeros(0), top=np.zeros(0), bottom=np.zeros(0))
         labels = [series_label(models, m, method) for m, method, _, _ in self._series]
         if labels != self._labels:
             self._labels = labels
@@ -167,8 +173,12 @@ class ReliabilityPlot(PlotPanel):
 
     def _ensure_items(self, count: int) -> None:
         while len(self._curves) < count:
+            errors = pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), beam=0.012)
+            self.plot.addItem(errors)
+            self._errors.append(errors)
             curve = pg.PlotDataItem()
             self.plot.addItem(curve)
+            curve.visibleChanged.connect(lambda c=curve, e=errors: e.setVisible(c.isVisible()))
             self._curves.append(curve)
             bars = pg.PlotDataItem(stepMode="center")
             self.histogram.addItem(bars)
@@ -182,11 +192,35 @@ class ReliabilityPlot(PlotPanel):
                                 pen=pen, symbol=METHOD_SYMBOLS.get(method, "o"),
                                 symbolSize=point_sizes(diagram["count"].to_numpy()),
                                 symbolBrush=pg.mkBrush(tint), symbolPen=pg.mkPen("w"))
+        self._draw_errors(i, diagram, tint)
         fill = QColor(tint)
         fill.setAlpha(50 if method == "uncalibrated" else 0)
         self._bars[i].setData(self._edges, counts, stepMode="center", pen=pen,
                               fillLevel=0 if method == "uncalibrated" else None,
                               brush=pg.mkBrush(fill))
+
+    def _draw_errors(self, i, diagram, tint) -> None:
+        """The observed frequency's interval as an error bar (none without the columns)."""
+        x = diagram["mean_predicted"].to_numpy(dtype=float)
+        y = diagram["fraction_positive"].to_numpy(dtype=float)
+        if {"ci_low", "ci_high"} <= set(diagram.columns):
+            top = diagram["ci_high"].to_numpy(dtype=float) - y
+            bottom = y - diagram["ci_low"].to_numpy(dtype=float)
+        else:
+            x = y = top = bottom = np.zeros(0)
+        pale = QColor(tint)
+        pale.setAlpha(150)
+        self._errors[i].setData(x=x, y=y, top=top, bottom=bottom, pen=pg.mkPen(pale, width=1.5))
+
+    def drawn_bands(self) -> dict:
+        """``{(model, method): (x, low, high)}``: the error bars drawn."""
+        bands = {}
+        for (model, method, _, _), errors in zip(self._series, self._errors):
+            opts = errors.opts
+            x, y = np.asarray(opts["x"]), np.asarray(opts["y"])
+            bands[(model, method)] = (x, y - np.asarray(opts["bottom"]),
+                                      y + np.asarray(opts["top"]))
+        return bands
 
     def drawn_series(self) -> dict:
         """``{(model, method): (x, y)}``: the points of every diagram line drawn, in legend
@@ -218,9 +252,11 @@ class ReliabilityPlot(PlotPanel):
                 return f"a calibrated model predicting {x:.0%} is right {x:.0%} of the time"
             return ""
         model, method, row = best
+        band = (f", 95% interval {row['ci_low']:.3f}–{row['ci_high']:.3f}"
+                if "ci_low" in row.index and np.isfinite(row["ci_low"]) else "")
         return (f"{model} · {method}: bin {row['bin_low']:.2f}–{row['bin_high']:.2f}, "
                 f"mean predicted {row['mean_predicted']:.3f}, observed "
-                f"{row['fraction_positive']:.3f} ({int(row['count'])} predictions)")
+                f"{row['fraction_positive']:.3f}{band} ({int(row['count'])} predictions)")
 
     def describe_bin(self, x: float) -> str:
         index = int(np.searchsorted(self._edges, x, side="right")) - 1

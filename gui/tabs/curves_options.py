@@ -73,6 +73,11 @@ class CurvesOptions(QGroupBox):
                                        "training-set size. Adds fits.")
         self.fractions_edit = QLineEdit(fractions_text(DEFAULT_LEARNING), self)
         self.fractions_edit.setToolTip(FRACTIONS_TIP)
+        self.shuffle_check = QCheckBox("shuffled", self)
+        self.shuffle_check.setToolTip("Take each fraction from a seeded shuffle of the "
+                                      "training fold instead of its first rows: needed when "
+                                      "the file is sorted by class (its first rows then hold "
+                                      "one class only)")
         self.cost_label = QLabel(self)
         self.cost_label.setWordWrap(True)
         self.cost_label.setStyleSheet("color: #555;")
@@ -83,12 +88,14 @@ class CurvesOptions(QGroupBox):
         self.toggled.connect(self._emit)
         self.toggled.connect(self._show_switches)
         self.fractions_edit.editingFinished.connect(self._emit)
+        self.shuffle_check.toggled.connect(self._emit)
         self._show_switches(False)
 
     def _show_switches(self, checked: bool) -> None:
         """The switches only while the box is on: off, it is one line on a full panel."""
         for widget in (self.roc_check, self.pr_check, self.decision_check,
-                       self.learning_check, self.fractions_edit, self.cost_label):
+                       self.learning_check, self.fractions_edit, self.shuffle_check,
+                       self.cost_label):
             widget.setVisible(checked)
 
     def _build_layout(self) -> None:
@@ -102,6 +109,7 @@ class CurvesOptions(QGroupBox):
         learning = QHBoxLayout()
         learning.addWidget(self.learning_check)
         learning.addWidget(self.fractions_edit, 1)
+        learning.addWidget(self.shuffle_check)
         layout.addLayout(learning)
         layout.addWidget(self.cost_label)
 
@@ -122,7 +130,8 @@ class CurvesOptions(QGroupBox):
         self.fractions_edit.setToolTip(FRACTIONS_TIP)
         self.fractions_edit.setStyleSheet("")
         return CurvesSettings(self.roc_check.isChecked(), self.pr_check.isChecked(),
-                              self.decision_check.isChecked(), learning)
+                              self.decision_check.isChecked(), learning,
+                              bool(learning) and self.shuffle_check.isChecked())
 
     def show_settings(self, curves: Optional[CurvesSettings]) -> None:
         """Show ``curves`` (None: the box off) without announcing a change."""
@@ -137,9 +146,11 @@ class CurvesOptions(QGroupBox):
                 self.learning_check.setChecked(bool(curves.learning))
                 if curves.learning:
                     self.fractions_edit.setText(fractions_text(curves.learning))
+                self.shuffle_check.setChecked(curves.learning_shuffle)
         finally:
             self._syncing = False
         self.fractions_edit.setEnabled(self.learning_check.isChecked())
+        self.shuffle_check.setEnabled(self.learning_check.isChecked())
 
     def show_cost(self, learning_fits: int, seconds_per_fit: Optional[float] = None) -> None:
         """Say what the curves cost: nothing but the predictions, and the learning
@@ -154,6 +165,7 @@ class CurvesOptions(QGroupBox):
 
     def _emit(self, *_) -> None:
         self.fractions_edit.setEnabled(self.learning_check.isChecked())
+        self.shuffle_check.setEnabled(self.learning_check.isChecked())
         if not self._syncing:
             self.changed.emit(self.settings())
 

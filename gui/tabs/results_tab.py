@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
 
 from engine.stats import BAYESIAN_COLUMNS, FREQUENTIST_COLUMNS
-from engine.verdict import (metric_label, model_health as health_of, oriented_pair, pair_posterior,
-                            pair_verdict)
+from engine.verdict import (learning_states, metric_label, model_health as health_of,
+                            oriented_pair, pair_posterior, pair_verdict)
 
 from ..plots.correlation_heatmap import CorrelationHeatmap
 from ..plots.fold_scores_plot import FoldScoresPlot
@@ -440,7 +440,8 @@ class ResultsTab(QWidget):
                                      colours=(self._colour_of(a), self._colour_of(b)))
         yield
         verdict = pair_verdict(row, a, b, settings.rope, settings.alpha, settings.correction,
-                               health=model_health(result))
+                               health=model_health(result),
+                               learning=learning_states(getattr(result, "curves", None)))
         self.verdict = verdict
         self.verdict_label.setText(verdict.text)
         self.verdict_label.setStyleSheet(

@@ -110,6 +110,12 @@ def test_run_calibration_shows_the_engine_numbers(qtbot, view, state, cv_result,
     for method in ("uncalibrated", "isotonic"):
         np.testing.assert_allclose(drawn[("GaussianNB", method)],
                                    engine_points(engine_calibration, "GaussianNB", method))
+    # every point carries the table's Jeffreys interval as an error bar
+    bands = view.reliability.drawn_bands()
+    rows = engine_calibration.curve[(engine_calibration.curve.model == "GaussianNB")
+                                    & (engine_calibration.curve.method == "uncalibrated")]
+    np.testing.assert_allclose(bands[("GaussianNB", "uncalibrated")],
+                               (rows.mean_predicted, rows.ci_low, rows.ci_high), atol=1e-12)
     # naive Bayes crowds into the end buckets: said in plain words, with a way out
     assert not view.banner.isHidden() and "GaussianNB" in view.banner.text()
     assert not view.quantile_button.isHidden()

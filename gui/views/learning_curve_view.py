@@ -1,0 +1,95 @@
+"""The Results tab's "Learning curve" view: would more data help?
+
+With ``curves.learning`` (fractions of each training fold), a run refits every model on
+growing parts of its training folds (``engine.curves.learning``). This view draws the
+mean primary score against the training rows with the fold band, says per model whether
+the curve may have flattened, and shows ``learning_summary.csv``.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
+
+from engine.notes import note_code, note_fields
+from engine.verdict import metric_label
+
+from ..plots.learning_curve_plot import LearningCurvePlot
+from ..state import AppState
+from ..table_panel import TablePanel
+from ..tabs.results_widgets import PageHeader
+from .widgets import escape, fill_with_pages, hint_label, verdict_label
+
+HINT = ("<p style='font-size:13pt; color:#444'>Learning curve</p>"
+        "<p style='color:#666'>Tick <b>Learning curve</b> on the Cross-validation tab (or "
+        "give the experiment's <code>\"curves\"</code> block a <code>\"learning\"</code> list "
+        "of fractions) and run again. Every model is then refitted on growing parts of each "
+        "training fold, which shows whether more rows would still raise its score.</p>")
+HEADER = ("Each model refitted on the first rows of every training fold (the fractions "
+          "asked for), scored on the whole test fold. The line is the mean over the folds, "
+          "the band ± one standard deviation. A curve still climbing at the right suggests "
+          "more data may help; a flat one, that it may not.")
+SHOWN_CODES = ("learning_flattened", "learning_class_missing", "learning_failed",
+               "learning_sizes_merged")
+
+
+def verdict_html(notes) -> str:
+    """The learning notes as sentences: the verdicts first, in bold colour when rising."""
+    lines = []
+    for note in sorted((n for n in notes if note_code(n) in SHOWN_CODES),
+                       key=lambda n: note_code(n) != "learning_flattened"):
+        text = escape(_words(note))
+        text = text[:1].upper() + text[1:] + "."
+        rising = note_code(note) == "learning_flattened" and not note_fields(note)["flattened"]
+        style = "color:#0b4f8a; font-weight:bold" if rising else "color:#444"
+        lines.append(f"<p style='{style}'>{text}</p>")
+    return "".join(lines)
+
+
+def _words(note) -> str:
+    """The note's sentence, with the metric's label for people in a verdict."""
+    if note_code(note) != "learning_flattened":
+        return str(note)
+    fields = note_fields(note)
+    return str(note).replace(f"mean {fields['metric']} ", f"mean {metric_label(fields['metric'])} ")
+
+
+class LearningCurveView(QWidget):
+    """Curves, verdicts and table of the last result's learning curves."""
+
+    def __init__(self, state: AppState, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self.hint = hint_label(HINT, self)
+        content = QWidget(self)
+        self.verdict = verdict_label(content)
+        self.plot = LearningCurvePlot(content)
+        self.table = TablePanel("Mean score per model and training size (over the folds)",
+                                "learning_summary.csv", content, key_column="model")
+        self.table.model.show_column_as("metric", metric_label)
+        body = QSplitter(Qt.Horizontal, content)
+        body.addWidget(self.plot)
+        body.addWidget(self.table)
+        body.setSizes([700, 500])
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(PageHeader(HEADER, "learning_curve", content))
+        layout.addWidget(self.verdict)
+        layout.addWidget(body, 1)
+        self.stack = fill_with_pages(self, self.hint, content)
+        state.result_changed.connect(self.set_result)
+        self.set_result(state.result)
+
+    def set_result(self, result) -> None:
+        """Show ``result``'s learning curves (the hint when it has none)."""
+        curves = getattr(result, "curves", None) if result is not None else None
+        learning = getattr(curves, "learning", None)
+        if learning is None:
+            self.stack.setCurrentWidget(self.hint)
+            return
+        summary = learning.summary
+        metric = result.cv.primary_metric
+        self.plot.show_curves(summary, list(dict.fromkeys(summary["model"])),
+                              metric_label(metric))
+        self.table.set_frame(summary)
+        self.verdict.setText(verdict_html(learning.notes))
+        self.stack.setCurrentIndex(1)
