@@ -25,6 +25,7 @@ from .groups import group_codes, group_suggestions, identifier_feature_notes
 from .guards import (MAX_CELL_CHARS, MAX_NAME_CHARS, check_builtin_request, check_file_fits,
                      check_regular_file, check_values_fit)
 from .index_columns import index_columns, index_note
+from .text_values import distinct_texts, per_row, stripped, text_lengths
 from .imbalance import imbalance_note
 from .notes import Note
 
@@ -459,7 +460,7 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     labels = frame[target]
     check_label_lengths(labels, str(target))
     if not is_numeric_column(labels) and not pd.api.types.is_bool_dtype(labels):
-        labels = labels.where(labels.isna() | labels.astype(str).str.strip().ne(""), np.nan)
+        labels = labels.where(~_blank_texts(labels), np.nan)
     keep = labels.notna().to_numpy()
     if not keep.all():
         n_dropped = int((~keep).sum())
@@ -568,11 +569,7 @@ def _longest_texts(frame: pd.DataFrame):
         values = frame.iloc[:, position]
         if values.dtype != object and not pd.api.types.is_string_dtype(values):
             continue
-        try:
-            lengths = values.str.len()
-        except AttributeError:                 # text mixed with numbers
-            lengths = values.map(lambda v: len(v) if isinstance(v, str) else 0)
-        lengths = lengths.fillna(0).to_numpy()
+        lengths = text_lengths(values)
         if lengths.size:
             row = int(np.argmax(lengths))
             yield frame.columns[position], row, int(lengths[row])
@@ -696,16 +693,25 @@ def _encode_labels(labels: pd.Series, order: Optional[Sequence] = None,
         classes, codes = np.unique(values, return_inverse=True)
         classes = [_plain(c) for c in classes]
     else:
-        text = labels.astype(str).str.strip()
-        shown = text.map(visible)
+        rows, texts = distinct_texts(labels)
+        text = stripped(texts)
+        shown = np.array([visible(t) for t in text], dtype=object)
         changed = sorted(set(shown[shown != text]))
         if changed:
             notes.append(Note("control_characters", "class label(s) with invisible control "
                               "characters, shown written out: " + ", ".join(changed),
                               {"what": "class_labels", "names": changed}))
-        classes, codes = np.unique(shown.to_numpy(dtype=object), return_inverse=True)
+        classes, of_text = np.unique(shown, return_inverse=True)
+        codes = of_text.reshape(-1)[rows]
         classes = [str(c) for c in classes]
     return classes, codes.astype(np.intp), notes
+
+
+def _blank_texts(labels: pd.Series) -> np.ndarray:
+    """True where a label is present but blank (only white space), per distinct value."""
+    rows, texts = distinct_texts(labels)
+    blank = np.array([not t.strip() for t in texts], dtype=bool)
+    return per_row(rows, blank, False)
 
 
 def _declared_labels(labels: pd.Series, order: list, target: str) -> tuple:
