@@ -268,6 +268,28 @@ def check_metrics(metrics: list, n_classes: int) -> list:
     return metrics
 
 
+#: Final estimators whose ``predict`` is, in scikit-learn's own code, ``classes_`` at the
+#: argmax of ``predict_proba`` (ties to the first class): forests take it from their
+#: averaged probabilities; k-NN with uniform weights takes the mode of the neighbours'
+#: classes (the smallest on a tie), the argmax of its vote shares.
+PREDICT_IS_PROBA_ARGMAX = {"RandomForestClassifier": None, "ExtraTreesClassifier": None,
+                           "KNeighborsClassifier": {"weights": "uniform"}}
+
+
+def _predict_is_proba_argmax(estimator) -> bool:
+    """Whether ``estimator`` (a pipeline, or a search over one) predicts by
+    :data:`PREDICT_IS_PROBA_ARGMAX`; never with a tuned threshold."""
+    if hasattr(estimator, "best_threshold_") or not hasattr(estimator, "classes_"):
+        return False
+    inner = getattr(estimator, "best_estimator_", estimator)
+    final = inner.steps[-1][1] if hasattr(inner, "steps") else inner
+    if type(final).__name__ not in PREDICT_IS_PROBA_ARGMAX or \
+            type(final).__module__.split(".")[0] != "sklearn":
+        return False
+    wanted = PREDICT_IS_PROBA_ARGMAX[type(final).__name__] or {}
+    return all(getattr(final, key, None) == value for key, value in wanted.items())
+
+
 class NonFiniteResponse(ValueError):
     """The model's probabilities or decision values hold NaN or infinity."""
 
@@ -330,7 +352,7 @@ class FoldScorer:
 
             return float(get_scorer(metric)(self.estimator, self.X, self.y))
         kind, func = FAST_METRICS[metric]
-        response = self.response(kind)
+        response = self.scoring_labels() if kind == LABELS else self.response(kind)
         if metric in NEEDS_LABELS:
             return func(self.y, response, self.labels)
         return func(self.y, response)
@@ -354,7 +376,17 @@ class FoldScorer:
                                                       pos_label=self.pos_label))
         func = {"f1": skm.f1_score, "precision": skm.precision_score,
                 "recall": skm.recall_score, "jaccard": skm.jaccard_score}[metric]
-        return float(func(self.y, self.response(LABELS), pos_label=self.pos_label))
+        return float(func(self.y, self.scoring_labels(), pos_label=self.pos_label))
+
+    def scoring_labels(self) -> np.ndarray:
+        """The predicted classes the label metrics score: ``predict``'s own, taken from the
+        probabilities when ``predict`` is by scikit-learn's code their argmax
+        (:data:`PREDICT_IS_PROBA_ARGMAX`; the probabilities are kept for calibration
+        anyway, so ``predict`` need not repeat the model's work)."""
+        if LABELS not in self._cache and _predict_is_proba_argmax(self.estimator):
+            proba = np.asarray(self.response(PROBA))
+            self._cache[LABELS] = np.asarray(self.estimator.classes_)[proba.argmax(axis=1)]
+        return self.response(LABELS)
 
     def predicted_labels(self) -> np.ndarray:
         """The predicted class codes, as ``predict`` gives them.
