@@ -319,6 +319,16 @@ def parse_text_columns(frame: pd.DataFrame, sep: str, decimal: Optional[str] = N
     return frame, notes
 
 
+def _plainly_text(uniques, decimal: str, thousands) -> bool:
+    """True when a column of few distinct texts has no number among them and, with a
+    decimal point, no comma (the rules of :func:`_parse_column` then keep it as text
+    without a note); judged on the distinct texts only."""
+    if len(uniques) > 200:
+        return False
+    return not any(plain_number(text, decimal, thousands) is not None for text in uniques) \
+        and not (decimal == "." and any("," in text for text in uniques))
+
+
 def _cells_changed(column: pd.Series, cells: pd.Series) -> bool:
     """True when a present cell of ``column`` is not in ``cells`` as it is (its spaces
     removed, read as missing, or not a text); judged once per distinct text."""
@@ -331,7 +341,7 @@ def _cells_changed(column: pd.Series, cells: pd.Series) -> bool:
 
 def _parse_column(name, cells: pd.Series, index, decimal: str, thousands) -> tuple:
     """(numbers as a Series over ``index`` or None, notes) for one text column."""
-    if cells.empty:
+    if cells.empty or _plainly_text(cells.unique(), decimal, thousands):
         return None, []
     plain = _plain_numbers(cells, decimal, thousands, give_up=True)
     if plain is None:

@@ -376,9 +376,9 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
     if features:
         source["features"] = list(features)
     name = os.path.splitext(os.path.basename(path))[0]
-    return dataset_from_frame(frame, target, name=name, drop=drop, exclude=exclude,
-                              pos_label=pos_label, notes=notes, source=source, groups=groups,
-                              features=features)
+    return _checked_dataset(frame, target, name=name, drop=drop, exclude=exclude,
+                            pos_label=pos_label, notes=notes, source=source, groups=groups,
+                            features=features, class_order=None)
 
 
 def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, name: str = "data",
@@ -440,8 +440,17 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     (``\\t``), and columns that alone predict the target almost perfectly are reported
     as possible leaks (:func:`engine.data_checks.leak_notes`); each step is noted.
     """
-    notes = list(notes)
     check_text_lengths(frame)
+    return _checked_dataset(frame, target, name=name, drop=drop, notes=notes, source=source,
+                            exclude=exclude, pos_label=pos_label, class_order=class_order,
+                            groups=groups, features=features)
+
+
+def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, exclude,
+                     pos_label, class_order, groups, features) -> Dataset:
+    """:func:`dataset_from_frame` of a table whose text lengths are checked (a CSV file's,
+    by :func:`read_csv_table`: its cells are only stripped after the check)."""
+    notes = list(notes)
     frame, more = visible_columns(frame)
     notes.extend(more)
     left_out = find_columns(frame, [*drop, *exclude])
