@@ -509,7 +509,7 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
     note = imbalance_note(np.bincount(codes, minlength=len(classes)), classes)
     if note:
         notes.append(note)
-    features = one_block(features.reset_index(drop=True))
+    features = one_block(_numbered_from_zero(features))
     excluded = [c for c in left_out if c != target and c != group_column]
     notes.extend(leak_notes(features, codes, str(target),
                             left_out=frame[excluded].reset_index(drop=True) if excluded else None))
@@ -714,6 +714,15 @@ def _encode_labels(labels: pd.Series, order: Optional[Sequence] = None,
         codes = of_text.reshape(-1)[rows]
         classes = [str(c) for c in classes]
     return classes, codes.astype(np.intp), notes
+
+
+def _numbered_from_zero(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame.reset_index(drop=True)``, without copying a table already numbered 0..n-1
+    (a file's, when no row was dropped)."""
+    if isinstance(frame.index, pd.RangeIndex) and frame.index.start == 0 and \
+            frame.index.step == 1:
+        return frame
+    return frame.reset_index(drop=True)
 
 
 def _blank_texts(labels: pd.Series) -> np.ndarray:
