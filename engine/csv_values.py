@@ -49,6 +49,8 @@ import numpy as np
 import pandas as pd
 
 from .notes import Note
+from .text_values import contains, distinct_texts, per_row
+from .text_values import stripped as stripped_texts
 
 #: Cell texts read as missing values (besides empty and blank cells).
 MISSING_MARKERS = frozenset({"?", "NA", "N/A", "n/a", "na", "NaN", "nan", "null", "NULL",
@@ -188,8 +190,12 @@ def _text_columns(frame: pd.DataFrame) -> list:
 
 def _cells(column: pd.Series) -> pd.Series:
     """Non-missing cells as stripped text, missing markers left out."""
-    cells = column.dropna().astype(str).str.strip()
-    return cells[~(cells.eq("") | cells.isin(MISSING_MARKERS))]
+    rows, texts = distinct_texts(column)
+    texts = stripped_texts(texts)
+    keep = per_row(rows, np.array([t != "" and t not in MISSING_MARKERS for t in texts],
+                                  dtype=bool), False)
+    return pd.Series(texts[rows[keep]], index=column.index[keep], dtype=object,
+                     name=column.name)
 
 
 def detect_decimal(frame: pd.DataFrame, sep: str) -> tuple:
@@ -216,7 +222,7 @@ def _detect_decimal(text_cells: dict, sep: str) -> tuple:
         return ".", None
     certain, ambiguous = None, None
     for name, cells in text_cells.items():
-        commas = cells[cells.str.contains(",", regex=False)]
+        commas = cells[contains(cells, ",")]
         if commas.empty:
             continue
         fits = _plain_numbers(cells, ",", None).notna()
@@ -297,9 +303,12 @@ def parse_text_columns(frame: pd.DataFrame, sep: str, decimal: Optional[str] = N
         if parsed is not None:
             frame.isetitem(i, parsed)
             continue
-        text = pd.Series(np.nan, index=column.index, dtype=object)
-        text.loc[cells.index] = cells.to_numpy(dtype=object)
-        if len(cells) < column.notna().sum() or (cells != column.loc[cells.index]).any():
+        if column.index.is_unique:
+            text = cells.reindex(column.index)
+        else:
+            text = pd.Series(np.nan, index=column.index, dtype=object)
+            text.loc[cells.index] = cells.to_numpy(dtype=object)
+        if _cells_changed(column, cells):
             stripped.append(name)
         frame.isetitem(i, text)
     if stripped:
@@ -310,9 +319,29 @@ def parse_text_columns(frame: pd.DataFrame, sep: str, decimal: Optional[str] = N
     return frame, notes
 
 
+def _plainly_text(uniques, decimal: str, thousands) -> bool:
+    """True when a column of few distinct texts has no number among them and, with a
+    decimal point, no comma (the rules of :func:`_parse_column` then keep it as text
+    without a note); judged on the distinct texts only."""
+    if len(uniques) > 200:
+        return False
+    return not any(plain_number(text, decimal, thousands) is not None for text in uniques) \
+        and not (decimal == "." and any("," in text for text in uniques))
+
+
+def _cells_changed(column: pd.Series, cells: pd.Series) -> bool:
+    """True when a present cell of ``column`` is not in ``cells`` as it is (its spaces
+    removed, read as missing, or not a text); judged once per distinct text."""
+    values = column.to_numpy(dtype=object)
+    if pd.api.types.infer_dtype(values, skipna=True) not in ("string", "empty"):
+        return len(cells) < column.notna().sum() or bool((cells != column.loc[cells.index]).any())
+    return any(text != text.strip() or text == "" or text in MISSING_MARKERS
+               for text in pd.factorize(values)[1])
+
+
 def _parse_column(name, cells: pd.Series, index, decimal: str, thousands) -> tuple:
     """(numbers as a Series over ``index`` or None, notes) for one text column."""
-    if cells.empty:
+    if cells.empty or _plainly_text(cells.unique(), decimal, thousands):
         return None, []
     plain = _plain_numbers(cells, decimal, thousands, give_up=True)
     if plain is None:
@@ -323,7 +352,7 @@ def _parse_column(name, cells: pd.Series, index, decimal: str, thousands) -> tup
     if n_bad > allowance:
         shown = list(cells[~good].unique()[:3])
         examples = ", ".join(repr(c) for c in shown)
-        if decimal == "." and cells.str.contains(",", regex=False).any() and \
+        if decimal == "." and contains(cells, ",").any() and \
                 _plain_numbers(cells, ",", None).isna().sum() <= allowance:
             return None, [Note("decimal_comma_as_text",
                                f"column {name!r} looks like numbers written with a decimal comma "
@@ -372,7 +401,7 @@ def _dot_thousands(frame: pd.DataFrame, floats: list, raw_text) -> list:
     grouped = _grouped(".", ",")
     for i in floats:
         cells = _cells(raw.iloc[:, i])
-        dotted = cells[cells.str.contains(".", regex=False)]
+        dotted = cells[contains(cells, ".")]
         if dotted.empty or not dotted.map(lambda c: bool(grouped.fullmatch(c))).all():
             continue
         numbers = pd.to_numeric(cells.str.replace(".", "", regex=False), errors="coerce")

@@ -22,6 +22,7 @@ from .costs import check_cost_metric
 from .data import Dataset
 from .groups import (SMALL_CLASSES_EFFECT, check_grouped_folds, fewest_inner_groups,
                      grouped_fold_notes, grouped_splits, small_classes)
+from .lazy import sklearn
 from .notes import Note
 from .metrics import FoldScorer, check_metrics
 from .parallel import run_calls, take_rows
@@ -309,10 +310,8 @@ def make_splits(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = 
 
         return [(train, np.sort(test)) for train, test in
                 weka_splits(y, config.n_splits, config.n_repeats, config.random_state)]
-    from sklearn.model_selection import RepeatedStratifiedKFold
-
-    splitter = RepeatedStratifiedKFold(n_splits=config.n_splits, n_repeats=config.n_repeats,
-                                       random_state=config.random_state)
+    splitter = sklearn("model_selection").RepeatedStratifiedKFold(
+        n_splits=config.n_splits, n_repeats=config.n_repeats, random_state=config.random_state)
     return list(splitter.split(np.zeros(len(y)), y))
 
 
@@ -577,8 +576,6 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None,
     holds the fit's failure or, per metric, why that metric could not be computed (its
     score stays NaN); ``warnings`` holds every distinct warning, whole.
     """
-    from sklearn import config_context
-
     scores, fit_seconds = (np.nan,) * len(metrics), np.nan
     kind = values = predicted = error = None
     errors, details = [], {}
@@ -586,7 +583,7 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None,
     X_train, X_test = take_rows(X, train), take_rows(X, test)
     # parameters were validated when the model was specified (catalogue.validated)
     with warnings.catch_warnings(record=True) as caught, \
-            config_context(skip_parameter_validation=True):
+            sklearn().config_context(skip_parameter_validation=True):
         warnings.simplefilter("always")
         try:
             start = time.perf_counter()

@@ -25,6 +25,7 @@ from .groups import group_codes, group_suggestions, identifier_feature_notes
 from .guards import (MAX_CELL_CHARS, MAX_NAME_CHARS, check_builtin_request, check_file_fits,
                      check_regular_file, check_values_fit)
 from .index_columns import index_columns, index_note
+from .text_values import distinct_texts, per_row, stripped, text_lengths
 from .imbalance import imbalance_note
 from .notes import Note
 
@@ -375,9 +376,9 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
     if features:
         source["features"] = list(features)
     name = os.path.splitext(os.path.basename(path))[0]
-    return dataset_from_frame(frame, target, name=name, drop=drop, exclude=exclude,
-                              pos_label=pos_label, notes=notes, source=source, groups=groups,
-                              features=features)
+    return _checked_dataset(frame, target, name=name, drop=drop, exclude=exclude,
+                            pos_label=pos_label, notes=notes, source=source, groups=groups,
+                            features=features, class_order=None)
 
 
 def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, name: str = "data",
@@ -439,8 +440,17 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     (``\\t``), and columns that alone predict the target almost perfectly are reported
     as possible leaks (:func:`engine.data_checks.leak_notes`); each step is noted.
     """
-    notes = list(notes)
     check_text_lengths(frame)
+    return _checked_dataset(frame, target, name=name, drop=drop, notes=notes, source=source,
+                            exclude=exclude, pos_label=pos_label, class_order=class_order,
+                            groups=groups, features=features)
+
+
+def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, exclude,
+                     pos_label, class_order, groups, features) -> Dataset:
+    """:func:`dataset_from_frame` of a table whose text lengths are checked (a CSV file's,
+    by :func:`read_csv_table`: its cells are only stripped after the check)."""
+    notes = list(notes)
     frame, more = visible_columns(frame)
     notes.extend(more)
     left_out = find_columns(frame, [*drop, *exclude])
@@ -459,7 +469,7 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     labels = frame[target]
     check_label_lengths(labels, str(target))
     if not is_numeric_column(labels) and not pd.api.types.is_bool_dtype(labels):
-        labels = labels.where(labels.isna() | labels.astype(str).str.strip().ne(""), np.nan)
+        labels = labels.where(~_blank_texts(labels), np.nan)
     keep = labels.notna().to_numpy()
     if not keep.all():
         n_dropped = int((~keep).sum())
@@ -499,7 +509,7 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     note = imbalance_note(np.bincount(codes, minlength=len(classes)), classes)
     if note:
         notes.append(note)
-    features = one_block(features.reset_index(drop=True))
+    features = one_block(_numbered_from_zero(features))
     excluded = [c for c in left_out if c != target and c != group_column]
     notes.extend(leak_notes(features, codes, str(target),
                             left_out=frame[excluded].reset_index(drop=True) if excluded else None))
@@ -568,11 +578,7 @@ def _longest_texts(frame: pd.DataFrame):
         values = frame.iloc[:, position]
         if values.dtype != object and not pd.api.types.is_string_dtype(values):
             continue
-        try:
-            lengths = values.str.len()
-        except AttributeError:                 # text mixed with numbers
-            lengths = values.map(lambda v: len(v) if isinstance(v, str) else 0)
-        lengths = lengths.fillna(0).to_numpy()
+        lengths = text_lengths(values)
         if lengths.size:
             row = int(np.argmax(lengths))
             yield frame.columns[position], row, int(lengths[row])
@@ -696,16 +702,34 @@ def _encode_labels(labels: pd.Series, order: Optional[Sequence] = None,
         classes, codes = np.unique(values, return_inverse=True)
         classes = [_plain(c) for c in classes]
     else:
-        text = labels.astype(str).str.strip()
-        shown = text.map(visible)
+        rows, texts = distinct_texts(labels)
+        text = stripped(texts)
+        shown = np.array([visible(t) for t in text], dtype=object)
         changed = sorted(set(shown[shown != text]))
         if changed:
             notes.append(Note("control_characters", "class label(s) with invisible control "
                               "characters, shown written out: " + ", ".join(changed),
                               {"what": "class_labels", "names": changed}))
-        classes, codes = np.unique(shown.to_numpy(dtype=object), return_inverse=True)
+        classes, of_text = np.unique(shown, return_inverse=True)
+        codes = of_text.reshape(-1)[rows]
         classes = [str(c) for c in classes]
     return classes, codes.astype(np.intp), notes
+
+
+def _numbered_from_zero(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame.reset_index(drop=True)``, without copying a table already numbered 0..n-1
+    (a file's, when no row was dropped)."""
+    if isinstance(frame.index, pd.RangeIndex) and frame.index.start == 0 and \
+            frame.index.step == 1:
+        return frame
+    return frame.reset_index(drop=True)
+
+
+def _blank_texts(labels: pd.Series) -> np.ndarray:
+    """True where a label is present but blank (only white space), per distinct value."""
+    rows, texts = distinct_texts(labels)
+    blank = np.array([not t.strip() for t in texts], dtype=bool)
+    return per_row(rows, blank, False)
 
 
 def _declared_labels(labels: pd.Series, order: list, target: str) -> tuple:

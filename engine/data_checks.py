@@ -35,6 +35,7 @@ import pandas as pd
 
 from .csv_values import visible
 from .notes import Note
+from .text_values import distinct_texts, per_row, stripped
 
 MIN_TARGET_CLASSES = 2
 MAX_TARGET_CLASSES = 20
@@ -73,15 +74,18 @@ def target_problem(column: pd.Series) -> Optional[str]:
     str or None
     """
     n_rows = len(column)
-    values = column.dropna()
     if is_numeric_column(column):
+        values = column.dropna()
         values = values[np.isfinite(values.to_numpy(dtype=float))]
+        n_present, n_values = len(values), values.nunique()
     else:
-        values = values.astype(str).str.strip()
-        values = values[values.ne("")]
-    if len(values) < 0.5 * n_rows:
-        return f"{n_rows - len(values)} of its {n_rows} rows are empty"
-    n_values = values.nunique()
+        rows, texts = distinct_texts(column)
+        texts = stripped(texts)
+        present = per_row(rows, texts != "", False)
+        rows = rows[present]                 # every distinct value has a row
+        n_present, n_values = len(rows), len(set(texts[texts != ""]))
+    if n_present < 0.5 * n_rows:
+        return f"{n_rows - n_present} of its {n_rows} rows are empty"
     if n_values < MIN_TARGET_CLASSES:
         return "it holds a single value"
     if is_numeric_column(column) and not np.all(np.mod(values.to_numpy(dtype=float), 1) == 0):
@@ -89,14 +93,21 @@ def target_problem(column: pd.Series) -> Optional[str]:
     if is_numeric_column(column) and float(np.abs(values.to_numpy(dtype=float)).min()) >= 100:
         return "it holds large whole numbers (years, counts or codes), not class labels"
     if not is_numeric_column(column) and not pd.api.types.is_bool_dtype(column):
-        if len(values) >= 10 and n_values > 0.5 * len(values):
+        if n_present >= 10 and n_values > 0.5 * n_present:
             return "it looks like free text (most of its values are different)"
-        if (values.str.len().median() > FREE_TEXT_CHARS
-                or values.str.split().str.len().median() >= FREE_TEXT_WORDS):
+        if _median_of(rows, [len(t) for t in texts]) > FREE_TEXT_CHARS or \
+                _median_of(rows, [len(t.split()) for t in texts]) >= FREE_TEXT_WORDS:
             return "it looks like free text (long sentences)"
     if n_values > max_target_classes(n_rows):
         return f"it has {n_values} different values, too many for classes"
     return None
+
+
+def _median_of(rows: np.ndarray, per_value: list) -> float:
+    """The median over ``rows`` of a number given per distinct value (NaN for no row)."""
+    if not len(rows):
+        return float("nan")
+    return float(np.median(np.asarray(per_value, dtype=float)[rows]))
 
 
 def choose_target(frame: pd.DataFrame, excluded: Sequence = ()) -> tuple:

@@ -170,7 +170,9 @@ def _identifier_dtype(dtype) -> bool:
 def _repeated_identifier(values: pd.Series, name: str) -> Optional[tuple]:
     integer = pd.api.types.is_integer_dtype(values) and not pd.api.types.is_bool_dtype(values)
     text = values.dtype == object or isinstance(values.dtype, pd.StringDtype)
-    if not (integer or text) or len(values) == 0 or values.isna().any():
+    if not (integer or text) or len(values) == 0 or not (text or id_like_name(name)):
+        return None                 # a number column is suggested only when named so
+    if values.isna().any():
         return None
     n_values = int(values.nunique())
     per_value = len(values) / max(n_values, 1)

@@ -15,6 +15,8 @@ from typing import Callable
 
 import numpy as np
 
+from .lazy import sklearn
+
 # response kinds
 LABELS, SCORE, PROBA = "labels", "score", "proba"
 
@@ -57,9 +59,7 @@ def _balanced_accuracy(y, pred):
 
 def _sk(name: str, **kwargs) -> Callable:
     def score(y, response):
-        from sklearn import metrics
-
-        return float(getattr(metrics, name)(y, response, **kwargs))
+        return float(getattr(sklearn("metrics"), name)(y, response, **kwargs))
     return score
 
 
@@ -67,8 +67,7 @@ def _roc_auc_multi(**kwargs) -> Callable:
     """scikit-learn's one-vs-rest / one-vs-one ROC AUC; for two classes its scorer scores
     P(class 1), which is plain ROC AUC."""
     def score(y, proba):
-        from sklearn.metrics import roc_auc_score
-
+        roc_auc_score = sklearn("metrics").roc_auc_score
         proba = np.asarray(proba)
         if proba.ndim == 2 and proba.shape[1] == 2:
             return float(roc_auc_score(y, proba[:, 1]))
@@ -77,16 +76,14 @@ def _roc_auc_multi(**kwargs) -> Callable:
 
 
 def _log_loss(y, proba, labels):
-    from sklearn.metrics import log_loss
-
+    log_loss = sklearn("metrics").log_loss
     if proba.shape[1] == 2:  # as scikit-learn's scorer: from P(class 1) alone
         return -float(log_loss(y, proba[:, 1], labels=labels))
     return -float(log_loss(y, proba, labels=labels))
 
 
 def _brier(y, proba, labels):
-    from sklearn.metrics import brier_score_loss
-
+    brier_score_loss = sklearn("metrics").brier_score_loss
     if proba.shape[1] == 2:
         return -float(brier_score_loss(y, proba[:, 1], pos_label=labels[1]))
     return -float(brier_score_loss(y, proba, labels=labels))
@@ -177,8 +174,7 @@ CLASSIFICATION_SCORERS = (
 def known_metrics() -> list:
     """Metric names offered to the user: :data:`CLASSIFICATION_SCORERS` that the installed
     scikit-learn has (the fast ones of :data:`FAST_METRICS` always)."""
-    from sklearn.metrics import get_scorer_names
-
+    get_scorer_names = sklearn("metrics").get_scorer_names
     from .costs import COST_METRIC
 
     available = set(get_scorer_names()) | set(FAST_METRICS) | {COST_METRIC}
@@ -200,9 +196,8 @@ def metric_problem(name) -> str | None:
     shown = show(name)
     if not isinstance(name, str):
         return f"expected a scorer name (text), got {shown}"
-    from sklearn.metrics import get_scorer, get_scorer_names
-
-    if name not in get_scorer_names():
+    scorers = sklearn("metrics")
+    if name not in scorers.get_scorer_names():
         close = [m for m in known_metrics() if m.startswith(name)] or \
             difflib.get_close_matches(name, known_metrics(), n=1)
         hint = f" (did you mean {show(close[0])}?)" if close else ""
@@ -210,7 +205,7 @@ def metric_problem(name) -> str | None:
     if name.endswith("_samples"):
         return (f"{shown} averages over the labels of each sample, for multilabel targets, "
                 "not a classification one")
-    module = getattr(getattr(get_scorer(name), "_score_func", None), "__module__", "") or ""
+    module = getattr(getattr(scorers.get_scorer(name), "_score_func", None), "__module__", "") or ""
     if "cluster" in module:
         return f"{shown} is a clustering score, not a classification one"
     if "_regression" in module:
@@ -266,6 +261,28 @@ def check_metrics(metrics: list, n_classes: int) -> list:
             raise ValueError(f"metric {name!r} is always 1 for two classes (the right class "
                              "is always among the top 2); use 'accuracy' instead")
     return metrics
+
+
+#: Final estimators whose ``predict`` is, in scikit-learn's own code, ``classes_`` at the
+#: argmax of ``predict_proba`` (ties to the first class): forests take it from their
+#: averaged probabilities; k-NN with uniform weights takes the mode of the neighbours'
+#: classes (the smallest on a tie), the argmax of its vote shares.
+PREDICT_IS_PROBA_ARGMAX = {"RandomForestClassifier": None, "ExtraTreesClassifier": None,
+                           "KNeighborsClassifier": {"weights": "uniform"}}
+
+
+def _predict_is_proba_argmax(estimator) -> bool:
+    """Whether ``estimator`` (a pipeline, or a search over one) predicts by
+    :data:`PREDICT_IS_PROBA_ARGMAX`; never with a tuned threshold."""
+    if hasattr(estimator, "best_threshold_") or not hasattr(estimator, "classes_"):
+        return False
+    inner = getattr(estimator, "best_estimator_", estimator)
+    final = inner.steps[-1][1] if hasattr(inner, "steps") else inner
+    if type(final).__name__ not in PREDICT_IS_PROBA_ARGMAX or \
+            type(final).__module__.split(".")[0] != "sklearn":
+        return False
+    wanted = PREDICT_IS_PROBA_ARGMAX[type(final).__name__] or {}
+    return all(getattr(final, key, None) == value for key, value in wanted.items())
 
 
 class NonFiniteResponse(ValueError):
@@ -326,11 +343,9 @@ class FoldScorer:
         if self.pos_label != 1 and metric in USES_POSITIVE:
             return self._score_positive(metric)
         if metric not in FAST_METRICS:
-            from sklearn.metrics import get_scorer
-
-            return float(get_scorer(metric)(self.estimator, self.X, self.y))
+            return float(sklearn("metrics").get_scorer(metric)(self.estimator, self.X, self.y))
         kind, func = FAST_METRICS[metric]
-        response = self.response(kind)
+        response = self.scoring_labels() if kind == LABELS else self.response(kind)
         if metric in NEEDS_LABELS:
             return func(self.y, response, self.labels)
         return func(self.y, response)
@@ -346,15 +361,24 @@ class FoldScorer:
 
     def _score_positive(self, metric: str) -> float:
         """A positive-class metric for ``pos_label`` 0 (the first class)."""
-        from sklearn import metrics as skm
-
+        skm = sklearn("metrics")
         if metric == "average_precision":
             score = self.response(SCORE)
             return float(skm.average_precision_score(self.y, -np.asarray(score),
                                                       pos_label=self.pos_label))
         func = {"f1": skm.f1_score, "precision": skm.precision_score,
                 "recall": skm.recall_score, "jaccard": skm.jaccard_score}[metric]
-        return float(func(self.y, self.response(LABELS), pos_label=self.pos_label))
+        return float(func(self.y, self.scoring_labels(), pos_label=self.pos_label))
+
+    def scoring_labels(self) -> np.ndarray:
+        """The predicted classes the label metrics score: ``predict``'s own, taken from the
+        probabilities when ``predict`` is by scikit-learn's code their argmax
+        (:data:`PREDICT_IS_PROBA_ARGMAX`; the probabilities are kept for calibration
+        anyway, so ``predict`` need not repeat the model's work)."""
+        if LABELS not in self._cache and _predict_is_proba_argmax(self.estimator):
+            proba = np.asarray(self.response(PROBA))
+            self._cache[LABELS] = np.asarray(self.estimator.classes_)[proba.argmax(axis=1)]
+        return self.response(LABELS)
 
     def predicted_labels(self) -> np.ndarray:
         """The predicted class codes, as ``predict`` gives them.

@@ -4,7 +4,8 @@
 
 ``engine.data.load_dataset({"csv": PATH})`` (reading with detection, the data checks: index
 columns, leaks, group suggestions, imbalance; the Dataset) against ``pandas.read_csv(PATH)``
-of the same file: 100,000 rows x 20 columns (19 decimal features, a two-class target;
+of the same file: 100,000 rows x 20 columns (16 decimal features, two text categories, a
+small code and a yes/no class; ``--numbers``: 19 decimal features and a 0/1 class;
 --quick: 20,000 rows). Goal: at most 1.5 times ``read_csv``'s time.
 
 The two alternate (peer first, then ours, in every repetition, after one untimed warm-up
@@ -33,12 +34,23 @@ from engine.data import load_dataset  # noqa: E402
 GOAL = 1.5
 
 
-def write_table(path: str, n_rows: int, n_features: int = 19, seed: int = 0) -> None:
-    """A CSV of ``n_rows`` rows: ``n_features`` decimal columns and a 0/1 target."""
+def write_table(path: str, n_rows: int, n_features: int = 19, seed: int = 0,
+                categorical: bool = True) -> None:
+    """A CSV of ``n_rows`` rows and ``n_features`` feature columns and a target: with
+    ``categorical``, 16 decimal columns, two text categories (3 and 5 values), a small
+    whole-number code and a ``yes``/``no`` class; else decimals and a 0/1 class."""
     rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n_rows, n_features))
-    frame = pd.DataFrame(X, columns=[f"x{i + 1}" for i in range(n_features)])
-    frame["y"] = (X[:, 0] + rng.normal(size=n_rows) > 0).astype(int)
+    n_numbers = n_features - 3 if categorical else n_features
+    X = rng.normal(size=(n_rows, n_numbers))
+    frame = pd.DataFrame(X, columns=[f"x{i + 1}" for i in range(n_numbers)])
+    signal = X[:, 0] + rng.normal(size=n_rows) > 0
+    if categorical:
+        frame["colour"] = rng.choice(["red", "green", "blue"], n_rows)
+        frame["grade"] = rng.choice(list("abcde"), n_rows)
+        frame["code"] = rng.integers(0, 4, n_rows)
+        frame["y"] = np.where(signal, "yes", "no")
+    else:
+        frame["y"] = signal.astype(int)
     frame.to_csv(path, index=False)
 
 
@@ -72,13 +84,14 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="20,000 rows, 3 repetitions (CI)")
     parser.add_argument("--repeats", type=int, default=None, help="repetitions (default 7)")
     parser.add_argument("--rows", type=int, default=None, help="rows (default 100,000)")
+    parser.add_argument("--numbers", action="store_true", help="number columns only")
     args = parser.parse_args(argv)
     rows = args.rows or (20_000 if args.quick else 100_000)
     repeats = max(3, args.repeats or (3 if args.quick else 7))
     print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "table.csv")
-        write_table(path, rows)
+        write_table(path, rows, categorical=not args.numbers)
         size = os.path.getsize(path) / 2**20
         print(f"{rows:,} rows x 20 columns, {size:.1f} MB; {repeats} repetitions, alternating")
         times = side_by_side(path, repeats)
