@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
+import shiboken6
 from PySide6.QtCore import QObject, QTimer, Signal
 
 #: Work per event-loop turn before Qt gets the thread back (ms).
@@ -61,14 +62,21 @@ class RenderQueue(QObject):
         self.idle.emit()
 
     def _next_owner(self):
-        """Views on screen first, otherwise in the order they were submitted."""
+        """Views on screen first, otherwise in the order they were submitted; drawings of
+        widgets already deleted (a window closed mid-drawing) are dropped first."""
+        for owner in [owner for owner in self._pending if not _alive(owner)]:
+            self.cancel(owner)
+        if not self._pending:
+            return None
         for owner in self._pending:
             if _on_screen(owner):
                 return owner
         return next(iter(self._pending))
 
     def _step(self, owner):
-        """One piece of ``owner``'s drawing; returns what it yielded."""
+        """One piece of ``owner``'s drawing; returns what it yielded (None for no owner)."""
+        if owner is None:
+            return None
         drawing = self._pending[owner]
         try:
             return next(drawing)
@@ -86,6 +94,11 @@ class RenderQueue(QObject):
             self._timer.start()
         else:
             self.idle.emit()
+
+
+def _alive(owner) -> bool:
+    """False for a Qt object whose C++ side is already deleted."""
+    return not isinstance(owner, QObject) or shiboken6.isValid(owner)
 
 
 def _on_screen(owner) -> bool:

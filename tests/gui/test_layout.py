@@ -179,6 +179,29 @@ def test_render_queue_draws_what_is_on_screen_first(qtbot):
     assert done == ["shown", "hidden"]
 
 
+def test_render_queue_drops_the_drawing_of_a_deleted_widget(qtbot):
+    """A window closed while its drawing is pending: the drawing is dropped, the others
+    still run, and nothing raises in the event loop."""
+    import shiboken6
+    from PySide6.QtWidgets import QWidget
+
+    queue = RenderQueue(budget_ms=1000)
+    done = []
+
+    def drawing(name):
+        done.append(name)
+        yield NEXT_TURN
+
+    gone, kept = QWidget(), QWidget()
+    qtbot.addWidget(kept)
+    queue.submit(gone, drawing("gone"))
+    queue.submit(kept, drawing("kept"))
+    shiboken6.delete(gone)
+    with qtbot.waitSignal(queue.idle, timeout=60000):
+        pass
+    assert done == ["kept"] and not queue.busy
+
+
 def test_render_queue_flush_finishes_everything_now():
     queue = RenderQueue()
     done = []
