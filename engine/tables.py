@@ -153,6 +153,16 @@ def write_text(path: str, write) -> str:
     return path
 
 
+def write_bytes(path: str, data: bytes) -> str:
+    """Write a binary file atomically, as :func:`write_text` writes a text file."""
+    def write(stream):
+        stream.flush()
+        stream.buffer.write(data)
+        stream.buffer.flush()
+
+    return write_text(path, write)
+
+
 #: How a table's CSV file separates its columns and writes decimals: ``"standard"``
 #: (comma, decimal point: what programs and the headless runner use) or ``"semicolon"``
 #: (semicolon, decimal comma, and a byte-order mark so that the text is read as UTF-8:
