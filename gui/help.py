@@ -26,6 +26,7 @@ ALIASES = {"aloocv": "results#alo", "calibration": "results#calibration",
            "rope": "results#rope", "credible_intervals": "results#intervals",
            "across": "results#across", "grouping_gap": "results#grouping_gap",
            "tuning": "results#tuning",
+           "heldout": "results#heldout", "predict": "results#predict",
            "groups": "dataset#groups"}
 
 _dialog: Optional["HelpDialog"] = None
