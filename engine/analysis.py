@@ -45,8 +45,11 @@ class ExperimentResult:
         if len(cv.tuning_optimism) and settings.alpha != old_alpha:
             cv = replace(cv, tuning_optimism=optimism_at(cv.tuning_optimism, settings.alpha,
                                                          old_alpha))
+        heldout = (self.heldout.at_level(1 - settings.alpha, summary)
+                   if self.heldout is not None else None)
         return replace(self, cv=cv, comparison=compare_cv(cv, settings), summary=summary,
-                       experiment=replace(self.experiment, comparison=settings))
+                       experiment=replace(self.experiment, comparison=settings),
+                       heldout=heldout)
 
     @functools.cached_property
     def notes(self) -> list:

@@ -226,3 +226,15 @@ def test_predict_refuses_a_file_that_is_not_a_saved_model(files, tmp_path, capsy
     status = predict([str(tmp_path / "model_x.skops"), str(folder / "test.csv"), "--out",
                       str(tmp_path / "p.csv")])
     one_error_line(capsys, status, "not a model file saved by honest-eval")
+
+
+def test_a_new_alpha_moves_both_intervals_without_refitting(files, heldout):
+    """``at_level`` (a new α in the app) gives what a run at that level gives."""
+    folder, _ = files
+    result, dataset = heldout
+    test = load_test_set({"file": "test.csv"}, dataset, str(folder))
+    again = run_to_end(run_heldout(dataset, test, expand_models(MODELS[:1], 0), METRICS,
+                                   n_resamples=300, random_state=7, level=0.9))
+    moved = result.at_level(0.9).scores
+    moved = moved[moved["model"] == "plain"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(moved, again.scores)

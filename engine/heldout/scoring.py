@@ -47,6 +47,11 @@ class HeldoutResult:
     path : str
         The test file.
     notes : tuple of Note
+    draws : dict
+        ``(model, metric, interval)`` -> what its interval is computed from: the bootstrap
+        resamples' scores, or DeLong's ``(y_true, score)`` (for :meth:`at_level`).
+    positive : object
+        The positive class's label of a two-class target (the sentences name it).
     """
 
     scores: pd.DataFrame
@@ -54,9 +59,27 @@ class HeldoutResult:
     failures: dict = field(default_factory=dict)
     path: str = ""
     notes: tuple = ()
+    draws: dict = field(default_factory=dict, compare=False, repr=False)
+    positive: object = None
 
     def tables(self) -> dict:
         return {"test_scores.csv": self.scores}
+
+    def at_level(self, level: float, summary=None) -> "HeldoutResult":
+        """The same scores with their intervals at ``level`` (the comparison's new 1 − α)
+        and ``summary``'s CV estimates beside them; nothing is fitted again."""
+        from dataclasses import replace
+
+        from .words import with_cv_estimates
+
+        table = self.scores[COLUMNS[:9]].copy()
+        for index, row in table.iterrows():
+            drawn = self.draws.get((row["model"], row["metric"], row["interval"]))
+            if drawn is None:
+                continue
+            low, high, _ = interval_of(row["interval"], drawn, level)
+            table.loc[index, ["ci_low", "ci_high", "level"]] = [low, high, level]
+        return replace(self, scores=with_cv_estimates(table, summary, self.positive))
 
 
 class FrozenResponses:
@@ -127,6 +150,17 @@ def percentile_interval(values: np.ndarray, level: float) -> tuple:
     return float(low), float(high), int(len(finite))
 
 
+def interval_of(kind: str, drawn, level: float) -> tuple:
+    """(low, high, resamples used) of a ``bootstrap`` row (from its resamples' scores) or a
+    ``delong`` row (from its ``(y_true, score)``)."""
+    if kind == "delong":
+        from ..curves.delong import delong_interval
+
+        _, low, high = delong_interval(*drawn, level=level)
+        return float(low), float(high), np.nan
+    return percentile_interval(drawn, level)
+
+
 def fit_final(spec, dataset, X, y):
     """The model's pipeline fitted on all training rows (as one CV fold is fitted)."""
     from sklearn import config_context
@@ -181,7 +215,7 @@ def run_heldout(dataset, test, models, metrics, *, costs=None, level: float = 0.
     X, X_test = feature_matrix(dataset), test_matrix(test, dataset)
     labels = np.arange(len(dataset.classes))
     pos = dataset.pos_label if len(dataset.classes) == 2 else None
-    clock, rows, fitted, failures = Stopwatch(len(models)), [], {}, {}
+    clock, rows, fitted, failures, draws = Stopwatch(len(models)), [], {}, {}, {}
     for index, spec in enumerate(models):
         try:
             model = fit_final(spec, dataset, X, dataset.y)
@@ -196,7 +230,7 @@ def run_heldout(dataset, test, models, metrics, *, costs=None, level: float = 0.
             continue
         for metric in metrics:
             rows += _metric_rows(spec.name, metric, scorer, responses, test, labels, pos,
-                                 costs, level, n_resamples, random_state)
+                                 costs, level, n_resamples, random_state, draws)
         yield clock.progress(index + 1, f"held-out test: {spec.name}")
     from .words import with_cv_estimates
 
@@ -204,21 +238,23 @@ def run_heldout(dataset, test, models, metrics, *, costs=None, level: float = 0.
         len(dataset.classes) == 2 else None
     table = with_cv_estimates(pd.DataFrame(rows, columns=COLUMNS[:9]), summary, positive)
     return HeldoutResult(table, fitted, failures, test.path,
-                         tuple(test.notes) + tuple(_failure_notes(failures)))
+                         tuple(test.notes) + tuple(_failure_notes(failures)), draws, positive)
 
 
 def _metric_rows(name, metric, scorer, responses, test, labels, pos, costs, level,
-                 n_resamples, random_state) -> list:
+                 n_resamples, random_state, draws: dict) -> list:
+    """The rows of one model and metric; what their intervals come from goes to ``draws``."""
     try:
         score = float(scorer.score(metric))
     except Exception:  # noqa: BLE001 - undefined on the test rows
         score = np.nan
     values = bootstrap_scores(responses, test.y, metric, labels, pos, costs, n_resamples,
                               random_state)
+    draws[(name, metric, "bootstrap")] = values
     low, high, used = percentile_interval(values, level)
     rows = [[name, metric, score, low, high, "bootstrap", level, test.n_rows, used]]
     if metric == "roc_auc" and len(labels) == 2 and has_delong():
-        rows.append(_delong_row(name, scorer, test, pos, level))
+        rows.append(_delong_row(name, scorer, test, pos, level, draws))
     return rows
 
 
@@ -232,17 +268,19 @@ def has_delong() -> bool:
         return False
 
 
-def _delong_row(name, scorer, test, pos, level) -> list:
+def _delong_row(name, scorer, test, pos, level, draws: dict) -> list:
     """DeLong's interval of the ROC AUC of the positive class."""
     from ..curves.delong import delong_interval
-
     from ..metrics import SCORE
+
 
     score = np.asarray(scorer.response(SCORE), dtype=float)
     positive = 1 if pos is None else int(pos)
     if positive == 0:
         score = -score
-    auc, low, high = delong_interval((test.y == positive).astype(int), score, level=level)
+    truth = (test.y == positive).astype(int)
+    draws[(name, "roc_auc", "delong")] = (truth, score)
+    auc, low, high = delong_interval(truth, score, level=level)
     return [name, "roc_auc", float(auc), float(low), float(high), "delong", level,
             test.n_rows, np.nan]
 
