@@ -176,7 +176,8 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
     from .run_plan import Phases, plan_run
     from .store import opened
 
-    phases = Phases(plan_run(experiment, dataset).steps)   # one count for every phase
+    phases = Phases(plan_run(experiment, dataset).steps   # one count for every phase
+                    + (len(experiment.models) if test is not None else 0))   # final fits
     with opened(store) as store:
         record = store is not None and not store.replay
         run_id = store.begin_run(experiment, dataset) if record else None

@@ -238,3 +238,16 @@ def test_a_new_alpha_moves_both_intervals_without_refitting(files, heldout):
     moved = result.at_level(0.9).scores
     moved = moved[moved["model"] == "plain"].reset_index(drop=True)
     pd.testing.assert_frame_equal(moved, again.scores)
+
+
+def test_progress_counts_the_final_fits_and_the_result_has_the_table(files):
+    from engine.analysis import run_experiment
+    from engine.experiment import load_experiment
+
+    folder, _ = files
+    path = write_exp(folder, "progress.json", models=[{"name": "nb", "estimator": "GaussianNB"}],
+                     cv={"n_splits": 2, "n_repeats": 1, "random_state": 0})
+    records = []
+    result = run_to_end(run_experiment(load_experiment(str(path))), records.append)
+    assert [r.done for r in records] == list(range(1, 4)) and records[-1].total == 3
+    assert list(result.tables()["test_scores.csv"]["model"].unique()) == ["nb"]
