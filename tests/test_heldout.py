@@ -2,6 +2,7 @@
 rows and scoring the test file; bootstrap intervals equal scipy's bootstrap with the same
 seed; DeLong's interval is engine.curves.delong's on the same scores; bad test files are
 one error line before any fit; saved models predict what the final model predicts."""
+import inspect
 import json
 
 import numpy as np
@@ -102,9 +103,12 @@ def test_bootstrap_intervals_equal_scipy_bootstrap_with_the_same_seed(files, hel
             ("roc_auc", lambda i: roc_auc_score(y_test[i], proba[i, 1])),
             ("accuracy", lambda i: accuracy_score(y_test[i], labels[i])),
             ("neg_log_loss", lambda i: -log_loss(y_test[i], proba[i], labels=[0, 1]))):
+        seed = ({"rng": np.random.default_rng(7)} if "rng" in
+                inspect.signature(stats.bootstrap).parameters else
+                {"random_state": np.random.default_rng(7)})      # scipy < 1.15
         peer_ci = stats.bootstrap((np.arange(len(y_test)),), statistic, vectorized=False,
                                   n_resamples=300, method="percentile", confidence_level=0.95,
-                                  rng=np.random.default_rng(7)).confidence_interval
+                                  **seed).confidence_interval
         row = rows.loc[("scaled", metric, "bootstrap")]
         assert row["ci_low"] == pytest.approx(peer_ci.low, abs=1e-12, rel=0), metric
         assert row["ci_high"] == pytest.approx(peer_ci.high, abs=1e-12, rel=0), metric
@@ -190,6 +194,7 @@ def test_a_test_file_with_several_datasets_is_refused(files, tmp_path, capsys):
 
 
 def test_saved_models_round_trip_through_predict(files, tmp_path, capsys):
+    peer("skops")
     folder, frame = files
     out = tmp_path / "out"
     status = run([str(write_exp(folder, "save.json")), "--out", str(out), "--quiet",
@@ -221,6 +226,7 @@ def test_saved_models_round_trip_through_predict(files, tmp_path, capsys):
 
 
 def test_predict_refuses_a_file_that_is_not_a_saved_model(files, tmp_path, capsys):
+    peer("skops")
     folder, _ = files
     (tmp_path / "model_x.skops").write_bytes(b"not a zip file")
     status = predict([str(tmp_path / "model_x.skops"), str(folder / "test.csv"), "--out",

@@ -45,6 +45,17 @@ WARNING: {WARNING}
 """
 
 
+def skops_io():
+    """:mod:`skops.io`, or a ValueError saying how to install it (the optional extra
+    ``models``)."""
+    try:
+        import skops.io
+    except ImportError:
+        raise ValueError('saving and loading models needs skops: pip install '
+                         '"honest-eval[models]" (or pip install skops)') from None
+    return skops.io
+
+
 def model_file_names(names) -> dict:
     """Model name -> its file name ``model_NAME.skops`` (other characters as ``_``,
     made unique with a number)."""
@@ -74,8 +85,7 @@ def _plain(value):
 
 def saved_model_files(heldout, dataset) -> dict:
     """``{file name: bytes}`` of every fitted final model, and ``models_README.txt``."""
-    from skops.io import dumps
-
+    dumps = skops_io().dumps
     names = [name for name, model in heldout.models.items() if model is not None]
     files = {}
     for name, file_name in model_file_names(names).items():
@@ -104,10 +114,9 @@ def load_model(path: str) -> dict:
         The file cannot be read, is not a saved model of this app, or holds a type that is
         not trusted (named).
     """
-    from skops.io import get_untrusted_types, load
-
+    sio = skops_io()
     try:
-        untrusted = get_untrusted_types(file=path)
+        untrusted = sio.get_untrusted_types(file=path)
     except OSError as exc:
         raise ValueError(f"cannot read the model file {path}: {exc.strerror or exc}") from None
     except Exception as exc:  # noqa: BLE001 - not a skops file
@@ -119,7 +128,7 @@ def load_model(path: str) -> dict:
                          f"NumPy's ({', '.join(refused[:3])}); it is not loaded: load only "
                          "model files you trust")
     try:
-        record = load(path, trusted=untrusted)
+        record = sio.load(path, trusted=untrusted)
     except Exception as exc:  # noqa: BLE001
         raise ValueError(f"the model file {path} cannot be loaded: {type(exc).__name__}: "
                          f"{exc}") from None

@@ -19,6 +19,7 @@ from engine.progress import run_to_end
 from gui.help import ALIASES
 from gui.views.heldout_view import HeldoutView
 from tests.gui.waiting import run_succeeds
+from tests.peers import peer
 
 FEATURES = ["mean radius", "mean texture", "worst concavity", "worst symmetry"]
 MODELS = [{"name": "nb", "estimator": "GaussianNB"},
@@ -113,6 +114,7 @@ def test_a_test_file_without_a_feature_column_is_a_message(window, qtbot, monkey
 
 
 def test_predict_dialog_writes_the_models_predictions(window, qtbot, files, no_questions):
+    peer("skops")
     dataset = load_dataset({"file": "train.csv", "target": "target"}, str(files))
     test = load_test_set({"file": "test.csv"}, dataset, str(files))
     heldout = run_to_end(run_heldout(dataset, test, expand_models(MODELS[1:], 0),
