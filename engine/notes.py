@@ -101,7 +101,8 @@ CODES = {
                              "[classes, counts, n_splits]",
     # ---- the held-out test (engine.heldout)
     "heldout_failed": "a model could not be fitted on all training rows or scored on the "
-                      "test file [model, reason]",
+                      "test file, or one metric could not be computed there "
+                      "[model, metric (None: the whole model), reason]",
     "heldout_not_calibrated": "the held-out test scores the models as compared, without the "
                               "calibrated variants of the calibration block [methods]",
     "models_saved": "the final models were written to the result folder; load only files "

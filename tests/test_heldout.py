@@ -257,3 +257,24 @@ def test_progress_counts_the_final_fits_and_the_result_has_the_table(files):
     result = run_to_end(run_experiment(load_experiment(str(path))), records.append)
     assert [r.done for r in records] == list(range(1, 4)) and records[-1].total == 3
     assert list(result.tables()["test_scores.csv"]["model"].unique()) == ["nb"]
+
+
+def test_a_metric_a_model_cannot_give_is_empty_and_said_in_a_note():
+    from sklearn.datasets import load_iris
+
+    from engine.data import dataset_from_frame
+    from engine.heldout.test_file import test_set_from_frame
+    from engine.notes import note_code, note_fields
+
+    frame = load_iris(as_frame=True).frame.sample(frac=1, random_state=0).reset_index(drop=True)
+    train = dataset_from_frame(frame.iloc[:100].reset_index(drop=True), "target")
+    test = test_set_from_frame(frame.iloc[100:].reset_index(drop=True), train)
+    result = run_to_end(run_heldout(train, test, expand_models(
+        [{"name": "svc", "estimator": "SVC", "scale": True}], 0), ["accuracy", "neg_log_loss"],
+        n_resamples=20))
+    loss = result.scores.set_index("metric").loc["neg_log_loss"]
+    assert np.isnan(loss["score"]) and loss["n_resamples"] == 0
+    assert "could not be computed" in loss["comparison"]
+    [note] = result.notes
+    assert note_code(note) == "heldout_failed"
+    assert note_fields(note)["model"] == "svc" and note_fields(note)["metric"] == "neg_log_loss"

@@ -237,8 +237,10 @@ def run_heldout(dataset, test, models, metrics, *, costs=None, level: float = 0.
     positive = dataset.classes[1 if pos is None else int(pos)] if pos is not None or \
         len(dataset.classes) == 2 else None
     table = with_cv_estimates(pd.DataFrame(rows, columns=COLUMNS[:9]), summary, positive)
+    unscored = {key[:2]: draws.pop(key) for key in list(draws) if key[2] == "failed"}
     return HeldoutResult(table, fitted, failures, test.path,
-                         tuple(test.notes) + tuple(_failure_notes(failures)), draws, positive)
+                         tuple(test.notes) + tuple(_failure_notes(failures, unscored)), draws,
+                         positive)
 
 
 def _metric_rows(name, metric, scorer, responses, test, labels, pos, costs, level,
@@ -246,7 +248,8 @@ def _metric_rows(name, metric, scorer, responses, test, labels, pos, costs, leve
     """The rows of one model and metric; what their intervals come from goes to ``draws``."""
     try:
         score = float(scorer.score(metric))
-    except Exception:  # noqa: BLE001 - undefined on the test rows
+    except Exception as exc:  # noqa: BLE001 - undefined on the test rows: said in a note
+        draws[(name, metric, "failed")] = f"{metric}: {type(exc).__name__}: {exc}"
         score = np.nan
     values = bootstrap_scores(responses, test.y, metric, labels, pos, costs, n_resamples,
                               random_state)
@@ -289,7 +292,14 @@ def _failed_row(name, metric, n_test, level) -> list:
     return [name, metric, np.nan, np.nan, np.nan, "bootstrap", level, n_test, 0]
 
 
-def _failure_notes(failures: dict) -> list:
-    return [Note("heldout_failed", f"held-out test: {name} could not be fitted on all "
-                 f"training rows or scored on the test file: {reason}",
-                 {"model": name, "reason": reason}) for name, reason in failures.items()]
+def _failure_notes(failures: dict, unscored: dict) -> list:
+    """``heldout_failed`` notes: models that could not be fitted or scored, and metrics
+    that could not be computed on the test rows (``(model, metric)`` -> why)."""
+    notes = [Note("heldout_failed", f"held-out test: {name} could not be fitted on all "
+                  f"training rows or scored on the test file: {reason}",
+                  {"model": name, "metric": None, "reason": reason})
+             for name, reason in failures.items()]
+    return notes + [Note("heldout_failed", f"held-out test: {metric} of {name} could not be "
+                         f"computed on the test file: {reason}",
+                         {"model": name, "metric": metric, "reason": reason})
+                    for (name, metric), reason in unscored.items()]
