@@ -249,6 +249,10 @@ def heldout_phase(result: ExperimentResult, test):
                                      list(result.cv.metrics), costs=experiment.metric_costs(),
                                      level=1 - experiment.comparison.alpha,
                                      summary=result.summary)
+    if experiment.save_models:
+        from .heldout.saved import saved_model_files
+
+        heldout = replace(heldout, files=saved_model_files(heldout, result.dataset))
     if experiment.calibration is not None:
         methods = list(experiment.calibration.methods)
         heldout = replace(heldout, notes=heldout.notes + (Note(

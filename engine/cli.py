@@ -259,6 +259,8 @@ def _model_files(result, save: bool) -> dict:
     heldout = getattr(result, "heldout", None)
     if heldout is None or not (save or result.experiment.save_models):
         return {}
+    if heldout.files:                     # made by the run ("save_models")
+        return dict(heldout.files)
     from .heldout.saved import saved_model_files
 
     return saved_model_files(heldout, result.dataset)

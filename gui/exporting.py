@@ -44,13 +44,13 @@ def write_benchmark(benchmark, folder: str, style: str = "standard") -> Written:
 
 def model_files(result) -> dict:
     """``{file name: bytes}`` of the final models when the experiment keeps them
-    (``"save_models"``) and the run fitted them (a held-out test), else empty."""
+    (``"save_models"``): made by the run in its child process (skops is never imported
+    here: importing it on a worker thread raced with scipy on the GUI thread), else
+    empty."""
     heldout = getattr(result, "heldout", None)
     if heldout is None or not result.experiment.save_models:
         return {}
-    from engine.heldout.saved import saved_model_files
-
-    return saved_model_files(heldout, result.dataset)
+    return dict(heldout.files)
 
 
 def written_or_refused(write):

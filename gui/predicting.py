@@ -1,6 +1,8 @@
 """File → Predict…: apply a saved final model (``model_NAME.skops`` of a result folder,
 :mod:`engine.heldout.saved`) to a data file and write the predicted class and the
-probability of each class to a CSV file, on a worker thread.
+probability of each class to a CSV file, in a child process (a worker thread waits on it:
+loading a model imports skops, which imports Dask, and an import on a worker thread raced
+with scipy on the GUI thread).
 
 The dialog is not modal and says, before anything is loaded, that a model file can run
 code when it is loaded: only files one trusts should be chosen (the engine also refuses
@@ -111,14 +113,14 @@ class PredictDialog(QDialog):
         self.out_row.edit.setText(out or predictions_path(data))
 
     def start(self) -> None:
-        """Predict on a worker thread (nothing happens while a prediction runs)."""
+        """Predict in a child process (nothing happens while a prediction runs)."""
         model, data, out = self.model_row.path(), self.data_row.path(), self.out_row.path()
         if not (model and data and out):
             self.message.setText("Choose the saved model, the data file and where to write.")
             return
         if self._job.running:
             return
-        job = Job(lambda: predict_file(model, data, out), name="predict")
+        job = Job.in_process(predict_file, (model, data, out), name="predict")
         job.succeeded.connect(lambda table: self._done(out, len(table)))
         job.failed.connect(self._failed)
         self.predict_button.setEnabled(False)

@@ -52,6 +52,10 @@ class HeldoutResult:
         resamples' scores, or DeLong's ``(y_true, score)`` (for :meth:`at_level`).
     positive : object
         The positive class's label of a two-class target (the sentences name it).
+    files : dict
+        With ``"save_models"``: ``{file name: bytes}`` of the saved models
+        (:func:`engine.heldout.saved.saved_model_files`), made where the run ran (in the
+        app, its child process), so that writing them imports nothing.
     """
 
     scores: pd.DataFrame
@@ -61,6 +65,7 @@ class HeldoutResult:
     notes: tuple = ()
     draws: dict = field(default_factory=dict, compare=False, repr=False)
     positive: object = None
+    files: dict = field(default_factory=dict, compare=False, repr=False)
 
     def tables(self) -> dict:
         return {"test_scores.csv": self.scores}

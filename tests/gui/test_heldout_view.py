@@ -65,13 +65,18 @@ def heldout_view(window) -> HeldoutView:
     return views.widget(titles.index("Held-out test"))
 
 
-def test_a_test_file_chosen_run_and_shown(window, qtbot, monkeypatch, files, no_questions):
+def test_a_test_file_chosen_run_shown_and_exported(window, qtbot, monkeypatch, files,
+                                                   no_questions):
+    peer("skops")
     opened(window, qtbot, files / "exp.json")
     view = heldout_view(window)
     assert view.stack.currentWidget() is view.hint
     choose_test_file(window, qtbot, monkeypatch, files / "test.csv")
     assert window.state.test == {"file": str(files / "test.csv")}
-    assert window.state.experiment_setup()["test"] == {"file": str(files / "test.csv")}
+    qtbot.mouseClick(window.dataset_tab.heldout_box.save_check, Qt.LeftButton)
+    assert window.state.save_models
+    setup = window.state.experiment_setup()
+    assert setup["test"] == {"file": str(files / "test.csv")} and setup["save_models"]
     assert "test.csv" in window.dataset_tab.heldout_box.file_label.text()
     with run_succeeds(qtbot, window.cv_tab):
         window.cv_tab.start_run()
@@ -98,6 +103,16 @@ def test_a_test_file_chosen_run_and_shown(window, qtbot, monkeypatch, files, no_
     assert view.plot.drawn_points()[list(drawn)[1]][1] == pytest.approx(
         list(accuracy["score"]), abs=1e-12)
     view.grab().save(str(files / "heldout_view.png"))
+    with qtbot.waitSignal(window.results_exported, timeout=60000) as exported:
+        window.export_results(str(files / "out"))
+    manifest = json.loads((files / "out" / "run.json").read_text())
+    assert {"test_scores.csv", "model_nb.skops", "model_logistic.skops",
+            "models_README.txt"} <= set(manifest["tables"])
+    assert any(path.endswith("test_scores.csv") for path in exported.args[0])
+    saved = load_model(str(files / "out" / "model_nb.skops"))["model"]
+    X = pd.read_csv(files / "test.csv")[FEATURES].to_numpy(float)
+    np.testing.assert_array_equal(saved.predict_proba(X),
+                                  result.heldout.models["nb"].predict_proba(X))
     assert ALIASES["heldout"] == "results#heldout"
 
 
