@@ -278,3 +278,19 @@ def test_a_metric_a_model_cannot_give_is_empty_and_said_in_a_note():
     [note] = result.notes
     assert note_code(note) == "heldout_failed"
     assert note_fields(note)["model"] == "svc" and note_fields(note)["metric"] == "neg_log_loss"
+
+
+def test_the_experiment_keeps_test_and_save_models_and_saves_the_path_relative(tmp_path):
+    from engine.experiment import experiment_json_text, parse_experiment
+
+    data = {"dataset": {"builtin": "iris"}, "models": [{"estimator": "GaussianNB"}],
+            "test": {"file": str(tmp_path / "data" / "test.csv"), "decimal": ","},
+            "save_models": True}
+    experiment = parse_experiment(data, str(tmp_path))
+    assert experiment.test == data["test"] and experiment.save_models
+    saved = json.loads(experiment_json_text(experiment, str(tmp_path / "exp.json")))
+    assert saved["test"] == {"file": "data/test.csv", "decimal": ","} and saved["save_models"]
+    with pytest.raises(ValueError, match="save_models: the final models"):
+        parse_experiment({k: v for k, v in data.items() if k != "test"}, str(tmp_path))
+    with pytest.raises(ValueError, match="sheet"):
+        parse_experiment({**data, "test": {"file": "t.csv", "sheet": "one"}}, str(tmp_path))
