@@ -34,6 +34,7 @@ class ExperimentResult:
     grouping_gap: Optional[object] = None
     curves: Optional[object] = None
     auc: Optional[object] = None
+    heldout: Optional[object] = None
 
     def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
         """The same run compared again with other ROPE / alpha / correction settings (the
@@ -46,8 +47,11 @@ class ExperimentResult:
         if len(cv.tuning_optimism) and settings.alpha != old_alpha:
             cv = replace(cv, tuning_optimism=optimism_at(cv.tuning_optimism, settings.alpha,
                                                          old_alpha))
+        heldout = (self.heldout.at_level(1 - settings.alpha, summary)
+                   if self.heldout is not None else None)
         return replace(self, cv=cv, comparison=compare_cv(cv, settings), summary=summary,
-                       experiment=replace(self.experiment, comparison=settings))
+                       experiment=replace(self.experiment, comparison=settings),
+                       heldout=heldout)
 
     @functools.cached_property
     def notes(self) -> list:
@@ -70,7 +74,8 @@ class ExperimentResult:
                 *rope_notes(self.experiment.comparison, self.cv.primary_metric),
                 *alo_grouped_notes(self),
                 *(self.auc.notes if self.auc is not None else ()),
-                *curve_notes(self)]
+                *curve_notes(self),
+                *(self.heldout.notes if self.heldout is not None else ())]
 
     def tables(self) -> dict:
         """``{file name: DataFrame}``: the tables of docs/experiment-format.md that apply."""
@@ -94,7 +99,7 @@ class ExperimentResult:
             tables["confusion.csv"] = confusion
             tables["per_class.csv"] = per_class_table(confusion, self.cv.classes)
         for extra in (self.grouping_gap, self.aloocv, self.calibration, self.curves,
-                      self.auc):
+                      self.auc, self.heldout):
             if extra is not None:
                 tables.update(extra.tables())
         return tables
@@ -131,7 +136,7 @@ def compare_cv(cv: CVResult, settings: ComparisonSettings) -> Comparison:
 
 def run_experiment(experiment: Experiment, n_jobs: int = 1,
                    dataset: Optional[Dataset] = None, cluster=None,
-                   store=None) -> Generator[Progress, None, ExperimentResult]:
+                   store=None, test=None) -> Generator[Progress, None, ExperimentResult]:
     """Run an experiment end to end.
 
     Parameters
@@ -147,6 +152,10 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         The result store (or its file, opened and closed here): fits found in it are
         reused, the others committed as they finish, and the run is recorded in its
         ``runs`` table (complete once the result is ready).
+    test : engine.heldout.TestSet, optional
+        The held-out test rows, already read and checked; read from ``experiment.test``
+        (before any fit) if not given. After the cross-validation every model is fitted
+        on all training rows and scored on them (:func:`engine.heldout.run_heldout`).
 
     Yields
     ------
@@ -165,10 +174,15 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
     if dataset is None:
         dataset = load_dataset(experiment.dataset, experiment.base_dir)
     experiment = experiment.with_metrics_for(len(dataset.classes), dataset)
+    if test is None and experiment.test:
+        from .heldout import load_test_set
+
+        test = load_test_set(experiment.test, dataset, experiment.base_dir)
     from .run_plan import Phases, plan_run
     from .store import opened
 
-    phases = Phases(plan_run(experiment, dataset).steps)   # one count for every phase
+    phases = Phases(plan_run(experiment, dataset).steps   # one count for every phase
+                    + (len(experiment.models) if test is not None else 0))   # final fits
     with opened(store) as store:
         record = store is not None and not store.replay
         run_id = store.begin_run(experiment, dataset) if record else None
@@ -183,6 +197,8 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         comparison = compare_cv(cv, experiment.comparison)
         result = ExperimentResult(experiment, dataset, cv, summary, comparison)
         result = yield from phases.relay(run_extras(result, n_jobs, cluster))
+        if test is not None:
+            result = yield from phases.relay(heldout_phase(result, test))
         if record:
             store.finish_run(run_id)
         return result
@@ -232,6 +248,29 @@ def alo_grouped_notes(result: ExperimentResult) -> list:
         return []
     return [note for note in result.aloocv.notes
             if getattr(note, "code", "") == "alo_grouped_rows"]
+
+
+def heldout_phase(result: ExperimentResult, test):
+    """The held-out test of ``result``'s models on ``test`` (:mod:`engine.heldout`), at the
+    comparison's level, the CV estimates of ``summary`` beside each score."""
+    from .heldout import run_heldout
+
+    experiment = result.experiment
+    heldout = yield from run_heldout(result.dataset, test, list(experiment.models),
+                                     list(result.cv.metrics), costs=experiment.metric_costs(),
+                                     level=1 - experiment.comparison.alpha,
+                                     summary=result.summary)
+    if experiment.save_models:
+        from .heldout.saved import saved_model_files
+
+        heldout = replace(heldout, files=saved_model_files(heldout, result.dataset))
+    if experiment.calibration is not None:
+        methods = list(experiment.calibration.methods)
+        heldout = replace(heldout, notes=heldout.notes + (Note(
+            "heldout_not_calibrated", "held-out test: the models are scored as the "
+            "cross-validation compared them, without the calibrated variants ("
+            + ", ".join(methods) + ")", {"methods": methods}),))
+    return replace(result, heldout=heldout)
 
 
 def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):

@@ -59,6 +59,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fresh", action="store_true",
                         help="compute every fit without reading the store (the new fits "
                              "replace the stored ones)")
+    parser.add_argument("--save-models", action="store_true",
+                        help="with a held-out test file: also write each final model "
+                             "(fitted on all training rows) as model_NAME.skops into the "
+                             "--out folder, for honest-eval predict")
     return parser
 
 
@@ -165,6 +169,7 @@ def _run(args, argv) -> int:
             dataset = load_datasets(experiment, check=False)
         else:
             dataset = load_dataset(experiment.dataset, experiment.base_dir)
+        test = _test_set(experiment, dataset, args.save_models)     # before any fit
         if not _preflight(experiment, dataset, args.quiet):
             remove_created(created)
             return EXIT_BAD_INPUT
@@ -180,7 +185,7 @@ def _run(args, argv) -> int:
                              store=store)
                if several else
                run_experiment(experiment, n_jobs=jobs, dataset=dataset, cluster=where,
-                              store=store))
+                              store=store, test=test))
         result = run_to_end(job, on_progress)
         notes = [str(note) for note in result.notes]
         _print_notes([note for note in notes if note not in shown], args.quiet)
@@ -190,9 +195,14 @@ def _run(args, argv) -> int:
                  f"{store.path}")
         stage = "writing"
         tables, texts = result.tables(), (result.texts() if several else None)
+        files = _model_files(result, args.save_models)
+        if files:
+            from .heldout.saved import saved_note
+
+            notes += _print_notes([saved_note(files)], args.quiet)
         write_result_folder(tables, out, {**_manifest(result, args, argv),
                                           "store": _store_record(store, args)}, notes, texts,
-                            own=own)
+                            own=own, files=files)
         stage = "done"
     except ValueError as exc:
         remove_created(created)
@@ -227,6 +237,58 @@ def _run(args, argv) -> int:
         parts = [f"{len(tables)} tables", *(texts or ()), *(["notes.txt"] if notes else [])]
         what = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
         _say(f"wrote {what} to {out} (run.json lists them)")
+    return EXIT_OK
+
+
+def _test_set(experiment, dataset, save_models: bool):
+    """The held-out test rows of the experiment's ``"test"`` block, read and checked
+    against the training data (a ValueError: one line), or None."""
+    if save_models and not experiment.test:
+        raise ValueError('--save-models saves the models fitted for the held-out test: add '
+                         '"test": {"file": PATH} to the experiment')
+    if not experiment.test:
+        return None
+    from .heldout import load_test_set
+
+    return load_test_set(experiment.test, dataset, experiment.base_dir)
+
+
+def _model_files(result, save: bool) -> dict:
+    """``{file name: bytes}`` of the final models to save (``"save_models"`` or
+    ``--save-models``), else empty."""
+    heldout = getattr(result, "heldout", None)
+    if heldout is None or not (save or result.experiment.save_models):
+        return {}
+    if heldout.files:                     # made by the run ("save_models")
+        return dict(heldout.files)
+    from .heldout.saved import saved_model_files
+
+    return saved_model_files(heldout, result.dataset)
+
+
+def predict(argv=None) -> int:
+    """``honest-eval predict MODEL_FILE DATA_FILE --out PREDICTIONS.csv``: apply a saved
+    model to a data file; returns the exit status (2 with one ``error:`` line for bad
+    input)."""
+    parser = _Parser(prog="honest-eval predict",
+                     description="Apply a saved model (model_NAME.skops of a result folder) "
+                                 "to a data file and write its predictions as CSV. A model "
+                                 "file can run code when loaded: load only files you trust.")
+    parser.add_argument("model", help="the saved model (model_NAME.skops)")
+    parser.add_argument("data", help="the data file (CSV, ARFF or Excel) with the training "
+                                     "data's feature columns")
+    parser.add_argument("--out", required=True, help="the CSV file of predictions to write")
+    parser.add_argument("--sheet", help="the sheet of an Excel workbook")
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    from .heldout.saved import predict_file
+
+    try:
+        table = predict_file(args.model, args.data, args.out, sheet=args.sheet)
+    except ValueError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"cannot write {args.out}: {_reason(exc)}")
+    _say(f"wrote {len(table)} predictions to {os.path.abspath(args.out)}")
     return EXIT_OK
 
 

@@ -23,7 +23,7 @@ from .stats import ComparisonSettings
 
 #: The sections of an experiment file (besides ``$schema``, a note for editors).
 TOP_LEVEL_KEYS = ("dataset", "datasets", "models", "cv", "metrics", "costs", "comparison",
-                  "aloocv", "calibration", "curves")
+                  "aloocv", "calibration", "curves", "test", "save_models")
 
 
 @dataclass(frozen=True)
@@ -154,6 +154,8 @@ class Experiment:
     datasets: tuple = ()
     costs: Optional[tuple] = None
     curves: Optional[CurvesSettings] = None
+    test: Optional[dict] = None
+    save_models: bool = False
 
     def metric_costs(self) -> Optional[tuple]:
         """The costs the expected-cost metric scores by: the top-level ``costs``, else the
@@ -235,14 +237,16 @@ class Experiment:
         return experiment_dict(self.dataset, self.model_entries, self.cv, self.metrics,
                                self.comparison, self.aloocv, self.calibration,
                                datasets=self.datasets or None, costs=self.costs,
-                               curves=self.curves)
+                               curves=self.curves, test=self.test,
+                               save_models=self.save_models)
 
 
 def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
                     comparison: ComparisonSettings, aloocv: Optional[AloocvSettings] = None,
                     calibration: Optional[CalibrationSettings] = None,
                     datasets=None, costs=None,
-                    curves: Optional[CurvesSettings] = None) -> dict:
+                    curves: Optional[CurvesSettings] = None, test=None,
+                    save_models=False) -> dict:
     """The JSON object of an experiment file (optional sections only when set); with
     ``datasets`` (a list of data set blocks) a ``"datasets"`` file, ``dataset`` unused;
     ``costs`` the top-level cost matrix; ``curves`` the curves block."""
@@ -260,6 +264,10 @@ def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
         data["calibration"] = calibration.to_json()
     if curves is not None:
         data["curves"] = curves.to_json()
+    if test:
+        data["test"] = dict(test)
+    if save_models:
+        data["save_models"] = True
     return data
 
 
@@ -339,12 +347,36 @@ def _parse(data: dict, base_dir: str) -> Experiment:
     aloocv = _section(data, "aloocv", AloocvSettings)
     calibration = _section(data, "calibration", CalibrationSettings, _as_tuple("methods"))
     curves = _section(data, "curves", CurvesSettings)
+    test = _test_block(data)
     return Experiment(dataset=dict(datasets[0] if datasets else data["dataset"]),
                       model_entries=tuple(entries),
                       models=tuple(models), cv=cv, metrics=tuple(str(m) for m in metrics),
                       comparison=comparison, aloocv=aloocv, calibration=calibration,
                       base_dir=base_dir, notes=tuple(notes), datasets=datasets, costs=costs,
-                      curves=curves)
+                      curves=curves, test=test,
+                      save_models=bool(data.get("save_models", False)))
+
+
+def _test_block(data: dict) -> Optional[dict]:
+    """The ``"test"`` block checked (its file's kind and reading options), or None.
+
+    A held-out test file belongs to one data set: with ``"datasets"`` it is refused."""
+    block = data.get("test")
+    if data.get("save_models") and not block:
+        raise ValueError('save_models: the final models are fitted for the held-out test; '
+                         'add "test": {"file": PATH} or leave "save_models" out')
+    if block is None:
+        return None
+    if "datasets" in data:
+        raise ValueError('test: a held-out test file belongs to one data set, and this '
+                         'experiment has a "datasets" list; run the data set with its test '
+                         'file as an experiment of its own ("dataset" and "test")')
+    from .heldout.test_file import check_test_block
+
+    check_test_block(block)
+    check_dataset_options({"encoding": block["encoding"]} if block.get("encoding") else {},
+                          "test")
+    return dict(block)
 
 
 def _costs(value) -> Optional[tuple]:
@@ -514,6 +546,8 @@ def experiment_json_text(experiment: Experiment, path: Optional[str] = None) -> 
             data["datasets"] = [csv_relative_to(block, folder) for block in data["datasets"]]
         else:
             data["dataset"] = csv_relative_to(data["dataset"], folder)
+        if "test" in data:
+            data["test"] = csv_relative_to(data["test"], folder)
     return json.dumps(data, indent=2) + "\n"
 
 

@@ -49,10 +49,14 @@ KNOWN_TABLES = frozenset({
     "nemenyi.csv", "wilcoxon.csv", "signed_rank.csv", "grouping_gap.csv", "tuning.csv",
     "thresholds.csv", "tuning_optimism.csv", "predictions.csv", "roc_curve.csv",
     "pr_curve.csv", "auc_intervals.csv", "auc_tests.csv",
-    "decision_curve.csv", "learning_curve.csv", REPORT,
+    "decision_curve.csv", "learning_curve.csv", "test_scores.csv", REPORT,
     "decision_summary.csv", "decision_pairs.csv", "learning_summary.csv"})
-#: Every name a manifest may list: the tables and ``notes.txt``.
+#: Every name a manifest may list: the tables and ``notes.txt`` (and the saved models,
+#: :func:`is_model_name`, with their warning :data:`MODELS_README`).
 WRITABLE = KNOWN_TABLES | {NOTES}
+#: The warning beside saved models (engine.heldout.saved) and their names' pattern.
+MODELS_README = "models_README.txt"
+_MODEL_NAME = re.compile(r"model_[A-Za-z0-9_-][A-Za-z0-9_.-]{0,79}\.skops\Z")
 STAGING_PREFIX = ".honest-eval-staging-"
 #: The marker file inside each staging folder, and its text.
 STAGING_MARKER = ".honest-eval-staging"
@@ -127,6 +131,18 @@ def shown_name(name) -> str:
     return repr(text[:57] + "..." if len(text) > 60 else text)
 
 
+def is_model_name(name) -> bool:
+    """A saved model's file name (``model_NAME.skops``, letters, digits, ``_.-`` only)."""
+    return isinstance(name, str) and bool(_MODEL_NAME.match(name))
+
+
+def is_writable(name) -> bool:
+    """A plain file name a result set may hold: :data:`WRITABLE`, a saved model or its
+    warning."""
+    return isinstance(name, str) and (name in WRITABLE or name == MODELS_README
+                                      or is_model_name(name))
+
+
 def is_staging_name(name: str) -> bool:
     return bool(_STAGING_NAME.match(name))
 
@@ -151,7 +167,7 @@ def _names_problem(names, key: str) -> Optional[str]:
     if not isinstance(names, list):
         return f'its "{key}" is not a list'
     for name in names:
-        if not isinstance(name, str) or name not in WRITABLE:
+        if not is_writable(name):
             return f'its "{key}" names {shown_name(name)}, not a table of this app'
     if len(set(names)) != len(names):
         return f'its "{key}" names a file twice'
@@ -260,7 +276,7 @@ def classify_staging(path: str) -> Staging:
         return Staging(path, "foreign", problem="it lacks this app's marker file")
     allowed = WRITABLE | {MANIFEST, STAGING_MARKER}
     for name in names:
-        if not (name in allowed or is_temporary_name(name)) or not _regular(
+        if not (name in allowed or is_writable(name) or is_temporary_name(name)) or not _regular(
                 os.path.join(path, name)):
             return Staging(path, "foreign",
                            problem=f"it holds {shown_name(name)}, which this app does not write")

@@ -99,6 +99,14 @@ CODES = {
                           "[classes, counts, n_splits]",
     "grouped_small_classes": "with grouped folds, classes occur in fewer groups than folds "
                              "[classes, counts, n_splits]",
+    # ---- the held-out test (engine.heldout)
+    "heldout_failed": "a model could not be fitted on all training rows or scored on the "
+                      "test file, or one metric could not be computed there "
+                      "[model, metric (None: the whole model), reason]",
+    "heldout_not_calibrated": "the held-out test scores the models as compared, without the "
+                              "calibrated variants of the calibration block [methods]",
+    "models_saved": "the final models were written to the result folder; load only files "
+                    "you trust [files]",
     # ---- the grouping gap (engine.grouping_gap)
     "grouping_gap": "the same models run with and without groups: what grouping changes, "
                     "in words [metric, model (largest gap), grouped_mean, ungrouped_mean, gap, "

@@ -64,10 +64,10 @@ from typing import Optional
 from .folder_entries import (KNOWN_TABLES, MANIFEST, MARKER_TEXT, NOTES, REPORT,
                              STAGING_MARKER, STAGING_PREFIX, WRITABLE, WRITTEN_BY,
                              FolderRefused, classify_staging, folder_refusal,
-                             is_staging_name, is_temporary_name, leftover_note,
+                             is_staging_name, is_temporary_name, is_writable, leftover_note,
                              read_manifest_file)
-from .tables import (TEMPORARY_PREFIX, fsync_folder, try_lock, visible, write_csv,
-                     write_text)
+from .tables import (TEMPORARY_PREFIX, fsync_folder, try_lock, visible, write_bytes,
+                     write_csv, write_text)
 
 __all__ = ["KNOWN_TABLES", "MANIFEST", "NOTES", "REPORT", "WRITTEN_BY", "STAGING_PREFIX",
            "TEMPORARY_PREFIX", "FolderRefused", "write_result_folder", "recover_folder",
@@ -81,7 +81,7 @@ SUBFOLDER = "honest-eval-results"
 
 def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
                         texts: Optional[dict] = None, csv_style: str = "standard",
-                        own=()) -> list:
+                        own=(), files: Optional[dict] = None) -> list:
     """Write one run's result set into ``folder`` (created), replacing the previous set.
 
     Parameters
@@ -106,6 +106,10 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
     own : iterable of str, optional
         Other file names of the run in the folder (a result store kept there under
         another name than ``store.sqlite``): not taken for files of someone else.
+    files : dict, optional
+        ``{file name: bytes}``: saved models (``model_NAME.skops``,
+        :func:`engine.folder_entries.is_model_name`) and their warning
+        (``models_README.txt``), written as they are.
 
     Returns
     -------
@@ -124,14 +128,17 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
         The folder cannot be written.  Unless the exception carries
         ``committed = True``, the folder is unchanged; with it, the new set is complete.
     """
-    texts = dict(texts or {})
+    texts, blobs = dict(texts or {}), dict(files or {})
     for name in tables:
         _check_name(name)
     for name in texts:
         _check_name(name, ".md")
+    for name in blobs:
+        if not is_writable(name) or name in WRITABLE:
+            raise ValueError(f"not a saved model's file name of this app: {name!r}")
     folder = os.path.abspath(folder)
     os.makedirs(folder, exist_ok=True)
-    files = [*tables, *texts, *([NOTES] if notes else [])]
+    files = [*tables, *texts, *blobs, *([NOTES] if notes else [])]
     names = sorted(files)
     prepare_result_folder(folder, names, own)              # before anything is written
     staging = tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder)
@@ -146,6 +153,8 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
         for name, content in texts.items():
             content = "\n".join(visible(line) for line in content.split("\n"))
             write_text(os.path.join(staging, name), lambda stream, c=content: stream.write(c))
+        for name, data in blobs.items():
+            write_bytes(os.path.join(staging, name), data)
         if notes:
             text = "".join(visible(str(note)) + "\n" for note in notes)
             write_text(os.path.join(staging, NOTES), lambda stream: stream.write(text))
@@ -340,7 +349,7 @@ def _remove_staging(path: str) -> None:
     folder (left when anything else is in it)."""
     with contextlib.suppress(OSError):
         for name in os.listdir(path):
-            if name in WRITABLE or name in (MANIFEST, STAGING_MARKER) or is_temporary_name(name):
+            if is_writable(name) or name in (MANIFEST, STAGING_MARKER) or is_temporary_name(name):
                 _unlink(os.path.join(path, name))
         os.rmdir(path)
 

@@ -153,6 +153,16 @@ def write_text(path: str, write) -> str:
     return path
 
 
+def write_bytes(path: str, data: bytes) -> str:
+    """Write a binary file atomically, as :func:`write_text` writes a text file."""
+    def write(stream):
+        stream.flush()
+        stream.buffer.write(data)
+        stream.buffer.flush()
+
+    return write_text(path, write)
+
+
 #: How a table's CSV file separates its columns and writes decimals: ``"standard"``
 #: (comma, decimal point: what programs and the headless runner use) or ``"semicolon"``
 #: (semicolon, decimal comma, and a byte-order mark so that the text is read as UTF-8:
@@ -183,12 +193,13 @@ def write_csv(frame: pd.DataFrame, path: str, index: bool = False,
 
 
 def write_tables(tables: dict, folder: str, manifest=None, notes=(),
-                 style: str = "standard") -> list:
+                 style: str = "standard", files=None) -> list:
     """Write ``{file name: DataFrame}`` as one result set into ``folder`` (created).
 
     See :func:`engine.result_folder.write_result_folder`: the folder then holds these
     tables, ``run.json`` (and ``notes.txt``), never a mix with a previous set; a folder
-    holding files this app did not write is refused (``FolderRefused``).
+    holding files this app did not write is refused (``FolderRefused``). ``files``:
+    ``{file name: bytes}`` of saved models (see ``write_result_folder``).
 
     Returns
     -------
@@ -197,5 +208,6 @@ def write_tables(tables: dict, folder: str, manifest=None, notes=(),
     """
     from .result_folder import write_result_folder
 
-    write_result_folder(tables, folder, manifest or {}, list(notes), csv_style=style)
+    write_result_folder(tables, folder, manifest or {}, list(notes), csv_style=style,
+                        files=files)
     return [os.path.join(os.path.abspath(folder), name) for name in tables]

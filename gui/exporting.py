@@ -42,6 +42,17 @@ def write_benchmark(benchmark, folder: str, style: str = "standard") -> Written:
     return Written(tuple(paths), summary)
 
 
+def model_files(result) -> dict:
+    """``{file name: bytes}`` of the final models when the experiment keeps them
+    (``"save_models"``): made by the run in its child process (skops is never imported
+    here: importing it on a worker thread raced with scipy on the GUI thread), else
+    empty."""
+    heldout = getattr(result, "heldout", None)
+    if heldout is None or not result.experiment.save_models:
+        return {}
+    return dict(heldout.files)
+
+
 def written_or_refused(write):
     """``write()``'s result, or the :class:`FolderRefused` it raised (returned, not
     raised: the window then asks what to do instead of showing an error)."""

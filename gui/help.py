@@ -27,6 +27,7 @@ ALIASES = {"aloocv": "results#alo", "calibration": "results#calibration",
            "across": "results#across", "grouping_gap": "results#grouping_gap",
            "tuning": "results#tuning", "roc_pr": "results#roc_pr", "auc": "results#auc",
            "decision_curve": "results#decision_curve", "learning_curve": "results#learning_curve",
+           "heldout": "results#heldout", "predict": "results#predict",
            "groups": "dataset#groups"}
 
 _dialog: Optional["HelpDialog"] = None

@@ -25,6 +25,8 @@ usage: {PROG} [EXPERIMENT.json]
            open the app on an experiment file (without one: the built-in example)
        {PROG} run EXPERIMENT.json --out DIR [--jobs N] [--quiet] [--yes]
            run headless, write the result tables (no window; see: {PROG} run --help)
+       {PROG} predict MODEL.skops DATA_FILE --out PREDICTIONS.csv
+           apply a saved model to a data file (load only model files you trust)
        {PROG} --install-desktop | --uninstall-desktop
            add Honest Eval to the Linux desktop's application menu (or remove it):
            {PROG}.desktop and the icon under $XDG_DATA_HOME (default ~/.local/share)
@@ -40,6 +42,10 @@ def main(argv=None) -> int:
         from engine.cli import run
 
         return run(argv[1:])
+    if argv and argv[0] == "predict":
+        from engine.cli import predict
+
+        return predict(argv[1:])
     if any(arg in ("-h", "--help") for arg in argv):
         print(USAGE)
         return 0

@@ -27,7 +27,7 @@ from engine.schema import show
 from engine.tables import write_tables
 
 from . import file_dialogs, saving
-from .exporting import write_benchmark, written_or_refused
+from .exporting import model_files, write_benchmark, written_or_refused
 from .file_dialogs import file_name_part, is_shipped
 from .dataset_loading import data_key, source_path
 from .help import show_help
@@ -48,6 +48,7 @@ from .views.decision_curve_view import DecisionCurveView
 from .views.learning_curve_view import LearningCurveView
 from .views.grouping_gap_view import GroupingGapView
 from .views.roc_pr_view import RocPrView
+from .views.heldout_view import HeldoutView
 from .views.start_panel import StartGuide
 from .views.tuning_view import TuningView
 
@@ -75,6 +76,7 @@ def make_results_tab(state: AppState, parent):
     tab.add_view("AUC intervals", AucView(state, tab))
     tab.add_view("Decision curve", DecisionCurveView(state, tab))
     tab.add_view("Learning curve", LearningCurveView(state, tab))
+    tab.add_view("Held-out test", HeldoutView(state, tab))
     host_across_view(tab, state)
     return tab
 
@@ -205,6 +207,10 @@ class MainWindow(QMainWindow):
         self.export_action = self._action(
             "Export results…", "Ctrl+E", self._ask_export_results,
             "Write every result table as CSV into a folder", QStyle.SP_DriveHDIcon)
+        self.predict_action = QAction("Predict…", self)
+        self.predict_action.setStatusTip("Apply a saved model to a file of new rows and write "
+                                         "its predictions as CSV")
+        self.predict_action.triggered.connect(self.open_predict_dialog)
         self.csv_style_action = QAction("Tables for spreadsheets with decimal commas", self)
         self.csv_style_action.setCheckable(True)
         self.csv_style_action.setStatusTip(
@@ -227,6 +233,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.save_action)
         file_menu.addAction(self.export_action)
         file_menu.addAction(self.csv_style_action)
+        file_menu.addAction(self.predict_action)
         file_menu.aboutToShow.connect(
             lambda: self.csv_style_action.setChecked(file_dialogs.csv_style(self) == "semicolon"))
         file_menu.addSeparator()
@@ -477,7 +484,8 @@ class MainWindow(QMainWindow):
                     "written_from": "the app"}
         self._start_file_job(lambda: written_or_refused(
                                  lambda: write_tables(result.tables(), folder, manifest,
-                                                      result.notes, style)),
+                                                      result.notes, style,
+                                                      model_files(result))),
                              lambda paths: self._after_export(paths, folder,
                                                               self._on_results_exported),
                              "Cannot export the results",
@@ -531,6 +539,19 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message)
         self._file_job.start(job)
 
+    def open_predict_dialog(self):
+        """File → Predict…: the (non-modal) dialog that applies a saved model."""
+        from .predicting import PredictDialog
+
+        dialog = getattr(self, "predict_dialog", None)
+        if dialog is None:
+            dialog = self.predict_dialog = PredictDialog(self)
+            dialog.predicted.connect(lambda out, n: self.show_saved(
+                f"Wrote {n} predictions", os.path.dirname(os.path.abspath(out))))
+        dialog.show()
+        dialog.raise_()
+        return dialog
+
     def _error(self, title: str, message: str, advice: str) -> None:
         self._close_after_save = self._stop_confirmed = False
         self.statusBar().showMessage(title, 10000)
@@ -568,6 +589,8 @@ class MainWindow(QMainWindow):
             ok = panel.wait_for_export(msecs) and ok
         for panel in self.findChildren(PlotPanel):
             ok = panel.wait_for_save(msecs) and ok
+        if getattr(self, "predict_dialog", None) is not None:
+            ok = self.predict_dialog.wait(msecs) and ok
         return ok
 
     def busy_with(self) -> str:

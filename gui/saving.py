@@ -28,7 +28,9 @@ def setup_snapshot(state) -> str:
     try:
         data = experiment_dict(source, state.model_entries, state.cv, state.metrics,
                                state.comparison, state.aloocv, state.calibration,
-                               datasets=blocks, costs=getattr(state, "costs", None))
+                               datasets=blocks, costs=getattr(state, "costs", None),
+                               test=getattr(state, "test", None),
+                               save_models=getattr(state, "save_models", False))
     except (TypeError, ValueError, AttributeError):
         data = [repr(source), repr(blocks), repr(state.model_entries), repr(state.cv),
                 repr(state.metrics), repr(state.comparison), repr(state.aloocv),

@@ -52,6 +52,10 @@ class AppState(QObject):
         self.curves = None
         #: The experiment file's top-level "costs" (engine.costs), kept as opened and saved.
         self.costs: Optional[tuple] = None
+        #: The held-out test block (``{"file": absolute path, ...}``) and whether to keep the
+        #: final models (engine.heldout), or None / False.
+        self.test: Optional[dict] = None
+        self.save_models: bool = False
         self.n_jobs: int = 1
         self.result = None
         self.benchmark = None      # a BenchmarkResult when the last run had several data sets
@@ -154,6 +158,16 @@ class AppState(QObject):
         self.curves = curves
         self.settings_changed.emit()
 
+    def set_test(self, block: Optional[dict], save_models: Optional[bool] = None) -> None:
+        """A held-out test file (``{"file": PATH, ...}``; None: none), and whether to keep
+        the final models (unchanged when None)."""
+        self.test = dict(block) if block else None
+        if save_models is not None:
+            self.save_models = bool(save_models)
+        if self.test is None:
+            self.save_models = False
+        self.settings_changed.emit()
+
     def set_result(self, result) -> None:
         """Show ``result``. One of the benchmark's data sets (the same data, e.g. after a
         calibration or a new ROPE) replaces that data set's result in the benchmark; any
@@ -213,7 +227,8 @@ class AppState(QObject):
         return copy.deepcopy(experiment_dict(first, self.model_entries, self.cv, self.metrics,
                                              self.comparison, self.aloocv, self.calibration,
                                              datasets=several, costs=self.costs,
-                                             curves=self.curves))
+                                             curves=self.curves, test=self.test,
+                                             save_models=self.save_models))
 
     def dataset_blocks(self) -> tuple:
         """``(dataset, datasets)`` of the experiment file: the one data set's block (as
@@ -227,6 +242,7 @@ class AppState(QObject):
         self.cv, self.metrics, self.metrics_named = CVConfig(), (), False
         self.comparison = ComparisonSettings()
         self.aloocv = self.calibration = self.curves = None
+        self.test, self.save_models = None, False
         self.n_jobs = 1
         self.set_benchmark(None)
         self.set_datasets([])
@@ -244,9 +260,23 @@ class AppState(QObject):
         self.aloocv, self.calibration = experiment.aloocv, experiment.calibration
         self.costs = experiment.costs
         self.curves = experiment.curves
+        self.test = test_with_full_path(experiment.test, experiment.base_dir)
+        self.save_models = bool(experiment.save_models)
         self.set_datasets(list(dataset) if isinstance(dataset, (list, tuple)) else [dataset])
         self.set_model_entries(list(experiment.model_entries))
         self.settings_changed.emit()
+
+
+def test_with_full_path(block: Optional[dict], base_dir: str) -> Optional[dict]:
+    """An experiment's ``"test"`` block with its file's path made absolute (relative to
+    the experiment file's folder, as the runner reads it), or None."""
+    import os
+
+    if not block:
+        return None
+    path = block["file"]
+    return {**block, "file": path if os.path.isabs(path) else
+            os.path.normpath(os.path.join(base_dir, path))}
 
 
 def benchmark_index(benchmark, result):

@@ -79,6 +79,10 @@ def check_setup(setup: dict, dataset, n_jobs: int) -> tuple:
     Returns ``(experiment, dataset, n_jobs, assessment, problems)``; a ValueError says what
     to change."""
     experiment = parse_experiment(setup)
+    if experiment.test:                   # the held-out test file: read and checked now
+        from engine.heldout import load_test_set
+
+        load_test_set(experiment.test, dataset, experiment.base_dir)
     problems = check_experiment(experiment, dataset)
     return (experiment, dataset, n_jobs, guards.check_run(experiment, dataset, n_jobs),
             problems)

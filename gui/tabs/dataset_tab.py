@@ -36,6 +36,7 @@ from ..views.column_picker import ColumnPicker, column_rows
 from ..views.dataset_list_view import DatasetListView
 from ..views.dataset_notes import index_columns, notes_html, summary_html
 from ..views.groups_box import GroupsBox
+from ..views.heldout_box import HeldoutBox
 from ..views.widgets import blocked
 
 POSITIVE_TIP = ("The positive class is the class that precision, recall and F1 are about "
@@ -144,6 +145,8 @@ class DatasetTab(QWidget):
         self.groups_box.groups_chosen.connect(self._on_groups_picked)
         self.groups_box.compare_toggled.connect(self._on_compare_toggled)
         column.addWidget(self.groups_box)
+        self.heldout_box = HeldoutBox(self.state, side)
+        column.addWidget(self.heldout_box)
         self.summary = QLabel(NO_DATA_TEXT)
         self.notes_label = QLabel("")
         for label in (self.summary, self.notes_label):

@@ -1,0 +1,146 @@
+"""File → Predict…: apply a saved final model (``model_NAME.skops`` of a result folder,
+:mod:`engine.heldout.saved`) to a data file and write the predicted class and the
+probability of each class to a CSV file, in a child process (a worker thread waits on it:
+loading a model imports skops, which imports Dask, and an import on a worker thread raced
+with scipy on the GUI thread).
+
+The dialog is not modal and says, before anything is loaded, that a model file can run
+code when it is loaded: only files one trusts should be chosen (the engine also refuses
+files holding types other than scikit-learn's, NumPy's, SciPy's and Python's own)."""
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+                               QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout,
+                               QWidget)
+
+from engine.heldout.saved import WARNING, predict_file
+
+from .dataset_loading import FILE_FILTERS
+from .help import help_button
+from .jobs import Job, JobSlot
+
+MODEL_FILTERS = "Saved models (*.skops);;All files (*)"
+INTRO = ("Apply a model saved by a run (with <b>Keep the final models</b>, or "
+         "<code>--save-models</code>) to a file of new rows with the same columns. The "
+         "predictions file gets the predicted class and the probability of each class for "
+         "every row.")
+
+
+def predictions_path(data_path: str) -> str:
+    """The proposed output file: ``DATA_predictions.csv`` beside the data file."""
+    stem = os.path.splitext(data_path)[0]
+    return f"{stem}_predictions.csv"
+
+
+class PathRow(QWidget):
+    """A line edit with a "Choose…" button that asks for a file."""
+
+    def __init__(self, ask, parent=None):
+        super().__init__(parent)
+        self.edit = QLineEdit(self)
+        button = QPushButton("Choose…", self)
+        button.clicked.connect(lambda: self._ask(ask))
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.edit, 1)
+        row.addWidget(button)
+
+    def _ask(self, ask) -> None:
+        path = ask(self)
+        if path:
+            self.edit.setText(path)
+
+    def path(self) -> str:
+        return self.edit.text().strip()
+
+
+class PredictDialog(QDialog):
+    """Choose a saved model, a data file and where to write; Predict runs on a worker."""
+
+    predicted = Signal(str, int)          # the file written, its number of rows
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Predict with a saved model")
+        self.resize(640, 300)
+        self._job = JobSlot()
+        intro = QLabel(INTRO, self)
+        intro.setWordWrap(True)
+        self.warning = warning = QLabel(f"<b>Warning:</b> {WARNING}", self)
+        warning.setWordWrap(True)
+        warning.setStyleSheet("color: #a04000;")
+        self.model_row = PathRow(lambda w: QFileDialog.getOpenFileName(
+            w, "Choose a saved model", "", MODEL_FILTERS)[0], self)
+        self.data_row = PathRow(lambda w: QFileDialog.getOpenFileName(
+            w, "Choose the data file", "", FILE_FILTERS)[0], self)
+        self.out_row = PathRow(lambda w: QFileDialog.getSaveFileName(
+            w, "Write the predictions to", predictions_path(self.data_row.path() or
+                                                            "predictions"),
+            "CSV files (*.csv)")[0], self)
+        self.data_row.edit.textChanged.connect(self._propose_out)
+        form = QFormLayout()
+        form.addRow("Saved model:", self.model_row)
+        form.addRow("Data file:", self.data_row)
+        form.addRow("Write to:", self.out_row)
+        self.message = QLabel("", self)
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        buttons = QDialogButtonBox(QDialogButtonBox.Close, self)
+        self.predict_button = buttons.addButton("Predict", QDialogButtonBox.AcceptRole)
+        buttons.accepted.connect(self.start)
+        buttons.rejected.connect(self.close)
+        bottom = QHBoxLayout()
+        bottom.addWidget(help_button("predict", self))
+        bottom.addWidget(buttons, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(warning)
+        layout.addLayout(form)
+        layout.addWidget(self.message)
+        layout.addLayout(bottom)
+
+    def _propose_out(self, data_path: str) -> None:
+        if data_path and not self.out_row.path():
+            self.out_row.edit.setText(predictions_path(data_path))
+
+    def set_paths(self, model: str, data: str, out: str = "") -> None:
+        """Fill in the three files (the out file proposed from the data file if empty)."""
+        self.model_row.edit.setText(model)
+        self.data_row.edit.setText(data)
+        self.out_row.edit.setText(out or predictions_path(data))
+
+    def start(self) -> None:
+        """Predict in a child process (nothing happens while a prediction runs)."""
+        model, data, out = self.model_row.path(), self.data_row.path(), self.out_row.path()
+        if not (model and data and out):
+            self.message.setText("Choose the saved model, the data file and where to write.")
+            return
+        if self._job.running:
+            return
+        job = Job.in_process(predict_file, (model, data, out), name="predict")
+        job.succeeded.connect(lambda table: self._done(out, len(table)))
+        job.failed.connect(self._failed)
+        self.predict_button.setEnabled(False)
+        self.message.setText("Predicting…")
+        self._job.start(job)
+
+    def _done(self, out: str, n_rows: int) -> None:
+        self.predict_button.setEnabled(True)
+        self.message.setText(f"Wrote {n_rows} predictions to {out}.")
+        self.predicted.emit(out, n_rows)
+
+    def _failed(self, message: str) -> None:
+        self.predict_button.setEnabled(True)
+        self.message.setText(f"<span style='color:#c00'>Could not predict: "
+                             f"{message.replace('<', '&lt;')}</span>")
+
+    def wait(self, msecs: int = 30000) -> bool:
+        """Wait for a prediction under way (on close)."""
+        return self._job.wait(msecs)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self._job.wait()
+        super().closeEvent(event)

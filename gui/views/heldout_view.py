@@ -1,0 +1,121 @@
+"""The Results tab's "Held-out test" view: each model fitted on all training rows and
+scored once on the experiment's test file (``engine.heldout``), beside its cross-validated
+estimate: both with their intervals (plot and ``test_scores.csv``) and a sentence per
+model that is no stronger than the intervals. A hint when the run had no test file.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter,
+                               QVBoxLayout, QWidget)
+
+from engine.verdict import metric_label
+
+from ..plots.heldout_plot import HeldoutPlot
+from ..state import AppState
+from ..table_panel import TablePanel
+from ..tabs.results_widgets import PageHeader
+from .widgets import escape, fill_with_pages, hint_label, verdict_label
+
+HINT = ("<p style='font-size:13pt; color:#444'>Held-out test</p>"
+        "<p style='color:#666'>Choose a <b>Held-out test file</b> on the Dataset tab: a file "
+        "with the same columns as your data, kept apart until now. The next run fits every "
+        "model once on all your training rows and scores it on that file, and this view "
+        "shows the held-out score beside the cross-validated estimate.</p>")
+HEADER = ("Each model fitted once on all training rows (tuning and thresholds chosen on them "
+          "only) and scored once on the test file. One test set is one draw of rows: its "
+          "interval is wide with few rows, and a held-out score a little below the CV "
+          "estimate is common, not proof of a bug. Never go back and tune on it.")
+#: Headers of ``test_scores.csv`` in words (the file keeps its column names).
+HEADERS = {"ci_low": "interval, low", "ci_high": "interval, high", "n_test": "test rows",
+           "n_resamples": "resamples", "cv_mean": "CV mean", "cv_ci_low": "CV interval, low",
+           "cv_ci_high": "CV interval, high", "comparison": "in words"}
+
+
+def sentences_html(scores, metric: str) -> str:
+    """The sentences of ``metric``'s bootstrap rows (one per model; DeLong's rows are in the
+    table), one paragraph each."""
+    rows = scores[(scores["metric"] == metric) & (scores["interval"] == "bootstrap")]
+    return "".join(f"<p style='margin:0 0 6px 0; color:#333'>{escape(str(text))}</p>"
+                   for text in rows["comparison"])
+
+
+class HeldoutView(QWidget):
+    """Plot, sentences and table of the last result's held-out test."""
+
+    def __init__(self, state: AppState, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self._scores = None
+        self.hint = hint_label(HINT, self)
+        content = QWidget(self)
+        self.metric_combo = QComboBox(content)
+        self.metric_combo.setToolTip("The score the plot and the sentences are about")
+        self.metric_combo.currentIndexChanged.connect(self._show_metric)
+        self.file_label = QLabel(content)
+        self.file_label.setStyleSheet("color: #555;")
+        self.verdict = verdict_label(content)
+        self.plot = HeldoutPlot(content)
+        self.table = TablePanel("Held-out score and CV estimate per model and metric",
+                                "test_scores.csv", content, key_column="model")
+        self.table.model.show_column_as("metric", metric_label)
+        self.table.model.show_headers_as(HEADERS)
+        words = QScrollArea(content)
+        words.setWidgetResizable(True)
+        words.setFrameShape(QFrame.NoFrame)
+        words.setWidget(self.verdict)
+        self.verdict.setAlignment(Qt.AlignTop | Qt.AlignLeft)
+        top = QSplitter(Qt.Horizontal, content)
+        top.addWidget(self.plot)
+        top.addWidget(words)
+        top.setSizes([700, 500])
+        body = QSplitter(Qt.Vertical, content)
+        body.setChildrenCollapsible(False)
+        body.addWidget(top)
+        body.addWidget(self.table)
+        body.setSizes([440, 260])
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Score:", content))
+        row.addWidget(self.metric_combo)
+        row.addWidget(self.file_label, 1)
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(PageHeader(HEADER, "heldout", content))
+        layout.addLayout(row)
+        layout.addWidget(body, 1)
+        self.stack = fill_with_pages(self, self.hint, content)
+        state.result_changed.connect(self.set_result)
+        self.set_result(state.result)
+
+    def set_result(self, result) -> None:
+        """Show ``result``'s held-out test (the hint when it has none)."""
+        heldout = getattr(result, "heldout", None) if result is not None else None
+        if heldout is None:
+            self._scores = None
+            self.stack.setCurrentWidget(self.hint)
+            return
+        self._scores = heldout.scores
+        metrics = list(dict.fromkeys(heldout.scores["metric"]))
+        self.metric_combo.blockSignals(True)
+        self.metric_combo.clear()
+        for metric in metrics:
+            self.metric_combo.addItem(metric_label(metric), metric)
+        self.metric_combo.blockSignals(False)
+        n_test = int(heldout.scores["n_test"].iloc[0]) if len(heldout.scores) else 0
+        self.file_label.setText(f"test file: {heldout.path} ({n_test} rows)")
+        self.table.set_frame(heldout.scores)
+        self.stack.setCurrentIndex(1)
+        self._show_metric()
+
+    def _show_metric(self, *_args) -> None:
+        if self._scores is None or self.metric_combo.count() == 0:
+            return
+        metric = self.metric_combo.currentData()
+        rows = self._scores[(self._scores["metric"] == metric)
+                            & (self._scores["interval"] == "bootstrap")]
+        self.plot.set_scores(rows, metric_label(metric))
+        self.verdict.setText(sentences_html(self._scores, metric))
+
+    def shown_metric(self) -> str:
+        """The metric the plot and the sentences are about (for tests)."""
+        return self.metric_combo.currentData()
