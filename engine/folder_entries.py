@@ -38,6 +38,8 @@ from .notes import Note
 from .tables import TEMPORARY_PREFIX
 
 MANIFEST, NOTES, REPORT = "run.json", "notes.txt", "report.md"
+#: The self-contained HTML report of a run (:mod:`engine.report`).
+REPORT_HTML = "report.html"
 WRITTEN_BY = "honest-eval"
 #: Every table a run can write (``tables()`` of engine.analysis, engine.aloocv,
 #: engine.calibration and, with several data sets, engine.across) and the across report.
@@ -47,7 +49,7 @@ KNOWN_TABLES = frozenset({
     "calibration_curve.csv", "calibration_scores.csv", "calibration_map.csv",
     "confusion.csv", "per_class.csv", "dataset_scores.csv", "ranks.csv", "friedman.csv",
     "nemenyi.csv", "wilcoxon.csv", "signed_rank.csv", "grouping_gap.csv", "tuning.csv",
-    "thresholds.csv", "tuning_optimism.csv", REPORT})
+    "thresholds.csv", "tuning_optimism.csv", REPORT, REPORT_HTML})
 #: Every name a manifest may list: the tables and ``notes.txt``.
 WRITABLE = KNOWN_TABLES | {NOTES}
 STAGING_PREFIX = ".honest-eval-staging-"

@@ -1,0 +1,195 @@
+"""The report's sections about one data set's run, as HTML fragments: the data, the
+models, the cross-validation design and the verdicts.
+
+Every user string (model, class, column, file and data set names, notes) goes through
+:func:`engine.report.svg.text` (invisible characters written out, then
+:func:`html.escape`), so nothing a data file holds can become markup.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from ..verdict import metric_label, model_health, pair_verdict
+from .svg import text
+
+#: Words for an outcome of :func:`engine.verdict.pair_verdict`.
+OUTCOME_WORDS = {"better": "practically better", "worse": "practically worse",
+                 "equivalent": "practically equivalent", "undecided": "undecided",
+                 "insufficient": "not enough folds"}
+
+
+def items(rows) -> str:
+    """``[(term, description HTML)]`` as a definition list (descriptions already HTML)."""
+    return "<dl>" + "".join(f"<dt>{text(term)}</dt><dd>{value}</dd>"
+                            for term, value in rows) + "</dl>"
+
+
+def source_name(dataset, base_dir: str) -> str:
+    """The data's source as a reader would name it: the file's name (and where it is) or
+    the built-in data set's name."""
+    source = dataset.source
+    path = source.get("file", source.get("csv"))
+    if path is None:
+        return f"built-in data set {source.get('builtin', dataset.name)} (scikit-learn)"
+    full = os.path.abspath(os.path.join(base_dir, str(path)))
+    sheet = f", sheet {source['sheet']}" if source.get("sheet") else ""
+    return f"{os.path.basename(full)}{sheet} (at {full})"
+
+
+def class_counts(dataset) -> dict:
+    """Class label -> rows."""
+    counts = np.bincount(dataset.y, minlength=len(dataset.classes))
+    return {str(label): int(n) for label, n in zip(dataset.classes, counts)}
+
+
+def data_section(result) -> str:
+    """What data was used: source, fingerprint, rows, classes, columns left out and why,
+    groups, missing values, and how the data was read (its notes)."""
+    from ..fingerprint import data_fingerprint
+
+    dataset, base_dir = result.dataset, result.experiment.base_dir
+    counts = class_counts(dataset)
+    positive = (dataset.classes[dataset.pos_label] if dataset.pos_label is not None
+                else None)
+    rows = [("source", text(source_name(dataset, base_dir))),
+            ("fingerprint (SHA-256 of the prepared data)",
+             f"<code>{text(data_fingerprint(dataset))}</code>"),
+            ("rows", f"{dataset.n_rows:,}"),
+            ("target column", text(dataset.target)),
+            ("classes (rows)", ", ".join(f"{text(k)} ({v:,})" for k, v in counts.items())),
+            ("features", f"{dataset.X.shape[1]} ({len(dataset.numeric_columns)} numeric, "
+                         f"{len(dataset.categorical_columns)} categorical)"),
+            ("missing values", f"{dataset.n_missing:,} cells" if dataset.n_missing
+             else "none")]
+    if positive is not None:
+        rows.insert(5, ("positive class", text(positive)))
+    excluded = list(dataset.source.get("exclude") or [])
+    if excluded:
+        rows.append(("columns left out by the experiment",
+                     ", ".join(text(c) for c in excluded)))
+    groups = dataset.source.get("groups")
+    if groups is not None and dataset.groups is not None:
+        rows.append(("groups (rows that belong together)",
+                     f"column {text(groups)}: {len(np.unique(dataset.groups)):,} groups; "
+                     "no group is split between training and test rows"))
+    notes = "".join(f"<li>{text(note)}</li>" for note in dataset.notes)
+    read = (f"<p>How the data was read (what was left out, and why):</p><ul>{notes}</ul>"
+            if notes else "<p>The data was read as it is: nothing was left out.</p>")
+    return items(rows) + read
+
+
+def model_line(spec) -> str:
+    """One model and how it is prepared, in words (HTML)."""
+    params = json.dumps(spec.params, sort_keys=True, default=str) if spec.params else "defaults"
+    parts = [f"<strong>{text(spec.name)}</strong>: {text(spec.estimator)} "
+             f"(scikit-learn) with <code>{text(params)}</code>"]
+    if spec.scale:
+        parts.append("features standardised (StandardScaler) on each training fold")
+    if spec.tune:
+        grid = json.dumps(dict(spec.tune).get("grid", {}), default=str)
+        parts.append(f"tuned by a grid search inside every outer training fold over "
+                     f"<code>{text(grid)}</code>")
+    if spec.threshold:
+        parts.append("its decision threshold chosen inside every outer training fold")
+    if spec.resample:
+        parts.append(f"training rows resampled ({text(spec.resample)}) within each fold")
+    return "; ".join(parts)
+
+
+def models_section(result) -> str:
+    """The models and how they were prepared."""
+    lines = "".join(f"<li>{model_line(spec)}</li>" for spec in result.experiment.models)
+    return (f"<ul>{lines}</ul><p>Every model is a fresh scikit-learn pipeline fitted on "
+            "each training fold only: missing numbers are filled with the training fold's "
+            "median, missing categories with its most frequent value, and categories are "
+            "one-hot encoded, so nothing of a test fold is seen before it is scored.</p>")
+
+
+def design_section(result) -> str:
+    """The cross-validation design and the comparison's settings."""
+    config, settings = result.cv.config, result.experiment.comparison
+    metric = result.cv.primary_metric
+    scheme = {"sklearn": "scikit-learn's RepeatedStratifiedKFold",
+              "weka": "Weka 3's randomised, stratified folds (repeat i seeded "
+                      "random_state + i)"}[config.scheme]
+    if result.dataset.groups is not None:
+        scheme = "scikit-learn's StratifiedGroupKFold (repeat i seeded random_state + i)"
+    metrics = ", ".join(text(metric_label(m)) for m in result.cv.metrics)
+    rows = [("folds", f"{config.n_splits} folds, repeated {config.n_repeats} times: "
+                      f"{config.n_splits * config.n_repeats} fits per model ({text(scheme)}, "
+                      f"random_state {text(config.random_state)})"),
+            ("metrics", f"{metrics}; the first, {text(metric_label(metric))}, ranks and "
+                        "compares the models"),
+            ("region of practical equivalence (ROPE)",
+             f"±{settings.rope_for(metric):g} on {text(metric_label(metric))}"),
+            ("significance level", f"{settings.alpha:g}, {text(settings.correction)} "
+                                   "correction over all pairs"),
+            ("credible levels", ", ".join(f"{level:g}" for level in settings.credible_levels))]
+    return items(rows)
+
+
+def verdicts(result) -> list:
+    """``[(model_1, model_2, Verdict)]`` for every pair of the comparison
+    (:func:`engine.verdict.pair_verdict`), the better-ranked model first."""
+    settings, metric = result.experiment.comparison, result.cv.primary_metric
+    n_folds = result.cv.config.n_splits * result.cv.config.n_repeats
+    health = model_health(result.summary, metric, n_folds)
+    found = []
+    for row in result.comparison.pairwise.to_dict("records"):
+        verdict = pair_verdict(row, row["model_1"], row["model_2"], settings.rope_for(metric),
+                               settings.alpha, settings.correction, health)
+        found.append((row["model_1"], row["model_2"], verdict))
+    return found
+
+
+def ranking_sentence(result) -> str:
+    """The models in rank order on the primary metric with their means and intervals."""
+    metric = result.cv.primary_metric
+    summary = result.summary[result.summary["metric"] == metric].sort_values("rank")
+    parts = []
+    for row in summary.to_dict("records"):
+        interval = ""
+        if "ci_low" in row and np.isfinite(row["ci_low"]):
+            interval = f" (interval {row['ci_low']:.4g} to {row['ci_high']:.4g})"
+        parts.append(f"{text(row['model'])}: {row['mean']:.4g}{interval}")
+    level = 1 - result.experiment.comparison.alpha
+    return (f"Mean {text(metric_label(metric))} over the folds, best first, with the "
+            f"corrected-t {level:.0%} interval of each mean: " + "; ".join(parts) + ".")
+
+
+def verdict_section(result) -> str:
+    """The verdicts first: the ranking, each pair's verdict in words, and what cannot be
+    concluded."""
+    rows = "".join(f'<li><span class="outcome {verdict.outcome}">'
+                   f"{text(a)} vs {text(b)}: {OUTCOME_WORDS[verdict.outcome]}</span> "
+                   f"{text(verdict.text)}</li>" for a, b, verdict in verdicts(result))
+    if not rows:
+        rows = "<li>Only one model: nothing to compare.</li>"
+    return f"<p>{ranking_sentence(result)}</p><ul class=\"verdicts\">{rows}</ul>"
+
+
+def caveats() -> str:
+    """What a cross-validated comparison can and cannot say (always shown)."""
+    return ("<ul>"
+            "<li>These are estimates for models trained on data like this data set, of this "
+            "size; they are not a test on new data from elsewhere (no external validation "
+            "unless a held-out test table is shown below).</li>"
+            "<li>The folds share training rows, so their scores are correlated: the tests "
+            "used here correct for that (Nadeau and Bengio); a naive t-test would be too "
+            "confident.</li>"
+            "<li>\"Practically equivalent\" is relative to the ROPE chosen above; another "
+            "ROPE can change the verdict.</li>"
+            "<li>A difference can be real and still too small to matter, and no significant "
+            "difference is not evidence of equivalence.</li></ul>")
+
+
+def notes_list(notes) -> str:
+    """Notes as a list, each sentence with its code (what it is about)."""
+    if not notes:
+        return "<p>No notes.</p>"
+    return "<ul class=\"notes\">" + "".join(
+        f'<li>{text(note)} <span class="code">[{text(getattr(note, "code", "note"))}]</span>'
+        "</li>" for note in notes) + "</ul>"
