@@ -2,7 +2,8 @@
 ``honest-eval run EXP.json --out DIR`` writes for that experiment (the tables with their
 ``dataset`` column, the tables across data sets, ``report.md``, ``notes.txt`` and
 ``run.json``, through :func:`engine.result_folder.write_result_folder`). Runs on a worker
-thread (see ``MainWindow.export_results``).
+thread (see ``MainWindow.export_results``). File → Export report… writes the run's HTML
+report (:func:`write_report`, on a worker too).
 
 A folder holding files this app did not write is never written
 (:class:`engine.folder_entries.FolderRefused`): :func:`written_or_refused` hands the
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.result_folder import FolderRefused, write_result_folder
+from engine.tables import write_text
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,17 @@ def write_benchmark(benchmark, folder: str, style: str = "standard") -> Written:
     parts = [f"{len(tables)} tables", *texts, *(["notes.txt"] if notes else [])]
     summary = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
     return Written(tuple(paths), summary)
+
+
+def write_report(result, path: str) -> str:
+    """File → Export report…: write ``result``'s self-contained HTML report
+    (:func:`engine.report.build_report`, the ``report.html`` the headless runner writes)
+    to ``path`` atomically; returns the path. ``result`` is an ``ExperimentResult`` or,
+    after a run over several data sets, a ``BenchmarkResult``."""
+    from engine.report import build_report
+
+    page = build_report(result)
+    return write_text(path, lambda stream: stream.write(page))
 
 
 def written_or_refused(write):
