@@ -105,10 +105,17 @@ def _results(runs: list, tables: dict, several: bool) -> str:
         count += len(figures)
         if several:
             html.append(f"<h3>{text(run.dataset.name)}</h3>")
-        html.extend(f"<figure>{svg}<figcaption>{text(figure.caption)}</figcaption></figure>"
+        html.extend(f'<figure class="{_figure_class(svg)}">{svg}<figcaption>'
+                    f"{text(figure.caption)}</figcaption></figure>"
                     for figure, svg in zip(figures, svgs))
         html.extend(f'<p class="note">{text(note)}</p>' for note in _extra_notes(run))
     return "".join(html)
+
+
+def _figure_class(svg: str) -> str:
+    """``narrow`` for a small square plot (set side by side), else ``wide``."""
+    width = int(svg.split('width="', 1)[1].split('"', 1)[0])
+    return "narrow" if width <= 450 else "wide"
 
 
 def _extra_notes(run) -> list:

@@ -20,6 +20,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}thead th{background:#f
 caption{text-align:left;font-size:.8rem;color:#444;padding:.2rem 0}
 .table-wrap{overflow-x:auto}details{margin:.3rem 0}summary{cursor:pointer;font-weight:600}
 figure{margin:1rem 0}figcaption{font-size:.85rem;color:#333;max-width:40rem}
+figure.narrow{display:inline-block;vertical-align:top;width:420px;margin-right:1.5rem}
 svg{max-width:100%;height:auto}dl{display:grid;grid-template-columns:max-content auto;
 gap:.2rem 1rem}dt{font-weight:600}dd{margin:0}
 .verdicts li{margin-bottom:.5rem}.outcome{font-weight:700}.outcome.better,

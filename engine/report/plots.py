@@ -39,21 +39,30 @@ def fold_scores_figure(tables: dict, metric: str) -> Optional[Figure]:
     label = metric_label(metric)
     axes = Axes(padded(np.nanmin(values), np.nanmax(values)), (-0.5, len(models) - 0.5),
                 title=f"Fold scores: {label}", x_label=label,
-                height=max(160, 60 + 40 * len(models)), y_categories=models, left=150)
-    for i, model in enumerate(models):
+                height=max(160, 60 + 40 * len(models)), y_categories=models[::-1],
+                left=category_margin(models))
+    for index, model in enumerate(models):
+        i = len(models) - 1 - index                   # the first model on top
         own = scores[scores["model"] == model]["score"].to_numpy(dtype=float)
         own = own[np.isfinite(own)]
         if not own.size:
             continue
         q1, median, q3 = np.percentile(own, [25, 50, 75])
-        axes.rect(q1, i - 0.3, q3, i + 0.3, colour(i), opacity=0.25, stroke=colour(i))
-        axes.segment(median, i - 0.3, median, i + 0.3, colour(i), width=2.5)
+        axes.rect(q1, i - 0.3, q3, i + 0.3, colour(index), opacity=0.25, stroke=colour(index))
+        axes.segment(median, i - 0.3, median, i + 0.3, colour(index), width=2.5)
         jitter = ((np.arange(own.size) % 7) - 3) / 3 * 0.22        # deterministic spread
-        axes.points(own, i + jitter, colour(i), radius=2.5)
+        axes.points(own, i + jitter, colour(index), radius=2.5)
     caption = (f"Each point is one fold's {label} (all repeats); the box spans the middle "
-               "half of the folds and the thick line is the median. Folds of one repeat "
-               "share training rows, so the spread overstates how independent they are.")
+               "half of the folds and the thick line is the median. The folds share "
+               "training rows, so they are not independent samples: read the spread as how "
+               "much a score moves from fold to fold, not as a standard error.")
     return Figure(f"Fold scores ({label})", axes.svg(caption), caption)
+
+
+def category_margin(names) -> int:
+    """The left margin that fits the longest category label (at most 34 characters)."""
+    longest = max((min(len(str(name)), 34) for name in names), default=8)
+    return int(min(250, max(80, 16 + 6.4 * longest)))
 
 
 def differences_figure(tables: dict, rope: float, metric: str) -> Optional[Figure]:
@@ -71,11 +80,13 @@ def differences_figure(tables: dict, rope: float, metric: str) -> Optional[Figur
     label = metric_label(metric)
     axes = Axes(padded(low, high), (-0.5, len(names) - 0.5),
                 title="Differences between models (posterior)", x_label=f"difference in {label}",
-                height=max(160, 70 + 40 * len(names)), y_categories=names, left=190)
+                height=max(160, 70 + 40 * len(names)), y_categories=names[::-1],
+                left=category_margin(names))
     axes.rect(-rope, -0.5, rope, len(names) - 0.5, "#999999", opacity=0.2)
     axes.segment(0, -0.5, 0, len(names) - 0.5, "#555555", width=1, dash="4 3")
     levels = sorted(set(intervals["level"])) if intervals is not None and len(intervals) else []
-    for i, row in enumerate(pairwise.itertuples(index=False)):
+    for index, row in enumerate(pairwise.itertuples(index=False)):
+        i = len(names) - 1 - index                    # the first pair on top
         for rank, level in enumerate(reversed(levels)):            # widest first, thinnest
             match = intervals[(intervals["model_1"] == row.model_1)
                               & (intervals["model_2"] == row.model_2)

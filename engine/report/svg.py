@@ -233,7 +233,7 @@ class Axes:
 
     def _y_ticks(self) -> list:
         if self.y_categories is not None:
-            return [(i, _short(name, 22)) for i, name in enumerate(self.y_categories)]
+            return [(i, _short(name, 34)) for i, name in enumerate(self.y_categories)]
         return [(v, tick_label(v)) for v in nice_ticks(*self.y_range)]
 
     def _frame(self) -> list:
