@@ -313,3 +313,24 @@ def test_build_report_of_a_result_in_memory(single):
     page = build_report(result, written="2026-01-01T00:00:00+00:00")
     assert "written 2026-01-01T00:00:00+00:00" in page
     assert extract_experiment(page)["models"][1]["name"] == TRICKY
+
+
+def test_in_short_names_only_decided_pairs():
+    from engine.report.sections import in_short
+    from engine.verdict import Verdict
+
+    found = [("a", "b", Verdict("", "better", True)), ("a", "c", Verdict("", "undecided", False)),
+             ("b", "c", Verdict("", "worse", False))]
+    assert in_short(found, 0.05) == ("In short (each with a probability of at least 0.95): a is "
+                                     "practically better than b; c is practically better than "
+                                     "b; 1 other pair is undecided.")
+    assert in_short(found[1:2], 0.05).startswith("In short: no pair of models is decided")
+
+
+def test_several_data_sets_show_the_mean_ranks(several):
+    page = _page(several)
+    ranks = pd.read_csv(os.path.join(several, "ranks.csv"))
+    assert "Mean rank across the data sets" in page
+    for name in ("moons", "iris"):
+        assert f"<h3>{name}</h3>" in page
+    assert len(ranks) == 2

@@ -18,7 +18,7 @@ from ..folder_entries import REPORT_HTML
 from .methods import (experiment_block, extract_experiment, methods_section,
                       tripod_section, versions_section)
 from .page import document, markdown_html, section
-from .plots import figures_for
+from .plots import figures_for, ranks_figure
 from .sections import (caveats, data_section, design_section, models_section,
                        notes_list, verdict_section)
 from .svg import number_svgs, text
@@ -97,6 +97,12 @@ def _compared(runs: list, several: bool) -> str:
 
 def _results(runs: list, tables: dict, several: bool) -> str:
     html, count = [], 0
+    across = ranks_figure(tables) if several else None
+    if across is not None:
+        count = 1
+        html.append(f'<h3>Across the data sets</h3><figure class="wide">'
+                    f"{number_svgs([across.svg])[0]}<figcaption>{text(across.caption)}"
+                    "</figcaption></figure>")
     for run in runs:
         own = _dataset_tables(tables, run.dataset.name, several)
         metric = run.cv.primary_metric

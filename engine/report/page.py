@@ -29,6 +29,8 @@ gap:.2rem 1rem}dt{font-weight:600}dd{margin:0}
 .code{color:#777;font-size:.8rem}td.na{color:#9a5b00}
 pre{background:#f6f6f6;padding:.6rem;overflow-x:auto;font-size:.8rem}
 .note{font-size:.9rem;color:#444}
+.short{font-size:1.05rem;font-weight:600;background:#f0f4f8;padding:.5rem .7rem;
+border-left:4px solid #0072B2}
 @media print{details{display:block}summary{display:none}}
 """
 

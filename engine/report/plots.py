@@ -238,6 +238,33 @@ def _one_curve_per_model(table: pd.DataFrame) -> pd.DataFrame:
     return table[repeat == repeat.min()]
 
 
+def ranks_figure(tables: dict) -> Optional[Figure]:
+    """Across data sets: every model's mean rank (1 = best on every data set), best on
+    top, and its rank on each data set as points."""
+    ranks, scores = tables.get("ranks.csv"), tables.get("dataset_scores.csv")
+    if ranks is None or ranks.empty or "mean_rank" not in ranks:
+        return None
+    ranks = ranks.sort_values("mean_rank", kind="stable")
+    models = list(ranks["model"])
+    n = len(models)
+    axes = Axes((0.5, n + 0.5), (-0.5, n - 0.5), title="Mean rank across the data sets",
+                x_label="rank (1 = best)", height=max(160, 70 + 40 * n),
+                y_categories=models[::-1], left=category_margin(models))
+    for index, row in enumerate(ranks.itertuples(index=False)):
+        i = n - 1 - index
+        axes.segment(1, i, row.mean_rank, i, colour(index), width=6)
+        axes.points([row.mean_rank], [i], "#000000", radius=3.5, opacity=1)
+        if scores is not None and "rank" in scores:
+            own = pd.to_numeric(scores[scores["model"] == row.model]["rank"], errors="coerce")
+            jitter = ((np.arange(len(own)) % 5) - 2) / 2 * 0.18
+            axes.points(own, i + 0.25 + jitter * 0.3, colour(index), radius=2.5)
+    caption = ("Each model's mean rank over the data sets (the black dot; the bar starts at "
+               "1, best on every data set) and its rank on each data set (small points). "
+               "Whether the ranks differ more than chance allows is the Friedman test's "
+               "question, in the tables.")
+    return Figure("Mean rank across the data sets", axes.svg(caption), caption)
+
+
 def figures_for(tables: dict, metric: str, rope: float) -> list:
     """Every plot the tables of one data set allow, in reading order."""
     found = [fold_scores_figure(tables, metric), differences_figure(tables, rope, metric),

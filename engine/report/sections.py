@@ -160,15 +160,41 @@ def ranking_sentence(result) -> str:
             f"corrected-t {level:.0%} interval of each mean: " + "; ".join(parts) + ".")
 
 
+def in_short(found: list, alpha: float) -> str:
+    """One sentence over every pair's outcome: which pairs are decided (at probability
+    ``1 - alpha``) and how many are not."""
+    decided = []
+    for a, b, verdict in found:
+        if verdict.outcome == "better":
+            decided.append(f"{a} is practically better than {b}")
+        elif verdict.outcome == "worse":
+            decided.append(f"{b} is practically better than {a}")
+        elif verdict.outcome == "equivalent":
+            decided.append(f"{a} and {b} are practically equivalent")
+    open_pairs = len(found) - len(decided)
+    level = f"{1 - alpha:.2f}"
+    if not found:
+        return "Only one model: nothing to compare."
+    if not decided:
+        return (f"In short: no pair of models is decided (no outcome reaches a probability "
+                f"of {level}); these folds cannot say which model is better, nor that they "
+                "are equivalent.")
+    rest = (f"; {open_pairs} other pair{'s' if open_pairs > 1 else ''} "
+            f"{'are' if open_pairs > 1 else 'is'} undecided" if open_pairs else "")
+    return (f"In short (each with a probability of at least {level}): " + "; ".join(decided)
+            + rest + ".")
+
+
 def verdict_section(result) -> str:
-    """The verdicts first: the ranking, each pair's verdict in words, and what cannot be
-    concluded."""
+    """The verdicts first: one sentence in short, the ranking, each pair's verdict in
+    words."""
+    found = verdicts(result)
     rows = "".join(f'<li><span class="outcome {verdict.outcome}">'
                    f"{text(a)} vs {text(b)}: {OUTCOME_WORDS[verdict.outcome]}</span> "
-                   f"{text(verdict.text)}</li>" for a, b, verdict in verdicts(result))
-    if not rows:
-        rows = "<li>Only one model: nothing to compare.</li>"
-    return f"<p>{ranking_sentence(result)}</p><ul class=\"verdicts\">{rows}</ul>"
+                   f"{text(verdict.text)}</li>" for a, b, verdict in found)
+    short = text(in_short(found, result.experiment.comparison.alpha))
+    rows = f'<ul class="verdicts">{rows}</ul>' if rows else ""
+    return f'<p class="short">{short}</p><p>{ranking_sentence(result)}</p>{rows}'
 
 
 def caveats() -> str:
