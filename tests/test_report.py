@@ -92,6 +92,8 @@ def test_report_is_listed_in_run_json_and_parses_strictly(folder):
     parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
     parser.parse(_page(folder))                  # raises on the first parse error
     assert parser.errors == []
+    ids = re.findall(r'\bid="([^"]*)"', _page(folder))
+    assert len(ids) == len(set(ids)) > 10          # every clip path's id unique in the page
 
 
 def _html_tables(page: str) -> dict:
@@ -202,7 +204,7 @@ def test_nothing_refers_to_another_file(folder):
     urls = re.findall(r'(?:src|href|xlink:href|action|poster|data)\s*=\s*"([^"]*)"', page)
     assert set(urls) - {"data:,"} <= {u for u in urls if u.startswith("#")}
     assert "url(" not in _svg_outside_figures(page)
-    assert re.findall(r"url\((?!#clip-\d+\))", page) == []
+    assert re.findall(r"url\((?!#clip-[a-z0-9-]+\))", page) == []
     assert not re.search(r"<(img|iframe|object|embed|link rel=\"stylesheet\"|audio|video)\b",
                          page)
 
@@ -334,3 +336,22 @@ def test_several_data_sets_show_the_mean_ranks(several):
     for name in ("moons", "iris"):
         assert f"<h3>{name}</h3>" in page
     assert len(ranks) == 2
+
+
+def test_a_long_table_shows_its_first_rows_and_says_so():
+    from engine.report.tables import html_table
+
+    frame = pd.DataFrame({"model": ["=m"] * (MAX_ROWS + 7), "score": np.arange(MAX_ROWS + 7) / 3})
+    page = html_table("fold_scores.csv", frame)
+    assert page.count("<tr>") == MAX_ROWS + 1                  # the header and MAX_ROWS rows
+    assert f"The first {MAX_ROWS} of {MAX_ROWS + 7:,} rows" in page
+    assert "<td>&#x27;=m</td>" in page and '<td class="num">0.3333</td>' in page
+
+
+def test_a_long_curve_is_thinned_keeping_its_ends():
+    from engine.report.plots import MAX_POINTS, thinned
+
+    rows = pd.DataFrame({"x": np.arange(10 * MAX_POINTS)})
+    kept = thinned(rows)
+    assert len(kept) == MAX_POINTS and kept["x"].iloc[0] == 0
+    assert kept["x"].iloc[-1] == 10 * MAX_POINTS - 1 and kept["x"].is_monotonic_increasing

@@ -89,8 +89,8 @@ def _verdicts(result, runs: list, several: bool) -> str:
 
 
 def _compared(runs: list, several: bool) -> str:
-    data = "".join((f"<h4>{text(run.dataset.name)}</h4>" if several else "") + data_section(run)
-                   for run in runs)
+    data = "".join((f"<h4>{text(run.dataset.name)}</h4>" if several else "")
+                   + data_section(run, str(i)) for i, run in enumerate(runs, 1))
     return (f"<h3>The data</h3>{data}<h3>The models</h3>{models_section(runs[0])}"
             f"<h3>The cross-validation</h3>{design_section(runs[0])}")
 

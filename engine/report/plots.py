@@ -25,6 +25,24 @@ class Figure(NamedTuple):
     caption: str
 
 
+def class_counts_figure(counts: dict, positive=None) -> Optional[Figure]:
+    """The rows of every class as horizontal bars (``counts``: label -> rows)."""
+    if not counts:
+        return None
+    labels = list(counts)
+    n, most = len(labels), max(counts.values())
+    axes = Axes((0, most * 1.12), (-0.5, n - 0.5), title="Rows per class", x_label="rows",
+                height=max(140, 70 + 28 * n), y_categories=labels[::-1],
+                left=category_margin(labels), width=560)
+    for index, label in enumerate(labels):
+        i = n - 1 - index
+        axes.rect(0, i - 0.35, counts[label], i + 0.35, colour(index), opacity=0.8)
+        axes.label(counts[label], i - 0.1, f" {counts[label]:,}")
+    what = f"; the positive class is {positive}" if positive is not None else ""
+    caption = f"How many rows of the data set belong to each class{what}."
+    return Figure("Rows per class", axes.svg(caption), caption)
+
+
 def fold_scores_figure(tables: dict, metric: str) -> Optional[Figure]:
     """Every model's fold scores on ``metric``: one row per model, a box (quartiles and
     median) and the folds as points."""
@@ -214,13 +232,24 @@ def curve_figures(tables: dict) -> list:
         if name == "roc_curve.csv":
             axes.segment(0, 0, 1, 1, "#888888", width=1, dash="4 3")
         for i, model in enumerate(dict.fromkeys(table["model"])):
-            own = table[table["model"] == model]
+            own = thinned(table[table["model"] == model])
             dash = "5 3" if str(model) in ("treat all", "treat none") else ""
             axes.line(pd.to_numeric(own[x], errors="coerce"),
                       pd.to_numeric(own[y], errors="coerce"), colour(i), dash=dash)
             axes.legend(str(model), colour(i), kind="dashed" if dash else "line")
         figures.append(Figure(title, axes.svg(caption), caption))
     return figures
+
+
+#: The most points drawn of one curve (a long curve is thinned evenly, its ends kept).
+MAX_POINTS = 1000
+
+
+def thinned(rows: pd.DataFrame, most: int = MAX_POINTS) -> pd.DataFrame:
+    """At most ``most`` rows, evenly spaced, the first and the last kept."""
+    if len(rows) <= most:
+        return rows
+    return rows.iloc[np.unique(np.linspace(0, len(rows) - 1, most).round().astype(int))]
 
 
 def _column(table, candidates) -> Optional[str]:

@@ -13,7 +13,7 @@ import os
 import numpy as np
 
 from ..verdict import metric_label, model_health, pair_verdict
-from .svg import text
+from .svg import CLIP, text
 
 #: Words for an outcome of :func:`engine.verdict.pair_verdict`.
 OUTCOME_WORDS = {"better": "practically better", "worse": "practically worse",
@@ -45,10 +45,12 @@ def class_counts(dataset) -> dict:
     return {str(label): int(n) for label, n in zip(dataset.classes, counts)}
 
 
-def data_section(result) -> str:
-    """What data was used: source, fingerprint, rows, classes, columns left out and why,
-    groups, missing values, and how the data was read (its notes)."""
+def data_section(result, anchor: str = "1") -> str:
+    """What data was used: source, fingerprint, rows, classes (and a bar plot of them),
+    columns left out and why, groups, missing values, and how the data was read (its
+    notes). ``anchor`` makes the plot's ids unique in the page."""
     from ..fingerprint import data_fingerprint
+    from .plots import class_counts_figure
 
     dataset, base_dir = result.dataset, result.experiment.base_dir
     counts = class_counts(dataset)
@@ -75,10 +77,13 @@ def data_section(result) -> str:
         rows.append(("groups (rows that belong together)",
                      f"column {text(groups)}: {len(np.unique(dataset.groups)):,} groups; "
                      "no group is split between training and test rows"))
+    figure = class_counts_figure(counts, positive)
+    bars = (f'<figure class="wide">{figure.svg.replace(CLIP, "clip-classes-" + anchor)}'
+            f"<figcaption>{text(figure.caption)}</figcaption></figure>") if figure else ""
     notes = "".join(f"<li>{text(note)}</li>" for note in dataset.notes)
     read = (f"<p>How the data was read (what was left out, and why):</p><ul>{notes}</ul>"
             if notes else "<p>The data was read as it is: nothing was left out.</p>")
-    return items(rows) + read
+    return items(rows) + bars + read
 
 
 def model_line(spec) -> str:

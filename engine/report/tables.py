@@ -41,11 +41,13 @@ def display_value(value) -> str:
     return str(value)
 
 
-def as_written(name: str, frame: pd.DataFrame) -> pd.DataFrame:
-    """The table as its CSV file holds it: the index a column where the file has it,
-    text cells spreadsheet-safe (:func:`engine.tables.spreadsheet_safe`)."""
-    if name in INDEXED:
+def as_written(name: str, frame: pd.DataFrame, indexed=None, rows=None) -> pd.DataFrame:
+    """The table as its CSV file holds it (its first ``rows`` rows): the index a column
+    where the file has it (``indexed``, default: the tables of :data:`INDEXED`), text
+    cells spreadsheet-safe (:func:`engine.tables.spreadsheet_safe`)."""
+    if name in INDEXED if indexed is None else indexed:
         frame = frame.reset_index()
+    frame = frame.iloc[:rows] if rows is not None else frame
     return spreadsheet_safe(frame.reset_index(drop=True))
 
 
@@ -53,11 +55,11 @@ def html_table(name: str, frame: pd.DataFrame, caption: str = "") -> str:
     """``frame`` (the table written as ``name``) as an HTML ``<table>``: a caption naming
     the CSV file, a header row, and at most :data:`MAX_ROWS` rows (a note says how many
     are left out)."""
-    frame = as_written(name, frame)
-    shown = frame.iloc[:MAX_ROWS]
-    header = "".join(f'<th scope="col">{html.escape(str(c))}</th>' for c in frame.columns)
-    numeric = [pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(
-        frame[c]) for c in frame.columns]
+    total = len(frame)
+    shown = as_written(name, frame, rows=MAX_ROWS)
+    header = "".join(f'<th scope="col">{html.escape(str(c))}</th>' for c in shown.columns)
+    numeric = [pd.api.types.is_numeric_dtype(shown[c]) and not pd.api.types.is_bool_dtype(
+        shown[c]) for c in shown.columns]
     rows = []
     for values in shown.itertuples(index=False, name=None):
         cells = "".join(
@@ -66,8 +68,8 @@ def html_table(name: str, frame: pd.DataFrame, caption: str = "") -> str:
             for v, is_number in zip(values, numeric))
         rows.append(f"<tr>{cells}</tr>")
     more = ""
-    if len(frame) > len(shown):
-        more = (f'<p class="more">The first {len(shown)} of {len(frame)} rows; every row is '
+    if total > len(shown):
+        more = (f'<p class="more">The first {len(shown)} of {total:,} rows; every row is '
                 f"in {html.escape(name)}.</p>")
     words = f" {html.escape(caption)}" if caption else ""
     return (f'<div class="table-wrap"><table data-file="{html.escape(name)}">'
