@@ -1,7 +1,7 @@
 """File → Export results after a run over several data sets: the same result folder as
 ``honest-eval run EXP.json --out DIR`` writes for that experiment (the tables with their
-``dataset`` column, the tables across data sets, ``report.md``, ``notes.txt`` and
-``run.json``, through :func:`engine.result_folder.write_result_folder`). Runs on a worker
+``dataset`` column, the tables across data sets, ``report.md``, ``report.html``,
+``notes.txt`` and ``run.json``, through :func:`engine.result_folder.write_result_folder`). Runs on a worker
 thread (see ``MainWindow.export_results``). File → Export report… writes the run's HTML
 report (:func:`write_report`, on a worker too).
 
@@ -11,6 +11,7 @@ refusal back as a value, and the window asks the user whether to write into a ne
 inside it or to choose another folder."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from engine.result_folder import FolderRefused, write_result_folder
@@ -35,13 +36,32 @@ def benchmark_manifest(benchmark) -> dict:
 def write_benchmark(benchmark, folder: str, style: str = "standard") -> Written:
     """Write ``benchmark`` (an ``engine.benchmark.BenchmarkResult``) into ``folder``, its
     tables in CSV ``style`` (:data:`engine.tables.CSV_STYLES`)."""
-    tables, texts = benchmark.tables(), benchmark.texts()
+    tables = benchmark.tables()
+    texts = {**benchmark.texts(), **report_text(benchmark, tables)}
     notes = [str(note) for note in benchmark.notes]
     paths = write_result_folder(tables, folder, benchmark_manifest(benchmark), notes, texts,
                                 csv_style=style)
     parts = [f"{len(tables)} tables", *texts, *(["notes.txt"] if notes else [])]
     summary = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
     return Written(tuple(paths), summary)
+
+
+def report_text(result, tables: dict) -> dict:
+    """``{"report.html": its text}``: the report the headless runner writes beside the
+    tables (:func:`engine.report.build_report`)."""
+    from engine.report import REPORT_HTML, build_report
+
+    return {REPORT_HTML: build_report(result, tables)}
+
+
+def write_results(result, folder: str, manifest: dict, style: str = "standard") -> list:
+    """File → Export results for one data set: the tables, ``notes.txt``,
+    ``report.html`` and ``run.json``, as the headless runner writes them; returns the
+    tables' paths."""
+    tables = result.tables()
+    write_result_folder(tables, folder, manifest, [str(note) for note in result.notes],
+                        report_text(result, tables), csv_style=style)
+    return [os.path.join(os.path.abspath(folder), name) for name in tables]
 
 
 def write_report(result, path: str) -> str:

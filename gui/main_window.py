@@ -24,10 +24,9 @@ from engine.experiment import experiment_json_text, load_experiment
 from engine.readers import data_record
 from engine.result_folder import FolderRefused, free_subfolder
 from engine.schema import show
-from engine.tables import write_tables
 
 from . import file_dialogs, saving
-from .exporting import write_benchmark, write_report, written_or_refused
+from .exporting import write_benchmark, write_report, write_results, written_or_refused
 from .file_dialogs import file_name_part, is_shipped
 from .dataset_loading import data_key, source_path
 from .help import show_help
@@ -476,8 +475,7 @@ class MainWindow(QMainWindow):
                     "data": data_record(result.dataset, result.experiment.base_dir),
                     "written_from": "the app"}
         self._start_file_job(lambda: written_or_refused(
-                                 lambda: write_tables(result.tables(), folder, manifest,
-                                                      result.notes, style)),
+                                 lambda: write_results(result, folder, manifest, style)),
                              lambda paths: self._after_export(paths, folder,
                                                               self._on_results_exported),
                              "Cannot export the results",
