@@ -355,3 +355,22 @@ def test_a_long_curve_is_thinned_keeping_its_ends():
     kept = thinned(rows)
     assert len(kept) == MAX_POINTS and kept["x"].iloc[0] == 0
     assert kept["x"].iloc[-1] == 10 * MAX_POINTS - 1 and kept["x"].is_monotonic_increasing
+
+
+def test_a_report_that_cannot_be_built_costs_the_tables_nothing(tmp_path, monkeypatch, capsys):
+    """The tables matter more than the page: a failure to build it is one warning line
+    and a note, the run still writes its tables and exits 0."""
+    import engine.report
+
+    def broken(result, tables=None, written=None):
+        raise RuntimeError("no page today")
+
+    monkeypatch.setattr(engine.report, "build_report", broken)
+    out = _run(str(tmp_path), {**SINGLE, "aloocv": None, "calibration": None,
+                               "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0}})
+    assert not os.path.exists(os.path.join(out, REPORT_HTML))
+    assert "summary.csv" in _tables(out)
+    err = capsys.readouterr().err
+    assert "warning: the HTML report could not be written (RuntimeError: no page today)" in err
+    assert "no page today" in open(os.path.join(out, "notes.txt"), encoding="utf-8").read()
+    assert "Traceback" not in err

@@ -51,12 +51,26 @@ REFERENCES = {
 }
 
 
+def folds_words(experiment) -> str:
+    """How the folds were made, in words: scikit-learn's repeated stratified k-fold,
+    Weka's folds, or stratified group k-fold when a data set names groups."""
+    config = experiment.cv
+    grouped = any(block.get("groups") for block in experiment.dataset_blocks)
+    if grouped:
+        kind = ("stratified group k-fold (scikit-learn's StratifiedGroupKFold: the rows of "
+                "one group never split between training and test)")
+    elif config.scheme == "weka":
+        kind = "Weka 3's randomised, stratified k-fold"
+    else:
+        kind = "repeated stratified k-fold cross-validation (scikit-learn)"
+    return f"{kind}, k = {config.n_splits}, {config.n_repeats} repeats"
+
+
 def methods_used(experiment, tables: dict, several: bool) -> list:
     """``[(sentence, [reference keys])]``: what the run did, each with its sources."""
     settings = experiment.comparison
-    used = [("The models were compared by repeated stratified k-fold cross-validation "
-             "(scikit-learn); every model was fitted on the same training folds and scored "
-             "on the same test folds.", ["sklearn"]),
+    used = [(f"The models were compared by {folds_words(experiment)}; every model was fitted "
+             "on the same training folds and scored on the same test folds.", ["sklearn"]),
             ("Pairs of models were compared on the primary metric by the corrected paired "
              "t-test, which widens the variance of the mean difference by n_test/n_train "
              "because the folds share training rows, and by the Bayesian correlated t-test "
@@ -111,7 +125,6 @@ def tripod_rows(result, tables: dict) -> list:
 
     dataset, experiment = result.dataset, result.experiment
     counts = class_counts(dataset)
-    config = result.cv.config
     missing = dataset.n_missing
     smallest = min(counts.values()) if counts else 0
     rows = [
@@ -132,8 +145,7 @@ def tripod_rows(result, tables: dict) -> list:
          else "no missing values"),
         ("Model types and building", "; ".join(f"{s.name}: {s.estimator}"
                                                for s in experiment.models)),
-        ("Internal validation", f"repeated stratified {config.n_splits}-fold cross-validation, "
-         f"{config.n_repeats} repeats"),
+        ("Internal validation", folds_words(experiment)),
         ("Performance with intervals", "summary.csv: mean of every metric with its corrected-t "
          "interval (ci_low, ci_high)"
          + ("; auc_intervals.csv" if "auc_intervals.csv" in tables else "")),
