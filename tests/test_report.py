@@ -374,3 +374,17 @@ def test_a_report_that_cannot_be_built_costs_the_tables_nothing(tmp_path, monkey
     assert "warning: the HTML report could not be written (RuntimeError: no page today)" in err
     assert "no page today" in open(os.path.join(out, "notes.txt"), encoding="utf-8").read()
     assert "Traceback" not in err
+
+
+def test_the_methods_name_the_folds_used():
+    from engine.experiment import load_experiment, parse_experiment
+    from engine.report.methods import folds_words
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    grouped = load_experiment(os.path.join(root, "resources", "examples",
+                                           "repeated_subjects.json"))
+    assert folds_words(grouped).startswith("stratified group k-fold")
+    assert folds_words(grouped).endswith("k = 5, 4 repeats")
+    weka = parse_experiment({**SINGLE, "cv": {"n_splits": 3, "n_repeats": 1,
+                                              "random_state": 1, "scheme": "weka"}})
+    assert folds_words(weka) == "Weka 3's randomised, stratified k-fold, k = 3, 1 repeat"

@@ -63,7 +63,8 @@ def folds_words(experiment) -> str:
         kind = "Weka 3's randomised, stratified k-fold"
     else:
         kind = "repeated stratified k-fold cross-validation (scikit-learn)"
-    return f"{kind}, k = {config.n_splits}, {config.n_repeats} repeats"
+    repeats = "1 repeat" if config.n_repeats == 1 else f"{config.n_repeats} repeats"
+    return f"{kind}, k = {config.n_splits}, {repeats}"
 
 
 def methods_used(experiment, tables: dict, several: bool) -> list:

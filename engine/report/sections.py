@@ -123,7 +123,8 @@ def design_section(result) -> str:
     if result.dataset.groups is not None:
         scheme = "scikit-learn's StratifiedGroupKFold (repeat i seeded random_state + i)"
     metrics = ", ".join(text(metric_label(m)) for m in result.cv.metrics)
-    rows = [("folds", f"{config.n_splits} folds, repeated {config.n_repeats} times: "
+    times = "not repeated" if config.n_repeats == 1 else f"repeated {config.n_repeats} times"
+    rows = [("folds", f"{config.n_splits} folds, {times}: "
                       f"{config.n_splits * config.n_repeats} fits per model ({text(scheme)}, "
                       f"random_state {text(config.random_state)})"),
             ("metrics", f"{metrics}; the first, {text(metric_label(metric))}, ranks and "
