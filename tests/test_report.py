@@ -388,3 +388,17 @@ def test_the_methods_name_the_folds_used():
     weka = parse_experiment({**SINGLE, "cv": {"n_splits": 3, "n_repeats": 1,
                                               "random_state": 1, "scheme": "weka"}})
     assert folds_words(weka) == "Weka 3's randomised, stratified k-fold, k = 3, 1 repeat"
+
+
+def test_the_means_plot_draws_the_summary_intervals(single):
+    from engine.report.plots import means_figure
+
+    summary = pd.read_csv(os.path.join(single, "summary.csv"))
+    figure = means_figure({"summary.csv": summary}, "roc_auc")
+    rows = summary[summary["metric"] == "roc_auc"]
+    axes_lines = re.findall(r'<line x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)" y2="[\d.]+" '
+                            r'stroke="#[0-9A-F]{6}" stroke-width="2.5"/>', figure.svg)
+    assert len(axes_lines) == len(rows)                        # one interval per model
+    widths = sorted(float(b) - float(a) for a, b in axes_lines)
+    spans = sorted((rows["ci_high"] - rows["ci_low"]).to_numpy())
+    assert np.allclose(np.array(widths) / widths[0], np.array(spans) / spans[0], rtol=1e-2)

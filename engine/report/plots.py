@@ -43,6 +43,37 @@ def class_counts_figure(counts: dict, positive=None) -> Optional[Figure]:
     return Figure("Rows per class", axes.svg(caption), caption)
 
 
+def means_figure(tables: dict, metric: str) -> Optional[Figure]:
+    """Every model's mean on ``metric`` with its corrected-t interval (``summary.csv``'s
+    ``ci_low``, ``ci_high``), best first."""
+    summary = tables.get("summary.csv")
+    if summary is None or summary.empty or not {"ci_low", "ci_high"} <= set(summary.columns):
+        return None
+    rows = summary[summary["metric"] == metric].sort_values("rank", kind="stable")
+    rows = rows[np.isfinite(rows["mean"].to_numpy(dtype=float))]
+    if rows.empty:
+        return None
+    models, n = list(rows["model"]), len(rows)
+    ends = np.concatenate([rows[c].to_numpy(dtype=float) for c in ("mean", "ci_low", "ci_high")])
+    label = metric_label(metric)
+    axes = Axes(padded(np.nanmin(ends), np.nanmax(ends)), (-0.5, n - 0.5),
+                title=f"Mean {label} with its interval", x_label=label,
+                height=max(140, 60 + 34 * n), y_categories=models[::-1],
+                left=category_margin(models))
+    for index, row in enumerate(rows.itertuples(index=False)):
+        i = n - 1 - index
+        axes.error_bar(row.ci_low, row.ci_high, i, colour(index), width=2.5)
+        axes.points([row.mean], [i], "#000000", radius=4, opacity=1)
+    caption = (f"Each model's mean {label} over the folds (dot) and its corrected-t interval "
+               "(the summary table's ci_low to ci_high), best first. Overlapping intervals "
+               "do not by themselves mean two models are equivalent: the pairwise verdicts "
+               "compare them fold by fold.")
+    if not metric.startswith("neg_") and (rows["ci_high"] > 1).any():
+        caption += (" An interval reaching above 1 is a t interval passing the metric's "
+                    "largest possible value: read its upper end as 1.")
+    return Figure(f"Mean {label} with its interval", axes.svg(caption), caption)
+
+
 def fold_scores_figure(tables: dict, metric: str) -> Optional[Figure]:
     """Every model's fold scores on ``metric``: one row per model, a box (quartiles and
     median) and the folds as points."""
@@ -296,7 +327,8 @@ def ranks_figure(tables: dict) -> Optional[Figure]:
 
 def figures_for(tables: dict, metric: str, rope: float) -> list:
     """Every plot the tables of one data set allow, in reading order."""
-    found = [fold_scores_figure(tables, metric), differences_figure(tables, rope, metric),
+    found = [means_figure(tables, metric), fold_scores_figure(tables, metric),
+             differences_figure(tables, rope, metric),
              *reliability_figures(tables), aloocv_figure(tables), *curve_figures(tables)]
     return [figure for figure in found if figure is not None]
 
