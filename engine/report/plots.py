@@ -43,6 +43,16 @@ def class_counts_figure(counts: dict, positive=None) -> Optional[Figure]:
     return Figure("Rows per class", axes.svg(caption), caption)
 
 
+def ranked_models(tables: dict, metric: str) -> list:
+    """The models in the summary's rank order on ``metric`` (best first), or [] without a
+    summary."""
+    summary = tables.get("summary.csv")
+    if summary is None or summary.empty or "rank" not in summary:
+        return []
+    rows = summary[summary["metric"] == metric].sort_values("rank", kind="stable")
+    return list(rows["model"])
+
+
 def means_figure(tables: dict, metric: str) -> Optional[Figure]:
     """Every model's mean on ``metric`` with its corrected-t interval (``summary.csv``'s
     ``ci_low``, ``ci_high``), best first."""
@@ -81,7 +91,7 @@ def fold_scores_figure(tables: dict, metric: str) -> Optional[Figure]:
     if scores is None or scores.empty:
         return None
     scores = scores[scores["metric"] == metric]
-    models = list(dict.fromkeys(scores["model"]))
+    models = ranked_models(tables, metric) or list(dict.fromkeys(scores["model"]))
     values = scores["score"].to_numpy(dtype=float)
     if not models or not np.isfinite(values).any():
         return None
