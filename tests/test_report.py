@@ -402,3 +402,15 @@ def test_the_means_plot_draws_the_summary_intervals(single):
     widths = sorted(float(b) - float(a) for a, b in axes_lines)
     spans = sorted((rows["ci_high"] - rows["ci_low"]).to_numpy())
     assert np.allclose(np.array(widths) / widths[0], np.array(spans) / spans[0], rtol=1e-2)
+
+
+def test_the_grouping_gap_gets_its_plot():
+    from engine.report.plots import grouping_gap_figure
+
+    gap = pd.DataFrame({"model": ["a", "b"], "metric": ["roc_auc"] * 2,
+                        "grouped_mean": [0.7, 0.8], "ungrouped_mean": [0.9, 0.82],
+                        "gap": [0.2, 0.02]})
+    figure = grouping_gap_figure({"grouping_gap.csv": gap}, "roc_auc")
+    assert figure.title == "Grouped against ungrouped folds"
+    assert figure.svg.count("<circle") == 4 and "groups kept whole" in figure.svg
+    assert grouping_gap_figure({}, "roc_auc") is None

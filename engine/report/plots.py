@@ -166,6 +166,37 @@ def differences_figure(tables: dict, rope: float, metric: str) -> Optional[Figur
     return Figure("Differences between models", axes.svg(caption), caption)
 
 
+def grouping_gap_figure(tables: dict, metric: str) -> Optional[Figure]:
+    """With groups: each model's mean with the groups kept whole and on ordinary folds
+    that ignore them (``grouping_gap.csv``), joined by a line."""
+    gap = tables.get("grouping_gap.csv")
+    if gap is None or gap.empty or not {"grouped_mean", "ungrouped_mean"} <= set(gap.columns):
+        return None
+    rows = gap[gap["metric"] == metric] if "metric" in gap else gap
+    if rows.empty:
+        return None
+    models, n = list(rows["model"]), len(rows)
+    ends = rows[["grouped_mean", "ungrouped_mean"]].to_numpy(dtype=float)
+    label = metric_label(metric)
+    axes = Axes(padded(np.nanmin(ends), np.nanmax(ends)), (-0.5, n - 0.5),
+                title="Grouped against ungrouped folds", x_label=f"mean {label}",
+                height=max(140, 60 + 34 * n), y_categories=models[::-1],
+                left=category_margin(models))
+    for index, row in enumerate(rows.itertuples(index=False)):
+        i = n - 1 - index
+        axes.segment(row.grouped_mean, i, row.ungrouped_mean, i, "#999999", width=2)
+        axes.points([row.grouped_mean], [i], colour(0), radius=4.5, opacity=1)
+        axes.points([row.ungrouped_mean], [i], colour(5), radius=4.5, opacity=1)
+    axes.legend("groups kept whole (the run's folds)", colour(0))
+    axes.legend("ordinary folds, groups ignored", colour(5))
+    caption = (f"Each model's mean {label} on the run's folds, which keep every group in one "
+               "fold, and on ordinary stratified folds with the same seed. A higher score on "
+               "ordinary folds suggests that rows of one group on both sides of a split "
+               "flatter the model there; the grouped score is the one that applies to new "
+               "groups.")
+    return Figure("Grouped against ungrouped folds", axes.svg(caption), caption)
+
+
 def reliability_figures(tables: dict) -> list:
     """One reliability diagram per model: mean predicted probability against the observed
     fraction, for every calibration method, with the diagonal of perfect calibration."""
@@ -338,7 +369,7 @@ def ranks_figure(tables: dict) -> Optional[Figure]:
 def figures_for(tables: dict, metric: str, rope: float) -> list:
     """Every plot the tables of one data set allow, in reading order."""
     found = [means_figure(tables, metric), fold_scores_figure(tables, metric),
-             differences_figure(tables, rope, metric),
+             differences_figure(tables, rope, metric), grouping_gap_figure(tables, metric),
              *reliability_figures(tables), aloocv_figure(tables), *curve_figures(tables)]
     return [figure for figure in found if figure is not None]
 
