@@ -10,7 +10,8 @@ result store is ``--store``, else the app's ``NAME.store.sqlite`` beside the exp
 when it exists, else ``DIR/store.sqlite``. An experiment with a
 ``"datasets"`` list runs through :mod:`engine.benchmark` (every data set read and checked
 first; progress and notes per data set; the stacked tables, the across tables and
-``report.md``); one with a ``"dataset"`` writes what it always wrote. Exit status: 0 done,
+``report.md``); one with a ``"dataset"`` writes what it always wrote. Every run also writes
+``report.html``, the self-contained report of :mod:`engine.report`. Exit status: 0 done,
 1 unexpected failure, 2 bad input or a refused run (one ``error:`` line), 130 interrupted
 (Ctrl-C), 143 terminated (SIGTERM; 129 for SIGHUP); worker processes end with the runner,
 even when it is killed (:mod:`engine.processes`). Imports no Qt and no plotting library.
@@ -194,12 +195,13 @@ def _run(args, argv) -> int:
             _say(f"reused {store.reused} of {store.fits} fits from the result store "
                  f"{store.path}")
         stage = "writing"
-        tables, texts = result.tables(), (result.texts() if several else None)
+        tables, texts = result.tables(), (result.texts() if several else {})
         files = _model_files(result, args.save_models)
         if files:
             from .heldout.saved import saved_note
 
             notes += _print_notes([saved_note(files)], args.quiet)
+        texts.update(_report(result, tables, notes))
         write_result_folder(tables, out, {**_manifest(result, args, argv),
                                           "store": _store_record(store, args)}, notes, texts,
                             own=own, files=files)
@@ -290,6 +292,21 @@ def predict(argv=None) -> int:
         return _fail(f"cannot write {args.out}: {_reason(exc)}")
     _say(f"wrote {len(table)} predictions to {os.path.abspath(args.out)}")
     return EXIT_OK
+
+
+def _report(result, tables: dict, notes: list) -> dict:
+    """``{"report.html": its text}`` (:mod:`engine.report`); when it cannot be built, a
+    ``warning:`` line and a note instead (the tables are written all the same)."""
+    from .report import REPORT_HTML, build_report
+
+    try:
+        return {REPORT_HTML: build_report(result, tables)}
+    except Exception as exc:  # noqa: BLE001 - the tables matter more than the report
+        line = (f"the HTML report could not be written ({type(exc).__name__}: "
+                f"{one_line(str(exc))}); the tables are complete; please report it")
+        notes.append(line)
+        sys.stderr.write(visible(f"warning: {line}") + "\n")
+        return {}
 
 
 def _open_cluster(spec, stack: contextlib.ExitStack, bar):

@@ -38,6 +38,8 @@ from .notes import Note
 from .tables import TEMPORARY_PREFIX
 
 MANIFEST, NOTES, REPORT = "run.json", "notes.txt", "report.md"
+#: The self-contained HTML report of a run (:mod:`engine.report`).
+REPORT_HTML = "report.html"
 WRITTEN_BY = "honest-eval"
 #: Every table a run can write (``tables()`` of engine.analysis, engine.aloocv,
 #: engine.calibration and, with several data sets, engine.across) and the across report.
@@ -49,7 +51,7 @@ KNOWN_TABLES = frozenset({
     "nemenyi.csv", "wilcoxon.csv", "signed_rank.csv", "grouping_gap.csv", "tuning.csv",
     "thresholds.csv", "tuning_optimism.csv", "predictions.csv", "roc_curve.csv",
     "pr_curve.csv", "auc_intervals.csv", "auc_tests.csv",
-    "decision_curve.csv", "learning_curve.csv", "test_scores.csv", REPORT,
+    "decision_curve.csv", "learning_curve.csv", "test_scores.csv", REPORT, REPORT_HTML,
     "decision_summary.csv", "decision_pairs.csv", "learning_summary.csv"})
 #: Every name a manifest may list: the tables and ``notes.txt`` (and the saved models,
 #: :func:`is_model_name`, with their warning :data:`MODELS_README`).

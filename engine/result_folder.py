@@ -97,9 +97,10 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
         Written to ``notes.txt``, one per line (control characters written out), when
         not empty.
     texts : dict, optional
-        ``{file name: text}``: other text files of the run (``report.md``), written as
-        they are apart from invisible characters, written out line by line (the text's
-        own markup is its writer's job); file names of :data:`KNOWN_TABLES` ending ``.md``.
+        ``{file name: text}``: other text files of the run (``report.md``,
+        ``report.html``), written as they are apart from invisible characters, written
+        out line by line (the text's own markup is its writer's job); file names of
+        :data:`KNOWN_TABLES` ending ``.md`` or ``.html``.
     csv_style : str
         The tables' CSV style (:data:`engine.tables.CSV_STYLES`); ``run.json`` records
         it. The headless runner writes the standard one.
@@ -123,7 +124,7 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
         The folder holds files this app did not write (see the module's note); nothing
         was written.
     ValueError
-        A table name that is not one of the app's tables (a text's: ``.md``).
+        A table name that is not one of the app's tables (a text's: ``.md``, ``.html``).
     OSError
         The folder cannot be written.  Unless the exception carries
         ``committed = True``, the folder is unchanged; with it, the new set is complete.
@@ -132,7 +133,7 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
     for name in tables:
         _check_name(name)
     for name in texts:
-        _check_name(name, ".md")
+        _check_name(name, (".md", ".html"))
     for name in blobs:
         if not is_writable(name) or name in WRITABLE:
             raise ValueError(f"not a saved model's file name of this app: {name!r}")
@@ -299,10 +300,12 @@ def remove_created(created: list) -> None:
             os.rmdir(path)
 
 
-def _check_name(name, suffix: str = ".csv") -> None:
+def _check_name(name, suffix=".csv") -> None:
     if not (isinstance(name, str) and name in KNOWN_TABLES and name.endswith(suffix)):
         what = "table name" if suffix == ".csv" else "file name"
-        raise ValueError(f"not a plain {suffix} {what} of this app: {name!r}")
+        suffixes = (suffix,) if isinstance(suffix, str) else tuple(suffix)
+        others = "".join(f" nor {s}" for s in suffixes[1:])
+        raise ValueError(f"not a plain {suffixes[0]} {what}{others} of this app: {name!r}")
 
 
 def _refuse_if_not_ours(folder: str, names, own=()) -> Optional[dict]:

@@ -1,8 +1,9 @@
 """File → Export results after a run over several data sets: the same result folder as
 ``honest-eval run EXP.json --out DIR`` writes for that experiment (the tables with their
-``dataset`` column, the tables across data sets, ``report.md``, ``notes.txt`` and
-``run.json``, through :func:`engine.result_folder.write_result_folder`). Runs on a worker
-thread (see ``MainWindow.export_results``).
+``dataset`` column, the tables across data sets, ``report.md``, ``report.html``,
+``notes.txt`` and ``run.json``, through :func:`engine.result_folder.write_result_folder`). Runs on a worker
+thread (see ``MainWindow.export_results``). File → Export report… writes the run's HTML
+report (:func:`write_report`, on a worker too).
 
 A folder holding files this app did not write is never written
 (:class:`engine.folder_entries.FolderRefused`): :func:`written_or_refused` hands the
@@ -10,9 +11,11 @@ refusal back as a value, and the window asks the user whether to write into a ne
 inside it or to choose another folder."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from engine.result_folder import FolderRefused, write_result_folder
+from engine.tables import write_text
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,8 @@ def benchmark_manifest(benchmark) -> dict:
 def write_benchmark(benchmark, folder: str, style: str = "standard") -> Written:
     """Write ``benchmark`` (an ``engine.benchmark.BenchmarkResult``) into ``folder``, its
     tables in CSV ``style`` (:data:`engine.tables.CSV_STYLES`)."""
-    tables, texts = benchmark.tables(), benchmark.texts()
+    tables = benchmark.tables()
+    texts = {**benchmark.texts(), **report_text(benchmark, tables)}
     notes = [str(note) for note in benchmark.notes]
     paths = write_result_folder(tables, folder, benchmark_manifest(benchmark), notes, texts,
                                 csv_style=style)
@@ -51,6 +55,34 @@ def model_files(result) -> dict:
     if heldout is None or not result.experiment.save_models:
         return {}
     return dict(heldout.files)
+def report_text(result, tables: dict) -> dict:
+    """``{"report.html": its text}``: the report the headless runner writes beside the
+    tables (:func:`engine.report.build_report`)."""
+    from engine.report import REPORT_HTML, build_report
+
+    return {REPORT_HTML: build_report(result, tables)}
+
+
+def write_results(result, folder: str, manifest: dict, style: str = "standard") -> list:
+    """File → Export results for one data set: the tables, ``notes.txt``,
+    ``report.html``, the saved models (:func:`model_files`) and ``run.json``, as the headless runner writes them; returns the
+    tables' paths."""
+    tables = result.tables()
+    write_result_folder(tables, folder, manifest, [str(note) for note in result.notes],
+                        report_text(result, tables), csv_style=style,
+                        files=model_files(result))
+    return [os.path.join(os.path.abspath(folder), name) for name in tables]
+
+
+def write_report(result, path: str) -> str:
+    """File → Export report…: write ``result``'s self-contained HTML report
+    (:func:`engine.report.build_report`, the ``report.html`` the headless runner writes)
+    to ``path`` atomically; returns the path. ``result`` is an ``ExperimentResult`` or,
+    after a run over several data sets, a ``BenchmarkResult``."""
+    from engine.report import build_report
+
+    page = build_report(result)
+    return write_text(path, lambda stream: stream.write(page))
 
 
 def written_or_refused(write):

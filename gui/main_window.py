@@ -14,8 +14,8 @@ import os
 from dataclasses import replace
 from typing import Optional
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QStyle, QTabWidget,
                                QVBoxLayout, QWidget)
 
@@ -24,10 +24,9 @@ from engine.experiment import experiment_json_text, load_experiment
 from engine.readers import data_record
 from engine.result_folder import FolderRefused, free_subfolder
 from engine.schema import show
-from engine.tables import write_tables
 
 from . import file_dialogs, saving
-from .exporting import model_files, write_benchmark, written_or_refused
+from .exporting import write_benchmark, write_report, write_results, written_or_refused
 from .file_dialogs import file_name_part, is_shipped
 from .dataset_loading import data_key, source_path
 from .help import show_help
@@ -122,6 +121,8 @@ class MainWindow(QMainWindow):
     experiment_loaded = Signal(str)
     experiment_saved = Signal(str)
     results_exported = Signal(list)
+    #: File → Export report… wrote the HTML report (its path).
+    report_exported = Signal(str)
 
     def __init__(self, state: Optional[AppState] = None, settings: Optional[QSettings] = None,
                  parent=None):
@@ -211,6 +212,10 @@ class MainWindow(QMainWindow):
         self.predict_action.setStatusTip("Apply a saved model to a file of new rows and write "
                                          "its predictions as CSV")
         self.predict_action.triggered.connect(self.open_predict_dialog)
+        self.export_report_action = self._action(
+            "Export report…", "Ctrl+Shift+E", self._ask_export_report,
+            "Write one self-contained HTML report of the run (verdicts, data, models, every "
+            "table and plot, methods) to hand over", QStyle.SP_FileDialogDetailedView)
         self.csv_style_action = QAction("Tables for spreadsheets with decimal commas", self)
         self.csv_style_action.setCheckable(True)
         self.csv_style_action.setStatusTip(
@@ -232,6 +237,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.save_action)
         file_menu.addAction(self.export_action)
+        file_menu.addAction(self.export_report_action)
         file_menu.addAction(self.csv_style_action)
         file_menu.addAction(self.predict_action)
         file_menu.aboutToShow.connect(
@@ -254,6 +260,7 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self, *_) -> None:
         self.export_action.setEnabled(self.state.result is not None)
+        self.export_report_action.setEnabled(self.state.result is not None)
         self.save_action.setEnabled(self.state.dataset is not None)
 
     # ------------------------------------------------------------------ settings
@@ -483,14 +490,41 @@ class MainWindow(QMainWindow):
                     "data": data_record(result.dataset, result.experiment.base_dir),
                     "written_from": "the app"}
         self._start_file_job(lambda: written_or_refused(
-                                 lambda: write_tables(result.tables(), folder, manifest,
-                                                      result.notes, style,
-                                                      model_files(result))),
+                                 lambda: write_results(result, folder, manifest, style)),
                              lambda paths: self._after_export(paths, folder,
                                                               self._on_results_exported),
                              "Cannot export the results",
                              "Choose another folder (one you can write to).",
                              f"Writing the tables into {folder}…")
+
+    def _ask_export_report(self) -> None:
+        path = file_dialogs.ask_save_path(self, "Export the report as…", "export",
+                                          "report.html", "HTML report (*.html *.htm)")
+        if path:
+            self.export_report(path)
+
+    def export_report(self, path: str) -> None:
+        """Write the run's HTML report to ``path`` on a worker (:func:`gui.exporting.
+        write_report`; after a run over several data sets, of all of them), then offer to
+        open it in the default browser."""
+        result = self.state.benchmark or self.result_for_export()
+        if result is None:
+            self._error("Nothing to report yet", "There are no results.",
+                        "Run the cross-validation first (Cross-validation tab, Run).")
+            return
+        self._start_file_job(lambda: write_report(result, path), self._on_report_exported,
+                             "Cannot write the report",
+                             "Choose another file (in a folder you can write to).",
+                             f"Writing the report {path}…")
+
+    def _on_report_exported(self, path: str) -> None:
+        self.show_saved(f"Wrote the report {os.path.basename(path)}", os.path.dirname(path))
+        self.report_exported.emit(path)
+        answer = QMessageBox.question(
+            self, "Report written", f"The report is in {path}.\n\nOpen it in your web "
+            "browser?", QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+        if answer == QMessageBox.Yes:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(path))
 
     def _after_export(self, written, folder: str, done) -> None:
         """``done(written, folder)``, or, when the folder holds files this app did not

@@ -51,7 +51,7 @@ def test_the_example_runs_end_to_end(tmp_path):
     done = run_main(EXAMPLE, "--out", out)
     assert done.returncode == 0, done.stderr
     assert results(out) == sorted(PER_DATASET + ACROSS + ["notes.txt", "report.md",
-                                                          "run.json"])
+                                                          "report.html", "run.json"])
     names = ["moons", "moons, noisy", "circles", "circles, close", "linear, 10 columns",
              "linear, 20 columns"]
     manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
@@ -70,7 +70,8 @@ def test_the_example_runs_end_to_end(tmp_path):
     assert "note: circles, close: A large circle containing a smaller one" in err
     assert err.index("note: linear, 20 columns: ") > err.index("data set 5 of 6: linear, 10")
     assert "300/300 100%" in err and "data set 6 of 6: linear, 20 columns — " in err
-    assert err.rstrip().endswith(f"wrote 13 tables, report.md and notes.txt to {out} "
+    assert err.rstrip().endswith(f"wrote 13 tables, report.md, report.html and notes.txt to "
+                                 f"{out} "
                                  "(run.json lists them)")
 
 
@@ -136,7 +137,7 @@ def test_one_dataset_writes_exactly_the_tables_it_always_wrote(tmp_path):
     assert done.returncode == 0, done.stderr
     result = run_to_end(run_experiment(load_experiment(str(exp))))
     write_tables(result.tables(), str(tmp_path / "engine"), {}, result.notes)
-    assert results(out) == sorted([*HEADERS, "notes.txt", "run.json"])
+    assert results(out) == sorted([*HEADERS, "notes.txt", "report.html", "run.json"])
     for name, header in HEADERS.items():
         text = (out / name).read_text(encoding="utf-8")
         assert text.split("\n", 1)[0] == header, name

@@ -24,6 +24,7 @@ from engine.across import compare_across
 from engine.benchmark import run_benchmark
 from engine.experiment import parse_experiment
 from engine.progress import run_to_end
+from engine.report import extract_experiment
 from gui.main_window import MainWindow, make_results_tab
 from gui.state import AppState
 from gui.views.across_tables import GOOD, HEADERS, WIDE_NAME
@@ -317,15 +318,17 @@ def test_export_writes_what_the_headless_runner_writes(qtbot, tmp_path, several)
             if name.endswith(".csv"):
                 pd.testing.assert_frame_equal(ours[name], theirs[name], check_exact=False,
                                               rtol=1e-9, obj=name)
-            elif name != "run.json":
+            elif name not in ("run.json", "report.html"):      # the report says when
                 assert ours[name] == theirs[name], name
+        assert (extract_experiment(ours["report.html"])        # fit times differ: not equal
+                == extract_experiment(theirs["report.html"]))
         run, their_run = json.loads(ours["run.json"]), json.loads(theirs["run.json"])
         for key in ("tables", "datasets", "experiment"):
             assert run[key] == their_run[key], key
         assert sorted(os.path.basename(p) for p in written.args[0]) == sorted(ours)
         n_tables = sum(name.endswith(".csv") for name in ours)
-        assert window.saved_notice.message == (f"Wrote {n_tables} tables, report.md and "
-                                               f"notes.txt in {exported}")
+        assert window.saved_notice.message == (f"Wrote {n_tables} tables, report.md, "
+                                               f"report.html and notes.txt in {exported}")
     finally:
         window.shutdown()
 
