@@ -622,7 +622,7 @@ class CVTab(QWidget):
             job.details.connect(self.live_plot.add_fold_scores)
             job.succeeded.connect(self._on_succeeded)
         job.progressed.connect(self._on_progress)
-        job.failed.connect(self._on_failed)
+        job.failed_with.connect(self._on_failed)
         job.cancelled.connect(self._on_cancelled)
         self.progress_bar.setRange(0, total)
         self.progress_bar.setValue(0)
@@ -695,14 +695,16 @@ class CVTab(QWidget):
         self.state.status_message.emit("Cross-validation cancelled.")
         self.run_cancelled.emit()
 
-    def _on_failed(self, message: str) -> None:
+    def _on_failed(self, message: str, error=None) -> None:
+        """The run failed: ``message`` for the user; ``error``'s code decides whether it
+        is the result store's problem (:meth:`StoreLink.took_problem`)."""
         self._finish_job()
         self.live_plot.reset("The run failed; see the message. Fix the setting and press Run.")
         self.time_label.setText("The run failed.")
         self.store.ended("failed", self.time_label.text())
         self.log.appendPlainText(f"error: {message}")
         self.run_failed.emit(message)
-        if not self.store.took_problem(message):
+        if not self.store.took_problem(error):
             self._show_error(message)
 
     def _finish_job(self) -> None:
