@@ -104,7 +104,8 @@ def read_store(path: str, setup: Optional[dict] = None, datasets=(),
     with open_store(path) as store:
         runs = tuple(store.runs())
         if setup is not None and datasets and runs:
-            offer = resume_offer(runs, current_runs(setup, datasets, fingerprints))
+            offer = resume_offer(runs, current_runs(setup, datasets, fingerprints),
+                                 planned_fits(setup, datasets))
             stored = stored_counts(store, setup, datasets, fingerprints)
     return StoreSnapshot(path, runs, offer, True, runs[-1].id if runs else 0, stored, setup)
 
@@ -124,6 +125,24 @@ def stored_counts(store, setup: dict, datasets, fingerprints: dict) -> Optional[
         keys = [fingerprints[id(d)][1] if id(d) in fingerprints else None for d in datasets]
         return tuple(stored_fits(store, experiment, datasets,
                                  None if None in keys else keys))
+    except ValueError:
+        return None
+
+
+def planned_fits(setup: dict, datasets) -> Optional[int]:
+    """The fits a Run of the window's setup keeps in the store, counted by
+    :func:`engine.run_plan.plan_run` (the count of the panel, the progress bar and
+    Cancel); None when the setup cannot run as it is."""
+    from engine.benchmark import experiment_for
+    from engine.experiment import parse_experiment
+    from engine.run_plan import plan_run
+
+    datasets = list(datasets)
+    try:
+        experiment = parse_experiment(setup)
+        if experiment.datasets:
+            experiment = experiment_for(experiment, datasets)
+        return plan_run(experiment, datasets).fits
     except ValueError:
         return None
 
@@ -165,9 +184,11 @@ def same_run(run, current: dict) -> bool:
     return run.data_fingerprint == fingerprint and fit_sections(run.experiment) == sections
 
 
-def resume_offer(runs, current: dict) -> Optional[ResumeOffer]:
+def resume_offer(runs, current: dict, total: Optional[int] = None) -> Optional[ResumeOffer]:
     """The offer to resume the latest batch of runs of the current setup, when it did not
-    finish (a run incomplete, or a data set not begun); None otherwise."""
+    finish (a run incomplete, or a data set not begun); None otherwise. ``total``: the
+    setup's fits (:func:`planned_fits`); without it, the stored runs' count for each data
+    set."""
     batches = {}
     for run in runs:
         batches.setdefault(run.batch, []).append(run)
@@ -178,7 +199,7 @@ def resume_offer(runs, current: dict) -> Optional[ResumeOffer]:
             return None
         per_dataset = max((run.fits for run in batch), default=0)
         done = sum(kept_fits(run) for run in batch)
-        total = per_dataset * len(current)
+        total = per_dataset * len(current) if total is None else total
         if total == 0:
             return None
         return ResumeOffer(batch[0].started, done, total, tuple(run.id for run in batch))
@@ -337,9 +358,10 @@ def counts_text(runs) -> str:
     return f" ({reused:,} of {fits:,} fits reused from earlier runs)"
 
 
-def kept_text(runs) -> str:
-    """What a cancelled Run kept, in words."""
-    fits = sum(run.fits for run in runs)
+def kept_text(runs, planned: Optional[int] = None) -> str:
+    """What a cancelled Run kept, in words; of ``planned`` fits (the run's plan,
+    :mod:`engine.run_plan`) when given, else of the fits of the runs begun."""
+    fits = sum(run.fits for run in runs) if planned is None else planned
     kept = sum(kept_fits(run) for run in runs)
     if not kept:
         return "No fit had finished: Run starts again."

@@ -605,7 +605,9 @@ class CVTab(QWidget):
         """Run on ``dataset``, or on each of a list of data sets (``run_benchmark``)."""
         from engine.run_plan import plan_run
 
-        total = plan_run(experiment, dataset).steps      # the progress records to come
+        plan = plan_run(experiment, dataset)
+        total = plan.steps                               # the progress records to come
+        self.store.planned_fits = plan.fits              # what Cancel's words count
         several, cluster = isinstance(dataset, (list, tuple)), self._cluster
         store = self.store.launched_path()
         if several:

@@ -62,6 +62,8 @@ class StoreLink(QObject):
         self._ended: Optional[tuple] = None      # (how, text) of the run ended, until read
         self._copy_job = JobSlot()                # copying the store after Save As
         self._stored = (None, None)               # (setup, fits kept per data set)
+        #: The fits the launched run keeps (its engine.run_plan count), for Cancel's words.
+        self.planned_fits: Optional[int] = None
 
     def path(self) -> str:
         """The store file of the current experiment (saved or not)."""
@@ -129,7 +131,8 @@ class StoreLink(QObject):
         if how == "done":
             self.tab.time_label.setText(text.rstrip(".") + store_runs.counts_text(runs) + ".")
         elif how == "cancelled":
-            self.tab.time_label.setText(f"{text} {store_runs.kept_text(runs)}")
+            self.tab.time_label.setText(f"{text} "
+                                        f"{store_runs.kept_text(runs, self.planned_fits)}")
 
     def _on_load_failed(self, path: str, error) -> None:
         self._ended = self._launched = None
