@@ -74,7 +74,8 @@ JOIN_SECONDS = 5.0
 #: engine's jobs, and what :func:`engine.processes.worker_lifeline` needs: joblib's loky
 #: backend alone takes 0.1 s or more to import).  Engine modules only, never a toolkit.
 PRELOAD = ("engine.analysis", "engine.aloocv", "engine.calibration", "engine.runner",
-           "engine.processes", "joblib._parallel_backends", "threadpoolctl")
+           "engine.run_service", "engine.processes", "joblib._parallel_backends",
+           "threadpoolctl")
 #: Modules that load the thread pools the child caps: NumPy's and SciPy's OpenBLAS,
 #: scikit-learn's OpenMP.
 THREAD_POOL_MODULES = ("numpy", "scipy.linalg", "sklearn.utils._openmp_helpers")
