@@ -159,3 +159,11 @@ def test_a_data_file_without_rows_is_data_no_rows(tmp_path):
     with pytest.raises(EngineError) as caught:
         load_csv(str(csv))
     assert caught.value.code == "data_no_rows" and caught.value.fields["path"] == str(csv)
+
+
+def test_a_run_the_store_does_not_hold_is_store_no_run(path):
+    with ResultStore(path) as store:
+        with pytest.raises(EngineError) as caught:
+            store.run(7)
+    assert caught.value.code == "store_no_run"
+    assert dict(caught.value.fields) == {"path": path, "run_id": 7}
