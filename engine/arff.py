@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .csv_values import choose_encoding
+from .errors import EngineError
 from .guards import available_memory, check_file_fits, check_regular_file, check_values_fit
 from .java_dates import DatePattern, compile_pattern, parse_dates
 from .notes import Note
@@ -334,7 +335,8 @@ def _read_data(path: str, lines, attributes: tuple) -> tuple:
     if rows:
         _convert(path, converters, rows, numbers)
     if not n_rows:
-        raise ValueError(f"cannot read {path}: it has no rows of data after '@data'")
+        raise EngineError("data_no_rows", {"path": str(path)},
+                          f"cannot read {path}: it has no rows of data after '@data'")
     frame = pd.DataFrame({a.name: c.values() for a, c in zip(attributes, converters)})
     notes = _weight_notes(path, weights, n_rows)
     if n_sparse:

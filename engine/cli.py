@@ -133,9 +133,7 @@ def _run(args, argv) -> int:
         guards.check_experiment_file(args.experiment)
     except ValueError as exc:
         return _fail(str(exc))
-    from .analysis import run_experiment
-    from .benchmark import load_datasets, run_benchmark
-    from .data import load_dataset
+    from . import run_service
     from .experiment import load_experiment
     from .result_folder import (prepare_result_folder, probe_writable, remove_created,
                                 write_result_folder)
@@ -165,28 +163,23 @@ def _run(args, argv) -> int:
                if os.path.dirname(store_path) == out else [])
         folder_notes = _print_notes(prepare_result_folder(out, own=own), args.quiet)  # or 2
         check_store_path(store_path, in_folder=os.path.dirname(store_path) == out)
-        several = bool(experiment.datasets)
-        if several:               # every data set read, then checked before any fit
-            dataset = load_datasets(experiment, check=False)
-        else:
-            dataset = load_dataset(experiment.dataset, experiment.base_dir)
-        test = _test_set(experiment, dataset, args.save_models)     # before any fit
-        if not _preflight(experiment, dataset, args.quiet):
+        several = run_service.is_several(experiment)
+        datasets = run_service.read_datasets(experiment)   # every one read, then checked
+        _check_save_models(experiment, args.save_models)
+        checked = run_service.check_run(experiment, datasets, jobs)   # the test file too
+        if not _preflight(checked.problems, args.quiet):
             remove_created(created)
             return EXIT_BAD_INPUT
-        refusal = _guard(experiment, dataset, jobs, args.yes)
+        refusal = _guard(checked, args.yes)
         if refusal:
             remove_created(created)
             return _fail(refusal)
         shown = []
-        on_progress = _progress_shower(experiment, dataset, bar, args.quiet, shown)
+        on_progress = _progress_shower(experiment, datasets, bar, args.quiet, shown)
         store = stack.enter_context(_open_store(args, out))   # closed before any removal
         where = _open_cluster(spec, stack, bar)
-        job = (run_benchmark(experiment, n_jobs=jobs, datasets=dataset, cluster=where,
-                             store=store)
-               if several else
-               run_experiment(experiment, n_jobs=jobs, dataset=dataset, cluster=where,
-                              store=store, test=test))
+        job = run_service.run(experiment, datasets, jobs, cluster=where, store=store,
+                              test=checked.test)
         result = run_to_end(job, on_progress)
         notes = [str(note) for note in result.notes]
         _print_notes([note for note in notes if note not in shown], args.quiet)
@@ -242,17 +235,12 @@ def _run(args, argv) -> int:
     return EXIT_OK
 
 
-def _test_set(experiment, dataset, save_models: bool):
-    """The held-out test rows of the experiment's ``"test"`` block, read and checked
-    against the training data (a ValueError: one line), or None."""
+def _check_save_models(experiment, save_models: bool) -> None:
+    """``--save-models`` keeps the models fitted for the held-out test: without a
+    ``"test"`` block it is refused (a ValueError: one line)."""
     if save_models and not experiment.test:
         raise ValueError('--save-models saves the models fitted for the held-out test: add '
                          '"test": {"file": PATH} to the experiment')
-    if not experiment.test:
-        return None
-    from .heldout import load_test_set
-
-    return load_test_set(experiment.test, dataset, experiment.base_dir)
 
 
 def _model_files(result, save: bool) -> dict:
@@ -320,7 +308,7 @@ def _open_cluster(spec, stack: contextlib.ExitStack, bar):
     return stack.enter_context(open_cluster(spec))
 
 
-def _progress_shower(experiment, dataset, bar, quiet: bool, shown: list):
+def _progress_shower(experiment, datasets, bar, quiet: bool, shown: list):
     """The progress callback: the bar, and the notes of the data (each data set's when
     its run begins, its name before them) once the run is under way (its settings passed
     every check). ``shown`` collects the notes printed."""
@@ -331,11 +319,11 @@ def _progress_shower(experiment, dataset, bar, quiet: bool, shown: list):
     def on_progress(record):
         step = record.detail if isinstance(record.detail, DatasetStep) else None
         if not shown and step is None:
-            shown.extend(_print_notes([*dataset.notes, *experiment.notes], quiet))
+            shown.extend(_print_notes([*datasets[0].notes, *experiment.notes], quiet))
         elif step is not None and step.index not in begun:
             if not begun:
                 shown.extend(_print_notes(experiment.notes, quiet))
-            notes = [about_dataset(note, step.name) for note in dataset[step.index].notes]
+            notes = [about_dataset(note, step.name) for note in datasets[step.index].notes]
             if begun and notes and not quiet and bar is not None and bar.tty:
                 bar.stream.write("\n")         # below the bar's line, not over it
             begun.add(step.index)
@@ -345,13 +333,12 @@ def _progress_shower(experiment, dataset, bar, quiet: bool, shown: list):
     return on_progress
 
 
-def _preflight(experiment, dataset, quiet: bool) -> bool:
-    """The pre-run check (:mod:`engine.preflight`): one ``error:`` line per problem that
-    stops the run, one ``warning:`` line per other (unless quiet); False when the run must
-    not start."""
-    from .preflight import blocking, check_experiment
+def _preflight(problems, quiet: bool) -> bool:
+    """The pre-run check's ``problems`` (:mod:`engine.preflight`): one ``error:`` line per
+    problem that stops the run, one ``warning:`` line per other (unless quiet); False when
+    the run must not start."""
+    from .preflight import blocking
 
-    problems = check_experiment(experiment, dataset)
     stops = blocking(problems)
     for problem in problems:
         if problem.blocking or not quiet:
@@ -359,16 +346,17 @@ def _preflight(experiment, dataset, quiet: bool) -> bool:
     return not stops
 
 
-def _guard(experiment, dataset, jobs: int, yes: bool):
-    """Why not to start the run (one line), or None (:mod:`engine.guards`)."""
+def _guard(checked, yes: bool):
+    """Why not to start the ``checked`` run (one line), or None (:mod:`engine.guards`)."""
     from . import guards
 
-    assessment = guards.check_run(experiment, dataset, jobs)
+    assessment = checked.assessment
     if assessment.refuse:
         return assessment.refuse
     if assessment.ask and not yes:
         try:
-            seconds = guards.estimate_seconds(experiment, dataset, jobs)
+            seconds = guards.estimate_seconds(checked.experiment, checked.datasets,
+                                              checked.n_jobs)
         except Exception:  # noqa: BLE001 - the question stands without a time
             seconds = None
         return (f"{guards.question(assessment, seconds)}: add --yes to start it anyway, or "

@@ -21,6 +21,7 @@ from .csv_values import (PANDAS_EXTRA_NA, check_read_options, check_text, choose
                          parse_text_columns, read_or_explain, visible)
 from .data_checks import (choose_target, find_column, find_columns, is_numeric_column,
                           leak_notes, positive_class, visible_columns)
+from .errors import EngineError
 from .groups import group_codes, group_suggestions, identifier_feature_notes
 from .guards import (MAX_CELL_CHARS, MAX_NAME_CHARS, check_builtin_request, check_file_fits,
                      check_regular_file, check_values_fit)
@@ -247,7 +248,8 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
         raise ValueError(f"the file {path} has only one column: a data set needs at least one "
                          "feature column and a target column (is the separator right?)")
     if len(frame) == 0:
-        raise ValueError(f"the file {path} has a header but no rows of data")
+        raise EngineError("data_no_rows", {"path": str(path)},
+                          f"the file {path} has a header but no rows of data")
     check_text_lengths(frame)
     frame, more = parse_text_columns(
         frame, sep, decimal, thousands,

@@ -16,6 +16,7 @@ from typing import Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from .errors import EngineError
 from .notes import Note
 
 #: Average rows per value for which a repeated column looks like it names groups.
@@ -230,26 +231,33 @@ def check_grouped_folds(y: np.ndarray, groups: np.ndarray, n_splits: int, classe
 
     Raises
     ------
-    ValueError
-        When ``groups`` does not have one value per row, when there are fewer groups than
-        folds (every test fold needs a group), or when a class occurs in only one group
+    EngineError
+        (a ValueError) ``groups_length`` when ``groups`` does not have one value per row,
+        ``groups_too_few`` when there are fewer groups than
+        folds (every test fold needs a group), ``groups_one_group_class`` when a class
+        occurs in only one group
         (whenever that group is tested, the model has never seen the class).
     """
     groups = np.asarray(groups)
     if len(groups) != len(y):
-        raise ValueError(f"groups: {len(groups)} values for {len(y)} rows; give one per row")
+        raise EngineError("groups_length", {"n_values": len(groups), "n_rows": len(y)},
+                          f"groups: {len(groups)} values for {len(y)} rows; give one per row")
     n_groups = len(np.unique(groups))
     if n_groups < n_splits:
-        raise ValueError(f"the data has only {n_groups} group(s) of rows that belong together, "
-                         f"but {n_splits} folds need at least {n_splits}: lower the number of "
-                         f"folds to {max(n_groups, 2)} or fewer, or add data")
+        raise EngineError("groups_too_few", {"n_groups": n_groups, "n_splits": n_splits,
+                                             "possible": max(n_groups, 2)},
+                          f"the data has only {n_groups} group(s) of rows that belong "
+                          f"together, but {n_splits} folds need at least {n_splits}: lower "
+                          f"the number of folds to {max(n_groups, 2)} or fewer, or add data")
     for code, count in enumerate(groups_per_class(y, groups)):
         if count == 1:
             label = repr(str(classes[code])) if classes is not None else f"with code {code}"
-            raise ValueError(f"the class {label} occurs in only one group of rows that "
-                             "belong together: whenever that group is in the test fold, the "
-                             "model has never seen the class; add data of that class from "
-                             'other groups, or leave "groups" out')
+            raise EngineError("groups_one_group_class",
+                              {"class": str(classes[code]) if classes is not None else code},
+                              f"the class {label} occurs in only one group of rows that "
+                              "belong together: whenever that group is in the test fold, the "
+                              "model has never seen the class; add data of that class from "
+                              'other groups, or leave "groups" out')
 
 
 def groups_per_class(y: np.ndarray, groups: np.ndarray) -> np.ndarray:

@@ -26,7 +26,10 @@ What the child does
   otherwise compute from it (cached properties) is computed off the caller's threads.
 * A ``ValueError`` (the engine's way of saying "this input cannot be used", with a
   message for the user) is raised again in the caller as a ``ValueError`` with the same
-  message; any other exception, or a child that dies, as :class:`JobFailed`.
+  message -- an :class:`engine.errors.EngineError` with the same code and fields when it
+  was one, so that the caller decides on the code, never on the wording; any other
+  exception, or a child that dies, as :class:`JobFailed` (its ``code``: the exception's
+  code when it had one, ``"process_died"`` for a child that died, else "").
 
 Cancelling
 ----------
@@ -58,6 +61,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait as wait_for_any
 from typing import Callable, Generator, Optional
 
+from .errors import CODES, EngineError, error_code, error_fields
 from .progress import Progress
 
 #: Seconds between two :class:`Heartbeat` records while the child is quiet.
@@ -70,7 +74,8 @@ JOIN_SECONDS = 5.0
 #: engine's jobs, and what :func:`engine.processes.worker_lifeline` needs: joblib's loky
 #: backend alone takes 0.1 s or more to import).  Engine modules only, never a toolkit.
 PRELOAD = ("engine.analysis", "engine.aloocv", "engine.calibration", "engine.runner",
-           "engine.processes", "joblib._parallel_backends", "threadpoolctl")
+           "engine.run_service", "engine.processes", "joblib._parallel_backends",
+           "threadpoolctl")
 #: Modules that load the thread pools the child caps: NumPy's and SciPy's OpenBLAS,
 #: scikit-learn's OpenMP.
 THREAD_POOL_MODULES = ("numpy", "scipy.linalg", "sklearn.utils._openmp_helpers")
@@ -96,15 +101,19 @@ class JobFailed(RuntimeError):
         The child's exception itself when it could be pickled back.
     child_traceback : str
         The traceback as the child printed it ("" when the child died).
+    code : str
+        The exception's code (:func:`engine.errors.error_code`) when it had one,
+        ``"process_died"`` for a child that died, else "".
     """
 
     def __init__(self, type_name: str, message: str, exception: Optional[BaseException] = None,
-                 child_traceback: str = ""):
+                 child_traceback: str = "", code: str = ""):
         super().__init__(f"{type_name}: {message}" if message else type_name)
         self.type_name = type_name
         self.message = message
         self.exception = exception
         self.child_traceback = child_traceback
+        self.code = code
 
 
 class Precompute:
@@ -274,7 +283,7 @@ def run_in_process(function: Callable, args: tuple = (), kwargs: Optional[dict] 
                 return payload
             elif kind == "value_error":
                 finished = True
-                raise ValueError(payload)
+                raise _value_error(*payload)
             else:
                 finished = True
                 raise JobFailed(*payload)
@@ -285,10 +294,16 @@ def run_in_process(function: Callable, args: tuple = (), kwargs: Optional[dict] 
         reader.close()
 
 
+def _value_error(message: str, code: str, fields: dict) -> ValueError:
+    """The child's ``ValueError`` again: an :class:`~engine.errors.EngineError` with its
+    code and fields when it had a code, else a plain ``ValueError`` with its message."""
+    return EngineError(code, fields, message) if code in CODES else ValueError(message)
+
+
 def _died(child, name: str) -> JobFailed:
     child.join(1.0)
     return JobFailed("ProcessDied", f"the {name} process ended unexpectedly "
-                     f"(exit code {child.exitcode})")
+                     f"(exit code {child.exitcode})", code="process_died")
 
 
 def _stop(child, grace: float) -> None:
@@ -314,8 +329,9 @@ def _child_main(function, args, kwargs, prepare, channel, settings) -> None:
             if prepare is not None:
                 result = prepare(result)
             channel.send(("done", result))
-        except ValueError as exc:
-            channel.send(("value_error", str(exc)))
+        except ValueError as exc:        # for the user: its message, code and fields
+            channel.send(("value_error", (str(exc), error_code(exc),
+                                          dict(error_fields(exc)))))
         except BaseException as exc:  # noqa: BLE001 - reported to the caller
             channel.send(("failed", _failure(exc)))
     except (OSError, EOFError):        # the caller has gone: nobody to tell
@@ -375,4 +391,4 @@ def _failure(exc: BaseException) -> tuple:
     if sent is not None:
         sent.__traceback__ = None
         sent.__context__ = sent.__cause__ = None
-    return (type(exc).__name__, str(exc), sent, text)
+    return (type(exc).__name__, str(exc), sent, text, error_code(exc))

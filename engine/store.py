@@ -14,8 +14,9 @@ Python's ``sqlite3`` in WAL mode (``synchronous=NORMAL``: a commit survives the 
 being killed; a power cut may lose the last fits, never the file), written only by the
 process that runs :func:`engine.cv.run_cv` (workers never write). Its header carries this
 application's id and its ``meta`` table the format: a file that is not SQLite, another
-program's database, a damaged or locked one is refused with a ``ValueError`` that says
-what to do, and is never changed. A fit is stored without pickle: its plain fields as
+program's database, a damaged or locked one is refused with an
+:class:`engine.errors.EngineError` (a ``ValueError``; its code says which problem, e.g.
+``store_locked``) that says what to do, and is never changed. A fit is stored without pickle: its plain fields as
 JSON (floats written exactly), its arrays as raw bytes with their dtype and shape, field
 by field (``dataclasses.fields``), so fields added to ``FoldFit`` are stored too.
 """
@@ -33,6 +34,7 @@ from datetime import datetime
 from typing import Optional
 
 from .csv_values import one_line
+from .errors import EngineError
 from .fit_rows import decode_fit, encode_fit
 
 #: ``PRAGMA application_id`` of a store ("HEvS").
@@ -161,13 +163,13 @@ class ResultStore:
             self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None,
                                        check_same_thread=False)
         except sqlite3.Error as exc:
-            raise ValueError(self._problem(exc)) from None
+            raise self._problem(exc) from None
         try:
             self._prepare()
         except BaseException as exc:
             self._db.close()
             if isinstance(exc, sqlite3.Error):
-                raise ValueError(self._problem(exc)) from None
+                raise self._problem(exc) from None
             raise
 
     # ------------------------------------------------------------------ file
@@ -226,17 +228,19 @@ class ResultStore:
         """Refuse an SQLite file that is not an intact result store of this format."""
         db = self._db
         if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
-            raise ValueError(f"{self.path} is not a result store of this app (another "
-                             "program's database, or an SQLite file without this app's "
-                             "tables): give another file with --store, or move this one away")
+            raise EngineError("store_foreign", {"path": self.path},
+                              f"{self.path} is not a result store of this app (another "
+                              "program's database, or an SQLite file without this app's "
+                              "tables): give another file with --store, or move this one away")
         self._check_format()
         problem = schema_problem(db)
         if problem:
-            raise ValueError(self._damaged(problem))
+            raise self._damaged(problem)
 
-    def _damaged(self, what: str) -> str:
-        return (f"the result store {self.path} is damaged ({what}): move it away (a new one "
-                "is then created), or give another file with --store")
+    def _damaged(self, what: str) -> EngineError:
+        return EngineError("store_damaged", {"path": self.path, "detail": what},
+                           f"the result store {self.path} is damaged ({what}): move it away "
+                           "(a new one is then created), or give another file with --store")
 
     def _check_format(self) -> None:
         try:
@@ -244,24 +248,33 @@ class ResultStore:
         except (sqlite3.Error, ValueError, TypeError):
             meta = {}
         if meta.get("application") != APPLICATION:
-            raise ValueError(f"{self.path} is damaged (its meta table does not say what it is): "
-                             "give another file with --store, or move this one away")
+            raise EngineError("store_damaged", {"path": self.path, "detail": "meta"},
+                              f"{self.path} is damaged (its meta table does not say what it "
+                              "is): give another file with --store, or move this one away")
         if meta.get("format") != str(FORMAT):
-            raise ValueError(f"{self.path} is a result store of format "
-                             f"{str(meta.get('format'))[:20]!r}, this app reads format "
-                             f"{FORMAT}: use the version of the app that wrote it, or give "
-                             "another file with --store")
+            raise EngineError("store_format", {"path": self.path,
+                                               "format": str(meta.get("format"))[:20],
+                                               "expected": str(FORMAT)},
+                              f"{self.path} is a result store of format "
+                              f"{str(meta.get('format'))[:20]!r}, this app reads format "
+                              f"{FORMAT}: use the version of the app that wrote it, or give "
+                              "another file with --store")
 
-    def _problem(self, exc: sqlite3.Error) -> str:
+    def _problem(self, exc: sqlite3.Error) -> EngineError:
+        """SQLite's error as a coded store error (SQLite's own wording is read here, the
+        one place that knows it)."""
         text = str(exc)
         if "locked" in text or "busy" in text:
-            return (f"the result store {self.path} is locked by another program (another run "
-                    "using it?): wait for it to finish, or give another file with --store")
+            return EngineError("store_locked", {"path": self.path},
+                               f"the result store {self.path} is locked by another program "
+                               "(another run using it?): wait for it to finish, or give "
+                               "another file with --store")
         if "not a database" in text or "malformed" in text or "corrupt" in text:
-            return (f"the result store {self.path} is damaged ({text}): move it away (a new "
-                    "one is then created), or give another file with --store")
-        return (f"cannot use the result store {self.path} ({text}): check that its folder "
-                "exists and is writable, or give another file with --store")
+            return self._damaged(text)
+        return EngineError("store_unusable", {"path": self.path, "detail": text},
+                           f"cannot use the result store {self.path} ({text}): check that "
+                           "its folder exists and is writable, or give another file with "
+                           "--store")
 
     def close(self) -> None:
         """Commit what is pending and close the file (SQLite folds its ``-wal`` side file
@@ -288,7 +301,7 @@ class ResultStore:
                     raise
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
-                raise ValueError(self._problem(exc)) from None
+                raise self._problem(exc) from None
         self._committed = time.monotonic()
 
     def __enter__(self):
@@ -309,7 +322,7 @@ class ResultStore:
                 raise
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise ValueError(self._problem(exc)) from None
+            raise self._problem(exc) from None
 
     # ------------------------------------------------------------------ fits
     def data_key(self, dataset) -> str:
@@ -346,8 +359,8 @@ class ResultStore:
         if test_sizes is not None:
             for key, size in zip(keys, test_sizes):
                 if key in found and not _fits_rows(found[key], size):
-                    raise ValueError(self._damaged(f"the fit stored under {key[:12]}... has "
-                                                   f"predictions for other than {size} rows"))
+                    raise self._damaged(f"the fit stored under {key[:12]}... has "
+                                        f"predictions for other than {size} rows")
         by_index = {i: found[key] for i, key in enumerate(keys) if key in found}
         self.fits += len(keys)
         self.reused += len(by_index)
@@ -410,9 +423,9 @@ class ResultStore:
                     found[key] = decode_fit(fields, header, data)
                 except (ValueError, TypeError, KeyError, OverflowError, RecursionError,
                         MemoryError) as exc:
-                    raise ValueError(self._damaged(
+                    raise self._damaged(
                         f"the fit stored under {str(key)[:12]}... cannot be read: "
-                        f"{one_line(str(exc))[:200]}")) from None
+                        f"{one_line(str(exc))[:200]}") from None
         return found
 
     def _query(self, sql: str, params=()) -> list:
@@ -421,7 +434,7 @@ class ResultStore:
         try:
             return self._db.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
-            raise ValueError(self._problem(exc)) from None
+            raise self._problem(exc) from None
 
     # ------------------------------------------------------------------ runs
     def begin_run(self, experiment, dataset) -> int:
@@ -477,19 +490,20 @@ class ResultStore:
         """One run with the keys of its fits; ``ValueError`` when there is none."""
         rows = self._query(f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?", (int(run_id),))
         if not rows:
-            raise ValueError(f"the result store {self.path} has no run {run_id}")
+            raise EngineError("store_no_run", {"path": self.path, "run_id": run_id},
+                              f"the result store {self.path} has no run {run_id}")
         keys = [k for (k,) in self._query(
             "SELECT key FROM run_fits WHERE run = ? ORDER BY position", (int(run_id),))]
         if not all(isinstance(key, str) for key in keys):
-            raise ValueError(self._damaged(f"run {run_id} lists fits that are not keys"))
+            raise self._damaged(f"run {run_id} lists fits that are not keys")
         return dataclasses.replace(self._stored_run(rows[0]), keys=tuple(keys))
 
     def _stored_run(self, row) -> StoredRun:
         try:
             return _stored_run(row)
         except (ValueError, TypeError, RecursionError) as exc:
-            raise ValueError(self._damaged(f"its run {str(row[0])[:20]} cannot be read: "
-                                           f"{one_line(str(exc))[:200]}")) from None
+            raise self._damaged(f"its run {str(row[0])[:20]} cannot be read: "
+                                f"{one_line(str(exc))[:200]}") from None
 
 
 _RUN_COLUMNS = ("id, batch, started, finished, experiment, base_dir, data, data_fingerprint, "
@@ -558,21 +572,30 @@ def check_store_path(path: str, in_folder: bool = False) -> None:
     if os.path.islink(path) and (in_folder or not os.path.exists(path)):
         what = ("a symbolic link inside the result folder (the app does not write through "
                 "links there)" if in_folder else "a symbolic link to a file that does not exist")
-        raise ValueError(f"the result store {path} is {what}: remove the link, or give the "
-                         "real file with --store")
+        raise EngineError("store_link", {"path": path, "link": path},
+                          f"the result store {path} is {what}: remove the link, or give the "
+                          "real file with --store")
     for suffix in _SIDE_FILES:
         if os.path.islink(path + suffix):
-            raise ValueError(f"the result store's side file {path + suffix} is a symbolic link: "
-                             "remove it (SQLite would write through it), or give another file "
-                             "with --store")
+            raise EngineError("store_link", {"path": path, "link": path + suffix},
+                              f"the result store's side file {path + suffix} is a symbolic "
+                              "link: remove it (SQLite would write through it), or give "
+                              "another file with --store")
     if not os.path.lexists(path):
         return
-    check_regular_file(path, "a result store file")
+    try:
+        check_regular_file(path, "a result store file")
+    except EngineError:
+        raise
+    except ValueError as exc:                 # a folder, a pipe, a device ...
+        raise EngineError("store_unusable", {"path": path, "detail": "not_regular"},
+                          str(exc)) from None
     with open(path, "rb") as stream:          # a regular file: reading cannot block
         head = stream.read(len(_SQLITE_HEADER))
     if head and head != _SQLITE_HEADER:
-        raise ValueError(f"{path} is not a result store (not an SQLite database): give another "
-                         "file with --store, or move this one away")
+        raise EngineError("store_not_sqlite", {"path": path},
+                          f"{path} is not a result store (not an SQLite database): give "
+                          "another file with --store, or move this one away")
 
 
 def schema_problem(db) -> Optional[str]:
@@ -671,8 +694,9 @@ def load_run(store, run_id: int, dataset=None, n_jobs: int = 1):
         if dataset is None:
             dataset = load_dataset(experiment.dataset, experiment.base_dir)
         if data_fingerprint(dataset) != stored.data_fingerprint:
-            raise ValueError(f"the data of run {run_id} changed since it ran: run the "
-                             "experiment again")
+            raise EngineError("store_data_changed", {"path": store.path, "run_id": run_id},
+                              f"the data of run {run_id} changed since it ran: run the "
+                              "experiment again")
         store.replay = True
         try:
             return (yield from run_experiment(experiment, n_jobs=n_jobs, dataset=dataset,

@@ -58,6 +58,7 @@ class Job(QThread):
     details = Signal(list)        # the ``detail`` of every record since the last emission
     succeeded = Signal(object)    # the result
     failed = Signal(str)          # a message for the user
+    failed_with = Signal(str, object)   # the same message, and the error (its ``code``)
     cancelled = Signal()
 
     def __init__(self, make_work: Callable, name: str = "job", parent=None,
@@ -113,14 +114,20 @@ class Job(QThread):
                 print(f"in the {self.objectName()} process:\n{exc.child_traceback}",
                       file=sys.stderr, end="")
             if exc.exception is not None:
-                self.failed.emit(failure_message(exc.exception))
+                self._fail(failure_message(exc.exception), exc.exception)
             else:                         # it died (killed, out of memory) or did not pickle
-                self.failed.emit(exc.message if exc.type_name == "ProcessDied"
-                                 else f"unexpected failure ({exc})")
+                self._fail(exc.message if exc.type_name == "ProcessDied"
+                           else f"unexpected failure ({exc})", exc)
         except Exception as exc:  # noqa: BLE001 - shown in a dialog, never a crash
             if not isinstance(exc, (ValueError, OSError, MemoryError)):
                 traceback.print_exc(file=sys.stderr)
-            self.failed.emit(failure_message(exc))
+            self._fail(failure_message(exc), exc)
+
+    def _fail(self, message: str, error: BaseException) -> None:
+        """Tell the user's ``message``, and the ``error`` itself to those that decide on
+        its code (:func:`engine.errors.error_code`), never on the message's words."""
+        self.failed_with.emit(message, error)
+        self.failed.emit(message)
 
     def _drive(self, work) -> None:
         last, pending = 0.0, []
@@ -173,7 +180,7 @@ class JobSlot:
         with warnings.catch_warnings():          # PySide warns of signals never connected
             warnings.simplefilter("ignore", RuntimeWarning)
             for signal in (job.progressed, job.details, job.succeeded, job.failed,
-                           job.cancelled):
+                           job.failed_with, job.cancelled):
                 try:
                     signal.disconnect()
                 except (RuntimeError, TypeError):

@@ -2,7 +2,8 @@
 last results, emitting a signal whenever one of them changes.
 
 Tabs read and write the state; they never talk to each other directly. Everything in
-it is a plain engine value (Dataset, model entries as in the experiment file, engine
+it is a plain engine value (Dataset, model entries as typed ModelEntry values that convert
+to and from the experiment file's blocks, engine
 settings dataclasses, ExperimentResult), so saving it is writing an experiment file.
 """
 from __future__ import annotations
@@ -21,6 +22,7 @@ from engine.experiment import (AloocvSettings, CalibrationSettings, Experiment, 
 from engine.stats import ComparisonSettings
 
 from .dataset_list import dataset_blocks, rename_problem, unique_names, with_name
+from .model_entry import ModelEntry
 from .render_queue import RenderQueue
 
 
@@ -38,7 +40,8 @@ class AppState(QObject):
         super().__init__(parent)
         self.dataset: Optional[Dataset] = None   # the selected one of ``datasets``
         self.datasets: list = []                 # every data set of the experiment, in order
-        self.model_entries: list = []
+        #: The model entries (:class:`~gui.model_entry.ModelEntry`), in order.
+        self.models: tuple = ()
         self.cv = CVConfig()
         self.metrics: tuple = ()   # () = the default for the target (engine.metrics)
         #: True once the metrics were chosen (on the CV tab, or named by an experiment
@@ -134,8 +137,15 @@ class AppState(QObject):
         self.datasets_changed.emit(list(datasets))
 
     def set_model_entries(self, entries: list) -> None:
-        self.model_entries = [dict(e) for e in entries]
+        """Take ``entries`` (experiment-file dicts or ModelEntry values) as the models."""
+        self.models = tuple(ModelEntry.of(entry) for entry in entries)
         self.models_changed.emit(self.model_entries)
+
+    @property
+    def model_entries(self) -> list:
+        """The models as the experiment file's dicts (fresh copies: changing one changes
+        nothing here; :meth:`set_model_entries` does)."""
+        return [entry.to_dict() for entry in self.models]
 
     def set_cv(self, cv: CVConfig, metrics: tuple, n_jobs: int = 1) -> None:
         self.cv, self.metrics, self.n_jobs = cv, tuple(metrics), n_jobs

@@ -18,6 +18,7 @@ from typing import Optional
 
 import pandas as pd
 
+from engine.errors import EngineError, error_code, is_store_error
 from engine.fingerprint import data_fingerprint
 from engine.store import ResultStore, load_run
 from engine.verdict import metric_label
@@ -27,13 +28,6 @@ FIT_SECTIONS = ("models", "cv", "metrics")
 RUN_COLUMNS = ["Run", "Started", "Data", "Models", "Compare on", "Fits", "Reused",
                "Status"]
 
-
-class StoreProblem(ValueError):
-    """The store file cannot be used (not a store, another program's, damaged, locked)."""
-
-    def __init__(self, path: str, reason: str):
-        super().__init__(reason)
-        self.path, self.reason = path, reason
 
 
 @dataclass(frozen=True)
@@ -80,22 +74,20 @@ class StoreSnapshot:
 
 # ---------------------------------------------------------------------- reading
 def open_store(path: str) -> ResultStore:
-    """The store at ``path`` open (created when missing, its folder too); StoreProblem
-    when the file is refused."""
+    """The store at ``path`` open (created when missing, its folder too); an
+    :class:`~engine.errors.EngineError` with a ``store_`` code when the file is refused."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    try:
-        return ResultStore(path)
-    except ValueError as exc:
-        raise StoreProblem(path, str(exc)) from None
+    return ResultStore(path)          # a refused file: an EngineError with a store_ code
 
 
 def last_run_id(path: str) -> int:
-    """The id of the store's last run (0 for none or no file yet); StoreProblem when the
-    file is refused. A missing file is not created (its folder is)."""
+    """The id of the store's last run (0 for none or no file yet); an EngineError
+    with a ``store_`` code when the file is refused. A missing file is not created (its folder is)."""
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
     except OSError as exc:
-        raise StoreProblem(path, f"cannot make its folder: {exc.strerror or exc}") from None
+        raise EngineError("store_unusable", {"path": path, "detail": "folder"},
+                          f"cannot make its folder: {exc.strerror or exc}") from None
     return read_store(path).last_id
 
 
@@ -112,7 +104,8 @@ def read_store(path: str, setup: Optional[dict] = None, datasets=(),
     with open_store(path) as store:
         runs = tuple(store.runs())
         if setup is not None and datasets and runs:
-            offer = resume_offer(runs, current_runs(setup, datasets, fingerprints))
+            offer = resume_offer(runs, current_runs(setup, datasets, fingerprints),
+                                 planned_fits(setup, datasets))
             stored = stored_counts(store, setup, datasets, fingerprints)
     return StoreSnapshot(path, runs, offer, True, runs[-1].id if runs else 0, stored, setup)
 
@@ -132,6 +125,24 @@ def stored_counts(store, setup: dict, datasets, fingerprints: dict) -> Optional[
         keys = [fingerprints[id(d)][1] if id(d) in fingerprints else None for d in datasets]
         return tuple(stored_fits(store, experiment, datasets,
                                  None if None in keys else keys))
+    except ValueError:
+        return None
+
+
+def planned_fits(setup: dict, datasets) -> Optional[int]:
+    """The fits a Run of the window's setup keeps in the store, counted by
+    :func:`engine.run_plan.plan_run` (the count of the panel, the progress bar and
+    Cancel); None when the setup cannot run as it is."""
+    from engine.benchmark import experiment_for
+    from engine.experiment import parse_experiment
+    from engine.run_plan import plan_run
+
+    datasets = list(datasets)
+    try:
+        experiment = parse_experiment(setup)
+        if experiment.datasets:
+            experiment = experiment_for(experiment, datasets)
+        return plan_run(experiment, datasets).fits
     except ValueError:
         return None
 
@@ -173,9 +184,11 @@ def same_run(run, current: dict) -> bool:
     return run.data_fingerprint == fingerprint and fit_sections(run.experiment) == sections
 
 
-def resume_offer(runs, current: dict) -> Optional[ResumeOffer]:
+def resume_offer(runs, current: dict, total: Optional[int] = None) -> Optional[ResumeOffer]:
     """The offer to resume the latest batch of runs of the current setup, when it did not
-    finish (a run incomplete, or a data set not begun); None otherwise."""
+    finish (a run incomplete, or a data set not begun); None otherwise. ``total``: the
+    setup's fits (:func:`planned_fits`); without it, the stored runs' count for each data
+    set."""
     batches = {}
     for run in runs:
         batches.setdefault(run.batch, []).append(run)
@@ -186,7 +199,7 @@ def resume_offer(runs, current: dict) -> Optional[ResumeOffer]:
             return None
         per_dataset = max((run.fits for run in batch), default=0)
         done = sum(kept_fits(run) for run in batch)
-        total = per_dataset * len(current)
+        total = per_dataset * len(current) if total is None else total
         if total == 0:
             return None
         return ResumeOffer(batch[0].started, done, total, tuple(run.id for run in batch))
@@ -280,7 +293,9 @@ def copy_store(source: str, target: str) -> bool:
         return False
     try:
         open_store(source).close()                 # refused files are not copied
-    except StoreProblem:
+    except EngineError as exc:
+        if not is_store_error(exc):
+            raise
         return False
     temporary = f"{target}.tmp-{os.getpid()}"
     try:
@@ -299,27 +314,31 @@ def copy_store(source: str, target: str) -> bool:
 
 
 # ---------------------------------------------------------------------- words
-def problem_text(path: str, reason: str) -> str:
-    """A refused store file in plain words: what it is and what to do."""
-    lowered = reason.lower()
-    if "locked" in lowered:
-        what = ("is in use by another program (another run of this experiment, in another "
-                "window?)")
-        todo = "Wait for that run to finish and press Run again, or"
-    elif "another program" in lowered:
-        what = "is another program's database, not a result store of this app"
-        todo = "Move or rename that file (a new result store is then made), or"
-    elif "not an sqlite" in lowered:
-        what = "is not a result store (it is not an SQLite database)"
-        todo = "Move or rename that file (a new result store is then made), or"
-    elif "damaged" in lowered:
-        what = "is damaged"
-        todo = "Move or rename that file (a new result store is then made), or"
-    elif "format" in lowered:
-        what = "was written by another version of this app"
-        todo = "Open the experiment with that version, move or rename the file, or"
+#: What a refused store file is, and what to do, by the error's code.
+PROBLEM_WORDS = {
+    "store_locked": ("is in use by another program (another run of this experiment, in "
+                     "another window?)",
+                     "Wait for that run to finish and press Run again, or"),
+    "store_foreign": ("is another program's database, not a result store of this app",
+                      "Move or rename that file (a new result store is then made), or"),
+    "store_not_sqlite": ("is not a result store (it is not an SQLite database)",
+                         "Move or rename that file (a new result store is then made), or"),
+    "store_damaged": ("is damaged",
+                      "Move or rename that file (a new result store is then made), or"),
+    "store_format": ("was written by another version of this app",
+                     "Open the experiment with that version, move or rename the file, or"),
+}
+
+
+def problem_text(path: str, problem) -> str:
+    """A refused store file in plain words: what it is and what to do, chosen by the
+    code of ``problem`` (an :class:`~engine.errors.EngineError`; anything else, or
+    another code, is shown with its message)."""
+    code = error_code(problem)
+    if code in PROBLEM_WORDS:
+        what, todo = PROBLEM_WORDS[code]
     else:
-        what = f"cannot be used ({reason})"
+        what = f"cannot be used ({problem})"
         todo = "Check that its folder exists and you may write to it, or"
     return (f"The result store {path} {what}.\n\nThe app keeps every finished fit there so "
             "that runs resume and grow; it has not changed the file.\n\n"
@@ -339,9 +358,10 @@ def counts_text(runs) -> str:
     return f" ({reused:,} of {fits:,} fits reused from earlier runs)"
 
 
-def kept_text(runs) -> str:
-    """What a cancelled Run kept, in words."""
-    fits = sum(run.fits for run in runs)
+def kept_text(runs, planned: Optional[int] = None) -> str:
+    """What a cancelled Run kept, in words; of ``planned`` fits (the run's plan,
+    :mod:`engine.run_plan`) when given, else of the fits of the runs begun."""
+    fits = sum(run.fits for run in runs) if planned is None else planned
     kept = sum(kept_fits(run) for run in runs)
     if not kept:
         return "No fit had finished: Run starts again."

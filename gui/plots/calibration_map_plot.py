@@ -9,6 +9,8 @@ import pandas as pd
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
+from engine.columns import METHOD, MODEL
+
 from .plot_panel import PlotPanel, legend_above
 from .reliability_plot import (fill_legend, legend_entries, ordered_series,
                                series_label, series_pen)
@@ -51,8 +53,8 @@ class CalibrationMapPlot(PlotPanel):
             self.plot.addItem(step)
             self._steps.append(step)
         for step, (model, method) in zip(self._steps, series):
-            rows = table[(table["model"].astype(str) == model)
-                         & (table["method"].astype(str) == method)]
+            rows = table[(table[MODEL].astype(str) == model)
+                         & (table[METHOD].astype(str) == method)]
             rows = rows.sort_values("bucket_low", kind="mergesort").reset_index(drop=True)
             self._tables.append((model, method, rows))
             edges, values = step_points(rows)

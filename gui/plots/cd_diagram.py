@@ -25,6 +25,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics
 
+from engine.columns import MEAN_RANK, MODEL
+
 from .plot_panel import PlotPanel
 
 ELLIPSIS = "\u2026"
@@ -145,8 +147,8 @@ class CDDiagram(PlotPanel):
         (model, mean_rank; models without a rank are left out), ``critical_difference``
         Nemenyi's (None or NaN without a Nemenyi test), ``cliques`` the groups no test
         separates."""
-        ranked = ranks.dropna(subset=["mean_rank"]).sort_values("mean_rank", kind="mergesort")
-        self._ranks = {str(m): float(r) for m, r in zip(ranked["model"], ranked["mean_rank"])}
+        ranked = ranks.dropna(subset=[MEAN_RANK]).sort_values(MEAN_RANK, kind="mergesort")
+        self._ranks = {str(m): float(r) for m, r in zip(ranked[MODEL], ranked[MEAN_RANK])}
         self._shown_room = None
         self._k = len(ranks)
         cd = critical_difference

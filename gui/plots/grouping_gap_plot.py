@@ -7,6 +7,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from engine.columns import MODEL
+
 from .bar_labels import label_bars
 from .class_counts_plot import PlotHint
 from .plot_panel import PlotPanel
@@ -39,7 +41,7 @@ class GroupingGapPlot(PlotPanel):
         self.plot.vb.sigResized.connect(lambda *_: self._label_bars())
 
     def _label_bars(self) -> None:
-        models = [] if self._rows is None else [str(m) for m in self._rows["model"]]
+        models = [] if self._rows is None else [str(m) for m in self._rows[MODEL]]
         self.tick_labels = label_bars(self, models)
 
     def set_gap(self, table, metric: str, metric_name: str) -> None:

@@ -13,6 +13,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from engine.columns import P_BETTER, P_EQUIVALENT, P_WORSE
 from engine.stats import Posterior
 from engine.verdict import metric_label
 
@@ -87,8 +88,7 @@ class ProbabilityStrip(QWidget):
 
     def set_probabilities(self, model_a: str, model_b: str, probabilities: dict,
                           colours: tuple = (A_COLOUR, B_COLOUR)) -> None:
-        worse, equivalent, better = (probabilities[k] for k in ("p_worse", "p_equivalent",
-                                                                "p_better"))
+        worse, equivalent, better = (probabilities[k] for k in (P_WORSE, P_EQUIVALENT, P_BETTER))
         self.worse_label.setText(f"{model_b} better: {worse:.3f}")
         self.equivalent_label.setText(f"practically equivalent: {equivalent:.3f}")
         self.better_label.setText(f"{model_a} better: {better:.3f}")

@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from engine.calibration import CURVE_COLUMNS, VARIANTS
+from engine.columns import METHOD, MODEL
 
 from .plot_panel import PlotPanel, colour, legend_above, light_grid, plain_axes
 
@@ -46,7 +47,7 @@ def series_label(models: list, model: str, method: str) -> str:
 def ordered_series(frame: pd.DataFrame, models: list) -> list:
     """``[(model, method)]`` present in ``frame``, models in the given order, methods in
     the usual order (uncalibrated first)."""
-    present = set(zip(frame["model"].astype(str), frame["method"].astype(str)))
+    present = set(zip(frame[MODEL].astype(str), frame[METHOD].astype(str)))
     methods = list(METHOD_ORDER) + sorted({m for _, m in present} - set(METHOD_ORDER))
     return [(model, method) for model in models for method in methods
             if (model, method) in present]
@@ -161,12 +162,12 @@ class ReliabilityPlot(PlotPanel):
         self.histogram.enableAutoRange(axis="y")
 
     def _series_data(self, curve, probabilities, model, method, prob_column) -> tuple:
-        diagram = curve[(curve["model"].astype(str) == model)
-                        & (curve["method"].astype(str) == method)]
+        diagram = curve[(curve[MODEL].astype(str) == model)
+                        & (curve[METHOD].astype(str) == method)]
         counts = np.zeros(HIST_BINS)
         if prob_column and prob_column in probabilities.columns:
-            rows = probabilities[(probabilities["model"].astype(str) == model)
-                                 & (probabilities["method"].astype(str) == method)]
+            rows = probabilities[(probabilities[MODEL].astype(str) == model)
+                                 & (probabilities[METHOD].astype(str) == method)]
             counts = np.histogram(np.clip(rows[prob_column].to_numpy(dtype=float), 0, 1),
                                   bins=self._edges)[0]
         return model, method, diagram.reset_index(drop=True), counts

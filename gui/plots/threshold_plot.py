@@ -11,6 +11,8 @@ import pandas as pd
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
+from engine.columns import MODEL
+
 from .class_counts_plot import PlotHint
 from .legend_label import LegendLabel
 from .plot_panel import PlotPanel, colour, count_axis, line_style, symbol
@@ -30,7 +32,7 @@ def axis_label(table: pd.DataFrame, kinds=None) -> str:
     if "positive_class" not in table.columns:
         return Y_LABEL
     positive = set(table["positive_class"].dropna().astype(str))
-    values = {(kinds or {}).get(m, "proba") for m in table["model"]}
+    values = {(kinds or {}).get(m, "proba") for m in table[MODEL]}
     if len(positive) != 1 or len(values) != 1:
         return Y_LABEL
     name = positive.pop()
@@ -83,7 +85,7 @@ class ThresholdPlot(PlotPanel):
             self._points = {}
             self.hint.show(EMPTY)
             return
-        models = list(dict.fromkeys(table["model"]))
+        models = list(dict.fromkeys(table[MODEL]))
         usual = {USUAL_THRESHOLDS.get((kinds or {}).get(m, "proba")) for m in models}
         self.set_usual_threshold(usual.pop() if len(usual) == 1 else None)
         self.plot.setLabel("left", axis_label(table, kinds))
@@ -91,7 +93,7 @@ class ThresholdPlot(PlotPanel):
         x_all = fold_positions(table, n_splits)
         self._points = {}
         for i, model in enumerate(models):
-            rows = (table["model"] == model).to_numpy()
+            rows = (table[MODEL] == model).to_numpy()
             order = np.argsort(x_all[rows], kind="stable")
             x, y = x_all[rows][order], table["threshold"].to_numpy(dtype=float)[rows][order]
             self._style(self._curves[i], i)

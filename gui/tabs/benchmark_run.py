@@ -1,18 +1,15 @@
 """The Cross-validation tab's run of an experiment with several data sets.
 
-``engine.benchmark.run_benchmark`` in a child process (:func:`engine.runner.run_in_process`,
-as the single run), every data set's result prepared for display there; the setup checked
-on a worker thread first; the words and the live plot of its progress, data set by data
-set. The outcome goes into the state with ``AppState.set_benchmark``.
+The run itself goes through :mod:`gui.tabs.run_job` like a single data set's; here: every
+data set's result prepared for display in the run's process (:class:`PrepareEach`), the
+words of the fit count and of the progress, and the live plot of the progress, data set by
+data set. The outcome goes into the state with ``AppState.set_benchmark``.
 """
 from __future__ import annotations
 
 from html import escape
 
-from engine import guards, runner
-from engine.benchmark import DatasetStep, check_datasets, experiment_for, run_benchmark
-from engine.experiment import parse_experiment
-from engine.preflight import blocking, check_experiment
+from engine.benchmark import DatasetStep
 from engine.verdict import metric_label
 
 
@@ -31,38 +28,6 @@ class PrepareEach:
 
     def __repr__(self) -> str:
         return f"PrepareEach({self.prepare!r})"
-
-
-def run_benchmark_in_process(experiment, datasets, n_jobs: int, prepare, cluster=None,
-                             store=None, **options):
-    """The window's run of several data sets: ``run_benchmark`` in a child process, each
-    result prepared for display there with ``prepare``; a generator like
-    ``run_benchmark``.  ``cluster``: a Dask scheduler's address (the child connects to
-    it).  ``store``: the result store's file (opened in the child), or None.  ``options``
-    go to the runner."""
-    from .run_on import on_cluster
-
-    return runner.run_in_process(on_cluster(run_benchmark, cluster), (experiment,),
-                                 {"n_jobs": n_jobs, "datasets": tuple(datasets), "store": store},
-                                 prepare=PrepareEach(prepare), name="cross-validation",
-                                 **options)
-
-
-def check_benchmark(setup: dict, datasets, n_jobs: int) -> tuple:
-    """On a worker thread: the experiment of the window's setup (an experiment file's JSON
-    object with a ``"datasets"`` list), validated, its metrics filled in for the data sets,
-    every data set checked against the metrics and the folds, and
-    :func:`engine.guards.check_run`'s assessment over all of them.
-
-    Returns ``(experiment, datasets, n_jobs, assessment)``; a ValueError names the data set
-    and says what to change."""
-    datasets = list(datasets)
-    experiment = experiment_for(parse_experiment(setup), datasets)
-    problems = check_experiment(experiment, datasets)
-    if not blocking(problems):
-        check_datasets(experiment, datasets)
-    return (experiment, datasets, n_jobs, guards.check_run(experiment, datasets, n_jobs),
-            problems)
 
 
 def fit_count_text(plan, k: int, r: int, datasets) -> str:

@@ -1,10 +1,11 @@
 """The Cross-validation tab: folds, repeats, seed, metrics and jobs; Run, Cancel, progress, log.
 
-The run is ``engine.analysis.run_experiment`` in a child process
-(:func:`engine.runner.run_in_process`, so the fits never hold the GUI thread's GIL),
-driven by a :class:`~gui.jobs.Job`; Cancel ends the child at once. On success the result
-goes into the state. With several data sets the run is ``engine.benchmark.run_benchmark``
-the same way (:mod:`gui.tabs.benchmark_run`), its result ``AppState.set_benchmark``'s.
+The run goes through the engine's run service (:mod:`engine.run_service`, as the
+headless runner's): checked on a worker thread, then run in a child process
+(:mod:`gui.tabs.run_job`, :func:`engine.runner.run_in_process`, so the fits never hold
+the GUI thread's GIL), driven by a :class:`~gui.jobs.Job`; Cancel ends the child at once.
+On success the result goes into the state (``AppState.set_result``, or with several data
+sets ``AppState.set_benchmark``). This module keeps the widgets.
 """
 from __future__ import annotations
 
@@ -18,12 +19,12 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
                                QVBoxLayout, QWidget)
 
 from engine import guards, runner, schema
-from engine.analysis import run_experiment
 from engine.costs import COST_METRIC, is_threshold_free
 from engine.cv import CVConfig
-from engine.experiment import CalibrationSettings, parse_experiment
-from engine.preflight import blocking, check_experiment
-from engine.run_plan import plan_models
+from engine.experiment import CalibrationSettings
+from engine.preflight import blocking
+from engine.run_plan import plan_models, plan_run
+from engine.run_service import is_several
 from engine.verdict import metric_label
 
 from ..help import help_title
@@ -34,10 +35,11 @@ from ..note_words import note_words, plain_ids
 from ..plots.live_scores_plot import LiveScoresPlot
 from ..preflight_fixes import apply_to_state
 from ..views.preflight_dialog import PreflightDialog
-from .benchmark_run import (LivePlotFeed, check_benchmark, fit_count_text, progress_text,
-                            run_benchmark_in_process)
+from . import run_job
+from .benchmark_run import LivePlotFeed, fit_count_text, progress_text
 from .curves_options import CurvesOptions
-from .run_on import RunOn, checked_on, on_cluster
+from .run_job import check_setup
+from .run_on import RunOn, checked_on
 from .store_link import StoreLink, checked_store
 
 
@@ -58,34 +60,16 @@ PREPARED_FOR_DISPLAY = runner.Precompute("notes", "cv.score_matrix", "cv.confusi
 
 
 def run_in_process(experiment, dataset, n_jobs: int = 1, cluster=None, store=None, **options):
-    """The window's run: ``run_experiment`` in a child process
-    (:func:`engine.runner.run_in_process`), its result prepared for display there; a
-    generator like ``run_experiment``.  ``cluster``: a Dask scheduler's address (the
-    child connects to it).  ``store``: the result store's file (opened in the child), or
-    None.  ``options`` go to the runner.
+    """The window's run of one data set, as Run starts it (:func:`gui.tabs.run_job.
+    run_in_process`: the run service in a child process, its result prepared for display
+    there); a generator like ``run_experiment``.  ``cluster``: a Dask scheduler's address
+    (the child connects to it).  ``store``: the result store's file (opened in the child),
+    or None.  ``options`` go to the runner.
 
     (The bundle's ``--check-bundle`` drives it too, as the window's run path.)
     """
-    return runner.run_in_process(on_cluster(run_experiment, cluster), (experiment,),
-                                 {"n_jobs": n_jobs, "dataset": dataset, "store": store},
-                                 prepare=PREPARED_FOR_DISPLAY, name="cross-validation",
-                                 **options)
-
-
-def check_setup(setup: dict, dataset, n_jobs: int) -> tuple:
-    """On a worker thread: the experiment of the window's setup (an experiment file's
-    JSON object), validated, the pre-run check's problems (:mod:`engine.preflight`) and
-    :func:`engine.guards.check_run`'s assessment of it.
-    Returns ``(experiment, dataset, n_jobs, assessment, problems)``; a ValueError says what
-    to change."""
-    experiment = parse_experiment(setup)
-    if experiment.test:                   # the held-out test file: read and checked now
-        from engine.heldout import load_test_set
-
-        load_test_set(experiment.test, dataset, experiment.base_dir)
-    problems = check_experiment(experiment, dataset)
-    return (experiment, dataset, n_jobs, guards.check_run(experiment, dataset, n_jobs),
-            problems)
+    return run_job.run_in_process(experiment, (dataset,), n_jobs, PREPARED_FOR_DISPLAY,
+                                  cluster, store, **options)
 
 
 def log_text(result) -> str:
@@ -541,17 +525,10 @@ class CVTab(QWidget):
         n_jobs, cluster = self.state.n_jobs, self.run_on.cluster()
         self._cluster = cluster               # the scheduler the run goes to, or None
         store = self.store.path_for_run()
-        if len(self.state.datasets) > 1:      # every data set checked, all their fits counted
-            datasets = list(self.state.datasets)
-            job = Job(lambda: (checked_on(cluster, lambda: check_benchmark(setup, datasets,
-                                                                           n_jobs)),
-                               checked_store(store)),
-                      name="run-check")
-        else:
-            dataset = self.state.dataset
-            job = Job(lambda: (checked_on(cluster, lambda: check_setup(setup, dataset, n_jobs)),
-                               checked_store(store)),
-                      name="run-check")
+        datasets = list(self.state.datasets)  # one data set is a list of one
+        job = Job(lambda: (checked_on(cluster, lambda: check_setup(setup, datasets, n_jobs)),
+                           checked_store(store)),
+                  name="run-check")
         job.succeeded.connect(self._on_checked)
         job.failed.connect(self._on_check_failed)
         self.time_label.setText("Checking the setup…")
@@ -559,7 +536,7 @@ class CVTab(QWidget):
         self._update_buttons()
 
     def _on_checked(self, checked) -> None:
-        (experiment, dataset, n_jobs, assessment, problems), store = checked
+        (experiment, datasets, n_jobs, assessment, problems), store = checked
         cancelled = self._end_check()
         self._warnings = [problem for problem in problems if not problem.blocking]
         if cancelled:
@@ -572,14 +549,14 @@ class CVTab(QWidget):
             self.time_label.setText("Not started.")
             self._show_error(sentence(assessment.refuse))
         elif not assessment.ask:
-            self._launch(experiment, dataset, n_jobs)
+            self._launch(experiment, datasets, n_jobs)
         else:
-            job = Job(lambda: guards.estimate_seconds(experiment, dataset, n_jobs),
+            job = Job(lambda: guards.estimate_seconds(experiment, datasets, n_jobs),
                       name="run-estimate")
             job.succeeded.connect(lambda seconds: self._ask_then_launch(
-                assessment, seconds, experiment, dataset, n_jobs))
+                assessment, seconds, experiment, datasets, n_jobs))
             job.failed.connect(lambda _message: self._ask_then_launch(
-                assessment, None, experiment, dataset, n_jobs))
+                assessment, None, experiment, datasets, n_jobs))
             self.time_label.setText("A large run: timing a few fits to estimate how long "
                                     "it would take…")
             self._check_job.start(job)
@@ -616,7 +593,7 @@ class CVTab(QWidget):
         self._update_buttons()
         return job is not None and job.cancel_requested
 
-    def _ask_then_launch(self, assessment, seconds, experiment, dataset, n_jobs) -> None:
+    def _ask_then_launch(self, assessment, seconds, experiment, datasets, n_jobs) -> None:
         if self._end_check():
             self.time_label.setText("Not started.")
             return
@@ -626,33 +603,30 @@ class CVTab(QWidget):
             "(Cancel stops it at any time; fewer repeats or models make it shorter.)",
             QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
         if answer == QMessageBox.Yes:
-            self._launch(experiment, dataset, n_jobs)
+            self._launch(experiment, datasets, n_jobs)
         else:
             self.time_label.setText("Not started: change the models, folds or repeats, "
                                     "then press Run.")
 
-    def _launch(self, experiment, dataset, n_jobs) -> None:
-        """Run on ``dataset``, or on each of a list of data sets (``run_benchmark``)."""
-        from engine.run_plan import plan_run
-
-        total = plan_run(experiment, dataset).steps      # the progress records to come
-        several, cluster = isinstance(dataset, (list, tuple)), self._cluster
-        store = self.store.launched_path()
-        if several:
-            feed = self._feed = LivePlotFeed(self.live_plot, experiment, self.state.renderer)
-            job = Job(lambda: run_benchmark_in_process(experiment, dataset, n_jobs,
-                                                       PREPARED_FOR_DISPLAY, cluster,
-                                                       store=store),
-                      name="cross-validation", min_interval=0.1)
-            job.details.connect(feed.add)
+    def _launch(self, experiment, datasets, n_jobs) -> None:
+        """Run on ``datasets`` (:mod:`engine.run_service`: one experiment, or one across
+        several data sets); the progress bar's total is the run plan's."""
+        plan = plan_run(experiment, datasets)
+        total = plan.steps                               # the progress records to come
+        self.store.planned_fits = plan.fits              # what Cancel's words count
+        cluster, store = self._cluster, self.store.launched_path()
+        job = Job(lambda: run_job.run_in_process(experiment, datasets, n_jobs,
+                                                 PREPARED_FOR_DISPLAY, cluster, store),
+                  name="cross-validation", min_interval=0.1)   # in a child process
+        if is_several(experiment):
+            self._feed = LivePlotFeed(self.live_plot, experiment, self.state.renderer)
+            job.details.connect(self._feed.add)
             job.succeeded.connect(self._on_benchmark_succeeded)
         else:
-            job = Job(lambda: run_in_process(experiment, dataset, n_jobs, cluster, store),
-                      name="cross-validation", min_interval=0.1)   # in a child process
             job.details.connect(self.live_plot.add_fold_scores)
             job.succeeded.connect(self._on_succeeded)
         job.progressed.connect(self._on_progress)
-        job.failed.connect(self._on_failed)
+        job.failed_with.connect(self._on_failed)
         job.cancelled.connect(self._on_cancelled)
         self.progress_bar.setRange(0, total)
         self.progress_bar.setValue(0)
@@ -725,14 +699,16 @@ class CVTab(QWidget):
         self.state.status_message.emit("Cross-validation cancelled.")
         self.run_cancelled.emit()
 
-    def _on_failed(self, message: str) -> None:
+    def _on_failed(self, message: str, error=None) -> None:
+        """The run failed: ``message`` for the user; ``error``'s code decides whether it
+        is the result store's problem (:meth:`StoreLink.took_problem`)."""
         self._finish_job()
         self.live_plot.reset("The run failed; see the message. Fix the setting and press Run.")
         self.time_label.setText("The run failed.")
         self.store.ended("failed", self.time_label.text())
         self.log.appendPlainText(f"error: {message}")
         self.run_failed.emit(message)
-        if not self.store.took_problem(message):
+        if not self.store.took_problem(error):
             self._show_error(message)
 
     def _finish_job(self) -> None:

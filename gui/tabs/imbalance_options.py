@@ -11,6 +11,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QWidget
 from engine.catalogue import takes_class_weight
 from engine.imbalance import has_imblearn
 
+from ..model_entry import ModelEntry
+
 #: (shown text, ``"resample"`` value, what it does) in the order offered
 RESAMPLE_CHOICES = (("none", None, "the training rows as they are"),
                     ("over-sampling", "over", "repeats rows of the smaller classes"),
@@ -47,7 +49,8 @@ class ImbalanceOptions(QObject):
     def __init__(self, entry: dict, locked: set, form: QFormLayout, parent: QWidget):
         super().__init__(parent)
         self.balance_check = None
-        if takes_class_weight(entry["estimator"]):
+        model = ModelEntry.of(entry)
+        if takes_class_weight(model.estimator):
             self.balance_check = QCheckBox("Balance classes (class_weight = \"balanced\")",
                                            parent)
             self.balance_check.setToolTip(_tip(BALANCE_TIP))
@@ -60,7 +63,7 @@ class ImbalanceOptions(QObject):
             self.resample_box.addItem(text, value)
             self.resample_box.setItemData(self.resample_box.count() - 1, tip, Qt.ToolTipRole)
         available = has_imblearn()
-        self.resample_box.setEnabled(available or entry.get("resample") is not None)
+        self.resample_box.setEnabled(available or model.resample is not None)
         self.resample_box.setToolTip(_tip(RESAMPLE_TIP if available else MISSING_TIP))
         self.resample_box.activated.connect(
             lambda index: self.edited.emit("resample", self.resample_box.itemData(index)))
@@ -69,10 +72,11 @@ class ImbalanceOptions(QObject):
 
     def show_entry(self, entry: dict) -> None:
         """Show the entry's ``class_weight`` and ``"resample"`` without emitting."""
+        model = ModelEntry.of(entry)
         if self.balance_check is not None:
             self.balance_check.blockSignals(True)
-            balanced = (entry.get("params") or {}).get("class_weight") == "balanced"
+            balanced = model.params.get("class_weight") == "balanced"
             self.balance_check.setChecked(balanced)
             self.balance_check.blockSignals(False)
-        index = self.resample_box.findData(entry.get("resample"))
+        index = self.resample_box.findData(model.resample)
         self.resample_box.setCurrentIndex(max(index, 0))

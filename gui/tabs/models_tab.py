@@ -21,6 +21,7 @@ from engine.catalogue import (CATALOGUE, expand_model, expand_models, is_scale_s
                               parameter_specs, presets)
 
 from ..help import help_title
+from ..model_entry import ModelEntry
 from .imbalance_options import ImbalanceOptions
 from .threshold_options import ThresholdOptions, threshold_words
 from .tuning_options import (FoldContext, TuneOptions, editable_entry, fold_context, is_tuned,
@@ -75,7 +76,7 @@ def field_text(values) -> str:
 
 def grid_dict(entry: dict):
     """The entry's grid as one dict, or None when it is a list of several dicts."""
-    grid = entry.get("grid")
+    grid = ModelEntry.of(entry).grid
     if not grid:
         return {}
     if isinstance(grid, dict):
@@ -86,9 +87,7 @@ def grid_dict(entry: dict):
 
 
 def grid_params(entry: dict) -> set:
-    grid = entry.get("grid") or []
-    grids = [grid] if isinstance(grid, dict) else grid
-    return {name for g in grids if isinstance(g, dict) for name in g}
+    return ModelEntry.of(entry).grid_params
 
 
 def set_param(entry: dict, name: str, values: list, default) -> dict:
@@ -121,7 +120,8 @@ def str_choices(doc: str) -> list:
 
 
 def entry_label(entry: dict) -> str:
-    name = entry.get("name") or entry.get("estimator", "?")
+    model = ModelEntry.of(entry)
+    name = model.label
     try:
         count = len(expand_model(entry))
     except ValueError:
@@ -131,8 +131,8 @@ def entry_label(entry: dict) -> str:
             tuned = f"tuned over {setting_count(entry['tune']['grid'])} settings"
         except (KeyError, TypeError, ValueError):
             tuned = "tuned"
-        return f"{name}  ({count} models, {tuned})" if entry.get("grid") else f"{name}  ({tuned})"
-    return f"{name}  ({count} models)" if entry.get("grid") else name
+        return f"{name}  ({count} models, {tuned})" if model.grid else f"{name}  ({tuned})"
+    return f"{name}  ({count} models)" if model.grid else name
 
 
 def entries_problem(entries: list) -> str:
@@ -144,7 +144,7 @@ def entries_problem(entries: list) -> str:
             expand_model(entry)
         except ValueError as exc:
             text = str(exc)
-            name = entry.get("name") or entry.get("estimator", "?")
+            name = ModelEntry.of(entry).label
             return text if text.startswith("model ") else f"model {name!r}: {text}"
     try:
         expand_models(entries)
@@ -266,7 +266,7 @@ def make_editor(spec, parent) -> QWidget:
 def locked_values(entry: dict, name: str) -> list:
     """Every value a parameter takes across a grid of several parameter sets."""
     values = []
-    for grid in entry.get("grid") or []:
+    for grid in ModelEntry.of(entry).grids:
         for value in grid.get(name, []):
             if value not in values:
                 values.append(value)
@@ -308,13 +308,14 @@ class ParameterEditor(QWidget):
         column = QVBoxLayout(self)
         form = _grown_form(column)
         self.scale_check = QCheckBox("Scale features (standard scaler before the model)", self)
-        self.scale_check.setChecked(bool(entry.get("scale")))
+        model = ModelEntry.of(entry)
+        self.scale_check.setChecked(model.scale)
         self.scale_check.setToolTip(rich_tip(
-            f"{entry['estimator']} depends on the units of the features (distances, penalties "
+            f"{model.estimator} depends on the units of the features (distances, penalties "
             "or gradient steps): without scaling, a column measured in large numbers dominates "
             "and the comparison is unfair to this model. Keep it on unless every column "
-            "shares one unit." if is_scale_sensitive(entry["estimator"]) else
-            f"{entry['estimator']} gives the same results whatever the units of the features; "
+            "shares one unit." if is_scale_sensitive(model.estimator) else
+            f"{model.estimator} gives the same results whatever the units of the features; "
             "scaling does no harm."))
         self.scale_check.toggled.connect(self._on_scale)
         form.addRow(self.scale_check)
@@ -328,14 +329,14 @@ class ParameterEditor(QWidget):
         form = _grown_form(column)
         column.addStretch(1)
         self.editors = {}
-        for spec in parameter_specs(entry["estimator"]):
+        for spec in parameter_specs(model.estimator):
             editor = make_editor(spec, self)
             editor.show_values(current_values(shown, spec))
             editor.setToolTip(rich_tip(f"{spec.doc or spec.name}\n\n{LIST_TIP}"))
             editor.committed.connect(lambda *_, s=spec: self._on_edited(s))
             label = QLabel(spec.name, self)
             label.setToolTip(rich_tip(f"{spec.doc}\nDefault: {spec.default!r}"))
-            if spec.name in (entry.get("params") or {}) or spec.name in grid_params(shown):
+            if spec.name in model.params or spec.name in grid_params(shown):
                 label.setText(f"<b>{spec.name}</b>")
             if spec.name in locked:
                 editor.show_values(locked_values(shown, spec.name))
@@ -538,10 +539,9 @@ class ModelsTab(QWidget):
         row = self.selected_row()
         if row < 0:
             return
-        entry = self.state.model_entries[row]
         name, ok = QInputDialog.getText(self, "Rename the model", "Name (empty: no name; grid "
                                         "models are then named by their values):",
-                                        text=entry.get("name", ""))
+                                        text=self.state.models[row].name)
         if ok:
             self.rename_selected(name)
 
@@ -599,10 +599,10 @@ class ModelsTab(QWidget):
             self.scroll.setWidget(hint)
             self.editor_title.setText("<b>Parameters</b>")
             return
-        entry = entries[row]
-        estimator = entry.get("estimator", "")
+        entry, model = entries[row], self.state.models[row]
+        estimator = model.estimator
         description = CATALOGUE.get(estimator, ("", "unknown estimator"))[1]
-        self.editor_title.setText(f"<b>Parameters of {entry.get('name') or estimator}</b> — "
+        self.editor_title.setText(f"<b>Parameters of {model.name or estimator}</b> — "
                                   f"{estimator}: {description}")
         self.editor = ParameterEditor(entry, self, fold_context(self.state))
         self.editor.changed.connect(self._on_entry_edited)

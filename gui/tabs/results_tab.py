@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
 
+from engine.columns import MODEL_1, MODEL_2, PAIR, P_BETTER, P_EQUIVALENT, P_WORSE
 from engine.stats import BAYESIAN_COLUMNS, FREQUENTIST_COLUMNS
 from engine.verdict import (learning_states, metric_label, model_health as health_of,
                             oriented_pair, pair_posterior, pair_verdict)
@@ -36,7 +37,7 @@ from .results_widgets import ComparisonControls, HintPage, PageHeader, hint_or_c
 
 
 SIGNIFICANT, NAIVE_ONLY, PICKED = "#c7ead0", "#fde3b5", "#dbe8fb"
-DECIDED = {"p_better": "#cfe3f5", "p_worse": "#fde3b5", "p_equivalent": "#e2e2e2"}
+DECIDED = {P_BETTER: "#cfe3f5", P_WORSE: "#fde3b5", P_EQUIVALENT: "#e2e2e2"}
 VERDICT_COLOURS = {"better": "#0072B2", "worse": "#E69F00", "equivalent": "#777",
                    "undecided": "#bbb", "insufficient": "#c00"}
 BAYESIAN_PAGE = 2
@@ -84,10 +85,10 @@ def pair_in_row(panel: TablePanel) -> Optional[tuple]:
     """``(model_1, model_2)`` of the first selected row of a pairwise table, if any."""
     rows = panel.view.selectionModel().selectedRows()
     frame = panel.frame()
-    if not rows or rows[0].row() >= len(frame) or "model_2" not in frame.columns:
+    if not rows or rows[0].row() >= len(frame) or MODEL_2 not in frame.columns:
         return None
     record = frame.iloc[rows[0].row()]
-    return str(record["model_1"]), str(record["model_2"])
+    return str(record[MODEL_1]), str(record[MODEL_2])
 
 
 # ---------------------------------------------------------------------- cell colours
@@ -105,12 +106,12 @@ def summary_style(picked: list):
 def _is_pair_row(frame: pd.DataFrame, row: int, pair: Optional[tuple]) -> bool:
     if pair is None or row >= len(frame):
         return False
-    return {frame["model_1"].iat[row], frame["model_2"].iat[row]} == set(pair)
+    return {frame[MODEL_1].iat[row], frame[MODEL_2].iat[row]} == set(pair)
 
 
 def frequentist_style(frame, row, column, value, alpha, pair):
     """Significant p-values green; naive-only significance amber; the chosen pair blue."""
-    if column in ("model_1", "model_2"):
+    if column in PAIR:
         return PICKED if _is_pair_row(frame, row, pair) else None
     if column in ("p_value_two_sided", "p_value_two_sided_adjusted") and value < alpha:
         return SIGNIFICANT
@@ -122,7 +123,7 @@ def frequentist_style(frame, row, column, value, alpha, pair):
 
 def bayesian_style(frame, row, column, value, alpha, pair):
     """Probabilities reaching 1 - alpha coloured by outcome; the chosen pair blue."""
-    if column in ("model_1", "model_2"):
+    if column in PAIR:
         return PICKED if _is_pair_row(frame, row, pair) else None
     if column in DECIDED and value >= 1.0 - alpha:
         return DECIDED[column]

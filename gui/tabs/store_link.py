@@ -15,6 +15,8 @@ from typing import Callable, Optional
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox
 
+from engine.errors import EngineError, is_store_error
+
 from .. import store_runs
 from ..jobs import Job, JobSlot
 from ..store_location import store_path
@@ -24,13 +26,16 @@ from ..views.store_bar import StoreBar
 
 def checked_store(path: Optional[str]) -> tuple:
     """On the run's check thread: ``(path, last run id, problem)``; ``problem`` is the
-    reason a refused file cannot be used ("" when it can; None ``path``: no store)."""
+    :class:`~engine.errors.EngineError` (a ``store_`` code) of a refused file, None when
+    it can be used (None ``path``: no store)."""
     if path is None:
-        return None, 0, ""
+        return None, 0, None
     try:
-        return path, store_runs.last_run_id(path), ""
-    except store_runs.StoreProblem as exc:
-        return path, 0, exc.reason
+        return path, store_runs.last_run_id(path), None
+    except EngineError as exc:
+        if not is_store_error(exc):
+            raise
+        return path, 0, exc
 
 
 class StoreLink(QObject):
@@ -57,6 +62,8 @@ class StoreLink(QObject):
         self._ended: Optional[tuple] = None      # (how, text) of the run ended, until read
         self._copy_job = JobSlot()                # copying the store after Save As
         self._stored = (None, None)               # (setup, fits kept per data set)
+        #: The fits the launched run keeps (its engine.run_plan count), for Cancel's words.
+        self.planned_fits: Optional[int] = None
 
     def path(self) -> str:
         """The store file of the current experiment (saved or not)."""
@@ -75,7 +82,7 @@ class StoreLink(QObject):
     def accept(self, checked: tuple) -> bool:
         """After the check: True when the run may start (else the problem is shown)."""
         path, last_id, problem = checked
-        if problem:
+        if problem is not None:
             self.show_problem(path, problem)
             return False
         self.bar.dismiss()
@@ -124,12 +131,13 @@ class StoreLink(QObject):
         if how == "done":
             self.tab.time_label.setText(text.rstrip(".") + store_runs.counts_text(runs) + ".")
         elif how == "cancelled":
-            self.tab.time_label.setText(f"{text} {store_runs.kept_text(runs)}")
+            self.tab.time_label.setText(f"{text} "
+                                        f"{store_runs.kept_text(runs, self.planned_fits)}")
 
-    def _on_load_failed(self, path: str, message: str) -> None:
+    def _on_load_failed(self, path: str, error) -> None:
         self._ended = self._launched = None
         if not self.tab.running:
-            self._show_problem_bar(path, store_runs.problem_text(path, message))
+            self._show_problem_bar(path, store_runs.problem_text(path, error))
 
     # ------------------------------------------------------------------ actions
     def resume(self) -> None:
@@ -143,11 +151,11 @@ class StoreLink(QObject):
         self.bar.dismiss()
         self.tab.start_run()
 
-    def show_problem(self, path: str, reason: str) -> None:
-        """A refused store file: a dialog saying what it is and what to do, and the bar's
-        way out (the file is left as it is)."""
+    def show_problem(self, path: str, problem) -> None:
+        """A refused store file (``problem``: its EngineError): a dialog saying what it is
+        and what to do, and the bar's way out (the file is left as it is)."""
         self.tab.time_label.setText("Not started: the result store cannot be used.")
-        text = store_runs.problem_text(path, reason)
+        text = store_runs.problem_text(path, problem)
         QMessageBox.warning(self.tab, "Cannot use the result store", text)
         self._show_problem_bar(path, text)
 
@@ -156,14 +164,14 @@ class StoreLink(QObject):
                               self.run_without_store)
         self.bar.setToolTip(text)
 
-    def took_problem(self, message: str) -> bool:
-        """A run failed with ``message``: True when it is about the store file (shown
-        here, with the way out), else False."""
+    def took_problem(self, error) -> bool:
+        """A run failed with ``error``: True when its code says it is about this store
+        file (shown here, with the way out), else False."""
         path = self.launched_path() or self.path()
-        if "result store" not in message or path not in message:
+        if not is_store_error(error, path):
             return False
         self._ended = self._launched = None
-        self.show_problem(path, message)
+        self.show_problem(path, error)
         return True
 
     @property

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
 from engine.tuning import INNER_SPLITS
 from engine.verdict import metric_label
 
+from ..model_entry import ModelEntry
+
 #: Inner folds the spin boxes offer.
 INNER_RANGE = (2, 20)
 
@@ -144,13 +146,13 @@ def _merged(outer, inner):
 
 def is_tuned(entry: dict) -> bool:
     """True when the entry has a ``"tune"`` block."""
-    return bool(entry.get("tune"))
+    return ModelEntry.of(entry).is_tuned
 
 
 def tune_settings(entry: dict) -> dict:
     """``inner_splits``, ``scoring`` (None: the primary metric) and ``optimism`` of the
     entry's ``"tune"`` block, defaults filled in (the defaults when it has none)."""
-    tune = entry.get("tune") or {}
+    tune = ModelEntry.of(entry).tune or {}
     return {"inner_splits": tune.get("inner_splits", INNER_SPLITS),
             "scoring": tune.get("scoring"), "optimism": tune.get("optimism", True)}
 
@@ -190,7 +192,7 @@ def plain_entry(entry: dict) -> dict:
     entry = copy.deepcopy(entry)
     tune = entry.pop("tune", None)
     if tune:
-        grid = _merged(entry.get("grid"), tune.get("grid"))
+        grid = _merged(ModelEntry.of(entry).grid, tune.get("grid"))
         if grid:
             entry["grid"] = grid
     return entry
@@ -223,7 +225,7 @@ def put_back(edited: dict, entry: dict) -> dict:
             if key in entry:
                 out[key] = copy.deepcopy(entry[key])
         return out
-    outer_keys = _keys(entry.get("grid"))
+    outer_keys = _keys(ModelEntry.of(entry).grid)
     grid = grid or {}
     outer = {k: v for k, v in grid.items() if k in outer_keys}
     inner = {k: v for k, v in grid.items() if k not in outer_keys}

@@ -15,11 +15,12 @@ import numpy as np
 import pandas as pd
 
 from engine.across.report import number, p_text
+from engine.columns import DATASET, MODEL, PAIR, P_BETTER, P_EQUIVALENT, P_WORSE, RANK
 
 GOOD, PICKED = "#c7ead0", "#dbe8fb"
 #: the colour each Bayesian outcome blends towards as its probability goes to 1
-OUTCOME_COLOURS = {"p_better": (0x00, 0x72, 0xB2), "p_equivalent": (0x8c, 0x8c, 0x8c),
-                   "p_worse": (0xE6, 0x9F, 0x00)}
+OUTCOME_COLOURS = {P_BETTER: (0x00, 0x72, 0xB2), P_EQUIVALENT: (0x8c, 0x8c, 0x8c),
+                   P_WORSE: (0xE6, 0x9F, 0x00)}
 WIDE_NAME = "dataset_scores_wide.csv"
 
 #: headers in words, per table (the CSV keeps the column names)
@@ -56,7 +57,7 @@ def wide_scores(dataset_scores: pd.DataFrame, models: list) -> pd.DataFrame:
     if dataset_scores.empty:
         return pd.DataFrame({"dataset": []})
     table = dataset_scores.pivot(index="dataset", columns="model", values="mean")
-    datasets = list(dict.fromkeys(dataset_scores["dataset"]))
+    datasets = list(dict.fromkeys(dataset_scores[DATASET]))
     order = [m for m in models if m in table.columns]
     order += [m for m in table.columns if m not in order]
     table = table.reindex(index=datasets, columns=order)
@@ -66,10 +67,10 @@ def wide_scores(dataset_scores: pd.DataFrame, models: list) -> pd.DataFrame:
 
 def best_per_dataset(dataset_scores: pd.DataFrame) -> dict:
     """``{data set: {models ranked 1 there}}`` (ties share the first rank)."""
-    ranked = dataset_scores.dropna(subset=["rank"])
-    best = ranked[ranked["rank"] == ranked.groupby("dataset")["rank"].transform("min")]
+    ranked = dataset_scores.dropna(subset=[RANK])
+    best = ranked[ranked[RANK] == ranked.groupby(DATASET)[RANK].transform("min")]
     found: dict = {}
-    for dataset, model in zip(best["dataset"], best["model"]):
+    for dataset, model in zip(best[DATASET], best[MODEL]):
         found.setdefault(dataset, set()).add(str(model))
     return found
 
@@ -121,7 +122,7 @@ def pairwise_style(decisive: str, alpha: float, picked, deciding: bool = True):
     when the table may decide: ``deciding``), a significant pair's "yes" green, the
     picked models blue."""
     def style(_row, column, value):
-        if column in ("model_1", "model_2"):
+        if column in PAIR:
             return PICKED if str(value) in picked() else None
         if column == "significant":
             return GOOD if isinstance(value, (bool, np.bool_)) and bool(value) else None
@@ -135,7 +136,7 @@ def pairwise_style(decisive: str, alpha: float, picked, deciding: bool = True):
 def signed_rank_style(picked):
     """Each probability's cell tinted by its size, in its outcome's colour."""
     def style(_row, column, value):
-        if column in ("model_1", "model_2"):
+        if column in PAIR:
             return PICKED if str(value) in picked() else None
         if column in OUTCOME_COLOURS and isinstance(value, (float, np.floating)):
             return blend(OUTCOME_COLOURS[column], float(value)) or None
@@ -149,7 +150,7 @@ def wide_style(frame_of, best: dict):
         frame = frame_of()
         if column == "dataset" or row >= len(frame):
             return None
-        return GOOD if column in best.get(frame["dataset"].iat[row], ()) else None
+        return GOOD if column in best.get(frame[DATASET].iat[row], ()) else None
     return style
 
 

@@ -16,6 +16,7 @@ from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (QLabel, QSplitter, QTabWidget, QTextBrowser,
                                QVBoxLayout, QWidget)
 
+from engine.columns import MODEL
 from engine.verdict import metric_label
 
 from ..plots.cd_diagram import CDDiagram
@@ -184,7 +185,7 @@ class AcrossView(QWidget):
 
     @staticmethod
     def _frames(across) -> list:
-        models = [str(m) for m in across.ranks["model"]]
+        models = [str(m) for m in across.ranks[MODEL]]
         tables = across.tables()
         return [("ranks.csv", tables["ranks.csv"]),
                 (WIDE_NAME, wide_scores(across.dataset_scores, models)),

@@ -21,10 +21,12 @@ from PySide6.QtWidgets import (QFrame, QPushButton, QSizePolicy, QSplitter, QSta
 
 from engine.aloocv import AloocvResult, aloocv_eligibility, run_aloocv
 from engine.catalogue import expand_model
+from engine.columns import MODEL
 from engine.experiment import AloocvSettings
 from engine.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
+from ..model_entry import ModelEntry
 from ..plots.aloocv_plot import AloocvPlot
 from ..state import AppState
 from ..table_panel import TablePanel
@@ -120,8 +122,8 @@ def merged(old: Optional[AloocvResult], new: AloocvResult, model: str) -> Aloocv
     """``old`` with the rows and notes of ``model`` replaced by those of ``new``."""
     if old is None or old.curve.empty:
         return new
-    curve = pd.concat([old.curve[old.curve["model"] != model], new.curve], ignore_index=True)
-    optimum = pd.concat([old.optimum[old.optimum["model"] != model], new.optimum],
+    curve = pd.concat([old.curve[old.curve[MODEL] != model], new.curve], ignore_index=True)
+    optimum = pd.concat([old.optimum[old.optimum[MODEL] != model], new.optimum],
                         ignore_index=True)
     notes = tuple(n for n in old.notes if note_fields(n).get("model") != model) \
         + tuple(new.notes)
@@ -157,11 +159,12 @@ def entry_index(entries: list, model: str) -> Optional[tuple]:
 
 def with_C(entry: dict, C: float) -> tuple:
     """``(new entry, what changed)``: params["C"] = C, C removed from any grid."""
+    model = ModelEntry.of(entry)
     entry = copy.deepcopy(entry)
-    params = dict(entry.get("params") or {})
+    params = dict(model.params)
     params["C"] = C
     entry["params"] = params
-    grid = entry.get("grid")
+    grid = model.grid
     if not grid:
         return entry, ""
     grids = [grid] if isinstance(grid, dict) else list(grid)
@@ -275,7 +278,7 @@ class AloocvView(QWidget):
     def _refresh_models(self, *_):
         names = [spec.name for spec in self.eligible_specs()]
         if not names and self.aloocv is not None:
-            names = list(dict.fromkeys(self.aloocv.optimum["model"].astype(str)))
+            names = list(dict.fromkeys(self.aloocv.optimum[MODEL].astype(str)))
         current = self._prefer or self.bar.model_combo.currentText()
         self._prefer = None
         with blocked(self.bar.model_combo):
@@ -411,9 +414,9 @@ class AloocvView(QWidget):
 
     def _show_model(self, *_):
         aloocv, model = self.aloocv, self.model
-        rows = (aloocv.curve[aloocv.curve["model"].astype(str) == model]
+        rows = (aloocv.curve[aloocv.curve[MODEL].astype(str) == model]
                 if aloocv is not None else pd.DataFrame())
-        best = (aloocv.optimum[aloocv.optimum["model"].astype(str) == model]
+        best = (aloocv.optimum[aloocv.optimum[MODEL].astype(str) == model]
                 if aloocv is not None else pd.DataFrame())
         self.optimum_panel.set_frame(aloocv.optimum if aloocv is not None else pd.DataFrame())
         self.curve_panel.set_frame(aloocv.curve if aloocv is not None else pd.DataFrame())
@@ -454,7 +457,7 @@ class AloocvView(QWidget):
         """Set the chosen model's C to the best one (4 significant digits)."""
         if self.aloocv is None:
             return
-        best = self.aloocv.optimum[self.aloocv.optimum["model"].astype(str) == self.model]
+        best = self.aloocv.optimum[self.aloocv.optimum[MODEL].astype(str) == self.model]
         found = entry_index(self.state.model_entries, self.model)
         if best.empty or found is None:
             self._say(f"{self.model} is no longer among the models: nothing changed.", True)

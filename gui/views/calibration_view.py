@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QMessageB
                                QWidget)
 
 from engine.calibration import fold_test, run_calibration
+from engine.columns import METHOD, MODEL
 from engine.experiment import CalibrationSettings
 from engine.notes import note_code, note_fields
 
@@ -102,7 +103,7 @@ def banner_text(notes) -> str:
 
 def verdict_text(scores: pd.DataFrame, model: str) -> str:
     """One sentence: does calibration help this model (lower Brier score is better)?"""
-    rows = scores[scores["model"].astype(str) == model].set_index("method")
+    rows = scores[scores[MODEL].astype(str) == model].set_index(METHOD)
     if rows.empty or "uncalibrated" not in rows.index:
         return ""
     before = rows.loc["uncalibrated"]
@@ -344,7 +345,7 @@ class CalibrationView(QWidget):
 
     def _show(self, result) -> None:
         calibration = result.calibration
-        models = list(dict.fromkeys(calibration.scores["model"].astype(str)))
+        models = list(dict.fromkeys(calibration.scores[MODEL].astype(str)))
         current = self.current_models()
         with blocked(self.model_combo):
             self.model_combo.clear()
@@ -408,7 +409,7 @@ class CalibrationView(QWidget):
         if len(models) != 1:
             return "Every model at once: colour = model, line style = method."
         text = verdict_text(calibration.scores, models[0])
-        rows = calibration.scores[calibration.scores["model"].astype(str) == models[0]]
+        rows = calibration.scores[calibration.scores[MODEL].astype(str) == models[0]]
         if text and not rows.empty:
             best = str(rows.loc[rows["brier"].idxmin(), "method"])
             if best != "uncalibrated":
@@ -420,7 +421,7 @@ class CalibrationView(QWidget):
         frame = self.scores_panel.frame()
         if row >= len(frame) or "model" not in frame.columns:
             return None
-        return PICKED if str(frame["model"].iloc[row]) in self.current_models() else None
+        return PICKED if str(frame[MODEL].iloc[row]) in self.current_models() else None
 
     # ------------------------------------------------------------------ selection
     def _on_model_picked(self, *_):

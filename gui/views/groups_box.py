@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QLabel, QPushButton, QVBoxLayout
 
 from engine.data import Dataset
+from engine.errors import error_code
 from engine.groups import check_grouped_folds
 from engine.notes import note_code, note_fields
 
@@ -61,8 +62,8 @@ def groups_text(dataset: Dataset, n_splits: int) -> tuple:
         check_grouped_folds(dataset.y, groups, n_splits, dataset.classes)
     except ValueError as exc:
         message = str(exc)
-        where = (" (Folds (k) is on the Cross-validation tab.)" if "folds" in message
-                 and "only" in message and "group(s)" in message else "")
+        where = (" (Folds (k) is on the Cross-validation tab.)"
+                 if error_code(exc) == "groups_too_few" else "")
         return text, message[:1].upper() + message[1:] + "." + where
     return text, ""
 

@@ -37,7 +37,7 @@ class RunsView(QWidget):
     """
 
     loaded = Signal(object)            # a StoreSnapshot
-    load_failed = Signal(str, str)     # the store's path, why it cannot be read
+    load_failed = Signal(str, object)  # the store's path, the error (why it cannot be read)
     resume_requested = Signal()
     opened = Signal(object)            # the result (or BenchmarkResult) shown
 
@@ -93,7 +93,7 @@ class RunsView(QWidget):
         job = Job(lambda: store_runs.read_store(path, setup, datasets, fingerprints),
                   name="store-read")
         job.succeeded.connect(self._on_read)
-        job.failed.connect(lambda message: self._on_read_failed(path, message))
+        job.failed_with.connect(lambda _message, error: self._on_read_failed(path, error))
         self._read_job.start(job)
 
     def _setup(self) -> Optional[dict]:
@@ -112,13 +112,13 @@ class RunsView(QWidget):
         self.loaded.emit(snapshot)
         self._read_again()
 
-    def _on_read_failed(self, path: str, message: str) -> None:
+    def _on_read_failed(self, path: str, error) -> None:
         self._read_job.job.wait()
         self.snapshot = None
         self.table.set_frame(store_runs.runs_frame(()))
         self.where.setText(f"The result store {path} cannot be read.")
         self._update_buttons()
-        self.load_failed.emit(path, message)
+        self.load_failed.emit(path, error)
         self._read_again()
 
     def _read_again(self) -> None:

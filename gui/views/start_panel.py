@@ -13,6 +13,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBut
 
 from engine.catalogue import starter_models
 
+from ..model_entry import ModelEntry
+
 PANEL_STYLE = ("QFrame#startPanel { background: #f3f7fc; border: 1px solid #b9cfe8; "
                "border-radius: 4px; }")
 BAR_STYLE = ("QFrame#starterBar { background: #e8f1fb; border: 1px solid #9cc2e8; "
@@ -142,7 +144,7 @@ def models_in_words(entries: list) -> str:
     """What the current models are, for the starter offer."""
     if not entries:
         return "not chosen yet"
-    names = [str(entry.get("name") or entry.get("estimator")) for entry in entries]
+    names = [ModelEntry.of(entry).label for entry in entries]
     shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
     return f"still the example's ({shown})"
 
