@@ -37,7 +37,7 @@ HEADERS = {
     "aloocv_curve.csv": "model,C,alo_log_likelihood,loo_log_likelihood,alo_reliable",
     "aloocv_optimum.csv": "model,C,alo_log_likelihood,at_bound,message",
     "calibration_curve.csv": "model,method,bin,mean_predicted,fraction_positive,count,class,"
-                             "bin_low,bin_high",
+                             "bin_low,bin_high,ci_low,ci_high,interval",
     "calibration_scores.csv": "model,method,brier,log_loss,ece,n_predictions,ece_top_label",
     "calibration_map.csv": "model,method,bucket_low,bucket_high,calibrated,class,count,"
                            "fraction_positive",
