@@ -48,6 +48,7 @@ from typing import Callable, Optional
 import numpy as np
 import pandas as pd
 
+from .csv_pieces import read_csv_pieces
 from .notes import Note
 
 #: Cell texts read as missing values (besides empty and blank cells).
@@ -190,25 +191,6 @@ def _cells(column: pd.Series) -> pd.Series:
     """Non-missing cells as stripped text, missing markers left out."""
     cells = column.dropna().astype(str).str.strip()
     return cells[~(cells.eq("") | cells.isin(MISSING_MARKERS))]
-
-
-def detect_decimal(frame: pd.DataFrame, sep: str) -> tuple:
-    """Which decimal mark the text columns of a file use (see the module's rules).
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The table as pandas read it.
-    sep : str
-        The file's separator.
-
-    Returns
-    -------
-    (decimal, note) : (str, Note or None)
-        ``','`` with a note naming the evidence, or ``'.'``.
-    """
-    return _detect_decimal({frame.columns[i]: _cells(frame.iloc[:, i])
-                            for i in _text_columns(frame)}, sep)
 
 
 def _detect_decimal(text_cells: dict, sep: str) -> tuple:
@@ -693,8 +675,6 @@ def read_or_explain(path: str, options: dict, notes: Optional[list] = None, **mo
     table, about half the memory at the peak).
     """
     import pandas as pd
-
-    from .csv_pieces import read_csv_pieces
 
     try:
         with warnings.catch_warnings(record=True) as caught:

@@ -18,8 +18,10 @@ import numpy as np
 import pandas as pd
 
 from .csv_values import PANDAS_EXTRA_NA, parse_text_columns
-from .guards import available_memory, check_file_fits, check_regular_file, format_bytes
+from .file_checks import check_file_fits, check_regular_file
+from .machine import available_memory, format_bytes
 from .notes import Note
+from .text_lengths import check_text_lengths
 
 EXTENSIONS = (".xlsx", ".xlsm")
 OLD_EXTENSIONS = (".xls",)
@@ -103,8 +105,6 @@ def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
                           + " read as numbers: seconds since 1970-01-01 00:00 (times of day: "
                           "seconds since midnight)",
                           {"columns": dates, "unit": "seconds", "origin": "1970-01-01T00:00:00"}))
-    from .data import check_text_lengths
-
     check_text_lengths(frame)
     frame, more = parse_text_columns(frame, ",", ".", None)
     return frame, notes + more, sheets

@@ -19,12 +19,12 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QStyle, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.experiment import experiment_json_text, load_experiment
 from engine.readers import data_record
 from engine.result_folder import FolderRefused, free_subfolder
 from engine.schema import show
-from engine.tables import write_tables
+from engine.result_folder import write_tables
 
 from . import file_dialogs, saving
 from .exporting import write_benchmark, written_or_refused

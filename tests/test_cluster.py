@@ -19,8 +19,8 @@ from engine.data import load_builtin
 from engine.experiment import parse_experiment
 from engine.parallel import run_calls
 from engine.progress import run_to_end
-from tests.test_cli import MAIN, run_main, slow_experiment, write_experiment
 from tests.peers import peer
+from tests.helpers import MAIN, run_main, slow_experiment, write_experiment
 
 distributed = peer("distributed")
 

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.data import Dataset, load_csv
-from tests.test_cli import results
+from tests.helpers import results
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRST = re.compile(r"[A-Za-z'\"]")

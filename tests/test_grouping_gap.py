@@ -18,8 +18,7 @@ from engine.experiment import experiment_json_text, load_experiment, parse_exper
 from engine.grouping_gap import GAP_COLUMNS, gap_sentence
 from engine.guards import check_run
 from engine.progress import run_to_end
-from tests.test_cli import assert_one_error_line, run_main
-from tests.test_groups import visits
+from tests.helpers import assert_one_error_line, run_main, visits
 
 EXAMPLE = resources.example_path("repeated_subjects.json")
 MODELS = [{"name": "tree", "estimator": "DecisionTreeClassifier",

@@ -28,8 +28,8 @@ from engine.experiment import AloocvSettings, CalibrationSettings, parse_experim
 from engine.fingerprint import KEY_FORMAT, environment_record
 from engine.progress import run_to_end
 from engine.tuning import uses_groups, wrap_model
-from tests.test_calibration import Recorder
 from tests.peers import peer
+from tests.helpers import Recorder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIG = CVConfig(n_splits=4, n_repeats=2, random_state=3)

@@ -13,7 +13,7 @@ import time
 import pandas as pd
 import pytest
 
-from tests.test_cli import MAIN, assert_one_error_line, run_main, write_experiment
+from tests.helpers import MAIN, assert_one_error_line, run_main, write_experiment
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL by PID")
 

@@ -15,7 +15,8 @@ from engine.cv import CVConfig, make_splits, run_cv
 from engine.data import dataset_from_frame, load_builtin
 from engine.experiment import parse_experiment
 from engine.progress import run_to_end
-from engine.tuning import cost_score, cost_scorer, optimism_notes
+from engine.costs import cost_score
+from engine.tuning import cost_scorer, optimism_notes
 
 
 def _mixed_data():

@@ -14,6 +14,7 @@ from engine.benchmark import DatasetStep, check_datasets, experiment_for, run_be
 from engine.experiment import parse_experiment
 from engine.preflight import blocking, check_experiment
 from engine.verdict import metric_label
+from .run_on import on_cluster
 
 
 class PrepareEach:
@@ -40,8 +41,6 @@ def run_benchmark_in_process(experiment, datasets, n_jobs: int, prepare, cluster
     ``run_benchmark``.  ``cluster``: a Dask scheduler's address (the child connects to
     it).  ``store``: the result store's file (opened in the child), or None.  ``options``
     go to the runner."""
-    from .run_on import on_cluster
-
     return runner.run_in_process(on_cluster(run_benchmark, cluster), (experiment,),
                                  {"n_jobs": n_jobs, "datasets": tuple(datasets), "store": store},
                                  prepare=PrepareEach(prepare), name="cross-validation",

@@ -23,7 +23,7 @@ from engine.costs import COST_METRIC, is_threshold_free
 from engine.cv import CVConfig
 from engine.experiment import CalibrationSettings, parse_experiment
 from engine.preflight import blocking, check_experiment
-from engine.run_plan import plan_models
+from engine.run_plan import plan_models, plan_run
 from engine.verdict import metric_label
 
 from ..help import help_title
@@ -603,8 +603,6 @@ class CVTab(QWidget):
 
     def _launch(self, experiment, dataset, n_jobs) -> None:
         """Run on ``dataset``, or on each of a list of data sets (``run_benchmark``)."""
-        from engine.run_plan import plan_run
-
         total = plan_run(experiment, dataset).steps      # the progress records to come
         several, cluster = isinstance(dataset, (list, tuple)), self._cluster
         store = self.store.launched_path()

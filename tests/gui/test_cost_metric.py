@@ -10,10 +10,11 @@ from PySide6.QtCore import Qt
 from sklearn.metrics import confusion_matrix
 
 from engine.costs import COST_METRIC
-from tests.gui.test_main_window import answers, open_seed  # noqa: F401  (fixture)
-from tests.gui.test_models_tab import type_into
-from tests.gui.test_tuning_options import choose, click
 from tests.gui.waiting import run_succeeds
+from tests.gui.helpers import choose, click, open_seed, type_into
+
+pytestmark = pytest.mark.usefixtures("answers")     # questions before closing answered
+
 
 
 def _experiment(tmp_path, metrics=("roc_auc",)):

@@ -9,8 +9,8 @@ from sklearn.model_selection import StratifiedGroupKFold
 from PySide6.QtCore import Qt
 
 from engine.grouping_gap import GAP_COLUMNS
-from tests.test_groups import visits
 from tests.gui.waiting import run_succeeds
+from tests.helpers import visits
 
 
 @pytest.fixture(autouse=True)

@@ -13,8 +13,8 @@ from engine.progress import run_to_end
 from engine.store import ResultStore
 from gui import store_runs
 from gui.store_location import store_path
-from tests.test_store import assert_same_tables, damaged, foreign, not_sqlite
 from tests.gui.waiting import run_succeeds
+from tests.helpers import assert_same_tables, damaged, foreign, not_sqlite
 
 QUICK = [{"name": "lr", "estimator": "LogisticRegression", "params": {"max_iter": 500}},
          {"name": "nb", "estimator": "GaussianNB"}]
