@@ -63,6 +63,7 @@ def test_csv_experiment_with_formula_like_labels(tmp_path):
                 assert not cell.startswith(("=", "@", "+")), (name, line)
 
 
+@pytest.mark.slow
 def test_jobs_give_identical_tables(tmp_path):
     exp = write_experiment(tmp_path / "exp.json",
                            models=[{"name": "tree", "estimator": "DecisionTreeClassifier",

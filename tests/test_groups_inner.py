@@ -232,6 +232,7 @@ def _balanced_accuracy_of(positive):
     return make_scorer(_balanced, pos_label=positive)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", [{"scoring": "balanced_accuracy"},
                                    {"cost": [[0, 1], [4, 0]], "inner_splits": 4}])
 def test_grouped_thresholds_equal_a_hand_loop(subjects, block):

@@ -23,6 +23,7 @@ def experiment(models):
         "metrics": ["roc_auc", "balanced_accuracy"]})
 
 
+@pytest.mark.slow
 def test_tuned_thresholded_and_resampled_fits_are_reused_whole(tmp_path):
     peer("imblearn")
     path = str(tmp_path / "store.sqlite")
