@@ -253,11 +253,13 @@ def _fold_problems(cv, dataset) -> list:
     try:
         check_folds(dataset.y, cv, dataset.groups, dataset.classes)
     except ValueError as exc:
+        reason = str(exc)               # ``exc`` is unbound once the except block ends
         possible = _possible_folds(cv, dataset)
         fixes = ([Fix("folds", {"n_splits": possible}, f"Use {possible} folds")]
                  if possible else [])
         fields = {**_about(dataset), "n_splits": cv.n_splits, "possible": possible}
-        return [_problem("too_few_rows", lambda ids: f"{_name(dataset)}: {exc}", fields, fixes)]
+        return [_problem("too_few_rows", lambda ids: f"{_name(dataset)}: {reason}", fields,
+                         fixes)]
     return []
 
 
