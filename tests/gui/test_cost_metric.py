@@ -97,6 +97,7 @@ def test_removing_the_costs_drops_the_expected_cost(window, qtbot, tmp_path, ans
     assert cv_tab.cost_offer.isHidden()
 
 
+@pytest.mark.slow
 def test_a_run_on_roc_auc_with_typed_costs_notes_it(window, qtbot, tmp_path, answers):
     open_seed(window, qtbot, _experiment(tmp_path))
     _type_costs(window, qtbot)
@@ -107,6 +108,7 @@ def test_a_run_on_roc_auc_with_typed_costs_notes_it(window, qtbot, tmp_path, ans
     assert note.fields["metric"] == "roc_auc" and note.fields["threshold_free"] is True
 
 
+@pytest.mark.slow
 def test_top_level_costs_are_kept_run_and_saved(window, qtbot, tmp_path, answers):
     """A file's own "costs" (no threshold gives them) stay in the app: offered, run, saved."""
     path = tmp_path / "costs.json"

@@ -179,6 +179,7 @@ def choose_resample(qtbot, box, value):
         qtbot.keyClick(box, Qt.Key_Down if box.currentIndex() < target else Qt.Key_Up)
 
 
+@pytest.mark.slow
 def test_imbalance_warning_choices_saved_file_and_run(window, qtbot, tmp_path, monkeypatch):
     """The Dataset tab's warning, both controls, the saved file, and a run reporting
     balanced accuracy and per-class recall."""

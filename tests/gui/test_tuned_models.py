@@ -16,6 +16,7 @@ THRESHOLD = {"name": "nb_threshold", "estimator": "GaussianNB",
              "threshold": {"cost": [[0, 1], [4, 0]], "inner_splits": 3}}
 
 
+@pytest.mark.slow
 def test_open_run_and_save_keeps_tune_and_threshold(window, qtbot, tmp_path):
     experiment = {"dataset": {"builtin": "moons", "n_samples": 80, "noise": 0.3,
                               "random_state": 1},

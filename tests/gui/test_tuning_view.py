@@ -34,6 +34,7 @@ def tuning_view(window) -> TuningView:
     return views.widget(titles.index("Tuning"))
 
 
+@pytest.mark.slow
 def test_ticked_on_the_models_tab_saved_run_and_shown(window, qtbot, tmp_path, answers):
     experiment = {"dataset": MOONS,
                   "models": [{"name": "svc", "estimator": "SVC", "params": {"random_state": 0},
