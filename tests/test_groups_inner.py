@@ -259,6 +259,7 @@ def test_grouped_thresholds_equal_a_hand_loop(subjects, block):
         assert score == pytest.approx(np.mean(peer.predict(X[test]) == y[test]), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_grouped_threshold_around_the_grid_search(subjects):
     spec, = expand_models([{"name": "lr", "estimator": "LogisticRegression", "scale": True,
                             "tune": {"grid": {"C": [0.01, 1]}, "inner_splits": 2,
@@ -387,6 +388,7 @@ def _same_tables(ours: dict, theirs: dict) -> None:
         pd.testing.assert_frame_equal(left, right, check_exact=False, rtol=1e-12, obj=name)
 
 
+@pytest.mark.slow
 def test_grouped_inner_folds_give_the_same_tables_with_two_workers(subjects):
     experiment = parse_experiment(GROUPED_RUN)
     serial = run_to_end(run_experiment(experiment, dataset=subjects))
@@ -395,6 +397,7 @@ def test_grouped_inner_folds_give_the_same_tables_with_two_workers(subjects):
     assert {"tuning.csv", "thresholds.csv", "calibration_scores.csv"} <= set(serial.tables())
 
 
+@pytest.mark.slow
 def test_grouped_inner_folds_give_the_same_tables_on_a_dask_cluster(subjects):
     peer("distributed")
     from engine.cluster import ClusterSpec, open_cluster
