@@ -64,6 +64,7 @@ def assert_no_half_written_table(out):
     assert set(visible) <= {*listed, "run.json"}, visible
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum, status, word", [
     (signal.SIGTERM, 143, "terminated"),
     (signal.SIGINT, 130, "interrupted"),
