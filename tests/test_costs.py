@@ -65,6 +65,7 @@ def cost_run():
     return dataset, result
 
 
+@pytest.mark.slow
 def test_every_fold_equals_the_confusion_matrix_times_the_costs(cost_run):
     dataset, result = cost_run
     assert dataset.pos_label == 0 and dataset.classes[0] == "no"
@@ -86,6 +87,7 @@ def test_every_fold_equals_the_confusion_matrix_times_the_costs(cost_run):
         assert -score == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_thresholded_predictions_equal_scikit_learn_tuned_by_the_same_costs(cost_run):
     dataset, result = cost_run
     labels = np.asarray(dataset.classes, dtype=object)[dataset.y]

@@ -99,6 +99,7 @@ def _fold_scores(tmp_path, name, dataset):
     return pd.read_csv(tmp_path / name / "fold_scores.csv")
 
 
+@pytest.mark.slow
 def test_glass_scores_without_the_index_equal_a_run_that_drops_it(tmp_path):
     default = _fold_scores(tmp_path, "default", {"file": GLASS_R, "target": "type"})
     dropped = _fold_scores(tmp_path, "dropped", {"file": GLASS_R, "target": "type",
