@@ -97,6 +97,7 @@ def test_a_bad_second_dataset_fails_at_once_naming_it(tmp_path):
                           'the experiment: give "dataset" or "datasets", not both')
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT semantics")
 def test_ctrl_c_in_the_second_dataset_exits_130_and_writes_nothing(tmp_path):
     exp = tmp_path / "exp.json"

@@ -129,6 +129,7 @@ def test_random_text_like_bytes(data):
     read(data)
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=350)
 @given(tables())
 def test_random_tables(case):
@@ -158,6 +159,7 @@ def test_a_clean_table_in_every_encoding_is_read_the_same(tmp_path):
 
 # ----------------------------------------------------------------------------- runner
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="subprocess timing")
 @settings(FUZZ, max_examples=6)
 @given(tables())
