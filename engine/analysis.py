@@ -12,12 +12,28 @@ from typing import Generator, Optional
 
 import pandas as pd
 
-from .cv import CVResult, run_cv
-from .data import Dataset, load_dataset
-from .experiment import Experiment
+from .advice import advice_for, failure_notes, rank_notes, small_class_advice
+from .aloocv import run_aloocv
+from .calibration import run_calibration
+from .curves.analysis import run_curves
+from .curves.auc_tables import run_auc_tables
+from .cv import CVResult, fold_notes, run_cv
+from .data import Dataset
+from .errors import EngineError
+from .experiment import Experiment, parse_experiment
+from .fingerprint import data_fingerprint
+from .grouping_gap import run_grouping_gap
+from .heldout import load_test_set, run_heldout
+from .heldout.saved import saved_model_files
 from .notes import Note
+from .per_class import confusion_table, per_class_table
 from .progress import Progress
-from .stats import Comparison, ComparisonSettings, compare_models, summary_table
+from .readers import load_dataset
+from .run_plan import Phases, plan_run
+from .stats import Comparison, ComparisonSettings, compare_models, default_rope, summary_table
+from .store import opened
+from .tuning import optimism_at, optimism_notes
+from .verdict import metric_label
 
 
 @dataclass(frozen=True)
@@ -39,8 +55,6 @@ class ExperimentResult:
     def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
         """The same run compared again with other ROPE / alpha / correction settings (the
         summary's intervals follow alpha)."""
-        from .tuning import optimism_at
-
         summary = summary_table(self.cv.scores, self.cv.models, self.cv.metrics,
                                 self.cv.failures, alpha=settings.alpha)
         cv, old_alpha = self.cv, self.experiment.comparison.alpha
@@ -58,10 +72,6 @@ class ExperimentResult:
         """Everything the user should know to read the results: how the data was read,
         defaults applied, failures and warnings (with what to change), how ranks were
         formed. Computed once (the result is frozen)."""
-        from .advice import failure_notes, rank_notes
-        from .cv import fold_notes
-        from .tuning import optimism_notes
-
         n_folds = self.cv.config.n_splits * self.cv.config.n_repeats
         return [*self.dataset.notes, *self.experiment.notes,
                 *fold_notes(self.dataset.y, self.dataset.classes, self.cv.config,
@@ -93,8 +103,6 @@ class ExperimentResult:
             if len(table):
                 tables[name] = table
         if "predicted" in self.cv.predictions and len(self.cv.predictions):
-            from .per_class import confusion_table, per_class_table
-
             confusion = confusion_table(self.cv.predictions, self.cv.models, self.cv.classes)
             tables["confusion.csv"] = confusion
             tables["per_class.csv"] = per_class_table(confusion, self.cv.classes)
@@ -110,8 +118,6 @@ def rope_notes(settings: ComparisonSettings, metric: str) -> list:
     (:func:`engine.stats.default_rope`), its unit and why."""
     if settings.rope is not None:
         return []
-    from .stats import default_rope
-
     default = default_rope(metric)
     return [Note("default_rope", f"no ROPE given: equivalence within ±{default.rope:g} "
                  f"({default.unit}) on {metric}, the default for its family: "
@@ -175,12 +181,7 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         dataset = load_dataset(experiment.dataset, experiment.base_dir)
     experiment = experiment.with_metrics_for(len(dataset.classes), dataset)
     if test is None and experiment.test:
-        from .heldout import load_test_set
-
         test = load_test_set(experiment.test, dataset, experiment.base_dir)
-    from .run_plan import Phases, plan_run
-    from .store import opened
-
     phases = Phases(plan_run(experiment, dataset).steps   # one count for every phase
                     + (len(experiment.models) if test is not None else 0))   # final fits
     with opened(store) as store:
@@ -210,8 +211,6 @@ def check_some_score(cv: CVResult, dataset: Optional[Dataset] = None) -> None:
     primary = cv.scores[cv.scores["metric"] == cv.primary_metric]["score"]
     if primary.notna().any():
         return
-    from .advice import advice_for, small_class_advice
-
     errors = cv.failures[cv.failures["kind"] == "error"]["message"]
     reason = errors.value_counts().index[0] if not errors.empty else "no reason recorded"
     advice = ((small_class_advice(reason, _class_counts(dataset), dataset.X.shape[1],
@@ -253,16 +252,12 @@ def alo_grouped_notes(result: ExperimentResult) -> list:
 def heldout_phase(result: ExperimentResult, test):
     """The held-out test of ``result``'s models on ``test`` (:mod:`engine.heldout`), at the
     comparison's level, the CV estimates of ``summary`` beside each score."""
-    from .heldout import run_heldout
-
     experiment = result.experiment
     heldout = yield from run_heldout(result.dataset, test, list(experiment.models),
                                      list(result.cv.metrics), costs=experiment.metric_costs(),
                                      level=1 - experiment.comparison.alpha,
                                      summary=result.summary)
     if experiment.save_models:
-        from .heldout.saved import saved_model_files
-
         heldout = replace(heldout, files=saved_model_files(heldout, result.dataset))
     if experiment.calibration is not None:
         methods = list(experiment.calibration.methods)
@@ -278,9 +273,6 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
     them."""
     experiment = result.experiment
     if experiment.cv.compare_ungrouped and result.dataset.groups is not None:
-        from .grouping_gap import run_grouping_gap
-        from .verdict import metric_label
-
         gap = yield from run_grouping_gap(result.dataset, list(experiment.models), experiment.cv,
                                           list(result.cv.metrics), result.cv, n_jobs,
                                           metric_name=metric_label(result.cv.primary_metric),
@@ -289,25 +281,60 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
                                           costs=experiment.metric_costs())
         result = replace(result, grouping_gap=gap)
     if experiment.aloocv is not None:
-        from .aloocv import run_aloocv
-
         aloocv = yield from run_aloocv(result.dataset, list(experiment.models), experiment.aloocv)
         result = replace(result, aloocv=aloocv)
     if experiment.calibration is not None:
-        from .calibration import run_calibration
-
         calibration = yield from run_calibration(result.dataset, result.cv,
                                                  list(experiment.models),
                                                  experiment.calibration, n_jobs=n_jobs,
                                                  cluster=cluster)
         result = replace(result, calibration=calibration)
     if experiment.curves is not None:
-        from .curves.analysis import run_curves
-
         curves = yield from run_curves(result, n_jobs, cluster)
         result = replace(result, curves=curves)
     if experiment.curves is not None and experiment.curves.roc:
-        from .curves.auc_tables import run_auc_tables
-
         result = replace(result, auc=(yield from run_auc_tables(result)))
     return result
+
+
+def load_run(store, run_id: int, dataset=None, n_jobs: int = 1):
+    """Rebuild a stored run's results without refitting its cross-validation.
+
+    A generator like :func:`run_experiment`: every fit is read from the
+    store (ALOOCV and calibration, when the experiment asks for them, are computed again).
+
+    Parameters
+    ----------
+    store : engine.store.ResultStore or str
+    run_id : int
+        A run of :meth:`engine.store.ResultStore.runs`.
+    dataset : Dataset, optional
+        The data, when already loaded; else read again from the run's data set block.
+    n_jobs : int
+        Workers for the extras.
+
+    Returns
+    -------
+    engine.analysis.ExperimentResult
+
+    Raises
+    ------
+    ValueError
+        No such run, the data changed since (another fingerprint), or a fit is missing
+        (an incomplete run: resume it by running it again).
+    """
+    with opened(store) as store:
+        stored = store.run(run_id)
+        experiment = parse_experiment(stored.experiment, base_dir=stored.base_dir)
+        if dataset is None:
+            dataset = load_dataset(experiment.dataset, experiment.base_dir)
+        if data_fingerprint(dataset) != stored.data_fingerprint:
+            raise EngineError("store_data_changed", {"path": store.path, "run_id": run_id},
+                              f"the data of run {run_id} changed since it ran: run the "
+                              "experiment again")
+        store.replay = True
+        try:
+            return (yield from run_experiment(experiment, n_jobs=n_jobs, dataset=dataset,
+                                              store=store))
+        finally:
+            store.replay = False

@@ -30,7 +30,8 @@ import pandas as pd
 
 from .csv_values import choose_encoding
 from .errors import EngineError
-from .guards import available_memory, check_file_fits, check_regular_file, check_values_fit
+from .file_checks import check_file_fits, check_regular_file, check_values_fit
+from .machine import available_memory
 from .java_dates import DatePattern, compile_pattern, parse_dates
 from .notes import Note
 

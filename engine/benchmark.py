@@ -16,14 +16,18 @@ from typing import Generator
 
 import pandas as pd
 
+from .across import compare_across
 from .analysis import run_experiment
 from .cv import check_folds
-from .data import load_dataset
+from .imbalance import is_imbalanced, with_imbalance_metric
+from .readers import load_dataset
 from .experiment import Experiment
 from .metrics import check_metrics
 from .notes import Note
 from .progress import Progress, Stopwatch, relay
+from .run_plan import dataset_plan, plan_run
 from .schema import show
+from .store import opened
 
 #: the file of the across-data-set report (Markdown), written beside the tables
 REPORT = "report.md"
@@ -160,7 +164,7 @@ def stack_tables(names, tables, models=None) -> dict:
 def load_datasets(experiment: Experiment, check: bool = True) -> tuple:
     """Read every data set of ``experiment`` and check that the run can use it.
 
-    Each data set is loaded (:func:`engine.data.load_dataset`), and its classes are
+    Each data set is loaded (:func:`engine.readers.load_dataset`), and its classes are
     checked against the metrics and the folds (every class needs ``n_splits`` rows), so
     a run fails before its first fit.
 
@@ -220,8 +224,6 @@ def _imbalance_metric(experiment: Experiment, datasets) -> Experiment:
     """``balanced_accuracy`` added on every data set when the classes of one are imbalanced
     (:func:`engine.imbalance.with_imbalance_metric`, the note naming the first such one)."""
     import numpy as np
-
-    from .imbalance import is_imbalanced, with_imbalance_metric
 
     for index, dataset in enumerate(datasets):
         counts = np.bincount(dataset.y, minlength=len(dataset.classes))
@@ -292,13 +294,9 @@ def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None, cluste
     datasets = tuple(load_datasets(experiment) if datasets is None else datasets)
     experiment = experiment_for(experiment, datasets)
     check_datasets(experiment, datasets)
-    from .run_plan import plan_run
-
     plan = plan_run(experiment, datasets)
     clock = Stopwatch(plan.steps)
     results = []
-    from .store import opened
-
     with opened(store) as store:
         for index, (dataset, start) in enumerate(zip(datasets, plan.offsets())):
             job = run_experiment(experiment.for_dataset(index), n_jobs=n_jobs, dataset=dataset,
@@ -315,8 +313,6 @@ def finish(experiment: Experiment, results) -> BenchmarkResult:
     across comparison of their primary-metric means on each data set's common folds
     (alpha, rope and correction from the experiment's ``comparison``; the Bayesian
     signed-rank test's draws seeded with its ``cv.random_state``)."""
-    from .across import compare_across
-
     results = tuple(results)
     across = compare_across(dataset_means(results), metric=experiment.metrics[0],
                             alpha=experiment.comparison.alpha,
@@ -331,8 +327,6 @@ def planned_steps(experiment: Experiment) -> int:
     one per cross-validation fit (a tuned model's grid members as plain models too; twice
     with ``compare_ungrouped`` when a data set block names groups), per calibrated fold
     and method, and per ALOOCV point (with one more per model)."""
-    from .run_plan import dataset_plan
-
     grouped = any("groups" in block for block in experiment.dataset_blocks)
     return dataset_plan(experiment.models, experiment.cv, experiment.calibration,
                         experiment.aloocv, grouped=grouped, curves=experiment.curves).steps

@@ -16,8 +16,12 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
-from .guards import MAX_MODEL_NAME_CHARS, param_cap_problem
+from .csv_values import visible
+from .imbalance import check_resample, make_sampler, resampling_pipeline
+from .metrics import check_metric_names
+from .param_caps import MAX_MODEL_NAME_CHARS, param_cap_problem, setting_problem
 from .schema import printable, readable_path, show
+from .tuning import INNER_SPLITS, check_cost, constructor_params, wrap_model
 
 #: name -> (module, one-line description)
 CATALOGUE = {
@@ -262,8 +266,6 @@ def expand_model(entry: dict, path: tuple = (), random_state=None) -> list:
     scale = bool(entry.get("scale", False))
     resample = entry.get("resample")
     if resample is not None:
-        from .imbalance import check_resample
-
         check_resample(resample, _place(path, "resample", f"model {estimator}"))
     places = {p: path + ("params", p) for p in params} if path else {}
     extra = _inside_folds(entry, path)
@@ -274,7 +276,7 @@ def expand_model(entry: dict, path: tuple = (), random_state=None) -> list:
                                                    **extra), resample, random_state), places)]
     prefix = entry.get("name")
     specs = []
-    for combo, combo_path in _grid_points(grid, path, str(estimator)):
+    for combo, combo_path in grid_points(grid, path, str(estimator)):
         name = grid_name(combo)
         if prefix:
             name = f"{prefix}_{name}"
@@ -286,8 +288,6 @@ def expand_model(entry: dict, path: tuple = (), random_state=None) -> list:
 
 def _inside_folds(entry: dict, path: tuple) -> dict:
     """The checked ``tune`` and ``threshold`` blocks of an entry (:mod:`engine.tuning`)."""
-    from .tuning import check_threshold, check_tune
-
     out = {}
     if entry.get("tune") is not None:
         out["tune"] = check_tune(entry["tune"], entry, path)
@@ -310,7 +310,7 @@ def _place(path: tuple, key: str, fallback: str) -> str:
     return readable_path(path + (key,)) if path else fallback
 
 
-def _grid_points(grid, path: tuple, estimator: str) -> list:
+def grid_points(grid, path: tuple, estimator: str) -> list:
     """``(combination, place of its grid)`` in ``ParameterGrid`` order."""
     from sklearn.model_selection import ParameterGrid
 
@@ -325,6 +325,118 @@ def _grid_points(grid, path: tuple, estimator: str) -> list:
         raise ValueError(f"{where}: the grid makes {sum(sizes):,} models; at most "
                          f"{MAX_MODELS:,} can be compared in one experiment")
     return [(combo, place) for g, place in grids for combo in ParameterGrid(g)]
+
+
+# ----------------------------------------------------------------------------- tune, threshold
+
+#: Metrics a threshold can be chosen by: they score predicted labels (ranking metrics such
+#: as ROC AUC do not depend on the threshold).
+THRESHOLD_SCORINGS = ("balanced_accuracy", "accuracy", "f1", "precision", "recall", "jaccard",
+                      "matthews_corrcoef", "f1_macro", "f1_weighted")
+
+
+
+def _where(path: tuple, *keys) -> str:
+    return readable_path(path + keys) if path else ".".join(map(str, keys))
+
+
+def _inner_splits(block: dict, path: tuple, key: str) -> int:
+    value = block.get("inner_splits", INNER_SPLITS)
+    problem = setting_problem("inner_splits", value)
+    if problem:
+        raise ValueError(f"{_where(path, key, 'inner_splits')}: {problem} (the inner folds)")
+    return value
+
+
+def _check_keys(block, here: str, example: str, allowed: tuple) -> None:
+    """``block`` is an object with only the ``allowed`` keys."""
+    if not isinstance(block, dict):
+        raise ValueError(f"{here}: expected an object such as {example}, got {show(block)}")
+    unknown = sorted(set(block) - set(allowed))
+    if unknown:
+        raise ValueError(f"{here}: unknown key(s) {', '.join(unknown)}; allowed: "
+                         + ", ".join(allowed))
+
+
+def check_tune(tune, entry: dict, path: tuple = ()) -> dict:
+    """The ``"tune"`` block of a model entry, checked, with its defaults filled in.
+
+    Every combination of the grid is checked as the model's parameters are (by
+    :func:`validated`); messages name the place (``models[0].tune.grid.C:
+    ...``).
+
+    Parameters
+    ----------
+    tune : dict
+    entry : dict
+        The model entry (its estimator, params, scale and grid).
+    path : tuple
+        The entry's place in the experiment file.
+
+    Returns
+    -------
+    dict
+        ``grid``, ``inner_splits``, ``scoring`` (None: the primary metric) and ``optimism``.
+    """
+    here = _where(path, "tune")
+    _check_keys(tune, here, '{"grid": {"C": [0.1, 1, 10]}}',
+                ("grid", "inner_splits", "optimism", "scoring"))
+    grid = tune.get("grid")
+    if not grid or not isinstance(grid, (dict, list)):
+        raise ValueError(f"{here}.grid: expected an object of parameter names and lists of "
+                         f"values to try, got {show(grid)}")
+    outer = entry.get("grid") or {}
+    outer_keys = set().union(*[g for g in ([outer] if isinstance(outer, dict) else outer)
+                               if isinstance(g, dict)]) if outer else set()
+    params, scale = entry.get("params") or {}, bool(entry.get("scale", False))
+    estimator = entry["estimator"]
+    for combo, place in grid_points(grid, path + ("tune",), str(estimator)):
+        both = sorted(outer_keys & set(combo))
+        if both:
+            raise ValueError(f"{here}.grid: {', '.join(both)} is both in the model's \"grid\" "
+                             "(separate models) and tuned inside the folds: keep it in one")
+        at = {p: place + (p,) for p in combo} if path else {}
+        validated(ModelSpec("tuned", estimator, {**params, **combo}, scale), at)
+    scoring = tune.get("scoring")
+    if scoring is not None:
+        check_metric_names([scoring], where=f"{here}.scoring", indexed=False)
+    optimism = tune.get("optimism", True)
+    if not isinstance(optimism, bool):
+        raise ValueError(f"{here}.optimism: expected true or false, got {show(optimism)}")
+    return {"grid": grid, "inner_splits": _inner_splits(tune, path, "tune"),
+            "scoring": scoring, "optimism": optimism}
+
+
+def check_threshold(threshold, path: tuple = ()) -> dict:
+    """The ``"threshold"`` block of a model entry, checked, with its defaults filled in.
+
+    Returns
+    -------
+    dict
+        ``scoring`` (a name of :data:`THRESHOLD_SCORINGS`) or ``cost`` (a 2x2 list of
+        finite numbers), ``inner_splits`` and ``random_state``.
+    """
+    here = _where(path, "threshold")
+    _check_keys(threshold, here, '{"scoring": "balanced_accuracy"}',
+                ("cost", "inner_splits", "random_state", "scoring"))
+    if ("scoring" in threshold) == ("cost" in threshold):
+        raise ValueError(f"{here}: give either \"scoring\" (such as \"balanced_accuracy\") or "
+                         "\"cost\" (a 2x2 matrix [[c_tn, c_fp], [c_fn, c_tp]]), not both or "
+                         "neither")
+    out = {"inner_splits": _inner_splits(threshold, path, "threshold"),
+           "random_state": threshold.get("random_state", 0)}
+    seed = out["random_state"]
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ValueError(f"{here}.random_state: expected a whole number or null, got {show(seed)}")
+    if "scoring" in threshold:
+        if threshold["scoring"] not in THRESHOLD_SCORINGS:
+            raise ValueError(f"{here}.scoring: a threshold is chosen by a metric of predicted "
+                             f"classes; got {show(threshold['scoring'])}, use one of: "
+                             + ", ".join(THRESHOLD_SCORINGS))
+        out["scoring"] = threshold["scoring"]
+    else:
+        out["cost"] = check_cost(threshold["cost"], f"{here}.cost")
+    return out
 
 
 _SKLEARN_CHECK = re.compile(r"The '(\w+)' parameter of (\w+) must be (.+?)\. Got .* instead\.?$",
@@ -364,7 +476,7 @@ def validated(spec: ModelSpec, places: dict | None = None) -> ModelSpec:
         if problem:
             raise ValueError(f"{at(pname)}: {problem}")
     try:
-        estimator = cls(**_constructor_params(spec.params))
+        estimator = cls(**constructor_params(spec.params))
         estimator._validate_params()
     except (TypeError, ValueError) as exc:
         raise ValueError(_sklearn_message(str(exc), spec, at)) from None
@@ -398,27 +510,9 @@ def _sklearn_message(text: str, spec: ModelSpec, at) -> str:
             f"got {show(spec.params[pname])}")
 
 
-def _constructor_params(params: dict) -> dict:
-    out = dict(params)
-    if isinstance(out.get("hidden_layer_sizes"), list):
-        out["hidden_layer_sizes"] = tuple(out["hidden_layer_sizes"])
-    if isinstance(out.get("class_weight"), dict):
-        out["class_weight"] = {_maybe_int(k): v for k, v in out["class_weight"].items()}
-    return out
-
-
-def _maybe_int(key):
-    try:
-        return int(key)
-    except (TypeError, ValueError):
-        return key
-
-
 def check_unique_names(specs: list) -> None:
     """Names must be unique, printable (a control character could break a table) and at
-    most :data:`engine.guards.MAX_MODEL_NAME_CHARS` characters long."""
-    from .csv_values import visible
-
+    most :data:`engine.param_caps.MAX_MODEL_NAME_CHARS` characters long."""
     seen = set()
     for spec in specs:
         if len(spec.name) > MAX_MODEL_NAME_CHARS:
@@ -438,7 +532,7 @@ def check_unique_names(specs: list) -> None:
 
 def make_estimator(spec: ModelSpec):
     """A fresh, unfitted classifier for the model (without preprocessing)."""
-    return estimator_class(spec.estimator)(**_constructor_params(spec.params))
+    return estimator_class(spec.estimator)(**constructor_params(spec.params))
 
 
 def make_pipeline(spec: ModelSpec, dataset=None, inside_folds: bool = True):
@@ -455,8 +549,6 @@ def make_pipeline(spec: ModelSpec, dataset=None, inside_folds: bool = True):
     """
     plain = _plain_pipeline(spec, dataset)
     if inside_folds and (spec.tune or spec.threshold):
-        from .tuning import wrap_model
-
         return wrap_model(plain, spec, dataset)
     return plain
 
@@ -472,8 +564,6 @@ def _plain_pipeline(spec: ModelSpec, dataset=None):
 
         steps.append(("scale", StandardScaler()))
     if spec.resample:
-        from .imbalance import make_sampler, resampling_pipeline
-
         return resampling_pipeline(steps, make_sampler(spec.resample, spec.resample_seed),
                                    estimator)
     if not steps:

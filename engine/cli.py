@@ -25,8 +25,9 @@ import os
 import sys
 import time
 
-from .progress import Progress, run_to_end
+from . import file_checks, machine, param_caps
 from .csv_values import one_line, visible
+from .progress import Progress, run_to_end
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -127,10 +128,8 @@ def _run(args, argv) -> int:
             import_distributed()
         except ValueError as exc:
             return _fail(str(exc))
-    from . import guards
-
     try:                                  # before the heavy imports: fails in a blink
-        guards.check_experiment_file(args.experiment)
+        file_checks.check_experiment_file(args.experiment)
     except ValueError as exc:
         return _fail(str(exc))
     from . import run_service
@@ -139,9 +138,9 @@ def _run(args, argv) -> int:
                                 write_result_folder)
     from .store import check_store_path
 
-    jobs, note = guards.cap_jobs(args.jobs)
+    jobs, note = machine.cap_jobs(args.jobs)
     if spec is not None and spec.n_workers is not None:      # local:N, capped like --jobs
-        workers, note = guards.cap_jobs(spec.n_workers, "--cluster local:")
+        workers, note = machine.cap_jobs(spec.n_workers, "--cluster local:")
         spec = dataclasses.replace(spec, n_workers=workers)
     if note:
         _print_notes([note], args.quiet)
@@ -151,7 +150,7 @@ def _run(args, argv) -> int:
     stack = contextlib.ExitStack()      # the store and the cluster (a LocalCluster with it)
     try:
         experiment = load_experiment(args.experiment)
-        refusal = guards.check_models(experiment.models)
+        refusal = param_caps.check_models(experiment.models)
         if refusal:
             return _fail(refusal)
         try:

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 from typing import Optional
 
+import numpy as np
+from sklearn.metrics import confusion_matrix
+
 from .notes import Note
 
 #: The expected-cost metric's name (scikit-learn's convention for losses: negated).
@@ -132,6 +135,25 @@ def cost_notes(metrics, given, models) -> tuple:
     return tuple(notes)
 
 
+def cost_score(y_true, y_pred, cost, labels, pos_label=None) -> float:
+    """Minus the mean cost per row: ``-sum(confusion * cost) / n`` (greater is better).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like
+    cost : 2x2 nested list
+        ``[[c_tn, c_fp], [c_fn, c_tp]]``: rows the actual class, columns the predicted one,
+        negative class first.
+    labels : list
+        ``[negative, positive]``.
+    pos_label : optional
+        Not used in the sum (``labels`` orders the matrix); a scorer made with it tells
+        scikit-learn which class's probability a threshold is on.
+    """
+    counts = confusion_matrix(y_true, y_pred, labels=labels)
+    return -float((counts * np.asarray(cost, dtype=float)).sum() / max(len(y_true), 1))
+
+
 def expected_cost(y_true, y_pred, costs, pos_label=None) -> float:
     """The mean cost per row (lower is better): ``sum(confusion * costs) / n``.
 
@@ -144,7 +166,5 @@ def expected_cost(y_true, y_pred, costs, pos_label=None) -> float:
     pos_label : int, optional
         The positive class's code (default 1).
     """
-    from .tuning import cost_score
-
     positive = 1 if pos_label is None else int(pos_label)
     return -cost_score(y_true, y_pred, [list(row) for row in costs], [1 - positive, positive])

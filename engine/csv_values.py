@@ -48,6 +48,7 @@ from typing import Callable, Optional
 import numpy as np
 import pandas as pd
 
+from .csv_pieces import read_csv_pieces
 from .notes import Note
 from .text_values import contains, distinct_texts, per_row
 from .text_values import stripped as stripped_texts
@@ -196,25 +197,6 @@ def _cells(column: pd.Series) -> pd.Series:
                                   dtype=bool), False)
     return pd.Series(texts[rows[keep]], index=column.index[keep], dtype=object,
                      name=column.name)
-
-
-def detect_decimal(frame: pd.DataFrame, sep: str) -> tuple:
-    """Which decimal mark the text columns of a file use (see the module's rules).
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The table as pandas read it.
-    sep : str
-        The file's separator.
-
-    Returns
-    -------
-    (decimal, note) : (str, Note or None)
-        ``','`` with a note naming the evidence, or ``'.'``.
-    """
-    return _detect_decimal({frame.columns[i]: _cells(frame.iloc[:, i])
-                            for i in _text_columns(frame)}, sep)
 
 
 def _detect_decimal(text_cells: dict, sep: str) -> tuple:
@@ -722,8 +704,6 @@ def read_or_explain(path: str, options: dict, notes: Optional[list] = None, **mo
     table, about half the memory at the peak).
     """
     import pandas as pd
-
-    from .csv_pieces import read_csv_pieces
 
     try:
         with warnings.catch_warnings(record=True) as caught:

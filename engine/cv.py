@@ -26,9 +26,11 @@ from .lazy import sklearn
 from .notes import Note
 from .metrics import FoldScorer, check_metrics
 from .parallel import run_calls, take_rows
+from .per_class import confusion_counts, fold_pairs
 from .progress import Progress, Stopwatch
 from .tuning import (INNER_SPLITS, fit_details, fit_model, grid_members, optimism_table,
                      thresholds_table, tuning_table, uses_groups, with_scoring)
+from .weka_folds import weka_splits
 
 #: Columns of ``CVResult.scores`` (``fold_scores.csv``).
 SCORE_COLUMNS = ["model", "repeat", "fold", "metric", "score", "n_train", "n_test", "fit_seconds"]
@@ -221,8 +223,6 @@ class CVResult:
         result is frozen; the app has it computed in the run's process); ``counts`` is
         None when the run kept no predicted labels."""
         if "_confusion_by_fold" not in self.__dict__:
-            from .per_class import confusion_counts, fold_pairs
-
             folds = sorted(set(fold_pairs(self.predictions)) | set(fold_pairs(self.scores)))
             counts = (confusion_counts(self.predictions, list(self.models), tuple(self.classes),
                                        folds=folds)
@@ -306,8 +306,6 @@ def make_splits(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = 
     if groups is not None:
         return grouped_splits(y, groups, config.n_splits, config.n_repeats, config.random_state)
     if config.scheme == "weka":
-        from .weka_folds import weka_splits
-
         return [(train, np.sort(test)) for train, test in
                 weka_splits(y, config.n_splits, config.n_repeats, config.random_state)]
     splitter = sklearn("model_selection").RepeatedStratifiedKFold(

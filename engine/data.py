@@ -1,5 +1,6 @@
 """Datasets: the built-in examples and CSV files, with a note of what was done to them
-(ARFF files and Excel workbooks: :mod:`engine.readers`).
+(ARFF files and Excel workbooks, and an experiment's ``dataset`` block:
+:mod:`engine.readers`).
 
 A :class:`Dataset` holds the feature table exactly as read (categorical columns stay
 text, missing values stay missing) and the target as class codes. Encoding and
@@ -23,12 +24,13 @@ from .data_checks import (choose_target, find_column, find_columns, is_numeric_c
                           leak_notes, positive_class, visible_columns)
 from .errors import EngineError
 from .groups import group_codes, group_suggestions, identifier_feature_notes
-from .guards import (MAX_CELL_CHARS, MAX_NAME_CHARS, check_builtin_request, check_file_fits,
-                     check_regular_file, check_values_fit)
+from .file_checks import (check_builtin_request, check_file_fits, check_regular_file,
+                          check_values_fit)
 from .index_columns import index_columns, index_note
-from .text_values import distinct_texts, per_row, stripped, text_lengths
+from .text_values import distinct_texts, per_row, stripped
 from .imbalance import imbalance_note
 from .notes import Note
+from .text_lengths import check_label_lengths, check_text_lengths
 
 #: Built-in data sets: name -> (description, generator options with their defaults).
 BUILTINS = {
@@ -208,7 +210,7 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
         device or folder is never opened), larger than the memory available, binary
         (named when its signature is known), comment lines before the header, rows with
         more cells than the header, a quote that never closes, bytes not in the given
-        encoding (:mod:`engine.csv_values`, :mod:`engine.guards`).
+        encoding (:mod:`engine.csv_values`, :mod:`engine.file_checks`).
 
     Returns
     -------
@@ -530,67 +532,6 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
                    pos_label=positive, groups=codes_of_groups)
 
 
-def check_text_lengths(frame: pd.DataFrame) -> None:
-    """Refuse a table whose column names or text cells are longer than any real data's,
-    before anything is made of them (a long text copied into a fixed-width array
-    costs its length times every row).
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        A table as read.
-
-    Raises
-    ------
-    ValueError
-        A column name of more than :data:`engine.guards.MAX_NAME_CHARS` characters, or a
-        cell of more than :data:`engine.guards.MAX_CELL_CHARS` (Excel's own limit per
-        cell), naming the column and row.
-    """
-    for position, column in enumerate(frame.columns):
-        name = str(column)
-        if len(name) > MAX_NAME_CHARS:
-            raise ValueError(f"column {position + 1} has a name of {len(name):,} characters "
-                             f"({_start(name)}), more than the {MAX_NAME_CHARS:,} a column "
-                             "name can have: is it the right file? Shorten the name in the "
-                             "first row")
-    for column, row, length in _longest_texts(frame):
-        if length > MAX_CELL_CHARS:
-            raise ValueError(f"column {_start(str(column))!s}, row {row + 1} of the data holds "
-                             f"a text of {length:,} characters, more than the "
-                             f"{MAX_CELL_CHARS:,} a cell can have (Excel's own limit): is it "
-                             "the right file? Shorten that cell or leave the column out of "
-                             "the file")
-
-
-def check_label_lengths(labels: pd.Series, target: str) -> None:
-    """Refuse class labels longer than :data:`engine.guards.MAX_NAME_CHARS` characters
-    (a class is a short name, written in many rows of the result tables)."""
-    for _, row, length in _longest_texts(labels.to_frame()):
-        if length > MAX_NAME_CHARS:
-            raise ValueError(f"the target {_start(target)}, row {row + 1} of the data holds a "
-                             f"class label of {length:,} characters, more than the "
-                             f"{MAX_NAME_CHARS:,} a class label can have: pick a column of "
-                             "short categories as the target, or shorten the labels")
-
-
-def _longest_texts(frame: pd.DataFrame):
-    """(column, row position, length) of the longest text of each text column."""
-    for position in range(frame.shape[1]):
-        values = frame.iloc[:, position]
-        if values.dtype != object and not pd.api.types.is_string_dtype(values):
-            continue
-        lengths = text_lengths(values)
-        if lengths.size:
-            row = int(np.argmax(lengths))
-            yield frame.columns[position], row, int(lengths[row])
-
-
-def _start(text: str, width: int = 40) -> str:
-    """``text`` as a quoted start of at most ``width`` characters."""
-    return repr(text if len(text) <= width else text[: width - 1] + "…")
-
-
 def one_block(features: pd.DataFrame) -> pd.DataFrame:
     """The same table with its columns in one float64 array, when every column is float64.
 
@@ -765,71 +706,3 @@ def _plain(value):
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
-
-
-def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
-    """Load the ``dataset`` entry of an experiment file.
-
-    Parameters
-    ----------
-    spec : dict
-        ``{"builtin": NAME, **options}``, ``{"csv": PATH, "target": COLUMN, "sep": ...,
-        "encoding": ..., "decimal": ..., "thousands": ..., "exclude": [...],
-        "features": [...], "pos_label": ...}`` (``"drop"`` is the older name of ``"exclude"``) or
-        ``{"file": PATH, ...}``: a CSV, ARFF or Excel file by its extension, with the
-        same keys (those of its kind) and ``"sheet"`` for a workbook
-        (:mod:`engine.readers`).
-    base_dir : str
-        Folder a relative file path is relative to (the experiment file's folder).
-        A ``"name"`` (a data set's name, :mod:`engine.dataset_names`) names the Dataset
-        and stays in its ``source``.
-    """
-    spec = dict(spec)
-    if "name" in spec:
-        return _named(load_dataset({k: v for k, v in spec.items() if k != "name"}, base_dir),
-                      spec["name"])
-    if "builtin" in spec:
-        name = spec.pop("builtin")
-        if "groups" in spec:
-            raise ValueError(f'dataset: "groups" names a column of a data file saying which rows '
-                             f"belong together; the built-in data set {name!r} has no such "
-                             'column: remove "groups" (or use a data file with one)')
-        return load_builtin(name, **spec)
-    if "file" in spec:
-        from .readers import check_file_options, load_file
-
-        check_file_options(spec)
-        path = spec.pop("file")
-        full = path if os.path.isabs(path) else os.path.join(base_dir, path)
-        drop, exclude, features = (_names(spec.pop(key, ()))
-                                   for key in ("drop", "exclude", "features"))
-        ds = load_file(full, drop=drop, exclude=exclude, features=features, **spec)
-        return Dataset(**{**ds.__dict__, "source": {**ds.source, "file": path}})
-    if "csv" in spec:
-        path = spec.pop("csv")
-        full = path if os.path.isabs(path) else os.path.join(base_dir, path)
-        allowed = {"target", "sep", "encoding", "drop", "exclude", "decimal", "thousands",
-                   "pos_label", "groups", "features"}
-        unknown = sorted(set(spec) - allowed)
-        if unknown:
-            raise ValueError(f"dataset: unknown key(s) {', '.join(unknown)}; allowed with csv: "
-                             + ", ".join(sorted(allowed)))
-        drop, exclude = (_names(spec.get(key, ())) for key in ("drop", "exclude"))
-        ds = load_csv(full, target=spec.get("target"), sep=spec.get("sep"),
-                      encoding=spec.get("encoding"), drop=drop, exclude=exclude,
-                      decimal=spec.get("decimal"),
-                      thousands=spec.get("thousands"), pos_label=spec.get("pos_label"),
-                      groups=spec.get("groups"), features=_names(spec.get("features", ())))
-        return Dataset(**{**ds.__dict__, "source": {**ds.source, "csv": path}})
-    raise ValueError('dataset: give either {"builtin": NAME} or {"file": PATH, "target": COLUMN} '
-                     '(or {"csv": PATH, ...})')
-
-
-def _named(dataset: Dataset, name: str) -> Dataset:
-    return Dataset(**{**dataset.__dict__, "name": name, "source": {**dataset.source,
-                                                                   "name": name}})
-
-
-def _names(value) -> list:
-    """A list of column names from an experiment file: one name may be given alone."""
-    return [value] if isinstance(value, str) else list(value)

@@ -18,8 +18,10 @@ import numpy as np
 import pandas as pd
 
 from .csv_values import PANDAS_EXTRA_NA, parse_text_columns
-from .guards import available_memory, check_file_fits, check_regular_file, format_bytes
+from .file_checks import check_file_fits, check_regular_file
+from .machine import available_memory, format_bytes
 from .notes import Note
+from .text_lengths import check_text_lengths
 
 EXTENSIONS = (".xlsx", ".xlsm")
 OLD_EXTENSIONS = (".xls",)
@@ -103,8 +105,6 @@ def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
                           + " read as numbers: seconds since 1970-01-01 00:00 (times of day: "
                           "seconds since midnight)",
                           {"columns": dates, "unit": "seconds", "origin": "1970-01-01T00:00:00"}))
-    from .data import check_text_lengths
-
     check_text_lengths(frame)
     frame, more = parse_text_columns(frame, ",", ".", None)
     return frame, notes + more, sheets
@@ -208,16 +208,21 @@ def _bound_sheet_reading(book, path: str) -> None:
     reader = getattr(book, "_reader", None)
     if reader is None or not hasattr(reader, "_convert_cell"):
         return                                   # another pandas: its own reading
-    if len(inspect.signature(reader._convert_cell).parameters) != 1:
-        return          # pandas 1.x (_convert_cell(cell, convert_float)): its own reading
+    arity = len(inspect.signature(reader._convert_cell).parameters)
 
     def get_sheet_data(sheet, file_rows_needed=None):
         return bounded_sheet_data(reader, sheet, path, file_rows_needed)
-    reader.get_sheet_data = get_sheet_data
+
+    def get_sheet_data_1x(sheet, convert_float, file_rows_needed=None):
+        # pandas 1.x: _convert_cell(cell, convert_float), the same rows otherwise
+        return bounded_sheet_data(reader, sheet, path, file_rows_needed,
+                                  convert=(convert_float,))
+    if arity in (1, 2):                          # else another pandas: its own reading
+        reader.get_sheet_data = get_sheet_data if arity == 1 else get_sheet_data_1x
 
 
 def bounded_sheet_data(reader, sheet, path: str, file_rows_needed=None,
-                       available: Optional[int] = None) -> list:
+                       available: Optional[int] = None, convert: tuple = ()) -> list:
     """pandas' ``OpenpyxlReader.get_sheet_data`` (rows of cell values, trailing empty
     cells and rows trimmed, every row padded to the widest), refusing before the
     padding when ``rows x widest row x`` :data:`BYTES_PER_CELL` exceeds the available
@@ -234,7 +239,7 @@ def bounded_sheet_data(reader, sheet, path: str, file_rows_needed=None,
     data, last_row, width = [], -1, 0
     try:
         for row_number, row in enumerate(sheet.rows):
-            converted = [reader._convert_cell(cell) for cell in row]
+            converted = [reader._convert_cell(cell, *convert) for cell in row]
             while converted and converted[-1] == "":
                 converted.pop()
             if converted:

@@ -11,15 +11,19 @@ import os
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .catalogue import expand_models, seed_entry
-from .costs import as_costs, check_cost_metric, metric_costs
+from .catalogue import expand_models, is_scale_sensitive, seed_entry
+from .costs import as_costs, check_cost_metric, cost_notes, metric_costs
 from .cv import CVConfig
 from .dataset_names import check_dataset_name, name_datasets
-from .guards import setting_problem
-from .metrics import check_metric_names
+from .file_checks import check_experiment_file
+from .imbalance import with_imbalance_metric
+from .metrics import check_metric_names, default_metric
 from .notes import Note
+from .param_caps import setting_problem
+from .readers import check_file_options, check_test_block
 from .schema import check_experiment_schema, printable, show
 from .stats import ComparisonSettings
+from .tuning import check_cost, with_scoring
 
 #: The sections of an experiment file (besides ``$schema``, a note for editors).
 TOP_LEVEL_KEYS = ("dataset", "datasets", "models", "cv", "metrics", "costs", "comparison",
@@ -161,8 +165,6 @@ class Experiment:
         """The costs the expected-cost metric scores by: the top-level ``costs``, else the
         models' threshold costs when they all give one matrix
         (:func:`engine.costs.metric_costs`)."""
-        from .costs import metric_costs
-
         return metric_costs(self.costs, self.models)
 
     @property
@@ -196,8 +198,6 @@ class Experiment:
         """
         from dataclasses import replace
 
-        from .costs import check_cost_metric, cost_notes
-
         check_cost_metric(self.metrics, self.metric_costs(), n_classes)
         done = self._metrics_for(n_classes, dataset)
         codes = {getattr(note, "code", "") for note in done.notes}
@@ -216,14 +216,10 @@ class Experiment:
         if dataset is not None:
             import numpy as np
 
-            from .imbalance import with_imbalance_metric
-
             counts = np.bincount(dataset.y, minlength=len(dataset.classes))
             return with_imbalance_metric(self.with_metrics_for(n_classes), counts,
                                          dataset.classes)
         from dataclasses import replace
-
-        from .metrics import default_metric
 
         metric = default_metric(n_classes)
         classes = "two" if n_classes == 2 else n_classes
@@ -371,8 +367,6 @@ def _test_block(data: dict) -> Optional[dict]:
         raise ValueError('test: a held-out test file belongs to one data set, and this '
                          'experiment has a "datasets" list; run the data set with its test '
                          'file as an experiment of its own ("dataset" and "test")')
-    from .heldout.test_file import check_test_block
-
     check_test_block(block)
     check_dataset_options({"encoding": block["encoding"]} if block.get("encoding") else {},
                           "test")
@@ -383,16 +377,12 @@ def _costs(value) -> Optional[tuple]:
     """The top-level ``"costs"`` checked (:func:`engine.tuning.check_cost`), or None."""
     if value is None:
         return None
-    from .tuning import check_cost
-
     return as_costs(check_cost(value, "costs"))
 
 
 def _tune_scoring(models, metric: str, costs=None) -> tuple:
     """The models with ``tune.scoring`` defaulting to the primary metric ``metric`` (and
     the costs of a grid search by the expected cost)."""
-    from .tuning import with_scoring
-
     return tuple(with_scoring(spec, metric, costs) for spec in models)
 
 
@@ -427,8 +417,6 @@ def check_dataset_options(dataset: dict, where: str = "dataset") -> None:
         ``dataset.encoding: "klingon" is not a text encoding Python knows; ...``
     """
     if "file" in dataset:
-        from .readers import check_file_options
-
         try:
             check_file_options(dataset)
         except ValueError as exc:
@@ -459,8 +447,6 @@ def _seed_notes(entries, seeded, random_state) -> list:
 
 
 def _scaling_notes(models) -> list:
-    from .catalogue import is_scale_sensitive
-
     names = [m.name for m in models if is_scale_sensitive(m.estimator) and not m.scale]
     if not names:
         return []
@@ -486,7 +472,7 @@ def load_experiment(path: str) -> Experiment:
     ------
     ValueError
         One line, for a file that cannot be read (a FIFO, device or folder is never
-        opened, :func:`engine.guards.check_experiment_file`), is not JSON (or is nested
+        opened, :func:`engine.file_checks.check_experiment_file`), is not JSON (or is nested
         too deeply to read), or is not a valid experiment (see :func:`parse_experiment`).
     """
     data = read_experiment_file(path)
@@ -505,8 +491,6 @@ def read_experiment_file(path: str):
     object
         What the file holds (not yet validated).
     """
-    from .guards import check_experiment_file
-
     check_experiment_file(path)          # a FIFO would block, /dev/zero never end
     try:
         with open(path, encoding="utf-8-sig") as handle:

@@ -18,6 +18,9 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
+from .costs import COST_METRIC, as_costs
+from .cv import FoldFit, split_label
+
 #: Bumped when what a stored fit means changes (how pipelines are built, how a fit is
 #: scored): every key changes with it, so no older fit is reused. 2: with groups, tuned
 #: and thresholded models split their training part by groups too (same data and model
@@ -96,8 +99,6 @@ def model_record(spec) -> dict:
 def split_records(splits, config) -> list:
     """What each split contributes to a key: scheme, folds, seed, repeat and fold (from
     1) and the SHA-256 of its test rows."""
-    from .cv import split_label
-
     records = []
     for number, (_, test) in enumerate(splits):
         repeat, fold = split_label(number, config.n_splits)
@@ -113,7 +114,7 @@ def environment_record(fit_class=None) -> dict:
     import sklearn
 
     if fit_class is None:
-        from .cv import FoldFit as fit_class
+        fit_class = FoldFit
     return {"sklearn": sklearn.__version__, "format": KEY_FORMAT,
             "fit_fields": [f.name for f in dataclasses.fields(fit_class)]}
 
@@ -143,8 +144,6 @@ def fit_keys(dataset, models, config, metrics, splits, tasks,
     list of str
         64 hex digits each; equal keys mean the same fit.
     """
-    from .costs import COST_METRIC, as_costs
-
     record = {"data": data_key or data_fingerprint(dataset), "metrics": list(metrics),
               **environment_record()}
     if COST_METRIC in list(metrics) and costs is not None:

@@ -13,6 +13,8 @@ import json
 
 import numpy as np
 
+from .cv import FoldFit
+
 
 #: JSON of the plain fields (NaN and infinities allowed, as Python's json writes them).
 _ENCODER = json.JSONEncoder(allow_nan=True)
@@ -106,8 +108,6 @@ def decode_fit(text: str, header: str, data: bytes):
     """The :class:`engine.cv.FoldFit` of a stored row: ``text`` its plain fields (JSON),
     ``header`` and ``data`` its arrays (:func:`encode_fit`); stored fields that ``FoldFit``
     no longer has are left out."""
-    from .cv import FoldFit
-
     arrays = _arrays(header, data)
     fields = json.loads(text)
     if not isinstance(fields, dict):

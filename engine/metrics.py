@@ -15,7 +15,9 @@ from typing import Callable
 
 import numpy as np
 
+from .costs import COST_METRIC, MULTICLASS_PROBLEM, expected_cost
 from .lazy import sklearn
+from .schema import show
 
 # response kinds
 LABELS, SCORE, PROBA = "labels", "score", "proba"
@@ -125,8 +127,6 @@ def multiclass_counterpart(name: str) -> str:
     """The metric to use instead of a two-class one on more classes: ``roc_auc_ovr`` for
     ``roc_auc``, balanced accuracy for the expected cost, the macro average
     (``f1_macro``) for the others."""
-    from .costs import COST_METRIC
-
     if name == COST_METRIC:
         return "balanced_accuracy"
     return "roc_auc_ovr" if name == "roc_auc" else name + "_macro"
@@ -175,7 +175,6 @@ def known_metrics() -> list:
     """Metric names offered to the user: :data:`CLASSIFICATION_SCORERS` that the installed
     scikit-learn has (the fast ones of :data:`FAST_METRICS` always)."""
     get_scorer_names = sklearn("metrics").get_scorer_names
-    from .costs import COST_METRIC
 
     available = set(get_scorer_names()) | set(FAST_METRICS) | {COST_METRIC}
     return sorted(name for name in CLASSIFICATION_SCORERS if name in available)
@@ -189,8 +188,6 @@ def metric_problem(name) -> str | None:
     str or None
         Such as ``"r2" is a regression score, not a classification one``.
     """
-    from .schema import show
-
     if name in FAST_METRICS or name in known_metrics():
         return None
     shown = show(name)
@@ -251,8 +248,6 @@ def check_metrics(metrics: list, n_classes: int) -> list:
     check_metric_names(metrics, n_classes=n_classes)
     for name in metrics:
         if n_classes > 2 and name in BINARY_ONLY:
-            from .costs import COST_METRIC, MULTICLASS_PROBLEM
-
             if name == COST_METRIC:
                 raise ValueError(MULTICLASS_PROBLEM.format(n_classes=n_classes))
             raise ValueError(f"metric {name!r} works for two classes only and the data has "
@@ -336,8 +331,6 @@ class FoldScorer:
         return self.response(PROBA)[:, 1]
 
     def score(self, metric: str) -> float:
-        from .costs import COST_METRIC
-
         if metric == COST_METRIC:
             return self._score_cost()
         if self.pos_label != 1 and metric in USES_POSITIVE:
@@ -352,8 +345,6 @@ class FoldScorer:
 
     def _score_cost(self) -> float:
         """Minus the mean cost per row of the predicted classes (greater is better)."""
-        from .costs import COST_METRIC, expected_cost
-
         if self.costs is None:
             raise ValueError(f"{COST_METRIC} needs the costs of the outcomes, and none were "
                              "given")

@@ -36,7 +36,14 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .benchmark import experiment_for
+from .catalogue import count_models, estimator_class, is_scale_sensitive
+from .costs import COST_METRIC, cost_metric_problem
+from .cv import check_folds
+from .metrics import (BINARY_ONLY, FAST_METRICS, LABELS, MULTICLASS_ONLY, PROBA,
+                      multiclass_counterpart)
 from .notes import Note
+from .verdict import metric_label
 
 #: Spreads (standard deviations) of numeric features this many times apart make an unscaled
 #: scale-sensitive model worth a warning; closer spreads (two features on one scale, as in
@@ -126,16 +133,12 @@ def check_experiment(experiment, datasets) -> list:
 def _filled(experiment, datasets):
     """The experiment with its metrics as the run fills them in for ``datasets``."""
     if len(datasets) > 1 or experiment.datasets:
-        from .benchmark import experiment_for
-
         return experiment_for(experiment, datasets)
     return experiment.with_metrics_for(len(datasets[0].classes), datasets[0])
 
 
 def _entry_of_models(experiment) -> list:
     """For every model (grids expanded), the index of its entry in ``models``."""
-    from .catalogue import count_models
-
     owners = []
     for index, entry in enumerate(experiment.model_entries):
         owners.extend([index] * count_models([entry]))
@@ -165,8 +168,6 @@ def _problem(code, text, fields, fixes=(), block=True) -> Problem:
 
 
 def _metric(metric: str, ids: bool) -> str:
-    from .verdict import metric_label
-
     return f"{metric_label(metric)} ({metric})" if ids else metric_label(metric)
 
 
@@ -177,9 +178,6 @@ def _key(text: str, ids: bool) -> str:
 # ----------------------------------------------------------------------------- metrics
 
 def _metric_problems(metrics, n_classes, dataset) -> list:
-    from .metrics import BINARY_ONLY, MULTICLASS_ONLY, multiclass_counterpart
-    from .verdict import metric_label
-
     found = []
     for metric in metrics:
         if n_classes > 2 and metric in BINARY_ONLY:
@@ -202,8 +200,6 @@ def _cost_problems(experiment, datasets) -> list:
     """The expected-cost metric where it cannot be computed: without costs, or on a data
     set without two classes (:func:`engine.costs.cost_metric_problem`); the fix compares by
     balanced accuracy instead."""
-    from .costs import COST_METRIC, cost_metric_problem
-
     metrics = list(experiment.metrics)
     if COST_METRIC not in metrics:
         return []
@@ -226,8 +222,6 @@ def _cost_problems(experiment, datasets) -> list:
 def metric_fix(old: str, new, metrics) -> Fix:
     """The fix that uses ``new`` instead of the metric ``old`` (drops ``old`` when ``new``
     is None or already measured)."""
-    from .verdict import metric_label
-
     if new is None or (new in metrics and new != old):
         return Fix("metric", {"old": old, "new": None}, f"Stop measuring {metric_label(old)}")
     return Fix("metric", {"old": old, "new": new},
@@ -239,9 +233,6 @@ def metric_fix(old: str, new, metrics) -> Fix:
 def needed_response(metric: str) -> str:
     """What a model must give for ``metric``: ``"proba"`` (probabilities), ``"score"``
     (probabilities or decision values) or ``"labels"`` (any classifier)."""
-    from .costs import COST_METRIC
-    from .metrics import FAST_METRICS, LABELS, PROBA
-
     if metric == COST_METRIC:              # scored on predicted classes (thresholds chosen)
         return "labels"
     if metric in FAST_METRICS:
@@ -259,23 +250,21 @@ def needed_response(metric: str) -> str:
 # ----------------------------------------------------------------------------- folds
 
 def _fold_problems(cv, dataset) -> list:
-    from .cv import check_folds
-
     try:
         check_folds(dataset.y, cv, dataset.groups, dataset.classes)
     except ValueError as exc:
+        reason = str(exc)               # ``exc`` is unbound once the except block ends
         possible = _possible_folds(cv, dataset)
         fixes = ([Fix("folds", {"n_splits": possible}, f"Use {possible} folds")]
                  if possible else [])
         fields = {**_about(dataset), "n_splits": cv.n_splits, "possible": possible}
-        return [_problem("too_few_rows", lambda ids: f"{_name(dataset)}: {exc}", fields, fixes)]
+        return [_problem("too_few_rows", lambda ids: f"{_name(dataset)}: {reason}", fields,
+                         fixes)]
     return []
 
 
 def _possible_folds(cv, dataset):
     """The most folds (below the asked number, at least 2) the data can support, or None."""
-    from .cv import check_folds
-
     for n_splits in range(min(int(cv.n_splits), len(dataset.y)) - 1, 1, -1):
         try:
             check_folds(dataset.y, replace(cv, n_splits=n_splits), dataset.groups,
@@ -302,8 +291,6 @@ def gives(spec) -> set:
     ``{"score"}`` with decision values only (a tuned model: what every grid member gives)."""
     from sklearn.model_selection import ParameterGrid
 
-    from .catalogue import estimator_class
-
     cls = estimator_class(spec.estimator)
     combos = list(ParameterGrid(spec.tune["grid"])) if spec.tune else [{}]
     found = {"proba", "score"}
@@ -321,8 +308,6 @@ def gives(spec) -> set:
 
 
 def _response_problems(spec, entry, metrics, n_classes, dataset) -> list:
-    from .verdict import metric_label
-
     available = gives(spec)
     asked = [(metric, "metric") for metric in metrics]
     tune_metric = (spec.tune or {}).get("scoring")
@@ -346,8 +331,6 @@ def _response_problems(spec, entry, metrics, n_classes, dataset) -> list:
 
 
 def _response_fixes(spec, entry, metric, where, metrics, n_classes) -> list:
-    from .catalogue import estimator_class
-
     fixes = []
     if "probability" in estimator_class(spec.estimator)().get_params():
         fixes.append(Fix("model_param", {"entry": entry, "param": "probability", "value": True},
@@ -380,9 +363,6 @@ def _threshold_problems(spec, entry, n_classes, dataset) -> list:
 
 
 def _tune_problems(spec, entry, n_classes, dataset) -> list:
-    from .metrics import BINARY_ONLY, MULTICLASS_ONLY
-    from .verdict import metric_label
-
     metric = (spec.tune or {}).get("scoring")
     if not metric:
         return []
@@ -429,8 +409,6 @@ def _inner_fold_problems(spec, entry, dataset, cv) -> list:
 
 
 def _scale_problems(spec, entry, dataset) -> list:
-    from .catalogue import is_scale_sensitive
-
     if spec.scale or not is_scale_sensitive(spec.estimator):
         return []
     ratio = spread_ratio(dataset)

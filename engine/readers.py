@@ -6,7 +6,7 @@ an ARFF file (``.arff``: :mod:`engine.arff`) or an Excel workbook (``.xlsx``, ``
 :mod:`engine.excel`); ``{"csv": PATH, ...}`` always reads CSV. Each reader gives a
 :class:`Table`, and :func:`dataset_from_table` makes the :class:`engine.data.Dataset`
 the same way for all (:func:`engine.data.dataset_from_frame`). The file checks of
-:mod:`engine.guards` (regular file, size) come first for every kind.
+:mod:`engine.file_checks` (regular file, size) come first for every kind.
 """
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from typing import Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from .data import dataset_from_frame, read_csv_table
+from .arff import read_arff
+from .data import Dataset, dataset_from_frame, load_builtin, load_csv, read_csv_table
 from .excel import EXTENSIONS as EXCEL_EXTENSIONS, OLD_EXTENSIONS, read_excel_table, \
     refuse_old_format
 from .notes import Note
@@ -138,8 +139,6 @@ def read_table(path: str, kind: Optional[str] = None, **options) -> Table:
     -------
     Table
     """
-    from .arff import read_arff
-
     kind = kind or file_kind(path)
     given = {k: v for k, v in options.items() if v is not None}
     stray = sorted(set(given) - set(READ_OPTIONS[kind]))
@@ -255,3 +254,91 @@ def data_record(dataset, base_dir: str = ".") -> dict:
 def _n_groups(dataset):
     groups = getattr(dataset, "groups", None)
     return None if groups is None else int(len(np.unique(groups)))
+
+
+def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
+    """Load the ``dataset`` entry of an experiment file.
+
+    Parameters
+    ----------
+    spec : dict
+        ``{"builtin": NAME, **options}``, ``{"csv": PATH, "target": COLUMN, "sep": ...,
+        "encoding": ..., "decimal": ..., "thousands": ..., "exclude": [...],
+        "features": [...], "pos_label": ...}`` (``"drop"`` is the older name of ``"exclude"``) or
+        ``{"file": PATH, ...}``: a CSV, ARFF or Excel file by its extension, with the
+        same keys (those of its kind) and ``"sheet"`` for a workbook
+        (:mod:`engine.readers`).
+    base_dir : str
+        Folder a relative file path is relative to (the experiment file's folder).
+        A ``"name"`` (a data set's name, :mod:`engine.dataset_names`) names the Dataset
+        and stays in its ``source``.
+    """
+    spec = dict(spec)
+    if "name" in spec:
+        return _named(load_dataset({k: v for k, v in spec.items() if k != "name"}, base_dir),
+                      spec["name"])
+    if "builtin" in spec:
+        name = spec.pop("builtin")
+        if "groups" in spec:
+            raise ValueError(f'dataset: "groups" names a column of a data file saying which rows '
+                             f"belong together; the built-in data set {name!r} has no such "
+                             'column: remove "groups" (or use a data file with one)')
+        return load_builtin(name, **spec)
+    if "file" in spec:
+        check_file_options(spec)
+        path = spec.pop("file")
+        full = path if os.path.isabs(path) else os.path.join(base_dir, path)
+        drop, exclude, features = (_names(spec.pop(key, ()))
+                                   for key in ("drop", "exclude", "features"))
+        ds = load_file(full, drop=drop, exclude=exclude, features=features, **spec)
+        return Dataset(**{**ds.__dict__, "source": {**ds.source, "file": path}})
+    if "csv" in spec:
+        path = spec.pop("csv")
+        full = path if os.path.isabs(path) else os.path.join(base_dir, path)
+        allowed = {"target", "sep", "encoding", "drop", "exclude", "decimal", "thousands",
+                   "pos_label", "groups", "features"}
+        unknown = sorted(set(spec) - allowed)
+        if unknown:
+            raise ValueError(f"dataset: unknown key(s) {', '.join(unknown)}; allowed with csv: "
+                             + ", ".join(sorted(allowed)))
+        drop, exclude = (_names(spec.get(key, ())) for key in ("drop", "exclude"))
+        ds = load_csv(full, target=spec.get("target"), sep=spec.get("sep"),
+                      encoding=spec.get("encoding"), drop=drop, exclude=exclude,
+                      decimal=spec.get("decimal"),
+                      thousands=spec.get("thousands"), pos_label=spec.get("pos_label"),
+                      groups=spec.get("groups"), features=_names(spec.get("features", ())))
+        return Dataset(**{**ds.__dict__, "source": {**ds.source, "csv": path}})
+    raise ValueError('dataset: give either {"builtin": NAME} or {"file": PATH, "target": COLUMN} '
+                     '(or {"csv": PATH, ...})')
+
+
+def _named(dataset: Dataset, name: str) -> Dataset:
+    return Dataset(**{**dataset.__dict__, "name": name, "source": {**dataset.source,
+                                                                   "name": name}})
+
+
+def _names(value) -> list:
+    """A list of column names from an experiment file: one name may be given alone."""
+    return [value] if isinstance(value, str) else list(value)
+
+
+#: The keys of an experiment's ``"test"`` block besides the reading options of its
+#: file's kind (the held-out test, :mod:`engine.heldout`).
+TEST_KEYS = ("file",)
+
+
+def check_test_block(block: dict, where: str = "test") -> str:
+    """Check a ``"test"`` block's keys against its file's kind; return the kind.
+
+    Raises
+    ------
+    ValueError
+        An extension the app does not read, or an option of another kind.
+    """
+    kind = file_kind(block["file"])
+    allowed = set(TEST_KEYS) | set(READ_OPTIONS[kind])
+    unknown = sorted(set(block) - allowed)
+    if unknown:
+        raise ValueError(f"{where}: {', '.join(unknown)} cannot be used with "
+                         f"{block['file']}; allowed: " + ", ".join(sorted(allowed)))
+    return kind

@@ -443,3 +443,22 @@ def _unlink(path: str) -> None:
 def _write_json(path: str, data: dict) -> None:
     text = json.dumps(data, indent=2, default=str) + "\n"
     write_text(path, lambda stream: stream.write(text))
+
+
+def write_tables(tables: dict, folder: str, manifest=None, notes=(),
+                 style: str = "standard", files=None) -> list:
+    """Write ``{file name: DataFrame}`` as one result set into ``folder`` (created).
+
+    See :func:`write_result_folder`: the folder then holds these
+    tables, ``run.json`` (and ``notes.txt``), never a mix with a previous set; a folder
+    holding files this app did not write is refused (``FolderRefused``). ``files``:
+    ``{file name: bytes}`` of saved models (see :func:`write_result_folder`).
+
+    Returns
+    -------
+    list of str
+        The paths of the tables.
+    """
+    write_result_folder(tables, folder, manifest or {}, list(notes), csv_style=style,
+                        files=files)
+    return [os.path.join(os.path.abspath(folder), name) for name in tables]

@@ -27,7 +27,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from .aloocv import ineligibility_note
+from .cv import make_splits
+from .fingerprint import fit_keys
 from .progress import Stopwatch, relay
+from .tuning import INNER_SPLITS, fits_per_fold, grid_members, with_scoring
 
 
 @dataclass(frozen=True)
@@ -191,8 +195,6 @@ def dataset_plan(models, cv, calibration=None, aloocv=None, name: str = "",
                  grouped: bool = False, curves=None) -> DatasetPlan:
     """One data set's plan; ``grouped``: the data set has groups; ``curves``: the
     experiment's curves block (its learning-curve fits)."""
-    from .tuning import INNER_SPLITS, fits_per_fold, grid_members
-
     folds = _whole(cv.n_splits) * _whole(cv.n_repeats)
     fits = (len(models) + sum(len(grid_members(spec)) for spec in models)) * folds
     inner = sum(fits_per_fold(spec) for spec in models) * folds - fits
@@ -209,8 +211,6 @@ def _aloocv(settings, models) -> tuple:
     and one more step per model."""
     if settings is None:
         return 0, 0
-    from .aloocv import ineligibility_note
-
     eligible = sum(1 for spec in models if ineligibility_note(spec) is None)
     points = eligible * settings.n_C * (2 if settings.exact_loo else 1)
     return points + eligible, points
@@ -237,10 +237,6 @@ def stored_fits(store, experiment, datasets, data_keys=None) -> list:
     data_keys : sequence of str, optional
         The data sets' :func:`engine.fingerprint.data_fingerprint`, when already known.
     """
-    from .cv import make_splits
-    from .fingerprint import fit_keys
-    from .tuning import grid_members, with_scoring
-
     counts = []
     for index, dataset in enumerate(datasets):
         own = experiment.for_dataset(index) if experiment.datasets else experiment

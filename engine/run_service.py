@@ -32,7 +32,7 @@ from .benchmark import check_datasets, experiment_for, load_datasets, run_benchm
 from .data import load_dataset
 from .guards import check_run as check_budget
 from .heldout import load_test_set
-from .preflight import blocking
+from .preflight import blocking, check_experiment
 
 
 @dataclass(frozen=True)
@@ -123,8 +123,6 @@ def check_run(experiment, datasets, n_jobs: int = 1, check_data: bool = True) ->
     -------
     CheckedRun
     """
-    from .preflight import check_experiment
-
     datasets = tuple(datasets)
     test = read_test(experiment, datasets)              # before any fit
     if is_several(experiment):

@@ -62,6 +62,7 @@ from multiprocessing.connection import wait as wait_for_any
 from typing import Callable, Generator, Optional
 
 from .errors import CODES, EngineError, error_code, error_fields
+from .processes import end_workers, tie_to_process, worker_lifeline
 from .progress import Progress
 
 #: Seconds between two :class:`Heartbeat` records while the child is quiet.
@@ -342,8 +343,6 @@ def _child_main(function, args, kwargs, prepare, channel, settings) -> None:
 
 def _settle(settings: dict) -> None:
     """Lower priority, fewer BLAS threads, and an end with the owner's process."""
-    from .processes import tie_to_process
-
     tie_to_process(settings["owner_pid"])   # ends with the owner, even a killed one
     if settings["nice"] and hasattr(os, "nice"):
         os.nice(settings["nice"])
@@ -361,8 +360,6 @@ def _settle(settings: dict) -> None:
 
 
 def _run_job(function, args, kwargs, channel):
-    from .processes import end_workers, worker_lifeline
-
     with worker_lifeline():             # loky workers die with this process, even if killed
         try:
             work = function(*args, **kwargs)

@@ -35,7 +35,10 @@ from typing import Optional
 
 from .csv_values import one_line
 from .errors import EngineError
+from .file_checks import check_regular_file
+from .fingerprint import data_fingerprint, fit_keys
 from .fit_rows import decode_fit, encode_fit
+from .readers import data_record
 
 #: ``PRAGMA application_id`` of a store ("HEvS").
 APPLICATION_ID = 0x48457653
@@ -327,16 +330,12 @@ class ResultStore:
     # ------------------------------------------------------------------ fits
     def data_key(self, dataset) -> str:
         """:func:`engine.fingerprint.data_fingerprint` of ``dataset`` (the last one kept)."""
-        from .fingerprint import data_fingerprint
-
         if self._data is None or self._data[0] is not dataset:
             self._data = (dataset, data_fingerprint(dataset))
         return self._data[1]
 
     def keys(self, dataset, models, config, metrics, splits, tasks, costs=None) -> list:
         """The key of every task (:func:`engine.fingerprint.fit_keys`)."""
-        from .fingerprint import fit_keys
-
         return fit_keys(dataset, models, config, metrics, splits, tasks,
                         data_key=self.data_key(dataset), costs=costs)
 
@@ -447,8 +446,6 @@ class ResultStore:
         int
             The handle to give :meth:`finish_run`.
         """
-        from .readers import data_record
-
         data_key = self.data_key(dataset)
         data = data_record(dataset, experiment.base_dir)
         self._handles += 1
@@ -551,7 +548,7 @@ def _now() -> str:
 
 def check_store_path(path: str, in_folder: bool = False) -> None:
     """Refuse, before SQLite opens it, what cannot be a result store file: a folder, a
-    named pipe, a device or a socket (:func:`engine.guards.check_regular_file`), a link
+    named pipe, a device or a socket (:func:`engine.file_checks.check_regular_file`), a link
     to nothing, SQLite side files (``-wal``, ``-shm``, ``-journal``) that are links, and
     a file that is not SQLite. A missing file is fine (it is created).
 
@@ -567,8 +564,6 @@ def check_store_path(path: str, in_folder: bool = False) -> None:
     ValueError
         What is wrong and what to do, in one line.
     """
-    from .guards import check_regular_file
-
     if os.path.islink(path) and (in_folder or not os.path.exists(path)):
         what = ("a symbolic link inside the result folder (the app does not write through "
                 "links there)" if in_folder else "a symbolic link to a file that does not exist")
@@ -655,51 +650,3 @@ def opened(store):
         return
     with ResultStore(store) as opened_store:
         yield opened_store
-
-
-def load_run(store, run_id: int, dataset=None, n_jobs: int = 1):
-    """Rebuild a stored run's results without refitting its cross-validation.
-
-    A generator like :func:`engine.analysis.run_experiment`: every fit is read from the
-    store (ALOOCV and calibration, when the experiment asks for them, are computed again).
-
-    Parameters
-    ----------
-    store : ResultStore or str
-    run_id : int
-        A run of :meth:`ResultStore.runs`.
-    dataset : Dataset, optional
-        The data, when already loaded; else read again from the run's data set block.
-    n_jobs : int
-        Workers for the extras.
-
-    Returns
-    -------
-    engine.analysis.ExperimentResult
-
-    Raises
-    ------
-    ValueError
-        No such run, the data changed since (another fingerprint), or a fit is missing
-        (an incomplete run: resume it by running it again).
-    """
-    from .analysis import run_experiment
-    from .data import load_dataset
-    from .experiment import parse_experiment
-    from .fingerprint import data_fingerprint
-
-    with opened(store) as store:
-        stored = store.run(run_id)
-        experiment = parse_experiment(stored.experiment, base_dir=stored.base_dir)
-        if dataset is None:
-            dataset = load_dataset(experiment.dataset, experiment.base_dir)
-        if data_fingerprint(dataset) != stored.data_fingerprint:
-            raise EngineError("store_data_changed", {"path": store.path, "run_id": run_id},
-                              f"the data of run {run_id} changed since it ran: run the "
-                              "experiment again")
-        store.replay = True
-        try:
-            return (yield from run_experiment(experiment, n_jobs=n_jobs, dataset=dataset,
-                                              store=store))
-        finally:
-            store.replay = False

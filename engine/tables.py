@@ -190,24 +190,3 @@ def write_csv(frame: pd.DataFrame, path: str, index: bool = False,
         safe.to_csv(stream, index=index, lineterminator="\n", **options)
 
     return write_text(path, write)
-
-
-def write_tables(tables: dict, folder: str, manifest=None, notes=(),
-                 style: str = "standard", files=None) -> list:
-    """Write ``{file name: DataFrame}`` as one result set into ``folder`` (created).
-
-    See :func:`engine.result_folder.write_result_folder`: the folder then holds these
-    tables, ``run.json`` (and ``notes.txt``), never a mix with a previous set; a folder
-    holding files this app did not write is refused (``FolderRefused``). ``files``:
-    ``{file name: bytes}`` of saved models (see ``write_result_folder``).
-
-    Returns
-    -------
-    list of str
-        The paths of the tables.
-    """
-    from .result_folder import write_result_folder
-
-    write_result_folder(tables, folder, manifest or {}, list(notes), csv_style=style,
-                        files=files)
-    return [os.path.join(os.path.abspath(folder), name) for name in tables]

@@ -36,16 +36,14 @@ import math
 import numpy as np
 import pandas as pd
 
-from .guards import setting_problem
+from .costs import COST_METRIC, as_costs, cost_score
+from .metrics import USES_POSITIVE, default_metric
 from .notes import Note
-from .schema import readable_path, show
+from .schema import show
+from .stats import corrected_interval, corrected_ttest, two_sided
 
 #: Default inner folds of ``"tune"`` and ``"threshold"``.
 INNER_SPLITS = 5
-#: Metrics a threshold can be chosen by: they score predicted labels (ranking metrics such
-#: as ROC AUC do not depend on the threshold).
-THRESHOLD_SCORINGS = ("balanced_accuracy", "accuracy", "f1", "precision", "recall", "jaccard",
-                      "matthews_corrcoef", "f1_macro", "f1_weighted")
 #: Columns of ``thresholds.csv``.
 #: ``threshold`` is on the probability (or decision score) of ``positive_class``.
 THRESHOLD_COLUMNS = ["model", "repeat", "fold", "threshold", "inner_score", "positive_class"]
@@ -56,112 +54,6 @@ OPTIMISM_COLUMNS = ["model", "metric", "n_members", "best_member", "best_plain_s
 
 
 # ----------------------------------------------------------------------------- checking
-
-def _where(path: tuple, *keys) -> str:
-    return readable_path(path + keys) if path else ".".join(map(str, keys))
-
-
-def _inner_splits(block: dict, path: tuple, key: str) -> int:
-    value = block.get("inner_splits", INNER_SPLITS)
-    problem = setting_problem("inner_splits", value)
-    if problem:
-        raise ValueError(f"{_where(path, key, 'inner_splits')}: {problem} (the inner folds)")
-    return value
-
-
-def _check_keys(block, here: str, example: str, allowed: tuple) -> None:
-    """``block`` is an object with only the ``allowed`` keys."""
-    if not isinstance(block, dict):
-        raise ValueError(f"{here}: expected an object such as {example}, got {show(block)}")
-    unknown = sorted(set(block) - set(allowed))
-    if unknown:
-        raise ValueError(f"{here}: unknown key(s) {', '.join(unknown)}; allowed: "
-                         + ", ".join(allowed))
-
-
-def check_tune(tune, entry: dict, path: tuple = ()) -> dict:
-    """The ``"tune"`` block of a model entry, checked, with its defaults filled in.
-
-    Every combination of the grid is checked as the model's parameters are (by
-    :func:`engine.catalogue.validated`); messages name the place (``models[0].tune.grid.C:
-    ...``).
-
-    Parameters
-    ----------
-    tune : dict
-    entry : dict
-        The model entry (its estimator, params, scale and grid).
-    path : tuple
-        The entry's place in the experiment file.
-
-    Returns
-    -------
-    dict
-        ``grid``, ``inner_splits``, ``scoring`` (None: the primary metric) and ``optimism``.
-    """
-    from .catalogue import ModelSpec, _grid_points, validated
-    from .metrics import check_metric_names
-
-    here = _where(path, "tune")
-    _check_keys(tune, here, '{"grid": {"C": [0.1, 1, 10]}}',
-                ("grid", "inner_splits", "optimism", "scoring"))
-    grid = tune.get("grid")
-    if not grid or not isinstance(grid, (dict, list)):
-        raise ValueError(f"{here}.grid: expected an object of parameter names and lists of "
-                         f"values to try, got {show(grid)}")
-    outer = entry.get("grid") or {}
-    outer_keys = set().union(*[g for g in ([outer] if isinstance(outer, dict) else outer)
-                               if isinstance(g, dict)]) if outer else set()
-    params, scale = entry.get("params") or {}, bool(entry.get("scale", False))
-    estimator = entry["estimator"]
-    for combo, place in _grid_points(grid, path + ("tune",), str(estimator)):
-        both = sorted(outer_keys & set(combo))
-        if both:
-            raise ValueError(f"{here}.grid: {', '.join(both)} is both in the model's \"grid\" "
-                             "(separate models) and tuned inside the folds: keep it in one")
-        at = {p: place + (p,) for p in combo} if path else {}
-        validated(ModelSpec("tuned", estimator, {**params, **combo}, scale), at)
-    scoring = tune.get("scoring")
-    if scoring is not None:
-        check_metric_names([scoring], where=f"{here}.scoring", indexed=False)
-    optimism = tune.get("optimism", True)
-    if not isinstance(optimism, bool):
-        raise ValueError(f"{here}.optimism: expected true or false, got {show(optimism)}")
-    return {"grid": grid, "inner_splits": _inner_splits(tune, path, "tune"),
-            "scoring": scoring, "optimism": optimism}
-
-
-def check_threshold(threshold, path: tuple = ()) -> dict:
-    """The ``"threshold"`` block of a model entry, checked, with its defaults filled in.
-
-    Returns
-    -------
-    dict
-        ``scoring`` (a name of :data:`THRESHOLD_SCORINGS`) or ``cost`` (a 2x2 list of
-        finite numbers), ``inner_splits`` and ``random_state``.
-    """
-    here = _where(path, "threshold")
-    _check_keys(threshold, here, '{"scoring": "balanced_accuracy"}',
-                ("cost", "inner_splits", "random_state", "scoring"))
-    if ("scoring" in threshold) == ("cost" in threshold):
-        raise ValueError(f"{here}: give either \"scoring\" (such as \"balanced_accuracy\") or "
-                         "\"cost\" (a 2x2 matrix [[c_tn, c_fp], [c_fn, c_tp]]), not both or "
-                         "neither")
-    out = {"inner_splits": _inner_splits(threshold, path, "threshold"),
-           "random_state": threshold.get("random_state", 0)}
-    seed = out["random_state"]
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ValueError(f"{here}.random_state: expected a whole number or null, got {show(seed)}")
-    if "scoring" in threshold:
-        if threshold["scoring"] not in THRESHOLD_SCORINGS:
-            raise ValueError(f"{here}.scoring: a threshold is chosen by a metric of predicted "
-                             f"classes; got {show(threshold['scoring'])}, use one of: "
-                             + ", ".join(THRESHOLD_SCORINGS))
-        out["scoring"] = threshold["scoring"]
-    else:
-        out["cost"] = check_cost(threshold["cost"], f"{here}.cost")
-    return out
-
 
 def check_cost(cost, where: str = "cost") -> list:
     """A 2x2 cost matrix ``[[c_tn, c_fp], [c_fn, c_tp]]`` of finite numbers (rows: the
@@ -181,27 +73,6 @@ def check_cost(cost, where: str = "cost") -> list:
 
 
 # ----------------------------------------------------------------------------- scorers
-
-def cost_score(y_true, y_pred, cost, labels, pos_label=None) -> float:
-    """Minus the mean cost per row: ``-sum(confusion * cost) / n`` (greater is better).
-
-    Parameters
-    ----------
-    y_true, y_pred : array-like
-    cost : 2x2 nested list
-        ``[[c_tn, c_fp], [c_fn, c_tp]]``: rows the actual class, columns the predicted one,
-        negative class first.
-    labels : list
-        ``[negative, positive]``.
-    pos_label : optional
-        Not used in the sum (``labels`` orders the matrix); a scorer made with it tells
-        scikit-learn which class's probability a threshold is on.
-    """
-    from sklearn.metrics import confusion_matrix
-
-    counts = confusion_matrix(y_true, y_pred, labels=labels)
-    return -float((counts * np.asarray(cost, dtype=float)).sum() / max(len(y_true), 1))
-
 
 def cost_scorer(cost, pos_label=None):
     """A scikit-learn scorer from a cost matrix (see :func:`cost_score`); picklable.
@@ -263,8 +134,6 @@ def scorer_for(metric: str, pos_label=None):
     """scikit-learn's scorer for ``metric``, with ``pos_label`` for the metrics that have a
     positive class (as :class:`engine.metrics.FoldScorer` scores them); the name itself
     when the positive class is scikit-learn's default (code 1)."""
-    from .metrics import USES_POSITIVE
-
     if pos_label is None or int(pos_label) == 1 or metric not in USES_POSITIVE:
         return metric
     from sklearn import metrics as skm
@@ -279,14 +148,30 @@ def scorer_for(metric: str, pos_label=None):
 
 # ----------------------------------------------------------------------------- models
 
+def constructor_params(params: dict) -> dict:
+    """A model's parameters as its constructor takes them (lists of hidden layer sizes as
+    tuples, class weights keyed by class code where the key is a number)."""
+    out = dict(params)
+    if isinstance(out.get("hidden_layer_sizes"), list):
+        out["hidden_layer_sizes"] = tuple(out["hidden_layer_sizes"])
+    if isinstance(out.get("class_weight"), dict):
+        out["class_weight"] = {_maybe_int(k): v for k, v in out["class_weight"].items()}
+    return out
+
+
+def _maybe_int(key):
+    try:
+        return int(key)
+    except (TypeError, ValueError):
+        return key
+
+
 def prefixed_grid(grid, estimator):
     """``grid`` with its names as the pipeline needs them (``model__C``) and its values as
     the constructor takes them (lists of hidden layer sizes as tuples)."""
-    from .catalogue import _constructor_params
-
     prefix = "model__" if hasattr(estimator, "steps") else ""
     grids = [grid] if isinstance(grid, dict) else list(grid)
-    out = [{prefix + p: [_constructor_params({p: v})[p] for v in values]
+    out = [{prefix + p: [constructor_params({p: v})[p] for v in values]
             for p, values in g.items()} for g in grids]
     return out[0] if isinstance(grid, dict) else out
 
@@ -307,8 +192,6 @@ def wrap_model(estimator, spec, dataset=None):
     ValueError
         A threshold on data with more than two classes.
     """
-    from .metrics import default_metric
-
     n_classes = len(dataset.classes) if dataset is not None else 2
     pos_label = getattr(dataset, "pos_label", None)
     model = estimator
@@ -339,8 +222,6 @@ def wrap_model(estimator, spec, dataset=None):
 def _tune_scorer(spec, scoring: str, pos_label=None):
     """The grid search's scorer: the expected cost's from ``tune["cost"]`` (set by
     :func:`with_scoring`), else :func:`scorer_for`."""
-    from .costs import COST_METRIC
-
     if scoring != COST_METRIC:
         return scorer_for(scoring, pos_label)
     if "cost" not in spec.tune:
@@ -424,8 +305,6 @@ def with_scoring(spec, metric: str, costs=None):
     search by the expected cost (:data:`engine.costs.COST_METRIC`) also gets ``costs`` as
     its ``tune["cost"]`` (when given and it has none)."""
     from dataclasses import replace
-
-    from .costs import COST_METRIC, as_costs
 
     if not spec.tune:
         return spec
@@ -567,8 +446,6 @@ def optimism_table(nested: dict, members: dict, metric: str, sizes: tuple = (np.
         :func:`engine.stats.corrected_interval`), ``p_value_two_sided`` (the corrected
         paired t-test of those differences), ``n_folds`` and ``tuning_metric``.
     """
-    from .stats import corrected_interval, corrected_ttest, two_sided
-
     records = []
     for model, scores in members.items():
         means = {label: _mean(s) for label, s in scores.items()}

@@ -21,6 +21,7 @@ from typing import Mapping, NamedTuple
 
 import numpy as np
 
+from .metrics import USES_POSITIVE
 from .stats import Posterior, posterior
 
 #: Display names of scikit-learn's classification scorers' base names.
@@ -44,8 +45,6 @@ def metric_label(metric: str, positive=None) -> str:
     """Human-readable name of a scorer, e.g. ``"roc_auc"`` -> ``"ROC AUC"``,
     ``"jaccard_macro"`` -> ``"Jaccard index, mean over classes"``; with ``positive``
     (the positive class's label), metrics about one class name it: ``"F1 of 'Adelie'"``."""
-    from .metrics import USES_POSITIVE
-
     if positive is not None and metric in USES_POSITIVE:
         return f"{metric_label(metric)} of {str(positive)!r}"
     if metric in METRIC_LABELS:

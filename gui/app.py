@@ -15,7 +15,10 @@ from PySide6.QtGui import QGuiApplication, QIcon  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 import resources  # noqa: E402
-from .launch import PROG, USAGE  # noqa: E402
+
+from .platform_check import window_problem  # noqa: E402
+from .usage import PROG, USAGE  # noqa: E402
+from .wheel_guard import install_wheel_guard  # noqa: E402
 
 #: The shipped example the app opens when given no experiment file.
 DEFAULT_EXPERIMENT = resources.example_path()
@@ -37,8 +40,6 @@ def make_application(argv: list) -> QApplication:
     QGuiApplication.setDesktopFileName(resources.APP_ID)   # honest-eval.desktop (Wayland)
     app.setWindowIcon(QIcon(resources.icon_path("png")))
     app.setStyle("Fusion")
-    from .wheel_guard import install_wheel_guard
-
     install_wheel_guard(app)
     return app
 
@@ -74,8 +75,6 @@ def main(argv=None) -> int:
     if len(paths) > 1:
         print(f"error: give at most one experiment file\n{USAGE}", file=sys.stderr)
         return 2
-    from .platform_check import window_problem
-
     problem = window_problem()
     if problem:
         print(f"error: {problem}", file=sys.stderr)

@@ -15,7 +15,7 @@ from engine.dataset_names import check_dataset_name, name_datasets, name_problem
 
 def with_name(dataset: Dataset, name: str, recorded: bool = False) -> Dataset:
     """``dataset`` called ``name``; its source records the name when it already did or
-    ``recorded`` (a name the user gave), as :func:`engine.data.load_dataset` records it."""
+    ``recorded`` (a name the user gave), as :func:`engine.readers.load_dataset` records it."""
     if name == dataset.name and not recorded:
         return dataset
     source = dataset.source

@@ -16,6 +16,7 @@ from engine.data_checks import visible_columns
 from engine.excel import sheet_names
 from engine.notes import note_code
 from engine.readers import CSV_EXTENSIONS, KINDS, Table, dataset_from_table, read_table
+from .plots.scatter_axes import informative_pair
 
 SCATTER_SAMPLE = 5000
 READ_OPTIONS = ("sep", "encoding", "decimal", "thousands", "sheet")
@@ -43,8 +44,6 @@ def prepare_view(dataset: Dataset) -> DatasetView:
     if dataset.n_rows > SCATTER_SAMPLE:
         rng = np.random.default_rng(0)
         sample = np.sort(rng.choice(dataset.n_rows, SCATTER_SAMPLE, replace=False))
-    from .plots.scatter_axes import informative_pair
-
     axes = tuple(informative_pair(dataset.X, dataset.y, sample))
     return DatasetView(dataset, preview, sample, axes)
 
@@ -97,8 +96,6 @@ class FileRead:
     def columns(self) -> list:
         return [str(c) for c in visible_columns(self.frame.head(0))[0].columns]
 
-
-CsvRead = FileRead                  # its older name
 
 
 def read_key(source: dict) -> tuple:
@@ -218,8 +215,6 @@ def _sheet_choice(source: dict, error: ValueError) -> Optional[SheetChoice]:
     sheet = source.get("sheet") or sheets[0]
     return SheetChoice(dict(source), str(sheet), sheets, getattr(error, "problem", str(error)))
 
-
-csv_dataset = file_dataset          # its older name
 
 
 def with_changes(source: dict, changes: dict) -> dict:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from engine.report import REPORT_HTML, build_report
 from engine.result_folder import FolderRefused, write_result_folder
 from engine.tables import write_text
 
@@ -58,8 +59,6 @@ def model_files(result) -> dict:
 def report_text(result, tables: dict) -> dict:
     """``{"report.html": its text}``: the report the headless runner writes beside the
     tables (:func:`engine.report.build_report`)."""
-    from engine.report import REPORT_HTML, build_report
-
     return {REPORT_HTML: build_report(result, tables)}
 
 
@@ -79,8 +78,6 @@ def write_report(result, path: str) -> str:
     (:func:`engine.report.build_report`, the ``report.html`` the headless runner writes)
     to ``path`` atomically; returns the path. ``result`` is an ``ExperimentResult`` or,
     after a run over several data sets, a ``BenchmarkResult``."""
-    from engine.report import build_report
-
     page = build_report(result)
     return write_text(path, lambda stream: stream.write(page))
 

@@ -8,8 +8,10 @@
     honest-eval --uninstall-desktop      remove it again
     honest-eval --smoke-test [EXP.json]  open the window, load, close: exit 0 (for CI)
 
-This module imports nothing but the standard library until it knows which of these is
-asked for, so the headless path never loads Qt (tests/test_architecture.py checks it).
+This module imports nothing but the standard library (and :mod:`gui.usage`) until it knows
+which of these is asked for, so the headless path never loads Qt
+(tests/test_architecture.py checks it): :mod:`engine.cli` and :mod:`gui.app` are imported
+inside :func:`main` on purpose, the project's documented lazy imports for start-up time.
 """
 from __future__ import annotations
 
@@ -19,20 +21,8 @@ import subprocess
 import sys
 from typing import Optional
 
-PROG = "honest-eval"
-USAGE = f"""\
-usage: {PROG} [EXPERIMENT.json]
-           open the app on an experiment file (without one: the built-in example)
-       {PROG} run EXPERIMENT.json --out DIR [--jobs N] [--quiet] [--yes]
-           run headless, write the result tables (no window; see: {PROG} run --help)
-       {PROG} predict MODEL.skops DATA_FILE --out PREDICTIONS.csv
-           apply a saved model to a data file (load only model files you trust)
-       {PROG} --install-desktop | --uninstall-desktop
-           add Honest Eval to the Linux desktop's application menu (or remove it):
-           {PROG}.desktop and the icon under $XDG_DATA_HOME (default ~/.local/share)
-       {PROG} --smoke-test [EXPERIMENT.json]
-           open the window, load the experiment, close it: exit status 0 if all went well
-From a source checkout, `python main.py` takes the same arguments."""
+from .usage import PROG, USAGE
+
 
 
 def main(argv=None) -> int:

@@ -19,7 +19,7 @@ from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QStyle, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.experiment import experiment_json_text, load_experiment
 from engine.readers import data_record
 from engine.result_folder import FolderRefused, free_subfolder

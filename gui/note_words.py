@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from engine.metrics import CLASSIFICATION_SCORERS
 from engine.notes import note_code, note_fields
 from engine.verdict import metric_label
 
@@ -31,8 +32,6 @@ FIX_WORDS = {
 @lru_cache(maxsize=1)
 def _scorer_pattern():
     """A regular expression matching every scorer id the engine knows, longest first."""
-    from engine.metrics import CLASSIFICATION_SCORERS
-
     names = sorted(set(CLASSIFICATION_SCORERS), key=len, reverse=True)
     return re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, names)) + r")(?![\w])")
 

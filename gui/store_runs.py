@@ -18,9 +18,14 @@ from typing import Optional
 
 import pandas as pd
 
+from engine.analysis import load_run
+from engine.benchmark import experiment_for, finish
 from engine.errors import EngineError, error_code, is_store_error
+from engine.experiment import parse_experiment
 from engine.fingerprint import data_fingerprint
-from engine.store import ResultStore, load_run
+from engine.progress import run_to_end
+from engine.run_plan import plan_run, stored_fits
+from engine.store import ResultStore
 from engine.verdict import metric_label
 
 #: The sections of an experiment that decide its fits.
@@ -113,10 +118,6 @@ def read_store(path: str, setup: Optional[dict] = None, datasets=(),
 def stored_counts(store, setup: dict, datasets, fingerprints: dict) -> Optional[tuple]:
     """Per data set, how many fits of the window's setup the store holds
     (:func:`engine.run_plan.stored_fits`); None when the setup cannot run as it is."""
-    from engine.benchmark import experiment_for
-    from engine.experiment import parse_experiment
-    from engine.run_plan import stored_fits
-
     datasets = list(datasets)
     try:
         experiment = parse_experiment(setup)
@@ -133,9 +134,6 @@ def planned_fits(setup: dict, datasets) -> Optional[int]:
     """The fits a Run of the window's setup keeps in the store, counted by
     :func:`engine.run_plan.plan_run` (the count of the panel, the progress bar and
     Cancel); None when the setup cannot run as it is."""
-    from engine.benchmark import experiment_for
-    from engine.experiment import parse_experiment
-    from engine.run_plan import plan_run
 
     datasets = list(datasets)
     try:
@@ -150,9 +148,6 @@ def planned_fits(setup: dict, datasets) -> Optional[int]:
 def current_runs(setup: dict, datasets, fingerprints: Optional[dict] = None) -> dict:
     """``{data set name: (fingerprint, fit sections)}`` of the window's setup: what each
     data set's run would record."""
-    from engine.benchmark import experiment_for
-    from engine.experiment import parse_experiment
-
     cache = {} if fingerprints is None else fingerprints
     datasets = list(datasets)
     experiment = parse_experiment(setup)
@@ -250,11 +245,9 @@ def batch_of(runs, run_id: int) -> list:
 # ---------------------------------------------------------------------- reopening
 def open_results(path: str, run_ids, datasets=(), prepare=None):
     """On a worker thread: the results of the stored runs ``run_ids`` rebuilt without any
-    fit (:func:`engine.store.load_run`); one id gives an ExperimentResult, several (one
+    fit (:func:`engine.analysis.load_run`); one id gives an ExperimentResult, several (one
     batch) a BenchmarkResult. A loaded data set with the run's data is used as it is, else
     the data is read again. ``prepare`` is applied to every data set's result."""
-    from engine.progress import run_to_end
-
     if not os.path.exists(path):
         raise ValueError(f"the result store {path} is gone: run the experiment again")
     loaded = {}                   # fingerprint -> data set, each fingerprinted once
@@ -273,8 +266,6 @@ def open_results(path: str, run_ids, datasets=(), prepare=None):
 
 def _benchmark(results: list):
     from dataclasses import replace
-
-    from engine.benchmark import finish
 
     first = results[0].experiment
     experiment = replace(first, datasets=tuple(dict(r.experiment.dataset) for r in results))

@@ -13,6 +13,23 @@ if ROOT not in sys.path:
 import pytest  # noqa: E402
 
 
+def pytest_addoption(parser):
+    parser.addoption("--slow", action="store_true",
+                     help="run the slow tests too (by default they are left out; -m slow "
+                          "runs only them)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Leave out the tests marked ``slow`` unless ``--slow`` is given or ``-m`` names the
+    marker (``-m slow`` runs only them; CI runs both sets)."""
+    if config.getoption("--slow") or "slow" in (config.getoption("markexpr") or ""):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+
+
 @pytest.fixture(scope="module")
 def one_blas_thread():
     """One BLAS thread: numpy's and scipy's pools fight when both use several (see the
@@ -45,3 +62,18 @@ def iris():
 @pytest.fixture(scope="session")
 def wine():
     return _standardized("wine")
+
+
+@pytest.fixture
+def family():
+    """The processes a test watches (append their ids); any still running at the end are
+    killed, so that a failing test leaves nothing behind either."""
+    import signal
+
+    from engine.processes import is_running
+
+    pids = []
+    yield pids
+    for pid in pids:
+        if is_running(pid):
+            os.kill(pid, signal.SIGKILL)

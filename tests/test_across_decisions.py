@@ -19,6 +19,7 @@ from engine.across.decisions import MIN_DATASETS, bayes_level
 from engine.across.report import markdown_text
 from engine.experiment import parse_experiment
 from engine.progress import run_to_end
+from tests.peers import peer
 
 DATA = Path(__file__).parent / "data"
 #: what a sentence that decides looks like in report.md
@@ -221,7 +222,7 @@ def test_a_bayesian_decision_the_wilcoxon_test_does_not_share_says_they_disagree
 @pytest.mark.parametrize("correction, method", [("holm", "holm"), ("bonferroni", "bonferroni"),
                                                 ("none", None)])
 def test_wilcoxon_follows_the_correction(correction, method):
-    from statsmodels.stats.multitest import multipletests
+    multipletests = peer("statsmodels.stats.multitest").multipletests
 
     rng = np.random.default_rng(8)
     values = rng.uniform(0.7, 0.9, (9, 4)) + np.array([0.0, 0.01, 0.03, 0.04])

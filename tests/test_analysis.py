@@ -6,10 +6,10 @@ import pandas as pd
 import pytest
 
 from engine.analysis import run_experiment
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.experiment import experiment_json_text, load_experiment, parse_experiment
 from engine.progress import run_to_end
-from engine.tables import write_tables
+from engine.result_folder import write_tables
 
 CONTRACT = {
     "fold_scores.csv": ["model", "repeat", "fold", "metric", "score", "n_train", "n_test",

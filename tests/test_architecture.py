@@ -8,6 +8,8 @@ import pkgutil
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FORBIDDEN = ("PySide6", "shiboken6", "pyqtgraph", "gui", "matplotlib")
 
@@ -20,9 +22,9 @@ def _imported_after(code: str) -> set:
     return set(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-#: The command's entry point (gui.launch, pure standard library) is the one gui module the
-#: headless path may load: ``honest-eval run`` starts there.
-ENTRY = {"gui", "gui.launch"}
+#: The command's entry point (gui.launch and its usage text, gui.usage: pure standard
+#: library) are the gui modules the headless path may load: ``honest-eval run`` starts there.
+ENTRY = {"gui", "gui.launch", "gui.usage"}
 
 
 def _forbidden(modules: set) -> list:
@@ -128,3 +130,23 @@ def test_tests_use_only_public_names():
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         found += [f"{path.relative_to(ROOT)}:{line}: {name}" for line, name in private_uses(tree)]
     assert found == []
+
+
+def _layer_contract() -> list:
+    tomllib = pytest.importorskip("tomllib")      # Python 3.11+
+
+    with open(pathlib.Path(__file__).resolve().parents[1] / "pyproject.toml", "rb") as stream:
+        contracts = tomllib.load(stream)["tool"]["importlinter"]["contracts"]
+    layers, = [c["layers"] for c in contracts if c["type"] == "layers"]
+    return [{name.strip() for name in layer.replace("|", ":").split(":")} for layer in layers]
+
+
+def test_every_engine_module_has_a_layer():
+    """The layers contract (pyproject.toml, checked by lint-imports) names every module and
+    subpackage of the engine once: a new module must join a layer."""
+    import engine
+
+    named = [name for layer in _layer_contract() for name in layer]
+    assert len(named) == len(set(named))
+    found = {f"engine.{info.name}" for info in pkgutil.iter_modules(engine.__path__)}
+    assert found == set(named)

@@ -5,7 +5,6 @@ and the errors a user meets."""
 import glob
 import json
 import os
-import shutil
 import subprocess
 
 import numpy as np
@@ -14,20 +13,14 @@ import pytest
 from scipy.io import arff as scipy_arff
 
 from engine.arff import read_arff
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.java_dates import compile_pattern
 from engine.readers import read_table
+from tests.helpers import EXAMPLES, WEKA_JAR, needs_examples, needs_weka
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DUMP = os.path.join(HERE, "data", "arff", "WekaDump.java")
-WEKA_JAR = "/usr/share/java/weka.jar"
-EXAMPLES = "/usr/share/doc/weka/examples"
 WEKA_DUMMY = "*WEKA*DUMMY*STRING*FOR*STRING*ATTRIBUTES*"   # Weka's left-out string value
-needs_weka = pytest.mark.skipif(not (shutil.which("java") and shutil.which("javac")
-                                     and os.path.exists(WEKA_JAR)),
-                                reason="a JDK and Weka (weka.jar) are not installed")
-needs_examples = pytest.mark.skipif(not glob.glob(os.path.join(EXAMPLES, "*.arff")),
-                                    reason="Weka's example files are not installed")
 
 
 def weka_read(*paths) -> list:

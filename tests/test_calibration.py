@@ -3,7 +3,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.calibration import CalibratedClassifierCV, calibration_curve
 from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import brier_score_loss, log_loss
@@ -19,6 +18,7 @@ from engine.data import dataset_from_frame, load_builtin
 from engine.experiment import CalibrationSettings
 from engine.progress import run_to_end
 from engine.stats import compare_models
+from tests.helpers import Recorder
 
 CONFIG = CVConfig(n_splits=5, n_repeats=2, random_state=0)
 SETTINGS = CalibrationSettings(methods=("isotonic", "sigmoid"), n_bins=10, map_buckets=200)
@@ -232,27 +232,6 @@ def test_calibrated_fold_equals_sklearn_on_the_same_split(cancer):
     mine = probs[at]
     np.testing.assert_array_equal(part.loc[at, "row"], test)
     np.testing.assert_allclose(mine, expected, rtol=1e-12)
-
-
-class Recorder(ClassifierMixin, BaseEstimator):
-    """Logistic regression that records the row ids (column 0) it is fitted on / predicts."""
-
-    log = []
-
-    def fit(self, X, y):
-        from sklearn.linear_model import LogisticRegression
-
-        Recorder.log.append(("fit", X[:, 0].astype(int).copy()))
-        self.model_ = LogisticRegression().fit(X[:, 1:], y)
-        self.classes_ = self.model_.classes_
-        return self
-
-    def predict_proba(self, X):
-        Recorder.log.append(("predict", X[:, 0].astype(int).copy()))
-        return self.model_.predict_proba(X[:, 1:])
-
-    def predict(self, X):
-        return self.classes_[self.predict_proba(X).argmax(axis=1)]
 
 
 def _noise_dataset(n=240, seed=0):

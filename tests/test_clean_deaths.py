@@ -17,14 +17,13 @@ import time
 
 import pytest
 
-from engine.processes import Terminated, descendants, is_running, terminate_like_interrupt
-from tests.test_cli import results
+from engine.processes import Terminated, descendants, terminate_like_interrupt
+from tests.helpers import PROMPT, assert_all_end_within, loky_workers as workers, results
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="/proc and PR_SET_PDEATHSIG are Linux")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAIN = os.path.join(ROOT, "main.py")
-PROMPT = 30
 
 
 def long_experiment(folder):
@@ -55,37 +54,6 @@ def start_runner(tmp_path):
     raise AssertionError("the run made no progress in 60 s")
 
 
-def workers(pid):
-    return [child for child in descendants(pid) if "loky" in command_line(child)]
-
-
-def command_line(pid):
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as stream:
-            return stream.read().decode(errors="replace")
-    except OSError:
-        return ""
-
-
-def assert_all_end_within(pids, seconds=PROMPT):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and any(is_running(pid) for pid in pids):
-        time.sleep(0.02)
-    alive = [(pid, command_line(pid)) for pid in pids if is_running(pid)]
-    assert not alive, f"still running {seconds} s after the runner: {alive}"
-
-
-@pytest.fixture
-def family():
-    """The processes a test watches; any still running at the end are killed, so that a
-    failing test leaves nothing behind either."""
-    pids = []
-    yield pids
-    for pid in pids:
-        if is_running(pid):
-            os.kill(pid, signal.SIGKILL)
-
-
 def assert_no_half_written_table(out):
     """Every table in ``out`` belongs to the complete set its run.json lists."""
     if not out.exists():
@@ -96,6 +64,7 @@ def assert_no_half_written_table(out):
     assert set(visible) <= {*listed, "run.json"}, visible
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum, status, word", [
     (signal.SIGTERM, 143, "terminated"),
     (signal.SIGINT, 130, "interrupted"),

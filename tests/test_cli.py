@@ -10,48 +10,10 @@ import time
 import pandas as pd
 import pytest
 
-from tests.test_tables import FORMULA, is_number
+from tests.helpers import (FORMULA, MAIN, assert_one_error_line, is_number, results, run_main,
+                           slow_experiment, write_experiment)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MAIN = os.path.join(ROOT, "main.py")
-
-
-def run_main(*args, timeout=300):
-    return subprocess.run([sys.executable, MAIN, "run", *map(str, args)], capture_output=True,
-                          text=True, timeout=timeout)
-
-
-def results(out):
-    """The files of a result folder, without the result store (``store.sqlite`` and
-    SQLite's side files), which stays across runs."""
-    return sorted(n for n in os.listdir(out) if not n.startswith("store.sqlite"))
-
-
-def write_experiment(path, **overrides):
-    data = {"dataset": {"builtin": "iris"},
-            "models": [{"name": "nb", "estimator": "GaussianNB"}],
-            "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0},
-            "metrics": ["accuracy"]}
-    data.update(overrides)
-    path.write_text(json.dumps(data))
-    return path
-
-
-def slow_experiment(path):
-    """A run long enough (500 forest fits) to be interrupted or to fail early in."""
-    return write_experiment(path, dataset={"builtin": "breast_cancer"},
-                            models=[{"name": "forest", "estimator": "RandomForestClassifier",
-                                     "params": {"n_estimators": 50, "random_state": 0}}],
-                            cv={"n_splits": 10, "n_repeats": 10})
-
-
-def assert_one_error_line(done, *fragments):
-    assert done.returncode == 2, done.stderr
-    lines = [line for line in done.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
-    assert "Traceback" not in done.stderr
-    for fragment in fragments:
-        assert fragment in lines[0]
 
 
 @pytest.mark.parametrize("overrides, fragments", [
@@ -103,6 +65,7 @@ def test_csv_experiment_with_formula_like_labels(tmp_path):
                 assert not cell.startswith(("=", "@", "+")), (name, line)
 
 
+@pytest.mark.slow
 def test_jobs_give_identical_tables(tmp_path):
     exp = write_experiment(tmp_path / "exp.json",
                            models=[{"name": "tree", "estimator": "DecisionTreeClassifier",

@@ -12,8 +12,8 @@ import pytest
 from engine.analysis import run_experiment
 from engine.experiment import load_experiment
 from engine.progress import run_to_end
-from engine.tables import write_tables
-from tests.test_cli import MAIN, ROOT, assert_one_error_line, results, run_main
+from engine.result_folder import write_tables
+from tests.helpers import MAIN, ROOT, assert_one_error_line, results, run_main
 
 EXAMPLE = os.path.join(ROOT, "resources", "examples", "five_models_six_datasets.json")
 PER_DATASET = ["confusion.csv", "correlation.csv", "credible_intervals.csv", "fold_scores.csv",
@@ -98,6 +98,7 @@ def test_a_bad_second_dataset_fails_at_once_naming_it(tmp_path):
                           'the experiment: give "dataset" or "datasets", not both')
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT semantics")
 def test_ctrl_c_in_the_second_dataset_exits_130_and_writes_nothing(tmp_path):
     exp = tmp_path / "exp.json"

@@ -19,8 +19,8 @@ from engine.data import load_builtin
 from engine.experiment import parse_experiment
 from engine.parallel import run_calls
 from engine.progress import run_to_end
-from tests.test_cli import MAIN, run_main, slow_experiment, write_experiment
 from tests.peers import peer
+from tests.helpers import MAIN, run_main, slow_experiment, write_experiment
 
 distributed = peer("distributed")
 
@@ -142,6 +142,7 @@ def test_the_runner_refuses_jobs_with_a_cluster_and_bad_addresses(tmp_path):
     assert "give local:N" in bad.stderr and not (tmp_path / "o").exists()
 
 
+@pytest.mark.slow
 def test_the_runner_on_a_local_cluster_writes_the_tables_of_one_job(tmp_path):
     exp = write_experiment(tmp_path / "exp.json",
                            models=[{"name": "nb", "estimator": "GaussianNB"},
@@ -157,6 +158,7 @@ def test_the_runner_on_a_local_cluster_writes_the_tables_of_one_job(tmp_path):
             pd.testing.assert_frame_equal(ours.drop(columns=drop), theirs.drop(columns=drop))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM semantics")
 def test_sigterm_during_a_cluster_run_exits_143_and_closes_the_cluster(tmp_path):
     exp = slow_experiment(tmp_path / "exp.json")

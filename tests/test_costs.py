@@ -20,7 +20,7 @@ from engine.catalogue import ModelSpec, make_pipeline
 from engine.costs import (COST_METRIC, cost_metric_problem, cost_notes, expected_cost,
                           is_threshold_free)
 from engine.cv import CVConfig, make_splits, run_cv
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.experiment import parse_experiment
 from engine.fingerprint import fit_keys
 from engine.progress import run_to_end
@@ -65,6 +65,7 @@ def cost_run():
     return dataset, result
 
 
+@pytest.mark.slow
 def test_every_fold_equals_the_confusion_matrix_times_the_costs(cost_run):
     dataset, result = cost_run
     assert dataset.pos_label == 0 and dataset.classes[0] == "no"
@@ -86,6 +87,7 @@ def test_every_fold_equals_the_confusion_matrix_times_the_costs(cost_run):
         assert -score == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_thresholded_predictions_equal_scikit_learn_tuned_by_the_same_costs(cost_run):
     dataset, result = cost_run
     labels = np.asarray(dataset.classes, dtype=object)[dataset.y]
@@ -263,7 +265,7 @@ def test_a_changed_cost_is_a_new_fit_in_the_store(tmp_path):
     ({"dataset": {"builtin": "breast_cancer"}}, "needs the costs"),
 ])
 def test_headless_refuses_the_metric_with_one_error_line(tmp_path, overrides, words):
-    from tests.test_cli import run_main, write_experiment
+    from tests.helpers import run_main, write_experiment
 
     path = write_experiment(tmp_path / "exp.json", metrics=[COST_METRIC], **overrides)
     proc = run_main(path, "--out", tmp_path / "out")
@@ -276,7 +278,7 @@ def test_headless_refuses_the_metric_with_one_error_line(tmp_path, overrides, wo
 def test_headless_run_writes_the_expected_cost(tmp_path):
     import pandas as pd
 
-    from tests.test_cli import run_main, write_experiment
+    from tests.helpers import run_main, write_experiment
 
     path = write_experiment(tmp_path / "exp.json", dataset={"builtin": "breast_cancer"},
                             costs=COSTS, metrics=[COST_METRIC, "roc_auc"])

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from engine.csv_values import STRAY_MAX_CELLS, plain_number, visible
-from engine.data import dataset_from_frame, load_csv, load_dataset, read_csv_table
+from engine.data import dataset_from_frame, load_csv, read_csv_table
+from engine.readers import load_dataset
 
 PENGUINS = os.path.join(os.path.dirname(__file__), "data", "penguins.csv")
 NUMBERS = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g", "year"]

@@ -143,6 +143,7 @@ def outcomes(tmp_path_factory):
         return dict(pool.map(one, cases.items()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(CSV_CASES))
 def test_csv_problems(outcomes, name):
     done, out = outcomes[name]
@@ -150,6 +151,7 @@ def test_csv_problems(outcomes, name):
     assert not out.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(EXPERIMENT_CASES))
 def test_requests_that_cannot_or_should_not_start(outcomes, name):
     done, out = outcomes[name]
@@ -157,6 +159,7 @@ def test_requests_that_cannot_or_should_not_start(outcomes, name):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_asking_says_the_time_and_how_to_proceed(outcomes):
     done, _ = outcomes["more than 20,000 fits"]
     assert_error_line(done, "more than the 20,000 that start without asking; it would take "

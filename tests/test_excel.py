@@ -11,7 +11,8 @@ from tests.peers import peer
 
 openpyxl = peer("openpyxl")
 
-from engine.data import load_dataset, read_csv_table  # noqa: E402
+from engine.data import read_csv_table  # noqa: E402
+from engine.readers import load_dataset  # noqa: E402
 from engine.excel import read_excel_table, sheet_names  # noqa: E402
 from engine.readers import read_table  # noqa: E402
 

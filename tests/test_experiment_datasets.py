@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.dataset_names import default_name, name_problem
 from engine.experiment import experiment_json_text, load_experiment, parse_experiment
 

@@ -17,7 +17,7 @@ from engine.analysis import run_experiment
 from engine.cv import FoldScores, split_label, split_number
 from engine.experiment import parse_experiment
 from engine.progress import run_to_end
-from engine.tables import write_tables
+from engine.result_folder import write_tables
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 K, R = 3, 2

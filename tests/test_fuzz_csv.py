@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.data import Dataset, load_csv
-from tests.test_cli import results
+from tests.helpers import results
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRST = re.compile(r"[A-Za-z'\"]")
@@ -129,6 +129,7 @@ def test_random_text_like_bytes(data):
     read(data)
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=350)
 @given(tables())
 def test_random_tables(case):
@@ -158,6 +159,7 @@ def test_a_clean_table_in_every_encoding_is_read_the_same(tmp_path):
 
 # ----------------------------------------------------------------------------- runner
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="subprocess timing")
 @settings(FUZZ, max_examples=6)
 @given(tables())

@@ -64,7 +64,7 @@ json_values = st.recursive(
 
 def assert_parsed_or_one_line(data) -> None:
     forbidden = AssertionError("parse_experiment must not read data")
-    with mock.patch("engine.data.load_dataset", side_effect=forbidden), \
+    with mock.patch("engine.readers.load_dataset", side_effect=forbidden), \
             mock.patch("engine.data.read_csv_table", side_effect=forbidden), \
             mock.patch("engine.data.load_builtin", side_effect=forbidden):
         try:

@@ -18,8 +18,7 @@ from engine.experiment import experiment_json_text, load_experiment, parse_exper
 from engine.grouping_gap import GAP_COLUMNS, gap_sentence
 from engine.guards import check_run
 from engine.progress import run_to_end
-from tests.test_cli import assert_one_error_line, run_main
-from tests.test_groups import visits
+from tests.helpers import assert_one_error_line, run_main, visits
 
 EXAMPLE = resources.example_path("repeated_subjects.json")
 MODELS = [{"name": "tree", "estimator": "DecisionTreeClassifier",
@@ -182,6 +181,7 @@ def test_the_example_data_is_what_the_script_makes():
     assert 200 <= len(shipped) <= 500
 
 
+@pytest.mark.slow
 def test_headless_writes_the_gap_table(tmp_path):
     done = run_main(EXAMPLE, "--out", tmp_path / "out", "--quiet")
     assert done.returncode == 0, done.stderr
@@ -204,7 +204,10 @@ def test_headless_refuses_a_gap_without_enough_groups(tmp_path):
                           "lower the number of folds")
 
 
-@pytest.mark.parametrize("name", resources.example_names())
+#: The calibration example takes about 14 s (calibrated refits in every fold): slow set.
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow)
+                                  if name == "breast_cancer_calibration.json" else name
+                                  for name in resources.example_names()])
 def test_every_shipped_example_runs(name):
     """Each shipped example, as shipped but with one repeat (its data found beside it)."""
     from engine.benchmark import run_benchmark

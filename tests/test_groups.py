@@ -8,25 +8,13 @@ from sklearn.model_selection import StratifiedGroupKFold, cross_val_score
 
 from engine.catalogue import expand_models, make_pipeline
 from engine.cv import CVConfig, fold_notes, make_splits, run_cv
-from engine.data import dataset_from_frame, load_dataset
+from engine.data import dataset_from_frame
+from engine.readers import load_dataset
 from engine.groups import groups_per_class
 from engine.notes import CODES
 from engine.progress import run_to_end
 from engine.schema import check_experiment_schema
-from tests.test_cli import assert_one_error_line, run_main
-
-
-def visits(n_subjects=30, per_subject=(2, 6), seed=0, label_every=3) -> pd.DataFrame:
-    """Repeated visits of subjects: each subject's rows share a label and lie close."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for s in range(n_subjects):
-        centre = rng.normal(size=2) + (1.0 if s % label_every == 0 else 0.0)
-        for _ in range(int(rng.integers(*per_subject, endpoint=True))):
-            x1, x2 = centre + 0.2 * rng.normal(size=2)
-            rows.append({"subject": f"S{s:02d}", "x1": x1, "x2": x2,
-                         "label": "yes" if s % label_every == 0 else "no"})
-    return pd.DataFrame(rows)
+from tests.helpers import assert_one_error_line, run_main, visits
 
 
 @pytest.fixture(scope="module")

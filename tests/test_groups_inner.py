@@ -28,8 +28,8 @@ from engine.experiment import AloocvSettings, CalibrationSettings, parse_experim
 from engine.fingerprint import KEY_FORMAT, environment_record
 from engine.progress import run_to_end
 from engine.tuning import uses_groups, wrap_model
-from tests.test_calibration import Recorder
 from tests.peers import peer
+from tests.helpers import Recorder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIG = CVConfig(n_splits=4, n_repeats=2, random_state=3)
@@ -232,6 +232,7 @@ def _balanced_accuracy_of(positive):
     return make_scorer(_balanced, pos_label=positive)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", [{"scoring": "balanced_accuracy"},
                                    {"cost": [[0, 1], [4, 0]], "inner_splits": 4}])
 def test_grouped_thresholds_equal_a_hand_loop(subjects, block):
@@ -258,6 +259,7 @@ def test_grouped_thresholds_equal_a_hand_loop(subjects, block):
         assert score == pytest.approx(np.mean(peer.predict(X[test]) == y[test]), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_grouped_threshold_around_the_grid_search(subjects):
     spec, = expand_models([{"name": "lr", "estimator": "LogisticRegression", "scale": True,
                             "tune": {"grid": {"C": [0.01, 1]}, "inner_splits": 2,
@@ -386,6 +388,7 @@ def _same_tables(ours: dict, theirs: dict) -> None:
         pd.testing.assert_frame_equal(left, right, check_exact=False, rtol=1e-12, obj=name)
 
 
+@pytest.mark.slow
 def test_grouped_inner_folds_give_the_same_tables_with_two_workers(subjects):
     experiment = parse_experiment(GROUPED_RUN)
     serial = run_to_end(run_experiment(experiment, dataset=subjects))
@@ -394,6 +397,7 @@ def test_grouped_inner_folds_give_the_same_tables_with_two_workers(subjects):
     assert {"tuning.csv", "thresholds.csv", "calibration_scores.csv"} <= set(serial.tables())
 
 
+@pytest.mark.slow
 def test_grouped_inner_folds_give_the_same_tables_on_a_dask_cluster(subjects):
     peer("distributed")
     from engine.cluster import ClusterSpec, open_cluster

@@ -12,7 +12,7 @@ from sklearn.model_selection import StratifiedGroupKFold
 
 from engine.catalogue import expand_models
 from engine.cv import CVConfig, make_splits, run_cv
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.progress import run_to_end
 
 DATA = Path(__file__).parent / "data" / "orthodont.csv"

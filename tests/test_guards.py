@@ -5,8 +5,9 @@ import time
 
 import pytest
 
-from engine import guards
-from engine.data import load_builtin, load_dataset
+from engine import file_checks, guards, machine, param_caps
+from engine.data import load_builtin
+from engine.readers import load_dataset
 from engine.catalogue import count_models
 from engine.experiment import load_experiment, parse_experiment
 
@@ -24,24 +25,24 @@ def experiment(**overrides):
 
 
 def test_jobs_above_the_cores_are_capped_with_a_note():
-    cores = guards.usable_cores()
-    assert guards.cap_jobs(100_000) == (cores, f"--jobs 100000 is more than the {cores} core(s) "
+    cores = machine.usable_cores()
+    assert machine.cap_jobs(100_000) == (cores, f"--jobs 100000 is more than the {cores} core(s) "
                                                f"of this computer: using {cores}")
-    assert guards.cap_jobs(-1) == (-1, None) and guards.cap_jobs(1) == (1, None)
-    assert guards.workers_for(-1) == cores and guards.workers_for(10 ** 6) == cores
+    assert machine.cap_jobs(-1) == (-1, None) and machine.cap_jobs(1) == (1, None)
+    assert machine.workers_for(-1) == cores and machine.workers_for(10 ** 6) == cores
 
 
 def test_available_memory_is_measured():
-    available = guards.available_memory()
+    available = machine.available_memory()
     assert available is None or 0 < available < 2 ** 60
 
 
 def test_words():
-    assert guards.format_bytes(16e12) == "16.0 TB" and guards.format_bytes(320e6) == "320 MB"
-    assert guards.format_seconds(40) == "about 40 seconds"
-    assert guards.format_seconds(720) == "about 12 minutes"
-    assert guards.format_seconds(3.5 * 3600) == "about 3.5 hours"
-    assert guards.format_seconds(5 * 86400) == "about 5.0 days"
+    assert machine.format_bytes(16e12) == "16.0 TB" and machine.format_bytes(320e6) == "320 MB"
+    assert machine.format_seconds(40) == "about 40 seconds"
+    assert machine.format_seconds(720) == "about 12 minutes"
+    assert machine.format_seconds(3.5 * 3600) == "about 3.5 hours"
+    assert machine.format_seconds(5 * 86400) == "about 5.0 days"
 
 
 @pytest.mark.parametrize("name, options, fragments", [
@@ -54,7 +55,7 @@ def test_words():
 def test_huge_builtins_are_refused_before_generating(name, options, fragments):
     started = time.monotonic()
     with pytest.raises(ValueError) as info:
-        guards.check_builtin_request(name, options, available=8 * GB)
+        file_checks.check_builtin_request(name, options, available=8 * GB)
     message = str(info.value)
     assert message.startswith(f"built-in data set {name!r}: ") and "8.0 GB is available" in message
     for fragment in fragments:
@@ -72,9 +73,9 @@ def test_the_loader_refuses_them_instead_of_a_memory_error(name, options):
 
 
 def test_builtins_that_fit_or_are_not_numbers_pass():
-    guards.check_builtin_request("moons", {"n_samples": 100}, available=GB)
-    guards.check_builtin_request("moons", {"n_samples": "many"}, available=GB)
-    guards.check_builtin_request("iris", {}, available=1)
+    file_checks.check_builtin_request("moons", {"n_samples": 100}, available=GB)
+    file_checks.check_builtin_request("moons", {"n_samples": "many"}, available=GB)
+    file_checks.check_builtin_request("iris", {}, available=1)
 
 
 def test_grids_are_counted_without_expanding_them(tmp_path):
@@ -86,14 +87,14 @@ def test_grids_are_counted_without_expanding_them(tmp_path):
     assert count_models(entries) == 3 + 1 + (10 ** 4 - 1) ** 2
     path = tmp_path / "exp.json"
     path.write_text(json.dumps({"dataset": {"builtin": "iris"}, "models": entries}))
-    guards.check_experiment_file(str(path))          # only the file itself is checked here
+    file_checks.check_experiment_file(str(path))          # only the file itself is checked here
     started = time.perf_counter()
     with pytest.raises(ValueError, match=r"^models: the models and their grids make 99,980,005 "
                                          r"models, more than the 20,000"):
         load_experiment(str(path))
     assert time.perf_counter() - started < 60          # counted, never expanded (hours)
     path.write_text("{not json")
-    guards.check_experiment_file(str(path))          # the parser reports it
+    file_checks.check_experiment_file(str(path))          # the parser reports it
 
 
 @pytest.mark.parametrize("entry, fragment", [
@@ -119,7 +120,7 @@ def test_absurd_parameters_are_refused(entry, fragment):
     if pname != "n_neighbors":
         with pytest.raises(ValueError, match=rf"^models\[0\]\.params\.{pname}: "):
             experiment(models=[{"name": "m", **entry}])
-        refusal = guards.check_models([ModelSpec("m", entry["estimator"], entry["params"])])
+        refusal = param_caps.check_models([ModelSpec("m", entry["estimator"], entry["params"])])
         assert refusal.startswith("model 'm': ") and fragment in refusal
         return
     parsed, dataset = experiment(models=[{"name": "m", **entry}])
@@ -193,7 +194,7 @@ def test_special_files_are_refused_by_kind(tmp_path):
                        ("/dev/null", "a character device")):
         with pytest.raises(ValueError, match=rf"it is {kind.replace('(', '.').replace(')', '.')}"
                                              r", not a CSV file"):
-            guards.check_regular_file(str(path))
+            file_checks.check_regular_file(str(path))
     regular = tmp_path / "d.csv"
     regular.write_text("a,b\n")
-    assert guards.check_regular_file(str(regular)) == 4
+    assert file_checks.check_regular_file(str(regular)) == 4

@@ -5,7 +5,6 @@ The driver below stands in for the window: it runs ``run_experiment`` through
 :func:`engine.runner.run_in_process` (as :class:`gui.jobs.Job` does, without Qt) on a long
 run, with each start method, and prints each progress record.
 """
-import os
 import signal
 import subprocess
 import sys
@@ -14,8 +13,7 @@ import time
 import pytest
 
 from engine.processes import descendants
-from tests.test_clean_deaths import ROOT, assert_all_end_within, family  # noqa: F401
-from tests.test_clean_deaths import workers as loky_workers
+from tests.helpers import ROOT, assert_all_end_within, loky_workers
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="/proc and PR_SET_PDEATHSIG are Linux")
@@ -24,7 +22,7 @@ DRIVER = """
 import sys
 sys.path.insert(0, {root!r})
 from engine.analysis import run_experiment
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.experiment import parse_experiment
 from engine.runner import Heartbeat, Precompute, run_in_process
 

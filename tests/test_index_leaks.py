@@ -10,11 +10,12 @@ import pytest
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
 
 from engine.catalogue import expand_models, make_pipeline
-from engine.data import dataset_from_frame, load_csv, load_dataset
+from engine.data import dataset_from_frame, load_csv
+from engine.readers import load_dataset
 from engine.data_checks import LEAK_SAMPLE_ROWS, leak_notes
 from engine.notes import CODES
 from engine.schema import check_experiment_schema
-from tests.test_cli import run_main
+from tests.helpers import run_main
 
 EXPORTS = os.path.join(os.path.dirname(__file__), "data", "exports")
 GLASS_R = os.path.join(EXPORTS, "glass_r.csv")
@@ -98,6 +99,7 @@ def _fold_scores(tmp_path, name, dataset):
     return pd.read_csv(tmp_path / name / "fold_scores.csv")
 
 
+@pytest.mark.slow
 def test_glass_scores_without_the_index_equal_a_run_that_drops_it(tmp_path):
     default = _fold_scores(tmp_path, "default", {"file": GLASS_R, "target": "type"})
     dropped = _fold_scores(tmp_path, "dropped", {"file": GLASS_R, "target": "type",

@@ -216,7 +216,7 @@ def test_the_launcher_imports_no_qt():
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == ["gui", "gui.launch"]
+    assert json.loads(done.stdout) == ["gui", "gui.launch", "gui.usage"]
 
 
 def test_help_names_the_command():

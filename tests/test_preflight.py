@@ -12,10 +12,10 @@ from sklearn.model_selection import StratifiedKFold, TunedThresholdClassifierCV,
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import SVC
 
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.experiment import parse_experiment
 from engine.preflight import apply_fix, blocking, check_experiment, needed_response, spread_ratio
-from tests.test_cli import run_main
+from tests.helpers import run_main
 
 WINE = {"builtin": "wine"}
 CV = {"n_splits": 3, "n_repeats": 1, "random_state": 0}

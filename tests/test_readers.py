@@ -10,11 +10,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.data import load_csv, load_dataset
+from engine.data import load_csv
+from engine.readers import load_dataset
 from engine.experiment import experiment_json_text, parse_experiment
 from engine.readers import check_file_options, file_kind, read_table
-from tests.test_arff import EXAMPLES, WEKA_JAR, needs_examples, needs_weka
-from tests.test_cli import run_main
+from tests.helpers import EXAMPLES, WEKA_JAR, needs_examples, needs_weka, run_main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PENGUINS = os.path.join(ROOT, "tests", "data", "penguins.csv")

@@ -309,7 +309,7 @@ if __name__ == "__main__":
 
 @linux_only
 def test_the_child_ends_when_the_calling_process_is_killed(tmp_path, method):
-    from tests.test_clean_deaths import assert_all_end_within
+    from tests.helpers import assert_all_end_within
 
     script = tmp_path / "driver.py"
     script.write_text(DRIVER.format(root=ROOT, method=method))

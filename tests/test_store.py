@@ -16,32 +16,10 @@ from engine.experiment import parse_experiment
 from engine.fingerprint import data_fingerprint, fit_keys
 from engine.progress import run_to_end
 from engine.catalogue import ModelSpec, make_pipeline
-from engine.store import ResultStore, load_run
-
-MODELS = [{"name": "nb", "estimator": "GaussianNB"},
-          {"name": "tree", "estimator": "DecisionTreeClassifier",
-           "params": {"max_depth": 3, "random_state": 0}}]
-
-
-def experiment(models=MODELS, n_repeats=2, **overrides):
-    data = {"dataset": {"builtin": "iris"}, "models": models,
-            "cv": {"n_splits": 3, "n_repeats": n_repeats, "random_state": 0},
-            "metrics": ["accuracy", "neg_log_loss"], **overrides}
-    return parse_experiment(data)
-
-
-def run(exp, store=None):
-    return run_to_end(run_experiment(exp, store=store))
-
-
-def assert_same_tables(a, b):
-    """Every table equal, every column but the fit times; the predictions too."""
-    ta, tb = a.tables(), b.tables()
-    assert ta.keys() == tb.keys()
-    for name in ta:
-        keep = [c for c in ta[name].columns if "seconds" not in str(c)]
-        pd.testing.assert_frame_equal(ta[name][keep], tb[name][keep], check_exact=True)
-    pd.testing.assert_frame_equal(a.cv.predictions, b.cv.predictions, check_exact=True)
+from engine.analysis import load_run
+from engine.store import ResultStore
+from tests.helpers import (STORE_MODELS as MODELS, assert_same_tables, damaged, foreign,
+                           not_sqlite, run_with_store as run, store_experiment as experiment)
 
 
 @pytest.fixture
@@ -174,26 +152,6 @@ def test_an_interrupted_run_is_incomplete_and_cannot_be_rebuilt(path):
         resumed = run(exp, store)
         assert (store.reused, store.computed) == (5 + 5, 5 + 7)
     assert_same_tables(run(exp), resumed)
-
-
-def foreign(path):
-    with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE people (name TEXT)")
-        db.execute("INSERT INTO people VALUES ('ada')")
-    db.close()
-
-
-def not_sqlite(path):
-    with open(path, "w") as stream:
-        stream.write("name,score\nada,1\n")
-
-
-def damaged(path):
-    with ResultStore(path) as store:
-        run(experiment(n_repeats=1), store)
-    with open(path, "r+b") as stream:
-        stream.seek(100)
-        stream.write(b"\xff" * 3000)
 
 
 @pytest.mark.parametrize("make, fragment", [(foreign, "another program's database"),

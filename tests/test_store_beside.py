@@ -4,9 +4,11 @@ exists; otherwise ``store.sqlite`` in the result folder."""
 import json
 import os
 
+import pytest
+
 from engine.cli import store_choice
 from engine.store import ResultStore, store_beside
-from tests.test_cli import run_main, write_experiment
+from tests.helpers import run_main, write_experiment
 
 
 def manifest(out):
@@ -38,6 +40,7 @@ def test_the_apps_store_beside_the_experiment_is_used_and_reused(tmp_path):
 
 
 def test_the_app_and_the_runner_name_the_same_file(tmp_path, monkeypatch):
+    pytest.importorskip("PySide6")          # .ci/oldest runs the engine tests without Qt
     from gui.store_location import store_path
 
     exp = tmp_path / "study.json"

@@ -5,8 +5,8 @@ import pytest
 
 from engine.experiment import parse_experiment
 from engine.store import ResultStore
-from tests.test_store import assert_same_tables as same_tables, run
 from tests.peers import peer
+from tests.helpers import assert_same_tables as same_tables, run_with_store as run
 
 TUNED = {"name": "tuned", "estimator": "LogisticRegression", "params": {"max_iter": 500},
          "tune": {"grid": {"C": [0.1, 1.0]}, "inner_splits": 3}}
@@ -23,6 +23,7 @@ def experiment(models):
         "metrics": ["roc_auc", "balanced_accuracy"]})
 
 
+@pytest.mark.slow
 def test_tuned_thresholded_and_resampled_fits_are_reused_whole(tmp_path):
     peer("imblearn")
     path = str(tmp_path / "store.sqlite")

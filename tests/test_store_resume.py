@@ -13,7 +13,7 @@ import time
 import pandas as pd
 import pytest
 
-from tests.test_cli import MAIN, assert_one_error_line, run_main, write_experiment
+from tests.helpers import MAIN, assert_one_error_line, run_main, write_experiment
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL by PID")
 
@@ -97,6 +97,7 @@ def whole(tmp_path_factory):
     return exp, folder / "out"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [1, 10, 20])
 def test_a_killed_run_resumes_with_only_the_missing_fits(tmp_path, whole, k):
     exp, full = whole
@@ -112,6 +113,7 @@ def test_a_killed_run_resumes_with_only_the_missing_fits(tmp_path, whole, k):
     assert_same_tables(full, out)
 
 
+@pytest.mark.slow
 def test_sigterm_keeps_every_finished_fit(tmp_path, whole):
     exp, full = whole
     out = tmp_path / "out"
@@ -121,6 +123,7 @@ def test_sigterm_keeps_every_finished_fit(tmp_path, whole):
     assert_same_tables(full, out)
 
 
+@pytest.mark.slow
 def test_what_changed_is_all_that_runs(tmp_path, whole):
     exp, full = whole
     store = tmp_path / "kept.sqlite"
@@ -145,6 +148,7 @@ def test_what_changed_is_all_that_runs(tmp_path, whole):
         assert_same_tables(tmp_path / f"p{number}", tmp_path / f"o{number}")
 
 
+@pytest.mark.slow
 def test_fresh_computes_every_fit(tmp_path, whole):
     exp, full = whole
     out = tmp_path / "out"

@@ -18,21 +18,13 @@ from hypothesis import strategies as st
 from engine.folder_entries import MARKER_TEXT, STAGING_MARKER
 from engine.result_folder import (KNOWN_TABLES, STAGING_PREFIX, TEMPORARY_PREFIX,
                                   FolderRefused, read_manifest, recover_folder,
-                                  write_result_folder)
-from engine.tables import csv_text, safe_cell, write_csv, write_tables
+                                  write_result_folder, write_tables)
+from engine.tables import csv_text, safe_cell, write_csv
+from tests.helpers import FORMULA, is_number
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONTROL = "".join(map(chr, range(32))) + "\x7f"
-FORMULA = ("=", "+", "-", "@", "\t", "\r")
 OURS = (STAGING_PREFIX, TEMPORARY_PREFIX)
-
-
-def is_number(text):
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def check_cells(rows, n_rows, n_cells):

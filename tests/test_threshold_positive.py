@@ -18,7 +18,7 @@ from sklearn.model_selection import (RepeatedStratifiedKFold, TunedThresholdClas
 
 from engine.catalogue import ModelSpec, expand_models, make_pipeline
 from engine.cv import CVConfig, run_cv
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.progress import run_to_end
 
 DATA = Path(__file__).parent / "data" / "creditcard.csv"

@@ -18,7 +18,7 @@ from sklearn.model_selection import cross_val_score
 from engine.analysis import run_experiment
 from engine.catalogue import expand_models, make_pipeline
 from engine.cv import CVConfig, check_folds, feature_matrix, make_splits, run_cv
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.experiment import parse_experiment
 from engine.progress import run_to_end
 from engine.weka_folds import JavaRandom, stratify, weka_splits

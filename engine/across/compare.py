@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .report import across_report
 from ..notes import Note
 from ..stats import CORRECTIONS
 from . import frequentist as freq
@@ -97,8 +98,6 @@ class AcrossComparison:
 
     def report(self) -> str:
         """The text of ``report.md``: the comparison in plain words."""
-        from .report import across_report
-
         return across_report(self)
 
 

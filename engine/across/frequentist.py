@@ -33,7 +33,6 @@ from scipy import stats
 
 from ..stats import adjust_pvalues
 
-RANK_COLUMNS = ["model", "mean_rank", "n_datasets"]
 FRIEDMAN_COLUMNS = ["n_datasets", "n_models", "chi2", "p_value", "iman_davenport_f",
                     "iman_davenport_p_value"]
 NEMENYI_COLUMNS = ["model_1", "model_2", "mean_rank_difference", "critical_difference",

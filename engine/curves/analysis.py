@@ -6,6 +6,10 @@ from typing import Optional
 
 import pandas as pd
 
+from ..cv import positive_label
+from .decision import decision_analysis
+from .learning import run_learning
+from .operating import operating_thresholds
 from .predictions import predictions_table
 from .roc_pr import curve_tables
 
@@ -72,8 +76,6 @@ def run_curves(result, n_jobs: int = 1, cluster=None):
     if settings.decision:
         curves = replace(curves, decision=_decision(result))
     if settings.learning:
-        from .learning import run_learning
-
         learning = yield from run_learning(result.dataset, result.cv,
                                            list(result.experiment.models), settings.learning,
                                            n_jobs, cluster, result.experiment.metric_costs(),
@@ -84,8 +86,6 @@ def run_curves(result, n_jobs: int = 1, cluster=None):
 
 def _decision(result):
     """The decision curves of a run (positive class: the data set's ``pos_label``)."""
-    from .decision import decision_analysis
-
     code = getattr(result.dataset, "pos_label", None)
     seed = result.cv.config.random_state
     return decision_analysis(result.cv, 1 if code is None else int(code),
@@ -94,16 +94,12 @@ def _decision(result):
 
 def positive_class(dataset):
     """The positive class's label of a two-class data set, None for more classes."""
-    from ..cv import positive_label
-
     return positive_label(dataset)
 
 
 def roc_pr_tables(result, predictions) -> tuple:
     """``(roc_curve.csv, pr_curve.csv)`` of an experiment result, with the operating point
     of each model's threshold (two classes; :mod:`engine.curves.operating`)."""
-    from .operating import operating_thresholds
-
     kinds = dict(result.cv.prediction_kind)
     classes = result.cv.classes
     thresholds = None

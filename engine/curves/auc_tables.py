@@ -28,9 +28,11 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from ..cv import positive_label
 from ..notes import Note
 from .delong import delong_covariance, delong_test
 from .ledell import ledell_interval
+from .predictions import predictions_table
 
 __all__ = ["INTERVAL_COLUMNS", "TEST_COLUMNS", "AucTables", "auc_tables", "class_score"]
 
@@ -260,8 +262,6 @@ def run_auc_tables(result):
     -------
     AucTables
     """
-    from ..cv import positive_label
-    from .predictions import predictions_table
 
     curves = getattr(result, "curves", None)
     predictions = (curves.predictions if curves is not None

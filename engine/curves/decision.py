@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..cv import value_columns
 from ..notes import Note
 
 __all__ = ["THRESHOLDS", "TREAT_ALL", "TREAT_NONE", "CURVE_COLUMNS", "SUMMARY_COLUMNS",
@@ -249,8 +250,6 @@ class DecisionResult:
 
 def _positive_frame(cv_result, positive_code) -> tuple:
     """(model, repeat, row, y, p frame of the probability models; names left out)."""
-    from ..cv import value_columns
-
     n_classes = len(cv_result.classes)
     preds = cv_result.predictions
     column = value_columns(n_classes)[positive_code]

@@ -26,8 +26,12 @@ from typing import Generator
 import numpy as np
 import pandas as pd
 
+from ..catalogue import make_pipeline
+from ..cv import feature_matrix, fit_and_score, inner_groups, make_splits, split_label
 from ..notes import Note
+from ..parallel import run_calls
 from ..progress import Progress, Stopwatch
+from ..tuning import with_scoring
 
 __all__ = ["FOLD_COLUMNS", "SUMMARY_COLUMNS", "LearningResult", "training_sizes",
            "learning_summary", "flattening", "run_learning"]
@@ -156,10 +160,6 @@ def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, c
     -------
     LearningResult
     """
-    from ..catalogue import make_pipeline
-    from ..cv import (feature_matrix, fit_and_score, inner_groups, make_splits, split_label)
-    from ..parallel import run_calls
-    from ..tuning import with_scoring
 
     metric = cv_result.primary_metric
     y = np.asarray(dataset.y)
@@ -214,8 +214,6 @@ def _merged_note(fractions, kept, sizes) -> list:
 
 def _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, complete,
               notes) -> LearningResult:
-    from ..cv import split_label
-
     rows, failed = [], {}
     for index, (m, s, f) in enumerate(tasks):
         repeat, fold = split_label(s, cv_result.config.n_splits)

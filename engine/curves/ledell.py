@@ -24,7 +24,7 @@ a negative within a fold (continuous probabilities).
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Tuple
 
 import numpy as np
 from scipy.stats import norm

@@ -22,8 +22,12 @@ from typing import Optional
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import (average_precision_score, precision_recall_curve, roc_auc_score,
-                             roc_curve)
+from sklearn.metrics import (
+    average_precision_score,
+    precision_recall_curve,
+    roc_auc_score,
+    roc_curve,
+)
 
 from .operating import default_threshold
 from .predictions import decision_columns, probability_column

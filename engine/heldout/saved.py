@@ -19,6 +19,12 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
+from ..data_checks import visible_columns
+from ..notes import Note
+from ..readers import read_table
+from ..tables import write_csv
+from .test_file import check_imputation, test_features
+
 #: What the ``format`` entry of a saved model says.
 FORMAT = "honest-eval final model 1"
 #: Module prefixes of the types a saved model may hold.
@@ -97,8 +103,6 @@ def saved_model_files(heldout, dataset) -> dict:
 
 def saved_note(files: dict):
     """The ``models_saved`` note: which model files were written, and the warning."""
-    from ..notes import Note
-
     models = sorted(name for name in files if name.endswith(".skops"))
     return Note("models_saved", f"saved {len(models)} final model(s) fitted on all training "
                 "rows (" + ", ".join(models) + "; see models_README.txt); a model file can "
@@ -152,8 +156,6 @@ def predictions(record: dict, frame: pd.DataFrame, path: str = "the data file") 
     Columns: ``row`` (0-based position in the file), ``predicted`` (the class label), then
     ``p_<class>`` for each class (with ``predict_proba``), else ``decision``.
     """
-    from .test_file import check_imputation, test_features
-    from ..data_checks import visible_columns
 
     shape = training_shape(record)
     frame, _ = visible_columns(frame)
@@ -184,8 +186,6 @@ def predictions(record: dict, frame: pd.DataFrame, path: str = "the data file") 
 def predict_file(model_path: str, data_path: str, out: str, **read_options) -> pd.DataFrame:
     """Apply a saved model to a data file and write the predictions to ``out`` (CSV,
     atomically); returns the table."""
-    from ..readers import read_table
-    from ..tables import write_csv
 
     record = load_model(model_path)
     try:

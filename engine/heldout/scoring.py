@@ -14,7 +14,6 @@ DeLong's for ROC AUC on two classes (:func:`engine.curves.delong.delong_interval
 """
 from __future__ import annotations
 
-import copy
 import warnings
 from dataclasses import dataclass, field
 from typing import Optional
@@ -22,9 +21,14 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from ..metrics import LABELS, PROBA, FoldScorer
+from ..catalogue import make_pipeline
+from ..curves.delong import delong_interval
+from ..cv import feature_matrix, inner_groups
+from ..metrics import LABELS, PROBA, SCORE, FoldScorer
 from ..notes import Note
 from ..progress import Stopwatch
+from ..tuning import fit_model
+from .words import with_cv_estimates
 
 #: Resamples of the bootstrap of test rows, and its seed.
 N_RESAMPLES, BOOTSTRAP_SEED = 2000, 0
@@ -74,8 +78,6 @@ class HeldoutResult:
         """The same scores with their intervals at ``level`` (the comparison's new 1 − α)
         and ``summary``'s CV estimates beside them; nothing is fitted again."""
         from dataclasses import replace
-
-        from .words import with_cv_estimates
 
         table = self.scores[COLUMNS[:9]].copy()
         for index, row in table.iterrows():
@@ -159,8 +161,6 @@ def interval_of(kind: str, drawn, level: float) -> tuple:
     """(low, high, resamples used) of a ``bootstrap`` row (from its resamples' scores) or a
     ``delong`` row (from its ``(y_true, score)``)."""
     if kind == "delong":
-        from ..curves.delong import delong_interval
-
         _, low, high = delong_interval(*drawn, level=level)
         return float(low), float(high), np.nan
     return percentile_interval(drawn, level)
@@ -170,9 +170,6 @@ def fit_final(spec, dataset, X, y):
     """The model's pipeline fitted on all training rows (as one CV fold is fitted)."""
     from sklearn import config_context
 
-    from ..catalogue import make_pipeline
-    from ..cv import inner_groups
-    from ..tuning import fit_model
 
     model = make_pipeline(spec, dataset)
     with config_context(skip_parameter_validation=True), warnings.catch_warnings():
@@ -215,8 +212,6 @@ def run_heldout(dataset, test, models, metrics, *, costs=None, level: float = 0.
     -------
     HeldoutResult
     """
-    from ..cv import feature_matrix
-
     X, X_test = feature_matrix(dataset), test_matrix(test, dataset)
     labels = np.arange(len(dataset.classes))
     pos = dataset.pos_label if len(dataset.classes) == 2 else None
@@ -237,8 +232,6 @@ def run_heldout(dataset, test, models, metrics, *, costs=None, level: float = 0.
             rows += _metric_rows(spec.name, metric, scorer, responses, test, labels, pos,
                                  costs, level, n_resamples, random_state, draws)
         yield clock.progress(index + 1, f"held-out test: {spec.name}")
-    from .words import with_cv_estimates
-
     positive = dataset.classes[1 if pos is None else int(pos)] if pos is not None or \
         len(dataset.classes) == 2 else None
     table = with_cv_estimates(pd.DataFrame(rows, columns=COLUMNS[:9]), summary, positive)
@@ -278,8 +271,6 @@ def has_delong() -> bool:
 
 def _delong_row(name, scorer, test, pos, level, draws: dict) -> list:
     """DeLong's interval of the ROC AUC of the positive class."""
-    from ..curves.delong import delong_interval
-    from ..metrics import SCORE
 
 
     score = np.asarray(scorer.response(SCORE), dtype=float)

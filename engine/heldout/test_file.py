@@ -14,14 +14,12 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from ..data_checks import find_column, is_numeric_column, visible_columns
 from ..csv_values import visible
+from ..data_checks import find_column, is_numeric_column, visible_columns
 from ..notes import Note
+from ..readers import TEST_KEYS, check_test_block, read_table
 
 #: The keys of a ``"test"`` block besides the reading options of the file's kind.
-TEST_KEYS = ("file",)
-
-
 @dataclass(frozen=True)
 class TestSet:
     """The test rows, prepared like the training rows.
@@ -53,25 +51,6 @@ def test_block(experiment) -> Optional[dict]:
     return dict(block) if block else None
 
 
-def check_test_block(block: dict, where: str = "test") -> str:
-    """Check a ``"test"`` block's keys against its file's kind; return the kind.
-
-    Raises
-    ------
-    ValueError
-        An extension the app does not read, or an option of another kind.
-    """
-    from ..readers import READ_OPTIONS, file_kind
-
-    kind = file_kind(block["file"])
-    allowed = set(TEST_KEYS) | set(READ_OPTIONS[kind])
-    unknown = sorted(set(block) - allowed)
-    if unknown:
-        raise ValueError(f"{where}: {', '.join(unknown)} cannot be used with "
-                         f"{block['file']}; allowed: " + ", ".join(sorted(allowed)))
-    return kind
-
-
 def load_test_set(block: dict, dataset, base_dir: str = ".") -> TestSet:
     """Read the test file of ``block`` and check it against ``dataset``.
 
@@ -94,8 +73,6 @@ def load_test_set(block: dict, dataset, base_dir: str = ".") -> TestSet:
     ValueError
         One line saying what is wrong with the test file and what to change.
     """
-    from ..readers import read_table
-
     kind = check_test_block(block)
     path = block["file"]
     full = path if os.path.isabs(path) else os.path.join(base_dir, path)

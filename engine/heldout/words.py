@@ -11,6 +11,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..verdict import metric_label
+
 
 def with_cv_estimates(table: pd.DataFrame, summary=None, positive=None) -> pd.DataFrame:
     """``table`` with ``cv_mean``, ``cv_ci_low``, ``cv_ci_high`` (``summary.csv``'s mean and
@@ -42,8 +44,6 @@ def _interval(low, high) -> str:
 
 def comparison_sentence(row, positive=None) -> str:
     """The sentence of one row of ``test_scores.csv``."""
-    from ..verdict import metric_label
-
     name = metric_label(row.metric, positive)
     if not math.isfinite(row.score):
         return (f"{name} could not be computed on the test file for {row.model} "

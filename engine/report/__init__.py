@@ -15,12 +15,23 @@ from datetime import datetime
 from typing import Optional
 
 from ..folder_entries import REPORT_HTML
-from .methods import (experiment_block, extract_experiment, methods_section,
-                      tripod_section, versions_section)
+from .methods import (
+    experiment_block,
+    extract_experiment,
+    methods_section,
+    tripod_section,
+    versions_section,
+)
 from .page import document, markdown_html, section
 from .plots import figures_for, ranks_figure
-from .sections import (caveats, data_section, design_section, models_section,
-                       notes_list, verdict_section)
+from .sections import (
+    caveats,
+    data_section,
+    design_section,
+    models_section,
+    notes_list,
+    verdict_section,
+)
 from .svg import number_svgs, text
 from .tables import html_table
 

@@ -10,6 +10,8 @@ import json
 import os
 import platform
 
+from ..result_folder import versions
+from .sections import class_counts, source_name
 from .svg import text
 
 #: The works cited, by key.
@@ -122,8 +124,6 @@ def methods_section(experiment, tables: dict, several: bool) -> str:
 
 def tripod_rows(result, tables: dict) -> list:
     """``[(TRIPOD+AI topic, what this run reports or "not assessed")]`` for one data set."""
-    from .sections import class_counts, source_name
-
     dataset, experiment = result.dataset, result.experiment
     counts = class_counts(dataset)
     missing = dataset.n_missing
@@ -179,8 +179,6 @@ def tripod_section(result, tables: dict) -> str:
 
 def versions_section() -> str:
     """Python's and every numerical library's version, and the platform."""
-    from ..result_folder import versions
-
     found = versions()
     for key, dist in (("baycomp", "baycomp"), ("joblib", "joblib")):
         found.setdefault(key, _version(dist))

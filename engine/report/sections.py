@@ -12,7 +12,9 @@ import os
 
 import numpy as np
 
+from ..fingerprint import data_fingerprint
 from ..verdict import metric_label, model_health, pair_verdict
+from .plots import class_counts_figure
 from .svg import CLIP, text
 
 #: Words for an outcome of :func:`engine.verdict.pair_verdict`.
@@ -49,8 +51,6 @@ def data_section(result, anchor: str = "1") -> str:
     """What data was used: source, fingerprint, rows, classes (and a bar plot of them),
     columns left out and why, groups, missing values, and how the data was read (its
     notes). ``anchor`` makes the plot's ids unique in the page."""
-    from ..fingerprint import data_fingerprint
-    from .plots import class_counts_figure
 
     dataset, base_dir = result.dataset, result.experiment.base_dir
     counts = class_counts(dataset)

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMessageBox, QPushButton, QS
 from ..file_dialogs import announce_saved, ask_save_path, plain_text, with_parts
 from ..jobs import Job, JobSlot
 from ..views.widgets import ElidingLabel
+from engine.metrics import known_metrics
+from engine.verdict import metric_label
 
 #: pyqtgraph's global options for every plot, set when the first :class:`PlotPanel` is
 #: made (not on import). No antialiasing: Qt's raster engine takes ~0.5 s to paint
@@ -74,9 +76,6 @@ def line_style(i: int):
 def _metric_words() -> tuple:
     """``(words, metric name)`` of every known metric (its name and its label), longest
     first: what to look for in a plot's title and axis labels."""
-    from engine.metrics import known_metrics
-    from engine.verdict import metric_label
-
     pairs = {}
     for name in known_metrics():
         for words in (name, metric_label(name)):

@@ -316,8 +316,6 @@ class DatasetTab(QWidget):
         self._run_load(lambda: file_dataset(source, None, cached, untick_leaks=True), None,
                        f"Reading {os.path.basename(source_path(source))}…", add=add)
 
-    open_csv = open_file
-
     def _reload(self, changes: dict, message: str) -> None:
         """Derive the shown file's data set again with ``changes`` to its source.
 

@@ -33,7 +33,8 @@ from ..state import AppState
 from ..table_panel import TablePanel
 from ..views.dataset_picker import DatasetPicker
 from ..views.per_class_view import PerClassView
-from .results_widgets import ComparisonControls, HintPage, PageHeader, hint_or_content
+from ..views.widgets import PageHeader, hint_or_content
+from .results_widgets import ComparisonControls, HintPage
 
 
 SIGNIFICANT, NAIVE_ONLY, PICKED = "#c7ead0", "#fde3b5", "#dbe8fb"

@@ -1,37 +1,15 @@
-"""Small pieces of the Results tab: page headers with their "?" button, the hint shown
-before a run, and the ROPE / alpha / correction controls."""
+"""Small pieces of the Results tab: the hint shown before a run and the ROPE / alpha /
+correction controls (page headers with their "?" button: :mod:`gui.views.widgets`)."""
 from __future__ import annotations
 
 from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QStackedWidget,
-                               QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QWidget
 
 from engine.stats import CORRECTIONS, ComparisonSettings, default_rope
 
-from ..help import help_button
-
-
-def topic_button(topic: str, parent) -> QToolButton:
-    """The guide's "?" button for one part of this tab."""
-    return help_button(topic, parent, f"What is this? ({topic.replace('_', ' ')}; opens the "
-                                      "guide)")
-
-
-class PageHeader(QWidget):
-    """One line (or two) saying what a view shows, with its "?" button."""
-
-    def __init__(self, text: str, topic: str, parent=None):
-        super().__init__(parent)
-        self.label = QLabel(text, self)
-        self.label.setWordWrap(True)
-        self.label.setStyleSheet("color: #444;")
-        self.help_button = topic_button(topic, self)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(2, 0, 2, 2)
-        layout.addWidget(self.label, 1)
-        layout.addWidget(self.help_button, 0, Qt.AlignTop)
+from ..views.widgets import topic_button
 
 
 class HintPage(QLabel):
@@ -46,18 +24,6 @@ class HintPage(QLabel):
                      "then start the cross-validation. This tab will then show how the models "
                      "scored on every fold and whether their differences are real or luck "
                      "of the folds.</p>")
-
-
-def hint_or_content(page: QWidget, hint: QWidget, content: QWidget) -> QStackedWidget:
-    """Fill ``page`` with a stack of ``hint`` (shown until there is a result) and
-    ``content``; the stack is returned, to switch between them."""
-    stack = QStackedWidget(page)
-    stack.addWidget(hint)
-    stack.addWidget(content)
-    outer = QVBoxLayout(page)
-    outer.setContentsMargins(0, 0, 0, 0)
-    outer.addWidget(stack)
-    return stack
 
 
 class ComparisonControls(QWidget):

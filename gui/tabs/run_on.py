@@ -8,6 +8,8 @@ from typing import Callable, Optional
 
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLineEdit, QWidget
 
+from engine.cluster import ClusterSpec, OnCluster, check_cluster
+
 THIS_COMPUTER, SCHEDULER = "This computer", "A Dask scheduler"
 
 
@@ -51,8 +53,6 @@ def checked_on(cluster: Optional[str], check: Callable) -> tuple:
         if not cluster:
             raise ValueError("give the Dask scheduler's address (tcp://HOST:PORT, as "
                              "`dask scheduler` prints it), or run on this computer")
-        from engine.cluster import ClusterSpec, check_cluster
-
         # not local:N here: Cancel ends the run's process, which would orphan its workers
         if ClusterSpec.parse(cluster).address is None:
             raise ValueError("give a Dask scheduler's address (tcp://HOST:PORT); to run "
@@ -66,6 +66,4 @@ def on_cluster(function, cluster: Optional[str]):
     """``function`` (a run), on the cluster ``cluster`` names when there is one."""
     if cluster is None:
         return function
-    from engine.cluster import OnCluster
-
     return OnCluster(function, cluster)

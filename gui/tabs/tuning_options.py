@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
 
 from engine.tuning import INNER_SPLITS
 from engine.verdict import metric_label
+from ..help import help_button
+from ..metric_choice import class_counts, metrics_for_targets, ordered_metrics
 
 from ..model_entry import ModelEntry
 
@@ -75,8 +77,6 @@ def wrapping_check(text: str, tip: str, parent: QWidget) -> tuple:
 def with_help(widget: QWidget, topic: str) -> QWidget:
     """``widget`` in a row with the guide's "?" button for ``topic`` at its right (``widget``
     may be a row already: the button is added to its layout)."""
-    from ..help import help_button
-
     row = widget if widget.layout() is not None else QWidget(widget.parentWidget())
     if row is not widget:
         widget.setParent(row)
@@ -119,8 +119,6 @@ class FoldContext:
 
 def fold_context(state) -> FoldContext:
     """The :class:`FoldContext` of an :class:`~gui.state.AppState`."""
-    from ..metric_choice import class_counts, metrics_for_targets, ordered_metrics
-
     datasets = list(state.datasets)
     counts = tuple(sorted({len(d.classes) for d in datasets}))
     chosen = metrics_for_targets(state.metrics, class_counts(datasets))

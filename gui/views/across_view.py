@@ -23,7 +23,7 @@ from ..plots.cd_diagram import CDDiagram
 from ..render_queue import NEXT_TURN
 from ..state import AppState
 from ..table_panel import TablePanel
-from ..tabs.results_widgets import PageHeader, hint_or_content
+from .widgets import PageHeader, hint_or_content
 from .across_tables import (HEADERS, WIDE_NAME, best_per_dataset, friedman_words,
                             pairwise_style, ranks_style, signed_rank_style, wide_scores,
                             wide_style)

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, Q
                                QPushButton, QSpinBox, QWidget)
 
 from engine.experiment import AloocvSettings
-from engine.guards import SETTING_CAPS
+from engine.param_caps import SETTING_CAPS
 
 from ..help import help_button
 from .widgets import gap

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QProgr
 
 from engine.calibration import STRATEGIES
 from engine.experiment import CalibrationSettings
-from engine.guards import SETTING_CAPS
+from engine.param_caps import SETTING_CAPS
 
 from ..help import help_button
 from .widgets import gap

@@ -18,7 +18,7 @@ from engine.notes import note_code
 from ..plots.decision_curve_plot import DecisionCurvePlot
 from ..state import AppState
 from ..table_panel import TablePanel
-from ..tabs.results_widgets import PageHeader
+from .widgets import PageHeader
 from .widgets import blocked, escape, fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Decision curve</p>"

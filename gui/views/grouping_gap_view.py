@@ -17,7 +17,7 @@ from ..note_words import note_words
 from ..plots.grouping_gap_plot import GroupingGapPlot
 from ..state import AppState
 from ..table_panel import TablePanel
-from ..tabs.results_widgets import PageHeader
+from .widgets import PageHeader
 from .widgets import escape, fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Grouped vs ungrouped</p>"

@@ -16,7 +16,7 @@ from engine.verdict import metric_label
 from ..plots.learning_curve_plot import LearningCurvePlot
 from ..state import AppState
 from ..table_panel import TablePanel
-from ..tabs.results_widgets import PageHeader
+from .widgets import PageHeader
 from .widgets import escape, fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Learning curve</p>"

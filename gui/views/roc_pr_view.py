@@ -17,7 +17,7 @@ from engine.curves.roc_pr import curve_summary
 from ..plots.roc_pr_plot import CurvePlot
 from ..state import AppState
 from ..table_panel import TablePanel
-from ..tabs.results_widgets import PageHeader
+from .widgets import PageHeader
 from .widgets import escape, fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>ROC and precision-recall curves</p>"

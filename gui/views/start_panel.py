@@ -12,6 +12,8 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton
 
 from engine.catalogue import starter_models
+from ..dataset_loading import source_path
+from ..file_dialogs import is_shipped
 
 from ..model_entry import ModelEntry
 
@@ -133,9 +135,6 @@ class StarterBar(QFrame):
 def own_data_path(dataset) -> Optional[str]:
     """The data file of ``dataset`` when it is the user's own (not built in, not one of the
     app's examples), else None."""
-    from ..dataset_loading import source_path
-    from ..file_dialogs import is_shipped
-
     path = source_path(dataset.source) if dataset is not None else None
     return str(path) if path and not is_shipped(str(path)) else None
 

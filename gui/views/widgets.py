@@ -1,4 +1,5 @@
-"""Small widget helpers shared by the Results views (ALOOCV, Calibration)."""
+"""Small widget helpers shared by the Results views and tab: labels, page headers with
+their "?" button, a hint shown until there is a result."""
 from __future__ import annotations
 
 import html
@@ -6,7 +7,10 @@ import re
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFontMetrics, QPainter, QPalette
-from PySide6.QtWidgets import QFrame, QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QStackedWidget, QToolButton,
+                               QVBoxLayout, QWidget)
+
+from ..help import help_button
 
 #: The narrowest an :class:`ElidingLabel` asks to be, in pixels.
 ELIDED_MINIMUM = 48
@@ -121,3 +125,36 @@ def fill_with_pages(view: QWidget, *pages: QWidget) -> QStackedWidget:
 def escape(text: str) -> str:
     """Plain text made safe inside a rich-text label."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def topic_button(topic: str, parent) -> QToolButton:
+    """The guide's "?" button for one part of this tab."""
+    return help_button(topic, parent, f"What is this? ({topic.replace('_', ' ')}; opens the "
+                                      "guide)")
+
+
+class PageHeader(QWidget):
+    """One line (or two) saying what a view shows, with its "?" button."""
+
+    def __init__(self, text: str, topic: str, parent=None):
+        super().__init__(parent)
+        self.label = QLabel(text, self)
+        self.label.setWordWrap(True)
+        self.label.setStyleSheet("color: #444;")
+        self.help_button = topic_button(topic, self)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(2, 0, 2, 2)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.help_button, 0, Qt.AlignTop)
+
+
+def hint_or_content(page: QWidget, hint: QWidget, content: QWidget) -> QStackedWidget:
+    """Fill ``page`` with a stack of ``hint`` (shown until there is a result) and
+    ``content``; the stack is returned, to switch between them."""
+    stack = QStackedWidget(page)
+    stack.addWidget(hint)
+    stack.addWidget(content)
+    outer = QVBoxLayout(page)
+    outer.setContentsMargins(0, 0, 0, 0)
+    outer.addWidget(stack)
+    return stack

@@ -80,7 +80,7 @@ def check_bundle(argv) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="loky workers (default 2)")
     args = parser.parse_args(argv)
     import resources
-    from engine.data import load_dataset
+    from engine.readers import load_dataset
     from engine.experiment import load_experiment
     from engine.schema import experiment_schema
 

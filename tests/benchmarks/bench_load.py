@@ -29,7 +29,7 @@ sys.path.insert(0, ROOT)
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from engine.data import load_dataset  # noqa: E402
+from engine.readers import load_dataset  # noqa: E402
 
 GOAL = 1.5
 

@@ -155,7 +155,7 @@ def main(argv=None) -> None:
     repeats = args.repeats or (2 if args.quick else 3)
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     seed = load_experiment(SEED)
-    from engine.data import load_dataset
+    from engine.readers import load_dataset
 
     seed_data = load_dataset(seed.dataset, seed.base_dir)
     overhead("seed run", seed, seed_data, repeats)

@@ -183,7 +183,7 @@ def test_the_dataset_tab_names_the_encoding(qtbot, tmp_path):
     try:
         path = saved(tmp_path, iris_frame(JAPANESE), "cp932")
         with qtbot.waitSignal(tab.view_ready, timeout=30000):
-            tab.open_csv(path)
+            tab.open_file(path)
         assert tab.state.dataset.classes == tuple(sorted(JAPANESE.values()))
         shown = tab.notes_label.text()
         assert "read it as Shift-JIS (cp932)" in shown and "save the file as UTF-8" in shown

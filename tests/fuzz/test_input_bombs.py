@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from engine import excel, guards
+from engine import excel, guards, machine, param_caps, text_lengths
 from engine.experiment import parse_experiment
 
 from .conftest import headless
@@ -67,7 +67,7 @@ def test_a_class_label_longer_than_a_name(tmp_path):
     write_rows(tmp_path / "labels.csv", "a,label", rows)
     refused(tmp_path, experiment_file(tmp_path, {"csv": "labels.csv", "target": "label"}),
             "the target 'label', row 41", "class label of 2,000 characters",
-            f"the {guards.MAX_NAME_CHARS:,} a class label can have")
+            f"the {text_lengths.MAX_NAME_CHARS:,} a class label can have")
 
 
 def test_a_column_name_of_100000_characters(tmp_path):
@@ -172,7 +172,7 @@ def test_calibration_and_aloocv_settings_over_their_caps(tmp_path, section, plac
 
 def test_a_local_cluster_is_capped_like_jobs(tmp_path):
     pytest.importorskip("distributed")
-    cores = guards.usable_cores()
+    cores = machine.usable_cores()
     out = tmp_path / "out"
     done = headless(experiment_file(tmp_path), "--out", out, "--cluster", "local:100000",
                     cwd=tmp_path, timeout=600)
@@ -225,7 +225,7 @@ def test_an_arff_is_refused_exactly_when_attributes_times_rows_do_not_fit(
         tmp_path_factory, monkeypatch, n_attributes, n_rows):
     from engine import arff
 
-    budget = 5_000 * guards.BYTES_PER_VALUE * arff.COPIES_WHILE_READ     # 5,000 values
+    budget = 5_000 * machine.BYTES_PER_VALUE * arff.COPIES_WHILE_READ     # 5,000 values
     monkeypatch.setattr(arff, "available_memory", lambda: budget)
     path = write_wide_arff(tmp_path_factory.mktemp("arff") / "w.arff", n_attributes, n_rows)
     if n_rows * (n_attributes + 1) > 5_000:
@@ -261,9 +261,9 @@ def capped_experiment(name, estimator, where, value):
 
 
 def cap_of(name, estimator):
-    if name in guards.SETTING_CAPS:
-        return guards.SETTING_CAPS[name][0]
-    return guards.PARAM_CAPS[name][0]
+    if name in param_caps.SETTING_CAPS:
+        return param_caps.SETTING_CAPS[name][0]
+    return param_caps.PARAM_CAPS[name][0]
 
 
 @settings(max_examples=40, deadline=None)
@@ -295,8 +295,8 @@ def test_the_schema_declares_the_same_caps():
         "inner_splits": model["tune"]["properties"]["inner_splits"]["maximum"]}
     assert model["threshold"]["properties"]["inner_splits"]["maximum"] == \
         declared["inner_splits"]
-    assert declared == {k: guards.SETTING_CAPS[k][0] for k in declared}
-    assert model["name"]["maxLength"] == guards.MAX_MODEL_NAME_CHARS
+    assert declared == {k: param_caps.SETTING_CAPS[k][0] for k in declared}
+    assert model["name"]["maxLength"] == param_caps.MAX_MODEL_NAME_CHARS
 
 
 def test_a_grid_that_makes_a_long_model_name():
@@ -316,7 +316,7 @@ def test_labels_are_encoded_without_a_fixed_width_copy():
 
     from engine.data import dataset_from_frame
 
-    long = "z" * guards.MAX_NAME_CHARS
+    long = "z" * text_lengths.MAX_NAME_CHARS
     frame = pd.DataFrame({"a": np.arange(40.0), "label": ["b", long, "a", "b"] * 10})
     dataset = dataset_from_frame(frame, "label")
     assert dataset.classes == ("a", "b", long)

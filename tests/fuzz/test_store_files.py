@@ -127,6 +127,7 @@ def test_an_sqlite_file_of_another_program_is_never_taken_over(tmp_path, exp, co
     ("DELETE FROM meta WHERE key = 'application'", "its meta table does not say what it is"),
     ("UPDATE meta SET value = '99' WHERE key = 'format'", "of format '99'"),
 ], ids=["fits", "run_fits", "columns", "table", "trigger", "meta", "format"])
+@pytest.mark.slow
 def test_a_damaged_store_is_refused_and_never_modified(tmp_path, exp, damage, message):
     store = stored_run(tmp_path, exp)
     edit(store, (damage,))
@@ -151,6 +152,7 @@ def deep(n):
     ("""UPDATE fits SET arrays = '[["labels", "<i8", [1000000000], 8]]'""", "cannot be read"),
     ("""UPDATE fits SET arrays = '[["labels", "|O", [1], 8]]'""", "cannot be read"),
 ], ids=["text-score", "deep-fields", "deep-arrays", "scores-number", "shape", "objects"])
+@pytest.mark.slow
 def test_stored_values_are_checked_when_read(tmp_path, exp, change, message):
     store = stored_run(tmp_path, exp)
     edit(store, (change, (deep(100_000),)) if "?" in change else (change,))

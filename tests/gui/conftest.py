@@ -154,3 +154,33 @@ def window(qtbot, tmp_path):
     widget.show()
     yield widget
     widget.shutdown()
+
+
+@pytest.fixture
+def dataset_tab(qtbot):
+    """The Dataset tab on its own, shown at 1280 x 760, shut down after the test."""
+    from gui.state import AppState
+    from gui.tabs.dataset_tab import DatasetTab
+
+    widget = DatasetTab(AppState())
+    widget.resize(1280, 760)
+    qtbot.addWidget(widget)
+    widget.show()
+    yield widget
+    widget.shutdown()
+
+
+@pytest.fixture
+def answers(monkeypatch):
+    """Questions before closing are answered "stop" / "discard" (no dialog is shown); the
+    titles asked are returned.  A module uses it for all its tests with
+    ``pytestmark = pytest.mark.usefixtures("answers")``."""
+    asked = []
+
+    def answer(parent, title, text, choices, default):
+        asked.append(title)
+        keys = [key for key, _label, _role in choices]
+        return "stop" if "stop" in keys else "discard"
+
+    monkeypatch.setattr("gui.saving.ask_choice", answer)
+    return asked

@@ -77,6 +77,7 @@ def across_index(tab) -> int:
 
 
 # ---------------------------------------------------------------------------- the picker
+@pytest.mark.slow
 def test_the_picker_lists_the_data_sets_and_switches_every_view(tab, state, several):
     state.set_benchmark(several)
     state.renderer.flush()
@@ -296,6 +297,7 @@ def read_folder(folder) -> dict:
     return found
 
 
+@pytest.mark.slow
 def test_export_writes_what_the_headless_runner_writes(qtbot, tmp_path, several):
     experiment = tmp_path / "experiment.json"
     experiment.write_text(json.dumps(EXPERIMENT), encoding="utf-8")

@@ -282,7 +282,7 @@ def test_after_a_run_over_several_data_sets_the_curve_is_for_the_one_picked(qtbo
 
 def test_on_grouped_rows_the_view_says_the_curve_is_optimistic(qtbot, make_view, qapp):
     from engine.data import dataset_from_frame
-    from tests.test_groups import visits
+    from tests.helpers import visits
 
     grouped = dataset_from_frame(visits(), "label", name="visits", groups="subject",
                                  source={"csv": "visits.csv", "groups": "subject"})

@@ -3,10 +3,14 @@ metric named in an experiment file, or chosen on the Cross-validation tab, stays
 window then runs what the headless runner runs for the same file)."""
 import json
 
+import pytest
+
 from PySide6.QtCore import Qt
 
-from tests.gui.test_main_window import answers, open_seed  # noqa: F401  (fixture)
-from tests.gui.test_models_tab import write_skewed_csv
+from tests.gui.helpers import open_seed, write_skewed_csv
+
+pytestmark = pytest.mark.usefixtures("answers")     # questions before closing answered
+
 
 
 def skewed_experiment(tmp_path, metrics):
@@ -43,5 +47,5 @@ def test_metrics_chosen_on_the_tab_survive_new_data(window, qtbot, tmp_path, ans
     assert window.state.metrics == ("roc_auc",)
     write_skewed_csv(tmp_path / "machines.csv")
     with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
-        window.dataset_tab.open_csv(str(tmp_path / "machines.csv"))
+        window.dataset_tab.open_file(str(tmp_path / "machines.csv"))
     assert window.state.metrics == ("roc_auc",)

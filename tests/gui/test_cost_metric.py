@@ -10,10 +10,11 @@ from PySide6.QtCore import Qt
 from sklearn.metrics import confusion_matrix
 
 from engine.costs import COST_METRIC
-from tests.gui.test_main_window import answers, open_seed  # noqa: F401  (fixture)
-from tests.gui.test_models_tab import type_into
-from tests.gui.test_tuning_options import choose, click
 from tests.gui.waiting import run_succeeds
+from tests.gui.helpers import choose, click, open_seed, type_into
+
+pytestmark = pytest.mark.usefixtures("answers")     # questions before closing answered
+
 
 
 def _experiment(tmp_path, metrics=("roc_auc",)):
@@ -96,6 +97,7 @@ def test_removing_the_costs_drops_the_expected_cost(window, qtbot, tmp_path, ans
     assert cv_tab.cost_offer.isHidden()
 
 
+@pytest.mark.slow
 def test_a_run_on_roc_auc_with_typed_costs_notes_it(window, qtbot, tmp_path, answers):
     open_seed(window, qtbot, _experiment(tmp_path))
     _type_costs(window, qtbot)
@@ -106,6 +108,7 @@ def test_a_run_on_roc_auc_with_typed_costs_notes_it(window, qtbot, tmp_path, ans
     assert note.fields["metric"] == "roc_auc" and note.fields["threshold_free"] is True
 
 
+@pytest.mark.slow
 def test_top_level_costs_are_kept_run_and_saved(window, qtbot, tmp_path, answers):
     """A file's own "costs" (no threshold gives them) stay in the app: offered, run, saved."""
     path = tmp_path / "costs.json"

@@ -48,6 +48,7 @@ def test_the_table_dialog_offers_both_styles_and_remembers(window, qtbot, monkey
     assert offered[1][1] == CSV_FILTERS["semicolon"]            # the last choice selected
 
 
+@pytest.mark.slow
 def test_export_results_follows_the_file_menu_option(window, qtbot, tmp_path):
     result = run_to_end(run_experiment(load_experiment(SEED)))
     window.state.set_result(result)

@@ -6,28 +6,23 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl  # noqa: E402
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl  # noqa: E402
 from PySide6.QtGui import QDropEvent  # noqa: E402
 
 import gui.dataset_loading as dataset_loading  # noqa: E402
 from engine.data import dataset_from_frame, load_csv  # noqa: E402
-from gui.dataset_loading import csv_dataset, with_changes  # noqa: E402
-from gui.state import AppState  # noqa: E402
-from gui.tabs.dataset_tab import DatasetTab  # noqa: E402
-
-LOGISTIC = {"estimator": "LogisticRegression", "scale": True}
-PENGUINS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "penguins.csv")
+from gui.dataset_loading import file_dataset, with_changes  # noqa: E402
+from tests.gui.helpers import boxes, click_box
 
 
 @pytest.fixture
-def tab(qtbot):
-    state = AppState()
-    widget = DatasetTab(state)
-    widget.resize(1280, 760)
-    qtbot.addWidget(widget)
-    widget.show()
-    yield widget
-    widget.shutdown()
+def tab(dataset_tab):
+    """The Dataset tab (tests/gui/conftest.py), which this module's tests drive."""
+    return dataset_tab
+
+
+LOGISTIC = {"estimator": "LogisticRegression", "scale": True}
+PENGUINS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "penguins.csv")
 
 
 def write_messy_csv(path, rows=60):
@@ -65,7 +60,7 @@ def test_generator_options_are_used(tab, qtbot):
 def test_messy_csv_with_semicolons(tab, qtbot, tmp_path):
     path = write_messy_csv(tmp_path / "animals.csv")
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
-        tab.open_csv(str(path))
+        tab.open_file(str(path))
     dataset = tab.state.dataset
     assert dataset.classes == ("cat", "dog")
     assert dataset.categorical_columns == ["colour"]
@@ -82,7 +77,7 @@ def test_messy_csv_with_semicolons(tab, qtbot, tmp_path):
 def test_picking_another_target_rederives_the_dataset(tab, qtbot, tmp_path):
     path = write_messy_csv(tmp_path / "animals.csv")
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
-        tab.open_csv(str(path))
+        tab.open_file(str(path))
     tab.target_combo.setCurrentText("colour")
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.target_combo.activated.emit(tab.target_combo.currentIndex())
@@ -96,7 +91,7 @@ def test_bad_file_gives_a_dialog_with_the_engine_message(tab, qtbot, tmp_path, w
     bad = tmp_path / "picture.csv"
     bad.write_bytes(b"\x89PNG\x00\x00\x00binary")
     with qtbot.waitSignal(tab.load_failed, timeout=60000):
-        tab.open_csv(str(bad))
+        tab.open_file(str(bad))
     qtbot.waitUntil(lambda: len(warnings_shown) == 1)
     title, text = warnings_shown[0]
     assert "binary" in text and "Pick another file" in text
@@ -107,7 +102,7 @@ def test_one_class_target_is_refused_with_advice(tab, qtbot, tmp_path, warnings_
     path = tmp_path / "one.csv"
     path.write_text("a,b,label\n1,2,x\n3,4,x\n5,6,x\n", encoding="utf-8")
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
-        tab.open_csv(str(path))
+        tab.open_file(str(path))
     assert tab.state.dataset.target == "b"           # the engine passes over 'label'
     assert "'label', does not look like classes" in tab.notes_label.text()
     index = tab.target_combo.findText("label")
@@ -144,7 +139,7 @@ def test_dropping_a_csv_file_opens_it(tab, qtbot, tmp_path):
 
 def open_penguins(tab, qtbot):
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
-        tab.open_csv(PENGUINS)
+        tab.open_file(PENGUINS)
     return tab.state.dataset
 
 
@@ -162,31 +157,6 @@ def pick(qtbot, tab, combo, text):
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
         combo.activated.emit(index)
     return tab.state.dataset
-
-
-def click_box(qtbot, tab, name, wait=True):
-    """Click the check box of column ``name`` in the feature list."""
-    item = tab.columns.item(name)
-    assert item is not None, f"no check box for {name!r}"
-    view = tab.columns.list
-    view.scrollToItem(item)
-    rect = view.visualItemRect(item)
-    where = QPoint(rect.left() + 10, rect.center().y())
-    if not wait:
-        qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=where)
-        return
-    with qtbot.waitSignal(tab.view_ready, timeout=60000):
-        qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=where)
-
-
-def boxes(tab):
-    """Column -> (ticked, can be changed) of the feature list."""
-    out = {}
-    for i in range(tab.columns.list.count()):
-        item = tab.columns.list.item(i)
-        out[item.data(Qt.UserRole)] = (item.checkState() == Qt.Checked,
-                                       bool(item.flags() & Qt.ItemIsEnabled))
-    return out
 
 
 def positive_row_shown(tab):
@@ -245,12 +215,12 @@ def test_the_file_is_read_once_while_only_choices_change(monkeypatch):
     real = dataset_loading.read_table
     monkeypatch.setattr(dataset_loading, "read_table",
                         lambda *a, **k: reads.append(a) or real(*a, **k))
-    raw, first = csv_dataset({"csv": PENGUINS}, "penguins")
-    raw, second = csv_dataset({**first.source, "target": "species", "exclude": ["island"]},
+    raw, first = file_dataset({"csv": PENGUINS}, "penguins")
+    raw, second = file_dataset({**first.source, "target": "species", "exclude": ["island"]},
                               "penguins", raw)
     assert len(reads) == 1
     assert second.target == "species" and "island" not in second.X.columns
-    _, third = csv_dataset({**second.source, "sep": ","}, "penguins", raw)   # read again
+    _, third = file_dataset({**second.source, "sep": ","}, "penguins", raw)   # read again
     assert len(reads) == 2 and third.source["sep"] == ","
 
 
@@ -318,7 +288,7 @@ def test_leaving_out_the_last_feature_is_refused(tab, qtbot, tmp_path, warnings_
     path.write_text("a,label\n" + "".join(f"{i},{'xy'[i % 2]}\n" for i in range(10)),
                     encoding="utf-8")
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
-        tab.open_csv(str(path))
+        tab.open_file(str(path))
     before = tab.state.dataset
     with qtbot.waitSignal(tab.load_failed, timeout=60000):
         click_box(qtbot, tab, "a", wait=False)
@@ -338,7 +308,7 @@ def test_identifier_empty_and_leaking_columns_are_marked(tab, qtbot, tmp_path):
     path = tmp_path / "patients.csv"
     frame.to_csv(path, index=False)
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
-        tab.open_csv(str(path))
+        tab.open_file(str(path))
     shown = boxes(tab)
     assert shown["patient"] == (False, False) and shown["notes"] == (False, False)
     assert shown["age"] == (True, True)
@@ -428,7 +398,7 @@ def builtin_box(tab):
 
 
 def apply_experiment_file(tab, qtbot, experiment):
-    from engine.data import load_dataset
+    from engine.readers import load_dataset
 
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.state.apply_experiment(experiment, load_dataset(experiment.dataset,
@@ -451,7 +421,7 @@ def test_the_builtin_box_names_only_the_data_in_use(tab, qtbot):
                                 "make_moons)", {"n_samples": 240, "noise": 0.2,
                                                 "random_state": 3}, True)
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
-        tab.open_csv(PENGUINS)
+        tab.open_file(PENGUINS)
     assert_no_builtin_claimed(tab)
     assert "moons" not in tab.builtin_combo.currentText()
     seed = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))),

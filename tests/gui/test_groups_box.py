@@ -9,8 +9,8 @@ from sklearn.model_selection import StratifiedGroupKFold
 from PySide6.QtCore import Qt
 
 from engine.grouping_gap import GAP_COLUMNS
-from tests.test_groups import visits
 from tests.gui.waiting import run_succeeds
+from tests.helpers import visits
 
 
 @pytest.fixture(autouse=True)
@@ -121,6 +121,7 @@ def test_groups_are_per_data_set_and_the_target_cannot_be_them(window, qtbot, vi
     assert window.state.dataset.target == "subject" and window.state.dataset.groups is None
 
 
+@pytest.mark.slow
 def test_run_both_ways_shows_the_gap_and_save_reopen_keeps_it(window, qtbot, visits_csv,
                                                               tmp_path, warnings_shown):
     open_file(window, qtbot, visits_csv)

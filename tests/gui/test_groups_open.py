@@ -7,8 +7,8 @@ from PySide6.QtCore import QSettings
 from sklearn.model_selection import StratifiedGroupKFold
 
 from gui.main_window import MainWindow
-from tests.test_groups import visits
 from tests.gui.waiting import run_succeeds
+from tests.helpers import visits
 
 
 def test_experiment_with_groups_opens_runs_grouped_and_saves_them(qtbot, tmp_path,

@@ -11,8 +11,15 @@ pytest.importorskip("PySide6")
 
 from PySide6.QtWidgets import QInputDialog  # noqa: E402
 
-from engine.data import load_dataset  # noqa: E402
-from tests.gui.test_dataset_tab import boxes, click_box, tab  # noqa: E402,F401
+from engine.readers import load_dataset  # noqa: E402
+from tests.gui.helpers import boxes, click_box
+
+
+@pytest.fixture
+def tab(dataset_tab):
+    """The Dataset tab (tests/gui/conftest.py), which this module's tests drive."""
+    return dataset_tab
+
 
 EXPORTS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "exports")
 GLASS_R = os.path.join(EXPORTS, "glass_r.csv")

@@ -6,34 +6,16 @@ import pandas as pd
 import pytest
 
 
-
 from PySide6.QtCore import QSettings  # noqa: E402
 
 from gui.main_window import TAB_NAMES, MainWindow  # noqa: E402
 from tests.gui.waiting import run_succeeds
+from tests.gui.helpers import SEED, open_seed
+
+pytestmark = pytest.mark.usefixtures("answers")     # questions before closing answered
+
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SEED = os.path.join(ROOT, "resources", "examples", "svc_kernels_moons.json")
-
-
-@pytest.fixture(autouse=True)
-def answers(monkeypatch):
-    """Questions before closing are answered "stop" / "discard" (no dialog is shown)."""
-    asked = []
-
-    def answer(parent, title, text, choices, default):
-        asked.append(title)
-        keys = [key for key, _label, _role in choices]
-        return "stop" if "stop" in keys else "discard"
-
-    monkeypatch.setattr("gui.saving.ask_choice", answer)
-    return asked
-
-
-def open_seed(window, qtbot, path=SEED):
-    with qtbot.waitSignals([window.experiment_loaded, window.dataset_tab.view_ready],
-                           timeout=20000):
-        window.open_experiment(path)
 
 
 def test_tabs_menus_and_shortcuts(window):
@@ -93,7 +75,7 @@ def test_saved_experiment_keeps_a_csv_beside_it_relative(window, qtbot, tmp_path
     rows = "".join(f"{i},{i % 3},{'yes' if i % 2 else 'no'}\n" for i in range(40))
     (project / "table.csv").write_text("a,b,label\n" + rows, encoding="utf-8")
     with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
-        window.dataset_tab.open_csv(str(project / "table.csv"))
+        window.dataset_tab.open_file(str(project / "table.csv"))
     window.models_tab.add_model("GaussianNB")
     with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_experiment(str(project / "study.json"))

@@ -255,7 +255,7 @@ def test_save_proposes_a_name_next_to_the_csv(window, qtbot, dialogs, tmp_path):
     (project / "plants.csv").write_text("a,b,label\n" + rows, encoding="utf-8")
     open_seed(window, qtbot)                          # an experiment file is open …
     with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
-        window.dataset_tab.open_csv(str(project / "plants.csv"))   # … with other data now
+        window.dataset_tab.open_file(str(project / "plants.csv"))   # … with other data now
     window.save_action.trigger()
     assert dialogs.started[-1] == str(project / "plants_experiment.json")
 

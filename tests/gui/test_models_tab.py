@@ -4,11 +4,8 @@ the saved file and a run."""
 import json
 
 import numpy as np
-import pandas as pd
 import pytest
-from sklearn.datasets import make_classification
 from sklearn.metrics import recall_score
-
 
 
 from PySide6.QtCore import Qt  # noqa: E402
@@ -18,6 +15,7 @@ from gui.tabs.imbalance_options import RESAMPLE_CHOICES  # noqa: E402
 from gui.tabs.models_tab import ModelsTab, parse_field, set_param  # noqa: E402
 from tests.gui.waiting import run_succeeds
 from tests.peers import peer
+from tests.gui.helpers import expanded, type_into, write_skewed_csv
 
 
 @pytest.fixture
@@ -27,18 +25,6 @@ def tab(qtbot):
     qtbot.addWidget(widget)
     widget.show()
     return widget
-
-
-def expanded(tab):
-    return [tab.expanded_list.item(i).text().split(":")[0] for i in range(tab.expanded_list.count())]
-
-
-def type_into(qtbot, editor, text):
-    """Type like a user: select what is there, type over it, press Return."""
-    line = editor.lineEdit() if hasattr(editor, "lineEdit") else editor
-    line.selectAll()
-    qtbot.keyClicks(editor, text)
-    qtbot.keyClick(editor, Qt.Key_Return)
 
 
 def test_empty_tab_shows_a_hint(tab):
@@ -185,15 +171,6 @@ def test_resample_choice_sets_the_key_and_back(tab, qtbot):
     assert "resample" not in tab.state.model_entries[0]
 
 
-def write_skewed_csv(path):
-    X, y = make_classification(200, n_features=4, n_informative=2, weights=[0.9],
-                               random_state=2)
-    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
-    frame["status"] = np.where(y == 1, "fault", "ok")
-    frame.to_csv(path, index=False)
-    return frame
-
-
 def choose_resample(qtbot, box, value):
     """Pick a resampling choice with the keyboard, as a user would."""
     target = [v for _, v, _ in RESAMPLE_CHOICES].index(value)
@@ -202,6 +179,7 @@ def choose_resample(qtbot, box, value):
         qtbot.keyClick(box, Qt.Key_Down if box.currentIndex() < target else Qt.Key_Up)
 
 
+@pytest.mark.slow
 def test_imbalance_warning_choices_saved_file_and_run(window, qtbot, tmp_path, monkeypatch):
     """The Dataset tab's warning, both controls, the saved file, and a run reporting
     balanced accuracy and per-class recall."""
@@ -209,7 +187,7 @@ def test_imbalance_warning_choices_saved_file_and_run(window, qtbot, tmp_path, m
     monkeypatch.setattr("gui.saving.ask_choice", lambda *args: "discard")
     frame = write_skewed_csv(tmp_path / "machines.csv")
     with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
-        window.dataset_tab.open_csv(str(tmp_path / "machines.csv"))
+        window.dataset_tab.open_file(str(tmp_path / "machines.csv"))
     notes = window.dataset_tab.notes_label.text()
     rare = int((frame["status"] == "fault").sum())
     assert "the classes are imbalanced" in notes and f"{rare} of 200 rows" in notes

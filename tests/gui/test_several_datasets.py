@@ -128,7 +128,7 @@ def test_open_replaces_the_selected_data_set_and_add_file_adds(tab, qtbot, monke
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin("iris")
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
-        tab.open_csv(PENGUINS)                                  # as today: replaces it
+        tab.open_file(PENGUINS)                                  # as today: replaces it
     assert [d.name for d in tab.state.datasets] == ["penguins"]
     add_builtin_from_menu(tab, qtbot, "moons")
     with qtbot.waitSignal(tab.view_ready, timeout=60000):

@@ -13,8 +13,8 @@ from engine.progress import run_to_end
 from engine.store import ResultStore
 from gui import store_runs
 from gui.store_location import store_path
-from tests.test_store import assert_same_tables, damaged, foreign, not_sqlite
 from tests.gui.waiting import run_succeeds
+from tests.helpers import assert_same_tables, damaged, foreign, not_sqlite
 
 QUICK = [{"name": "lr", "estimator": "LogisticRegression", "params": {"max_iter": 500}},
          {"name": "nb", "estimator": "GaussianNB"}]
@@ -92,6 +92,7 @@ def test_the_runs_list_shows_every_run_and_reopens_one_without_any_fit(tab, qtbo
     assert "no fit computed" in view.where.text()
 
 
+@pytest.mark.slow
 def test_cancel_keeps_the_fits_and_resume_computes_only_the_missing_ones(tab, qtbot):
     set_up(tab, SLOW, folds=3, repeats=2)
     with qtbot.waitSignal(tab.run_started):
@@ -247,6 +248,7 @@ def test_several_data_sets_share_the_store_and_reopen_together(tab, qtbot, monke
         pd.testing.assert_frame_equal(table[keep], again[name][keep], check_exact=True)
 
 
+@pytest.mark.slow
 def test_save_as_takes_the_fits_along(window, qtbot, tmp_path):
     tab = window.cv_tab
     set_up(tab)

@@ -2,8 +2,13 @@
 for them yet): opened, run and saved without a crash or a lost key."""
 import json
 
-from tests.gui.test_main_window import answers, open_seed  # noqa: F401  (fixture)
+import pytest
+
 from tests.gui.waiting import run_succeeds
+from tests.gui.helpers import open_seed
+
+pytestmark = pytest.mark.usefixtures("answers")     # questions before closing answered
+
 
 TUNED = {"name": "svc_tuned", "estimator": "SVC", "params": {"random_state": 0},
          "tune": {"grid": {"kernel": ["linear", "rbf"]}, "inner_splits": 3}}
@@ -11,6 +16,7 @@ THRESHOLD = {"name": "nb_threshold", "estimator": "GaussianNB",
              "threshold": {"cost": [[0, 1], [4, 0]], "inner_splits": 3}}
 
 
+@pytest.mark.slow
 def test_open_run_and_save_keeps_tune_and_threshold(window, qtbot, tmp_path):
     experiment = {"dataset": {"builtin": "moons", "n_samples": 80, "noise": 0.3,
                               "random_state": 1},

@@ -3,16 +3,15 @@ fold", driven offscreen: the entry's grid becomes a "tune" block and back, the l
 models follows, the threshold is offered for two classes only, and typed costs become the
 engine's cost matrix [[c_tn, c_fp], [c_fn, c_tp]]."""
 import pytest
-from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLabel
 
-from engine.data import load_dataset
-from engine.tuning import cost_score
+from engine.readers import load_dataset
+from engine.costs import cost_score
 from gui.state import AppState
 from gui.tabs.models_tab import ModelsTab
 from gui.tabs.threshold_options import cost_matrix, outcome_costs
 from gui.tabs.tuning_options import editable_entry, plain_entry, put_back, tuned_entry
-from tests.gui.test_models_tab import expanded, type_into
+from tests.gui.helpers import choose, click, expanded, type_into
 
 GRID = {"kernel": ["linear", "rbf"], "C": [0.1, 1, 10]}
 
@@ -39,20 +38,6 @@ def grid_svc(tab, qtbot):
     type_into(qtbot, tab.editor.editors["C"], "0.1, 1, 10")
     assert tab.state.model_entries[0]["grid"] == GRID
     return tab.editor
-
-
-def click(qtbot, check):
-    """Click the box itself (a check stretched over its row takes no click at its centre)."""
-    check.ensurePolished()
-    qtbot.mouseClick(check, Qt.LeftButton, pos=QPoint(6, check.height() // 2))
-
-
-def choose(combo, data) -> None:
-    """Pick the item holding ``data`` as a user would (``activated`` is emitted)."""
-    index = combo.findData(data)
-    assert index >= 0, data
-    combo.setCurrentIndex(index)
-    combo.activated.emit(index)
 
 
 def model_lines(tab):

@@ -15,9 +15,11 @@ from engine.progress import run_to_end
 from gui.help import ALIASES
 from gui.state import AppState
 from gui.views.tuning_view import TuningView, choice_counts
-from tests.gui.test_main_window import answers, open_seed  # noqa: F401  (fixture)
-from tests.gui.test_models_tab import type_into
 from tests.gui.waiting import run_succeeds
+from tests.gui.helpers import open_seed, type_into
+
+pytestmark = pytest.mark.usefixtures("answers")     # questions before closing answered
+
 
 MOONS = {"builtin": "moons", "n_samples": 80, "noise": 0.3, "random_state": 1}
 
@@ -32,6 +34,7 @@ def tuning_view(window) -> TuningView:
     return views.widget(titles.index("Tuning"))
 
 
+@pytest.mark.slow
 def test_ticked_on_the_models_tab_saved_run_and_shown(window, qtbot, tmp_path, answers):
     experiment = {"dataset": MOONS,
                   "models": [{"name": "svc", "estimator": "SVC", "params": {"random_state": 0},
