@@ -2,19 +2,19 @@
 local:N | --cluster tcp://HOST:PORT]`` (from a source checkout: ``python main.py run …``).
 
 Progress and the data notes (``note: ...``) go to stderr; the tables, ``notes.txt`` and
-``run.json`` to DIR as one result set (:mod:`engine.result_folder`), which is checked to be
-writable before anything is computed, and the run is checked by :mod:`engine.preflight`
+``run.json`` to DIR as one result set (:mod:`engine.output.result_folder`), which is checked to be
+writable before anything is computed, and the run is checked by :mod:`engine.runs.preflight`
 (what would make it fail or mislead: one ``error:`` line per problem) and
-:mod:`engine.guards` (memory, size parameters; more than 20,000 fits need ``--yes``). The
+:mod:`engine.runs.guards` (memory, size parameters; more than 20,000 fits need ``--yes``). The
 result store is ``--store``, else the app's ``NAME.store.sqlite`` beside the experiment
 when it exists, else ``DIR/store.sqlite``. An experiment with a
-``"datasets"`` list runs through :mod:`engine.benchmark` (every data set read and checked
+``"datasets"`` list runs through :mod:`engine.runs.benchmark` (every data set read and checked
 first; progress and notes per data set; the stacked tables, the across tables and
 ``report.md``); one with a ``"dataset"`` writes what it always wrote. Every run also writes
-``report.html``, the self-contained report of :mod:`engine.report`. Exit status: 0 done,
+``report.html``, the self-contained report of :mod:`engine.output.report`. Exit status: 0 done,
 1 unexpected failure, 2 bad input or a refused run (one ``error:`` line), 130 interrupted
 (Ctrl-C), 143 terminated (SIGTERM; 129 for SIGHUP); worker processes end with the runner,
-even when it is killed (:mod:`engine.processes`). Imports no Qt and no plotting library.
+even when it is killed (:mod:`engine.foundation.processes`). Imports no Qt and no plotting library.
 """
 from __future__ import annotations
 
@@ -25,9 +25,10 @@ import os
 import sys
 import time
 
-from . import file_checks, machine, param_caps
-from .csv_values import one_line, visible
-from .progress import Progress, run_to_end
+from engine.input import file_checks
+from engine.foundation import machine, param_caps
+from engine.input.csv_values import one_line, visible
+from engine.foundation.progress import Progress, run_to_end
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -97,7 +98,7 @@ def run(argv=None) -> int:
     """Entry point of the headless runner; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
-    from .processes import end_workers, terminate_like_interrupt, worker_lifeline
+    from engine.foundation.processes import end_workers, terminate_like_interrupt, worker_lifeline
 
     with terminate_like_interrupt():
         try:
@@ -121,7 +122,7 @@ def _run(args, argv) -> int:
             return _fail("the options --jobs and --cluster cannot be combined: --jobs N runs "
                          "the fits in N processes on this computer, --cluster on the cluster's "
                          "workers (use --cluster local:N for N processes here); give one of them")
-        from .cluster import ClusterSpec, import_distributed
+        from engine.evaluation.cluster import ClusterSpec, import_distributed
 
         try:
             spec = ClusterSpec.parse(args.cluster)
@@ -132,11 +133,11 @@ def _run(args, argv) -> int:
         file_checks.check_experiment_file(args.experiment)
     except ValueError as exc:
         return _fail(str(exc))
-    from . import run_service
-    from .experiment import load_experiment
-    from .result_folder import (prepare_result_folder, probe_writable, remove_created,
-                                write_result_folder)
-    from .store import check_store_path
+    from engine import run_service
+    from engine.evaluation.experiment import load_experiment
+    from engine.output.result_folder import (prepare_result_folder, probe_writable, remove_created,
+                                             write_result_folder)
+    from engine.runs.store import check_store_path
 
     jobs, note = machine.cap_jobs(args.jobs)
     if spec is not None and spec.n_workers is not None:      # local:N, capped like --jobs
@@ -190,7 +191,7 @@ def _run(args, argv) -> int:
         tables, texts = result.tables(), (result.texts() if several else {})
         files = _model_files(result, args.save_models)
         if files:
-            from .heldout.saved import saved_note
+            from engine.runs.heldout.saved import saved_note
 
             notes += _print_notes([saved_note(files)], args.quiet)
         texts.update(_report(result, tables, notes))
@@ -250,7 +251,7 @@ def _model_files(result, save: bool) -> dict:
         return {}
     if heldout.files:                     # made by the run ("save_models")
         return dict(heldout.files)
-    from .heldout.saved import saved_model_files
+    from engine.runs.heldout.saved import saved_model_files
 
     return saved_model_files(heldout, result.dataset)
 
@@ -269,7 +270,7 @@ def predict(argv=None) -> int:
     parser.add_argument("--out", required=True, help="the CSV file of predictions to write")
     parser.add_argument("--sheet", help="the sheet of an Excel workbook")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    from .heldout.saved import predict_file
+    from engine.runs.heldout.saved import predict_file
 
     try:
         table = predict_file(args.model, args.data, args.out, sheet=args.sheet)
@@ -282,9 +283,9 @@ def predict(argv=None) -> int:
 
 
 def _report(result, tables: dict, notes: list) -> dict:
-    """``{"report.html": its text}`` (:mod:`engine.report`); when it cannot be built, a
+    """``{"report.html": its text}`` (:mod:`engine.output.report`); when it cannot be built, a
     ``warning:`` line and a note instead (the tables are written all the same)."""
-    from .report import REPORT_HTML, build_report
+    from engine.output.report import REPORT_HTML, build_report
 
     try:
         return {REPORT_HTML: build_report(result, tables)}
@@ -300,7 +301,7 @@ def _open_cluster(spec, stack: contextlib.ExitStack, bar):
     """The open cluster of ``spec`` (closed with ``stack``), or None without one."""
     if spec is None:
         return None
-    from .cluster import open_cluster
+    from engine.evaluation.cluster import open_cluster
 
     if bar is not None:
         bar.stream.write(visible(f"connecting to the cluster {spec}…") + "\n")
@@ -311,7 +312,7 @@ def _progress_shower(experiment, datasets, bar, quiet: bool, shown: list):
     """The progress callback: the bar, and the notes of the data (each data set's when
     its run begins, its name before them) once the run is under way (its settings passed
     every check). ``shown`` collects the notes printed."""
-    from .benchmark import DatasetStep, about_dataset
+    from engine.runs.benchmark import DatasetStep, about_dataset
 
     begun = set()
 
@@ -333,10 +334,10 @@ def _progress_shower(experiment, datasets, bar, quiet: bool, shown: list):
 
 
 def _preflight(problems, quiet: bool) -> bool:
-    """The pre-run check's ``problems`` (:mod:`engine.preflight`): one ``error:`` line per
+    """The pre-run check's ``problems`` (:mod:`engine.runs.preflight`): one ``error:`` line per
     problem that stops the run, one ``warning:`` line per other (unless quiet); False when
     the run must not start."""
-    from .preflight import blocking
+    from engine.runs.preflight import blocking
 
     stops = blocking(problems)
     for problem in problems:
@@ -346,8 +347,8 @@ def _preflight(problems, quiet: bool) -> bool:
 
 
 def _guard(checked, yes: bool):
-    """Why not to start the ``checked`` run (one line), or None (:mod:`engine.guards`)."""
-    from . import guards
+    """Why not to start the ``checked`` run (one line), or None (:mod:`engine.runs.guards`)."""
+    from engine.runs import guards
 
     assessment = checked.assessment
     if assessment.refuse:
@@ -390,7 +391,7 @@ def _manifest(result, args, argv) -> dict:
     """What ``run.json`` records about this run (besides its tables and versions): the data
     set read, or with several data sets ``datasets``: each one's name, block, rows and
     classes."""
-    from .readers import data_record
+    from engine.input.readers import data_record
 
     manifest = {"experiment": result.experiment.to_json()}
     if hasattr(result, "dataset_records"):
@@ -410,10 +411,10 @@ def _store_path(args, out: str) -> str:
 
 
 def _open_store(args, out: str):
-    """The run's result store (:mod:`engine.store`): ``--store``; else the store the app
+    """The run's result store (:mod:`engine.runs.store`): ``--store``; else the store the app
     keeps beside the experiment (``NAME.store.sqlite`` next to ``NAME.json``) when that
     file exists; else ``store.sqlite`` in the result folder."""
-    from .store import ResultStore
+    from engine.runs.store import ResultStore
 
     return ResultStore(_store_path(args, out), fresh=args.fresh)
 
@@ -421,7 +422,7 @@ def _open_store(args, out: str):
 def store_choice(store, experiment: str, out: str) -> str:
     """The result store's file: ``store`` (``--store``) when given, else the app's store
     beside ``experiment`` when it exists, else ``store.sqlite`` in ``out``."""
-    from .store import DEFAULT_NAME, store_beside
+    from engine.runs.store import DEFAULT_NAME, store_beside
 
     if store:
         return os.path.abspath(store)
@@ -432,7 +433,7 @@ def store_choice(store, experiment: str, out: str) -> str:
 def _drop_if_empty(store, created: list) -> None:
     """After a failed or stopped run: remove the store file if this run created it and it
     holds no fit (so a run stopped before its first fit leaves nothing behind)."""
-    from .result_folder import remove_created
+    from engine.output.result_folder import remove_created
 
     if store.created and store.computed == 0:
         for suffix in ("", "-wal", "-shm"):

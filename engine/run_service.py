@@ -7,17 +7,17 @@ here, by the experiment (a ``"datasets"`` list), not by the type of what is pass
 
 1. :func:`read_datasets` -- every data set of the experiment read, not yet checked;
 2. :func:`check_run` -- the experiment's metrics filled in for the data, the pre-run
-   check's problems (:mod:`engine.preflight`), the held-out test file read and checked
+   check's problems (:mod:`engine.runs.preflight`), the held-out test file read and checked
    against the data (:func:`read_test`), every data set checked against the folds
    and the metrics when nothing blocks, and the run budget
-   (:func:`engine.guards.check_run`, whose assessment carries the
-   :class:`engine.run_plan.RunPlan`: the one count of fits the panel, the progress bar,
+   (:func:`engine.runs.guards.check_run`, whose assessment carries the
+   :class:`engine.runs.run_plan.RunPlan`: the one count of fits the panel, the progress bar,
    Cancel, Resume and Earlier runs show);
 3. the caller opens the result store (the CLI its ``--store``, the app the experiment's
    store, in the run's child process);
 4. :func:`run` -- the run itself, a generator of progress records returning an
-   :class:`engine.analysis.ExperimentResult` or, with several data sets, an
-   :class:`engine.benchmark.BenchmarkResult`;
+   :class:`engine.runs.analysis.ExperimentResult` or, with several data sets, an
+   :class:`engine.runs.benchmark.BenchmarkResult`;
 5. the caller writes or shows the result.
 
 Nothing here prints, asks or imports Qt: the CLI turns a refusal into one ``error:`` line
@@ -27,12 +27,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .analysis import run_experiment
-from .benchmark import check_datasets, experiment_for, load_datasets, run_benchmark
-from .data import load_dataset
-from .guards import check_run as check_budget
-from .heldout import load_test_set
-from .preflight import blocking, check_experiment
+from engine.runs.analysis import run_experiment
+from engine.runs.benchmark import check_datasets, experiment_for, load_datasets, run_benchmark
+from engine.input.readers import load_dataset
+from engine.runs.guards import check_run as check_budget
+from engine.runs.heldout import load_test_set
+from engine.runs.preflight import blocking, check_experiment
 
 
 @dataclass(frozen=True)
@@ -47,10 +47,10 @@ class CheckedRun:
         Every data set, in order (one for an experiment with a single ``"dataset"``).
     n_jobs : int
     problems : tuple of Problem
-        The pre-run check's problems (:func:`engine.preflight.check_experiment`).
-    assessment : engine.guards.Assessment or None
+        The pre-run check's problems (:func:`engine.runs.preflight.check_experiment`).
+    assessment : engine.runs.guards.Assessment or None
         The run budget; None when a problem blocks the run (not assessed).
-    test : engine.heldout.TestSet or None
+    test : engine.runs.heldout.TestSet or None
         The held-out test rows of the experiment's ``"test"`` block, read and checked
         against the data (:func:`read_test`), or None.
     """
@@ -69,7 +69,7 @@ class CheckedRun:
 
     @property
     def plan(self):
-        """The run's :class:`engine.run_plan.RunPlan` (None when not assessed)."""
+        """The run's :class:`engine.runs.run_plan.RunPlan` (None when not assessed)."""
         return getattr(self.assessment, "plan", None)
 
     @property
@@ -98,7 +98,7 @@ def read_datasets(experiment) -> tuple:
 
 def read_test(experiment, datasets):
     """The held-out test rows of ``experiment``'s ``"test"`` block (an
-    :class:`engine.heldout.TestSet`), read and checked against the data set before any
+    :class:`engine.runs.heldout.TestSet`), read and checked against the data set before any
     fit (a ValueError says what to change), or None without one. A test file belongs to
     one data set: the experiment file refuses it beside a ``"datasets"`` list."""
     if not experiment.test or is_several(experiment):
@@ -117,7 +117,7 @@ def check_run(experiment, datasets, n_jobs: int = 1, check_data: bool = True) ->
     n_jobs : int
     check_data : bool
         Check every data set against the folds and the metrics when nothing blocks
-        (:func:`engine.benchmark.check_datasets`; a ValueError names the data set).
+        (:func:`engine.runs.benchmark.check_datasets`; a ValueError names the data set).
 
     Returns
     -------
@@ -147,10 +147,10 @@ def run(experiment, datasets, n_jobs: int = 1, cluster=None, store=None, test=No
         As :func:`read_datasets` gives them (a single data set is a list of one).
     n_jobs : int
     cluster : optional
-        An open Dask cluster's client or address (:mod:`engine.cluster`), or None.
-    store : engine.store.ResultStore or str, optional
+        An open Dask cluster's client or address (:mod:`engine.evaluation.cluster`), or None.
+    store : engine.runs.store.ResultStore or str, optional
         The result store (a path is opened by the run).
-    test : engine.heldout.TestSet, optional
+    test : engine.runs.heldout.TestSet, optional
         The held-out test rows (:attr:`CheckedRun.test`); read by the run from the
         experiment's ``"test"`` block when not given.
     """

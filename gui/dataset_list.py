@@ -1,7 +1,7 @@
 """The app's list of data sets: names kept valid and unique as an experiment file's
-``"datasets"`` list requires (:mod:`engine.dataset_names`), and the blocks written for them.
+``"datasets"`` list requires (:mod:`engine.input.dataset_names`), and the blocks written for them.
 
-Pure functions over :class:`engine.data.Dataset` values; :class:`gui.state.AppState` keeps
+Pure functions over :class:`engine.input.data.Dataset` values; :class:`gui.state.AppState` keeps
 the list and announces its changes.
 """
 from __future__ import annotations
@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
-from engine.data import Dataset
-from engine.dataset_names import check_dataset_name, name_datasets, name_problem
+from engine.input.data import Dataset
+from engine.input.dataset_names import check_dataset_name, name_datasets, name_problem
 
 
 def with_name(dataset: Dataset, name: str, recorded: bool = False) -> Dataset:
     """``dataset`` called ``name``; its source records the name when it already did or
-    ``recorded`` (a name the user gave), as :func:`engine.readers.load_dataset` records it."""
+    ``recorded`` (a name the user gave), as :func:`engine.input.readers.load_dataset` records it."""
     if name == dataset.name and not recorded:
         return dataset
     source = dataset.source
@@ -27,7 +27,7 @@ def with_name(dataset: Dataset, name: str, recorded: bool = False) -> Dataset:
 def unique_names(datasets: list) -> list:
     """``datasets`` each with a name that can name a data set, unique ignoring case: the
     first of equal names keeps its own; the others (and names that cannot name a data set)
-    get :func:`engine.dataset_names.default_name` made unique ("moons (2)")."""
+    get :func:`engine.input.dataset_names.default_name` made unique ("moons (2)")."""
     blocks, taken = [], set()
     for dataset in datasets:
         key = dataset.name.casefold() if isinstance(dataset.name, str) else None

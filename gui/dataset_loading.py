@@ -11,11 +11,11 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from engine.data import Dataset
-from engine.data_checks import visible_columns
-from engine.excel import sheet_names
-from engine.notes import note_code
-from engine.readers import CSV_EXTENSIONS, KINDS, Table, dataset_from_table, read_table
+from engine.input.data import Dataset
+from engine.input.data_checks import visible_columns
+from engine.input.excel import sheet_names
+from engine.foundation.notes import note_code
+from engine.input.readers import CSV_EXTENSIONS, KINDS, Table, dataset_from_table, read_table
 from .plots.scatter_axes import informative_pair
 
 SCATTER_SAMPLE = 5000

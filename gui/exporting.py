@@ -1,12 +1,12 @@
 """File → Export results after a run over several data sets: the same result folder as
 ``honest-eval run EXP.json --out DIR`` writes for that experiment (the tables with their
 ``dataset`` column, the tables across data sets, ``report.md``, ``report.html``,
-``notes.txt`` and ``run.json``, through :func:`engine.result_folder.write_result_folder`). Runs on a worker
+``notes.txt`` and ``run.json``, through :func:`engine.output.result_folder.write_result_folder`). Runs on a worker
 thread (see ``MainWindow.export_results``). File → Export report… writes the run's HTML
 report (:func:`write_report`, on a worker too).
 
 A folder holding files this app did not write is never written
-(:class:`engine.folder_entries.FolderRefused`): :func:`written_or_refused` hands the
+(:class:`engine.output.folder_entries.FolderRefused`): :func:`written_or_refused` hands the
 refusal back as a value, and the window asks the user whether to write into a new folder
 inside it or to choose another folder."""
 from __future__ import annotations
@@ -14,9 +14,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from engine.report import REPORT_HTML, build_report
-from engine.result_folder import FolderRefused, write_result_folder
-from engine.tables import write_text
+from engine.output.report import REPORT_HTML, build_report
+from engine.output.result_folder import FolderRefused, write_result_folder
+from engine.output.tables import write_text
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,8 @@ def benchmark_manifest(benchmark) -> dict:
 
 
 def write_benchmark(benchmark, folder: str, style: str = "standard") -> Written:
-    """Write ``benchmark`` (an ``engine.benchmark.BenchmarkResult``) into ``folder``, its
-    tables in CSV ``style`` (:data:`engine.tables.CSV_STYLES`)."""
+    """Write ``benchmark`` (an ``engine.runs.benchmark.BenchmarkResult``) into ``folder``, its
+    tables in CSV ``style`` (:data:`engine.output.tables.CSV_STYLES`)."""
     tables = benchmark.tables()
     texts = {**benchmark.texts(), **report_text(benchmark, tables)}
     notes = [str(note) for note in benchmark.notes]
@@ -58,7 +58,7 @@ def model_files(result) -> dict:
     return dict(heldout.files)
 def report_text(result, tables: dict) -> dict:
     """``{"report.html": its text}``: the report the headless runner writes beside the
-    tables (:func:`engine.report.build_report`)."""
+    tables (:func:`engine.output.report.build_report`)."""
     return {REPORT_HTML: build_report(result, tables)}
 
 
@@ -75,7 +75,7 @@ def write_results(result, folder: str, manifest: dict, style: str = "standard") 
 
 def write_report(result, path: str) -> str:
     """File → Export report…: write ``result``'s self-contained HTML report
-    (:func:`engine.report.build_report`, the ``report.html`` the headless runner writes)
+    (:func:`engine.output.report.build_report`, the ``report.html`` the headless runner writes)
     to ``path`` atomically; returns the path. ``result`` is an ``ExperimentResult`` or,
     after a run over several data sets, a ``BenchmarkResult``."""
     page = build_report(result)

@@ -88,7 +88,7 @@ def ask_save_path(widget, title: str, kind: str, name: str, filters: str) -> str
     return path
 
 
-#: The CSV styles of exported tables (:data:`engine.tables.CSV_STYLES`) as the save
+#: The CSV styles of exported tables (:data:`engine.output.tables.CSV_STYLES`) as the save
 #: dialog offers them.
 CSV_FILTERS = {"standard": "CSV, comma separated (*.csv)",
                "semicolon": "CSV for spreadsheets with decimal commas, semicolon separated "
@@ -137,7 +137,7 @@ def ask_folder(widget, title: str, kind: str) -> str:
 
 def ask_about_refused_folder(widget, refused) -> str:
     """Ask what to do when the chosen export folder holds files this app did not write
-    (``refused``: an ``engine.folder_entries.FolderRefused``).
+    (``refused``: an ``engine.output.folder_entries.FolderRefused``).
 
     Returns
     -------

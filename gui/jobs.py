@@ -1,11 +1,11 @@
 """The one way the GUI runs long work: a :class:`Job`, with progress, result, error and
 cancel as Qt signals.
 
-An engine job is a generator yielding :class:`engine.progress.Progress` and returning
-its result (see ``engine/progress.py``).  A :class:`Job` drives one on a ``QThread``:
+An engine job is a generator yielding :class:`engine.foundation.progress.Progress` and returning
+its result (see ``engine/foundation/progress.py``).  A :class:`Job` drives one on a ``QThread``:
 
 * :meth:`Job.in_process` -- engine computations (the cross-validation, ALOOCV curves,
-  calibration): the thread drives :func:`engine.runner.run_in_process`, so the work
+  calibration): the thread drives :func:`engine.runs.runner.run_in_process`, so the work
   runs in a child process (lower priority, tied to this one, its own ``n_jobs``
   workers) and the thread only waits on a pipe.  The fits never hold this process's
   GIL, and Cancel ends the child at once.
@@ -32,7 +32,7 @@ from typing import Callable, Optional
 
 from PySide6.QtCore import QThread, Signal
 
-from engine.runner import Heartbeat, JobFailed, run_in_process
+from engine.runs.runner import Heartbeat, JobFailed, run_in_process
 
 
 def failure_message(exc: BaseException) -> str:
@@ -54,7 +54,7 @@ class Job(QThread):
     :meth:`in_process`.
     """
 
-    progressed = Signal(object)   # engine.progress.Progress (the latest)
+    progressed = Signal(object)   # engine.foundation.progress.Progress (the latest)
     details = Signal(list)        # the ``detail`` of every record since the last emission
     succeeded = Signal(object)    # the result
     failed = Signal(str)          # a message for the user
@@ -85,9 +85,9 @@ class Job(QThread):
         name : str
             The job's and the child process's name.
         prepare : callable, optional
-            Applied to the result in the child (see :func:`engine.runner.run_in_process`).
+            Applied to the result in the child (see :func:`engine.runs.runner.run_in_process`).
         **options
-            More options of :func:`engine.runner.run_in_process` (``start_method`` ...).
+            More options of :func:`engine.runs.runner.run_in_process` (``start_method`` ...).
         """
         return cls(lambda: run_in_process(function, args, kwargs, prepare=prepare, name=name,
                                           **options),
@@ -125,7 +125,7 @@ class Job(QThread):
 
     def _fail(self, message: str, error: BaseException) -> None:
         """Tell the user's ``message``, and the ``error`` itself to those that decide on
-        its code (:func:`engine.errors.error_code`), never on the message's words."""
+        its code (:func:`engine.foundation.errors.error_code`), never on the message's words."""
         self.failed_with.emit(message, error)
         self.failed.emit(message)
 

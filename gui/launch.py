@@ -150,7 +150,7 @@ def _refresh(applications: str) -> None:
 
 
 def _report(paths: list, verb: str) -> int:
-    from engine.csv_values import visible          # a path's control characters written out
+    from engine.input.csv_values import visible          # a path's control characters written out
 
     for path in paths:
         print(visible(f"{verb} {path}"))

@@ -19,11 +19,11 @@ from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QStyle, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from engine.readers import load_dataset
-from engine.experiment import experiment_json_text, load_experiment
-from engine.readers import data_record
-from engine.result_folder import FolderRefused, free_subfolder
-from engine.schema import show
+from engine.input.readers import load_dataset
+from engine.evaluation.experiment import experiment_json_text, load_experiment
+from engine.input.readers import data_record
+from engine.output.result_folder import FolderRefused, free_subfolder
+from engine.foundation.schema import show
 
 from . import file_dialogs, saving
 from .exporting import write_benchmark, write_report, write_results, written_or_refused

@@ -4,13 +4,13 @@ valid again when the data changes.
 """
 from __future__ import annotations
 
-from engine.benchmark import MIXED_CLASSES_METRIC
-from engine.costs import COST_METRIC, metric_costs
-from engine.imbalance import BALANCED_METRIC, is_imbalanced
-from engine.metrics import (BINARY_ONLY, check_metrics, default_metric, metrics_for,
-                            multiclass_counterpart)
+from engine.runs.benchmark import MIXED_CLASSES_METRIC
+from engine.evaluation.costs import COST_METRIC, metric_costs
+from engine.input.imbalance import BALANCED_METRIC, is_imbalanced
+from engine.evaluation.metrics import (BINARY_ONLY, check_metrics, default_metric, metrics_for,
+                                       multiclass_counterpart)
 
-#: Shown first, in this order; the rest of engine.metrics.metrics_for(n_classes) follows.
+#: Shown first, in this order; the rest of engine.evaluation.metrics.metrics_for(n_classes) follows.
 COMMON_METRICS = ("roc_auc", "roc_auc_ovr", "accuracy", "balanced_accuracy",
                   "neg_expected_cost", "neg_log_loss", "neg_brier_score", "f1", "f1_macro",
                   "average_precision", "matthews_corrcoef", "precision", "recall")
@@ -19,7 +19,7 @@ COMMON_METRICS = ("roc_auc", "roc_auc_ovr", "accuracy", "balanced_accuracy",
 def model_costs(entries, given=None):
     """The costs the expected cost would use: ``given`` (the experiment file's top-level
     ``"costs"``), else the one matrix the model entries' thresholds chosen by costs share
-    (:func:`engine.costs.metric_costs`), else None."""
+    (:func:`engine.evaluation.costs.metric_costs`), else None."""
     return metric_costs(given, list(entries or ()))
 
 
@@ -52,7 +52,7 @@ def metrics_for_targets(metrics, counts: tuple, imbalanced: bool = False,
                         costs: bool = True) -> list:
     """``metrics`` made valid for data sets with ``counts`` classes (see
     :func:`metrics_for_target`); for mixed counts the metrics valid on them all, else
-    the engine's choice (``engine.benchmark.MIXED_CLASSES_METRIC``). When ``imbalanced``
+    the engine's choice (``engine.runs.benchmark.MIXED_CLASSES_METRIC``). When ``imbalanced``
     (:func:`any_imbalanced`) and the result is the default primary metric alone,
     ``balanced_accuracy`` is added, as the engine does for an experiment naming none.
     Without ``costs`` the expected cost is left out (no costs to score by)."""
@@ -70,7 +70,7 @@ def metrics_for_targets(metrics, counts: tuple, imbalanced: bool = False,
 
 def any_imbalanced(datasets) -> bool:
     """True when the classes of one of ``datasets`` are imbalanced
-    (:func:`engine.imbalance.is_imbalanced`)."""
+    (:func:`engine.input.imbalance.is_imbalanced`)."""
     import numpy as np
 
     return any(is_imbalanced(np.bincount(d.y, minlength=len(d.classes))) for d in datasets)

@@ -5,7 +5,7 @@ use.
 :class:`ModelEntry` is frozen and converts both ways (:meth:`ModelEntry.from_dict`,
 :meth:`ModelEntry.to_dict`) without losing a key: keys it does not know travel in
 ``extra``, so an experiment file saved by the app says what the opened one said. The
-engine still validates the block (:func:`engine.catalogue.expand_model`); this only reads.
+engine still validates the block (:func:`engine.evaluation.catalogue.expand_model`); this only reads.
 """
 from __future__ import annotations
 

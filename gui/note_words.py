@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from engine.metrics import CLASSIFICATION_SCORERS
-from engine.notes import note_code, note_fields
-from engine.verdict import metric_label
+from engine.evaluation.metrics import CLASSIFICATION_SCORERS
+from engine.foundation.notes import note_code, note_fields
+from engine.evaluation.verdict import metric_label
 
 #: A fold problem's fix (``fix`` field of ``folds_failed`` / ``folds_warned``) in the
 #: words of the window; fixes not listed keep the engine's advice (it names no key).

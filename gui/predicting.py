@@ -1,5 +1,5 @@
 """File → Predict…: apply a saved final model (``model_NAME.skops`` of a result folder,
-:mod:`engine.heldout.saved`) to a data file and write the predicted class and the
+:mod:`engine.runs.heldout.saved`) to a data file and write the predicted class and the
 probability of each class to a CSV file, in a child process (a worker thread waits on it:
 loading a model imports skops, which imports Dask, and an import on a worker thread raced
 with scipy on the GUI thread).
@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayo
                                QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout,
                                QWidget)
 
-from engine.heldout.saved import WARNING, predict_file
+from engine.runs.heldout.saved import WARNING, predict_file
 
 from .dataset_loading import FILE_FILTERS
 from .help import help_button

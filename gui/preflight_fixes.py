@@ -1,6 +1,6 @@
 """The pre-run check's fixes applied to the window's setup (:class:`gui.state.AppState`).
 
-:func:`engine.preflight.apply_fix` changes an experiment file's JSON object; here the
+:func:`engine.runs.preflight.apply_fix` changes an experiment file's JSON object; here the
 same change goes into the state, which tells every tab (the Models tab shows the new
 model options, the Cross-validation tab the metrics and folds).
 """
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.preflight import apply_fix
+from engine.runs.preflight import apply_fix
 
 
 def apply_to_state(state, fix) -> None:
-    """Apply ``fix`` (an :class:`engine.preflight.Fix`) to ``state``."""
+    """Apply ``fix`` (an :class:`engine.runs.preflight.Fix`) to ``state``."""
     setup = {"models": [dict(entry) for entry in state.model_entries],
              "metrics": list(state.metrics), "cv": {"n_splits": state.cv.n_splits}}
     fixed = apply_fix(setup, fix)

@@ -11,7 +11,7 @@ from typing import Callable
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QLabel, QMessageBox
 
-from engine.experiment import experiment_dict
+from engine.evaluation.experiment import experiment_dict
 
 from .file_dialogs import open_folder
 

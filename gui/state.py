@@ -14,12 +14,12 @@ from typing import Optional
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.catalogue import expand_models
-from engine.cv import CVConfig
-from engine.data import Dataset
-from engine.experiment import (AloocvSettings, CalibrationSettings, Experiment, experiment_dict,
-                               parse_experiment)
-from engine.stats import ComparisonSettings
+from engine.evaluation.catalogue import expand_models
+from engine.evaluation.cv import CVConfig
+from engine.input.data import Dataset
+from engine.evaluation.experiment import (AloocvSettings, CalibrationSettings, Experiment,
+                                          experiment_dict, parse_experiment)
+from engine.evaluation.stats import ComparisonSettings
 
 from .dataset_list import dataset_blocks, rename_problem, unique_names, with_name
 from .model_entry import ModelEntry
@@ -31,8 +31,8 @@ class AppState(QObject):
     datasets_changed = Signal(list)         # every loaded Dataset, in order
     models_changed = Signal(list)           # model entries (experiment-file dicts)
     settings_changed = Signal()             # cv / metrics / comparison / extras / jobs
-    result_changed = Signal(object)         # engine.analysis.ExperimentResult or None
-    benchmark_changed = Signal(object)      # engine.benchmark.BenchmarkResult or None
+    result_changed = Signal(object)         # engine.runs.analysis.ExperimentResult or None
+    benchmark_changed = Signal(object)      # engine.runs.benchmark.BenchmarkResult or None
     selection_changed = Signal(list)        # model names picked by the user (0, 1 or 2+)
     status_message = Signal(str)            # a line for the status bar
 
@@ -43,7 +43,7 @@ class AppState(QObject):
         #: The model entries (:class:`~gui.model_entry.ModelEntry`), in order.
         self.models: tuple = ()
         self.cv = CVConfig()
-        self.metrics: tuple = ()   # () = the default for the target (engine.metrics)
+        self.metrics: tuple = ()   # () = the default for the target (engine.evaluation.metrics)
         #: True once the metrics were chosen (on the CV tab, or named by an experiment
         #: file): new data then keeps them as they are; False while they are the default
         #: for the data, to which imbalanced classes add balanced accuracy.
@@ -51,12 +51,12 @@ class AppState(QObject):
         self.comparison = ComparisonSettings()
         self.aloocv: Optional[AloocvSettings] = None
         self.calibration: Optional[CalibrationSettings] = None
-        #: The experiment file's "curves" block (engine.experiment.CurvesSettings) or None.
+        #: The experiment file's "curves" block (engine.evaluation.experiment.CurvesSettings) or None.
         self.curves = None
-        #: The experiment file's top-level "costs" (engine.costs), kept as opened and saved.
+        #: The experiment file's top-level "costs" (engine.evaluation.costs), kept as opened and saved.
         self.costs: Optional[tuple] = None
         #: The held-out test block (``{"file": absolute path, ...}``) and whether to keep the
-        #: final models (engine.heldout), or None / False.
+        #: final models (engine.runs.heldout), or None / False.
         self.test: Optional[dict] = None
         self.save_models: bool = False
         self.n_jobs: int = 1
@@ -195,7 +195,7 @@ class AppState(QObject):
         self.result_changed.emit(result)
 
     def set_benchmark(self, benchmark) -> None:
-        """Keep a run over several data sets (``engine.benchmark.BenchmarkResult``) and
+        """Keep a run over several data sets (``engine.runs.benchmark.BenchmarkResult``) and
         show its first data set's result (None clears both)."""
         self.benchmark = benchmark
         self.benchmark_changed.emit(benchmark)

@@ -1,4 +1,4 @@
-"""Where the window keeps its result store (engine/store.py).
+"""Where the window keeps its result store (engine/runs/store.py).
 
 A saved experiment keeps its store beside it (``NAME.store.sqlite`` next to ``NAME.json``),
 so the two travel together; unsaved work, and an experiment in a folder the app must not
@@ -13,7 +13,7 @@ from typing import Optional
 
 from PySide6.QtCore import QStandardPaths
 
-from engine.store import BESIDE_SUFFIX
+from engine.runs.store import BESIDE_SUFFIX
 
 ENVIRONMENT_VARIABLE = "HONEST_EVAL_STORE_DIR"
 UNSAVED_NAME = "unsaved-work.store.sqlite"

@@ -18,15 +18,15 @@ from typing import Optional
 
 import pandas as pd
 
-from engine.analysis import load_run
-from engine.benchmark import experiment_for, finish
-from engine.errors import EngineError, error_code, is_store_error
-from engine.experiment import parse_experiment
-from engine.fingerprint import data_fingerprint
-from engine.progress import run_to_end
-from engine.run_plan import plan_run, stored_fits
-from engine.store import ResultStore
-from engine.verdict import metric_label
+from engine.runs.analysis import load_run
+from engine.runs.benchmark import experiment_for, finish
+from engine.foundation.errors import EngineError, error_code, is_store_error
+from engine.evaluation.experiment import parse_experiment
+from engine.runs.fingerprint import data_fingerprint
+from engine.foundation.progress import run_to_end
+from engine.runs.run_plan import plan_run, stored_fits
+from engine.runs.store import ResultStore
+from engine.evaluation.verdict import metric_label
 
 #: The sections of an experiment that decide its fits.
 FIT_SECTIONS = ("models", "cv", "metrics")
@@ -80,7 +80,7 @@ class StoreSnapshot:
 # ---------------------------------------------------------------------- reading
 def open_store(path: str) -> ResultStore:
     """The store at ``path`` open (created when missing, its folder too); an
-    :class:`~engine.errors.EngineError` with a ``store_`` code when the file is refused."""
+    :class:`~engine.foundation.errors.EngineError` with a ``store_`` code when the file is refused."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     return ResultStore(path)          # a refused file: an EngineError with a store_ code
 
@@ -117,7 +117,7 @@ def read_store(path: str, setup: Optional[dict] = None, datasets=(),
 
 def stored_counts(store, setup: dict, datasets, fingerprints: dict) -> Optional[tuple]:
     """Per data set, how many fits of the window's setup the store holds
-    (:func:`engine.run_plan.stored_fits`); None when the setup cannot run as it is."""
+    (:func:`engine.runs.run_plan.stored_fits`); None when the setup cannot run as it is."""
     datasets = list(datasets)
     try:
         experiment = parse_experiment(setup)
@@ -132,7 +132,7 @@ def stored_counts(store, setup: dict, datasets, fingerprints: dict) -> Optional[
 
 def planned_fits(setup: dict, datasets) -> Optional[int]:
     """The fits a Run of the window's setup keeps in the store, counted by
-    :func:`engine.run_plan.plan_run` (the count of the panel, the progress bar and
+    :func:`engine.runs.run_plan.plan_run` (the count of the panel, the progress bar and
     Cancel); None when the setup cannot run as it is."""
 
     datasets = list(datasets)
@@ -245,7 +245,7 @@ def batch_of(runs, run_id: int) -> list:
 # ---------------------------------------------------------------------- reopening
 def open_results(path: str, run_ids, datasets=(), prepare=None):
     """On a worker thread: the results of the stored runs ``run_ids`` rebuilt without any
-    fit (:func:`engine.analysis.load_run`); one id gives an ExperimentResult, several (one
+    fit (:func:`engine.runs.analysis.load_run`); one id gives an ExperimentResult, several (one
     batch) a BenchmarkResult. A loaded data set with the run's data is used as it is, else
     the data is read again. ``prepare`` is applied to every data set's result."""
     if not os.path.exists(path):
@@ -323,7 +323,7 @@ PROBLEM_WORDS = {
 
 def problem_text(path: str, problem) -> str:
     """A refused store file in plain words: what it is and what to do, chosen by the
-    code of ``problem`` (an :class:`~engine.errors.EngineError`; anything else, or
+    code of ``problem`` (an :class:`~engine.foundation.errors.EngineError`; anything else, or
     another code, is shown with its message)."""
     code = error_code(problem)
     if code in PROBLEM_WORDS:
@@ -351,7 +351,7 @@ def counts_text(runs) -> str:
 
 def kept_text(runs, planned: Optional[int] = None) -> str:
     """What a cancelled Run kept, in words; of ``planned`` fits (the run's plan,
-    :mod:`engine.run_plan`) when given, else of the fits of the runs begun."""
+    :mod:`engine.runs.run_plan`) when given, else of the fits of the runs begun."""
     fits = sum(run.fits for run in runs) if planned is None else planned
     kept = sum(kept_fits(run) for run in runs)
     if not kept:

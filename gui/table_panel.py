@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHBoxLayout, QHe
                                QLabel, QMessageBox, QPushButton, QTableView, QVBoxLayout,
                                QWidget)
 
-from engine.tables import csv_text, write_csv
+from engine.output.tables import csv_text, write_csv
 
 from .file_dialogs import announce_saved, ask_save_csv, csv_style
 from .frame_model import DataFrameModel

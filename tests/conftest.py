@@ -70,7 +70,7 @@ def family():
     killed, so that a failing test leaves nothing behind either."""
     import signal
 
-    from engine.processes import is_running
+    from engine.foundation.processes import is_running
 
     pids = []
     yield pids

@@ -16,11 +16,11 @@ import pandas as pd
 import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from engine.analysis import run_experiment
-from engine.experiment import parse_experiment
-from engine.processes import descendants, is_running
-from engine.progress import run_to_end
-from engine.store import ResultStore
+from engine.runs.analysis import run_experiment
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.processes import descendants, is_running
+from engine.foundation.progress import run_to_end
+from engine.runs.store import ResultStore
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAIN = os.path.join(ROOT, "main.py")

@@ -1,4 +1,4 @@
-"""Tests for engine.across: models compared across data sets.
+"""Tests for engine.runs.across: models compared across data sets.
 
 Every number is checked against an independent computation: scipy directly on the same
 matrix (ranks, Friedman, Wilcoxon), the formulas (Iman-Davenport, Nemenyi), the figures
@@ -13,10 +13,11 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from engine.across import PRIOR_STRENGTH, TABLE_FILES, compare_across, signed_rank_probabilities
-from engine.across.frequentist import (PERMUTATION_MAX, scipy_has_permutation_wilcoxon,
-                                       critical_difference, wilcoxon_method)
-from engine.notes import CODES
+from engine.runs.across import (PRIOR_STRENGTH, TABLE_FILES, compare_across,
+                                signed_rank_probabilities)
+from engine.runs.across.frequentist import (PERMUTATION_MAX, scipy_has_permutation_wilcoxon,
+                                            critical_difference, wilcoxon_method)
+from engine.foundation.notes import CODES
 from tests.peers import peer
 
 # Demšar (2006), Table 6: AUC of C4.5 and three variants on 14 UCI data sets (as printed,
@@ -332,7 +333,7 @@ def test_reproducible_with_random_state():
 
 
 def test_signed_rank_chunks_give_the_same_counts(monkeypatch):
-    from engine.across import signed_rank
+    from engine.runs.across import signed_rank
 
     d = np.random.default_rng(0).normal(0.005, 0.01, (3, 9))
     whole = signed_rank_probabilities(d, 0.01, n_samples=5000)

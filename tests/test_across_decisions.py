@@ -14,11 +14,11 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from engine.across import compare_across, minimum_datasets, signed_rank_posterior
-from engine.across.decisions import MIN_DATASETS, bayes_level
-from engine.across.report import markdown_text
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
+from engine.runs.across import compare_across, minimum_datasets, signed_rank_posterior
+from engine.runs.across.decisions import MIN_DATASETS, bayes_level
+from engine.runs.across.report import markdown_text
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
 from tests.peers import peer
 
 DATA = Path(__file__).parent / "data"
@@ -60,7 +60,7 @@ def test_few_data_sets_all_on_one_side_push_the_posterior_to_one():
 def two_dataset_benchmark():
     """logistic regression, naive Bayes and a tree on two real data sets (R's kyphosis and
     cats, exported with pandas)."""
-    from engine.benchmark import run_benchmark
+    from engine.runs.benchmark import run_benchmark
 
     experiment = parse_experiment({
         "datasets": [{"file": str(DATA / "kyphosis.csv"), "target": "Kyphosis"},
@@ -203,7 +203,7 @@ def test_a_bayesian_decision_the_wilcoxon_test_does_not_share_says_they_disagree
     the stricter of the two; the words are there for when it happens)."""
     from types import SimpleNamespace
 
-    from engine.across.report import decision_words
+    from engine.runs.across.report import decision_words
 
     result = compare_across(tidy(np.random.default_rng(1).uniform(0.7, 0.9, (8, 3))),
                             metric="roc_auc", n_samples=1000)
@@ -255,7 +255,7 @@ def test_every_data_sets_means_are_on_the_folds_every_model_completed(monkeypatc
     other model's) is over the folds every model completed there."""
     from sklearn.naive_bayes import GaussianNB
 
-    from engine.benchmark import run_benchmark
+    from engine.runs.benchmark import run_benchmark
 
     cats = pd.read_csv(DATA / "cats.csv")
     marker = float(cats["Hwt"].max())
@@ -300,7 +300,7 @@ def test_every_data_sets_means_are_on_the_folds_every_model_completed(monkeypatc
 def test_the_signed_rank_draws_are_seeded_with_the_cv_random_state(two):
     """docs = code: the Bayesian signed-rank test's seed is the experiment's
     cv.random_state (3 here)."""
-    from engine.benchmark import dataset_means, finish
+    from engine.runs.benchmark import dataset_means, finish
 
     benchmark = two
     again = finish(benchmark.experiment, benchmark.results)

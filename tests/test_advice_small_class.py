@@ -7,10 +7,10 @@ import pandas as pd
 import pytest
 from sklearn.datasets import load_wine
 
-from engine.advice import small_class_advice
-from engine.analysis import run_experiment
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
+from engine.evaluation.advice import small_class_advice
+from engine.runs.analysis import run_experiment
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
 
 MODELS = [{"name": "qda", "estimator": "QuadraticDiscriminantAnalysis"},
           {"name": "nb", "estimator": "GaussianNB"}]

@@ -1,4 +1,4 @@
-"""Tests for engine.aloocv: solver, ALO, exact LOO, derivatives, optimum, degenerate cases.
+"""Tests for engine.evaluation.aloocv: solver, ALO, exact LOO, derivatives, optimum, degenerate cases.
 
 Reference values come from independent computations: scikit-learn's LogisticRegression
 (coefficients, and refits without each row for exact LOO), finite differences, and the
@@ -12,10 +12,10 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
-from engine.aloocv import (AloOptimum, LogisticFit, alo_curve, alo_gradient,
-                           alo_log_likelihood, exact_loo_log_likelihood, fit_logistic_l2,
-                           optimize_alo)
-from engine.progress import Progress, run_to_end
+from engine.evaluation.aloocv import (AloOptimum, LogisticFit, alo_curve, alo_gradient,
+                                      alo_log_likelihood, exact_loo_log_likelihood, fit_logistic_l2,
+                                      optimize_alo)
+from engine.foundation.progress import Progress, run_to_end
 from tests.peers import peer
 
 

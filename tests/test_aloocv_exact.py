@@ -1,4 +1,4 @@
-"""Tests for engine.aloocv.exact: the vectorized multinomial exact LOO.
+"""Tests for engine.evaluation.aloocv.exact: the vectorized multinomial exact LOO.
 
 References: warm-started Newton refits row by row (``_rowwise`` below; the same refit
 finishes rows the chord iteration does not), explicit leave-one-out Newton steps, the
@@ -12,10 +12,10 @@ from scipy.special import logsumexp
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
-import engine.aloocv.exact as exact
-from engine.aloocv import alo_log_likelihood
-from engine.aloocv.design import Design, hessian_multi
-from engine.aloocv.solver import solve
+import engine.evaluation.aloocv.exact as exact
+from engine.evaluation.aloocv import alo_log_likelihood
+from engine.evaluation.aloocv.design import Design, hessian_multi
+from engine.evaluation.aloocv.solver import solve
 
 
 pytestmark = pytest.mark.usefixtures("one_blas_thread")

@@ -1,4 +1,4 @@
-"""Tests for engine.aloocv.path: the batched binary ALO curve and its warm starts.
+"""Tests for engine.evaluation.aloocv.path: the batched binary ALO curve and its warm starts.
 
 The batched values are checked against the per-C formula (``L^{-1} x_i`` leverages),
 which the other ALO tests check against scikit-learn refits and finite differences.
@@ -11,11 +11,11 @@ from scipy.special import softmax
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 
-import engine.aloocv.design as design_module
-import engine.aloocv.path as path
-from engine.aloocv import alo_curve, alo_log_likelihood
-from engine.aloocv.design import Design, hessian_multi, pair_products
-from engine.progress import run_to_end
+import engine.evaluation.aloocv.design as design_module
+import engine.evaluation.aloocv.path as path
+from engine.evaluation.aloocv import alo_curve, alo_log_likelihood
+from engine.evaluation.aloocv.design import Design, hessian_multi, pair_products
+from engine.foundation.progress import run_to_end
 
 
 pytestmark = pytest.mark.usefixtures("one_blas_thread")

@@ -5,12 +5,12 @@ import warnings
 import numpy as np
 import pytest
 
-from engine.aloocv import alo_log_likelihood, exact_loo_log_likelihood
-from engine.aloocv import prepared_matrix, reliable_points, run_aloocv
-from engine.catalogue import ModelSpec
-from engine.data import load_csv
-from engine.experiment import AloocvSettings
-from engine.progress import run_to_end
+from engine.evaluation.aloocv import alo_log_likelihood, exact_loo_log_likelihood
+from engine.evaluation.aloocv import prepared_matrix, reliable_points, run_aloocv
+from engine.evaluation.catalogue import ModelSpec
+from engine.input.data import load_csv
+from engine.evaluation.experiment import AloocvSettings
+from engine.foundation.progress import run_to_end
 
 PENGUINS = os.path.join(os.path.dirname(__file__), "data", "penguins.csv")
 

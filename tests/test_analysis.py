@@ -5,11 +5,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.analysis import run_experiment
-from engine.readers import load_dataset
-from engine.experiment import experiment_json_text, load_experiment, parse_experiment
-from engine.progress import run_to_end
-from engine.result_folder import write_tables
+from engine.runs.analysis import run_experiment
+from engine.input.readers import load_dataset
+from engine.evaluation.experiment import experiment_json_text, load_experiment, parse_experiment
+from engine.foundation.progress import run_to_end
+from engine.output.result_folder import write_tables
 
 CONTRACT = {
     "fold_scores.csv": ["model", "repeat", "fold", "metric", "score", "n_train", "n_test",
@@ -117,10 +117,10 @@ def test_saved_csv_path_is_relative_inside_the_experiment_folder(tmp_path):
 
 
 def test_models_differing_only_in_C_share_one_aloocv_curve():
-    from engine.aloocv import alo_curve
-    from engine.aloocv import prepared_matrix, run_aloocv
-    from engine.catalogue import expand_models
-    from engine.experiment import AloocvSettings
+    from engine.evaluation.aloocv import alo_curve
+    from engine.evaluation.aloocv import prepared_matrix, run_aloocv
+    from engine.evaluation.catalogue import expand_models
+    from engine.evaluation.experiment import AloocvSettings
 
     dataset = load_dataset({"builtin": "breast_cancer"})
     models = expand_models([{"estimator": "LogisticRegression", "scale": True,

@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 from scipy.io import arff as scipy_arff
 
-from engine.arff import read_arff
-from engine.readers import load_dataset
-from engine.java_dates import compile_pattern
-from engine.readers import read_table
+from engine.input.arff import read_arff
+from engine.input.readers import load_dataset
+from engine.input.java_dates import compile_pattern
+from engine.input.readers import read_table
 from tests.helpers import EXAMPLES, WEKA_JAR, needs_examples, needs_weka
 
 HERE = os.path.dirname(os.path.abspath(__file__))

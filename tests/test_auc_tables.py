@@ -10,13 +10,13 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
-from engine.curves.auc_tables import auc_tables
-from engine.curves.delong import delong_interval, delong_test
-from engine.curves.ledell import ledell_interval
+from engine.evaluation.curves.auc_tables import auc_tables
+from engine.evaluation.curves.delong import delong_interval, delong_test
+from engine.evaluation.curves.ledell import ledell_interval
 
 
 def _predictions(x, y, classes, models, n_repeats=2, n_splits=5):
-    """A predictions.csv table (as engine.curves.predictions writes it), by hand."""
+    """A predictions.csv table (as engine.evaluation.curves.predictions writes it), by hand."""
     frames = []
     splits = RepeatedStratifiedKFold(n_splits=n_splits, n_repeats=n_repeats, random_state=0)
     for i, (train, test) in enumerate(splits.split(x, y)):

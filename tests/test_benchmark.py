@@ -1,4 +1,4 @@
-"""engine.benchmark: several data sets run like single ones, stacked tables, progress over
+"""engine.runs.benchmark: several data sets run like single ones, stacked tables, progress over
 all fits, checks before any fit, cancelling; the guards and the result folder for them."""
 import json
 
@@ -6,15 +6,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import engine.cv
-from engine import guards
-from engine.across import TABLE_FILES, compare_across
-from engine.analysis import run_experiment
-from engine.benchmark import (DatasetStep, load_datasets, planned_steps, run_benchmark,
-                              stack_tables)
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
-from engine.result_folder import KNOWN_TABLES, read_manifest, write_result_folder
+import engine.evaluation.cv
+from engine.runs import guards
+from engine.runs.across import TABLE_FILES, compare_across
+from engine.runs.analysis import run_experiment
+from engine.runs.benchmark import (DatasetStep, load_datasets, planned_steps, run_benchmark,
+                                   stack_tables)
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
+from engine.output.result_folder import KNOWN_TABLES, read_manifest, write_result_folder
 
 BLOCKS = [{"builtin": "moons", "n_samples": 80, "noise": 0.3, "random_state": 2},
           {"builtin": "iris", "name": "Iris flowers"},
@@ -45,12 +45,12 @@ def ran():
 def fits(monkeypatch):
     """Counts the cross-validation's fits (in this process: n_jobs=1)."""
     count = []
-    original = engine.cv.fit_and_score
+    original = engine.evaluation.cv.fit_and_score
 
     def counted(*args, **kwargs):
         count.append(1)
         return original(*args, **kwargs)
-    monkeypatch.setattr(engine.cv, "fit_and_score", counted)
+    monkeypatch.setattr(engine.evaluation.cv, "fit_and_score", counted)
     return count
 
 
@@ -220,7 +220,7 @@ def test_one_dataset_in_the_list_gives_its_ranks_only():
 
 def test_run_experiment_refuses_several_datasets():
     with pytest.raises(ValueError, match="this experiment has 3 data sets: run it with "
-                                         "engine.benchmark.run_benchmark"):
+                                         "engine.runs.benchmark.run_benchmark"):
         next(run_experiment(several()))
 
 

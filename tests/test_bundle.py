@@ -181,8 +181,8 @@ def _failures_per_model(program, folder, models: list) -> dict:
 
 
 def test_every_catalogue_estimator_fits(program, tmp_path):
-    """The estimators engine/catalogue.py imports by name are in the bundle."""
-    from engine.catalogue import CATALOGUE
+    """The estimators engine/evaluation/catalogue.py imports by name are in the bundle."""
+    from engine.evaluation.catalogue import CATALOGUE
 
     failed = _failures_per_model(program, tmp_path, [
         {"name": name.lower(), "estimator": name, "params": {}} for name in CATALOGUE])
@@ -190,7 +190,7 @@ def test_every_catalogue_estimator_fits(program, tmp_path):
 
 
 def test_every_resampling_fits(program, tmp_path):
-    """The imbalanced-learn samplers engine/imbalance.py imports by name are in the bundle
+    """The imbalanced-learn samplers engine/input/imbalance.py imports by name are in the bundle
     (when the bundle was built with the "imbalance" extra, as .ci/bundle builds it)."""
     peer("imblearn")
     failed = _failures_per_model(program, tmp_path, [

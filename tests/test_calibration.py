@@ -9,15 +9,16 @@ from sklearn.metrics import brier_score_loss, log_loss
 from sklearn.model_selection import StratifiedKFold
 from sklearn.naive_bayes import GaussianNB
 
-import engine.calibration.analysis as calibration
-from engine.calibration import (apply_calibration_map, calibration_scores, fit_calibration_map,
-                                fold_score_matrix, reliability_diagram, run_calibration)
-from engine.catalogue import expand_models
-from engine.cv import CVConfig, make_splits, run_cv
-from engine.data import dataset_from_frame, load_builtin
-from engine.experiment import CalibrationSettings
-from engine.progress import run_to_end
-from engine.stats import compare_models
+import engine.evaluation.calibration.analysis as calibration
+from engine.evaluation.calibration import (apply_calibration_map, calibration_scores,
+                                           fit_calibration_map, fold_score_matrix,
+                                           reliability_diagram, run_calibration)
+from engine.evaluation.catalogue import expand_models
+from engine.evaluation.cv import CVConfig, make_splits, run_cv
+from engine.input.data import dataset_from_frame, load_builtin
+from engine.evaluation.experiment import CalibrationSettings
+from engine.foundation.progress import run_to_end
+from engine.evaluation.stats import compare_models
 from tests.helpers import Recorder
 
 CONFIG = CVConfig(n_splits=5, n_repeats=2, random_state=0)

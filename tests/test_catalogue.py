@@ -1,9 +1,9 @@
 """The model catalogue: names, grids, parameter validation, and no code from files."""
 import pytest
 
-from engine.catalogue import (CATALOGUE, estimator_class, expand_models, make_pipeline,
-                              parameter_specs, presets)
-from engine.data import load_builtin
+from engine.evaluation.catalogue import (CATALOGUE, estimator_class, expand_models, make_pipeline,
+                                         parameter_specs, presets)
+from engine.input.data import load_builtin
 
 SEED_GRID = [{"estimator": "SVC", "params": {"random_state": 0},
               "grid": [{"kernel": ["linear"]}, {"kernel": ["poly"], "degree": [2, 3]},
@@ -68,7 +68,7 @@ def test_presets_expand():
 
 
 def test_placeholder_defaults_show_the_effective_value():
-    from engine.catalogue import parameter_specs
+    from engine.evaluation.catalogue import parameter_specs
 
     specs = {(name, s.name): s for name in ("LogisticRegression", "SVC")
              for s in parameter_specs(name)}

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from engine.processes import Terminated, descendants, terminate_like_interrupt
+from engine.foundation.processes import Terminated, descendants, terminate_like_interrupt
 from tests.helpers import PROMPT, assert_all_end_within, loky_workers as workers, results
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
@@ -100,7 +100,7 @@ def test_workers_do_not_outlive_a_killed_runner(tmp_path, family):
 def test_a_tied_process_ends_with_its_parent(tmp_path, family, death_signal):
     """The kernel's parent-death signal, and the polling watchdog alone."""
     tied = tmp_path / "tied"
-    child = ("import sys, time; sys.path.insert(0, %r); from engine.processes import "
+    child = ("import sys, time; sys.path.insert(0, %r); from engine.foundation.processes import "
              "tie_to_parent; import os; tie_to_parent(os.getppid(), %r); "
              "open(%r, 'w').close(); time.sleep(60)" % (ROOT, death_signal, str(tied)))
     parent = ("import subprocess, sys, time; p = subprocess.Popen([sys.executable, '-c', %r]); "

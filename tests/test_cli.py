@@ -227,7 +227,7 @@ def test_a_folder_the_app_did_not_write_is_refused_before_computing(tmp_path):
 ])
 def test_ctrl_c_while_writing_says_what_the_folder_holds(tmp_path, monkeypatch, capsys,
                                                           where, message):
-    from engine import result_folder
+    from engine.output import result_folder
     from engine.cli import run
 
     exp = write_experiment(tmp_path / "exp.json")

@@ -9,10 +9,10 @@ import time
 import pandas as pd
 import pytest
 
-from engine.analysis import run_experiment
-from engine.experiment import load_experiment
-from engine.progress import run_to_end
-from engine.result_folder import write_tables
+from engine.runs.analysis import run_experiment
+from engine.evaluation.experiment import load_experiment
+from engine.foundation.progress import run_to_end
+from engine.output.result_folder import write_tables
 from tests.helpers import MAIN, ROOT, assert_one_error_line, results, run_main
 
 EXAMPLE = os.path.join(ROOT, "resources", "examples", "five_models_six_datasets.json")

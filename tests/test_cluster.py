@@ -1,4 +1,4 @@
-"""The Dask cluster backend (engine.cluster): the same tables as ``--jobs 1``, the data sent
+"""The Dask cluster backend (engine.evaluation.cluster): the same tables as ``--jobs 1``, the data sent
 once, a cancel that leaves nothing on the scheduler, clear errors."""
 import os
 import signal
@@ -10,15 +10,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.analysis import run_experiment
-from engine.catalogue import expand_models
-from engine.cluster import (INSTALL, ClusterSpec, check_workers, import_distributed,
-                            open_cluster, shared_arguments)
-from engine.cv import CVConfig, run_cv
-from engine.data import load_builtin
-from engine.experiment import parse_experiment
-from engine.parallel import run_calls
-from engine.progress import run_to_end
+from engine.runs.analysis import run_experiment
+from engine.evaluation.catalogue import expand_models
+from engine.evaluation.cluster import (INSTALL, ClusterSpec, check_workers, import_distributed,
+                                       open_cluster, shared_arguments)
+from engine.evaluation.cv import CVConfig, run_cv
+from engine.input.data import load_builtin
+from engine.evaluation.experiment import parse_experiment
+from engine.evaluation.parallel import run_calls
+from engine.foundation.progress import run_to_end
 from tests.peers import peer
 from tests.helpers import MAIN, run_main, slow_experiment, write_experiment
 

@@ -1,12 +1,12 @@
-"""engine.columns names the columns the result tables really have: a table renamed in the
+"""engine.foundation.columns names the columns the result tables really have: a table renamed in the
 engine fails here, not silently in the GUI that reads it by these names."""
 import pytest
 
-from engine import columns
-from engine.analysis import run_experiment
-from engine.benchmark import run_benchmark
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
+from engine.foundation import columns
+from engine.runs.analysis import run_experiment
+from engine.runs.benchmark import run_benchmark
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
 
 MODELS = [{"name": "lr", "estimator": "LogisticRegression", "params": {"max_iter": 500}},
           {"name": "nb", "estimator": "GaussianNB"},

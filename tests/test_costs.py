@@ -15,18 +15,18 @@ from sklearn.metrics import confusion_matrix, make_scorer
 from sklearn.model_selection import (GridSearchCV, RepeatedStratifiedKFold,
                                      TunedThresholdClassifierCV, cross_validate)
 
-from engine.analysis import run_experiment
-from engine.catalogue import ModelSpec, make_pipeline
-from engine.costs import (COST_METRIC, cost_metric_problem, cost_notes, expected_cost,
-                          is_threshold_free)
-from engine.cv import CVConfig, make_splits, run_cv
-from engine.readers import load_dataset
-from engine.experiment import parse_experiment
-from engine.fingerprint import fit_keys
-from engine.progress import run_to_end
-from engine.stats import metric_family
-from engine.store import ResultStore
-from engine.verdict import metric_label
+from engine.runs.analysis import run_experiment
+from engine.evaluation.catalogue import ModelSpec, make_pipeline
+from engine.evaluation.costs import (COST_METRIC, cost_metric_problem, cost_notes, expected_cost,
+                                     is_threshold_free)
+from engine.evaluation.cv import CVConfig, make_splits, run_cv
+from engine.input.readers import load_dataset
+from engine.evaluation.experiment import parse_experiment
+from engine.runs.fingerprint import fit_keys
+from engine.foundation.progress import run_to_end
+from engine.evaluation.stats import metric_family
+from engine.runs.store import ResultStore
+from engine.evaluation.verdict import metric_label
 
 DATA = Path(__file__).parent / "data" / "creditcard.csv"
 COSTS = [[0, 1], [10, 0]]          # [[c_tn, c_fp], [c_fn, c_tp]]: a miss costs ten alarms
@@ -291,7 +291,7 @@ def test_headless_run_writes_the_expected_cost(tmp_path):
 
 
 def test_several_data_sets_with_three_classes_are_refused_before_any_fit():
-    from engine.benchmark import run_benchmark
+    from engine.runs.benchmark import run_benchmark
 
     experiment = parse_experiment({
         "datasets": [{"builtin": "breast_cancer"}, {"builtin": "iris"}],

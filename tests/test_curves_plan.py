@@ -1,8 +1,8 @@
-"""The learning curves' fits in the one count of a run (engine.run_plan, issue #29):
+"""The learning curves' fits in the one count of a run (engine.runs.run_plan, issue #29):
 fractions x outer folds x compared models, in the steps, the budget and the words."""
-from engine.benchmark import planned_steps
-from engine.experiment import parse_experiment
-from engine.run_plan import plan_run
+from engine.runs.benchmark import planned_steps
+from engine.evaluation.experiment import parse_experiment
+from engine.runs.run_plan import plan_run
 
 MODELS = [{"name": "nb", "estimator": "GaussianNB"},
           {"name": "tuned", "estimator": "LogisticRegression",

@@ -14,10 +14,10 @@ from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_predict
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from engine.analysis import run_experiment
-from engine.experiment import DEFAULT_LEARNING, CurvesSettings, parse_experiment
-from engine.progress import run_to_end
-from engine.store import ResultStore
+from engine.runs.analysis import run_experiment
+from engine.evaluation.experiment import DEFAULT_LEARNING, CurvesSettings, parse_experiment
+from engine.foundation.progress import run_to_end
+from engine.runs.store import ResultStore
 from tests.test_cli import assert_one_error_line, run_main, write_experiment
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")

@@ -7,9 +7,9 @@ import pytest
 from sklearn.metrics import (average_precision_score, precision_recall_curve, roc_auc_score,
                              roc_curve)
 
-from engine.analysis import run_experiment
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
+from engine.runs.analysis import run_experiment
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
 
 TOL = dict(rtol=0, atol=1e-12)
 

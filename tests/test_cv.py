@@ -4,10 +4,10 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
 
-from engine.catalogue import ModelSpec, expand_models, make_pipeline
-from engine.cv import CVConfig, make_splits, run_cv
-from engine.data import dataset_from_frame, load_builtin
-from engine.progress import Progress, run_to_end
+from engine.evaluation.catalogue import ModelSpec, expand_models, make_pipeline
+from engine.evaluation.cv import CVConfig, make_splits, run_cv
+from engine.input.data import dataset_from_frame, load_builtin
+from engine.foundation.progress import Progress, run_to_end
 
 
 def _sk_scores(dataset, spec, config, metric):

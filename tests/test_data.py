@@ -3,8 +3,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.data import BUILTINS, load_builtin, load_csv
-from engine.readers import load_dataset
+from engine.input.data import BUILTINS, load_builtin, load_csv
+from engine.input.readers import load_dataset
 
 ROWS = [("1.5", "red", "yes"), ("2.0", "blue", "no"), ("", "red", "yes"), ("3.25", "", "no"),
         ("0.5", "grün", "yes"), ("4.0", "blue", "no")]

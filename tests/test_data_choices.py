@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.data import dataset_from_frame, load_builtin, load_csv
-from engine.readers import load_dataset
-from engine.data_checks import target_problem
+from engine.input.data import dataset_from_frame, load_builtin, load_csv
+from engine.input.readers import load_dataset
+from engine.input.data_checks import target_problem
 
 PENGUINS = os.path.join(os.path.dirname(__file__), "data", "penguins.csv")
 

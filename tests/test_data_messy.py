@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.csv_values import STRAY_MAX_CELLS, plain_number, visible
-from engine.data import dataset_from_frame, load_csv, read_csv_table
-from engine.readers import load_dataset
+from engine.input.csv_values import STRAY_MAX_CELLS, plain_number, visible
+from engine.input.data import dataset_from_frame, load_csv, read_csv_table
+from engine.input.readers import load_dataset
 
 PENGUINS = os.path.join(os.path.dirname(__file__), "data", "penguins.csv")
 NUMBERS = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g", "year"]
@@ -233,7 +233,7 @@ def test_bad_number_formats(options, message):
 def test_header_names_equal_once_stripped_get_numbered(tmp_path):
     """'x' and 'x\\x85' (a NEL, which str.strip removes) would give two columns of one
     name (found by the CSV fuzzer); they are numbered as pandas numbers duplicates."""
-    from engine.data import load_csv, unique_names
+    from engine.input.data import load_csv, unique_names
 
     assert unique_names(["0", "0", "0.1", "a", "0"]) == ["0", "0.2", "0.1", "a", "0.3"]
     path = tmp_path / "nel.csv"

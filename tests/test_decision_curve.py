@@ -3,12 +3,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.catalogue import expand_models
-from engine.curves.decision import (THRESHOLDS, TREAT_ALL, TREAT_NONE, decision_analysis,
-                                    decision_pairs, net_benefit)
-from engine.cv import CVConfig, run_cv
-from engine.data import load_builtin
-from engine.progress import run_to_end
+from engine.evaluation.catalogue import expand_models
+from engine.evaluation.curves.decision import (THRESHOLDS, TREAT_ALL, TREAT_NONE, decision_analysis,
+                                               decision_pairs, net_benefit)
+from engine.evaluation.cv import CVConfig, run_cv
+from engine.input.data import load_builtin
+from engine.foundation.progress import run_to_end
 from tests.peers import peer
 
 CONFIG = CVConfig(n_splits=5, n_repeats=3, random_state=0)
@@ -127,8 +127,8 @@ def test_pairs_need_two_models():
 
 def test_recomputed_from_predictions_csv(cancer_cv):
     """Anyone can recompute the curves from predictions.csv alone."""
-    from engine.curves.decision import decision_curves
-    from engine.curves.predictions import predictions_table
+    from engine.evaluation.curves.decision import decision_curves
+    from engine.evaluation.curves.predictions import predictions_table
 
     dataset, cv = cancer_cv
     table = predictions_table(cv, dataset)

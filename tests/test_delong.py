@@ -4,7 +4,7 @@ import pytest
 from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 
-from engine.curves.delong import delong_covariance, delong_interval, delong_test
+from engine.evaluation.curves.delong import delong_covariance, delong_interval, delong_test
 
 
 def _pair_components(y, s):
@@ -71,7 +71,7 @@ def test_one_class_refused():
         delong_interval([1, 1, 1], [0.2, 0.3, 0.4])
 
 
-# ---- LeDell, Petersen & van der Laan's interval (engine.curves.ledell)
+# ---- LeDell, Petersen & van der Laan's interval (engine.evaluation.curves.ledell)
 
 def _ledell_loop(y, s, fold, groups=None, level=0.95):
     """ci.cvAUC / ci.pooled.cvAUC written out row by row (ties count 1/2)."""
@@ -115,14 +115,14 @@ def folded(scores):
 
 
 def test_ledell_equals_row_loop(folded):
-    from engine.curves.ledell import ledell_interval
+    from engine.evaluation.curves.ledell import ledell_interval
     y, s, fold = folded
     assert ledell_interval(y, s, fold, level=0.9) == pytest.approx(
         _ledell_loop(y, s, fold, level=0.9), rel=1e-12, abs=1e-14)
 
 
 def test_ledell_grouped_equals_row_loop(folded):
-    from engine.curves.ledell import ledell_interval
+    from engine.evaluation.curves.ledell import ledell_interval
     y, s, fold = folded
     groups = np.arange(len(y)) // 10 * 10 + fold    # groups stay inside a fold
     ours = ledell_interval(y, s, fold, groups=groups)
@@ -131,7 +131,7 @@ def test_ledell_grouped_equals_row_loop(folded):
 
 
 def test_ledell_one_row_groups_equal_ungrouped(folded):
-    from engine.curves.ledell import ledell_interval
+    from engine.evaluation.curves.ledell import ledell_interval
     y, s, fold = folded
     assert ledell_interval(y, s, fold, groups=np.arange(len(y))) == pytest.approx(
         ledell_interval(y, s, fold), rel=1e-13)

@@ -2,7 +2,7 @@
 
 pROC's ``direction="auto"`` would flip a score whose AUC is below one half; every call
 here sets ``levels`` and ``direction="<"`` (higher score = the positive class), which is
-what :mod:`engine.curves.delong` assumes.
+what :mod:`engine.evaluation.curves.delong` assumes.
 """
 import numpy as np
 import pandas as pd
@@ -14,7 +14,7 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from engine.curves.delong import delong_interval, delong_test
+from engine.evaluation.curves.delong import delong_interval, delong_test
 from tests.peers import r_package_skip, run_r
 
 pytestmark = r_package_skip("pROC", reason="parity with R's pROC needs R and pROC")
@@ -84,7 +84,7 @@ def test_wine_one_vs_rest_intervals_and_tests(tmp_path):
     """A real three-class set: each class against the rest, two models, via auc_tables."""
     from sklearn.datasets import load_wine
 
-    from engine.curves.auc_tables import auc_tables
+    from engine.evaluation.curves.auc_tables import auc_tables
 
     x, y = load_wine(return_X_y=True)
     classes = ["class_0", "class_1", "class_2"]

@@ -1,4 +1,4 @@
-"""Coded errors (engine.errors): each store and grouping problem carries its code and
+"""Coded errors (engine.foundation.errors): each store and grouping problem carries its code and
 fields, an error pickles as a value, and it crosses the process boundary with its code."""
 import os
 import pickle
@@ -7,11 +7,11 @@ import sqlite3
 import numpy as np
 import pytest
 
-from engine.errors import CODES, EngineError, error_code, error_fields, is_store_error
-from engine.groups import check_grouped_folds
-from engine.progress import run_to_end
-from engine.runner import JobFailed, run_in_process
-from engine.store import ResultStore, check_store_path
+from engine.foundation.errors import CODES, EngineError, error_code, error_fields, is_store_error
+from engine.input.groups import check_grouped_folds
+from engine.foundation.progress import run_to_end
+from engine.runs.runner import JobFailed, run_in_process
+from engine.runs.store import ResultStore, check_store_path
 
 
 @pytest.fixture
@@ -152,7 +152,7 @@ def test_a_child_that_dies_fails_with_the_process_died_code():
 
 
 def test_a_data_file_without_rows_is_data_no_rows(tmp_path):
-    from engine.data import load_csv
+    from engine.input.data import load_csv
 
     csv = tmp_path / "empty.csv"
     csv.write_text("a,b,target\n")

@@ -11,10 +11,10 @@ from tests.peers import peer
 
 openpyxl = peer("openpyxl")
 
-from engine.data import read_csv_table  # noqa: E402
-from engine.readers import load_dataset  # noqa: E402
-from engine.excel import read_excel_table, sheet_names  # noqa: E402
-from engine.readers import read_table  # noqa: E402
+from engine.input.data import read_csv_table  # noqa: E402
+from engine.input.readers import load_dataset  # noqa: E402
+from engine.input.excel import read_excel_table, sheet_names  # noqa: E402
+from engine.input.readers import read_table  # noqa: E402
 
 HEADER = ["height", "colour", "weight", "count", "species"]
 

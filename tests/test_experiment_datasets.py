@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from engine.readers import load_dataset
-from engine.dataset_names import default_name, name_problem
-from engine.experiment import experiment_json_text, load_experiment, parse_experiment
+from engine.input.readers import load_dataset
+from engine.input.dataset_names import default_name, name_problem
+from engine.evaluation.experiment import experiment_json_text, load_experiment, parse_experiment
 
 MODELS = [{"name": "nb", "estimator": "GaussianNB"}]
 

@@ -10,14 +10,14 @@ from sklearn.metrics import f1_score, make_scorer, precision_score, recall_score
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.naive_bayes import GaussianNB
 
-from engine.analysis import run_experiment
-from engine.catalogue import ModelSpec, seed_entry
-from engine.cv import CVConfig, run_cv
-from engine.data import dataset_from_frame, load_builtin
-from engine.experiment import parse_experiment
-from engine.metrics import FAST_METRICS, FoldScorer, default_metric, metrics_for
-from engine.progress import run_to_end
-from engine.stats import compare_models, summary_table
+from engine.runs.analysis import run_experiment
+from engine.evaluation.catalogue import ModelSpec, seed_entry
+from engine.evaluation.cv import CVConfig, run_cv
+from engine.input.data import dataset_from_frame, load_builtin
+from engine.evaluation.experiment import parse_experiment
+from engine.evaluation.metrics import FAST_METRICS, FoldScorer, default_metric, metrics_for
+from engine.foundation.progress import run_to_end
+from engine.evaluation.stats import compare_models, summary_table
 
 
 def _frame(X, y):
@@ -250,7 +250,7 @@ def test_unscaled_scale_sensitive_models_are_noted():
 def test_a_european_spreadsheet_gives_the_clean_files_scores(tmp_path):
     import os
 
-    from engine.data import load_csv
+    from engine.input.data import load_csv
 
     clean = os.path.join(os.path.dirname(__file__), "data", "penguins.csv")
     frame = pd.read_csv(clean)

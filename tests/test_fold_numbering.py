@@ -13,11 +13,11 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import RepeatedStratifiedKFold
 
-from engine.analysis import run_experiment
-from engine.cv import FoldScores, split_label, split_number
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
-from engine.result_folder import write_tables
+from engine.runs.analysis import run_experiment
+from engine.evaluation.cv import FoldScores, split_label, split_number
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
+from engine.output.result_folder import write_tables
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 K, R = 3, 2

@@ -2,7 +2,7 @@
 
 Files are made from random bytes and from random tables written in utf-8, latin-1,
 cp1252 or utf-16, with comma, semicolon, tab or vertical-bar separators, quoted cells,
-ragged rows, decimal commas, missing markers and comment lines; ``engine.data.load_csv``
+ragged rows, decimal commas, missing markers and comment lines; ``engine.input.data.load_csv``
 reads each with or without the encoding and separator given, and a target column
 chosen or not.  A few files also go through the headless runner (exit 0 or 2, no
 traceback, nothing half-written).  Bounded: 1,210 reader examples (about 10 s) and 6
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.data import Dataset, load_csv
+from engine.input.data import Dataset, load_csv
 from tests.helpers import results
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

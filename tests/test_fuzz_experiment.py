@@ -14,8 +14,8 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.experiment import Experiment, parse_experiment
-from engine.schema import experiment_schema
+from engine.evaluation.experiment import Experiment, parse_experiment
+from engine.foundation.schema import experiment_schema
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VALID = [json.load(open(path, encoding="utf-8"))
@@ -64,9 +64,9 @@ json_values = st.recursive(
 
 def assert_parsed_or_one_line(data) -> None:
     forbidden = AssertionError("parse_experiment must not read data")
-    with mock.patch("engine.readers.load_dataset", side_effect=forbidden), \
-            mock.patch("engine.data.read_csv_table", side_effect=forbidden), \
-            mock.patch("engine.data.load_builtin", side_effect=forbidden):
+    with mock.patch("engine.input.readers.load_dataset", side_effect=forbidden), \
+            mock.patch("engine.input.data.read_csv_table", side_effect=forbidden), \
+            mock.patch("engine.input.data.load_builtin", side_effect=forbidden):
         try:
             result = parse_experiment(data)
         except ValueError as exc:

@@ -10,14 +10,14 @@ from sklearn.model_selection import (RepeatedStratifiedKFold, StratifiedGroupKFo
                                      cross_val_score)
 
 import resources
-from engine.analysis import run_experiment
-from engine.catalogue import make_pipeline
-from engine.cv import CVConfig
-from engine.data import dataset_from_frame
-from engine.experiment import experiment_json_text, load_experiment, parse_experiment
-from engine.grouping_gap import GAP_COLUMNS, gap_sentence
-from engine.guards import check_run
-from engine.progress import run_to_end
+from engine.runs.analysis import run_experiment
+from engine.evaluation.catalogue import make_pipeline
+from engine.evaluation.cv import CVConfig
+from engine.input.data import dataset_from_frame
+from engine.evaluation.experiment import experiment_json_text, load_experiment, parse_experiment
+from engine.runs.grouping_gap import GAP_COLUMNS, gap_sentence
+from engine.runs.guards import check_run
+from engine.foundation.progress import run_to_end
 from tests.helpers import assert_one_error_line, run_main, visits
 
 EXAMPLE = resources.example_path("repeated_subjects.json")
@@ -210,7 +210,7 @@ def test_headless_refuses_a_gap_without_enough_groups(tmp_path):
                                   for name in resources.example_names()])
 def test_every_shipped_example_runs(name):
     """Each shipped example, as shipped but with one repeat (its data found beside it)."""
-    from engine.benchmark import run_benchmark
+    from engine.runs.benchmark import run_benchmark
 
     path = resources.example_path(name)
     with open(path, encoding="utf-8") as handle:

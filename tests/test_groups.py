@@ -6,14 +6,14 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import StratifiedGroupKFold, cross_val_score
 
-from engine.catalogue import expand_models, make_pipeline
-from engine.cv import CVConfig, fold_notes, make_splits, run_cv
-from engine.data import dataset_from_frame
-from engine.readers import load_dataset
-from engine.groups import groups_per_class
-from engine.notes import CODES
-from engine.progress import run_to_end
-from engine.schema import check_experiment_schema
+from engine.evaluation.catalogue import expand_models, make_pipeline
+from engine.evaluation.cv import CVConfig, fold_notes, make_splits, run_cv
+from engine.input.data import dataset_from_frame
+from engine.input.readers import load_dataset
+from engine.input.groups import groups_per_class
+from engine.foundation.notes import CODES
+from engine.foundation.progress import run_to_end
+from engine.foundation.schema import check_experiment_schema
 from tests.helpers import assert_one_error_line, run_main, visits
 
 

@@ -18,16 +18,16 @@ from sklearn.model_selection import (GridSearchCV, StratifiedGroupKFold,
                                      TunedThresholdClassifierCV, cross_validate)
 from sklearn.naive_bayes import GaussianNB
 
-import engine.calibration.analysis as calibration
-from engine.aloocv import run_aloocv
-from engine.analysis import run_experiment
-from engine.catalogue import ModelSpec, expand_models, make_pipeline
-from engine.cv import CVConfig, make_splits, run_cv
-from engine.data import dataset_from_frame
-from engine.experiment import AloocvSettings, CalibrationSettings, parse_experiment
-from engine.fingerprint import KEY_FORMAT, environment_record
-from engine.progress import run_to_end
-from engine.tuning import uses_groups, wrap_model
+import engine.evaluation.calibration.analysis as calibration
+from engine.evaluation.aloocv import run_aloocv
+from engine.runs.analysis import run_experiment
+from engine.evaluation.catalogue import ModelSpec, expand_models, make_pipeline
+from engine.evaluation.cv import CVConfig, make_splits, run_cv
+from engine.input.data import dataset_from_frame
+from engine.evaluation.experiment import AloocvSettings, CalibrationSettings, parse_experiment
+from engine.runs.fingerprint import KEY_FORMAT, environment_record
+from engine.foundation.progress import run_to_end
+from engine.evaluation.tuning import uses_groups, wrap_model
 from tests.peers import peer
 from tests.helpers import Recorder
 
@@ -236,7 +236,7 @@ def _balanced_accuracy_of(positive):
 @pytest.mark.parametrize("block", [{"scoring": "balanced_accuracy"},
                                    {"cost": [[0, 1], [4, 0]], "inner_splits": 4}])
 def test_grouped_thresholds_equal_a_hand_loop(subjects, block):
-    from engine.tuning import cost_scorer
+    from engine.evaluation.tuning import cost_scorer
 
     spec, = expand_models([{"name": "lr", "estimator": "LogisticRegression", "scale": True,
                             "threshold": block}])
@@ -400,7 +400,7 @@ def test_grouped_inner_folds_give_the_same_tables_with_two_workers(subjects):
 @pytest.mark.slow
 def test_grouped_inner_folds_give_the_same_tables_on_a_dask_cluster(subjects):
     peer("distributed")
-    from engine.cluster import ClusterSpec, open_cluster
+    from engine.evaluation.cluster import ClusterSpec, open_cluster
 
     experiment = parse_experiment(GROUPED_RUN)
     serial = run_to_end(run_experiment(experiment, dataset=subjects))

@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import StratifiedGroupKFold
 
-from engine.catalogue import expand_models
-from engine.cv import CVConfig, make_splits, run_cv
-from engine.readers import load_dataset
-from engine.progress import run_to_end
+from engine.evaluation.catalogue import expand_models
+from engine.evaluation.cv import CVConfig, make_splits, run_cv
+from engine.input.readers import load_dataset
+from engine.foundation.progress import run_to_end
 
 DATA = Path(__file__).parent / "data" / "orthodont.csv"
 

@@ -1,15 +1,17 @@
-"""engine.guards: fits counted, memory estimated, absurd requests refused before computing."""
+"""engine.runs.guards: fits counted, memory estimated, absurd requests refused before computing."""
 import json
 import os
 import time
 
 import pytest
 
-from engine import file_checks, guards, machine, param_caps
-from engine.data import load_builtin
-from engine.readers import load_dataset
-from engine.catalogue import count_models
-from engine.experiment import load_experiment, parse_experiment
+from engine.input import file_checks
+from engine.runs import guards
+from engine.foundation import machine, param_caps
+from engine.input.data import load_builtin
+from engine.input.readers import load_dataset
+from engine.evaluation.catalogue import count_models
+from engine.evaluation.experiment import load_experiment, parse_experiment
 
 GB = 10 ** 9
 
@@ -114,7 +116,7 @@ def test_grids_are_counted_without_expanding_them(tmp_path):
 def test_absurd_parameters_are_refused(entry, fragment):
     """Caps are refused when the file is read (at the parameter's place) and again by the
     run check; n_neighbors needs the data, so only the run check can."""
-    from engine.catalogue import ModelSpec
+    from engine.evaluation.catalogue import ModelSpec
 
     pname = next(iter(entry["params"]))
     if pname != "n_neighbors":

@@ -2,7 +2,7 @@
 nothing it started outlives the window's process, even a killed one.
 
 The driver below stands in for the window: it runs ``run_experiment`` through
-:func:`engine.runner.run_in_process` (as :class:`gui.jobs.Job` does, without Qt) on a long
+:func:`engine.runs.runner.run_in_process` (as :class:`gui.jobs.Job` does, without Qt) on a long
 run, with each start method, and prints each progress record.
 """
 import signal
@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from engine.processes import descendants
+from engine.foundation.processes import descendants
 from tests.helpers import ROOT, assert_all_end_within, loky_workers
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
@@ -21,10 +21,10 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
 DRIVER = """
 import sys
 sys.path.insert(0, {root!r})
-from engine.analysis import run_experiment
-from engine.readers import load_dataset
-from engine.experiment import parse_experiment
-from engine.runner import Heartbeat, Precompute, run_in_process
+from engine.runs.analysis import run_experiment
+from engine.input.readers import load_dataset
+from engine.evaluation.experiment import parse_experiment
+from engine.runs.runner import Heartbeat, Precompute, run_in_process
 
 if __name__ == "__main__":
     experiment = parse_experiment({{

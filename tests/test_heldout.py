@@ -1,6 +1,6 @@
 """The held-out test: scores equal scikit-learn fitting the same pipelines on all training
 rows and scoring the test file; bootstrap intervals equal scipy's bootstrap with the same
-seed; DeLong's interval is engine.curves.delong's on the same scores; bad test files are
+seed; DeLong's interval is engine.evaluation.curves.delong's on the same scores; bad test files are
 one error line before any fit; saved models predict what the final model predicts."""
 import inspect
 import json
@@ -15,12 +15,12 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 
-from engine.catalogue import expand_models
+from engine.evaluation.catalogue import expand_models
 from engine.cli import predict, run
-from engine.data import load_dataset
-from engine.heldout import load_test_set, run_heldout
-from engine.heldout.saved import load_model
-from engine.progress import run_to_end
+from engine.input.readers import load_dataset
+from engine.runs.heldout import load_test_set, run_heldout
+from engine.runs.heldout.saved import load_model
+from engine.foundation.progress import run_to_end
 from tests.peers import peer
 
 FEATURES = ["mean radius", "mean texture", "mean smoothness", "worst concavity",
@@ -116,7 +116,7 @@ def test_bootstrap_intervals_equal_scipy_bootstrap_with_the_same_seed(files, hel
 
 
 def test_delong_row_is_delong_of_the_final_models_scores(files, heldout):
-    from engine.curves.delong import delong_interval
+    from engine.evaluation.curves.delong import delong_interval
 
     result, _ = heldout
     X, y, X_test, y_test = split_arrays(files[1])
@@ -247,8 +247,8 @@ def test_a_new_alpha_moves_both_intervals_without_refitting(files, heldout):
 
 
 def test_progress_counts_the_final_fits_and_the_result_has_the_table(files):
-    from engine.analysis import run_experiment
-    from engine.experiment import load_experiment
+    from engine.runs.analysis import run_experiment
+    from engine.evaluation.experiment import load_experiment
 
     folder, _ = files
     path = write_exp(folder, "progress.json", models=[{"name": "nb", "estimator": "GaussianNB"}],
@@ -262,9 +262,9 @@ def test_progress_counts_the_final_fits_and_the_result_has_the_table(files):
 def test_a_metric_a_model_cannot_give_is_empty_and_said_in_a_note():
     from sklearn.datasets import load_iris
 
-    from engine.data import dataset_from_frame
-    from engine.heldout.test_file import test_set_from_frame
-    from engine.notes import note_code, note_fields
+    from engine.input.data import dataset_from_frame
+    from engine.runs.heldout.test_file import test_set_from_frame
+    from engine.foundation.notes import note_code, note_fields
 
     frame = load_iris(as_frame=True).frame.sample(frac=1, random_state=0).reset_index(drop=True)
     train = dataset_from_frame(frame.iloc[:100].reset_index(drop=True), "target")
@@ -281,7 +281,7 @@ def test_a_metric_a_model_cannot_give_is_empty_and_said_in_a_note():
 
 
 def test_the_experiment_keeps_test_and_save_models_and_saves_the_path_relative(tmp_path):
-    from engine.experiment import experiment_json_text, parse_experiment
+    from engine.evaluation.experiment import experiment_json_text, parse_experiment
 
     data = {"dataset": {"builtin": "iris"}, "models": [{"estimator": "GaussianNB"}],
             "test": {"file": str(tmp_path / "data" / "test.csv"), "decimal": ","},

@@ -12,15 +12,15 @@ from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from engine.analysis import run_experiment
-from engine.benchmark import experiment_for
-from engine.catalogue import CATALOGUE, parameter_specs, takes_class_weight
-from engine.data import dataset_from_frame, load_builtin
-from engine.experiment import parse_experiment
-from engine.imbalance import (FEW_ROWS, INSTALL_HINT, SHARE_OF_EVEN, imbalance_note,
-                              is_imbalanced)
-from engine.notes import CODES
-from engine.progress import run_to_end
+from engine.runs.analysis import run_experiment
+from engine.runs.benchmark import experiment_for
+from engine.evaluation.catalogue import CATALOGUE, parameter_specs, takes_class_weight
+from engine.input.data import dataset_from_frame, load_builtin
+from engine.evaluation.experiment import parse_experiment
+from engine.input.imbalance import (FEW_ROWS, INSTALL_HINT, SHARE_OF_EVEN, imbalance_note,
+                                    is_imbalanced)
+from engine.foundation.notes import CODES
+from engine.foundation.progress import run_to_end
 
 
 def skewed_frame(n=300, weight=0.9, seed=0) -> pd.DataFrame:

@@ -9,12 +9,12 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
 
-from engine.catalogue import expand_models, make_pipeline
-from engine.data import dataset_from_frame, load_csv
-from engine.readers import load_dataset
-from engine.data_checks import LEAK_SAMPLE_ROWS, leak_notes
-from engine.notes import CODES
-from engine.schema import check_experiment_schema
+from engine.evaluation.catalogue import expand_models, make_pipeline
+from engine.input.data import dataset_from_frame, load_csv
+from engine.input.readers import load_dataset
+from engine.input.data_checks import LEAK_SAMPLE_ROWS, leak_notes
+from engine.foundation.notes import CODES
+from engine.foundation.schema import check_experiment_schema
 from tests.helpers import run_main
 
 EXPORTS = os.path.join(os.path.dirname(__file__), "data", "exports")
@@ -230,7 +230,7 @@ def test_a_date_is_never_suggested_as_groups():
 def test_a_notes_sheet_first_is_refused_naming_the_sheets_to_read(tmp_path):
     import openpyxl
 
-    from engine.excel import NotATable
+    from engine.input.excel import NotATable
 
     book = openpyxl.Workbook()
     book.active.title = "Read me"

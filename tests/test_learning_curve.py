@@ -3,11 +3,12 @@ import numpy as np
 import pytest
 from sklearn.model_selection import learning_curve
 
-from engine.catalogue import expand_models, make_pipeline
-from engine.curves.learning import flattening, learning_summary, run_learning, training_sizes
-from engine.cv import CVConfig, make_splits, run_cv
-from engine.data import load_builtin
-from engine.progress import run_to_end
+from engine.evaluation.catalogue import expand_models, make_pipeline
+from engine.evaluation.curves.learning import (flattening, learning_summary, run_learning,
+                                               training_sizes)
+from engine.evaluation.cv import CVConfig, make_splits, run_cv
+from engine.input.data import load_builtin
+from engine.foundation.progress import run_to_end
 
 FRACTIONS = (0.1, 0.325, 0.55, 0.775, 1.0)
 
@@ -119,8 +120,8 @@ def test_the_verdict_mentions_a_curve_that_may_still_rise():
 
     import pandas as pd
 
-    from engine.curves.learning import LearningResult
-    from engine.verdict import learning_states, pair_verdict
+    from engine.evaluation.curves.learning import LearningResult
+    from engine.evaluation.verdict import learning_states, pair_verdict
 
     verdicts = pd.DataFrame({"model": ["a", "b"], "metric": "accuracy", "n_from": 50,
                              "n_to": 100, "gain": [0.05, 0.0], "se": [0.01, 0.01],
@@ -173,7 +174,7 @@ def test_shuffled_parts_equal_sklearn_shuffle_on_sorted_wine():
 
 
 def test_learning_shuffle_key_round_trips():
-    from engine.experiment import parse_experiment
+    from engine.evaluation.experiment import parse_experiment
 
     block = {"dataset": {"builtin": "wine"}, "models": [{"estimator": "GaussianNB"}],
              "curves": {"learning": [0.5, 1.0], "learning_shuffle": True}}

@@ -3,7 +3,7 @@
 * the out-of-fold predictions, filled into their final columns, equal a plain
   scikit-learn loop over the same splits (clone, fit, predict_proba / decision_function,
   predict), concatenated with pandas;
-* a CSV file read in pieces (:mod:`engine.csv_pieces`) gives the table a whole read
+* a CSV file read in pieces (:mod:`engine.input.csv_pieces`) gives the table a whole read
   gives (dtypes, values, notes, error messages), and falls back to a whole read when the
   pieces are typed differently;
 * plain float features share one array with the fits' matrix, and the headless runner
@@ -19,14 +19,14 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from engine import csv_pieces, data as data_module
-from engine.catalogue import expand_models, make_pipeline
+from engine.input import csv_pieces, data as data_module
+from engine.evaluation.catalogue import expand_models, make_pipeline
 from engine.cli import run as cli_run
-from engine import cv as cv_module
-from engine.cv import (CVConfig, FoldFit, feature_matrix, make_splits, prediction_columns,
-                       run_cv, split_label)
-from engine.data import dataset_from_frame, load_builtin, load_csv, one_block, read_csv_table
-from engine.progress import run_to_end
+from engine.evaluation import cv as cv_module
+from engine.evaluation.cv import (CVConfig, FoldFit, feature_matrix, make_splits,
+                                  prediction_columns, run_cv, split_label)
+from engine.input.data import dataset_from_frame, load_builtin, load_csv, one_block, read_csv_table
+from engine.foundation.progress import run_to_end
 
 
 # ---------------------------------------------------------------- predictions

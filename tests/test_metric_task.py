@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from sklearn.metrics import get_scorer_names
 
-from engine.experiment import parse_experiment
-from engine.metrics import (CLASSIFICATION_SCORERS, FAST_METRICS, FoldScorer, check_metrics,
-                            known_metrics, metric_problem, metrics_for)
+from engine.evaluation.experiment import parse_experiment
+from engine.evaluation.metrics import (CLASSIFICATION_SCORERS, FAST_METRICS, FoldScorer,
+                                       check_metrics, known_metrics, metric_problem, metrics_for)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASE = {"dataset": {"builtin": "moons"}, "models": [{"estimator": "GaussianNB"}]}

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
 
-from engine.metrics import FAST_METRICS, check_metrics, known_metrics
+from engine.evaluation.metrics import FAST_METRICS, check_metrics, known_metrics
 
 RNG = np.random.default_rng(7)
 

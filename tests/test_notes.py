@@ -1,7 +1,7 @@
-"""Tests for engine.notes: the codes and fields of the main kinds of note, pickling, and
+"""Tests for engine.foundation.notes: the codes and fields of the main kinds of note, pickling, and
 ``str(note)`` giving exactly the sentence the engine always wrote.
 
-Also the calibration's fold-by-fold test (engine.calibration.fold_test) against an
+Also the calibration's fold-by-fold test (engine.evaluation.calibration.fold_test) against an
 independent computation with scipy.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from engine.notes import CODES, Fields, Note, note_code, note_fields
+from engine.foundation.notes import CODES, Fields, Note, note_code, note_fields
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -63,7 +63,7 @@ def test_every_code_is_snake_case_with_a_meaning():
 
 
 #: Calls that make a note from a code: ``Note`` and the pre-run check's ``_problem``
-#: (engine.preflight: a Problem is a Note with fixes).
+#: (engine.runs.preflight: a Problem is a Note with fixes).
 NOTE_MAKERS = ("Note", "_problem")
 
 
@@ -95,7 +95,7 @@ def test_the_engine_uses_every_listed_code_and_no_other():
 
 # --------------------------------------------------------------------------- data notes
 def test_leak_note_codes_fields_and_old_text():
-    from engine.data import dataset_from_frame
+    from engine.input.data import dataset_from_frame
 
     rng = np.random.default_rng(0)
     y = np.repeat(["a", "b"], 30)
@@ -117,7 +117,7 @@ def test_leak_note_codes_fields_and_old_text():
 
 
 def test_column_notes_name_their_columns():
-    from engine.data import dataset_from_frame
+    from engine.input.data import dataset_from_frame
 
     n = 210
     frame = pd.DataFrame({"empty": [np.nan] * n, "id": [f"r{i}" for i in range(n)],
@@ -144,7 +144,7 @@ def test_column_notes_name_their_columns():
 
 
 def test_csv_reading_notes(tmp_path):
-    from engine.data import load_csv
+    from engine.input.data import load_csv
 
     path = tmp_path / "d.csv"
     rows = ["x;z;label"] + [f"{i},5;{i};{'ab'[i % 2]}" for i in range(30)]
@@ -167,7 +167,7 @@ def test_csv_reading_notes(tmp_path):
 
 # --------------------------------------------------------------------------- experiment, CV
 def test_experiment_notes():
-    from engine.experiment import parse_experiment
+    from engine.evaluation.experiment import parse_experiment
 
     experiment = parse_experiment({
         "dataset": {"builtin": "moons"},
@@ -189,7 +189,7 @@ def test_experiment_notes():
 
 
 def test_failure_notes():
-    from engine.advice import failure_notes
+    from engine.evaluation.advice import failure_notes
 
     failures = pd.DataFrame({"model": ["lr", "lr", "nb"], "repeat": [1, 1, 1],
                              "fold": [1, 2, 1], "kind": ["warning", "warning", "error"],
@@ -210,9 +210,9 @@ def test_a_search_that_cannot_score_its_candidates_is_told_why():
     """A tuned SVC without probabilities on three classes (ROC AUC needs them): the inner
     search warns that scoring failed and that its scores are non-finite; the note gives
     the cause (no probabilities), not "NaN or infinite values"."""
-    from engine.analysis import run_experiment
-    from engine.experiment import parse_experiment
-    from engine.progress import run_to_end
+    from engine.runs.analysis import run_experiment
+    from engine.evaluation.experiment import parse_experiment
+    from engine.foundation.progress import run_to_end
 
     experiment = parse_experiment({
         "dataset": {"builtin": "iris"},
@@ -228,7 +228,7 @@ def test_a_search_that_cannot_score_its_candidates_is_told_why():
 
 # --------------------------------------------------------------------------- ALOOCV
 def test_alo_optimum_notes_and_message():
-    from engine.aloocv import optimize_alo
+    from engine.evaluation.aloocv import optimize_alo
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 3))
@@ -247,11 +247,11 @@ def test_alo_optimum_notes_and_message():
 
 
 def test_aloocv_result_notes_name_their_model_and_pickle():
-    from engine.aloocv import run_aloocv
-    from engine.catalogue import expand_model
-    from engine.data import load_builtin
-    from engine.experiment import AloocvSettings
-    from engine.progress import run_to_end
+    from engine.evaluation.aloocv import run_aloocv
+    from engine.evaluation.catalogue import expand_model
+    from engine.input.data import load_builtin
+    from engine.evaluation.experiment import AloocvSettings
+    from engine.foundation.progress import run_to_end
 
     dataset = load_builtin("moons")
     models = [*expand_model({"name": "lr", "estimator": "LogisticRegression",
@@ -278,10 +278,10 @@ def test_aloocv_result_notes_name_their_model_and_pickle():
 def _calibrated(dataset, estimator, settings, monkeypatch, outcome):
     """run_calibration of one model "m" (or "nb") after a 2-fold CV, every calibrated fold
     replaced by ``outcome(test, split)`` (a CalibratedFold)."""
-    import engine.calibration.analysis as calibration
-    from engine.catalogue import expand_models
-    from engine.cv import CVConfig, make_splits, run_cv
-    from engine.progress import run_to_end
+    import engine.evaluation.calibration.analysis as calibration
+    from engine.evaluation.catalogue import expand_models
+    from engine.evaluation.cv import CVConfig, make_splits, run_cv
+    from engine.foundation.progress import run_to_end
 
     specs = expand_models([{"name": "nb" if estimator == "GaussianNB" else "m",
                             "estimator": estimator}])
@@ -296,9 +296,9 @@ def _calibrated(dataset, estimator, settings, monkeypatch, outcome):
 
 
 def test_crowded_bucket_note(monkeypatch):
-    from engine.calibration import CalibratedFold
-    from engine.data import dataset_from_frame
-    from engine.experiment import CalibrationSettings
+    from engine.evaluation.calibration import CalibratedFold
+    from engine.input.data import dataset_from_frame
+    from engine.evaluation.experiment import CalibrationSettings
 
     y = np.array([0, 1] * 50)                  # far apart: naive Bayes is all but certain
     frame = pd.DataFrame({"x": np.where(y == 1, 50.0, -50.0) + np.arange(100) % 7, "y": y})
@@ -314,9 +314,9 @@ def test_crowded_bucket_note(monkeypatch):
 
 
 def test_calibration_warnings_keep_category_and_text_apart(monkeypatch):
-    from engine.calibration import CalibratedFold
-    from engine.data import load_builtin
-    from engine.experiment import CalibrationSettings
+    from engine.evaluation.calibration import CalibratedFold
+    from engine.input.data import load_builtin
+    from engine.evaluation.experiment import CalibrationSettings
 
     def outcome(test, split):                  # the first fold warns, the second fails
         if split == 0:
@@ -355,7 +355,7 @@ def _fold_scores(before, after):
 
 
 def _calibration_with(fold_scores):
-    from engine.calibration import CalibrationResult
+    from engine.evaluation.calibration import CalibrationResult
 
     empty = pd.DataFrame()
     return CalibrationResult(curve=empty, scores=empty, map=empty, fold_scores=fold_scores,
@@ -363,7 +363,7 @@ def _calibration_with(fold_scores):
 
 
 def test_fold_test_matches_an_independent_corrected_t_test():
-    from engine.calibration import fold_test
+    from engine.evaluation.calibration import fold_test
 
     rng = np.random.default_rng(3)
     before = -0.20 + 0.02 * rng.normal(size=20)
@@ -385,7 +385,7 @@ def test_fold_test_matches_an_independent_corrected_t_test():
 
 
 def test_fold_test_needs_both_variants_and_two_folds():
-    from engine.calibration import fold_test
+    from engine.evaluation.calibration import fold_test
 
     cv = SimpleNamespace(train_test_sizes=lambda: (90.0, 10.0))
     table, _ = _fold_scores([-0.2, -0.21], [-0.1, np.nan])
@@ -453,7 +453,7 @@ def test_the_gui_parses_no_engine_text_with_regular_expressions():
 
 
 def test_a_result_folder_holds_the_old_note_texts(tmp_path):
-    from engine.result_folder import write_result_folder
+    from engine.output.result_folder import write_result_folder
 
     notes = [Note("separator", "separator detected: semicolon", {"separator": ";"})]
     write_result_folder({"summary.csv": pd.DataFrame({"x": [1]})}, str(tmp_path / "out"),

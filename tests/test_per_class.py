@@ -8,11 +8,11 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from engine.catalogue import ModelSpec
-from engine.cv import CVConfig, run_cv
-from engine.data import load_builtin
-from engine.per_class import confusion_table, per_class_table
-from engine.progress import run_to_end
+from engine.evaluation.catalogue import ModelSpec
+from engine.evaluation.cv import CVConfig, run_cv
+from engine.input.data import load_builtin
+from engine.evaluation.per_class import confusion_table, per_class_table
+from engine.foundation.progress import run_to_end
 
 
 @pytest.fixture(scope="module")

@@ -5,12 +5,12 @@ import pandas as pd
 import pytest
 from sklearn.metrics import confusion_matrix, precision_recall_fscore_support
 
-from engine.catalogue import ModelSpec
-from engine.cv import CVConfig, run_cv
-from engine.data import load_builtin
-from engine.per_class import (class_scores, confusion_counts, confusion_per_fold,
-                              confusion_table, fold_pairs, per_class_table)
-from engine.progress import run_to_end
+from engine.evaluation.catalogue import ModelSpec
+from engine.evaluation.cv import CVConfig, run_cv
+from engine.input.data import load_builtin
+from engine.evaluation.per_class import (class_scores, confusion_counts, confusion_per_fold,
+                                         confusion_table, fold_pairs, per_class_table)
+from engine.foundation.progress import run_to_end
 
 MODELS = [ModelSpec("nb", "GaussianNB"), ModelSpec("tree", "DecisionTreeClassifier",
                                                    {"max_depth": 2, "random_state": 0})]

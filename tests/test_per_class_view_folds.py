@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from sklearn.metrics import confusion_matrix, precision_recall_fscore_support
 
-from engine.analysis import run_experiment
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
+from engine.runs.analysis import run_experiment
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
 from gui.views.per_class_view import ALL_FOLDS, PerClassView, fold_label
 
 MODELS = [{"name": "nb", "estimator": "GaussianNB"},

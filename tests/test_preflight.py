@@ -1,4 +1,4 @@
-"""The pre-run check (engine.preflight): every setup that would fail or mislead is found
+"""The pre-run check (engine.runs.preflight): every setup that would fail or mislead is found
 before any fit, with a fix that removes it; the headless runner refuses it (exit 2, one
 ``error:`` line per problem, nothing written)."""
 import json
@@ -12,9 +12,10 @@ from sklearn.model_selection import StratifiedKFold, TunedThresholdClassifierCV,
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import SVC
 
-from engine.readers import load_dataset
-from engine.experiment import parse_experiment
-from engine.preflight import apply_fix, blocking, check_experiment, needed_response, spread_ratio
+from engine.input.readers import load_dataset
+from engine.evaluation.experiment import parse_experiment
+from engine.runs.preflight import (apply_fix, blocking, check_experiment, needed_response,
+                                   spread_ratio)
 from tests.helpers import run_main
 
 WINE = {"builtin": "wine"}

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.data import load_csv
-from engine.readers import load_dataset
-from engine.experiment import experiment_json_text, parse_experiment
-from engine.readers import check_file_options, file_kind, read_table
+from engine.input.data import load_csv
+from engine.input.readers import load_dataset
+from engine.evaluation.experiment import experiment_json_text, parse_experiment
+from engine.input.readers import check_file_options, file_kind, read_table
 from tests.helpers import EXAMPLES, WEKA_JAR, needs_examples, needs_weka, run_main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -2,12 +2,12 @@
 import numpy as np
 import pytest
 
-from engine.calibration import observed_interval, run_calibration
-from engine.catalogue import expand_models
-from engine.cv import CVConfig, run_cv
-from engine.data import load_builtin
-from engine.experiment import CalibrationSettings
-from engine.progress import run_to_end
+from engine.evaluation.calibration import observed_interval, run_calibration
+from engine.evaluation.catalogue import expand_models
+from engine.evaluation.cv import CVConfig, run_cv
+from engine.input.data import load_builtin
+from engine.evaluation.experiment import CalibrationSettings
+from engine.foundation.progress import run_to_end
 from tests.peers import peer
 
 

@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 
 from engine.cli import run as run_cli
-from engine.report import REPORT_HTML, build_report, extract_experiment
-from engine.report.svg import Axes, nice_ticks
-from engine.report.tables import DIGITS, MAX_ROWS
+from engine.output.report import REPORT_HTML, build_report, extract_experiment
+from engine.output.report.svg import Axes, nice_ticks
+from engine.output.report.tables import DIGITS, MAX_ROWS
 from tests.peers import peer, program_skip
 
 #: A model name that would be markup if it were not escaped.
@@ -282,7 +282,7 @@ def test_the_chromium_check_sees_a_fetch_and_a_console_message(tmp_path):
 def test_a_curve_table_gets_its_plot_and_table(single):
     """A table another part of the app writes (ROC curves here) is shown and plotted
     without code of its own: by its columns."""
-    from engine.report.plots import curve_figures
+    from engine.output.report.plots import curve_figures
 
     grid = np.linspace(0, 1, 11)
     roc = pd.DataFrame({"model": ["a"] * 11 + ["b"] * 11, "repeat": [np.nan] * 22,
@@ -305,9 +305,9 @@ def test_axes_map_data_linearly_like_numpy():
 
 def test_build_report_of_a_result_in_memory(single):
     """The app's export builds the page from the result value: the same sections."""
-    from engine.analysis import run_experiment
-    from engine.experiment import parse_experiment
-    from engine.progress import run_to_end
+    from engine.runs.analysis import run_experiment
+    from engine.evaluation.experiment import parse_experiment
+    from engine.foundation.progress import run_to_end
 
     experiment = parse_experiment({**SINGLE, "aloocv": None, "calibration": None,
                                    "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0}})
@@ -318,8 +318,8 @@ def test_build_report_of_a_result_in_memory(single):
 
 
 def test_in_short_names_only_decided_pairs():
-    from engine.report.sections import in_short
-    from engine.verdict import Verdict
+    from engine.output.report.sections import in_short
+    from engine.evaluation.verdict import Verdict
 
     found = [("a", "b", Verdict("", "better", True)), ("a", "c", Verdict("", "undecided", False)),
              ("b", "c", Verdict("", "worse", False))]
@@ -339,7 +339,7 @@ def test_several_data_sets_show_the_mean_ranks(several):
 
 
 def test_a_long_table_shows_its_first_rows_and_says_so():
-    from engine.report.tables import html_table
+    from engine.output.report.tables import html_table
 
     frame = pd.DataFrame({"model": ["=m"] * (MAX_ROWS + 7), "score": np.arange(MAX_ROWS + 7) / 3})
     page = html_table("fold_scores.csv", frame)
@@ -349,7 +349,7 @@ def test_a_long_table_shows_its_first_rows_and_says_so():
 
 
 def test_a_long_curve_is_thinned_keeping_its_ends():
-    from engine.report.plots import MAX_POINTS, thinned
+    from engine.output.report.plots import MAX_POINTS, thinned
 
     rows = pd.DataFrame({"x": np.arange(10 * MAX_POINTS)})
     kept = thinned(rows)
@@ -360,12 +360,12 @@ def test_a_long_curve_is_thinned_keeping_its_ends():
 def test_a_report_that_cannot_be_built_costs_the_tables_nothing(tmp_path, monkeypatch, capsys):
     """The tables matter more than the page: a failure to build it is one warning line
     and a note, the run still writes its tables and exits 0."""
-    import engine.report
+    import engine.output.report
 
     def broken(result, tables=None, written=None):
         raise RuntimeError("no page today")
 
-    monkeypatch.setattr(engine.report, "build_report", broken)
+    monkeypatch.setattr(engine.output.report, "build_report", broken)
     out = _run(str(tmp_path), {**SINGLE, "aloocv": None, "calibration": None,
                                "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0}})
     assert not os.path.exists(os.path.join(out, REPORT_HTML))
@@ -377,8 +377,8 @@ def test_a_report_that_cannot_be_built_costs_the_tables_nothing(tmp_path, monkey
 
 
 def test_the_methods_name_the_folds_used():
-    from engine.experiment import load_experiment, parse_experiment
-    from engine.report.methods import folds_words
+    from engine.evaluation.experiment import load_experiment, parse_experiment
+    from engine.output.report.methods import folds_words
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     grouped = load_experiment(os.path.join(root, "resources", "examples",
@@ -391,7 +391,7 @@ def test_the_methods_name_the_folds_used():
 
 
 def test_the_means_plot_draws_the_summary_intervals(single):
-    from engine.report.plots import means_figure
+    from engine.output.report.plots import means_figure
 
     summary = pd.read_csv(os.path.join(single, "summary.csv"))
     figure = means_figure({"summary.csv": summary}, "roc_auc")
@@ -405,7 +405,7 @@ def test_the_means_plot_draws_the_summary_intervals(single):
 
 
 def test_the_grouping_gap_gets_its_plot():
-    from engine.report.plots import grouping_gap_figure
+    from engine.output.report.plots import grouping_gap_figure
 
     gap = pd.DataFrame({"model": ["a", "b"], "metric": ["roc_auc"] * 2,
                         "grouped_mean": [0.7, 0.8], "ungrouped_mean": [0.9, 0.82],

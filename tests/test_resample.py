@@ -12,13 +12,13 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-from engine.aloocv import run_aloocv
-from engine.analysis import run_experiment
-from engine.catalogue import expand_models, make_pipeline, split_pipeline
-from engine.cv import CVConfig, fit_and_score, make_splits
-from engine.data import dataset_from_frame
-from engine.experiment import AloocvSettings, experiment_json_text, parse_experiment
-from engine.progress import run_to_end
+from engine.evaluation.aloocv import run_aloocv
+from engine.runs.analysis import run_experiment
+from engine.evaluation.catalogue import expand_models, make_pipeline, split_pipeline
+from engine.evaluation.cv import CVConfig, fit_and_score, make_splits
+from engine.input.data import dataset_from_frame
+from engine.evaluation.experiment import AloocvSettings, experiment_json_text, parse_experiment
+from engine.foundation.progress import run_to_end
 from tests.peers import peer
 
 imblearn = peer("imblearn")

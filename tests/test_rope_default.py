@@ -1,15 +1,15 @@
 """The ROPE default per metric family (issue 26, item 6): one function,
-``engine.stats.default_rope``, gives the value, its unit and its reason, within a data set
+``engine.evaluation.stats.default_rope``, gives the value, its unit and its reason, within a data set
 and across data sets; a ROPE given in the file is kept as it is."""
 import numpy as np
 import pytest
 from scipy import stats
 
-from engine.analysis import run_experiment
-from engine.benchmark import run_benchmark
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
-from engine.stats import ComparisonSettings, default_rope, metric_family
+from engine.runs.analysis import run_experiment
+from engine.runs.benchmark import run_benchmark
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
+from engine.evaluation.stats import ComparisonSettings, default_rope, metric_family
 
 MODELS = [{"name": "nb", "estimator": "GaussianNB"},
           {"name": "tree", "estimator": "DecisionTreeClassifier",

@@ -1,4 +1,4 @@
-"""One count of fits (engine.run_plan): the plan's fits and steps are the progress records
+"""One count of fits (engine.runs.run_plan): the plan's fits and steps are the progress records
 of the run, the fits the store keeps and the fits the guards weigh -- for a tuned model,
 grouped data with ``compare_ungrouped`` and several data sets."""
 import os
@@ -8,13 +8,13 @@ from sklearn.datasets import load_iris
 from sklearn.model_selection import GridSearchCV
 from sklearn.linear_model import LogisticRegression
 
-from engine import guards
-from engine.analysis import run_experiment
-from engine.benchmark import load_datasets, planned_steps, run_benchmark
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
-from engine.run_plan import plan_run, stored_fits
-from engine.store import ResultStore
+from engine.runs import guards
+from engine.runs.analysis import run_experiment
+from engine.runs.benchmark import load_datasets, planned_steps, run_benchmark
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
+from engine.runs.run_plan import plan_run, stored_fits
+from engine.runs.store import ResultStore
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                         "resources", "examples")

@@ -4,14 +4,14 @@ import pandas as pd
 import pytest
 
 from engine import run_service
-from engine.analysis import ExperimentResult, run_experiment
-from engine.benchmark import BenchmarkResult, load_datasets, run_benchmark
-from engine.data import load_dataset
-from engine.experiment import parse_experiment
-from engine.guards import check_run
-from engine.preflight import check_experiment
-from engine.progress import run_to_end
-from engine.run_plan import plan_run
+from engine.runs.analysis import ExperimentResult, run_experiment
+from engine.runs.benchmark import BenchmarkResult, load_datasets, run_benchmark
+from engine.input.readers import load_dataset
+from engine.evaluation.experiment import parse_experiment
+from engine.runs.guards import check_run
+from engine.runs.preflight import check_experiment
+from engine.foundation.progress import run_to_end
+from engine.runs.run_plan import plan_run
 
 MODELS = [{"name": "nb", "estimator": "GaussianNB"},
           {"name": "tree", "estimator": "DecisionTreeClassifier",

@@ -1,4 +1,4 @@
-"""engine.runner: engine jobs in a child process, with both start methods on Linux.
+"""engine.runs.runner: engine jobs in a child process, with both start methods on Linux.
 
 The jobs below are module-level functions of this module: the child imports them by name
 (this module must therefore import no GUI toolkit at its top: a Job test imports Qt in
@@ -13,10 +13,10 @@ import time
 
 import pytest
 
-from engine import runner
-from engine.processes import descendants, is_running
-from engine.progress import Progress, run_to_end
-from engine.runner import Heartbeat, JobFailed, Precompute, run_in_process
+from engine.runs import runner
+from engine.foundation.processes import descendants, is_running
+from engine.foundation.progress import Progress, run_to_end
+from engine.runs.runner import Heartbeat, JobFailed, Precompute, run_in_process
 
 LINUX = sys.platform.startswith("linux")
 METHODS = ["forkserver", "spawn"] if LINUX else ["spawn"]
@@ -291,8 +291,8 @@ def test_the_child_ends_when_its_owner_ends(method):
 DRIVER = """
 import os, sys, time
 sys.path.insert(0, {root!r})
-from engine.progress import Progress
-from engine.runner import Heartbeat, run_in_process
+from engine.foundation.progress import Progress
+from engine.runs.runner import Heartbeat, run_in_process
 
 
 def job():                      # defined in the main module: the child re-imports it

@@ -13,11 +13,11 @@ import sys
 
 import pytest
 
-from engine import schema
-from engine.catalogue import CATALOGUE, presets
-from engine.data import BUILTINS, load_builtin, load_csv
-from engine.experiment import TOP_LEVEL_KEYS, load_experiment, parse_experiment
-from engine.stats import CORRECTIONS
+from engine.foundation import schema
+from engine.evaluation.catalogue import CATALOGUE, presets
+from engine.input.data import BUILTINS, load_builtin, load_csv
+from engine.evaluation.experiment import TOP_LEVEL_KEYS, load_experiment, parse_experiment
+from engine.evaluation.stats import CORRECTIONS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "resources", "examples", "*.json")))

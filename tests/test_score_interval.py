@@ -9,16 +9,16 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from engine.analysis import run_experiment
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
-from engine.stats import ComparisonSettings, summary_table
+from engine.runs.analysis import run_experiment
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
+from engine.evaluation.stats import ComparisonSettings, summary_table
 
 DATA = Path(__file__).parent / "data" / "creditcard.csv"
 
 
 def _expected(scores: pd.DataFrame, alpha: float) -> pd.DataFrame:
-    """The interval by the formula, independent of engine.stats."""
+    """The interval by the formula, independent of engine.evaluation.stats."""
     splits = scores.drop_duplicates(["repeat", "fold"])
     n_train, n_test = splits["n_train"].mean(), splits["n_test"].mean()
     rows = []

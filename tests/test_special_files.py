@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from engine.data import load_csv
-from engine.readers import load_dataset
+from engine.input.data import load_csv
+from engine.input.readers import load_dataset
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX special files")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -4,8 +4,9 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from engine.stats import (ComparisonSettings, adjust_pvalues, compare_models, corrected_std,
-                          corrected_ttest, plain_ttest, posterior, summary_table)
+from engine.evaluation.stats import (ComparisonSettings, adjust_pvalues, compare_models,
+                                     corrected_std, corrected_ttest, plain_ttest, posterior,
+                                     summary_table)
 
 RNG = np.random.default_rng(42)
 

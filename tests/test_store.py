@@ -8,16 +8,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.analysis import run_experiment
-from engine.benchmark import run_benchmark
-from engine.cv import CVConfig, FoldFit, fit_and_score, make_splits
-from engine.data import load_builtin
-from engine.experiment import parse_experiment
-from engine.fingerprint import data_fingerprint, fit_keys
-from engine.progress import run_to_end
-from engine.catalogue import ModelSpec, make_pipeline
-from engine.analysis import load_run
-from engine.store import ResultStore
+from engine.runs.analysis import run_experiment
+from engine.runs.benchmark import run_benchmark
+from engine.evaluation.cv import CVConfig, FoldFit, fit_and_score, make_splits
+from engine.input.data import load_builtin
+from engine.evaluation.experiment import parse_experiment
+from engine.runs.fingerprint import data_fingerprint, fit_keys
+from engine.foundation.progress import run_to_end
+from engine.evaluation.catalogue import ModelSpec, make_pipeline
+from engine.runs.analysis import load_run
+from engine.runs.store import ResultStore
 from tests.helpers import (STORE_MODELS as MODELS, assert_same_tables, damaged, foreign,
                            not_sqlite, run_with_store as run, store_experiment as experiment)
 

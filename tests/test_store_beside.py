@@ -7,7 +7,7 @@ import os
 import pytest
 
 from engine.cli import store_choice
-from engine.store import ResultStore, store_beside
+from engine.runs.store import ResultStore, store_beside
 from tests.helpers import run_main, write_experiment
 
 

@@ -3,8 +3,8 @@ folds (with its grid members' plain fits), a tuned threshold, resampling. Reused
 the same tables; a change of the option recomputes that model only."""
 import pytest
 
-from engine.experiment import parse_experiment
-from engine.store import ResultStore
+from engine.evaluation.experiment import parse_experiment
+from engine.runs.store import ResultStore
 from tests.peers import peer
 from tests.helpers import assert_same_tables as same_tables, run_with_store as run
 

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.folder_entries import MARKER_TEXT, STAGING_MARKER
-from engine.result_folder import (KNOWN_TABLES, STAGING_PREFIX, TEMPORARY_PREFIX,
-                                  FolderRefused, read_manifest, recover_folder,
-                                  write_result_folder, write_tables)
-from engine.tables import csv_text, safe_cell, write_csv
+from engine.output.folder_entries import MARKER_TEXT, STAGING_MARKER
+from engine.output.result_folder import (KNOWN_TABLES, STAGING_PREFIX, TEMPORARY_PREFIX,
+                                         FolderRefused, read_manifest, recover_folder,
+                                         write_result_folder, write_tables)
+from engine.output.tables import csv_text, safe_cell, write_csv
 from tests.helpers import FORMULA, is_number
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -109,8 +109,8 @@ def test_any_text_gives_well_formed_safe_csv(tmp_path_factory, names, labels, in
 @pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
 def test_files_get_the_users_umask_permissions(tmp_path, umask, mode):
     code = ("import sys, pandas as pd\n"
-            "from engine.tables import write_csv\n"
-            "from engine.result_folder import write_result_folder\n"
+            "from engine.output.tables import write_csv\n"
+            "from engine.output.result_folder import write_result_folder\n"
             "t = pd.DataFrame({'a': [1]})\n"
             "write_csv(t, sys.argv[1] + '/one.csv')\n"
             "write_result_folder({'summary.csv': t}, sys.argv[1] + '/run', {}, ['a note'])\n")
@@ -194,7 +194,8 @@ def test_every_table_the_engine_writes_is_known():
     import re
 
     names = set()
-    for module in ("analysis.py", "aloocv/analysis.py", "calibration/analysis.py"):
+    for module in ("runs/analysis.py", "evaluation/aloocv/analysis.py",
+                   "evaluation/calibration/analysis.py"):
         with open(os.path.join(ROOT, "engine", module), encoding="utf-8") as stream:
             names |= set(re.findall(r'"([a-z_]+\.csv)"', stream.read()))
     assert names and names <= KNOWN_TABLES
@@ -322,7 +323,7 @@ def assert_consistent(folder):
 WRITER = r"""
 import itertools, os, sys
 import numpy as np, pandas as pd
-from engine.result_folder import write_result_folder
+from engine.output.result_folder import write_result_folder
 folder, tag = sys.argv[1], sys.argv[2]
 print("ready", flush=True)
 for i in itertools.count():

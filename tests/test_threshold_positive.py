@@ -16,10 +16,10 @@ from sklearn.metrics import (balanced_accuracy_score, confusion_matrix, f1_score
 from sklearn.model_selection import (RepeatedStratifiedKFold, TunedThresholdClassifierCV,
                                      cross_validate)
 
-from engine.catalogue import ModelSpec, expand_models, make_pipeline
-from engine.cv import CVConfig, run_cv
-from engine.readers import load_dataset
-from engine.progress import run_to_end
+from engine.evaluation.catalogue import ModelSpec, expand_models, make_pipeline
+from engine.evaluation.cv import CVConfig, run_cv
+from engine.input.readers import load_dataset
+from engine.foundation.progress import run_to_end
 
 DATA = Path(__file__).parent / "data" / "creditcard.csv"
 MISS_COSTS_TEN = [[0, 1], [10, 0]]          # [[c_tn, c_fp], [c_fn, c_tp]]

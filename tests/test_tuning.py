@@ -1,4 +1,4 @@
-"""Choices made inside the folds (engine.tuning): nested grid search and tuned thresholds,
+"""Choices made inside the folds (engine.evaluation.tuning): nested grid search and tuned thresholds,
 checked against scikit-learn's own GridSearchCV / TunedThresholdClassifierCV run by hand."""
 import numpy as np
 import pandas as pd
@@ -10,13 +10,13 @@ from sklearn.model_selection import (GridSearchCV, ParameterGrid, RepeatedStrati
                                      TunedThresholdClassifierCV, cross_val_score,
                                      cross_validate)
 
-from engine.catalogue import ModelSpec, expand_models, make_pipeline
-from engine.cv import CVConfig, make_splits, run_cv
-from engine.data import dataset_from_frame, load_builtin
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
-from engine.costs import cost_score
-from engine.tuning import cost_scorer, optimism_notes
+from engine.evaluation.catalogue import ModelSpec, expand_models, make_pipeline
+from engine.evaluation.cv import CVConfig, make_splits, run_cv
+from engine.input.data import dataset_from_frame, load_builtin
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
+from engine.evaluation.costs import cost_score
+from engine.evaluation.tuning import cost_scorer, optimism_notes
 
 
 def _mixed_data():
@@ -190,7 +190,7 @@ def test_a_tuning_metric_other_than_the_compared_one_gets_a_note():
 
 
 def test_the_optimism_interval_follows_a_new_alpha():
-    from engine.tuning import optimism_at
+    from engine.evaluation.tuning import optimism_at
 
     table = _row(ci_low=-0.004, ci_high=0.012)
     wider = optimism_at(table, 0.01, 0.05)
@@ -344,7 +344,7 @@ def test_file_keeps_the_blocks_and_scoring_defaults_to_the_first_metric():
 
 
 def test_the_guard_counts_the_fits_inside_the_folds():
-    from engine import guards
+    from engine.runs import guards
 
     models = [{"name": "plain", "estimator": "GaussianNB"},
               {"name": "tuned", "estimator": "SVC",

@@ -1,13 +1,13 @@
-"""engine.verdict: plain-language verdicts from pairwise comparison rows (no Qt)."""
+"""engine.evaluation.verdict: plain-language verdicts from pairwise comparison rows (no Qt)."""
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from engine.stats import ComparisonSettings, compare_models
-from engine.verdict import (format_p, metric_label, oriented_pair, pair_differences,
-                            pair_posterior, pair_verdict)
+from engine.evaluation.stats import ComparisonSettings, compare_models
+from engine.evaluation.verdict import (format_p, metric_label, oriented_pair, pair_differences,
+                                       pair_posterior, pair_verdict)
 
 # The scikit-learn example's rbf vs linear row (rounded as it prints them).
 SEED_ROW = {"model_1": "rbf", "model_2": "linear", "mean_difference": 0.01,
@@ -154,7 +154,7 @@ def test_metrics_about_one_class_name_it():
 
 
 def test_model_health_reads_the_summary_of_the_primary_metric():
-    from engine.verdict import ModelHealth, model_health
+    from engine.evaluation.verdict import ModelHealth, model_health
 
     summary = pd.DataFrame({"model": ["a", "b", "a"], "metric": ["acc", "acc", "auc"],
                             "n_failed": [1, 0, 5], "n_warned": [0, 2, 5]})

@@ -1,4 +1,4 @@
-"""Weka's fold assignment (engine.weka_folds, ``"cv": {"scheme": "weka"}``) against Weka 3.6.
+"""Weka's fold assignment (engine.evaluation.weka_folds, ``"cv": {"scheme": "weka"}``) against Weka 3.6.
 
 ``tests/data/weka/weka_folds.json`` was written by Weka itself (``WekaFolds.java`` beside
 it, run against the Debian package's weka.jar 3.6.14): draws of ``java.util.Random``, the
@@ -15,13 +15,13 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import cross_val_score
 
-from engine.analysis import run_experiment
-from engine.catalogue import expand_models, make_pipeline
-from engine.cv import CVConfig, check_folds, feature_matrix, make_splits, run_cv
-from engine.readers import load_dataset
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
-from engine.weka_folds import JavaRandom, stratify, weka_splits
+from engine.runs.analysis import run_experiment
+from engine.evaluation.catalogue import expand_models, make_pipeline
+from engine.evaluation.cv import CVConfig, check_folds, feature_matrix, make_splits, run_cv
+from engine.input.readers import load_dataset
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
+from engine.evaluation.weka_folds import JavaRandom, stratify, weka_splits
 
 FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "weka")
 with open(os.path.join(FOLDER, "weka_folds.json"), encoding="utf-8") as _stream:
@@ -235,8 +235,8 @@ def test_calibration_refits_inside_wekas_training_folds_in_wekas_order():
     from sklearn.calibration import CalibratedClassifierCV
     from sklearn.model_selection import StratifiedKFold
 
-    from engine.calibration import run_calibration
-    from engine.experiment import CalibrationSettings
+    from engine.evaluation.calibration import run_calibration
+    from engine.evaluation.experiment import CalibrationSettings
 
     case = next(c for c in CASES if "train" in c)
     dataset = _dataset(case["data"])

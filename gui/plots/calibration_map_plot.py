@@ -9,7 +9,7 @@ import pandas as pd
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
-from engine.columns import METHOD, MODEL
+from engine.foundation.columns import METHOD, MODEL
 
 from .plot_panel import PlotPanel, legend_above
 from .reliability_plot import (fill_legend, legend_entries, ordered_series,

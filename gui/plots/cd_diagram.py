@@ -25,7 +25,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics
 
-from engine.columns import MEAN_RANK, MODEL
+from engine.foundation.columns import MEAN_RANK, MODEL
 
 from .plot_panel import PlotPanel
 

@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
-from engine.curves.decision import TREAT_ALL, TREAT_NONE
+from engine.evaluation.curves.decision import TREAT_ALL, TREAT_NONE
 
 from .plot_panel import PlotPanel, colour, legend_above, light_grid, plain_axes
 

@@ -10,7 +10,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 
-from engine.verdict import metric_label
+from engine.evaluation.verdict import metric_label
 
 from ..render_queue import draw_now
 from .legend_label import LegendLabel

@@ -1,5 +1,5 @@
 """The grouping gap as bars: each model's mean score with ordinary folds (groups ignored)
-beside its mean with the rows of each group kept together (``engine.grouping_gap``)."""
+beside its mean with the rows of each group kept together (``engine.runs.grouping_gap``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +7,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-from engine.columns import MODEL
+from engine.foundation.columns import MODEL
 
 from .bar_labels import label_bars
 from .class_counts_plot import PlotHint

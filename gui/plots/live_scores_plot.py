@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 
-from engine.verdict import metric_label
+from engine.evaluation.verdict import metric_label
 
 from .class_counts_plot import PlotHint
 from ..render_queue import NEXT_TURN, draw_now
@@ -99,7 +99,7 @@ class LiveScoresPlot(PlotPanel):
         return self.lines[i]
 
     def add_fold_scores(self, details: list) -> None:
-        """Add finished folds: :class:`engine.cv.FoldScores` records.
+        """Add finished folds: :class:`engine.evaluation.cv.FoldScores` records.
 
         Repeat and fold are numbered from 1; fold ``f`` of repeat ``r`` is drawn at
         x = (r - 1) * k + f, so the x axis runs 1 .. k * r in split order.

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMessageBox, QPushButton, QS
 from ..file_dialogs import announce_saved, ask_save_path, plain_text, with_parts
 from ..jobs import Job, JobSlot
 from ..views.widgets import ElidingLabel
-from engine.metrics import known_metrics
-from engine.verdict import metric_label
+from engine.evaluation.metrics import known_metrics
+from engine.evaluation.verdict import metric_label
 
 #: pyqtgraph's global options for every plot, set when the first :class:`PlotPanel` is
 #: made (not on import). No antialiasing: Qt's raster engine takes ~0.5 s to paint

@@ -13,9 +13,9 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from engine.columns import P_BETTER, P_EQUIVALENT, P_WORSE
-from engine.stats import Posterior
-from engine.verdict import metric_label
+from engine.foundation.columns import P_BETTER, P_EQUIVALENT, P_WORSE
+from engine.evaluation.stats import Posterior
+from engine.evaluation.verdict import metric_label
 
 from .plot_panel import PlotPanel, light_grid, plain_axes
 

@@ -16,8 +16,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
-from engine.calibration import CURVE_COLUMNS, VARIANTS
-from engine.columns import METHOD, MODEL
+from engine.evaluation.calibration import CURVE_COLUMNS, VARIANTS
+from engine.foundation.columns import METHOD, MODEL
 
 from .plot_panel import PlotPanel, colour, legend_above, light_grid, plain_axes
 

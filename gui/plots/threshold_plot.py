@@ -11,7 +11,7 @@ import pandas as pd
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
-from engine.columns import MODEL
+from engine.foundation.columns import MODEL
 
 from .class_counts_plot import PlotHint
 from .legend_label import LegendLabel

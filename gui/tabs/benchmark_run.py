@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from html import escape
 
-from engine.benchmark import DatasetStep
-from engine.verdict import metric_label
+from engine.runs.benchmark import DatasetStep
+from engine.evaluation.verdict import metric_label
 
 
 class PrepareEach:
-    """A ``prepare`` hook for a :class:`~engine.benchmark.BenchmarkResult`: its notes, and
+    """A ``prepare`` hook for a :class:`~engine.runs.benchmark.BenchmarkResult`: its notes, and
     ``prepare`` (a single run's hook) on every data set's result."""
 
     def __init__(self, prepare):
@@ -31,7 +31,7 @@ class PrepareEach:
 
 
 def fit_count_text(plan, k: int, r: int, datasets) -> str:
-    """What Run computes, in words, from the run's :class:`engine.run_plan.RunPlan`:
+    """What Run computes, in words, from the run's :class:`engine.runs.run_plan.RunPlan`:
     ``Run computes: 4 models × 10 folds × 10 repeats = 400 fits on 100 rows``, with the
     grid members refitted as plain models, the searches' inner fits and the second run
     without the groups when there are any."""
@@ -52,7 +52,7 @@ def fit_count_text(plan, k: int, r: int, datasets) -> str:
 
 def progress_text(progress, elapsed: str, remaining: str) -> str:
     """``fit 120 of 400 — model …``: where a run is; for a run of several data sets
-    (``progress.detail`` a :class:`~engine.benchmark.DatasetStep`) first ``data set 2 of
+    (``progress.detail`` a :class:`~engine.runs.benchmark.DatasetStep`) first ``data set 2 of
     6: circles — ``."""
     step = progress.detail if isinstance(progress.detail, DatasetStep) else None
     where = (f"data set {step.index + 1} of {step.n_datasets}: {step.name} — "
@@ -71,7 +71,7 @@ class LivePlotFeed:
         self.index = None
 
     def add(self, steps: list) -> None:
-        """Add a batch of :class:`~engine.benchmark.DatasetStep` records."""
+        """Add a batch of :class:`~engine.runs.benchmark.DatasetStep` records."""
         batch = []
         for step in steps:
             if step.index != self.index:

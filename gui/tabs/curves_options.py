@@ -3,7 +3,7 @@
 Four switches — ROC, precision-recall, decision curves (computed from the out-of-fold
 predictions, no extra fit) and learning curves (at fractions of each training fold, which
 add fits) — and the cost of the learning curves in fits, counted by
-:mod:`engine.run_plan` (the one count of a run's fits).
+:mod:`engine.runs.run_plan` (the one count of a run's fits).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
                                QLineEdit, QVBoxLayout)
 
-from engine.experiment import DEFAULT_LEARNING, CurvesSettings
+from engine.evaluation.experiment import DEFAULT_LEARNING, CurvesSettings
 
 BOX_TIP = ("Curves computed from every model's out-of-fold predictions: each row is "
            "predicted by a model that never saw it. Ticked, the results also hold a "

@@ -2,7 +2,7 @@
 
 The run goes through the engine's run service (:mod:`engine.run_service`, as the
 headless runner's): checked on a worker thread, then run in a child process
-(:mod:`gui.tabs.run_job`, :func:`engine.runner.run_in_process`, so the fits never hold
+(:mod:`gui.tabs.run_job`, :func:`engine.runs.runner.run_in_process`, so the fits never hold
 the GUI thread's GIL), driven by a :class:`~gui.jobs.Job`; Cancel ends the child at once.
 On success the result goes into the state (``AppState.set_result``, or with several data
 sets ``AppState.set_benchmark``). This module keeps the widgets.
@@ -18,14 +18,15 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
                                QProgressBar, QPushButton, QSpinBox, QSplitter, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from engine import guards, runner, schema
-from engine.costs import COST_METRIC, is_threshold_free
-from engine.cv import CVConfig
-from engine.experiment import CalibrationSettings
-from engine.preflight import blocking
-from engine.run_plan import plan_models, plan_run
+from engine.runs import guards, runner
+from engine.foundation import schema
+from engine.evaluation.costs import COST_METRIC, is_threshold_free
+from engine.evaluation.cv import CVConfig
+from engine.evaluation.experiment import CalibrationSettings
+from engine.runs.preflight import blocking
+from engine.runs.run_plan import plan_models, plan_run
 from engine.run_service import is_several
-from engine.verdict import metric_label
+from engine.evaluation.verdict import metric_label
 
 from ..help import help_title
 from ..jobs import Job, JobSlot
@@ -459,7 +460,7 @@ class CVTab(QWidget):
         self.size_label.setText(self._size_text())
 
     def _size_text(self) -> str:
-        """What Run computes, counted by :func:`engine.run_plan.plan_models` (the count
+        """What Run computes, counted by :func:`engine.runs.run_plan.plan_models` (the count
         the progress bar, the status bar, Cancel and the Earlier runs list use)."""
         try:
             specs = self.state.model_specs()
@@ -513,7 +514,7 @@ class CVTab(QWidget):
     def start_run(self) -> None:
         """Run the experiment. The setup is checked on a worker thread (parsing and
         validating 20 models takes tens of milliseconds): a run that cannot fit in memory
-        is refused, and one above :data:`engine.guards.ASK_FITS` fits asks first, saying
+        is refused, and one above :data:`engine.runs.guards.ASK_FITS` fits asks first, saying
         how long it would take (timed on a worker thread too)."""
         if self.running:
             return

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayo
                                QMessageBox, QPushButton, QScrollArea, QSpinBox, QSplitter,
                                QVBoxLayout, QWidget)
 
-from engine.data import BUILTINS, Dataset, load_builtin
-from engine.notes import note_code
+from engine.input.data import BUILTINS, Dataset, load_builtin
+from engine.foundation.notes import note_code
 
 from ..dataset_loading import (FILE_FILTERS, DatasetView, FileRead, SheetChoice, data_key,
                                file_dataset, names, prepare_view, read_key, source_for,

@@ -1,6 +1,6 @@
 """The Models tab's options for imbalanced classes: "Balance classes" (``class_weight =
 "balanced"``, for the estimators that take it) and "Resample training folds" (a model
-entry's ``"resample"``: none, over, under or SMOTE; :mod:`engine.imbalance`)."""
+entry's ``"resample"``: none, over, under or SMOTE; :mod:`engine.input.imbalance`)."""
 from __future__ import annotations
 
 import html
@@ -8,8 +8,8 @@ import html
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QWidget
 
-from engine.catalogue import takes_class_weight
-from engine.imbalance import has_imblearn
+from engine.evaluation.catalogue import takes_class_weight
+from engine.input.imbalance import has_imblearn
 
 from ..model_entry import ModelEntry
 

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (QAbstractSpinBox, QCheckBox, QComboBox, QFormLayo
                                QMenu, QPushButton, QScrollArea, QSplitter, QToolButton,
                                QVBoxLayout, QWidget)
 
-from engine.catalogue import (CATALOGUE, expand_model, expand_models, is_scale_sensitive,
-                              parameter_specs, presets)
+from engine.evaluation.catalogue import (CATALOGUE, expand_model, expand_models, is_scale_sensitive,
+                                         parameter_specs, presets)
 
 from ..help import help_title
 from ..model_entry import ModelEntry
@@ -513,7 +513,7 @@ class ModelsTab(QWidget):
     def add_model(self, estimator: str) -> None:
         entries = self._entries()
         entry = {"name": unique_name(estimator, entries), "estimator": estimator, "params": {}}
-        if is_scale_sensitive(estimator):      # a fair default: see engine.catalogue
+        if is_scale_sensitive(estimator):      # a fair default: see engine.evaluation.catalogue
             entry["scale"] = True
         entries.append(entry)
         self._commit(entries, len(entries) - 1)

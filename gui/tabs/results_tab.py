@@ -19,10 +19,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
 
-from engine.columns import MODEL_1, MODEL_2, PAIR, P_BETTER, P_EQUIVALENT, P_WORSE
-from engine.stats import BAYESIAN_COLUMNS, FREQUENTIST_COLUMNS
-from engine.verdict import (learning_states, metric_label, model_health as health_of,
-                            oriented_pair, pair_posterior, pair_verdict)
+from engine.foundation.columns import MODEL_1, MODEL_2, PAIR, P_BETTER, P_EQUIVALENT, P_WORSE
+from engine.evaluation.stats import BAYESIAN_COLUMNS, FREQUENTIST_COLUMNS
+from engine.evaluation.verdict import (learning_states, metric_label, model_health as health_of,
+                                       oriented_pair, pair_posterior, pair_verdict)
 
 from ..plots.correlation_heatmap import CorrelationHeatmap
 from ..plots.fold_scores_plot import FoldScoresPlot
@@ -77,7 +77,7 @@ def positive_of(result):
 
 
 def model_health(result) -> dict:
-    """``{model: ModelHealth}`` on the primary metric, for the verdict (engine.verdict)."""
+    """``{model: ModelHealth}`` on the primary metric, for the verdict (engine.evaluation.verdict)."""
     config = result.cv.config
     return health_of(result.summary, result.cv.primary_metric, config.n_splits * config.n_repeats)
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QWidget
 
-from engine.stats import CORRECTIONS, ComparisonSettings, default_rope
+from engine.evaluation.stats import CORRECTIONS, ComparisonSettings, default_rope
 
 from ..views.widgets import topic_button
 

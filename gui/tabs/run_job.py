@@ -4,8 +4,9 @@ data set or several alike (a single data set is a list of one). No widgets here.
 """
 from __future__ import annotations
 
-from engine import run_service, runner
-from engine.experiment import parse_experiment
+from engine import run_service
+from engine.runs import runner
+from engine.evaluation.experiment import parse_experiment
 
 from .benchmark_run import PrepareEach
 from .run_on import on_cluster
@@ -24,7 +25,7 @@ def check_setup(setup: dict, datasets, n_jobs: int) -> tuple:
 def run_in_process(experiment, datasets, n_jobs: int, prepare, cluster=None, store=None,
                    **options):
     """The window's run: :func:`engine.run_service.run` in a child process
-    (:func:`engine.runner.run_in_process`), its result prepared for display there with
+    (:func:`engine.runs.runner.run_in_process`), its result prepared for display there with
     ``prepare`` (each data set's with several); a generator like the run.  ``cluster``: a
     Dask scheduler's address (the child connects to it).  ``store``: the result store's
     file (opened in the child), or None.  ``options`` go to the runner."""

@@ -1,14 +1,14 @@
 """The Cross-validation tab's "Run on" choice: this computer (its parallel jobs) or a Dask
-scheduler (``engine.cluster``; needs the ``[cluster]`` extra). The address is checked on
+scheduler (``engine.evaluation.cluster``; needs the ``[cluster]`` extra). The address is checked on
 the run check's worker thread (:func:`checked_on`); the run's child process connects
-(:class:`engine.cluster.OnCluster`)."""
+(:class:`engine.evaluation.cluster.OnCluster`)."""
 from __future__ import annotations
 
 from typing import Callable, Optional
 
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLineEdit, QWidget
 
-from engine.cluster import ClusterSpec, OnCluster, check_cluster
+from engine.evaluation.cluster import ClusterSpec, OnCluster, check_cluster
 
 THIS_COMPUTER, SCHEDULER = "This computer", "A Dask scheduler"
 

@@ -3,7 +3,7 @@ run reused or kept, the offer to resume, and the Earlier runs list.
 
 Every run keeps its fits in the store of the current experiment
 (:func:`gui.store_location.store_path`): the path goes to the run's child process, which
-opens the file (:mod:`engine.store`). The file is checked on the run's check thread
+opens the file (:mod:`engine.runs.store`). The file is checked on the run's check thread
 before the run starts (a refused file stops the run with a dialog, and the bar offers to
 run without keeping results) and read on a worker thread after it ends (how many fits
 were reused, or kept after Cancel). The GUI thread never reads or writes the file.
@@ -15,7 +15,7 @@ from typing import Callable, Optional
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox
 
-from engine.errors import EngineError, is_store_error
+from engine.foundation.errors import EngineError, is_store_error
 
 from .. import store_runs
 from ..jobs import Job, JobSlot
@@ -26,7 +26,7 @@ from ..views.store_bar import StoreBar
 
 def checked_store(path: Optional[str]) -> tuple:
     """On the run's check thread: ``(path, last run id, problem)``; ``problem`` is the
-    :class:`~engine.errors.EngineError` (a ``store_`` code) of a refused file, None when
+    :class:`~engine.foundation.errors.EngineError` (a ``store_`` code) of a refused file, None when
     it can be used (None ``path``: no store)."""
     if path is None:
         return None, 0, None
@@ -62,7 +62,7 @@ class StoreLink(QObject):
         self._ended: Optional[tuple] = None      # (how, text) of the run ended, until read
         self._copy_job = JobSlot()                # copying the store after Save As
         self._stored = (None, None)               # (setup, fits kept per data set)
-        #: The fits the launched run keeps (its engine.run_plan count), for Cancel's words.
+        #: The fits the launched run keeps (its engine.runs.run_plan count), for Cancel's words.
         self.planned_fits: Optional[int] = None
 
     def path(self) -> str:

@@ -1,5 +1,5 @@
 """The Models tab's "Choose a decision threshold inside each fold" (two classes): a model
-entry's ``"threshold"`` block (:mod:`engine.tuning`), chosen by balanced accuracy, F1 or a
+entry's ``"threshold"`` block (:mod:`engine.evaluation.tuning`), chosen by balanced accuracy, F1 or a
 cost per outcome that the user types.
 
 Costs map onto the engine's matrix ``[[c_tn, c_fp], [c_fn, c_tp]]`` (rows: the actual
@@ -11,8 +11,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (QDoubleSpinBox, QFormLayout, QGroupBox, QLabel, QSpinBox,
                                QVBoxLayout, QWidget)
 
-from engine.tuning import INNER_SPLITS
-from engine.verdict import metric_label
+from engine.evaluation.tuning import INNER_SPLITS
+from engine.evaluation.verdict import metric_label
 
 from .tuning_options import (INNER_RANGE, FoldContext, narrow_combo, rich, with_help,
                              wrapping_check)

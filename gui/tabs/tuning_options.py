@@ -1,5 +1,5 @@
 """The Models tab's "Tune inside each fold": a model entry's parameter lists searched inside
-every outer training fold (the entry's ``"tune"`` block, :mod:`engine.tuning`) instead of
+every outer training fold (the entry's ``"tune"`` block, :mod:`engine.evaluation.tuning`) instead of
 compared as separate models (its ``"grid"``).
 
 The entry functions here are plain dict work (no Qt): :func:`tuned_entry` moves the grid
@@ -17,8 +17,8 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
                                QLabel, QSpinBox, QVBoxLayout, QWidget)
 
-from engine.tuning import INNER_SPLITS
-from engine.verdict import metric_label
+from engine.evaluation.tuning import INNER_SPLITS
+from engine.evaluation.verdict import metric_label
 from ..help import help_button
 from ..metric_choice import class_counts, metrics_for_targets, ordered_metrics
 

@@ -14,8 +14,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from engine.across.report import number, p_text
-from engine.columns import DATASET, MODEL, PAIR, P_BETTER, P_EQUIVALENT, P_WORSE, RANK
+from engine.runs.across.report import number, p_text
+from engine.foundation.columns import DATASET, MODEL, PAIR, P_BETTER, P_EQUIVALENT, P_WORSE, RANK
 
 GOOD, PICKED = "#c7ead0", "#dbe8fb"
 #: the colour each Bayesian outcome blends towards as its probability goes to 1

@@ -1,5 +1,5 @@
 """The "Across data sets" view of the Results tab: the models compared over every data set
-of a run with several (``AppState.benchmark``, an ``engine.benchmark.BenchmarkResult``).
+of a run with several (``AppState.benchmark``, an ``engine.runs.benchmark.BenchmarkResult``).
 
 It shows the critical-difference diagram (:mod:`gui.plots.cd_diagram`), the Friedman
 test in words, the tables of ``AcrossComparison.tables()`` (ranks, scores per data set,
@@ -16,8 +16,8 @@ from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (QLabel, QSplitter, QTabWidget, QTextBrowser,
                                QVBoxLayout, QWidget)
 
-from engine.columns import MODEL
-from engine.verdict import metric_label
+from engine.foundation.columns import MODEL
+from engine.evaluation.verdict import metric_label
 
 from ..plots.cd_diagram import CDDiagram
 from ..render_queue import NEXT_TURN

@@ -6,8 +6,8 @@ from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QProgressBar,
                                QPushButton, QSpinBox, QWidget)
 
-from engine.experiment import AloocvSettings
-from engine.param_caps import SETTING_CAPS
+from engine.evaluation.experiment import AloocvSettings
+from engine.foundation.param_caps import SETTING_CAPS
 
 from ..help import help_button
 from .widgets import gap

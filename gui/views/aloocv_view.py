@@ -2,7 +2,7 @@
 
 Approximate leave-one-out (ALO) estimates, from a single fit per C, how well the model
 predicts each row it did not see. The view traces it over a log-spaced range of C in a
-child process (``engine.aloocv.run_aloocv``), optionally beside exact
+child process (``engine.evaluation.aloocv.run_aloocv``), optionally beside exact
 leave-one-out, marks the best C, explains the engine's notes in plain words, exports
 the tables and can put the best C into the model's settings.
 """
@@ -19,11 +19,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QFrame, QPushButton, QSizePolicy, QSplitter, QStackedWidget,
                                QVBoxLayout, QWidget)
 
-from engine.aloocv import AloocvResult, aloocv_eligibility, run_aloocv
-from engine.catalogue import expand_model
-from engine.columns import MODEL
-from engine.experiment import AloocvSettings
-from engine.notes import note_code, note_fields
+from engine.evaluation.aloocv import AloocvResult, aloocv_eligibility, run_aloocv
+from engine.evaluation.catalogue import expand_model
+from engine.foundation.columns import MODEL
+from engine.evaluation.experiment import AloocvSettings
+from engine.foundation.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
 from ..model_entry import ModelEntry
@@ -50,7 +50,7 @@ INFO_STYLE = "background: #eef3fa; border: 1px solid #c5d5ea; color: #223;"
 
 # ---------------------------------------------------------------------- plain words
 def optimum_notes(aloocv: Optional[AloocvResult], model: str) -> tuple:
-    """The notes of ``model``'s ALO optimum (:class:`engine.aloocv.AloOptimum` ``notes``,
+    """The notes of ``model``'s ALO optimum (:class:`engine.evaluation.aloocv.AloOptimum` ``notes``,
     carried by the result's ``alo_optimum`` note); empty when there is nothing to say."""
     for note in getattr(aloocv, "notes", ()):
         fields = note_fields(note)

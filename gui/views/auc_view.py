@@ -1,6 +1,6 @@
 """The Results tab's "AUC intervals" view: how sure each AUC is, and DeLong's test of two.
 
-From a run with a ``curves`` block whose ``roc`` is on (``engine.curves.auc_tables``): the
+From a run with a ``curves`` block whose ``roc`` is on (``engine.evaluation.curves.auc_tables``): the
 AUC of every model with DeLong's interval (pooled out-of-fold predictions) and LeDell's
 interval (the fold-averaged AUC), ``auc_intervals.csv``, and DeLong's paired test of every
 pair, ``auc_tests.csv``, with the caveat that pooled folds make the test approximate. By
@@ -12,7 +12,7 @@ import pandas as pd
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QSplitter, QVBoxLayout, QWidget
 
-from engine.notes import note_code
+from engine.foundation.notes import note_code
 
 from ..state import AppState
 from ..table_panel import TablePanel

@@ -5,9 +5,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QProgressBar,
                                QPushButton, QSpinBox, QWidget)
 
-from engine.calibration import STRATEGIES
-from engine.experiment import CalibrationSettings
-from engine.param_caps import SETTING_CAPS
+from engine.evaluation.calibration import STRATEGIES
+from engine.evaluation.experiment import CalibrationSettings
+from engine.foundation.param_caps import SETTING_CAPS
 
 from ..help import help_button
 from .widgets import gap

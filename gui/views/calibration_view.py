@@ -1,7 +1,7 @@
 """The Calibration view: does a predicted 30% really mean 30%?
 
 It measures the calibration of the last cross-validation run on its out-of-fold
-predictions (``engine.calibration.run_calibration`` in a child process) and shows, for
+predictions (``engine.evaluation.calibration.run_calibration`` in a child process) and shows, for
 the chosen model, the reliability diagram before and after each calibration method over
 a histogram of the predictions, the Brier / log-loss / ECE table, the deployable
 calibration map and the run's notes in plain words.
@@ -17,10 +17,10 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QMessageB
                                QSplitter, QStackedWidget, QTabWidget, QTextBrowser, QVBoxLayout,
                                QWidget)
 
-from engine.calibration import fold_test, run_calibration
-from engine.columns import METHOD, MODEL
-from engine.experiment import CalibrationSettings
-from engine.notes import note_code, note_fields
+from engine.evaluation.calibration import fold_test, run_calibration
+from engine.foundation.columns import METHOD, MODEL
+from engine.evaluation.experiment import CalibrationSettings
+from engine.foundation.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
 from ..note_words import note_words
@@ -52,7 +52,7 @@ FAILURES = ("calibration_no_predictions", "calibration_folds_failed", "calibrati
 
 
 def plain_note(note) -> tuple:
-    """``(is_warning, text)``: an engine note (:class:`engine.notes.Note`) said for a
+    """``(is_warning, text)``: an engine note (:class:`engine.foundation.notes.Note`) said for a
     non-programmer, decided on its code and fields."""
     code, fields = note_code(note), note_fields(note)
     if code == "calibration_method":
@@ -119,7 +119,7 @@ def verdict_text(scores: pd.DataFrame, model: str) -> str:
 
 def fold_evidence(calibration, cv, model: str, method: str, alpha: float = 0.05) -> str:
     """Whether ``method`` beats ``uncalibrated`` fold by fold, in words: the engine's
-    corrected paired t-test (:func:`engine.calibration.fold_test`) judged at ``alpha``."""
+    corrected paired t-test (:func:`engine.evaluation.calibration.fold_test`) judged at ``alpha``."""
     try:
         test = fold_test(calibration, cv, model, method, alpha)
     except (ValueError, KeyError):

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QGroupBox, QLabel, QListWidget, QListWidgetItem, QVBoxLayout
 
-from engine.data import Dataset
+from engine.input.data import Dataset
 
 from .dataset_notes import (identifier_columns, index_columns, leak_columns, left_out_reasons,
                             many_category_columns)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QGroupBox, QHBoxLayout, QHeade
                                QMessageBox, QPushButton, QStyle, QTableWidget,
                                QTableWidgetItem, QToolButton, QVBoxLayout)
 
-from engine.data import BUILTINS
+from engine.input.data import BUILTINS
 
 from .widgets import blocked
 

@@ -1,15 +1,15 @@
 """The Dataset tab's text: the summary table, the loading notes in the words of the screen,
 and what the notes say about single columns (left out, possible leak, many categories).
 
-The engine's notes (:class:`engine.notes.Note`) give their advice for experiment files
+The engine's notes (:class:`engine.foundation.notes.Note`) give their advice for experiment files
 ("exclude": [...], set "pos_label"); :func:`screen_note` says the same with the tab's
 controls. Everything here decides on a note's ``code`` and ``fields``, never on its text.
 """
 from __future__ import annotations
 
-from engine.csv_values import NOT_UTF8_NAMES
-from engine.data import Dataset
-from engine.notes import note_code, note_fields
+from engine.input.csv_values import NOT_UTF8_NAMES
+from engine.input.data import Dataset
+from engine.foundation.notes import note_code, note_fields
 
 from ..note_words import note_words
 from .widgets import escape

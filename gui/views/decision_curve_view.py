@@ -2,7 +2,7 @@
 threshold?
 
 With the experiment's ``curves`` block (decision curves on), a run computes the net
-benefit of every model from its out-of-fold probabilities (``engine.curves.decision``).
+benefit of every model from its out-of-fold probabilities (``engine.evaluation.curves.decision``).
 This view draws the curves with their band over repeats, lets the user narrow the
 thresholds to the range a decision maker would use, and shows for a chosen pair the
 probability that the first gives more net benefit; the table is ``decision_summary.csv``.
@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QSplitter,
                                QVBoxLayout, QWidget)
 
-from engine.notes import note_code
+from engine.foundation.notes import note_code
 
 from ..plots.decision_curve_plot import DecisionCurvePlot
 from ..state import AppState

@@ -1,7 +1,7 @@
 """The Results tab's "Grouped vs ungrouped" view: what keeping rows together changes.
 
 With a data set's ``"groups"`` and "Also run without groups" ticked (``cv.compare_ungrouped``),
-a run also cross-validates the models on ordinary folds (``engine.grouping_gap``). This
+a run also cross-validates the models on ordinary folds (``engine.runs.grouping_gap``). This
 view shows both means per model side by side (bars and ``grouping_gap.csv``), the gap, and
 the verdict in words. The statistics of the other views stay on the grouped folds.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
-from engine.notes import note_code, note_fields
-from engine.verdict import metric_label
+from engine.foundation.notes import note_code, note_fields
+from engine.evaluation.verdict import metric_label
 
 from ..note_words import note_words
 from ..plots.grouping_gap_plot import GroupingGapPlot

@@ -1,11 +1,11 @@
 """The Dataset tab's "Rows that belong together" box: the data set's ``"groups"`` column.
 
 Several visits of one patient, several images of one subject: naming the column that says
-so keeps each group's rows together in the folds (``engine.groups``), and takes that column
+so keeps each group's rows together in the folds (``engine.input.groups``), and takes that column
 out of the features. The box shows how many groups there are and how many rows each has,
 what the folds cannot do with them (fewer groups than folds, a class in one group only),
 offers in one click a column the data notes suggest (``groups_suggested``), and holds the
-"also run without groups" choice (``cv.compare_ungrouped``, ``engine.grouping_gap``).
+"also run without groups" choice (``cv.compare_ungrouped``, ``engine.runs.grouping_gap``).
 """
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QLabel, QPushButton, QVBoxLayout
 
-from engine.data import Dataset
-from engine.errors import error_code
-from engine.groups import check_grouped_folds
-from engine.notes import note_code, note_fields
+from engine.input.data import Dataset
+from engine.foundation.errors import error_code
+from engine.input.groups import check_grouped_folds
+from engine.foundation.notes import note_code, note_fields
 
 from .widgets import blocked, escape
 

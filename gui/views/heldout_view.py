@@ -1,5 +1,5 @@
 """The Results tab's "Held-out test" view: each model fitted on all training rows and
-scored once on the experiment's test file (``engine.heldout``), beside its cross-validated
+scored once on the experiment's test file (``engine.runs.heldout``), beside its cross-validated
 estimate: both with their intervals (plot and ``test_scores.csv``) and a sentence per
 model that is no stronger than the intervals. A hint when the run had no test file.
 """
@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter,
                                QVBoxLayout, QWidget)
 
-from engine.verdict import metric_label
+from engine.evaluation.verdict import metric_label
 
 from ..plots.heldout_plot import HeldoutPlot
 from ..state import AppState

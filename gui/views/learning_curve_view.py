@@ -1,7 +1,7 @@
 """The Results tab's "Learning curve" view: would more data help?
 
 With ``curves.learning`` (fractions of each training fold), a run refits every model on
-growing parts of its training folds (``engine.curves.learning``). This view draws the
+growing parts of its training folds (``engine.evaluation.curves.learning``). This view draws the
 mean primary score against the training rows with the fold band, says per model whether
 the curve may have flattened, and shows ``learning_summary.csv``.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
-from engine.notes import note_code, note_fields
-from engine.verdict import metric_label
+from engine.foundation.notes import note_code, note_fields
+from engine.evaluation.verdict import metric_label
 
 from ..plots.learning_curve_plot import LearningCurvePlot
 from ..state import AppState

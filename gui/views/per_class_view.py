@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout,
                                QWidget)
 
-from engine.per_class import per_class_frame
+from engine.evaluation.per_class import per_class_frame
 
 from ..file_dialogs import with_parts
 from ..table_panel import TablePanel

@@ -1,4 +1,4 @@
-"""The pre-run check's list (:mod:`engine.preflight`), shown when Run is pressed.
+"""The pre-run check's list (:mod:`engine.runs.preflight`), shown when Run is pressed.
 
 Every problem in words, with a button per fix (turn on probabilities, switch the metric,
 add scaling, use the usual threshold, fewer folds …). A fix is applied to the window's
@@ -59,7 +59,7 @@ class ProblemRow(QFrame):
 
 
 class PreflightDialog(QDialog):
-    """The list of :class:`engine.preflight.Problem` values with their fixes.
+    """The list of :class:`engine.runs.preflight.Problem` values with their fixes.
 
     Parameters
     ----------

@@ -2,7 +2,7 @@
 
 With the experiment's ``curves`` block (the Cross-validation tab's *Curves* box), the run
 computes ROC and precision-recall curves from the out-of-fold predictions
-(:mod:`engine.curves`). This view draws both for every model, one class at a time (the
+(:mod:`engine.evaluation.curves`). This view draws both for every model, one class at a time (the
 positive class for two classes; a picker for more): the fold-averaged curve with its band,
 the first repeat's pooled curve, the operating point, and a table of AUC, average precision
 and the operating point, with a sentence on when the curves mislead.
@@ -12,7 +12,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
-from engine.curves.roc_pr import curve_summary
+from engine.evaluation.curves.roc_pr import curve_summary
 
 from ..plots.roc_pr_plot import CurvePlot
 from ..state import AppState

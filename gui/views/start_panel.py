@@ -11,7 +11,7 @@ from typing import Optional
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton
 
-from engine.catalogue import starter_models
+from engine.evaluation.catalogue import starter_models
 from ..dataset_loading import source_path
 from ..file_dialogs import is_shipped
 

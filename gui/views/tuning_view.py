@@ -13,8 +13,8 @@ import pandas as pd
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
-from engine.notes import note_code, note_fields
-from engine.verdict import metric_label
+from engine.foundation.notes import note_code, note_fields
+from engine.evaluation.verdict import metric_label
 
 from ..note_words import note_words
 from ..plots.threshold_plot import ThresholdPlot

@@ -80,9 +80,9 @@ def check_bundle(argv) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="loky workers (default 2)")
     args = parser.parse_args(argv)
     import resources
-    from engine.readers import load_dataset
-    from engine.experiment import load_experiment
-    from engine.schema import experiment_schema
+    from engine.input.readers import load_dataset
+    from engine.evaluation.experiment import load_experiment
+    from engine.foundation.schema import experiment_schema
 
     for path in (resources.example_path(), resources.help_dir(),
                  os.path.join(resources.help_dir(), "index.html"), resources.icon_path("png")):

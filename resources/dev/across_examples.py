@@ -23,10 +23,10 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 
-from engine.benchmark import run_benchmark  # noqa: E402
-from engine.experiment import parse_experiment  # noqa: E402
-from engine.progress import run_to_end  # noqa: E402
-from engine.tables import write_csv, write_text  # noqa: E402
+from engine.runs.benchmark import run_benchmark  # noqa: E402
+from engine.evaluation.experiment import parse_experiment  # noqa: E402
+from engine.foundation.progress import run_to_end  # noqa: E402
+from engine.output.tables import write_csv, write_text  # noqa: E402
 
 #: (name, R package, R data set, target, columns left out and why)
 DATASETS = [

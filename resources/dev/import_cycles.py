@@ -35,7 +35,7 @@ def module_files(root: Path = ROOT) -> dict:
     Returns
     -------
     dict
-        ``{"engine.cv": Path(...), "engine.aloocv": Path(".../__init__.py"), ...}``.
+        ``{"engine.evaluation.cv": Path(...), "engine.evaluation.aloocv": Path(".../__init__.py"), ...}``.
     """
     modules = {}
     for package in PACKAGES:

@@ -61,7 +61,7 @@ def settle(app, window, ms: int = 300) -> None:
 
 
 def run(app, window, models: list, quick: bool) -> None:
-    from engine.experiment import AloocvSettings, CalibrationSettings
+    from engine.evaluation.experiment import AloocvSettings, CalibrationSettings
 
     window.dataset_tab.load_builtin("breast_cancer")
     wait_for(window.dataset_tab.view_ready)

@@ -8,7 +8,7 @@ above the tabs and the starter set offered.
 The window is 1280 x 800; the Results tab is shown with two models selected (rbf, linear).
 Then the second example (breast cancer: logistic regression, naive Bayes, random forest,
 with ALOOCV and calibration) is run for the ALOOCV and Calibration views, and the third
-(five models on six data sets, run here with ``engine.benchmark.run_benchmark``) for the
+(five models on six data sets, run here with ``engine.runs.benchmark.run_benchmark``) for the
 "Across data sets" view and the data set picker, and the fourth (repeated subjects, run with
 and without groups) for the "Grouped vs ungrouped" view, and the fifth (the seed's kernels
 tuned inside each fold, with a naive Bayes model whose threshold is chosen by typed costs
@@ -150,9 +150,9 @@ def run_second_example(app, window, out: str) -> None:
 def run_third_example(app, window, out: str) -> None:
     """Five models on six data sets: the Across data sets view, then one data set's
     scores chosen with the picker."""
-    from engine.benchmark import run_benchmark
-    from engine.experiment import load_experiment
-    from engine.progress import run_to_end
+    from engine.runs.benchmark import run_benchmark
+    from engine.evaluation.experiment import load_experiment
+    from engine.foundation.progress import run_to_end
 
     benchmark = run_to_end(run_benchmark(load_experiment(THIRD_EXAMPLE)))
     window.tabs.setCurrentWidget(window.results_tab)

@@ -1,6 +1,6 @@
 """Benchmark: the comparison across data sets, 10 data sets x 6 models.
 
-Times the whole :func:`engine.across.compare_across` (Friedman, Iman-Davenport, Nemenyi,
+Times the whole :func:`engine.runs.across.compare_across` (Friedman, Iman-Davenport, Nemenyi,
 15 Wilcoxon tests with Holm, the Bayesian signed-rank test of 15 pairs with 50,000 draws)
 with ``report()`` and ``tables()`` (target: under 100 ms), side by side with the peer
 tools doing the same work: autorank (``force_mode="nonparametric"``: ranks, Friedman,
@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..",
 
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from engine.across import compare_across  # noqa: E402
+from engine.runs.across import compare_across  # noqa: E402
 
 N_DATASETS, N_MODELS, TARGET_MS = 10, 6, 100.0
 

@@ -1,4 +1,4 @@
-"""Benchmarks for engine.aloocv against bbai and scikit-learn (a script, not a test).
+"""Benchmarks for engine.evaluation.aloocv against bbai and scikit-learn (a script, not a test).
 
 Usage::
 
@@ -8,7 +8,7 @@ Prints a table of wall-clock timings (best of a few repeats, one BLAS thread via
 threadpoolctl for every contender), the ratios to the reference, the targets, and the C
 values found.  bbai is imported lazily; without it the bbai rows say "bbai not installed".
 
-Measured (one BLAS thread, 2-core VM), for the design notes of engine.aloocv.path:
+Measured (one BLAS thread, 2-core VM), for the design notes of engine.evaluation.aloocv.path:
 
 * the 50-point breast cancer curve (:func:`bench_curve`), batched over C: 16-18 ms best,
   23-25 ms median; one C at a time: 24-26 / 34-35 ms;
@@ -33,13 +33,13 @@ from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-import engine.aloocv.design as aloocv_design  # noqa: E402
-import engine.aloocv.exact as aloocv_exact  # noqa: E402
-from engine.aloocv import (alo_curve, alo_log_likelihood, exact_loo_log_likelihood,  # noqa: E402
+import engine.evaluation.aloocv.design as aloocv_design  # noqa: E402
+import engine.evaluation.aloocv.exact as aloocv_exact  # noqa: E402
+from engine.evaluation.aloocv import (alo_curve, alo_log_likelihood, exact_loo_log_likelihood,  # noqa: E402
                            optimize_alo)
-from engine.aloocv.design import Design  # noqa: E402
-from engine.aloocv.solver import solve  # noqa: E402
-from engine.progress import run_to_end  # noqa: E402
+from engine.evaluation.aloocv.design import Design  # noqa: E402
+from engine.evaluation.aloocv.solver import solve  # noqa: E402
+from engine.foundation.progress import run_to_end  # noqa: E402
 
 ROWS: list[dict] = []
 

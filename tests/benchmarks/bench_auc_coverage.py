@@ -17,9 +17,9 @@ population AUC of a linear score, ``Φ(w·δ / (√2 ‖w‖))``, is computed be
 Three 95% intervals are checked for covering it:
 
 * ``delong_pooled``: DeLong's interval of the AUC of the pooled out-of-fold predictions
-  (:func:`engine.curves.delong.delong_interval`);
+  (:func:`engine.evaluation.curves.delong.delong_interval`);
 * ``ledell``: LeDell et al.'s influence-curve interval of the fold-averaged AUC
-  (:func:`engine.curves.ledell.ledell_interval`);
+  (:func:`engine.evaluation.curves.ledell.ledell_interval`);
 * ``naive_fold_sd``: mean fold AUC ± t(0.975, k−1) · SD / √k (treats folds as independent).
 
 Prints coverage (with its Monte Carlo standard error), mean width and the mean of each
@@ -57,8 +57,8 @@ from sklearn.metrics import roc_auc_score  # noqa: E402
 from sklearn.model_selection import StratifiedKFold  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from engine.curves.delong import delong_interval  # noqa: E402
-from engine.curves.ledell import ledell_interval  # noqa: E402
+from engine.evaluation.curves.delong import delong_interval  # noqa: E402
+from engine.evaluation.curves.ledell import ledell_interval  # noqa: E402
 
 N_FEATURES, SHIFT, PREVALENCE, N_SPLITS, LEVEL = 5, 0.35, 0.4, 10, 0.95
 METHODS = ("delong_pooled", "ledell", "naive_fold_sd")

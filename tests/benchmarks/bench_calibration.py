@@ -1,6 +1,6 @@
 """Benchmark: the calibration map's isotonic fit at click-through-rate scale.
 
-Fits :func:`engine.calibration.fit_calibration_map` (bucketing + isotonic regression over
+Fits :func:`engine.evaluation.calibration.fit_calibration_map` (bucketing + isotonic regression over
 the buckets, the seed recipe) on 1,000,000 predictions with 100,000 buckets, side by side
 with scikit-learn's ``IsotonicRegression`` alone fitted on the same raw predictions, in one
 process with one thread. Prints the times, their ratio (target: map <= 1.2 x sklearn) and
@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..",
 
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from engine.calibration import apply_calibration_map, fit_calibration_map  # noqa: E402
+from engine.evaluation.calibration import apply_calibration_map, fit_calibration_map  # noqa: E402
 
 
 def ctr_data(n, seed=0):

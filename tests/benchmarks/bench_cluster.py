@@ -4,7 +4,7 @@
 
 A fit-dominated workload (breast cancer, a random forest, gradient boosting, an RBF SVC and
 a scaled logistic regression; 10x5 folds, ``--quick`` or ``BENCH_QUICK=1``: 5x2) run by
-``engine.cv.run_cv`` with ``n_jobs=2`` and with ``cluster=`` a LocalCluster(2) (one thread
+``engine.evaluation.cv.run_cv`` with ``n_jobs=2`` and with ``cluster=`` a LocalCluster(2) (one thread
 per worker), alternately, in one process; the best of the repeats of each. The cluster's
 start is timed apart (once per run, not per fit). Target: cluster / joblib <= 1.15, with
 identical numbers. Prints the load average, since the machine may be shared.
@@ -21,11 +21,11 @@ sys.path.insert(0, ROOT)
 
 import pandas as pd  # noqa: E402
 
-from engine.catalogue import expand_models  # noqa: E402
-from engine.cluster import ClusterSpec, open_cluster  # noqa: E402
-from engine.cv import CVConfig, run_cv  # noqa: E402
-from engine.data import load_builtin  # noqa: E402
-from engine.progress import run_to_end  # noqa: E402
+from engine.evaluation.catalogue import expand_models  # noqa: E402
+from engine.evaluation.cluster import ClusterSpec, open_cluster  # noqa: E402
+from engine.evaluation.cv import CVConfig, run_cv  # noqa: E402
+from engine.input.data import load_builtin  # noqa: E402
+from engine.foundation.progress import run_to_end  # noqa: E402
 
 TARGET = 1.15
 MODELS = [{"name": "forest", "estimator": "RandomForestClassifier",

@@ -1,9 +1,9 @@
 """Benchmark: decision and learning curves against their peers, side by side.
 
-* Decision curves: :func:`engine.curves.decision.decision_curves` on the pooled out-of-fold
+* Decision curves: :func:`engine.evaluation.curves.decision.decision_curves` on the pooled out-of-fold
   probabilities of two models x ``repeats`` repeats of breast_cancer (99 thresholds) against
   ``dcurves.dca`` on the same predictions, one repeat at a time.
-* Learning curves: :func:`engine.curves.learning.run_learning` (one process) against
+* Learning curves: :func:`engine.evaluation.curves.learning.run_learning` (one process) against
   ``sklearn.model_selection.learning_curve`` (``n_jobs=1``) on the same splits and
   fractions, logistic regression on breast_cancer.
 
@@ -24,12 +24,12 @@ import pandas as pd
 
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 
-from engine.catalogue import expand_models, make_pipeline  # noqa: E402
-from engine.curves.decision import THRESHOLDS, decision_curves  # noqa: E402
-from engine.curves.learning import run_learning  # noqa: E402
-from engine.cv import CVConfig, make_splits, run_cv  # noqa: E402
-from engine.data import load_builtin  # noqa: E402
-from engine.progress import run_to_end  # noqa: E402
+from engine.evaluation.catalogue import expand_models, make_pipeline  # noqa: E402
+from engine.evaluation.curves.decision import THRESHOLDS, decision_curves  # noqa: E402
+from engine.evaluation.curves.learning import run_learning  # noqa: E402
+from engine.evaluation.cv import CVConfig, make_splits, run_cv  # noqa: E402
+from engine.input.data import load_builtin  # noqa: E402
+from engine.foundation.progress import run_to_end  # noqa: E402
 
 FRACTIONS = (0.1, 0.325, 0.55, 0.775, 1.0)
 

@@ -25,10 +25,10 @@ sys.path.insert(0, ROOT)
 
 import numpy as np  # noqa: E402
 
-from engine.catalogue import expand_models, make_pipeline, presets  # noqa: E402
-from engine.cv import CVConfig, run_cv  # noqa: E402
-from engine.data import load_builtin  # noqa: E402
-from engine.progress import run_to_end  # noqa: E402
+from engine.evaluation.catalogue import expand_models, make_pipeline, presets  # noqa: E402
+from engine.evaluation.cv import CVConfig, run_cv  # noqa: E402
+from engine.input.data import load_builtin  # noqa: E402
+from engine.foundation.progress import run_to_end  # noqa: E402
 
 SEED = os.path.join(ROOT, "resources", "examples", "svc_kernels_moons.json")
 SEED_GRID = [{"kernel": ["linear"]}, {"kernel": ["poly"], "degree": [2, 3]}, {"kernel": ["rbf"]}]

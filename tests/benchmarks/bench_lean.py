@@ -148,8 +148,8 @@ def bench_big(folder: str, repeats: int, n_rows: int) -> None:
 
 
 def bench_six(folder: str, repeats: int, n_repeats: int) -> None:
-    from engine.catalogue import expand_models, make_pipeline, presets
-    from engine.data import load_builtin
+    from engine.evaluation.catalogue import expand_models, make_pipeline, presets
+    from engine.input.data import load_builtin
 
     models = presets()["Six common classifiers"]
     dataset = load_builtin("breast_cancer")
@@ -177,7 +177,7 @@ def bench_seed(folder: str, repeats: int) -> None:
 
 
 def bench_rerun(folder: str, repeats: int) -> None:
-    from engine.catalogue import presets
+    from engine.evaluation.catalogue import presets
 
     models = [m for m in presets()["Six common classifiers"]
               if m["name"] in ("logistic", "knn", "naive_bayes")]

@@ -2,7 +2,7 @@
 
     python tests/benchmarks/bench_load.py [--quick] [--repeats N] [--rows N]
 
-``engine.data.load_dataset({"csv": PATH})`` (reading with detection, the data checks: index
+``engine.input.readers.load_dataset({"csv": PATH})`` (reading with detection, the data checks: index
 columns, leaks, group suggestions, imbalance; the Dataset) against ``pandas.read_csv(PATH)``
 of the same file: 100,000 rows x 20 columns (16 decimal features, two text categories, a
 small code and a yes/no class; ``--numbers``: 19 decimal features and a 0/1 class;
@@ -29,7 +29,7 @@ sys.path.insert(0, ROOT)
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from engine.readers import load_dataset  # noqa: E402
+from engine.input.readers import load_dataset  # noqa: E402
 
 GOAL = 1.5
 

@@ -1,7 +1,7 @@
 """Benchmark: nested cross-validation against scikit-learn's own.
 
 5 folds x 2 repeats outside, 5 inner folds, a 3 x 3 grid (SVC's C x gamma, with scaling)
-on breast cancer, scored by ROC AUC: :func:`engine.cv.run_cv` with a ``"tune"`` model
+on breast cancer, scored by ROC AUC: :func:`engine.evaluation.cv.run_cv` with a ``"tune"`` model
 (``optimism`` off: the same fits as the peer) against ``cross_val_score(GridSearchCV(...),
 X, y, cv=RepeatedStratifiedKFold(5, 2))``, side by side in one process, one thread. Prints
 both times (processor time, which other programs on a busy machine do not add, and wall
@@ -24,10 +24,10 @@ sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..",
 
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from engine.catalogue import expand_models  # noqa: E402
-from engine.cv import CVConfig, run_cv  # noqa: E402
-from engine.data import load_builtin  # noqa: E402
-from engine.progress import run_to_end  # noqa: E402
+from engine.evaluation.catalogue import expand_models  # noqa: E402
+from engine.evaluation.cv import CVConfig, run_cv  # noqa: E402
+from engine.input.data import load_builtin  # noqa: E402
+from engine.foundation.progress import run_to_end  # noqa: E402
 
 GRID = {"C": [0.1, 1.0, 10.0], "gamma": [0.001, 0.01, 0.1]}
 CONFIG = CVConfig(n_splits=5, n_repeats=2, random_state=0)

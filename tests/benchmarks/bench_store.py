@@ -23,12 +23,12 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 
-from engine.analysis import run_experiment  # noqa: E402
-from engine.data import dataset_from_frame  # noqa: E402
-from engine.experiment import load_experiment, parse_experiment  # noqa: E402
-from engine.fingerprint import data_fingerprint  # noqa: E402
-from engine.progress import run_to_end  # noqa: E402
-from engine.store import ResultStore  # noqa: E402
+from engine.runs.analysis import run_experiment  # noqa: E402
+from engine.input.data import dataset_from_frame  # noqa: E402
+from engine.evaluation.experiment import load_experiment, parse_experiment  # noqa: E402
+from engine.runs.fingerprint import data_fingerprint  # noqa: E402
+from engine.foundation.progress import run_to_end  # noqa: E402
+from engine.runs.store import ResultStore  # noqa: E402
 
 SEED = os.path.join(ROOT, "resources", "examples", "svc_kernels_moons.json")
 
@@ -155,7 +155,7 @@ def main(argv=None) -> None:
     repeats = args.repeats or (2 if args.quick else 3)
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     seed = load_experiment(SEED)
-    from engine.readers import load_dataset
+    from engine.input.readers import load_dataset
 
     seed_data = load_dataset(seed.dataset, seed.base_dir)
     overhead("seed run", seed, seed_data, repeats)

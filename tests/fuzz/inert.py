@@ -1,4 +1,4 @@
-"""What an inert text is, written independently of ``engine.csv_values.visible``.
+"""What an inert text is, written independently of ``engine.input.csv_values.visible``.
 
 The fuzz tests compare what the writers wrote with :func:`expected_visible`, a plain
 per-character rewrite of the rule (every character of the Unicode categories Cc, Cf,
@@ -39,7 +39,7 @@ def invisible_in(text: str) -> list:
 
 def expected_cell(text: str) -> str:
     """What a text cell of a result table must read back as: written out, and a leading
-    ``'`` when a spreadsheet would take it for a formula (as ``engine.tables`` states)."""
+    ``'`` when a spreadsheet would take it for a formula (as ``engine.output.tables`` states)."""
     shown = expected_visible(text)
     if shown[:1] in ("=", "+", "-", "@"):
         try:

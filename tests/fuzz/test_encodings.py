@@ -2,7 +2,7 @@
 
 The campaign of issue 31 found a Windows-1252 file's "€" and smart quotes read as latin-1
 (C1 control characters in ``confusion.csv``) and Shift-JIS files as latin-1 mojibake.
-The rule (``engine.csv_values._not_utf8``) is checked on files pandas writes
+The rule (``engine.input.csv_values._not_utf8``) is checked on files pandas writes
 (``DataFrame.to_csv(encoding=...)``, as a Windows Excel or R would save them): each is
 read exactly as the same table saved as UTF-8, with a note naming the encoding; the
 genuinely ambiguous ones follow the stated rule and say what else would fit (bytes
@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from sklearn.datasets import load_iris
 
-from engine.csv_values import choose_encoding
-from engine.data import load_csv
+from engine.input.csv_values import choose_encoding
+from engine.input.data import load_csv
 from tests.fuzz.conftest import headless
 
 pytestmark = pytest.mark.fuzz

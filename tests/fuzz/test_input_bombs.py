@@ -14,8 +14,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from engine import excel, guards, machine, param_caps, text_lengths
-from engine.experiment import parse_experiment
+from engine.input import excel, text_lengths
+from engine.foundation import machine, param_caps
+from engine.foundation.schema import experiment_schema
+from engine.evaluation.experiment import parse_experiment
 
 from .conftest import headless
 
@@ -223,7 +225,7 @@ def test_a_workbook_part_over_the_size_cap(tmp_path, monkeypatch):
 @given(n_attributes=st.integers(1, 400), n_rows=st.integers(1, 60))
 def test_an_arff_is_refused_exactly_when_attributes_times_rows_do_not_fit(
         tmp_path_factory, monkeypatch, n_attributes, n_rows):
-    from engine import arff
+    from engine.input import arff
 
     budget = 5_000 * machine.BYTES_PER_VALUE * arff.COPIES_WHILE_READ     # 5,000 values
     monkeypatch.setattr(arff, "available_memory", lambda: budget)
@@ -284,8 +286,7 @@ def test_every_cap_is_checked_by_the_parser(case, factor, offset):
 
 
 def test_the_schema_declares_the_same_caps():
-    schema = json.loads(open(os.path.join(os.path.dirname(guards.__file__),
-                                          "experiment.schema.json")).read())
+    schema = experiment_schema()
     props = schema["properties"]
     model = schema["$defs"]["model"]["properties"]
     declared = {
@@ -314,7 +315,7 @@ def test_labels_are_encoded_without_a_fixed_width_copy():
     """Classes of up to the longest allowed label, encoded as before (sorted, codes)."""
     import pandas as pd
 
-    from engine.data import dataset_from_frame
+    from engine.input.data import dataset_from_frame
 
     long = "z" * text_lengths.MAX_NAME_CHARS
     frame = pd.DataFrame({"a": np.arange(40.0), "label": ["b", long, "a", "b"] * 10})

@@ -3,9 +3,9 @@
 Hypothesis draws labels, model names and column names from every code point (lone
 surrogates included), with the characters the campaign of issue 31 found raw in the
 result files drawn often (:data:`tests.fuzz.inert.SPECIAL`), and runs them in-process
-through the table writer (``engine.tables.write_csv``), the result folder
-(``engine.result_folder.write_result_folder``: tables, ``notes.txt``, ``report.md``) and
-the across-data-set report (``engine.across``).  Each written file must have exactly
+through the table writer (``engine.output.tables.write_csv``), the result folder
+(``engine.output.result_folder.write_result_folder``: tables, ``notes.txt``, ``report.md``) and
+the across-data-set report (``engine.runs.across``).  Each written file must have exactly
 one line per row plus the header (``str.splitlines``, which also splits on U+0085,
 U+2028 ...), no character of the categories Cc, Cf, Zl, Zp (or Cs) on any line, and
 read back (Python's ``csv``) as the independent rewrite of the rule
@@ -24,11 +24,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.across import compare_across
-from engine.across.report import across_report
-from engine.csv_values import visible
-from engine.result_folder import write_result_folder
-from engine.tables import write_csv
+from engine.runs.across import compare_across
+from engine.runs.across.report import across_report
+from engine.input.csv_values import visible
+from engine.output.result_folder import write_result_folder
+from engine.output.tables import write_csv
 from tests.fuzz.inert import SPECIAL, expected_cell, expected_visible, invisible_in
 
 pytestmark = pytest.mark.fuzz
@@ -148,7 +148,7 @@ def test_the_campaign_s_seventeen_lines_are_nine():
     buffer = io.StringIO()
     frame.to_csv(buffer, index=False, lineterminator="\n")
     assert len(buffer.getvalue().splitlines()) > 9           # raw, as before
-    from engine.tables import csv_text
+    from engine.output.tables import csv_text
 
     text = csv_text(frame)
     assert len(text.splitlines()) == 9

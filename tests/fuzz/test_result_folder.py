@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.folder_entries import (MARKER_TEXT, STAGING_MARKER, WRITABLE, WRITTEN_BY,
-                                   manifest_problem, read_manifest_file)
+from engine.output.folder_entries import (MARKER_TEXT, STAGING_MARKER, WRITABLE, WRITTEN_BY,
+                                          manifest_problem, read_manifest_file)
 from tests.fuzz.conftest import headless
 
 OURS = ".honest-eval-staging-abcd1234"          # a staging folder named like the app's

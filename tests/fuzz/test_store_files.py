@@ -16,7 +16,7 @@ import threading
 
 import pytest
 
-from engine.store import ResultStore
+from engine.runs.store import ResultStore
 from gui.store_runs import read_store
 from tests.fuzz.conftest import ROOT, headless
 from tests.fuzz.test_result_folder import one_error_line, tiny_experiment

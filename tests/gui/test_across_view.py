@@ -20,11 +20,11 @@ import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
 from scipy.stats import rankdata, studentized_range
 
-from engine.across import compare_across
-from engine.benchmark import run_benchmark
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
-from engine.report import extract_experiment
+from engine.runs.across import compare_across
+from engine.runs.benchmark import run_benchmark
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
+from engine.output.report import extract_experiment
 from gui.main_window import MainWindow, make_results_tab
 from gui.state import AppState
 from gui.views.across_tables import GOOD, HEADERS, WIDE_NAME

@@ -10,12 +10,12 @@ import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
 
-from engine.aloocv import run_aloocv
-from engine.analysis import run_experiment
-from engine.catalogue import expand_models
-from engine.data import load_builtin
-from engine.experiment import AloocvSettings, parse_experiment
-from engine.progress import run_to_end
+from engine.evaluation.aloocv import run_aloocv
+from engine.runs.analysis import run_experiment
+from engine.evaluation.catalogue import expand_models
+from engine.input.data import load_builtin
+from engine.evaluation.experiment import AloocvSettings, parse_experiment
+from engine.foundation.progress import run_to_end
 from gui.state import AppState
 from gui.views.aloocv_view import AloocvView, with_C
 
@@ -260,7 +260,7 @@ def test_after_a_run_over_several_data_sets_the_curve_is_for_the_one_picked(qtbo
     """The Dataset tab may have another data set selected than the Results tab's picker: the
     curve is computed on the picked data set's data, and picking another one that has no
     curve yet clears the curve shown."""
-    from engine.benchmark import run_benchmark
+    from engine.runs.benchmark import run_benchmark
 
     several = run_to_end(run_benchmark(parse_experiment({
         "datasets": [{"builtin": "moons", "n_samples": 120, "random_state": 0},
@@ -281,7 +281,7 @@ def test_after_a_run_over_several_data_sets_the_curve_is_for_the_one_picked(qtbo
 
 
 def test_on_grouped_rows_the_view_says_the_curve_is_optimistic(qtbot, make_view, qapp):
-    from engine.data import dataset_from_frame
+    from engine.input.data import dataset_from_frame
     from tests.helpers import visits
 
     grouped = dataset_from_frame(visits(), "label", name="visits", groups="subject",

@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
 
-from engine.analysis import run_experiment
-from engine.calibration import run_calibration
-from engine.experiment import CalibrationSettings, parse_experiment
-from engine.progress import run_to_end
+from engine.runs.analysis import run_experiment
+from engine.evaluation.calibration import run_calibration
+from engine.evaluation.experiment import CalibrationSettings, parse_experiment
+from engine.foundation.progress import run_to_end
 from gui.state import AppState
 from gui.views.calibration_view import ALL_MODELS, CalibrationView
 
@@ -241,8 +241,8 @@ def test_a_new_result_cancels_a_running_calibration(qtbot, view, state, cv_resul
 
 
 def test_fold_evidence_uses_the_two_sided_test(cv_result, engine_calibration):
-    from engine.stats import compare_models
-    from engine.calibration import fold_score_matrix
+    from engine.evaluation.stats import compare_models
+    from engine.evaluation.calibration import fold_score_matrix
     from gui.views.calibration_view import fold_evidence
 
     text = fold_evidence(engine_calibration, cv_result.cv, "GaussianNB", "isotonic")
@@ -254,8 +254,8 @@ def test_fold_evidence_uses_the_two_sided_test(cv_result, engine_calibration):
 
 
 def test_fold_evidence_is_judged_at_the_users_alpha(cv_result, engine_calibration):
-    """The view says what engine.calibration.fold_test found, at the experiment's alpha."""
-    from engine.calibration import fold_test
+    """The view says what engine.evaluation.calibration.fold_test found, at the experiment's alpha."""
+    from engine.evaluation.calibration import fold_test
     from gui.views.calibration_view import fold_evidence
 
     test = fold_test(engine_calibration, cv_result.cv, "GaussianNB", "isotonic")
@@ -268,7 +268,7 @@ def test_fold_evidence_is_judged_at_the_users_alpha(cv_result, engine_calibratio
 
 def test_the_verdict_uses_the_alpha_of_the_result(qtbot, view, state, cv_result,
                                                   engine_calibration):
-    from engine.stats import ComparisonSettings
+    from engine.evaluation.stats import ComparisonSettings
 
     strict = replace(cv_result, calibration=engine_calibration).with_comparison(
         ComparisonSettings(alpha=1e-12))
@@ -278,7 +278,7 @@ def test_the_verdict_uses_the_alpha_of_the_result(qtbot, view, state, cv_result,
 
 
 def test_the_measurement_note_says_when_the_inner_folds_keep_groups_together():
-    from engine.notes import Note
+    from engine.foundation.notes import Note
     from gui.views.calibration_view import plain_note
 
     grouped = Note("calibration_method", "(text)", {"inner_splits": 3, "grouped": True})

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from sklearn.metrics import confusion_matrix
 
-from engine.costs import COST_METRIC
+from engine.evaluation.costs import COST_METRIC
 from tests.gui.waiting import run_succeeds
 from tests.gui.helpers import choose, click, open_seed, type_into
 

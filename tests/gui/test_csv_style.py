@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
-from engine.analysis import run_experiment
-from engine.experiment import load_experiment
-from engine.progress import run_to_end
+from engine.runs.analysis import run_experiment
+from engine.evaluation.experiment import load_experiment
+from engine.foundation.progress import run_to_end
 from gui.file_dialogs import CSV_FILTERS, csv_style
 from gui.table_panel import TablePanel
 

@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from PySide6.QtWidgets import QToolButton
 
-from engine.analysis import run_experiment
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
+from engine.runs.analysis import run_experiment
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
 from gui.help import ALIASES, HELP_DIR
 from gui.state import AppState
 from gui.views.decision_curve_view import DecisionCurveView
@@ -149,7 +149,7 @@ def test_help_opens_the_guide_at_the_view(qtbot, monkeypatch, cls, topic):
 
 
 def test_the_shuffle_switch_sets_learning_shuffle(qtbot):
-    from engine.experiment import CurvesSettings
+    from engine.evaluation.experiment import CurvesSettings
     from gui.tabs.curves_options import CurvesOptions
 
     box = CurvesOptions()

@@ -4,9 +4,9 @@ import os
 import pandas as pd
 import pytest
 
-from engine.cv import FoldScores  # noqa: E402
-from engine.data import load_builtin  # noqa: E402
-from engine.experiment import load_experiment  # noqa: E402
+from engine.evaluation.cv import FoldScores  # noqa: E402
+from engine.input.data import load_builtin  # noqa: E402
+from engine.evaluation.experiment import load_experiment  # noqa: E402
 from tests.gui.waiting import run_succeeds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -159,10 +159,10 @@ def test_the_app_and_the_headless_runner_agree_to_the_last_digit(tab, qtbot, tmp
 
     import pandas as pd
 
-    from engine.analysis import run_experiment
-    from engine.data import load_csv
-    from engine.experiment import experiment_json_text, parse_experiment
-    from engine.progress import run_to_end
+    from engine.runs.analysis import run_experiment
+    from engine.input.data import load_csv
+    from engine.evaluation.experiment import experiment_json_text, parse_experiment
+    from engine.foundation.progress import run_to_end
 
     csv = os.path.join(ROOT, "tests", "data", "penguins.csv")
     tab.state.set_dataset(load_csv(csv, target="species"))
@@ -199,7 +199,7 @@ def test_the_last_run_is_forgotten_when_the_data_changes(tab, qtbot):
 
 def test_live_plot_draws_fold_f_of_repeat_r_at_its_place_in_split_order(tab):
     plot = tab.live_plot
-    plot.start(["a"], "accuracy", 3, 2)                 # repeats and folds from 1 (engine.cv)
+    plot.start(["a"], "accuracy", 3, 2)                 # repeats and folds from 1 (engine.evaluation.cv)
     details = [FoldScores("a", r, f, {"accuracy": 10 * r + f}) for r in (2, 1) for f in (3, 1, 2)]
     plot.add_fold_scores(details)
     x, y = plot.lines[0].getData()
@@ -208,11 +208,11 @@ def test_live_plot_draws_fold_f_of_repeat_r_at_its_place_in_split_order(tab):
 
 
 def test_a_large_run_asks_first_with_the_estimated_time(tab, qtbot, monkeypatch):
-    """Above engine.guards.ASK_FITS fits (lowered here) the tab times a few fits on a worker
+    """Above engine.runs.guards.ASK_FITS fits (lowered here) the tab times a few fits on a worker
     thread, then asks; No starts nothing, Yes starts the run."""
     from PySide6.QtWidgets import QMessageBox
 
-    from engine import guards
+    from engine.runs import guards
 
     seed_state(tab.state)
     tab.repeats_box.setValue(2)                                 # 4 x 10 x 2 = 80 fits
@@ -235,7 +235,7 @@ def test_a_large_run_asks_first_with_the_estimated_time(tab, qtbot, monkeypatch)
 
 def test_a_run_too_large_for_memory_is_refused_with_what_it_needs(tab, qtbot, monkeypatch,
                                                                    warnings_shown):
-    from engine import guards
+    from engine.runs import guards
 
     seed_state(tab.state)
     monkeypatch.setattr(guards, "available_memory", lambda: 100_000)

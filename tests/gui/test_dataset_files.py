@@ -11,7 +11,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl  # noqa: E402
 from PySide6.QtGui import QDropEvent  # noqa: E402
 from PySide6.QtWidgets import QFileDialog  # noqa: E402
 
-from engine.readers import load_dataset  # noqa: E402
+from engine.input.readers import load_dataset  # noqa: E402
 from tests.peers import peer
 
 openpyxl = peer("openpyxl")

@@ -10,7 +10,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl  # noqa: E402
 from PySide6.QtGui import QDropEvent  # noqa: E402
 
 import gui.dataset_loading as dataset_loading  # noqa: E402
-from engine.data import dataset_from_frame, load_csv  # noqa: E402
+from engine.input.data import dataset_from_frame, load_csv  # noqa: E402
 from gui.dataset_loading import file_dataset, with_changes  # noqa: E402
 from tests.gui.helpers import boxes, click_box
 
@@ -372,7 +372,7 @@ def test_builtins_show_their_positive_class_and_columns_read_only(tab, qtbot):
 
 
 def test_column_rows_read_the_notes():
-    from engine.notes import Note
+    from engine.foundation.notes import Note
     from gui.views.column_picker import EXCLUDED, LEFT_OUT, USED, column_rows
     from gui.views.dataset_notes import screen_note
 
@@ -398,7 +398,7 @@ def builtin_box(tab):
 
 
 def apply_experiment_file(tab, qtbot, experiment):
-    from engine.readers import load_dataset
+    from engine.input.readers import load_dataset
 
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.state.apply_experiment(experiment, load_dataset(experiment.dataset,
@@ -413,7 +413,7 @@ def assert_no_builtin_claimed(tab, placeholder="a file is loaded"):
 
 
 def test_the_builtin_box_names_only_the_data_in_use(tab, qtbot):
-    from engine.experiment import load_experiment, parse_experiment
+    from engine.evaluation.experiment import load_experiment, parse_experiment
 
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin("moons", n_samples=240, noise=0.2, random_state=3)

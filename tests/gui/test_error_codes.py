@@ -4,8 +4,8 @@ looks like a store or grouping problem does not fool it."""
 import numpy as np
 import pytest
 
-from engine.data import load_builtin
-from engine.errors import EngineError
+from engine.input.data import load_builtin
+from engine.foundation.errors import EngineError
 from gui import store_runs
 from gui.views import groups_box
 

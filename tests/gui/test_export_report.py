@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMessageBox
 
-from engine.report import extract_experiment
+from engine.output.report import extract_experiment
 from tests.gui.waiting import run_succeeds
 from tests.peers import peer
 

@@ -1,17 +1,17 @@
 """One count of fits in the window: the CV tab's panel, the progress bar, the status bar,
-Cancel, Resume and the Earlier runs list agree with engine.run_plan for a run with a tuned
+Cancel, Resume and the Earlier runs list agree with engine.runs.run_plan for a run with a tuned
 model, grouped data with ``compare_ungrouped`` and several data sets, and with the fits the
 engine actually made (the store's own count); after the run the panel says the store holds
 them all."""
 import os
 
-from engine.store import ResultStore
+from engine.runs.store import ResultStore
 from gui.store_location import store_path
 from tests.gui.waiting import run_succeeds
 
-from engine.benchmark import load_datasets
-from engine.experiment import parse_experiment
-from engine.run_plan import plan_run
+from engine.runs.benchmark import load_datasets
+from engine.evaluation.experiment import parse_experiment
+from engine.runs.run_plan import plan_run
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "resources", "examples")

@@ -38,7 +38,7 @@ def test_a_table_in_its_own_order_shows_no_sort_arrow(qtbot):
 
 
 def test_a_column_can_be_shown_in_words_while_the_table_keeps_its_values(qapp):
-    from engine.verdict import metric_label
+    from engine.evaluation.verdict import metric_label
 
     frame = pd.DataFrame({"metric": ["roc_auc_ovr", "jaccard_macro"], "mean": [0.9, 0.8]})
     model = DataFrameModel(frame)

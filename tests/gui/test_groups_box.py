@@ -8,7 +8,7 @@ import pytest
 from sklearn.model_selection import StratifiedGroupKFold
 from PySide6.QtCore import Qt
 
-from engine.grouping_gap import GAP_COLUMNS
+from engine.runs.grouping_gap import GAP_COLUMNS
 from tests.gui.waiting import run_succeeds
 from tests.helpers import visits
 

@@ -11,11 +11,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 from sklearn.datasets import load_breast_cancer
 
-from engine.catalogue import expand_models
-from engine.data import load_dataset
-from engine.heldout import load_test_set, run_heldout
-from engine.heldout.saved import load_model, saved_model_files
-from engine.progress import run_to_end
+from engine.evaluation.catalogue import expand_models
+from engine.input.readers import load_dataset
+from engine.runs.heldout import load_test_set, run_heldout
+from engine.runs.heldout.saved import load_model, saved_model_files
+from engine.foundation.progress import run_to_end
 from gui.help import ALIASES
 from gui.views.heldout_view import HeldoutView
 from tests.gui.waiting import run_succeeds

@@ -11,7 +11,7 @@ pytest.importorskip("PySide6")
 
 from PySide6.QtWidgets import QInputDialog  # noqa: E402
 
-from engine.readers import load_dataset  # noqa: E402
+from engine.input.readers import load_dataset  # noqa: E402
 from tests.gui.helpers import boxes, click_box
 
 

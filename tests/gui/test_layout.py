@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QFont, QFontMetrics
 
-from engine.analysis import run_experiment
-from engine.experiment import load_experiment
-from engine.progress import run_to_end
+from engine.runs.analysis import run_experiment
+from engine.evaluation.experiment import load_experiment
+from engine.foundation.progress import run_to_end
 from gui.main_window import MainWindow
 from gui.plots.correlation_heatmap import CorrelationHeatmap, fit_labels
 from gui.plots.fold_scores_plot import FoldScoresPlot
@@ -243,7 +243,7 @@ TWELVE = ([{"name": "logistic", "estimator": "LogisticRegression", "scale": True
 @pytest.fixture(scope="module")
 def twelve_models_result():
     """Twelve models (eight with long names) on breast cancer, with ALOOCV and calibration."""
-    from engine.experiment import parse_experiment
+    from engine.evaluation.experiment import parse_experiment
 
     experiment = parse_experiment({
         "dataset": {"builtin": "breast_cancer"}, "models": TWELVE,

@@ -329,7 +329,7 @@ def test_the_apps_export_keeps_formulas_and_control_characters_inside_their_cell
     frame = pd.DataFrame({"x1": [i % 7 for i in range(40)], "x2": [(i * 3) % 5 for i in range(40)],
                           "label": ["ok\r=cmd|' /C calc'!A0" if i % 2 else "b" for i in range(40)]})
     frame.to_csv(csv_path, index=False)
-    from engine.data import load_csv
+    from engine.input.data import load_csv
 
     window.state.set_dataset(load_csv(str(csv_path), target="label"))
     window.state.set_model_entries([{"name": "=evil()", "estimator": "GaussianNB"},

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from engine.catalogue import expand_models
-from engine.experiment import load_experiment
+from engine.evaluation.catalogue import expand_models
+from engine.evaluation.experiment import load_experiment
 from gui.model_entry import ModelEntry
 from gui.state import AppState
 

@@ -5,11 +5,11 @@ import re
 
 import pytest
 
-from engine.analysis import run_experiment
-from engine.catalogue import expand_models
-from engine.experiment import parse_experiment
-from engine.notes import Note, note_code, note_fields
-from engine.progress import run_to_end
+from engine.runs.analysis import run_experiment
+from engine.evaluation.catalogue import expand_models
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.notes import Note, note_code, note_fields
+from engine.foundation.progress import run_to_end
 from gui.note_words import note_words, plain_ids
 from gui.tabs.cv_tab import log_text
 from gui.tabs.models_tab import entries_problem, parse_field

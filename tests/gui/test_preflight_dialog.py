@@ -4,8 +4,8 @@ the user chooses."""
 import numpy as np
 import pytest
 
-from engine.data import load_builtin
-from engine.experiment import parse_experiment
+from engine.input.data import load_builtin
+from engine.evaluation.experiment import parse_experiment
 from gui.views.preflight_dialog import PreflightDialog
 
 CV = {"n_splits": 2, "n_repeats": 1, "random_state": 0}

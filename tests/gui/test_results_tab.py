@@ -12,11 +12,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QToolButton
 
-from engine.analysis import run_experiment
-from engine.experiment import load_experiment
-from engine.progress import run_to_end
-from engine.stats import adjust_pvalues, posterior
-from engine.verdict import pair_differences
+from engine.runs.analysis import run_experiment
+from engine.evaluation.experiment import load_experiment
+from engine.foundation.progress import run_to_end
+from engine.evaluation.stats import adjust_pvalues, posterior
+from engine.evaluation.verdict import pair_differences
 from gui.help import ALIASES
 from gui.state import AppState
 from gui.tabs.results_tab import BAYESIAN_PAGE, NAIVE_ONLY, SIGNIFICANT, ResultsTab
@@ -157,7 +157,7 @@ def test_summary_shows_each_models_interval_at_alpha(qtbot, tab, state):
 
 
 def test_the_rope_shows_its_unit_and_the_defaults_reason(tab, state):
-    from engine.stats import default_rope
+    from engine.evaluation.stats import default_rope
 
     metric = state.result.comparison.metric
     assert tab.controls.rope_unit.text() == default_rope(metric).unit
@@ -377,8 +377,8 @@ def test_long_model_names_do_not_widen_the_window(qtbot, state, seed_result):
     scores = cv.scores.assign(model=cv.scores.model.replace(renamed))
     new_cv = replace(cv, scores=scores, models=tuple(renamed.get(m, m) for m in cv.models),
                      predictions=cv.predictions.assign(model=cv.predictions.model.replace(renamed)))
-    from engine.analysis import compare_cv
-    from engine.stats import summary_table
+    from engine.runs.analysis import compare_cv
+    from engine.evaluation.stats import summary_table
 
     result = replace(seed_result, cv=new_cv,
                      summary=summary_table(new_cv.scores, new_cv.models, new_cv.metrics),

@@ -3,9 +3,9 @@ gives the numbers of a run on this computer; a bad address is a dialog."""
 import pandas as pd
 import pytest
 
-from engine.analysis import run_experiment
-from engine.data import load_builtin
-from engine.progress import run_to_end
+from engine.runs.analysis import run_experiment
+from engine.input.data import load_builtin
+from engine.foundation.progress import run_to_end
 from gui.tabs.run_on import SCHEDULER, THIS_COMPUTER
 from tests.gui.waiting import run_succeeds
 from tests.peers import peer
@@ -41,9 +41,9 @@ def test_a_run_on_a_dask_scheduler_gives_this_computers_numbers(tab, qtbot):
 
 
 def test_an_unreachable_or_missing_address_is_a_dialog(tab, qtbot, warnings_shown, monkeypatch):
-    import engine.cluster
+    import engine.evaluation.cluster
 
-    monkeypatch.setattr(engine.cluster, "CONNECT_SECONDS", 1.0)
+    monkeypatch.setattr(engine.evaluation.cluster, "CONNECT_SECONDS", 1.0)
     small_setup(tab)
     tab.run_on.combo.setCurrentText(SCHEDULER)
     tab.start_run()

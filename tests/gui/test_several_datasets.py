@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
-from engine.benchmark import run_benchmark
-from engine.data import load_builtin
-from engine.experiment import load_experiment, parse_experiment
-from engine.progress import run_to_end
+from engine.runs.benchmark import run_benchmark
+from engine.input.data import load_builtin
+from engine.evaluation.experiment import load_experiment, parse_experiment
+from engine.foundation.progress import run_to_end
 from gui.state import AppState
 from gui.tabs.cv_tab import CVTab
 from gui.tabs.dataset_tab import DatasetTab
@@ -285,9 +285,9 @@ def test_a_data_set_the_folds_cannot_use_is_named_before_any_fit(cv_tab, qtbot,
 
 
 def test_the_live_plot_starts_again_for_each_data_set(cv_tab):
-    from engine.benchmark import DatasetStep
-    from engine.cv import FoldScores
-    from engine.progress import Progress
+    from engine.runs.benchmark import DatasetStep
+    from engine.evaluation.cv import FoldScores
+    from engine.foundation.progress import Progress
     from gui.tabs.benchmark_run import LivePlotFeed
 
     setup_two(cv_tab.state)

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from engine.catalogue import expand_models, starter_models
+from engine.evaluation.catalogue import expand_models, starter_models
 from gui.store_location import UNSAVED_NAME
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -7,10 +7,10 @@ import sqlite3
 import pandas as pd
 import pytest
 
-from engine.analysis import run_experiment
-from engine.data import load_builtin
-from engine.progress import run_to_end
-from engine.store import ResultStore
+from engine.runs.analysis import run_experiment
+from engine.input.data import load_builtin
+from engine.foundation.progress import run_to_end
+from engine.runs.store import ResultStore
 from gui import store_runs
 from gui.store_location import store_path
 from tests.gui.waiting import run_succeeds
@@ -78,7 +78,7 @@ def test_the_runs_list_shows_every_run_and_reopens_one_without_any_fit(tab, qtbo
     def no_fit(*args, **kwargs):
         raise AssertionError("a fit was computed")
 
-    monkeypatch.setattr("engine.cv.fit_and_score", no_fit)   # the reopening runs here
+    monkeypatch.setattr("engine.evaluation.cv.fit_and_score", no_fit)   # the reopening runs here
     view.select_run(1)
     assert view.open_button.isEnabled() and not view.resume_button.isEnabled()
     with qtbot.waitSignal(view.opened, timeout=60000) as caught:
@@ -233,7 +233,7 @@ def test_several_data_sets_share_the_store_and_reopen_together(tab, qtbot, monke
     view = tab.runs_view
     qtbot.waitUntil(lambda: len(view.table.frame()) == 4, timeout=60000)
     assert list(view.table.frame()["Data"]) == ["circles", "moons"] * 2
-    monkeypatch.setattr("engine.cv.fit_and_score", None)      # any fit would fail
+    monkeypatch.setattr("engine.evaluation.cv.fit_and_score", None)      # any fit would fail
     view.select_run(1)
     with qtbot.waitSignal(view.opened, timeout=60000) as opened:
         view.open_button.click()
@@ -266,7 +266,7 @@ def test_save_as_takes_the_fits_along(window, qtbot, tmp_path):
 def test_opening_an_experiment_with_a_stopped_run_offers_to_resume(window, qtbot, tmp_path):
     import json
 
-    from engine.experiment import load_experiment
+    from engine.evaluation.experiment import load_experiment
 
     path = tmp_path / "stopped.json"
     path.write_text(json.dumps({

@@ -5,8 +5,8 @@ engine's cost matrix [[c_tn, c_fp], [c_fn, c_tp]]."""
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from engine.readers import load_dataset
-from engine.costs import cost_score
+from engine.input.readers import load_dataset
+from engine.evaluation.costs import cost_score
 from gui.state import AppState
 from gui.tabs.models_tab import ModelsTab
 from gui.tabs.threshold_options import cost_matrix, outcome_costs

@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QToolButton
 
-from engine.analysis import run_experiment
-from engine.experiment import parse_experiment
-from engine.progress import run_to_end
+from engine.runs.analysis import run_experiment
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
 from gui.help import ALIASES
 from gui.state import AppState
 from gui.views.tuning_view import TuningView, choice_counts

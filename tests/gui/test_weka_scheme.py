@@ -6,9 +6,9 @@ import os
 import numpy as np
 import pytest
 
-from engine.cv import make_splits  # noqa: E402
-from engine.data import load_builtin  # noqa: E402
-from engine.weka_folds import weka_splits  # noqa: E402
+from engine.evaluation.cv import make_splits  # noqa: E402
+from engine.input.data import load_builtin  # noqa: E402
+from engine.evaluation.weka_folds import weka_splits  # noqa: E402
 from gui.state import AppState  # noqa: E402
 from gui.tabs.cv_tab import CVTab  # noqa: E402
 

@@ -9,9 +9,9 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import (QAbstractSlider, QAbstractSpinBox, QApplication, QComboBox,
                                QScrollArea, QVBoxLayout, QWidget)
 
-from engine.analysis import run_experiment
-from engine.experiment import load_experiment
-from engine.progress import run_to_end
+from engine.runs.analysis import run_experiment
+from engine.evaluation.experiment import load_experiment
+from engine.foundation.progress import run_to_end
 from gui.wheel_guard import install_wheel_guard
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

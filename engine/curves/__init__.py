@@ -1,8 +1,0 @@
-"""Curves from the out-of-fold predictions (the experiment's ``curves`` block).
-
-:mod:`engine.curves.predictions` gives ``predictions.csv``; the curve modules compute
-from exactly that table, so anyone can recompute them elsewhere.
-"""
-from .predictions import predictions_table
-
-__all__ = ["predictions_table"]

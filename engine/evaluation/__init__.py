@@ -1,0 +1,1 @@
+"""Models, splits, scores and statistics: the experiment, CV, metrics, tests, curves."""

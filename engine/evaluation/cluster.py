@@ -1,0 +1,239 @@
+"""Running the fits on a Dask cluster (the optional ``[cluster]`` extra).
+
+A run names its cluster with a :class:`ClusterSpec` (``"local:N"``: a
+``distributed.LocalCluster`` of N one-thread worker processes started for the run and
+closed after it; ``"tcp://HOST:PORT"``: an existing Dask scheduler).
+:func:`open_cluster` connects (checking that every worker runs the client's
+scikit-learn, since the numbers would differ otherwise) and yields a :class:`Cluster`,
+which :func:`engine.evaluation.parallel.run_calls` uses in place of joblib's workers.
+
+How the calls travel: Dask futures directly, not joblib's Dask backend. The arguments
+several calls share (the data ``X`` and ``y``, each split's rows, each estimator) are
+scattered to the workers once; every call is then one ``client.submit`` and results
+come back through ``distributed.as_completed`` one fit at a time, so progress is per fit
+and a cancel (closing the generator) cancels every pending task at once with one
+``client.cancel``; the results of fits still running are discarded.
+
+Every worker must be able to import this project's ``engine`` package, at the client's
+version, with the client's scikit-learn: install the same honest-eval (with the same
+scikit-learn) on every worker machine.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from dataclasses import dataclass
+from typing import Callable, Generator, Iterator, Optional, Sequence
+
+#: Seconds to wait for a scheduler (``tcp://``) before giving up.
+CONNECT_SECONDS = 10.0
+#: What to install for the cluster backend.
+INSTALL = 'pip install "honest-eval[cluster]"'
+_ADDRESS = re.compile(r"^(tcp|tls)://[^\s/:]+:\d{1,5}$")
+#: Arguments of these types are sent with each call; any other argument object that
+#: several calls share is scattered to the workers once.
+_PLAIN = (str, bytes, int, float, bool, type(None))
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """Where a run's fits go: ``n_workers`` local worker processes, or ``address``.
+
+    Attributes
+    ----------
+    address : str or None
+        A Dask scheduler, ``"tcp://HOST:PORT"`` (or ``tls://``).
+    n_workers : int or None
+        A ``LocalCluster`` of this many one-thread worker processes (``"local:N"``).
+    timeout : float
+        Seconds to wait for the scheduler.
+    """
+
+    address: Optional[str] = None
+    n_workers: Optional[int] = None
+    timeout: float = CONNECT_SECONDS
+
+    @classmethod
+    def parse(cls, text: str, timeout: Optional[float] = None) -> "ClusterSpec":
+        """``"local:N"`` or ``"tcp://HOST:PORT"``; a ValueError says what is accepted.
+        ``timeout`` defaults to :data:`CONNECT_SECONDS`."""
+        text, timeout = str(text).strip(), CONNECT_SECONDS if timeout is None else timeout
+        local = re.fullmatch(r"local:(\d+)", text)
+        if local and int(local.group(1)) >= 1:
+            return cls(n_workers=int(local.group(1)), timeout=timeout)
+        if _ADDRESS.match(text):
+            return cls(address=text, timeout=timeout)
+        raise ValueError(f"the cluster {text!r} is not one this program can use: give "
+                         "local:N (N worker processes on this computer, e.g. local:4) or a "
+                         "Dask scheduler's address, tcp://HOST:PORT (e.g. "
+                         "tcp://192.168.1.20:8786)")
+
+    def __str__(self) -> str:
+        return self.address or f"local:{self.n_workers}"
+
+
+def import_distributed():
+    """The ``distributed`` module, or a ValueError saying how to install it."""
+    try:
+        import distributed
+    except ImportError:
+        raise ValueError("running on a Dask cluster needs Dask's distributed scheduler, "
+                         f"which is not installed here: install it with {INSTALL}") from None
+    return distributed
+
+
+class Cluster:
+    """An open connection to a cluster: the ``client`` and the ``LocalCluster`` it
+    started (None for a scheduler address). Made by :func:`open_cluster`."""
+
+    def __init__(self, spec: ClusterSpec, client, local=None):
+        self.spec, self.client, self.local = spec, client, local
+
+    def run_calls(self, func: Callable, calls: Sequence[tuple]) -> Generator:
+        """``func(*args)`` for every ``args`` of ``calls`` on the workers; yields
+        ``(index, result)`` as each finishes. Closing the generator cancels every call
+        not yet returned (see :func:`engine.evaluation.parallel.run_calls`)."""
+        distributed = import_distributed()
+        client = self.client
+        scattered, pending, finished = {}, {}, None    # pending: the calls not yet returned
+        try:
+            shared = shared_arguments(calls)
+            if shared:
+                scattered = dict(zip(shared, client.scatter(list(shared.values()), hash=False)))
+            columns = [[scattered.get(id(a), a) for a in column] for column in zip(*calls)]
+            # one graph for all the calls: the scheduler knows every task before a cancel
+            futures = client.map(func, *columns, pure=False, retries=0) if calls else []
+            index_of = {future.key: index for index, future in enumerate(futures)}
+            pending = dict(zip(index_of, futures))
+            del futures
+            finished = distributed.as_completed(list(pending.values()), loop=client.loop)
+            for future in finished:
+                del pending[future.key]         # its result is no longer kept on a worker
+                yield index_of[future.key], future.result()
+        finally:
+            if finished is not None:
+                finished.clear()
+            with contextlib.suppress(Exception):      # a closed client has nothing left
+                client.cancel([*pending.values(), *scattered.values()], force=True)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.close()
+        if self.local is not None:
+            with contextlib.suppress(Exception):
+                self.local.close()
+
+
+def shared_arguments(calls: Sequence[tuple]) -> dict:
+    """``{id: object}`` of the arguments to scatter: every object (not a plain string or
+    number) that two or more calls share, and every array or table even in one call."""
+    seen, shared = {}, {}
+    for args in calls:
+        for arg in args:
+            if isinstance(arg, _PLAIN):
+                continue
+            key = id(arg)
+            if key in seen or hasattr(arg, "shape"):
+                shared[key] = arg
+            seen[key] = arg
+    return shared
+
+
+@contextlib.contextmanager
+def open_cluster(spec: ClusterSpec) -> Iterator[Cluster]:
+    """Connect to ``spec``'s cluster (starting a ``LocalCluster`` for ``local:N``), check
+    its workers, and close what was opened on exit.
+
+    Raises
+    ------
+    ValueError
+        ``distributed`` is not installed; the scheduler cannot be reached within
+        ``spec.timeout`` seconds; it has no workers; or a worker cannot import the engine
+        or runs another scikit-learn than this computer.
+    """
+    import_distributed()
+    cluster = _connect(spec)
+    try:
+        check_workers(cluster.client, str(spec))
+        yield cluster
+    finally:
+        cluster.close()
+
+
+def _connect(spec: ClusterSpec) -> Cluster:
+    from distributed import Client, LocalCluster
+
+    if spec.address is None:
+        # silent: a closing worker's lost connections are noise on the terminal (the fits'
+        # own errors come back as results)
+        local = LocalCluster(n_workers=spec.n_workers, threads_per_worker=1, processes=True,
+                             dashboard_address=None, silence_logs=logging.CRITICAL)
+        try:
+            return Cluster(spec, Client(local, set_as_default=False), local)
+        except BaseException:
+            local.close()
+            raise
+    try:
+        client = Client(spec.address, timeout=spec.timeout, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise ValueError(
+            f"cannot reach the Dask scheduler at {spec.address} within {spec.timeout:g} s "
+            f"({type(exc).__name__}): check that the scheduler is running (dask scheduler), "
+            "that the host name and port are right (the scheduler prints its address when it "
+            "starts), and that no firewall blocks the port") from None
+    return Cluster(spec, client)
+
+
+def check_workers(client, where: str) -> None:
+    """Raise a ValueError unless ``client``'s cluster has a worker and every worker
+    imports the engine with this computer's scikit-learn."""
+    import sklearn
+
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+    except (TimeoutError, OSError):
+        raise ValueError(f"the Dask scheduler at {where} has no workers: start some with "
+                         f"dask worker {where}") from None
+    try:
+        versions = client.run(worker_versions)
+    except ImportError as exc:
+        raise ValueError(f"a worker of {where} cannot import this program's engine "
+                         f"({exc}): install the same honest-eval on every worker") from None
+    other = {addr: v for addr, v in versions.items() if v != sklearn.__version__}
+    if other:
+        listed = ", ".join(f"{addr} has {v}" for addr, v in sorted(other.items()))
+        raise ValueError(f"the workers of {where} must run this computer's scikit-learn "
+                         f"{sklearn.__version__}, or the numbers would differ: {listed}; "
+                         "install the same versions on every worker")
+
+
+def check_cluster(text: str) -> None:
+    """Connect to the cluster ``text`` names and check it (:func:`open_cluster`), then
+    disconnect; a ValueError says what is wrong (the GUI's run check)."""
+    with open_cluster(ClusterSpec.parse(text)):
+        pass
+
+
+def worker_versions() -> str:
+    """The scikit-learn version of the process (run on each worker)."""
+    import sklearn
+
+    return sklearn.__version__
+
+
+class OnCluster:
+    """``function(*args, cluster=..., **kwargs)`` (an engine job such as
+    ``run_experiment``) with a cluster opened from ``spec`` for the job and closed
+    after it; picklable, for :func:`engine.runs.runner.run_in_process` (the child process
+    creates the client)."""
+
+    def __init__(self, function: Callable, spec: str):
+        self.function, self.spec = function, str(spec)
+
+    def __call__(self, *args, **kwargs):
+        with open_cluster(ClusterSpec.parse(self.spec)) as cluster:
+            return (yield from self.function(*args, cluster=cluster, **kwargs))
+
+    def __repr__(self) -> str:
+        return f"OnCluster({getattr(self.function, '__name__', self.function)}, {self.spec!r})"

@@ -1,0 +1,256 @@
+"""Learning curves: would more data help?
+
+The primary metric of every model refitted on growing parts of each training fold of the
+run's own splits, scored on the fold's whole test part. The parts are what
+``sklearn.model_selection.learning_curve(..., shuffle=False)`` takes: the sizes are the
+fractions of the *first* split's training size (``int(fraction * n)``, at least 1, equal
+sizes merged), and each part is the first ``n_train`` rows of the training fold in split
+order. Every fit is :func:`engine.evaluation.cv.fit_and_score` run by
+:func:`engine.evaluation.parallel.run_calls`, so failures are recorded, numbers do not depend on
+``n_jobs``, and closing the generator stops it between fits.
+
+A part that lacks a class (data sorted by class, tiny fractions) is not fitted: its score
+is NaN and a ``learning_class_missing`` note says so. The band is the mean ± one standard
+deviation of the fold scores (scikit-learn's learning-curve example draws the same), kept
+within the lowest and highest fold score.
+Whether the curve *may* have flattened: the last step's gain in the mean is smaller than
+the standard error of the last mean (fold SD / √folds; the folds share rows, so this SE
+is if anything too small, and "flattened" is said only when even this small yardstick
+exceeds the gain).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generator
+
+import numpy as np
+import pandas as pd
+
+from engine.evaluation.catalogue import make_pipeline
+from engine.evaluation.cv import (feature_matrix, fit_and_score, inner_groups, make_splits,
+                                  split_label)
+from engine.foundation.notes import Note
+from engine.evaluation.parallel import run_calls
+from engine.foundation.progress import Progress, Stopwatch
+from engine.evaluation.tuning import with_scoring
+
+__all__ = ["FOLD_COLUMNS", "SUMMARY_COLUMNS", "LearningResult", "training_sizes",
+           "learning_summary", "flattening", "run_learning"]
+
+#: Columns of ``learning_curve.csv``.
+FOLD_COLUMNS = ["model", "fraction", "n_train", "repeat", "fold", "metric", "score"]
+#: Columns of ``learning_summary.csv``.
+SUMMARY_COLUMNS = ["model", "fraction", "n_train", "metric", "mean", "std", "se", "band_low",
+                   "band_high", "n_scored", "n_folds"]
+
+
+def training_sizes(fractions, n_max: int) -> tuple:
+    """scikit-learn's rule for fractional ``train_sizes``: ``(fractions · n_max)`` as int,
+    clipped to ``[1, n_max]``, repeats merged.
+
+    Returns
+    -------
+    (fractions, sizes) : tuple of ndarray
+        The first fraction giving each distinct size, and the sizes (ascending).
+    """
+    fractions = np.asarray(sorted(float(f) for f in fractions))
+    sizes = np.clip((fractions * n_max).astype(int), 1, n_max)
+    sizes, first = np.unique(sizes, return_index=True)
+    return fractions[first], sizes
+
+
+@dataclass(frozen=True)
+class LearningResult:
+    """The learning curves of a run.
+
+    Attributes
+    ----------
+    scores : DataFrame
+        ``learning_curve.csv``: :data:`FOLD_COLUMNS`, one row per model, fraction and fold
+        (repeat and fold from 1); NaN where the fit failed or its part lacked a class.
+    summary : DataFrame
+        ``learning_summary.csv``: :data:`SUMMARY_COLUMNS` (band = mean ± std).
+    verdicts : DataFrame
+        ``model, metric, n_from, n_to, gain, se, flattened`` (see :func:`flattening`).
+    notes : tuple of Note
+    """
+
+    scores: pd.DataFrame
+    summary: pd.DataFrame
+    verdicts: pd.DataFrame
+    notes: tuple = ()
+
+    def tables(self) -> dict:
+        return {"learning_curve.csv": self.scores, "learning_summary.csv": self.summary}
+
+
+def learning_summary(scores: pd.DataFrame) -> pd.DataFrame:
+    """Per model and fraction: mean, SD (ddof 1), SE of the mean, and the band mean ± SD
+    kept within the lowest and highest fold score (so an AUC band never passes 1)."""
+    if scores.empty:
+        return pd.DataFrame(columns=SUMMARY_COLUMNS)
+    keys = ["model", "fraction", "n_train", "metric"]
+    grouped = scores.groupby(keys, sort=False)["score"]
+    table = grouped.agg(mean="mean", std="std", n_scored="count", n_folds="size",
+                        lowest="min", highest="max").reset_index()
+    table["se"] = table["std"] / np.sqrt(table["n_scored"])
+    table["band_low"] = np.maximum(table["mean"] - table["std"], table["lowest"])
+    table["band_high"] = np.minimum(table["mean"] + table["std"], table["highest"])
+    return table[SUMMARY_COLUMNS]
+
+
+def flattening(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per model: the last step's gain in the mean score and the last mean's SE;
+    ``flattened`` when the gain is smaller than the SE (no row with fewer than two scored
+    sizes)."""
+    rows = []
+    for name, part in summary.groupby("model", sort=False):
+        part = part[part["n_scored"] > 1].sort_values("n_train")
+        if len(part) < 2:
+            continue
+        last, before = part.iloc[-1], part.iloc[-2]
+        gain = float(last["mean"] - before["mean"])
+        rows.append((name, last["metric"], int(before["n_train"]), int(last["n_train"]), gain,
+                     float(last["se"]), bool(gain < last["se"])))
+    return pd.DataFrame(rows, columns=["model", "metric", "n_from", "n_to", "gain", "se",
+                                       "flattened"])
+
+
+def _verdict_note(row) -> Note:
+    step = (f"{row.model}: from {row.n_from:,} to {row.n_to:,} training rows the mean "
+            f"{row.metric} changed by {row.gain:+.4f}")
+    if row.flattened:
+        text = (f"{step}, less than its standard error over the folds ({row.se:.4f}): the "
+                "learning curve may have flattened, so more rows like these may not help much")
+    else:
+        text = (f"{step}, more than its standard error over the folds ({row.se:.4f}): the "
+                "learning curve may still be rising, so more rows like these may help")
+    return Note("learning_flattened", text,
+                {"model": row.model, "metric": row.metric, "gain": row.gain, "se": row.se,
+                 "flattened": bool(row.flattened)})
+
+
+def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, cluster=None,
+                 costs=None, shuffle: bool = False
+                 ) -> Generator[Progress, None, LearningResult]:
+    """Fit every model on growing parts of each training fold of the run's splits.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    cv_result : CVResult
+        The run: its splits (``make_splits(y, config, groups)``) and primary metric.
+    models : list of ModelSpec
+        The run's models.
+    fractions : sequence of float in (0, 1]
+    n_jobs, cluster
+        As :func:`engine.evaluation.cv.run_cv`.
+    costs : optional
+        The expected-cost metric's costs (``Experiment.metric_costs()``).
+    shuffle : bool
+        Take each part from a shuffle of the training fold (scikit-learn's
+        ``shuffle=True``: one ``RandomState(cv.random_state)`` permuting the splits'
+        training rows in split order) instead of its first rows.
+
+    Yields
+    ------
+    Progress
+        After every fit.
+
+    Returns
+    -------
+    LearningResult
+    """
+
+    metric = cv_result.primary_metric
+    y = np.asarray(dataset.y)
+    splits = make_splits(y, cv_result.config, dataset.groups)
+    if shuffle:
+        rng = np.random.RandomState(cv_result.config.random_state)
+        splits = [(rng.permutation(train), test) for train, test in splits]
+    kept, sizes = training_sizes(fractions, len(splits[0][0]))
+    notes = _merged_note(fractions, kept, sizes)
+    specs = [with_scoring(spec, metric, costs) for spec in models]
+    estimators = [make_pipeline(spec, dataset) for spec in specs]
+    groups = [inner_groups(estimator, dataset) for estimator in estimators]
+    n_classes = len(dataset.classes)
+    tasks = [(m, s, f) for s in range(len(splits)) for m in range(len(specs))
+             for f in range(len(sizes))]
+    parts = {(s, f): splits[s][0][:sizes[f]] for s in range(len(splits))
+             for f in range(len(sizes))}
+    complete = {key: len(np.unique(y[rows])) == n_classes for key, rows in parts.items()}
+    X, labels = feature_matrix(dataset), list(range(n_classes))
+    pos_label = getattr(dataset, "pos_label", None)
+    to_fit = [i for i, (m, s, f) in enumerate(tasks) if complete[(s, f)]]
+    calls = [(estimators[m], X, y, parts[(s, f)], splits[s][1], [metric], labels, pos_label,
+              groups[m], costs) for m, s, f in (tasks[i] for i in to_fit)]
+    # one record per planned step (engine.runs.run_plan: fractions x folds x models), also for
+    # parts skipped for a missing class and for fractions merged into another's size
+    planned = len(list(fractions)) * len(splits) * len(specs)
+    clock, done = Stopwatch(planned), planned - len(calls)
+    if done:
+        yield clock.progress(done, f"learning curve: {planned - len(calls)} of {planned} "
+                                   "fits not needed (a class missing, or a size repeated)")
+    outcomes = {}
+    for call, outcome in run_calls(fit_and_score, calls, n_jobs, cluster):
+        index = to_fit[call]
+        outcomes[index] = outcome
+        m, s, f = tasks[index]
+        repeat, fold = split_label(s, cv_result.config.n_splits)
+        done += 1
+        yield clock.progress(done, f"learning curve: {specs[m].name} on {sizes[f]:,} rows, "
+                                   f"repeat {repeat}, fold {fold}")
+    return _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, complete,
+                     notes)
+
+
+def _merged_note(fractions, kept, sizes) -> list:
+    if len(kept) == len(list(fractions)):
+        return []
+    return [Note("learning_sizes_merged", "some learning-curve fractions give the same "
+                 f"training size and were merged: fractions {', '.join(f'{f:g}' for f in kept)} "
+                 f"give {', '.join(str(int(n)) for n in sizes)} rows",
+                 {"fractions": [float(f) for f in kept], "n_train": [int(n) for n in sizes]})]
+
+
+def _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, complete,
+              notes) -> LearningResult:
+    rows, failed = [], {}
+    for index, (m, s, f) in enumerate(tasks):
+        repeat, fold = split_label(s, cv_result.config.n_splits)
+        outcome = outcomes.get(index)
+        score = np.nan if outcome is None else outcome.scores[0]
+        if outcome is not None and outcome.error:
+            failed.setdefault(specs[m].name, []).append(
+                f"{sizes[f]} rows, repeat {repeat}, fold {fold}: {outcome.error}")
+        rows.append((specs[m].name, float(kept[f]), int(sizes[f]), repeat, fold, metric,
+                     float(score)))
+    scores = pd.DataFrame(rows, columns=FOLD_COLUMNS)
+    notes = list(notes) + _missing_notes(specs, kept, sizes, splits, complete)
+    for name, examples in failed.items():
+        notes.append(Note("learning_failed", f"{name}: {len(examples)} learning-curve fit(s) "
+                          "failed, their scores are missing: " + "; ".join(examples[:2]),
+                          {"model": name, "n_failed": len(examples), "examples": examples[:3]}))
+    summary = learning_summary(scores)
+    verdicts = flattening(summary)
+    notes += [_verdict_note(row) for row in verdicts.itertuples()]
+    return LearningResult(scores, summary, verdicts, tuple(notes))
+
+
+def _missing_notes(specs, kept, sizes, splits, complete) -> list:
+    notes = []
+    for f, n_train in enumerate(sizes):
+        lacking = sum(not complete[(s, f)] for s in range(len(splits)))
+        if not lacking:
+            continue
+        for spec in specs:
+            notes.append(Note("learning_class_missing", f"{spec.name}: on {lacking} of "
+                              f"{len(splits)} folds the first {int(n_train)} training rows "
+                              f"(fraction {kept[f]:g}) lack a class, so those fits were "
+                              "skipped and score NaN; the data may be sorted by class: "
+                              "shuffle the training folds (the learning curve's "
+                              "'shuffled' switch, curves.learning_shuffle) or leave out "
+                              "the small fractions",
+                              {"model": spec.name, "fraction": float(kept[f]),
+                               "n_train": int(n_train), "n_folds": int(lacking)}))
+    return notes

@@ -1,0 +1,1 @@
+"""The machine and the words every layer uses: notes, errors, progress, processes."""

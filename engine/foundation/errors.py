@@ -1,0 +1,106 @@
+"""Coded errors: why the engine cannot go on, as a sentence and as data.
+
+An :class:`EngineError` is a ``ValueError`` (so every ``except ValueError`` that shows
+the user the engine's message keeps working) that also carries a stable ``code`` saying
+what kind of problem it is and the ``fields`` its sentence was made from, like a
+:class:`engine.foundation.notes.Note`. People read the message (the headless runner's one
+``error:`` line is exactly ``str(error)``); programs -- the GUI -- decide on ``code`` and
+``fields`` and never on the wording.
+
+Every code is listed in :data:`CODES`; an error with any other code is refused, so a
+typo fails at once. Codes are part of the engine's interface: add new ones, never
+rename or reuse one (docs/contributing.md, "Adding an error code").
+
+Errors cross the process boundary as values: an ``EngineError`` pickles with its code,
+fields and message (:mod:`engine.runs.runner` sends those three and raises the error again
+in the calling process).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.foundation.notes import Fields
+
+#: Every error code, with what an error of that code says. The ``fields`` of each are
+#: named in brackets.
+CODES = {
+    # ---- the result store (engine.runs.store)
+    "store_locked": "the result store is in use by another program [path]",
+    "store_foreign": "the file is another program's SQLite database, not a result store "
+                     "[path]",
+    "store_not_sqlite": "the file is not an SQLite database [path]",
+    "store_damaged": "the result store is damaged [path, detail]",
+    "store_format": "the result store was written in another format (by another version of "
+                    "the app) [path, format, expected]",
+    "store_link": "the result store or one of its side files is a symbolic link the app "
+                  "does not write through [path, link]",
+    "store_unusable": "the result store cannot be opened or written for another reason "
+                      "(its folder is missing or read-only ...) [path, detail]",
+    "store_no_run": "the result store has no run of that id [path, run_id]",
+    "store_data_changed": "the data of a stored run changed since it ran [path, run_id]",
+    # ---- grouped folds (engine.input.groups)
+    "groups_length": "the groups do not give one value per row [n_values, n_rows]",
+    "groups_too_few": "fewer groups than folds [n_groups, n_splits, possible: the most "
+                      "folds possible]",
+    "groups_one_group_class": "a class occurs in a single group [class]",
+    # ---- reading data (engine.input.data, engine.input.arff)
+    "data_no_rows": "the data file has column names but no row of data [path]",
+}
+
+#: The prefix of every result store code (:func:`is_store_error`).
+STORE_PREFIX = "store_"
+
+
+class EngineError(ValueError):
+    """A problem the engine cannot go on with, for the user and for programs.
+
+    Parameters
+    ----------
+    code : str
+        What kind of problem: a key of :data:`CODES`.
+    fields : mapping, optional
+        The values the message was made from, by name (plain values; stored read-only).
+    message : str
+        The sentence for people (``str(error)``).
+
+    Examples
+    --------
+    >>> error = EngineError("groups_too_few", {"n_groups": 3, "n_splits": 5}, "only 3 ...")
+    >>> str(error), error.code, error.fields["n_groups"]
+    ('only 3 ...', 'groups_too_few', 3)
+    """
+
+    def __init__(self, code: str, fields: Mapping = None, message: str = ""):
+        if code not in CODES:
+            raise ValueError(f"unknown error code {code!r}; "
+                             "add it to engine.foundation.errors.CODES")
+        message = str(message) or CODES[code]
+        super().__init__(message)
+        self.code, self.message = code, message
+        self.fields = Fields(fields or {})
+
+    def __reduce__(self):
+        return EngineError, (self.code, dict(self.fields), self.message)
+
+    def __repr__(self) -> str:
+        return f"EngineError({self.code!r}, {dict(self.fields)!r}, {self.message!r})"
+
+
+def error_code(exc: BaseException) -> str:
+    """The code of an :class:`EngineError` (or of anything with a ``code``, such as
+    :class:`engine.runs.runner.JobFailed`); "" for anything else."""
+    code = getattr(exc, "code", "")
+    return code if isinstance(code, str) else ""
+
+
+def error_fields(exc: BaseException) -> Mapping:
+    """The fields of an :class:`EngineError`; an empty mapping for anything else."""
+    fields = getattr(exc, "fields", None)
+    return fields if isinstance(fields, Mapping) else Fields()
+
+
+def is_store_error(exc: BaseException, path: str = None) -> bool:
+    """True for an error about the result store (about the one at ``path`` when given)."""
+    if not error_code(exc).startswith(STORE_PREFIX):
+        return False
+    return path is None or error_fields(exc).get("path") == path

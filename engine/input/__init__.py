@@ -1,0 +1,1 @@
+"""Files, readers and data: CSV, ARFF, Excel, built-in sets, checks of what was read."""

@@ -1,0 +1,1 @@
+"""What a run writes: the result folder, its tables and the HTML report."""

@@ -1,0 +1,240 @@
+"""The report's methods paragraph with references, its TRIPOD+AI section and what it
+takes to reproduce the run (versions, the experiment file embedded).
+
+The methods named are those the run used, read from its tables and settings: a test is
+cited only when its numbers are in the report.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+
+from engine.output.result_folder import versions
+from engine.output.report.sections import class_counts, source_name
+from engine.output.report.svg import text
+
+#: The works cited, by key.
+REFERENCES = {
+    "nadeau": "Nadeau, C. and Bengio, Y. (2003). Inference for the generalization error. "
+              "Machine Learning 52(3), 239–281.",
+    "benavoli": "Benavoli, A., Corani, G., Demšar, J. and Zaffalon, M. (2017). Time for a "
+                "change: a tutorial for comparing multiple classifiers through Bayesian "
+                "analysis. Journal of Machine Learning Research 18(77), 1–36.",
+    "corani": "Corani, G. and Benavoli, A. (2015). A Bayesian approach for comparing "
+              "cross-validated algorithms on multiple data sets. Machine Learning 100, "
+              "285–304.",
+    "holm": "Holm, S. (1979). A simple sequentially rejective multiple test procedure. "
+            "Scandinavian Journal of Statistics 6(2), 65–70.",
+    "demsar": "Demšar, J. (2006). Statistical comparisons of classifiers over multiple data "
+              "sets. Journal of Machine Learning Research 7, 1–30.",
+    "platt": "Platt, J. (1999). Probabilistic outputs for support vector machines and "
+             "comparisons to regularized likelihood methods. In Advances in Large Margin "
+             "Classifiers, MIT Press, 61–74.",
+    "zadrozny": "Zadrozny, B. and Elkan, C. (2002). Transforming classifier scores into "
+                "accurate multiclass probability estimates. Proceedings of KDD 2002, 694–699.",
+    "rad": "Rad, K. R. and Maleki, A. (2020). A scalable estimate of the out-of-sample "
+           "prediction error via approximate leave-one-out cross-validation. Journal of the "
+           "Royal Statistical Society B 82(4), 965–996.",
+    "sklearn": "Pedregosa, F. et al. (2011). Scikit-learn: machine learning in Python. "
+               "Journal of Machine Learning Research 12, 2825–2830.",
+    "delong": "DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. (1988). Comparing the "
+              "areas under two or more correlated receiver operating characteristic curves: "
+              "a nonparametric approach. Biometrics 44(3), 837–845.",
+    "ledell": "LeDell, E., Petersen, M. and van der Laan, M. (2015). Computationally "
+              "efficient confidence intervals for cross-validated area under the ROC curve "
+              "estimates. Electronic Journal of Statistics 9(1), 1583–1607.",
+    "vickers": "Vickers, A. J. and Elkin, E. B. (2006). Decision curve analysis: a novel "
+               "method for evaluating prediction models. Medical Decision Making 26(6), "
+               "565–574.",
+    "tripod": "Collins, G. S. et al. (2024). TRIPOD+AI statement: updated guidance for "
+              "reporting clinical prediction models that use regression or machine learning "
+              "methods. BMJ 385, e078378.",
+}
+
+
+def folds_words(experiment) -> str:
+    """How the folds were made, in words: scikit-learn's repeated stratified k-fold,
+    Weka's folds, or stratified group k-fold when a data set names groups."""
+    config = experiment.cv
+    grouped = any(block.get("groups") for block in experiment.dataset_blocks)
+    if grouped:
+        kind = ("stratified group k-fold (scikit-learn's StratifiedGroupKFold: the rows of "
+                "one group never split between training and test)")
+    elif config.scheme == "weka":
+        kind = "Weka 3's randomised, stratified k-fold"
+    else:
+        kind = "repeated stratified k-fold cross-validation (scikit-learn)"
+    repeats = "1 repeat" if config.n_repeats == 1 else f"{config.n_repeats} repeats"
+    return f"{kind}, k = {config.n_splits}, {repeats}"
+
+
+def methods_used(experiment, tables: dict, several: bool) -> list:
+    """``[(sentence, [reference keys])]``: what the run did, each with its sources."""
+    settings = experiment.comparison
+    used = [(f"The models were compared by {folds_words(experiment)}; every model was fitted "
+             "on the same training folds and scored on the same test folds.", ["sklearn"]),
+            ("Pairs of models were compared on the primary metric by the corrected paired "
+             "t-test, which widens the variance of the mean difference by n_test/n_train "
+             "because the folds share training rows, and by the Bayesian correlated t-test "
+             "with a region of practical equivalence (ROPE), whose posterior gives the "
+             "probabilities that one model is practically better, that they are practically "
+             "equivalent, or worse, and the credible intervals.",
+             ["nadeau", "corani", "benavoli"])]
+    if settings.correction == "holm":
+        used.append(("The p-values were adjusted over all pairs by Holm's step-down method.",
+                     ["holm"]))
+    elif settings.correction == "bonferroni":
+        used.append(("The p-values were adjusted over all pairs by the Bonferroni "
+                     "correction (multiplied by the number of pairs, capped at 1).", []))
+    if "calibration_scores.csv" in tables:
+        used.append(("Calibration was assessed on the pooled out-of-fold probabilities "
+                     "(reliability diagram, Brier score, log loss, expected calibration "
+                     "error), and calibrated variants were refitted inside each training "
+                     "fold by Platt's sigmoid scaling and by isotonic regression.",
+                     ["platt", "zadrozny"]))
+    if "aloocv_curve.csv" in tables:
+        used.append(("The regularisation path of the logistic regressions was scored by "
+                     "approximate leave-one-out cross-validation (ALO).", ["rad"]))
+    if "auc_intervals.csv" in tables or "auc_tests.csv" in tables:
+        used.append(("Intervals and tests of the AUC come from DeLong's method and, over "
+                     "folds, LeDell et al.'s influence-curve interval.", ["delong", "ledell"]))
+    if "decision_curve.csv" in tables:
+        used.append(("Clinical utility was assessed by decision curve analysis (net "
+                     "benefit over threshold probabilities).", ["vickers"]))
+    if several:
+        used.append(("Across data sets the models were ranked per data set and compared by "
+                     "the Friedman test (Iman and Davenport's F) with Nemenyi's post-hoc "
+                     "test, Wilcoxon signed-rank tests of pairs, and the Bayesian signed-rank "
+                     "test with a ROPE.", ["demsar", "benavoli"]))
+    return used
+
+
+def methods_section(experiment, tables: dict, several: bool) -> str:
+    """The methods paragraph and the reference list of the works it cites."""
+    used = methods_used(experiment, tables, several)
+    cited = list(dict.fromkeys(key for _, keys in used for key in keys)) + ["tripod"]
+    number = {key: i for i, key in enumerate(cited, 1)}
+    sentences = " ".join(
+        sentence + ("" if not keys else " [" + ", ".join(str(number[k]) for k in keys) + "]")
+        for sentence, keys in used)
+    references = "".join(f'<li id="ref-{key}">{text(REFERENCES[key])}</li>' for key in cited)
+    return f"<p>{text(sentences)}</p><h3>References</h3><ol>{references}</ol>"
+
+
+def tripod_rows(result, tables: dict) -> list:
+    """``[(TRIPOD+AI topic, what this run reports or "not assessed")]`` for one data set."""
+    dataset, experiment = result.dataset, result.experiment
+    counts = class_counts(dataset)
+    missing = dataset.n_missing
+    smallest = min(counts.values()) if counts else 0
+    rows = [
+        ("Data source", source_name(dataset, experiment.base_dir)),
+        ("Participants / rows", f"{dataset.n_rows:,} rows"
+         + (f" in {len(set(dataset.groups.tolist())):,} groups" if dataset.groups is not None
+            else "")),
+        ("Outcome", f"column {dataset.target}; classes "
+         + ", ".join(f"{k} ({v:,})" for k, v in counts.items())),
+        ("Predictors", f"{dataset.X.shape[1]} features as read"
+         + (f"; left out: {', '.join(map(str, dataset.source.get('exclude')))}"
+            if dataset.source.get("exclude") else "")),
+        ("Sample size", f"{dataset.n_rows:,} rows; smallest class {smallest:,} rows, "
+         f"{smallest / max(dataset.X.shape[1], 1):.3g} per feature (no formal sample-size "
+         "calculation)"),
+        ("Missing data", (f"{missing:,} missing cells, imputed inside each training fold "
+                          "(median; most frequent category)") if missing
+         else "no missing values"),
+        ("Model types and building", "; ".join(f"{s.name}: {s.estimator}"
+                                               for s in experiment.models)),
+        ("Internal validation", folds_words(experiment)),
+        ("Performance with intervals", "summary.csv: mean of every metric with its corrected-t "
+         "interval (ci_low, ci_high)"
+         + ("; auc_intervals.csv" if "auc_intervals.csv" in tables else "")),
+        ("Calibration", "calibration_curve.csv and calibration_scores.csv"
+         if "calibration_scores.csv" in tables else "not assessed"),
+        ("Clinical utility (decision curves)", "decision_curve.csv"
+         if "decision_curve.csv" in tables else "not assessed"),
+        ("Held-out (external) test", "test_scores.csv" if "test_scores.csv" in tables
+         else "not assessed"),
+        ("Fairness across subgroups", "not assessed"),
+    ]
+    return rows
+
+
+NOT_ASSESSED = ' class="na"'
+
+
+def tripod_section(result, tables: dict) -> str:
+    """The TRIPOD+AI items a cross-validated comparison can fill, as a table."""
+    body = "".join(
+        f'<tr><th scope="row">{text(topic)}</th>'
+        f"<td{NOT_ASSESSED if value == 'not assessed' else ''}>{text(value)}</td></tr>"
+        for topic, value in tripod_rows(result, tables))
+    return ("<p>The reporting items of TRIPOD+AI (Collins et al., 2024) that a "
+            "cross-validated comparison can fill; \"not assessed\" where this run does not "
+            "answer them.</p>"
+            f'<table class="tripod"><thead><tr><th scope="col">item</th>'
+            f'<th scope="col">this run</th></tr></thead><tbody>{body}</tbody></table>')
+
+
+def versions_section() -> str:
+    """Python's and every numerical library's version, and the platform."""
+    found = versions()
+    for key, dist in (("baycomp", "baycomp"), ("joblib", "joblib")):
+        found.setdefault(key, _version(dist))
+    rows = "".join(f"<tr><th scope=\"row\">{text(k)}</th><td>{text(v or 'not installed')}"
+                   "</td></tr>" for k, v in found.items())
+    return (f'<table class="versions"><tbody>{rows}<tr><th scope="row">platform</th>'
+            f"<td>{text(platform.platform())}</td></tr></tbody></table>")
+
+
+def _version(dist: str):
+    from importlib import metadata
+
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def embedded_experiment(experiment) -> dict:
+    """The experiment as a file that runs anywhere on this computer: its data files'
+    paths made absolute."""
+    data = experiment.to_json()
+
+    def absolute(block: dict) -> dict:
+        key = "csv" if "csv" in block else "file"
+        path = block.get(key)
+        if isinstance(path, str) and not os.path.isabs(path):
+            block = {**block, key: os.path.abspath(os.path.join(experiment.base_dir, path))}
+        return block
+
+    if "datasets" in data:
+        data["datasets"] = [absolute(dict(block)) for block in data["datasets"]]
+    else:
+        data["dataset"] = absolute(dict(data["dataset"]))
+    return data
+
+
+def experiment_block(experiment) -> str:
+    """The experiment embedded twice: a ``<script type="application/json"
+    id="experiment">`` block (data, never run; ``<`` written ``\\u003c`` so it cannot end
+    the block) for tools, and a ``<pre>`` for readers."""
+    data = embedded_experiment(experiment)
+    machine = json.dumps(data, indent=2, ensure_ascii=True).replace("<", "\\u003c")
+    machine = machine.replace(">", "\\u003e").replace("&", "\\u0026")
+    shown = "\n".join(text(line) for line in
+                      json.dumps(data, indent=2, ensure_ascii=False).split("\n"))
+    return (f'<script type="application/json" id="experiment">{machine}</script>'
+            "<p>Save the text below as <code>experiment.json</code> and run "
+            "<code>python main.py run experiment.json --out results</code> to compute these "
+            "tables again (the data file must be the one whose fingerprint is shown "
+            "above).</p>"
+            f'<pre class="experiment">{shown}</pre>')
+
+
+def extract_experiment(page: str) -> dict:
+    """The experiment embedded in a report's text (:func:`experiment_block`)."""
+    start_tag = '<script type="application/json" id="experiment">'
+    start = page.index(start_tag) + len(start_tag)
+    return json.loads(page[start:page.index("</script>", start)])

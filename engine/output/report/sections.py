@@ -1,0 +1,227 @@
+"""The report's sections about one data set's run, as HTML fragments: the data, the
+models, the cross-validation design and the verdicts.
+
+Every user string (model, class, column, file and data set names, notes) goes through
+:func:`engine.output.report.svg.text` (invisible characters written out, then
+:func:`html.escape`), so nothing a data file holds can become markup.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from engine.runs.fingerprint import data_fingerprint
+from engine.evaluation.verdict import metric_label, model_health, pair_verdict
+from engine.output.report.plots import class_counts_figure
+from engine.output.report.svg import CLIP, text
+
+#: Words for an outcome of :func:`engine.evaluation.verdict.pair_verdict`.
+OUTCOME_WORDS = {"better": "practically better", "worse": "practically worse",
+                 "equivalent": "practically equivalent", "undecided": "undecided",
+                 "insufficient": "not enough folds"}
+
+
+def items(rows) -> str:
+    """``[(term, description HTML)]`` as a definition list (descriptions already HTML)."""
+    return "<dl>" + "".join(f"<dt>{text(term)}</dt><dd>{value}</dd>"
+                            for term, value in rows) + "</dl>"
+
+
+def source_name(dataset, base_dir: str) -> str:
+    """The data's source as a reader would name it: the file's name (and where it is) or
+    the built-in data set's name."""
+    source = dataset.source
+    path = source.get("file", source.get("csv"))
+    if path is None:
+        return f"built-in data set {source.get('builtin', dataset.name)} (scikit-learn)"
+    full = os.path.abspath(os.path.join(base_dir, str(path)))
+    sheet = f", sheet {source['sheet']}" if source.get("sheet") else ""
+    return f"{os.path.basename(full)}{sheet} (at {full})"
+
+
+def class_counts(dataset) -> dict:
+    """Class label -> rows."""
+    counts = np.bincount(dataset.y, minlength=len(dataset.classes))
+    return {str(label): int(n) for label, n in zip(dataset.classes, counts)}
+
+
+def data_section(result, anchor: str = "1") -> str:
+    """What data was used: source, fingerprint, rows, classes (and a bar plot of them),
+    columns left out and why, groups, missing values, and how the data was read (its
+    notes). ``anchor`` makes the plot's ids unique in the page."""
+
+    dataset, base_dir = result.dataset, result.experiment.base_dir
+    counts = class_counts(dataset)
+    positive = (dataset.classes[dataset.pos_label] if dataset.pos_label is not None
+                else None)
+    rows = [("source", text(source_name(dataset, base_dir))),
+            ("fingerprint (SHA-256 of the prepared data)",
+             f"<code>{text(data_fingerprint(dataset))}</code>"),
+            ("rows", f"{dataset.n_rows:,}"),
+            ("target column", text(dataset.target)),
+            ("classes (rows)", ", ".join(f"{text(k)} ({v:,})" for k, v in counts.items())),
+            ("features", f"{dataset.X.shape[1]} ({len(dataset.numeric_columns)} numeric, "
+                         f"{len(dataset.categorical_columns)} categorical)"),
+            ("missing values", f"{dataset.n_missing:,} cells" if dataset.n_missing
+             else "none")]
+    if positive is not None:
+        rows.insert(5, ("positive class", text(positive)))
+    excluded = list(dataset.source.get("exclude") or [])
+    if excluded:
+        rows.append(("columns left out by the experiment",
+                     ", ".join(text(c) for c in excluded)))
+    groups = dataset.source.get("groups")
+    if groups is not None and dataset.groups is not None:
+        rows.append(("groups (rows that belong together)",
+                     f"column {text(groups)}: {len(np.unique(dataset.groups)):,} groups; "
+                     "no group is split between training and test rows"))
+    figure = class_counts_figure(counts, positive)
+    bars = (f'<figure class="wide">{figure.svg.replace(CLIP, "clip-classes-" + anchor)}'
+            f"<figcaption>{text(figure.caption)}</figcaption></figure>") if figure else ""
+    notes = "".join(f"<li>{text(note)}</li>" for note in dataset.notes)
+    read = (f"<p>How the data was read (what was left out, and why):</p><ul>{notes}</ul>"
+            if notes else "<p>The data was read as it is: nothing was left out.</p>")
+    return items(rows) + bars + read
+
+
+def model_line(spec) -> str:
+    """One model and how it is prepared, in words (HTML)."""
+    params = json.dumps(spec.params, sort_keys=True, default=str) if spec.params else "defaults"
+    parts = [f"<strong>{text(spec.name)}</strong>: {text(spec.estimator)} "
+             f"(scikit-learn) with <code>{text(params)}</code>"]
+    if spec.scale:
+        parts.append("features standardised (StandardScaler) on each training fold")
+    if spec.tune:
+        grid = json.dumps(dict(spec.tune).get("grid", {}), default=str)
+        parts.append(f"tuned by a grid search inside every outer training fold over "
+                     f"<code>{text(grid)}</code>")
+    if spec.threshold:
+        parts.append("its decision threshold chosen inside every outer training fold")
+    if spec.resample:
+        parts.append(f"training rows resampled ({text(spec.resample)}) within each fold")
+    return "; ".join(parts)
+
+
+def models_section(result) -> str:
+    """The models and how they were prepared."""
+    lines = "".join(f"<li>{model_line(spec)}</li>" for spec in result.experiment.models)
+    return (f"<ul>{lines}</ul><p>Every model is a fresh scikit-learn pipeline fitted on "
+            "each training fold only: missing numbers are filled with the training fold's "
+            "median, missing categories with its most frequent value, and categories are "
+            "one-hot encoded, so nothing of a test fold is seen before it is scored.</p>")
+
+
+def design_section(result) -> str:
+    """The cross-validation design and the comparison's settings."""
+    config, settings = result.cv.config, result.experiment.comparison
+    metric = result.cv.primary_metric
+    scheme = {"sklearn": "scikit-learn's RepeatedStratifiedKFold",
+              "weka": "Weka 3's randomised, stratified folds (repeat i seeded "
+                      "random_state + i)"}[config.scheme]
+    if result.dataset.groups is not None:
+        scheme = "scikit-learn's StratifiedGroupKFold (repeat i seeded random_state + i)"
+    metrics = ", ".join(text(metric_label(m)) for m in result.cv.metrics)
+    times = "not repeated" if config.n_repeats == 1 else f"repeated {config.n_repeats} times"
+    rows = [("folds", f"{config.n_splits} folds, {times}: "
+                      f"{config.n_splits * config.n_repeats} fits per model ({text(scheme)}, "
+                      f"random_state {text(config.random_state)})"),
+            ("metrics", f"{metrics}; the first, {text(metric_label(metric))}, ranks and "
+                        "compares the models"),
+            ("region of practical equivalence (ROPE)",
+             f"±{settings.rope_for(metric):g} on {text(metric_label(metric))}"),
+            ("significance level", f"{settings.alpha:g}, {text(settings.correction)} "
+                                   "correction over all pairs"),
+            ("credible levels", ", ".join(f"{level:g}" for level in settings.credible_levels))]
+    return items(rows)
+
+
+def verdicts(result) -> list:
+    """``[(model_1, model_2, Verdict)]`` for every pair of the comparison
+    (:func:`engine.evaluation.verdict.pair_verdict`), the better-ranked model first."""
+    settings, metric = result.experiment.comparison, result.cv.primary_metric
+    n_folds = result.cv.config.n_splits * result.cv.config.n_repeats
+    health = model_health(result.summary, metric, n_folds)
+    found = []
+    for row in result.comparison.pairwise.to_dict("records"):
+        verdict = pair_verdict(row, row["model_1"], row["model_2"], settings.rope_for(metric),
+                               settings.alpha, settings.correction, health)
+        found.append((row["model_1"], row["model_2"], verdict))
+    return found
+
+
+def ranking_sentence(result) -> str:
+    """The models in rank order on the primary metric with their means and intervals."""
+    metric = result.cv.primary_metric
+    summary = result.summary[result.summary["metric"] == metric].sort_values("rank")
+    parts = []
+    for row in summary.to_dict("records"):
+        interval = ""
+        if "ci_low" in row and np.isfinite(row["ci_low"]):
+            interval = f" (interval {row['ci_low']:.4g} to {row['ci_high']:.4g})"
+        parts.append(f"{text(row['model'])}: {row['mean']:.4g}{interval}")
+    level = 1 - result.experiment.comparison.alpha
+    return (f"Mean {text(metric_label(metric))} over the folds, best first, with the "
+            f"corrected-t {level:.0%} interval of each mean: " + "; ".join(parts) + ".")
+
+
+def in_short(found: list, alpha: float) -> str:
+    """One sentence over every pair's outcome: which pairs are decided (at probability
+    ``1 - alpha``) and how many are not."""
+    decided = []
+    for a, b, verdict in found:
+        if verdict.outcome == "better":
+            decided.append(f"{a} is practically better than {b}")
+        elif verdict.outcome == "worse":
+            decided.append(f"{b} is practically better than {a}")
+        elif verdict.outcome == "equivalent":
+            decided.append(f"{a} and {b} are practically equivalent")
+    open_pairs = len(found) - len(decided)
+    level = f"{1 - alpha:.2f}"
+    if not found:
+        return "Only one model: nothing to compare."
+    if not decided:
+        return (f"In short: no pair of models is decided (no outcome reaches a probability "
+                f"of {level}); these folds cannot say which model is better, nor that they "
+                "are equivalent.")
+    rest = (f"; {open_pairs} other pair{'s' if open_pairs > 1 else ''} "
+            f"{'are' if open_pairs > 1 else 'is'} undecided" if open_pairs else "")
+    return (f"In short (each with a probability of at least {level}): " + "; ".join(decided)
+            + rest + ".")
+
+
+def verdict_section(result) -> str:
+    """The verdicts first: one sentence in short, the ranking, each pair's verdict in
+    words."""
+    found = verdicts(result)
+    rows = "".join(f'<li><span class="outcome {verdict.outcome}">'
+                   f"{text(a)} vs {text(b)}: {OUTCOME_WORDS[verdict.outcome]}</span> "
+                   f"{text(verdict.text)}</li>" for a, b, verdict in found)
+    short = text(in_short(found, result.experiment.comparison.alpha))
+    rows = f'<ul class="verdicts">{rows}</ul>' if rows else ""
+    return f'<p class="short">{short}</p><p>{ranking_sentence(result)}</p>{rows}'
+
+
+def caveats() -> str:
+    """What a cross-validated comparison can and cannot say (always shown)."""
+    return ("<ul>"
+            "<li>These are estimates for models trained on data like this data set, of this "
+            "size; they are not a test on new data from elsewhere (no external validation "
+            "unless a held-out test table is shown below).</li>"
+            "<li>The folds share training rows, so their scores are correlated: the tests "
+            "used here correct for that (Nadeau and Bengio); a naive t-test would be too "
+            "confident.</li>"
+            "<li>\"Practically equivalent\" is relative to the ROPE chosen above; another "
+            "ROPE can change the verdict.</li>"
+            "<li>A difference can be real and still too small to matter, and no significant "
+            "difference is not evidence of equivalence.</li></ul>")
+
+
+def notes_list(notes) -> str:
+    """Notes as a list, each sentence with its code (what it is about)."""
+    if not notes:
+        return "<p>No notes.</p>"
+    return "<ul class=\"notes\">" + "".join(
+        f'<li>{text(note)} <span class="code">[{text(getattr(note, "code", "note"))}]</span>'
+        "</li>" for note in notes) + "</ul>"

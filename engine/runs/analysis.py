@@ -1,0 +1,341 @@
+"""The whole analysis of an experiment: data -> cross-validation -> comparison (-> extras).
+
+:func:`run_experiment` is a generator (progress records, then an
+:class:`ExperimentResult`); the headless runner and the GUI both use it, so a saved
+experiment gives the same tables in either.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+from typing import Generator, Optional
+
+import pandas as pd
+
+from engine.evaluation.advice import advice_for, failure_notes, rank_notes, small_class_advice
+from engine.evaluation.aloocv import run_aloocv
+from engine.evaluation.calibration import run_calibration
+from engine.evaluation.curves.analysis import run_curves
+from engine.evaluation.curves.auc_tables import run_auc_tables
+from engine.evaluation.cv import CVResult, fold_notes, run_cv
+from engine.input.data import Dataset
+from engine.foundation.errors import EngineError
+from engine.evaluation.experiment import Experiment, parse_experiment
+from engine.runs.fingerprint import data_fingerprint
+from engine.runs.grouping_gap import run_grouping_gap
+from engine.runs.heldout import load_test_set, run_heldout
+from engine.runs.heldout.saved import saved_model_files
+from engine.foundation.notes import Note
+from engine.evaluation.per_class import confusion_table, per_class_table
+from engine.foundation.progress import Progress
+from engine.input.readers import load_dataset
+from engine.runs.run_plan import Phases, plan_run
+from engine.evaluation.stats import (Comparison, ComparisonSettings, compare_models, default_rope,
+                                     summary_table)
+from engine.runs.store import opened
+from engine.evaluation.tuning import optimism_at, optimism_notes
+from engine.evaluation.verdict import metric_label
+
+
+@dataclass(frozen=True)
+class ExperimentResult:
+    """Every result of one experiment run, as values."""
+
+    experiment: Experiment
+    dataset: Dataset
+    cv: CVResult
+    summary: pd.DataFrame
+    comparison: Comparison
+    aloocv: Optional[object] = None
+    calibration: Optional[object] = None
+    grouping_gap: Optional[object] = None
+    curves: Optional[object] = None
+    auc: Optional[object] = None
+    heldout: Optional[object] = None
+
+    def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
+        """The same run compared again with other ROPE / alpha / correction settings (the
+        summary's intervals follow alpha)."""
+        summary = summary_table(self.cv.scores, self.cv.models, self.cv.metrics,
+                                self.cv.failures, alpha=settings.alpha)
+        cv, old_alpha = self.cv, self.experiment.comparison.alpha
+        if len(cv.tuning_optimism) and settings.alpha != old_alpha:
+            cv = replace(cv, tuning_optimism=optimism_at(cv.tuning_optimism, settings.alpha,
+                                                         old_alpha))
+        heldout = (self.heldout.at_level(1 - settings.alpha, summary)
+                   if self.heldout is not None else None)
+        return replace(self, cv=cv, comparison=compare_cv(cv, settings), summary=summary,
+                       experiment=replace(self.experiment, comparison=settings),
+                       heldout=heldout)
+
+    @functools.cached_property
+    def notes(self) -> list:
+        """Everything the user should know to read the results: how the data was read,
+        defaults applied, failures and warnings (with what to change), how ranks were
+        formed. Computed once (the result is frozen)."""
+        n_folds = self.cv.config.n_splits * self.cv.config.n_repeats
+        return [*self.dataset.notes, *self.experiment.notes,
+                *fold_notes(self.dataset.y, self.dataset.classes, self.cv.config,
+                            getattr(self.dataset, "groups", None)),
+                *failure_notes(self.cv.failures, n_folds, _class_counts(self.dataset),
+                               self.dataset.X.shape[1], self.cv.config.n_splits),
+                *rank_notes(self.summary, self.cv.primary_metric),
+                *gap_notes(self),
+                *optimism_notes(self.cv.tuning_optimism, self.experiment.comparison.alpha),
+                *rope_notes(self.experiment.comparison, self.cv.primary_metric),
+                *alo_grouped_notes(self),
+                *(self.auc.notes if self.auc is not None else ()),
+                *curve_notes(self),
+                *(self.heldout.notes if self.heldout is not None else ())]
+
+    def tables(self) -> dict:
+        """``{file name: DataFrame}``: the tables of docs/experiment-format.md that apply."""
+        tables = {
+            "fold_scores.csv": self.cv.scores,
+            "summary.csv": self.summary,
+            "correlation.csv": self.comparison.correlation,
+            "pairwise.csv": self.comparison.pairwise,
+            "credible_intervals.csv": self.comparison.intervals,
+        }
+        if not self.cv.failures.empty:
+            tables["failures.csv"] = self.cv.failures
+        for name, table in (("tuning.csv", self.cv.tuning), ("thresholds.csv", self.cv.thresholds),
+                            ("tuning_optimism.csv", self.cv.tuning_optimism)):
+            if len(table):
+                tables[name] = table
+        if "predicted" in self.cv.predictions and len(self.cv.predictions):
+            confusion = confusion_table(self.cv.predictions, self.cv.models, self.cv.classes)
+            tables["confusion.csv"] = confusion
+            tables["per_class.csv"] = per_class_table(confusion, self.cv.classes)
+        for extra in (self.grouping_gap, self.aloocv, self.calibration, self.curves,
+                      self.auc, self.heldout):
+            if extra is not None:
+                tables.update(extra.tables())
+        return tables
+
+
+def rope_notes(settings: ComparisonSettings, metric: str) -> list:
+    """A ``default_rope`` note when no ROPE was given: the primary metric's default
+    (:func:`engine.evaluation.stats.default_rope`), its unit and why."""
+    if settings.rope is not None:
+        return []
+    default = default_rope(metric)
+    return [Note("default_rope", f"no ROPE given: equivalence within ±{default.rope:g} "
+                 f"({default.unit}) on {metric}, the default for its family: "
+                 f"{default.reason}",
+                 {"metric": metric, "rope": default.rope, "family": default.family,
+                  "unit": default.unit})]
+
+
+def _class_counts(dataset: Dataset) -> dict:
+    """Class label -> rows of the data set."""
+    import numpy as np
+
+    counts = np.bincount(dataset.y, minlength=len(dataset.classes))
+    return {label: int(n) for label, n in zip(dataset.classes, counts)}
+
+
+def compare_cv(cv: CVResult, settings: ComparisonSettings) -> Comparison:
+    """Compare the models of a CV run on its primary metric."""
+    n_train, n_test = cv.train_test_sizes()
+    return compare_models(cv.score_matrix(), n_train, n_test, settings, metric=cv.primary_metric)
+
+
+def run_experiment(experiment: Experiment, n_jobs: int = 1,
+                   dataset: Optional[Dataset] = None, cluster=None,
+                   store=None, test=None) -> Generator[Progress, None, ExperimentResult]:
+    """Run an experiment end to end.
+
+    Parameters
+    ----------
+    experiment : Experiment
+    n_jobs : int
+        Worker processes for the cross-validation.
+    dataset : Dataset, optional
+        Already loaded data (the GUI's); loaded from ``experiment.dataset`` if not given.
+    cluster : engine.evaluation.cluster.Cluster, optional
+        An open Dask cluster: the fits run on its workers (:func:`engine.evaluation.parallel.run_calls`).
+    store : engine.runs.store.ResultStore or str, optional
+        The result store (or its file, opened and closed here): fits found in it are
+        reused, the others committed as they finish, and the run is recorded in its
+        ``runs`` table (complete once the result is ready).
+    test : engine.runs.heldout.TestSet, optional
+        The held-out test rows, already read and checked; read from ``experiment.test``
+        (before any fit) if not given. After the cross-validation every model is fitted
+        on all training rows and scored on them (:func:`engine.runs.heldout.run_heldout`).
+
+    Yields
+    ------
+    Progress
+        Over every step of the run (:class:`engine.runs.run_plan.RunPlan`'s ``steps``: the
+        cross-validation's fits, then the extras'), ``done`` of one ``total``.
+
+    Returns
+    -------
+    ExperimentResult
+    """
+    if experiment.datasets:
+        raise ValueError(f"this experiment has {experiment.n_datasets} data sets: run it with "
+                         "engine.runs.benchmark.run_benchmark, or one data set with "
+                         "experiment.for_dataset(i)")
+    if dataset is None:
+        dataset = load_dataset(experiment.dataset, experiment.base_dir)
+    experiment = experiment.with_metrics_for(len(dataset.classes), dataset)
+    if test is None and experiment.test:
+        test = load_test_set(experiment.test, dataset, experiment.base_dir)
+    phases = Phases(plan_run(experiment, dataset).steps   # one count for every phase
+                    + (len(experiment.models) if test is not None else 0))   # final fits
+    with opened(store) as store:
+        record = store is not None and not store.replay
+        run_id = store.begin_run(experiment, dataset) if record else None
+        cv = yield from phases.relay(run_cv(dataset, list(experiment.models), experiment.cv,
+                                            list(experiment.metrics), n_jobs=n_jobs,
+                                            cluster=cluster, store=store,
+                                            alpha=experiment.comparison.alpha,
+                                            costs=experiment.metric_costs()))
+        check_some_score(cv, dataset)
+        summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures,
+                                alpha=experiment.comparison.alpha)
+        comparison = compare_cv(cv, experiment.comparison)
+        result = ExperimentResult(experiment, dataset, cv, summary, comparison)
+        result = yield from phases.relay(run_extras(result, n_jobs, cluster))
+        if test is not None:
+            result = yield from phases.relay(heldout_phase(result, test))
+        if record:
+            store.finish_run(run_id)
+        return result
+
+
+def check_some_score(cv: CVResult, dataset: Optional[Dataset] = None) -> None:
+    """Raise a ValueError saying why when no model scored on any fold (nothing to compare);
+    with ``dataset`` the advice can name a class too small for the model."""
+    primary = cv.scores[cv.scores["metric"] == cv.primary_metric]["score"]
+    if primary.notna().any():
+        return
+    errors = cv.failures[cv.failures["kind"] == "error"]["message"]
+    reason = errors.value_counts().index[0] if not errors.empty else "no reason recorded"
+    advice = ((small_class_advice(reason, _class_counts(dataset), dataset.X.shape[1],
+                                  cv.config.n_splits) if dataset is not None else "")
+              or advice_for(reason))
+    raise ValueError(f"no model gave a valid {cv.primary_metric} score on any fold: {reason}"
+                     + (f"; {advice}" if advice else ""))
+
+
+def gap_notes(result: ExperimentResult) -> list:
+    """The grouping gap's verdict (``grouping_gap``), or ``grouping_gap_no_groups`` when
+    the experiment asks for the gap but the data set has no groups."""
+    if result.grouping_gap is not None:
+        return list(result.grouping_gap.notes)
+    if getattr(result.experiment.cv, "compare_ungrouped", False) and result.dataset.groups is None:
+        return [Note("grouping_gap_no_groups", '"compare_ungrouped" is on, but this data set '
+                     'names no "groups" column, so there is nothing to compare: name the column '
+                     "of rows that belong together (a subject or patient identifier), or turn "
+                     "it off", {"dataset": result.dataset.name})]
+    return []
+
+
+def curve_notes(result: ExperimentResult) -> list:
+    """The notes of the decision and learning curves (models left out, fractions that lack
+    a class, whether a learning curve may have flattened)."""
+    return list(getattr(result.curves, "all_notes", ()))
+
+
+def alo_grouped_notes(result: ExperimentResult) -> list:
+    """The ALOOCV notes on grouped rows (``alo_grouped_rows``): ALO's curve is optimistic
+    on data with groups, which changes how every ALOOCV table reads, so these notes are
+    among the run's notes (``notes.txt``); ALOOCV's other notes stay with its result."""
+    if result.aloocv is None:
+        return []
+    return [note for note in result.aloocv.notes
+            if getattr(note, "code", "") == "alo_grouped_rows"]
+
+
+def heldout_phase(result: ExperimentResult, test):
+    """The held-out test of ``result``'s models on ``test`` (:mod:`engine.runs.heldout`), at the
+    comparison's level, the CV estimates of ``summary`` beside each score."""
+    experiment = result.experiment
+    heldout = yield from run_heldout(result.dataset, test, list(experiment.models),
+                                     list(result.cv.metrics), costs=experiment.metric_costs(),
+                                     level=1 - experiment.comparison.alpha,
+                                     summary=result.summary)
+    if experiment.save_models:
+        heldout = replace(heldout, files=saved_model_files(heldout, result.dataset))
+    if experiment.calibration is not None:
+        methods = list(experiment.calibration.methods)
+        heldout = replace(heldout, notes=heldout.notes + (Note(
+            "heldout_not_calibrated", "held-out test: the models are scored as the "
+            "cross-validation compared them, without the calibrated variants ("
+            + ", ".join(methods) + ")", {"methods": methods}),))
+    return replace(result, heldout=heldout)
+
+
+def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
+    """The grouping gap, ALOOCV, calibration and curves, when the experiment asks for
+    them."""
+    experiment = result.experiment
+    if experiment.cv.compare_ungrouped and result.dataset.groups is not None:
+        gap = yield from run_grouping_gap(result.dataset, list(experiment.models), experiment.cv,
+                                          list(result.cv.metrics), result.cv, n_jobs,
+                                          metric_name=metric_label(result.cv.primary_metric),
+                                          rope=experiment.comparison.rope_for(
+                                              result.cv.primary_metric), cluster=cluster,
+                                          costs=experiment.metric_costs())
+        result = replace(result, grouping_gap=gap)
+    if experiment.aloocv is not None:
+        aloocv = yield from run_aloocv(result.dataset, list(experiment.models), experiment.aloocv)
+        result = replace(result, aloocv=aloocv)
+    if experiment.calibration is not None:
+        calibration = yield from run_calibration(result.dataset, result.cv,
+                                                 list(experiment.models),
+                                                 experiment.calibration, n_jobs=n_jobs,
+                                                 cluster=cluster)
+        result = replace(result, calibration=calibration)
+    if experiment.curves is not None:
+        curves = yield from run_curves(result, n_jobs, cluster)
+        result = replace(result, curves=curves)
+    if experiment.curves is not None and experiment.curves.roc:
+        result = replace(result, auc=(yield from run_auc_tables(result)))
+    return result
+
+
+def load_run(store, run_id: int, dataset=None, n_jobs: int = 1):
+    """Rebuild a stored run's results without refitting its cross-validation.
+
+    A generator like :func:`run_experiment`: every fit is read from the
+    store (ALOOCV and calibration, when the experiment asks for them, are computed again).
+
+    Parameters
+    ----------
+    store : engine.runs.store.ResultStore or str
+    run_id : int
+        A run of :meth:`engine.runs.store.ResultStore.runs`.
+    dataset : Dataset, optional
+        The data, when already loaded; else read again from the run's data set block.
+    n_jobs : int
+        Workers for the extras.
+
+    Returns
+    -------
+    engine.runs.analysis.ExperimentResult
+
+    Raises
+    ------
+    ValueError
+        No such run, the data changed since (another fingerprint), or a fit is missing
+        (an incomplete run: resume it by running it again).
+    """
+    with opened(store) as store:
+        stored = store.run(run_id)
+        experiment = parse_experiment(stored.experiment, base_dir=stored.base_dir)
+        if dataset is None:
+            dataset = load_dataset(experiment.dataset, experiment.base_dir)
+        if data_fingerprint(dataset) != stored.data_fingerprint:
+            raise EngineError("store_data_changed", {"path": store.path, "run_id": run_id},
+                              f"the data of run {run_id} changed since it ran: run the "
+                              "experiment again")
+        store.replay = True
+        try:
+            return (yield from run_experiment(experiment, n_jobs=n_jobs, dataset=dataset,
+                                              store=store))
+        finally:
+            store.replay = False

@@ -1,0 +1,214 @@
+"""What grouping changes: the same models run again without groups, to show the gap.
+
+When rows belong together (several visits of one patient), ordinary stratified folds put
+rows of one subject in both the training part and the test fold. A model can then score
+well by recognising the subject rather than by learning the pattern, so its score is too
+optimistic for new subjects. With ``"cv": {"compare_ungrouped": true}`` and a data set
+with ``"groups"``, :func:`run_grouping_gap` cross-validates the same models once more on
+scikit-learn's ``RepeatedStratifiedKFold(n_splits, n_repeats, random_state)`` (the same
+settings and seed, the groups ignored) and sets each model's mean beside the grouped one:
+``grouping_gap.csv`` (model, metric, grouped_mean, ungrouped_mean, gap). The grouped run
+stays the result: every statistic (corrected t-test, Bayesian comparison) uses its folds.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Generator, Optional
+
+import pandas as pd
+
+from engine.evaluation.cv import CVConfig, CVResult, run_cv
+from engine.input.data import Dataset
+from engine.foundation.notes import Note
+from engine.foundation.progress import Progress
+
+#: Columns of :attr:`GroupingGapResult.table` (``grouping_gap.csv``).
+GAP_COLUMNS = ["model", "metric", "grouped_mean", "ungrouped_mean", "gap"]
+#: A gap (in score units) within this is called small in the verdict, unless the run
+#: gives its ROPE (the comparison's region of practical equivalence).
+SMALL_GAP = 0.01
+
+
+@dataclass(frozen=True)
+class GroupingGapResult:
+    """The grouped and the ungrouped means of every model and metric.
+
+    Attributes
+    ----------
+    table : DataFrame
+        ``grouping_gap.csv``: ``model, metric, grouped_mean, ungrouped_mean, gap``, where
+        ``gap = ungrouped_mean - grouped_mean`` (every metric of the app is higher-better,
+        so a positive gap is how much the ungrouped folds overstate the score).
+    ungrouped : CVResult
+        The ungrouped run (its fold scores, for a closer look).
+    groups_column : str
+        The column of rows that belong together.
+    n_groups : int
+    notes : tuple of Note
+        ``grouping_gap``: the verdict on the primary metric, in words.
+    """
+
+    table: pd.DataFrame
+    ungrouped: CVResult
+    groups_column: str
+    n_groups: int
+    notes: tuple = ()
+
+    def tables(self) -> dict:
+        """``{"grouping_gap.csv": table}``."""
+        return {"grouping_gap.csv": self.table}
+
+    @property
+    def primary_metric(self) -> str:
+        return self.ungrouped.primary_metric
+
+    def verdict(self) -> str:
+        """The sentence of the ``grouping_gap`` note (the primary metric)."""
+        return str(self.notes[0]) if self.notes else ""
+
+
+def gap_table(grouped: CVResult, ungrouped: CVResult) -> pd.DataFrame:
+    """Each model's mean score on the grouped and on the ungrouped folds, and the gap.
+
+    Parameters
+    ----------
+    grouped, ungrouped : CVResult
+        The same models and metrics, run with and without groups.
+
+    Returns
+    -------
+    DataFrame
+        :data:`GAP_COLUMNS`, models in the run's order, metric by metric (primary
+        first); a mean over the folds the model completed (NaN when none).
+    """
+    rows = []
+    for metric in grouped.metrics:
+        ours = _means(grouped, metric)
+        theirs = _means(ungrouped, metric)
+        for model in grouped.models:
+            a, b = float(ours.get(model, math.nan)), float(theirs.get(model, math.nan))
+            rows.append((model, metric, a, b, b - a))
+    return pd.DataFrame(rows, columns=GAP_COLUMNS)
+
+
+def _means(cv: CVResult, metric: str) -> pd.Series:
+    table = cv.scores[cv.scores["metric"] == metric]
+    return table.groupby("model", sort=False)["score"].mean()
+
+
+def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
+                 metric_name: Optional[str] = None, small: float = SMALL_GAP) -> tuple:
+    """The verdict on the grouping gap of ``metric``, in plain words, and its fields.
+
+    The model with the largest gap is named (the others are in the table); a largest gap
+    within ``±small`` (the run's ROPE) is called small.
+
+    Returns
+    -------
+    tuple
+        ``(text, fields)``; fields: ``metric, model, grouped_mean, ungrouped_mean, gap,
+        groups_column, kind`` (``"optimistic"``, ``"small"``, ``"lower"`` or
+        ``"no_scores"``); with ``"optimistic"`` also ``best_grouped`` and
+        ``best_ungrouped`` (the models with the highest mean each way).
+    """
+    name = metric_name or metric
+    rows = table[(table["metric"] == metric) & table["gap"].notna()]
+    fields = {"metric": metric, "groups_column": str(groups_column)}
+    if rows.empty:
+        return (f"the models could not be compared with and without groups on {name}: no "
+                "model has scores both ways", {**fields, "kind": "no_scores", "model": None,
+                                                "grouped_mean": None, "ungrouped_mean": None,
+                                                "gap": None})
+    top = rows.loc[rows["gap"].idxmax()]
+    gap, model = float(top["gap"]), str(top["model"])
+    fields.update(model=model, grouped_mean=float(top["grouped_mean"]),
+                  ungrouped_mean=float(top["ungrouped_mean"]), gap=gap)
+    scores = (f"with ordinary stratified folds, {model} scores {top['ungrouped_mean']:.3f} "
+              f"({name}); with the rows of each {groups_column!r} kept together, "
+              f"{top['grouped_mean']:.3f}")
+    if gap > small:
+        best_grouped = str(rows.loc[rows["grouped_mean"].idxmax(), "model"])
+        best_ungrouped = str(rows.loc[rows["ungrouped_mean"].idxmax(), "model"])
+        fields.update(best_grouped=best_grouped, best_ungrouped=best_ungrouped)
+        ranking = ("" if best_grouped == best_ungrouped else
+                   f"; the best model changes too: {best_ungrouped} without groups, "
+                   f"{best_grouped} with them")
+        return (f"{scores}: the ungrouped score is optimistic by {gap:.3f}{ranking}. With "
+                f"ordinary folds, rows of one {groups_column!r} are in both the training part "
+                "and the test fold, so a model can score by recognising them rather than by "
+                "learning the pattern; for new ones, expect the grouped score",
+                {**fields, "kind": "optimistic"})
+    if gap >= -small:
+        return (f"{scores}: grouping changes little here (largest gap {gap:+.3f}); rows of one "
+                f"{groups_column!r} do not help the models much. The grouped score is still "
+                "the honest one for new ones", {**fields, "kind": "small"})
+    return (f"{scores}: no model scores higher with ordinary folds (largest gap {gap:+.3f}); "
+            "the grouped score is the one to report", {**fields, "kind": "lower"})
+
+
+def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: list,
+                     grouped: CVResult, n_jobs: int = 1, metric_name: Optional[str] = None,
+                     rope: float = SMALL_GAP,
+                     cluster=None, costs=None) -> Generator[Progress, None, GroupingGapResult]:
+    """Run the same models on ordinary repeated stratified folds and compare the means.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        With :attr:`~engine.input.data.Dataset.groups` (the ungrouped run leaves them out:
+        scikit-learn's ``RepeatedStratifiedKFold(n_splits, n_repeats, random_state)``).
+    models : list of ModelSpec
+    config : CVConfig
+        The grouped run's settings (the same folds count and seed).
+    metrics : list of str
+    grouped : CVResult
+        The grouped run (the result the statistics use).
+    n_jobs : int
+    metric_name : str, optional
+        The primary metric as the verdict names it (default: its scorer name).
+    rope : float
+        A largest gap within ±rope is called small (:func:`gap_sentence`).
+    cluster : optional
+        Where the fits run (:mod:`engine.evaluation.cluster`), as for :func:`engine.evaluation.cv.run_cv`.
+    costs : optional
+        The expected-cost metric's costs, as for :func:`engine.evaluation.cv.run_cv`.
+
+    Yields
+    ------
+    Progress
+        One per ungrouped fit, labelled ``without groups: ...``; without ``detail``, so a
+        live plot of the fold scores keeps showing the grouped run's.
+
+    Returns
+    -------
+    GroupingGapResult
+
+    Raises
+    ------
+    ValueError
+        When the data set has no groups, or a class has fewer rows than folds.
+    """
+    if dataset.groups is None:
+        raise ValueError('the grouping gap needs a data set with "groups" (the column of rows '
+                         'that belong together); name one, or leave "compare_ungrouped" out')
+    ungrouped_data = replace(dataset, groups=None)
+    plain = replace(config, scheme="sklearn")
+    job = run_cv(ungrouped_data, list(models), plain, list(metrics), n_jobs=n_jobs,
+                 cluster=cluster, costs=costs)
+    try:
+        while True:
+            try:
+                record = next(job)
+            except StopIteration as stop:
+                ungrouped = stop.value
+                break
+            yield Progress(record.done, record.total, f"without groups: {record.label}",
+                           record.elapsed)       # no detail: live views keep the grouped run
+    finally:
+        job.close()
+    table = gap_table(grouped, ungrouped)
+    column = str(dataset.source.get("groups", "groups"))
+    text, fields = gap_sentence(table, grouped.primary_metric, column, metric_name, rope)
+    return GroupingGapResult(table, ungrouped, column, int(len(set(dataset.groups))),
+                             (Note("grouping_gap", text, fields),))

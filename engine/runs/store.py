@@ -1,0 +1,652 @@
+"""The result store: every finished fit kept in an SQLite file, so runs resume and grow.
+
+:class:`ResultStore` keeps each cross-validation fit (:class:`engine.evaluation.cv.FoldFit`) under its
+key (:func:`engine.runs.fingerprint.fit_keys`): a run looks every fit up first, computes only the
+missing ones and commits them as they finish (fits faster than :data:`COMMIT_SECONDS` in
+groups), so an interrupted run loses at most the fits in flight (a killed one also those of
+the last quarter second), adding a model or a repeat computes only the new fits and renaming a model
+computes nothing. The ``runs`` table records every run (:class:`StoredRun`);
+:func:`load_run` rebuilds a run's results from the store without refitting.
+
+The file
+--------
+Python's ``sqlite3`` in WAL mode (``synchronous=NORMAL``: a commit survives the process
+being killed; a power cut may lose the last fits, never the file), written only by the
+process that runs :func:`engine.evaluation.cv.run_cv` (workers never write). Its header carries this
+application's id and its ``meta`` table the format: a file that is not SQLite, another
+program's database, a damaged or locked one is refused with an
+:class:`engine.foundation.errors.EngineError` (a ``ValueError``; its code says which problem, e.g.
+``store_locked``) that says what to do, and is never changed. A fit is stored without pickle: its plain fields as
+JSON (floats written exactly), its arrays as raw bytes with their dtype and shape, field
+by field (``dataclasses.fields``), so fields added to ``FoldFit`` are stored too.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import sqlite3
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Optional
+
+from engine.input.csv_values import one_line
+from engine.foundation.errors import EngineError
+from engine.input.file_checks import check_regular_file
+from engine.runs.fingerprint import data_fingerprint, fit_keys
+from engine.runs.fit_rows import decode_fit, encode_fit
+from engine.input.readers import data_record
+
+#: ``PRAGMA application_id`` of a store ("HEvS").
+APPLICATION_ID = 0x48457653
+#: The store's format (``meta`` table, key ``format``).
+FORMAT = 1
+APPLICATION = "honest-eval result store"
+#: The store's file name in a headless run's result folder (with SQLite's ``-wal`` and
+#: ``-shm`` side files beside it while it is open).
+DEFAULT_NAME = "store.sqlite"
+#: The store the app keeps beside a saved experiment: ``NAME.store.sqlite`` next to
+#: ``NAME.json`` (:func:`store_beside`); the headless runner uses it when it exists.
+BESIDE_SUFFIX = ".store.sqlite"
+#: Seconds to wait for another program's lock before refusing the file.
+LOCK_TIMEOUT = 5.0
+#: At most this many seconds between a fit's end and its commit (while the run goes on;
+#: stopping, cancelling or closing commits at once).
+COMMIT_SECONDS = 0.25
+_SQLITE_HEADER = b"SQLite format 3\x00"
+_SIDE_FILES = ("-wal", "-shm", "-journal")
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE fits (key TEXT PRIMARY KEY, fields TEXT NOT NULL, arrays TEXT NOT NULL,
+                   data BLOB NOT NULL, saved REAL NOT NULL);
+CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, batch TEXT, started TEXT NOT NULL,
+                   finished TEXT, experiment TEXT NOT NULL, base_dir TEXT, data TEXT,
+                   data_fingerprint TEXT, models TEXT NOT NULL, primary_metric TEXT,
+                   complete INTEGER NOT NULL DEFAULT 0, fits INTEGER NOT NULL DEFAULT 0,
+                   reused INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE run_fits (run INTEGER NOT NULL, position INTEGER NOT NULL, key TEXT NOT NULL,
+                       PRIMARY KEY (run, position));
+"""
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """One row of the store's ``runs`` table.
+
+    Attributes
+    ----------
+    id : int
+    batch : str
+        Shared by the runs of one several-data-set experiment (one per data set).
+    started, finished : str
+        ISO times; ``finished`` is None for a run that did not finish.
+    experiment : dict
+        The experiment as run (its JSON), ``base_dir`` its folder.
+    data : dict
+        The data set's block, name, rows and classes; ``data_fingerprint`` its hash.
+    models : tuple of str
+    primary_metric : str
+    complete : bool
+        False for a run interrupted, killed or failed.
+    keys : tuple of str
+        The keys of its fits in task order (model fastest within each split).
+    fits, reused, computed : int
+        Fits of the run, found in the store when it began, computed by it (those of its
+        fits in the store now that it did not find).
+    """
+
+    id: int
+    batch: str
+    started: str
+    finished: Optional[str]
+    experiment: dict
+    base_dir: str
+    data: dict
+    data_fingerprint: str
+    models: tuple
+    primary_metric: str
+    complete: bool
+    fits: int
+    reused: int
+    computed: int
+    keys: tuple = ()
+
+
+class ResultStore:
+    """An open result store file (created when missing).
+
+    Parameters
+    ----------
+    path : str
+    fresh : bool
+        Read no stored fit (every fit is computed); the fits computed still replace
+        those stored under the same keys, and earlier runs stay listed.
+    timeout : float
+        Seconds to wait for another program's lock.
+    commit_seconds : float
+        Fits saved less than this long after the last commit wait for the next one (one
+        commit per fit costs about a millisecond, too much for fits of a few
+        milliseconds); a fit that took longer than this is committed as it finishes.
+
+    Raises
+    ------
+    ValueError
+        The file is not a result store (not SQLite, another program's database, a newer
+        format), is damaged, locked, or cannot be created.
+
+    Attributes
+    ----------
+    fits, reused, computed : int
+        Fits looked up, found in the store, and computed and saved, since it was opened.
+    replay : bool
+        When True, a run must find every fit (:func:`load_run`): a missing one is a
+        ``ValueError``, not a fit.
+    """
+
+    def __init__(self, path: str, fresh: bool = False, timeout: float = LOCK_TIMEOUT,
+                 commit_seconds: float = COMMIT_SECONDS):
+        self.path = os.path.abspath(os.fspath(path))
+        self.fresh, self.replay = bool(fresh), False
+        self.fits = self.reused = self.computed = 0
+        self.batch = uuid.uuid4().hex
+        self._run: Optional[int] = None
+        self._begun = None                 # (handle, row) of a run begun, not yet recorded
+        self._handles, self._ids = 0, {}   # begin_run's handles and their runs' ids
+        self._data = None
+        self._pending: list = []           # rows of fits saved, not yet committed
+        self.commit_seconds, self.timeout = commit_seconds, timeout
+        self._committed = time.monotonic()
+        check_store_path(self.path)
+        #: True when this object made the store (the file did not exist, or was empty).
+        self.created = False
+        try:
+            self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None,
+                                       check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise self._problem(exc) from None
+        try:
+            self._prepare()
+        except BaseException as exc:
+            self._db.close()
+            if isinstance(exc, sqlite3.Error):
+                raise self._problem(exc) from None
+            raise
+
+    # ------------------------------------------------------------------ file
+    def _prepare(self) -> None:
+        """Check the file and, when it is new (no page yet), make the store: every check
+        and the creation in one write transaction, so that two programs opening a new
+        store at once both succeed (one makes it, the other finds it made) and a refused
+        file is never changed."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")           # fails now, not mid-run, when locked
+        try:
+            if self._new_file():
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                now = _now()
+                db.executemany("INSERT INTO meta VALUES (?, ?)", [
+                    ("application", APPLICATION), ("format", str(FORMAT)), ("created", now)])
+                self.created = True
+            else:
+                self._check_store()
+            db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
+        self._use_wal()                          # after the checks: a refused file keeps
+        db.execute("PRAGMA synchronous=NORMAL")  # its journal mode too
+
+    def _use_wal(self) -> None:
+        """Switch the file to WAL (once; later openers find it so). SQLite answers "locked"
+        at once, without waiting, while another connection is using the file: asked again
+        until ``timeout`` has passed."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+            time.sleep(0.01)
+
+    def _new_file(self) -> bool:
+        """Inside the write transaction: True for a file without any content yet (just
+        made by ``connect``, or a zero-byte file someone made): the store is made there.
+        A valid SQLite file, even one without any table, is not taken over."""
+        try:
+            empty = os.path.getsize(self.path) == 0
+        except OSError:
+            empty = False
+        return empty and self._db.execute("PRAGMA schema_version").fetchone()[0] == 0
+
+    def _check_store(self) -> None:
+        """Refuse an SQLite file that is not an intact result store of this format."""
+        db = self._db
+        if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            raise EngineError("store_foreign", {"path": self.path},
+                              f"{self.path} is not a result store of this app (another "
+                              "program's database, or an SQLite file without this app's "
+                              "tables): give another file with --store, or move this one away")
+        self._check_format()
+        problem = schema_problem(db)
+        if problem:
+            raise self._damaged(problem)
+
+    def _damaged(self, what: str) -> EngineError:
+        return EngineError("store_damaged", {"path": self.path, "detail": what},
+                           f"the result store {self.path} is damaged ({what}): move it away "
+                           "(a new one is then created), or give another file with --store")
+
+    def _check_format(self) -> None:
+        try:
+            meta = dict(self._db.execute("SELECT key, value FROM meta"))
+        except (sqlite3.Error, ValueError, TypeError):
+            meta = {}
+        if meta.get("application") != APPLICATION:
+            raise EngineError("store_damaged", {"path": self.path, "detail": "meta"},
+                              f"{self.path} is damaged (its meta table does not say what it "
+                              "is): give another file with --store, or move this one away")
+        if meta.get("format") != str(FORMAT):
+            raise EngineError("store_format", {"path": self.path,
+                                               "format": str(meta.get("format"))[:20],
+                                               "expected": str(FORMAT)},
+                              f"{self.path} is a result store of format "
+                              f"{str(meta.get('format'))[:20]!r}, this app reads format "
+                              f"{FORMAT}: use the version of the app that wrote it, or give "
+                              "another file with --store")
+
+    def _problem(self, exc: sqlite3.Error) -> EngineError:
+        """SQLite's error as a coded store error (SQLite's own wording is read here, the
+        one place that knows it)."""
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            return EngineError("store_locked", {"path": self.path},
+                               f"the result store {self.path} is locked by another program "
+                               "(another run using it?): wait for it to finish, or give "
+                               "another file with --store")
+        if "not a database" in text or "malformed" in text or "corrupt" in text:
+            return self._damaged(text)
+        return EngineError("store_unusable", {"path": self.path, "detail": text},
+                           f"cannot use the result store {self.path} ({text}): check that "
+                           "its folder exists and is writable, or give another file with "
+                           "--store")
+
+    def close(self) -> None:
+        """Commit what is pending and close the file (SQLite folds its ``-wal`` side file
+        back in and removes it)."""
+        if self._db is not None:
+            try:
+                self.flush()
+            finally:
+                self._db.close()
+                self._db = None
+
+    def flush(self) -> None:
+        """Commit the fits saved since the last commit (one transaction, one statement for
+        all of them: a fit of a few milliseconds costs the store tens of microseconds)."""
+        if self._db is not None and self._pending:
+            rows, self._pending = self._pending, []
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    self._db.executemany("INSERT OR REPLACE INTO fits VALUES (?, ?, ?, ?, ?)",
+                                         rows)
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise self._problem(exc) from None
+        self._committed = time.monotonic()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @contextlib.contextmanager
+    def _transaction(self):
+        self.flush()
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise self._problem(exc) from None
+
+    # ------------------------------------------------------------------ fits
+    def data_key(self, dataset) -> str:
+        """:func:`engine.runs.fingerprint.data_fingerprint` of ``dataset`` (the last one kept)."""
+        if self._data is None or self._data[0] is not dataset:
+            self._data = (dataset, data_fingerprint(dataset))
+        return self._data[1]
+
+    def keys(self, dataset, models, config, metrics, splits, tasks, costs=None) -> list:
+        """The key of every task (:func:`engine.runs.fingerprint.fit_keys`)."""
+        return fit_keys(dataset, models, config, metrics, splits, tasks,
+                        data_key=self.data_key(dataset), costs=costs)
+
+    def lookup(self, keys, test_sizes=None) -> dict:
+        """The stored fits of ``keys`` (none when ``fresh``), by position in ``keys``.
+
+        The keys are also recorded as the fits of the run begun (:meth:`begin_run`).
+        Every stored fit read is checked (:func:`engine.runs.fit_rows.decode_fit`; with
+        ``test_sizes``, one per key, its predictions have that many rows): a fit that
+        fails is a ``ValueError`` saying that the store is damaged, before anything is
+        written to it.
+
+        Returns
+        -------
+        dict
+            ``{index: FoldFit}`` for every key found.
+        """
+        keys = list(keys)
+        found = {} if self.fresh else self._load(keys)
+        if test_sizes is not None:
+            for key, size in zip(keys, test_sizes):
+                if key in found and not _fits_rows(found[key], size):
+                    raise self._damaged(f"the fit stored under {key[:12]}... has "
+                                        f"predictions for other than {size} rows")
+        by_index = {i: found[key] for i, key in enumerate(keys) if key in found}
+        self.fits += len(keys)
+        self.reused += len(by_index)
+        if self._run is not None or self._begun is not None:
+            with self._transaction() as db:
+                self._record_begun(db)
+                db.execute("DELETE FROM run_fits WHERE run = ?", (self._run,))
+                db.executemany("INSERT INTO run_fits VALUES (?, ?, ?)",
+                               [(self._run, i, key) for i, key in enumerate(keys)])
+                db.execute("UPDATE runs SET fits = ?, reused = ? WHERE id = ?",
+                           (len(keys), len(by_index), self._run))
+        return by_index
+
+    def save(self, key: str, fit) -> bool:
+        """Save one finished fit under ``key`` (replacing one stored under it), committed
+        at once when ``commit_seconds`` have passed since the last commit, else with the
+        next commit (:meth:`flush`, :meth:`close`, the next save after that time).
+
+        Returns False, storing nothing, for a fit holding something that cannot be stored
+        without pickle (it is computed again next time).
+        """
+        try:
+            fields, arrays = encode_fit(fit)
+        except (TypeError, ValueError):
+            return False
+        header = json.dumps([[name, dtype, shape, len(raw)] for name, dtype, shape, raw in arrays])
+        self._pending.append((key, fields, header, b"".join(raw for *_, raw in arrays),
+                              time.time()))
+        self.computed += 1
+        if time.monotonic() - self._committed >= self.commit_seconds:
+            self.flush()
+        return True
+
+    def count_fits(self) -> int:
+        """How many fits the store holds."""
+        return self._query("SELECT COUNT(*) FROM fits")[0][0]
+
+    def count_stored(self, keys) -> int:
+        """How many of ``keys`` the store holds (0 when ``fresh``); nothing is loaded or
+        recorded (:func:`engine.runs.run_plan.stored_fits`)."""
+        keys = list(dict.fromkeys(keys))
+        if self.fresh:
+            return 0
+        found = 0
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            found += self._query(f"SELECT COUNT(*) FROM fits WHERE key IN ({marks})",
+                                 chunk)[0][0]
+        return found
+
+    def _load(self, keys: list) -> dict:
+        found = {}
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            for key, fields, header, data in self._query(
+                    f"SELECT key, fields, arrays, data FROM fits WHERE key IN ({marks})", chunk):
+                try:
+                    found[key] = decode_fit(fields, header, data)
+                except (ValueError, TypeError, KeyError, OverflowError, RecursionError,
+                        MemoryError) as exc:
+                    raise self._damaged(
+                        f"the fit stored under {str(key)[:12]}... cannot be read: "
+                        f"{one_line(str(exc))[:200]}") from None
+        return found
+
+    def _query(self, sql: str, params=()) -> list:
+        if self._pending:
+            self.flush()
+        try:
+            return self._db.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise self._problem(exc) from None
+
+    # ------------------------------------------------------------------ runs
+    def begin_run(self, experiment, dataset) -> int:
+        """Begin a run: the fits looked up next are its fits. It is recorded (as begun,
+        not complete) when they are looked up, after every stored fit read passed its
+        checks, so that a damaged store is left as it was.
+
+        Returns
+        -------
+        int
+            The handle to give :meth:`finish_run`.
+        """
+        data_key = self.data_key(dataset)
+        data = data_record(dataset, experiment.base_dir)
+        self._handles += 1
+        self._begun = (self._handles, (
+            self.batch, _now(), json.dumps(experiment.to_json(), default=str),
+            os.path.abspath(experiment.base_dir), json.dumps(data, default=str), data_key,
+            json.dumps([m.name for m in experiment.models]),
+            experiment.metrics[0] if experiment.metrics else None))
+        self._run = None
+        return self._handles
+
+    def _record_begun(self, db) -> None:
+        """Insert the run begun (inside a transaction); its id becomes the current run's."""
+        if self._begun is None:
+            return
+        handle, row = self._begun
+        cursor = db.execute(
+            "INSERT INTO runs (batch, started, experiment, base_dir, data, "
+            "data_fingerprint, models, primary_metric) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+        self._run = self._ids[handle] = cursor.lastrowid
+        self._begun = None
+
+    def finish_run(self, handle: int) -> None:
+        """Record the run begun with ``handle`` (:meth:`begin_run`) as complete."""
+        with self._transaction() as db:
+            if self._begun is not None and self._begun[0] == handle:
+                self._record_begun(db)
+            db.execute("UPDATE runs SET complete = 1, finished = ? WHERE id = ?",
+                       (_now(), self._ids.get(handle)))
+        if self._run == self._ids.get(handle):
+            self._run = None
+
+    def runs(self) -> list:
+        """Every run recorded, oldest first, as :class:`StoredRun` (without ``keys``)."""
+        return [self._stored_run(row) for row in self._query(
+            f"SELECT {_RUN_COLUMNS} FROM runs ORDER BY id")]
+
+    def run(self, run_id: int) -> StoredRun:
+        """One run with the keys of its fits; ``ValueError`` when there is none."""
+        rows = self._query(f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?", (int(run_id),))
+        if not rows:
+            raise EngineError("store_no_run", {"path": self.path, "run_id": run_id},
+                              f"the result store {self.path} has no run {run_id}")
+        keys = [k for (k,) in self._query(
+            "SELECT key FROM run_fits WHERE run = ? ORDER BY position", (int(run_id),))]
+        if not all(isinstance(key, str) for key in keys):
+            raise self._damaged(f"run {run_id} lists fits that are not keys")
+        return dataclasses.replace(self._stored_run(rows[0]), keys=tuple(keys))
+
+    def _stored_run(self, row) -> StoredRun:
+        try:
+            return _stored_run(row)
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise self._damaged(f"its run {str(row[0])[:20]} cannot be read: "
+                                f"{one_line(str(exc))[:200]}") from None
+
+
+_RUN_COLUMNS = ("id, batch, started, finished, experiment, base_dir, data, data_fingerprint, "
+                "models, primary_metric, complete, fits, reused, (SELECT COUNT(*) FROM run_fits "
+                "JOIN fits ON fits.key = run_fits.key WHERE run_fits.run = runs.id)")
+
+
+def _stored_run(row) -> StoredRun:
+    """A ``runs`` row as a :class:`StoredRun`, every value checked (a ValueError or
+    TypeError naming what is wrong)."""
+    (id_, batch, started, finished, experiment, base_dir, data, fingerprint, models, metric,
+     complete, fits, reused, stored) = row
+    experiment, data = json.loads(experiment), json.loads(data or "{}")
+    models = json.loads(models)
+    if not isinstance(experiment, dict) or not isinstance(data, dict):
+        raise ValueError("its experiment or data is not a JSON object")
+    if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
+        raise ValueError("its models are not a list of names")
+    texts = (batch, started, base_dir, fingerprint)
+    if not all(isinstance(t, str) or t is None for t in (*texts, finished, metric)):
+        raise ValueError("a text field holds something else")
+    counts = (id_, complete, fits, reused, stored)
+    if not all(isinstance(n, int) and n >= 0 for n in counts):
+        raise ValueError("a count is not a whole number")
+    return StoredRun(id_, batch, started, finished, experiment, base_dir, data, fingerprint,
+                     tuple(models), metric, bool(complete), fits, reused,
+                     max(stored - reused, 0))
+
+
+def _fits_rows(fit, size: int) -> bool:
+    """True when a stored fit's predictions (if any) are for ``size`` test rows."""
+    return all(value is None or len(value) == size for value in (fit.values, fit.labels))
+
+
+def store_beside(experiment_path: str) -> str:
+    """The store file beside an experiment file: ``NAME.store.sqlite`` for ``NAME.json``
+    (the app keeps a saved experiment's store there)."""
+    stem = os.path.splitext(os.path.abspath(experiment_path))[0]
+    return stem + BESIDE_SUFFIX
+
+
+def _now() -> str:
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def check_store_path(path: str, in_folder: bool = False) -> None:
+    """Refuse, before SQLite opens it, what cannot be a result store file: a folder, a
+    named pipe, a device or a socket (:func:`engine.input.file_checks.check_regular_file`), a link
+    to nothing, SQLite side files (``-wal``, ``-shm``, ``-journal``) that are links, and
+    a file that is not SQLite. A missing file is fine (it is created).
+
+    Parameters
+    ----------
+    path : str
+    in_folder : bool
+        The store is the result folder's own ``store.sqlite``: a link there is refused
+        too (nothing is written through a link inside a result folder).
+
+    Raises
+    ------
+    ValueError
+        What is wrong and what to do, in one line.
+    """
+    if os.path.islink(path) and (in_folder or not os.path.exists(path)):
+        what = ("a symbolic link inside the result folder (the app does not write through "
+                "links there)" if in_folder else "a symbolic link to a file that does not exist")
+        raise EngineError("store_link", {"path": path, "link": path},
+                          f"the result store {path} is {what}: remove the link, or give the "
+                          "real file with --store")
+    for suffix in _SIDE_FILES:
+        if os.path.islink(path + suffix):
+            raise EngineError("store_link", {"path": path, "link": path + suffix},
+                              f"the result store's side file {path + suffix} is a symbolic "
+                              "link: remove it (SQLite would write through it), or give "
+                              "another file with --store")
+    if not os.path.lexists(path):
+        return
+    try:
+        check_regular_file(path, "a result store file")
+    except EngineError:
+        raise
+    except ValueError as exc:                 # a folder, a pipe, a device ...
+        raise EngineError("store_unusable", {"path": path, "detail": "not_regular"},
+                          str(exc)) from None
+    with open(path, "rb") as stream:          # a regular file: reading cannot block
+        head = stream.read(len(_SQLITE_HEADER))
+    if head and head != _SQLITE_HEADER:
+        raise EngineError("store_not_sqlite", {"path": path},
+                          f"{path} is not a result store (not an SQLite database): give "
+                          "another file with --store, or move this one away")
+
+
+def schema_problem(db) -> Optional[str]:
+    """What is wrong with an open store's tables (each of the app's tables with its
+    columns, nothing else but SQLite's own), or None."""
+    try:
+        found = {}
+        for kind, name in db.execute("SELECT type, name FROM sqlite_master"):
+            if kind == "index" and str(name).startswith("sqlite_autoindex_"):
+                continue
+            if kind != "table" or name == "sqlite_sequence":
+                if kind == "table":
+                    continue
+                return f"it holds the {kind} {str(name)[:40]!r}, which this app does not make"
+            found[name] = [row[0] for row in db.execute(
+                "SELECT name FROM pragma_table_info(?)", (name,))]
+    except sqlite3.Error as exc:
+        return f"its tables cannot be read: {exc}"
+    for name, columns in _expected_columns().items():
+        if name not in found:
+            return f"its {name} table is missing"
+        if found[name] != columns:
+            return f"its {name} table has other columns than this app's"
+    extra = sorted(set(found) - set(_expected_columns()))
+    return f"it holds the table {str(extra[0])[:40]!r}, which this app does not make" \
+        if extra else None
+
+
+_COLUMNS: dict = {}
+
+
+def _expected_columns() -> dict:
+    """``{table: [column, ...]}`` of the store's schema (made once in memory)."""
+    if not _COLUMNS:
+        with contextlib.closing(sqlite3.connect(":memory:")) as db:
+            db.executescript(_SCHEMA)
+            for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+                if name != "sqlite_sequence":
+                    _COLUMNS[name] = [row[0] for row in db.execute(
+                        "SELECT name FROM pragma_table_info(?)", (name,))]
+    return _COLUMNS
+
+
+# ---------------------------------------------------------------------- helpers
+@contextlib.contextmanager
+def opened(store):
+    """``store`` as an open :class:`ResultStore`: None stays None, a path is opened (and
+    closed on leaving), an open store is used as it is."""
+    if store is None:
+        yield store
+        return
+    if isinstance(store, ResultStore):
+        try:
+            yield store
+        finally:
+            store.flush()
+        return
+    with ResultStore(store) as opened_store:
+        yield opened_store
