@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from .analysis import run_experiment
 from .benchmark import check_datasets, experiment_for, load_datasets, run_benchmark
-from .data import load_dataset
+from .readers import load_dataset
 from .guards import check_run as check_budget
 from .heldout import load_test_set
 from .preflight import blocking, check_experiment

@@ -17,7 +17,7 @@ from sklearn.preprocessing import StandardScaler
 
 from engine.catalogue import expand_models
 from engine.cli import predict, run
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.heldout import load_test_set, run_heldout
 from engine.heldout.saved import load_model
 from engine.progress import run_to_end

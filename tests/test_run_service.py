@@ -6,7 +6,7 @@ import pytest
 from engine import run_service
 from engine.analysis import ExperimentResult, run_experiment
 from engine.benchmark import BenchmarkResult, load_datasets, run_benchmark
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.experiment import parse_experiment
 from engine.guards import check_run
 from engine.preflight import check_experiment

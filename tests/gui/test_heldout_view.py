@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFileDialog
 from sklearn.datasets import load_breast_cancer
 
 from engine.catalogue import expand_models
-from engine.data import load_dataset
+from engine.readers import load_dataset
 from engine.heldout import load_test_set, run_heldout
 from engine.heldout.saved import load_model, saved_model_files
 from engine.progress import run_to_end
