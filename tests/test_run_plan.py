@@ -73,3 +73,42 @@ def test_one_dataset_counts_every_phase_on_one_bar():
     run_to_end(run_experiment(one, dataset=datasets[0]), records.append)
     assert [(r.done, r.total) for r in records] == [(i, 24) for i in range(1, 25)]
     assert records[-1].label.startswith("without groups")
+
+
+def test_a_held_out_test_adds_one_final_fit_per_model_to_the_plan(tmp_path):
+    """With a "test" file the plan counts each model's fit on all training rows, once:
+    the progress records of the run are exactly the plan's steps."""
+    import json
+
+    from sklearn.datasets import load_breast_cancer
+
+    from engine.runs.analysis import run_experiment
+    from engine.evaluation.experiment import load_experiment
+    from engine.runs.run_plan import plan_run
+
+    frame = load_breast_cancer(as_frame=True).frame
+    frame.iloc[:400].to_csv(tmp_path / "train.csv", index=False)
+    frame.iloc[400:].to_csv(tmp_path / "test.csv", index=False)
+    path = tmp_path / "exp.json"
+    path.write_text(json.dumps({
+        "dataset": {"file": "train.csv", "target": "target"},
+        "test": {"file": "test.csv"},
+        "models": [{"name": "nb", "estimator": "GaussianNB"},
+                   {"name": "tree", "estimator": "DecisionTreeClassifier",
+                    "params": {"max_depth": 2, "random_state": 0}}],
+        "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0}}))
+    experiment = load_experiment(str(path))
+    plan = plan_run(experiment)
+    assert (plan.fits, plan.final_fits, plan.steps) == (6, 2, 8)
+    assert "then 2 on all training rows for the held-out test" in plan.text()
+    records = list(_records(run_experiment(experiment)))
+    assert records[-1].total == plan.steps and records[-1].done == plan.steps
+
+
+def _records(job):
+    """Every progress record of a run."""
+    while True:
+        try:
+            yield next(job)
+        except StopIteration:
+            return

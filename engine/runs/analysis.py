@@ -183,8 +183,7 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
     experiment = experiment.with_metrics_for(len(dataset.classes), dataset)
     if test is None and experiment.test:
         test = load_test_set(experiment.test, dataset, experiment.base_dir)
-    phases = Phases(plan_run(experiment, dataset).steps   # one count for every phase
-                    + (len(experiment.models) if test is not None else 0))   # final fits
+    phases = Phases(plan_run(experiment, dataset).steps)   # one count for every phase
     with opened(store) as store:
         record = store is not None and not store.replay
         run_id = store.begin_run(experiment, dataset) if record else None

@@ -16,10 +16,12 @@ A :class:`RunPlan` counts, for every data set of a run (nothing fitted):
 * ``learning_fits`` -- with a ``curves`` block's ``learning`` fractions, the learning
   curve's fits: one per fraction, model (the compared ones) and outer fold; each is one
   progress step (:mod:`engine.evaluation.curves` yields one record per fit).
+* ``final_fits`` -- with a held-out ``test`` file, each model fitted once more on all
+  training rows (:mod:`engine.runs.heldout`), one progress step each.
 * ``reused`` -- with a result store, the fits it already holds.
 
 ``steps`` (every progress record of the run: ``fits + ungrouped_fits + calibration_steps
-+ aloocv_steps + learning_fits``) is the progress bar's total, in the headless runner and
++ aloocv_steps + learning_fits + final_fits``) is the progress bar's total, in the headless runner and
 in the app; ``work`` (``steps`` with the inner fits) is the run budget's count.
 """
 from __future__ import annotations
@@ -48,12 +50,13 @@ class DatasetPlan:
     aloocv_fits: int = 0
     reused: int = 0
     learning_fits: int = 0
+    final_fits: int = 0
 
     @property
     def steps(self) -> int:
         """Progress records of this data set's run."""
         return (self.fits + self.ungrouped_fits + self.calibration_steps + self.aloocv_steps
-                + self.learning_fits)
+                + self.learning_fits + self.final_fits)
 
     @property
     def cv_fits(self) -> int:
@@ -106,11 +109,17 @@ class RunPlan:
         return self._sum("learning_fits")
 
     @property
+    def final_fits(self) -> int:
+        """The held-out test's fits: each model once on all training rows."""
+        return self._sum("final_fits")
+
+    @property
     def budget(self) -> tuple:
         """``(cross-validation, calibration, ALOOCV)`` fits with every inner fit, for the
         run budget (:func:`engine.runs.guards.check_run`); the learning curves' fits count
         with the cross-validation's."""
-        return (self._sum("cv_fits") + self.learning_fits, self._sum("calibration_fits"),
+        return (self._sum("cv_fits") + self.learning_fits + self.final_fits,
+                self._sum("calibration_fits"),
                 self._sum("aloocv_fits"))
 
     def offsets(self) -> list:
@@ -136,7 +145,11 @@ class RunPlan:
             parts.append(f"then {self.ungrouped_fits:,} again without the groups")
         if self.learning_fits:
             parts.append(f"then {self.learning_fits:,} learning-curve fits")
-        extras = self.steps - self.fits - self.ungrouped_fits - self.learning_fits
+        if self.final_fits:
+            parts.append(f"then {self.final_fits:,} on all training rows for the held-out "
+                         "test")
+        extras = (self.steps - self.fits - self.ungrouped_fits - self.learning_fits
+                  - self.final_fits)
         if extras:
             parts.append(f"then {extras:,} calibration or ALOOCV steps")
         return "; ".join(parts)
@@ -160,7 +173,8 @@ def plan_run(experiment, datasets=None) -> RunPlan:
         blocks = list(experiment.dataset_blocks) or [experiment.dataset]
         datasets = [_Block(block or {}) for block in blocks]
     return plan_models(experiment.models, experiment.cv, datasets, experiment.calibration,
-                       experiment.aloocv, getattr(experiment, "curves", None))
+                       experiment.aloocv, getattr(experiment, "curves", None),
+                       bool(getattr(experiment, "test", None)))
 
 
 class _Block:
@@ -172,15 +186,17 @@ class _Block:
 
 
 def plan_models(models, cv, datasets, calibration=None, aloocv=None,
-                curves=None) -> RunPlan:
+                curves=None, heldout: bool = False) -> RunPlan:
     """The plan of running ``models`` (ModelSpecs, grids expanded) with ``cv`` (a CVConfig)
     on ``datasets`` (one or a sequence; a data set with ``groups`` runs twice under
-    ``compare_ungrouped``), with the extras' settings (None: not run)."""
+    ``compare_ungrouped``), with the extras' settings (None: not run); ``heldout``: a
+    held-out test file follows (each model fitted once more on all training rows)."""
     datasets = list(datasets) if isinstance(datasets, (list, tuple)) else [datasets]
     models = list(models)
     return RunPlan(tuple(dataset_plan(models, cv, calibration, aloocv,
                                       getattr(d, "name", "") or "",
-                                      getattr(d, "groups", None) is not None, curves)
+                                      getattr(d, "groups", None) is not None, curves,
+                                      heldout)
                          for d in datasets), len(models))
 
 
@@ -192,9 +208,10 @@ def learning_fits(curves, n_models: int, folds: int) -> int:
 
 
 def dataset_plan(models, cv, calibration=None, aloocv=None, name: str = "",
-                 grouped: bool = False, curves=None) -> DatasetPlan:
+                 grouped: bool = False, curves=None, heldout: bool = False) -> DatasetPlan:
     """One data set's plan; ``grouped``: the data set has groups; ``curves``: the
-    experiment's curves block (its learning-curve fits)."""
+    experiment's curves block (its learning-curve fits); ``heldout``: a held-out test
+    follows (one final fit per model)."""
     folds = _whole(cv.n_splits) * _whole(cv.n_repeats)
     fits = (len(models) + sum(len(grid_members(spec)) for spec in models)) * folds
     inner = sum(fits_per_fold(spec) for spec in models) * folds - fits
@@ -203,7 +220,8 @@ def dataset_plan(models, cv, calibration=None, aloocv=None, name: str = "",
     alo_steps, alo_fits = _aloocv(aloocv, models)
     return DatasetPlan(name, fits, inner, fits if twice else 0, len(models) * methods * folds,
                        (fits + inner) * methods * INNER_SPLITS, alo_steps, alo_fits,
-                       learning_fits=learning_fits(curves, len(models), folds))
+                       learning_fits=learning_fits(curves, len(models), folds),
+                       final_fits=len(models) if heldout else 0)
 
 
 def _aloocv(settings, models) -> tuple:

@@ -33,8 +33,8 @@ class PrepareEach:
 def fit_count_text(plan, k: int, r: int, datasets) -> str:
     """What Run computes, in words, from the run's :class:`engine.runs.run_plan.RunPlan`:
     ``Run computes: 4 models × 10 folds × 10 repeats = 400 fits on 100 rows``, with the
-    grid members refitted as plain models, the searches' inner fits and the second run
-    without the groups when there are any."""
+    grid members refitted as plain models, the searches' inner fits, the second run
+    without the groups when there are any and the held-out test's final fits."""
     n, members = len(datasets), plan.datasets[0].fits // max(k * r, 1) - plan.n_models
     what = f"{plan.n_models} models"
     if members > 0:
@@ -47,6 +47,9 @@ def fit_count_text(plan, k: int, r: int, datasets) -> str:
         text += f"; the searches inside the folds add {plan.inner_fits:,} smaller fits"
     if plan.ungrouped_fits:
         text += f"; then {plan.ungrouped_fits:,} fits again without the groups"
+    if plan.final_fits:
+        text += (f"; then {plan.final_fits:,} fits on all training rows for the held-out "
+                 "test")
     return text
 
 

@@ -470,7 +470,7 @@ class CVTab(QWidget):
             return "Load a data set on the Dataset tab before running."
         datasets, state = self.state.datasets, self.state
         plan = plan_models(specs, state.cv, datasets, state.calibration, state.aloocv,
-                           state.curves)
+                           state.curves, heldout=bool(getattr(state, "test", None)))
         self.curves_box.show_cost(plan.learning_fits, learning_seconds(state))
         text = fit_count_text(plan, self.folds_box.value(), self.repeats_box.value(), datasets)
         calibration = self.state.calibration
