@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor
 
 from engine.evaluation.curves.decision import TREAT_ALL, TREAT_NONE
 
+from .band_line import add_banded_line
 from .plot_panel import PlotPanel, colour, legend_above, light_grid, plain_axes
 
 REFERENCE = {TREAT_ALL: ("#888", Qt.DashLine), TREAT_NONE: ("#222", Qt.DotLine)}
@@ -62,15 +63,8 @@ class DecisionCurvePlot(PlotPanel):
     # -- items
     def _ensure_items(self, count: int) -> None:
         while len(self._lines) < count:
-            # edges need a pen: a PlotDataItem without one keeps no path for the fill
-            low, high = (pg.PlotDataItem(pen=pg.mkPen(0, 0, 0, 0)),
-                         pg.PlotDataItem(pen=pg.mkPen(0, 0, 0, 0)))
-            band = pg.FillBetweenItem(low, high, brush=pg.mkBrush(0, 0, 0, 0))
-            line = pg.PlotDataItem()
-            for item in (band, line):
-                self.plot.addItem(item)
-            line.visibleChanged.connect(lambda l=line, b=band: b.setVisible(l.isVisible()))
-            self._edges.append((low, high))
+            line, band, edges = add_banded_line(self.plot)
+            self._edges.append(edges)
             self._bands.append(band)
             self._lines.append(line)
 

@@ -8,6 +8,7 @@ import pandas as pd
 import pyqtgraph as pg
 from PySide6.QtGui import QColor
 
+from .band_line import add_banded_line
 from .plot_panel import PlotPanel, colour, legend_above, symbol
 
 
@@ -30,15 +31,8 @@ class LearningCurvePlot(PlotPanel):
 
     def _ensure_items(self, count: int) -> None:
         while len(self._lines) < count:
-            # edges need a pen: a PlotDataItem without one keeps no path for the fill
-            low, high = (pg.PlotDataItem(pen=pg.mkPen(0, 0, 0, 0)),
-                         pg.PlotDataItem(pen=pg.mkPen(0, 0, 0, 0)))
-            band = pg.FillBetweenItem(low, high, brush=pg.mkBrush(0, 0, 0, 0))
-            line = pg.PlotDataItem()
-            self.plot.addItem(band)
-            self.plot.addItem(line)
-            line.visibleChanged.connect(lambda l=line, b=band: b.setVisible(l.isVisible()))
-            self._edges.append((low, high))
+            line, band, edges = add_banded_line(self.plot)
+            self._edges.append(edges)
             self._bands.append(band)
             self._lines.append(line)
 
