@@ -31,6 +31,7 @@ def _forbidden(modules: set) -> list:
     return sorted(m for m in modules if m.split(".")[0] in FORBIDDEN and m not in ENTRY)
 
 
+@pytest.mark.slow
 def test_every_engine_module_is_qt_free():
     import engine
 
@@ -40,6 +41,7 @@ def test_every_engine_module_is_qt_free():
     assert _forbidden(modules) == []
 
 
+@pytest.mark.slow
 def test_headless_run_imports_no_qt(tmp_path):
     exp = tmp_path / "exp.json"
     exp.write_text(json.dumps({"dataset": {"builtin": "iris"},
@@ -52,6 +54,7 @@ def test_headless_run_imports_no_qt(tmp_path):
     assert "sklearn.ensemble" not in modules  # only what the experiment uses
 
 
+@pytest.mark.slow
 def test_headless_run_needs_no_display(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "QT_QPA_PLATFORM",
                                                             "WAYLAND_DISPLAY")}

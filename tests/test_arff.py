@@ -61,6 +61,7 @@ def examples():
     return sorted(glob.glob(os.path.join(EXAMPLES, "*.arff")))
 
 
+@pytest.mark.slow
 @needs_weka
 @needs_examples
 def test_every_example_weka_ships_reads_as_weka_reads_it(examples):

@@ -36,6 +36,7 @@ def test_tables_written_and_listed(run_folder):
     assert "DeLong's test of two AUCs" in (run_folder / "notes.txt").read_text()
 
 
+@pytest.mark.slow
 def test_roc_off_writes_no_auc_tables(tmp_path):
     exp = write_experiment(tmp_path / "exp.json", curves={"roc": False})
     assert run_main(exp, "--out", tmp_path / "out").returncode == 0

@@ -343,6 +343,7 @@ def test_multiclass_per_class_diagrams_and_renormalised_probabilities(iris):
 
 # ----------------------------------------------------------------------------- running
 
+@pytest.mark.slow
 def test_progress_cancel_and_identical_numbers_for_any_n_jobs():
     dataset = load_builtin("breast_cancer")
     models = expand_models([{"name": "nb", "estimator": "GaussianNB"}])

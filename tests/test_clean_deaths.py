@@ -85,6 +85,7 @@ def test_a_signal_stops_the_runner_and_its_workers(tmp_path, family, signum, sta
     assert not out.exists() or not results(out)       # the result store kept its fits
 
 
+@pytest.mark.slow
 def test_workers_do_not_outlive_a_killed_runner(tmp_path, family):
     proc, errors, out = start_runner(tmp_path)
     family.extend([proc.pid, *descendants(proc.pid)])

@@ -26,6 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ({"comparison": {"correction": "magic"}}, ("unknown correction",)),
     ({"colour": "blue"}, ("unknown key(s) colour",)),
 ])
+@pytest.mark.slow
 def test_bad_experiments_exit_2_with_one_line(tmp_path, overrides, fragments):
     exp = write_experiment(tmp_path / "exp.json", **overrides)
     out = tmp_path / "out"
@@ -34,6 +35,7 @@ def test_bad_experiments_exit_2_with_one_line(tmp_path, overrides, fragments):
     assert not out.exists() or not os.listdir(out)
 
 
+@pytest.mark.slow
 def test_unreadable_experiment_and_bad_arguments(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
@@ -45,6 +47,7 @@ def test_unreadable_experiment_and_bad_arguments(tmp_path):
     assert_one_error_line(run_main(exp, "--out", tmp_path / "o", "--jobs", "0"), "--jobs")
 
 
+@pytest.mark.slow
 def test_csv_experiment_with_formula_like_labels(tmp_path):
     rows = ["x1,x2,label"] + [f"{i % 7},{(i * 3) % 5},{'=cmd' if i % 2 else '+ok'}"
                               for i in range(40)]
@@ -81,6 +84,7 @@ def test_jobs_give_identical_tables(tmp_path):
     pd.testing.assert_frame_equal(a, b)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT semantics")
 def test_ctrl_c_exits_130_and_writes_nothing(tmp_path):
     exp = slow_experiment(tmp_path / "exp.json")
@@ -102,6 +106,7 @@ def test_ctrl_c_exits_130_and_writes_nothing(tmp_path):
 LABEL = "ok\r=cmd|' /C calc'!A0"
 
 
+@pytest.mark.slow
 def test_control_characters_and_formulas_stay_inside_their_cell(tmp_path):
     frame = pd.DataFrame({"x1": [i % 7 for i in range(40)], "x2": [(i * 3) % 5 for i in range(40)],
                           "label": [LABEL if i % 2 else "b\n=2" for i in range(40)]})
@@ -135,6 +140,7 @@ def test_empty_out_exits_2(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["exp.json"]
 
 
+@pytest.mark.slow
 def test_an_unwritable_out_fails_before_computing(tmp_path):
     exp = slow_experiment(tmp_path / "exp.json")
     blocker = tmp_path / "a_file"
@@ -160,6 +166,7 @@ def test_an_unwritable_out_fails_before_computing(tmp_path):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_notes_are_printed_and_written_with_a_manifest(tmp_path):
     exp = tmp_path / "exp.json"                  # no metrics: the default is noted after the run
     exp.write_text(json.dumps({"dataset": {"builtin": "iris"},
@@ -185,6 +192,7 @@ def test_notes_are_printed_and_written_with_a_manifest(tmp_path):
     assert (out / "notes.txt").read_text(encoding="utf-8").splitlines() == printed
 
 
+@pytest.mark.slow
 def test_a_rerun_replaces_the_previous_result_set_only(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
@@ -208,6 +216,7 @@ def test_a_rerun_replaces_the_previous_result_set_only(tmp_path):
     assert manifest["removed"] == ["aloocv_curve.csv", "calibration_map.csv", "failures.csv"]
 
 
+@pytest.mark.slow
 def test_a_folder_the_app_did_not_write_is_refused_before_computing(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
@@ -264,12 +273,14 @@ def test_ctrl_c_while_writing_says_what_the_folder_holds(tmp_path, monkeypatch, 
         assert json.loads(after["run.json"])["experiment"]["cv"]["n_splits"] == 4
 
 
+@pytest.mark.slow
 def test_a_model_name_with_a_carriage_return_is_refused(tmp_path):
     exp = write_experiment(tmp_path / "exp.json",
                            models=[{"name": "x\r=cr", "estimator": "GaussianNB"}])
     assert_one_error_line(run_main(exp, "--out", tmp_path / "out"), "control character")
 
 
+@pytest.mark.slow
 def test_a_run_where_no_model_scores_exits_2_with_the_reason(tmp_path):
     exp = write_experiment(tmp_path / "exp.json",
                            models=[{"name": "svc", "estimator": "SVC"},

@@ -46,6 +46,7 @@ RUN_KEYS = ["command", "data", "exit_status", "experiment", "experiment_file", "
             "store", "tables", "versions", "written", "written_by"]   # "data": the data read
 
 
+@pytest.mark.slow
 def test_the_example_runs_end_to_end(tmp_path):
     out = tmp_path / "out"
     done = run_main(EXAMPLE, "--out", out)
@@ -75,6 +76,7 @@ def test_the_example_runs_end_to_end(tmp_path):
                                  "(run.json lists them)")
 
 
+@pytest.mark.slow
 def test_a_bad_second_dataset_fails_at_once_naming_it(tmp_path):
     exp = tmp_path / "exp.json"
     exp.write_text(json.dumps({
@@ -122,6 +124,7 @@ def test_ctrl_c_in_the_second_dataset_exits_130_and_writes_nothing(tmp_path):
     assert not out.exists() or not results(out)
 
 
+@pytest.mark.slow
 def test_one_dataset_writes_exactly_the_tables_it_always_wrote(tmp_path):
     exp = tmp_path / "exp.json"
     exp.write_text(json.dumps({

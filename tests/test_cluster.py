@@ -52,6 +52,7 @@ EXPERIMENT = {"dataset": {"builtin": "wine"},
               "calibration": {"methods": ["sigmoid"]}}
 
 
+@pytest.mark.slow
 def test_an_experiment_on_the_cluster_gives_the_tables_of_one_job(cluster):
     experiment = parse_experiment(EXPERIMENT)
     serial = run_to_end(run_experiment(experiment, n_jobs=1))
@@ -132,6 +133,7 @@ def test_without_distributed_the_message_says_what_to_install(monkeypatch, tmp_p
     assert "[cluster]" in INSTALL
 
 
+@pytest.mark.slow
 def test_the_runner_refuses_jobs_with_a_cluster_and_bad_addresses(tmp_path):
     exp = write_experiment(tmp_path / "exp.json")
     both = run_main(exp, "--out", tmp_path / "o", "--jobs", "2", "--cluster", "local:2")

@@ -133,6 +133,7 @@ def test_expected_cost_matches_a_direct_sum():
     assert expected_cost(y, pred, COSTS, 0) == pytest.approx((1 * 1 + 2 * 10) / 6)
 
 
+@pytest.mark.slow
 def test_a_grid_search_by_the_expected_cost_uses_the_costs():
     dataset = _dataset("no")
     experiment = parse_experiment({
@@ -264,6 +265,7 @@ def test_a_changed_cost_is_a_new_fit_in_the_store(tmp_path):
     ({"dataset": {"builtin": "iris"}, "costs": COSTS}, "two classes only"),
     ({"dataset": {"builtin": "breast_cancer"}}, "needs the costs"),
 ])
+@pytest.mark.slow
 def test_headless_refuses_the_metric_with_one_error_line(tmp_path, overrides, words):
     from tests.helpers import run_main, write_experiment
 
@@ -275,6 +277,7 @@ def test_headless_refuses_the_metric_with_one_error_line(tmp_path, overrides, wo
     assert not (tmp_path / "out" / "summary.csv").exists()
 
 
+@pytest.mark.slow
 def test_headless_run_writes_the_expected_cost(tmp_path):
     import pandas as pd
 

@@ -56,6 +56,7 @@ def test_curves_block_defaults_and_round_trip():
     ({"bands": True}, "unknown key"),
     ([True], "curves"),
 ])
+@pytest.mark.slow
 def test_bad_curves_blocks_are_one_error_line(tmp_path, curves, fragment):
     exp = write_experiment(tmp_path / "exp.json", curves=curves)
     assert_one_error_line(run_main(exp, "--out", tmp_path / "out"), fragment)
@@ -95,6 +96,7 @@ def test_decision_only_model_writes_decision_values():
     np.testing.assert_allclose(table["decision"].to_numpy(), peer, rtol=0, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_rerun_from_the_store_gives_the_same_table(tmp_path):
     exp = experiment({"builtin": "wine"}, [logistic(), {"name": "nb", "estimator": "GaussianNB"}],
                      n_repeats=2)
@@ -108,6 +110,7 @@ def test_rerun_from_the_store_gives_the_same_table(tmp_path):
     assert len(first) == 2 * 2 * 178
 
 
+@pytest.mark.slow
 def test_grouped_weka_and_tuned_runs_have_predictions():
     grouped = experiment({"csv": "orthodont.csv", "target": "Sex", "groups": "Subject"},
                          [logistic()])
@@ -127,6 +130,7 @@ def test_grouped_weka_and_tuned_runs_have_predictions():
     np.testing.assert_allclose(table[["p_malignant", "p_benign"]].sum(axis=1), 1, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_several_data_sets_write_one_stacked_table(tmp_path):
     exp = write_experiment(tmp_path / "exp.json",
                            datasets=[{"builtin": "iris"}, {"builtin": "wine"}],

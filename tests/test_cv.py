@@ -30,6 +30,7 @@ def _sk_scores(dataset, spec, config, metric):
       {"name": "tree", "estimator": "DecisionTreeClassifier", "params": {"random_state": 0}}],
      ["accuracy", "roc_auc_ovr", "f1_macro", "neg_log_loss", "balanced_accuracy"]),
 ])
+@pytest.mark.slow
 def test_fold_scores_equal_cross_val_score(name, entries, metrics):
     dataset = load_builtin(name)
     config = CVConfig(n_splits=5, n_repeats=2, random_state=3)
@@ -43,6 +44,7 @@ def test_fold_scores_equal_cross_val_score(name, entries, metrics):
     assert result.failures.query("kind == 'error'").empty
 
 
+@pytest.mark.slow
 def test_parallel_gives_identical_numbers():
     dataset = load_builtin("wine")
     specs = expand_models([{"name": "forest", "estimator": "RandomForestClassifier",

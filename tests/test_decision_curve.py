@@ -33,6 +33,7 @@ def _oof(cv, name, repeat):
     return part["y"].to_numpy(), part["score_1"].to_numpy()
 
 
+@pytest.mark.slow
 def test_net_benefit_equals_dcurves_per_repeat(cancer_cv):
     dcurves = peer("dcurves")
     dataset, cv = cancer_cv

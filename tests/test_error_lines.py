@@ -168,6 +168,7 @@ def test_asking_says_the_time_and_how_to_proceed(outcomes):
                                 "repeats\n")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc")
 def test_a_run_larger_than_the_memory_left_is_refused(tmp_path):
     exp = experiment_file(tmp_path, {"builtin": "moons", "n_samples": 8_000_000},
@@ -178,6 +179,7 @@ def test_a_run_larger_than_the_memory_left_is_refused(tmp_path):
                      r"repeats or fewer models\n$", done.stderr), done.stderr
 
 
+@pytest.mark.slow
 def test_experiment_files_that_cannot_be_read(tmp_path):
     (tmp_path / "bad.json").write_text("{not json")
     (tmp_path / "utf16.json").write_bytes("{}".encode("utf-16"))
@@ -188,6 +190,7 @@ def test_experiment_files_that_cannot_be_read(tmp_path):
         assert_error_line(run_main(path, "--out", tmp_path / "out"), fragment)
 
 
+@pytest.mark.slow
 def test_bad_arguments(tmp_path):
     exp = experiment_file(tmp_path, {"builtin": "iris"})
     assert_error_line(run_main(exp, "--out", tmp_path / "o", "--jobs", "0"), "--jobs")
@@ -195,6 +198,7 @@ def test_bad_arguments(tmp_path):
     assert_error_line(run_main(exp, "--out", tmp_path / "o", "--jobs", "x"), "invalid int")
 
 
+@pytest.mark.slow
 def test_jobs_above_the_cores_are_capped_with_a_note_not_a_hang(tmp_path):
     exp = experiment_file(tmp_path, {"builtin": "iris"})
     done = run_main(exp, "--out", tmp_path / "out", "--jobs", "100000")

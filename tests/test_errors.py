@@ -130,6 +130,7 @@ def refuse_plainly():
     raise ValueError("plain words")
 
 
+@pytest.mark.slow
 def test_a_coded_error_crosses_the_process_boundary_with_its_code():
     with pytest.raises(EngineError) as caught:
         run_to_end(run_in_process(refuse_grouping, start_method="spawn"))
@@ -138,6 +139,7 @@ def test_a_coded_error_crosses_the_process_boundary_with_its_code():
     assert "only 2 group(s)" in str(caught.value)
 
 
+@pytest.mark.slow
 def test_a_plain_value_error_crosses_as_a_plain_value_error():
     with pytest.raises(ValueError) as caught:
         run_to_end(run_in_process(refuse_plainly, start_method="spawn"))
@@ -145,6 +147,7 @@ def test_a_plain_value_error_crosses_as_a_plain_value_error():
     assert str(caught.value) == "plain words" and not error_fields(caught.value)
 
 
+@pytest.mark.slow
 def test_a_child_that_dies_fails_with_the_process_died_code():
     with pytest.raises(JobFailed) as caught:
         run_to_end(run_in_process(os._exit, (3,), start_method="spawn"))

@@ -247,6 +247,7 @@ def test_unscaled_scale_sensitive_models_are_noted():
 
 
 # ------------------------------------------------------------------ messy files
+@pytest.mark.slow
 def test_a_european_spreadsheet_gives_the_clean_files_scores(tmp_path):
     import os
 

@@ -100,6 +100,7 @@ def test_split_label_and_number_are_inverse():
     assert split_label(0, K) == (1, 1) and split_label(K * R - 1, K) == (R, K)
 
 
+@pytest.mark.slow
 def test_headless_runner_writes_folds_from_one(tmp_path):
     path = tmp_path / "exp.json"
     path.write_text(json.dumps({k: v for k, v in EXPERIMENT.items() if k != "calibration"}))

@@ -11,8 +11,8 @@ import json
 import os
 from unittest import mock
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.evaluation.experiment import Experiment, parse_experiment
 from engine.foundation.schema import experiment_schema
@@ -120,18 +120,21 @@ def mutated(draw):
     return data
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values)
 def test_random_json_values(data):
     assert_parsed_or_one_line(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values.map(lambda models: {"dataset": {"builtin": "iris"}, "models": models}))
 def test_random_models(data):
     assert_parsed_or_one_line(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_mutated_valid_files(data):

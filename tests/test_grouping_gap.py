@@ -191,6 +191,7 @@ def test_headless_writes_the_gap_table(tmp_path):
     assert "optimistic by" in (tmp_path / "out" / "notes.txt").read_text()
 
 
+@pytest.mark.slow
 def test_headless_refuses_a_gap_without_enough_groups(tmp_path):
     frame = visits(n_subjects=4, seed=1, label_every=2)
     frame.to_csv(tmp_path / "few.csv", index=False)

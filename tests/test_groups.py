@@ -56,6 +56,7 @@ def test_no_group_is_ever_in_both_training_and_test(grouped):
         assert len(train) + len(test) == grouped.n_rows
 
 
+@pytest.mark.slow
 def test_fold_scores_equal_cross_val_score_with_groups(grouped):
     specs = expand_models([{"name": "tree", "estimator": "DecisionTreeClassifier",
                             "params": {"random_state": 0, "max_depth": 3}},
@@ -171,6 +172,7 @@ def test_no_suggestion_for_measurements_or_few_categories():
 
 # ----------------------------------------------------------------------------- headless
 
+@pytest.mark.slow
 def test_headless_run_with_groups_end_to_end(tmp_path):
     visits().to_csv(tmp_path / "visits.csv", index=False)
     experiment = {"dataset": {"csv": "visits.csv", "target": "label", "groups": "subject"},
@@ -204,6 +206,7 @@ def test_headless_run_with_groups_end_to_end(tmp_path):
     pd.testing.assert_series_equal(again["score"], scores["score"])
 
 
+@pytest.mark.slow
 def test_headless_errors_are_one_line(tmp_path):
     frame = visits()
     frame.loc[5, "subject"] = ""

@@ -135,6 +135,7 @@ def test_no_inner_calibration_fold_shares_a_group_with_its_fit(subjects, monkeyp
         np.testing.assert_array_equal(np.sort(np.concatenate(held_out)), np.sort(train))
 
 
+@pytest.mark.slow
 def test_grouped_calibration_of_a_tuned_model_routes_the_groups(subjects):
     models = expand_models([{"name": "lr", "estimator": "LogisticRegression", "scale": True,
                              "tune": {"grid": {"C": [0.01, 1]}, "inner_splits": 2,
@@ -174,6 +175,7 @@ TUNED = {"name": "knn", "estimator": "KNeighborsClassifier", "scale": True,
          "tune": {"grid": {"n_neighbors": [1, 5, 25]}, "inner_splits": 3}}
 
 
+@pytest.mark.slow
 def test_grouped_nested_scores_equal_metadata_routed_cross_validate(subjects):
     spec, = expand_models([TUNED])
     result = run_to_end(run_cv(subjects, [spec], CONFIG, ["roc_auc", "accuracy"]))

@@ -61,6 +61,7 @@ def wait_for_workers(proc, tmp_path, n, seconds=60):
     raise AssertionError(f"no {n} workers in {seconds} s: {(tmp_path / 'out.txt').read_text()}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["forkserver", "spawn"])
 def test_parallel_jobs_start_workers_and_die_with_a_killed_window(tmp_path, family,  # noqa: F811
                                                                   method):
@@ -76,6 +77,7 @@ def test_parallel_jobs_start_workers_and_die_with_a_killed_window(tmp_path, fami
         out.close()
 
 
+@pytest.mark.slow
 def test_one_job_starts_no_worker(tmp_path, family):  # noqa: F811
     proc, out = start_driver(tmp_path, jobs=1)
     family.append(proc.pid)

@@ -92,6 +92,7 @@ def test_scores_equal_sklearn_fitting_on_all_training_rows(files, heldout):
     assert set(result.scores["n_test"]) == {len(y_test)}
 
 
+@pytest.mark.slow
 def test_bootstrap_intervals_equal_scipy_bootstrap_with_the_same_seed(files, heldout):
     stats = peer("scipy.stats")
     result, _ = heldout
@@ -193,6 +194,7 @@ def test_a_test_file_with_several_datasets_is_refused(files, tmp_path, capsys):
     one_error_line(capsys, status, "test:", "belongs to one data set")
 
 
+@pytest.mark.slow
 def test_saved_models_round_trip_through_predict(files, tmp_path, capsys):
     peer("skops")
     folder, frame = files
@@ -234,6 +236,7 @@ def test_predict_refuses_a_file_that_is_not_a_saved_model(files, tmp_path, capsy
     one_error_line(capsys, status, "not a model file saved by honest-eval")
 
 
+@pytest.mark.slow
 def test_a_new_alpha_moves_both_intervals_without_refitting(files, heldout):
     """``at_level`` (a new α in the app) gives what a run at that level gives."""
     folder, _ = files

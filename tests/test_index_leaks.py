@@ -227,6 +227,7 @@ def test_a_date_is_never_suggested_as_groups():
 
 # ----------------------------------------------------------------------------- workbooks
 
+@pytest.mark.slow
 def test_a_notes_sheet_first_is_refused_naming_the_sheets_to_read(tmp_path):
     import openpyxl
 

@@ -42,6 +42,7 @@ def _ours(result, model):
       "params": {"max_iter": 1000}}],
     [{"name": "tree", "estimator": "DecisionTreeClassifier", "params": {"random_state": 0}}],
 ])
+@pytest.mark.slow
 def test_breast_cancer_equals_sklearn(entries):
     config = CVConfig(n_splits=5, n_repeats=2, random_state=0)
     dataset, models, result = _run("breast_cancer", entries, "roc_auc", FRACTIONS, config)
@@ -52,6 +53,7 @@ def test_breast_cancer_equals_sklearn(entries):
     assert result.scores["score"].notna().all()
 
 
+@pytest.mark.slow
 def test_multiclass_digits_equals_sklearn_with_two_jobs():
     config = CVConfig(n_splits=3, n_repeats=1, random_state=1)
     entries = [{"name": "nb", "estimator": "GaussianNB"}]
@@ -63,6 +65,7 @@ def test_multiclass_digits_equals_sklearn_with_two_jobs():
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_parts_without_a_class_score_nan_with_a_note():
     # iris is sorted by class: the first rows of a training fold are all setosa
     config = CVConfig(n_splits=5, n_repeats=1, random_state=0)

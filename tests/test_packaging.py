@@ -296,6 +296,7 @@ def needs_the_gui():
     pytest.importorskip("pyqtgraph")
 
 
+@pytest.mark.slow
 @pytest.mark.gui
 def test_smoke_test_opens_the_example_and_closes(tmp_path):
     needs_the_gui()
@@ -305,6 +306,7 @@ def test_smoke_test_opens_the_example_and_closes(tmp_path):
     assert "smoke test: opened" in done.stdout and "svc_kernels_moons.json" in done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.gui
 def test_smoke_test_fails_on_a_broken_experiment(tmp_path):
     needs_the_gui()

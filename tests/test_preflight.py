@@ -176,6 +176,7 @@ def headless(tmp_path, setup, *args):
       "metrics": ["accuracy"], "cv": {"n_splits": 60, "n_repeats": 1}},
      ["the smallest class has only 50 row(s), but 60 folds"]),
 ])
+@pytest.mark.slow
 def test_headless_refuses_each_failing_setup_before_any_fit(tmp_path, setup, expected):
     done, out = headless(tmp_path, setup)
     assert done.returncode == 2, done.stderr
@@ -186,6 +187,7 @@ def test_headless_refuses_each_failing_setup_before_any_fit(tmp_path, setup, exp
     assert not out.exists()                       # no table, no store, no folder
 
 
+@pytest.mark.slow
 def test_headless_warns_about_unscaled_models_and_runs(tmp_path):
     setup = {"dataset": WINE, "models": [{"name": "knn", "estimator": "KNeighborsClassifier"}],
              "metrics": ["accuracy"], "cv": CV}

@@ -105,6 +105,7 @@ def test_a_saved_experiment_keeps_the_file_relative(tmp_path):
     assert json.loads(text)["dataset"] == {"file": "data/weather.arff", "target": "play"}
 
 
+@pytest.mark.slow
 @needs_weka
 @needs_examples
 def test_the_runner_gives_the_same_tables_on_arff_as_on_wekas_csv_export(tmp_path):

@@ -164,6 +164,7 @@ def test_user_strings_are_inert(single):
     assert scripts == ['<script type="application/json" id="experiment">']
 
 
+@pytest.mark.slow
 def test_embedded_experiment_reproduces_the_tables(folder, tmp_path):
     """Extracted from the page and run headless elsewhere: the same tables, to the bit
     (apart from the fits' timings)."""
@@ -261,6 +262,7 @@ def chromium_requests(url: str, screenshot: str) -> tuple:
     return requests, console
 
 
+@pytest.mark.slow
 @program_skip("chromium", reason="the report is opened in headless Chromium")
 def test_chromium_opens_it_without_network_or_console_message(folder, tmp_path):
     requests, console = chromium_requests("file://" + os.path.join(folder, REPORT_HTML),

@@ -4,15 +4,16 @@ grouped data with ``compare_ungrouped`` and several data sets."""
 import os
 from dataclasses import replace
 
+import pytest
 from sklearn.datasets import load_iris
-from sklearn.model_selection import GridSearchCV
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV
 
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
 from engine.runs import guards
 from engine.runs.analysis import run_experiment
 from engine.runs.benchmark import load_datasets, planned_steps, run_benchmark
-from engine.evaluation.experiment import parse_experiment
-from engine.foundation.progress import run_to_end
 from engine.runs.run_plan import plan_run, stored_fits
 from engine.runs.store import ResultStore
 
@@ -34,6 +35,7 @@ def experiment():
         base_dir=EXAMPLES)
 
 
+@pytest.mark.slow
 def test_counts_agree_for_tuned_grouped_and_several_datasets(tmp_path):
     exp = experiment()
     datasets = load_datasets(exp)
@@ -82,8 +84,8 @@ def test_a_held_out_test_adds_one_final_fit_per_model_to_the_plan(tmp_path):
 
     from sklearn.datasets import load_breast_cancer
 
-    from engine.runs.analysis import run_experiment
     from engine.evaluation.experiment import load_experiment
+    from engine.runs.analysis import run_experiment
     from engine.runs.run_plan import plan_run
 
     frame = load_breast_cancer(as_frame=True).frame

@@ -146,6 +146,7 @@ def method(request):
 
 
 # ---------------------------------------------------------------------- results and progress
+@pytest.mark.slow
 def test_a_generator_job_streams_its_progress_and_returns(method):
     records, _, result = drive(run_in_process(counting, (5,), start_method=method))
     assert [(r.done, r.total, r.label, r.detail) for r in records] == \
@@ -157,6 +158,7 @@ def test_a_plain_function_returns_its_value():
     assert run_to_end(run_in_process(plain, (2,), {"b": 40})) == 42
 
 
+@pytest.mark.slow
 def test_heartbeats_while_the_child_is_quiet(method):
     """Before the first record: 0 of 0, "starting"; after one: its numbers again."""
     work = run_in_process(quiet_then, (0.5, "v"), start_method=method, heartbeat=0.02)
@@ -179,6 +181,7 @@ def test_no_heartbeats_when_asked_for_none():
     assert (len(records), beats, result["sum"]) == (3, 0, 3)
 
 
+@pytest.mark.slow
 def test_prepare_runs_in_the_child_and_its_caches_travel_back(method):
     result = run_to_end(run_in_process(lazy, start_method=method,
                                        prepare=Precompute("where", "matrix")))
@@ -187,6 +190,7 @@ def test_prepare_runs_in_the_child_and_its_caches_travel_back(method):
 
 
 # ---------------------------------------------------------------------- the child's settings
+@pytest.mark.slow
 def test_the_child_is_lowered_tied_not_daemonic_and_toolkit_free(method):
     seen = run_to_end(run_in_process(settings_seen, start_method=method))
     assert seen["daemon"] is False          # loky refuses workers in a daemonic process
@@ -198,6 +202,7 @@ def test_the_child_is_lowered_tied_not_daemonic_and_toolkit_free(method):
     assert not any(name.split(".")[0] in TOOLKITS for name in runner.PRELOAD)
 
 
+@pytest.mark.slow
 @linux_only
 def test_jobs_2_in_the_child_starts_two_loky_workers_that_end_with_the_job(method):
     child, workers = run_to_end(run_in_process(worker_pids, (2,), start_method=method))
@@ -215,6 +220,7 @@ def test_the_default_start_method():
 
 
 # ---------------------------------------------------------------------- cancel
+@pytest.mark.slow
 @linux_only
 def test_closing_the_generator_ends_the_child_within_a_second(method):
     work = run_in_process(pid_then_sleep, start_method=method)
@@ -238,6 +244,7 @@ def test_closing_before_the_first_record_ends_the_child(method):
 
 
 # ---------------------------------------------------------------------- errors
+@pytest.mark.slow
 def test_a_value_error_arrives_as_the_message(method):
     with pytest.raises(ValueError) as caught:
         drive(run_in_process(refuses, ("the target has one class",), start_method=method))
@@ -245,6 +252,7 @@ def test_a_value_error_arrives_as_the_message(method):
     assert not isinstance(caught.value, JobFailed)
 
 
+@pytest.mark.slow
 def test_an_unexpected_exception_arrives_as_a_failure(method):
     with pytest.raises(JobFailed) as caught:
         drive(run_in_process(breaks, start_method=method))
@@ -261,6 +269,7 @@ def test_an_exception_that_does_not_pickle_arrives_in_words():
     assert caught.value.message == "not picklable"
 
 
+@pytest.mark.slow
 def test_a_child_that_dies_is_a_failure(method):
     with pytest.raises(JobFailed) as caught:
         drive(run_in_process(dies, (3,), start_method=method, name="trial"))
@@ -269,6 +278,7 @@ def test_a_child_that_dies_is_a_failure(method):
 
 
 # ---------------------------------------------------------------------- the owner's death
+@pytest.mark.slow
 @linux_only
 def test_the_child_ends_when_its_owner_ends(method):
     """``owner_pid``: the child watches that process (a pidfd), not its parent."""
@@ -307,6 +317,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 @linux_only
 def test_the_child_ends_when_the_calling_process_is_killed(tmp_path, method):
     from tests.helpers import assert_all_end_within

@@ -268,6 +268,7 @@ def run_main(path, out):
                            "--out", str(out)], capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["estimator as a list", "csv null", "encoding unknown",
                                   "scale as text", "nested 100,000 deep"])
 def test_the_runner_exits_2_with_one_error_line(tmp_path, case):

@@ -64,6 +64,7 @@ def run_main(*args):
                           capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_the_runner_refuses_them_as_csv_and_as_experiment_file(tmp_path):
     server, files = special_files(tmp_path)
     try:

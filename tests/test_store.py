@@ -74,6 +74,7 @@ def test_reused_fits_give_identical_tables_and_the_run_is_recorded(path):
         assert len(store.run(runs[1].id).keys) == 12 and store.count_fits() == 12
 
 
+@pytest.mark.slow
 def test_only_what_changed_is_computed(path):
     with ResultStore(path) as store:
         run(experiment(), store)

@@ -16,6 +16,7 @@ def manifest(out):
         return json.load(handle)
 
 
+@pytest.mark.slow
 def test_the_apps_store_beside_the_experiment_is_used_and_reused(tmp_path):
     exp = write_experiment(tmp_path / "study.json")
     beside = tmp_path / "study.store.sqlite"

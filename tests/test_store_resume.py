@@ -174,6 +174,7 @@ def _foreign(path):
     (lambda path: path.write_bytes(b"SQLite format 3\x00" + b"\x13" * 5000), "damaged"),
     (lambda path: path.write_text("not a store\n"), "not an SQLite database"),
 ])
+@pytest.mark.slow
 def test_a_file_that_is_not_a_store_stops_the_run(tmp_path, make, fragment):
     exp = write_experiment(tmp_path / "exp.json")
     store = tmp_path / "store.sqlite"
@@ -185,6 +186,7 @@ def test_a_file_that_is_not_a_store_stops_the_run(tmp_path, make, fragment):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_a_locked_store_stops_the_run(tmp_path):
     exp = write_experiment(tmp_path / "exp.json")
     out = tmp_path / "out"

@@ -86,6 +86,7 @@ text_cells = st.text(alphabet=st.sampled_from(list(CONTROL) + list("=+-@'\",;. a
                      max_size=12)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(names=st.lists(text_cells, min_size=1, max_size=4, unique=True),
        labels=st.lists(text_cells, min_size=1, max_size=5),
@@ -339,6 +340,7 @@ for i in itertools.count():
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 def test_killing_the_writer_never_leaves_a_mix(tmp_path):
     """SIGKILL a writer of big result sets at random moments, several times over."""

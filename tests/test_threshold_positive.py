@@ -75,6 +75,7 @@ def _peer(dataset, config, spec, block, positive):
                  "balanced_accuracy": "balanced_accuracy"})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", [{"cost": MISS_COSTS_TEN}, {"scoring": "f1"},
                                    {"scoring": "balanced_accuracy"}],
                          ids=["cost", "f1", "balanced_accuracy"])
@@ -104,6 +105,7 @@ def test_thresholds_equal_scikit_learn_when_the_positive_class_sorts_first(block
         np.testing.assert_allclose(ours, expected[f"test_{metric}"], rtol=0, atol=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("positive", ["no", "yes"])
 def test_misses_costing_ten_false_alarms_give_a_threshold_below_one_half(positive):
     """Bayes' rule: say positive when P(positive) > 1 / (1 + 10); the chosen thresholds sit
@@ -114,6 +116,7 @@ def test_misses_costing_ten_false_alarms_give_a_threshold_below_one_half(positiv
     assert np.median(thresholds) < 0.5 and thresholds.max() < 0.5
 
 
+@pytest.mark.slow
 def test_decision_scores_are_thresholded_on_the_positive_side():
     """A model without probabilities is thresholded on the positive class's
     decision score (a ridge classifier): scikit-learn negates the decision value when the positive class sorts

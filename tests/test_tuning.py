@@ -238,6 +238,7 @@ def test_threshold_scores_equal_tuned_threshold_classifier(block):
         np.testing.assert_array_equal(kept["predicted"].to_numpy(), fitted.predict(X[test]))
 
 
+@pytest.mark.slow
 def test_threshold_around_the_grid_search():
     dataset = load_builtin("breast_cancer")
     config = CVConfig(n_splits=3, n_repeats=1, random_state=0)
@@ -277,6 +278,7 @@ def test_cost_scorer_by_hand():
     assert -float((counts * np.array(cost)).sum()) / 5 == pytest.approx(-1.0)
 
 
+@pytest.mark.slow
 def test_same_numbers_with_two_workers():
     dataset = load_builtin("breast_cancer")
     config = CVConfig(n_splits=3, n_repeats=1, random_state=0)

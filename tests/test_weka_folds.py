@@ -121,6 +121,7 @@ def test_baseline_scores_equal_wekas_zero_r_fold_by_fold(case):
     assert np.allclose(scores["score"] * scores["n_test"], correct, atol=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_fold_scores_equal_cross_val_score_on_wekas_index_pairs():
     """Per-fold scores of the project's run with scheme weka equal scikit-learn's
@@ -208,6 +209,7 @@ def test_experiment_key_round_trip_notes_and_refusals():
         parse_experiment({**entry, "cv": {"scheme": "weka", "random_state": None}}, FOLDER)
 
 
+@pytest.mark.slow
 def test_headless_run_records_the_scheme_and_gives_wekas_baseline(tmp_path, capsys):
     from engine.cli import run
 
@@ -231,6 +233,7 @@ def test_headless_run_records_the_scheme_and_gives_wekas_baseline(tmp_path, caps
     assert correct.tolist() == case["zero_r_correct"]
 
 
+@pytest.mark.slow
 def test_calibration_refits_inside_wekas_training_folds_in_wekas_order():
     from sklearn.calibration import CalibratedClassifierCV
     from sklearn.model_selection import StratifiedKFold

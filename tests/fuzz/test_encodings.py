@@ -147,6 +147,7 @@ def utf8(data: bytes) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_a_windows_1252_run_writes_the_same_tables_as_utf8(tmp_path):
     """Headless: the "€" and smart quotes reach confusion.csv as themselves, never as C1
     control characters, and notes.txt names the encoding."""

@@ -59,6 +59,7 @@ def assert_inert_folder(folder) -> dict:
     return tables
 
 
+@pytest.mark.slow
 def test_labels_and_the_out_path_are_written_out(tmp_path):
     labelled_csv(tmp_path / "data.csv", LABELS)
     exp = experiment(tmp_path, {"csv": "data.csv", "target": "label"})
@@ -76,6 +77,7 @@ def test_labels_and_the_out_path_are_written_out(tmp_path):
     assert expected_visible("a\x85b") in notes and "\x85" not in notes
 
 
+@pytest.mark.slow
 def test_a_model_name_with_an_invisible_character_is_refused(tmp_path):
     exp = experiment(tmp_path, {"builtin": "iris"},
                      [{"name": "nb\u2028x", "estimator": "GaussianNB"}])
@@ -89,6 +91,7 @@ def test_a_model_name_with_an_invisible_character_is_refused(tmp_path):
 MARKUP = ["<img src=x onerror=alert(1)>", "[x](javascript:alert(1))", "**bold** `code`"]
 
 
+@pytest.mark.slow
 def test_model_names_are_text_in_report_md(tmp_path, qapp):
     from PySide6.QtGui import QTextDocument
 

@@ -94,6 +94,7 @@ def small_workbook(path, far_cell=None):
     return path
 
 
+@pytest.mark.slow
 def test_a_workbook_with_one_cell_at_XFD1048576(tmp_path):
     """6 KB padded to 1,048,576 x 16,384 cells by pandas."""
     path = small_workbook(tmp_path / "far.xlsx", "XFD1048576")
@@ -102,6 +103,7 @@ def test_a_workbook_with_one_cell_at_XFD1048576(tmp_path):
             "reaches row 1,048,576 and column XFD", "delete the stray cells")
 
 
+@pytest.mark.slow
 def test_a_workbook_that_unpacks_to_padding(tmp_path):
     """An XML comment of 30 MB inside the sheet (the campaign's was 3 GB: 5 minutes)."""
     plain = small_workbook(tmp_path / "plain.xlsx")
@@ -127,6 +129,7 @@ def write_wide_arff(path, n_attributes, n_rows):
     return path
 
 
+@pytest.mark.slow
 def test_a_sparse_arff_declaring_200000_attributes(tmp_path):
     """A few MB of sparse rows that become 32 GB dense."""
     path = write_wide_arff(tmp_path / "wide.arff", 200_000, 20_000)
@@ -135,6 +138,7 @@ def test_a_sparse_arff_declaring_200000_attributes(tmp_path):
             "declares 200,001 attributes and has up to 20,000 rows", "remove attributes")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX special files")
 @pytest.mark.parametrize("what", ["data", "experiment"])
 def test_a_fifo_and_dev_zero(tmp_path, what):
@@ -158,6 +162,7 @@ def test_a_fifo_and_dev_zero(tmp_path, what):
     ({"estimator": "GaussianNB", "name": "M" * 2_000_000},
      "models[0].name", "at most 200 characters"),
 ])
+@pytest.mark.slow
 def test_model_settings_over_their_caps(tmp_path, entry, place, fragment):
     refused(tmp_path, experiment_file(tmp_path, {"builtin": "breast_cancer"}, [entry]),
             place, fragment)
@@ -168,10 +173,12 @@ def test_model_settings_over_their_caps(tmp_path, entry, place, fragment):
      "calibration.map_buckets: expected an integer from 2 to 100,000"),
     ({"aloocv": {"n_C": 10 ** 9}}, "aloocv.n_C: expected an integer from 2 to 10000"),
 ])
+@pytest.mark.slow
 def test_calibration_and_aloocv_settings_over_their_caps(tmp_path, section, place):
     refused(tmp_path, experiment_file(tmp_path, {"builtin": "breast_cancer"}, **section), place)
 
 
+@pytest.mark.slow
 def test_a_local_cluster_is_capped_like_jobs(tmp_path):
     pytest.importorskip("distributed")
     cores = machine.usable_cores()

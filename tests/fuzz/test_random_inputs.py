@@ -56,6 +56,7 @@ def assert_inert_lines(lines) -> None:
         assert not invisible_in(line), ascii(line)
 
 
+@pytest.mark.slow
 @settings(max_examples=250, **FUZZ)
 @given(names=st.lists(NAMES, min_size=1, max_size=6), cells=st.lists(NAMES, min_size=1,
                                                                        max_size=15))
@@ -76,6 +77,7 @@ def test_a_table_has_one_line_per_row_and_reads_back_as_written_out(tmp_path, na
         assert float(row[-1]) == frame["score"].iloc[r]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, **FUZZ)
 @given(labels=st.lists(NAMES, min_size=2, max_size=5, unique=True),
        models=st.lists(NAMES, min_size=1, max_size=3, unique=True),
@@ -118,6 +120,7 @@ def comparison(models: list, datasets: int = 4):
 
 # (No NUL in these names: pandas' string hashing ends a text at NUL, so "0" and "0\x00"
 # are one model to compare_across's duplicate check; experiment files refuse such names.)
+@pytest.mark.slow
 @settings(max_examples=60, **FUZZ)
 @given(models=st.lists(NAMES.filter(lambda name: "\x00" not in name), min_size=2, max_size=4,
                        unique_by=visible))

@@ -95,6 +95,7 @@ def one_error_line(done, *fragments):
 
 
 # ---------------------------------------------------------------------- planted manifests
+@pytest.mark.slow
 @pytest.mark.parametrize("name, marker", [(".staging-x", False), (OURS, True), (OURS, False)])
 def test_a_planted_staging_manifest_never_writes_outside_the_folder(place, name, marker):
     home, out, exp = place
@@ -110,6 +111,7 @@ def test_a_planted_staging_manifest_never_writes_outside_the_folder(place, name,
     assert (out / "victim.txt").read_text() == "planted\n"      # not ours: not removed
 
 
+@pytest.mark.slow
 def test_a_planted_staging_manifest_in_a_folder_not_ours_is_refused(place):
     home, out, exp = place
     plant_staging(out, OURS, ATTACK)
@@ -136,6 +138,7 @@ def test_a_planted_staging_manifest_in_a_folder_not_ours_is_refused(place):
     (json.dumps({"tables": ["thesis.csv"]}), "it was not written by this app"),
 ], ids=["not-json", "deep", "no-tables", "text", "object", "outside", "foreign-name",
         "removed-text", "foreign"])
+@pytest.mark.slow
 def test_a_broken_manifest_is_one_error_line_before_computing(place, manifest, problem):
     home, out, exp = place
     (out / "run.json").write_text(manifest)
@@ -148,6 +151,7 @@ def test_a_broken_manifest_is_one_error_line_before_computing(place, manifest, p
     assert tree_hash(home) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("manifest", [
     "{not json", "[" * 100_000, json.dumps({"written_by": WRITTEN_BY}),
     json.dumps({"tables": 7, "written_by": WRITTEN_BY}),
@@ -170,6 +174,7 @@ def test_a_broken_staging_manifest_is_left_alone_and_reported(place, manifest):
 
 
 # ---------------------------------------------------------------------- the user's files
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", ["summary.csv", "notes.txt", "report.md", "ranks.csv",
                                    "tuning.csv", ".staging-photos", ".tmp-draft.txt",
                                    ".honest-eval-tmp-mine.txt", "run.json"])
@@ -186,6 +191,7 @@ def test_a_users_file_is_never_lost(place, entry):
     assert tree_hash(home) == before
 
 
+@pytest.mark.slow
 def test_the_users_files_beside_the_apps_results_stay(place):
     home, out, exp = place
     earlier_run(out, exp)
@@ -201,6 +207,7 @@ def test_the_users_files_beside_the_apps_results_stay(place):
     assert all(after[name] == digest for name, digest in mine.items())
 
 
+@pytest.mark.slow
 def test_a_users_file_under_a_table_name_in_the_apps_folder_is_refused(place):
     home, out, exp = place
     earlier_run(out, exp)
@@ -212,6 +219,7 @@ def test_a_users_file_under_a_table_name_in_the_apps_folder_is_refused(place):
 
 
 # ---------------------------------------------------------------------- links
+@pytest.mark.slow
 @pytest.mark.parametrize("dangling", [False, True])
 def test_a_linked_table_in_a_folder_not_ours_is_refused(place, dangling):
     home, out, exp = place
@@ -223,6 +231,7 @@ def test_a_linked_table_in_a_folder_not_ours_is_refused(place, dangling):
     assert tree_hash(home) == before and not (home / "nowhere.csv").exists()
 
 
+@pytest.mark.slow
 def test_a_link_put_in_place_of_a_listed_table_is_replaced_not_written_through(place):
     home, out, exp = place
     earlier_run(out, exp)
@@ -236,6 +245,7 @@ def test_a_link_put_in_place_of_a_listed_table_is_replaced_not_written_through(p
     assert (out / "summary.csv").read_text().startswith("model,")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dangling", [False, True])
 def test_a_linked_store_in_the_folder_is_refused(place, dangling):
     home, out, exp = place
@@ -249,6 +259,7 @@ def test_a_linked_store_in_the_folder_is_refused(place, dangling):
     assert tree_hash(home) == before and not (home / "elsewhere.sqlite").exists()
 
 
+@pytest.mark.slow
 def test_the_out_folder_may_be_reached_through_a_link(place, tmp_path):
     home, out, exp = place
     os.symlink(out, tmp_path / "shortcut")
@@ -268,6 +279,7 @@ NAMES = st.one_of(
     st.integers(), st.none(), st.lists(st.text(max_size=3), max_size=2))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(tables=st.lists(NAMES, max_size=6), removed=st.lists(NAMES, max_size=3))
 def test_every_unsafe_manifest_is_refused(tables, removed):
@@ -291,6 +303,7 @@ def test_reading_any_manifest_file_never_raises(tmp_path_factory, text):
     assert (manifest is None) != (problem is None)
 
 
+@pytest.mark.slow
 def test_a_store_kept_in_the_folder_under_another_name_is_the_runs_own(place):
     home, out, exp = place
     store = out / "kept.sqlite"

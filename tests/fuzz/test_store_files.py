@@ -81,6 +81,7 @@ def test_a_store_side_file_that_is_a_link_is_refused(tmp_path, exp):
     assert not (tmp_path / "elsewhere").exists() and not store.exists()
 
 
+@pytest.mark.slow
 def test_a_link_to_a_real_store_given_with_store_is_used(tmp_path, exp):
     store = stored_run(tmp_path, exp)
     os.symlink(store, tmp_path / "link.sqlite")
@@ -90,6 +91,7 @@ def test_a_link_to_a_real_store_given_with_store_is_used(tmp_path, exp):
 
 
 # ---------------------------------------------------------------------- files not ours
+@pytest.mark.slow
 def test_a_zero_byte_file_becomes_a_store(tmp_path, exp):
     store = tmp_path / "new.sqlite"
     store.write_bytes(b"")
@@ -99,6 +101,7 @@ def test_a_zero_byte_file_becomes_a_store(tmp_path, exp):
         assert opened.count_fits() == 2 and len(opened.runs()) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content", ["empty", "tables", "application_id"])
 def test_an_sqlite_file_of_another_program_is_never_taken_over(tmp_path, exp, content):
     store = tmp_path / "theirs.sqlite"
@@ -165,6 +168,7 @@ def test_stored_values_are_checked_when_read(tmp_path, exp, change, message):
     assert fresh.returncode == 0, fresh.stderr              # reads no stored fit: replaces
 
 
+@pytest.mark.slow
 def test_a_crafted_runs_row_is_a_damaged_store_in_the_app(tmp_path, exp):
     store = stored_run(tmp_path, exp)
     edit(store, ("UPDATE runs SET experiment = ?", (deep(100_000),)))
@@ -187,6 +191,7 @@ def _open_in_process(path, barrier, results):
         results.append(("failed", repr(exc)))
 
 
+@pytest.mark.slow
 def test_a_new_store_opened_from_many_threads_at_once_is_made_once(tmp_path):
     outcomes = []
     for attempt in range(150):                         # 600 openings in all
@@ -212,6 +217,7 @@ def _open_in_child(path, barrier, queue):
         queue.put(("failed", repr(exc)))
 
 
+@pytest.mark.slow
 def test_a_new_store_opened_from_many_processes_at_once_is_made_once(tmp_path):
     context = multiprocessing.get_context("fork")
     for attempt in range(25):                          # 100 openings by processes
@@ -228,6 +234,7 @@ def test_a_new_store_opened_from_many_processes_at_once_is_made_once(tmp_path):
         assert sum(created for _, created in results) == 1
 
 
+@pytest.mark.slow
 def test_two_runs_started_together_on_one_new_store_both_succeed(tmp_path, exp):
     store = tmp_path / "shared.sqlite"
     env = dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS="1")
@@ -272,6 +279,7 @@ def test_the_app_never_reads_a_store_while_a_run_makes_it(tmp_path):
     assert problems == []
 
 
+@pytest.mark.slow
 def test_headless_store_runs_are_counted(tmp_path, exp):
     """The store the headless runs wrote holds what run.json says."""
     store = stored_run(tmp_path, exp)

@@ -84,6 +84,7 @@ def plain(html: str) -> str:
 
 
 # ---------------------------------------------------------------------- the curve
+@pytest.mark.slow
 def test_compute_shows_the_engine_optimum_and_curve(qtbot, view, engine_alo):
     assert view.stack.currentWidget() is view.content
     assert view.plot.placeholder.isVisible() and not view.use_button.isVisible()
@@ -129,6 +130,7 @@ def test_export_curve_and_optimum(qtbot, view, engine_alo, tmp_path):
 
 
 # ---------------------------------------------------------------------- exact LOO
+@pytest.mark.slow
 def test_cancel_exact_loo_then_run_it_again(qtbot, view, engine_exact):
     press(qtbot, view, view.bar.compute_button, n_points=12)
     alo_only = view.aloocv
@@ -153,6 +155,7 @@ def test_cancel_exact_loo_then_run_it_again(qtbot, view, engine_exact):
 
 
 # ---------------------------------------------------------------------- results in the state
+@pytest.mark.slow
 def test_stores_the_curve_in_the_result_and_shows_an_existing_one(qtbot, make_view, state,
                                                                    dataset):
     experiment = parse_experiment({"dataset": {"builtin": "breast_cancer"}, "models": [LOGISTIC],

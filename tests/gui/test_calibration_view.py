@@ -87,6 +87,7 @@ def test_without_a_result_the_view_says_what_to_do(qtbot, view, state, cv_result
 
 
 # ---------------------------------------------------------------------- running
+@pytest.mark.slow
 def test_run_calibration_shows_the_engine_numbers(qtbot, view, state, cv_result,
                                                   engine_calibration):
     state.set_result(cv_result)

@@ -47,6 +47,7 @@ def _type_costs(window, qtbot, fn=5):
     return options
 
 
+@pytest.mark.slow
 def test_typed_costs_offer_the_expected_cost_and_one_click_compares_on_it(
         window, qtbot, tmp_path, answers):
     open_seed(window, qtbot, _experiment(tmp_path))

@@ -171,6 +171,7 @@ def test_the_shuffle_switch_sets_learning_shuffle(qtbot):
     assert not box.shuffle_check.isChecked()
 
 
+@pytest.mark.slow
 def test_run_from_the_window_shows_both_views_and_exports(window, qtbot, tmp_path,
                                                           monkeypatch):
     """Tick decision and learning curves on the CV tab, run, read both views, export."""

@@ -65,6 +65,7 @@ def test_seed_example_runs_and_shows_every_fold(tab, qtbot, monkeypatch):
     assert result.cv.score_matrix("roc_auc").shape == (4, 20)
 
 
+@pytest.mark.slow
 def test_cancel_mid_run_then_run_again(tab, qtbot):
     tab.state.set_dataset(load_builtin("breast_cancer"))
     tab.state.set_model_entries([{"name": "forest", "estimator": "RandomForestClassifier",
@@ -152,6 +153,7 @@ def test_no_data_gives_a_dialog_before_starting(tab, warnings_shown):
     assert not tab.running
 
 
+@pytest.mark.slow
 def test_the_app_and_the_headless_runner_agree_to_the_last_digit(tab, qtbot, tmp_path):
     """A real file, unseeded random models: the GUI's run and a headless run of the
     experiment it saves give identical tables (timings aside)."""

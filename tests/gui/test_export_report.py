@@ -37,6 +37,7 @@ def opened(monkeypatch):
     return urls, questions
 
 
+@pytest.mark.slow
 def test_export_report_writes_it_and_offers_the_browser(window, qtbot, tmp_path, opened):
     html5lib = peer("html5lib")
     urls, questions = opened

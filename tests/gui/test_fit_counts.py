@@ -5,13 +5,14 @@ engine actually made (the store's own count); after the run the panel says the s
 them all."""
 import os
 
+import pytest
+
+from engine.evaluation.experiment import parse_experiment
+from engine.runs.benchmark import load_datasets
+from engine.runs.run_plan import plan_run
 from engine.runs.store import ResultStore
 from gui.store_location import store_path
 from tests.gui.waiting import run_succeeds
-
-from engine.runs.benchmark import load_datasets
-from engine.evaluation.experiment import parse_experiment
-from engine.runs.run_plan import plan_run
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "resources", "examples")
@@ -78,6 +79,7 @@ def made_fits():
         return store.count_fits(), store.runs()
 
 
+@pytest.mark.slow
 def test_cancel_resume_and_earlier_runs_count_the_plans_fits(tab, qtbot):
     exp = experiment(slow=True)
     datasets = load_datasets(exp)

@@ -65,6 +65,7 @@ def heldout_view(window) -> HeldoutView:
     return views.widget(titles.index("Held-out test"))
 
 
+@pytest.mark.slow
 def test_a_test_file_chosen_run_shown_and_exported(window, qtbot, monkeypatch, files,
                                                    no_questions):
     peer("skops")

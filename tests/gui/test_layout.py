@@ -216,6 +216,7 @@ def test_render_queue_flush_finishes_everything_now():
     assert done == list(range(5)) and not queue.busy
 
 
+@pytest.mark.slow
 def test_a_new_result_is_drawn_through_the_queue_without_blocking(window, qtbot):
     """set_result returns at once; the results tab is complete when the queue is idle."""
     result = run_to_end(run_experiment(load_experiment(SEED)))
@@ -264,6 +265,7 @@ def every_view(window):
         yield f"Results, {views.tabText(index)}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("font_scale", [1.0, 1.3])
 @pytest.mark.parametrize("size", [(1280, 800), (1366, 768)])
 def test_the_window_fits_the_screen_on_every_view(qtbot, tmp_path, qapp, twelve_models_result,

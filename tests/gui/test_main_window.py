@@ -29,6 +29,7 @@ def test_tabs_menus_and_shortcuts(window):
     assert not window.export_action.isEnabled()          # nothing to export yet
 
 
+@pytest.mark.slow
 def test_seed_example_end_to_end(window, qtbot, tmp_path):
     open_seed(window, qtbot)
     assert window.state.dataset.n_rows == 100

@@ -132,6 +132,7 @@ def export(window, qtbot, folder) -> list:
 
 
 # ---------------------------------------------------------------------- exports
+@pytest.mark.slow
 def test_export_after_a_curve_computed_in_the_view_writes_the_aloocv_tables(window, qtbot,
                                                                             tmp_path):
     open_seed(window, qtbot)
@@ -199,6 +200,7 @@ def test_plot_file_names_name_the_metric_and_models(window, qtbot):
 
 
 # ---------------------------------------------------------------------- folders
+@pytest.mark.slow
 def test_dialogs_remember_their_folder(make_window, qtbot, dialogs, home, tmp_path,
                                        settings_path, warnings_shown):
     window = make_window()

@@ -22,6 +22,7 @@ def small_setup(tab):
     tab.repeats_box.setValue(2)
 
 
+@pytest.mark.slow
 def test_a_run_on_a_dask_scheduler_gives_this_computers_numbers(tab, qtbot):
     small_setup(tab)
     assert tab.run_on.combo.currentText() == THIS_COMPUTER and not tab.run_on.address.isEnabled()

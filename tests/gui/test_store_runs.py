@@ -42,6 +42,7 @@ def stored_runs():
         return store.runs()
 
 
+@pytest.mark.slow
 def test_a_second_run_reuses_every_fit(tab, qtbot):
     set_up(tab)
     first = run(tab, qtbot)
@@ -55,6 +56,7 @@ def test_a_second_run_reuses_every_fit(tab, qtbot):
         (12, 0, 12, True), (12, 12, 0, True)]
 
 
+@pytest.mark.slow
 def test_the_runs_list_shows_every_run_and_reopens_one_without_any_fit(tab, qtbot,
                                                                         monkeypatch):
     set_up(tab)
@@ -179,6 +181,7 @@ def locked(path):
     return release
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make, words", [
     (not_sqlite, "is not a result store (it is not an SQLite database)"),
     (foreign, "is another program's database, not a result store of this app"),
@@ -263,6 +266,7 @@ def test_save_as_takes_the_fits_along(window, qtbot, tmp_path):
     assert os.path.exists(store_path(None))                   # the unsaved store stays
 
 
+@pytest.mark.slow
 def test_opening_an_experiment_with_a_stopped_run_offers_to_resume(window, qtbot, tmp_path):
     import json
 

@@ -68,6 +68,7 @@ def every_view(window):
         yield views.tabText(index)
 
 
+@pytest.mark.slow
 def test_the_wheel_changes_no_unfocused_input_anywhere(window, qtbot):
     with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
         window.open_experiment(SEED)
