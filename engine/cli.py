@@ -15,6 +15,11 @@ first; progress and notes per data set; the stacked tables, the across tables an
 1 unexpected failure, 2 bad input or a refused run (one ``error:`` line), 130 interrupted
 (Ctrl-C), 143 terminated (SIGTERM; 129 for SIGHUP); worker processes end with the runner,
 even when it is killed (:mod:`engine.foundation.processes`). Imports no Qt and no plotting library.
+
+The heavy parts (the analysis, the store, the report, the cluster, saved models) are imported
+inside the functions that use them, after the cheap checks of the arguments and files: the
+project's documented lazy imports for start-up time, so that a mistyped option or a missing
+file is refused in a tenth of a second instead of after scikit-learn has loaded.
 """
 from __future__ import annotations
 

@@ -32,6 +32,7 @@ from .dataset_loading import data_key, source_path
 from .help import show_help
 from .jobs import Job, JobSlot
 from .plots.plot_panel import PlotPanel
+from .predicting import PredictDialog
 from .state import AppState
 from .table_panel import TablePanel
 from .tabs.cv_tab import CVTab
@@ -575,8 +576,6 @@ class MainWindow(QMainWindow):
 
     def open_predict_dialog(self):
         """File → Predict…: the (non-modal) dialog that applies a saved model."""
-        from .predicting import PredictDialog
-
         dialog = getattr(self, "predict_dialog", None)
         if dialog is None:
             dialog = self.predict_dialog = PredictDialog(self)
