@@ -535,12 +535,19 @@ class MainWindow(QMainWindow):
             return
         self.statusBar().clearMessage()
         choice = file_dialogs.ask_about_refused_folder(self, written)
-        if choice and self._file_job.job is not None:
-            self._file_job.job.wait(10000)       # its thread ends right after this signal
         if choice == "subfolder":
-            self.export_results(free_subfolder(written.folder))
+            self._when_file_job_ends(lambda: self.export_results(free_subfolder(written.folder)))
         elif choice == "choose":
-            self._ask_export_results()
+            self._when_file_job_ends(self._ask_export_results)
+
+    def _when_file_job_ends(self, then) -> None:
+        """``then()`` once the file job's thread has ended (it ends right after the signal
+        that brought us here): polled on the event loop, so the window never waits on it."""
+        job = self._file_job.job
+        if job is not None and job.isRunning():
+            QTimer.singleShot(20, lambda: self._when_file_job_ends(then))
+            return
+        then()
 
     def _on_results_exported(self, paths, folder: str) -> None:
         paths = list(paths)
