@@ -70,3 +70,24 @@ def test_registered_with_help(qtbot, cancer_result):
     assert dialog.browser.source().fragment() == "auc"
     assert "DeLong" in dialog.browser.toPlainText()
     dialog.close()
+
+
+def test_a_new_alpha_on_the_results_tab_moves_the_shown_intervals(qtbot, cancer_result):
+    """α is a Results-tab control: the view's intervals follow it (level 1 − α), without a
+    new run, and come back when it goes back."""
+    state = AppState()
+    tab = make_results_tab(state, None)
+    qtbot.addWidget(tab)
+    state.set_result(cancer_result)
+    view = next(tab.views.widget(i) for i in range(tab.views.count())
+                if isinstance(tab.views.widget(i), AucView))
+    before = view.intervals.frame().copy()
+    assert (before["level"] == 0.95).all()
+    tab.controls.alpha_spin.setValue(0.01)
+    qtbot.waitUntil(lambda: (view.intervals.frame()["level"] == 0.99).all(), timeout=10000)
+    after = view.intervals.frame()
+    assert (after["ci_high"] - after["ci_low"] > before["ci_high"] - before["ci_low"]).all()
+    assert (view.tests.frame()["alpha"] == 0.01).all()
+    tab.controls.alpha_spin.setValue(0.05)
+    qtbot.waitUntil(lambda: (view.intervals.frame()["level"] == 0.95).all(), timeout=10000)
+    assert np.allclose(view.intervals.frame()["ci_low"], before["ci_low"], rtol=0, atol=1e-12)

@@ -65,6 +65,16 @@ class AucTables:
         """``{file name: DataFrame}`` (docs/experiment-format.md)."""
         return {"auc_intervals.csv": self.intervals, "auc_tests.csv": self.tests}
 
+    def at_alpha(self, alpha: float) -> "AucTables":
+        """The same tables at another ``alpha`` (the Results tab's), without a new pass
+        over the predictions: both intervals are ``auc ± z · se`` clipped to [0, 1] (DeLong's
+        as pROC, LeDell's as cvAUC), so they move with ``z``; the tests count the stored
+        p-values below the new alpha; the summary rows are the repeats' means again."""
+        return AucTables(_intervals_at(self.intervals, 1.0 - alpha),
+                         _tests_at(self.tests, alpha),
+                         tuple(_pooled_note(n.fields["n_pairs"], n.fields["n_repeats"], alpha)
+                               if n.code == "auc_pooled_test" else n for n in self.notes))
+
 
 def class_score(frame: pd.DataFrame, label, classes) -> Optional[np.ndarray]:
     """The score that grows with class ``label``: ``p_<label>``; else, with two classes,
@@ -219,6 +229,40 @@ def _pair_tests(first, second, label, scored, alpha) -> list:
                          share_below_alpha=float((frame["p_value"] < alpha).mean()),
                          n_repeats=len(frame)))
     return rows
+
+
+def _intervals_at(intervals: pd.DataFrame, level: float) -> pd.DataFrame:
+    """``intervals`` at confidence ``level``: the per-repeat rows from their ``auc`` and
+    ``se``, then each model's, class's and method's summary row again."""
+    if intervals.empty:
+        return intervals
+    z = norm.ppf(0.5 + level / 2.0)
+    rows = intervals[intervals["repeat"].notna()].copy()
+    rows["ci_low"] = (rows["auc"] - z * rows["se"]).clip(lower=0.0)
+    rows["ci_high"] = (rows["auc"] + z * rows["se"]).clip(upper=1.0)
+    rows["level"] = level
+    out = []
+    for _, part in rows.groupby(["model", "positive_class"], sort=False):
+        records = part.to_dict("records")
+        out += records + _summary_rows(records)
+    return pd.DataFrame(out, columns=intervals.columns).astype(intervals.dtypes.to_dict())
+
+
+def _tests_at(tests: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    """``tests`` counted at ``alpha``: per repeat whether p is below it, and in each pair's
+    summary row the share of repeats where it is."""
+    if tests.empty:
+        return tests
+    out = tests.copy()
+    out["alpha"] = alpha
+    per_repeat = out["repeat"].notna()
+    below = (out["p_value"] < alpha).astype(float)
+    out.loc[per_repeat, "share_below_alpha"] = below[per_repeat]
+    keys = ["model_1", "model_2", "positive_class"]
+    shares = below[per_repeat].groupby([out.loc[per_repeat, k] for k in keys]).mean()
+    for index in out.index[~per_repeat]:
+        out.loc[index, "share_below_alpha"] = shares.loc[tuple(out.loc[index, keys])]
+    return out
 
 
 def _skip_note(model, label, repeat, reason) -> Note:
