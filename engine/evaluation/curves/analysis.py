@@ -21,8 +21,10 @@ class CurvesResult:
     Attributes
     ----------
     settings : engine.evaluation.experiment.CurvesSettings
-    predictions : DataFrame
-        ``predictions.csv`` (:func:`engine.evaluation.curves.predictions.predictions_table`).
+    cv : engine.evaluation.cv.CVResult
+        The run's cross-validation, whose predictions the curves are computed from.
+    dataset : engine.input.data.Dataset
+        The data the run was on (its class labels name the columns of ``predictions``).
     roc, pr : DataFrame or None
         ``roc_curve.csv`` and ``pr_curve.csv`` (None when not asked for).
     decision : engine.evaluation.curves.decision.DecisionResult or None
@@ -33,12 +35,21 @@ class CurvesResult:
     """
 
     settings: object
-    predictions: pd.DataFrame
+    cv: object
+    dataset: object
     roc: Optional[pd.DataFrame] = None
     pr: Optional[pd.DataFrame] = None
     notes: tuple = field(default=())
     decision: Optional[object] = None
     learning: Optional[object] = None
+
+    @property
+    def predictions(self) -> pd.DataFrame:
+        """``predictions.csv`` (:func:`engine.evaluation.curves.predictions.predictions_table`),
+        built from the CV result each time it is asked for and not kept: the predictions are
+        held once, in ``cv.predictions``, not twice (on a large file they are the biggest
+        part of a result)."""
+        return predictions_table(self.cv, self.dataset)
 
     def tables(self) -> dict:
         """``{file name: DataFrame}`` of the tables computed."""
@@ -67,11 +78,10 @@ def run_curves(result, n_jobs: int = 1, cluster=None):
     CurvesResult
     """
     settings = result.experiment.curves
-    predictions = predictions_table(result.cv, result.dataset)
     roc = pr = None
     if settings.roc or settings.pr:
-        roc, pr = roc_pr_tables(result, predictions)
-    curves = CurvesResult(settings=settings, predictions=predictions,
+        roc, pr = roc_pr_tables(result, predictions_table(result.cv, result.dataset))
+    curves = CurvesResult(settings=settings, cv=result.cv, dataset=result.dataset,
                           roc=roc if settings.roc else None, pr=pr if settings.pr else None)
     if settings.decision:
         curves = replace(curves, decision=_decision(result))

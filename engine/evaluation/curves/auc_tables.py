@@ -307,9 +307,7 @@ def run_auc_tables(result):
     AucTables
     """
 
-    curves = getattr(result, "curves", None)
-    predictions = (curves.predictions if curves is not None
-                   else predictions_table(result.cv, result.dataset))
+    predictions = predictions_table(result.cv, result.dataset)
     alpha = result.experiment.comparison.alpha
     return auc_tables(predictions, result.dataset.classes, positive_label(result.dataset),
                       groups=getattr(result.dataset, "groups", None), level=1.0 - alpha,
