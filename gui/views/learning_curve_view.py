@@ -37,12 +37,20 @@ def verdict_html(notes) -> str:
     lines = []
     for note in sorted((n for n in notes if note_code(n) in SHOWN_CODES),
                        key=lambda n: note_code(n) != "learning_flattened"):
-        text = escape(_words(note))
-        text = text[:1].upper() + text[1:] + "."
+        text = escape(_sentence_start(note, _words(note))) + "."
         rising = note_code(note) == "learning_flattened" and not note_fields(note)["flattened"]
         style = "color:#0b4f8a; font-weight:bold" if rising else "color:#444"
         lines.append(f"<p style='{style}'>{text}</p>")
     return "".join(lines)
+
+
+def _sentence_start(note, text: str) -> str:
+    """``text`` with a capital first letter, unless it begins with the model's name: a
+    name (``naive_bayes``) is shown as the user spelled it."""
+    model = note_fields(note).get("model")
+    if model and text.startswith(str(model)):
+        return text
+    return text[:1].upper() + text[1:]
 
 
 def _words(note) -> str:

@@ -12,12 +12,24 @@ with ALOOCV and calibration) is run for the ALOOCV and Calibration views, and th
 "Across data sets" view and the data set picker, and the fourth (repeated subjects, run with
 and without groups) for the "Grouped vs ungrouped" view, and the fifth (the seed's kernels
 tuned inside each fold, with a naive Bayes model whose threshold is chosen by typed costs
-added) for the "Tuning" view, and the sixth (kyphosis, three models, with the curves block)
-for the "ROC and PR curves" view.
+added) for the "Tuning" view, and the sixth (kyphosis, three models, with the curves block
+and learning fractions) for the "ROC and PR curves", "AUC intervals", "Decision curve" and
+"Learning curve" views, and the seventh (breast cancer split into 400 training and 169
+test rows, written into the temporary folder) for the "Held-out test" view. The second
+example's ``report.html`` is rendered by headless Chromium (``report.png``, its top, and
+``report_plots.png``, its Results section); without ``chromium`` on the PATH those two are
+skipped with a message.
+
+At the end every picture that README.md and docs/*.md show from ``screenshots/`` must have
+been written (the report's two may be skipped without Chromium); the script exits 1 naming
+any that was not.
 """
 from __future__ import annotations
 
 import os
+import re
+import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -38,6 +50,14 @@ FIFTH_EXAMPLE = os.path.join(ROOT, "resources", "examples", "svc_kernels_nested_
 #: a missed positive costs three false alarms.
 THRESHOLD_MODEL = {"name": "naive_bayes_costs", "estimator": "GaussianNB",
                    "threshold": {"cost": [[0, 1], [3, 0]], "inner_splits": 5}}
+
+
+#: The pictures written by this run (file names), checked against the documents at the end.
+WRITTEN: set = set()
+#: The pictures of the report, skipped (not failed) when Chromium is missing.
+REPORT_PICTURES = ("report.png", "report_plots.png")
+#: A picture a document shows: ``![caption](…screenshots/NAME.png)``.
+PICTURE = re.compile(r"!\[[^\]]*\]\((?:[^)]*/)?screenshots/([^)/]+\.png)\)")
 
 
 def wait_for(signal, timeout_s: float = 120) -> None:
@@ -88,8 +108,33 @@ def main(argv=None) -> int:
         run_fourth_example(app, window, out)
         run_fifth_example(app, window, out)
         run_curves_example(app, window, out, folder)
+        run_heldout_example(app, window, out, folder)
         show_earlier_runs(app, window, out)
         window.close()
+    return check_every_picture_written()
+
+
+def referenced_pictures() -> set:
+    """The file names of every picture README.md and docs/*.md show from ``screenshots/``."""
+    documents = [os.path.join(ROOT, "README.md")]
+    docs = os.path.join(ROOT, "docs")
+    documents += [os.path.join(docs, n) for n in sorted(os.listdir(docs)) if n.endswith(".md")]
+    names = set()
+    for path in documents:
+        with open(path, encoding="utf-8") as handle:
+            names.update(PICTURE.findall(handle.read()))
+    return names
+
+
+def check_every_picture_written() -> int:
+    """0 when every picture the documents show was written by this run (the report's two
+    may be missing when Chromium is); else 1, naming the missing ones."""
+    allowed = set() if chromium() else set(REPORT_PICTURES)
+    missing = sorted(referenced_pictures() - WRITTEN - allowed)
+    if missing:
+        print("error: the documents show pictures this script did not write: "
+              + ", ".join(missing), file=sys.stderr)
+        return 1
     return 0
 
 
@@ -114,7 +159,16 @@ def show_first_screen(app, window, out: str, folder: str) -> None:
 
 def save(window, path: str) -> None:
     window.grab().save(path)
+    WRITTEN.add(os.path.basename(path))
     print(path)
+
+
+def show_view(app, window, title: str, ms: int = 800) -> None:
+    """Bring the Results tab's view ``title`` to the front and let it draw."""
+    window.tabs.setCurrentWidget(window.results_tab)
+    views = window.results_tab.views
+    views.setCurrentIndex([views.tabText(i) for i in range(views.count())].index(title))
+    settle(app, ms, window=window)
 
 
 def show_earlier_runs(app, window, out: str) -> None:
@@ -145,6 +199,44 @@ def run_second_example(app, window, out: str) -> None:
         views.setCurrentIndex(index)
         settle(app, 800, window=window)
         save(window, os.path.join(out, name))
+    render_report(window.state.result, out)
+
+
+def chromium():
+    """The path of the Chromium program, or None."""
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+#: The report's Results section alone: a copy of the page with a style sheet appended that
+#: hides the title, the contents and the other sections (nothing of the report is redrawn).
+RESULTS_ONLY = "<style>header,main>section:not(#results){display:none}</style></head>"
+
+
+def render_report(result, out: str) -> None:
+    """The run's ``report.html`` (as the headless runner writes it) drawn by headless
+    Chromium: its top (``report.png``) and its Results section (``report_plots.png``)."""
+    from engine.output.report import build_report
+
+    program = chromium()
+    if program is None:
+        print("chromium is not on the PATH: report.png and report_plots.png not made",
+              file=sys.stderr)
+        return
+    page = build_report(result, result.tables())
+    with tempfile.TemporaryDirectory() as folder:
+        for name, text, height in (("report.png", page, 1130),
+                                   ("report_plots.png", page.replace("</head>", RESULTS_ONLY, 1),
+                                    1490)):
+            html = os.path.join(folder, name.replace(".png", ".html"))
+            with open(html, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            path = os.path.join(out, name)
+            subprocess.run([program, "--headless", "--no-sandbox", "--disable-gpu",
+                            "--hide-scrollbars", f"--screenshot={path}",
+                            f"--window-size=1100,{height}", "file://" + html],
+                           check=True, capture_output=True, timeout=120)
+            WRITTEN.add(name)
+            print(path)
 
 
 def run_third_example(app, window, out: str) -> None:
@@ -198,7 +290,9 @@ def run_fifth_example(app, window, out: str) -> None:
 
 
 #: The sixth example: kyphosis after spinal surgery (R's rpart; tests/data), a rare-ish
-#: positive class, three models, ROC and precision-recall curves.
+#: positive class, three models, ROC and precision-recall curves, AUC intervals, the
+#: decision curve and a learning curve (from 40 % of each training fold, 26 rows: fewer
+#: first rows may hold no "present" row, and that fit is skipped).
 CURVES_EXAMPLE = {
     "dataset": {"csv": os.path.join(ROOT, "tests", "data", "kyphosis.csv"),
                 "target": "Kyphosis", "pos_label": "present"},
@@ -207,11 +301,13 @@ CURVES_EXAMPLE = {
                {"name": "forest", "estimator": "RandomForestClassifier",
                 "params": {"n_estimators": 50}}],
     "cv": {"n_splits": 5, "n_repeats": 4, "random_state": 0},
-    "metrics": ["roc_auc"], "curves": {"decision": False}}
+    "metrics": ["roc_auc"],
+    "curves": {"learning": [0.4, 0.55, 0.7, 0.85, 1.0]}}
 
 
 def run_curves_example(app, window, out: str, folder: str) -> None:
-    """Kyphosis with the curves block: the "ROC and PR curves" view (``roc_pr.png``)."""
+    """Kyphosis with the curves block: the "ROC and PR curves" (``roc_pr.png``), "AUC
+    intervals", "Decision curve" and "Learning curve" views."""
     import json
 
     path = os.path.join(folder, "kyphosis_curves.json")
@@ -222,12 +318,70 @@ def run_curves_example(app, window, out: str, folder: str) -> None:
     window.tabs.setCurrentWidget(window.cv_tab)
     window.cv_tab.start_run()
     wait_for(window.cv_tab.run_succeeded, 600)
-    window.tabs.setCurrentWidget(window.results_tab)
-    views = window.results_tab.views
-    views.setCurrentIndex([views.tabText(i) for i in range(views.count())]
-                          .index("ROC and PR curves"))
-    settle(app, 800, window=window)
-    save(window, os.path.join(out, "roc_pr.png"))
+    for title, name in (("ROC and PR curves", "roc_pr.png"),
+                        ("AUC intervals", "auc_intervals.png"),
+                        ("Decision curve", "decision_curve.png"),
+                        ("Learning curve", "learning_curve.png")):
+        show_view(app, window, title)
+        if title == "Decision curve":
+            narrow_thresholds(app, window.results_tab.views.currentWidget())
+        save(window, os.path.join(out, name))
+
+
+def narrow_thresholds(app, view, low: float = 0.05, high: float = 0.5) -> None:
+    """The decision curve's thresholds narrowed, as a user would, to the range a surgeon
+    might act on (a 5 % to 50 % risk of kyphosis)."""
+    view.low.setValue(low)
+    view.high.setValue(high)
+    settle(app, 400)
+
+
+#: The seventh example: breast cancer split (stratified, fixed seed) into 400 training rows
+#: and 169 held-out test rows, four models, each scored once on the test file.
+HELDOUT_EXAMPLE = {
+    "dataset": {"csv": "train.csv", "target": "diagnosis", "pos_label": "malignant"},
+    "test": {"file": "test.csv"},
+    "models": [{"name": "logistic", "estimator": "LogisticRegression", "scale": True},
+               {"name": "forest", "estimator": "RandomForestClassifier",
+                "params": {"n_estimators": 100}},
+               {"name": "knn", "estimator": "KNeighborsClassifier", "scale": True},
+               {"name": "naive_bayes", "estimator": "GaussianNB"}],
+    "cv": {"n_splits": 5, "n_repeats": 2, "random_state": 0},
+    "metrics": ["roc_auc", "accuracy"]}
+
+
+def write_heldout_files(folder: str) -> str:
+    """``train.csv`` (400 rows) and ``test.csv`` (169 rows) of scikit-learn's breast cancer
+    data, split stratified with ``random_state=0``, and the experiment naming them; returns
+    the experiment's path."""
+    import json
+
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import train_test_split
+
+    bunch = load_breast_cancer(as_frame=True)
+    frame = bunch.frame.drop(columns="target")
+    frame["diagnosis"] = bunch.target_names[bunch.target]
+    train, test = train_test_split(frame, train_size=400, stratify=frame["diagnosis"],
+                                   random_state=0)
+    train.to_csv(os.path.join(folder, "train.csv"), index=False)
+    test.to_csv(os.path.join(folder, "test.csv"), index=False)
+    path = os.path.join(folder, "breast_cancer_heldout.json")
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(HELDOUT_EXAMPLE, handle)
+    return path
+
+
+def run_heldout_example(app, window, out: str, folder: str) -> None:
+    """Breast cancer, 400 training rows, 169 test rows: the "Held-out test" view
+    (``heldout.png``)."""
+    window.open_experiment(write_heldout_files(folder))
+    wait_for(window.dataset_tab.view_ready)
+    window.tabs.setCurrentWidget(window.cv_tab)
+    window.cv_tab.start_run()
+    wait_for(window.cv_tab.run_succeeded, 600)
+    show_view(app, window, "Held-out test")
+    save(window, os.path.join(out, "heldout.png"))
 
 
 if __name__ == "__main__":

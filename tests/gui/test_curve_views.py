@@ -117,6 +117,22 @@ def test_learning_view_draws_the_engine_curves(qtbot, state, curves_result):
     assert "ROC AUC" in view.verdict.text() and "may " in view.verdict.text()
 
 
+def test_learning_sentences_keep_the_model_names_as_spelled():
+    from engine.foundation.notes import Note
+    from gui.views.learning_curve_view import verdict_html
+
+    notes = [Note("learning_flattened", "naive_bayes: from 52 to 64 training rows the mean "
+                  "roc_auc changed by +0.0010, less than its standard error",
+                  {"model": "naive_bayes", "metric": "roc_auc", "gain": 0.001, "se": 0.02,
+                   "flattened": True}),
+             Note("learning_sizes_merged", "some learning-curve fractions give the same "
+                  "training size and were merged", {"fractions": [0.1], "n_train": [5]})]
+    html = verdict_html(notes)
+    assert "naive_bayes: from 52 to 64" in html and "Naive_bayes" not in html
+    assert "mean ROC AUC changed" in html
+    assert "Some learning-curve fractions" in html
+
+
 def test_views_without_curves_say_what_to_switch_on(qtbot, state, plain_result):
     state.set_result(plain_result)
     decision = make(qtbot, DecisionCurveView, state)
