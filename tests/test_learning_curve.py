@@ -188,3 +188,23 @@ def test_learning_shuffle_key_round_trips():
     assert "learning_shuffle" not in plain.to_json()["curves"]
     with pytest.raises(ValueError, match="learning_shuffle"):
         parse_experiment({**block, "curves": {"learning_shuffle": "yes"}})
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_the_missing_class_advice_matches_how_the_parts_were_taken(shuffle):
+    """Parts of 3 rows cannot hold iris's three classes however they are taken: the note
+    advises a shuffle only when the parts were the folds' first rows."""
+    config = CVConfig(n_splits=5, n_repeats=1, random_state=0)
+    dataset = load_builtin("iris")
+    models = expand_models([{"name": "nb", "estimator": "GaussianNB"}])
+    cv = run_to_end(run_cv(dataset, models, config, ["accuracy"]))
+    result = run_to_end(run_learning(dataset, cv, models, (0.025, 1.0), shuffle=shuffle))
+    assert result.shuffled is shuffle
+    missing = [n for n in result.notes if n.code == "learning_class_missing"]
+    assert missing and all(n.fields["shuffled"] is shuffle for n in missing)
+    text = str(missing[0])
+    if shuffle:
+        assert "drawn at random" in text and "shuffle the training folds" not in text
+        assert "leave out the small fractions" in text
+    else:
+        assert "first 3 training rows" in text and "shuffle the training folds" in text

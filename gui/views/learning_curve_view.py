@@ -24,10 +24,12 @@ HINT = ("<p style='font-size:13pt; color:#444'>Learning curve</p>"
         "give the experiment's <code>\"curves\"</code> block a <code>\"learning\"</code> list "
         "of fractions) and run again. Every model is then refitted on growing parts of each "
         "training fold, which shows whether more rows would still raise its score.</p>")
-HEADER = ("Each model refitted on the first rows of every training fold (the fractions "
-          "asked for), scored on the whole test fold. The line is the mean over the folds, "
-          "the band ± one standard deviation. A curve still climbing at the right suggests "
-          "more data may help; a flat one, that it may not.")
+HEADER = ("Each model refitted on {part} of every training fold (the fractions asked for), "
+          "scored on the whole test fold. The line is the mean over the folds, the band ± "
+          "one standard deviation. A curve still climbing at the right suggests more data "
+          "may help; a flat one, that it may not.")
+#: How the parts were taken (LearningResult.shuffled): the fold's first rows, or a shuffle.
+PARTS = {False: "the first rows", True: "a random part (the fold shuffled)"}
 SHOWN_CODES = ("learning_flattened", "learning_class_missing", "learning_failed",
                "learning_sizes_merged")
 
@@ -80,7 +82,8 @@ class LearningCurveView(QWidget):
         body.setSizes([700, 500])
         layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(PageHeader(HEADER, "learning_curve", content))
+        self.header = PageHeader(HEADER.format(part=PARTS[False]), "learning_curve", content)
+        layout.addWidget(self.header)
         layout.addWidget(self.verdict)
         layout.addWidget(body, 1)
         self.stack = fill_with_pages(self, self.hint, content)
@@ -94,6 +97,7 @@ class LearningCurveView(QWidget):
         if learning is None:
             self.stack.setCurrentWidget(self.hint)
             return
+        self.header.label.setText(HEADER.format(part=PARTS[bool(learning.shuffled)]))
         summary = learning.summary
         metric = result.cv.primary_metric
         self.plot.show_curves(summary, list(dict.fromkeys(summary["model"])),

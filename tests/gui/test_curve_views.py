@@ -3,6 +3,8 @@
 The lines, bands and tables on screen are the engine's numbers; the views say what to
 switch on when a run has no curves, and their "?" opens the guide at their section.
 """
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -115,6 +117,17 @@ def test_learning_view_draws_the_engine_curves(qtbot, state, curves_result):
     for note in verdicts:
         assert note.fields["model"] in view.verdict.text()
     assert "ROC AUC" in view.verdict.text() and "may " in view.verdict.text()
+
+
+def test_learning_header_says_how_the_parts_were_taken(qtbot, state, curves_result):
+    view = make(qtbot, LearningCurveView, state)
+    state.set_result(curves_result)
+    assert "the first rows of every training fold" in view.header.label.text()
+    shuffled = replace(curves_result.curves,
+                       learning=replace(curves_result.curves.learning, shuffled=True))
+    state.set_result(replace(curves_result, curves=shuffled))
+    assert "a random part (the fold shuffled)" in view.header.label.text()
+    assert "first rows" not in view.header.label.text()
 
 
 def test_learning_sentences_keep_the_model_names_as_spelled():

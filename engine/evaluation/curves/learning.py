@@ -73,12 +73,16 @@ class LearningResult:
     verdicts : DataFrame
         ``model, metric, n_from, n_to, gain, se, flattened`` (see :func:`flattening`).
     notes : tuple of Note
+    shuffled : bool
+        Whether each part was drawn from a shuffle of its training fold (else the fold's
+        first rows).
     """
 
     scores: pd.DataFrame
     summary: pd.DataFrame
     verdicts: pd.DataFrame
     notes: tuple = ()
+    shuffled: bool = False
 
     def tables(self) -> dict:
         return {"learning_curve.csv": self.scores, "learning_summary.csv": self.summary}
@@ -201,7 +205,7 @@ def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, c
         yield clock.progress(done, f"learning curve: {specs[m].name} on {sizes[f]:,} rows, "
                                    f"repeat {repeat}, fold {fold}")
     return _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, complete,
-                     notes)
+                     notes, shuffle)
 
 
 def _merged_note(fractions, kept, sizes) -> list:
@@ -214,7 +218,7 @@ def _merged_note(fractions, kept, sizes) -> list:
 
 
 def _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, complete,
-              notes) -> LearningResult:
+              notes, shuffled=False) -> LearningResult:
     rows, failed = [], {}
     for index, (m, s, f) in enumerate(tasks):
         repeat, fold = split_label(s, cv_result.config.n_splits)
@@ -226,7 +230,7 @@ def _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, co
         rows.append((specs[m].name, float(kept[f]), int(sizes[f]), repeat, fold, metric,
                      float(score)))
     scores = pd.DataFrame(rows, columns=FOLD_COLUMNS)
-    notes = list(notes) + _missing_notes(specs, kept, sizes, splits, complete)
+    notes = list(notes) + _missing_notes(specs, kept, sizes, splits, complete, shuffled)
     for name, examples in failed.items():
         notes.append(Note("learning_failed", f"{name}: {len(examples)} learning-curve fit(s) "
                           "failed, their scores are missing: " + "; ".join(examples[:2]),
@@ -234,23 +238,33 @@ def _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, co
     summary = learning_summary(scores)
     verdicts = flattening(summary)
     notes += [_verdict_note(row) for row in verdicts.itertuples()]
-    return LearningResult(scores, summary, verdicts, tuple(notes))
+    return LearningResult(scores, summary, verdicts, tuple(notes), bool(shuffled))
 
 
-def _missing_notes(specs, kept, sizes, splits, complete) -> list:
+def _missing_notes(specs, kept, sizes, splits, complete, shuffled=False) -> list:
+    """A ``learning_class_missing`` note per model and fraction whose parts lacked a class
+    on some folds. The advice depends on how the parts were taken: the first rows of a
+    fold (the data may be sorted by class: shuffle) or a random part (already shuffled:
+    the part is too small for the rarest class)."""
     notes = []
     for f, n_train in enumerate(sizes):
         lacking = sum(not complete[(s, f)] for s in range(len(splits)))
         if not lacking:
             continue
+        if shuffled:
+            part = f"{int(n_train)} training rows drawn at random"
+            advice = ("the part is too small to hold every class: leave out the small "
+                      "fractions")
+        else:
+            part = f"first {int(n_train)} training rows"
+            advice = ("the data may be sorted by class: shuffle the training folds (the "
+                      "learning curve's 'shuffled' switch, curves.learning_shuffle) or leave "
+                      "out the small fractions")
         for spec in specs:
             notes.append(Note("learning_class_missing", f"{spec.name}: on {lacking} of "
-                              f"{len(splits)} folds the first {int(n_train)} training rows "
-                              f"(fraction {kept[f]:g}) lack a class, so those fits were "
-                              "skipped and score NaN; the data may be sorted by class: "
-                              "shuffle the training folds (the learning curve's "
-                              "'shuffled' switch, curves.learning_shuffle) or leave out "
-                              "the small fractions",
+                              f"{len(splits)} folds the {part} (fraction {kept[f]:g}) lack a "
+                              f"class, so those fits were skipped and score NaN; {advice}",
                               {"model": spec.name, "fraction": float(kept[f]),
-                               "n_train": int(n_train), "n_folds": int(lacking)}))
+                               "n_train": int(n_train), "n_folds": int(lacking),
+                               "shuffled": bool(shuffled)}))
     return notes
