@@ -31,6 +31,7 @@ from ..plots.posterior_plot import PosteriorPlot
 from ..render_queue import NEXT_TURN, draw_now
 from ..state import AppState
 from ..table_panel import TablePanel
+from ..views_menu import ViewsMenuButton
 from ..views.dataset_picker import DatasetPicker
 from ..views.per_class_view import PerClassView
 from ..views.widgets import PageHeader, hint_or_content
@@ -157,6 +158,8 @@ class ResultsTab(QWidget):
         self.controls.changed.connect(self.state.set_comparison)
         self.views = QTabWidget(self.content)
         self.views.setDocumentMode(True)
+        self.all_views = ViewsMenuButton(self.views)
+        self.views.setCornerWidget(self.all_views, Qt.TopRightCorner)
         self.views.addTab(self._build_scores_page(), "Scores and correlation")
         self.views.addTab(self._build_frequentist_page(), "Corrected t-test (all pairs)")
         self.views.addTab(self._build_bayesian_page(), "Bayesian comparison")
