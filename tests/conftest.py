@@ -77,3 +77,22 @@ def family():
     for pid in pids:
         if is_running(pid):
             os.kill(pid, signal.SIGKILL)
+
+
+#: The fuzz campaign's child peaks (tests/fuzz/conftest.py) gathered from pytest-xdist's
+#: workers; the controlling process never runs a test, so they arrive here.
+WORKER_FUZZ_PEAKS: list = []
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """In pytest-xdist's controlling process: gather a finished worker's fuzz peaks."""
+    WORKER_FUZZ_PEAKS.extend(getattr(node, "workeroutput", {}).get("fuzz_peaks", ()))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The fuzz campaign's line when it ran in pytest-xdist's workers."""
+    if WORKER_FUZZ_PEAKS:
+        terminalreporter.write_line(
+            f"fuzz: {len(WORKER_FUZZ_PEAKS)} headless runs, largest child peak memory "
+            f"{max(WORKER_FUZZ_PEAKS) / 1024 ** 2:.0f} MiB (cap 4 GiB)")

@@ -76,6 +76,14 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.fuzz)
 
 
+def pytest_sessionfinish(session):
+    """In a pytest-xdist worker, hand this worker's peaks to the controlling process
+    (``tests/conftest.py`` gathers and reports them there)."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["fuzz_peaks"] = list(PEAKS)
+
+
 def pytest_terminal_summary(terminalreporter):
     """Say how many headless cases ran and the largest memory any child used."""
     if PEAKS:
