@@ -133,6 +133,9 @@ CODES = {
                        "metric, n_members, best_member, best_plain_score, nested_score, "
                        "optimism, ci_low, ci_high, p_value_two_sided, n_folds, tuning_metric, "
                        "shown, level]",
+    "interval_past_bound": "a summary interval passes the metric's possible range (above "
+                           "its largest or below its smallest value); read that end as the "
+                           "bound [metric, side, bound, models]",
     "default_rope": "no ROPE was given: the primary metric's family default is used, with "
                     "its unit and reason [metric, rope, family, unit]",
     "tuning_metric_differs": "a tuned model's grid search chose by another metric than the "

@@ -21,6 +21,7 @@ from engine.evaluation.cv import CVResult, fold_notes, run_cv
 from engine.input.data import Dataset
 from engine.foundation.errors import EngineError
 from engine.evaluation.experiment import Experiment, parse_experiment
+from engine.evaluation.interval_bounds import interval_bound_notes
 from engine.runs.fingerprint import data_fingerprint
 from engine.runs.grouping_gap import run_grouping_gap
 from engine.runs.heldout import load_test_set, run_heldout
@@ -81,6 +82,7 @@ class ExperimentResult:
                 *failure_notes(self.cv.failures, n_folds, _class_counts(self.dataset),
                                self.dataset.X.shape[1], self.cv.config.n_splits),
                 *rank_notes(self.summary, self.cv.primary_metric),
+                *interval_bound_notes(self.summary),
                 *gap_notes(self),
                 *optimism_notes(self.cv.tuning_optimism, self.experiment.comparison.alpha),
                 *rope_notes(self.experiment.comparison, self.cv.primary_metric),
