@@ -150,6 +150,7 @@ class CVTab(QWidget):
         self._warnings = []       # the pre-run check's warnings of the run being started
         self.preflight_dialog = None   # the pre-run check's list while it is open
         self._cluster = None      # the Dask scheduler of the run, or None (this computer)
+        self._checked_test = None  # the held-out test rows the last check read, or None
         self._syncing = False
         self.store = StoreLink(self, PREPARED_FOR_DISPLAY)
         self.runs_view = self.store.runs_view
@@ -537,7 +538,9 @@ class CVTab(QWidget):
         self._update_buttons()
 
     def _on_checked(self, checked) -> None:
-        (experiment, datasets, n_jobs, assessment, problems), store = checked
+        checked_run, store = checked
+        experiment, datasets, n_jobs, assessment, problems = checked_run.as_tuple()
+        self._checked_test = checked_run.test    # read once by the check, handed to the run
         cancelled = self._end_check()
         self._warnings = [problem for problem in problems if not problem.blocking]
         if cancelled:
@@ -616,8 +619,9 @@ class CVTab(QWidget):
         total = plan.steps                               # the progress records to come
         self.store.planned_fits = plan.fits              # what Cancel's words count
         cluster, store = self._cluster, self.store.launched_path()
+        test = self._checked_test
         job = Job(lambda: run_job.run_in_process(experiment, datasets, n_jobs,
-                                                 PREPARED_FOR_DISPLAY, cluster, store),
+                                                 PREPARED_FOR_DISPLAY, cluster, store, test),
                   name="cross-validation", min_interval=0.1)   # in a child process
         if is_several(experiment):
             self._feed = LivePlotFeed(self.live_plot, experiment, self.state.renderer)

@@ -3,6 +3,7 @@ experiment, checked when Run is pressed (a bad one is a message, nothing fitted)
 after the run and shown by the Results tab's "Held-out test" view; File → Predict… applies
 a saved model on a worker thread."""
 import json
+import os
 
 import numpy as np
 import pandas as pd
@@ -11,12 +12,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 from sklearn.datasets import load_breast_cancer
 
+from engine import run_service
 from engine.evaluation.catalogue import expand_models
+from engine.evaluation.experiment import parse_experiment
 from engine.input.readers import load_dataset
 from engine.runs.heldout import load_test_set, run_heldout
 from engine.runs.heldout.saved import load_model, saved_model_files
 from engine.foundation.progress import run_to_end
 from gui.help import ALIASES
+from gui.tabs import run_job
 from gui.views.heldout_view import HeldoutView
 from tests.gui.waiting import run_succeeds
 from tests.peers import peer
@@ -149,3 +153,22 @@ def test_predict_dialog_writes_the_models_predictions(window, qtbot, files, no_q
                                   model.predict_proba(X))
     assert "Wrote 319 predictions" in dialog.message.text()
     dialog.close()
+
+
+def test_the_run_uses_the_test_rows_the_check_read(files):
+    """The window's run hands the rows its check read to the child process
+    (``gui.tabs.run_job``): the child never reads the test file again, so a file removed
+    after the check does not stop the run, and the scores are those of the checked rows."""
+    experiment = parse_experiment({"dataset": {"file": "train.csv", "target": "target"},
+                                   "test": {"file": "test.csv"}, "models": MODELS,
+                                   "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0},
+                                   "metrics": ["roc_auc"]}, base_dir=str(files))
+    dataset = load_dataset({"file": "train.csv", "target": "target"}, str(files))
+    checked = run_service.check_run(experiment, [dataset], 1)
+    assert checked.test is not None
+    os.remove(files / "test.csv")
+    result = run_to_end(run_job.run_in_process(checked.experiment, checked.datasets, 1, None,
+                                               test=checked.test, start_method="spawn"))
+    alone = run_to_end(run_heldout(dataset, checked.test, expand_models(MODELS, 0),
+                                   ["roc_auc"], summary=result.summary))
+    pd.testing.assert_frame_equal(result.heldout.scores, alone.scores)
