@@ -51,8 +51,15 @@ class RenderQueue(QObject):
     def cancel(self, owner) -> None:
         """Drop ``owner``'s unfinished drawing (e.g. its result was cleared)."""
         old = self._pending.pop(owner, None)
-        if old is not None and not old.gi_running:   # a drawing may replace itself
+        if old is None or old.gi_running:            # a drawing may replace itself
+            return
+        try:
             old.close()
+        except RuntimeError:
+            if _alive(owner):
+                raise
+            # the owner's C++ side is already deleted (a window closed mid-drawing): the
+            # drawing's own clean-up touched its deleted widgets; nothing is left to draw on
 
     def flush(self) -> None:
         """Finish every pending drawing now (tests, saving a picture of the screen)."""

@@ -96,3 +96,31 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(
             f"fuzz: {len(WORKER_FUZZ_PEAKS)} headless runs, largest child peak memory "
             f"{max(WORKER_FUZZ_PEAKS) / 1024 ** 2:.0f} MiB (cap 4 GiB)")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """In a pytest-xdist worker, a failure whose text holds a lone surrogate (the Unicode
+    fuzz tests draw them) is sent with it written out (``\\ud800``): the channel to the
+    controlling process takes only UTF-8, and the unsendable report would end the whole
+    run with an internal error instead of showing one failed test."""
+    outcome = yield
+    report = outcome.get_result()
+    if not hasattr(item.config, "workerinput"):
+        return
+    if report.longrepr is not None and not _utf8(str(report.longrepr)):
+        report.longrepr = _written_out(str(report.longrepr))
+    report.sections = [(title, text if _utf8(text) else _written_out(text))
+                       for title, text in report.sections]
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _written_out(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

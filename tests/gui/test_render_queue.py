@@ -1,0 +1,43 @@
+"""The render queue drops the drawing of a widget deleted mid-drawing, even when the
+drawing's own clean-up touches that widget (a window closed while a result is drawn)."""
+import shiboken6
+import pytest
+from PySide6.QtWidgets import QWidget
+
+from gui.render_queue import NEXT_TURN, RenderQueue
+
+
+def drawing(widget, steps):
+    widget.setUpdatesEnabled(False)
+    try:
+        for _ in range(3):
+            steps.append(1)
+            yield NEXT_TURN
+    finally:
+        widget.setUpdatesEnabled(True)        # fails once the widget is deleted
+
+
+def test_a_drawing_of_a_deleted_widget_is_dropped_quietly(qapp):
+    queue, steps = RenderQueue(), []
+    widget = QWidget()
+    queue.submit(widget, drawing(widget, steps))
+    queue._step(queue._next_owner())          # one piece drawn
+    shiboken6.delete(widget)
+    queue.flush()                             # the deleted widget's drawing is dropped
+    assert steps == [1] and not queue.busy
+
+
+def test_a_living_widgets_failing_clean_up_is_not_hidden(qapp):
+    queue = RenderQueue()
+    owner = QWidget()
+
+    def broken():
+        try:
+            yield NEXT_TURN
+        finally:
+            raise RuntimeError("a real error of a living view")
+
+    queue.submit(owner, broken())
+    queue._step(queue._next_owner())
+    with pytest.raises(RuntimeError, match="living view"):
+        queue.cancel(owner)
