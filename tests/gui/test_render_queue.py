@@ -20,8 +20,9 @@ def drawing(widget, steps):
 def test_a_drawing_of_a_deleted_widget_is_dropped_quietly(qapp):
     queue, steps = RenderQueue(), []
     widget = QWidget()
-    queue.submit(widget, drawing(widget, steps))
-    queue._step(queue._next_owner())          # one piece drawn
+    started = drawing(widget, steps)
+    next(started)                             # one piece drawn
+    queue.submit(widget, started)
     shiboken6.delete(widget)
     queue.flush()                             # the deleted widget's drawing is dropped
     assert steps == [1] and not queue.busy
@@ -37,7 +38,8 @@ def test_a_living_widgets_failing_clean_up_is_not_hidden(qapp):
         finally:
             raise RuntimeError("a real error of a living view")
 
-    queue.submit(owner, broken())
-    queue._step(queue._next_owner())
+    started = broken()
+    next(started)
+    queue.submit(owner, started)
     with pytest.raises(RuntimeError, match="living view"):
         queue.cancel(owner)
