@@ -333,6 +333,29 @@ def _only_separator(lines: list) -> Optional[str]:
     return None
 
 
+def source_record(source: dict, given: dict, drop=(), exclude=(), features=()) -> dict:
+    """A data set's record of how it was read: ``source`` (the file), then the options
+    ``given`` that are not None, then the column lists that are not empty.
+
+    Parameters
+    ----------
+    source : dict
+        ``{"csv": path}`` or ``{"file": path}``.
+    given : dict
+        Option name -> value (None: not given, left out).
+    drop, exclude, features : sequence of str
+
+    Returns
+    -------
+    dict
+    """
+    record = {**source, **{key: value for key, value in given.items() if value is not None}}
+    for key, columns in (("drop", drop), ("exclude", exclude), ("features", features)):
+        if columns:
+            record[key] = list(columns)
+    return record
+
+
 def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
              encoding: Optional[str] = None, drop: Sequence[str] = (), *,
              exclude: Sequence[str] = (), decimal: Optional[str] = None,
@@ -369,16 +392,9 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
     """
     frame, notes = read_csv_table(path, sep=sep, encoding=encoding, decimal=decimal,
                                   thousands=thousands)
-    source = {"csv": path}
     given = {"target": target, "sep": sep, "encoding": encoding, "decimal": decimal,
              "thousands": thousands, "pos_label": pos_label, "groups": groups}
-    source.update({key: value for key, value in given.items() if value is not None})
-    if drop:
-        source["drop"] = list(drop)
-    if exclude:
-        source["exclude"] = list(exclude)
-    if features:
-        source["features"] = list(features)
+    source = source_record({"csv": path}, given, drop, exclude, features)
     name = os.path.splitext(os.path.basename(path))[0]
     return _checked_dataset(frame, target, name=name, drop=drop, exclude=exclude,
                             pos_label=pos_label, notes=notes, source=source, groups=groups,

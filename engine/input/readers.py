@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from engine.input.arff import read_arff
-from engine.input.data import Dataset, dataset_from_frame, load_builtin, load_csv, read_csv_table
+from engine.input.data import (Dataset, dataset_from_frame, load_builtin, load_csv,
+                               read_csv_table, source_record)
 from engine.input.excel import (EXTENSIONS as EXCEL_EXTENSIONS, OLD_EXTENSIONS, read_excel_table,
                                 refuse_old_format)
 from engine.foundation.notes import Note
@@ -209,13 +210,7 @@ def load_file(path: str, target: Optional[str] = None, drop: Sequence[str] = (),
     """
     table = read_table(path, kind, **options)
     given = {"target": target, **options, "pos_label": pos_label, "groups": groups}
-    source = {"file": path, **{k: v for k, v in given.items() if v is not None}}
-    if drop:
-        source["drop"] = list(drop)
-    if exclude:
-        source["exclude"] = list(exclude)
-    if features:
-        source["features"] = list(features)
+    source = source_record({"file": path}, given, drop, exclude, features)
     return dataset_from_table(table, target, drop=drop, exclude=exclude,
                               pos_label=pos_label, source=source, groups=groups,
                               features=features)

@@ -294,17 +294,8 @@ class ResultStore:
         all of them: a fit of a few milliseconds costs the store tens of microseconds)."""
         if self._db is not None and self._pending:
             rows, self._pending = self._pending, []
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    self._db.executemany("INSERT OR REPLACE INTO fits VALUES (?, ?, ?, ?, ?)",
-                                         rows)
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-                self._db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise self._problem(exc) from None
+            with self._immediate() as db:
+                db.executemany("INSERT OR REPLACE INTO fits VALUES (?, ?, ?, ?, ?)", rows)
         self._committed = time.monotonic()
 
     def __enter__(self):
@@ -315,7 +306,15 @@ class ResultStore:
 
     @contextlib.contextmanager
     def _transaction(self):
+        """A write transaction after the pending fits are committed."""
         self.flush()
+        with self._immediate() as db:
+            yield db
+
+    @contextlib.contextmanager
+    def _immediate(self):
+        """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any exception); a SQLite
+        error becomes the store's own problem (:meth:`_problem`)."""
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
