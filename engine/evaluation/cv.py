@@ -586,7 +586,8 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None,
         warnings.simplefilter("always")
         try:
             start = time.perf_counter()
-            fit_model(model, X_train, y[train], None if groups is None else groups[train])
+            with sklearn().config_context(assume_finite=checked_finite(model, X_train)):
+                fit_model(model, X_train, y[train], None if groups is None else groups[train])
             fit_seconds = time.perf_counter() - start
             details = fit_details(model)
             scorer = FoldScorer(model, X_test, y[test], labels, pos_label, costs)
@@ -598,6 +599,31 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None,
             errors.append(error)
     return FoldFit(scores, fit_seconds, kind, values, predicted, error, tuple(errors),
                    tuple(warning_texts(caught)), details)
+
+
+def checked_finite(model, X) -> bool:
+    """Whether ``model`` may be fitted on ``X`` with scikit-learn's finiteness checks off
+    (``assume_finite``): ``X`` is a float array with no missing or infinite value, and
+    ``model`` learns from those rows alone (:func:`learns_from_rows_alone`). The fit's
+    numbers are the same; only scikit-learn's repeated checks of the same finite rows
+    (an ensemble checks its sample weights for each of its members) are skipped."""
+    return (isinstance(X, np.ndarray) and X.dtype.kind == "f" and learns_from_rows_alone(model)
+            and bool(np.isfinite(X).all()))
+
+
+#: Attributes of the models that fit on values they compute (a pipeline's transformed
+#: columns, a search's or calibration's inner predictions, a stack's base predictions):
+#: checks on those values must stay on.
+_COMPUTED_INPUTS = ("steps", "cv", "estimators", "final_estimator", "transformer_list")
+
+
+def learns_from_rows_alone(model, depth: int = 0) -> bool:
+    """Whether ``model`` is a single estimator (or an ensemble of such, like a random
+    forest of trees) that learns from the rows it is given and nothing it computes first."""
+    if depth > 5 or any(hasattr(model, name) for name in _COMPUTED_INPUTS):
+        return False
+    inner = getattr(model, "estimator", None)
+    return inner is None or learns_from_rows_alone(inner, depth + 1)
 
 
 def _safe_score(scorer, metric, errors: list):

@@ -20,6 +20,9 @@ six      the six common classifiers on breast cancer, 10x10 folds (``--six-repea
          goal <= 0.9;
 seed     the seed example (SVC kernels on moons, 10x10) / the same analysis scripted with
          ``GridSearchCV(n_jobs=1)`` (the script of ``bench_cv.py``) -- goal <= 0.60;
+         both also run a floor (``SIX_FLOOR``, ``SEED_FLOOR``): a process that only
+         imports scikit-learn, fits every model on every training fold and predicts its
+         test fold, and print floor / peer, the lowest ratio reachable with those fits;
 rerun    a 150-fit run (three models on breast cancer, 10x5) run again on its own result
          store, every fit reused / its first run -- goal <= 0.10 (both sides are ours);
          twice: three cheap models (whose first run is mostly start-up) and three typical
@@ -77,6 +80,46 @@ SIX_PEER = textwrap.dedent("""
 """)
 
 
+#: The floors: processes doing only what any tool must do for the same figure -- import
+#: scikit-learn, fit every model on every training fold and compute its predictions on the
+#: test fold -- with no scoring, statistics or tables, and with scikit-learn's parameter
+#: and finiteness checks off (as our fits of checked rows have them). No program that fits
+#: with scikit-learn can take less; floor / peer is the lowest ratio it could reach.
+SIX_FLOOR = textwrap.dedent("""
+    import copy, pickle, sys
+    import sklearn
+    sklearn.set_config(skip_parameter_validation=True, assume_finite=True)
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import RepeatedStratifiedKFold
+    X, y = load_breast_cancer(return_X_y=True)
+    with open(sys.argv[1], "rb") as stream:
+        pipelines = pickle.load(stream)
+    cv = RepeatedStratifiedKFold(n_splits=10, n_repeats=int(sys.argv[2]), random_state=0)
+    splits = list(cv.split(X, y))
+    for name, pipeline in pipelines.items():
+        for train, test in splits:
+            model = copy.deepcopy(pipeline).fit(X[train], y[train])
+            (model.predict_proba if hasattr(model, "predict_proba")
+             else model.decision_function)(X[test])
+""")
+
+SEED_FLOOR = textwrap.dedent("""
+    import copy
+    import sklearn
+    sklearn.set_config(skip_parameter_validation=True, assume_finite=True)
+    from sklearn.datasets import make_moons
+    from sklearn.model_selection import RepeatedStratifiedKFold
+    from sklearn.svm import SVC
+    X, y = make_moons(noise=0.352, random_state=1, n_samples=100)
+    models = [SVC(kernel="linear", random_state=0), SVC(kernel="poly", degree=2, random_state=0),
+              SVC(kernel="poly", degree=3, random_state=0), SVC(kernel="rbf", random_state=0)]
+    splits = list(RepeatedStratifiedKFold(n_splits=10, n_repeats=10, random_state=0).split(X, y))
+    for svc in models:
+        for train, test in splits:
+            copy.deepcopy(svc).fit(X[train], y[train]).decision_function(X[test])
+""")
+
+
 def load_average() -> str:
     return "/".join(f"{value:.1f}" for value in os.getloadavg())
 
@@ -107,11 +150,13 @@ def write_json(folder: str, name: str, value) -> str:
     return path
 
 
-def alternate(repeats: int, peer, mine) -> dict:
-    """Wall times and peaks of ``peer()`` and ``mine()`` (commands), alternating."""
-    times = {"peer": [], "ours": []}
+def alternate(repeats: int, peer, mine, floor=None) -> dict:
+    """Wall times and peaks of ``peer()``, ``mine()`` and ``floor()`` (commands, the
+    floor optional), alternating."""
+    sides = (("peer", peer), ("ours", mine)) + ((("floor", floor),) if floor else ())
+    times = {side: [] for side, _ in sides}
     for _ in range(repeats):
-        for side, command in (("peer", peer), ("ours", mine)):
+        for side, command in sides:
             times[side].append(measure(command()))
     return times
 
@@ -125,6 +170,13 @@ def report(name: str, times: dict, which: int = 0, unit: str = "s", goal_key=Non
     print(f"  {name:<12}ratio ours / peer: median {statistics.median(ratios):.3f} (spread "
           f"{min(ratios):.3f}-{max(ratios):.3f}; goal <= {GOALS[goal_key or name]}); "
           f"load {load_average()}")
+    if "floor" in times:
+        floors = [f[which] / p[which] for f, p in zip(times["floor"], times["peer"])]
+        above = [o[which] / f[which] for o, f in zip(times["ours"], times["floor"])]
+        least = statistics.median(t[which] for t in times["floor"])
+        print(f"  {name:<12}floor median {least:8.2f} {unit}; floor / peer {statistics.median(floors):.3f} (spread "
+              f"{min(floors):.3f}-{max(floors):.3f}), ours / floor "
+              f"{statistics.median(above):.3f} (the fits and predictions alone)")
 
 
 def bench_big(folder: str, repeats: int, n_rows: int) -> None:
@@ -167,7 +219,8 @@ def bench_six(folder: str, repeats: int, n_repeats: int) -> None:
         "metrics": ["roc_auc", "accuracy"]})
     print(f"six: six common classifiers, breast cancer, 10x{n_repeats}, load {load_average()}")
     times = alternate(repeats, lambda: [sys.executable, "-c", SIX_PEER, pickled, str(n_repeats)],
-                      lambda: ours(experiment, folder, "--jobs", "1"))
+                      lambda: ours(experiment, folder, "--jobs", "1"),
+                      lambda: [sys.executable, "-c", SIX_FLOOR, pickled, str(n_repeats)])
     report("six", times)
 
 
@@ -176,7 +229,7 @@ def bench_seed(folder: str, repeats: int) -> None:
 
     print(f"seed: {os.path.basename(SEED)} / scripted GridSearchCV, load {load_average()}")
     times = alternate(repeats, lambda: [sys.executable, "-c", SCRIPTED_PEER, folder],
-                      lambda: ours(SEED, folder))
+                      lambda: ours(SEED, folder), lambda: [sys.executable, "-c", SEED_FLOOR])
     report("seed", times)
 
 
