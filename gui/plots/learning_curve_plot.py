@@ -70,7 +70,8 @@ class LearningCurvePlot(PlotPanel):
         self._set_range(summary[summary["model"].isin(models)])
 
     def _set_range(self, rows) -> None:
-        """The data's own range (the band's edges included), not from 0."""
+        """The data's own ranges (the band's edges included), neither from 0: the
+        question is how the score changes across the sizes tried."""
         values = rows[["band_low", "band_high", "mean"]].to_numpy(dtype=float)
         values = values[np.isfinite(values)]
         sizes = rows["n_train"].to_numpy(dtype=float)
@@ -79,7 +80,9 @@ class LearningCurvePlot(PlotPanel):
         low, high = float(values.min()), float(values.max())
         pad = max((high - low) * 0.08, 1e-3)
         self.plot.setYRange(low - pad, high + pad, padding=0)
-        self.plot.setXRange(0, float(sizes.max()) * 1.04, padding=0)
+        first, last = float(sizes.min()), float(sizes.max())
+        margin = max((last - first) * 0.04, 1.0)
+        self.plot.setXRange(first - margin, last + margin, padding=0)
 
     def drawn_lines(self) -> dict:
         """``{model: (training rows, mean score)}`` as drawn."""

@@ -111,6 +111,10 @@ def test_learning_view_draws_the_engine_curves(qtbot, state, curves_result):
         np.testing.assert_allclose(low, rows["band_low"])
         np.testing.assert_allclose(high, rows["band_high"])
     assert set(view.plot.drawn_lines()) == {m["estimator"] for m in MODELS}
+    (x_low, x_high), _ = view.plot.plot.getViewBox().viewRange()
+    sizes = summary["n_train"]
+    assert sizes.min() - 0.1 * np.ptp(sizes) < x_low < sizes.min()   # the sizes tried, not 0
+    assert sizes.max() < x_high < sizes.max() + 0.1 * np.ptp(sizes)
     pd.testing.assert_frame_equal(view.table.frame(), summary)
     verdicts = [n for n in curves_result.notes if n.code == "learning_flattened"]
     assert len(verdicts) == 3
