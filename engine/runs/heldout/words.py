@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from engine.evaluation.interval_bounds import metric_range
 from engine.evaluation.verdict import metric_label
 
 
@@ -42,6 +43,19 @@ def _interval(low, high) -> str:
     return f"{_number(low)} to {_number(high)}"
 
 
+def _past_bound(row) -> str:
+    """Words for a CV interval passing the metric's possible range (its corrected-t
+    interval is symmetric and knows no limit: :mod:`engine.evaluation.interval_bounds`)."""
+    lowest, highest = metric_range(str(row.metric))
+    if highest is not None and row.cv_ci_high > highest:
+        end, bound, extreme = "upper", highest, "largest"
+    elif lowest is not None and row.cv_ci_low < lowest:
+        end, bound, extreme = "lower", lowest, "smallest"
+    else:
+        return ""
+    return f"; its {end} end passes {bound:g}, the {extreme} possible value: read it as {bound:g}"
+
+
 def comparison_sentence(row, positive=None) -> str:
     """The sentence of one row of ``test_scores.csv``."""
     name = metric_label(row.metric, positive)
@@ -54,7 +68,7 @@ def comparison_sentence(row, positive=None) -> str:
     if not math.isfinite(row.cv_mean):
         return f"{row.model}: {held}; no cross-validated estimate to compare with."
     cv = (f"cross-validated estimate {_number(row.cv_mean)} "
-          f"({_interval(row.cv_ci_low, row.cv_ci_high)})")
+          f"({_interval(row.cv_ci_low, row.cv_ci_high)}{_past_bound(row)})")
     both = all(math.isfinite(v) for v in (row.ci_low, row.ci_high, row.cv_ci_low,
                                           row.cv_ci_high))
     draw = "one test set is one draw of rows"
