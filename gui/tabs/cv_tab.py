@@ -306,8 +306,7 @@ class CVTab(QWidget):
         layout.setContentsMargins(6, 0, 0, 0)
         layout.addWidget(self.store.bar)
         self.progress_bar = QProgressBar(panel)
-        self.progress_bar.setFormat("fit %v of %m")
-        self.progress_bar.setValue(0)
+        self._show_no_run()
         self.time_label = QLabel("Not run yet.", panel)
         self.time_label.setStyleSheet("color: #333;")
         layout.addWidget(self.progress_bar)
@@ -367,9 +366,16 @@ class CVTab(QWidget):
             self.live_plot.reset("The data or the models changed since the last run. "
                                  "Press Run to cross-validate them.")
             self.log.clear()
-            self.progress_bar.setValue(0)
+            self._show_no_run()
             self.time_label.setText("Not run with the current data and models yet.")
         self._update_buttons()
+
+    def _show_no_run(self) -> None:
+        """An empty bar that says so: not Qt's default "0 of 100", nor the last run's
+        count, which the current data and models need not have."""
+        self.progress_bar.setFormat("no run yet")
+        self.progress_bar.setRange(0, 1)
+        self.progress_bar.setValue(0)
 
     def _on_dataset_changed(self, _dataset) -> None:
         self._forget_last_run()
@@ -633,6 +639,7 @@ class CVTab(QWidget):
         job.progressed.connect(self._on_progress)
         job.failed_with.connect(self._on_failed)
         job.cancelled.connect(self._on_cancelled)
+        self.progress_bar.setFormat("fit %v of %m")
         self.progress_bar.setRange(0, total)
         self.progress_bar.setValue(0)
         self.time_label.setText("Starting…")
@@ -662,6 +669,7 @@ class CVTab(QWidget):
             self.time_label.setText("Cancelling…")
 
     def _on_progress(self, progress) -> None:
+        self.progress_bar.setFormat("fit %v of %m")
         self.progress_bar.setRange(0, progress.total)
         self.progress_bar.setValue(progress.done)
         self.time_label.setText(progress_text(progress, format_seconds(progress.elapsed),

@@ -42,6 +42,7 @@ def test_loaded_experiment_shows_in_the_widgets(tab):
 
 
 def test_seed_example_runs_and_shows_every_fold(tab, qtbot, monkeypatch):
+    assert tab.progress_bar.text() == "no run yet"          # not Qt's "0 of 100"
     seed_state(tab.state)                 # the full 10 x 10 run is in test_main_window.py
     tab.repeats_box.setValue(2)
     with run_succeeds(qtbot, tab):
@@ -49,7 +50,7 @@ def test_seed_example_runs_and_shows_every_fold(tab, qtbot, monkeypatch):
     result = tab.state.result
     assert list(result.summary["model"]) == ["linear", "2_poly", "3_poly", "rbf"]
     assert result.experiment.cv.n_repeats == 2
-    assert tab.progress_bar.value() == 80
+    assert tab.progress_bar.value() == 80 and tab.progress_bar.text() == "fit 80 of 80"
     assert "No fold failed" in tab.log.toPlainText()
     tab.state.renderer.flush()                # the after-run strip is drawn in turns
     assert tab.live_plot.fold_points.isVisible()
@@ -196,6 +197,7 @@ def test_the_last_run_is_forgotten_when_the_data_changes(tab, qtbot):
     assert tab.log.toPlainText() and tab.time_label.text().startswith("Done")
     tab.state.set_dataset(load_builtin("iris"))
     assert tab.log.toPlainText() == "" and tab.progress_bar.value() == 0
+    assert tab.progress_bar.text() == "no run yet"      # not the last run's "fit 0 of 3"
     assert "Not run with the current data" in tab.time_label.text()
 
 
