@@ -160,6 +160,20 @@ def test_identifier_with_repeats_is_suggested_as_groups():
     assert "groups_suggested" in CODES
 
 
+def test_matched_sets_are_suggested_as_groups():
+    """R's infert (a matched case-control study): each ``stratum`` is one case and two
+    controls matched on age, parity and education, so its rows belong together."""
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame({"stratum": np.repeat(np.arange(1, 41), 3),
+                          "age": np.repeat(rng.integers(21, 44, 40), 3),
+                          "induced": rng.integers(0, 3, 120),
+                          "case": np.tile([1, 0, 0], 40)})
+    frame["pair"] = np.arange(120) // 2
+    ds = dataset_from_frame(frame, "case")
+    suggested = {n.fields["column"] for n in ds.notes if n.code == "groups_suggested"}
+    assert suggested == {"stratum", "pair"}                  # not "age", a measurement
+
+
 def test_no_suggestion_for_measurements_or_few_categories():
     rng = np.random.default_rng(1)
     frame = pd.DataFrame({"colour": rng.choice(["red", "blue", "green"], 90),

@@ -27,8 +27,11 @@ SUGGEST_MIN_TEXT_VALUES = 20
 SUGGEST_MIN_VALUES = 5
 _ID_WORDS = re.compile(r"(^|[^a-z])(id|ids|subject|subj|patient|participant|person|user|"
                        r"customer|client|animal|individual|household|family|session|site|"
-                       r"hospital|school|donor|mouse|speaker|image|identifier)([^a-z]|$)",
-                       re.IGNORECASE)
+                       r"hospital|school|donor|mouse|speaker|image|identifier|"
+                       # matched designs and shared origins: a case-control study's matched
+                       # sets (R's infert: "stratum"), twins, batches, litters, centres
+                       r"stratum|strata|pair|matched|set|cluster|batch|litter|herd|clinic|"
+                       r"center|centre)([^a-z]|$)", re.IGNORECASE)
 _CAMEL_ID = re.compile(r"[a-z](Id|ID)$")
 #: Fewest rows repeating a value of a column named like an identifier, to suggest it.
 SUGGEST_MIN_REPEATS = 5
@@ -95,7 +98,7 @@ def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
     A column is suggested when it holds text or whole numbers, no missing value, at least
     :data:`SUGGEST_MIN_VALUES` values, at most 50 rows per value on average, and is not a
     date (:func:`looks_like_dates`), and either its name looks like an identifier (id,
-    subject, patient, PatientID, ...; :func:`id_like_name`) and at least
+    subject, patient, PatientID, or a matched set, stratum, batch, ...; :func:`id_like_name`) and at least
     :data:`SUGGEST_MIN_REPEATS` rows repeat a value (the biopsy data's patient ``ID``:
     645 ids for 699 rows), or it is text with at least :data:`SUGGEST_MIN_TEXT_VALUES`
     values and 2 or more rows per value on average. Nothing is changed: the user decides
