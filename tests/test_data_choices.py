@@ -63,6 +63,21 @@ def test_default_target_is_the_last_column_when_sensible():
     assert "target column not given; using the last column, 'species'" in map(str, ds.notes)
 
 
+def test_an_identifier_last_is_not_taken_for_classes():
+    """R's sleep data (write.csv's row numbers left out): extra, group, ID. Each of ten
+    subjects took both drugs, so the classes are the group and ID names the subject."""
+    frame = pd.DataFrame({"extra": [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0,
+                                    1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4],
+                          "group": [1] * 10 + [2] * 10, "ID": list(range(1, 11)) * 2})
+    ds = dataset_from_frame(frame)
+    assert ds.target == "group"
+    note = next(n for n in ds.notes if n.code == "target_chosen")
+    assert note.fields["column"] == "group" and "holds identifiers" in note.fields["problem"]
+    assert [n.fields["column"] for n in ds.notes if n.code == "groups_suggested"] == ["ID"]
+    only_ids = pd.DataFrame({"x": np.linspace(0, 1, 20), "subject_id": list("abcd") * 5})
+    assert dataset_from_frame(only_ids).target == "subject_id"     # nothing else could be
+
+
 def test_years_are_not_taken_for_classes():
     ds = dataset_from_frame(_penguins())              # the last column is 'year'
     assert ds.target == "sex"

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from engine.input.csv_values import visible
+from engine.input.groups import names_an_identifier
 from engine.foundation.notes import Note
 from engine.input.text_values import distinct_texts, per_row, stripped
 
@@ -112,7 +113,9 @@ def _median_of(rows: np.ndarray, per_value: list) -> float:
 
 def choose_target(frame: pd.DataFrame, excluded: Sequence = ()) -> tuple:
     """The column to predict when none is named: the last one if sensible, else the
-    nearest sensible one from the right.
+    nearest sensible one from the right. A column named as identifiers (``ID``,
+    ``patient_id``, ``PatientID``) is taken only when no other column looks like classes: R's
+    ``sleep`` data ends with the subjects' ``ID``, and the classes are its ``group``.
 
     Parameters
     ----------
@@ -133,19 +136,46 @@ def choose_target(frame: pd.DataFrame, excluded: Sequence = ()) -> tuple:
     if not candidates:
         raise ValueError("no columns are left to predict")
     last = candidates[-1]
-    why = target_problem(frame[last])
+    found = {}
+
+    def problem(column):          # computed only for the columns looked at, once each
+        if column not in found:
+            found[column] = target_problem(frame[column])
+        return found[column]
+
+    why = problem(last) or _identifier_problem(last)
     if why is None:
-        return last, Note("target_chosen", f"target column not given; using the last column, "
-                          f"{last!r}", {"column": last, "last_column": last, "problem": None})
-    for column in reversed(candidates[:-1]):
-        if target_problem(frame[column]) is None:
-            return column, Note("target_chosen", f"target column not given; the last column, "
-                                f"{last!r}, does not look like classes ({why}); using "
-                                f"{column!r}, the nearest column from the right that does "
-                                "(name the target to choose another)",
-                                {"column": column, "last_column": last, "problem": why})
+        return last, _chosen(last, last, None)
+    # columns named like identifiers come last: taken only when no other looks like classes
+    others = list(reversed(candidates[:-1]))
+    for column in [c for c in others if not _identifier_problem(c)]:
+        if problem(column) is None:
+            return column, _chosen(column, last, why)
+    if problem(last) is None:
+        return last, _chosen(last, last, None)
+    for column in others:
+        if problem(column) is None:
+            return column, _chosen(column, last, problem(last))
     raise ValueError(f"no column looks like classes to predict (the last column, {last!r}: "
                      f"{why}); name the target column (\"target\": COLUMN)")
+
+
+def _chosen(column, last, why) -> Note:
+    if why is None:
+        return Note("target_chosen", f"target column not given; using the last column, "
+                    f"{last!r}", {"column": last, "last_column": last, "problem": None})
+    return Note("target_chosen", f"target column not given; the last column, {last!r}, does "
+                f"not look like classes ({why}); using {column!r}, the nearest column from the "
+                "right that does (name the target to choose another)",
+                {"column": column, "last_column": last, "problem": why})
+
+
+def _identifier_problem(column) -> Optional[str]:
+    """Why a column named as identifiers (``ID``, ``patient_id``, ``PatientID``, ...;
+    :func:`engine.input.groups.names_an_identifier`) is a poor guess for the classes."""
+    if names_an_identifier(str(column)):
+        return "its name says it holds identifiers, not classes"
+    return None
 
 
 def positive_class(classes: Sequence, counts: Sequence[int], pos_label=None) -> tuple:

@@ -30,9 +30,10 @@ _ID_WORDS = re.compile(r"(^|[^a-z])(id|ids|subject|subj|patient|participant|pers
                        r"hospital|school|donor|mouse|speaker|image|identifier|"
                        # matched designs and shared origins: a case-control study's matched
                        # sets (R's infert: "stratum"), twins, batches, litters, centres
-                       r"stratum|strata|pair|matched|set|cluster|batch|litter|herd|clinic|"
+                       r"stratum|strata|pair|cluster|batch|litter|herd|clinic|"
                        r"center|centre)([^a-z]|$)", re.IGNORECASE)
 _CAMEL_ID = re.compile(r"[a-z](Id|ID)$")
+_ID_ONLY = re.compile(r"(^|[^a-z])(id|ids|identifier)([^a-z]|$)", re.IGNORECASE)
 #: Fewest rows repeating a value of a column named like an identifier, to suggest it.
 SUGGEST_MIN_REPEATS = 5
 #: How many different values :func:`looks_like_dates` reads.
@@ -134,6 +135,13 @@ def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
                               "optimistic", {"column": column, "n_values": n_values,
                                              "rows_per_value": round(per_value, 2)}))
     return notes
+
+
+def names_an_identifier(name: str) -> bool:
+    """Whether a column's name says outright that it holds identifiers: ``ID``, ``ids``,
+    ``patient_id``, ``PatientID``, ``identifier`` (narrower than :func:`id_like_name`,
+    whose ``family`` or ``site`` can also name classes)."""
+    return bool(_ID_ONLY.search(name) or _CAMEL_ID.search(name))
 
 
 def id_like_name(name: str) -> bool:
