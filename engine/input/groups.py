@@ -99,8 +99,8 @@ def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
     A column is suggested when it holds text or whole numbers, no missing value, at least
     :data:`SUGGEST_MIN_VALUES` values, at most 50 rows per value on average, and is not a
     date (:func:`looks_like_dates`), and either its name looks like an identifier (id,
-    subject, patient, PatientID, or a matched set, stratum, batch, ...; :func:`id_like_name`) and at least
-    :data:`SUGGEST_MIN_REPEATS` rows repeat a value (the biopsy data's patient ``ID``:
+    subject, patient, PatientID, or a stratum, pair, batch, ...; :func:`id_like_name`)
+    and at least :data:`SUGGEST_MIN_REPEATS` rows repeat a value (the biopsy data's patient ``ID``:
     645 ids for 699 rows), or it is text with at least :data:`SUGGEST_MIN_TEXT_VALUES`
     values and 2 or more rows per value on average. Nothing is changed: the user decides
     whether the rows belong together.
