@@ -304,7 +304,8 @@ def load_run(store, run_id: int, dataset=None, n_jobs: int = 1):
     """Rebuild a stored run's results without refitting its cross-validation.
 
     A generator like :func:`run_experiment`: every fit is read from the
-    store (ALOOCV and calibration, when the experiment asks for them, are computed again).
+    store (ALOOCV, calibration and the learning curves' refits, when the experiment asks
+    for them, are computed again).
 
     Parameters
     ----------
