@@ -136,26 +136,20 @@ def choose_target(frame: pd.DataFrame, excluded: Sequence = ()) -> tuple:
     if not candidates:
         raise ValueError("no columns are left to predict")
     last = candidates[-1]
-    found = {}
-
-    def problem(column):          # computed only for the columns looked at, once each
-        if column not in found:
-            found[column] = target_problem(frame[column])
-        return found[column]
-
-    why = problem(last) or _identifier_problem(last)
+    last_problem = target_problem(frame[last])
+    why = last_problem or _identifier_problem(last)
     if why is None:
         return last, _chosen(last, last, None)
-    # columns named like identifiers come last: taken only when no other looks like classes
+    # columns named as identifiers come last: taken only when no other looks like classes
     others = list(reversed(candidates[:-1]))
     for column in [c for c in others if not _identifier_problem(c)]:
-        if problem(column) is None:
+        if target_problem(frame[column]) is None:
             return column, _chosen(column, last, why)
-    if problem(last) is None:
+    if last_problem is None:
         return last, _chosen(last, last, None)
-    for column in others:
-        if problem(column) is None:
-            return column, _chosen(column, last, problem(last))
+    for column in [c for c in others if _identifier_problem(c)]:
+        if target_problem(frame[column]) is None:
+            return column, _chosen(column, last, last_problem)
     raise ValueError(f"no column looks like classes to predict (the last column, {last!r}: "
                      f"{why}); name the target column (\"target\": COLUMN)")
 

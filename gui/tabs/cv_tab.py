@@ -669,7 +669,6 @@ class CVTab(QWidget):
             self.time_label.setText("Cancelling…")
 
     def _on_progress(self, progress) -> None:
-        self.progress_bar.setFormat("fit %v of %m")
         self.progress_bar.setRange(0, progress.total)
         self.progress_bar.setValue(progress.done)
         self.time_label.setText(progress_text(progress, format_seconds(progress.elapsed),
