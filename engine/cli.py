@@ -263,16 +263,20 @@ def _model_files(result, save: bool) -> dict:
 
 def predict(argv=None) -> int:
     """``honest-eval predict MODEL_FILE DATA_FILE --out PREDICTIONS.csv``: apply a saved
-    model to a data file; returns the exit status (2 with one ``error:`` line for bad
-    input)."""
+    model to a data file; returns the exit status (2 with one ``error:`` line for every
+    refusal or failure, never a traceback)."""
     parser = _Parser(prog="honest-eval predict",
                      description="Apply a saved model (model_NAME.skops of a result folder) "
-                                 "to a data file and write its predictions as CSV. A model "
-                                 "file can run code when loaded: load only files you trust.")
+                                 "to a data file and write its predictions as CSV. Only the "
+                                 "types and functions the app writes are loaded; use model "
+                                 "files from people you trust.")
     parser.add_argument("model", help="the saved model (model_NAME.skops)")
     parser.add_argument("data", help="the data file (CSV, ARFF or Excel) with the training "
                                      "data's feature columns")
-    parser.add_argument("--out", required=True, help="the CSV file of predictions to write")
+    parser.add_argument("--out", required=True,
+                        help="the CSV file of predictions to write: a new file or a regular "
+                             "file (replaced), not the data or model file, in a folder "
+                             "that exists")
     parser.add_argument("--sheet", help="the sheet of an Excel workbook")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     from engine.runs.heldout.saved import predict_file
@@ -283,6 +287,10 @@ def predict(argv=None) -> int:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"cannot write {args.out}: {_reason(exc)}")
+    except MemoryError:
+        return _fail("predicting ran out of memory; predict a part of the rows at a time")
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback
+        return _fail(f"predicting failed: {type(exc).__name__}: {exc}")
     _say(f"wrote {len(table)} predictions to {os.path.abspath(args.out)}")
     return EXIT_OK
 

@@ -45,6 +45,23 @@ CODES = {
     "groups_one_group_class": "a class occurs in a single group [class]",
     # ---- reading data (engine.input.data, engine.input.arff)
     "data_no_rows": "the data file has column names but no row of data [path]",
+    # ---- saved models and predict (engine.runs.heldout.saved)
+    "model_unreadable": "the model file cannot be read: missing, a folder, pipe or device, "
+                        "or not readable [path, detail]",
+    "model_too_large": "the model file or what it unpacks to is larger than the limit or "
+                       "the memory available [path, size, limit]",
+    "model_foreign": "the file is not a model file saved by honest-eval [path, detail]",
+    "model_untrusted": "the model file names a type or function the app does not write "
+                       "(it could run code); nothing in it was built [path, types]",
+    "model_record": "a field of the saved model is missing or wrong [path, field, detail]",
+    "model_failed": "the model failed while predicting [path, detail]",
+    "predict_data": "the data file cannot be read or does not fit the model [path, detail]",
+    "predict_memory": "predicting would take more memory than is available [path, needed, "
+                      "available]",
+    "predict_out_kind": "the output path exists and is not a regular file [path, kind]",
+    "predict_out_is_input": "the output path is the data file or the model file [path, "
+                            "input]",
+    "predict_out_folder": "the folder of the output file does not exist [path, folder]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

@@ -3,13 +3,15 @@
 With ``"save_models": true`` (or ``--save-models``) each model fitted on all training
 rows is written into the result folder as ``model_NAME.skops`` with
 :func:`skops.io.dumps`, together with what predicting needs (the feature columns and
-their kinds, the classes, the target), and ``models_README.txt`` says how to use them and
-warns: **a model file can run code when it is loaded; load only files you trust**.
-:func:`load_model` loads a file only when every type in it is one of scikit-learn's,
-imbalanced-learn's, NumPy's, SciPy's or Python's own (:func:`skops.io.get_untrusted_types`),
-and refuses anything else, naming it. :func:`predict_file` applies a model to a data file
+their kinds, the classes, the target), and ``models_README.txt`` says how to use them.
+:func:`load_model` loads a file only when it is a regular file within bounds and every
+type and function in it is on the exact list of what the app writes
+(:mod:`engine.runs.heldout.model_types`, checked before anything is built), and its
+fields are as the app writes them. :func:`predict_file` applies a model to a data file
 (its columns checked as the held-out test file's are) and writes a CSV table of the
-predicted class and the probability of each class (or the decision value).
+predicted class and the probability of each class (or the decision value) to a new or
+regular file that is neither input, in a folder that exists. Every refusal is an
+:class:`~engine.foundation.errors.EngineError`.
 """
 from __future__ import annotations
 
@@ -19,20 +21,20 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
-from engine.input.data_checks import visible_columns
+from engine.foundation.errors import EngineError
 from engine.foundation.notes import Note
+from engine.input.data_checks import visible_columns
 from engine.input.readers import read_table
 from engine.output.tables import write_csv
 from engine.runs.heldout.test_file import check_imputation, test_features
 
 #: What the ``format`` entry of a saved model says.
 FORMAT = "honest-eval final model 1"
-#: Module prefixes of the types a saved model may hold.
-TRUSTED_PREFIXES = ("sklearn.", "imblearn.", "numpy.", "scipy.", "builtins.", "collections.")
-WARNING = ("A model file can run code on your computer when it is loaded. Load only model "
-           "files you made yourself or got from someone you trust; honest-eval loads a file "
-           "only when every type in it is one of scikit-learn's, imbalanced-learn's, NumPy's, "
-           "SciPy's or Python's own, and refuses the rest.")
+WARNING = ("honest-eval loads a model file only when every type and function in it is one "
+           "the app itself writes, and refuses any other before building anything, so a "
+           "file cannot name code to run. A file made by someone else can still hold a "
+           "model that predicts what its maker chose, or whose numbers make the prediction "
+           "fail: use model files you made yourself or got from someone you trust.")
 README = f"""honest-eval: saved final models
 
 Each model_NAME.skops file holds one model of this run, fitted on all training rows
@@ -47,7 +49,7 @@ class for every row of DATA_FILE, which needs the training data's feature column
 
 or File > Predict... in the app.
 
-WARNING: {WARNING}
+Model files: {WARNING}
 """
 
 
@@ -105,40 +107,35 @@ def saved_note(files: dict):
     """The ``models_saved`` note: which model files were written, and the warning."""
     models = sorted(name for name in files if name.endswith(".skops"))
     return Note("models_saved", f"saved {len(models)} final model(s) fitted on all training "
-                "rows (" + ", ".join(models) + "; see models_README.txt); a model file can "
-                "run code when it is loaded: load only files you trust", {"files": models})
+                "rows (" + ", ".join(models) + "; see models_README.txt); use model files "
+                "only from people you trust", {"files": models})
 
 
 def load_model(path: str) -> dict:
-    """A saved model's record (:func:`model_record`), its types checked first.
+    """A saved model's record (:func:`model_record`), checked before and after loading.
+
+    The file is read within bounds and every node of its ``schema.json`` is checked
+    against the exact list of :mod:`engine.runs.heldout.model_types` before any object
+    is built (:func:`engine.runs.heldout.model_archive.read_archive`); skops then trusts
+    exactly those types; the record's fields are checked last
+    (:func:`engine.runs.heldout.model_record.check_record`).
 
     Raises
     ------
-    ValueError
-        The file cannot be read, is not a saved model of this app, or holds a type that is
-        not trusted (named).
+    EngineError
+        ``model_unreadable``, ``model_too_large``, ``model_foreign``, ``model_untrusted``
+        or ``model_record`` (a ValueError: one line).
     """
+    from engine.runs.heldout.model_archive import foreign, read_archive
+    from engine.runs.heldout.model_record import check_record
+
+    data, trusted = read_archive(path)
     sio = skops_io()
     try:
-        untrusted = sio.get_untrusted_types(file=path)
-    except OSError as exc:
-        raise ValueError(f"cannot read the model file {path}: {exc.strerror or exc}") from None
-    except Exception as exc:  # noqa: BLE001 - not a skops file
-        raise ValueError(f"{path} is not a model file saved by honest-eval "
-                         f"({type(exc).__name__})") from None
-    refused = [t for t in untrusted if not t.startswith(TRUSTED_PREFIXES)]
-    if refused:
-        raise ValueError(f"the model file {path} holds types that are not scikit-learn's or "
-                         f"NumPy's ({', '.join(refused[:3])}); it is not loaded: load only "
-                         "model files you trust")
-    try:
-        record = sio.load(path, trusted=untrusted)
-    except Exception as exc:  # noqa: BLE001
-        raise ValueError(f"the model file {path} cannot be loaded: {type(exc).__name__}: "
-                         f"{exc}") from None
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise ValueError(f"{path} is not a model file saved by honest-eval")
-    return record
+        record = sio.loads(data, trusted=trusted)
+    except (Exception, RecursionError) as exc:  # noqa: BLE001 - any failure: refused
+        raise foreign(path, f"it cannot be loaded: {type(exc).__name__}") from None
+    return check_record(record, path, FORMAT)
 
 
 def training_shape(record: dict):
@@ -150,50 +147,110 @@ def training_shape(record: dict):
                            is_plain_numeric=lambda: plain)
 
 
-def predictions(record: dict, frame: pd.DataFrame, path: str = "the data file") -> pd.DataFrame:
+def predictions(record: dict, frame: pd.DataFrame, path: str = "the data file",
+                model_path: str = "the model file") -> pd.DataFrame:
     """The model's predictions for every row of ``frame`` (a data file as read).
 
     Columns: ``row`` (0-based position in the file), ``predicted`` (the class label), then
     ``p_<class>`` for each class (with ``predict_proba``), else ``decision``.
-    """
 
-    shape = training_shape(record)
-    frame, _ = visible_columns(frame)
-    X = test_features(frame, shape, path)
-    if not len(X):
-        raise ValueError(f"the data file {path} has no row to predict")
-    check_imputation(X, shape, path)
-    model = record["model"]
+    Raises
+    ------
+    EngineError
+        ``predict_data`` (the columns do not fit), ``predict_memory`` or ``model_failed``
+        (the model failed, or gave class codes or probabilities of the wrong shape).
+    """
+    from engine.runs.heldout.predict_checks import check_prediction_memory
+
+    X = _data_features(record, frame, path)
+    check_prediction_memory(record["model"], len(X), X.shape[1], path)
     matrix = X.to_numpy(dtype=float) if record["plain_numeric"] else X
-    classes = list(record["classes"])
-    codes = np.asarray(model.predict(matrix)).astype(int)
-    table = pd.DataFrame({"row": np.arange(len(X)),
-                          "predicted": [classes[c] for c in codes]})
+    try:
+        return _predicted_table(record, matrix, len(X))
+    except EngineError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a saved model's failure is the file's
+        raise EngineError("model_failed", {"path": model_path, "detail": type(exc).__name__},
+                          f"the model of {model_path} failed while predicting: "
+                          f"{type(exc).__name__}: {str(exc)[:300]}") from None
+
+
+def _data_features(record: dict, frame: pd.DataFrame, path: str) -> pd.DataFrame:
+    """The data file's feature columns, checked as a held-out test file's (the message
+    calls it the data file)."""
+    shape = training_shape(record)
+    try:
+        frame, _ = visible_columns(frame)
+        X = test_features(frame, shape, path)
+        if len(X):
+            check_imputation(X, shape, path)
+    except ValueError as exc:
+        text = str(exc).replace("the test file", "the data file").replace("test file",
+                                                                          "data file")
+        raise EngineError("predict_data", {"path": path, "detail": text}, text) from None
+    if not len(X):
+        raise EngineError("predict_data", {"path": path, "detail": "no row"},
+                          f"the data file {path} has no row to predict")
+    return X
+
+
+def _predicted_table(record: dict, matrix, n_rows: int) -> pd.DataFrame:
+    model, classes = record["model"], list(record["classes"])
+    codes = np.asarray(model.predict(matrix))
+    if codes.shape != (n_rows,) or not np.isin(codes, np.arange(len(classes))).all():
+        raise ValueError(f"it gave class codes outside 0..{len(classes) - 1} or not one per "
+                         "row")
+    table = pd.DataFrame({"row": np.arange(n_rows),
+                          "predicted": [classes[c] for c in codes.astype(int)]})
     if hasattr(model, "predict_proba"):
         proba = np.asarray(model.predict_proba(matrix), dtype=float)
+        if proba.shape != (n_rows, len(classes)):
+            raise ValueError(f"it gave probabilities of shape {proba.shape}")
         for index, label in enumerate(classes):
             table[f"p_{label}"] = proba[:, index]
     elif hasattr(model, "decision_function"):
         decision = np.asarray(model.decision_function(matrix), dtype=float)
-        if decision.ndim == 1:
+        if decision.ndim == 1 and decision.shape == (n_rows,):
             table["decision"] = decision
-        else:
+        elif decision.shape == (n_rows, len(classes)):
             for index, label in enumerate(classes):
                 table[f"decision_{label}"] = decision[:, index]
+        else:
+            raise ValueError(f"it gave decision values of shape {decision.shape}")
     return table
 
 
 def predict_file(model_path: str, data_path: str, out: str, **read_options) -> pd.DataFrame:
     """Apply a saved model to a data file and write the predictions to ``out`` (CSV,
-    atomically); returns the table."""
+    atomically); returns the table.
 
+    ``out`` is checked first and again just before writing
+    (:func:`engine.runs.heldout.predict_checks.check_out`): an absent path or a regular
+    file, neither input, in a folder that exists.
+
+    Raises
+    ------
+    EngineError
+        Every refusal, coded (a ValueError: one line).
+    """
+    from engine.runs.heldout.predict_checks import check_out
+
+    inputs = {"the data file": data_path, "the model file": model_path}
+    check_out(out, inputs)
     record = load_model(model_path)
     try:
         table = read_table(data_path, **{k: v for k, v in read_options.items()
                                          if v is not None})
     except OSError as exc:
-        raise ValueError(f"cannot read the data file {data_path}: "
-                         f"{exc.strerror or exc}") from None
-    result = predictions(record, table.frame, data_path)
+        raise EngineError("predict_data", {"path": data_path, "detail": exc.strerror or ""},
+                          f"cannot read the data file {data_path}: "
+                          f"{exc.strerror or exc}") from None
+    except ValueError as exc:
+        if isinstance(exc, EngineError):
+            raise
+        raise EngineError("predict_data", {"path": data_path, "detail": str(exc)},
+                          str(exc)) from None
+    result = predictions(record, table.frame, data_path, model_path)
+    check_out(out, inputs)
     write_csv(result, out)
     return result
