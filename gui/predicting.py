@@ -4,18 +4,22 @@ probability of each class to a CSV file, in a child process (a worker thread wai
 loading a model imports skops, which imports Dask, and an import on a worker thread raced
 with scipy on the GUI thread).
 
-The dialog is not modal and says, before anything is loaded, that a model file can run
-code when it is loaded: only files one trusts should be chosen (the engine also refuses
-files holding types other than scikit-learn's, NumPy's, SciPy's and Python's own)."""
+The dialog is not modal and says, before anything is loaded, what the engine checks in a
+model file (only the types and functions the app writes are loaded) and that files should
+come from people one trusts. "Write to" proposes ``DATA_predictions.csv`` beside the data
+file and follows the data field until the user edits it (nothing is proposed for a data
+file at the filesystem's root or without a folder); a folder that does not exist is made
+only when the user says so."""
 from __future__ import annotations
 
 import os
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
-                               QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout,
-                               QWidget)
+                               QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton,
+                               QVBoxLayout, QWidget)
 
+from engine.runs.heldout.predict_checks import out_folder
 from engine.runs.heldout.saved import WARNING, predict_file
 
 from .dataset_loading import FILE_FILTERS
@@ -30,13 +34,28 @@ INTRO = ("Apply a model saved by a run (with <b>Keep the final models</b>, or "
 
 
 def predictions_path(data_path: str) -> str:
-    """The proposed output file: ``DATA_predictions.csv`` beside the data file."""
-    stem = os.path.splitext(data_path)[0]
-    return f"{stem}_predictions.csv"
+    """The proposed output file: ``DATA_predictions.csv`` beside the data file; "" when
+    the data path has no file name, no folder, or is at the filesystem's root."""
+    folder, name = os.path.split(data_path.strip())
+    stem = os.path.splitext(name)[0]
+    if not stem or not folder or os.path.dirname(folder) == folder:
+        return ""
+    return os.path.join(folder, f"{stem}_predictions.csv")
+
+
+def ask_make_folder(parent, folder: str) -> bool:
+    """Ask whether to create the missing folder of the predictions file."""
+    answer = QMessageBox.question(parent, "Create the folder?",
+                                  f"The folder {folder} does not exist. Create it and write "
+                                  "the predictions there?",
+                                  QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
+    return answer == QMessageBox.Yes
 
 
 class PathRow(QWidget):
-    """A line edit with a "Choose…" button that asks for a file."""
+    """A line edit with a "Choose…" button that asks for a file (``chosen`` then)."""
+
+    chosen = Signal(str)
 
     def __init__(self, ask, parent=None):
         super().__init__(parent)
@@ -52,6 +71,7 @@ class PathRow(QWidget):
         path = ask(self)
         if path:
             self.edit.setText(path)
+            self.chosen.emit(path)
 
     def path(self) -> str:
         return self.edit.text().strip()
@@ -77,9 +97,12 @@ class PredictDialog(QDialog):
         self.data_row = PathRow(lambda w: QFileDialog.getOpenFileName(
             w, "Choose the data file", "", FILE_FILTERS)[0], self)
         self.out_row = PathRow(lambda w: QFileDialog.getSaveFileName(
-            w, "Write the predictions to", predictions_path(self.data_row.path() or
-                                                            "predictions"),
-            "CSV files (*.csv)")[0], self)
+            w, "Write the predictions to", self.out_row.path() or
+            predictions_path(self.data_row.path()), "CSV files (*.csv)")[0], self)
+        self.out_edited = False            # the user typed in "Write to": stop following
+        self.ask_folder = lambda folder: ask_make_folder(self, folder)
+        self.out_row.edit.textEdited.connect(self._out_typed)
+        self.out_row.chosen.connect(self._out_typed)
         self.data_row.edit.textChanged.connect(self._propose_out)
         form = QFormLayout()
         form.addRow("Saved model:", self.model_row)
@@ -102,15 +125,36 @@ class PredictDialog(QDialog):
         layout.addWidget(self.message)
         layout.addLayout(bottom)
 
+    def _out_typed(self, text: str) -> None:
+        self.out_edited = bool(text.strip())
+
     def _propose_out(self, data_path: str) -> None:
-        if data_path and not self.out_row.path():
+        """Follow the data field until the user edits "Write to" (or chooses a file)."""
+        if not self.out_edited:
             self.out_row.edit.setText(predictions_path(data_path))
 
     def set_paths(self, model: str, data: str, out: str = "") -> None:
         """Fill in the three files (the out file proposed from the data file if empty)."""
         self.model_row.edit.setText(model)
+        self.out_edited = bool(out)
         self.data_row.edit.setText(data)
         self.out_row.edit.setText(out or predictions_path(data))
+
+    def _folder_ready(self, out: str) -> bool:
+        """The folder of ``out`` exists, or the user agreed and it was made."""
+        folder = out_folder(out)
+        if os.path.isdir(folder):
+            return True
+        if not self.ask_folder(folder):
+            self.message.setText("Not predicted: the folder of “Write to” does not exist.")
+            return False
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as exc:
+            self.message.setText(f"Could not create {folder}: {exc.strerror or exc}"
+                                 .replace("<", "&lt;"))
+            return False
+        return True
 
     def start(self) -> None:
         """Predict in a child process (nothing happens while a prediction runs)."""
@@ -118,7 +162,7 @@ class PredictDialog(QDialog):
         if not (model and data and out):
             self.message.setText("Choose the saved model, the data file and where to write.")
             return
-        if self._job.running:
+        if self._job.running or not self._folder_ready(out):
             return
         job = Job.in_process(predict_file, (model, data, out), name="predict")
         job.succeeded.connect(lambda table: self._done(out, len(table)))

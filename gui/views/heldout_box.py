@@ -19,8 +19,8 @@ TIP = ("A file with the same columns as your data, never used to choose anything
        "cross-validation every model is fitted once on all your rows and scored once on it. "
        "One test set is one draw: a score a little below the cross-validated one is common.")
 SAVE_TIP = ("Keep each final model in the result folder (model_NAME.skops) to predict new "
-            "rows later (File → Predict…). A model file can run code when it is loaded: "
-            "share and load only files you trust.")
+            "rows later (File → Predict…). Only the types the app writes are loaded from a "
+            "model file; use files only from people you trust.")
 
 
 class HeldoutBox(QGroupBox):
