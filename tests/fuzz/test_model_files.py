@@ -198,23 +198,37 @@ def test_a_model_file_that_runs_code_is_refused_before_anything_is_built(make, f
 
 # ----------------------------------------------------------------------------- bombs
 
-def zip_of(members: dict) -> bytes:
+def zip_of(members: dict, compression=zipfile.ZIP_STORED) -> bytes:
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(buffer, "w", compression) as archive:
         for name, data in members.items():
             archive.writestr(name, data)
     return buffer.getvalue()
 
 
 def test_a_schema_that_unpacks_to_100_mb_is_refused_unread(files):
+    """A deflated member: the app stores its members uncompressed, so nothing can unpack
+    to more than the file holds."""
     folder, _, data_path = files
     bomb = folder / "model_bomb.skops"
-    bomb.write_bytes(zip_of({"schema.json": b" " * (100 * 1024 ** 2) + b"{}"}))
+    bomb.write_bytes(zip_of({"schema.json": b" " * (100 * 1024 ** 2) + b"{}"},
+                            zipfile.ZIP_DEFLATED))
     assert bomb.stat().st_size < 200_000
     status, err, peak = measured_predict(bomb, data_path, "--out", folder / "p.csv")
-    one_headless_error(status, err, "its schema.json is 105 MB", "limit for a model file")
+    one_headless_error(status, err, "'schema.json' is compressed")
     assert peak < BOMB_PEAK, peak
-    assert code_of(bomb) == "model_too_large"
+    assert code_of(bomb) == "model_foreign"
+
+
+def test_a_schema_over_its_limit_is_refused_unread(tmp_path, monkeypatch):
+    monkeypatch.setattr(model_archive, "MAX_SCHEMA_BYTES", 1000)
+    (tmp_path / "m.skops").write_bytes(zip_of({"schema.json": b" " * 1001 + b"{}"}))
+    with pytest.raises(EngineError, match="its schema.json is 1.0 KB, more than the limit"):
+        model_archive.read_archive(str(tmp_path / "m.skops"), available=10 ** 9)
+    with pytest.raises(EngineError, match=r"\(held 12 times\) is 12.0 KB, more than the "
+                                          r"memory available \(11.0 KB\)"):
+        monkeypatch.setattr(model_archive, "MAX_SCHEMA_BYTES", 10 ** 6)
+        model_archive.read_archive(str(tmp_path / "m.skops"), available=11_000)
 
 
 def declared_size(data: bytes, member: str, size: int) -> bytes:
@@ -420,9 +434,9 @@ def test_available_memory_bounds_the_archive_in_process(files):
     assert "sklearn.naive_bayes.GaussianNB" in trusted and len(trusted) == len(set(trusted))
 
 
-def test_deflate_sizes_are_read_from_the_directory_not_trusted_blindly(files):
-    """A member whose directory says 10 bytes but which unpacks to 1 MB is read no
-    further than 10 bytes: the archive is refused (its CRC fails), not read whole."""
+def test_a_member_larger_than_its_directory_says_is_not_read_whole(files):
+    """A member whose directory says 10 bytes but which holds 1 MB is read no further
+    than 10 bytes: the archive is refused (its CRC fails), not read whole."""
     folder = files[0]
     data = zip_of({"schema.json": b"{" + b" " * 1_000_000 + b"}"})
     (folder / "m.skops").write_bytes(declared_size(data, "schema.json", 10))

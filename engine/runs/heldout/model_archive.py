@@ -3,8 +3,9 @@
 :func:`read_archive` refuses, each with a coded error (:mod:`engine.foundation.errors`),
 anything but a regular file (a named pipe would block forever, a device never ends), a
 file or an unpacked archive larger than its limit or than the memory available, members
-skops does not write (only ``schema.json`` and numbered ``.npy`` arrays, stored or
-deflated, not encrypted), a ``schema.json`` that is not JSON, any node not on the exact
+the app does not write (only ``schema.json`` and numbered ``.npy`` arrays, stored
+uncompressed as :func:`skops.io.dumps` stores them, so nothing unpacks to more than the
+file holds), a ``schema.json`` that is not JSON, any node not on the exact
 list of :mod:`engine.runs.heldout.model_types`, and arrays whose header declares more
 values than the member holds or Python objects.  Only then are the bytes handed to skops,
 trusting exactly the checked types.  Qt-free.
@@ -40,7 +41,6 @@ SCHEMA_COPIES = 12
 #: Largest header of an ``.npy`` member (bytes).
 MAX_NPY_HEADER = 10_000
 _MEMBER = re.compile(r"[0-9]{1,40}\.npy")
-_COMPRESSIONS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
 
 
 def foreign(path: str, detail: str) -> EngineError:
@@ -143,8 +143,9 @@ def _checked_members(path: str, archive, available) -> dict:
         name = info.filename
         if name in members or not (name == "schema.json" or _MEMBER.fullmatch(name)):
             raise foreign(path, f"unexpected member {name[:80]!r}")
-        if info.flag_bits & 0x1 or info.compress_type not in _COMPRESSIONS:
-            raise foreign(path, f"member {name[:80]!r} is encrypted or oddly compressed")
+        if info.flag_bits & 0x1 or info.compress_type != zipfile.ZIP_STORED:
+            raise foreign(path, f"member {name[:80]!r} is compressed or encrypted, and the "
+                                "app stores its members uncompressed")
         members[name] = info
     if "schema.json" not in members:
         raise foreign(path, "no schema.json")
