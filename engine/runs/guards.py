@@ -58,6 +58,7 @@ from engine.evaluation.cv import feature_matrix, fit_and_score, make_splits
 from engine.foundation.machine import (BYTES_PER_VALUE, available_memory, count_text, format_bytes,
                                        format_seconds, whole_number, workers_for)
 from engine.foundation.param_caps import TREE_ITERATIONS, check_models
+from engine.runs.model_memory import fit_bytes
 from engine.runs.run_plan import plan_run
 from engine.evaluation.stats import compare_models
 from engine.evaluation.tuning import fits_per_fold
@@ -157,7 +158,9 @@ def check_run(experiment, dataset, n_jobs: int = 1,
              "predictions": predictions,
              "calibration": sum(part["calibration"] for part in each),
              "comparisons": len(datasets) * (n_pairs * BYTES_PER_PAIR
-                                             + 2 * len(models) ** 2 * BYTES_PER_VALUE)}
+                                             + 2 * len(models) ** 2 * BYTES_PER_VALUE),
+             "networks": max(fit_bytes(models, int(d.n_rows), _encoded_width(d),
+                                       len(d.classes)) for d in datasets) * workers}
     needed = int(sum(parts.values()))
     available = available_memory() if available is None else available
     assessment = Assessment(
@@ -221,9 +224,11 @@ def _min_train_rows(n_rows: int, cv) -> Optional[int]:
 _ADVICE = {"data": "use a sample of the rows, fewer columns or fewer --jobs",
            "predictions": "use fewer repeats or fewer models",
            "calibration": "use fewer calibration methods, repeats or models",
-           "comparisons": "compare fewer models (every pair is compared)"}
+           "comparisons": "compare fewer models (every pair is compared)",
+           "networks": "use smaller hidden layers (hidden_layer_sizes) or fewer --jobs"}
 _NAMES = {"data": "the data and its copies", "predictions": "out-of-fold predictions",
-          "calibration": "calibrated predictions", "comparisons": "pairwise comparisons"}
+          "calibration": "calibrated predictions", "comparisons": "pairwise comparisons",
+          "networks": "a neural network's fit"}
 
 
 def _memory_refusal(parts: dict, needed: int, available: int) -> str:

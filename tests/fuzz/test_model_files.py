@@ -10,6 +10,7 @@ with every type trusted, so the refusal is what stops them.  The bombs run headl
 child process whose own peak memory is measured.
 """
 import io
+import json
 import os
 import stat
 import subprocess
@@ -93,8 +94,8 @@ def code_of(path) -> str:
     return caught.value.code
 
 
-def measured_predict(*args, timeout: float = 120):
-    """``python main.py predict ARGS`` in a child of a small wrapper under the fuzz cap:
+def measured_predict(*args, timeout: float = 120, command: str = "predict"):
+    """``python main.py COMMAND ARGS`` in a child of a small wrapper under the fuzz cap:
     (exit status, stderr, the child's own peak resident memory in bytes)."""
     wrapper = ("import resource, subprocess, sys\n"
                "cap = int(sys.argv[1])\n"
@@ -107,7 +108,7 @@ def measured_predict(*args, timeout: float = 120):
                "print(done.returncode, peak)\n")
     env = dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     done = subprocess.run([sys.executable, "-c", wrapper, str(CAP_BYTES),
-                           os.path.join(ROOT, "main.py"), "predict", *map(str, args)],
+                           os.path.join(ROOT, "main.py"), command, *map(str, args)],
                           env=env, capture_output=True, text=True, timeout=timeout,
                           check=False)
     status, peak = map(int, done.stdout.split())
@@ -318,6 +319,20 @@ def test_layers_times_rows_beyond_the_memory_are_refused(tmp_path):
     assert "9.6 GB" in line, line
     assert peak < CAP_BYTES // 2, peak
     assert not (tmp_path / "p.csv").exists()
+
+
+def test_a_network_of_two_12000_unit_layers_is_refused_before_the_run(tmp_path):
+    """Within the parameter caps, yet 4.7 GB for its fit: refused by the run budget
+    before anything is fitted."""
+    experiment = tmp_path / "mlp.json"
+    experiment.write_text(json.dumps({
+        "dataset": {"builtin": "iris"}, "cv": {"n_splits": 2, "n_repeats": 1},
+        "models": [{"estimator": "MLPClassifier",
+                    "params": {"hidden_layer_sizes": [12000, 12000]}}]}))
+    status, err, peak = measured_predict(experiment, "--out", tmp_path / "out", "--quiet",
+                                         command="run")
+    one_headless_error(status, err, "a neural network's fit 4.7 GB", "smaller hidden layers")
+    assert peak < BOMB_PEAK, peak
 
 
 # ----------------------------------------------------------------------------- wrong records
