@@ -456,3 +456,74 @@ def test_a_member_larger_than_its_directory_says_is_not_read_whole(files):
     data = zip_of({"schema.json": b"{" + b" " * 1_000_000 + b"}"})
     (folder / "m.skops").write_bytes(declared_size(data, "schema.json", 10))
     assert code_of(folder / "m.skops") == "model_foreign"
+
+
+def test_class_codes_outside_the_classes_are_a_coded_failure():
+    from engine.runs.heldout.saved import predictions
+
+    class Wild(GaussianNB):                 # predicts a code the record has no class for
+        def predict(self, X):
+            return np.full(len(X), 7)
+
+    model, train = fitted(Wild())
+    record = model_record("wild", model, train)
+    with pytest.raises(EngineError, match=r"class codes outside 0\.\.1") as caught:
+        predictions(record, frame(5).drop(columns="t"), "new.csv", "model_wild.skops")
+    assert caught.value.code == "model_failed"
+    assert caught.value.fields == {"path": "model_wild.skops", "detail": "ValueError"}
+
+
+def nodes_of(schema) -> list:
+    found, stack = [], [schema]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if "__loader__" in item:
+                found.append(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def mutate(schema: dict, rng) -> dict:
+    """``schema`` with one node changed: another allowed loader, module or name, a key
+    removed or its content replaced."""
+    from engine.runs.heldout.model_types import ALLOWED
+
+    schema = json.loads(json.dumps(schema))
+    node = rng.choice(nodes_of(schema))
+    triple = sorted(ALLOWED)[rng.integers(len(ALLOWED))]
+    kind = rng.integers(5)
+    if kind < 3:
+        node[("__loader__", "__module__", "__class__")[kind]] = triple[kind]
+    elif kind == 3:
+        node.pop(sorted(node)[rng.integers(len(node))])
+    else:
+        node["content"] = [None, 7, "x", [], {}, "\"7\""][rng.integers(6)]
+    return schema
+
+
+def test_damaged_nodes_are_a_coded_refusal_or_a_coded_prediction_failure(files):
+    """One node of a saved model's schema changed at random, 300 times (as a hand-edited
+    file would be): each load gives a record or one EngineError, and each record that
+    loads predicts or fails with one EngineError -- never another exception."""
+    from engine.runs.heldout.saved import predictions
+
+    folder, model_path, data_path = files
+    with zipfile.ZipFile(model_path) as archive:
+        members = {n: archive.read(n) for n in archive.namelist()}
+    schema, rng, codes = json.loads(members["schema.json"]), np.random.default_rng(36), {}
+    rows = read_table(data_path).frame
+    for attempt in range(300):
+        path = folder / f"damaged_{attempt}.skops"
+        path.write_bytes(zip_of({**members, "schema.json": json.dumps(mutate(schema, rng))}))
+        try:
+            predictions(load_model(str(path)), rows, data_path, str(path))
+            codes["predicted"] = codes.get("predicted", 0) + 1
+        except EngineError as exc:
+            codes[exc.code] = codes.get(exc.code, 0) + 1
+        path.unlink()
+    assert set(codes) <= {"model_foreign", "model_record", "model_untrusted",
+                          "model_failed", "predict_data", "predicted"}, codes
+    assert codes.get("model_untrusted", 0) > 20 and codes.get("model_foreign", 0) > 20, codes
