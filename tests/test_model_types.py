@@ -110,3 +110,33 @@ def test_every_type_the_app_writes_is_allowed(app_types):
 @pytest.mark.slow
 def test_the_list_allows_nothing_the_app_does_not_write(app_types):
     assert ALLOWED - app_types == set()
+
+
+def test_a_model_skops_cannot_write_is_left_out_and_said(tmp_path):
+    """HistGradientBoosting with early stopping by a named scoring makes skops recurse
+    without end: the other models are saved, the README and the note name the one left
+    out (the run used to fail after its cross-validation)."""
+    from types import SimpleNamespace
+
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.naive_bayes import GaussianNB
+
+    from engine.runs.heldout.saved import load_model, saved_note
+
+    peer("skops")
+    train = dataset_from_frame(frames()["binary"], "t")
+    X = train.X.to_numpy(float)
+    boosted = HistGradientBoostingClassifier(early_stopping=True, scoring="accuracy",
+                                             max_iter=3).fit(X, train.y)
+    heldout = SimpleNamespace(models={"hgb": boosted, "nb": GaussianNB().fit(X, train.y)})
+    files = saved_model_files(heldout, train)
+    assert set(files) == {"model_nb.skops", "models_README.txt"}
+    assert files["models_README.txt"].decode().endswith(
+        "\nnot saved: hgb (skops could not write it: RecursionError)\n")
+    note = saved_note(files)
+    assert dict(note.fields) == {"files": ("model_nb.skops",),
+                                 "not_saved": ("hgb (skops could not write it: RecursionError)",)}
+    assert "1 could not be saved: hgb" in str(note)
+    (tmp_path / "model_nb.skops").write_bytes(files["model_nb.skops"])
+    np.testing.assert_array_equal(load_model(str(tmp_path / "model_nb.skops"))["model"]
+                                  .theta_, heldout.models["nb"].theta_)

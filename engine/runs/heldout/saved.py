@@ -91,24 +91,42 @@ def _plain(value):
     return value.item() if hasattr(value, "item") else value
 
 
+#: How ``models_README.txt`` lists a model skops could not write (one line each).
+NOT_SAVED = "not saved: "
+
+
 def saved_model_files(heldout, dataset) -> dict:
-    """``{file name: bytes}`` of every fitted final model, and ``models_README.txt``."""
+    """``{file name: bytes}`` of every fitted final model, and ``models_README.txt``.
+
+    A model skops cannot write (HistGradientBoosting with early stopping by a named
+    ``scoring`` makes it recurse without end) is left out, and the README lists it with
+    the reason, rather than the whole run failing after its cross-validation."""
     dumps = skops_io().dumps
     names = [name for name, model in heldout.models.items() if model is not None]
-    files = {}
+    files, failed = {}, []
     for name, file_name in model_file_names(names).items():
-        files[file_name] = dumps(model_record(name, heldout.models[name], dataset))
-    if files:
-        files["models_README.txt"] = README.encode("utf-8")
+        try:
+            files[file_name] = dumps(model_record(name, heldout.models[name], dataset))
+        except (Exception, RecursionError) as exc:  # noqa: BLE001 - skops' own limits
+            failed.append(f"{NOT_SAVED}{name} (skops could not write it: "
+                          f"{type(exc).__name__})")
+    if files or failed:
+        files["models_README.txt"] = "\n".join([README, *failed, ""]).encode("utf-8")
     return files
 
 
 def saved_note(files: dict):
-    """The ``models_saved`` note: which model files were written, and the warning."""
+    """The ``models_saved`` note: which model files were written (and which models could
+    not be, from ``models_README.txt``), and the warning."""
     models = sorted(name for name in files if name.endswith(".skops"))
-    return Note("models_saved", f"saved {len(models)} final model(s) fitted on all training "
-                "rows (" + ", ".join(models) + "; see models_README.txt); use model files "
-                "only from people you trust", {"files": models})
+    readme = files.get("models_README.txt", b"").decode("utf-8", "replace").splitlines()
+    missing = [line[len(NOT_SAVED):] for line in readme if line.startswith(NOT_SAVED)]
+    text = (f"saved {len(models)} final model(s) fitted on all training rows ("
+            + ", ".join(models) + "; see models_README.txt)")
+    if missing:
+        text += f"; {len(missing)} could not be saved: " + ", ".join(missing)
+    return Note("models_saved", text + "; use model files only from people you trust",
+                {"files": models, "not_saved": missing})
 
 
 def load_model(path: str) -> dict:
