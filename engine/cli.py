@@ -40,7 +40,7 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, no usage dump
-        sys.stderr.write(f"error: {one_line(message)} (see: honest-eval run --help)\n")
+        sys.stderr.write(f"error: {one_line(message)} (see: {self.prog} --help)\n")
         sys.exit(EXIT_BAD_INPUT)
 
 

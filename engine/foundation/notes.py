@@ -106,7 +106,7 @@ CODES = {
     "heldout_not_calibrated": "the held-out test scores the models as compared, without the "
                               "calibrated variants of the calibration block [methods]",
     "models_saved": "the final models were written to the result folder; load only files "
-                    "you trust [files]",
+                    "you trust [files, not_saved: the models skops could not write]",
     # ---- the grouping gap (engine.runs.grouping_gap)
     "grouping_gap": "the same models run with and without groups: what grouping changes, "
                     "in words [metric, model (largest gap), grouped_mean, ungrouped_mean, gap, "

@@ -527,3 +527,11 @@ def test_damaged_nodes_are_a_coded_refusal_or_a_coded_prediction_failure(files):
     assert set(codes) <= {"model_foreign", "model_record", "model_untrusted",
                           "model_failed", "predict_data", "predicted"}, codes
     assert codes.get("model_untrusted", 0) > 20 and codes.get("model_foreign", 0) > 20, codes
+
+
+def test_a_usage_error_of_predict_points_to_predicts_help(capsys):
+    with pytest.raises(SystemExit) as caught:
+        predict(["only_a_model.skops"])
+    assert caught.value.code == 2
+    line = refused(capsys, 2, "the following arguments are required: data, --out")
+    assert line.endswith("(see: honest-eval predict --help)")
