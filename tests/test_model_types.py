@@ -1,8 +1,9 @@
 """The allow-list of saved-model types is exact: every type, loader and function the app
 writes into a model file (every catalogue estimator; scaled, prepared, resampled, tuned and
 thresholded as the held-out run fits them; grouped inner folds; the parameters that change
-what a fitted model holds) is in :data:`engine.runs.heldout.model_types.ALLOWED`, and the
-list holds nothing the app does not write."""
+what a fitted model holds, such as class weights keyed by class code) is in
+:data:`engine.runs.heldout.model_types.ALLOWED`, and the list holds nothing the app does not
+write."""
 import io
 import json
 import zipfile
@@ -35,7 +36,8 @@ VARIANTS = [("KNeighborsClassifier", {"algorithm": "ball_tree"}),
             ("KNeighborsClassifier", {"p": 3}),
             ("MLPClassifier", {"solver": "sgd"}), ("MLPClassifier", {"solver": "lbfgs"}),
             ("GradientBoostingClassifier", {"loss": "exponential"}),
-            ("HistGradientBoostingClassifier", {"early_stopping": True})]
+            ("HistGradientBoostingClassifier", {"early_stopping": True}),
+            ("LogisticRegression", {"class_weight": {"0": 1, "1": 5}})]
 
 
 def frames() -> dict:

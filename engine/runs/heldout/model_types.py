@@ -80,7 +80,7 @@ _WRITTEN = {
     "SliceNode": {"builtins": "slice"},
     "TreeNode": {"sklearn.tree._tree": "Tree"},
     "TupleNode": {"builtins": "tuple"},
-    "TypeNode": {"builtins": "str", "numpy": "float64 int64"},
+    "TypeNode": {"builtins": "int str", "numpy": "float64 int64"},
 }
 #: The (``__loader__``, ``__module__``, ``__class__``) triples a saved model may hold.
 ALLOWED = frozenset((loader, module, name) for loader, modules in _WRITTEN.items()
