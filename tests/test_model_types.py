@@ -32,7 +32,9 @@ QUICK = {"RandomForestClassifier": {"n_estimators": 3}, "ExtraTreesClassifier": 
 VARIANTS = [("KNeighborsClassifier", {"algorithm": "ball_tree"}),
             ("KNeighborsClassifier", {"algorithm": "brute"}),
             ("KNeighborsClassifier", {"metric": "manhattan"}),
-            ("KNeighborsClassifier", {"metric": "chebyshev"}),
+            *[("KNeighborsClassifier", {"metric": metric}) for metric in (
+                "chebyshev", "braycurtis", "canberra", "dice", "hamming", "jaccard",
+                "rogerstanimoto", "russellrao", "sokalmichener", "sokalsneath")],
             ("KNeighborsClassifier", {"p": 3}),
             ("MLPClassifier", {"solver": "sgd"}), ("MLPClassifier", {"solver": "lbfgs"}),
             ("GradientBoostingClassifier", {"loss": "exponential"}),

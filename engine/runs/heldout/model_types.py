@@ -54,8 +54,11 @@ _WRITTEN = {
         "sklearn.impute._base": "SimpleImputer",
         "sklearn.linear_model._logistic": "LogisticRegression",
         "sklearn.linear_model._ridge": "RidgeClassifier",
-        "sklearn.metrics._dist_metrics": "ChebyshevDistance64 EuclideanDistance64 "
-                                         "ManhattanDistance64 MinkowskiDistance64",
+        "sklearn.metrics._dist_metrics": (
+            "BrayCurtisDistance64 CanberraDistance64 ChebyshevDistance64 DiceDistance64 "
+            "EuclideanDistance64 HammingDistance64 JaccardDistance64 ManhattanDistance64 "
+            "MinkowskiDistance64 RogersTanimotoDistance64 RussellRaoDistance64 "
+            "SokalMichenerDistance64 SokalSneathDistance64"),
         "sklearn.metrics._scorer": "_CurveScorer _Scorer",
         "sklearn.model_selection._classification_threshold": "TunedThresholdClassifierCV",
         "sklearn.model_selection._search": "GridSearchCV",
