@@ -535,3 +535,18 @@ def test_a_usage_error_of_predict_points_to_predicts_help(capsys):
     assert caught.value.code == 2
     line = refused(capsys, 2, "the following arguments are required: data, --out")
     assert line.endswith("(see: honest-eval predict --help)")
+
+
+def test_a_long_list_of_members_is_refused_before_zipfile_reads_it(tmp_path, monkeypatch):
+    """20,000 empty members: their list is 1.0 MB, read into about 11 MB of objects."""
+    members = {f"{i}.npy": b"" for i in range(20_000)}
+    (tmp_path / "m.skops").write_bytes(zip_of({"schema.json": b"{}", **members}))
+    monkeypatch.setattr(model_archive, "MAX_DIRECTORY_BYTES", 1_000_000)
+    with pytest.raises(EngineError, match="its list of members is 1.1 MB, more than the "
+                                          "limit") as caught:
+        model_archive.read_archive(str(tmp_path / "m.skops"), available=10 ** 9)
+    assert caught.value.code == "model_too_large"
+    monkeypatch.setattr(model_archive, "MAX_DIRECTORY_BYTES", 10 ** 7)
+    with pytest.raises(EngineError, match=r"\(held 12 times\) is 13.\d MB, more than the "
+                                          "memory available"):
+        model_archive.read_archive(str(tmp_path / "m.skops"), available=10 ** 7)

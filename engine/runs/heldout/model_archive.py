@@ -33,6 +33,10 @@ MAX_UNPACKED_BYTES = 4 * 1024 ** 3
 MAX_SCHEMA_BYTES = 64 * 1024 ** 2
 #: Most members in the archive.
 MAX_MEMBERS = 500_000
+#: Largest list of members (the zip's central directory, bytes): read into about 11 times
+#: its size of Python objects (measured) before any member can be counted.
+MAX_DIRECTORY_BYTES = 64 * 1024 ** 2
+DIRECTORY_COPIES = 12
 #: Times the unpacked arrays are held while loading (member bytes, then the array).
 ARRAY_COPIES = 2
 #: Bytes of Python objects per byte of parsed ``schema.json`` (measured about 6; doubled
@@ -70,6 +74,7 @@ def read_archive(path: str, available=None) -> tuple:
     """
     available = available_memory() if available is None else available
     data = _read_bytes(path, available)
+    _check_directory(path, data, available)
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, ValueError, OSError, EOFError) as exc:
@@ -131,6 +136,18 @@ def _check_size(path: str, what: str, size: int, available, copies: int,
     if available is not None and size * copies > available:
         raise _too_large(path, what + (f" (held {copies} times)" if copies > 1 else ""),
                          size * copies, available, "the memory available")
+
+
+def _check_directory(path: str, data: bytes, available) -> None:
+    """The zip's list of members is bounded before :mod:`zipfile` reads it whole."""
+    try:
+        end = zipfile._EndRecData(io.BytesIO(data))    # zipfile's own end-record reader
+    except (OSError, ValueError, EOFError):
+        end = None
+    if not end:
+        raise foreign(path, "not a zip archive")
+    _check_size(path, "its list of members", end[zipfile._ECD_SIZE], available,
+                DIRECTORY_COPIES, MAX_DIRECTORY_BYTES)
 
 
 def _checked_members(path: str, archive, available) -> dict:
