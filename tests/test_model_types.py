@@ -6,6 +6,8 @@ what a fitted model holds, such as class weights keyed by class code) is in
 write."""
 import io
 import json
+import os
+import tempfile
 import zipfile
 
 import numpy as np
@@ -18,7 +20,7 @@ from engine.foundation.progress import run_to_end
 from engine.input.data import dataset_from_frame
 from engine.runs.heldout import run_heldout
 from engine.runs.heldout.model_types import ALLOWED, schema_types
-from engine.runs.heldout.saved import saved_model_files
+from engine.runs.heldout.saved import load_model, saved_model_files
 from engine.runs.heldout.test_file import test_set_from_frame
 from tests.peers import peer
 
@@ -82,10 +84,16 @@ def written_types(frame, entries, **options) -> set:
     result = run_to_end(run_heldout(train, test, expand_models(entries, 0), ["accuracy"],
                                     n_resamples=5))
     found = set()
-    for name, data in saved_model_files(result, train).items():
-        if name.endswith(".skops"):
-            with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                found |= schema_types(json.loads(archive.read("schema.json")))
+    with tempfile.TemporaryDirectory() as folder:
+        for name, data in saved_model_files(result, train).items():
+            if name.endswith(".skops"):
+                with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                    found |= schema_types(json.loads(archive.read("schema.json")))
+                path = os.path.join(folder, name)
+                with open(path, "wb") as stream:
+                    stream.write(data)
+                loaded = load_model(path)             # every model the app writes loads
+                assert loaded["features"] == list(train.X.columns)
     return found
 
 

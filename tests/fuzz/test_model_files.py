@@ -550,3 +550,18 @@ def test_a_long_list_of_members_is_refused_before_zipfile_reads_it(tmp_path, mon
     with pytest.raises(EngineError, match=r"\(held 12 times\) is 13.\d MB, more than the "
                                           "memory available"):
         model_archive.read_archive(str(tmp_path / "m.skops"), available=10 ** 7)
+
+
+def test_a_model_asking_for_a_million_threads_is_refused(files, capsys):
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.preprocessing import StandardScaler
+
+    folder, _, data_path = files
+    model, train = fitted(Pipeline([("scale", StandardScaler()),
+                                    ("model", KNeighborsClassifier(n_jobs=1_000_000))]))
+    path = save(folder / "model_knn.skops", model_record("knn", model, train))
+    with pytest.raises(EngineError, match="n_jobs = 1,000,000 threads") as caught:
+        load_model(path)
+    assert caught.value.code == "model_record" and caught.value.fields["field"] == "model"
+    refused(capsys, predict([path, data_path, "--out", str(folder / "p.csv")]),
+            "beyond the app's caps")

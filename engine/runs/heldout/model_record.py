@@ -5,7 +5,9 @@ predicting needs.  :func:`check_record` refuses, with the coded error ``model_re
 naming the field, a record with other keys, a model of a type the app does not save at
 the top, classes that are not 2 or more distinct plain values, feature names or dtypes
 that are not what the app writes, and a model whose classes or feature count differ from
-the record's.  Qt-free.
+the record's, or whose parameters are beyond the app's caps
+(:func:`engine.foundation.param_caps.param_cap_problem`: threads, trees, iterations,
+layer sizes) -- a file cannot ask predict for a million threads.  Qt-free.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import re
 import numpy as np
 
 from engine.foundation.errors import EngineError
+from engine.foundation.param_caps import param_cap_problem
 
 #: The keys of a record, exactly.
 RECORD_KEYS = frozenset({"format", "name", "model", "target", "classes", "features",
@@ -120,3 +123,23 @@ def _check_model(record: dict, path: str) -> None:
     if width is not None and width != len(record["features"]):
         raise wrong(path, "model", f"takes {width} columns, not the "
                                    f"{len(record['features'])} features of the record")
+    for estimator in _estimators(model):
+        for pname, value in estimator.get_params(deep=False).items():
+            problem = param_cap_problem(type(estimator).__name__, pname, value)
+            if problem:
+                raise wrong(path, "model", f"has a parameter beyond the app's caps: {problem}")
+
+
+def _estimators(model) -> list:
+    """``model`` and the estimators it wraps (pipeline steps, the searched and the
+    chosen estimator, a threshold's estimator), at most 100."""
+    found, stack = [], [model]
+    while stack and len(found) < 100:
+        item = stack.pop()
+        if not hasattr(item, "get_params"):
+            continue
+        found.append(item)
+        stack += [step for _, step in getattr(item, "steps", [])]
+        stack += [getattr(item, key, None) for key in ("estimator", "estimator_",
+                                                        "best_estimator_")]
+    return found
