@@ -408,7 +408,10 @@ def test_out_on_a_named_pipe_or_a_folder_is_refused(files, capsys):
     folder = files[0]
     os.mkfifo(folder / "pipe")
     out_refused(capsys, files, folder / "pipe", "it is a named pipe (FIFO)")
+    os.symlink(folder / "pipe", folder / "link.csv")
+    out_refused(capsys, files, folder / "link.csv", "it is a named pipe (FIFO)")
     assert stat.S_ISFIFO(os.stat(folder / "pipe").st_mode)
+    assert os.path.islink(folder / "link.csv")
     (folder / "sub").mkdir()
     out_refused(capsys, files, folder / "sub", "it is a folder")
 
