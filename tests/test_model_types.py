@@ -21,7 +21,7 @@ from engine.input.data import dataset_from_frame
 from engine.runs.heldout import run_heldout
 from engine.runs.heldout.model_types import ALLOWED, schema_types
 from engine.runs.heldout.saved import load_model, saved_model_files
-from engine.runs.heldout.test_file import test_set_from_frame
+from engine.runs.heldout.test_file import test_set_from_frame as held_out_rows
 from tests.peers import peer
 
 #: Parameters that keep the fits quick without changing the types a model holds.
@@ -80,7 +80,7 @@ def model_entries(n_classes: int) -> list:
 
 def written_types(frame, entries, **options) -> set:
     train = dataset_from_frame(frame.iloc[:60].reset_index(drop=True), "t", **options)
-    test = test_set_from_frame(frame.iloc[60:].reset_index(drop=True), train)
+    test = held_out_rows(frame.iloc[60:].reset_index(drop=True), train)
     result = run_to_end(run_heldout(train, test, expand_models(entries, 0), ["accuracy"],
                                     n_resamples=5))
     found = set()
