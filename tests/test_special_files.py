@@ -80,3 +80,18 @@ def test_the_runner_refuses_them_as_csv_and_as_experiment_file(tmp_path):
                 assert not (tmp_path / "out").exists()
     finally:
         server.close()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="Linux /proc and /sys")
+def test_the_kernels_own_files_are_refused_also_through_a_link(tmp_path, alarm):
+    """/proc and /sys files are "regular" but have no size, and some block on read."""
+    os.symlink("/proc/kmsg", tmp_path / "kmsg.csv")
+    cases = [("/proc/self/status", "/proc"), (str(tmp_path / "kmsg.csv"), "/proc")]
+    if os.path.exists("/sys/kernel/mm/transparent_hugepage/enabled"):
+        cases.append(("/sys/kernel/mm/transparent_hugepage/enabled", "/sys"))
+    for path, root in cases:
+        with pytest.raises(ValueError) as info:
+            load_dataset({"csv": path, "target": "y"})
+        assert str(info.value) == (f"cannot open {path}: it is one of the system's own files "
+                                   f"(under {root}), whose reads can block or never end, not "
+                                   "a CSV file; give the path of a CSV file")

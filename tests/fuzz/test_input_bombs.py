@@ -150,6 +150,18 @@ def test_a_fifo_and_dev_zero(tmp_path, what):
         refused(tmp_path, "/dev/zero", "character device")
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="Linux /proc")
+def test_a_file_of_proc_is_refused_before_it_is_read(tmp_path):
+    """/proc's regular files have no size and some block on read (/proc/kmsg): refused by
+    where they are, also through a link of a data file's name."""
+    os.symlink("/proc/kmsg", tmp_path / "kmsg.csv")
+    refused(tmp_path, experiment_file(tmp_path, {"csv": "kmsg.csv"}),
+            "one of the system's own files (under /proc)", "not a CSV file")
+    refused(tmp_path, "/proc/self/status", "one of the system's own files (under /proc)",
+            "not an experiment file")
+
+
 # ----------------------------------------------------------------------------- settings
 
 @pytest.mark.parametrize("entry, place, fragment", [
