@@ -6,8 +6,11 @@ in exit 2 with one ``error:`` line that names what to change, never in "unexpect
 a traceback or the cap.  In-process Hypothesis tests then vary the sizes around each
 bound (workbook extents, ARFF widths, caps of the experiment's settings).
 """
+import contextlib
 import json
 import os
+import socket
+import threading
 import zipfile
 
 import numpy as np
@@ -201,6 +204,30 @@ def test_a_local_cluster_is_capped_like_jobs(tmp_path):
     assert (f"note: --cluster local:100000 is more than the {cores} core(s) of this computer: "
             f"using {cores}") in done.stderr
     assert (out / "fold_scores.csv").exists()
+
+
+@pytest.mark.slow
+def test_a_cluster_address_where_something_else_answers(tmp_path):
+    """A server that speaks first (SSH's banner; a web server's answer likewise) used to
+    become "unexpected failure (MemoryError: Unable to allocate 3.07 EiB)", exit 1."""
+    pytest.importorskip("distributed")
+    listener = socket.create_server(("127.0.0.1", 0))
+    address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+
+    def banner():
+        with contextlib.suppress(OSError):
+            while True:
+                connection, _ = listener.accept()
+                connection.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
+
+    threading.Thread(target=banner, daemon=True).start()
+    try:
+        refused(tmp_path, experiment_file(tmp_path), f"{address} is not a Dask scheduler",
+                "speaks another protocol", extra=("--cluster", address))
+    finally:
+        listener.close()
+    refused(tmp_path, experiment_file(tmp_path), "asks for TLS, which this program does not "
+            "support", extra=("--cluster", "tls://127.0.0.1:8786"))
 
 
 # ----------------------------------------------------------------------------- in process
