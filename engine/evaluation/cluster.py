@@ -162,7 +162,8 @@ def open_cluster(spec: ClusterSpec) -> Iterator[Cluster]:
     ValueError
         ``distributed`` is not installed; the scheduler cannot be reached within
         ``spec.timeout`` seconds; what answers is not a Dask scheduler
-        (:func:`engine.evaluation.scheduler_greeting.check_greeting`); it has no workers; or a worker cannot import the engine
+        (:func:`engine.evaluation.scheduler_greeting.check_greeting`); it has no workers;
+        or a worker cannot import the engine
         or runs another scikit-learn than this computer.
     """
     import_distributed()

@@ -45,6 +45,11 @@ CODES = {
     "groups_one_group_class": "a class occurs in a single group [class]",
     # ---- reading data (engine.input.data, engine.input.arff)
     "data_no_rows": "the data file has column names but no row of data [path]",
+    # ---- the held-out test file (engine.runs.heldout.test_file)
+    "heldout_is_training": "the test file is the training file itself [path, training, "
+                           "how: 'same_file' or 'same_content']",
+    "heldout_mostly_training": "more than half the test file's rows are rows of the "
+                               "training data [path, n_shared, n_rows]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

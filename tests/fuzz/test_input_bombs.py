@@ -165,6 +165,20 @@ def test_a_file_of_proc_is_refused_before_it_is_read(tmp_path):
             "not an experiment file")
 
 
+@pytest.mark.slow
+def test_the_training_file_given_as_the_held_out_test(tmp_path):
+    """It was accepted and reported as a held-out AUC of 0.9996; a file of mostly its rows
+    likewise."""
+    rows = [f"{i % 7},{(i * 3) % 11},{'x' if i % 2 else 'y'}" for i in range(60)]
+    write_rows(tmp_path / "train.csv", "a,b,label", rows)
+    write_rows(tmp_path / "most.csv", "a,b,label", rows[:40] + ["99,99,x"] * 10)
+    dataset = {"csv": "train.csv", "target": "label"}
+    refused(tmp_path, experiment_file(tmp_path, dataset, test={"file": "train.csv"}),
+            "the test file train.csv is the training file itself")
+    refused(tmp_path, experiment_file(tmp_path, dataset, test={"file": "most.csv"}),
+            "the test file most.csv: 40 of its 50 rows (80%) are also rows of the training")
+
+
 # ----------------------------------------------------------------------------- settings
 
 @pytest.mark.parametrize("entry, place, fragment", [
