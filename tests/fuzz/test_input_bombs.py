@@ -122,6 +122,44 @@ def test_a_workbook_that_unpacks_to_padding(tmp_path):
             "'xl/worksheets/sheet1.xml' unpacks to 30.0 MB", "mostly padding")
 
 
+SST_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
+SST_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
+
+
+def with_shared_strings(plain, path, n_strings, cycle=100):
+    """``plain`` (a workbook) with a shared-strings part of ``n_strings`` short strings
+    (``s0`` ... repeating every ``cycle``), about 20 bytes each unpacked."""
+    body = b"".join(b"<si><t>s%d</t></si>" % (i % cycle) for i in range(n_strings))
+    strings = (b'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.'
+               b'openxmlformats.org/spreadsheetml/2006/main">' + body + b"</sst>")
+    with zipfile.ZipFile(plain) as source, \
+            zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as book:
+        for part in source.infolist():
+            data = source.read(part.filename)
+            if part.filename == "[Content_Types].xml":
+                data = data.replace(b"</Types>", b'<Override PartName="/xl/sharedStrings.'
+                                    b'xml" ContentType="' + SST_TYPE.encode() + b'"/></Types>')
+            elif part.filename == "xl/_rels/workbook.xml.rels":
+                data = data.replace(b"</Relationships>", b'<Relationship Id="rIdS" Type="'
+                                    + SST_REL.encode() + b'" Target="sharedStrings.xml"/>'
+                                    b"</Relationships>")
+            book.writestr(part.filename, data)
+        book.writestr("xl/sharedStrings.xml", strings)
+    return path
+
+
+@pytest.mark.slow
+def test_a_workbook_of_148_mb_of_shared_strings(tmp_path):
+    """openpyxl parses every shared string when it opens a workbook, about 1 MB a second:
+    the campaign's 148 MB (94 times compressed) took 1.46 GB and 160 s."""
+    plain = small_workbook(tmp_path / "plain.xlsx")
+    path = with_shared_strings(plain, tmp_path / "strings.xlsx", 7_400_000)
+    assert path.stat().st_size < 2_000_000
+    refused(tmp_path, experiment_file(tmp_path, {"file": "strings.xlsx", "target": "label"}),
+            "its shared strings ('xl/sharedStrings.xml') unpack to 1", "more than the 100 MB "
+            "this app reads")
+
+
 def write_wide_arff(path, n_attributes, n_rows):
     with open(path, "w") as handle:
         handle.write("@relation wide\n")
@@ -279,6 +317,33 @@ def test_a_workbook_part_over_the_size_cap(tmp_path, monkeypatch):
         excel.read_excel_table(str(path))
     monkeypatch.setattr(excel, "MAX_PART_BYTES", largest)
     assert len(excel.read_excel_table(str(path))[0]) == 40
+
+
+def test_shared_strings_are_bounded_by_size_and_by_memory(tmp_path, monkeypatch):
+    plain = small_workbook(tmp_path / "plain.xlsx")
+    path = str(with_shared_strings(plain, tmp_path / "strings.xlsx", 5_000))
+    size = zipfile.ZipFile(path).getinfo("xl/sharedStrings.xml").file_size
+    frame = excel.read_excel_table(path)[0]            # the strings are parsed, not used
+    assert frame.shape == (40, 3)
+    excel.check_parts(path, available=size * excel.SHARED_STRINGS_COPIES)
+    with pytest.raises(ValueError, match=r"its part 'xl/sharedStrings.xml' unpacks to "
+                                         r"[\d.]+ KB, which would take about [\d.]+ KB of "
+                                         r"memory while it is read, more than the"):
+        excel.check_parts(path, available=size * excel.SHARED_STRINGS_COPIES - 1)
+    monkeypatch.setattr(excel, "MAX_SHARED_STRINGS_BYTES", size - 1)
+    with pytest.raises(ValueError, match=r"its shared strings \('xl/sharedStrings.xml'\) "
+                                         r"unpack to .* about 1 MB a second\); save the sheet "
+                                         r"as CSV$"):
+        excel.read_excel_table(path)
+
+
+def test_a_part_that_would_not_fit_in_memory(tmp_path):
+    """One cell can be a whole part (a sheet's): its size three times must fit."""
+    path = str(small_workbook(tmp_path / "book.xlsx"))
+    largest = max(zipfile.ZipFile(path).infolist(), key=lambda p: p.file_size)
+    excel.check_parts(path, available=largest.file_size * excel.PART_COPIES)
+    with pytest.raises(ValueError, match=rf"its part '{largest.filename}' unpacks to "):
+        excel.check_parts(path, available=largest.file_size * excel.PART_COPIES - 1)
 
 
 @HYPOTHESIS
