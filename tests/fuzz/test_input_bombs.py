@@ -67,6 +67,36 @@ def test_a_label_of_250000_characters(tmp_path):
     assert len(line) < 400
 
 
+@pytest.mark.slow
+def test_a_csv_whose_padded_rows_start_after_the_first_64_kb(tmp_path):
+    """A 2,000-column header, 64 KB of ordinary rows, then 300,000 rows of one cell that
+    pandas pads to 2,000 (9.6 GB as a table): the estimate from the first 64 KB passed it
+    and the read ended in MemoryError (the campaign's file: 572 MB, 3.3 GB)."""
+    header = ",".join(f"c{i}" for i in range(1_999)) + ",label"
+    ordinary = "".join(f"{i},{'t' * 900},x\n" for i in range(80))
+    path = tmp_path / "dense.csv"
+    path.write_text(header + "\n" + ordinary + "1\n" * 300_000)
+    assert path.stat().st_size < 1_000_000
+    refused(tmp_path, experiment_file(tmp_path, {"csv": "dense.csv", "target": "label"}),
+            "lines already make", "rows x 2,000 columns (every row has the header's columns)",
+            "use a sample of its rows")
+
+
+@pytest.mark.slow
+def test_a_quoted_cell_of_100_mb_after_the_first_64_kb(tmp_path):
+    """Its lines are short (newlines inside the quotes): refused when the row passes
+    64 MB, not read whole before the 32,767-character refusal."""
+    path = tmp_path / "cell.csv"
+    with open(path, "w") as stream:
+        stream.write("a,b,label\n" + "".join(f"{i},{i % 3},x\n" for i in range(9_000)))
+        stream.write('1,2,"')
+        for _ in range(50):
+            stream.write("y\n" * 1_000_000)
+        stream.write('"\n')
+    refused(tmp_path, experiment_file(tmp_path, {"csv": "cell.csv", "target": "label"}),
+            "the row that starts on line 9,002 is longer than 64.0 MB")
+
+
 def test_a_class_label_longer_than_a_name(tmp_path):
     rows = [f"{i % 7},{'x' if i % 2 else 'y'}" for i in range(40)] + ["3," + "K" * 2_000]
     write_rows(tmp_path / "labels.csv", "a,label", rows)
