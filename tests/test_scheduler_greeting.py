@@ -48,7 +48,7 @@ def dask_greeting(mark=b"pickle-protocol"):
 @pytest.mark.parametrize("greeting, expected", [
     (b"HTTP/1.1 400 Bad Request\r\n\r\n", "its first bytes are not a Dask message's length"),
     (b"SSH-2.0-OpenSSH_9.6\r\n", "its first bytes are not a Dask message's length"),
-    (None, "accepted the connection but sent no Dask greeting"),
+    (None, "accepted the connection but sent no Dask greeting within 0.5 s"),
     (dask_greeting(b"pickle-protocok"), "not Dask's handshake"),
 ], ids=["http", "ssh", "silent", "other-handshake"])
 def test_what_is_not_a_scheduler_is_refused_in_one_line(greeting, expected):

@@ -46,6 +46,8 @@ def check_greeting(address: str, timeout: float) -> None:
     except OSError as exc:
         raise ValueError(unreachable(address, timeout, type(exc).__name__)) from None
     problem = greeting_problem(received)
+    if received is None:
+        problem += f" within {timeout:g} s"
     if problem:
         raise ValueError(f"{address} is not a Dask scheduler: {problem}; {_ADVICE}")
 
