@@ -73,3 +73,24 @@ def test_rows_are_equal_by_value_not_by_how_they_are_typed():
     np.testing.assert_array_equal(row_keys(numbers, y), row_keys(floats, y))
     assert row_keys(numbers, y)[0] != row_keys(numbers, np.array([1, 1, 1]))[0]    # the class
     assert len(set(row_keys(floats.assign(a=[1.0, 2.0, 3.0]), y))) == 3
+
+
+@pytest.mark.slow
+def test_the_note_reaches_the_runs_notes(tmp_path, training):
+    """The app shows a run's notes (``result.notes``: the Run log of the Cross-validation
+    tab, ``gui.tabs.cv_tab.log_text``): the shared rows are said there."""
+    import json
+
+    from engine.evaluation.experiment import load_experiment
+    from engine.foundation.progress import run_to_end
+    from engine.runs.analysis import run_experiment
+
+    frame, _ = training
+    other = write_data(tmp_path / "unused.csv", 30, seed=2)
+    pd.concat([other, frame.iloc[[3, 4]]]).to_csv(tmp_path / "test.csv", index=False)
+    (tmp_path / "e.json").write_text(json.dumps({
+        "dataset": {"csv": "train.csv", "target": "label"}, "test": {"file": "test.csv"},
+        "models": [{"estimator": "GaussianNB"}], "cv": {"n_splits": 2, "n_repeats": 1}}))
+    result = run_to_end(run_experiment(load_experiment(str(tmp_path / "e.json"))))
+    [note] = [n for n in result.notes if note_code(n) == "heldout_shared_rows"]
+    assert dict(note_fields(note)) == {"n_shared": 2, "n_rows": 32, "rows": (31, 32)}
