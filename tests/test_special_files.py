@@ -95,3 +95,18 @@ def test_the_kernels_own_files_are_refused_also_through_a_link(tmp_path, alarm):
         assert str(info.value) == (f"cannot open {path}: it is one of the system's own files "
                                    f"(under {root}), whose reads can block or never end, not "
                                    "a CSV file; give the path of a CSV file")
+
+
+def test_a_system_root_that_is_not_mounted_refuses_nothing_else(tmp_path, monkeypatch):
+    """Where /proc is a plain folder of the root file system (a bare container), files on
+    that file system are not taken for the kernel's."""
+    from engine.input import file_checks
+
+    (tmp_path / "d.csv").write_text("x,y\n1,a\n")
+    monkeypatch.setattr(file_checks.os.path, "ismount", lambda path: False)
+    monkeypatch.setattr(file_checks, "SYSTEM_ROOTS", (str(tmp_path.parent),))
+    assert file_checks.system_root(str(tmp_path / "d.csv"), os.stat(tmp_path / "d.csv")) == \
+        str(tmp_path.parent)                          # by its path: under the root
+    monkeypatch.setattr(file_checks, "SYSTEM_ROOTS", (str(tmp_path / "elsewhere"),))
+    (tmp_path / "elsewhere").mkdir()
+    assert file_checks.system_root(str(tmp_path / "d.csv"), os.stat(tmp_path / "d.csv")) is None

@@ -85,8 +85,8 @@ def system_root(path: str, info: os.stat_result) -> Optional[str]:
     for root in SYSTEM_ROOTS:
         if real == root or real.startswith(root + os.sep):
             return root
-        try:
-            if os.stat(root).st_dev == info.st_dev:
+        try:      # by device only where it is mounted (not a plain folder of "/")
+            if os.path.ismount(root) and os.stat(root).st_dev == info.st_dev:
                 return root
         except OSError:
             continue
