@@ -114,3 +114,11 @@ def test_a_file_too_small_to_pass_the_bound_is_read_without_counting(tmp_path, m
                         lambda self, *a: opened.append(a) or pytest.fail("counted"))
     (tmp_path / "s.csv").write_text("a,b\n" + "1,x\n2,y\n" * 50)
     assert read_csv_table(str(tmp_path / "s.csv"))[0].shape == (100, 2) and not opened
+
+
+@pytest.mark.parametrize("block", [4, 2**16])
+def test_lines_ended_by_carriage_returns_alone_are_rows(tmp_path, block):
+    (tmp_path / "mac.csv").write_bytes(b"a,b\r1,2\r3,4\r5,6\r")
+    stream = drained(tmp_path / "mac.csv", Bound(2, None, 2, max_row_bytes=8), block)
+    assert (stream.rows, stream.lines) == (4, 4)
+    assert len(pd.read_csv(tmp_path / "mac.csv")) == 3

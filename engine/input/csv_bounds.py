@@ -9,6 +9,12 @@ current row; it stops the read (:class:`ReadStopped`) as soon as the rows read t
 the header's width would not fit in memory, or a row grows longer than
 :data:`MAX_ROW_BYTES`.  No second pass over the file: the counting is a few numpy
 operations on each block pandas reads anyway.
+
+Rows end at line feeds (at carriage returns in a file without line feeds) outside
+quotes, quotes counted by parity: a stray quote inside an unquoted cell (``5'11"``), which
+pandas reads as a character, is taken for an opening one, so the rows after it count as
+one until the next quote; only a file whose next quote is more than
+:data:`MAX_ROW_BYTES` further on is refused for it (its message names the quote).
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ from engine.foundation.machine import BYTES_PER_VALUE, count_text, format_bytes
 #: Longest row of a data file (bytes): far more than any real row (a cell has at most
 #: 32,767 characters), far less than memory.
 MAX_ROW_BYTES = 64_000_000
-_NEWLINE, _QUOTE = 10, 34
+_QUOTE = 34
 
 
 class ReadStopped(Exception):
@@ -86,6 +92,7 @@ class BoundedFile(io.RawIOBase):
         self._raw = open(path, "rb")
         self.bound, self.rows, self.lines = bound, 0, 0
         self._row_bytes, self._row_line, self._quotes = 0, 1, 0
+        self._newline = b"\n"                  # b"\r" in a file without line feeds
 
     def readable(self) -> bool:
         return True
@@ -104,16 +111,18 @@ class BoundedFile(io.RawIOBase):
         """Rows ended in ``block`` (newlines after an even number of quotes) and the
         bytes of the row under way, then the bounds.  A block without quotes whose rows
         cannot pass the bound is counted with two byte searches."""
+        if self.lines == 0 and b"\n" not in block and b"\r" in block:
+            self._newline = b"\r"                # lines ended by carriage returns alone
         n_quotes = block.count(b'"')
         if n_quotes or self._row_bytes + len(block) > self.bound.row_bytes:
             self._count_rows(np.frombuffer(block, dtype=np.uint8))
         elif self._quotes % 2:                         # inside a quoted cell: no row ends
             self._row_bytes += len(block)
-            self.lines += block.count(b"\n")
+            self.lines += block.count(self._newline)
         else:
-            last = block.rfind(b"\n")
+            last = block.rfind(self._newline)
             if last >= 0:
-                n_newlines = block.count(b"\n")
+                n_newlines = block.count(self._newline)
                 self.rows += n_newlines
                 self.lines += n_newlines
                 self._row_line, self._row_bytes = self.lines + 1, len(block) - last - 1
@@ -124,7 +133,7 @@ class BoundedFile(io.RawIOBase):
 
     def _count_rows(self, block: np.ndarray) -> None:
         """:meth:`_count` of a block with quotes (or a long row): every row's length."""
-        newlines = np.flatnonzero(block == _NEWLINE)
+        newlines = np.flatnonzero(block == self._newline[0])
         quotes = np.flatnonzero(block == _QUOTE)
         odd = (self._quotes + np.searchsorted(quotes, newlines)) % 2 == 1
         ends = newlines[~odd]
