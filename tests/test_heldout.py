@@ -278,7 +278,9 @@ def test_a_metric_a_model_cannot_give_is_empty_and_said_in_a_note():
     loss = result.scores.set_index("metric").loc["neg_log_loss"]
     assert np.isnan(loss["score"]) and loss["n_resamples"] == 0
     assert "could not be computed" in loss["comparison"]
-    [note] = result.notes
+    shared, note = result.notes       # iris has rows twice: row 38 of the test part is one
+    assert note_code(shared) == "heldout_shared_rows"
+    assert dict(note_fields(shared)) == {"n_shared": 1, "n_rows": 50, "rows": (38,)}
     assert note_code(note) == "heldout_failed"
     assert note_fields(note)["model"] == "svc" and note_fields(note)["metric"] == "neg_log_loss"
 

@@ -80,3 +80,33 @@ def test_the_runner_refuses_them_as_csv_and_as_experiment_file(tmp_path):
                 assert not (tmp_path / "out").exists()
     finally:
         server.close()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="Linux /proc and /sys")
+def test_the_kernels_own_files_are_refused_also_through_a_link(tmp_path, alarm):
+    """/proc and /sys files are "regular" but have no size, and some block on read."""
+    os.symlink("/proc/kmsg", tmp_path / "kmsg.csv")
+    cases = [("/proc/self/status", "/proc"), (str(tmp_path / "kmsg.csv"), "/proc")]
+    if os.path.exists("/sys/kernel/mm/transparent_hugepage/enabled"):
+        cases.append(("/sys/kernel/mm/transparent_hugepage/enabled", "/sys"))
+    for path, root in cases:
+        with pytest.raises(ValueError) as info:
+            load_dataset({"csv": path, "target": "y"})
+        assert str(info.value) == (f"cannot open {path}: it is one of the system's own files "
+                                   f"(under {root}), whose reads can block or never end, not "
+                                   "a CSV file; give the path of a CSV file")
+
+
+def test_a_system_root_that_is_not_mounted_refuses_nothing_else(tmp_path, monkeypatch):
+    """Where /proc is a plain folder of the root file system (a bare container), files on
+    that file system are not taken for the kernel's."""
+    from engine.input import file_checks
+
+    (tmp_path / "d.csv").write_text("x,y\n1,a\n")
+    monkeypatch.setattr(file_checks.os.path, "ismount", lambda path: False)
+    monkeypatch.setattr(file_checks, "SYSTEM_ROOTS", (str(tmp_path.parent),))
+    assert file_checks.system_root(str(tmp_path / "d.csv"), os.stat(tmp_path / "d.csv")) == \
+        str(tmp_path.parent)                          # by its path: under the root
+    monkeypatch.setattr(file_checks, "SYSTEM_ROOTS", (str(tmp_path / "elsewhere"),))
+    (tmp_path / "elsewhere").mkdir()
+    assert file_checks.system_root(str(tmp_path / "d.csv"), os.stat(tmp_path / "d.csv")) is None

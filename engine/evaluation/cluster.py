@@ -26,11 +26,13 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Generator, Iterator, Optional, Sequence
 
+from engine.evaluation.scheduler_greeting import check_greeting, unreachable
+
 #: Seconds to wait for a scheduler (``tcp://``) before giving up.
 CONNECT_SECONDS = 10.0
 #: What to install for the cluster backend.
 INSTALL = 'pip install "honest-eval[cluster]"'
-_ADDRESS = re.compile(r"^(tcp|tls)://[^\s/:]+:\d{1,5}$")
+_ADDRESS = re.compile(r"^tcp://[^\s/:]+:\d{1,5}$")
 #: Arguments of these types are sent with each call; any other argument object that
 #: several calls share is scattered to the workers once.
 _PLAIN = (str, bytes, int, float, bool, type(None))
@@ -43,7 +45,8 @@ class ClusterSpec:
     Attributes
     ----------
     address : str or None
-        A Dask scheduler, ``"tcp://HOST:PORT"`` (or ``tls://``).
+        A Dask scheduler, ``"tcp://HOST:PORT"`` (``tls://`` is refused: see
+        :meth:`parse`).
     n_workers : int or None
         A ``LocalCluster`` of this many one-thread worker processes (``"local:N"``).
     timeout : float
@@ -57,8 +60,17 @@ class ClusterSpec:
     @classmethod
     def parse(cls, text: str, timeout: Optional[float] = None) -> "ClusterSpec":
         """``"local:N"`` or ``"tcp://HOST:PORT"``; a ValueError says what is accepted.
-        ``timeout`` defaults to :data:`CONNECT_SECONDS`."""
+        ``timeout`` defaults to :data:`CONNECT_SECONDS`.
+
+        ``tls://`` is refused: a TLS connection needs certificates and keys, for which this
+        program has no settings (Dask's client would fail later with a TypeError)."""
         text, timeout = str(text).strip(), CONNECT_SECONDS if timeout is None else timeout
+        if text.lower().startswith("tls://"):
+            raise ValueError(f"the cluster {text!r} asks for TLS, which this program does not "
+                             "support (it has no settings for certificates): give "
+                             "tcp://HOST:PORT on a network you trust, or reach the scheduler "
+                             "through an SSH tunnel (ssh -L 8786:localhost:8786 HOST, then "
+                             "tcp://localhost:8786)")
         local = re.fullmatch(r"local:(\d+)", text)
         if local and int(local.group(1)) >= 1:
             return cls(n_workers=int(local.group(1)), timeout=timeout)
@@ -149,7 +161,9 @@ def open_cluster(spec: ClusterSpec) -> Iterator[Cluster]:
     ------
     ValueError
         ``distributed`` is not installed; the scheduler cannot be reached within
-        ``spec.timeout`` seconds; it has no workers; or a worker cannot import the engine
+        ``spec.timeout`` seconds; what answers is not a Dask scheduler
+        (:func:`engine.evaluation.scheduler_greeting.check_greeting`); it has no workers;
+        or a worker cannot import the engine
         or runs another scikit-learn than this computer.
     """
     import_distributed()
@@ -174,14 +188,11 @@ def _connect(spec: ClusterSpec) -> Cluster:
         except BaseException:
             local.close()
             raise
+    check_greeting(spec.address, spec.timeout)      # before Dask reads a length from it
     try:
         client = Client(spec.address, timeout=spec.timeout, set_as_default=False)
     except (OSError, TimeoutError) as exc:
-        raise ValueError(
-            f"cannot reach the Dask scheduler at {spec.address} within {spec.timeout:g} s "
-            f"({type(exc).__name__}): check that the scheduler is running (dask scheduler), "
-            "that the host name and port are right (the scheduler prints its address when it "
-            "starts), and that no firewall blocks the port") from None
+        raise ValueError(unreachable(spec.address, spec.timeout, type(exc).__name__)) from None
     return Cluster(spec, client)
 
 

@@ -62,6 +62,11 @@ CODES = {
     "predict_out_is_input": "the output path is the data file or the model file [path, "
                             "input]",
     "predict_out_folder": "the folder of the output file does not exist [path, folder]",
+    # ---- the held-out test file (engine.runs.heldout.test_file)
+    "heldout_is_training": "the test file is the training file itself [path, training, "
+                           "how: 'same_file' or 'same_content']",
+    "heldout_mostly_training": "more than half the test file's rows are rows of the "
+                               "training data [path, n_shared, n_rows]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

@@ -103,6 +103,9 @@ CODES = {
     "heldout_failed": "a model could not be fitted on all training rows or scored on the "
                       "test file, or one metric could not be computed there "
                       "[model, metric (None: the whole model), reason]",
+    "heldout_shared_rows": "rows of the test file are also rows of the training data, so "
+                           "their scores are not held out [n_shared, n_rows, rows: the "
+                           "first of them, numbered from 1 among the test file's data rows]",
     "heldout_not_calibrated": "the held-out test scores the models as compared, without the "
                               "calibrated variants of the calibration block [methods]",
     "models_saved": "the final models were written to the result folder; load only files "

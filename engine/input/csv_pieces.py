@@ -11,8 +11,9 @@ file is read again, whole, as before.
 """
 from __future__ import annotations
 
+import contextlib
 import os
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 import pandas as pd
@@ -24,13 +25,16 @@ PIECE_ROWS = 100_000
 _EXACT_INTEGERS = 2**53          # every whole number up to this is exact as a float64
 
 
-def read_csv_pieces(path: str, **options) -> pd.DataFrame:
+def read_csv_pieces(path: str, opener: Optional[Callable] = None, **options) -> pd.DataFrame:
     """``pandas.read_csv(path, **options)``, a large file read in pieces.
 
     Parameters
     ----------
     path : str
         The file.
+    opener : callable, optional
+        Gives what pandas reads, each time it is called (an open file, closed after the
+        read: :class:`engine.input.csv_bounds.BoundedFile`); by default ``path``.
     **options
         ``pandas.read_csv`` arguments (not ``chunksize`` or ``iterator``). With
         ``nrows``, or for a file smaller than :data:`PIECES_FROM_BYTES`, the file is
@@ -42,13 +46,31 @@ def read_csv_pieces(path: str, **options) -> pd.DataFrame:
         Equal to ``pandas.read_csv(path, **options)``: the same columns, dtypes, values
         and index (pandas' exceptions and warnings pass through as they are).
     """
+    opener = opener or (lambda: path)
     if options.get("nrows") is not None or _size(path) < PIECES_FROM_BYTES:
-        return pd.read_csv(path, **options)
-    with pd.read_csv(path, chunksize=PIECE_ROWS, **options) as reader:
+        return _read(opener, **options)
+    with contextlib.closing(_Source(opener())) as source, \
+            pd.read_csv(source.what, chunksize=PIECE_ROWS, **options) as reader:
         pieces = list(reader)
     frame = joined(pieces)
     del pieces
-    return pd.read_csv(path, **options) if frame is None else frame
+    return _read(opener, **options) if frame is None else frame
+
+
+class _Source:
+    """What pandas reads, closed after the read when it is a file opened for it."""
+
+    def __init__(self, what):
+        self.what = what
+
+    def close(self) -> None:
+        if hasattr(self.what, "close"):
+            self.what.close()
+
+
+def _read(opener: Callable, **options) -> pd.DataFrame:
+    with contextlib.closing(_Source(opener())) as source:
+        return pd.read_csv(source.what, **options)
 
 
 def joined(pieces: list) -> Optional[pd.DataFrame]:

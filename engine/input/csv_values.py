@@ -48,6 +48,7 @@ from typing import Callable, Optional
 import numpy as np
 import pandas as pd
 
+from engine.input.csv_bounds import Bound, BoundedFile, ReadStopped
 from engine.input.csv_pieces import read_csv_pieces
 from engine.foundation.notes import Note
 from engine.input.text_values import contains, distinct_texts, per_row
@@ -680,7 +681,8 @@ _RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 _OPEN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
 
 
-def read_or_explain(path: str, options: dict, notes: Optional[list] = None, **more):
+def read_or_explain(path: str, options: dict, notes: Optional[list] = None,
+                    bound: Optional[Bound] = None, **more):
     """``pandas.read_csv(path, **options, **more)``, with every reading problem a one-line
     ValueError that says what to change (pandas' warnings silenced).
 
@@ -697,6 +699,9 @@ def read_or_explain(path: str, options: dict, notes: Optional[list] = None, **mo
         ``sep``, ``encoding``, ``nrows``, ``skipinitialspace``.
     notes : list, optional
         Receives the note about dropped empty cells.
+    bound : engine.input.csv_bounds.Bound, optional
+        Rows times columns and the longest row, checked while the file is read
+        (:class:`engine.input.csv_bounds.BoundedFile`); a read past them is refused.
     **more
         Further ``read_csv`` arguments.
 
@@ -708,7 +713,10 @@ def read_or_explain(path: str, options: dict, notes: Optional[list] = None, **mo
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            frame = read_csv_pieces(path, index_col=False, **options, **more)
+            frame = read_csv_pieces(path, _opener(path, bound), index_col=False, **options,
+                                    **more)
+    except ReadStopped as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from None
     except UnicodeError as exc:
         raise ValueError(_decode_problem(path, options.get("encoding"), exc)) from None
     except pd.errors.EmptyDataError:
@@ -725,6 +733,11 @@ def read_or_explain(path: str, options: dict, notes: Optional[list] = None, **mo
             notes.append(Note("trailing_separator", "ignored the empty cells after the last "
                               "column (the lines end with a separator)"))
     return frame
+
+
+def _opener(path: str, bound: Optional[Bound]) -> Optional[Callable]:
+    """Opens ``path`` bounded by ``bound`` for each read (None without a bound)."""
+    return None if bound is None else (lambda: BoundedFile(path, bound))
 
 
 def extra_cells(path: str, sep: str, encoding: str) -> Optional[tuple]:

@@ -18,6 +18,8 @@ from typing import Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from engine.foundation.machine import available_memory
+from engine.input.csv_bounds import Bound, ReadStopped, header_width
 from engine.input.csv_values import (PANDAS_EXTRA_NA, check_read_options, check_text,
                                      choose_encoding, parse_text_columns, read_or_explain, visible)
 from engine.input.data_checks import (choose_target, find_column, find_columns, is_numeric_column,
@@ -242,8 +244,9 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
     check_values_fit(path, _values_estimate(text, sep, len(head), size), CSV_COPIES,
                      "use a sample of its rows or a computer with more memory",
                      how="estimated from its first lines")
+    bound = _read_bound(path, sep, encoding, text, size)
     options = dict(sep=sep, encoding=encoding, nrows=nrows, skipinitialspace=True)
-    frame = read_or_explain(path, options, notes, na_values=PANDAS_EXTRA_NA)
+    frame = read_or_explain(path, options, notes, bound, na_values=PANDAS_EXTRA_NA)
     frame.columns = unique_names([str(c).strip().lstrip("\ufeff").strip()
                                   for c in frame.columns])
     if frame.shape[1] < 2:
@@ -255,8 +258,21 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
     check_text_lengths(frame)
     frame, more = parse_text_columns(
         frame, sep, decimal, thousands,
-        raw_text=lambda: read_or_explain(path, options, dtype=str, keep_default_na=False))
+        raw_text=lambda: read_or_explain(path, options, bound=bound, dtype=str,
+                                         keep_default_na=False))
     return frame, notes + more
+
+
+def _read_bound(path: str, sep: str, encoding: str, head: str, size: int) -> Optional[Bound]:
+    """The bound of reading the file: its header's width against the memory available
+    (:mod:`engine.input.csv_bounds`: counted while pandas reads, not from its start), or
+    None when the file is too small to pass it (a row a byte would still fit)."""
+    try:
+        width = header_width(path, sep, encoding, head)
+    except ReadStopped as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from None
+    bound = Bound(width, available_memory(), CSV_COPIES)
+    return bound if bound.can_pass(size) else None
 
 
 #: A CSV file's table is held about this many times while it is read (pandas' columns,

@@ -33,6 +33,16 @@ MAX_PART_BYTES = 1_000_000_000
 #: compress 5 to 30 times; a part compressed far more is padding (a "zip bomb").
 MAX_RATIO = 200
 RATIO_FROM_BYTES = 10_000_000
+#: Largest shared-strings part (``xl/sharedStrings.xml``), unpacked (bytes): openpyxl
+#: parses every shared string when it opens a workbook, about 1 MB a second (148 MB took
+#: 160 s), and holds them all.
+MAX_SHARED_STRINGS_BYTES = 100_000_000
+#: Memory per byte of the shared strings while they are parsed and held (7.3 measured
+#: for short strings, ``tests/fuzz/test_input_bombs.py``).
+SHARED_STRINGS_COPIES = 10
+#: Memory per byte of any other part while it is read: one cell can be the whole part,
+#: held as XML text and as a Python string.
+PART_COPIES = 3
 #: Memory per cell of the table as read (the padded rows of Python values, then
 #: pandas' columns), for the memory check of a sheet's extent.
 BYTES_PER_CELL = 40
@@ -165,16 +175,25 @@ class SheetTooLarge(ValueError):
     """A sheet whose padded rows would not fit in memory (the message says what to do)."""
 
 
-def check_parts(path: str) -> None:
+def check_parts(path: str, available: Optional[int] = None) -> None:
     """Refuse a workbook whose parts would take too long or too much memory to unpack,
     from the sizes its ZIP directory declares, before any XML is parsed (Python's
     ``zipfile`` never unpacks more than a part's declared size).
+
+    Parameters
+    ----------
+    path : str
+    available : int, optional
+        Bytes of memory available (measured when not given).
 
     Raises
     ------
     ValueError
         Not a ZIP archive, a part larger than :data:`MAX_PART_BYTES` unpacked, or one
-        compressed more than :data:`MAX_RATIO` times (above :data:`RATIO_FROM_BYTES`).
+        compressed more than :data:`MAX_RATIO` times (above :data:`RATIO_FROM_BYTES`);
+        shared strings larger than :data:`MAX_SHARED_STRINGS_BYTES`; a part that would
+        not fit in the memory available (:data:`SHARED_STRINGS_COPIES`,
+        :data:`PART_COPIES` times its size).
     """
     import zipfile
 
@@ -184,6 +203,7 @@ def check_parts(path: str) -> None:
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
         raise ValueError(f"cannot read {path}: not a valid Excel workbook ({exc}); save it "
                          "again from Excel as .xlsx, or as CSV") from None
+    available = available_memory() if available is None else available
     for part in parts:
         ratio = part.file_size / max(1, part.compress_size)
         if part.file_size > MAX_PART_BYTES:
@@ -197,6 +217,26 @@ def check_parts(path: str) -> None:
                              f"{format_bytes(part.compress_size)} ({ratio:,.0f} times), far "
                              "more than a sheet of data compresses: it is mostly padding; "
                              "save the sheet again from Excel, or as CSV")
+        _check_part_memory(path, part, available)
+
+
+def _check_part_memory(path: str, part, available: Optional[int]) -> None:
+    """Refuse shared strings too large to parse in reasonable time, and any part whose
+    reading would not fit in ``available`` bytes."""
+    shared = part.filename.lower().endswith("sharedstrings.xml")
+    if shared and part.file_size > MAX_SHARED_STRINGS_BYTES:
+        raise ValueError(f"cannot read {path}: its shared strings ({part.filename!r}) unpack "
+                         f"to {format_bytes(part.file_size)}, more than the "
+                         f"{format_bytes(MAX_SHARED_STRINGS_BYTES)} this app reads (every "
+                         "one is parsed when the workbook opens, about 1 MB a second); save "
+                         "the sheet as CSV")
+    need = part.file_size * (SHARED_STRINGS_COPIES if shared else PART_COPIES)
+    if available is not None and need > available:
+        raise ValueError(f"cannot read {path}: its part {part.filename!r} unpacks to "
+                         f"{format_bytes(part.file_size)}, which would take about "
+                         f"{format_bytes(need)} of memory while it is read, more than the "
+                         f"{format_bytes(available)} available; save the sheet as CSV or use "
+                         "a computer with more memory")
 
 
 def _bound_sheet_reading(book, path: str) -> None:

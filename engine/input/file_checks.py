@@ -1,6 +1,7 @@
 """File checks: what is refused before a file is opened or a data set is generated.
 
-:func:`check_regular_file` (FIFOs, devices and folders are not read),
+:func:`check_regular_file` (FIFOs, devices, folders and the kernel's ``/proc`` and
+``/sys`` files are not read),
 :func:`check_file_fits` and :func:`check_values_fit` (a table larger than the available
 memory, counted before the reader allocates it), :func:`check_experiment_file` (a regular
 file of modest size) and :func:`check_builtin_request` (generated data sets, before
@@ -22,6 +23,10 @@ GENERATION_COPIES = 4
 #: Largest experiment file (bytes): a few KB of JSON is usual.
 MAX_EXPERIMENT_BYTES = 20_000_000
 
+
+#: File systems of the kernel's own files: their "regular" files have no size and
+#: their reads can block or never end (``/proc/kmsg``, ``/sys/kernel/...``).
+SYSTEM_ROOTS = ("/proc", "/sys")
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
@@ -46,8 +51,9 @@ def check_regular_file(path: str, what: str = "a CSV file") -> int:
     Raises
     ------
     ValueError
-        The file does not exist, is a folder, pipe, device or socket, or cannot be
-        opened for reading (permissions).
+        The file does not exist, is a folder, pipe, device or socket, is one of the
+        kernel's files (:func:`system_root`), or cannot be opened for reading
+        (permissions).
     """
     try:
         info = os.stat(path)
@@ -59,12 +65,32 @@ def check_regular_file(path: str, what: str = "a CSV file") -> int:
         kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
         raise ValueError(f"cannot open {path}: it is {kind}, not {what}; give the path of "
                          f"{what}")
+    root = system_root(path, info)
+    if root is not None:
+        raise ValueError(f"cannot open {path}: it is one of the system's own files (under "
+                         f"{root}), whose reads can block or never end, not {what}; give "
+                         f"the path of {what}")
     try:
         os.close(os.open(path, os.O_RDONLY))          # a regular file: opening cannot block
     except OSError as exc:
         raise ValueError(f"cannot open {path}: {exc.strerror or exc}; check that you may read "
                          "it (its permissions)") from None
     return info.st_size
+
+
+def system_root(path: str, info: os.stat_result) -> Optional[str]:
+    """The kernel file system (:data:`SYSTEM_ROOTS`) that holds ``path``, or None: by
+    its real path, or by its device (a link or a bind mount elsewhere)."""
+    real = os.path.realpath(path)
+    for root in SYSTEM_ROOTS:
+        if real == root or real.startswith(root + os.sep):
+            return root
+        try:      # by device only where it is mounted (not a plain folder of "/")
+            if os.path.ismount(root) and os.stat(root).st_dev == info.st_dev:
+                return root
+        except OSError:
+            continue
+    return None
 
 
 def check_file_fits(path: str, size: int, available: Optional[int] = None) -> None:

@@ -6,8 +6,11 @@ in exit 2 with one ``error:`` line that names what to change, never in "unexpect
 a traceback or the cap.  In-process Hypothesis tests then vary the sizes around each
 bound (workbook extents, ARFF widths, caps of the experiment's settings).
 """
+import contextlib
 import json
 import os
+import socket
+import threading
 import zipfile
 
 import numpy as np
@@ -62,6 +65,36 @@ def test_a_label_of_250000_characters(tmp_path):
     line = refused(tmp_path, experiment_file(tmp_path, {"csv": "labels.csv", "target": "label"}),
                    "column 'label', row 6", "250,000 characters", "Shorten that cell")
     assert len(line) < 400
+
+
+@pytest.mark.slow
+def test_a_csv_whose_padded_rows_start_after_the_first_64_kb(tmp_path):
+    """A 2,000-column header, 64 KB of ordinary rows, then 300,000 rows of one cell that
+    pandas pads to 2,000 (9.6 GB as a table): the estimate from the first 64 KB passed it
+    and the read ended in MemoryError (the campaign's file: 572 MB, 3.3 GB)."""
+    header = ",".join(f"c{i}" for i in range(1_999)) + ",label"
+    ordinary = "".join(f"{i},{'t' * 900},x\n" for i in range(80))
+    path = tmp_path / "dense.csv"
+    path.write_text(header + "\n" + ordinary + "1\n" * 300_000)
+    assert path.stat().st_size < 1_000_000
+    refused(tmp_path, experiment_file(tmp_path, {"csv": "dense.csv", "target": "label"}),
+            "lines already make", "rows x 2,000 columns (every row has the header's columns)",
+            "use a sample of its rows")
+
+
+@pytest.mark.slow
+def test_a_quoted_cell_of_100_mb_after_the_first_64_kb(tmp_path):
+    """Its lines are short (newlines inside the quotes): refused when the row passes
+    64 MB, not read whole before the 32,767-character refusal."""
+    path = tmp_path / "cell.csv"
+    with open(path, "w") as stream:
+        stream.write("a,b,label\n" + "".join(f"{i},{i % 3},x\n" for i in range(9_000)))
+        stream.write('1,2,"')
+        for _ in range(50):
+            stream.write("y\n" * 1_000_000)
+        stream.write('"\n')
+    refused(tmp_path, experiment_file(tmp_path, {"csv": "cell.csv", "target": "label"}),
+            "the row that starts on line 9,002 is longer than 64.0 MB")
 
 
 def test_a_class_label_longer_than_a_name(tmp_path):
@@ -119,6 +152,44 @@ def test_a_workbook_that_unpacks_to_padding(tmp_path):
             "'xl/worksheets/sheet1.xml' unpacks to 30.0 MB", "mostly padding")
 
 
+SST_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
+SST_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
+
+
+def with_shared_strings(plain, path, n_strings, cycle=100):
+    """``plain`` (a workbook) with a shared-strings part of ``n_strings`` short strings
+    (``s0`` ... repeating every ``cycle``), about 20 bytes each unpacked."""
+    body = b"".join(b"<si><t>s%d</t></si>" % (i % cycle) for i in range(n_strings))
+    strings = (b'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.'
+               b'openxmlformats.org/spreadsheetml/2006/main">' + body + b"</sst>")
+    with zipfile.ZipFile(plain) as source, \
+            zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as book:
+        for part in source.infolist():
+            data = source.read(part.filename)
+            if part.filename == "[Content_Types].xml":
+                data = data.replace(b"</Types>", b'<Override PartName="/xl/sharedStrings.'
+                                    b'xml" ContentType="' + SST_TYPE.encode() + b'"/></Types>')
+            elif part.filename == "xl/_rels/workbook.xml.rels":
+                data = data.replace(b"</Relationships>", b'<Relationship Id="rIdS" Type="'
+                                    + SST_REL.encode() + b'" Target="sharedStrings.xml"/>'
+                                    b"</Relationships>")
+            book.writestr(part.filename, data)
+        book.writestr("xl/sharedStrings.xml", strings)
+    return path
+
+
+@pytest.mark.slow
+def test_a_workbook_of_148_mb_of_shared_strings(tmp_path):
+    """openpyxl parses every shared string when it opens a workbook, about 1 MB a second:
+    the campaign's 148 MB (94 times compressed) took 1.46 GB and 160 s."""
+    plain = small_workbook(tmp_path / "plain.xlsx")
+    path = with_shared_strings(plain, tmp_path / "strings.xlsx", 7_400_000)
+    assert path.stat().st_size < 2_000_000
+    refused(tmp_path, experiment_file(tmp_path, {"file": "strings.xlsx", "target": "label"}),
+            "its shared strings ('xl/sharedStrings.xml') unpack to 1", "more than the 100 MB "
+            "this app reads")
+
+
 def write_wide_arff(path, n_attributes, n_rows):
     with open(path, "w") as handle:
         handle.write("@relation wide\n")
@@ -148,6 +219,32 @@ def test_a_fifo_and_dev_zero(tmp_path, what):
     else:
         refused(tmp_path, tmp_path / "pipe.csv", "named pipe (FIFO)")
         refused(tmp_path, "/dev/zero", "character device")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="Linux /proc")
+def test_a_file_of_proc_is_refused_before_it_is_read(tmp_path):
+    """/proc's regular files have no size and some block on read (/proc/kmsg): refused by
+    where they are, also through a link of a data file's name."""
+    os.symlink("/proc/kmsg", tmp_path / "kmsg.csv")
+    refused(tmp_path, experiment_file(tmp_path, {"csv": "kmsg.csv"}),
+            "one of the system's own files (under /proc)", "not a CSV file")
+    refused(tmp_path, "/proc/self/status", "one of the system's own files (under /proc)",
+            "not an experiment file")
+
+
+@pytest.mark.slow
+def test_the_training_file_given_as_the_held_out_test(tmp_path):
+    """It was accepted and reported as a held-out AUC of 0.9996; a file of mostly its rows
+    likewise."""
+    rows = [f"{i % 7},{(i * 3) % 11},{'x' if i % 2 else 'y'}" for i in range(60)]
+    write_rows(tmp_path / "train.csv", "a,b,label", rows)
+    write_rows(tmp_path / "most.csv", "a,b,label", rows[:40] + ["99,99,x"] * 10)
+    dataset = {"csv": "train.csv", "target": "label"}
+    refused(tmp_path, experiment_file(tmp_path, dataset, test={"file": "train.csv"}),
+            "the test file train.csv is the training file itself")
+    refused(tmp_path, experiment_file(tmp_path, dataset, test={"file": "most.csv"}),
+            "the test file most.csv: 40 of its 50 rows (80%) are also rows of the training")
 
 
 # ----------------------------------------------------------------------------- settings
@@ -191,6 +288,30 @@ def test_a_local_cluster_is_capped_like_jobs(tmp_path):
     assert (out / "fold_scores.csv").exists()
 
 
+@pytest.mark.slow
+def test_a_cluster_address_where_something_else_answers(tmp_path):
+    """A server that speaks first (SSH's banner; a web server's answer likewise) used to
+    become "unexpected failure (MemoryError: Unable to allocate 3.07 EiB)", exit 1."""
+    pytest.importorskip("distributed")
+    listener = socket.create_server(("127.0.0.1", 0))
+    address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+
+    def banner():
+        with contextlib.suppress(OSError):
+            while True:
+                connection, _ = listener.accept()
+                connection.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
+
+    threading.Thread(target=banner, daemon=True).start()
+    try:
+        refused(tmp_path, experiment_file(tmp_path), f"{address} is not a Dask scheduler",
+                "speaks another protocol", extra=("--cluster", address))
+    finally:
+        listener.close()
+    refused(tmp_path, experiment_file(tmp_path), "asks for TLS, which this program does not "
+            "support", extra=("--cluster", "tls://127.0.0.1:8786"))
+
+
 # ----------------------------------------------------------------------------- in process
 
 HYPOTHESIS = settings(max_examples=12, deadline=None,
@@ -226,6 +347,33 @@ def test_a_workbook_part_over_the_size_cap(tmp_path, monkeypatch):
         excel.read_excel_table(str(path))
     monkeypatch.setattr(excel, "MAX_PART_BYTES", largest)
     assert len(excel.read_excel_table(str(path))[0]) == 40
+
+
+def test_shared_strings_are_bounded_by_size_and_by_memory(tmp_path, monkeypatch):
+    plain = small_workbook(tmp_path / "plain.xlsx")
+    path = str(with_shared_strings(plain, tmp_path / "strings.xlsx", 5_000))
+    size = zipfile.ZipFile(path).getinfo("xl/sharedStrings.xml").file_size
+    frame = excel.read_excel_table(path)[0]            # the strings are parsed, not used
+    assert frame.shape == (40, 3)
+    excel.check_parts(path, available=size * excel.SHARED_STRINGS_COPIES)
+    with pytest.raises(ValueError, match=r"its part 'xl/sharedStrings.xml' unpacks to "
+                                         r"[\d.]+ KB, which would take about [\d.]+ KB of "
+                                         r"memory while it is read, more than the"):
+        excel.check_parts(path, available=size * excel.SHARED_STRINGS_COPIES - 1)
+    monkeypatch.setattr(excel, "MAX_SHARED_STRINGS_BYTES", size - 1)
+    with pytest.raises(ValueError, match=r"its shared strings \('xl/sharedStrings.xml'\) "
+                                         r"unpack to .* about 1 MB a second\); save the sheet "
+                                         r"as CSV$"):
+        excel.read_excel_table(path)
+
+
+def test_a_part_that_would_not_fit_in_memory(tmp_path):
+    """One cell can be a whole part (a sheet's): its size three times must fit."""
+    path = str(small_workbook(tmp_path / "book.xlsx"))
+    largest = max(zipfile.ZipFile(path).infolist(), key=lambda p: p.file_size)
+    excel.check_parts(path, available=largest.file_size * excel.PART_COPIES)
+    with pytest.raises(ValueError, match=rf"its part '{largest.filename}' unpacks to "):
+        excel.check_parts(path, available=largest.file_size * excel.PART_COPIES - 1)
 
 
 @HYPOTHESIS

@@ -3,7 +3,9 @@
 Every problem is one ``ValueError`` line that names the file, what is wrong and what to
 change: an unreadable file, a missing feature column or target, a class the training
 rows do not have, a column of numbers in training read as text in the test file (another
-decimal mark or encoding), missing values where the models have no imputation, no row.
+decimal mark or encoding), missing values where the models have no imputation, no row,
+the training file itself, more than half its rows training rows (fewer: a note;
+:mod:`engine.runs.heldout.shared_rows`).
 """
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ from engine.input.csv_values import visible
 from engine.input.data_checks import find_column, is_numeric_column, visible_columns
 from engine.foundation.notes import Note
 from engine.input.readers import TEST_KEYS, check_test_block, read_table
+from engine.runs.heldout.shared_rows import (check_not_training_file, shared_rows_note,
+                                             training_path)
 
 #: The keys of a ``"test"`` block besides the reading options of the file's kind.
 @dataclass(frozen=True)
@@ -77,6 +81,7 @@ def load_test_set(block: dict, dataset, base_dir: str = ".") -> TestSet:
     path = block["file"]
     full = path if os.path.isabs(path) else os.path.join(base_dir, path)
     options = {k: v for k, v in block.items() if k not in TEST_KEYS}
+    check_not_training_file(full, path, training_path(dataset, base_dir))
     try:
         table = read_table(full, kind, **options)
     except ValueError as exc:
@@ -108,6 +113,8 @@ def test_set_from_frame(frame: pd.DataFrame, dataset, path: str = "the test file
     y = test_codes(frame[target][keep], dataset, path)
     X = X.loc[keep].reset_index(drop=True)
     check_imputation(X, dataset, path)
+    shared = shared_rows_note(X, y, np.flatnonzero(keep) + 1, dataset, path)
+    notes.extend([shared] if shared is not None else [])
     return TestSet(X=X, y=y, path=path, notes=tuple(notes))
 
 
