@@ -31,6 +31,7 @@ from .file_dialogs import file_name_part, is_shipped
 from .dataset_loading import data_key, source_path
 from .help import show_help
 from .jobs import Job, JobSlot
+from .plain_text import ask, warn
 from .plots.plot_panel import PlotPanel
 from .predicting import PredictDialog
 from .state import AppState
@@ -521,7 +522,7 @@ class MainWindow(QMainWindow):
     def _on_report_exported(self, path: str) -> None:
         self.show_saved(f"Wrote the report {os.path.basename(path)}", os.path.dirname(path))
         self.report_exported.emit(path)
-        answer = QMessageBox.question(
+        answer = ask(
             self, "Report written", f"The report is in {path}.\n\nOpen it in your web "
             "browser?", QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
         if answer == QMessageBox.Yes:
@@ -595,7 +596,7 @@ class MainWindow(QMainWindow):
     def _error(self, title: str, message: str, advice: str) -> None:
         self._close_after_save = self._stop_confirmed = False
         self.statusBar().showMessage(title, 10000)
-        QMessageBox.warning(self, title, f"{message}\n\n{advice}")
+        warn(self, title, f"{message}\n\n{advice}")
 
     # ------------------------------------------------------------------ help, drops, closing
     def show_help_for_current_tab(self):

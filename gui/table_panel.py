@@ -7,7 +7,7 @@ from typing import Optional
 import pandas as pd
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHBoxLayout, QHeaderView,
-                               QLabel, QMessageBox, QPushButton, QTableView, QVBoxLayout,
+                               QLabel, QPushButton, QTableView, QVBoxLayout,
                                QWidget)
 
 from engine.output.tables import csv_text, write_csv
@@ -15,6 +15,7 @@ from engine.output.tables import csv_text, write_csv
 from .file_dialogs import announce_saved, ask_save_csv, csv_style
 from .frame_model import DataFrameModel
 from .jobs import Job, JobSlot
+from .plain_text import warn
 from .views.widgets import ElidingLabel
 
 
@@ -144,9 +145,9 @@ class TablePanel(QWidget):
         self.exported.emit(str(path))
 
     def _on_export_failed(self, message: str) -> None:
-        QMessageBox.warning(self, "Export failed",
-                            f"Could not write {os.path.basename(self._pending_path)}:\n{message}\n\n"
-                            "Choose another folder or file name.")
+        warn(self, "Export failed",
+             f"Could not write {os.path.basename(self._pending_path)}:\n{message}\n\n"
+             "Choose another folder or file name.")
 
     def wait_for_export(self, msecs: int = 10000) -> bool:
         return self._export_job.wait(msecs)

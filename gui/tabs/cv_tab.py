@@ -33,6 +33,7 @@ from ..jobs import Job, JobSlot
 from ..metric_choice import (any_imbalanced, class_counts, metrics_for_targets, model_costs,
                              ordered_metrics)
 from ..note_words import note_words, plain_ids
+from ..plain_text import ask, warn
 from ..plots.live_scores_plot import LiveScoresPlot
 from ..preflight_fixes import apply_to_state
 from ..views.preflight_dialog import PreflightDialog
@@ -607,7 +608,7 @@ class CVTab(QWidget):
         if self._end_check():
             self.time_label.setText("Not started.")
             return
-        answer = QMessageBox.question(
+        answer = ask(
             self, "Start a large run?",
             f"{sentence(guards.question(assessment, seconds))}.\n\nStart it anyway? "
             "(Cancel stops it at any time; fewer repeats or models make it shorter.)",
@@ -730,9 +731,9 @@ class CVTab(QWidget):
         self._update_buttons()
 
     def _show_error(self, message: str) -> None:
-        QMessageBox.warning(self, "Cannot run the cross-validation",
-                            f"{message}\n\nChange this on the Dataset, Models or "
-                            "Cross-validation tab, then press Run again.")
+        warn(self, "Cannot run the cross-validation",
+             f"{message}\n\nChange this on the Dataset, Models or "
+             "Cross-validation tab, then press Run again.")
 
     def shutdown(self, msecs: int = 30000) -> bool:
         """Cancel a run and wait for it (on quit)."""

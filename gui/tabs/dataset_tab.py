@@ -18,7 +18,7 @@ import pandas as pd
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QFrame,
                                QGridLayout, QGroupBox, QHBoxLayout, QInputDialog, QLabel,
-                               QMessageBox, QPushButton, QScrollArea, QSpinBox, QSplitter,
+                               QPushButton, QScrollArea, QSpinBox, QSplitter,
                                QVBoxLayout, QWidget)
 
 from engine.input.data import BUILTINS, Dataset, load_builtin
@@ -29,6 +29,7 @@ from ..dataset_loading import (FILE_FILTERS, DatasetView, FileRead, SheetChoice,
                                source_path, with_changes)
 from ..help import help_title
 from ..jobs import Job, JobSlot
+from ..plain_text import warn
 from ..plots.class_counts_plot import ClassCountsPlot
 from ..plots.scatter_plot import FeatureScatterPlot
 from ..table_panel import TablePanel
@@ -447,9 +448,9 @@ class DatasetTab(QWidget):
         self._sync_controls()                     # back to the data still in use
         self.state.status_message.emit("Could not load the data.")
         self.load_failed.emit(message)
-        QMessageBox.warning(self, "Cannot use this data",
-                            f"{message}\n\nPick another file or column, or fix the file and "
-                            "open it again.")
+        warn(self, "Cannot use this data",
+             f"{message}\n\nPick another file or column, or fix the file and "
+             "open it again.")
 
     def _offer_sheets(self, choice: SheetChoice) -> None:
         """A workbook's sheet is not a table (a sheet of notes): say why and offer the
@@ -539,7 +540,7 @@ class DatasetTab(QWidget):
         self.notes_label.setText("")
 
     def _on_view_failed(self, message: str) -> None:
-        QMessageBox.warning(self, "Cannot show this data", message)
+        warn(self, "Cannot show this data", message)
 
     def _raw_of(self, dataset: Dataset) -> Optional[FileRead]:
         """The file as read for ``dataset``, if it is the last one read."""

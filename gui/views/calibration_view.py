@@ -13,7 +13,7 @@ from typing import Optional
 
 import pandas as pd
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QMessageBox, QPushButton,
+from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton,
                                QSplitter, QStackedWidget, QTabWidget, QTextBrowser, QVBoxLayout,
                                QWidget)
 
@@ -24,6 +24,7 @@ from engine.foundation.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
 from ..note_words import note_words
+from ..plain_text import warn
 from ..plots.calibration_map_plot import CalibrationMapPlot
 from ..plots.reliability_plot import ReliabilityPlot
 from ..state import AppState
@@ -270,7 +271,7 @@ class CalibrationView(QWidget):
             settings = self.bar.settings()
             specs = calibration_specs(self.state, result)
         except ValueError as exc:
-            QMessageBox.warning(self, "Cannot run the calibration", str(exc))
+            warn(self, "Cannot run the calibration", str(exc))
             return
         dataset, cv, n_jobs = result.dataset, result.cv, self.state.n_jobs
         job = Job.in_process(run_calibration, (dataset, cv, specs, settings),
@@ -314,7 +315,7 @@ class CalibrationView(QWidget):
 
     def _on_failed(self, message: str) -> None:
         self._finish()
-        QMessageBox.warning(self, "Calibration failed", message)
+        warn(self, "Calibration failed", message)
 
     def _on_cancelled(self) -> None:
         self._finish()

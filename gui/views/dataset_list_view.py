@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QGroupBox, QHBoxLayout, QHeaderView, QMenu,
-                               QMessageBox, QPushButton, QStyle, QTableWidget,
+                               QPushButton, QStyle, QTableWidget,
                                QTableWidgetItem, QToolButton, QVBoxLayout)
 
 from engine.input.data import BUILTINS
 
+from ..plain_text import warn
 from .widgets import blocked
 
 ADD_TIP = ("Add another data set to the experiment: the same models, folds and scores then "
@@ -177,7 +178,7 @@ class DatasetListView(QGroupBox):
         except ValueError as exc:
             self._show(self.state.datasets)
             text = str(exc)
-            QMessageBox.warning(self, "Cannot use this name", f"{text[:1].upper()}{text[1:]}.")
+            warn(self, "Cannot use this name", f"{text[:1].upper()}{text[1:]}.")
             return False
         return True
 

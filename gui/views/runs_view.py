@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMessageBox, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from .. import store_runs
 from ..jobs import Job, JobSlot
+from ..plain_text import warn
 from ..table_panel import TablePanel
 
 RESUME_TIP = ("Run the experiment again: the fits kept are reused, only the missing ones "
@@ -192,9 +193,9 @@ class RunsView(QWidget):
         self._open_job.job.wait()
         self._update_buttons()
         self.where.setText("The run could not be opened.")
-        QMessageBox.warning(self, "Cannot open the earlier run",
-                            f"{message[:1].upper()}{message[1:]}\n\nRun the experiment again "
-                            "to get its results.")
+        warn(self, "Cannot open the earlier run",
+             f"{message[:1].upper()}{message[1:]}\n\nRun the experiment again "
+             "to get its results.")
 
     @property
     def running(self) -> bool:
