@@ -16,7 +16,7 @@ from typing import Optional
 
 from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
-from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QStyle, QTabWidget,
+from PySide6.QtWidgets import (QMainWindow, QMessageBox, QStyle, QTabWidget,
                                QVBoxLayout, QWidget)
 
 from engine.input.readers import load_dataset
@@ -31,7 +31,7 @@ from .file_dialogs import file_name_part, is_shipped
 from .dataset_loading import data_key, source_path
 from .help import show_help
 from .jobs import Job, JobSlot
-from .plain_text import ask, warn
+from .plain_text import ask, plain_label, warn
 from .plots.plot_panel import PlotPanel
 from .predicting import PredictDialog
 from .state import AppState
@@ -146,7 +146,7 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self.saved_notice = saving.SavedNotice(self)
         self.statusBar().addWidget(self.saved_notice, 1)
-        self._progress_label = QLabel(self)
+        self._progress_label = plain_label("", self)
         self.statusBar().addPermanentWidget(self._progress_label)
         self.state.status_message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.state.result_changed.connect(self._update_actions)

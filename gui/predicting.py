@@ -13,7 +13,7 @@ import os
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
-                               QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout,
+                               QHBoxLayout, QLineEdit, QPushButton, QVBoxLayout,
                                QWidget)
 
 from engine.runs.heldout.saved import WARNING, predict_file
@@ -21,6 +21,7 @@ from engine.runs.heldout.saved import WARNING, predict_file
 from .dataset_loading import FILE_FILTERS
 from .help import help_button
 from .jobs import Job, JobSlot
+from .plain_text import escape, rich_label
 
 MODEL_FILTERS = "Saved models (*.skops);;All files (*)"
 INTRO = ("Apply a model saved by a run (with <b>Keep the final models</b>, or "
@@ -67,9 +68,9 @@ class PredictDialog(QDialog):
         self.setWindowTitle("Predict with a saved model")
         self.resize(640, 300)
         self._job = JobSlot()
-        intro = QLabel(INTRO, self)
+        intro = rich_label(INTRO, self)
         intro.setWordWrap(True)
-        self.warning = warning = QLabel(f"<b>Warning:</b> {WARNING}", self)
+        self.warning = warning = rich_label(f"<b>Warning:</b> {WARNING}", self)
         warning.setWordWrap(True)
         warning.setStyleSheet("color: #a04000;")
         self.model_row = PathRow(lambda w: QFileDialog.getOpenFileName(
@@ -85,7 +86,7 @@ class PredictDialog(QDialog):
         form.addRow("Saved model:", self.model_row)
         form.addRow("Data file:", self.data_row)
         form.addRow("Write to:", self.out_row)
-        self.message = QLabel("", self)
+        self.message = rich_label("", self)
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextSelectableByMouse)
         buttons = QDialogButtonBox(QDialogButtonBox.Close, self)
@@ -129,13 +130,13 @@ class PredictDialog(QDialog):
 
     def _done(self, out: str, n_rows: int) -> None:
         self.predict_button.setEnabled(True)
-        self.message.setText(f"Wrote {n_rows} predictions to {out}.")
+        self.message.setText(f"Wrote {n_rows} predictions to {escape(out)}.")
         self.predicted.emit(out, n_rows)
 
     def _failed(self, message: str) -> None:
         self.predict_button.setEnabled(True)
         self.message.setText(f"<span style='color:#c00'>Could not predict: "
-                             f"{message.replace('<', '&lt;')}</span>")
+                             f"{escape(message)}</span>")
 
     def wait(self, msecs: int = 30000) -> bool:
         """Wait for a prediction under way (on close)."""

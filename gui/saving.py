@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 from engine.evaluation.experiment import experiment_dict
 
 from .file_dialogs import open_folder
-from .plain_text import message_box
+from .plain_text import message_box, plain_tip
 
 RUNNING_QUESTION = ("{what} is still running. Stop it and quit? What it has computed so far "
                     "is lost.")
@@ -115,7 +115,7 @@ class SavedNotice(QLabel):
         self.setText(f"{escape(what)} in <a href=\"{escape(url)}\">"
                      f"{escape(short_path(self.folder))}</a> — "
                      f"<a href=\"{escape(url)}\">Open folder</a>")
-        self.setToolTip(f"{self.message}\nClick to open the folder.")
+        self.setToolTip(plain_tip(f"{self.message}\nClick to open the folder."))
         self.setVisible(True)
 
     def open(self) -> None:

@@ -15,7 +15,7 @@ from engine.output.tables import csv_text, write_csv
 from .file_dialogs import announce_saved, ask_save_csv, csv_style
 from .frame_model import DataFrameModel
 from .jobs import Job, JobSlot
-from .plain_text import warn
+from .plain_text import escape, warn
 from .views.widgets import ElidingLabel
 
 
@@ -57,7 +57,7 @@ class TablePanel(QWidget):
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.selectionModel().selectionChanged.connect(self._emit_selection)
-        self.title = ElidingLabel(f"<b>{title}</b>", self)
+        self.title = ElidingLabel(f"<b>{escape(title)}</b>", self, rich=True)
         self.copy_button = QPushButton("Copy", self)
         self.copy_button.setToolTip("Copy the whole table to the clipboard (as CSV text)")
         self.copy_button.clicked.connect(self.copy_to_clipboard)

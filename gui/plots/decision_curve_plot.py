@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor
 
 from engine.evaluation.curves.decision import TREAT_ALL, TREAT_NONE
 
+from ..plain_text import escape
 from .band_line import add_banded_line
 from .plot_panel import PlotPanel, colour, legend_above, light_grid, plain_axes
 
@@ -105,8 +106,8 @@ class DecisionCurvePlot(PlotPanel):
         label = f"threshold probability of class “{positive_class}”"
         self.plot.setLabel("bottom", "")
         self.pair_plot.setLabel("bottom", label)
-        self.title.setText(f"<b>Decision curve: net benefit of treating when P(“{positive_class}”)"
-                           " ≥ threshold</b>")
+        self.title.setText("<b>Decision curve: net benefit of treating when "
+                           f"P(“{escape(positive_class)}”) ≥ threshold</b>")
         self._set_y_range(summary)
 
     def _set_y_range(self, summary) -> None:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QSizePolicy,
 
 from ..file_dialogs import announce_saved, ask_save_path, plain_text, with_parts
 from ..jobs import Job, JobSlot
-from ..plain_text import warn
+from ..plain_text import escape, warn
 from ..views.widgets import ElidingLabel
 from engine.evaluation.metrics import known_metrics
 from engine.evaluation.verdict import metric_label
@@ -155,7 +155,7 @@ class PlotPanel(QWidget):
         self.legend = self.plot.addLegend(offset=(-10, 10)) if legend else None
         if self.legend is not None:
             self.legend.setLabelTextSize("9pt")
-        self.title = ElidingLabel(f"<b>{title}</b>", self)
+        self.title = ElidingLabel(f"<b>{escape(title)}</b>", self, rich=True)
         self.readout = ElidingLabel("", self)
         self.readout.setStyleSheet("color: #555;")
         self.readout.setTextInteractionFlags(Qt.TextSelectableByMouse)

@@ -11,6 +11,7 @@ import pandas as pd
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
+from ..plain_text import escape
 from .plot_panel import PlotPanel, colour, legend_above, line_style
 
 #: What each kind of curve draws: (title, x column, y column, band columns, x and y labels,
@@ -102,7 +103,7 @@ class CurvePlot(PlotPanel):
         for slot in self.slots[len(models):]:
             slot.set_visible(False)
         self._draw_guess(rows)
-        self.title.setText(f"<b>{title}: class “{label}”</b>")
+        self.title.setText(f"<b>{escape(title)}: class “{escape(label)}”</b>")
         self.set_name_hint(self.kind, label)
 
     def _draw_guess(self, rows) -> None:

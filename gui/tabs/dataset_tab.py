@@ -17,7 +17,7 @@ import pandas as pd
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QFrame,
-                               QGridLayout, QGroupBox, QHBoxLayout, QInputDialog, QLabel,
+                               QGridLayout, QGroupBox, QHBoxLayout, QInputDialog,
                                QPushButton, QScrollArea, QSpinBox, QSplitter,
                                QVBoxLayout, QWidget)
 
@@ -29,7 +29,7 @@ from ..dataset_loading import (FILE_FILTERS, DatasetView, FileRead, SheetChoice,
                                source_path, with_changes)
 from ..help import help_title
 from ..jobs import Job, JobSlot
-from ..plain_text import warn
+from ..plain_text import plain_label, rich_label, warn
 from ..plots.class_counts_plot import ClassCountsPlot
 from ..plots.scatter_plot import FeatureScatterPlot
 from ..table_panel import TablePanel
@@ -132,7 +132,7 @@ class DatasetTab(QWidget):
                                     f"Weka ARFF file or an Excel workbook (.xlsx); it {REPLACES}. "
                                     "You can also drag such a file onto this window.")
         self.open_button.clicked.connect(self.ask_data_path)
-        drop = QLabel("…or drag a data file here.", side)
+        drop = plain_label("…or drag a data file here.", side)
         drop.setStyleSheet("color: #666;")
         open_row = QHBoxLayout()
         open_row.addWidget(self.open_button)
@@ -148,8 +148,8 @@ class DatasetTab(QWidget):
         column.addWidget(self.groups_box)
         self.heldout_box = HeldoutBox(self.state, side)
         column.addWidget(self.heldout_box)
-        self.summary = QLabel(NO_DATA_TEXT)
-        self.notes_label = QLabel("")
+        self.summary = rich_label(NO_DATA_TEXT)
+        self.notes_label = rich_label("")
         for label in (self.summary, self.notes_label):
             label.setWordWrap(True)
             label.setTextFormat(Qt.RichText)
@@ -192,7 +192,7 @@ class DatasetTab(QWidget):
             self.builtin_combo.setItemData(self.builtin_combo.count() - 1, description,
                                            Qt.ToolTipRole)
         self.builtin_combo.currentIndexChanged.connect(lambda _: self._rebuild_options())
-        self.builtin_description = QLabel(box)
+        self.builtin_description = plain_label("", box)
         self.builtin_description.setWordWrap(True)
         self.builtin_description.setStyleSheet("color: #555;")
         self.options_grid = QGridLayout()
@@ -221,12 +221,12 @@ class DatasetTab(QWidget):
             combo.setToolTip(f"Feature on the {axis} axis")
             combo.setMinimumContentsLength(12)
             combo.activated.connect(lambda _: self._draw_scatter())
-        self.sample_note = QLabel(self)
+        self.sample_note = plain_label("", self)
         self.sample_note.setStyleSheet("color: #555;")
         picker = QHBoxLayout()
-        picker.addWidget(QLabel("x:"))
+        picker.addWidget(plain_label("x:"))
         picker.addWidget(self.x_combo)
-        picker.addWidget(QLabel("y:"))
+        picker.addWidget(plain_label("y:"))
         picker.addWidget(self.y_combo)
         picker.addWidget(self.sample_note, 1)
         scatter = QWidget(self)
@@ -261,7 +261,7 @@ class DatasetTab(QWidget):
         description, options = BUILTINS[name]
         self.builtin_description.setText(description)
         for i, (option, default) in enumerate(options.items()):
-            label = QLabel(option.replace("_", " "), self)
+            label = plain_label(option.replace("_", " "), self)
             editor = option_editor(default, self)
             editor.setToolTip(f"{option.replace('_', ' ')} of the generated data")
             self._option_editors[option] = editor

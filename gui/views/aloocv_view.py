@@ -27,11 +27,12 @@ from engine.foundation.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
 from ..model_entry import ModelEntry
+from ..plain_text import escape
 from ..plots.aloocv_plot import AloocvPlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from .aloocv_bar import AloocvBar
-from .widgets import blocked, escape, text_label
+from .widgets import blocked, text_label
 
 NO_DATA = "Load a data set in the Data tab first: ALO is computed on its rows."
 NO_MODEL = ("<p><b>No model here can use ALO.</b></p><p>Approximate leave-one-out works for "

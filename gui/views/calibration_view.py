@@ -13,7 +13,7 @@ from typing import Optional
 
 import pandas as pd
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton,
+from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QPushButton,
                                QSplitter, QStackedWidget, QTabWidget, QTextBrowser, QVBoxLayout,
                                QWidget)
 
@@ -24,13 +24,13 @@ from engine.foundation.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
 from ..note_words import note_words
-from ..plain_text import warn
+from ..plain_text import escape, plain_label, rich_label, warn
 from ..plots.calibration_map_plot import CalibrationMapPlot
 from ..plots.reliability_plot import ReliabilityPlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from .calibration_bar import CalibrationBar
-from .widgets import blocked, escape, text_label
+from .widgets import blocked, text_label
 
 ALL_MODELS = "All models"
 PICKED = "#dbe8fb"
@@ -207,7 +207,7 @@ class CalibrationView(QWidget):
         self.model_combo.currentIndexChanged.connect(self._on_model_picked)
         self.class_combo = QComboBox(self.content)
         self.class_combo.currentIndexChanged.connect(self._refresh_plots)
-        self.class_label = QLabel("class", self.content)
+        self.class_label = plain_label("class", self.content)
         self.verdict = text_label("", self.content)
         self.banner = text_label("", self.content)
         self.banner.setStyleSheet("background: #fff4d6; border: 1px solid #e6c66e; "
@@ -215,7 +215,7 @@ class CalibrationView(QWidget):
         self.quantile_button = QPushButton("Use equal-count buckets and run again", self.content)
         self.quantile_button.clicked.connect(self._rerun_quantile)
         pickers = QHBoxLayout()
-        for widget in (QLabel("<b>Model</b>", self.content), self.model_combo, self.class_label,
+        for widget in (rich_label("<b>Model</b>", self.content), self.model_combo, self.class_label,
                        self.class_combo):
             pickers.addWidget(widget)
         pickers.addSpacing(10)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QWidget
 
+from ..plain_text import rich_label
 from ..state import AppState
 from .widgets import blocked
 
@@ -26,9 +27,9 @@ class DatasetPicker(QWidget):
         self.combo.setToolTip("Whose results the views below show; the “Across data sets” "
                               "view compares the models over all of them")
         self.combo.currentIndexChanged.connect(self._on_picked)
-        self.position = QLabel(self)
+        self.position = rich_label("", self)
         self.position.setStyleSheet("color: #555;")
-        label = QLabel("<b>Data set</b>", self)
+        label = rich_label("<b>Data set</b>", self)
         label.setBuddy(self.combo)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 4)

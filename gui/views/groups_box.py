@@ -13,14 +13,15 @@ from typing import Optional
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QLabel, QPushButton, QVBoxLayout
+from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QPushButton, QVBoxLayout
 
 from engine.input.data import Dataset
 from engine.foundation.errors import error_code
 from engine.input.groups import check_grouped_folds
 from engine.foundation.notes import note_code, note_fields
 
-from .widgets import blocked, escape
+from ..plain_text import escape, rich_label
+from .widgets import blocked
 
 NONE = "None: every row stands alone"
 TIP = ("Pick the column that says which rows belong together: several visits of one "
@@ -83,7 +84,7 @@ class GroupsBox(QGroupBox):
         self.combo.setMinimumContentsLength(14)
         self.combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
         self.combo.activated.connect(self._on_picked)
-        self.info = QLabel(self)
+        self.info = rich_label("", self)
         self.info.setWordWrap(True)
         self.info.setTextFormat(Qt.RichText)
         self.suggest_button = QPushButton(self)
