@@ -31,7 +31,7 @@ from .file_dialogs import file_name_part, is_shipped
 from .dataset_loading import data_key, source_path
 from .help import show_help
 from .jobs import Job, JobSlot
-from .plain_text import ask, plain_label, warn
+from .plain_text import ask, plain_label, plain_tip, warn
 from .plots.plot_panel import PlotPanel
 from .predicting import PredictDialog
 from .state import AppState
@@ -185,7 +185,8 @@ class MainWindow(QMainWindow):
         action = QAction(text, self)
         action.setShortcut(QKeySequence(shortcut))
         action.setStatusTip(tip)
-        action.setToolTip(f"{tip} ({QKeySequence(shortcut).toString(QKeySequence.NativeText)})")
+        action.setToolTip(plain_tip(
+            f"{tip} ({QKeySequence(shortcut).toString(QKeySequence.NativeText)})"))
         if icon is not None:
             action.setIcon(self.style().standardIcon(icon))
         action.triggered.connect(slot)
@@ -289,7 +290,7 @@ class MainWindow(QMainWindow):
         recent = self.recent_files()
         for path in recent:
             action = self.recent_menu.addAction(os.path.basename(path))
-            action.setToolTip(path)
+            action.setToolTip(plain_tip(path))
             action.triggered.connect(lambda _=False, p=path: self.open_experiment(p))
         self.recent_menu.setEnabled(bool(recent))
 

@@ -15,7 +15,7 @@ from engine.output.tables import csv_text, write_csv
 from .file_dialogs import announce_saved, ask_save_csv, csv_style
 from .frame_model import DataFrameModel
 from .jobs import Job, JobSlot
-from .plain_text import escape, warn
+from .plain_text import escape, plain_tip, warn
 from .views.widgets import ElidingLabel
 
 
@@ -62,7 +62,7 @@ class TablePanel(QWidget):
         self.copy_button.setToolTip("Copy the whole table to the clipboard (as CSV text)")
         self.copy_button.clicked.connect(self.copy_to_clipboard)
         self.export_button = QPushButton("Export CSV…", self)
-        self.export_button.setToolTip(f"Save this table as a CSV file ({export_name})")
+        self.export_button.setToolTip(plain_tip(f"Save this table as a CSV file ({export_name})"))
         self.export_button.clicked.connect(self._ask_export_path)
         header = QHBoxLayout()
         header.addWidget(self.title)

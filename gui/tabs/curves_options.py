@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout,
 
 from engine.evaluation.experiment import DEFAULT_LEARNING, CurvesSettings
 
-from ..plain_text import plain_label
+from ..plain_text import plain_label, plain_tip
 
 
 BOX_TIP = ("Curves computed from every model's out-of-fold predictions: each row is "
@@ -126,7 +126,7 @@ class CurvesOptions(QGroupBox):
             try:
                 learning = parse_fractions(self.fractions_edit.text())
             except ValueError as exc:
-                self.fractions_edit.setToolTip(f"Not used: {exc}.\n\n{FRACTIONS_TIP}")
+                self.fractions_edit.setToolTip(plain_tip(f"Not used: {exc}.\n\n{FRACTIONS_TIP}"))
                 self.fractions_edit.setStyleSheet("color: #b00;")
                 return CurvesSettings(self.roc_check.isChecked(), self.pr_check.isChecked(),
                                       self.decision_check.isChecked(), ())

@@ -29,7 +29,7 @@ from ..dataset_loading import (FILE_FILTERS, DatasetView, FileRead, SheetChoice,
                                source_path, with_changes)
 from ..help import help_title
 from ..jobs import Job, JobSlot
-from ..plain_text import plain_label, rich_label, warn
+from ..plain_text import plain_label, plain_tip, rich_label, warn
 from ..plots.class_counts_plot import ClassCountsPlot
 from ..plots.scatter_plot import FeatureScatterPlot
 from ..table_panel import TablePanel
@@ -218,7 +218,7 @@ class DatasetTab(QWidget):
         self.scatter_plot = FeatureScatterPlot(self)
         self.x_combo, self.y_combo = QComboBox(self), QComboBox(self)
         for combo, axis in ((self.x_combo, "horizontal"), (self.y_combo, "vertical")):
-            combo.setToolTip(f"Feature on the {axis} axis")
+            combo.setToolTip(plain_tip(f"Feature on the {axis} axis"))
             combo.setMinimumContentsLength(12)
             combo.activated.connect(lambda _: self._draw_scatter())
         self.sample_note = plain_label("", self)
@@ -263,7 +263,7 @@ class DatasetTab(QWidget):
         for i, (option, default) in enumerate(options.items()):
             label = plain_label(option.replace("_", " "), self)
             editor = option_editor(default, self)
-            editor.setToolTip(f"{option.replace('_', ' ')} of the generated data")
+            editor.setToolTip(plain_tip(f"{option.replace('_', ' ')} of the generated data"))
             self._option_editors[option] = editor
             self._option_widgets += [label, editor]
             self.options_grid.addWidget(label, i // 2, 2 * (i % 2))
@@ -629,7 +629,7 @@ class DatasetTab(QWidget):
         self.pos_combo.setEnabled(two and editable)
         fixed = (" Built-in data sets keep scikit-learn's positive class (the second class)."
                  if builtin else " It is fixed for this data set.")
-        self.pos_combo.setToolTip(POSITIVE_TIP + ("" if editable else fixed))
+        self.pos_combo.setToolTip(plain_tip(POSITIVE_TIP + ("" if editable else fixed)))
 
     def _show_builtin_options(self, source: dict) -> None:
         index = self.builtin_combo.findData(source.get("builtin"))

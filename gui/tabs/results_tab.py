@@ -24,7 +24,7 @@ from engine.evaluation.stats import BAYESIAN_COLUMNS, FREQUENTIST_COLUMNS
 from engine.evaluation.verdict import (learning_states, metric_label, model_health as health_of,
                                        oriented_pair, pair_posterior, pair_verdict)
 
-from ..plain_text import plain_label, rich_label
+from ..plain_text import plain_label, plain_tip, rich_label
 from ..plots.correlation_heatmap import CorrelationHeatmap
 from ..plots.fold_scores_plot import FoldScoresPlot
 from ..plots.plot_panel import colour
@@ -426,8 +426,8 @@ class ResultsTab(QWidget):
 
     def _select_pair(self, model_a: str, model_b: str) -> None:
         self._pair = (model_a, model_b)
-        self.model_a_combo.setToolTip(f"Model A: {model_a} (differences are A minus B)")
-        self.model_b_combo.setToolTip(f"Model B: {model_b}")
+        self.model_a_combo.setToolTip(plain_tip(f"Model A: {model_a} (differences are A minus B)"))
+        self.model_b_combo.setToolTip(plain_tip(f"Model B: {model_b}"))
         for combo, name in ((self.model_a_combo, model_a), (self.model_b_combo, model_b)):
             combo.blockSignals(True)
             combo.setCurrentText(name)

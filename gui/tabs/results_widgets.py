@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QW
 
 from engine.evaluation.stats import CORRECTIONS, ComparisonSettings, default_rope
 
-from ..plain_text import plain_label, rich_label
+from ..plain_text import plain_label, plain_tip, rich_label
 from ..views.widgets import topic_button
 
 
@@ -73,8 +73,8 @@ class ComparisonControls(QWidget):
         settings = settings.resolved(metric)
         default = default_rope(metric)
         self.rope_unit.setText(default.unit)
-        self.rope_unit.setToolTip(f"The default for {metric or 'this metric'} is "
-                                  f"±{default.rope:g}: {default.reason}.")
+        self.rope_unit.setToolTip(plain_tip(f"The default for {metric or 'this metric'} is "
+                                            f"±{default.rope:g}: {default.reason}."))
         self._settings = settings
         widgets = (self.rope_spin, self.alpha_spin, self.correction_combo)
         for widget in widgets:

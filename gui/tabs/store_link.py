@@ -18,7 +18,7 @@ from engine.foundation.errors import EngineError, is_store_error
 
 from .. import store_runs
 from ..jobs import Job, JobSlot
-from ..plain_text import warn
+from ..plain_text import plain_tip, warn
 from ..store_location import store_path
 from ..views.runs_view import RunsView
 from ..views.store_bar import StoreBar
@@ -162,7 +162,7 @@ class StoreLink(QObject):
     def _show_problem_bar(self, path: str, text: str) -> None:
         self.bar.show_message("problem", text.split("\n\n")[0], "Run without keeping results",
                               self.run_without_store)
-        self.bar.setToolTip(text)
+        self.bar.setToolTip(plain_tip(text))
 
     def took_problem(self, error) -> bool:
         """A run failed with ``error``: True when its code says it is about this store

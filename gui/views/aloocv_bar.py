@@ -10,7 +10,7 @@ from engine.evaluation.experiment import AloocvSettings
 from engine.foundation.param_caps import SETTING_CAPS
 
 from ..help import help_button
-from ..plain_text import plain_label, rich_label
+from ..plain_text import plain_label, plain_tip, rich_label
 from .widgets import gap
 
 
@@ -120,4 +120,4 @@ class AloocvBar(QWidget):
         left = record.remaining
         eta = f", about {left:.0f} s left" if left is not None and left >= 1 else ""
         self.progress.setFormat(f"{record.done}/{record.total}{eta}")
-        self.progress.setToolTip(record.label)
+        self.progress.setToolTip(plain_tip(record.label))

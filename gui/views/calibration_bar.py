@@ -10,7 +10,7 @@ from engine.evaluation.experiment import CalibrationSettings
 from engine.foundation.param_caps import SETTING_CAPS
 
 from ..help import help_button
-from ..plain_text import plain_label, rich_label
+from ..plain_text import plain_label, plain_tip, rich_label
 from .widgets import gap
 
 STRATEGY_LABELS = {"uniform": "equal width (uniform)", "quantile": "equal count (quantile)"}
@@ -100,7 +100,7 @@ class CalibrationBar(QWidget):
         left = record.remaining
         eta = f", about {left:.0f} s left" if left is not None else ""
         self.progress.setFormat(f"{record.done}/{record.total} fits{eta}")
-        self.progress.setToolTip(record.label)
+        self.progress.setToolTip(plain_tip(record.label))
 
     def _update_run_button(self, *_):
         self.run_button.setEnabled(self.isotonic.isChecked() or self.sigmoid.isChecked())

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QGroupBox, QListWidget, QListWidgetItem, QVBoxLayo
 
 from engine.input.data import Dataset
 
-from ..plain_text import plain_label
+from ..plain_text import plain_label, plain_tip
 from .dataset_notes import (identifier_columns, index_columns, leak_columns, left_out_reasons,
                             many_category_columns)
 from .widgets import blocked
@@ -136,7 +136,7 @@ class ColumnPicker(QGroupBox):
                               else Qt.ItemIsUserCheckable)       # greyed when not
                 tip = row.why if editable else "\n\n".join(
                     filter(None, [fixed_reason, row.why if row.warning else ""]))
-                item.setToolTip(tip)
+                item.setToolTip(plain_tip(tip))
                 if row.warning:
                     item.setForeground(QBrush(WARNING_COLOUR))
                 self.list.addItem(item)

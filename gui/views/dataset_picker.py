@@ -8,7 +8,7 @@ import html
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QWidget
 
-from ..plain_text import rich_label
+from ..plain_text import plain_tip, rich_label
 from ..state import AppState
 from .widgets import blocked
 
@@ -82,8 +82,8 @@ class DatasetPicker(QWidget):
             self.position.setText(
                 f"{names.index(name) + 1} of {len(names)} — the views below show "
                 f"<b>{html.escape(name)}</b>; “Across data sets” compares all of them")
-            self.combo.setToolTip(f"Showing {name}. Choose whose results the views below "
-                                  "show.")
+            self.combo.setToolTip(plain_tip(f"Showing {name}. Choose whose results the views "
+                                            "below show."))
 
     def _on_picked(self, index: int) -> None:
         if index >= 0 and self.state.benchmark is not None:

@@ -20,7 +20,7 @@ from engine.foundation.errors import error_code
 from engine.input.groups import check_grouped_folds
 from engine.foundation.notes import note_code, note_fields
 
-from ..plain_text import escape, rich_label
+from ..plain_text import escape, plain_tip, rich_label
 from .widgets import blocked
 
 NONE = "None: every row stands alone"
@@ -122,10 +122,10 @@ class GroupsBox(QGroupBox):
         if suggestion is not None:
             self.suggest_button.setText(f"Use {self._suggested!r}: it looks like an identifier "
                                         "with repeated values")
-            self.suggest_button.setToolTip(
+            self.suggest_button.setToolTip(plain_tip(
                 f"{suggestion['n_values']} values, {suggestion['rows_per_value']:.1f} rows each "
                 "on average. If rows with the same value belong together (one patient, one "
-                "subject), keeping them together gives honest scores; otherwise leave None.")
+                "subject), keeping them together gives honest scores; otherwise leave None."))
         self.suggest_button.setVisible(suggestion is not None)
         html = self._info_html(dataset, editable, n_splits)
         self.info.setText(html)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QSplitter, QVBoxLayout,
 from engine.evaluation.per_class import per_class_frame
 
 from ..file_dialogs import with_parts
-from ..plain_text import plain_label
+from ..plain_text import plain_label, plain_tip
 from ..table_panel import TablePanel
 
 INTRO = ("Which classes does each model confuse? Rows: the true class; columns: the class "
@@ -41,7 +41,7 @@ def matrix_frame(matrix: np.ndarray, classes) -> pd.DataFrame:
 
 def _name_export(panel: TablePanel, name: str) -> None:
     panel.export_name = name
-    panel.export_button.setToolTip(f"Save this table as a CSV file ({name})")
+    panel.export_button.setToolTip(plain_tip(f"Save this table as a CSV file ({name})"))
 
 
 class PerClassView(QWidget):
