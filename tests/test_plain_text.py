@@ -2,7 +2,9 @@
 so that Qt never guesses rich text from a column's, a class's, a model's or a file's
 name. Labels are made by ``gui.plain_text`` (``plain_label``, ``rich_label``), message
 boxes by its ``message_box`` / ``warn`` / ``ask``, and a tooltip built from a formatted
-string goes through ``plain_tip`` (or the app's own rich-tip helpers, which escape)."""
+string goes through ``plain_tip`` (or the app's own rich-tip helpers, which escape). The
+labels a QFormLayout makes of ``addRow("words", widget)`` guess; they hold the app's own
+words only."""
 import ast
 import pathlib
 
@@ -98,6 +100,8 @@ def text_format_problems(trees: dict) -> list:
                 problems.append((path, node.lineno, "QMessageBox.about with data"))
             elif called == "setToolTip" and node.args and _formatted(node.args[0]):
                 problems.append((path, node.lineno, "a formatted tooltip without plain_tip"))
+            elif called == "addRow" and node.args and _formatted(node.args[0]):
+                problems.append((path, node.lineno, "a form row's label guesses its format"))
     return [f"{path}:{line}: {what}" for path, line, what in sorted(problems)]
 
 
@@ -111,12 +115,13 @@ def test_the_check_finds_each_kind_of_guess():
             "QMessageBox.warning(self, 't', s)\nQMessageBox.question(self, 't', s)\n"
             "QMessageBox.about(self, 't', name)\nw.setToolTip(f'{name} is here')\n"
             "w.setToolTip('a ' + name)\nw.setToolTip(x if y else f'{name}')\n"
+            "form.addRow(f'{name}', box)\n"
             "class Shown(QLabel):\n    def __init__(self):\n        super().__init__()\n"
             "class Shorter(Shown):\n    def __init__(self):\n        self.setTextFormat(1)\n")
     problems = text_format_problems({"gui/x.py": ast.parse(code)})
     assert [p.split(": ", 1)[0] for p in problems] == [
         "gui/x.py:1", "gui/x.py:2", "gui/x.py:3", "gui/x.py:4", "gui/x.py:5", "gui/x.py:6",
-        "gui/x.py:7", "gui/x.py:8", "gui/x.py:9"]
+        "gui/x.py:7", "gui/x.py:8", "gui/x.py:9", "gui/x.py:10"]
     assert problems[-1].endswith("Shown sets no text format")
 
 
@@ -125,7 +130,7 @@ def test_the_check_lets_the_helpers_through():
             "w.setToolTip(TIP)\nw.setToolTip(plain_tip(f'{name} is here'))\n"
             "w.setToolTip(rich_tip(f'{doc}'))\nQMessageBox.about(self, t, 'constant')\n"
             "w.setToolTip('plain ' 'words')\nw.setToolTip(f'{TIP} and ' + MORE)\n"
-            "w.setToolTip(TIP + ('' if x else ' more'))\nclass Shown(QLabel):\n"
+            "w.setToolTip(TIP + ('' if x else ' more'))\nform.addRow('Folds', box)\nclass Shown(QLabel):\n"
             "    def __init__(self):\n        self.setTextFormat(Qt.PlainText)\n")
     assert text_format_problems({"gui/x.py": ast.parse(code)}) == []
     made = "label = QLabel(text, parent)\nbox = QMessageBox(icon, title, text)\n"
