@@ -2,12 +2,14 @@
 
 Qt guesses whether a label's, a message box's or a tooltip's text is rich text
 (``Qt.mightBeRichText``: a first line that starts a known HTML tag), so a column or model
-named ``<b>x</b>`` or ``<img src=…>`` would be drawn bold or fetch an image. Every label of
+named ``<b>x</b>`` or ``<img src=…>`` would be drawn bold or as an image file. Every label of
 the app is made here with its format said (:func:`plain_label`, or :func:`rich_label` for
 the app's own markup, its data parts put through :func:`escape`); message boxes are plain
-(:func:`warn`, :func:`ask`, :func:`message_box`); a tooltip that holds data goes through
-:func:`plain_tip`. ``tests/test_plain_text.py`` checks the gui source for labels and boxes
-made elsewhere.
+(:func:`warn`, :func:`ask`, :func:`message_box`); a tooltip or an input dialog's label
+that holds data goes through :func:`plain_tip` / :func:`as_written`. pyqtgraph draws
+legends, axis labels and titles as HTML: names in them go through :func:`escape`.
+``tests/test_plain_text.py`` checks the gui source, ``tests/gui/test_plain_text_gui.py``
+the window.
 """
 from __future__ import annotations
 
@@ -45,16 +47,21 @@ def set_plain(label: QLabel, text: str) -> None:
     label.setText(text)
 
 
-def plain_tip(text: str) -> str:
-    """``text`` as a tooltip that shows it as it reads.
+def as_written(text: str) -> str:
+    """``text`` made to read as written where Qt guesses the format and none can be set
+    (a tooltip, the label of a ``QInputDialog``).
 
-    Returned unchanged when Qt would take it for plain text anyway (so most tips keep
+    Returned unchanged when Qt would take it for plain text anyway (so most texts keep
     their plain wrapping); otherwise escaped inside ``<qt>``, line breaks kept.
     """
     text = str(text)
     if not GuiQt.mightBeRichText(text):
         return text
     return "<qt>" + escape(text).replace("\n", "<br>") + "</qt>"
+
+
+#: A tooltip that shows its text as written (:func:`as_written`).
+plain_tip = as_written
 
 
 def message_box(icon, title: str, text: str, buttons, parent=None) -> QMessageBox:

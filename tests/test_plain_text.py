@@ -3,8 +3,8 @@ so that Qt never guesses rich text from a column's, a class's, a model's or a fi
 name. Labels are made by ``gui.plain_text`` (``plain_label``, ``rich_label``), message
 boxes by its ``message_box`` / ``warn`` / ``ask``, and a tooltip built from a formatted
 string goes through ``plain_tip`` (or the app's own rich-tip helpers, which escape). The
-labels a QFormLayout makes of ``addRow("words", widget)`` guess; they hold the app's own
-words only."""
+labels a QFormLayout makes of ``addRow("words", widget)`` and a QInputDialog's label
+guess; they hold the app's own words, or go through ``as_written``."""
 import ast
 import pathlib
 
@@ -43,6 +43,12 @@ def _fixed(node) -> bool:
     if isinstance(node, ast.IfExp):
         return _fixed(node.body) and _fixed(node.orelse)
     return False
+
+
+def _of_input_dialog(node) -> bool:
+    func = node.func
+    return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            and func.value.id == "QInputDialog")
 
 
 def _formatted(node) -> bool:
@@ -100,6 +106,8 @@ def text_format_problems(trees: dict) -> list:
                 problems.append((path, node.lineno, "QMessageBox.about with data"))
             elif called == "setToolTip" and node.args and _formatted(node.args[0]):
                 problems.append((path, node.lineno, "a formatted tooltip without plain_tip"))
+            elif _of_input_dialog(node) and len(node.args) > 2 and _formatted(node.args[2]):
+                problems.append((path, node.lineno, "an input dialog's label without as_written"))
             elif called == "addRow" and node.args and _formatted(node.args[0]):
                 problems.append((path, node.lineno, "a form row's label guesses its format"))
     return [f"{path}:{line}: {what}" for path, line, what in sorted(problems)]
@@ -115,13 +123,13 @@ def test_the_check_finds_each_kind_of_guess():
             "QMessageBox.warning(self, 't', s)\nQMessageBox.question(self, 't', s)\n"
             "QMessageBox.about(self, 't', name)\nw.setToolTip(f'{name} is here')\n"
             "w.setToolTip('a ' + name)\nw.setToolTip(x if y else f'{name}')\n"
-            "form.addRow(f'{name}', box)\n"
+            "form.addRow(f'{name}', box)\nQInputDialog.getItem(self, 't', f'{name}?', items)\n"
             "class Shown(QLabel):\n    def __init__(self):\n        super().__init__()\n"
             "class Shorter(Shown):\n    def __init__(self):\n        self.setTextFormat(1)\n")
     problems = text_format_problems({"gui/x.py": ast.parse(code)})
     assert [p.split(": ", 1)[0] for p in problems] == [
         "gui/x.py:1", "gui/x.py:2", "gui/x.py:3", "gui/x.py:4", "gui/x.py:5", "gui/x.py:6",
-        "gui/x.py:7", "gui/x.py:8", "gui/x.py:9", "gui/x.py:10"]
+        "gui/x.py:7", "gui/x.py:8", "gui/x.py:9", "gui/x.py:10", "gui/x.py:11"]
     assert problems[-1].endswith("Shown sets no text format")
 
 
@@ -130,7 +138,8 @@ def test_the_check_lets_the_helpers_through():
             "w.setToolTip(TIP)\nw.setToolTip(plain_tip(f'{name} is here'))\n"
             "w.setToolTip(rich_tip(f'{doc}'))\nQMessageBox.about(self, t, 'constant')\n"
             "w.setToolTip('plain ' 'words')\nw.setToolTip(f'{TIP} and ' + MORE)\n"
-            "w.setToolTip(TIP + ('' if x else ' more'))\nform.addRow('Folds', box)\nclass Shown(QLabel):\n"
+            "w.setToolTip(TIP + ('' if x else ' more'))\nform.addRow('Folds', box)\n"
+            "QInputDialog.getItem(self, 't', as_written(f'{name}?'), items)\nclass Shown(QLabel):\n"
             "    def __init__(self):\n        self.setTextFormat(Qt.PlainText)\n")
     assert text_format_problems({"gui/x.py": ast.parse(code)}) == []
     made = "label = QLabel(text, parent)\nbox = QMessageBox(icon, title, text)\n"

@@ -168,7 +168,7 @@ class PosteriorPlot(PlotPanel):
         self.title.setText(f"<b>Posterior of the mean difference: {escape(model_a)} − "
                            f"{escape(model_b)}</b>")
         self.plot.setLabel("bottom", f"Mean difference in {metric_label(metric) or 'score'} "
-                                     f"(μ = {model_a} − {model_b})")
+                                     f"(μ = {escape(model_a)} − {escape(model_b)})")
         self.rope_band.setRegion((-rope, rope))
         self.strip.set_probabilities(model_a, model_b, probabilities, colours)
         self._colour_fills(colours)

@@ -78,7 +78,7 @@ def fill_legend(legend: pg.LegendItem, entries: list, extra, extra_label: str,
     legend.setColumnCount(columns)
     for item, label in entries:
         item.setVisible(True)
-        legend.addItem(item, label)
+        legend.addItem(item, escape(label))
     legend.addItem(extra, extra_label)
 
 

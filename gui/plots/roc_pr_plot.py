@@ -96,7 +96,7 @@ class CurvePlot(PlotPanel):
             slot.point.setData(points[x].to_numpy(float), points[y].to_numpy(float))
             slot.set_visible(True)
             score = float(averaged[value].iloc[0])
-            self.legend.addItem(slot.mean, f"{model} ({value_name} {score:.3f})")
+            self.legend.addItem(slot.mean, f"{escape(model)} ({value_name} {score:.3f})")
             self.shown[model] = score
             self._rows[model] = averaged
         self.legend.setColumnCount(max(1, min(2, len(self.shown))))

@@ -29,7 +29,7 @@ from ..dataset_loading import (FILE_FILTERS, DatasetView, FileRead, SheetChoice,
                                source_path, with_changes)
 from ..help import help_title
 from ..jobs import Job, JobSlot
-from ..plain_text import plain_label, plain_tip, rich_label, warn
+from ..plain_text import as_written, plain_label, plain_tip, rich_label, warn
 from ..plots.class_counts_plot import ClassCountsPlot
 from ..plots.scatter_plot import FeatureScatterPlot
 from ..table_panel import TablePanel
@@ -462,8 +462,9 @@ class DatasetTab(QWidget):
                                        "another sheet.")
         sheet, ok = QInputDialog.getItem(
             self, "Pick the sheet that holds the table",
-            f"{sheet_problem(choice)}\n\nThe workbook has {len(choice.sheets)} sheets. Pick "
-            "the one whose first row holds the column names:", others, 0, False)
+            as_written(f"{sheet_problem(choice)}\n\nThe workbook has {len(choice.sheets)} "
+                       "sheets. Pick the one whose first row holds the column names:"),
+            others, 0, False)
         if ok and sheet:
             source = {**choice.source, "sheet": sheet}
             for key in ("target", "exclude", "drop", "features", "pos_label", "groups"):

@@ -14,11 +14,12 @@ import types
 
 import numpy as np
 import pandas as pd
+import pyqtgraph as pg
 import pytest
 from PySide6 import QtGui
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+from PySide6.QtWidgets import QGraphicsTextItem, QLabel, QMessageBox, QWidget
 
 from gui import plain_text
 from gui.predicting import PredictDialog
@@ -84,6 +85,22 @@ def labels_problems(window: QWidget) -> tuple:
     return holding, problems
 
 
+def plot_problems(window: QWidget) -> tuple:
+    """``(plot texts holding a name, problems)``: pyqtgraph draws legends, axis labels and
+    titles as HTML; a problem is one that holds a name's word but not the whole name."""
+    holding, problems = 0, []
+    for view in window.findChildren(pg.GraphicsView):
+        for item in view.scene().items():
+            if not isinstance(item, QGraphicsTextItem):
+                continue
+            reading = item.toPlainText()
+            holding += any(word in reading for word in TELLTALES.values())
+            problems += [f"plot text {reading[:80]!r} drew {name}"
+                         for name, word in TELLTALES.items()
+                         if word in reading and name not in reading]
+    return holding, problems
+
+
 @pytest.fixture
 def marked(tmp_path):
     """``<img src=frob.png>.csv`` (150 rows; columns and a class named as HTML) and an
@@ -140,6 +157,8 @@ def test_names_written_as_html_read_as_written_on_every_tab(window, qtbot, marke
     visit_every_page(window, qtbot)
     after, problems = labels_problems(window)
     assert problems == []
+    drawn, problems = plot_problems(window)
+    assert problems == [] and drawn >= 4        # legends, axis labels, titles
     assert after >= holding + 4                 # the results name the models and the class
     verdict = window.results_tab.verdict_label
     assert verdict.textFormat() == Qt.PlainText
