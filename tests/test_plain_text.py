@@ -139,7 +139,8 @@ def test_the_check_lets_the_helpers_through():
             "w.setToolTip(rich_tip(f'{doc}'))\nQMessageBox.about(self, t, 'constant')\n"
             "w.setToolTip('plain ' 'words')\nw.setToolTip(f'{TIP} and ' + MORE)\n"
             "w.setToolTip(TIP + ('' if x else ' more'))\nform.addRow('Folds', box)\n"
-            "QInputDialog.getItem(self, 't', as_written(f'{name}?'), items)\nclass Shown(QLabel):\n"
+            "QInputDialog.getItem(self, 't', as_written(f'{name}?'), items)\n"
+            "class Shown(QLabel):\n"
             "    def __init__(self):\n        self.setTextFormat(Qt.PlainText)\n")
     assert text_format_problems({"gui/x.py": ast.parse(code)}) == []
     made = "label = QLabel(text, parent)\nbox = QMessageBox(icon, title, text)\n"

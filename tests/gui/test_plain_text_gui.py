@@ -22,6 +22,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QGraphicsTextItem, QLabel, QMessageBox, QWidget
 
 from gui import plain_text
+from gui.frame_model import DataFrameModel
 from gui.predicting import PredictDialog
 from gui.views.preflight_dialog import PreflightDialog
 from gui.views.widgets import ElidingLabel
@@ -271,3 +272,13 @@ def test_an_eliding_label_shortens_a_name_as_written(qtbot):
     assert plain.textFormat() == Qt.PlainText and rich.textFormat() == Qt.RichText
     assert tip_reading(plain.toolTip()) == f"{COLUMN_BOLD} and a long tail of words after it"
     assert tip_reading(rich.toolTip()) == f"{MODEL_IMAGE} and a long tail"
+
+
+def test_table_tooltips_read_cells_and_column_names_as_written():
+    model = DataFrameModel(pd.DataFrame({COLUMN_BOLD: [COLUMN_IMAGE, "plain"]}))
+    model.show_headers_as({COLUMN_BOLD: "Words"})
+    cell = model.data(model.index(0, 0), Qt.ToolTipRole)
+    header = model.headerData(0, Qt.Horizontal, Qt.ToolTipRole)
+    assert tip_reading(cell) == repr(COLUMN_IMAGE)
+    assert tip_reading(header) == f"column {COLUMN_BOLD} in the CSV file"
+    assert model.data(model.index(1, 0), Qt.ToolTipRole) == "'plain'"     # left as it is
