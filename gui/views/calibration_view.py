@@ -109,7 +109,7 @@ def verdict_text(scores: pd.DataFrame, model: str) -> str:
         return ""
     before = rows.loc["uncalibrated"]
     best = rows["brier"].idxmin()
-    start = (f"<b>{model}</b> before calibration: Brier {before['brier']:.4f}, "
+    start = (f"<b>{escape(model)}</b> before calibration: Brier {before['brier']:.4f}, "
              f"ECE {before['ece']:.4f}. ")
     if best == "uncalibrated":
         return start + "Neither repair improves the Brier score: its own probabilities are best."
@@ -185,7 +185,7 @@ class CalibrationView(QWidget):
         card.setStyleSheet("#intro_card { background: white; border: 1px solid #ccc; "
                            "border-radius: 6px; }")
         card.setFixedWidth(720)
-        text = text_label(INTRO, card)
+        text = text_label(INTRO, card, rich=True)
         text.setMinimumHeight(text.heightForWidth(720 - 48) + 8)
         self.intro_run_button = QPushButton("Run calibration", card)
         self.intro_run_button.setStyleSheet("padding: 6px 18px; font-weight: bold;")
@@ -208,8 +208,8 @@ class CalibrationView(QWidget):
         self.class_combo = QComboBox(self.content)
         self.class_combo.currentIndexChanged.connect(self._refresh_plots)
         self.class_label = plain_label("class", self.content)
-        self.verdict = text_label("", self.content)
-        self.banner = text_label("", self.content)
+        self.verdict = text_label("", self.content, rich=True)
+        self.banner = text_label("", self.content, rich=True)
         self.banner.setStyleSheet("background: #fff4d6; border: 1px solid #e6c66e; "
                                   "padding: 4px; color: #5a4300;")
         self.quantile_button = QPushButton("Use equal-count buckets and run again", self.content)

@@ -10,6 +10,7 @@ show its entities.
 """
 import html
 import json
+import re
 import types
 
 import numpy as np
@@ -67,16 +68,30 @@ def misread(text: str, rich: bool) -> list:
                     if html.escape(name, quote=False) in text and not rich]
 
 
+#: The app's own markup: in a plain label it would show as text.
+APP_MARKUP = re.compile(r"</?(b|i|p|br|span|a|ul|li|table|tr|td|h\d|code|qt)\b[^>]*>")
+
+
+def shows_markup(text: str) -> bool:
+    """True when ``text`` holds a tag of the app's once the names are taken out."""
+    for name in TELLTALES:
+        text = text.replace(name, "")
+    return bool(APP_MARKUP.search(text))
+
+
 def labels_problems(window: QWidget) -> tuple:
     """``(labels holding a name, problems)``: a problem is a label holding a name whose
     format is left to Qt's guess (the labels a QFormLayout makes of the app's own words
-    do), or one that draws a name as markup; the same for tooltips."""
+    do), one that draws a name as markup, or a plain one showing the app's own markup;
+    and a tooltip that draws a name as markup or shows it escaped."""
     holding, problems = 0, []
     for label in window.findChildren(QLabel):
         holds = any(word in label.text() for word in TELLTALES.values())
         if holds and label.textFormat() not in (Qt.PlainText, Qt.RichText):
             problems.append(f"guessed format: {label.text()[:80]!r}")
         holding += holds
+        if label.textFormat() == Qt.PlainText and shows_markup(label.text()):
+            problems.append(f"plain label shows markup: {label.text()[:80]!r}")
         problems += [f"label {label.text()[:80]!r} {what}"
                      for what in misread(label.text(), label.textFormat() == Qt.RichText)]
     for widget in window.findChildren(QWidget):
