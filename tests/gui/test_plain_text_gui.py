@@ -31,7 +31,7 @@ from tests.gui.waiting import run_succeeds
 
 pytestmark = pytest.mark.fuzz
 
-#: Each name with the word that is left of it when it is drawn as markup.
+#: Each name with a word of it that tells where it is, drawn as markup or not.
 COLUMN_BOLD, COLUMN_IMAGE = "<b>Zork</b>", "<img src=zap.png>"
 TARGET, POSITIVE = "<i>Fnord</i>", "<b>Quux</b>"
 MODEL_BOLD, MODEL_IMAGE = "<b>Blorb</b>", "<img src=blip.png>"
@@ -103,17 +103,19 @@ def labels_problems(window: QWidget) -> tuple:
 
 def plot_problems(window: QWidget) -> tuple:
     """``(plot texts holding a name, problems)``: pyqtgraph draws legends, axis labels and
-    titles as HTML; a problem is one that holds a name's word but not the whole name."""
+    titles as HTML; a problem is one that holds a name's word but not the whole name, or
+    that draws a name's image."""
     holding, problems = 0, []
     for view in window.findChildren(pg.GraphicsView):
         for item in view.scene().items():
             if not isinstance(item, QGraphicsTextItem):
                 continue
-            reading = item.toPlainText()
+            reading, markup = item.toPlainText(), item.toHtml()
             holding += any(word in reading for word in TELLTALES.values())
             problems += [f"plot text {reading[:80]!r} drew {name}"
                          for name, word in TELLTALES.items()
-                         if word in reading and name not in reading]
+                         if (word in reading and name not in reading)
+                         or re.search(f"<img[^>]*{re.escape(word)}", markup)]
     return holding, problems
 
 
