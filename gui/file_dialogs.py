@@ -19,6 +19,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 import resources
 
+from .plain_text import message_box
+
 #: The app's own files (examples, help), wherever the app is installed: never proposed as
 #: a place to save.
 RESOURCES = resources.root()
@@ -152,7 +154,7 @@ def ask_about_refused_folder(widget, refused) -> str:
                f"{names}, which this app did not write under names it would write.")
     else:
         why = f"The folder {refused.folder} holds files this app did not write: {names}."
-    box = QMessageBox(QMessageBox.Question, "Export into this folder?",
+    box = message_box(QMessageBox.Question, "Export into this folder?",
                       f"{why}\n\nThe app never replaces or removes files it did not write. "
                       "Write the results into a new folder inside it, or choose another "
                       "folder?", QMessageBox.Cancel, widget)

@@ -13,6 +13,8 @@ import pandas as pd
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from .plain_text import as_written
+
 # Roles as module constants: PySide6's shortcut lookups such as ``Qt.DisplayRole`` cost
 # ~8 us each, which made data() (called thousands of times per repaint) 4x slower.
 DISPLAY, TOOLTIP, ALIGNMENT = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole,
@@ -139,7 +141,7 @@ class DataFrameModel(QAbstractTableModel):
             return RIGHT if numeric else LEFT
         if role == TOOLTIP:
             value = self._columns[index.column()][index.row()]
-            return repr(value.item() if hasattr(value, "item") else value)
+            return as_written(repr(value.item() if hasattr(value, "item") else value))
         if role == BACKGROUND and self._style is not None:
             value = self._columns[index.column()][index.row()]
             colour = self._style(index.row(), str(self._frame.columns[index.column()]), value)
@@ -151,7 +153,7 @@ class DataFrameModel(QAbstractTableModel):
     def headerData(self, section, orientation, role=DISPLAY):
         if role == TOOLTIP and orientation == HORIZONTAL and self._headers \
                 and section < len(self._columns):
-            return f"column {self._frame.columns[section]} in the CSV file"
+            return as_written(f"column {self._frame.columns[section]} in the CSV file")
         if role != DISPLAY:
             return None
         if orientation == HORIZONTAL:

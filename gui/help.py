@@ -12,10 +12,13 @@ from typing import Optional
 
 from PySide6.QtCore import QUrl
 from shiboken6 import isValid
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QTextBrowser,
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QTextBrowser,
                                QToolButton, QVBoxLayout, QWidget)
 
 import resources
+
+from .plain_text import rich_label
+
 
 #: The folder of the guide's pages (a real folder: the browser's search path).
 HELP_DIR = resources.help_dir()
@@ -95,7 +98,7 @@ def _open_from(button: QToolButton, topic: str) -> None:
 def help_title(text: str, topic: str, parent: QWidget) -> QHBoxLayout:
     """A bold title on the left and the "?" button for ``topic`` on the right."""
     row = QHBoxLayout()
-    row.addWidget(QLabel(f"<b>{text}</b>"))
+    row.addWidget(rich_label(f"<b>{text}</b>"))
     row.addStretch(1)
     row.addWidget(help_button(topic, parent))
     return row

@@ -16,7 +16,7 @@ from typing import Optional
 
 from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
-from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QStyle, QTabWidget,
+from PySide6.QtWidgets import (QMainWindow, QMessageBox, QStyle, QTabWidget,
                                QVBoxLayout, QWidget)
 
 from engine.input.readers import load_dataset
@@ -31,6 +31,7 @@ from .file_dialogs import file_name_part, is_shipped
 from .dataset_loading import data_key, source_path
 from .help import show_help
 from .jobs import Job, JobSlot
+from .plain_text import ask, plain_label, plain_tip, warn
 from .plots.plot_panel import PlotPanel
 from .predicting import PredictDialog
 from .state import AppState
@@ -145,7 +146,7 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self.saved_notice = saving.SavedNotice(self)
         self.statusBar().addWidget(self.saved_notice, 1)
-        self._progress_label = QLabel(self)
+        self._progress_label = plain_label("", self)
         self.statusBar().addPermanentWidget(self._progress_label)
         self.state.status_message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.state.result_changed.connect(self._update_actions)
@@ -184,7 +185,8 @@ class MainWindow(QMainWindow):
         action = QAction(text, self)
         action.setShortcut(QKeySequence(shortcut))
         action.setStatusTip(tip)
-        action.setToolTip(f"{tip} ({QKeySequence(shortcut).toString(QKeySequence.NativeText)})")
+        action.setToolTip(plain_tip(
+            f"{tip} ({QKeySequence(shortcut).toString(QKeySequence.NativeText)})"))
         if icon is not None:
             action.setIcon(self.style().standardIcon(icon))
         action.triggered.connect(slot)
@@ -288,7 +290,7 @@ class MainWindow(QMainWindow):
         recent = self.recent_files()
         for path in recent:
             action = self.recent_menu.addAction(os.path.basename(path))
-            action.setToolTip(path)
+            action.setToolTip(plain_tip(path))
             action.triggered.connect(lambda _=False, p=path: self.open_experiment(p))
         self.recent_menu.setEnabled(bool(recent))
 
@@ -521,7 +523,7 @@ class MainWindow(QMainWindow):
     def _on_report_exported(self, path: str) -> None:
         self.show_saved(f"Wrote the report {os.path.basename(path)}", os.path.dirname(path))
         self.report_exported.emit(path)
-        answer = QMessageBox.question(
+        answer = ask(
             self, "Report written", f"The report is in {path}.\n\nOpen it in your web "
             "browser?", QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
         if answer == QMessageBox.Yes:
@@ -595,7 +597,7 @@ class MainWindow(QMainWindow):
     def _error(self, title: str, message: str, advice: str) -> None:
         self._close_after_save = self._stop_confirmed = False
         self.statusBar().showMessage(title, 10000)
-        QMessageBox.warning(self, title, f"{message}\n\n{advice}")
+        warn(self, title, f"{message}\n\n{advice}")
 
     # ------------------------------------------------------------------ help, drops, closing
     def show_help_for_current_tab(self):

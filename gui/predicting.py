@@ -16,7 +16,7 @@ import os
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
-                               QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton,
+                               QHBoxLayout, QLineEdit, QMessageBox, QPushButton,
                                QVBoxLayout, QWidget)
 
 from engine.runs.heldout.predict_checks import out_folder
@@ -25,6 +25,7 @@ from engine.runs.heldout.saved import WARNING, predict_file
 from .dataset_loading import FILE_FILTERS
 from .help import help_button
 from .jobs import Job, JobSlot
+from .plain_text import ask, escape, rich_label
 
 MODEL_FILTERS = "Saved models (*.skops);;All files (*)"
 INTRO = ("Apply a model saved by a run (with <b>Keep the final models</b>, or "
@@ -45,10 +46,9 @@ def predictions_path(data_path: str) -> str:
 
 def ask_make_folder(parent, folder: str) -> bool:
     """Ask whether to create the missing folder of the predictions file."""
-    answer = QMessageBox.question(parent, "Create the folder?",
-                                  f"The folder {folder} does not exist. Create it and write "
-                                  "the predictions there?",
-                                  QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
+    answer = ask(parent, "Create the folder?",
+                 f"The folder {folder} does not exist. Create it and write the predictions "
+                 "there?", QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
     return answer == QMessageBox.Yes
 
 
@@ -87,9 +87,9 @@ class PredictDialog(QDialog):
         self.setWindowTitle("Predict with a saved model")
         self.resize(640, 300)
         self._job = JobSlot()
-        intro = QLabel(INTRO, self)
+        intro = rich_label(INTRO, self)
         intro.setWordWrap(True)
-        self.warning = warning = QLabel(f"<b>Warning:</b> {WARNING}", self)
+        self.warning = warning = rich_label(f"<b>Warning:</b> {WARNING}", self)
         warning.setWordWrap(True)
         warning.setStyleSheet("color: #a04000;")
         self.model_row = PathRow(lambda w: QFileDialog.getOpenFileName(
@@ -108,7 +108,7 @@ class PredictDialog(QDialog):
         form.addRow("Saved model:", self.model_row)
         form.addRow("Data file:", self.data_row)
         form.addRow("Write to:", self.out_row)
-        self.message = QLabel("", self)
+        self.message = rich_label("", self)
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextSelectableByMouse)
         buttons = QDialogButtonBox(QDialogButtonBox.Close, self)
@@ -173,13 +173,13 @@ class PredictDialog(QDialog):
 
     def _done(self, out: str, n_rows: int) -> None:
         self.predict_button.setEnabled(True)
-        self.message.setText(f"Wrote {n_rows} predictions to {out}.")
+        self.message.setText(f"Wrote {n_rows} predictions to {escape(out)}.")
         self.predicted.emit(out, n_rows)
 
     def _failed(self, message: str) -> None:
         self.predict_button.setEnabled(True)
         self.message.setText(f"<span style='color:#c00'>Could not predict: "
-                             f"{message.replace('<', '&lt;')}</span>")
+                             f"{escape(message)}</span>")
 
     def wait(self, msecs: int = 30000) -> bool:
         """Wait for a prediction under way (on close)."""

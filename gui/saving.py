@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 from engine.evaluation.experiment import experiment_dict
 
 from .file_dialogs import open_folder
+from .plain_text import message_box, plain_tip
 
 RUNNING_QUESTION = ("{what} is still running. Stop it and quit? What it has computed so far "
                     "is lost.")
@@ -41,7 +42,7 @@ def setup_snapshot(state) -> str:
 def ask_choice(parent, title: str, text: str, choices: list, default: str) -> str:
     """Ask with one button per ``(key, label, role)`` of ``choices``; the key of the button
     pressed (Esc or closing the box: the choice with the reject role, else ``default``)."""
-    box = QMessageBox(QMessageBox.Question, title, text, QMessageBox.NoButton, parent)
+    box = message_box(QMessageBox.Question, title, text, QMessageBox.NoButton, parent)
     keys, escape_key = {}, default
     for key, label, role in choices:
         button = box.addButton(label, role)
@@ -114,7 +115,7 @@ class SavedNotice(QLabel):
         self.setText(f"{escape(what)} in <a href=\"{escape(url)}\">"
                      f"{escape(short_path(self.folder))}</a> — "
                      f"<a href=\"{escape(url)}\">Open folder</a>")
-        self.setToolTip(f"{self.message}\nClick to open the folder.")
+        self.setToolTip(plain_tip(f"{self.message}\nClick to open the folder."))
         self.setVisible(True)
 
     def open(self) -> None:

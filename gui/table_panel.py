@@ -7,7 +7,7 @@ from typing import Optional
 import pandas as pd
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHBoxLayout, QHeaderView,
-                               QLabel, QMessageBox, QPushButton, QTableView, QVBoxLayout,
+                               QLabel, QPushButton, QTableView, QVBoxLayout,
                                QWidget)
 
 from engine.output.tables import csv_text, write_csv
@@ -15,6 +15,7 @@ from engine.output.tables import csv_text, write_csv
 from .file_dialogs import announce_saved, ask_save_csv, csv_style
 from .frame_model import DataFrameModel
 from .jobs import Job, JobSlot
+from .plain_text import escape, plain_tip, warn
 from .views.widgets import ElidingLabel
 
 
@@ -56,12 +57,12 @@ class TablePanel(QWidget):
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.selectionModel().selectionChanged.connect(self._emit_selection)
-        self.title = ElidingLabel(f"<b>{title}</b>", self)
+        self.title = ElidingLabel(f"<b>{escape(title)}</b>", self, rich=True)
         self.copy_button = QPushButton("Copy", self)
         self.copy_button.setToolTip("Copy the whole table to the clipboard (as CSV text)")
         self.copy_button.clicked.connect(self.copy_to_clipboard)
         self.export_button = QPushButton("Export CSV…", self)
-        self.export_button.setToolTip(f"Save this table as a CSV file ({export_name})")
+        self.export_button.setToolTip(plain_tip(f"Save this table as a CSV file ({export_name})"))
         self.export_button.clicked.connect(self._ask_export_path)
         header = QHBoxLayout()
         header.addWidget(self.title)
@@ -144,9 +145,9 @@ class TablePanel(QWidget):
         self.exported.emit(str(path))
 
     def _on_export_failed(self, message: str) -> None:
-        QMessageBox.warning(self, "Export failed",
-                            f"Could not write {os.path.basename(self._pending_path)}:\n{message}\n\n"
-                            "Choose another folder or file name.")
+        warn(self, "Export failed",
+             f"Could not write {os.path.basename(self._pending_path)}:\n{message}\n\n"
+             "Choose another folder or file name.")
 
     def wait_for_export(self, msecs: int = 10000) -> bool:
         return self._export_job.wait(msecs)

@@ -14,6 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
+from ..plain_text import escape
 from .plot_panel import PlotPanel, colour, legend_above, light_grid, plain_axes
 
 X_LABEL = "C (inverse regularization strength, log scale)"
@@ -138,7 +139,7 @@ class AloocvPlot(PlotPanel):
     def _set_legend_entry(self, item, name: str, visible: bool) -> None:
         self.legend.removeItem(item)
         if visible:
-            self.legend.addItem(item, name)
+            self.legend.addItem(item, escape(name))
 
     # ------------------------------------------------------------------ reading
     def curve_data(self) -> tuple:

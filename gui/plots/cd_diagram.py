@@ -27,6 +27,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 
 from engine.foundation.columns import MEAN_RANK, MODEL
 
+from ..plain_text import plain_tip
 from .plot_panel import PlotPanel
 
 ELLIPSIS = "\u2026"
@@ -294,7 +295,7 @@ class CDDiagram(PlotPanel):
                 item.setHtml(f"{rank}&nbsp;&nbsp;<span style='color:{NAME}'>{shown}</span>")
                 item.setAnchor((0.0, 0.5))
                 item.setPos(right + gap, y)
-            item.setToolTip(f"{model}: mean rank {self._ranks[model]:.3f}")
+            item.setToolTip(plain_tip(f"{model}: mean rank {self._ranks[model]:.3f}"))
 
     def minimum_rows_height(self) -> int:
         """Pixels the plot needs so that every name has a row of its own."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
 
+from ..plain_text import plain_label
 from .bar_labels import label_bars
 from .plot_panel import PlotPanel, colour
 
@@ -15,7 +15,7 @@ class PlotHint:
 
     def __init__(self, panel: PlotPanel, text: str):
         self.panel = panel
-        self.label = QLabel(text, panel)
+        self.label = plain_label(text, panel)
         self.label.setAlignment(Qt.AlignCenter)
         self.label.setWordWrap(True)
         self.label.setStyleSheet("color: #777; font-size: 11pt; background: white; "

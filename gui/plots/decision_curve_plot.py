@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor
 
 from engine.evaluation.curves.decision import TREAT_ALL, TREAT_NONE
 
+from ..plain_text import escape
 from .band_line import add_banded_line
 from .plot_panel import PlotPanel, colour, legend_above, light_grid, plain_axes
 
@@ -92,7 +93,7 @@ class DecisionCurvePlot(PlotPanel):
             for item in self._edges[i]:
                 item.setPen(pg.mkPen(edge, width=1))
             self._lines[i].setVisible(True)
-            self.legend.addItem(self._lines[i], name)
+            self.legend.addItem(self._lines[i], escape(name))
         for i in range(len(models), len(self._lines)):
             self._lines[i].setData([], [])
             for edge in self._edges[i]:
@@ -101,12 +102,12 @@ class DecisionCurvePlot(PlotPanel):
             rows = summary[summary["model"] == name]
             item.setData(rows["threshold"].to_numpy(dtype=float),
                          rows["mean_net_benefit"].to_numpy(dtype=float))
-            self.legend.addItem(item, name)
-        label = f"threshold probability of class “{positive_class}”"
+            self.legend.addItem(item, escape(name))
+        label = f"threshold probability of class “{escape(positive_class)}”"
         self.plot.setLabel("bottom", "")
         self.pair_plot.setLabel("bottom", label)
-        self.title.setText(f"<b>Decision curve: net benefit of treating when P(“{positive_class}”)"
-                           " ≥ threshold</b>")
+        self.title.setText("<b>Decision curve: net benefit of treating when "
+                           f"P(“{escape(positive_class)}”) ≥ threshold</b>")
         self._set_y_range(summary)
 
     def _set_y_range(self, summary) -> None:
@@ -126,8 +127,9 @@ class DecisionCurvePlot(PlotPanel):
         self._pair = pair
         self.pair_line.setData(pair["threshold"].to_numpy(dtype=float),
                                pair["p_more_benefit"].to_numpy(dtype=float))
-        self.pair_plot.setTitle(f"<span style='font-size:9pt'>P({model_1} gives more net "
-                                f"benefit than {model_2}): paired bootstrap of rows</span>")
+        self.pair_plot.setTitle(f"<span style='font-size:9pt'>P({escape(model_1)} gives more "
+                                f"net benefit than {escape(model_2)}): paired bootstrap of "
+                                "rows</span>")
 
     def clear_pair(self) -> None:
         self._pair = pd.DataFrame()

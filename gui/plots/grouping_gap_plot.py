@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
 
 from engine.foundation.columns import MODEL
 
+from ..plain_text import rich_label
 from .bar_labels import label_bars
 from .class_counts_plot import PlotHint
 from .plot_panel import PlotPanel
@@ -27,8 +27,8 @@ class GroupingGapPlot(PlotPanel):
                          x_label="model", y_label="mean score", legend=False)
         self.bars = [pg.BarGraphItem(x=[], height=[], width=0.38, brush=pg.mkBrush(colour),
                                      pen=pg.mkPen(None)) for _, colour in SERIES]
-        key = QLabel(" &nbsp; ".join(f"<span style='color:{colour}'>■</span>&nbsp;{label}"
-                                     for label, colour in SERIES), self)
+        key = rich_label(" &nbsp; ".join(f"<span style='color:{colour}'>■</span>&nbsp;{label}"
+                                         for label, colour in SERIES), self)
         key.setTextFormat(Qt.RichText)
         self.insert_above_plot(key)     # above the bars: it never covers one
         for bar in self.bars:

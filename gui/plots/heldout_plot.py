@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
 
+from ..plain_text import rich_label
 from .bar_labels import label_bars
 from .class_counts_plot import PlotHint
 from .plot_panel import PlotPanel
@@ -24,8 +24,8 @@ class HeldoutPlot(PlotPanel):
     def __init__(self, parent=None):
         super().__init__("Held-out score and CV estimate", "heldout.png", parent,
                          x_label="model", y_label="score", legend=False)
-        key = QLabel(" &nbsp; ".join(f"<span style='color:{colour}'>●</span>&nbsp;{label}"
-                                     for label, colour, _ in SERIES), self)
+        key = rich_label(" &nbsp; ".join(f"<span style='color:{colour}'>●</span>&nbsp;{label}"
+                                         for label, colour, _ in SERIES), self)
         key.setTextFormat(Qt.RichText)
         self.insert_above_plot(key)
         self.bars = [pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), height=np.zeros(0),

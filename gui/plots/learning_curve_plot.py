@@ -8,6 +8,7 @@ import pandas as pd
 import pyqtgraph as pg
 from PySide6.QtGui import QColor
 
+from ..plain_text import escape
 from .band_line import add_banded_line
 from .plot_panel import PlotPanel, colour, legend_above, symbol
 
@@ -60,7 +61,7 @@ class LearningCurvePlot(PlotPanel):
             edge.setAlpha(90)
             for item in self._edges[i]:
                 item.setPen(pg.mkPen(edge, width=1))
-            self.legend.addItem(self._lines[i], name)
+            self.legend.addItem(self._lines[i], escape(name))
         for i in range(len(models), len(self._lines)):
             self._lines[i].setData([], [])
             for edge in self._edges[i]:

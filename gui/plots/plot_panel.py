@@ -17,11 +17,12 @@ from typing import Optional
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMessageBox, QPushButton, QSizePolicy,
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QSizePolicy,
                                QVBoxLayout, QWidget)
 
 from ..file_dialogs import announce_saved, ask_save_path, plain_text, with_parts
 from ..jobs import Job, JobSlot
+from ..plain_text import escape, warn
 from ..views.widgets import ElidingLabel
 from engine.evaluation.metrics import known_metrics
 from engine.evaluation.verdict import metric_label
@@ -154,7 +155,7 @@ class PlotPanel(QWidget):
         self.legend = self.plot.addLegend(offset=(-10, 10)) if legend else None
         if self.legend is not None:
             self.legend.setLabelTextSize("9pt")
-        self.title = ElidingLabel(f"<b>{title}</b>", self)
+        self.title = ElidingLabel(f"<b>{escape(title)}</b>", self, rich=True)
         self.readout = ElidingLabel("", self)
         self.readout.setStyleSheet("color: #555;")
         self.readout.setTextInteractionFlags(Qt.TextSelectableByMouse)
@@ -250,8 +251,8 @@ class PlotPanel(QWidget):
         self.saved.emit(str(path))
 
     def _on_save_failed(self, message: str) -> None:
-        QMessageBox.warning(self, "Save failed", f"Could not save the image:\n{message}\n\n"
-                            "Choose another folder or name.")
+        warn(self, "Save failed", f"Could not save the image:\n{message}\n\n"
+             "Choose another folder or name.")
 
 
 def _render_svg(widget) -> bytes:

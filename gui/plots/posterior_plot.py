@@ -11,12 +11,13 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from engine.foundation.columns import P_BETTER, P_EQUIVALENT, P_WORSE
 from engine.evaluation.stats import Posterior
 from engine.evaluation.verdict import metric_label
 
+from ..plain_text import escape, plain_label
 from .plot_panel import PlotPanel, light_grid, plain_axes
 
 A_COLOUR, B_COLOUR, EQUIVALENT_COLOUR = "#0072B2", "#E69F00", "#8c8c8c"
@@ -62,8 +63,8 @@ class ProbabilityStrip(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.worse_label, self.equivalent_label, self.better_label = (
-            QLabel(self) for _ in range(3))
-        self.positive_label = QLabel(self)
+            plain_label("", self) for _ in range(3))
+        self.positive_label = plain_label("", self)
         for label, colour in ((self.worse_label, B_COLOUR),
                               (self.equivalent_label, "#555"),
                               (self.better_label, A_COLOUR)):
@@ -164,9 +165,10 @@ class PosteriorPlot(PlotPanel):
         engine's numbers for A versus B); ``colours`` are the two models' series colours.
         """
         self._posterior, self._rope, self._names = posterior, rope, (model_a, model_b)
-        self.title.setText(f"<b>Posterior of the mean difference: {model_a} − {model_b}</b>")
+        self.title.setText(f"<b>Posterior of the mean difference: {escape(model_a)} − "
+                           f"{escape(model_b)}</b>")
         self.plot.setLabel("bottom", f"Mean difference in {metric_label(metric) or 'score'} "
-                                     f"(μ = {model_a} − {model_b})")
+                                     f"(μ = {escape(model_a)} − {escape(model_b)})")
         self.rope_band.setRegion((-rope, rope))
         self.strip.set_probabilities(model_a, model_b, probabilities, colours)
         self._colour_fills(colours)

@@ -19,6 +19,7 @@ from PySide6.QtGui import QColor
 from engine.evaluation.calibration import CURVE_COLUMNS, VARIANTS
 from engine.foundation.columns import METHOD, MODEL
 
+from ..plain_text import escape
 from .plot_panel import PlotPanel, colour, legend_above, light_grid, plain_axes
 
 METHOD_ORDER = VARIANTS                       # the engine's order: uncalibrated first
@@ -77,7 +78,7 @@ def fill_legend(legend: pg.LegendItem, entries: list, extra, extra_label: str,
     legend.setColumnCount(columns)
     for item, label in entries:
         item.setVisible(True)
-        legend.addItem(item, label)
+        legend.addItem(item, escape(label))
     legend.addItem(extra, extra_label)
 
 
@@ -157,7 +158,7 @@ class ReliabilityPlot(PlotPanel):
                         "perfectly calibrated")
         title = "Reliability diagram" + (f" (probability of class “{class_name}”)"
                                          if class_name else "")
-        self.title.setText(f"<b>{title}</b>")
+        self.title.setText(f"<b>{escape(title)}</b>")
         self.plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0.03)
         self.histogram.enableAutoRange(axis="y")
 

@@ -11,6 +11,7 @@ import pandas as pd
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
+from ..plain_text import escape
 from .plot_panel import PlotPanel, colour, legend_above, line_style
 
 #: What each kind of curve draws: (title, x column, y column, band columns, x and y labels,
@@ -95,14 +96,14 @@ class CurvePlot(PlotPanel):
             slot.point.setData(points[x].to_numpy(float), points[y].to_numpy(float))
             slot.set_visible(True)
             score = float(averaged[value].iloc[0])
-            self.legend.addItem(slot.mean, f"{model} ({value_name} {score:.3f})")
+            self.legend.addItem(slot.mean, f"{escape(model)} ({value_name} {score:.3f})")
             self.shown[model] = score
             self._rows[model] = averaged
         self.legend.setColumnCount(max(1, min(2, len(self.shown))))
         for slot in self.slots[len(models):]:
             slot.set_visible(False)
         self._draw_guess(rows)
-        self.title.setText(f"<b>{title}: class “{label}”</b>")
+        self.title.setText(f"<b>{escape(title)}: class “{escape(label)}”</b>")
         self.set_name_hint(self.kind, label)
 
     def _draw_guess(self, rows) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
+from ..plain_text import escape
 from .class_counts_plot import PlotHint
 from .plot_panel import PlotPanel, colour, legend_above
 
@@ -43,12 +44,12 @@ class FeatureScatterPlot(PlotPanel):
             item = self._item(k)
             item.setData(x[mask], y[mask])
             item.setVisible(True)
-            self.legend.addItem(item, str(label))
+            self.legend.addItem(item, escape(label))
         for item in self._items[len(class_labels):]:
             item.setData([], [])
             item.setVisible(False)
-        self.plot.setLabel("bottom", x_name)
-        self.plot.setLabel("left", y_name)
+        self.plot.setLabel("bottom", escape(x_name))
+        self.plot.setLabel("left", escape(y_name))
         self.plot.enableAutoRange()
         self.hint.hide()
 

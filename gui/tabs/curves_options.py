@@ -10,10 +10,13 @@ from __future__ import annotations
 from typing import Optional
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout,
                                QLineEdit, QVBoxLayout)
 
 from engine.evaluation.experiment import DEFAULT_LEARNING, CurvesSettings
+
+from ..plain_text import plain_label, plain_tip
+
 
 BOX_TIP = ("Curves computed from every model's out-of-fold predictions: each row is "
            "predicted by a model that never saw it. Ticked, the results also hold a "
@@ -78,7 +81,7 @@ class CurvesOptions(QGroupBox):
                                       "training fold instead of its first rows: needed when "
                                       "the file is sorted by class (its first rows then hold "
                                       "one class only)")
-        self.cost_label = QLabel(self)
+        self.cost_label = plain_label("", self)
         self.cost_label.setWordWrap(True)
         self.cost_label.setStyleSheet("color: #555;")
         self._build_layout()
@@ -123,7 +126,7 @@ class CurvesOptions(QGroupBox):
             try:
                 learning = parse_fractions(self.fractions_edit.text())
             except ValueError as exc:
-                self.fractions_edit.setToolTip(f"Not used: {exc}.\n\n{FRACTIONS_TIP}")
+                self.fractions_edit.setToolTip(plain_tip(f"Not used: {exc}.\n\n{FRACTIONS_TIP}"))
                 self.fractions_edit.setStyleSheet("color: #b00;")
                 return CurvesSettings(self.roc_check.isChecked(), self.pr_check.isChecked(),
                                       self.decision_check.isChecked(), ())

@@ -13,7 +13,7 @@ import os
 import threading
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
                                QListWidget, QListWidgetItem, QMessageBox, QPlainTextEdit,
                                QProgressBar, QPushButton, QSpinBox, QSplitter, QTabWidget,
                                QVBoxLayout, QWidget)
@@ -33,6 +33,7 @@ from ..jobs import Job, JobSlot
 from ..metric_choice import (any_imbalanced, class_counts, metrics_for_targets, model_costs,
                              ordered_metrics)
 from ..note_words import note_words, plain_ids
+from ..plain_text import ask, plain_label, warn
 from ..plots.live_scores_plot import LiveScoresPlot
 from ..preflight_fixes import apply_to_state
 from ..views.preflight_dialog import PreflightDialog
@@ -238,7 +239,7 @@ class CVTab(QWidget):
         buttons.addWidget(self.run_button, 2)
         buttons.addWidget(self.cancel_button, 1)
         layout.addLayout(buttons)
-        self.size_label = QLabel(panel)
+        self.size_label = plain_label("", panel)
         self.size_label.setWordWrap(True)
         self.size_label.setStyleSheet("color: #555;")
         layout.addWidget(self.size_label)
@@ -250,7 +251,7 @@ class CVTab(QWidget):
         self.cost_offer = QWidget(panel)
         row = QVBoxLayout(self.cost_offer)
         row.setContentsMargins(0, 0, 0, 0)
-        self.cost_offer_label = QLabel(self.cost_offer)
+        self.cost_offer_label = plain_label("", self.cost_offer)
         self.cost_offer_label.setWordWrap(True)
         self.cost_offer_label.setStyleSheet("color: #555;")
         self.cost_button = QPushButton("Compare by expected cost", self.cost_offer)
@@ -307,7 +308,7 @@ class CVTab(QWidget):
         layout.addWidget(self.store.bar)
         self.progress_bar = QProgressBar(panel)
         self._show_no_run()
-        self.time_label = QLabel("Not run yet.", panel)
+        self.time_label = plain_label("Not run yet.", panel)
         self.time_label.setStyleSheet("color: #333;")
         layout.addWidget(self.progress_bar)
         layout.addWidget(self.time_label)
@@ -318,7 +319,7 @@ class CVTab(QWidget):
         log_box = QWidget(panel)
         log_layout = QVBoxLayout(log_box)
         log_layout.setContentsMargins(0, 0, 0, 0)
-        log_layout.addWidget(QLabel("Fold errors and warnings of the last run"))
+        log_layout.addWidget(plain_label("Fold errors and warnings of the last run"))
         log_layout.addWidget(self.log)
         self.lower_tabs = QTabWidget(panel)
         self.lower_tabs.setDocumentMode(True)
@@ -607,7 +608,7 @@ class CVTab(QWidget):
         if self._end_check():
             self.time_label.setText("Not started.")
             return
-        answer = QMessageBox.question(
+        answer = ask(
             self, "Start a large run?",
             f"{sentence(guards.question(assessment, seconds))}.\n\nStart it anyway? "
             "(Cancel stops it at any time; fewer repeats or models make it shorter.)",
@@ -730,9 +731,9 @@ class CVTab(QWidget):
         self._update_buttons()
 
     def _show_error(self, message: str) -> None:
-        QMessageBox.warning(self, "Cannot run the cross-validation",
-                            f"{message}\n\nChange this on the Dataset, Models or "
-                            "Cross-validation tab, then press Run again.")
+        warn(self, "Cannot run the cross-validation",
+             f"{message}\n\nChange this on the Dataset, Models or "
+             "Cross-validation tab, then press Run again.")
 
     def shutdown(self, msecs: int = 30000) -> bool:
         """Cancel a run and wait for it (on quit)."""

@@ -17,8 +17,8 @@ import pandas as pd
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QFrame,
-                               QGridLayout, QGroupBox, QHBoxLayout, QInputDialog, QLabel,
-                               QMessageBox, QPushButton, QScrollArea, QSpinBox, QSplitter,
+                               QGridLayout, QGroupBox, QHBoxLayout, QInputDialog,
+                               QPushButton, QScrollArea, QSpinBox, QSplitter,
                                QVBoxLayout, QWidget)
 
 from engine.input.data import BUILTINS, Dataset, load_builtin
@@ -29,6 +29,7 @@ from ..dataset_loading import (FILE_FILTERS, DatasetView, FileRead, SheetChoice,
                                source_path, with_changes)
 from ..help import help_title
 from ..jobs import Job, JobSlot
+from ..plain_text import as_written, plain_label, plain_tip, rich_label, warn
 from ..plots.class_counts_plot import ClassCountsPlot
 from ..plots.scatter_plot import FeatureScatterPlot
 from ..table_panel import TablePanel
@@ -131,7 +132,7 @@ class DatasetTab(QWidget):
                                     f"Weka ARFF file or an Excel workbook (.xlsx); it {REPLACES}. "
                                     "You can also drag such a file onto this window.")
         self.open_button.clicked.connect(self.ask_data_path)
-        drop = QLabel("…or drag a data file here.", side)
+        drop = plain_label("…or drag a data file here.", side)
         drop.setStyleSheet("color: #666;")
         open_row = QHBoxLayout()
         open_row.addWidget(self.open_button)
@@ -147,8 +148,8 @@ class DatasetTab(QWidget):
         column.addWidget(self.groups_box)
         self.heldout_box = HeldoutBox(self.state, side)
         column.addWidget(self.heldout_box)
-        self.summary = QLabel(NO_DATA_TEXT)
-        self.notes_label = QLabel("")
+        self.summary = rich_label(NO_DATA_TEXT)
+        self.notes_label = rich_label("")
         for label in (self.summary, self.notes_label):
             label.setWordWrap(True)
             label.setTextFormat(Qt.RichText)
@@ -191,7 +192,7 @@ class DatasetTab(QWidget):
             self.builtin_combo.setItemData(self.builtin_combo.count() - 1, description,
                                            Qt.ToolTipRole)
         self.builtin_combo.currentIndexChanged.connect(lambda _: self._rebuild_options())
-        self.builtin_description = QLabel(box)
+        self.builtin_description = plain_label("", box)
         self.builtin_description.setWordWrap(True)
         self.builtin_description.setStyleSheet("color: #555;")
         self.options_grid = QGridLayout()
@@ -217,15 +218,15 @@ class DatasetTab(QWidget):
         self.scatter_plot = FeatureScatterPlot(self)
         self.x_combo, self.y_combo = QComboBox(self), QComboBox(self)
         for combo, axis in ((self.x_combo, "horizontal"), (self.y_combo, "vertical")):
-            combo.setToolTip(f"Feature on the {axis} axis")
+            combo.setToolTip(plain_tip(f"Feature on the {axis} axis"))
             combo.setMinimumContentsLength(12)
             combo.activated.connect(lambda _: self._draw_scatter())
-        self.sample_note = QLabel(self)
+        self.sample_note = plain_label("", self)
         self.sample_note.setStyleSheet("color: #555;")
         picker = QHBoxLayout()
-        picker.addWidget(QLabel("x:"))
+        picker.addWidget(plain_label("x:"))
         picker.addWidget(self.x_combo)
-        picker.addWidget(QLabel("y:"))
+        picker.addWidget(plain_label("y:"))
         picker.addWidget(self.y_combo)
         picker.addWidget(self.sample_note, 1)
         scatter = QWidget(self)
@@ -260,9 +261,9 @@ class DatasetTab(QWidget):
         description, options = BUILTINS[name]
         self.builtin_description.setText(description)
         for i, (option, default) in enumerate(options.items()):
-            label = QLabel(option.replace("_", " "), self)
+            label = plain_label(option.replace("_", " "), self)
             editor = option_editor(default, self)
-            editor.setToolTip(f"{option.replace('_', ' ')} of the generated data")
+            editor.setToolTip(plain_tip(f"{option.replace('_', ' ')} of the generated data"))
             self._option_editors[option] = editor
             self._option_widgets += [label, editor]
             self.options_grid.addWidget(label, i // 2, 2 * (i % 2))
@@ -447,9 +448,9 @@ class DatasetTab(QWidget):
         self._sync_controls()                     # back to the data still in use
         self.state.status_message.emit("Could not load the data.")
         self.load_failed.emit(message)
-        QMessageBox.warning(self, "Cannot use this data",
-                            f"{message}\n\nPick another file or column, or fix the file and "
-                            "open it again.")
+        warn(self, "Cannot use this data",
+             f"{message}\n\nPick another file or column, or fix the file and "
+             "open it again.")
 
     def _offer_sheets(self, choice: SheetChoice) -> None:
         """A workbook's sheet is not a table (a sheet of notes): say why and offer the
@@ -461,8 +462,9 @@ class DatasetTab(QWidget):
                                        "another sheet.")
         sheet, ok = QInputDialog.getItem(
             self, "Pick the sheet that holds the table",
-            f"{sheet_problem(choice)}\n\nThe workbook has {len(choice.sheets)} sheets. Pick "
-            "the one whose first row holds the column names:", others, 0, False)
+            as_written(f"{sheet_problem(choice)}\n\nThe workbook has {len(choice.sheets)} "
+                       "sheets. Pick the one whose first row holds the column names:"),
+            others, 0, False)
         if ok and sheet:
             source = {**choice.source, "sheet": sheet}
             for key in ("target", "exclude", "drop", "features", "pos_label", "groups"):
@@ -539,7 +541,7 @@ class DatasetTab(QWidget):
         self.notes_label.setText("")
 
     def _on_view_failed(self, message: str) -> None:
-        QMessageBox.warning(self, "Cannot show this data", message)
+        warn(self, "Cannot show this data", message)
 
     def _raw_of(self, dataset: Dataset) -> Optional[FileRead]:
         """The file as read for ``dataset``, if it is the last one read."""
@@ -628,7 +630,7 @@ class DatasetTab(QWidget):
         self.pos_combo.setEnabled(two and editable)
         fixed = (" Built-in data sets keep scikit-learn's positive class (the second class)."
                  if builtin else " It is fixed for this data set.")
-        self.pos_combo.setToolTip(POSITIVE_TIP + ("" if editable else fixed))
+        self.pos_combo.setToolTip(plain_tip(POSITIVE_TIP + ("" if editable else fixed)))
 
     def _show_builtin_options(self, source: dict) -> None:
         index = self.builtin_combo.findData(source.get("builtin"))

@@ -6,12 +6,13 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QWidget
 
 from engine.evaluation.catalogue import takes_class_weight
 from engine.input.imbalance import has_imblearn
 
 from ..model_entry import ModelEntry
+from ..plain_text import plain_label
 
 #: (shown text, ``"resample"`` value, what it does) in the order offered
 RESAMPLE_CHOICES = (("none", None, "the training rows as they are"),
@@ -67,7 +68,7 @@ class ImbalanceOptions(QObject):
         self.resample_box.setToolTip(_tip(RESAMPLE_TIP if available else MISSING_TIP))
         self.resample_box.activated.connect(
             lambda index: self.edited.emit("resample", self.resample_box.itemData(index)))
-        form.addRow(QLabel("Resample training folds", parent), self.resample_box)
+        form.addRow(plain_label("Resample training folds", parent), self.resample_box)
         self.show_entry(entry)
 
     def show_entry(self, entry: dict) -> None:

@@ -13,7 +13,7 @@ import re
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (QAbstractSpinBox, QCheckBox, QComboBox, QFormLayout,
-                               QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget,
+                               QHBoxLayout, QInputDialog, QLineEdit, QListWidget,
                                QMenu, QPushButton, QScrollArea, QSplitter, QToolButton,
                                QVBoxLayout, QWidget)
 
@@ -22,6 +22,7 @@ from engine.evaluation.catalogue import (CATALOGUE, expand_model, expand_models,
 
 from ..help import help_title
 from ..model_entry import ModelEntry
+from ..plain_text import escape, plain_label, rich_label
 from .imbalance_options import ImbalanceOptions
 from .threshold_options import ThresholdOptions, threshold_words
 from .tuning_options import (FoldContext, TuneOptions, editable_entry, fold_context, is_tuned,
@@ -334,10 +335,10 @@ class ParameterEditor(QWidget):
             editor.show_values(current_values(shown, spec))
             editor.setToolTip(rich_tip(f"{spec.doc or spec.name}\n\n{LIST_TIP}"))
             editor.committed.connect(lambda *_, s=spec: self._on_edited(s))
-            label = QLabel(spec.name, self)
+            label = rich_label(spec.name, self)
             label.setToolTip(rich_tip(f"{spec.doc}\nDefault: {spec.default!r}"))
             if spec.name in model.params or spec.name in grid_params(shown):
-                label.setText(f"<b>{spec.name}</b>")
+                label.setText(f"<b>{escape(spec.name)}</b>")
             if spec.name in locked:
                 editor.show_values(locked_values(shown, spec.name))
                 editor.setEnabled(False)
@@ -463,14 +464,14 @@ class ModelsTab(QWidget):
         panel = QWidget(self)
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(6, 0, 6, 0)
-        self.editor_title = QLabel(panel)
+        self.editor_title = rich_label("", panel)
         self.editor_title.setWordWrap(True)
         layout.addWidget(self.editor_title)
-        grid_hint = QLabel("Type several values separated by commas (e.g. <i>linear, rbf</i> or "
-                           "<i>0.1, 1, 10</i>) to compare one model per value, or tick "
-                           "<i>Tune inside each fold</i> to let each training fold choose "
-                           "among them. Bold: changed from the default. Hover a name for "
-                           "its meaning.", panel)
+        grid_hint = rich_label("Type several values separated by commas (e.g. <i>linear, "
+                               "rbf</i> or <i>0.1, 1, 10</i>) to compare one model per value, "
+                               "or tick <i>Tune inside each fold</i> to let each training fold "
+                               "choose among them. Bold: changed from the default. Hover a "
+                               "name for its meaning.", panel)
         grid_hint.setWordWrap(True)
         grid_hint.setStyleSheet("color: #555;")
         layout.addWidget(grid_hint)
@@ -486,9 +487,9 @@ class ModelsTab(QWidget):
         panel = QWidget(self)
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(6, 0, 0, 0)
-        self.expansion_title = QLabel("<b>Models to compare</b>", panel)
+        self.expansion_title = rich_label("<b>Models to compare</b>", panel)
         layout.addWidget(self.expansion_title)
-        self.error_label = QLabel(panel)
+        self.error_label = plain_label("", panel)
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet("color: #b00020; font-weight: bold;")
         self.error_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
@@ -592,7 +593,7 @@ class ModelsTab(QWidget):
         row, entries = self.selected_row(), self.state.model_entries
         if not 0 <= row < len(entries):
             self.editor = None
-            hint = QLabel(NO_ENTRY_HINT, self)
+            hint = rich_label(NO_ENTRY_HINT, self)
             hint.setWordWrap(True)
             hint.setAlignment(Qt.AlignCenter)
             hint.setStyleSheet("color: #666; font-size: 11pt;")
@@ -602,7 +603,7 @@ class ModelsTab(QWidget):
         entry, model = entries[row], self.state.models[row]
         estimator = model.estimator
         description = CATALOGUE.get(estimator, ("", "unknown estimator"))[1]
-        self.editor_title.setText(f"<b>Parameters of {model.name or estimator}</b> — "
+        self.editor_title.setText(f"<b>Parameters of {escape(model.name or estimator)}</b> — "
                                   f"{estimator}: {description}")
         self.editor = ParameterEditor(entry, self, fold_context(self.state))
         self.editor.changed.connect(self._on_entry_edited)

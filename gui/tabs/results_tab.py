@@ -24,6 +24,7 @@ from engine.evaluation.stats import BAYESIAN_COLUMNS, FREQUENTIST_COLUMNS
 from engine.evaluation.verdict import (learning_states, metric_label, model_health as health_of,
                                        oriented_pair, pair_posterior, pair_verdict)
 
+from ..plain_text import plain_label, plain_tip, rich_label
 from ..plots.correlation_heatmap import CorrelationHeatmap
 from ..plots.fold_scores_plot import FoldScoresPlot
 from ..plots.plot_panel import colour
@@ -187,14 +188,14 @@ class ResultsTab(QWidget):
             combo.currentTextChanged.connect(self._on_combo_changed)
         self.model_a_combo.setToolTip("Model A: differences are A minus B")
         self.model_b_combo.setToolTip("Model B")
-        self.verdict_label = QLabel(bar)
+        self.verdict_label = plain_label("", bar)
         self.verdict_label.setWordWrap(True)
         self.verdict_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         pickers = QHBoxLayout()
         pickers.setSpacing(4)
-        pickers.addWidget(QLabel("<b>Compare</b>", bar))
+        pickers.addWidget(rich_label("<b>Compare</b>", bar))
         pickers.addWidget(self.model_a_combo)
-        pickers.addWidget(QLabel("with", bar))
+        pickers.addWidget(plain_label("with", bar))
         pickers.addWidget(self.model_b_combo)
         row = QHBoxLayout(bar)
         row.setContentsMargins(0, 4, 0, 4)
@@ -242,7 +243,7 @@ class ResultsTab(QWidget):
         self.pairwise_panel.model.set_cell_style(self._frequentist_style)
         self.pairwise_panel.view.selectionModel().selectionChanged.connect(
             lambda *_: self._pick_pair_from(self.pairwise_panel))
-        self.frequentist_note = QLabel(self)
+        self.frequentist_note = rich_label("", self)
         self.frequentist_note.setWordWrap(True)
         return _page(PageHeader(
             "Do model_1 (the better-ranked) and model_2 really differ? t_stat and the p-values "
@@ -425,8 +426,8 @@ class ResultsTab(QWidget):
 
     def _select_pair(self, model_a: str, model_b: str) -> None:
         self._pair = (model_a, model_b)
-        self.model_a_combo.setToolTip(f"Model A: {model_a} (differences are A minus B)")
-        self.model_b_combo.setToolTip(f"Model B: {model_b}")
+        self.model_a_combo.setToolTip(plain_tip(f"Model A: {model_a} (differences are A minus B)"))
+        self.model_b_combo.setToolTip(plain_tip(f"Model B: {model_b}"))
         for combo, name in ((self.model_a_combo, model_a), (self.model_b_combo, model_b)):
             combo.blockSignals(True)
             combo.setCurrentText(name)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QW
 
 from engine.evaluation.stats import CORRECTIONS, ComparisonSettings, default_rope
 
+from ..plain_text import plain_label, plain_tip, rich_label
 from ..views.widgets import topic_button
 
 
@@ -19,6 +20,7 @@ class HintPage(QLabel):
         super().__init__(parent)
         self.setAlignment(Qt.AlignCenter)
         self.setWordWrap(True)
+        self.setTextFormat(Qt.RichText)
         self.setText("<p style='font-size:16pt; color:#444'>Run a cross-validation to see "
                      "results here</p><p style='color:#666'>Choose a data set and some models, "
                      "then start the cross-validation. This tab will then show how the models "
@@ -34,7 +36,7 @@ class ComparisonControls(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._settings = ComparisonSettings()
-        self.context = QLabel(self)
+        self.context = rich_label("", self)
         self.rope_spin = _spin(0.0, 1000.0, 4, 0.005, "Half-width of the region of practical "
                                "equivalence: differences smaller than this do not matter to you "
                                "(in the metric's units, shown beside it; by default 0.01 on "
@@ -42,7 +44,7 @@ class ComparisonControls(QWidget):
         self.alpha_spin = _spin(0.001, 0.5, 3, 0.01, "Significance level of the tests; an "
                                 "outcome is also called decided when its probability reaches "
                                 "1 − alpha")
-        self.rope_unit = QLabel("", self)      # the metric's unit, beside the ROPE
+        self.rope_unit = plain_label("", self)      # the metric's unit, beside the ROPE
         self.rope_unit.setStyleSheet("color: #555;")
         self.correction_combo = QComboBox(self)
         for name in CORRECTIONS:
@@ -58,7 +60,7 @@ class ComparisonControls(QWidget):
                                     ("α", self.alpha_spin, None),
                                     ("correction", self.correction_combo, None)):
             row.addSpacing(8)
-            row.addWidget(QLabel(text, self))
+            row.addWidget(plain_label(text, self))
             row.addWidget(widget)
             if widget is self.rope_spin:
                 row.addWidget(self.rope_unit)
@@ -71,8 +73,8 @@ class ComparisonControls(QWidget):
         settings = settings.resolved(metric)
         default = default_rope(metric)
         self.rope_unit.setText(default.unit)
-        self.rope_unit.setToolTip(f"The default for {metric or 'this metric'} is "
-                                  f"±{default.rope:g}: {default.reason}.")
+        self.rope_unit.setToolTip(plain_tip(f"The default for {metric or 'this metric'} is "
+                                            f"±{default.rope:g}: {default.reason}."))
         self._settings = settings
         widgets = (self.rope_spin, self.alpha_spin, self.correction_combo)
         for widget in widgets:

@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QMessageBox
 
 from engine.foundation.errors import EngineError, is_store_error
 
 from .. import store_runs
 from ..jobs import Job, JobSlot
+from ..plain_text import plain_tip, warn
 from ..store_location import store_path
 from ..views.runs_view import RunsView
 from ..views.store_bar import StoreBar
@@ -156,13 +156,13 @@ class StoreLink(QObject):
         and what to do, and the bar's way out (the file is left as it is)."""
         self.tab.time_label.setText("Not started: the result store cannot be used.")
         text = store_runs.problem_text(path, problem)
-        QMessageBox.warning(self.tab, "Cannot use the result store", text)
+        warn(self.tab, "Cannot use the result store", text)
         self._show_problem_bar(path, text)
 
     def _show_problem_bar(self, path: str, text: str) -> None:
         self.bar.show_message("problem", text.split("\n\n")[0], "Run without keeping results",
                               self.run_without_store)
-        self.bar.setToolTip(text)
+        self.bar.setToolTip(plain_tip(text))
 
     def took_problem(self, error) -> bool:
         """A run failed with ``error``: True when its code says it is about this store

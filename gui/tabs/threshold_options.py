@@ -8,12 +8,13 @@ class, negative then positive; columns: the predicted class) by :func:`cost_matr
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import (QDoubleSpinBox, QFormLayout, QGroupBox, QLabel, QSpinBox,
+from PySide6.QtWidgets import (QDoubleSpinBox, QFormLayout, QGroupBox, QSpinBox,
                                QVBoxLayout, QWidget)
 
 from engine.evaluation.tuning import INNER_SPLITS
 from engine.evaluation.verdict import metric_label
 
+from ..plain_text import plain_label
 from .tuning_options import (INNER_RANGE, FoldContext, narrow_combo, rich, with_help,
                              wrapping_check)
 
@@ -120,10 +121,10 @@ class ThresholdOptions(QObject):
         self.box = QGroupBox("Decision threshold", parent)
         self.check, check_words = wrapping_check("Choose a decision threshold inside each fold",
                                                  THRESHOLD_TIP, self.box)
-        self.reason = QLabel(self.box)
+        self.reason = plain_label("", self.box)
         self.reason.setWordWrap(True)
         self.reason.setStyleSheet("color: #b35900;")
-        self.explanation = QLabel(self.box)
+        self.explanation = plain_label("", self.box)
         self.explanation.setWordWrap(True)
         self.explanation.setStyleSheet("color: #555;")
         self.details = QWidget(self.box)
@@ -136,7 +137,8 @@ class ThresholdOptions(QObject):
         self.inner_folds.setToolTip("How many folds each training part is split into to "
                                     "choose the threshold (2 to 20; 5 is usual).")
         self.costs = {key: self._cost_field(default, tip) for key, _, default, tip in COST_FIELDS}
-        self.cost_labels = {key: QLabel(label, self.details) for key, label, _, _ in COST_FIELDS}
+        self.cost_labels = {key: plain_label(label, self.details)
+                            for key, label, _, _ in COST_FIELDS}
         details = QFormLayout(self.details)     # no wrapped text in it
         details.setContentsMargins(18, 0, 0, 0)
         details.addRow("Choose by", self.choice)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
-                               QLabel, QSpinBox, QVBoxLayout, QWidget)
+                               QSpinBox, QVBoxLayout, QWidget)
 
 from engine.evaluation.tuning import INNER_SPLITS
 from engine.evaluation.verdict import metric_label
@@ -23,6 +23,7 @@ from ..help import help_button
 from ..metric_choice import class_counts, metrics_for_targets, ordered_metrics
 
 from ..model_entry import ModelEntry
+from ..plain_text import plain_label
 
 #: Inner folds the spin boxes offer.
 INNER_RANGE = (2, 20)
@@ -61,7 +62,7 @@ def wrapping_check(text: str, tip: str, parent: QWidget) -> tuple:
     text toggles the check."""
     row = QWidget(parent)
     check = QCheckBox(row)
-    label = QLabel(text, row)
+    label = plain_label(text, row)
     label.setWordWrap(True)
     label.setBuddy(check)
     label.mousePressEvent = lambda _event: check.toggle() if check.isEnabled() else None
@@ -269,7 +270,7 @@ class TuneOptions(QObject):
         self.check = QCheckBox("Tune inside each fold", self.box)
         self.check.setToolTip(rich(TUNE_TIP))
         self.check.toggled.connect(self._emit)
-        explanation = QLabel(TUNE_TEXT, self.box)
+        explanation = plain_label(TUNE_TEXT, self.box)
         explanation.setWordWrap(True)
         explanation.setStyleSheet("color: #555;")
         self.details = QWidget(self.box)

@@ -13,12 +13,13 @@ import html
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import (QLabel, QSplitter, QTabWidget, QTextBrowser,
+from PySide6.QtWidgets import (QSplitter, QTabWidget, QTextBrowser,
                                QVBoxLayout, QWidget)
 
 from engine.foundation.columns import MODEL
 from engine.evaluation.verdict import metric_label
 
+from ..plain_text import rich_label
 from ..plots.cd_diagram import CDDiagram
 from ..render_queue import NEXT_TURN
 from ..state import AppState
@@ -56,14 +57,14 @@ class AcrossView(QWidget):
 
     # ------------------------------------------------------------------ building
     def _build(self) -> None:
-        self.hint = QLabel(HINT, self)
+        self.hint = rich_label(HINT, self)
         self.hint.setAlignment(Qt.AlignCenter)
         self.hint.setWordWrap(True)
         self.content = QWidget(self)
-        self.context = QLabel(self.content)
+        self.context = rich_label("", self.content)
         self.context.setTextFormat(Qt.RichText)
         self.context.setWordWrap(True)
-        self.friedman_label = QLabel(self.content)
+        self.friedman_label = rich_label("", self.content)
         self.friedman_label.setTextFormat(Qt.RichText)
         self.friedman_label.setWordWrap(True)
         self.friedman_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
@@ -97,7 +98,7 @@ class AcrossView(QWidget):
         box = QWidget(self.content)
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel("<b>In plain words</b> (report.md)", box))
+        layout.addWidget(rich_label("<b>In plain words</b> (report.md)", box))
         layout.addWidget(self.report, 1)
         return box
 

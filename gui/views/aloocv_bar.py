@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QValidator
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QProgressBar,
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QProgressBar,
                                QPushButton, QSpinBox, QWidget)
 
 from engine.evaluation.experiment import AloocvSettings
 from engine.foundation.param_caps import SETTING_CAPS
 
 from ..help import help_button
+from ..plain_text import plain_label, plain_tip, rich_label
 from .widgets import gap
 
 
@@ -85,9 +86,9 @@ class AloocvBar(QWidget):
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(6)
-        for widget in (QLabel("<b>Model</b>", self), self.model_combo, gap(self),
-                       QLabel("C from", self), self.C_min, QLabel("to", self), self.C_max,
-                       QLabel("Points", self), self.points, gap(self), self.compute_button,
+        for widget in (rich_label("<b>Model</b>", self), self.model_combo, gap(self),
+                       plain_label("C from", self), self.C_min, plain_label("to", self), self.C_max,
+                       plain_label("Points", self), self.points, gap(self), self.compute_button,
                        self.exact_button, self.progress, self.cancel_button):
             row.addWidget(widget)
         row.addStretch(1)
@@ -119,4 +120,4 @@ class AloocvBar(QWidget):
         left = record.remaining
         eta = f", about {left:.0f} s left" if left is not None and left >= 1 else ""
         self.progress.setFormat(f"{record.done}/{record.total}{eta}")
-        self.progress.setToolTip(record.label)
+        self.progress.setToolTip(plain_tip(record.label))

@@ -27,11 +27,12 @@ from engine.foundation.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
 from ..model_entry import ModelEntry
+from ..plain_text import escape
 from ..plots.aloocv_plot import AloocvPlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from .aloocv_bar import AloocvBar
-from .widgets import blocked, escape, text_label
+from .widgets import blocked, text_label
 
 NO_DATA = "Load a data set in the Data tab first: ALO is computed on its rows."
 NO_MODEL = ("<p><b>No model here can use ALO.</b></p><p>Approximate leave-one-out works for "
@@ -226,7 +227,7 @@ class AloocvView(QWidget):
         card.setStyleSheet("#aloocv_hint_card { background: white; border: 1px solid #ccc; "
                            "border-radius: 6px; }")
         card.setFixedWidth(700)
-        self.hint = text_label(NO_MODEL, card)
+        self.hint = text_label(NO_MODEL, card, rich=True)
         self.hint.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Minimum)
         inner = QVBoxLayout(card)
         inner.setContentsMargins(24, 14, 24, 18)
@@ -241,11 +242,11 @@ class AloocvView(QWidget):
         self.content = QSplitter(Qt.Horizontal, self)
         self.plot = AloocvPlot(self.content)
         side = QWidget(self.content)
-        self.summary = text_label(INTRO, side)
+        self.summary = text_label(INTRO, side, rich=True)
         self.use_button = QPushButton("Use this C", side)
         self.use_button.setToolTip("Put the best C into this model's settings (Models tab)")
         self.use_button.clicked.connect(self.use_best_C)
-        self.notes = text_label("", side)
+        self.notes = text_label("", side, rich=True)
         self.notes.setMargin(5)      # not a CSS padding: QLabel's word wrap ignores that
         for label in (self.summary, self.notes):
             label.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Minimum)

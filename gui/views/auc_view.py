@@ -14,10 +14,11 @@ from PySide6.QtWidgets import QCheckBox, QSplitter, QVBoxLayout, QWidget
 
 from engine.foundation.notes import note_code
 
+from ..plain_text import escape
 from ..state import AppState
 from ..table_panel import TablePanel
 from .widgets import PageHeader
-from .widgets import escape, fill_with_pages, hint_label, verdict_label
+from .widgets import fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>AUC intervals</p>"
         "<p style='color:#666'>This run computed no ROC analysis. Switch on the ROC curves in "

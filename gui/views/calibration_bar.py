@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QProgressBar,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QProgressBar,
                                QPushButton, QSpinBox, QWidget)
 
 from engine.evaluation.calibration import STRATEGIES
@@ -10,6 +10,7 @@ from engine.evaluation.experiment import CalibrationSettings
 from engine.foundation.param_caps import SETTING_CAPS
 
 from ..help import help_button
+from ..plain_text import plain_label, plain_tip, rich_label
 from .widgets import gap
 
 STRATEGY_LABELS = {"uniform": "equal width (uniform)", "quantile": "equal count (quantile)"}
@@ -59,9 +60,9 @@ class CalibrationBar(QWidget):
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(6)
-        for widget in (QLabel("<b>Methods</b>", self), self.isotonic, self.sigmoid, gap(self),
-                       QLabel("Diagram bins", self), self.bins, QLabel("Buckets", self),
-                       self.strategy, QLabel("Map buckets", self), self.buckets, gap(self),
+        for widget in (rich_label("<b>Methods</b>", self), self.isotonic, self.sigmoid, gap(self),
+                       plain_label("Diagram bins", self), self.bins, plain_label("Buckets", self),
+                       self.strategy, plain_label("Map buckets", self), self.buckets, gap(self),
                        self.run_button, self.progress, self.cancel_button):
             row.addWidget(widget)
         row.addStretch(1)
@@ -99,7 +100,7 @@ class CalibrationBar(QWidget):
         left = record.remaining
         eta = f", about {left:.0f} s left" if left is not None else ""
         self.progress.setFormat(f"{record.done}/{record.total} fits{eta}")
-        self.progress.setToolTip(record.label)
+        self.progress.setToolTip(plain_tip(record.label))
 
     def _update_run_button(self, *_):
         self.run_button.setEnabled(self.isotonic.isChecked() or self.sigmoid.isChecked())

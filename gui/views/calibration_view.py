@@ -13,7 +13,7 @@ from typing import Optional
 
 import pandas as pd
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QMessageBox, QPushButton,
+from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QPushButton,
                                QSplitter, QStackedWidget, QTabWidget, QTextBrowser, QVBoxLayout,
                                QWidget)
 
@@ -24,12 +24,13 @@ from engine.foundation.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
 from ..note_words import note_words
+from ..plain_text import escape, plain_label, rich_label, warn
 from ..plots.calibration_map_plot import CalibrationMapPlot
 from ..plots.reliability_plot import ReliabilityPlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from .calibration_bar import CalibrationBar
-from .widgets import blocked, escape, text_label
+from .widgets import blocked, text_label
 
 ALL_MODELS = "All models"
 PICKED = "#dbe8fb"
@@ -108,7 +109,7 @@ def verdict_text(scores: pd.DataFrame, model: str) -> str:
         return ""
     before = rows.loc["uncalibrated"]
     best = rows["brier"].idxmin()
-    start = (f"<b>{model}</b> before calibration: Brier {before['brier']:.4f}, "
+    start = (f"<b>{escape(model)}</b> before calibration: Brier {before['brier']:.4f}, "
              f"ECE {before['ece']:.4f}. ")
     if best == "uncalibrated":
         return start + "Neither repair improves the Brier score: its own probabilities are best."
@@ -184,7 +185,7 @@ class CalibrationView(QWidget):
         card.setStyleSheet("#intro_card { background: white; border: 1px solid #ccc; "
                            "border-radius: 6px; }")
         card.setFixedWidth(720)
-        text = text_label(INTRO, card)
+        text = text_label(INTRO, card, rich=True)
         text.setMinimumHeight(text.heightForWidth(720 - 48) + 8)
         self.intro_run_button = QPushButton("Run calibration", card)
         self.intro_run_button.setStyleSheet("padding: 6px 18px; font-weight: bold;")
@@ -206,15 +207,15 @@ class CalibrationView(QWidget):
         self.model_combo.currentIndexChanged.connect(self._on_model_picked)
         self.class_combo = QComboBox(self.content)
         self.class_combo.currentIndexChanged.connect(self._refresh_plots)
-        self.class_label = QLabel("class", self.content)
-        self.verdict = text_label("", self.content)
-        self.banner = text_label("", self.content)
+        self.class_label = plain_label("class", self.content)
+        self.verdict = text_label("", self.content, rich=True)
+        self.banner = text_label("", self.content, rich=True)
         self.banner.setStyleSheet("background: #fff4d6; border: 1px solid #e6c66e; "
                                   "padding: 4px; color: #5a4300;")
         self.quantile_button = QPushButton("Use equal-count buckets and run again", self.content)
         self.quantile_button.clicked.connect(self._rerun_quantile)
         pickers = QHBoxLayout()
-        for widget in (QLabel("<b>Model</b>", self.content), self.model_combo, self.class_label,
+        for widget in (rich_label("<b>Model</b>", self.content), self.model_combo, self.class_label,
                        self.class_combo):
             pickers.addWidget(widget)
         pickers.addSpacing(10)
@@ -270,7 +271,7 @@ class CalibrationView(QWidget):
             settings = self.bar.settings()
             specs = calibration_specs(self.state, result)
         except ValueError as exc:
-            QMessageBox.warning(self, "Cannot run the calibration", str(exc))
+            warn(self, "Cannot run the calibration", str(exc))
             return
         dataset, cv, n_jobs = result.dataset, result.cv, self.state.n_jobs
         job = Job.in_process(run_calibration, (dataset, cv, specs, settings),
@@ -314,7 +315,7 @@ class CalibrationView(QWidget):
 
     def _on_failed(self, message: str) -> None:
         self._finish()
-        QMessageBox.warning(self, "Calibration failed", message)
+        warn(self, "Calibration failed", message)
 
     def _on_cancelled(self) -> None:
         self._finish()

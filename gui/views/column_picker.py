@@ -14,10 +14,11 @@ from typing import Optional
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QGroupBox, QLabel, QListWidget, QListWidgetItem, QVBoxLayout
+from PySide6.QtWidgets import QGroupBox, QListWidget, QListWidgetItem, QVBoxLayout
 
 from engine.input.data import Dataset
 
+from ..plain_text import plain_label, plain_tip
 from .dataset_notes import (identifier_columns, index_columns, leak_columns, left_out_reasons,
                             many_category_columns)
 from .widgets import blocked
@@ -97,7 +98,7 @@ class ColumnPicker(QGroupBox):
 
     def __init__(self, parent=None):
         super().__init__("Features (columns used to predict)", parent)
-        self.count_label = QLabel("No data loaded yet.", self)
+        self.count_label = plain_label("No data loaded yet.", self)
         self.count_label.setWordWrap(True)
         self.count_label.setAlignment(Qt.AlignTop | Qt.AlignLeft)
         # two lines always: the list does not move when the ⚠ sentence comes or goes
@@ -135,7 +136,7 @@ class ColumnPicker(QGroupBox):
                               else Qt.ItemIsUserCheckable)       # greyed when not
                 tip = row.why if editable else "\n\n".join(
                     filter(None, [fixed_reason, row.why if row.warning else ""]))
-                item.setToolTip(tip)
+                item.setToolTip(plain_tip(tip))
                 if row.warning:
                     item.setForeground(QBrush(WARNING_COLOUR))
                 self.list.addItem(item)

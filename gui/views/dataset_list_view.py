@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QGroupBox, QHBoxLayout, QHeaderView, QMenu,
-                               QMessageBox, QPushButton, QStyle, QTableWidget,
+                               QPushButton, QStyle, QTableWidget,
                                QTableWidgetItem, QToolButton, QVBoxLayout)
 
 from engine.input.data import BUILTINS
 
+from ..plain_text import plain_tip, warn
 from .widgets import blocked
 
 ADD_TIP = ("Add another data set to the experiment: the same models, folds and scores then "
@@ -90,7 +91,8 @@ class DatasetListView(QGroupBox):
     def _arrow(self, icon, step: int, word: str) -> QToolButton:
         button = QToolButton(self)
         button.setIcon(self.style().standardIcon(icon))
-        button.setToolTip(f"Move the selected data set {word} (the order of the result tables)")
+        button.setToolTip(plain_tip(f"Move the selected data set {word} (the order of the "
+                                    "result tables)"))
         button.clicked.connect(lambda: self.move_selected(step))
         return button
 
@@ -107,8 +109,9 @@ class DatasetListView(QGroupBox):
                 for column, text in enumerate(cells):
                     item = self._item(row, column)      # kept: one may be in its editor
                     item.setText(text)
-                    item.setToolTip(f"{dataset.name}: {dataset.n_rows:,} rows, "
-                                    f"{len(dataset.classes)} classes of {dataset.target!r}")
+                    item.setToolTip(plain_tip(
+                        f"{dataset.name}: {dataset.n_rows:,} rows, "
+                        f"{len(dataset.classes)} classes of {dataset.target!r}"))
             selected = self.state.selected_index()
             if selected is not None:
                 self.table.selectRow(selected)
@@ -177,7 +180,7 @@ class DatasetListView(QGroupBox):
         except ValueError as exc:
             self._show(self.state.datasets)
             text = str(exc)
-            QMessageBox.warning(self, "Cannot use this name", f"{text[:1].upper()}{text[1:]}.")
+            warn(self, "Cannot use this name", f"{text[:1].upper()}{text[1:]}.")
             return False
         return True
 

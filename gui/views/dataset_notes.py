@@ -12,7 +12,7 @@ from engine.input.data import Dataset
 from engine.foundation.notes import note_code, note_fields
 
 from ..note_words import note_words
-from .widgets import escape
+from ..plain_text import escape
 
 #: Note code of a left-out column -> why, in the words of the column list's tooltip.
 _LEFT_OUT = {"empty_columns_left_out": "it is empty (no value in any row)",

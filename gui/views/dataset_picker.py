@@ -6,8 +6,9 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QWidget
 
+from ..plain_text import plain_tip, rich_label
 from ..state import AppState
 from .widgets import blocked
 
@@ -26,9 +27,9 @@ class DatasetPicker(QWidget):
         self.combo.setToolTip("Whose results the views below show; the “Across data sets” "
                               "view compares the models over all of them")
         self.combo.currentIndexChanged.connect(self._on_picked)
-        self.position = QLabel(self)
+        self.position = rich_label("", self)
         self.position.setStyleSheet("color: #555;")
-        label = QLabel("<b>Data set</b>", self)
+        label = rich_label("<b>Data set</b>", self)
         label.setBuddy(self.combo)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 4)
@@ -81,8 +82,8 @@ class DatasetPicker(QWidget):
             self.position.setText(
                 f"{names.index(name) + 1} of {len(names)} — the views below show "
                 f"<b>{html.escape(name)}</b>; “Across data sets” compares all of them")
-            self.combo.setToolTip(f"Showing {name}. Choose whose results the views below "
-                                  "show.")
+            self.combo.setToolTip(plain_tip(f"Showing {name}. Choose whose results the views "
+                                            "below show."))
 
     def _on_picked(self, index: int) -> None:
         if index >= 0 and self.state.benchmark is not None:

@@ -10,16 +10,17 @@ probability that the first gives more net benefit; the table is ``decision_summa
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QSplitter,
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QSplitter,
                                QVBoxLayout, QWidget)
 
 from engine.foundation.notes import note_code
 
+from ..plain_text import escape, plain_label
 from ..plots.decision_curve_plot import DecisionCurvePlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from .widgets import PageHeader
-from .widgets import blocked, escape, fill_with_pages, hint_label, verdict_label
+from .widgets import blocked, fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Decision curve</p>"
         "<p style='color:#666'>Tick <b>Decision curves</b> on the Cross-validation tab (or "
@@ -99,8 +100,8 @@ class DecisionCurveView(QWidget):
         self.pair_combo.setToolTip("The pair whose probability of more net benefit is drawn "
                                    "under the curves")
         self.pair_combo.currentIndexChanged.connect(lambda _: self._show_pair())
-        for widget in (QLabel("Thresholds from", parent), self.low, QLabel("to", parent),
-                       self.high, QLabel("   Pair", parent), self.pair_combo):
+        for widget in (plain_label("Thresholds from", parent), self.low, plain_label("to", parent),
+                       self.high, plain_label("   Pair", parent), self.pair_combo):
             bar.addWidget(widget)
         bar.addStretch(1)
         return bar

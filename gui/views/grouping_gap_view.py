@@ -14,11 +14,12 @@ from engine.foundation.notes import note_code, note_fields
 from engine.evaluation.verdict import metric_label
 
 from ..note_words import note_words
+from ..plain_text import escape
 from ..plots.grouping_gap_plot import GroupingGapPlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from .widgets import PageHeader
-from .widgets import escape, fill_with_pages, hint_label, verdict_label
+from .widgets import fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Grouped vs ungrouped</p>"
         "<p style='color:#666'>When several rows come from one patient or subject, choose that "

@@ -13,14 +13,15 @@ from typing import Optional
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QLabel, QPushButton, QVBoxLayout
+from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QPushButton, QVBoxLayout
 
 from engine.input.data import Dataset
 from engine.foundation.errors import error_code
 from engine.input.groups import check_grouped_folds
 from engine.foundation.notes import note_code, note_fields
 
-from .widgets import blocked, escape
+from ..plain_text import escape, plain_tip, rich_label
+from .widgets import blocked
 
 NONE = "None: every row stands alone"
 TIP = ("Pick the column that says which rows belong together: several visits of one "
@@ -83,7 +84,7 @@ class GroupsBox(QGroupBox):
         self.combo.setMinimumContentsLength(14)
         self.combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
         self.combo.activated.connect(self._on_picked)
-        self.info = QLabel(self)
+        self.info = rich_label("", self)
         self.info.setWordWrap(True)
         self.info.setTextFormat(Qt.RichText)
         self.suggest_button = QPushButton(self)
@@ -121,10 +122,10 @@ class GroupsBox(QGroupBox):
         if suggestion is not None:
             self.suggest_button.setText(f"Use {self._suggested!r}: it looks like an identifier "
                                         "with repeated values")
-            self.suggest_button.setToolTip(
+            self.suggest_button.setToolTip(plain_tip(
                 f"{suggestion['n_values']} values, {suggestion['rows_per_value']:.1f} rows each "
                 "on average. If rows with the same value belong together (one patient, one "
-                "subject), keeping them together gives honest scores; otherwise leave None.")
+                "subject), keeping them together gives honest scores; otherwise leave None."))
         self.suggest_button.setVisible(suggestion is not None)
         html = self._info_html(dataset, editable, n_splits)
         self.info.setText(html)

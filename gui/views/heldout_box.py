@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtWidgets import (QCheckBox, QFileDialog, QGroupBox, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QCheckBox, QFileDialog, QGroupBox, QHBoxLayout,
                                QPushButton, QVBoxLayout)
 
 from ..dataset_loading import FILE_FILTERS
 from ..help import help_button
+from ..plain_text import escape, plain_tip, rich_label
 from ..state import AppState
 
 NONE_TEXT = "None: the models are judged by cross-validation only."
@@ -30,7 +31,7 @@ class HeldoutBox(QGroupBox):
         super().__init__("Held-out test file", parent)
         self.state = state
         self.setToolTip(TIP)
-        self.file_label = QLabel(NONE_TEXT, self)
+        self.file_label = rich_label(NONE_TEXT, self)
         self.file_label.setWordWrap(True)
         self.choose_button = QPushButton("Choose…", self)
         self.choose_button.setToolTip(TIP)
@@ -72,9 +73,9 @@ class HeldoutBox(QGroupBox):
         """Show the state's test file."""
         test = self.state.test
         self.file_label.setText(NONE_TEXT if not test else
-                                f"<b>{os.path.basename(test['file'])}</b> — scored once "
+                                f"<b>{escape(os.path.basename(test['file']))}</b> — scored once "
                                 "after the cross-validation")
-        self.file_label.setToolTip(test["file"] if test else "")
+        self.file_label.setToolTip(plain_tip(test["file"]) if test else "")
         self.clear_button.setEnabled(bool(test))
         self.save_check.setEnabled(bool(test))
         self.save_check.blockSignals(True)

@@ -6,16 +6,17 @@ model that is no stronger than the intervals. A hint when the run had no test fi
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter,
+from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QScrollArea, QSplitter,
                                QVBoxLayout, QWidget)
 
 from engine.evaluation.verdict import metric_label
 
+from ..plain_text import escape, plain_label
 from ..plots.heldout_plot import HeldoutPlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from .widgets import PageHeader
-from .widgets import escape, fill_with_pages, hint_label, verdict_label
+from .widgets import fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Held-out test</p>"
         "<p style='color:#666'>Choose a <b>Held-out test file</b> on the Dataset tab: a file "
@@ -52,7 +53,7 @@ class HeldoutView(QWidget):
         self.metric_combo = QComboBox(content)
         self.metric_combo.setToolTip("The score the plot and the sentences are about")
         self.metric_combo.currentIndexChanged.connect(self._show_metric)
-        self.file_label = QLabel(content)
+        self.file_label = plain_label("", content)
         self.file_label.setStyleSheet("color: #555;")
         self.verdict = verdict_label(content)
         self.plot = HeldoutPlot(content)
@@ -75,7 +76,7 @@ class HeldoutView(QWidget):
         body.addWidget(self.table)
         body.setSizes([440, 260])
         row = QHBoxLayout()
-        row.addWidget(QLabel("Score:", content))
+        row.addWidget(plain_label("Score:", content))
         row.addWidget(self.metric_combo)
         row.addWidget(self.file_label, 1)
         layout = QVBoxLayout(content)

@@ -13,11 +13,12 @@ from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 from engine.foundation.notes import note_code, note_fields
 from engine.evaluation.verdict import metric_label
 
+from ..plain_text import escape
 from ..plots.learning_curve_plot import LearningCurvePlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from .widgets import PageHeader
-from .widgets import escape, fill_with_pages, hint_label, verdict_label
+from .widgets import fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Learning curve</p>"
         "<p style='color:#666'>Tick <b>Learning curve</b> on the Cross-validation tab (or "

@@ -7,12 +7,13 @@ import html
 import numpy as np
 import pandas as pd
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout,
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QSplitter, QVBoxLayout,
                                QWidget)
 
 from engine.evaluation.per_class import per_class_frame
 
 from ..file_dialogs import with_parts
+from ..plain_text import plain_label, plain_tip
 from ..table_panel import TablePanel
 
 INTRO = ("Which classes does each model confuse? Rows: the true class; columns: the class "
@@ -40,7 +41,7 @@ def matrix_frame(matrix: np.ndarray, classes) -> pd.DataFrame:
 
 def _name_export(panel: TablePanel, name: str) -> None:
     panel.export_name = name
-    panel.export_button.setToolTip(f"Save this table as a CSV file ({name})")
+    panel.export_button.setToolTip(plain_tip(f"Save this table as a CSV file ({name})"))
 
 
 class PerClassView(QWidget):
@@ -49,14 +50,14 @@ class PerClassView(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        intro = QLabel(INTRO, self)
+        intro = plain_label(INTRO, self)
         intro.setWordWrap(True)
         intro.setStyleSheet("color: #444;")
         self.fold_combo = QComboBox(self)
         self.fold_combo.setToolTip("Show the counts summed over every fold, or of one fold")
         self.fold_combo.currentIndexChanged.connect(self._show)
         picker = QHBoxLayout()
-        picker.addWidget(QLabel("Folds:", self))
+        picker.addWidget(plain_label("Folds:", self))
         picker.addWidget(self.fold_combo)
         picker.addStretch(1)
         self.matrix_a = TablePanel("Confusion matrix", MATRIX_NAME, self, sortable=False)

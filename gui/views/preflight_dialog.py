@@ -11,8 +11,11 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFrame, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFrame, QHBoxLayout,
                                QPushButton, QScrollArea, QVBoxLayout, QWidget)
+
+from ..plain_text import plain_label
+
 
 TITLE = "Before the run"
 INTRO = ("The run would fail or mislead as it is set up. Choose a fix for each problem "
@@ -30,7 +33,7 @@ class ProblemRow(QFrame):
         self.setFrameShape(QFrame.StyledPanel)
         layout = QVBoxLayout(self)
         mark = "⛔" if problem.blocking else "⚠"
-        self.label = QLabel(f"{mark} {_sentence(problem.words())}.", self)
+        self.label = plain_label(f"{mark} {_sentence(problem.words())}.", self)
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         layout.addWidget(self.label)
@@ -45,7 +48,7 @@ class ProblemRow(QFrame):
             self.buttons.append(button)
         buttons.addStretch(1)
         layout.addLayout(buttons)
-        self.done_label = QLabel(self)
+        self.done_label = plain_label("", self)
         self.done_label.setStyleSheet("color: #2a7a2a;")
         self.done_label.hide()
         layout.addWidget(self.done_label)
@@ -75,7 +78,7 @@ class PreflightDialog(QDialog):
         self.apply, self.applied = apply, []
         layout = QVBoxLayout(self)
         stops = any(problem.blocking for problem in problems)
-        intro = QLabel(INTRO if stops else INTRO_WARNINGS, self)
+        intro = plain_label(INTRO if stops else INTRO_WARNINGS, self)
         intro.setWordWrap(True)
         layout.addWidget(intro)
         holder = QWidget(self)

@@ -10,15 +10,16 @@ and the operating point, with a sentence on when the curves mislead.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSplitter, QVBoxLayout, QWidget
 
 from engine.evaluation.curves.roc_pr import curve_summary
 
+from ..plain_text import escape, plain_label
 from ..plots.roc_pr_plot import CurvePlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from .widgets import PageHeader
-from .widgets import escape, fill_with_pages, hint_label, verdict_label
+from .widgets import fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>ROC and precision-recall curves</p>"
         "<p style='color:#666'>Tick <b>Curves from the out-of-fold predictions</b> on the "
@@ -113,7 +114,7 @@ class RocPrView(QWidget):
         self._n_folds = 0
         self.hint = hint_label(HINT, self)
         content = QWidget(self)
-        self.class_label = QLabel("Class", content)
+        self.class_label = plain_label("Class", content)
         self.class_combo = QComboBox(content)
         self.class_combo.setToolTip("The class the curves are about, one-vs-rest")
         self.class_combo.currentIndexChanged.connect(lambda _: self._draw_class())

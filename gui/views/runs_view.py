@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMessageBox, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from .. import store_runs
 from ..jobs import Job, JobSlot
+from ..plain_text import plain_label, plain_tip, warn
 from ..table_panel import TablePanel
 
 RESUME_TIP = ("Run the experiment again: the fits kept are reused, only the missing ones "
@@ -53,7 +54,7 @@ class RunsView(QWidget):
         self.table.view.setSelectionMode(self.table.view.SelectionMode.SingleSelection)
         self.table.rows_selected.connect(lambda _keys: self._update_buttons())
         self.table.view.doubleClicked.connect(lambda _index: self.open_selected())
-        self.where = QLabel(self)
+        self.where = plain_label("", self)
         self.where.setWordWrap(True)
         self.where.setStyleSheet("color: #555;")
         self.open_button = QPushButton("Open results", self)
@@ -107,7 +108,7 @@ class RunsView(QWidget):
         self.snapshot = snapshot
         self.table.set_frame(store_runs.runs_frame(snapshot.runs))
         self.where.setText(f"Kept in {snapshot.path}" if snapshot.runs else EMPTY_TEXT)
-        self.where.setToolTip(snapshot.path)
+        self.where.setToolTip(plain_tip(snapshot.path))
         self._update_buttons()
         self.loaded.emit(snapshot)
         self._read_again()
@@ -192,9 +193,9 @@ class RunsView(QWidget):
         self._open_job.job.wait()
         self._update_buttons()
         self.where.setText("The run could not be opened.")
-        QMessageBox.warning(self, "Cannot open the earlier run",
-                            f"{message[:1].upper()}{message[1:]}\n\nRun the experiment again "
-                            "to get its results.")
+        warn(self, "Cannot open the earlier run",
+             f"{message[:1].upper()}{message[1:]}\n\nRun the experiment again "
+             "to get its results.")
 
     @property
     def running(self) -> bool:

@@ -9,13 +9,14 @@ from contextlib import contextmanager
 from typing import Optional
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QToolButton
 
 from engine.evaluation.catalogue import starter_models
 from ..dataset_loading import source_path
 from ..file_dialogs import is_shipped
 
 from ..model_entry import ModelEntry
+from ..plain_text import plain_label, rich_label
 
 PANEL_STYLE = ("QFrame#startPanel { background: #f3f7fc; border: 1px solid #b9cfe8; "
                "border-radius: 4px; }")
@@ -50,7 +51,7 @@ class StartPanel(QFrame):
         super().__init__(parent)
         self.setObjectName("startPanel")
         self.setStyleSheet(PANEL_STYLE)
-        self.steps_label = QLabel(self)          # one label: it wraps in a narrow window
+        self.steps_label = rich_label("", self)          # one label: it wraps in a narrow window
         self.steps_label.setTextFormat(Qt.RichText)
         self.steps_label.setWordWrap(True)
         self._done = [False] * len(STEPS)
@@ -100,7 +101,7 @@ class StarterBar(QFrame):
         super().__init__(parent)
         self.setObjectName("starterBar")
         self.setStyleSheet(BAR_STYLE)
-        self.label = QLabel(self)
+        self.label = plain_label("", self)
         self.label.setWordWrap(True)
         self.use_button = QPushButton("Use the starter set", self)
         self.use_button.setStyleSheet("font-weight: bold; padding: 3px 12px;")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QToolButton
+
+from ..plain_text import plain_label
 
 STYLES = {
     "offer": "QFrame#storeBar { background: #e8f1fb; border: 1px solid #9cc2e8; "
@@ -20,7 +22,7 @@ class StoreBar(QFrame):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("storeBar")
-        self.label = QLabel(self)
+        self.label = plain_label("", self)
         self.label.setWordWrap(True)
         self.action_button = QPushButton(self)
         self.action_button.setStyleSheet("font-weight: bold; padding: 3px 12px;")

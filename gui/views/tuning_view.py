@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import pandas as pd
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from engine.foundation.notes import note_code, note_fields
 from engine.evaluation.verdict import metric_label
 
 from ..note_words import note_words
+from ..plain_text import escape, plain_label
 from ..plots.threshold_plot import ThresholdPlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from .widgets import PageHeader
-from .widgets import escape, fill_with_pages, hint_label, verdict_label
+from .widgets import fill_with_pages, hint_label, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Tuning</p>"
         "<p style='color:#666'>No model in this run was tuned inside the folds: tick "
@@ -152,7 +153,7 @@ class TuningView(QWidget):
 
     def _build_thresholds(self, parent) -> QWidget:
         self.threshold_part = QWidget(parent)
-        note = QLabel(THRESHOLD_NOTE, self.threshold_part)
+        note = plain_label(THRESHOLD_NOTE, self.threshold_part)
         note.setWordWrap(True)
         note.setStyleSheet("color: #555;")
         body = QSplitter(Qt.Horizontal, self.threshold_part)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QStackedWidget, QToo
                                QVBoxLayout, QWidget)
 
 from ..help import help_button
+from ..plain_text import plain_label, plain_tip, rich_label
 
 #: The narrowest an :class:`ElidingLabel` asks to be, in pixels.
 ELIDED_MINIMUM = 48
@@ -19,10 +20,12 @@ ELIDED_MINIMUM = 48
 class ElidingLabel(QLabel):
     """A one-line label that never makes its window wider than the screen: given less
     room than its text needs, it shows the text shortened with "…" (bold when the text
-    is), the whole text in its tooltip. ``text()`` is the text as set."""
+    is), the whole text in its tooltip. ``text()`` is the text as set: plain text, or
+    with ``rich`` the app's markup (data in it put through :func:`gui.plain_text.escape`)."""
 
-    def __init__(self, text: str = "", parent=None):
+    def __init__(self, text: str = "", parent=None, rich: bool = False):
         super().__init__(text, parent)
+        self.setTextFormat(Qt.RichText if rich else Qt.PlainText)
         self._own_tip = False
         self._sync_tip()
 
@@ -42,12 +45,17 @@ class ElidingLabel(QLabel):
         """True while the label shows its text shortened."""
         return self.width() < super().sizeHint().width()
 
+    def _rich(self) -> bool:
+        return self.textFormat() == Qt.RichText
+
     def _plain(self) -> str:
+        if not self._rich():
+            return self.text().strip()
         return html.unescape(re.sub(r"<[^>]+>", "", self.text())).strip()
 
     def _sync_tip(self) -> None:
         if not self._own_tip:
-            QLabel.setToolTip(self, self._plain() if self.is_elided() else "")
+            QLabel.setToolTip(self, plain_tip(self._plain()) if self.is_elided() else "")
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
@@ -58,7 +66,7 @@ class ElidingLabel(QLabel):
             super().paintEvent(event)
             return
         font = self.font()
-        font.setBold(font.bold() or self.text().lstrip().startswith("<b>"))
+        font.setBold(font.bold() or (self._rich() and self.text().lstrip().startswith("<b>")))
         painter = QPainter(self)
         painter.setFont(font)
         painter.setPen(self.palette().color(QPalette.WindowText))
@@ -87,17 +95,19 @@ def gap(parent) -> QFrame:
     return line
 
 
-def text_label(text: str, parent) -> QLabel:
-    """A wrapping, selectable label."""
-    label = QLabel(text, parent)
+def text_label(text: str, parent, rich: bool = False) -> QLabel:
+    """A wrapping, selectable label: plain text, or with ``rich`` the app's markup (data
+    in it put through :func:`gui.plain_text.escape`)."""
+    label = rich_label(text, parent) if rich else plain_label(text, parent)
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextSelectableByMouse)
     return label
 
 
 def hint_label(text: str, parent) -> QLabel:
-    """A view's centred, wrapping hint, shown while it has nothing to show."""
-    label = QLabel(text, parent)
+    """A view's centred, wrapping hint (the app's markup), shown while it has nothing to
+    show."""
+    label = rich_label(text, parent)
     label.setWordWrap(True)
     label.setAlignment(Qt.AlignCenter)
     label.setMargin(40)
@@ -105,10 +115,9 @@ def hint_label(text: str, parent) -> QLabel:
 
 
 def verdict_label(parent) -> QLabel:
-    """A wrapping, selectable rich-text label for a view's verdict in words."""
-    label = text_label("", parent)
-    label.setTextFormat(Qt.RichText)
-    return label
+    """A wrapping, selectable rich-text label for a view's verdict in words (data in it
+    put through :func:`gui.plain_text.escape`)."""
+    return text_label("", parent, rich=True)
 
 
 def fill_with_pages(view: QWidget, *pages: QWidget) -> QStackedWidget:
@@ -122,11 +131,6 @@ def fill_with_pages(view: QWidget, *pages: QWidget) -> QStackedWidget:
     return stack
 
 
-def escape(text: str) -> str:
-    """Plain text made safe inside a rich-text label."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 def topic_button(topic: str, parent) -> QToolButton:
     """The guide's "?" button for one part of this tab."""
     return help_button(topic, parent, f"What is this? ({topic.replace('_', ' ')}; opens the "
@@ -138,7 +142,7 @@ class PageHeader(QWidget):
 
     def __init__(self, text: str, topic: str, parent=None):
         super().__init__(parent)
-        self.label = QLabel(text, self)
+        self.label = rich_label(text, self)
         self.label.setWordWrap(True)
         self.label.setStyleSheet("color: #444;")
         self.help_button = topic_button(topic, self)

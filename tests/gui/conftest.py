@@ -118,12 +118,23 @@ def preflight_lists(monkeypatch):
 
 @pytest.fixture
 def warnings_shown(monkeypatch):
-    """The (title, text) of every warning dialog the app would show (none is shown)."""
+    """The (title, text) of every warning dialog the app would show (none is shown): the
+    plain-text ones of ``gui.plain_text.warn`` and any ``QMessageBox.warning``. Other
+    message boxes still meet the guard's stand-in."""
     from PySide6.QtWidgets import QMessageBox
 
     shown = []
+    unanswered = QMessageBox.exec
+
+    def record(box):
+        if box.icon() != QMessageBox.Warning:
+            return unanswered(box)
+        shown.append((box.windowTitle(), box.text()))
+        return QMessageBox.Ok
+
     monkeypatch.setattr(QMessageBox, "warning",
                         lambda parent, title, text, *args: shown.append((title, text)))
+    monkeypatch.setattr(QMessageBox, "exec", record)
     return shown
 
 

@@ -223,8 +223,8 @@ def test_a_large_run_asks_first_with_the_estimated_time(tab, qtbot, monkeypatch)
     monkeypatch.setattr(guards, "ASK_FITS", 50)
     monkeypatch.setattr(guards, "estimate_seconds", lambda *args, **kwargs: 754.0)
     asked, answers = [], [QMessageBox.No, QMessageBox.Yes]
-    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *args:
-                        asked.append(text) or answers.pop(0))
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: asked.append(box.text())
+                        or answers.pop(0))
     tab.start_run()
     qtbot.waitUntil(lambda: len(asked) == 1, timeout=60000)
     assert asked[0].startswith("This run makes 80 fits (4 models x 10 folds x 2 repeats), "

@@ -31,8 +31,7 @@ def opened(monkeypatch):
     asked (answered Yes)."""
     urls, questions = [], []
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: urls.append(url) or True)
-    monkeypatch.setattr(QMessageBox, "question",
-                        lambda parent, title, text, *args: questions.append(title)
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: questions.append(box.windowTitle())
                         or QMessageBox.Yes)
     return urls, questions
 
