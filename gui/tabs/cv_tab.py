@@ -57,6 +57,9 @@ def sentence(text: str) -> str:
 COST_TIP = ("Ranks and compares the models by the mean cost per row of their predictions, "
             "each at the threshold it chose inside the fold, with the costs typed on the "
             "Models tab. Lower is better. You can switch back with \"Compare on\".")
+#: Lines kept for the count of what Run computes (the panel's foot keeps its height: the
+#: options above it stay where they are whatever the count says).
+SIZE_LINES = 4
 PREPARED_FOR_DISPLAY = runner.Precompute("notes", "cv.score_matrix", "cv.confusion_by_fold")
 
 
@@ -241,6 +244,9 @@ class CVTab(QWidget):
         self.size_label = QLabel(panel)
         self.size_label.setWordWrap(True)
         self.size_label.setStyleSheet("color: #555;")
+        self.size_label.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        lines = SIZE_LINES * self.size_label.fontMetrics().lineSpacing()
+        self.size_label.setFixedHeight(lines + 2)   # a longer count moves nothing above it
         layout.addWidget(self.size_label)
         return panel
 
@@ -463,8 +469,11 @@ class CVTab(QWidget):
         self.show_size()
 
     def show_size(self) -> None:
-        """Say what Run computes (and what the result store already holds)."""
-        self.size_label.setText(self._size_text())
+        """Say what Run computes (and what the result store already holds); the whole
+        sentence is the tooltip too, should it need more than :data:`SIZE_LINES` lines."""
+        text = self._size_text()
+        self.size_label.setText(text)
+        self.size_label.setToolTip(text)
 
     def _size_text(self) -> str:
         """What Run computes, counted by :func:`engine.runs.run_plan.plan_models` (the count

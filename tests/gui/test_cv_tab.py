@@ -134,6 +134,39 @@ def test_calibration_runs_only_when_asked(tab):
     assert tab.state.calibration is None and "calibration" not in tab.state.to_experiment().to_json()
 
 
+def places(tab, widgets) -> list:
+    """Where ``widgets`` are drawn on the tab: (x, y, width, height) each."""
+    from PySide6.QtCore import QPoint
+    return [(w.mapTo(tab, QPoint(0, 0)).x(), w.mapTo(tab, QPoint(0, 0)).y(), w.width(),
+             w.height()) for w in widgets]
+
+
+def test_ticking_an_option_moves_no_control(tab, qtbot):
+    seed_state(tab.state)
+    qtbot.waitExposed(tab)
+    box = tab.curves_box
+    below = [tab.calibrate_check, box, box.roc_check, box.learning_check, box.fractions_edit,
+             box.shuffle_check, tab.jobs_box, tab.run_on, tab.run_button, tab.cancel_button,
+             tab.size_label]
+    before = places(tab, below)
+    words = tab.size_label.text()
+    for check in (tab.calibrate_check, box, box.learning_check, box.shuffle_check):
+        check.setChecked(True)
+        qtbot.wait(1)
+        assert places(tab, below) == before, check.text()
+    assert tab.size_label.text() != words and "learning-curve fits" in tab.size_label.text()
+    for check in (box.learning_check, box, tab.calibrate_check):
+        check.setChecked(False)
+        assert places(tab, below) == before, check.text()
+
+
+def test_the_learning_fractions_are_read_whole(tab, qtbot):
+    qtbot.waitExposed(tab)
+    edit = tab.curves_box.fractions_edit
+    assert edit.text() == "0.1, 0.325, 0.55, 0.775, 1"
+    assert edit.fontMetrics().horizontalAdvance(edit.text()) < edit.width() - 8
+
+
 def test_impossible_setup_gives_the_pre_run_list(tab, qtbot, preflight_lists):
     tab.state.set_dataset(load_builtin("iris"))             # 50 rows per class
     tab.state.set_model_entries([{"estimator": "GaussianNB", "params": {}}])
