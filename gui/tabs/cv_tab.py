@@ -39,6 +39,7 @@ from ..views.preflight_dialog import PreflightDialog
 from . import run_job
 from .benchmark_run import LivePlotFeed, fit_count_text, progress_text
 from .curves_options import CurvesOptions
+from .default_size import DefaultSize
 from .run_job import check_setup
 from .run_on import RunOn, checked_on
 from .store_link import StoreLink, checked_store
@@ -170,6 +171,7 @@ class CVTab(QWidget):
             signal.connect(lambda *_: self.store.refresh())
         self._show_settings()
         self._update_buttons()
+        self.default_size = DefaultSize(state, lambda: self.running, self._say_sized, self)
         self.store.refresh()      # the earlier runs, and a run to resume, of unsaved work
         runner.warm_up()   # the run's process server imports the engine in the background
         # and so does a thread here: the first Run would import jsonschema (0.2 s) at once
@@ -228,6 +230,8 @@ class CVTab(QWidget):
         layout.addWidget(self.run_on)
         for box in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box):
             box.valueChanged.connect(self._store_settings)
+        for box in (self.folds_box, self.repeats_box):
+            box.valueChanged.connect(self._user_sized)
         for signal in (self.primary_combo.currentIndexChanged, self.extra_list.itemChanged):
             signal.connect(self._mark_metrics_chosen)        # before they are stored
             signal.connect(self._store_settings)
@@ -394,6 +398,16 @@ class CVTab(QWidget):
             self.state.set_cv(self.state.cv, tuple(metrics), self.state.n_jobs)
         else:
             self._show_settings()
+
+    def _user_sized(self, *_) -> None:
+        """The user set the folds or repeats: the default run's sizing leaves them."""
+        if not self._syncing:
+            self.default_size.user_set()
+
+    def _say_sized(self, words: str) -> None:
+        """The default run's sizing, where the run's time is said (not during a run)."""
+        if not self.running:
+            self.time_label.setText(words)
 
     def _store_calibration(self, checked: bool) -> None:
         if self._syncing:
@@ -746,5 +760,6 @@ class CVTab(QWidget):
     def shutdown(self, msecs: int = 30000) -> bool:
         """Cancel a run and wait for it (on quit)."""
         ok = self._run_job.wait(msecs) and self._check_job.wait(msecs)
+        ok = self.default_size.shutdown(msecs) and ok
         ok = self.store.shutdown(msecs) and ok
         return self.live_plot.wait_for_save(msecs) and ok
