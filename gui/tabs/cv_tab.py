@@ -29,7 +29,7 @@ from engine.run_service import is_several
 from engine.evaluation.verdict import metric_label
 
 from ..help import help_title
-from ..jobs import Job, JobSlot
+from ..jobs import Job, JobSlot, sentence
 from ..metric_choice import (any_imbalanced, class_counts, metrics_for_targets, model_costs,
                              ordered_metrics)
 from ..note_words import note_words, plain_ids
@@ -43,11 +43,6 @@ from .default_size import DefaultSize
 from .run_job import check_setup
 from .run_on import RunOn, checked_on
 from .store_link import StoreLink, checked_store
-
-
-def sentence(text: str) -> str:
-    """An engine message (lower case, no full stop) as a sentence for a dialog."""
-    return text[:1].upper() + text[1:] if text else text
 
 
 # ---------------------------------------------------------------------- the run, in a process
@@ -754,7 +749,7 @@ class CVTab(QWidget):
 
     def _show_error(self, message: str) -> None:
         QMessageBox.warning(self, "Cannot run the cross-validation",
-                            f"{message}\n\nChange this on the Dataset, Models or "
+                            f"{sentence(message)}\n\nChange this on the Dataset, Models or "
                             "Cross-validation tab, then press Run again.")
 
     def shutdown(self, msecs: int = 30000) -> bool:

@@ -28,7 +28,7 @@ from ..dataset_loading import (FILE_FILTERS, DatasetView, FileRead, SheetChoice,
                                file_dataset, names, prepare_view, read_key, source_for,
                                source_path, with_changes)
 from ..help import help_title
-from ..jobs import Job, JobSlot
+from ..jobs import Job, JobSlot, sentence
 from ..plots.class_counts_plot import ClassCountsPlot
 from ..plots.scatter_plot import FeatureScatterPlot
 from ..table_panel import TablePanel
@@ -448,8 +448,8 @@ class DatasetTab(QWidget):
         self.state.status_message.emit("Could not load the data.")
         self.load_failed.emit(message)
         QMessageBox.warning(self, "Cannot use this data",
-                            f"{message}\n\nPick another file or column, or fix the file and "
-                            "open it again.")
+                            f"{sentence(message)}\n\nPick another file or column, or fix the "
+                            "file and open it again.")
 
     def _offer_sheets(self, choice: SheetChoice) -> None:
         """A workbook's sheet is not a table (a sheet of notes): say why and offer the
@@ -539,7 +539,7 @@ class DatasetTab(QWidget):
         self.notes_label.setText("")
 
     def _on_view_failed(self, message: str) -> None:
-        QMessageBox.warning(self, "Cannot show this data", message)
+        QMessageBox.warning(self, "Cannot show this data", sentence(message))
 
     def _raw_of(self, dataset: Dataset) -> Optional[FileRead]:
         """The file as read for ``dataset``, if it is the last one read."""

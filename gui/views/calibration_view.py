@@ -22,7 +22,7 @@ from engine.foundation.columns import METHOD, MODEL
 from engine.evaluation.experiment import CalibrationSettings
 from engine.foundation.notes import note_code, note_fields
 
-from ..jobs import Job, JobSlot
+from ..jobs import Job, JobSlot, sentence
 from ..note_words import note_words
 from ..plots.calibration_map_plot import CalibrationMapPlot
 from ..plots.reliability_plot import ReliabilityPlot
@@ -270,7 +270,7 @@ class CalibrationView(QWidget):
             settings = self.bar.settings()
             specs = calibration_specs(self.state, result)
         except ValueError as exc:
-            QMessageBox.warning(self, "Cannot run the calibration", str(exc))
+            QMessageBox.warning(self, "Cannot run the calibration", sentence(str(exc)))
             return
         dataset, cv, n_jobs = result.dataset, result.cv, self.state.n_jobs
         job = Job.in_process(run_calibration, (dataset, cv, specs, settings),
@@ -314,7 +314,7 @@ class CalibrationView(QWidget):
 
     def _on_failed(self, message: str) -> None:
         self._finish()
-        QMessageBox.warning(self, "Calibration failed", message)
+        QMessageBox.warning(self, "Calibration failed", sentence(message))
 
     def _on_cancelled(self) -> None:
         self._finish()

@@ -281,3 +281,11 @@ def test_a_run_too_large_for_memory_is_refused_with_what_it_needs(tab, qtbot, mo
     assert not tab.running and not tab.state.result
     text = warnings_shown[0][1]
     assert text.startswith("This run needs about ") and "but 100 KB is available" in text
+
+
+def test_a_failed_run_says_so_with_a_capital(tab, warnings_shown):
+    tab._on_failed("the data has one class")
+    title, text = warnings_shown[-1]
+    assert title == "Cannot run the cross-validation"
+    assert text.startswith("The data has one class\n\n")
+    assert tab.log.toPlainText().endswith("error: the data has one class")   # the log's line
