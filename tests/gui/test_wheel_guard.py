@@ -4,6 +4,8 @@ every Results view, and scrolls the panel under it; once clicked into, the wheel
 usual. Tables, lists and panels scroll under the wheel (their scroll bars are not guarded)."""
 import os
 
+import numpy as np
+import pandas as pd
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
@@ -174,3 +176,29 @@ def test_a_turn_over_an_unfocused_input_outside_any_panel_changes_nothing(qtbot)
     qtbot.waitExposed(combo)
     wheel(combo, -1)
     assert combo.currentIndex() == 0
+
+
+def test_the_dataset_notes_below_the_fold_scroll_under_the_wheel(window, qtbot, tmp_path):
+    """At 1280 x 800 the Dataset tab's side column (target, notes) is taller than the
+    window; the wheel over it, or over a drop-down in it, scrolls it."""
+    from gui.tabs.dataset_tab import SideScroll
+
+    rng = np.random.default_rng(0)
+    rows = 200
+    frame = pd.DataFrame({"ID": rng.permutation(1000)[:rows],
+                          "Survive": np.r_[np.ones(160, int), np.zeros(40, int)],
+                          **{f"x{i}": rng.normal(size=rows) for i in range(6)}})
+    frame.to_csv(tmp_path / "icu_like.csv", index=False)
+    window.resize(1280, 800)
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
+        window.dataset_tab.open_file(str(tmp_path / "icu_like.csv"))
+    side = window.dataset_tab.findChild(SideScroll)
+    bar = side.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=5000)
+    combo = next(c for c in side.widget().findChildren(QComboBox) if c.isVisible())
+    chosen = combo.currentIndex()
+    wheel(combo, -1)
+    over_combo = bar.value()
+    assert over_combo > 0 and combo.currentIndex() == chosen
+    wheel(side.viewport(), -1)
+    assert bar.value() > over_combo
