@@ -30,12 +30,12 @@ def test_the_candidates_never_go_below_ten_by_three_or_five_by_two():
 
 
 @pytest.fixture
-def pair_seconds(monkeypatch):
+def pairs_take_half_a_second(monkeypatch):
     """Comparing a pair of models takes 0.5 s (the timed rate is left out)."""
-    monkeypatch.setattr(fit_timing, "_pair_seconds", lambda n_folds: 0.5)
+    monkeypatch.setattr(fit_timing, "pair_seconds", lambda n_folds: 0.5)
 
 
-def test_the_most_repeats_within_the_target_are_proposed(pair_seconds):
+def test_the_most_repeats_within_the_target_are_proposed(pairs_take_half_a_second):
     parsed, dataset = experiment(), load_builtin("breast_cancer")
     keys = {fit_timing.group_key(spec) for spec in parsed.models}
     times = fixed_times(0.01, 0.05, 0.002)               # 0.26 s a fold, both models
@@ -52,7 +52,7 @@ def test_the_most_repeats_within_the_target_are_proposed(pair_seconds):
     assert slow.seconds > run_size.TARGET_SECONDS
 
 
-def test_calibration_and_learning_curves_count_in_the_time(pair_seconds):
+def test_calibration_and_learning_curves_count_in_the_time(pairs_take_half_a_second):
     plain = experiment()
     both = experiment(calibration={"methods": ["sigmoid"]},
                       curves={"learning": [0.5, 1.0]})
@@ -67,7 +67,7 @@ def test_calibration_and_learning_curves_count_in_the_time(pair_seconds):
 
 def test_timed_fits_are_medians(monkeypatch):
     times = iter([5.0, 1.0, 2.0])
-    seconds = fit_timing._median_time(lambda rows: next(times), None, 0.0, float("inf"))
+    seconds = fit_timing.median_time(lambda rows: next(times), None, 0.0, float("inf"))
     assert seconds == 2.0
     assert fit_timing.run_threads() >= 1
 

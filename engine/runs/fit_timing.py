@@ -112,7 +112,7 @@ def seconds_for(experiment, dataset, timed: dict, n_jobs: int = 1, cv=None) -> f
             alo += seconds * experiment.aloocv.n_C
     n_models = len(experiment.models)
     n_pairs = n_models * (n_models - 1) // 2
-    return parallel / workers_for(n_jobs) + alo + n_pairs * _pair_seconds(folds)
+    return parallel / workers_for(n_jobs) + alo + n_pairs * pair_seconds(folds)
 
 
 def work(spec) -> float:
@@ -148,7 +148,7 @@ def _time_group(spec, dataset, X, split, metrics, share, methods) -> FitTime:
     fit = _fitter(estimator, X, dataset, test, metrics)
     points, start, n = [], time.perf_counter(), min(len(order), TIMING_START_ROWS)
     while True:
-        points.append((n, _median_time(fit, np.sort(order[:n]), start, share)))
+        points.append((n, median_time(fit, np.sort(order[:n]), start, share)))
         following = min(2 * n, len(order))
         spent = time.perf_counter() - start
         if n >= len(order) or spent + points[-1][1] * (following / n) ** 1.5 > share:
@@ -165,7 +165,7 @@ def _time_group(spec, dataset, X, split, metrics, share, methods) -> FitTime:
     double = make_pipeline(replace(spec, params={**spec.params, pname: 2 * TIMING_TREES}),
                            dataset, inside_folds=False)
     n, ten = points[-1]
-    twenty = _median_time(_fitter(double, X, dataset, test, metrics), np.sort(order[:n]),
+    twenty = median_time(_fitter(double, X, dataset, test, metrics), np.sort(order[:n]),
                           time.perf_counter(), share)
     per_tree = max(twenty - ten, 0.0) / TIMING_TREES
     fixed = min(max(ten - TIMING_TREES * per_tree, 0.0), ten)
@@ -173,7 +173,7 @@ def _time_group(spec, dataset, X, split, metrics, share, methods) -> FitTime:
     return FitTime(fixed * scale, (ten - fixed) / TIMING_TREES * scale, overhead)
 
 
-def _median_time(fit, rows, start: float, share: float) -> float:
+def median_time(fit, rows, start: float, share: float) -> float:
     """The median of up to :data:`REPEATS` timed fits on ``rows`` (fewer when ``share``
     seconds since ``start`` would be spent)."""
     times = [fit(rows)]
@@ -212,7 +212,7 @@ def _extrapolate(points: list, n_full: int) -> float:
 
 
 @functools.lru_cache(maxsize=64)
-def _pair_seconds(n_folds: int) -> float:
+def pair_seconds(n_folds: int) -> float:
     """Seconds to compare one pair of models (measured on 8 random models, once for each
     number of folds: sizing a run asks for it once per design it tries)."""
     scores = pd.DataFrame(np.random.default_rng(0).random((8, max(2, n_folds))),

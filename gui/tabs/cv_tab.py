@@ -13,10 +13,10 @@ import os
 import threading
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
-                               QListWidget, QListWidgetItem, QMessageBox, QPlainTextEdit,
-                               QProgressBar, QPushButton, QSpinBox, QSplitter, QTabWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QFrame, QGroupBox,
+                               QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMessageBox,
+                               QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSizePolicy,
+                               QSpinBox, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from engine.runs import guards, runner
 from engine.foundation import schema
@@ -132,6 +132,21 @@ def spin_box(low: int, high: int, tip: str, parent) -> QSpinBox:
     return box
 
 
+def scrolled(panel: QWidget, parent) -> QScrollArea:
+    """``panel`` in a scroll area of its own width (and the scroll bar's): the options keep
+    their height and the window can still be smaller than they are (the wheel scrolls
+    them)."""
+    area = QScrollArea(parent)
+    area.setWidget(panel)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+    bar = area.verticalScrollBar().sizeHint().width()
+    area.setMinimumWidth(panel.minimumWidth() + bar)
+    area.setMaximumWidth(panel.maximumWidth() + bar)
+    return area
+
+
 class CVTab(QWidget):
     """Settings on the left; progress, the live plot and the log on the right."""
 
@@ -154,7 +169,7 @@ class CVTab(QWidget):
         self.store = StoreLink(self, PREPARED_FOR_DISPLAY)
         self.runs_view = self.store.runs_view
         splitter = QSplitter(Qt.Horizontal, self)
-        splitter.addWidget(self._build_settings())
+        splitter.addWidget(scrolled(self._build_settings(), self))
         splitter.addWidget(self._build_run_view())
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([360, 920])
@@ -204,6 +219,10 @@ class CVTab(QWidget):
         extra = QGroupBox("Also report", panel)
         self.extra_list = QListWidget(extra)
         self.extra_list.setToolTip("Extra metrics computed from the same fits (not compared)")
+        # the list takes the panel's spare height (at least four rows), not its full length:
+        # the panel's height for its width is then what the window has, without scrolling
+        self.extra_list.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Ignored)
+        self.extra_list.setMinimumHeight(4 * self.extra_list.fontMetrics().lineSpacing() + 12)
         self._offered_for = None
         self._offer_metrics((2,))
         QVBoxLayout(extra).addWidget(self.extra_list)

@@ -7,6 +7,7 @@ import pytest
 from engine.evaluation.cv import FoldScores  # noqa: E402
 from engine.input.data import load_builtin  # noqa: E402
 from engine.evaluation.experiment import load_experiment  # noqa: E402
+from gui.tabs import run_job
 from tests.gui.waiting import run_succeeds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -183,7 +184,7 @@ def test_impossible_setup_gives_the_pre_run_list(tab, qtbot, preflight_lists):
 
 def test_no_data_gives_a_dialog_before_starting(tab, warnings_shown):
     tab.start_run()
-    assert len(warnings_shown) == 1 and "no data set is loaded" in warnings_shown[0][1]
+    assert len(warnings_shown) == 1 and warnings_shown[0][1].startswith("No data set is loaded")
     assert not tab.running
 
 
@@ -283,8 +284,14 @@ def test_a_run_too_large_for_memory_is_refused_with_what_it_needs(tab, qtbot, mo
     assert text.startswith("This run needs about ") and "but 100 KB is available" in text
 
 
-def test_a_failed_run_says_so_with_a_capital(tab, warnings_shown):
-    tab._on_failed("the data has one class")
+def test_a_failed_run_says_so_with_a_capital(tab, qtbot, warnings_shown, monkeypatch):
+    def fails(*args, **kwargs):
+        raise ValueError("the data has one class")
+    monkeypatch.setattr(run_job, "run_in_process", fails)
+    seed_state(tab.state)
+    tab.repeats_box.setValue(1)
+    with qtbot.waitSignal(tab.run_failed, timeout=30000):
+        tab.run_button.click()
     title, text = warnings_shown[-1]
     assert title == "Cannot run the cross-validation"
     assert text.startswith("The data has one class\n\n")
