@@ -35,6 +35,12 @@ from PySide6.QtCore import QThread, Signal
 from engine.runs.runner import Heartbeat, JobFailed, run_in_process
 
 
+def sentence(text: str) -> str:
+    """A message that starts a dialog or the status bar, with a capital (the engine's and
+    the jobs' messages start in lower case so that they can follow a colon)."""
+    return text[:1].upper() + text[1:] if text else text
+
+
 def failure_message(exc: BaseException) -> str:
     """What the user is told about an exception of a job (a ValueError is for them)."""
     if isinstance(exc, ValueError):

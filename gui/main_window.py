@@ -30,7 +30,7 @@ from .exporting import write_benchmark, write_report, write_results, written_or_
 from .file_dialogs import file_name_part, is_shipped
 from .dataset_loading import data_key, source_path
 from .help import show_help
-from .jobs import Job, JobSlot
+from .jobs import Job, JobSlot, sentence
 from .plain_text import ask, plain_label, plain_tip, warn
 from .plots.plot_panel import PlotPanel
 from .predicting import PredictDialog
@@ -597,7 +597,7 @@ class MainWindow(QMainWindow):
     def _error(self, title: str, message: str, advice: str) -> None:
         self._close_after_save = self._stop_confirmed = False
         self.statusBar().showMessage(title, 10000)
-        warn(self, title, f"{message}\n\n{advice}")
+        warn(self, title, f"{sentence(message)}\n\n{advice}")
 
     # ------------------------------------------------------------------ help, drops, closing
     def show_help_for_current_tab(self):

@@ -45,35 +45,22 @@ Limits, and why
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, replace
 from typing import Optional
 
-import numpy as np
-import pandas as pd
-
-from engine.evaluation.calibration import calibrate_fold
-from engine.evaluation.catalogue import make_pipeline, parameter_specs
-from engine.evaluation.cv import feature_matrix, fit_and_score, make_splits
 from engine.foundation.machine import (BYTES_PER_VALUE, available_memory, count_text, format_bytes,
                                        format_seconds, whole_number, workers_for)
 from engine.foundation.param_caps import TREE_ITERATIONS, check_models
+from engine.runs import fit_timing
 from engine.runs.model_memory import fit_bytes
 from engine.runs.run_plan import plan_run
-from engine.evaluation.stats import compare_models
-from engine.evaluation.tuning import fits_per_fold
 
 ASK_FITS = 20_000
 ASK_PAIRS = 500_000
 WORKER_BYTES = 150_000_000
 BYTES_PER_PAIR = 1_500
-PAIR_SECONDS = 0.75e-3
 PREDICTION_COPIES = 2
-INNER_SPLITS = 5
-TIMING_TREES = 10
-TIMING_START_ROWS = 256
 TIMING_BUDGET = 3.0
-
 
 
 @dataclass(frozen=True)
@@ -202,8 +189,7 @@ def _whole_or(value, default) -> int:
 
 
 def _methods(experiment) -> list:
-    settings = experiment.calibration
-    return list(dict.fromkeys(settings.methods)) if settings is not None else []
+    return fit_timing.calibration_methods(experiment)
 
 
 def _encoded_width(dataset) -> int:
@@ -284,15 +270,17 @@ def estimate_seconds(experiment, dataset, n_jobs: int = 1,
 
     Each distinct estimator is fitted on growing random samples of the first training
     fold (256 rows, then doubling) until its share of ``budget`` is spent or the whole
-    fold was fitted; the time is extrapolated to the full fold (growth exponent from the
-    last two sizes, between 1 and 2).  Forests and boosting are timed with 10 trees and
-    scaled to each model's count.  A calibrated fold counts 4 fold-fits (5 inner fits
-    on 4/5 of it) plus the calibration's own cost, timed once per estimator on 256 rows;
-    ALOOCV one full fit per C; comparisons a time per pair measured on 8 models.
-    Measured against real runs (breast cancer, digits, make_classification; forests, SVC,
-    boosting, calibrated logistic regression and naive Bayes): within a factor of 0.7 to
-    1.9.  Meant for a worker thread; takes about ``budget`` seconds (a single very
-    slow small fit can take longer).
+    fold was fitted, each size's time the median of up to 3 fits, under the run's cap on
+    threads (:mod:`engine.runs.fit_timing`); the time is extrapolated to the full fold
+    (growth exponent from the last two sizes, between 1 and 2).  Forests and boosting are
+    timed with 10 and 20 trees (a fixed part and one per tree) and scaled to each model's
+    count.  A calibrated fold counts 4 fold-fits (5 inner fits on 4/5 of it) plus the
+    calibration's own cost, timed once per estimator on 256 rows; a learning curve one fit
+    per fraction and fold, at that fraction of the fold's time; ALOOCV one full fit per C;
+    comparisons a time per pair measured on 8 models.  Measured against real runs (breast
+    cancer, digits, make_classification; forests, SVC, boosting, calibrated logistic
+    regression and naive Bayes): within a factor of 0.7 to 1.9.  Meant for a worker
+    thread; takes about ``budget`` seconds (a single very slow small fit can take longer).
 
     Parameters
     ----------
@@ -313,110 +301,5 @@ def estimate_seconds(experiment, dataset, n_jobs: int = 1,
     if isinstance(dataset, (list, tuple)):
         return sum(estimate_seconds(experiment, one, n_jobs, budget / len(dataset))
                    for one in dataset)
-    models = list(experiment.models)
-    experiment = experiment.with_metrics_for(len(dataset.classes), dataset)
-    cv = experiment.cv
-    train, test = make_splits(dataset.y, replace(cv, n_repeats=1), dataset.groups)[0]
-    X = feature_matrix(dataset)
-    groups = {}
-    for spec in models:
-        groups.setdefault((spec.estimator, spec.scale, spec.resample), spec)
-    share = budget / max(1, len(groups))
-    methods = _methods(experiment)
-    timed = {key: _time_group(spec, dataset, X, (train, test), list(experiment.metrics), share,
-                              methods) for key, spec in groups.items()}
-    folds = cv.n_splits * cv.n_repeats
-    parallel, alo = 0.0, 0.0
-    for spec in models:
-        unit, calibration_overhead = timed[(spec.estimator, spec.scale, spec.resample)]
-        seconds = unit * _work(spec) * fits_per_fold(spec)     # tuning: inner fits too
-        parallel += folds * (seconds + len(methods) * (calibration_overhead + 4 * seconds))
-        if experiment.aloocv is not None and spec.estimator == "LogisticRegression":
-            alo += seconds * experiment.aloocv.n_C
-    n_pairs = len(models) * (len(models) - 1) // 2
-    return parallel / workers_for(n_jobs) + alo + n_pairs * _pair_seconds(folds)
-
-
-def _work(spec) -> float:
-    """How many trees a model grows (1 for models without a tree count)."""
-    pname = TREE_ITERATIONS.get(spec.estimator, "n_estimators")
-    value = whole_number(spec.params.get(pname))
-    if value is None:
-        value = _default(spec.estimator, pname)
-    return max(1.0, value) if value is not None else 1.0
-
-
-def _default(estimator: str, pname: str) -> Optional[float]:
-    for param in parameter_specs(estimator):
-        if param.name == pname:
-            return whole_number(param.default)
-    return None
-
-
-def _time_group(spec, dataset, X, split, metrics, share, methods) -> tuple:
-    """(seconds of one fit on the full training fold per tree, or per fit; seconds a
-    calibrated fold takes besides its 4 fold-fits)."""
-    timed = spec
-    pname = TREE_ITERATIONS.get(spec.estimator, "n_estimators")
-    if _work(spec) > TIMING_TREES:
-        timed = replace(spec, params={**spec.params, pname: TIMING_TREES})
-    estimator = make_pipeline(timed, dataset, inside_folds=False)
-    train, test = split
-    order = np.random.default_rng(0).permutation(train)
-    fit = _fitter(estimator, X, dataset, test, metrics)
-    points, start, n = [], time.perf_counter(), min(len(order), TIMING_START_ROWS)
-    while True:
-        points.append((n, fit(np.sort(order[:n]))))
-        following = min(2 * n, len(order))
-        spent = time.perf_counter() - start
-        if n >= len(order) or spent + points[-1][1] * (following / n) ** 1.5 > share:
-            break
-        n = following
-    overhead = 0.0
-    if methods:
-        small, seconds = points[0]
-        overhead = max(0.0, _time_calibration(estimator, X, dataset.y, np.sort(order[:small]),
-                                              test, methods[0]) - 4 * seconds)
-    return _extrapolate(points, len(order)) / _work(timed), overhead
-
-
-def _fitter(estimator, X, dataset, test, metrics):
-    """A function timing one cross-validation fit (as the run makes it) on given rows."""
-    labels = list(range(len(dataset.classes)))
-    pos_label = getattr(dataset, "pos_label", None)
-
-    def fit(rows) -> float:
-        began = time.perf_counter()
-        fit_and_score(estimator, X, dataset.y, rows, test, metrics, labels, pos_label)
-        return max(time.perf_counter() - began, 1e-6)
-    return fit
-
-
-def _time_calibration(estimator, X, y, train, test, method) -> float:
-    began = time.perf_counter()
-    calibrate_fold(estimator, X, y, train, test, method, INNER_SPLITS, 0)
-    return time.perf_counter() - began
-
-
-def _extrapolate(points: list, n_full: int) -> float:
-    n, seconds = points[-1]
-    if n >= n_full:
-        return seconds
-    slope = 1.25
-    if len(points) > 1:
-        (n0, t0), (n1, t1) = points[-2], points[-1]
-        slope = min(2.0, max(1.0, math.log(t1 / t0) / math.log(n1 / n0)))
-    return seconds * (n_full / n) ** slope
-
-
-def _pair_seconds(n_folds: int) -> float:
-    """Seconds to compare one pair of models (measured on 8 random models)."""
-    scores = pd.DataFrame(np.random.default_rng(0).random((8, max(2, n_folds))),
-                          index=[f"m{i}" for i in range(8)])
-    began = time.perf_counter()
-    try:
-        compare_models(scores, 90.0, 10.0)
-    except Exception:  # noqa: BLE001 - an estimate never fails a run
-        return PAIR_SECONDS
-    return (time.perf_counter() - began) / 28
-
+    timed = fit_timing.time_fits(experiment, dataset, budget)
+    return fit_timing.seconds_for(experiment, dataset, timed, n_jobs)

@@ -14,6 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 
+from engine.evaluation.interval_bounds import metric_range
 from engine.evaluation.verdict import metric_label
 
 from .class_counts_plot import PlotHint
@@ -23,6 +24,13 @@ from .plot_panel import PlotPanel, colour, count_axis, line_style
 
 LINES_PER_SLICE = 4
 NAME_PX = 190   # longer model names are elided on the axis (full in the hover read-out)
+
+
+def waiting_range(metric: str) -> tuple:
+    """The score axis before a run's first fold: the metric's possible range (a negated
+    loss, which has no lower limit: -1 to 0), not the rows of the last run's strip."""
+    low, high = metric_range(metric)
+    return (-1.0 if low is None else low), high
 
 
 class LiveScoresPlot(PlotPanel):
@@ -81,7 +89,8 @@ class LiveScoresPlot(PlotPanel):
                                      f"{n_repeats} repeats)")
         self.plot.setLabel("left", f"{metric_label(metric)} (per fold)")
         self.plot.setXRange(0.5, n_splits * n_repeats + 0.5, padding=0.01)
-        self.plot.enableAutoRange(axis="y")
+        self.plot.setYRange(*waiting_range(metric), padding=0.02)   # not the last strip's
+        self.plot.enableAutoRange(axis="y")        # from the first fold on
         self.hint.hide()
 
     def _draw_lines(self, count: int):

@@ -4,12 +4,16 @@ Four switches — ROC, precision-recall, decision curves (computed from the out-
 predictions, no extra fit) and learning curves (at fractions of each training fold, which
 add fits) — and the cost of the learning curves in fits, counted by
 :mod:`engine.runs.run_plan` (the one count of a run's fits).
+
+The box keeps its height: its switches are always shown (greyed while it is off) and the
+cost takes two lines whatever it says, so ticking the box, the learning curve or anything
+else here never moves the controls below it (a click meant for one lands on it).
 """
 from __future__ import annotations
 
 from typing import Optional
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout,
                                QLineEdit, QVBoxLayout)
 
@@ -89,19 +93,13 @@ class CurvesOptions(QGroupBox):
             check.setChecked(check is not self.learning_check)
             check.toggled.connect(self._emit)
         self.toggled.connect(self._emit)
-        self.toggled.connect(self._show_switches)
         self.fractions_edit.editingFinished.connect(self._emit)
         self.shuffle_check.toggled.connect(self._emit)
-        self._show_switches(False)
-
-    def _show_switches(self, checked: bool) -> None:
-        """The switches only while the box is on: off, it is one line on a full panel."""
-        for widget in (self.roc_check, self.pr_check, self.decision_check,
-                       self.learning_check, self.fractions_edit, self.shuffle_check,
-                       self.cost_label):
-            widget.setVisible(checked)
 
     def _build_layout(self) -> None:
+        """Three switches on a row; the learning curve and its fractions on the next (the
+        fractions have the rest of the row, so the default ones are read whole), then
+        "shuffled" under them and two lines of cost."""
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         grid = QGridLayout()
@@ -112,8 +110,10 @@ class CurvesOptions(QGroupBox):
         learning = QHBoxLayout()
         learning.addWidget(self.learning_check)
         learning.addWidget(self.fractions_edit, 1)
-        learning.addWidget(self.shuffle_check)
         layout.addLayout(learning)
+        layout.addWidget(self.shuffle_check, 0, Qt.AlignRight)
+        self.cost_label.setFixedHeight(2 * self.cost_label.fontMetrics().lineSpacing() + 2)
+        self.cost_label.setAlignment(Qt.AlignLeft | Qt.AlignTop)
         layout.addWidget(self.cost_label)
 
     def settings(self) -> Optional[CurvesSettings]:
@@ -141,7 +141,6 @@ class CurvesOptions(QGroupBox):
         self._syncing = True
         try:
             self.setChecked(curves is not None)
-            self._show_switches(curves is not None)
             if curves is not None:
                 self.roc_check.setChecked(curves.roc)
                 self.pr_check.setChecked(curves.pr)

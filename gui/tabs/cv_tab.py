@@ -13,10 +13,10 @@ import os
 import threading
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
-                               QListWidget, QListWidgetItem, QMessageBox, QPlainTextEdit,
-                               QProgressBar, QPushButton, QSpinBox, QSplitter, QTabWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QFrame, QGroupBox,
+                               QHBoxLayout, QListWidget, QListWidgetItem, QMessageBox,
+                               QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSizePolicy,
+                               QSpinBox, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from engine.runs import guards, runner
 from engine.foundation import schema
@@ -29,7 +29,7 @@ from engine.run_service import is_several
 from engine.evaluation.verdict import metric_label
 
 from ..help import help_title
-from ..jobs import Job, JobSlot
+from ..jobs import Job, JobSlot, sentence
 from ..metric_choice import (any_imbalanced, class_counts, metrics_for_targets, model_costs,
                              ordered_metrics)
 from ..note_words import note_words, plain_ids
@@ -40,14 +40,10 @@ from ..views.preflight_dialog import PreflightDialog
 from . import run_job
 from .benchmark_run import LivePlotFeed, fit_count_text, progress_text
 from .curves_options import CurvesOptions
+from .default_size import DefaultSize
 from .run_job import check_setup
 from .run_on import RunOn, checked_on
 from .store_link import StoreLink, checked_store
-
-
-def sentence(text: str) -> str:
-    """An engine message (lower case, no full stop) as a sentence for a dialog."""
-    return text[:1].upper() + text[1:] if text else text
 
 
 # ---------------------------------------------------------------------- the run, in a process
@@ -58,6 +54,9 @@ def sentence(text: str) -> str:
 COST_TIP = ("Ranks and compares the models by the mean cost per row of their predictions, "
             "each at the threshold it chose inside the fold, with the costs typed on the "
             "Models tab. Lower is better. You can switch back with \"Compare on\".")
+#: Lines kept for the count of what Run computes (the panel's foot keeps its height: the
+#: options above it stay where they are whatever the count says).
+SIZE_LINES = 4
 PREPARED_FOR_DISPLAY = runner.Precompute("notes", "cv.score_matrix", "cv.confusion_by_fold")
 
 
@@ -134,6 +133,21 @@ def spin_box(low: int, high: int, tip: str, parent) -> QSpinBox:
     return box
 
 
+def scrolled(panel: QWidget, parent) -> QScrollArea:
+    """``panel`` in a scroll area of its own width (and the scroll bar's): the options keep
+    their height and the window can still be smaller than they are (the wheel scrolls
+    them)."""
+    area = QScrollArea(parent)
+    area.setWidget(panel)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+    bar = area.verticalScrollBar().sizeHint().width()
+    area.setMinimumWidth(panel.minimumWidth() + bar)
+    area.setMaximumWidth(panel.maximumWidth() + bar)
+    return area
+
+
 class CVTab(QWidget):
     """Settings on the left; progress, the live plot and the log on the right."""
 
@@ -156,7 +170,7 @@ class CVTab(QWidget):
         self.store = StoreLink(self, PREPARED_FOR_DISPLAY)
         self.runs_view = self.store.runs_view
         splitter = QSplitter(Qt.Horizontal, self)
-        splitter.addWidget(self._build_settings())
+        splitter.addWidget(scrolled(self._build_settings(), self))
         splitter.addWidget(self._build_run_view())
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([360, 920])
@@ -168,6 +182,7 @@ class CVTab(QWidget):
             signal.connect(lambda *_: self.store.refresh())
         self._show_settings()
         self._update_buttons()
+        self.default_size = DefaultSize(state, lambda: self.running, self._say_sized, self)
         self.store.refresh()      # the earlier runs, and a run to resume, of unsaved work
         runner.warm_up()   # the run's process server imports the engine in the background
         # and so does a thread here: the first Run would import jsonschema (0.2 s) at once
@@ -205,6 +220,10 @@ class CVTab(QWidget):
         extra = QGroupBox("Also report", panel)
         self.extra_list = QListWidget(extra)
         self.extra_list.setToolTip("Extra metrics computed from the same fits (not compared)")
+        # the list takes the panel's spare height (at least four rows), not its full length:
+        # the panel's height for its width is then what the window has, without scrolling
+        self.extra_list.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Ignored)
+        self.extra_list.setMinimumHeight(4 * self.extra_list.fontMetrics().lineSpacing() + 12)
         self._offered_for = None
         self._offer_metrics((2,))
         QVBoxLayout(extra).addWidget(self.extra_list)
@@ -226,6 +245,8 @@ class CVTab(QWidget):
         layout.addWidget(self.run_on)
         for box in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box):
             box.valueChanged.connect(self._store_settings)
+        for box in (self.folds_box, self.repeats_box):
+            box.valueChanged.connect(self._user_sized)
         for signal in (self.primary_combo.currentIndexChanged, self.extra_list.itemChanged):
             signal.connect(self._mark_metrics_chosen)        # before they are stored
             signal.connect(self._store_settings)
@@ -242,6 +263,9 @@ class CVTab(QWidget):
         self.size_label = plain_label("", panel)
         self.size_label.setWordWrap(True)
         self.size_label.setStyleSheet("color: #555;")
+        self.size_label.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        lines = SIZE_LINES * self.size_label.fontMetrics().lineSpacing()
+        self.size_label.setFixedHeight(lines + 2)   # a longer count moves nothing above it
         layout.addWidget(self.size_label)
         return panel
 
@@ -390,6 +414,16 @@ class CVTab(QWidget):
         else:
             self._show_settings()
 
+    def _user_sized(self, *_) -> None:
+        """The user set the folds or repeats: the default run's sizing leaves them."""
+        if not self._syncing:
+            self.default_size.user_set()
+
+    def _say_sized(self, words: str) -> None:
+        """The default run's sizing, where the run's time is said (not during a run)."""
+        if not self.running:
+            self.time_label.setText(words)
+
     def _store_calibration(self, checked: bool) -> None:
         if self._syncing:
             return
@@ -464,8 +498,11 @@ class CVTab(QWidget):
         self.show_size()
 
     def show_size(self) -> None:
-        """Say what Run computes (and what the result store already holds)."""
-        self.size_label.setText(self._size_text())
+        """Say what Run computes (and what the result store already holds); the whole
+        sentence is the tooltip too, should it need more than :data:`SIZE_LINES` lines."""
+        text = self._size_text()
+        self.size_label.setText(text)
+        self.size_label.setToolTip(text)
 
     def _size_text(self) -> str:
         """What Run computes, counted by :func:`engine.runs.run_plan.plan_models` (the count
@@ -732,11 +769,12 @@ class CVTab(QWidget):
 
     def _show_error(self, message: str) -> None:
         warn(self, "Cannot run the cross-validation",
-             f"{message}\n\nChange this on the Dataset, Models or "
+             f"{sentence(message)}\n\nChange this on the Dataset, Models or "
              "Cross-validation tab, then press Run again.")
 
     def shutdown(self, msecs: int = 30000) -> bool:
         """Cancel a run and wait for it (on quit)."""
         ok = self._run_job.wait(msecs) and self._check_job.wait(msecs)
+        ok = self.default_size.shutdown(msecs) and ok
         ok = self.store.shutdown(msecs) and ok
         return self.live_plot.wait_for_save(msecs) and ok

@@ -28,7 +28,7 @@ from ..dataset_loading import (FILE_FILTERS, DatasetView, FileRead, SheetChoice,
                                file_dataset, names, prepare_view, read_key, source_for,
                                source_path, with_changes)
 from ..help import help_title
-from ..jobs import Job, JobSlot
+from ..jobs import Job, JobSlot, sentence
 from ..plain_text import as_written, plain_label, plain_tip, rich_label, warn
 from ..plots.class_counts_plot import ClassCountsPlot
 from ..plots.scatter_plot import FeatureScatterPlot
@@ -449,7 +449,7 @@ class DatasetTab(QWidget):
         self.state.status_message.emit("Could not load the data.")
         self.load_failed.emit(message)
         warn(self, "Cannot use this data",
-             f"{message}\n\nPick another file or column, or fix the file and "
+             f"{sentence(message)}\n\nPick another file or column, or fix the file and "
              "open it again.")
 
     def _offer_sheets(self, choice: SheetChoice) -> None:
@@ -541,7 +541,7 @@ class DatasetTab(QWidget):
         self.notes_label.setText("")
 
     def _on_view_failed(self, message: str) -> None:
-        warn(self, "Cannot show this data", message)
+        warn(self, "Cannot show this data", sentence(message))
 
     def _raw_of(self, dataset: Dataset) -> Optional[FileRead]:
         """The file as read for ``dataset``, if it is the last one read."""

@@ -22,7 +22,7 @@ from engine.foundation.columns import METHOD, MODEL
 from engine.evaluation.experiment import CalibrationSettings
 from engine.foundation.notes import note_code, note_fields
 
-from ..jobs import Job, JobSlot
+from ..jobs import Job, JobSlot, sentence
 from ..note_words import note_words
 from ..plain_text import escape, plain_label, rich_label, warn
 from ..plots.calibration_map_plot import CalibrationMapPlot
@@ -271,7 +271,7 @@ class CalibrationView(QWidget):
             settings = self.bar.settings()
             specs = calibration_specs(self.state, result)
         except ValueError as exc:
-            warn(self, "Cannot run the calibration", str(exc))
+            warn(self, "Cannot run the calibration", sentence(str(exc)))
             return
         dataset, cv, n_jobs = result.dataset, result.cv, self.state.n_jobs
         job = Job.in_process(run_calibration, (dataset, cv, specs, settings),
@@ -315,7 +315,7 @@ class CalibrationView(QWidget):
 
     def _on_failed(self, message: str) -> None:
         self._finish()
-        warn(self, "Calibration failed", message)
+        warn(self, "Calibration failed", sentence(message))
 
     def _on_cancelled(self) -> None:
         self._finish()

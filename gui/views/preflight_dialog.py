@@ -24,6 +24,12 @@ INTRO_WARNINGS = ("The run can start, but read this first. A fix changes the set
                   "Run starts the run, Cancel starts nothing.")
 
 
+#: The marks of a problem that stops the run and of a warning: glyphs the common fonts
+#: have (DejaVu Sans has no "⛔", which showed as an empty box).
+BLOCKING_MARK = "✖"
+WARNING_MARK = "⚠"
+
+
 class ProblemRow(QFrame):
     """One problem: its words, and a button per fix."""
 
@@ -32,7 +38,7 @@ class ProblemRow(QFrame):
         self.problem, self.fixed = problem, False
         self.setFrameShape(QFrame.StyledPanel)
         layout = QVBoxLayout(self)
-        mark = "⛔" if problem.blocking else "⚠"
+        mark = BLOCKING_MARK if problem.blocking else WARNING_MARK
         self.label = plain_label(f"{mark} {_sentence(problem.words())}.", self)
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextSelectableByMouse)
@@ -112,7 +118,8 @@ class PreflightDialog(QDialog):
     def _update(self) -> None:
         left = [row for row in self.rows if row.problem.blocking and not row.fixed]
         self.run_button.setEnabled(not left)
-        self.run_button.setToolTip("Fix every problem marked ⛔ first" if left else
+        self.run_button.setToolTip(f"Fix every problem marked {BLOCKING_MARK} first"
+                                   if left else
                                    "Check the setup again and start the run")
 
 

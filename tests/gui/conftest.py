@@ -90,6 +90,14 @@ def no_unanswered_dialog(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def default_runs_not_sized(monkeypatch):
+    """The CV tab does not size the default run of own data (it times fits on a thread
+    and would change the repeats at a moment the test does not choose); the tests of the
+    sizing turn it on (``gui.tabs.default_size.TARGET_SECONDS``)."""
+    monkeypatch.setattr("gui.tabs.default_size.TARGET_SECONDS", None)
+
+
+@pytest.fixture(autouse=True)
 def stores_in_a_temporary_folder(tmp_path, monkeypatch):
     """Unsaved work's result store goes to the test's folder, not the user's."""
     from gui.store_location import ENVIRONMENT_VARIABLE

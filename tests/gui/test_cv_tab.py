@@ -7,6 +7,7 @@ import pytest
 from engine.evaluation.cv import FoldScores  # noqa: E402
 from engine.input.data import load_builtin  # noqa: E402
 from engine.evaluation.experiment import load_experiment  # noqa: E402
+from gui.tabs import run_job
 from tests.gui.waiting import run_succeeds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -134,6 +135,39 @@ def test_calibration_runs_only_when_asked(tab):
     assert tab.state.calibration is None and "calibration" not in tab.state.to_experiment().to_json()
 
 
+def places(tab, widgets) -> list:
+    """Where ``widgets`` are drawn on the tab: (x, y, width, height) each."""
+    from PySide6.QtCore import QPoint
+    return [(w.mapTo(tab, QPoint(0, 0)).x(), w.mapTo(tab, QPoint(0, 0)).y(), w.width(),
+             w.height()) for w in widgets]
+
+
+def test_ticking_an_option_moves_no_control(tab, qtbot):
+    seed_state(tab.state)
+    qtbot.waitExposed(tab)
+    box = tab.curves_box
+    below = [tab.calibrate_check, box, box.roc_check, box.learning_check, box.fractions_edit,
+             box.shuffle_check, tab.jobs_box, tab.run_on, tab.run_button, tab.cancel_button,
+             tab.size_label]
+    before = places(tab, below)
+    words = tab.size_label.text()
+    for check in (tab.calibrate_check, box, box.learning_check, box.shuffle_check):
+        check.setChecked(True)
+        qtbot.wait(1)
+        assert places(tab, below) == before, check.text()
+    assert tab.size_label.text() != words and "learning-curve fits" in tab.size_label.text()
+    for check in (box.learning_check, box, tab.calibrate_check):
+        check.setChecked(False)
+        assert places(tab, below) == before, check.text()
+
+
+def test_the_learning_fractions_are_read_whole(tab, qtbot):
+    qtbot.waitExposed(tab)
+    edit = tab.curves_box.fractions_edit
+    assert edit.text() == "0.1, 0.325, 0.55, 0.775, 1"
+    assert edit.fontMetrics().horizontalAdvance(edit.text()) < edit.width() - 8
+
+
 def test_impossible_setup_gives_the_pre_run_list(tab, qtbot, preflight_lists):
     tab.state.set_dataset(load_builtin("iris"))             # 50 rows per class
     tab.state.set_model_entries([{"estimator": "GaussianNB", "params": {}}])
@@ -150,7 +184,7 @@ def test_impossible_setup_gives_the_pre_run_list(tab, qtbot, preflight_lists):
 
 def test_no_data_gives_a_dialog_before_starting(tab, warnings_shown):
     tab.start_run()
-    assert len(warnings_shown) == 1 and "no data set is loaded" in warnings_shown[0][1]
+    assert len(warnings_shown) == 1 and warnings_shown[0][1].startswith("No data set is loaded")
     assert not tab.running
 
 
@@ -248,3 +282,17 @@ def test_a_run_too_large_for_memory_is_refused_with_what_it_needs(tab, qtbot, mo
     assert not tab.running and not tab.state.result
     text = warnings_shown[0][1]
     assert text.startswith("This run needs about ") and "but 100 KB is available" in text
+
+
+def test_a_failed_run_says_so_with_a_capital(tab, qtbot, warnings_shown, monkeypatch):
+    def fails(*args, **kwargs):
+        raise ValueError("the data has one class")
+    monkeypatch.setattr(run_job, "run_in_process", fails)
+    seed_state(tab.state)
+    tab.repeats_box.setValue(1)
+    with qtbot.waitSignal(tab.run_failed, timeout=30000):
+        tab.run_button.click()
+    title, text = warnings_shown[-1]
+    assert title == "Cannot run the cross-validation"
+    assert text.startswith("The data has one class\n\n")
+    assert tab.log.toPlainText().endswith("error: the data has one class")   # the log's line

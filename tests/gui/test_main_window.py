@@ -91,7 +91,7 @@ def test_saved_experiment_keeps_a_csv_beside_it_relative(window, qtbot, tmp_path
 
 def test_saving_without_data_explains_what_to_do(window, warnings_shown):
     window.save_experiment("/tmp/never-written.json")
-    assert len(warnings_shown) == 1 and "no data set is loaded" in warnings_shown[0][1]
+    assert len(warnings_shown) == 1 and warnings_shown[0][1].startswith("No data set is loaded")
     assert not os.path.exists("/tmp/never-written.json")
 
 

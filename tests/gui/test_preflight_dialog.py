@@ -102,3 +102,13 @@ def test_cancel_starts_nothing(tab, qtbot, monkeypatch):
     assert not started and tab.state.result is None
     assert tab.state.model_entries[0].get("params", {}).get("probability") is None
     assert tab.time_label.text().startswith("Not started")
+
+
+def test_the_marks_are_glyphs_the_common_fonts_have():
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from gui.views.preflight_dialog import BLOCKING_MARK, WARNING_MARK
+    for family in ("DejaVu Sans", QFont().family()):
+        metrics = QFontMetrics(QFont(family))
+        assert all(metrics.inFontUcs4(ord(mark)) for mark in (BLOCKING_MARK, WARNING_MARK))
+    assert not QFontMetrics(QFont("DejaVu Sans")).inFontUcs4(ord("⛔"))   # the empty box

@@ -205,7 +205,7 @@ def test_a_data_set_that_cannot_be_read_fails_the_file_with_one_dialog(window, q
     qtbot.waitUntil(lambda: len(warnings_shown) == 1, timeout=60000)
     title, text = warnings_shown[0]
     assert title == "Cannot open the experiment"
-    assert text.startswith('data set "missing" (datasets[1]): ')
+    assert text.startswith('Data set "missing" (datasets[1]): ')      # a capital
     assert (list(window.state.datasets), window.state.experiment_path) == before
 
 

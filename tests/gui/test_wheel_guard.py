@@ -1,13 +1,17 @@
 """Inputs that change only when the user means it: a mouse-wheel turn over a drop-down, a
 number box or a slider that the user has not clicked into changes nothing, on every tab and
-every Results view; once clicked into, the wheel works as usual."""
+every Results view, and scrolls the panel under it; once clicked into, the wheel works as
+usual. Tables, lists and panels scroll under the wheel (their scroll bars are not guarded)."""
 import os
 
+import numpy as np
+import pandas as pd
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import (QAbstractSlider, QAbstractSpinBox, QApplication, QComboBox,
-                               QScrollArea, QVBoxLayout, QWidget)
+                               QScrollArea, QScrollBar, QSlider, QTableWidget, QVBoxLayout,
+                               QWidget)
 
 from engine.runs.analysis import run_experiment
 from engine.evaluation.experiment import load_experiment
@@ -41,8 +45,9 @@ def value(widget):
 
 
 def inputs(root) -> list:
+    """The guarded inputs under ``root`` (scroll bars are meant to scroll)."""
     return [w for kind in (QComboBox, QAbstractSpinBox, QAbstractSlider)
-            for w in root.findChildren(kind)]
+            for w in root.findChildren(kind) if not isinstance(w, QScrollBar)]
 
 
 def movable(widget) -> bool:
@@ -107,26 +112,93 @@ def test_the_wheel_works_in_an_input_the_user_clicked_into(window, qtbot):
     assert box.value() == before + 1
 
 
-def test_a_refused_turn_is_left_for_the_scroll_area_under_it(qtbot):
+def combo_column(qtbot, count: int = 40):
+    """A short scroll area over a column of ``count`` drop-downs; returns (area, combos)."""
     install_wheel_guard()
     area = QScrollArea()
     qtbot.addWidget(area)
     inner = QWidget()
     layout = QVBoxLayout(inner)
     combos = []
-    for _ in range(40):
+    for _ in range(count):
         combo = QComboBox(inner)
         combo.addItems(["a", "b", "c"])
         layout.addWidget(combo)
         combos.append(combo)
+    slider = QSlider(Qt.Horizontal, inner)
+    slider.setRange(0, 10)
+    layout.addWidget(slider)
     area.setWidget(inner)
     area.resize(200, 150)
     area.show()
     qtbot.waitExposed(area)
-    event = QWheelEvent(QPointF(5, 5), QPointF(combos[0].mapToGlobal(QPoint(5, 5))),
-                        QPoint(0, 0), QPoint(0, -120), Qt.NoButton, Qt.NoModifier,
-                        Qt.NoScrollPhase, False)
-    # Qt hands a spontaneous wheel event on to the parent when the receiver leaves it
-    # unaccepted; a sent one is not handed on, so the refusal itself is checked.
-    assert QApplication.sendEvent(combos[0], event) and not event.isAccepted()
-    assert combos[0].currentIndex() == 0
+    return area, combos + [slider]
+
+
+def test_a_turn_over_an_unfocused_input_scrolls_the_panel_under_it(qtbot):
+    area, guarded_inputs = combo_column(qtbot)
+    bar = area.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == 0
+    wheel(guarded_inputs[0], -1)                    # towards the user: down the panel
+    first = bar.value()
+    assert first > 0 and guarded_inputs[0].currentIndex() == 0
+    wheel(guarded_inputs[1], -2)
+    assert bar.value() > first and guarded_inputs[1].currentIndex() == 0
+    wheel(guarded_inputs[1], 2)                     # back up
+    assert bar.value() == first
+    slider = guarded_inputs[-1]
+    wheel(slider, -1)
+    assert slider.value() == 0
+
+
+def test_a_turn_over_a_table_or_a_scroll_bar_scrolls_it(qtbot):
+    install_wheel_guard()
+    table = QTableWidget(300, 3)
+    qtbot.addWidget(table)
+    table.resize(300, 200)
+    table.show()
+    qtbot.waitExposed(table)
+    bar = table.verticalScrollBar()
+    assert bar.value() == 0
+    wheel(table.viewport(), -1)                     # over the rows
+    over_rows = bar.value()
+    assert over_rows > 0
+    wheel(bar, -1)                                  # over the scroll bar itself
+    assert bar.value() > over_rows
+
+
+def test_a_turn_over_an_unfocused_input_outside_any_panel_changes_nothing(qtbot):
+    install_wheel_guard()
+    combo = QComboBox()
+    combo.addItems(["a", "b", "c"])
+    qtbot.addWidget(combo)
+    combo.show()
+    qtbot.waitExposed(combo)
+    wheel(combo, -1)
+    assert combo.currentIndex() == 0
+
+
+def test_the_dataset_notes_below_the_fold_scroll_under_the_wheel(window, qtbot, tmp_path):
+    """At 1280 x 800 the Dataset tab's side column (target, notes) is taller than the
+    window; the wheel over it, or over a drop-down in it, scrolls it."""
+    from gui.tabs.dataset_tab import SideScroll
+
+    rng = np.random.default_rng(0)
+    rows = 200
+    frame = pd.DataFrame({"ID": rng.permutation(1000)[:rows],
+                          "Survive": np.r_[np.ones(160, int), np.zeros(40, int)],
+                          **{f"x{i}": rng.normal(size=rows) for i in range(6)}})
+    frame.to_csv(tmp_path / "icu_like.csv", index=False)
+    window.resize(1280, 800)
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=20000):
+        window.dataset_tab.open_file(str(tmp_path / "icu_like.csv"))
+    side = window.dataset_tab.findChild(SideScroll)
+    bar = side.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=5000)
+    combo = next(c for c in side.widget().findChildren(QComboBox) if c.isVisible())
+    chosen = combo.currentIndex()
+    wheel(combo, -1)
+    over_combo = bar.value()
+    assert over_combo > 0 and combo.currentIndex() == chosen
+    wheel(side.viewport(), -1)
+    assert bar.value() > over_combo

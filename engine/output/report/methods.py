@@ -154,7 +154,9 @@ def tripod_rows(result, tables: dict) -> list:
          if "calibration_scores.csv" in tables else "not assessed"),
         ("Clinical utility (decision curves)", "decision_curve.csv"
          if "decision_curve.csv" in tables else "not assessed"),
-        ("Held-out (external) test", "test_scores.csv" if "test_scores.csv" in tables
+        ("Held-out test", "test_scores.csv (external validation only if the test file "
+         "comes from another source, such as another site or period; rows split off the "
+         "same data are internal validation)" if "test_scores.csv" in tables
          else "not assessed"),
         ("Fairness across subgroups", "not assessed"),
     ]
