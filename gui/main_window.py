@@ -137,9 +137,11 @@ class MainWindow(QMainWindow):
         self._saved_source: Optional[list] = None     # the data sources of that file
         self._close_after_save = False
         self._stop_confirmed = False
+        self._saved_identity: tuple = ()             # the data of that file (AppState)
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self._build_tabs()
+        self.cv_tab.store.experiment_of = self.store_experiment_path
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -150,6 +152,10 @@ class MainWindow(QMainWindow):
         self.state.status_message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.state.result_changed.connect(self._update_actions)
         self.state.dataset_changed.connect(self._update_actions)
+        self.state.datasets_changed.connect(self._forget_old_data)
+        for signal in (self.state.result_changed, self.state.dataset_changed):
+            signal.connect(self._clear_readouts)
+        self._shown_identity: tuple = ()
         for signal in (self.state.dataset_changed, self.state.datasets_changed,
                        self.state.models_changed, self.state.settings_changed):
             signal.connect(self._update_title)
@@ -259,6 +265,18 @@ class MainWindow(QMainWindow):
                        self.export_action, self.help_action):
             toolbar.addAction(action)
 
+    def _forget_old_data(self, *_) -> None:
+        """New data: the status bar's notices were about the old."""
+        if self.state.data_identity != self._shown_identity:
+            self._shown_identity = self.state.data_identity
+            self.saved_notice.clear()
+
+    def _clear_readouts(self, *_) -> None:
+        """New results or data (a run, Open results, another data set): no plot's hover
+        read-out still describes the old."""
+        for panel in self.findChildren(PlotPanel):
+            panel.clear_readout()
+
     def _update_actions(self, *_) -> None:
         self.export_action.setEnabled(self.state.result is not None)
         self.export_report_action.setEnabled(self.state.result is not None)
@@ -305,7 +323,17 @@ class MainWindow(QMainWindow):
 
     def _mark_saved(self, snapshot: str, source: Optional[list]) -> None:
         self._saved_setup, self._saved_source = snapshot, source
+        self._saved_identity = self.state.data_identity
         self._update_title()
+
+    def store_experiment_path(self) -> Optional[str]:
+        """The experiment file whose result store the runs use: the one opened or saved
+        while it holds that file's data (its target or columns may change); None (the
+        store of unsaved work) once other data replaced it, so the same data opened
+        directly after a restart finds the same store, and its Resume."""
+        path = self.state.experiment_path
+        return path if path and self.state.data_identity == self._saved_identity else None
+
 
     def _update_title(self, *_) -> None:
         path, dataset = self.state.experiment_path, self.state.dataset
@@ -371,6 +399,7 @@ class MainWindow(QMainWindow):
         """A clean experiment: no data, no models, default settings, not saved anywhere
         (its result store is the one of unsaved work), the first-screen steps shown."""
         self.state.reset()
+        self.saved_notice.clear()
         self._mark_saved(saving.setup_snapshot(self.state), None)
         self.start.restart()
         self.tabs.setCurrentWidget(self.dataset_tab)
@@ -441,7 +470,7 @@ class MainWindow(QMainWindow):
         return True
 
     def _on_experiment_saved(self, path: str, snapshot: str, source: list) -> None:
-        self.cv_tab.store.follow_save(self.state.experiment_path, path)   # the fits follow
+        self.cv_tab.store.follow_save(path)                 # the fits follow
         self.state.experiment_path = path
         self._remember(path)
         self._mark_saved(snapshot, source)

@@ -117,6 +117,13 @@ class SavedNotice(QLabel):
         self.setToolTip(f"{self.message}\nClick to open the folder.")
         self.setVisible(True)
 
+    def clear(self) -> None:
+        """Say nothing (a new experiment or new data: the last save was of the old)."""
+        self.folder = self.message = ""
+        self.setText("")
+        self.setToolTip("")
+        self.setVisible(False)
+
     def open(self) -> None:
         if self.folder:
             self.opener(self.folder)
