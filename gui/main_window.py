@@ -5,7 +5,8 @@ dialog that says what to change, every save a status-bar notice of what was writ
 (with a link that opens the folder). File dialogs remember their folders; Save proposes a
 name next to the data, never inside the app's shipped examples. Unsaved changes put a
 ``*`` in the title; closing the window (or Quit) with unsaved changes or while a run goes
-on asks first, then cancels and waits for every job (the CV child process is ended).
+on asks first (the changes first, the run last: see :meth:`MainWindow.may_close`), then
+cancels and waits for every job (the CV child process is ended).
 """
 from __future__ import annotations
 
@@ -136,7 +137,6 @@ class MainWindow(QMainWindow):
         self._saved_setup = saving.setup_snapshot(self.state)   # as last opened or saved
         self._saved_source: Optional[list] = None     # the data sources of that file
         self._close_after_save = False
-        self._stop_confirmed = False
         self._saved_identity: tuple = ()             # the data of that file (AppState)
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
@@ -622,7 +622,7 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _error(self, title: str, message: str, advice: str) -> None:
-        self._close_after_save = self._stop_confirmed = False
+        self._close_after_save = False
         self.statusBar().showMessage(title, 10000)
         QMessageBox.warning(self, title, f"{message}\n\n{advice}")
 
@@ -673,24 +673,21 @@ class MainWindow(QMainWindow):
         return ""
 
     def may_close(self) -> bool:
-        """Ask before losing a running computation or unsaved changes; True to close now.
+        """Ask before losing unsaved changes or a running computation; True to close now.
 
-        Choosing Save starts the save; the window closes once it is written."""
+        Unsaved changes are asked about first (Save starts the save and the window closes
+        once it is written, after the question below), a running computation last: "Stop
+        and quit" is always the last answer, so it stops the run and quits. Cancel at
+        either question changes nothing: the window stays open and a run goes on."""
+        if self.is_dirty():
+            choice = saving.ask_unsaved(self)
+            if choice == "save":
+                self._close_after_save = self._ask_save_experiment()
+            if choice != "discard":
+                return False
         busy = self.busy_with()
         store = self.cv_tab.store.launched_path() if self.cv_tab.running else None
-        if busy and not self._stop_confirmed and not saving.ask_stop_running(self, busy,
-                                                                              store):
-            return False
-        if not self.is_dirty():
-            return True
-        choice = saving.ask_unsaved(self)
-        if choice == "discard":
-            return True
-        if choice == "save":
-            self._stop_confirmed = bool(busy)           # asked once is enough
-            self._close_after_save = self._ask_save_experiment()
-            self._stop_confirmed = self._close_after_save and self._stop_confirmed
-        return False
+        return not busy or saving.ask_stop_running(self, busy, store)
 
     def closeEvent(self, event) -> None:
         if self._file_job.running and self._close_after_save:
