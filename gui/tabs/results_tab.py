@@ -150,6 +150,7 @@ class ResultsTab(QWidget):
         self._build()
         state.result_changed.connect(self._on_result_changed)
         state.selection_changed.connect(self._on_selection_changed)
+        state.datasets_changed.connect(self._forget_users_pair)
         self._on_result_changed(state.result)
 
     # ------------------------------------------------------------------ building
@@ -427,6 +428,12 @@ class ResultsTab(QWidget):
     def _set_pair(self, model_a: str, model_b: str) -> None:
         self._select_pair(model_a, model_b)
         draw_now(self._draw_pair())
+
+    def _forget_users_pair(self, *_) -> None:
+        """Other data (also File → New before the same data again): the pair the user
+        picked was for the old."""
+        if self.state.data_identity != self._users_data:
+            self._users_pair = self._users_data = None
 
     def _take_users_pair(self, model_a: str, model_b: str) -> None:
         """The user picked this pair, on the data loaded now."""
