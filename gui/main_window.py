@@ -336,7 +336,8 @@ class MainWindow(QMainWindow):
 
 
     def _update_title(self, *_) -> None:
-        path, dataset = self.state.experiment_path, self.state.dataset
+        """The experiment file's name while it holds that file's data, else the data's."""
+        path, dataset = self.store_experiment_path(), self.state.dataset
         name = os.path.basename(path) if path else (dataset.name if dataset is not None else "")
         if not path and len(self.state.datasets) > 1:
             name = f"{len(self.state.datasets)} data sets"

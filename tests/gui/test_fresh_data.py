@@ -93,7 +93,7 @@ def items(window) -> dict:
                                 if p.readout.text()),
             "summary": state.result.summary[["model", "metric", "mean", "rank"]]
             .to_dict("records"),
-            "result store": window.cv_tab.store.path()}
+            "result store": window.cv_tab.store.path(), "title": window.windowTitle()}
 
 
 def test_open_a_run_open_b_run_equals_a_fresh_start_on_b(qtbot, tmp_path, files):
@@ -108,6 +108,7 @@ def test_open_a_run_open_b_run_equals_a_fresh_start_on_b(qtbot, tmp_path, files)
         assert on_a["pair"] == ("logreg", "knn")                  # A's best two
         assert on_a["rope used"] == 0.01 and on_a["also without groups"] == (True, True)
         assert on_a["result store"] == experiment_a.replace(".json", ".store.sqlite")
+        assert on_a["title"] == "A_experiment.json — Honest Eval"
         window.show_saved("Wrote 40 predictions", str(tmp_path))   # as File → Predict does
         assert hover(window.results_tab.fold_plot)
         open_data(window, qtbot, data_b)
@@ -131,6 +132,7 @@ def test_open_a_run_open_b_run_equals_a_fresh_start_on_b(qtbot, tmp_path, files)
     assert fresh_b["also without groups"] == (False, False)
     assert fresh_b["saved notice"] == (False, "") and fresh_b["read-outs"] == []
     assert "knn" in fresh_b["verdict"] and "stump" in fresh_b["verdict"]
+    assert fresh_b["title"] == "B* — Honest Eval"
     assert [item for item, value in fresh_b.items() if after_a[item] != value] == []
 
 
