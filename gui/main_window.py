@@ -688,7 +688,8 @@ class MainWindow(QMainWindow):
                 return False
         busy = self.busy_with()
         store = self.cv_tab.store.launched_path() if self.cv_tab.running else None
-        return not busy or saving.ask_stop_running(self, busy, store)
+        return not busy or saving.ask_stop_running(self, busy, store,
+                                                   self.store_experiment_path() is not None)
 
     def closeEvent(self, event) -> None:
         if self._file_job.running and self._close_after_save:

@@ -176,8 +176,13 @@ def test_quit_mid_run_then_the_same_data_opened_directly_offers_resume(qtbot, tm
     """The quit dialog's promise: the store it names is the one found after a restart
     when the same data is opened another way (directly, not over experiment A)."""
     experiment_a, data_b = files
-    monkeypatch.setattr("gui.saving.ask_choice", lambda parent, title, text, choices, default:
-                        "stop" if any(key == "stop" for key, _, _ in choices) else "discard")
+    asked = []
+
+    def answer(parent, title, text, choices, default):
+        asked.append(text)
+        return "stop" if any(key == "stop" for key, _, _ in choices) else "discard"
+
+    monkeypatch.setattr("gui.saving.ask_choice", answer)
     window = make_window(qtbot, tmp_path, "first")
     with qtbot.waitSignals([window.experiment_loaded, window.dataset_tab.view_ready],
                            timeout=60000):
@@ -190,6 +195,8 @@ def test_quit_mid_run_then_the_same_data_opened_directly_offers_resume(qtbot, tm
     promised = window.cv_tab.store.launched_path()
     window.close()                                               # Discard, Stop and quit
     assert not window.isVisible() and not window.cv_tab.running
+    assert ("running the same data again with the same models, folds and metrics resumes "
+            "from them, however the data is opened.") in asked[-1]
     window.shutdown()
     again = make_window(qtbot, tmp_path, "restart")
     try:
