@@ -212,3 +212,30 @@ def test_quit_mid_run_then_the_same_data_opened_directly_offers_resume(qtbot, tm
         assert "The last run of this experiment stopped after" in bar.label.text()
     finally:
         again.shutdown()
+
+
+def test_open_results_leaves_no_hover_read_out_of_the_plots_before(qtbot, tmp_path, files):
+    """Hover read-outs describe the plots as drawn: Open results (an earlier run from the
+    store) clears every one, like a run or new data does."""
+    _, data_b = files
+    window = make_window(qtbot, tmp_path, "runs")
+    try:
+        open_data(window, qtbot, data_b)
+        window.state.set_model_entries(MODELS[:2])
+        window.cv_tab.folds_box.setValue(3)
+        window.cv_tab.repeats_box.setValue(1)
+        run(window, qtbot)
+        window.cv_tab.repeats_box.setValue(2)
+        run(window, qtbot)
+        panels = (window.results_tab.fold_plot, window.results_tab.heatmap)
+        assert all(hover(panel) for panel in panels)
+        view = window.cv_tab.runs_view
+        qtbot.waitUntil(lambda: len(view.table.frame()) == 2, timeout=60000)
+        view.select_run(1)
+        with qtbot.waitSignal(view.opened, timeout=60000):
+            view.open_button.click()
+        assert window.state.result.experiment.cv.n_repeats == 1
+        assert [p.readout.text() for p in window.findChildren(PlotPanel)
+                if p.readout.text()] == []
+    finally:
+        window.shutdown()
