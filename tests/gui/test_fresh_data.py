@@ -17,9 +17,9 @@ from sklearn.datasets import make_classification
 from engine.evaluation.stats import ComparisonSettings
 from engine.input.readers import load_dataset
 from gui.main_window import MainWindow
+from gui.plots.plot_panel import PlotPanel
 from gui.state import AppState
 from gui.tabs.results_widgets import ComparisonControls
-from gui.plots.plot_panel import PlotPanel
 from tests.gui.waiting import run_succeeds
 from tests.helpers import visits
 
