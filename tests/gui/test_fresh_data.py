@@ -96,6 +96,7 @@ def items(window) -> dict:
             "result store": window.cv_tab.store.path(), "title": window.windowTitle()}
 
 
+@pytest.mark.slow
 def test_open_a_run_open_b_run_equals_a_fresh_start_on_b(qtbot, tmp_path, files):
     experiment_a, data_b = files
     window = make_window(qtbot, tmp_path, "first")
@@ -171,6 +172,7 @@ def test_a_new_alpha_leaves_the_rope_to_the_metric(qapp):
     assert emitted[-1].rope is None and controls.rope_spin.value() == 0.01
 
 
+@pytest.mark.slow
 def test_quit_mid_run_then_the_same_data_opened_directly_offers_resume(qtbot, tmp_path, files,
                                                                        monkeypatch):
     """The quit dialog's promise: the store it names is the one found after a restart
@@ -214,6 +216,7 @@ def test_quit_mid_run_then_the_same_data_opened_directly_offers_resume(qtbot, tm
         again.shutdown()
 
 
+@pytest.mark.slow
 def test_open_results_leaves_no_hover_read_out_of_the_plots_before(qtbot, tmp_path, files):
     """Hover read-outs describe the plots as drawn: Open results (an earlier run from the
     store) clears every one, like a run or new data does."""
