@@ -242,3 +242,22 @@ def test_open_results_leaves_no_hover_read_out_of_the_plots_before(qtbot, tmp_pa
                 if p.readout.text()] == []
     finally:
         window.shutdown()
+
+
+@pytest.mark.slow
+def test_the_rope_of_own_data_does_not_depend_on_the_path(qtbot, tmp_path, files):
+    """Own data opened over the shipped example (its ROPE 0.01 AUC) or after File → New
+    gets the same ROPE: the metric's default."""
+    from tests.gui.helpers import open_seed
+
+    _, data_b = files
+    ropes = []
+    for name, start in (("example", open_seed), ("new", lambda w, _: w.new_experiment())):
+        window = make_window(qtbot, tmp_path, name)
+        try:
+            start(window, qtbot)
+            open_data(window, qtbot, data_b)
+            ropes.append((window.state.comparison.rope, window.state.comparison))
+        finally:
+            window.shutdown()
+    assert ropes[0] == ropes[1] and ropes[0][0] is None
