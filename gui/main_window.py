@@ -5,7 +5,8 @@ dialog that says what to change, every save a status-bar notice of what was writ
 (with a link that opens the folder). File dialogs remember their folders; Save proposes a
 name next to the data, never inside the app's shipped examples. Unsaved changes put a
 ``*`` in the title; closing the window (or Quit) with unsaved changes or while a run goes
-on asks first, then cancels and waits for every job (the CV child process is ended).
+on asks first (the changes first, the run last: see :meth:`MainWindow.may_close`), then
+cancels and waits for every job (the CV child process is ended).
 """
 from __future__ import annotations
 
@@ -137,10 +138,11 @@ class MainWindow(QMainWindow):
         self._saved_setup = saving.setup_snapshot(self.state)   # as last opened or saved
         self._saved_source: Optional[list] = None     # the data sources of that file
         self._close_after_save = False
-        self._stop_confirmed = False
+        self._saved_identity: tuple = ()             # the data of that file (AppState)
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self._build_tabs()
+        self.cv_tab.store.experiment_of = self.store_experiment_path
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -151,6 +153,10 @@ class MainWindow(QMainWindow):
         self.state.status_message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.state.result_changed.connect(self._update_actions)
         self.state.dataset_changed.connect(self._update_actions)
+        self.state.datasets_changed.connect(self._forget_old_data)
+        for signal in (self.state.result_changed, self.state.dataset_changed):
+            signal.connect(self._clear_readouts)
+        self._shown_identity: tuple = ()
         for signal in (self.state.dataset_changed, self.state.datasets_changed,
                        self.state.models_changed, self.state.settings_changed):
             signal.connect(self._update_title)
@@ -261,6 +267,18 @@ class MainWindow(QMainWindow):
                        self.export_action, self.help_action):
             toolbar.addAction(action)
 
+    def _forget_old_data(self, *_) -> None:
+        """New data: the status bar's notices were about the old."""
+        if self.state.data_identity != self._shown_identity:
+            self._shown_identity = self.state.data_identity
+            self.saved_notice.clear()
+
+    def _clear_readouts(self, *_) -> None:
+        """New results or data (a run, Open results, another data set): no plot's hover
+        read-out still describes the old."""
+        for panel in self.findChildren(PlotPanel):
+            panel.clear_readout()
+
     def _update_actions(self, *_) -> None:
         self.export_action.setEnabled(self.state.result is not None)
         self.export_report_action.setEnabled(self.state.result is not None)
@@ -307,10 +325,21 @@ class MainWindow(QMainWindow):
 
     def _mark_saved(self, snapshot: str, source: Optional[list]) -> None:
         self._saved_setup, self._saved_source = snapshot, source
+        self._saved_identity = self.state.data_identity
         self._update_title()
 
+    def store_experiment_path(self) -> Optional[str]:
+        """The experiment file whose result store the runs use: the one opened or saved
+        while it holds that file's data (its target or columns may change); None (the
+        store of unsaved work) once other data replaced it, so the same data opened
+        directly after a restart finds the same store, and its Resume."""
+        path = self.state.experiment_path
+        return path if path and self.state.data_identity == self._saved_identity else None
+
+
     def _update_title(self, *_) -> None:
-        path, dataset = self.state.experiment_path, self.state.dataset
+        """The experiment file's name while it holds that file's data, else the data's."""
+        path, dataset = self.store_experiment_path(), self.state.dataset
         name = os.path.basename(path) if path else (dataset.name if dataset is not None else "")
         if not path and len(self.state.datasets) > 1:
             name = f"{len(self.state.datasets)} data sets"
@@ -373,6 +402,7 @@ class MainWindow(QMainWindow):
         """A clean experiment: no data, no models, default settings, not saved anywhere
         (its result store is the one of unsaved work), the first-screen steps shown."""
         self.state.reset()
+        self.saved_notice.clear()
         self._mark_saved(saving.setup_snapshot(self.state), None)
         self.start.restart()
         self.tabs.setCurrentWidget(self.dataset_tab)
@@ -443,7 +473,7 @@ class MainWindow(QMainWindow):
         return True
 
     def _on_experiment_saved(self, path: str, snapshot: str, source: list) -> None:
-        self.cv_tab.store.follow_save(self.state.experiment_path, path)   # the fits follow
+        self.cv_tab.store.follow_save(path)                 # the fits follow
         self.state.experiment_path = path
         self._remember(path)
         self._mark_saved(snapshot, source)
@@ -595,7 +625,7 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _error(self, title: str, message: str, advice: str) -> None:
-        self._close_after_save = self._stop_confirmed = False
+        self._close_after_save = False
         self.statusBar().showMessage(title, 10000)
         warn(self, title, f"{sentence(message)}\n\n{advice}")
 
@@ -646,24 +676,22 @@ class MainWindow(QMainWindow):
         return ""
 
     def may_close(self) -> bool:
-        """Ask before losing a running computation or unsaved changes; True to close now.
+        """Ask before losing unsaved changes or a running computation; True to close now.
 
-        Choosing Save starts the save; the window closes once it is written."""
+        Unsaved changes are asked about first (Save starts the save and the window closes
+        once it is written, after the question below), a running computation last: "Stop
+        and quit" is always the last answer, so it stops the run and quits. Cancel at
+        either question changes nothing: the window stays open and a run goes on."""
+        if self.is_dirty():
+            choice = saving.ask_unsaved(self)
+            if choice == "save":
+                self._close_after_save = self._ask_save_experiment()
+            if choice != "discard":
+                return False
         busy = self.busy_with()
         store = self.cv_tab.store.launched_path() if self.cv_tab.running else None
-        if busy and not self._stop_confirmed and not saving.ask_stop_running(self, busy,
-                                                                              store):
-            return False
-        if not self.is_dirty():
-            return True
-        choice = saving.ask_unsaved(self)
-        if choice == "discard":
-            return True
-        if choice == "save":
-            self._stop_confirmed = bool(busy)           # asked once is enough
-            self._close_after_save = self._ask_save_experiment()
-            self._stop_confirmed = self._close_after_save and self._stop_confirmed
-        return False
+        return not busy or saving.ask_stop_running(self, busy, store,
+                                                   self.store_experiment_path() is not None)
 
     def closeEvent(self, event) -> None:
         if self._file_job.running and self._close_after_save:

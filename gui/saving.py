@@ -58,16 +58,22 @@ def ask_choice(parent, title: str, text: str, choices: list, default: str) -> st
 
 #: The question when the run keeps its fits in a result store.
 RUNNING_KEPT_QUESTION = ("{what} is still running. Stop it and quit? The fits it has finished "
-                         "are kept in the result store ({store}): running this experiment "
-                         "again resumes from them. The fit in progress and what comes after "
-                         "the fits (the comparison, calibration, ALOOCV) are computed again.")
+                         "are kept in the result store ({store}): {again}. The fit in "
+                         "progress and what comes after the fits (the comparison, "
+                         "calibration, ALOOCV) are computed again.")
+#: How to resume (``{again}`` above): a saved experiment's store, or unsaved work's.
+AGAIN_SAVED = "running this experiment again resumes from them"
+AGAIN_UNSAVED = ("running the same data again with the same models, folds and metrics "
+                 "resumes from them, however the data is opened")
 
 
-def ask_stop_running(parent, what: str, store: str = None) -> bool:
+def ask_stop_running(parent, what: str, store: str = None, saved: bool = True) -> bool:
     """True when the user chooses "Stop and quit" over "Cancel"; ``store``: the result
-    store the running job keeps its fits in (None: it keeps nothing)."""
-    text = (RUNNING_KEPT_QUESTION.format(what=what, store=short_path(store)) if store else
-            RUNNING_QUESTION.format(what=what))
+    store the running job keeps its fits in (None: it keeps nothing); ``saved``: that
+    store is a saved experiment's (else unsaved work's, found by the data)."""
+    again = AGAIN_SAVED if saved else AGAIN_UNSAVED
+    text = (RUNNING_KEPT_QUESTION.format(what=what, store=short_path(store), again=again)
+            if store else RUNNING_QUESTION.format(what=what))
     choice = ask_choice(parent, "Quit while running?", text,
                         [("stop", "Stop and quit", QMessageBox.DestructiveRole),
                          ("cancel", "Cancel", QMessageBox.RejectRole)], "cancel")
@@ -117,6 +123,13 @@ class SavedNotice(QLabel):
                      f"<a href=\"{escape(url)}\">Open folder</a>")
         self.setToolTip(plain_tip(f"{self.message}\nClick to open the folder."))
         self.setVisible(True)
+
+    def clear(self) -> None:
+        """Say nothing (a new experiment or new data: the last save was of the old)."""
+        self.folder = self.message = ""
+        self.setText("")
+        self.setToolTip("")
+        self.setVisible(False)
 
     def open(self) -> None:
         if self.folder:

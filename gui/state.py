@@ -9,6 +9,7 @@ settings dataclasses, ExperimentResult), so saving it is writing an experiment f
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import replace
 from typing import Optional
 
@@ -64,6 +65,8 @@ class AppState(QObject):
         self.benchmark = None      # a BenchmarkResult when the last run had several data sets
         self.selection: list = []
         self.experiment_path: Optional[str] = None
+        #: What the loaded data is (:func:`data_identity`): a change is new data.
+        self.data_identity: tuple = ()
         self.renderer = RenderQueue(self)   # views draw new results through it, in slices
 
     # -- setters that announce the change
@@ -132,9 +135,29 @@ class AppState(QObject):
             datasets = [named[i] for i in range(len(datasets))]
         self.datasets = datasets
         self.dataset = datasets[selected] if datasets else None
+        fresh = self._start_clean(datasets)
         self.set_result(None)
         self.dataset_changed.emit(self.dataset)
         self.datasets_changed.emit(list(datasets))
+        if fresh:
+            self.settings_changed.emit()
+
+    def _start_clean(self, datasets: list) -> bool:
+        """New data keeps nothing that belonged to the old: with no data set in common
+        with the old ones (another file or built-in data set, not the same one read again
+        with another target or columns), no models picked, the ROPE the default of the
+        metric and no held-out test file; without groups, no "also run without groups".
+        True when a setting changed."""
+        identity = data_identity(datasets)
+        old, self.data_identity = self.data_identity, identity
+        before = (self.cv, self.comparison, self.test)
+        if not set(identity) & set(old):
+            self.set_selection([])
+            self.comparison = replace(self.comparison, rope=None)
+            self.test, self.save_models = None, False
+        if not any(getattr(d, "groups", None) is not None for d in datasets):
+            self.cv = replace(self.cv, compare_ungrouped=False)
+        return before != (self.cv, self.comparison, self.test)
 
     def set_model_entries(self, entries: list) -> None:
         """Take ``entries`` (experiment-file dicts or ModelEntry values) as the models."""
@@ -251,7 +274,7 @@ class AppState(QObject):
         self.experiment_path = None
         self.cv, self.metrics, self.metrics_named = CVConfig(), (), False
         self.comparison = ComparisonSettings()
-        self.aloocv = self.calibration = self.curves = None
+        self.aloocv = self.calibration = self.curves = self.costs = None
         self.test, self.save_models = None, False
         self.n_jobs = 1
         self.set_benchmark(None)
@@ -272,9 +295,20 @@ class AppState(QObject):
         self.curves = experiment.curves
         self.test = test_with_full_path(experiment.test, experiment.base_dir)
         self.save_models = bool(experiment.save_models)
-        self.set_datasets(list(dataset) if isinstance(dataset, (list, tuple)) else [dataset])
+        datasets = list(dataset) if isinstance(dataset, (list, tuple)) else [dataset]
+        self.data_identity = data_identity(datasets)     # the file's settings are for it
+        self.set_selection([])
+        self.set_datasets(datasets)
         self.set_model_entries(list(experiment.model_entries))
         self.settings_changed.emit()
+
+
+def data_identity(datasets) -> tuple:
+    """What the data sets are, for telling new data from the same data read again (with
+    another target, groups or columns): each one's file, or built-in name and options."""
+    ignored = ("target", "pos_label", "groups", "exclude", "features", "name")
+    return tuple(json.dumps({k: v for k, v in dict(d.source).items() if k not in ignored},
+                            sort_keys=True, default=str) for d in datasets)
 
 
 def test_with_full_path(block: Optional[dict], base_dir: str) -> Optional[dict]:

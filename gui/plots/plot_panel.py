@@ -185,6 +185,10 @@ class PlotPanel(QWidget):
         """Text for the read-out when the mouse is at data coordinates (x, y)."""
         return f"x = {x:.4g}, y = {y:.4g}"
 
+    def clear_readout(self) -> None:
+        """Say nothing until the mouse moves again (what it said was about other data)."""
+        self.readout.setText("")
+
     def _on_mouse_moved(self, event) -> None:
         position = event[0]
         if not self.plot.sceneBoundingRect().contains(position):

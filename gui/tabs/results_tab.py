@@ -145,9 +145,13 @@ class ResultsTab(QWidget):
         self._shown_cv = None
         self._shown_summary = None
         self._pair: Optional[tuple] = None
+        #: The pair the user picked and the data it was picked on (AppState.data_identity).
+        self._users_pair: Optional[tuple] = None
+        self._users_data: Optional[tuple] = None
         self._build()
         state.result_changed.connect(self._on_result_changed)
         state.selection_changed.connect(self._on_selection_changed)
+        state.datasets_changed.connect(self._forget_users_pair)
         self._on_result_changed(state.result)
 
     # ------------------------------------------------------------------ building
@@ -398,11 +402,13 @@ class ResultsTab(QWidget):
             "says significant — it ignores that the folds overlap and is too optimistic.")
 
     def _keep_or_default_pair(self, result):
-        """Keep the chosen pair if the new result has both models, else pick one (a
-        drawing: it yields between the posterior and the rest)."""
-        models = [str(m) for m in result.comparison.correlation.index]
+        """The pair the user picked on this data if the result has both models, else the
+        first two models picked, else the best two (a drawing: it yields between the
+        posterior and the rest). A pair picked automatically is not kept: on the next
+        result it is that result's best two."""
+        models = [str(m) for m in result.comparison.correlation.index]   # best first
         self._fill_combos(models)
-        pair = self._pair
+        pair = self._users_pair if self._users_data == self.state.data_identity else None
         if not pair or pair[0] not in models or pair[1] not in models:
             selected = [m for m in self.state.selection if m in models]
             pair = tuple(selected[:2]) if len(selected) >= 2 else tuple(models[:2])
@@ -423,6 +429,17 @@ class ResultsTab(QWidget):
     def _set_pair(self, model_a: str, model_b: str) -> None:
         self._select_pair(model_a, model_b)
         draw_now(self._draw_pair())
+
+    def _forget_users_pair(self, *_) -> None:
+        """Other data (also File → New before the same data again): the pair the user
+        picked was for the old."""
+        if self.state.data_identity != self._users_data:
+            self._users_pair = self._users_data = None
+
+    def _take_users_pair(self, model_a: str, model_b: str) -> None:
+        """The user picked this pair, on the data loaded now."""
+        self._users_pair = (model_a, model_b)
+        self._users_data = self.state.data_identity
 
     def _select_pair(self, model_a: str, model_b: str) -> None:
         self._pair = (model_a, model_b)
@@ -473,6 +490,7 @@ class ResultsTab(QWidget):
             # picking the other side's model swaps the two
             old_a, old_b = self._pair
             a, b = (a, old_a) if self.sender() is self.model_a_combo else (old_b, b)
+        self._take_users_pair(a, b)
         self._set_pair(a, b)
         self.state.set_selection([a, b])
 
@@ -497,6 +515,8 @@ class ResultsTab(QWidget):
             return
         models = [str(m) for m in self._matrix.index]
         picked = [n for n in names if n in models]
+        if len(picked) >= 2:
+            self._take_users_pair(*picked[:2])
         if len(picked) >= 2 and tuple(picked[:2]) != self._pair:
             self._set_pair(*picked[:2])
         self._highlight(picked)

@@ -36,6 +36,7 @@ class ComparisonControls(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._settings = ComparisonSettings()
+        self._given_rope = None
         self.context = rich_label("", self)
         self.rope_spin = _spin(0.0, 1000.0, 4, 0.005, "Half-width of the region of practical "
                                "equivalence: differences smaller than this do not matter to you "
@@ -50,8 +51,8 @@ class ComparisonControls(QWidget):
         for name in CORRECTIONS:
             self.correction_combo.addItem(name if name == "none" else name.capitalize(), name)
         self.correction_combo.setToolTip("Correction of the p-values for testing many pairs")
-        for spin in (self.rope_spin, self.alpha_spin):
-            spin.valueChanged.connect(self._emit)
+        self.rope_spin.valueChanged.connect(self._set_rope)
+        self.alpha_spin.valueChanged.connect(self._emit)
         self.correction_combo.currentIndexChanged.connect(self._emit)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
@@ -70,6 +71,7 @@ class ComparisonControls(QWidget):
     def set_settings(self, settings: ComparisonSettings, metric: str = "") -> None:
         """Show settings without emitting ``changed``; the ROPE (given, or ``metric``'s
         default) with its unit beside it and, in the tooltip, the default's reason."""
+        self._given_rope = settings.rope           # None: the metric's default
         settings = settings.resolved(metric)
         default = default_rope(metric)
         self.rope_unit.setText(default.unit)
@@ -88,8 +90,15 @@ class ComparisonControls(QWidget):
     def set_context(self, text: str) -> None:
         self.context.setText(text)
 
+    def _set_rope(self, value: float) -> None:
+        """The user set the ROPE: it is theirs from now on (until new data)."""
+        self._given_rope = value
+        self._emit()
+
     def _emit(self, *_):
-        self._settings = replace(self._settings, rope=self.rope_spin.value(),
+        """New settings; the ROPE stays "the metric's default" (None) unless the user set
+        it here, so a new alpha does not pin the default ROPE to one metric's value."""
+        self._settings = replace(self._settings, rope=self._given_rope,
                                  alpha=self.alpha_spin.value(),
                                  correction=self.correction_combo.currentData())
         self.changed.emit(self._settings)

@@ -57,6 +57,9 @@ class StoreLink(QObject):
         self.runs_view.loaded.connect(self._on_loaded)
         self.runs_view.load_failed.connect(self._on_load_failed)
         self.runs_view.resume_requested.connect(self.resume)
+        #: The experiment file whose store the runs use (None: unsaved work); the main
+        #: window replaces it (:meth:`gui.main_window.MainWindow.store_experiment_path`).
+        self.experiment_of: Callable = lambda: self.state.experiment_path
         self.without_store = False   # the next Run keeps nothing (chosen after a problem)
         self._launched: Optional[tuple] = None   # (path, last run id before it)
         self._ended: Optional[tuple] = None      # (how, text) of the run ended, until read
@@ -67,7 +70,7 @@ class StoreLink(QObject):
 
     def path(self) -> str:
         """The store file of the current experiment (saved or not)."""
-        return store_path(self.state.experiment_path)
+        return store_path(self.experiment_of())
 
     def path_for_run(self) -> Optional[str]:
         """The store of the next Run (None: run without keeping results)."""
@@ -179,11 +182,12 @@ class StoreLink(QObject):
         """The store is being copied after Save As."""
         return self._copy_job.running
 
-    def follow_save(self, previous: Optional[str], path: str) -> None:
-        """The experiment was saved as ``path`` (it was at ``previous``, None when
-        unsaved): the fits of its store so far are copied to the new file's store (when
-        that has none yet), on a worker thread, then the list is read again."""
-        source, target = store_path(previous), store_path(path)
+    def follow_save(self, path: str) -> None:
+        """The experiment is being saved as ``path`` (called before it becomes the
+        experiment's file): the fits of the store used so far are copied to the new
+        file's store (when that has none yet), on a worker thread, then the list is read
+        again."""
+        source, target = self.path(), store_path(path)
         if source == target or self._copy_job.running:
             self.refresh()
             return

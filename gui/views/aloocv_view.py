@@ -109,11 +109,27 @@ def loo_agreement(curve: pd.DataFrame, best_C: float) -> str:
     return text
 
 
-def summary_text(optimum: pd.Series, n_rows: Optional[int], current_C) -> str:
-    """Rich text: the best C and what it means."""
+def setting_of_C(spec) -> str:
+    """What the model's C is now, in words: the value set, or the grid it is tuned over
+    inside each training fold ("" without a model)."""
+    if spec is None:
+        return ""
+    tune = getattr(spec, "tune", None) or {}
+    grids = tune.get("grid") or {}
+    values = [v for g in ([grids] if isinstance(grids, dict) else grids)
+              for v in (g.get("C") or [])]
+    if values:
+        return ("The model now tunes C inside each training fold, over "
+                + ", ".join(f"{float(v):g}" for v in values) + ".")
+    return f"The model is set to C = {float(spec.params.get('C', 1.0)):g} now."
+
+
+def summary_text(optimum: pd.Series, n_rows: Optional[int], now: str) -> str:
+    """Rich text: the best C and what it means; ``now``: the model's C in words
+    (:func:`setting_of_C`)."""
     value = float(optimum["alo_log_likelihood"])
     per_row = f"; mean log-loss {-value / n_rows:.4f} per row" if n_rows else ""
-    now = (f"The model is set to C = {current_C:g} now." if current_C is not None else "")
+    now = escape(now)
     return (f"<span style='font-size:13pt'><b>Best C = {optimum['C']:.4g}</b></span> for "
             f"<b>{escape(str(optimum['model']))}</b><br>ALO log-likelihood {value:.2f}"
             f"{per_row} (higher log-likelihood is better). {now}")
@@ -437,10 +453,10 @@ class AloocvView(QWidget):
 
     def _show_summary(self, optimum: pd.Series, rows: pd.DataFrame) -> None:
         found = entry_index(self.state.model_entries, self.model)
-        current = found[1].params.get("C", 1.0) if found else None
         data = self.data()
         n_rows = len(data.y) if data is not None else None
-        self.summary.setText(summary_text(optimum, n_rows, current))
+        self.summary.setText(summary_text(optimum, n_rows,
+                                          setting_of_C(found[1] if found else None)))
         self.use_button.setVisible(True)
         self.use_button.setEnabled(found is not None)
         self.use_button.setText(f"Use C = {optimum['C']:.4g} for {self.model}")

@@ -299,3 +299,16 @@ def test_on_grouped_rows_the_view_says_the_curve_is_optimistic(qtbot, make_view,
     assert "one row at a time" in text and "optimistic" in text
     assert "grouped cross-validation" in text and "'subject'" in text
     app_state.deleteLater()
+
+
+def test_the_summary_says_when_C_became_a_tuned_grid(qtbot, view, state):
+    """Issue 37: after C became a grid searched inside each fold, the view no longer says
+    the model is set to C = 1."""
+    press(qtbot, view, view.bar.compute_button, n_points=12)
+    assert "The model is set to C = 1 now." in view.summary.text()
+    with qtbot.waitSignal(state.models_changed):
+        state.set_model_entries([{**LOGISTIC, "tune": {"grid": {"C": [0.1, 1, 10]}}}])
+    text = view.summary.text()
+    assert "set to C" not in text
+    assert "The model now tunes C inside each training fold, over 0.1, 1, 10." in text
+    assert "Best C = 0.6647" in text

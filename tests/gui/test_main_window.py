@@ -125,7 +125,7 @@ def test_closing_during_a_run_stops_it(window, qtbot, answers):
     with qtbot.waitSignal(window.cv_tab.run_started):
         window.cv_tab.start_run()
     window.close()
-    assert answers[0] == "Quit while running?"
+    assert answers == ["Save the changes?", "Quit while running?"]   # the run last
     assert not window.cv_tab.running
 
 

@@ -309,18 +309,57 @@ def test_closing_during_a_run_asks_first(window, qtbot, answers):
     window.state.set_model_entries(list(window.state.model_entries))
     with qtbot.waitSignal(window.cv_tab.run_started):
         window.cv_tab.start_run()
-    answers.next = ["cancel"]
+    answers.next = ["discard", "cancel"]               # repeats changed: unsaved too
     window.quit_action.trigger()                        # Ctrl+Q
     assert answers.asked[-1] == ("Quit while running?", ["Stop and quit", "Cancel"])
     kept = window.cv_tab.store.launched_path()          # the store keeps the finished fits
     assert kept and "are kept in the result store" in answers.texts[-1]
     assert "lost" not in answers.texts[-1] and kept[-30:] in answers.texts[-1]   # elided
     assert window.isVisible() and window.cv_tab.running
-    answers.next = ["stop", "discard"]                 # repeats changed: unsaved too
+    answers.next = ["discard", "stop"]
     window.close()
-    assert [title for title, _ in answers.asked[-2:]] == ["Quit while running?",
-                                                        "Save the changes?"]
     assert not window.isVisible() and not window.cv_tab.running
+
+
+def _run_with_unsaved_changes(window, qtbot):
+    open_seed(window, qtbot)
+    window.cv_tab.repeats_box.setValue(200)             # an unsaved change
+    with qtbot.waitSignal(window.cv_tab.run_started):
+        window.cv_tab.start_run()
+
+
+def test_unsaved_changes_are_asked_before_stop_and_quit_which_is_final(window, qtbot,
+                                                                         answers):
+    """One behaviour for Cancel (issue 37): it changes nothing at either question, and
+    "Stop and quit" comes last, so nothing can leave a run going after it."""
+    _run_with_unsaved_changes(window, qtbot)
+    answers.next = ["cancel"]                           # Cancel on the unsaved changes
+    window.close()
+    assert answers.asked[-1][0] == "Save the changes?"
+    assert window.isVisible() and window.cv_tab.running and window.is_dirty()
+    answers.next = ["discard", "cancel"]                # Cancel on stopping the run
+    window.close()
+    assert [title for title, _ in answers.asked[-2:]] == ["Save the changes?",
+                                                        "Quit while running?"]
+    assert window.isVisible() and window.cv_tab.running
+    answers.next = ["discard", "stop"]
+    window.close()
+    assert [title for title, _ in answers.asked[-2:]] == ["Save the changes?",
+                                                        "Quit while running?"]
+    assert not window.isVisible() and not window.cv_tab.running
+
+
+def test_save_then_stop_and_quit_saves_before_asking_about_the_run(window, qtbot, answers,
+                                                                   dialogs, home):
+    _run_with_unsaved_changes(window, qtbot)
+    dialogs.answer = str(home / "running.json")
+    answers.next = ["save", "stop"]
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
+        window.close()
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=60000)
+    assert [title for title, _ in answers.asked[-2:]] == ["Save the changes?",
+                                                        "Quit while running?"]
+    assert os.path.exists(home / "running.json") and not window.cv_tab.running
 
 
 def test_the_apps_export_keeps_formulas_and_control_characters_inside_their_cell(

@@ -234,6 +234,29 @@ def test_picking_two_models_updates_posterior_and_verdict(qtbot, tab, state):
     assert tab.posterior.strip.worse_label.text().startswith("linear better: 1.000")
 
 
+def test_a_picked_pair_is_kept_on_this_data_only(qtbot, tab, state, seed_result):
+    """Issue 37: the user's pair stays for new results of the same data; after File → New
+    (even with the same data opened again) the best two are compared."""
+    from engine.evaluation.stats import ComparisonSettings
+
+    def pair():
+        return tab.model_a_combo.currentText(), tab.model_b_combo.currentText()
+
+    state.set_dataset(seed_result.dataset)
+    state.set_result(seed_result)
+    state.renderer.flush()
+    tab.model_b_combo.setCurrentText("3_poly")                  # the user's pick
+    state.set_result(seed_result.with_comparison(ComparisonSettings(rope=0.02)))
+    state.renderer.flush()
+    assert pair() == ("rbf", "3_poly")
+    state.reset()                                               # File → New
+    state.set_dataset(seed_result.dataset)
+    state.set_result(seed_result)
+    state.renderer.flush()
+    assert pair() == ("rbf", "linear") and state.selection == []
+    assert tab.verdict_label.text().startswith("rbf and linear")
+
+
 def test_picking_the_same_model_on_both_sides_swaps_them(tab, state):
     tab.model_a_combo.setCurrentText("linear")
     assert (tab.model_a_combo.currentText(), tab.model_b_combo.currentText()) == \
