@@ -446,7 +446,8 @@ class ResultsTab(QWidget):
         yield
         verdict = pair_verdict(row, a, b, settings.rope, settings.alpha, settings.correction,
                                health=model_health(result),
-                               learning=learning_states(getattr(result, "curves", None)))
+                               learning=learning_states(getattr(result, "curves", None)),
+                               n_pairs=len(comparison.pairwise))
         self.verdict = verdict
         self.verdict_label.setText(verdict.text)
         self.verdict_label.setStyleSheet(

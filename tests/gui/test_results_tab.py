@@ -206,7 +206,7 @@ def test_changing_the_rope_recomputes_without_new_cv(qtbot, tab, state, seed_res
     assert expected["p_equivalent"] > 0.432 + 0.1
     strip = tab.posterior.strip
     assert strip.equivalent_label.text() == f"practically equivalent: {expected['p_equivalent']:.3f}"
-    assert f"{expected['p_equivalent']:.2f}" in tab.verdict_label.text()
+    assert f"{expected['p_equivalent']:.3f}" in tab.verdict_label.text()
     assert tab.posterior.rope_band.getRegion() == pytest.approx((-0.02, 0.02))
 
 

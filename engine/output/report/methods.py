@@ -75,24 +75,17 @@ def methods_used(experiment, tables: dict, several: bool) -> list:
     used = [(f"The models were compared by {folds_words(experiment)}; every model was fitted "
              "on the same training folds and scored on the same test folds.", ["sklearn"]),
             ("Pairs of models were compared on the primary metric by the corrected paired "
-             "t-test, which widens the variance of the mean difference by n_test/n_train "
-             "because the folds share training rows, and by the Bayesian correlated t-test "
+             "t-test, which widens the variance of the mean difference from 1/n (n folds) to "
+             "1/n + n_test/n_train because the folds share training rows, and by the "
+             "Bayesian correlated t-test "
              "with a region of practical equivalence (ROPE), whose posterior gives the "
              "probabilities that one model is practically better, that they are practically "
              "equivalent, or worse, and the credible intervals.",
              ["nadeau", "corani", "benavoli"])]
-    if settings.correction == "holm":
-        used.append(("The p-values were adjusted over all pairs by Holm's step-down method.",
-                     ["holm"]))
-    elif settings.correction == "bonferroni":
-        used.append(("The p-values were adjusted over all pairs by the Bonferroni "
-                     "correction (multiplied by the number of pairs, capped at 1).", []))
+    used.append((multiplicity_sentence(settings.alpha, settings.correction, several),
+                 ["holm"] if settings.correction == "holm" else []))
     if "calibration_scores.csv" in tables:
-        used.append(("Calibration was assessed on the pooled out-of-fold probabilities "
-                     "(reliability diagram, Brier score, log loss, expected calibration "
-                     "error), and calibrated variants were refitted inside each training "
-                     "fold by Platt's sigmoid scaling and by isotonic regression.",
-                     ["platt", "zadrozny"]))
+        used.append(calibration_sentence(experiment))
     if "aloocv_curve.csv" in tables:
         used.append(("The regularisation path of the logistic regressions was scored by "
                      "approximate leave-one-out cross-validation (ALO).", ["rad"]))
@@ -108,6 +101,45 @@ def methods_used(experiment, tables: dict, several: bool) -> list:
                      "test, Wilcoxon signed-rank tests of pairs, and the Bayesian signed-rank "
                      "test with a ROPE.", ["demsar", "benavoli"]))
     return used
+
+
+#: The calibration methods in words, with the works that describe them.
+CALIBRATION_METHODS = {"sigmoid": ("Platt's sigmoid scaling", "platt"),
+                       "isotonic": ("isotonic regression", "zadrozny")}
+
+
+def calibration_sentence(experiment) -> tuple:
+    """The calibration sentence, naming only the methods the run refitted."""
+    settings = getattr(experiment, "calibration", None)
+    chosen = [m for m in getattr(settings, "methods", ()) if m in CALIBRATION_METHODS]
+    sentence = ("Calibration was assessed on the pooled out-of-fold probabilities "
+                "(reliability diagram, Brier score, log loss, expected calibration error)")
+    if not chosen:
+        return sentence + ".", []
+    names = " and by ".join(CALIBRATION_METHODS[m][0] for m in chosen)
+    variants = "variants were" if len(chosen) > 1 else "variant was"
+    return (f"{sentence}, and calibrated {variants} refitted inside each training fold by "
+            f"{names}.", [CALIBRATION_METHODS[m][1] for m in chosen])
+
+
+def multiplicity_sentence(alpha: float, correction: str, several: bool) -> str:
+    """The one statement of which decisions are adjusted for deciding on several pairs,
+    and how: the same rule within a data set and across data sets."""
+    where = ("within each data set (pairs of models on its folds) and across the data sets "
+             "(pairs of models over the data sets)" if several
+             else "over the pairs of models")
+    if correction == "none":
+        return (f"No decision was adjusted for deciding on several pairs (correction: none): "
+                f"each pair's p-values are read against alpha = {alpha:g} and its Bayesian "
+                f"probabilities against 1 − {alpha:g}, {where}.")
+    how = ("Holm's step-down method" if correction == "holm"
+           else "the Bonferroni correction (multiplied by the number of pairs m, capped at 1)")
+    return (f"Every decision on a pair is adjusted for the m pairs decided at once, alike "
+            f"{where}: the p-values by {how}, read against alpha = {alpha:g}, and a "
+            f"Bayesian outcome needs a posterior probability of at least 1 − {alpha:g}/m "
+            "(Bonferroni's share of alpha for each pair). The Friedman test is one test "
+            "of all models and is not adjusted; Nemenyi's critical difference allows for "
+            "every pair by its studentized range.")
 
 
 def methods_section(experiment, tables: dict, several: bool) -> str:

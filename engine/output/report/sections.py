@@ -13,7 +13,7 @@ import os
 import numpy as np
 
 from engine.runs.fingerprint import data_fingerprint
-from engine.evaluation.verdict import metric_label, model_health, pair_verdict
+from engine.evaluation.verdict import bayes_level, metric_label, model_health, pair_verdict
 from engine.output.report.plots import class_counts_figure
 from engine.output.report.svg import CLIP, text
 
@@ -144,9 +144,11 @@ def verdicts(result) -> list:
     n_folds = result.cv.config.n_splits * result.cv.config.n_repeats
     health = model_health(result.summary, metric, n_folds)
     found = []
-    for row in result.comparison.pairwise.to_dict("records"):
+    rows = result.comparison.pairwise.to_dict("records")
+    for row in rows:
         verdict = pair_verdict(row, row["model_1"], row["model_2"], settings.rope_for(metric),
-                               settings.alpha, settings.correction, health)
+                               settings.alpha, settings.correction, health,
+                               n_pairs=len(rows))
         found.append((row["model_1"], row["model_2"], verdict))
     return found
 
@@ -166,9 +168,10 @@ def ranking_sentence(result) -> str:
             f"corrected-t {level:.0%} interval of each mean: " + "; ".join(parts) + ".")
 
 
-def in_short(found: list, alpha: float) -> str:
+def in_short(found: list, alpha: float, correction: str = "none") -> str:
     """One sentence over every pair's outcome: which pairs are decided (at probability
-    ``1 - alpha``) and how many are not."""
+    :func:`engine.evaluation.verdict.bayes_level`: ``1 - alpha``, or ``1 - alpha / m`` for
+    m pairs under a correction) and how many are not."""
     decided = []
     for a, b, verdict in found:
         if verdict.outcome == "better":
@@ -178,7 +181,7 @@ def in_short(found: list, alpha: float) -> str:
         elif verdict.outcome == "equivalent":
             decided.append(f"{a} and {b} are practically equivalent")
     open_pairs = len(found) - len(decided)
-    level = f"{1 - alpha:.2f}"
+    level = f"{bayes_level(alpha, correction, len(found)):.4g}"
     if not found:
         return "Only one model: nothing to compare."
     if not decided:
@@ -198,7 +201,8 @@ def verdict_section(result) -> str:
     rows = "".join(f'<li><span class="outcome {verdict.outcome}">'
                    f"{text(a)} vs {text(b)}: {OUTCOME_WORDS[verdict.outcome]}</span> "
                    f"{text(verdict.text)}</li>" for a, b, verdict in found)
-    short = text(in_short(found, result.experiment.comparison.alpha))
+    settings = result.experiment.comparison
+    short = text(in_short(found, settings.alpha, settings.correction))
     rows = f'<ul class="verdicts">{rows}</ul>' if rows else ""
     return f'<p class="short">{short}</p><p>{ranking_sentence(result)}</p>{rows}'
 

@@ -9,13 +9,18 @@
   one prior pseudo-observation at 0: with every difference on one side of the ROPE its
   posterior probability of that side is ``1 - E[w_0^2]``, 0.91 with 2 data sets and 0.95
   with 3, whatever the models are. Never fewer than :data:`MIN_DATASETS`.
-* :func:`bayes_level`: the posterior probability a Bayesian decision needs, adjusted for
+* :func:`bayes_level` (:func:`engine.evaluation.verdict.bayes_level`, the same level as
+  within one data set): the posterior probability a Bayesian decision needs, adjusted for
   the number of pairs decided at once as the frequentist p-values are.
 * :func:`bayes_decision`: the outcome a pair's posterior probabilities support.
 """
 from __future__ import annotations
 
 import math
+
+from engine.evaluation.verdict import bayes_level
+
+__all__ = ["DECISIONS", "MIN_DATASETS", "bayes_decision", "bayes_level", "minimum_datasets"]
 
 #: the fewest data sets with which a comparison across data sets states any decision
 MIN_DATASETS = 6
@@ -32,16 +37,6 @@ def minimum_datasets(alpha: float) -> int:
     while 2.0 / 2 ** n >= alpha:
         n += 1
     return max(MIN_DATASETS, n)
-
-
-def bayes_level(alpha: float, correction: str, n_pairs: int) -> float:
-    """The posterior probability a Bayesian decision needs: ``1 - alpha`` for one pair or
-    without correction; ``1 - alpha / n_pairs`` (Bonferroni's share of alpha for each
-    pair) with ``"bonferroni"`` or ``"holm"``, so that, as for the p-values, deciding on
-    many pairs at once does not make some decisions likely by the number of looks."""
-    if correction == "none" or n_pairs <= 1:
-        return 1.0 - alpha
-    return 1.0 - alpha / n_pairs
 
 
 def bayes_decision(better: float, equivalent: float, worse: float, level: float,
