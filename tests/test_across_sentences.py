@@ -71,3 +71,48 @@ def test_three_models_keep_the_friedman_explanation():
     how = compare_across(tidy(matrix), metric="roc_auc", rope=0.01).report().split(
         "## How to read this", 1)[1]
     assert "The Friedman test first asks whether the models differ at all" in how
+
+
+def rounding_noise_matrix() -> np.ndarray:
+    """Six data sets, four models; on the first ("iris") three models have the same fold
+    accuracies and so the same mean, up to the last bit of a float."""
+    iris = 0.9566666666666667
+    rng = np.random.default_rng(4)
+    rest = rng.uniform(0.6, 0.9, (5, 4))
+    first = [iris, np.nextafter(iris, 1.0), np.nextafter(np.nextafter(iris, 1.0), 1.0), 0.94]
+    return np.vstack([first, rest])
+
+
+def test_ranks_and_tests_do_not_break_ties_by_rounding_noise():
+    stats = peer("scipy.stats")
+    sp = peer("scikit_posthocs")
+    matrix = rounding_noise_matrix()
+    exact = np.round(matrix, 12)                    # the ties written as ties
+    assert len(set(matrix[0, :3])) == 3 and len(set(exact[0, :3])) == 1
+    result = compare_across(tidy(matrix), metric="accuracy", rope=0.01)
+    scores = result.dataset_scores
+    assert scores[scores["dataset"] == "d0"]["rank"].tolist() == [2.0, 2.0, 2.0, 4.0]
+    ranks = stats.rankdata(-exact, axis=1)
+    assert scores["rank"].to_numpy() == pytest.approx(ranks.ravel())
+    chi2, p_value = stats.friedmanchisquare(*exact.T)
+    row = result.friedman.iloc[0]
+    assert row["chi2"] == pytest.approx(chi2, abs=1e-12)
+    assert row["p_value"] == pytest.approx(p_value, abs=1e-12)
+    noisy_chi2 = stats.friedmanchisquare(*matrix.T)[0]
+    assert abs(noisy_chi2 - chi2) > 0.1                  # the noise would have moved it
+    frame = pd.DataFrame(exact, columns=[f"m{j}" for j in range(4)])
+    theirs = sp.posthoc_nemenyi_friedman(frame)
+    for r in result.nemenyi.itertuples(index=False):
+        assert r.p_value == pytest.approx(theirs.loc[r.model_1, r.model_2], abs=1e-9)
+
+
+def test_ranks_within_a_data_set_tie_means_equal_up_to_rounding():
+    from engine.evaluation.stats import rank_models, snap_ties
+
+    iris = 0.9566666666666667
+    means = pd.DataFrame([[iris] * 3, [np.nextafter(iris, 1.0)] * 3, [0.9] * 3],
+                         index=["a", "b", "c"])
+    assert rank_models(means).tolist() == [1, 1, 3]
+    spread = snap_ties(np.array([1000.0, 1000.0 + 5e-10, 999.0]))   # scale 1000: tied
+    assert spread[0] == spread[1] and spread[2] == 999.0
+    assert snap_ties(np.array([0.5, 0.5 + 1e-9]))[1] == 0.5 + 1e-9  # a real difference
