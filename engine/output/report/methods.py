@@ -154,14 +154,15 @@ def methods_section(experiment, tables: dict, several: bool) -> str:
     return f"<p>{text(sentences)}</p><h3>References</h3><ol>{references}</ol>"
 
 
-def tripod_rows(result, tables: dict) -> list:
-    """``[(TRIPOD+AI topic, what this run reports or "not assessed")]`` for one data set."""
+def tripod_rows(result, tables: dict, full_paths: bool = False) -> list:
+    """``[(TRIPOD+AI topic, what this run reports or "not assessed")]`` for one data set
+    (``full_paths``: the data file's folder named, :func:`source_name`)."""
     dataset, experiment = result.dataset, result.experiment
     counts = class_counts(dataset)
     missing = dataset.n_missing
     smallest = min(counts.values()) if counts else 0
     rows = [
-        ("Data source", source_name(dataset, experiment.base_dir)),
+        ("Data source", source_name(dataset, experiment.base_dir, full_paths)),
         ("Participants / rows", f"{dataset.n_rows:,} rows"
          + (f" in {len(set(dataset.groups.tolist())):,} groups" if dataset.groups is not None
             else "")),
@@ -196,12 +197,12 @@ def tripod_rows(result, tables: dict) -> list:
 NOT_ASSESSED = ' class="na"'
 
 
-def tripod_section(result, tables: dict) -> str:
+def tripod_section(result, tables: dict, full_paths: bool = False) -> str:
     """The TRIPOD+AI items a cross-validated comparison can fill, as a table."""
     body = "".join(
         f'<tr><th scope="row">{text(topic)}</th>'
         f"<td{NOT_ASSESSED if value == 'not assessed' else ''}>{text(value)}</td></tr>"
-        for topic, value in tripod_rows(result, tables))
+        for topic, value in tripod_rows(result, tables, full_paths))
     return ("<p>The reporting items of TRIPOD+AI (Collins et al., 2024) that a "
             "cross-validated comparison can fill; \"not assessed\" where this run does not "
             "answer them.</p>"
@@ -229,39 +230,46 @@ def _version(dist: str):
         return None
 
 
-def embedded_experiment(experiment) -> dict:
-    """The experiment as a file that runs anywhere on this computer: its data files'
-    paths made absolute."""
+def embedded_experiment(experiment, full_paths: bool = False) -> dict:
+    """The experiment as a file to run again: its data files (and held-out test file)
+    named by their file names, to be put beside it; with ``full_paths``, by their
+    absolute paths, so that it runs anywhere on this computer."""
     data = experiment.to_json()
 
-    def absolute(block: dict) -> dict:
+    def placed(block: dict) -> dict:
         key = "csv" if "csv" in block else "file"
         path = block.get(key)
-        if isinstance(path, str) and not os.path.isabs(path):
-            block = {**block, key: os.path.abspath(os.path.join(experiment.base_dir, path))}
-        return block
+        if not isinstance(path, str):
+            return block
+        full = os.path.abspath(os.path.join(experiment.base_dir, path))
+        return {**block, key: full if full_paths else os.path.basename(full)}
 
     if "datasets" in data:
-        data["datasets"] = [absolute(dict(block)) for block in data["datasets"]]
+        data["datasets"] = [placed(dict(block)) for block in data["datasets"]]
     else:
-        data["dataset"] = absolute(dict(data["dataset"]))
+        data["dataset"] = placed(dict(data["dataset"]))
+    if isinstance(data.get("test"), dict):
+        data["test"] = placed(dict(data["test"]))
     return data
 
 
-def experiment_block(experiment) -> str:
+def experiment_block(experiment, full_paths: bool = False) -> str:
     """The experiment embedded twice: a ``<script type="application/json"
     id="experiment">`` block (data, never run; ``<`` written ``\\u003c`` so it cannot end
-    the block) for tools, and a ``<pre>`` for readers."""
-    data = embedded_experiment(experiment)
+    the block) for tools, and a ``<pre>`` for readers (:func:`embedded_experiment`)."""
+    data = embedded_experiment(experiment, full_paths)
     machine = json.dumps(data, indent=2, ensure_ascii=True).replace("<", "\\u003c")
     machine = machine.replace(">", "\\u003e").replace("&", "\\u0026")
     shown = "\n".join(text(line) for line in
                       json.dumps(data, indent=2, ensure_ascii=False).split("\n"))
+    where = ("" if full_paths else
+             " Put the data files named in it beside it (they are named without their "
+             "folders).")
     return (f'<script type="application/json" id="experiment">{machine}</script>'
             "<p>Save the text below as <code>experiment.json</code> and run "
             "<code>python main.py run experiment.json --out results</code> to compute these "
-            "tables again (the data file must be the one whose fingerprint is shown "
-            "above).</p>"
+            f"tables again (the data file must be the one whose fingerprint is shown "
+            f"above).{where}</p>"
             f'<pre class="experiment">{shown}</pre>')
 
 

@@ -7,6 +7,7 @@ Every user string (model, class, column, file and data set names, notes) goes th
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 
@@ -29,16 +30,40 @@ def items(rows) -> str:
                             for term, value in rows) + "</dl>"
 
 
-def source_name(dataset, base_dir: str) -> str:
-    """The data's source as a reader would name it: the file's name (and where it is) or
-    the built-in data set's name."""
+def source_name(dataset, base_dir: str, full_paths: bool = False) -> str:
+    """The data's source as a reader would name it: the file's name and the SHA-256 of
+    its bytes (with ``full_paths``, where it is too: a shared report names no folder of
+    the user's unless asked), or the built-in data set's name."""
     source = dataset.source
     path = source.get("file", source.get("csv"))
     if path is None:
         return f"built-in data set {source.get('builtin', dataset.name)} (scikit-learn)"
     full = os.path.abspath(os.path.join(base_dir, str(path)))
     sheet = f", sheet {source['sheet']}" if source.get("sheet") else ""
-    return f"{os.path.basename(full)}{sheet} (at {full})"
+    digest = file_sha256(full)
+    hashed = (f"SHA-256 of the file {digest}" if digest
+              else "the file could not be read again to hash it")
+    where = f"at {full}; " if full_paths else ""
+    return f"{os.path.basename(full)}{sheet} ({where}{hashed})"
+
+
+#: Bytes read at once when a data file is hashed.
+HASH_CHUNK = 1 << 20
+
+
+def file_sha256(path: str):
+    """SHA-256 (hex) of the file's bytes, read in chunks of :data:`HASH_CHUNK`; None when
+    it is not a regular file or cannot be read."""
+    try:
+        if not os.path.isfile(path):
+            return None
+        digest = hashlib.sha256()
+        with open(path, "rb") as stream:
+            for chunk in iter(lambda: stream.read(HASH_CHUNK), b""):
+                digest.update(chunk)
+        return digest.hexdigest()
+    except OSError:
+        return None
 
 
 def class_counts(dataset) -> dict:
@@ -47,16 +72,17 @@ def class_counts(dataset) -> dict:
     return {str(label): int(n) for label, n in zip(dataset.classes, counts)}
 
 
-def data_section(result, anchor: str = "1") -> str:
+def data_section(result, anchor: str = "1", full_paths: bool = False) -> str:
     """What data was used: source, fingerprint, rows, classes (and a bar plot of them),
     columns left out and why, groups, missing values, and how the data was read (its
-    notes). ``anchor`` makes the plot's ids unique in the page."""
+    notes). ``anchor`` makes the plot's ids unique in the page; ``full_paths`` names
+    the data file's folder (:func:`source_name`)."""
 
     dataset, base_dir = result.dataset, result.experiment.base_dir
     counts = class_counts(dataset)
     positive = (dataset.classes[dataset.pos_label] if dataset.pos_label is not None
                 else None)
-    rows = [("source", text(source_name(dataset, base_dir))),
+    rows = [("source", text(source_name(dataset, base_dir, full_paths))),
             ("fingerprint (SHA-256 of the prepared data)",
              f"<code>{text(data_fingerprint(dataset))}</code>"),
             ("rows", f"{dataset.n_rows:,}"),
