@@ -450,3 +450,23 @@ def test_full_paths_name_the_folder_only_when_asked(tmp_path):
     full = os.path.abspath(tmp_path / "moons.csv")
     assert f"moons.csv (at {full}; SHA-256 of the file " in page
     assert extract_experiment(page)["datasets"][0]["csv"] == full
+
+
+def test_no_number_is_printed_as_zero(folder):
+    """Issue #38: no number of the report is a rounded zero (a non-zero table value shown
+    as 0.000), and no p-value reads p = 0; with several data sets, report.md too."""
+    from tests.helpers import report_prose, rounded_zeros
+
+    assert rounded_zeros(report_prose(_page(folder))) == []
+    markdown = os.path.join(folder, "report.md")
+    if os.path.exists(markdown):
+        with open(markdown, encoding="utf-8") as stream:
+            assert rounded_zeros(stream.read()) == []
+
+
+def test_the_zero_check_finds_rounded_zeros():
+    from tests.helpers import rounded_zeros
+
+    assert rounded_zeros("p < 0.001; 0.000 after Bonferroni, gap +0.00, p = 0 and 1.0.0") == [
+        "0.000", "+0.00", "p = 0"]
+    assert rounded_zeros("p = 0.003, mean 0.956667, version 2.0.0, 0") == []

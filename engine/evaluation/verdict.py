@@ -67,7 +67,8 @@ class Verdict:
     outcome : str
         One of :data:`OUTCOMES`: ``"better"`` (A practically better), ``"equivalent"``,
         ``"worse"`` (B practically better) when that outcome's probability reaches
-        :func:`bayes_level` (``1 - alpha``, or ``1 - alpha / m`` for m pairs); ``"undecided"`` otherwise; ``"insufficient"`` without numbers.
+        :func:`bayes_level` (``1 - alpha``, or ``1 - alpha / m`` for m pairs);
+        ``"undecided"`` otherwise; ``"insufficient"`` without numbers.
     significant : bool
         Whether the two-sided corrected t-test (after the multiple-comparison
         correction) finds a difference at level ``alpha``.
@@ -146,6 +147,19 @@ def level_words(level: float, alpha: float, correction: str, n_pairs: int) -> st
     return f"1 − {alpha:g}/{n_pairs} for {n_pairs} pairs"
 
 
+def fixed(value: float, decimals: int = 3, signed: bool = False) -> str:
+    """``value`` with ``decimals`` decimals, and more (up to six more) when it is not zero
+    but would print as zero (``0.0004`` -> ``0.0004``, not ``0.000``)."""
+    sign = "+" if signed else ""
+    if not math.isfinite(value):
+        return f"{value}"
+    for digits in range(decimals, decimals + 7):
+        shown = f"{value:{sign}.{digits}f}"
+        if float(shown) != 0 or value == 0:
+            return shown
+    return f"{value:{sign}.2e}"
+
+
 def probability_text(value: float, level: float) -> str:
     """A probability to three decimals, with more digits when three would put it on the
     other side of ``level`` than it is (``0.98334`` against ``0.98333`` reads
@@ -155,6 +169,8 @@ def probability_text(value: float, level: float) -> str:
         return "> 0.999"
     if 0 < value < 0.001:
         return "< 0.001"
+    if value == 0:
+        return "0"
     for digits in range(3, 8):
         shown = f"{value:.{digits}f}"
         if (float(shown) >= level) == (value >= level) and (float(shown) < 1 or value >= 1):

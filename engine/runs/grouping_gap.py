@@ -22,6 +22,7 @@ import pandas as pd
 
 from engine.evaluation.cv import CVConfig, CVResult, run_cv
 from engine.evaluation.stats import corrected_interval
+from engine.evaluation.verdict import fixed
 from engine.input.data import Dataset
 from engine.foundation.notes import Note
 from engine.foundation.progress import Progress
@@ -134,9 +135,9 @@ def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
     gap, model = float(top["gap"]), str(top["model"])
     fields.update(model=model, grouped_mean=float(top["grouped_mean"]),
                   ungrouped_mean=float(top["ungrouped_mean"]), gap=gap)
-    scores = (f"with ordinary stratified folds, {model} scores {top['ungrouped_mean']:.3f} "
+    scores = (f"with ordinary stratified folds, {model} scores {fixed(top['ungrouped_mean'])} "
               f"({name}); with the rows of each {groups_column!r} kept together, "
-              f"{top['grouped_mean']:.3f}")
+              f"{fixed(top['grouped_mean'])}")
     if gap > small:
         best_grouped = str(rows.loc[rows["grouped_mean"].idxmax(), "model"])
         best_ungrouped = str(rows.loc[rows["ungrouped_mean"].idxmax(), "model"])
@@ -152,10 +153,12 @@ def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
                 "learning the pattern; for new ones, expect the grouped score",
                 {**fields, "kind": "optimistic"})
     if gap >= -small:
-        return (f"{scores}: grouping changes little here (largest gap {gap:+.3f}); rows of one "
+        return (f"{scores}: grouping changes little here (largest gap "
+                f"{fixed(gap, signed=True)}); rows of one "
                 f"{groups_column!r} do not help the models much. The grouped score is still "
                 "the honest one for new ones", {**fields, "kind": "small"})
-    return (f"{scores}: no model scores higher with ordinary folds (largest gap {gap:+.3f}); "
+    return (f"{scores}: no model scores higher with ordinary folds (largest gap "
+            f"{fixed(gap, signed=True)}); "
             "the grouped score is the one to report", {**fields, "kind": "lower"})
 
 
@@ -169,12 +172,12 @@ def _gap_words(gap: float, half: float) -> str:
     """The gap with its yardstick: optimistic by it when it exceeds the grouped mean's
     interval half-width, otherwise only higher, the size of the optimism not measured."""
     if not math.isfinite(half):
-        return (f"the ungrouped score is higher by {gap:.3f} (the grouped mean has no "
+        return (f"the ungrouped score is higher by {fixed(gap)} (the grouped mean has no "
                 "interval to measure it against)")
     if gap > half:
-        return (f"the ungrouped score is optimistic by {gap:.3f}, more than the ±{half:.3f} "
+        return (f"the ungrouped score is optimistic by {fixed(gap)}, more than the ±{fixed(half)} "
                 "of the grouped mean's 95% interval")
-    return (f"the ungrouped score is higher by {gap:.3f}, within the ±{half:.3f} of the "
+    return (f"the ungrouped score is higher by {fixed(gap)}, within the ±{fixed(half)} of the "
             "grouped mean's 95% interval, so these folds do not measure how optimistic it "
             "is")
 

@@ -14,7 +14,10 @@ import os
 import numpy as np
 
 from engine.runs.fingerprint import data_fingerprint
-from engine.evaluation.verdict import bayes_level, metric_label, model_health, pair_verdict
+from engine.evaluation.costs import COST_METRIC, is_threshold_free
+from engine.evaluation.stats import corrected_interval
+from engine.evaluation.verdict import (bayes_level, fixed, metric_label, model_health,
+                                       pair_differences, pair_verdict)
 from engine.output.report.plots import class_counts_figure
 from engine.output.report.svg import CLIP, text
 
@@ -220,17 +223,96 @@ def in_short(found: list, alpha: float, correction: str = "none") -> str:
             + rest + ".")
 
 
+def cost_headline(result) -> str:
+    """What the run says about its costs, for the report's first lines ('' without
+    costs): each model's expected cost per row with its interval (``summary.csv``'s
+    ``neg_expected_cost`` rows, sign turned back), lowest first; when the models are
+    compared on another metric, that the verdicts below are not about the costs, and why
+    a threshold-free metric cannot tell thresholds apart."""
+    metrics = list(result.cv.metrics)
+    primary = result.cv.primary_metric
+    typed = any(getattr(note, "code", "") == "costs_not_compared" for note in result.notes)
+    if COST_METRIC not in metrics:
+        return ("Costs were given, but the expected cost was not computed: add "
+                f'"{COST_METRIC}" to the metrics to compare the models by them.'
+                if typed else "")
+    rows = result.summary[result.summary["metric"] == COST_METRIC]
+    rows = rows.assign(cost=-rows["mean"]).sort_values("cost", kind="mergesort")
+    level = 1 - result.experiment.comparison.alpha
+    parts = [f"{row['model']} {fixed(row['cost'])} ({level:.0%} interval "
+             f"{fixed(-row['ci_high'])} to {fixed(-row['ci_low'])})"
+             if np.isfinite(row["ci_low"]) else f"{row['model']} {fixed(row['cost'])}"
+             for row in rows.to_dict("records")]
+    text = ("At the run's costs, the expected cost per row (lower is better) is "
+            + "; ".join(parts) + "." + cost_differences(result, rows["model"].tolist()))
+    if primary != COST_METRIC:
+        text += (f" The verdicts below compare the models on {metric_label(primary)}, not "
+                 "on these costs")
+        text += (f": {metric_label(primary)} does not depend on the decision threshold, so "
+                 "models that differ only by their threshold score the same on it."
+                 if is_threshold_free(primary) else ".")
+    return text
+
+
+def cost_differences(result, order: list) -> str:
+    """The lowest-cost model against each other one: the mean of the per-fold cost
+    differences with its corrected-t interval (Nadeau and Bengio), as a sentence."""
+    if len(order) < 2:
+        return ""
+    matrix = result.cv.score_matrix(COST_METRIC)
+    n_train, n_test = result.cv.train_test_sizes()
+    alpha = result.experiment.comparison.alpha
+    best, words = order[0], []
+    for other in order[1:]:
+        saved = pair_differences(matrix, best, other)        # -cost(best) + cost(other)
+        low, high = corrected_interval(saved, n_train, n_test, alpha)
+        if not (np.isfinite(low) and np.isfinite(high)):
+            continue
+        words.append(f"{fixed(saved.mean())} less per row than {other} ({1 - alpha:.0%} "
+                     f"corrected-t interval of the difference {fixed(low)} to {fixed(high)}, "
+                     f"{len(saved)} folds{'' if low > 0 else '; it includes 0'})")
+    if not words:
+        return ""
+    return f" Fold by fold, {best} costs " + "; ".join(words) + "."
+
+
+def identical_pairs(result) -> set:
+    """The pairs ``(model_1, model_2)`` whose primary-metric fold differences are all
+    exactly 0 (on the folds both completed)."""
+    matrix = result.cv.score_matrix(result.cv.primary_metric)
+    found = set()
+    for row in result.comparison.pairwise.to_dict("records"):
+        a, b = row["model_1"], row["model_2"]
+        differences = pair_differences(matrix, a, b)
+        if len(differences) and not np.any(differences):
+            found.add((a, b))
+    return found
+
+
 def verdict_section(result) -> str:
-    """The verdicts first: one sentence in short, the ranking, each pair's verdict in
-    words."""
+    """The verdicts first: the cost result (with costs), one sentence in short, the
+    ranking, each pair's verdict in words (a pair identical on every fold says so)."""
     found = verdicts(result)
+    same = identical_pairs(result)
+    metric = metric_label(result.cv.primary_metric)
+    free = is_threshold_free(result.cv.primary_metric)
     rows = "".join(f'<li><span class="outcome {verdict.outcome}">'
                    f"{text(a)} vs {text(b)}: {OUTCOME_WORDS[verdict.outcome]}</span> "
-                   f"{text(verdict.text)}</li>" for a, b, verdict in found)
+                   f"{text(verdict.text + (identical_words(metric, free) * ((a, b) in same)))}"
+                   "</li>" for a, b, verdict in found)
     settings = result.experiment.comparison
     short = text(in_short(found, settings.alpha, settings.correction))
     rows = f'<ul class="verdicts">{rows}</ul>' if rows else ""
-    return f'<p class="short">{short}</p><p>{ranking_sentence(result)}</p>{rows}'
+    cost = cost_headline(result)
+    cost = f'<p class="short">{text(cost)}</p>' if cost else ""
+    return f'{cost}<p class="short">{short}</p><p>{ranking_sentence(result)}</p>{rows}'
+
+
+def identical_words(metric: str, threshold_free: bool = False) -> str:
+    """The sentence for a pair whose fold differences are all exactly 0."""
+    why = (f" (a decision threshold cannot change {metric})" if threshold_free else "")
+    return (f" Every fold difference on {metric} is exactly 0: the two models score the same "
+            f"on every fold, so this verdict says nothing about how else they differ{why}.")
 
 
 def caveats() -> str:

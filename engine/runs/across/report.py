@@ -12,9 +12,12 @@ from engine.runs.across.decisions import fewest_for_level, highest_probability
 
 
 def number(value) -> str:
-    """Three significant digits (``0.831``, ``2.00``, ``12.3``), whole numbers from 1000."""
+    """Three significant digits (``0.831``, ``2.00``, ``12.3``), whole numbers from 1000,
+    ``0`` for zero."""
     if value is None or not np.isfinite(value):
         return "n/a" if value is None or np.isnan(value) else ("∞" if value > 0 else "-∞")
+    if value == 0:
+        return "0"
     if abs(value) >= 1000:
         return f"{value:,.0f}"
     return f"{value:#.3g}".rstrip(".")

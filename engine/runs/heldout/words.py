@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from engine.evaluation.interval_bounds import metric_range
-from engine.evaluation.verdict import metric_label
+from engine.evaluation.verdict import fixed, metric_label
 
 
 def with_cv_estimates(table: pd.DataFrame, summary=None, positive=None) -> pd.DataFrame:
@@ -37,7 +37,7 @@ def with_cv_estimates(table: pd.DataFrame, summary=None, positive=None) -> pd.Da
 
 
 def _number(value) -> str:
-    return f"{value:.3f}"
+    return fixed(value)
 
 
 def _interval(low, high) -> str:
@@ -95,6 +95,7 @@ def _overlap_words(row) -> str:
     reading = ("so this test set does differ from the estimate" if abs(difference) > half
                else "so this test set shows no clear difference, which does not make them "
                     "equal")
-    return (f"overlap is not a test of the difference: the difference is {difference:+.3f}, "
-            f"about ±{half:.3f} with the two half-widths combined as independent errors, "
+    return ("overlap is not a test of the difference: the difference is "
+            f"{fixed(difference, signed=True)}, "
+            f"about ±{fixed(half)} with the two half-widths combined as independent errors, "
             f"{reading}; one test set is one draw of rows.")
