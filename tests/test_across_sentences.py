@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -116,3 +117,65 @@ def test_ranks_within_a_data_set_tie_means_equal_up_to_rounding():
     spread = snap_ties(np.array([1000.0, 1000.0 + 5e-10, 999.0]))   # scale 1000: tied
     assert spread[0] == spread[1] and spread[2] == 999.0
     assert snap_ties(np.array([0.5, 0.5 + 1e-9]))[1] == 0.5 + 1e-9  # a real difference
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
+
+
+def shown_matches(shown: str, value: float) -> bool:
+    """Whether a probability or p-value as printed (``= 0.341``, ``< 0.001``, ``> 0.999``,
+    ``0.00293``) is ``value`` at its printed precision."""
+    shown = shown.strip().lstrip("= ").strip()
+    if shown.startswith("<"):
+        return value < float(shown[1:])
+    if shown.startswith(">"):
+        return value > float(shown[1:])
+    digits = shown.split(".")[1] if "." in shown else ""
+    significant = len(digits.lstrip("0"))
+    return float(f"{value:.{max(significant, 1)}g}") == pytest.approx(float(shown)) or \
+        abs(float(shown) - value) <= 0.5 * 10 ** -len(digits)
+
+
+@pytest.mark.parametrize("folder", ["across_2", "across_5", "across_12"])
+def test_every_shipped_across_sentence_is_its_tables(folder):
+    """The shipped examples' report.md read back against their CSV tables: the Bayesian
+    probabilities, the Wilcoxon p-values, Friedman's statistic, the level; no rounded
+    zero; a bold decision only where signed_rank.csv or wilcoxon.csv holds one."""
+    from engine.runs.across.report import markdown_text as md
+    from tests.helpers import rounded_zeros
+
+    here = EXAMPLES / folder
+    report = (here / "report.md").read_text(encoding="utf-8")
+    assert rounded_zeros(report) == []
+    signed = pd.read_csv(here / "signed_rank.csv")
+    for row in signed.itertuples(index=False):
+        line = next(x for x in report.splitlines()
+                    if x.startswith(f"- {md(row.model_1)} against {md(row.model_2)}:"))
+        shown = re.findall(r"P\([^)]*\) ([=<>] \d+(?:\.\d+)?)", line)
+        values = [row.p_better, row.p_equivalent, row.p_worse]
+        assert len(shown) == 3 and all(map(shown_matches, shown, values)), line
+        decided = "**" in line.split("ROPE) ", 3)[-1]
+        assert decided == (row.decision not in ("none", "too_few_datasets")), line
+    wilcoxon = pd.read_csv(here / "wilcoxon.csv")
+    for row in wilcoxon.itertuples(index=False):
+        cells = next(x for x in report.splitlines()
+                     if x.startswith(f"| {md(row.model_1)} | {md(row.model_2)} |")).split("|")
+        assert shown_matches(cells[3], row.p_value) and shown_matches(cells[4],
+                                                                      row.p_value_adjusted)
+    friedman = pd.read_csv(here / "friedman.csv").iloc[0]
+    if np.isfinite(friedman["chi2"]):
+        found = re.search(r"Friedman chi² = (\d+(?:\.\d+)?) \(p ([=<] \d+(?:\.\d+)?)\)",
+                          report)
+        assert float(found.group(1)) == pytest.approx(friedman["chi2"], rel=5e-3)
+        assert shown_matches(found.group(2), friedman["p_value"])
+    if int(friedman["n_datasets"]) >= 6:
+        level = float(re.search(r"at least (\d+(?:\.\d+)?)",
+                                report.split("Bayesian signed-rank", 1)[1]).group(1))
+        m = len(signed)
+        assert level == pytest.approx(1 - 0.05 / m, abs=5e-5)
+    scores = pd.read_csv(here / "dataset_scores.csv")
+    for _, part in scores.groupby("dataset"):
+        means = part["mean"].to_numpy()
+        ranks = part["rank"].to_numpy()
+        close = np.abs(means[:, None] - means[None, :]) <= 1e-12
+        assert np.all((ranks[:, None] == ranks[None, :]) | ~close)   # equal means, equal ranks
