@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -105,6 +106,16 @@ def test_ranks_and_tests_do_not_break_ties_by_rounding_noise():
     theirs = sp.posthoc_nemenyi_friedman(frame)
     for r in result.nemenyi.itertuples(index=False):
         assert r.p_value == pytest.approx(theirs.loc[r.model_1, r.model_2], abs=1e-9)
+    autorank = peer("autorank")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ranked = autorank.autorank(frame, alpha=0.05, verbose=False,
+                                   force_mode="nonparametric")
+    assert ranked.omnibus == "friedman"
+    assert ranked.pvalue == pytest.approx(p_value, abs=1e-12)
+    ours = result.ranks.set_index("model")["mean_rank"]
+    for model, mean_rank in ranked.rankdf["meanrank"].items():
+        assert ours[model] == pytest.approx(mean_rank, abs=1e-12)
 
 
 def test_ranks_within_a_data_set_tie_means_equal_up_to_rounding():

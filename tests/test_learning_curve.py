@@ -217,7 +217,7 @@ def test_the_flattening_step_is_paired_and_corrected():
 
     import pandas as pd
 
-    from engine.evaluation.curves.learning import _verdict_note
+    from engine.evaluation.curves.learning import verdict_note
 
     before = np.array([0.70, 0.72, 0.74, 0.76])
     after = np.array([0.71, 0.75, 0.76, 0.78])
@@ -231,7 +231,7 @@ def test_the_flattening_step_is_paired_and_corrected():
     assert verdict["se"] == pytest.approx(np.sqrt((1 / 4 + 25 / 100)
                                                   * differences.var(ddof=1)))
     assert not verdict["flattened"] and verdict["gain"] >= verdict["se"]
-    text = str(_verdict_note(verdict))
+    text = str(verdict_note(verdict))
     found = re.search(r"changed by ([+-][\d.]+), more than the standard error of that "
                       r"change over the same folds \(([\d.]+), widened", text)
     assert float(found.group(1)) == pytest.approx(verdict["gain"], abs=5e-5)

@@ -470,3 +470,34 @@ def test_the_zero_check_finds_rounded_zeros():
     assert rounded_zeros("p < 0.001; 0.000 after Bonferroni, gap +0.00, p = 0 and 1.0.0") == [
         "0.000", "+0.00", "p = 0"]
     assert rounded_zeros("p = 0.003, mean 0.956667, version 2.0.0, 0") == []
+
+
+@pytest.mark.parametrize("correction, several, words", [
+    ("holm", False, "Every decision on a pair of models is adjusted for the m pairs decided at "
+                    "once: the p-values by Holm's step-down method"),
+    ("bonferroni", True, "alike within each data set (pairs of models on its folds) and across "
+                         "the data sets"),
+    ("none", False, "No decision was adjusted for deciding on several pairs"),
+])
+def test_the_methods_state_one_multiplicity_rule(correction, several, words):
+    from engine.output.report.methods import multiplicity_sentence
+
+    text = multiplicity_sentence(0.05, correction, several)
+    assert words in text
+    assert ("1 − 0.05/m" in text) == (correction != "none")
+    assert ("Friedman" in text) == (several and correction != "none")
+
+
+def test_the_calibration_sentence_names_only_the_methods_run():
+    from types import SimpleNamespace
+
+    from engine.output.report.methods import calibration_sentence
+
+    sigmoid = calibration_sentence(SimpleNamespace(calibration=SimpleNamespace(
+        methods=("sigmoid",))))
+    assert "by Platt's sigmoid scaling." in sigmoid[0] and "isotonic" not in sigmoid[0]
+    assert sigmoid[1] == ["platt"]
+    both = calibration_sentence(SimpleNamespace(calibration=SimpleNamespace(
+        methods=("isotonic", "sigmoid"))))
+    assert "by isotonic regression and by Platt's sigmoid scaling" in both[0]
+    assert both[1] == ["zadrozny", "platt"]

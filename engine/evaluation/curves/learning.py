@@ -35,7 +35,7 @@ from engine.foundation.progress import Progress, Stopwatch
 from engine.evaluation.tuning import with_scoring
 
 __all__ = ["FOLD_COLUMNS", "SUMMARY_COLUMNS", "LearningResult", "training_sizes",
-           "learning_summary", "flattening", "run_learning"]
+           "learning_summary", "flattening", "run_learning", "verdict_note"]
 
 #: Columns of ``learning_curve.csv``.
 FOLD_COLUMNS = ["model", "fraction", "n_train", "repeat", "fold", "metric", "score"]
@@ -148,7 +148,7 @@ def _paired_step(scores: pd.DataFrame, n_from: int, n_to: int, n_test: float):
     return float(differences.mean()), float(np.sqrt(variance))
 
 
-def _verdict_note(row) -> Note:
+def verdict_note(row) -> Note:
     step = (f"{row.model}: from {row.n_from:,} to {row.n_to:,} training rows the mean "
             f"{row.metric} changed by {row.gain:+.4f}")
     yardstick = (f"the standard error of that change over the same folds ({row.se:.4f}, "
@@ -267,7 +267,7 @@ def _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, co
                           {"model": name, "n_failed": len(examples), "examples": examples[:3]}))
     summary = learning_summary(scores)
     verdicts = flattening(summary, scores, cv_result.train_test_sizes()[1])
-    notes += [_verdict_note(row) for row in verdicts.itertuples()]
+    notes += [verdict_note(row) for row in verdicts.itertuples()]
     return LearningResult(scores, summary, verdicts, tuple(notes), bool(shuffled))
 
 

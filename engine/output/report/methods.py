@@ -125,21 +125,23 @@ def calibration_sentence(experiment) -> tuple:
 def multiplicity_sentence(alpha: float, correction: str, several: bool) -> str:
     """The one statement of which decisions are adjusted for deciding on several pairs,
     and how: the same rule within a data set and across data sets."""
-    where = ("within each data set (pairs of models on its folds) and across the data sets "
-             "(pairs of models over the data sets)" if several
-             else "over the pairs of models")
+    where = (", alike within each data set (pairs of models on its folds) and across the "
+             "data sets (pairs of models over the data sets)" if several else "")
     if correction == "none":
-        return (f"No decision was adjusted for deciding on several pairs (correction: none): "
-                f"each pair's p-values are read against alpha = {alpha:g} and its Bayesian "
-                f"probabilities against 1 − {alpha:g}, {where}.")
+        return (f"No decision was adjusted for deciding on several pairs (correction: none)"
+                f"{where}: each pair's p-values are read against alpha = {alpha:g} and its "
+                f"Bayesian probabilities against 1 − {alpha:g}.")
     how = ("Holm's step-down method" if correction == "holm"
            else "the Bonferroni correction (multiplied by the number of pairs m, capped at 1)")
-    return (f"Every decision on a pair is adjusted for the m pairs decided at once, alike "
-            f"{where}: the p-values by {how}, read against alpha = {alpha:g}, and a "
+    text = (f"Every decision on a pair of models is adjusted for the m pairs decided at "
+            f"once{where}: the p-values by {how}, read against alpha = {alpha:g}, and a "
             f"Bayesian outcome needs a posterior probability of at least 1 − {alpha:g}/m "
-            "(Bonferroni's share of alpha for each pair). The Friedman test is one test "
-            "of all models and is not adjusted; Nemenyi's critical difference allows for "
-            "every pair by its studentized range.")
+            "(Bonferroni's share of alpha for each pair; 1 − alpha for a single pair).")
+    if several:
+        text += (" The Friedman test is one test of all models and is not adjusted; "
+                 "Nemenyi's critical difference allows for every pair by its studentized "
+                 "range.")
+    return text
 
 
 def methods_section(experiment, tables: dict, several: bool) -> str:
