@@ -45,29 +45,57 @@ def comparison(seed: int = 0, n_models: int = 3):
     return compare_models(matrix, 90, 10, ComparisonSettings(rope=0.01, correction="bonferroni"))
 
 
+def check_sentence(row: dict, m: int) -> str:
+    """Read one verdict back against its row; its outcome."""
+    verdict = pair_verdict(row, row["model_1"], row["model_2"], 0.01, 0.05, "bonferroni",
+                           n_pairs=m)
+    text = verdict.text
+    sign, printed = p_after(text, "two-sided")
+    check_p(sign, printed, row["p_value_two_sided"])
+    sign, printed = p_after(text, "after Bonferroni correction")
+    check_p(sign, printed, row["p_value_two_sided_adjusted"])
+    assert verdict.significant == (row["p_value_two_sided_adjusted"] < 0.05)
+    level = float(re.search(r"(?:needs|reaches) (\d+(?:\.\d+)?)", text).group(1))
+    assert level == pytest.approx(bayes_level(0.05, "bonferroni", m), abs=5e-5)
+    values = {"better": row["p_better"], "equivalent": row["p_equivalent"],
+              "worse": row["p_worse"]}
+    for shown in re.findall(r"probability (> 0\.999|< 0\.001|\d+(?:\.\d+)?)", text):
+        if shown.startswith(">"):
+            assert max(values.values()) > 0.999
+        elif shown.startswith("<"):
+            assert 0 < min(values.values()) < 0.001
+        else:
+            assert any(close_to_printed(shown, v) for v in values.values())
+    if verdict.outcome in values:
+        assert values[verdict.outcome] >= bayes_level(0.05, "bonferroni", m)
+    else:
+        assert max(values.values()) < bayes_level(0.05, "bonferroni", m)
+    assert not re.search(r"(?<![\d.])0\.0+(?![\d1-9])", text), text
+    return verdict.outcome
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_every_number_of_every_verdict_is_its_rows(seed):
     table = comparison(seed).pairwise
-    m = len(table)
     for row in table.to_dict("records"):
-        text = pair_verdict(row, row["model_1"], row["model_2"], 0.01, 0.05,
-                            "bonferroni", n_pairs=m).text
-        sign, printed = p_after(text, "two-sided")
-        check_p(sign, printed, row["p_value_two_sided"])
-        sign, printed = p_after(text, "after Bonferroni correction")
-        check_p(sign, printed, row["p_value_two_sided_adjusted"])
-        level = float(re.search(r"needs ([\d.]+)|reaches ([\d.]+)", text).group(1)
-                      or re.search(r"reaches ([\d.]+)", text).group(1))
-        assert level == pytest.approx(bayes_level(0.05, "bonferroni", m), abs=5e-5)
-        for shown in re.findall(r"probability (> 0\.999|< 0\.001|[\d.]+)", text):
-            values = (row["p_better"], row["p_equivalent"], row["p_worse"])
-            if shown.startswith(">"):
-                assert max(values) > 0.999
-            elif shown.startswith("<"):
-                assert 0 < min(values) < 0.001
-            else:
-                assert any(close_to_printed(shown, v) for v in values)
-        assert not re.search(r"(?<![\d.])0\.0+(?![\d1-9])", text), text
+        check_sentence(row, len(table))
+
+
+def test_each_verdict_template_is_read_back():
+    """Better, worse, equivalent and undecided, each read back against its row."""
+    rng = np.random.default_rng(7)
+    base = rng.uniform(0.7, 0.9, 30)
+    matrix = pd.DataFrame([base, base + rng.normal(0, 0.0005, 30),
+                           base + 0.08 + rng.normal(0, 0.01, 30),
+                           base + 0.012 + rng.normal(0, 0.02, 30)],
+                          index=["a", "twin", "strong", "noisy"])
+    table = compare_models(matrix, 90, 10, ComparisonSettings(rope=0.01)).pairwise
+    outcomes = {check_sentence(row, len(table)) for row in table.to_dict("records")}
+    reversed_rows = [{**row, "model_1": row["model_2"], "model_2": row["model_1"],
+                      "mean_difference": -row["mean_difference"], "p_better": row["p_worse"],
+                      "p_worse": row["p_better"]} for row in table.to_dict("records")]
+    outcomes |= {check_sentence(row, len(table)) for row in reversed_rows}
+    assert {"better", "worse", "equivalent", "undecided"} <= outcomes
 
 
 def test_the_naive_p_is_the_tables_one_sided_value_named():
