@@ -103,3 +103,20 @@ def test_without_the_cost_metric_the_report_says_it_was_not_computed(tmp_path):
     assert ('Costs were given, but the expected cost was not computed: add '
             '"neg_expected_cost" to the metrics') in prose
     assert os.path.exists(tmp_path / "out" / "summary.csv")
+
+
+def test_the_shipped_cost_example_says_the_costs_first():
+    """docs/examples/threshold_cost: its verdict opens with the expected costs of
+    summary.csv, and its report names no folder."""
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent.parent / "docs" / "examples" / "threshold_cost"
+    lines = [x for x in (here / "verdict.txt").read_text(encoding="utf-8").splitlines() if x]
+    assert lines[1].startswith("At the run's costs, the expected cost per row")
+    costs = pd.read_csv(here / "summary.csv").query("metric == 'neg_expected_cost'")
+    for row in costs.itertuples(index=False):
+        found = re.search(re.escape(row.model) + " " + NUMBER, lines[1])
+        assert float(found.group(1)) == pytest.approx(-row.mean, abs=5e-4)
+    page = (here / "report.html").read_text(encoding="utf-8")
+    assert "HMDA.csv (SHA-256 of the file " in page and "/tmp/" not in page
+    assert rounded_zeros(report_prose(page)) == []
