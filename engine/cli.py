@@ -71,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with a held-out test file: also write each final model "
                              "(fitted on all training rows) as model_NAME.skops into the "
                              "--out folder, for honest-eval predict")
+    parser.add_argument("--full-paths", action="store_true",
+                        help="name the data files' folders in report.html (by default a "
+                             "data file is named by its file name and SHA-256 only)")
     return parser
 
 
@@ -199,7 +202,7 @@ def _run(args, argv) -> int:
             from engine.runs.heldout.saved import saved_note
 
             notes += _print_notes([saved_note(files)], args.quiet)
-        texts.update(_report(result, tables, notes))
+        texts.update(_report(result, tables, notes, args.full_paths))
         write_result_folder(tables, out, {**_manifest(result, args, argv),
                                           "store": _store_record(store, args)}, notes, texts,
                             own=own, files=files)
@@ -295,13 +298,14 @@ def predict(argv=None) -> int:
     return EXIT_OK
 
 
-def _report(result, tables: dict, notes: list) -> dict:
-    """``{"report.html": its text}`` (:mod:`engine.output.report`); when it cannot be built, a
-    ``warning:`` line and a note instead (the tables are written all the same)."""
+def _report(result, tables: dict, notes: list, full_paths: bool = False) -> dict:
+    """``{"report.html": its text}`` (:mod:`engine.output.report`; ``full_paths``: the
+    data files' folders named); when it cannot be built, a ``warning:`` line and a note
+    instead (the tables are written all the same)."""
     from engine.output.report import REPORT_HTML, build_report
 
     try:
-        return {REPORT_HTML: build_report(result, tables)}
+        return {REPORT_HTML: build_report(result, tables, full_paths=full_paths)}
     except Exception as exc:  # noqa: BLE001 - the tables matter more than the report
         line = (f"the HTML report could not be written ({type(exc).__name__}: "
                 f"{one_line(str(exc))}); the tables are complete; please report it")

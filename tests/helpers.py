@@ -204,3 +204,25 @@ def assert_all_end_within(pids, seconds=PROMPT):
         time.sleep(0.02)
     alive = [(pid, command_line(pid)) for pid in pids if is_running(pid)]
     assert not alive, f"still running {seconds} s after the runner: {alive}"
+
+
+def report_prose(page: str) -> str:
+    """The words of ``report.html`` (or the text of ``report.md``): markup and the
+    embedded experiment (its JSON and its copy for readers, the file as written) left
+    out, entities read."""
+    import html
+    import re
+
+    page = re.sub(r"<script\b.*?</script>", " ", page, flags=re.S)
+    page = re.sub(r'<pre class="experiment">.*?</pre>', " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def rounded_zeros(text: str) -> list:
+    """Every number in ``text`` printed as a rounded zero (``0.000``, ``-0.00``, ``+0.0``)
+    and every p-value printed as ``p = 0``: a value that is not zero shown as zero (a true
+    zero is printed ``0``)."""
+    import re
+
+    zeros = re.findall(r"(?<![\w.])[-+]?0\.0+(?![\d.])", text)
+    return zeros + re.findall(r"\bp = 0(?![.\d])", text)

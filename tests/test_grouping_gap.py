@@ -2,6 +2,7 @@
 its verdict, the worked example, and every shipped example runs."""
 import json
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -232,3 +233,28 @@ def test_a_gap_within_the_rope_is_small():
                           "ungrouped_mean": [0.83], "gap": [0.03]})
     assert gap_sentence(table, "roc_auc", "id")[1]["kind"] == "optimistic"
     assert gap_sentence(table, "roc_auc", "id", small=0.05)[1]["kind"] == "small"
+
+
+@pytest.mark.parametrize("half, words", [(0.136, "higher by 0.006, within the ±0.136"),
+                                         (0.002, "optimistic by 0.006, more than the ±0.002")])
+def test_a_gap_is_read_against_the_grouped_interval(half, words):
+    """Issue #38: a gap of 0.006 beside a ±0.136 interval is not stated as the optimism."""
+    table = pd.DataFrame({"model": ["a"], "metric": "roc_auc", "grouped_mean": [0.7],
+                          "ungrouped_mean": [0.706], "gap": [0.006],
+                          "grouped_ci_low": [0.7 - half], "grouped_ci_high": [0.7 + half]})
+    text, fields = gap_sentence(table, "roc_auc", "id", small=0.001)
+    assert words in text
+    found = re.search(r"by ([\d.]+), \w+ (?:the|than the) ±([\d.]+)", text)
+    assert float(found.group(1)) == pytest.approx(table["gap"][0], abs=5e-4)
+    assert float(found.group(2)) == pytest.approx(fields["grouped_half_width"], abs=5e-4)
+    assert fields["grouped_half_width"] == pytest.approx(
+        (table["grouped_ci_high"][0] - table["grouped_ci_low"][0]) / 2)
+
+
+def test_the_gap_table_holds_the_summarys_interval(result):
+    table = result.grouping_gap.table
+    summary = result.summary.set_index(["model", "metric"])
+    for row in table.itertuples(index=False):
+        assert row.grouped_ci_low == pytest.approx(summary.loc[(row.model, row.metric), "ci_low"])
+        assert row.grouped_ci_high == pytest.approx(summary.loc[(row.model, row.metric),
+                                                                "ci_high"])

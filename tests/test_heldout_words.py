@@ -37,3 +37,19 @@ def test_separate_intervals_say_which_side():
     text = sentence("accuracy", 0.80, 0.75, 0.85, 0.93, 0.90, 0.96)
     assert "is below the cross-validated estimate 0.930 (0.900 to 0.960)" in text
     assert "not proof of a bug" in text
+
+
+@pytest.mark.parametrize("cv, clear", [((0.85, 0.80, 0.90), False), ((0.86, 0.84, 0.88), True)])
+def test_overlap_is_not_read_as_a_test(cv, clear):
+    """Issue #38: overlapping intervals are not a test; the sentence gives the difference
+    and its approximate interval, read back against the row."""
+    import math
+    import re
+
+    text = sentence("accuracy", 0.80, 0.75, 0.85, *cv)
+    assert "overlapping intervals" in text and "shows no difference" not in text
+    found = re.search(r"the difference is ([+-][\d.]+), about ±([\d.]+)", text)
+    assert float(found.group(1)) == pytest.approx(0.80 - cv[0], abs=5e-4)
+    half = math.hypot(0.05, (cv[2] - cv[1]) / 2)
+    assert float(found.group(2)) == pytest.approx(half, abs=5e-4)
+    assert ("does differ" in text) == clear == (abs(0.80 - cv[0]) > half)

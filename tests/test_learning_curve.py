@@ -208,3 +208,31 @@ def test_the_missing_class_advice_matches_how_the_parts_were_taken(shuffle):
         assert "leave out the small fractions" in text
     else:
         assert "first 3 training rows" in text and "shuffle the training folds" in text
+
+
+def test_the_flattening_step_is_paired_and_corrected():
+    """Issue #38: the step is compared with its own corrected SE over the same folds,
+    not with one mean's SE; the note's numbers are the verdict's."""
+    import re
+
+    import pandas as pd
+
+    from engine.evaluation.curves.learning import verdict_note
+
+    before = np.array([0.70, 0.72, 0.74, 0.76])
+    after = np.array([0.71, 0.75, 0.76, 0.78])
+    scores = pd.DataFrame({"model": "m", "fraction": [0.5] * 4 + [1.0] * 4,
+                           "n_train": [50] * 4 + [100] * 4, "metric": "accuracy",
+                           "repeat": 1, "fold": [1, 2, 3, 4] * 2,
+                           "score": np.concatenate([before, after])})
+    verdict = flattening(learning_summary(scores), scores, n_test=25).iloc[0]
+    differences = after - before
+    assert verdict["gain"] == pytest.approx(differences.mean())
+    assert verdict["se"] == pytest.approx(np.sqrt((1 / 4 + 25 / 100)
+                                                  * differences.var(ddof=1)))
+    assert not verdict["flattened"] and verdict["gain"] >= verdict["se"]
+    text = str(verdict_note(verdict))
+    found = re.search(r"changed by ([+-][\d.]+), more than the standard error of that "
+                      r"change over the same folds \(([\d.]+), widened", text)
+    assert float(found.group(1)) == pytest.approx(verdict["gain"], abs=5e-5)
+    assert float(found.group(2)) == pytest.approx(verdict["se"], abs=5e-5)

@@ -1,10 +1,12 @@
 """report.html (issue #30): strict HTML5, every number equal to its CSV under the documented
 rounding rule, the embedded experiment reproduces the tables, headless Chromium opens it
 with no network request and no console message, one and several data sets."""
+import hashlib
 import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -166,9 +168,13 @@ def test_user_strings_are_inert(single):
 
 @pytest.mark.slow
 def test_embedded_experiment_reproduces_the_tables(folder, tmp_path):
-    """Extracted from the page and run headless elsewhere: the same tables, to the bit
-    (apart from the fits' timings)."""
+    """Extracted from the page and run headless elsewhere, its data files put beside it
+    as the page says: the same tables, to the bit (apart from the fits' timings)."""
     experiment = extract_experiment(_page(folder))
+    for block in experiment.get("datasets", [experiment.get("dataset")]):
+        if "csv" in block:
+            assert os.path.basename(block["csv"]) == block["csv"]      # no folder named
+            shutil.copy(os.path.join(os.path.dirname(folder), block["csv"]), tmp_path)
     again = _run(str(tmp_path), experiment, name="extracted.json")
     assert _tables(again) == _tables(folder)
     for name in _tables(folder):
@@ -364,7 +370,7 @@ def test_a_report_that_cannot_be_built_costs_the_tables_nothing(tmp_path, monkey
     and a note, the run still writes its tables and exits 0."""
     import engine.output.report
 
-    def broken(result, tables=None, written=None):
+    def broken(result, tables=None, written=None, full_paths=False):
         raise RuntimeError("no page today")
 
     monkeypatch.setattr(engine.output.report, "build_report", broken)
@@ -416,3 +422,82 @@ def test_the_grouping_gap_gets_its_plot():
     assert figure.title == "Grouped against ungrouped folds"
     assert figure.svg.count("<circle") == 4 and "groups kept whole" in figure.svg
     assert grouping_gap_figure({}, "roc_auc") is None
+
+
+def test_the_shared_report_names_a_data_file_by_name_and_sha256(several):
+    page = _page(several)
+    data_folder = os.path.dirname(several)
+    with open(os.path.join(data_folder, "moons.csv"), "rb") as stream:
+        digest = hashlib.sha256(stream.read()).hexdigest()
+    assert f"moons.csv (SHA-256 of the file {digest})" in page
+    assert data_folder not in page
+    assert extract_experiment(page)["datasets"][0]["csv"] == "moons.csv"
+
+
+def test_full_paths_name_the_folder_only_when_asked(tmp_path):
+    from sklearn.datasets import make_moons
+
+    X, y = make_moons(n_samples=60, noise=0.3, random_state=2)
+    pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "label": y}).to_csv(tmp_path / "moons.csv",
+                                                                  index=False)
+    experiment = {**SEVERAL, "datasets": [SEVERAL["datasets"][0]],
+                  "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0}}
+    path = tmp_path / "experiment.json"
+    path.write_text(json.dumps(experiment), encoding="utf-8")
+    out = tmp_path / "out"
+    assert run_cli([str(path), "--out", str(out), "--quiet", "--full-paths"]) == 0
+    page = (out / REPORT_HTML).read_text(encoding="utf-8")
+    full = os.path.abspath(tmp_path / "moons.csv")
+    assert f"moons.csv (at {full}; SHA-256 of the file " in page
+    assert extract_experiment(page)["datasets"][0]["csv"] == full
+
+
+def test_no_number_is_printed_as_zero(folder):
+    """Issue #38: no number of the report is a rounded zero (a non-zero table value shown
+    as 0.000), and no p-value reads p = 0; with several data sets, report.md too."""
+    from tests.helpers import report_prose, rounded_zeros
+
+    assert rounded_zeros(report_prose(_page(folder))) == []
+    markdown = os.path.join(folder, "report.md")
+    if os.path.exists(markdown):
+        with open(markdown, encoding="utf-8") as stream:
+            assert rounded_zeros(stream.read()) == []
+
+
+def test_the_zero_check_finds_rounded_zeros():
+    from tests.helpers import rounded_zeros
+
+    assert rounded_zeros("p < 0.001; 0.000 after Bonferroni, gap +0.00, p = 0 and 1.0.0") == [
+        "0.000", "+0.00", "p = 0"]
+    assert rounded_zeros("p = 0.003, mean 0.956667, version 2.0.0, 0") == []
+
+
+@pytest.mark.parametrize("correction, several, words", [
+    ("holm", False, "Every decision on a pair of models is adjusted for the m pairs decided at "
+                    "once: the p-values by Holm's step-down method"),
+    ("bonferroni", True, "alike within each data set (pairs of models on its folds) and across "
+                         "the data sets"),
+    ("none", False, "No decision was adjusted for deciding on several pairs"),
+])
+def test_the_methods_state_one_multiplicity_rule(correction, several, words):
+    from engine.output.report.methods import multiplicity_sentence
+
+    text = multiplicity_sentence(0.05, correction, several)
+    assert words in text
+    assert ("1 − 0.05/m" in text) == (correction != "none")
+    assert ("Friedman" in text) == (several and correction != "none")
+
+
+def test_the_calibration_sentence_names_only_the_methods_run():
+    from types import SimpleNamespace
+
+    from engine.output.report.methods import calibration_sentence
+
+    sigmoid = calibration_sentence(SimpleNamespace(calibration=SimpleNamespace(
+        methods=("sigmoid",))))
+    assert "by Platt's sigmoid scaling." in sigmoid[0] and "isotonic" not in sigmoid[0]
+    assert sigmoid[1] == ["platt"]
+    both = calibration_sentence(SimpleNamespace(calibration=SimpleNamespace(
+        methods=("isotonic", "sigmoid"))))
+    assert "by isotonic regression and by Platt's sigmoid scaling" in both[0]
+    assert both[1] == ["zadrozny", "platt"]

@@ -27,12 +27,14 @@ def test_seed_pair_reads_as_undecided_and_not_significant():
     verdict = pair_verdict(SEED_ROW, "rbf", "linear", rope=0.01, alpha=0.05)
     assert verdict.outcome == "undecided"
     assert not verdict.significant
-    assert "practically equivalent with probability 0.43" in verdict.text
-    assert "rbf is better with probability 0.50" in verdict.text
+    assert "practically equivalent with probability 0.432" in verdict.text
+    assert "rbf is better with probability 0.500" in verdict.text
     assert "no significant difference (two-sided p = 0.454" in verdict.text
     assert "Bonferroni" in verdict.text
     # the naive test would have been fooled: the verdict says so
-    assert "naive t-test would call it significant (p = 0.010)" in verdict.text
+    # two-sided 0.010, and the one-sided value the table holds, named as such
+    assert ("naive t-test would call it significant (two-sided p = 0.010; one-sided "
+            "p = 0.005, the p_value_uncorrected of pairwise.csv)") in verdict.text
 
 
 def test_reversed_order_swaps_better_and_worse():
@@ -44,7 +46,7 @@ def test_reversed_order_swaps_better_and_worse():
     assert values["p_value"] == 0.227
     text = pair_verdict(SEED_ROW, "linear", "rbf", rope=0.01, alpha=0.05).text
     assert text.startswith("linear and rbf are practically equivalent")
-    assert "linear is better with probability 0.07 and rbf with probability 0.50" in text
+    assert "linear is better with probability 0.068 and rbf with probability 0.500" in text
 
 
 def test_oriented_pair_rejects_other_models():
@@ -55,12 +57,12 @@ def test_oriented_pair_rejects_other_models():
 @pytest.mark.parametrize("changes, model_a, outcome, phrase", [
     ({"p_better": 0.97, "p_equivalent": 0.02, "p_worse": 0.01}, "rbf", "better",
      "rbf is practically better than linear (by more than the ROPE of ±0.01) "
-     "with probability 0.97"),
+     "with probability 0.970; a decision needs 0.95 (1 − 0.05)"),
     ({"p_better": 0.97, "p_equivalent": 0.02, "p_worse": 0.01}, "linear", "worse",
      "rbf is practically better than linear"),
     ({"p_better": 0.02, "p_equivalent": 0.96, "p_worse": 0.02}, "rbf", "equivalent",
      "rbf and linear are practically equivalent (they differ by less than ±0.01) "
-     "with probability 0.96"),
+     "with probability 0.960"),
 ])
 def test_decided_outcomes(changes, model_a, outcome, phrase):
     model_b = "linear" if model_a == "rbf" else "rbf"
@@ -75,12 +77,12 @@ def test_significance_uses_the_adjusted_p_value():
     verdict = pair_verdict(significant, "linear", "rbf", rope=0.01, alpha=0.05,
                            correction="holm")
     assert verdict.significant
-    assert ("finds rbf significantly better than linear (two-sided p = 0.002; 0.012 after Holm"
-            in verdict.text)
+    assert ("finds rbf significantly better than linear (two-sided p = 0.002; after Holm "
+            "correction p = 0.012" in verdict.text)
     not_after_correction = row(p_value=0.02, p_value_adjusted=0.12)
     verdict = pair_verdict(not_after_correction, "rbf", "linear", 0.01, 0.05)
     assert not verdict.significant
-    assert "0.240 after Bonferroni correction" in verdict.text
+    assert "after Bonferroni correction p = 0.240" in verdict.text
 
 
 def test_one_sided_p_below_alpha_is_not_significant_two_sided():

@@ -297,7 +297,41 @@ def rank_models(score_matrix: pd.DataFrame) -> pd.Series:
 
 
 def _ranks(means: pd.Series) -> pd.Series:
-    return means.rank(ascending=False, method="min").astype("Int64")
+    snapped = pd.Series(snap_ties(means.to_numpy(dtype=float)), index=means.index)
+    return snapped.rank(ascending=False, method="min").astype("Int64")
+
+
+#: Scores within ``TIE_TOLERANCE * max(1, scale)`` of each other are tied (``scale``: the
+#: largest absolute score compared). Means of the same fold scores can differ in the last
+#: bits of a float by the order of summation (about 1e-16 for scores near 1); no real
+#: difference between classifiers is that small, and a rank decided by it is noise.
+TIE_TOLERANCE = 1e-12
+
+
+def snap_ties(values: np.ndarray, tolerance: float = TIE_TOLERANCE) -> np.ndarray:
+    """``values`` (one vector, or the rows of a matrix each on its own) with scores that
+    are tied within ``tolerance * max(1, max |score|)`` set to the smallest of their group,
+    so that ranks, rank tests and differences see them as exactly equal.
+
+    Groups are runs of sorted scores each within the tolerance of the run's first one;
+    NaN stays NaN.
+    """
+    values = np.array(values, dtype=float)
+    if values.ndim == 2:
+        return np.array([snap_ties(row, tolerance) for row in values]).reshape(values.shape)
+    finite = np.isfinite(values)
+    if finite.sum() < 2:
+        return values
+    limit = tolerance * max(1.0, float(np.max(np.abs(values[finite]))))
+    order = np.argsort(values, kind="mergesort")
+    order = order[finite[order]]
+    anchor = values[order[0]]
+    for index in order[1:]:
+        if values[index] - anchor <= limit:
+            values[index] = anchor
+        else:
+            anchor = values[index]
+    return values
 
 
 def order_by_rank(score_matrix: pd.DataFrame) -> pd.DataFrame:

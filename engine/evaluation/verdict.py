@@ -4,10 +4,10 @@ Pure functions (no Qt): they turn one row of the pairwise comparison table
 (see :class:`engine.evaluation.stats.Comparison`) into a short text a non-statistician can read,
 for example::
 
-    rbf and linear are practically equivalent with probability 0.43, rbf is better with
-    probability 0.50 and linear with probability 0.07: no outcome reaches 0.95, so more
-    data is needed to decide. The corrected t-test finds no significant difference
-    (p = 0.227; 1.000 after Bonferroni correction, alpha = 0.05).
+    rbf and linear are practically equivalent with probability 0.430, rbf is better with
+    probability 0.500 and linear with probability 0.070: no outcome reaches 0.95
+    (1 − 0.05), so these folds cannot settle it. The corrected t-test finds no
+    significant difference (two-sided p = 0.227, alpha = 0.05).
 
 The pairwise table stores each pair once, the better-ranked model first; the user
 may pick the two models in either order, so :func:`oriented_pair` first turns the row
@@ -67,7 +67,8 @@ class Verdict:
     outcome : str
         One of :data:`OUTCOMES`: ``"better"`` (A practically better), ``"equivalent"``,
         ``"worse"`` (B practically better) when that outcome's probability reaches
-        ``1 - alpha``; ``"undecided"`` otherwise; ``"insufficient"`` without numbers.
+        :func:`bayes_level` (``1 - alpha``, or ``1 - alpha / m`` for m pairs);
+        ``"undecided"`` otherwise; ``"insufficient"`` without numbers.
     significant : bool
         Whether the two-sided corrected t-test (after the multiple-comparison
         correction) finds a difference at level ``alpha``.
@@ -123,24 +124,81 @@ def format_p(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
-def _bayesian_sentence(values: dict, rope: float, alpha: float) -> tuple:
-    """The Bayesian sentence and the outcome it supports."""
+def bayes_level(alpha: float, correction: str, n_pairs: int) -> float:
+    """The posterior probability a Bayesian decision on one pair needs.
+
+    ``1 - alpha`` for one pair or without correction; ``1 - alpha / n_pairs``
+    (Bonferroni's share of alpha for each pair) with ``"bonferroni"`` or ``"holm"``, so
+    that, as for the p-values, deciding on many pairs at once does not make some decision
+    likely by the number of looks. The one policy of the app, within a data set (pairs of
+    models on its folds) and across data sets (pairs of models over the data sets).
+    """
+    if correction == "none" or n_pairs <= 1:
+        return 1.0 - alpha
+    return 1.0 - alpha / n_pairs
+
+
+def level_words(level: float, alpha: float, correction: str, n_pairs: int) -> str:
+    """How the level was set, e.g. ``"1 − 0.05/3 for 3 pairs"`` or ``"1 − 0.05"``."""
+    if correction == "none" or n_pairs <= 1:
+        extra = ("" if n_pairs <= 1 else
+                 f", each of the {n_pairs} pairs read on its own (correction: none)")
+        return f"1 − {alpha:g}{extra}"
+    return f"1 − {alpha:g}/{n_pairs} for {n_pairs} pairs"
+
+
+def fixed(value: float, decimals: int = 3, signed: bool = False) -> str:
+    """``value`` with ``decimals`` decimals, and more (up to six more) when it is not zero
+    but would print as zero (``0.0004`` -> ``0.0004``, not ``0.000``)."""
+    sign = "+" if signed else ""
+    if not math.isfinite(value):
+        return f"{value}"
+    for digits in range(decimals, decimals + 7):
+        shown = f"{value:{sign}.{digits}f}"
+        if float(shown) != 0 or value == 0:
+            return shown
+    return f"{value:{sign}.2e}"
+
+
+def probability_text(value: float, level: float) -> str:
+    """A probability to three decimals, with more digits when three would put it on the
+    other side of ``level`` than it is (``0.98334`` against ``0.98333`` reads
+    ``0.98334``), ``> 0.999`` when that is true and the level is below it, and
+    ``< 0.001`` for a probability that is not zero but would print as ``0.000``."""
+    if value > 0.999 and level < 0.999:
+        return "> 0.999"
+    if 0 < value < 0.001:
+        return "< 0.001"
+    if value == 0:
+        return "0"
+    for digits in range(3, 8):
+        shown = f"{value:.{digits}f}"
+        if (float(shown) >= level) == (value >= level) and (float(shown) < 1 or value >= 1):
+            return shown
+    return repr(float(value))
+
+
+def _bayesian_sentence(values: dict, rope: float, level: float, how: str) -> tuple:
+    """The Bayesian sentence and the outcome it supports at ``level`` (``how``: how the
+    level was set, :func:`level_words`)."""
     a, b = values["model_1"], values["model_2"]
     better, equivalent, worse = (values[k] for k in ("p_better", "p_equivalent", "p_worse"))
-    threshold = 1.0 - alpha
-    if better >= threshold:
+    need = f"a decision needs {level:.4g} ({how})"
+    if better >= level:
         return (f"{a} is practically better than {b} (by more than the ROPE of ±{rope:g}) "
-                f"with probability {better:.2f}.", "better")
-    if worse >= threshold:
+                f"with probability {probability_text(better, level)}; {need}.", "better")
+    if worse >= level:
         return (f"{b} is practically better than {a} (by more than the ROPE of ±{rope:g}) "
-                f"with probability {worse:.2f}.", "worse")
-    if equivalent >= threshold:
+                f"with probability {probability_text(worse, level)}; {need}.", "worse")
+    if equivalent >= level:
         return (f"{a} and {b} are practically equivalent (they differ by less than ±{rope:g}) "
-                f"with probability {equivalent:.2f}.", "equivalent")
-    return (f"{a} and {b} are practically equivalent with probability {equivalent:.2f}, "
-            f"{a} is better with probability {better:.2f} and {b} with probability "
-            f"{worse:.2f}: no outcome reaches {threshold:.2f}, so these folds cannot "
-            "settle it.", "undecided")
+                f"with probability {probability_text(equivalent, level)}; {need}.",
+                "equivalent")
+    return (f"{a} and {b} are practically equivalent with probability "
+            f"{probability_text(equivalent, level)}, {a} is better with probability "
+            f"{probability_text(better, level)} and {b} with probability "
+            f"{probability_text(worse, level)}: no outcome reaches {level:.4g} ({how}), so "
+            "these folds cannot settle it.", "undecided")
 
 
 def two_sided_values(values: Mapping) -> tuple:
@@ -167,7 +225,7 @@ def _frequentist_sentence(values: dict, alpha: float, correction: str) -> tuple:
     corrected = correction != "none"
     detail = "two-sided " + format_p(p)
     if corrected:
-        detail += f"; {adjusted:.3f} after {correction.capitalize()} correction"
+        detail += f"; after {correction.capitalize()} correction {format_p(adjusted)}"
     detail += f", alpha = {alpha:g}"
     significant = bool(math.isfinite(adjusted) and adjusted < alpha)
     if significant:
@@ -177,12 +235,22 @@ def _frequentist_sentence(values: dict, alpha: float, correction: str) -> tuple:
         text = f"The corrected t-test finds {winner} significantly better than {loser} ({detail})."
     else:
         text = f"The corrected t-test finds no significant difference ({detail})."
-    naive = values.get("p_value_uncorrected", float("nan"))
-    naive = min(1.0, 2.0 * naive) if naive is not None and math.isfinite(naive) else math.nan
-    if not significant and math.isfinite(naive) and naive < alpha:
-        text += (f" A naive t-test would call it significant ({format_p(naive)}), but it "
-                 "ignores that the folds share training data.")
-    return text, significant
+    return text + _naive_sentence(values, alpha, significant), significant
+
+
+def _naive_sentence(values: dict, alpha: float, significant: bool) -> str:
+    """What the ordinary paired t-test would say, when it would be fooled: its two-sided
+    p-value and the one-sided value ``pairwise.csv`` holds (``p_value_uncorrected``)."""
+    one = values.get("p_value_uncorrected", float("nan"))
+    if one is None or not math.isfinite(one):
+        return ""
+    two = min(1.0, 2.0 * one)
+    if significant or two >= alpha:
+        return ""
+    shown = "< 0.001" if one < 0.001 else f"= {one:.3g}" if one < 0.01 else f"= {one:.3f}"
+    return (f" A naive t-test would call it significant (two-sided {format_p(two)}; "
+            f"one-sided p {shown}, the p_value_uncorrected of pairwise.csv), but it "
+            "ignores that the folds share training data.")
 
 
 class ModelHealth(NamedTuple):
@@ -247,7 +315,7 @@ def learning_sentence(model: str, flattened) -> str:
 
 def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: float,
                  correction: str = "bonferroni", health: Mapping = None,
-                 learning: Mapping = None) -> Verdict:
+                 learning: Mapping = None, n_pairs: int = 1) -> Verdict:
     """The plain-language verdict on ``model_a`` versus ``model_b``.
 
     Parameters
@@ -260,9 +328,12 @@ def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: f
         Half-width of the region of practical equivalence the row was computed with.
     alpha : float
         Significance level; an outcome is "decided" when its probability is at least
-        ``1 - alpha`` (the scikit-learn example's reading of the ROPE probabilities).
+        :func:`bayes_level`: ``1 - alpha`` for one pair (the scikit-learn example's
+        reading of the ROPE probabilities), ``1 - alpha / n_pairs`` when ``n_pairs``
+        pairs are decided at once under a correction.
     correction : str
-        The multiple-comparison correction behind ``p_value_adjusted``.
+        The multiple-comparison correction behind ``p_value_adjusted``; with ``"none"``
+        the Bayesian level is ``1 - alpha`` whatever ``n_pairs``.
     health : mapping, optional
         ``{model: ModelHealth}`` (see :func:`model_health`; plain ``(n_failed, n_warned,
         n_folds)`` tuples do too): models that failed or warned on some folds get a
@@ -270,6 +341,8 @@ def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: f
     learning : mapping, optional
         ``{model: flattened}`` (:func:`learning_states`): a model whose learning curve may
         still be rising gets a sentence saying so.
+    n_pairs : int
+        How many pairs the comparison decides at once (the rows of its pairwise table).
 
     Returns
     -------
@@ -281,7 +354,9 @@ def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: f
         return Verdict(f"There are not enough complete folds to compare {model_a} and "
                        f"{model_b}: at least two folds where both models have a score "
                        "are needed.", "insufficient", False)
-    bayes, outcome = _bayesian_sentence(values, rope, alpha)
+    level = bayes_level(alpha, correction, n_pairs)
+    bayes, outcome = _bayesian_sentence(values, rope, level,
+                                        level_words(level, alpha, correction, n_pairs))
     frequentist, significant = _frequentist_sentence(values, alpha, correction)
     text = f"{bayes} {frequentist}"
     for model in (model_a, model_b):

@@ -7,7 +7,9 @@ optimistic for new subjects. With ``"cv": {"compare_ungrouped": true}`` and a da
 with ``"groups"``, :func:`run_grouping_gap` cross-validates the same models once more on
 scikit-learn's ``RepeatedStratifiedKFold(n_splits, n_repeats, random_state)`` (the same
 settings and seed, the groups ignored) and sets each model's mean beside the grouped one:
-``grouping_gap.csv`` (model, metric, grouped_mean, ungrouped_mean, gap). The grouped run
+``grouping_gap.csv`` (model, metric, grouped_mean, ungrouped_mean, gap, and the grouped
+mean's corrected-t interval grouped_ci_low, grouped_ci_high: a gap within its half-width
+is said to be within the uncertainty, not stated as the optimism). The grouped run
 stays the result: every statistic (corrected t-test, Bayesian comparison) uses its folds.
 """
 from __future__ import annotations
@@ -19,12 +21,15 @@ from typing import Generator, Optional
 import pandas as pd
 
 from engine.evaluation.cv import CVConfig, CVResult, run_cv
+from engine.evaluation.stats import corrected_interval
+from engine.evaluation.verdict import fixed
 from engine.input.data import Dataset
 from engine.foundation.notes import Note
 from engine.foundation.progress import Progress
 
 #: Columns of :attr:`GroupingGapResult.table` (``grouping_gap.csv``).
-GAP_COLUMNS = ["model", "metric", "grouped_mean", "ungrouped_mean", "gap"]
+GAP_COLUMNS = ["model", "metric", "grouped_mean", "ungrouped_mean", "gap", "grouped_ci_low",
+               "grouped_ci_high"]
 #: A gap (in score units) within this is called small in the verdict, unless the run
 #: gives its ROPE (the comparison's region of practical equivalence).
 SMALL_GAP = 0.01
@@ -80,15 +85,21 @@ def gap_table(grouped: CVResult, ungrouped: CVResult) -> pd.DataFrame:
     -------
     DataFrame
         :data:`GAP_COLUMNS`, models in the run's order, metric by metric (primary
-        first); a mean over the folds the model completed (NaN when none).
+        first); a mean over the folds the model completed (NaN when none), and the
+        grouped mean's corrected-t 95% interval (``summary.csv``'s ``ci_low``,
+        ``ci_high``), the yardstick the gap is read against.
     """
     rows = []
+    n_train, n_test = grouped.train_test_sizes()
     for metric in grouped.metrics:
         ours = _means(grouped, metric)
         theirs = _means(ungrouped, metric)
+        matrix = grouped.score_matrix(metric)
         for model in grouped.models:
             a, b = float(ours.get(model, math.nan)), float(theirs.get(model, math.nan))
-            rows.append((model, metric, a, b, b - a))
+            low, high = corrected_interval(matrix.loc[model].to_numpy(dtype=float),
+                                           n_train, n_test)
+            rows.append((model, metric, a, b, b - a, low, high))
     return pd.DataFrame(rows, columns=GAP_COLUMNS)
 
 
@@ -124,27 +135,51 @@ def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
     gap, model = float(top["gap"]), str(top["model"])
     fields.update(model=model, grouped_mean=float(top["grouped_mean"]),
                   ungrouped_mean=float(top["ungrouped_mean"]), gap=gap)
-    scores = (f"with ordinary stratified folds, {model} scores {top['ungrouped_mean']:.3f} "
+    scores = (f"with ordinary stratified folds, {model} scores {fixed(top['ungrouped_mean'])} "
               f"({name}); with the rows of each {groups_column!r} kept together, "
-              f"{top['grouped_mean']:.3f}")
+              f"{fixed(top['grouped_mean'])}")
     if gap > small:
         best_grouped = str(rows.loc[rows["grouped_mean"].idxmax(), "model"])
         best_ungrouped = str(rows.loc[rows["ungrouped_mean"].idxmax(), "model"])
-        fields.update(best_grouped=best_grouped, best_ungrouped=best_ungrouped)
+        half = _half_width(top)
+        fields.update(best_grouped=best_grouped, best_ungrouped=best_ungrouped,
+                      grouped_half_width=half)
         ranking = ("" if best_grouped == best_ungrouped else
                    f"; the best model changes too: {best_ungrouped} without groups, "
                    f"{best_grouped} with them")
-        return (f"{scores}: the ungrouped score is optimistic by {gap:.3f}{ranking}. With "
+        return (f"{scores}: {_gap_words(gap, half)}{ranking}. With "
                 f"ordinary folds, rows of one {groups_column!r} are in both the training part "
                 "and the test fold, so a model can score by recognising them rather than by "
                 "learning the pattern; for new ones, expect the grouped score",
                 {**fields, "kind": "optimistic"})
     if gap >= -small:
-        return (f"{scores}: grouping changes little here (largest gap {gap:+.3f}); rows of one "
+        return (f"{scores}: grouping changes little here (largest gap "
+                f"{fixed(gap, signed=True)}); rows of one "
                 f"{groups_column!r} do not help the models much. The grouped score is still "
                 "the honest one for new ones", {**fields, "kind": "small"})
-    return (f"{scores}: no model scores higher with ordinary folds (largest gap {gap:+.3f}); "
+    return (f"{scores}: no model scores higher with ordinary folds (largest gap "
+            f"{fixed(gap, signed=True)}); "
             "the grouped score is the one to report", {**fields, "kind": "lower"})
+
+
+def _half_width(row) -> float:
+    """Half the width of the grouped mean's interval (NaN without one)."""
+    low, high = row.get("grouped_ci_low", math.nan), row.get("grouped_ci_high", math.nan)
+    return float((high - low) / 2) if math.isfinite(low) and math.isfinite(high) else math.nan
+
+
+def _gap_words(gap: float, half: float) -> str:
+    """The gap with its yardstick: optimistic by it when it exceeds the grouped mean's
+    interval half-width, otherwise only higher, the size of the optimism not measured."""
+    if not math.isfinite(half):
+        return (f"the ungrouped score is higher by {fixed(gap)} (the grouped mean has no "
+                "interval to measure it against)")
+    if gap > half:
+        return (f"the ungrouped score is optimistic by {fixed(gap)}, more than the ±{fixed(half)} "
+                "of the grouped mean's 95% interval")
+    return (f"the ungrouped score is higher by {fixed(gap)}, within the ±{fixed(half)} of the "
+            "grouped mean's 95% interval, so these folds do not measure how optimistic it "
+            "is")
 
 
 def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: list,

@@ -21,8 +21,9 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter,
 
 from engine.foundation.columns import MODEL_1, MODEL_2, PAIR, P_BETTER, P_EQUIVALENT, P_WORSE
 from engine.evaluation.stats import BAYESIAN_COLUMNS, FREQUENTIST_COLUMNS
-from engine.evaluation.verdict import (learning_states, metric_label, model_health as health_of,
-                                       oriented_pair, pair_posterior, pair_verdict)
+from engine.evaluation.verdict import (bayes_level, learning_states, metric_label,
+                                       model_health as health_of, oriented_pair, pair_posterior,
+                                       pair_verdict)
 
 from ..plain_text import plain_label, plain_tip, rich_label
 from ..plots.correlation_heatmap import CorrelationHeatmap
@@ -124,11 +125,13 @@ def frequentist_style(frame, row, column, value, alpha, pair):
     return None
 
 
-def bayesian_style(frame, row, column, value, alpha, pair):
-    """Probabilities reaching 1 - alpha coloured by outcome; the chosen pair blue."""
+def bayesian_style(frame, row, column, value, alpha, pair, correction="none", n_pairs=1):
+    """Probabilities reaching the decision level coloured by outcome (``bayes_level``:
+    1 - alpha, or 1 - alpha / m for m pairs under a correction, as the verdict reads
+    them); the chosen pair blue."""
     if column in PAIR:
         return PICKED if _is_pair_row(frame, row, pair) else None
-    if column in DECIDED and value >= 1.0 - alpha:
+    if column in DECIDED and value >= bayes_level(alpha, correction, n_pairs):
         return DECIDED[column]
     return None
 
@@ -464,7 +467,8 @@ class ResultsTab(QWidget):
         yield
         verdict = pair_verdict(row, a, b, settings.rope, settings.alpha, settings.correction,
                                health=model_health(result),
-                               learning=learning_states(getattr(result, "curves", None)))
+                               learning=learning_states(getattr(result, "curves", None)),
+                               n_pairs=len(comparison.pairwise))
         self.verdict = verdict
         self.verdict_label.setText(verdict.text)
         self.verdict_label.setStyleSheet(
@@ -536,8 +540,9 @@ class ResultsTab(QWidget):
                                  self._settings().alpha, self._pair)
 
     def _bayesian_style(self, row, column, value):
-        return bayesian_style(self.bayes_panel.frame(), row, column, value,
-                              self._settings().alpha, self._pair)
+        frame, settings = self.bayes_panel.frame(), self._settings()
+        return bayesian_style(frame, row, column, value, settings.alpha, self._pair,
+                              settings.correction, len(frame))
 
     def _interval_style(self, row, column, value):
         return bayesian_style(self.intervals_panel.frame(), row, column, value,

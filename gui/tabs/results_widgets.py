@@ -44,7 +44,7 @@ class ComparisonControls(QWidget):
                                "shares of rows, 0.005 on ROC AUC)")
         self.alpha_spin = _spin(0.001, 0.5, 3, 0.01, "Significance level of the tests; an "
                                 "outcome is also called decided when its probability reaches "
-                                "1 − alpha")
+                                "1 − alpha (1 − alpha/m for m pairs under a correction)")
         self.rope_unit = plain_label("", self)      # the metric's unit, beside the ROPE
         self.rope_unit.setStyleSheet("color: #555;")
         self.correction_combo = QComboBox(self)

@@ -206,7 +206,7 @@ def test_changing_the_rope_recomputes_without_new_cv(qtbot, tab, state, seed_res
     assert expected["p_equivalent"] > 0.432 + 0.1
     strip = tab.posterior.strip
     assert strip.equivalent_label.text() == f"practically equivalent: {expected['p_equivalent']:.3f}"
-    assert f"{expected['p_equivalent']:.2f}" in tab.verdict_label.text()
+    assert f"{expected['p_equivalent']:.3f}" in tab.verdict_label.text()
     assert tab.posterior.rope_band.getRegion() == pytest.approx((-0.02, 0.02))
 
 
@@ -413,3 +413,17 @@ def test_long_model_names_do_not_widen_the_window(qtbot, state, seed_result):
     assert tab.model_a_combo.currentText() == long_name
     assert tab.minimumSizeHint().width() < 1280
     assert long_name in tab.model_a_combo.toolTip()
+
+
+def test_probabilities_are_coloured_at_the_verdicts_level():
+    """Issue #38: a cell is coloured as decided only at the level the verdict uses
+    (1 - alpha/m for m pairs under a correction), not at 1 - alpha."""
+    import pandas as pd
+
+    from gui.tabs.results_tab import bayesian_style
+
+    frame = pd.DataFrame({"model_1": ["a", "a", "b"], "model_2": ["b", "c", "c"],
+                          "p_better": [0.97, 0.99, 0.5]})
+    assert bayesian_style(frame, 0, "p_better", 0.97, 0.05, None, "bonferroni", 3) is None
+    assert bayesian_style(frame, 1, "p_better", 0.99, 0.05, None, "bonferroni", 3) is not None
+    assert bayesian_style(frame, 0, "p_better", 0.97, 0.05, None, "none", 3) is not None

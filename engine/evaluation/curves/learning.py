@@ -13,10 +13,10 @@ A part that lacks a class (data sorted by class, tiny fractions) is not fitted: 
 is NaN and a ``learning_class_missing`` note says so. The band is the mean ± one standard
 deviation of the fold scores (scikit-learn's learning-curve example draws the same), kept
 within the lowest and highest fold score.
-Whether the curve *may* have flattened: the last step's gain in the mean is smaller than
-the standard error of the last mean (fold SD / √folds; the folds share rows, so this SE
-is if anything too small, and "flattened" is said only when even this small yardstick
-exceeds the gain).
+Whether the curve *may* have flattened: the last step's gain, read as a paired comparison
+on the same folds (the mean of the per-fold differences), is smaller than its corrected
+standard error ``sqrt((1/n + n_test/n_train) s^2)`` (Nadeau and Bengio: the folds share
+rows, so the plain ``s / sqrt(n)`` would be too small). :func:`flattening`.
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from engine.foundation.progress import Progress, Stopwatch
 from engine.evaluation.tuning import with_scoring
 
 __all__ = ["FOLD_COLUMNS", "SUMMARY_COLUMNS", "LearningResult", "training_sizes",
-           "learning_summary", "flattening", "run_learning"]
+           "learning_summary", "flattening", "run_learning", "verdict_note"]
 
 #: Columns of ``learning_curve.csv``.
 FOLD_COLUMNS = ["model", "fraction", "n_train", "repeat", "fold", "metric", "score"]
@@ -103,32 +103,62 @@ def learning_summary(scores: pd.DataFrame) -> pd.DataFrame:
     return table[SUMMARY_COLUMNS]
 
 
-def flattening(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per model: the last step's gain in the mean score and the last mean's SE;
-    ``flattened`` when the gain is smaller than the SE (no row with fewer than two scored
-    sizes)."""
+def flattening(summary: pd.DataFrame, scores: pd.DataFrame = None,
+               n_test: float = None) -> pd.DataFrame:
+    """Per model: the last step's gain in the mean score and its yardstick ``se``;
+    ``flattened`` when the gain is smaller than ``se`` (no row with fewer than two scored
+    sizes).
+
+    With the fold scores (``scores``, :data:`FOLD_COLUMNS`) and the run's mean test-fold
+    size ``n_test``, the step is read as a paired comparison: the gain is the mean of the
+    per-fold differences (last size minus the one before, on the folds both scored) and
+    ``se`` is their corrected standard error, ``sqrt((1/n + n_test/n_train) s^2)`` (Nadeau
+    and Bengio, ``n_train`` the last size), which allows for the folds sharing rows.
+    Without them, the last mean's plain standard error (too small, the folds being
+    correlated).
+    """
     rows = []
     for name, part in summary.groupby("model", sort=False):
         part = part[part["n_scored"] > 1].sort_values("n_train")
         if len(part) < 2:
             continue
         last, before = part.iloc[-1], part.iloc[-2]
-        gain = float(last["mean"] - before["mean"])
+        gain, se = float(last["mean"] - before["mean"]), float(last["se"])
+        if scores is not None and n_test:
+            paired = _paired_step(scores[scores["model"] == name], int(before["n_train"]),
+                                  int(last["n_train"]), float(n_test))
+            gain, se = paired if paired is not None else (gain, se)
         rows.append((name, last["metric"], int(before["n_train"]), int(last["n_train"]), gain,
-                     float(last["se"]), bool(gain < last["se"])))
+                     se, bool(gain < se)))
     return pd.DataFrame(rows, columns=["model", "metric", "n_from", "n_to", "gain", "se",
                                        "flattened"])
 
 
-def _verdict_note(row) -> Note:
+def _paired_step(scores: pd.DataFrame, n_from: int, n_to: int, n_test: float):
+    """(mean, corrected SE) of the per-fold score differences from ``n_from`` to ``n_to``
+    training rows; None with fewer than two folds scored at both sizes."""
+    keys = ["repeat", "fold"]
+    before = scores[scores["n_train"] == n_from].set_index(keys)["score"]
+    after = scores[scores["n_train"] == n_to].set_index(keys)["score"]
+    differences = (after - before).dropna().to_numpy(dtype=float)
+    n = len(differences)
+    if n < 2:
+        return None
+    variance = (1.0 / n + n_test / n_to) * float(np.var(differences, ddof=1))
+    return float(differences.mean()), float(np.sqrt(variance))
+
+
+def verdict_note(row) -> Note:
     step = (f"{row.model}: from {row.n_from:,} to {row.n_to:,} training rows the mean "
             f"{row.metric} changed by {row.gain:+.4f}")
+    yardstick = (f"the standard error of that change over the same folds ({row.se:.4f}, "
+                 "widened because the folds share rows)")
     if row.flattened:
-        text = (f"{step}, less than its standard error over the folds ({row.se:.4f}): the "
-                "learning curve may have flattened, so more rows like these may not help much")
+        text = (f"{step}, less than {yardstick}: the learning curve may have flattened, so "
+                "more rows like these may not help much")
     else:
-        text = (f"{step}, more than its standard error over the folds ({row.se:.4f}): the "
-                "learning curve may still be rising, so more rows like these may help")
+        text = (f"{step}, more than {yardstick}: the learning curve may still be rising, so "
+                "more rows like these may help")
     return Note("learning_flattened", text,
                 {"model": row.model, "metric": row.metric, "gain": row.gain, "se": row.se,
                  "flattened": bool(row.flattened)})
@@ -236,8 +266,8 @@ def _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, co
                           "failed, their scores are missing: " + "; ".join(examples[:2]),
                           {"model": name, "n_failed": len(examples), "examples": examples[:3]}))
     summary = learning_summary(scores)
-    verdicts = flattening(summary)
-    notes += [_verdict_note(row) for row in verdicts.itertuples()]
+    verdicts = flattening(summary, scores, cv_result.train_test_sizes()[1])
+    notes += [verdict_note(row) for row in verdicts.itertuples()]
     return LearningResult(scores, summary, verdicts, tuple(notes), bool(shuffled))
 
 

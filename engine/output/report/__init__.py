@@ -33,7 +33,8 @@ FIRST_TABLES = ("summary.csv", "pairwise.csv", "credible_intervals.csv", "test_s
 _OPEN = ("summary.csv", "pairwise.csv", "test_scores.csv", "dataset_scores.csv", "ranks.csv")
 
 
-def build_report(result, tables: Optional[dict] = None, written: Optional[str] = None) -> str:
+def build_report(result, tables: Optional[dict] = None, written: Optional[str] = None,
+                 full_paths: bool = False) -> str:
     """The text of ``report.html`` for a run.
 
     Parameters
@@ -44,6 +45,10 @@ def build_report(result, tables: Optional[dict] = None, written: Optional[str] =
         ``result.tables()``); every one of them is shown.
     written : str, optional
         When the run was written (ISO time; default now).
+    full_paths : bool
+        Name the folders of the data files (and write them into the embedded
+        experiment); by default a data file is named by its file name and the SHA-256 of
+        its bytes, so a shared report shows no folder of the user's.
 
     Returns
     -------
@@ -60,18 +65,20 @@ def build_report(result, tables: Optional[dict] = None, written: Optional[str] =
     parts = [section("verdict", "Verdict and what it does not say",
                      _verdicts(result, runs, several) + "<h3>Caveats</h3>" + caveats()
                      + "<h3>Notes of the run</h3>" + notes_list(result.notes)),
-             section("compared", "What was compared", _compared(runs, several)),
+             section("compared", "What was compared", _compared(runs, several, full_paths)),
              section("results", "Results", _results(runs, tables, several)),
              section("tables", "Every table of the run", _all_tables(tables)),
              section("methods", "Methods and references",
                      methods_section(result.experiment, tables, several)),
              section("tripod", "TRIPOD+AI items", "".join(
                  (f"<h3>{text(run.dataset.name)}</h3>" if several else "")
-                 + tripod_section(run, _dataset_tables(tables, run.dataset.name, several))
+                 + tripod_section(run, _dataset_tables(tables, run.dataset.name, several),
+                                  full_paths)
                  for run in runs)),
              section("reproduce", "Reproduce this run",
                      "<h3>Versions</h3>" + versions_section()
-                     + "<h3>The experiment file</h3>" + experiment_block(result.experiment))]
+                     + "<h3>The experiment file</h3>"
+                     + experiment_block(result.experiment, full_paths))]
     subtitle = (f"{len(models)} models ({', '.join(text(m) for m in models)}) compared by "
                 f"cross-validation on {len(names)} data "
                 f"{'sets' if len(names) > 1 else 'set'}; written {text(written)} by "
@@ -88,9 +95,9 @@ def _verdicts(result, runs: list, several: bool) -> str:
     return f"<h3>Across the data sets</h3>{across}{per_set}"
 
 
-def _compared(runs: list, several: bool) -> str:
+def _compared(runs: list, several: bool, full_paths: bool = False) -> str:
     data = "".join((f"<h4>{text(run.dataset.name)}</h4>" if several else "")
-                   + data_section(run, str(i)) for i, run in enumerate(runs, 1))
+                   + data_section(run, str(i), full_paths) for i, run in enumerate(runs, 1))
     return (f"<h3>The data</h3>{data}<h3>The models</h3>{models_section(runs[0])}"
             f"<h3>The cross-validation</h3>{design_section(runs[0])}")
 

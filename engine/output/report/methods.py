@@ -75,24 +75,17 @@ def methods_used(experiment, tables: dict, several: bool) -> list:
     used = [(f"The models were compared by {folds_words(experiment)}; every model was fitted "
              "on the same training folds and scored on the same test folds.", ["sklearn"]),
             ("Pairs of models were compared on the primary metric by the corrected paired "
-             "t-test, which widens the variance of the mean difference by n_test/n_train "
-             "because the folds share training rows, and by the Bayesian correlated t-test "
+             "t-test, which widens the variance of the mean difference from 1/n (n folds) to "
+             "1/n + n_test/n_train because the folds share training rows, and by the "
+             "Bayesian correlated t-test "
              "with a region of practical equivalence (ROPE), whose posterior gives the "
              "probabilities that one model is practically better, that they are practically "
              "equivalent, or worse, and the credible intervals.",
              ["nadeau", "corani", "benavoli"])]
-    if settings.correction == "holm":
-        used.append(("The p-values were adjusted over all pairs by Holm's step-down method.",
-                     ["holm"]))
-    elif settings.correction == "bonferroni":
-        used.append(("The p-values were adjusted over all pairs by the Bonferroni "
-                     "correction (multiplied by the number of pairs, capped at 1).", []))
+    used.append((multiplicity_sentence(settings.alpha, settings.correction, several),
+                 ["holm"] if settings.correction == "holm" else []))
     if "calibration_scores.csv" in tables:
-        used.append(("Calibration was assessed on the pooled out-of-fold probabilities "
-                     "(reliability diagram, Brier score, log loss, expected calibration "
-                     "error), and calibrated variants were refitted inside each training "
-                     "fold by Platt's sigmoid scaling and by isotonic regression.",
-                     ["platt", "zadrozny"]))
+        used.append(calibration_sentence(experiment))
     if "aloocv_curve.csv" in tables:
         used.append(("The regularisation path of the logistic regressions was scored by "
                      "approximate leave-one-out cross-validation (ALO).", ["rad"]))
@@ -110,6 +103,47 @@ def methods_used(experiment, tables: dict, several: bool) -> list:
     return used
 
 
+#: The calibration methods in words, with the works that describe them.
+CALIBRATION_METHODS = {"sigmoid": ("Platt's sigmoid scaling", "platt"),
+                       "isotonic": ("isotonic regression", "zadrozny")}
+
+
+def calibration_sentence(experiment) -> tuple:
+    """The calibration sentence, naming only the methods the run refitted."""
+    settings = getattr(experiment, "calibration", None)
+    chosen = [m for m in getattr(settings, "methods", ()) if m in CALIBRATION_METHODS]
+    sentence = ("Calibration was assessed on the pooled out-of-fold probabilities "
+                "(reliability diagram, Brier score, log loss, expected calibration error)")
+    if not chosen:
+        return sentence + ".", []
+    names = " and by ".join(CALIBRATION_METHODS[m][0] for m in chosen)
+    variants = "variants were" if len(chosen) > 1 else "variant was"
+    return (f"{sentence}, and calibrated {variants} refitted inside each training fold by "
+            f"{names}.", [CALIBRATION_METHODS[m][1] for m in chosen])
+
+
+def multiplicity_sentence(alpha: float, correction: str, several: bool) -> str:
+    """The one statement of which decisions are adjusted for deciding on several pairs,
+    and how: the same rule within a data set and across data sets."""
+    where = (", alike within each data set (pairs of models on its folds) and across the "
+             "data sets (pairs of models over the data sets)" if several else "")
+    if correction == "none":
+        return (f"No decision was adjusted for deciding on several pairs (correction: none)"
+                f"{where}: each pair's p-values are read against alpha = {alpha:g} and its "
+                f"Bayesian probabilities against 1 − {alpha:g}.")
+    how = ("Holm's step-down method" if correction == "holm"
+           else "the Bonferroni correction (multiplied by the number of pairs m, capped at 1)")
+    text = (f"Every decision on a pair of models is adjusted for the m pairs decided at "
+            f"once{where}: the p-values by {how}, read against alpha = {alpha:g}, and a "
+            f"Bayesian outcome needs a posterior probability of at least 1 − {alpha:g}/m "
+            "(Bonferroni's share of alpha for each pair; 1 − alpha for a single pair).")
+    if several:
+        text += (" The Friedman test is one test of all models and is not adjusted; "
+                 "Nemenyi's critical difference allows for every pair by its studentized "
+                 "range.")
+    return text
+
+
 def methods_section(experiment, tables: dict, several: bool) -> str:
     """The methods paragraph and the reference list of the works it cites."""
     used = methods_used(experiment, tables, several)
@@ -122,14 +156,15 @@ def methods_section(experiment, tables: dict, several: bool) -> str:
     return f"<p>{text(sentences)}</p><h3>References</h3><ol>{references}</ol>"
 
 
-def tripod_rows(result, tables: dict) -> list:
-    """``[(TRIPOD+AI topic, what this run reports or "not assessed")]`` for one data set."""
+def tripod_rows(result, tables: dict, full_paths: bool = False) -> list:
+    """``[(TRIPOD+AI topic, what this run reports or "not assessed")]`` for one data set
+    (``full_paths``: the data file's folder named, :func:`source_name`)."""
     dataset, experiment = result.dataset, result.experiment
     counts = class_counts(dataset)
     missing = dataset.n_missing
     smallest = min(counts.values()) if counts else 0
     rows = [
-        ("Data source", source_name(dataset, experiment.base_dir)),
+        ("Data source", source_name(dataset, experiment.base_dir, full_paths)),
         ("Participants / rows", f"{dataset.n_rows:,} rows"
          + (f" in {len(set(dataset.groups.tolist())):,} groups" if dataset.groups is not None
             else "")),
@@ -166,12 +201,12 @@ def tripod_rows(result, tables: dict) -> list:
 NOT_ASSESSED = ' class="na"'
 
 
-def tripod_section(result, tables: dict) -> str:
+def tripod_section(result, tables: dict, full_paths: bool = False) -> str:
     """The TRIPOD+AI items a cross-validated comparison can fill, as a table."""
     body = "".join(
         f'<tr><th scope="row">{text(topic)}</th>'
         f"<td{NOT_ASSESSED if value == 'not assessed' else ''}>{text(value)}</td></tr>"
-        for topic, value in tripod_rows(result, tables))
+        for topic, value in tripod_rows(result, tables, full_paths))
     return ("<p>The reporting items of TRIPOD+AI (Collins et al., 2024) that a "
             "cross-validated comparison can fill; \"not assessed\" where this run does not "
             "answer them.</p>"
@@ -199,39 +234,46 @@ def _version(dist: str):
         return None
 
 
-def embedded_experiment(experiment) -> dict:
-    """The experiment as a file that runs anywhere on this computer: its data files'
-    paths made absolute."""
+def embedded_experiment(experiment, full_paths: bool = False) -> dict:
+    """The experiment as a file to run again: its data files (and held-out test file)
+    named by their file names, to be put beside it; with ``full_paths``, by their
+    absolute paths, so that it runs anywhere on this computer."""
     data = experiment.to_json()
 
-    def absolute(block: dict) -> dict:
+    def placed(block: dict) -> dict:
         key = "csv" if "csv" in block else "file"
         path = block.get(key)
-        if isinstance(path, str) and not os.path.isabs(path):
-            block = {**block, key: os.path.abspath(os.path.join(experiment.base_dir, path))}
-        return block
+        if not isinstance(path, str):
+            return block
+        full = os.path.abspath(os.path.join(experiment.base_dir, path))
+        return {**block, key: full if full_paths else os.path.basename(full)}
 
     if "datasets" in data:
-        data["datasets"] = [absolute(dict(block)) for block in data["datasets"]]
+        data["datasets"] = [placed(dict(block)) for block in data["datasets"]]
     else:
-        data["dataset"] = absolute(dict(data["dataset"]))
+        data["dataset"] = placed(dict(data["dataset"]))
+    if isinstance(data.get("test"), dict):
+        data["test"] = placed(dict(data["test"]))
     return data
 
 
-def experiment_block(experiment) -> str:
+def experiment_block(experiment, full_paths: bool = False) -> str:
     """The experiment embedded twice: a ``<script type="application/json"
     id="experiment">`` block (data, never run; ``<`` written ``\\u003c`` so it cannot end
-    the block) for tools, and a ``<pre>`` for readers."""
-    data = embedded_experiment(experiment)
+    the block) for tools, and a ``<pre>`` for readers (:func:`embedded_experiment`)."""
+    data = embedded_experiment(experiment, full_paths)
     machine = json.dumps(data, indent=2, ensure_ascii=True).replace("<", "\\u003c")
     machine = machine.replace(">", "\\u003e").replace("&", "\\u0026")
     shown = "\n".join(text(line) for line in
                       json.dumps(data, indent=2, ensure_ascii=False).split("\n"))
+    where = ("" if full_paths else
+             " Put the data files named in it beside it (they are named without their "
+             "folders).")
     return (f'<script type="application/json" id="experiment">{machine}</script>'
             "<p>Save the text below as <code>experiment.json</code> and run "
             "<code>python main.py run experiment.json --out results</code> to compute these "
-            "tables again (the data file must be the one whose fingerprint is shown "
-            "above).</p>"
+            f"tables again (the data file must be the one whose fingerprint is shown "
+            f"above).{where}</p>"
             f'<pre class="experiment">{shown}</pre>')
 
 

@@ -7,13 +7,17 @@ Every user string (model, class, column, file and data set names, notes) goes th
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 
 import numpy as np
 
 from engine.runs.fingerprint import data_fingerprint
-from engine.evaluation.verdict import metric_label, model_health, pair_verdict
+from engine.evaluation.costs import COST_METRIC, is_threshold_free
+from engine.evaluation.stats import corrected_interval
+from engine.evaluation.verdict import (bayes_level, fixed, metric_label, model_health,
+                                       pair_differences, pair_verdict)
 from engine.output.report.plots import class_counts_figure
 from engine.output.report.svg import CLIP, text
 
@@ -29,16 +33,40 @@ def items(rows) -> str:
                             for term, value in rows) + "</dl>"
 
 
-def source_name(dataset, base_dir: str) -> str:
-    """The data's source as a reader would name it: the file's name (and where it is) or
-    the built-in data set's name."""
+def source_name(dataset, base_dir: str, full_paths: bool = False) -> str:
+    """The data's source as a reader would name it: the file's name and the SHA-256 of
+    its bytes (with ``full_paths``, where it is too: a shared report names no folder of
+    the user's unless asked), or the built-in data set's name."""
     source = dataset.source
     path = source.get("file", source.get("csv"))
     if path is None:
         return f"built-in data set {source.get('builtin', dataset.name)} (scikit-learn)"
     full = os.path.abspath(os.path.join(base_dir, str(path)))
     sheet = f", sheet {source['sheet']}" if source.get("sheet") else ""
-    return f"{os.path.basename(full)}{sheet} (at {full})"
+    digest = file_sha256(full)
+    hashed = (f"SHA-256 of the file {digest}" if digest
+              else "the file could not be read again to hash it")
+    where = f"at {full}; " if full_paths else ""
+    return f"{os.path.basename(full)}{sheet} ({where}{hashed})"
+
+
+#: Bytes read at once when a data file is hashed.
+HASH_CHUNK = 1 << 20
+
+
+def file_sha256(path: str):
+    """SHA-256 (hex) of the file's bytes, read in chunks of :data:`HASH_CHUNK`; None when
+    it is not a regular file or cannot be read."""
+    try:
+        if not os.path.isfile(path):
+            return None
+        digest = hashlib.sha256()
+        with open(path, "rb") as stream:
+            for chunk in iter(lambda: stream.read(HASH_CHUNK), b""):
+                digest.update(chunk)
+        return digest.hexdigest()
+    except OSError:
+        return None
 
 
 def class_counts(dataset) -> dict:
@@ -47,16 +75,17 @@ def class_counts(dataset) -> dict:
     return {str(label): int(n) for label, n in zip(dataset.classes, counts)}
 
 
-def data_section(result, anchor: str = "1") -> str:
+def data_section(result, anchor: str = "1", full_paths: bool = False) -> str:
     """What data was used: source, fingerprint, rows, classes (and a bar plot of them),
     columns left out and why, groups, missing values, and how the data was read (its
-    notes). ``anchor`` makes the plot's ids unique in the page."""
+    notes). ``anchor`` makes the plot's ids unique in the page; ``full_paths`` names
+    the data file's folder (:func:`source_name`)."""
 
     dataset, base_dir = result.dataset, result.experiment.base_dir
     counts = class_counts(dataset)
     positive = (dataset.classes[dataset.pos_label] if dataset.pos_label is not None
                 else None)
-    rows = [("source", text(source_name(dataset, base_dir))),
+    rows = [("source", text(source_name(dataset, base_dir, full_paths))),
             ("fingerprint (SHA-256 of the prepared data)",
              f"<code>{text(data_fingerprint(dataset))}</code>"),
             ("rows", f"{dataset.n_rows:,}"),
@@ -144,9 +173,11 @@ def verdicts(result) -> list:
     n_folds = result.cv.config.n_splits * result.cv.config.n_repeats
     health = model_health(result.summary, metric, n_folds)
     found = []
-    for row in result.comparison.pairwise.to_dict("records"):
+    rows = result.comparison.pairwise.to_dict("records")
+    for row in rows:
         verdict = pair_verdict(row, row["model_1"], row["model_2"], settings.rope_for(metric),
-                               settings.alpha, settings.correction, health)
+                               settings.alpha, settings.correction, health,
+                               n_pairs=len(rows))
         found.append((row["model_1"], row["model_2"], verdict))
     return found
 
@@ -166,9 +197,10 @@ def ranking_sentence(result) -> str:
             f"corrected-t {level:.0%} interval of each mean: " + "; ".join(parts) + ".")
 
 
-def in_short(found: list, alpha: float) -> str:
+def in_short(found: list, alpha: float, correction: str = "none") -> str:
     """One sentence over every pair's outcome: which pairs are decided (at probability
-    ``1 - alpha``) and how many are not."""
+    :func:`engine.evaluation.verdict.bayes_level`: ``1 - alpha``, or ``1 - alpha / m`` for
+    m pairs under a correction) and how many are not."""
     decided = []
     for a, b, verdict in found:
         if verdict.outcome == "better":
@@ -178,7 +210,7 @@ def in_short(found: list, alpha: float) -> str:
         elif verdict.outcome == "equivalent":
             decided.append(f"{a} and {b} are practically equivalent")
     open_pairs = len(found) - len(decided)
-    level = f"{1 - alpha:.2f}"
+    level = f"{bayes_level(alpha, correction, len(found)):.4g}"
     if not found:
         return "Only one model: nothing to compare."
     if not decided:
@@ -191,16 +223,96 @@ def in_short(found: list, alpha: float) -> str:
             + rest + ".")
 
 
+def cost_headline(result) -> str:
+    """What the run says about its costs, for the report's first lines ('' without
+    costs): each model's expected cost per row with its interval (``summary.csv``'s
+    ``neg_expected_cost`` rows, sign turned back), lowest first; when the models are
+    compared on another metric, that the verdicts below are not about the costs, and why
+    a threshold-free metric cannot tell thresholds apart."""
+    metrics = list(result.cv.metrics)
+    primary = result.cv.primary_metric
+    typed = any(getattr(note, "code", "") == "costs_not_compared" for note in result.notes)
+    if COST_METRIC not in metrics:
+        return ("Costs were given, but the expected cost was not computed: add "
+                f'"{COST_METRIC}" to the metrics to compare the models by them.'
+                if typed else "")
+    rows = result.summary[result.summary["metric"] == COST_METRIC]
+    rows = rows.assign(cost=-rows["mean"]).sort_values("cost", kind="mergesort")
+    level = 1 - result.experiment.comparison.alpha
+    parts = [f"{row['model']} {fixed(row['cost'])} ({level:.0%} interval "
+             f"{fixed(-row['ci_high'])} to {fixed(-row['ci_low'])})"
+             if np.isfinite(row["ci_low"]) else f"{row['model']} {fixed(row['cost'])}"
+             for row in rows.to_dict("records")]
+    text = ("At the run's costs, the expected cost per row (lower is better) is "
+            + "; ".join(parts) + "." + cost_differences(result, rows["model"].tolist()))
+    if primary != COST_METRIC:
+        text += (f" The verdicts below compare the models on {metric_label(primary)}, not "
+                 "on these costs")
+        text += (f": {metric_label(primary)} does not depend on the decision threshold, so "
+                 "models that differ only by their threshold score the same on it."
+                 if is_threshold_free(primary) else ".")
+    return text
+
+
+def cost_differences(result, order: list) -> str:
+    """The lowest-cost model against each other one: the mean of the per-fold cost
+    differences with its corrected-t interval (Nadeau and Bengio), as a sentence."""
+    if len(order) < 2:
+        return ""
+    matrix = result.cv.score_matrix(COST_METRIC)
+    n_train, n_test = result.cv.train_test_sizes()
+    alpha = result.experiment.comparison.alpha
+    best, words = order[0], []
+    for other in order[1:]:
+        saved = pair_differences(matrix, best, other)        # -cost(best) + cost(other)
+        low, high = corrected_interval(saved, n_train, n_test, alpha)
+        if not (np.isfinite(low) and np.isfinite(high)):
+            continue
+        words.append(f"{fixed(saved.mean())} less per row than {other} ({1 - alpha:.0%} "
+                     f"corrected-t interval of the difference {fixed(low)} to {fixed(high)}, "
+                     f"{len(saved)} folds{'' if low > 0 else '; it includes 0'})")
+    if not words:
+        return ""
+    return f" Fold by fold, {best} costs " + "; ".join(words) + "."
+
+
+def identical_pairs(result) -> set:
+    """The pairs ``(model_1, model_2)`` whose primary-metric fold differences are all
+    exactly 0 (on the folds both completed)."""
+    matrix = result.cv.score_matrix(result.cv.primary_metric)
+    found = set()
+    for row in result.comparison.pairwise.to_dict("records"):
+        a, b = row["model_1"], row["model_2"]
+        differences = pair_differences(matrix, a, b)
+        if len(differences) and not np.any(differences):
+            found.add((a, b))
+    return found
+
+
 def verdict_section(result) -> str:
-    """The verdicts first: one sentence in short, the ranking, each pair's verdict in
-    words."""
+    """The verdicts first: the cost result (with costs), one sentence in short, the
+    ranking, each pair's verdict in words (a pair identical on every fold says so)."""
     found = verdicts(result)
+    same = identical_pairs(result)
+    metric = metric_label(result.cv.primary_metric)
+    free = is_threshold_free(result.cv.primary_metric)
     rows = "".join(f'<li><span class="outcome {verdict.outcome}">'
                    f"{text(a)} vs {text(b)}: {OUTCOME_WORDS[verdict.outcome]}</span> "
-                   f"{text(verdict.text)}</li>" for a, b, verdict in found)
-    short = text(in_short(found, result.experiment.comparison.alpha))
+                   f"{text(verdict.text + (identical_words(metric, free) * ((a, b) in same)))}"
+                   "</li>" for a, b, verdict in found)
+    settings = result.experiment.comparison
+    short = text(in_short(found, settings.alpha, settings.correction))
     rows = f'<ul class="verdicts">{rows}</ul>' if rows else ""
-    return f'<p class="short">{short}</p><p>{ranking_sentence(result)}</p>{rows}'
+    cost = cost_headline(result)
+    cost = f'<p class="short">{text(cost)}</p>' if cost else ""
+    return f'{cost}<p class="short">{short}</p><p>{ranking_sentence(result)}</p>{rows}'
+
+
+def identical_words(metric: str, threshold_free: bool = False) -> str:
+    """The sentence for a pair whose fold differences are all exactly 0."""
+    why = (f" (a decision threshold cannot change {metric})" if threshold_free else "")
+    return (f" Every fold difference on {metric} is exactly 0: the two models score the same "
+            f"on every fold, so this verdict says nothing about how else they differ{why}.")
 
 
 def caveats() -> str:

@@ -8,7 +8,7 @@ import pandas as pd
 
 from engine.runs.across.report import across_report
 from engine.foundation.notes import Note
-from engine.evaluation.stats import CORRECTIONS
+from engine.evaluation.stats import CORRECTIONS, snap_ties
 from engine.runs.across import frequentist as freq
 from engine.runs.across.decisions import bayes_decision, bayes_level, minimum_datasets
 from engine.runs.across.signed_rank import signed_rank_posterior
@@ -156,7 +156,7 @@ def compare_across(means: pd.DataFrame, *, metric: str, alpha: float = 0.05,
     matrix[codes] = table["mean"].to_numpy()
     rows, cols, notes = _complete(matrix, datasets, models)
     kept_sets, kept_models = [datasets[r] for r in rows], [models[c] for c in cols]
-    values = matrix[np.ix_(rows, cols)]
+    values = snap_ties(matrix[np.ix_(rows, cols)])         # ties within rounding noise
     ranks = freq.rank_matrix(values)
     all_ranks = np.full(matrix.shape, np.nan)
     all_ranks[np.ix_(rows, cols)] = ranks

@@ -9,13 +9,23 @@
   one prior pseudo-observation at 0: with every difference on one side of the ROPE its
   posterior probability of that side is ``1 - E[w_0^2]``, 0.91 with 2 data sets and 0.95
   with 3, whatever the models are. Never fewer than :data:`MIN_DATASETS`.
-* :func:`bayes_level`: the posterior probability a Bayesian decision needs, adjusted for
+* :func:`bayes_level` (:func:`engine.evaluation.verdict.bayes_level`, the same level as
+  within one data set): the posterior probability a Bayesian decision needs, adjusted for
   the number of pairs decided at once as the frequentist p-values are.
+* :func:`highest_probability`, :func:`fewest_for_level`: the largest posterior
+  probability the Bayesian signed-rank test can give with N data sets, and the fewest data
+  sets with which it can reach a level (a level above it is unreachable, said so).
 * :func:`bayes_decision`: the outcome a pair's posterior probabilities support.
 """
 from __future__ import annotations
 
 import math
+
+from engine.evaluation.verdict import bayes_level
+from engine.runs.across.signed_rank import PRIOR_STRENGTH
+
+__all__ = ["DECISIONS", "MIN_DATASETS", "bayes_decision", "bayes_level", "fewest_for_level",
+           "highest_probability", "minimum_datasets"]
 
 #: the fewest data sets with which a comparison across data sets states any decision
 MIN_DATASETS = 6
@@ -34,16 +44,6 @@ def minimum_datasets(alpha: float) -> int:
     return max(MIN_DATASETS, n)
 
 
-def bayes_level(alpha: float, correction: str, n_pairs: int) -> float:
-    """The posterior probability a Bayesian decision needs: ``1 - alpha`` for one pair or
-    without correction; ``1 - alpha / n_pairs`` (Bonferroni's share of alpha for each
-    pair) with ``"bonferroni"`` or ``"holm"``, so that, as for the p-values, deciding on
-    many pairs at once does not make some decisions likely by the number of looks."""
-    if correction == "none" or n_pairs <= 1:
-        return 1.0 - alpha
-    return 1.0 - alpha / n_pairs
-
-
 def bayes_decision(better: float, equivalent: float, worse: float, level: float,
                    rope: float) -> str:
     """``"model_1"`` (better by more than the ROPE), ``"model_2"``, ``"equivalent"``
@@ -55,3 +55,27 @@ def bayes_decision(better: float, equivalent: float, worse: float, level: float,
     if rope > 0 and math.isfinite(equivalent) and equivalent >= level:
         return "equivalent"
     return "none"
+
+
+def highest_probability(n: int, rope: float, prior: float = PRIOR_STRENGTH) -> float:
+    """The largest posterior probability of one side that the Bayesian signed-rank test
+    (:mod:`engine.runs.across.signed_rank`) can give with ``n`` data sets.
+
+    It is reached when every difference lies beyond twice the ROPE on one side: then
+    every Walsh average but the prior's own ``(z_0 + z_0) / 2 = 0`` is on that side, so the
+    side's probability is ``1 - E[w_0^2]`` (``1 - E[w_0^2] / 2`` with ``rope = 0``,
+    where ``H(0) = 1/2``), and ``E[w_0^2] = s (s + 1) / ((s + n)(s + n + 1))`` for
+    Dirichlet(s, 1, ..., 1) weights: 0.9882 with 7 data sets, 0.9925 with 9 (s = 0.5).
+    """
+    second_moment = prior * (prior + 1.0) / ((prior + n) * (prior + n + 1.0))
+    return 1.0 - (second_moment if rope > 0 else 0.5 * second_moment)
+
+
+def fewest_for_level(level: float, rope: float, prior: float = PRIOR_STRENGTH,
+                     most: int = 100_000) -> int:
+    """The fewest data sets with which :func:`highest_probability` reaches ``level``
+    (``most + 1`` when none up to ``most`` does)."""
+    n = 1
+    while n <= most and highest_probability(n, rope, prior) < level:
+        n += 1
+    return n

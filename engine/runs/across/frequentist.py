@@ -4,6 +4,11 @@ The input of every function is a data sets x models matrix of mean scores, highe
 better, no NaN. Ranks: 1 = best on a data set, ties share the average rank
 (``scipy.stats.rankdata``). The tests are scipy's:
 
+Scores tied within :data:`engine.evaluation.stats.TIE_TOLERANCE` of the data set's scale
+are first made equal (:func:`engine.evaluation.stats.snap_ties`, done by
+:func:`engine.runs.across.compare_across` on the matrix every test reads), so no rank,
+Friedman statistic or Wilcoxon difference is decided by rounding noise in a mean.
+
 * Friedman: ``scipy.stats.friedmanchisquare`` (chi-square with scipy's correction for
   ties; without ties it is Demšar's ``12N / (k(k+1)) (sum R_j^2 - k(k+1)^2 / 4)``), and
   Iman and Davenport's ``F = (N-1) chi2 / (N(k-1) - chi2)`` with ``(k-1, (k-1)(N-1))``

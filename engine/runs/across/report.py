@@ -8,12 +8,16 @@ import numpy as np
 
 from engine.input.csv_values import visible
 from engine.evaluation.verdict import metric_label
+from engine.runs.across.decisions import fewest_for_level, highest_probability
 
 
 def number(value) -> str:
-    """Three significant digits (``0.831``, ``2.00``, ``12.3``), whole numbers from 1000."""
+    """Three significant digits (``0.831``, ``2.00``, ``12.3``), whole numbers from 1000,
+    ``0`` for zero."""
     if value is None or not np.isfinite(value):
         return "n/a" if value is None or np.isnan(value) else ("∞" if value > 0 else "-∞")
+    if value == 0:
+        return "0"
     if abs(value) >= 1000:
         return f"{value:,.0f}"
     return f"{value:#.3g}".rstrip(".")
@@ -284,6 +288,7 @@ def _signed_rank(result) -> str:
                 "(1 − alpha)" + (f"; each of the {n_pairs} pairs is read on its own, without "
                                  "adjustment for deciding on several pairs (correction: none)"
                                  if n_pairs > 1 else "") + ".")
+    rule += reach_words(result, int(result.friedman.iloc[0]["n_datasets"]))
     return ("## How probable is each outcome? (Bayesian signed-rank test)\n\n"
             "The Bayesian signed-rank test (Benavoli, Corani, Demšar and Zaffalon 2017) gives, "
             "from the differences on these data sets, the posterior probability that one model's "
@@ -294,6 +299,19 @@ def _signed_rank(result) -> str:
             "one; that share is in signed_rank.csv as share_most_probable_*, and it is not "
             "the probability of the region: it is near 1 whenever the region is merely the "
             f"likeliest.) {rule}\n\n" + "\n".join(lines))
+
+
+def reach_words(result, n: int) -> str:
+    """Whether the Bayesian signed-rank test can reach its level with ``n`` data sets:
+    ``''`` when it can, else the fewest data sets it needs and the most it can give."""
+    if not result.decides or highest_probability(n, result.rope) >= result.bayes_level:
+        return ""
+    need = fewest_for_level(result.bayes_level, result.rope)
+    return (f" No result can reach {result.bayes_level:.4g} with fewer than {need} data sets: "
+            f"with {_count(n, 'data set')} the highest probability this test can give is "
+            f"{highest_probability(n, result.rope):.4f} (every difference beyond twice the "
+            "ROPE on one side), so no pair is decided by it here; only the Wilcoxon tests "
+            "can decide.")
 
 
 def decision_words(row, result, wilcoxon, nemenyi) -> str:
@@ -356,16 +374,27 @@ def _how_to_read(result, tests: bool) -> str:
     if not tests:
         return text + (" With fewer than two models or two data sets there is nothing to "
                        "test: compare more models on more data sets.")
+    if int(result.friedman.iloc[0]["n_models"]) >= 3:
+        text += (" The Friedman test first asks whether the models differ at all; only if it "
+                 "rejects is the Nemenyi test read to say which pairs differ, using the "
+                 "critical difference: models whose mean ranks are closer than that cannot "
+                 "be told apart with these data sets.")
+    else:
+        text += (" With two models the Wilcoxon and Bayesian signed-rank tests compare them "
+                 "directly (the Friedman and Nemenyi tests, for three or more models, are not "
+                 "run).")
+    n = int(result.friedman.iloc[0]["n_datasets"])
+    bayes_need = max(result.min_datasets, fewest_for_level(result.bayes_level, result.rope))
     return text + (
-        " The Friedman test first asks whether the models differ at all; only if it rejects "
-        "is the Nemenyi test read to say which pairs differ, using the critical difference: models "
-        "whose mean ranks are closer than that cannot be told apart with these data sets. A "
-        "p-value is the chance of seeing differences at least this large if the models "
+        " A p-value is the chance of seeing differences at least this large if the models "
         f"were in truth equally good; below {result.alpha:g} we call the difference "
         "significant. A non-significant result does not show that models are equal, only "
         "that these data sets cannot tell them apart; more data sets help. The Bayesian "
         "probabilities say how probable it is, given these data sets, that a model is ahead "
         f"by a margin that matters (more than {result.rope:g}), or practically equivalent. "
-        f"Nothing is decided with fewer than {result.min_datasets} data sets. All these "
-        "statements are about data sets like the ones compared: they do not promise the "
-        "same ranking on a new kind of data.")
+        f"Nothing is decided with fewer than {result.min_datasets} data sets"
+        + (f"; a Bayesian decision at {result.bayes_level:.4g} needs at least {bayes_need} "
+           f"(there {'is' if n == 1 else 'are'} {n})"
+           if bayes_need > result.min_datasets else "")
+        + ". All these statements are about data sets like the ones compared: they do not "
+        "promise the same ranking on a new kind of data.")

@@ -1,8 +1,11 @@
 """How a held-out score compares with the cross-validated estimate, in plain words.
 
-The sentence is as strong as the numbers: intervals that overlap show no difference
-(which is not the same as showing the two are equal); intervals apart say which side the
-test set fell on. One test set is one draw of rows, so either way the sentence says so.
+The sentence is as strong as the numbers: intervals apart say which side the test set
+fell on; intervals that overlap are not a test of the difference (two 95% intervals can
+overlap while the difference is clear), so the sentence gives the difference and an
+approximate interval of it (the two half-widths combined as independent errors,
+``sqrt(h_test^2 + h_cv^2)``: the test rows are not the training rows). One test set is one
+draw of rows, so either way the sentence says so.
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from engine.evaluation.interval_bounds import metric_range
-from engine.evaluation.verdict import metric_label
+from engine.evaluation.verdict import fixed, metric_label
 
 
 def with_cv_estimates(table: pd.DataFrame, summary=None, positive=None) -> pd.DataFrame:
@@ -34,7 +37,7 @@ def with_cv_estimates(table: pd.DataFrame, summary=None, positive=None) -> pd.Da
 
 
 def _number(value) -> str:
-    return f"{value:.3f}"
+    return fixed(value)
 
 
 def _interval(low, high) -> str:
@@ -82,5 +85,17 @@ def comparison_sentence(row, positive=None) -> str:
     if row.ci_low > row.cv_ci_high:
         return (f"{row.model}: {held} is above the {cv}, and the intervals do not overlap: "
                 f"the test rows may be easier than the training rows; {draw}.")
-    return (f"{row.model}: {held} and the {cv} have overlapping intervals: this test set "
-            f"shows no difference, which does not make them equal; {draw}.")
+    return f"{row.model}: {held} and the {cv} have overlapping intervals; " + _overlap_words(row)
+
+
+def _overlap_words(row) -> str:
+    """The difference of two overlapping estimates with its approximate interval."""
+    difference = row.score - row.cv_mean
+    half = math.hypot((row.ci_high - row.ci_low) / 2, (row.cv_ci_high - row.cv_ci_low) / 2)
+    reading = ("so this test set does differ from the estimate" if abs(difference) > half
+               else "so this test set shows no clear difference, which does not make them "
+                    "equal")
+    return ("overlap is not a test of the difference: the difference is "
+            f"{fixed(difference, signed=True)}, "
+            f"about ±{fixed(half)} with the two half-widths combined as independent errors, "
+            f"{reading}; one test set is one draw of rows.")
