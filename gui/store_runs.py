@@ -215,15 +215,26 @@ def kept_fits(run) -> int:
     return min(run.reused + run.computed, run.fits)
 
 
+#: A run's recorded status (engine.runs.store.STATUSES) as the runs list says it; a run
+#: recorded as still running never said it ended (stopped by its window, or killed).
+STATUS_WORDS = {"running": "stopped", "cancelled": "cancelled", "failed": "failed"}
+
+
 def status_text(run) -> str:
-    """``complete``, ``stopped after 465 of 1,200 fits``, or for a stopped run whose fits
-    are all in the store now (kept before it stopped, or computed by a later run)
-    ``stopped; all 1,200 fits kept``."""
-    if run.complete:
-        return "complete"
-    if run.fits and kept_fits(run) >= run.fits:
-        return f"stopped; all {run.fits:,} fits kept"
-    return f"stopped after {kept_fits(run):,} of {run.fits:,} fits"
+    """What happened to a stored run, as recorded when it happened: ``complete``,
+    ``cancelled after 177 of 500 fits``, ``stopped after 177 of 500 fits`` (it never said
+    it ended: stopped by its window, or killed), ``failed after ...``, each with
+    ``; resumed from run 12`` for a run that took up an unfinished one.  A run of a store
+    made before statuses were recorded says what the store holds now:
+    ``stopped; 465 of 1,200 fits in the store now``."""
+    resumed = getattr(run, "resumed_from", None)
+    after = f"; resumed from run {resumed}" if resumed else ""
+    status = getattr(run, "status", None)
+    if run.complete or status == "completed":
+        return "complete" + after
+    if status in STATUS_WORDS and run.kept is not None:
+        return f"{STATUS_WORDS[status]} after {run.kept:,} of {run.fits:,} fits{after}"
+    return f"stopped; {kept_fits(run):,} of {run.fits:,} fits in the store now{after}"
 
 
 def runs_frame(runs) -> pd.DataFrame:

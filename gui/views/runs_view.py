@@ -1,7 +1,9 @@
 """Earlier runs: the runs kept in the experiment's result store, newest first.
 
 Each row is one data set's run: when it started, the data, the models, the metric compared
-on, complete or "stopped after N of M fits", and how many fits it found in the store. A
+on, its status as recorded when it happened ("complete", "cancelled after N of M fits",
+"complete; resumed from run X": :func:`gui.store_runs.status_text`), and how many fits it
+found in the store. A
 complete run's results open again without any fit (:func:`gui.store_runs.open_results`,
 on a worker thread: the fits are read back, ALOOCV and calibration computed again); a
 stopped one resumes. The store is read on a worker thread, never on the GUI thread.
