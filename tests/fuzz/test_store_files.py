@@ -401,3 +401,18 @@ def test_a_hard_linked_store_in_the_folder_is_never_written_through(tmp_path, ex
     done = headless(exp, "--out", out)
     one_error_line(done, f"the result store's file {out / which} has 1 other name(s)")
     assert digest(outside) == before
+
+
+@pytest.mark.slow
+def test_a_bomb_store_beside_a_received_experiment_is_bounded_too(tmp_path, exp):
+    """Issue 36: the store beside an experiment is used without ``--store``; it is
+    checked and read as any store is, so its bomb is refused before it is built."""
+    store = stored_run(tmp_path, exp)
+    edit(store, (BOMBS["text-items"][0],))
+    beside = tmp_path / "exp.store.sqlite"                  # engine.runs.store.store_beside
+    os.replace(store, beside)
+    before = digest(beside)
+    code, peak, err = peak_of_run(exp, "--out", tmp_path / "out")
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert f"the result store {beside} is damaged" in err and "1024 bytes" in err
+    assert peak < 600 * 1024 ** 2 and digest(beside) == before
