@@ -97,16 +97,21 @@ def last_run_id(path: str) -> int:
 
 
 def read_store(path: str, setup: Optional[dict] = None, datasets=(),
-               fingerprints: Optional[dict] = None) -> StoreSnapshot:
+               fingerprints: Optional[dict] = None,
+               cancelled_after: Optional[int] = None) -> StoreSnapshot:
     """Every run of the store at ``path`` and, when ``setup`` (the window's experiment
     JSON) and its ``datasets`` are given, the resume offer. A missing file is not created.
     ``fingerprints`` caches the data fingerprints (by ``id`` of the data set). A file
-    without content yet (a run is making it) holds no run: it is not opened."""
+    without content yet (a run is making it) holds no run: it is not opened.
+    ``cancelled_after``: the last run's id before a Run the window cancelled; its runs
+    are first recorded as cancelled (``ResultStore.mark_cancelled``)."""
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         return StoreSnapshot(path)
     offer = stored = None
     fingerprints = {} if fingerprints is None else fingerprints
     with open_store(path) as store:
+        if cancelled_after is not None:
+            store.mark_cancelled(cancelled_after)
         runs = tuple(store.runs())
         if setup is not None and datasets and runs:
             offer = resume_offer(runs, current_runs(setup, datasets, fingerprints),

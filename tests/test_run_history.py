@@ -8,7 +8,7 @@ import pytest
 
 from engine.runs.analysis import run_experiment
 from engine.runs.store import _SCHEMAS, APPLICATION, APPLICATION_ID, FORMAT, ResultStore
-from gui.store_runs import runs_frame, status_text
+from gui.store_runs import read_store, runs_frame, status_text
 from tests.helpers import run_with_store as run
 from tests.helpers import store_experiment as experiment
 
@@ -83,6 +83,26 @@ def test_a_run_never_ended_says_stopped_at_its_last_commit(tmp_path):
     assert status_text(only) == f"stopped after {kept} of {N_FITS} fits"
     store._db.close()                                         # the process is gone
     store._db = None
+
+
+def test_the_window_records_the_runs_its_cancel_ended(tmp_path):
+    """The window's Cancel ends the run's process at once: the window then records the
+    runs begun after the last one it knew, still running, as cancelled (only those)."""
+    path = str(tmp_path / "store.sqlite")
+    run(experiment(n_repeats=1), ResultStore(path))            # run 1: complete
+    store = ResultStore(path, commit_seconds=0)
+    job = run_experiment(experiment(), store=store)             # run 2: its process ends
+    for _ in job:
+        if store.computed >= 4:
+            break
+    store._db.close()
+    store._db = None
+    snapshot = read_store(path, cancelled_after=1)
+    assert [status_text(r) for r in snapshot.runs] == [
+        "complete", f"cancelled after {store.reused + store.computed} of {N_FITS} fits"]
+    assert store.reused == 6                                    # run 1's fits, found
+    with ResultStore(path) as again:
+        assert again.mark_cancelled(0) == 0                     # nothing running is left
 
 
 def format_one_store(path, extra_sql=""):

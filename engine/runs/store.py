@@ -546,6 +546,17 @@ class ResultStore:
         if self._run == run:
             self._run = None
 
+    def mark_cancelled(self, after: int) -> int:
+        """Record as ``cancelled`` the runs still recorded as running of the first batch
+        begun after run ``after``: a window's run whose process its Cancel ended at
+        once (it could not record that itself).  Returns how many were marked."""
+        with self._transaction() as db:
+            return db.execute(
+                "UPDATE run_status SET status = 'cancelled', changed = ? WHERE status = "
+                "'running' AND run IN (SELECT id FROM runs WHERE id > ? AND batch = "
+                "(SELECT batch FROM runs WHERE id > ? ORDER BY id LIMIT 1))",
+                (_now(), int(after), int(after))).rowcount
+
     def runs(self) -> list:
         """Every run recorded, oldest first, as :class:`StoredRun` (without ``keys``)."""
         return [self._stored_run(row) for row in self._query(

@@ -50,6 +50,9 @@ class RunsView(QWidget):
         self._read_job, self._open_job = JobSlot(), JobSlot()
         self._again = False
         self._fingerprints: dict = {}
+        #: The last run's id before a Run the window cancelled, until the next read
+        #: records its runs as cancelled.
+        self.cancelled_after: Optional[int] = None
         self.table = TablePanel("Runs kept in the result store", "runs.csv", self,
                                 key_column="Run", digits=None)
         self.table.view.setSelectionMode(self.table.view.SelectionMode.SingleSelection)
@@ -91,8 +94,8 @@ class RunsView(QWidget):
             self._again = True
             return
         path, setup, datasets = self.store_path(), self._setup(), list(self.state.datasets)
-        fingerprints = self._fingerprints
-        job = Job(lambda: store_runs.read_store(path, setup, datasets, fingerprints),
+        fingerprints, after, self.cancelled_after = self._fingerprints, self.cancelled_after, None
+        job = Job(lambda: store_runs.read_store(path, setup, datasets, fingerprints, after),
                   name="store-read")
         job.succeeded.connect(self._on_read)
         job.failed_with.connect(lambda _message, error: self._on_read_failed(path, error))
