@@ -5,7 +5,9 @@ key (:func:`engine.runs.fingerprint.fit_keys`): a run looks every fit up first, 
 missing ones and commits them as they finish (fits faster than :data:`COMMIT_SECONDS` in
 groups), so an interrupted run loses at most the fits in flight (a killed one also those of
 the last quarter second), adding a model or a repeat computes only the new fits and renaming a model
-computes nothing. The ``runs`` table records every run (:class:`StoredRun`);
+computes nothing. The ``runs`` table records every run (:class:`StoredRun`), the
+``run_status`` table its status as it happens (running with the fits kept at each commit,
+then completed, cancelled or failed, and the unfinished run it resumed);
 :func:`load_run` rebuilds a run's results from the store without refitting.
 
 The file
