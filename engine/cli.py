@@ -453,8 +453,8 @@ def _drop_if_empty(store, created: list) -> None:
     from engine.output.result_folder import remove_created
 
     if store.created and store.computed == 0:
-        for suffix in ("", "-wal", "-shm"):
-            with contextlib.suppress(OSError):
+        for suffix in ("-wal", "-shm", "-journal", ""):     # the store last: no side
+            with contextlib.suppress(OSError):              # file is left without it
                 os.unlink(store.path + suffix)
         remove_created(created)
 

@@ -97,16 +97,21 @@ def last_run_id(path: str) -> int:
 
 
 def read_store(path: str, setup: Optional[dict] = None, datasets=(),
-               fingerprints: Optional[dict] = None) -> StoreSnapshot:
+               fingerprints: Optional[dict] = None,
+               cancelled_after: Optional[int] = None) -> StoreSnapshot:
     """Every run of the store at ``path`` and, when ``setup`` (the window's experiment
     JSON) and its ``datasets`` are given, the resume offer. A missing file is not created.
     ``fingerprints`` caches the data fingerprints (by ``id`` of the data set). A file
-    without content yet (a run is making it) holds no run: it is not opened."""
+    without content yet (a run is making it) holds no run: it is not opened.
+    ``cancelled_after``: the last run's id before a Run the window cancelled; its runs
+    are first recorded as cancelled (``ResultStore.mark_cancelled``)."""
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         return StoreSnapshot(path)
     offer = stored = None
     fingerprints = {} if fingerprints is None else fingerprints
     with open_store(path) as store:
+        if cancelled_after is not None:
+            store.mark_cancelled(cancelled_after)
         runs = tuple(store.runs())
         if setup is not None and datasets and runs:
             offer = resume_offer(runs, current_runs(setup, datasets, fingerprints),
@@ -215,15 +220,26 @@ def kept_fits(run) -> int:
     return min(run.reused + run.computed, run.fits)
 
 
+#: A run's recorded status (engine.runs.store.STATUSES) as the runs list says it; a run
+#: recorded as still running never said it ended (stopped by its window, or killed).
+STATUS_WORDS = {"running": "stopped", "cancelled": "cancelled", "failed": "failed"}
+
+
 def status_text(run) -> str:
-    """``complete``, ``stopped after 465 of 1,200 fits``, or for a stopped run whose fits
-    are all in the store now (kept before it stopped, or computed by a later run)
-    ``stopped; all 1,200 fits kept``."""
-    if run.complete:
-        return "complete"
-    if run.fits and kept_fits(run) >= run.fits:
-        return f"stopped; all {run.fits:,} fits kept"
-    return f"stopped after {kept_fits(run):,} of {run.fits:,} fits"
+    """What happened to a stored run, as recorded when it happened: ``complete``,
+    ``cancelled after 177 of 500 fits``, ``stopped after 177 of 500 fits`` (it never said
+    it ended: stopped by its window, or killed), ``failed after ...``, each with
+    ``; resumed from run 12`` for a run that took up an unfinished one.  A run of a store
+    made before statuses were recorded says what the store holds now:
+    ``stopped; 465 of 1,200 fits in the store now``."""
+    resumed = getattr(run, "resumed_from", None)
+    after = f"; resumed from run {resumed}" if resumed else ""
+    status = getattr(run, "status", None)
+    if run.complete or status == "completed":
+        return "complete" + after
+    if status in STATUS_WORDS and run.kept is not None:
+        return f"{STATUS_WORDS[status]} after {run.kept:,} of {run.fits:,} fits{after}"
+    return f"stopped; {kept_fits(run):,} of {run.fits:,} fits in the store now{after}"
 
 
 def runs_frame(runs) -> pd.DataFrame:

@@ -225,7 +225,9 @@ def test_leftovers_of_killed_runs_are_cleaned_and_a_committed_set_completed(tmp_
         {"tables": ["pairwise.csv", "summary.csv"], "removed": ["failures.csv"],
          "run": "c", "written_by": "honest-eval"}))
     table("c").to_csv(tmp_path / "summary.csv", index=False)   # already moved
-    os.unlink(tmp_path / "run.json")
+    (tmp_path / "run.json").write_text(json.dumps(                # the transition manifest
+        {"tables": ["failures.csv", "pairwise.csv", "summary.csv"], "removed": [],
+         "rolling_forward": committed.name, "written_by": "honest-eval"}))
     recover_folder(str(tmp_path))
     assert sorted(os.listdir(tmp_path)) == ["pairwise.csv", "run.json", "summary.csv"]
     assert assert_consistent(str(tmp_path)) == "c"
@@ -292,11 +294,10 @@ def test_a_crash_at_any_rename_leaves_one_set_or_a_recoverable_commit(tmp_path, 
 
 
 def consistent_or_in_transition(folder):
-    """The run the folder holds, or "transition" (no run.json while a committed staging
-    folder waits to be rolled forward)."""
-    if read_manifest(folder) is None and any(
-            os.path.exists(os.path.join(folder, n, "run.json"))
-            for n in os.listdir(folder) if n.startswith(STAGING_PREFIX)):
+    """The run the folder holds, or "transition" (a transition manifest while the
+    committed staging folder it names waits to be rolled forward)."""
+    rolling = (read_manifest(folder) or {}).get("rolling_forward")
+    if rolling and os.path.exists(os.path.join(folder, rolling, "run.json")):
         return "transition"
     return assert_consistent(folder)
 

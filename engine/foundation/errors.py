@@ -36,6 +36,11 @@ CODES = {
                   "does not write through [path, link]",
     "store_unusable": "the result store cannot be opened or written for another reason "
                       "(its folder is missing or read-only ...) [path, detail]",
+    "store_hard_link": "the result folder's store or one of its side files has another "
+                       "name elsewhere (a hard link): writing it would change that file "
+                       "[path, link]",
+    "store_side_files": "SQLite's side files of the result store are there without the "
+                        "store (SQLite would take them for its own) [path, side]",
     "store_no_run": "the result store has no run of that id [path, run_id]",
     "store_data_changed": "the data of a stored run changed since it ran [path, run_id]",
     # ---- grouped folds (engine.input.groups)

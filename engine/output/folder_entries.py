@@ -15,7 +15,8 @@ removed:
   (:func:`classify_staging`); a temporary file only when its name is
   ``.honest-eval-tmp-`` and eight letters or digits (and a short extension);
 * a folder without a valid ``run.json`` of the app that holds other entries (besides the
-  app's staging and temporary entries and ``store.sqlite`` with SQLite's side files) is
+  app's staging and temporary entries, ``store.sqlite`` and, beside it only, SQLite's side
+  files) is
   not the app's: writing there is refused, naming those entries
   (:func:`folder_refusal`, :class:`FolderRefused`); a folder with the app's ``run.json``
   is written when none of the names to write is held by an entry its ``run.json`` does
@@ -68,6 +69,8 @@ MARKER_TEXT = ("honest-eval: a result set being written into the folder above; a
 #: side files beside it.
 STORE_FILES = frozenset({"store.sqlite", "store.sqlite-wal", "store.sqlite-shm",
                          "store.sqlite-journal"})
+#: SQLite's side files' suffixes (``engine.runs.store``).
+SIDE_SUFFIXES = ("-wal", "-shm", "-journal")
 #: The largest ``run.json`` read (the experiment itself may hold 20 MB).
 MAX_MANIFEST_BYTES = 64 * 1024 ** 2
 _LISTED = 6                                      # names shown in a refusal
@@ -208,15 +211,25 @@ def read_manifest_file(path: str) -> tuple:
     return (None, problem) if problem else (data, None)
 
 
-def _always_ours(entry: os.DirEntry) -> bool:
+def _always_ours(entry: os.DirEntry, files: set) -> bool:
     """Entries the app may leave in any result folder: staging folders and temporary
-    files of its names, the result store and SQLite's side files (regular files)."""
+    files of its names, the result store and, beside it, SQLite's side files (regular
+    files; ``files``: the names of the folder's regular files)."""
     name = entry.name
     if is_staging_name(name):
         return entry.is_dir(follow_symlinks=False)
     if is_temporary_name(name) or name in STORE_FILES:
-        return entry.is_file(follow_symlinks=False)
+        return name in files and _beside_store(name, files)
     return False
+
+
+def _beside_store(name: str, files) -> bool:
+    """False for SQLite's side file (``-wal``, ``-shm``, ``-journal``) of a store that is
+    not in ``files``: a side file is the app's only beside its store."""
+    for suffix in SIDE_SUFFIXES:
+        if name.endswith(suffix):
+            return name[:-len(suffix)] in files
+    return True
 
 
 def folder_refusal(folder: str, names=WRITABLE, own=()) -> Optional[FolderRefused]:
@@ -239,8 +252,9 @@ def folder_refusal(folder: str, names=WRITABLE, own=()) -> Optional[FolderRefuse
         entries = list(found)
     if manifest is None:
         own = set(own)
-        foreign = [e.name for e in entries if not _always_ours(e) and not (
-            e.name in own and e.is_file(follow_symlinks=False))]
+        files = {e.name for e in entries if e.is_file(follow_symlinks=False)}
+        foreign = [e.name for e in entries if not _always_ours(e, files) and not (
+            e.name in own and e.name in files and _beside_store(e.name, files))]
         return FolderRefused(folder, foreign, "foreign_folder", problem) if foreign else None
     listed, wanted = set(manifest["tables"]), set(names)
     unlisted = [e.name for e in entries if e.name in wanted

@@ -22,27 +22,36 @@ How, and what is guaranteed
    touched yet.
 2. The staging folder's ``run.json`` is written (atomically) last.  This is the commit
    point: it lists the new tables and the previous tables to remove.
-3. Roll forward: the folder's old ``run.json`` is removed, the new files are renamed
-   into place, the previous run's other tables are removed, and the new ``run.json`` is
-   renamed into place last; the staging folder is deleted.  Every step can be repeated.
+3. Roll forward: the folder's ``run.json`` is replaced (atomically) by a *transition*
+   manifest (``"rolling_forward"``: the staging folder's name; ``tables``: the previous
+   and the new tables), the new files are renamed into place, the previous run's other
+   tables are removed, and the new ``run.json`` replaces the transition manifest last;
+   the staging folder is deleted.  Every step can be repeated.
 
 Stopped before the commit point (error, Ctrl-C, kill, power loss), the folder still holds
 the previous run's complete set untouched, plus a staging folder that the next write
 deletes.  Stopped by an exception after it, the writer finishes step 3 before passing the
-exception on.  Killed during step 3 (a window of a few renames), the folder holds no
-``run.json`` and a committed staging folder: :func:`recover_folder`, which every write
-runs first, then completes the new set (only while the folder has no ``run.json``; a
-committed staging folder beside a valid ``run.json`` is stale and deleted).  So, once
-recovered, the folder holds exactly one complete set: every table its ``run.json`` lists,
-from that run, and no other result table of the app.  (A reader racing a live writer can
-still read tables of two runs: read ``run.json`` before and after the tables and compare.)
+exception on.  Killed during step 3 (a window of a few renames), the folder holds a
+transition manifest and a committed staging folder: :func:`recover_folder`, which every
+write runs first, then completes the new set.  So, once recovered, the folder holds
+exactly one complete set: every table its ``run.json`` lists, from that run, and no other
+result table of the app.  (A reader racing a live writer can still read tables of two
+runs: read ``run.json`` before and after the tables and compare; a transition manifest
+says the set is being replaced.)
+
+Recovery never makes a folder the app's: it runs only after the folder passed the
+ownership check (:func:`engine.output.folder_entries.folder_refusal`: a folder without
+the app's ``run.json`` holding anything else is refused before anything in it is touched),
+and a committed staging folder is rolled forward only beside the transition manifest that
+names it, and only over names that manifest lists (or that are absent).  A committed
+staging folder beside a plain ``run.json`` of the app is stale (killed before step 3) and
+deleted; one in a folder without the app's ``run.json`` is left alone and reported.
 
 A staging folder or temporary file that is not exactly the app's (another name, no
 marker, a manifest listing a path or a name the app never writes, entries the app never
-writes) is left alone and reported (note ``result_folder_leftover``).  A staging folder
-exactly like the app's, manifest and marker included, cannot be told from one: rolled
-forward, it can still only replace or remove files of the app's table names inside the
-folder, never a path outside it.  The commit and roll forward of writers in one folder are
+writes) is left alone and reported (note ``result_folder_leftover``).  Nothing is ever
+written through a link: files are renamed into place, which replaces a link or a hard
+link, never its target.  The commit and roll forward of writers in one folder are
 serialised by advisory locks (``flock``) on Linux and macOS, which also tell a live
 writer's staging folders and temporary files from those of killed runs.  Windows has no
 such locks: there, writing into one folder from two processes at once is not supported,
@@ -65,7 +74,7 @@ from engine.output.folder_entries import (KNOWN_TABLES, MANIFEST, MARKER_TEXT, N
                                           STAGING_MARKER, STAGING_PREFIX, WRITABLE, WRITTEN_BY,
                                           FolderRefused, classify_staging, folder_refusal,
                                           is_staging_name, is_temporary_name, is_writable,
-                                          leftover_note, read_manifest_file)
+                                          leftover_note, read_manifest_file, shown_name)
 from engine.output.tables import (TEMPORARY_PREFIX, fsync_folder, try_lock, visible, write_bytes,
                                   write_csv, write_text)
 
@@ -77,6 +86,9 @@ _INDEXED = ("correlation.csv",)
 #: A new folder inside a refused one (the app's Export offers it): this name, then
 #: ``-2``, ``-3`` ...
 SUBFOLDER = "honest-eval-results"
+#: The key of a transition manifest (step 3 of the module's protocol): the staging
+#: folder being rolled forward.
+ROLLING = "rolling_forward"
 
 
 def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
@@ -207,6 +219,7 @@ def prepare_result_folder(folder: str, names=WRITABLE, own=()) -> list:
     notes = []
     if os.path.isdir(folder):
         with _folder_lock(folder):
+            _refuse_if_not_ours(folder, names, own)        # before anything is touched
             notes = _recover(folder)
     _refuse_if_not_ours(folder, names, own)
     return notes
@@ -215,11 +228,14 @@ def prepare_result_folder(folder: str, names=WRITABLE, own=()) -> list:
 def recover_folder(folder: str) -> list:
     """Finish or undo what killed writers left in ``folder``.
 
-    A staging folder of this app holding a valid ``run.json`` is rolled forward (its run
-    becomes the folder's set) when the folder has no ``run.json``, and deleted when it
-    has a valid one (the previous set is complete); any other staging folder and
-    temporary file of this app not owned by a live writer is deleted.  Entries that look
-    like the app's but are not exactly its own are left alone.
+    Nothing is done in a folder that is not the app's (without its ``run.json``, holding
+    other entries).  A staging folder of this app holding a valid ``run.json`` is rolled
+    forward (its run becomes the folder's set) when the folder's ``run.json`` is the
+    transition manifest naming it and lists every name it would replace or remove; it is
+    deleted beside a plain ``run.json`` of the app (the previous set is complete) and left
+    alone in a folder without one.  Any other staging folder and temporary file of this
+    app not owned by a live writer is deleted.  Entries that look like the app's but are
+    not exactly its own are left alone.
 
     Returns
     -------
@@ -230,6 +246,9 @@ def recover_folder(folder: str) -> list:
     if not os.path.isdir(folder):
         return []
     with _folder_lock(folder):
+        refusal = folder_refusal(folder, ())
+        if refusal is not None:                 # not the app's folder: nothing touched
+            return []
         return _recover(folder)
 
 
@@ -327,13 +346,20 @@ def _to_remove(folder: str, previous: Optional[dict], names: list) -> list:
 
 def roll_forward(folder: str, staging: str) -> None:
     """Move a committed staging folder's set into ``folder``: step 3 of the module's
-    protocol.  ``staging`` must hold a valid ``run.json`` of this app (a ``ValueError``
-    otherwise, nothing touched); repeatable after an interruption.  The caller holds the
-    folder's lock."""
+    protocol.  ``staging`` must hold a valid ``run.json`` of this app, and every name it
+    replaces (still in ``staging``) or removes must be absent from ``folder`` or listed by
+    the folder's ``run.json`` (a ``ValueError`` otherwise, nothing touched); repeatable
+    after an interruption.  The caller holds the folder's lock."""
     record, problem = read_manifest_file(os.path.join(staging, MANIFEST))
     if record is None:
         raise ValueError(f"{staging}: its run.json cannot be used ({problem})")
-    _unlink(os.path.join(folder, MANIFEST))
+    listed = (read_manifest(folder) or {}).get("tables", [])
+    problem = _unlisted_target(folder, staging, record, listed)
+    if problem:
+        raise ValueError(f"{staging}: {problem}")
+    _write_json(os.path.join(folder, MANIFEST), {
+        "written_by": WRITTEN_BY, "tables": sorted(set(listed) | set(record["tables"])),
+        "removed": [], ROLLING: os.path.basename(staging)})
     for name in record["tables"]:                  # WRITABLE names only: plain file names
         source = os.path.join(staging, name)
         if os.path.lexists(source):
@@ -347,6 +373,21 @@ def roll_forward(folder: str, staging: str) -> None:
     _remove_staging(staging)
 
 
+def _unlisted_target(folder: str, staging: str, record: dict, listed) -> Optional[str]:
+    """Why rolling ``record`` (a staging folder's manifest) forward would replace or
+    remove an entry of ``folder`` that its ``run.json`` (``listed``) does not list, or
+    None."""
+    listed = set(listed)
+    moved = [n for n in record["tables"] if os.path.lexists(os.path.join(staging, n))]
+    gone = [n for n in record.get("removed", []) if n not in record["tables"]]
+    for name in (*moved, *gone):
+        target = os.path.join(folder, name)
+        if os.path.lexists(target) and (name not in listed or os.path.isdir(target)):
+            return (f"it would replace or remove {shown_name(name)}, which the folder's "
+                    "run.json does not list")
+    return None
+
+
 def _remove_staging(path: str) -> None:
     """Delete a staging folder of the app: its entries of the app's names, then the
     folder (left when anything else is in it)."""
@@ -358,11 +399,11 @@ def _remove_staging(path: str) -> None:
 
 
 def _recover(folder: str, own: str = "") -> list:
-    """:func:`recover_folder`'s work; the caller holds the folder's lock.  ``own`` is the
-    caller's staging folder (left alone).  Returns the notes of entries left alone."""
+    """:func:`recover_folder`'s work; the caller holds the folder's lock and checked that
+    the folder is the app's.  ``own`` is the caller's staging folder (left alone).
+    Returns the notes of entries left alone."""
     committed, notes = [], []
-    has_manifest = os.path.lexists(os.path.join(folder, MANIFEST))
-    valid_manifest = read_manifest(folder) is not None
+    manifest = read_manifest(folder)
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         if entry.path == own:
             continue
@@ -371,16 +412,12 @@ def _recover(folder: str, own: str = "") -> list:
             if fd is not None and not try_lock(fd):
                 _close(fd)                                  # a live writer's
                 continue
-            found = classify_staging(entry.path)
-            if found.state == "committed" and not has_manifest:
-                committed.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path,
-                                  fd))
+            problem = _staging_problem(folder, classify_staging(entry.path), manifest)
+            if problem == "roll forward":
+                committed.append((entry.path, fd))
                 continue
-            if found.state == "committed" and not valid_manifest:
-                notes.append(leftover_note(folder, entry.name, "a committed result set, "
-                                           "but the folder's run.json is not this app's"))
-            elif found.state == "foreign":
-                notes.append(leftover_note(folder, entry.name, found.problem))
+            if problem:
+                notes.append(leftover_note(folder, entry.name, problem))
             else:                        # empty, uncommitted, or stale beside a valid set
                 _remove_staging(entry.path)
             _close(fd)
@@ -390,12 +427,28 @@ def _recover(folder: str, own: str = "") -> list:
               and os.path.lexists(os.path.join(entry.path, MANIFEST))):
             notes.append(leftover_note(folder, entry.name, "not a staging folder of this "
                                        "app (an earlier version's, or someone else's)"))
-    for _, path, fd in sorted(committed, key=lambda item: item[:2]):
+    for path, fd in committed:                     # at most one: the transition's
         try:
             roll_forward(folder, path)
         finally:
             _close(fd)
     return notes
+
+
+def _staging_problem(folder: str, found, manifest: Optional[dict]) -> Optional[str]:
+    """What to do with a staging folder of the app's name found in ``folder`` (whose valid
+    ``run.json`` is ``manifest``, or None): ``"roll forward"``, None (delete it) or why it
+    is left alone."""
+    if found.state == "foreign":
+        return found.problem
+    if found.state != "committed":
+        return None
+    if manifest is None:
+        return "a committed result set, but the folder has no run.json of this app"
+    if manifest.get(ROLLING) != os.path.basename(found.path):
+        return None                                  # stale: killed before step 3
+    return _unlisted_target(folder, found.path, found.record, manifest["tables"]) \
+        or "roll forward"
 
 
 def _remove_unlocked(path: str) -> None:

@@ -1,6 +1,7 @@
 """Result tables as CSV: safe, well-formed cells, full precision, atomic writes.
 
-Every text cell, column name and index label goes through :func:`safe_cell`: control
+Every text cell, column name and index label (each level of a two-level index too) goes
+through :func:`safe_cell`: control
 characters (C0 and DEL) are written out (``\\r``, ``\\n``, ``\\t``, ``\\x00`` ...), so no
 cell can break a row, and a cell a spreadsheet would read as a formula gets a leading
 ``'``.  The headless runner, the GUI's exports and the clipboard all use this module.
@@ -77,10 +78,21 @@ def spreadsheet_safe(frame: pd.DataFrame) -> pd.DataFrame:
         if not (pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values)):
             out.isetitem(column, values.map(safe_cell))
     out.columns = [safe_cell(str(c)) for c in out.columns]
-    if not isinstance(out.index, pd.RangeIndex):
-        out.index = out.index.map(safe_cell)
+    out.index = _safe_index(out.index)
     out.index.names = [safe_cell(str(n)) if n is not None else None for n in out.index.names]
     return out
+
+
+def _safe_index(index: pd.Index) -> pd.Index:
+    """``index`` with every label safe (:func:`safe_cell`), each level of a
+    ``MultiIndex`` included."""
+    if isinstance(index, pd.RangeIndex):
+        return index
+    if isinstance(index, pd.MultiIndex):
+        return pd.MultiIndex.from_arrays(
+            [index.get_level_values(i).map(safe_cell) for i in range(index.nlevels)],
+            names=index.names)
+    return index.map(safe_cell)
 
 
 def csv_text(frame: pd.DataFrame, index: bool = False) -> str:

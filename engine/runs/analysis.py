@@ -33,7 +33,7 @@ from engine.input.readers import load_dataset
 from engine.runs.run_plan import Phases, plan_run
 from engine.evaluation.stats import (Comparison, ComparisonSettings, compare_models, default_rope,
                                      summary_table)
-from engine.runs.store import opened
+from engine.runs.store import ending_recorded, opened
 from engine.evaluation.tuning import optimism_at, optimism_notes
 from engine.evaluation.verdict import metric_label
 
@@ -190,19 +190,20 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
     with opened(store) as store:
         record = store is not None and not store.replay
         run_id = store.begin_run(experiment, dataset) if record else None
-        cv = yield from phases.relay(run_cv(dataset, list(experiment.models), experiment.cv,
-                                            list(experiment.metrics), n_jobs=n_jobs,
-                                            cluster=cluster, store=store,
-                                            alpha=experiment.comparison.alpha,
-                                            costs=experiment.metric_costs()))
-        check_some_score(cv, dataset)
-        summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures,
-                                alpha=experiment.comparison.alpha)
-        comparison = compare_cv(cv, experiment.comparison)
-        result = ExperimentResult(experiment, dataset, cv, summary, comparison)
-        result = yield from phases.relay(run_extras(result, n_jobs, cluster))
-        if test is not None:
-            result = yield from phases.relay(heldout_phase(result, test))
+        with ending_recorded(store if record else None, run_id):
+            cv = yield from phases.relay(run_cv(dataset, list(experiment.models),
+                                                experiment.cv, list(experiment.metrics),
+                                                n_jobs=n_jobs, cluster=cluster, store=store,
+                                                alpha=experiment.comparison.alpha,
+                                                costs=experiment.metric_costs()))
+            check_some_score(cv, dataset)
+            summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures,
+                                    alpha=experiment.comparison.alpha)
+            comparison = compare_cv(cv, experiment.comparison)
+            result = ExperimentResult(experiment, dataset, cv, summary, comparison)
+            result = yield from phases.relay(run_extras(result, n_jobs, cluster))
+            if test is not None:
+                result = yield from phases.relay(heldout_phase(result, test))
         if record:
             store.finish_run(run_id)
         return result

@@ -4,7 +4,10 @@
 NumPy arrays and scalars tagged, floats written exactly) and its array fields as raw bytes
 with their dtype and shape; :func:`decode_fit` turns a row back into an
 :class:`engine.evaluation.cv.FoldFit`. Reading a row never runs code and never builds an array of
-objects.
+objects: every stored dtype is a plain one (numbers, or short text in the plain fields)
+of at most :data:`MAX_ITEM_BYTES` bytes an item, and an array is only built when its
+bytes fit in the memory at hand (:func:`check_room`), so a crafted row of a few hundred
+kilobytes cannot ask for gigabytes.
 """
 from __future__ import annotations
 
@@ -14,11 +17,20 @@ import json
 import numpy as np
 
 from engine.evaluation.cv import FoldFit
+from engine.foundation.machine import available_memory, format_bytes
 
 
 #: JSON of the plain fields (NaN and infinities allowed, as Python's json writes them).
 _ENCODER = json.JSONEncoder(allow_nan=True)
 _FIELD_NAMES: dict = {}
+#: The largest item of a stored array (a fit's arrays hold numbers; its plain fields may
+#: hold NumPy text of a setting's value).
+MAX_ITEM_BYTES = 1024
+#: Kinds of NumPy dtypes stored: the arrays' (numbers) and the plain fields' (also text).
+ARRAY_KINDS, FIELD_KINDS = "biuf", "biufUS"
+#: The share of the memory at hand one stored array may take when read.
+ROOM_SHARE = 4
+_SMALL = 1024 ** 2                          # arrays this small are read without a look
 
 
 def _field_names(cls) -> tuple:
@@ -79,10 +91,50 @@ def _untagged(value):
         if "$dict" in value:
             return {k: _untagged(v) for k, v in value["$dict"].items()}
         if "$array" in value:
-            return np.array(value["$array"], dtype=np.dtype(value["dtype"]))
+            dtype = plain_dtype(value["dtype"], FIELD_KINDS)
+            check_room(_leaves(value["$array"]) * dtype.itemsize)
+            return np.array(value["$array"], dtype=dtype)
         if "$scalar" in value:
-            return np.dtype(value["dtype"]).type(value["$scalar"])
+            return plain_dtype(value["dtype"], FIELD_KINDS).type(value["$scalar"])
     return value
+
+
+def plain_dtype(text, kinds: str = ARRAY_KINDS) -> np.dtype:
+    """The NumPy dtype ``text`` names when it is a plain one of ``kinds`` (no objects, no
+    records, no sub-arrays) of at most :data:`MAX_ITEM_BYTES` an item; a ValueError
+    otherwise (read before anything is allocated)."""
+    if not isinstance(text, str) or len(text) > 16:
+        raise ValueError("a stored dtype is not a short text")
+    dtype = np.dtype(text)
+    if dtype.kind not in kinds or dtype.fields is not None or dtype.subdtype is not None:
+        raise ValueError(f"a stored array is of dtype {text!r}, which no fit holds")
+    if dtype.itemsize > MAX_ITEM_BYTES:
+        raise ValueError(f"a stored array's items are of {format_bytes(dtype.itemsize)} "
+                         f"each ({text!r}), more than a fit's {MAX_ITEM_BYTES} bytes")
+    return dtype
+
+
+def check_room(nbytes: int) -> None:
+    """Raise a MemoryError when ``nbytes`` (an array about to be built, over a mebibyte)
+    exceed a quarter (:data:`ROOM_SHARE`) of the memory at hand (:func:`available_memory`)."""
+    if nbytes <= _SMALL:
+        return
+    room = available_memory()
+    if room is not None and nbytes > room // ROOM_SHARE:
+        raise MemoryError(f"a stored array would take {format_bytes(nbytes)}, more than "
+                          f"the memory at hand allows ({format_bytes(room)} free)")
+
+
+def _leaves(values) -> int:
+    """How many numbers or texts a nested list holds (without recursion)."""
+    count, todo = 0, [values]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, list):
+            todo.extend(value)
+        else:
+            count += 1
+    return count
 
 
 def _arrays(header: str, data: bytes) -> dict:
@@ -93,11 +145,13 @@ def _arrays(header: str, data: bytes) -> dict:
     if not isinstance(entries, list):
         raise ValueError("its arrays' header is not a list")
     for name, dtype, shape, size in entries:
-        dtype = np.dtype(dtype)
-        if dtype.hasobject or not isinstance(size, int) or size < 0 or \
+        dtype = plain_dtype(dtype)
+        if not isinstance(size, int) or not 0 <= size <= len(data) - offset or \
                 not isinstance(shape, list) or not all(isinstance(n, int) and n >= 0
-                                                       for n in shape):
+                                                       for n in shape) or \
+                int(np.prod(shape, dtype=object)) * dtype.itemsize != size:
             raise ValueError(f"its array {str(name)[:40]!r} is not a plain array")
+        check_room(size)
         raw = bytearray(data[offset:offset + size])
         arrays[name] = np.frombuffer(raw, dtype=dtype).reshape(shape)
         offset += size

@@ -5,7 +5,9 @@ key (:func:`engine.runs.fingerprint.fit_keys`): a run looks every fit up first, 
 missing ones and commits them as they finish (fits faster than :data:`COMMIT_SECONDS` in
 groups), so an interrupted run loses at most the fits in flight (a killed one also those of
 the last quarter second), adding a model or a repeat computes only the new fits and renaming a model
-computes nothing. The ``runs`` table records every run (:class:`StoredRun`);
+computes nothing. The ``runs`` table records every run (:class:`StoredRun`), the
+``run_status`` table its status as it happens (running with the fits kept at each commit,
+then completed, cancelled or failed, and the unfinished run it resumed);
 :func:`load_run` rebuilds a run's results from the store without refitting.
 
 The file
@@ -42,8 +44,10 @@ from engine.input.readers import data_record
 
 #: ``PRAGMA application_id`` of a store ("HEvS").
 APPLICATION_ID = 0x48457653
-#: The store's format (``meta`` table, key ``format``).
-FORMAT = 1
+#: The store's format (``meta`` table, key ``format``): 2 adds the ``run_status`` table
+#: (each run's status as it happened); a store of format 1 is brought to 2 when opened
+#: (after every check passed), an older or newer one is refused (``store_format``).
+FORMAT = 2
 APPLICATION = "honest-eval result store"
 #: The store's file name in a headless run's result folder (with SQLite's ``-wal`` and
 #: ``-shm`` side files beside it while it is open).
@@ -70,6 +74,18 @@ CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, batch TEXT, started TEX
 CREATE TABLE run_fits (run INTEGER NOT NULL, position INTEGER NOT NULL, key TEXT NOT NULL,
                        PRIMARY KEY (run, position));
 """
+#: What format 2 adds: each run's status recorded as it happens (``running`` while it
+#: runs, with the fits it kept so far; then ``completed``, ``cancelled`` or ``failed``)
+#: and the earlier run of the same setup it resumed.
+_STATUS_TABLE = """
+CREATE TABLE run_status (run INTEGER PRIMARY KEY, status TEXT NOT NULL,
+                         kept INTEGER NOT NULL DEFAULT 0, resumed_from INTEGER,
+                         changed TEXT NOT NULL);
+"""
+_SCHEMAS = {1: _SCHEMA, 2: _SCHEMA + _STATUS_TABLE}
+_SCHEMA = _SCHEMAS[FORMAT]
+#: The statuses a run is recorded with.
+STATUSES = ("running", "completed", "cancelled", "failed")
 
 
 @dataclass(frozen=True)
@@ -96,6 +112,14 @@ class StoredRun:
     fits, reused, computed : int
         Fits of the run, found in the store when it began, computed by it (those of its
         fits in the store now that it did not find).
+    status : str or None
+        Of :data:`STATUSES`, as recorded when it happened (``running`` for a run that
+        never ended: stopped by its window, killed, or still running); None for a run
+        of a store made before statuses were recorded.
+    kept : int or None
+        The fits it had kept (found and computed) when its status was last recorded.
+    resumed_from : int or None
+        The id of the earlier, unfinished run of the same setup whose fits it found.
     """
 
     id: int
@@ -113,6 +137,9 @@ class StoredRun:
     reused: int
     computed: int
     keys: tuple = ()
+    status: Optional[str] = None
+    kept: Optional[int] = None
+    resumed_from: Optional[int] = None
 
 
 class ResultStore:
@@ -157,6 +184,7 @@ class ResultStore:
         self._handles, self._ids = 0, {}   # begin_run's handles and their runs' ids
         self._data = None
         self._pending: list = []           # rows of fits saved, not yet committed
+        self._counted = None               # (run, fits found, self.computed) at its lookup
         self.commit_seconds, self.timeout = commit_seconds, timeout
         self._committed = time.monotonic()
         check_store_path(self.path)
@@ -235,17 +263,25 @@ class ResultStore:
                               f"{self.path} is not a result store of this app (another "
                               "program's database, or an SQLite file without this app's "
                               "tables): give another file with --store, or move this one away")
-        self._check_format()
-        problem = schema_problem(db)
+        found = self._check_format()
+        problem = schema_problem(db, found)
         if problem:
-            raise self._damaged(problem)
+            raise EngineError("store_foreign", {"path": self.path},
+                              f"{self.path} is not a result store of this app ({problem}): "
+                              "give another file with --store, or move this one away")
+        if found < FORMAT:                       # every check passed: bring it to FORMAT
+            for statement in _STATUS_TABLE.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute("UPDATE meta SET value = ? WHERE key = 'format'", (str(FORMAT),))
 
     def _damaged(self, what: str) -> EngineError:
         return EngineError("store_damaged", {"path": self.path, "detail": what},
                            f"the result store {self.path} is damaged ({what}): move it away "
                            "(a new one is then created), or give another file with --store")
 
-    def _check_format(self) -> None:
+    def _check_format(self) -> int:
+        """The store's format (one this app reads), else a coded ``store_format`` error."""
         try:
             meta = dict(self._db.execute("SELECT key, value FROM meta"))
         except (sqlite3.Error, ValueError, TypeError):
@@ -254,7 +290,7 @@ class ResultStore:
             raise EngineError("store_damaged", {"path": self.path, "detail": "meta"},
                               f"{self.path} is damaged (its meta table does not say what it "
                               "is): give another file with --store, or move this one away")
-        if meta.get("format") != str(FORMAT):
+        if meta.get("format") not in {str(n) for n in _SCHEMAS}:
             raise EngineError("store_format", {"path": self.path,
                                                "format": str(meta.get("format"))[:20],
                                                "expected": str(FORMAT)},
@@ -262,6 +298,7 @@ class ResultStore:
                               f"{str(meta.get('format'))[:20]!r}, this app reads format "
                               f"{FORMAT}: use the version of the app that wrote it, or give "
                               "another file with --store")
+        return int(meta["format"])
 
     def _problem(self, exc: sqlite3.Error) -> EngineError:
         """SQLite's error as a coded store error (SQLite's own wording is read here, the
@@ -296,6 +333,7 @@ class ResultStore:
             rows, self._pending = self._pending, []
             with self._immediate() as db:
                 db.executemany("INSERT OR REPLACE INTO fits VALUES (?, ?, ?, ?, ?)", rows)
+                self._record_kept(db)
         self._committed = time.monotonic()
 
     def __enter__(self):
@@ -370,7 +408,21 @@ class ResultStore:
                                [(self._run, i, key) for i, key in enumerate(keys)])
                 db.execute("UPDATE runs SET fits = ?, reused = ? WHERE id = ?",
                            (len(keys), len(by_index), self._run))
+                resumed = _resumed_run(db, self._run) if by_index else None
+                db.execute("UPDATE run_status SET kept = ?, resumed_from = ?, changed = ? "
+                           "WHERE run = ?", (len(by_index), resumed, _now(), self._run))
+                self._counted = (self._run, len(by_index), len(keys), self.computed)
         return by_index
+
+    def _record_kept(self, db) -> None:
+        """Record the fits the current run has kept so far (inside a transaction, with
+        the fits just committed): its history as it happens, not as the store is later."""
+        if self._counted is None or self._counted[0] != self._run or self._run is None:
+            return
+        run, found, total, computed = self._counted
+        kept = min(found + self.computed - computed, total)
+        db.execute("UPDATE run_status SET kept = ?, changed = ? WHERE run = ? AND "
+                   "status = 'running'", (kept, _now(), run))
 
     def save(self, key: str, fit) -> bool:
         """Save one finished fit under ``key`` (replacing one stored under it), committed
@@ -465,6 +517,8 @@ class ResultStore:
             "INSERT INTO runs (batch, started, experiment, base_dir, data, "
             "data_fingerprint, models, primary_metric) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
         self._run = self._ids[handle] = cursor.lastrowid
+        db.execute("INSERT INTO run_status (run, status, changed) VALUES (?, 'running', ?)",
+                   (self._run, _now()))
         self._begun = None
 
     def finish_run(self, handle: int) -> None:
@@ -474,8 +528,36 @@ class ResultStore:
                 self._record_begun(db)
             db.execute("UPDATE runs SET complete = 1, finished = ? WHERE id = ?",
                        (_now(), self._ids.get(handle)))
+            db.execute("UPDATE run_status SET status = 'completed', changed = ?, kept = "
+                       "(SELECT fits FROM runs WHERE id = ?) WHERE run = ?",
+                       (_now(), self._ids.get(handle), self._ids.get(handle)))
         if self._run == self._ids.get(handle):
             self._run = None
+
+    def end_run(self, handle: int, status: str) -> None:
+        """Record that the run begun with ``handle`` ended without finishing: ``status``
+        ``"cancelled"`` or ``"failed"``, with the fits it kept (a run not recorded yet,
+        e.g. refused when its stored fits were read, stays unrecorded; a store that
+        cannot be written is left as it is)."""
+        run = self._ids.get(handle)
+        if run is None or status not in STATUSES or self._db is None:
+            return
+        with contextlib.suppress(ValueError), self._transaction() as db:
+            db.execute("UPDATE run_status SET status = ?, changed = ? WHERE run = ? "
+                       "AND status = 'running'", (status, _now(), run))
+        if self._run == run:
+            self._run = None
+
+    def mark_cancelled(self, after: int) -> int:
+        """Record as ``cancelled`` the runs still recorded as running of the first batch
+        begun after run ``after``: a window's run whose process its Cancel ended at
+        once (it could not record that itself).  Returns how many were marked."""
+        with self._transaction() as db:
+            return db.execute(
+                "UPDATE run_status SET status = 'cancelled', changed = ? WHERE status = "
+                "'running' AND run IN (SELECT id FROM runs WHERE id > ? AND batch = "
+                "(SELECT batch FROM runs WHERE id > ? ORDER BY id LIMIT 1))",
+                (_now(), int(after), int(after))).rowcount
 
     def runs(self) -> list:
         """Every run recorded, oldest first, as :class:`StoredRun` (without ``keys``)."""
@@ -504,14 +586,32 @@ class ResultStore:
 
 _RUN_COLUMNS = ("id, batch, started, finished, experiment, base_dir, data, data_fingerprint, "
                 "models, primary_metric, complete, fits, reused, (SELECT COUNT(*) FROM run_fits "
-                "JOIN fits ON fits.key = run_fits.key WHERE run_fits.run = runs.id)")
+                "JOIN fits ON fits.key = run_fits.key WHERE run_fits.run = runs.id), "
+                "(SELECT status FROM run_status WHERE run = runs.id), "
+                "(SELECT kept FROM run_status WHERE run = runs.id), "
+                "(SELECT resumed_from FROM run_status WHERE run = runs.id)")
+
+
+def _resumed_run(db, run: int) -> Optional[int]:
+    """The latest earlier run of the same experiment on the same data that did not
+    finish, with no finished run of them since (the run ``run``, which found stored
+    fits, resumes it), or None."""
+    same = ("{0}.experiment = this.experiment AND {0}.data_fingerprint IS "
+            "this.data_fingerprint")
+    row = db.execute(
+        "SELECT earlier.id FROM runs AS earlier, runs AS this WHERE this.id = ? AND "
+        f"earlier.id < this.id AND {same.format('earlier')} AND earlier.complete = 0 AND "
+        f"NOT EXISTS (SELECT 1 FROM runs AS done WHERE {same.format('done')} AND "
+        "done.complete = 1 AND done.id > earlier.id AND done.id < this.id) "
+        "ORDER BY earlier.id DESC LIMIT 1", (run,)).fetchone()
+    return row[0] if row else None
 
 
 def _stored_run(row) -> StoredRun:
     """A ``runs`` row as a :class:`StoredRun`, every value checked (a ValueError or
     TypeError naming what is wrong)."""
     (id_, batch, started, finished, experiment, base_dir, data, fingerprint, models, metric,
-     complete, fits, reused, stored) = row
+     complete, fits, reused, stored, status, kept, resumed) = row
     experiment, data = json.loads(experiment), json.loads(data or "{}")
     models = json.loads(models)
     if not isinstance(experiment, dict) or not isinstance(data, dict):
@@ -524,9 +624,12 @@ def _stored_run(row) -> StoredRun:
     counts = (id_, complete, fits, reused, stored)
     if not all(isinstance(n, int) and n >= 0 for n in counts):
         raise ValueError("a count is not a whole number")
+    if status not in (None, *STATUSES) or not all(
+            n is None or (isinstance(n, int) and n >= 0) for n in (kept, resumed)):
+        raise ValueError("its recorded status is not one of this app's")
     return StoredRun(id_, batch, started, finished, experiment, base_dir, data, fingerprint,
                      tuple(models), metric, bool(complete), fits, reused,
-                     max(stored - reused, 0))
+                     max(stored - reused, 0), status=status, kept=kept, resumed_from=resumed)
 
 
 def _fits_rows(fit, size: int) -> bool:
@@ -548,15 +651,17 @@ def _now() -> str:
 def check_store_path(path: str, in_folder: bool = False) -> None:
     """Refuse, before SQLite opens it, what cannot be a result store file: a folder, a
     named pipe, a device or a socket (:func:`engine.input.file_checks.check_regular_file`), a link
-    to nothing, SQLite side files (``-wal``, ``-shm``, ``-journal``) that are links, and
-    a file that is not SQLite. A missing file is fine (it is created).
+    to nothing, SQLite side files (``-wal``, ``-shm``, ``-journal``) that are links or
+    are there without the store, and a file that is not SQLite. A missing file is fine
+    (it is created).
 
     Parameters
     ----------
     path : str
     in_folder : bool
         The store is the result folder's own ``store.sqlite``: a link there is refused
-        too (nothing is written through a link inside a result folder).
+        too, a hard link (another name of the file or of a side file) included (nothing
+        is written through a link inside a result folder).
 
     Raises
     ------
@@ -576,7 +681,10 @@ def check_store_path(path: str, in_folder: bool = False) -> None:
                               "link: remove it (SQLite would write through it), or give "
                               "another file with --store")
     if not os.path.lexists(path):
+        _refuse_side_files(path)
         return
+    if in_folder:
+        _refuse_hard_links(path)
     try:
         check_regular_file(path, "a result store file")
     except EngineError:
@@ -592,48 +700,105 @@ def check_store_path(path: str, in_folder: bool = False) -> None:
                           "another file with --store, or move this one away")
 
 
-def schema_problem(db) -> Optional[str]:
-    """What is wrong with an open store's tables (each of the app's tables with its
-    columns, nothing else but SQLite's own), or None."""
+def _refuse_side_files(path: str) -> None:
+    """Refuse SQLite side files without their store (a user's files, or another
+    program's): SQLite would take them for the new store's own, and change or delete
+    them."""
+    for suffix in _SIDE_FILES:
+        if os.path.lexists(path + suffix):
+            raise EngineError("store_side_files", {"path": path, "side": path + suffix},
+                              f"{path + suffix} is there without the result store {path} "
+                              "(SQLite would take it for the store's own and change or "
+                              "delete it): move it away, or give another file with --store")
+
+
+def _refuse_hard_links(path: str) -> None:
+    """Refuse a store in the result folder, or a side file of it, that has other names (a
+    hard link): writing it would change a file outside the folder."""
+    for name in (path, *(path + suffix for suffix in _SIDE_FILES)):
+        try:
+            links = os.lstat(name).st_nlink
+        except OSError:
+            continue
+        if links > 1:
+            raise EngineError("store_hard_link", {"path": path, "link": name},
+                              f"the result store's file {name} has {links - 1} other "
+                              "name(s) (a hard link; the app does not write through links "
+                              "inside the result folder): remove the link, or give the real "
+                              "file with --store")
+
+
+def schema_problem(db, format_: int = FORMAT) -> Optional[str]:
+    """What is wrong with an open store's schema, or None: every table, index and trigger
+    is compared with this app's by its full SQL (whitespace aside), so a column, a
+    constraint, a default or a type of another program is found before anything is
+    written. ``format_``: the store's format (:data:`FORMAT` or an older one it is brought
+    from)."""
     try:
-        found = {}
-        for kind, name in db.execute("SELECT type, name FROM sqlite_master"):
-            if kind == "index" and str(name).startswith("sqlite_autoindex_"):
-                continue
-            if kind != "table" or name == "sqlite_sequence":
-                if kind == "table":
-                    continue
-                return f"it holds the {kind} {str(name)[:40]!r}, which this app does not make"
-            found[name] = [row[0] for row in db.execute(
-                "SELECT name FROM pragma_table_info(?)", (name,))]
+        found = _schema_of(db)
     except sqlite3.Error as exc:
         return f"its tables cannot be read: {exc}"
-    for name, columns in _expected_columns().items():
-        if name not in found:
-            return f"its {name} table is missing"
-        if found[name] != columns:
-            return f"its {name} table has other columns than this app's"
-    extra = sorted(set(found) - set(_expected_columns()))
-    return f"it holds the table {str(extra[0])[:40]!r}, which this app does not make" \
-        if extra else None
+    expected = _expected_schema(format_)
+    for (kind, name), sql in expected.items():
+        if (kind, name) not in found:
+            return f"its {name} {kind} is missing"
+        if found[(kind, name)] != sql:
+            if kind == "table" and _columns(db, name) != _expected_columns()[name]:
+                return f"its {name} table has other columns than this app's"
+            return (f"its {name} {kind} is not defined as this app defines it (a "
+                    "constraint, a type or a default differs)")
+    extra = sorted(set(found) - set(expected))
+    if extra:
+        kind, name = extra[0]
+        return f"it holds the {kind} {str(name)[:40]!r}, which this app does not make"
+    return None
 
 
-_COLUMNS: dict = {}
+def _schema_of(db) -> dict:
+    """``{(type, name): SQL with whitespace squeezed}`` of every entry of a schema."""
+    return {(kind, name): " ".join(str(sql).split()) if sql is not None else None
+            for kind, name, sql in db.execute("SELECT type, name, sql FROM sqlite_master")}
+
+
+def _columns(db, table: str) -> list:
+    return [row[0] for row in db.execute("SELECT name FROM pragma_table_info(?)", (table,))]
+
+
+_EXPECTED: dict = {}
+
+
+def _expected_schema(format_: int = FORMAT) -> dict:
+    """:func:`_schema_of` this app's store of ``format_`` (made once in memory)."""
+    if format_ not in _EXPECTED:
+        with contextlib.closing(sqlite3.connect(":memory:")) as db:
+            db.executescript(_SCHEMAS[format_])
+            _EXPECTED[format_] = _schema_of(db)
+    return _EXPECTED[format_]
 
 
 def _expected_columns() -> dict:
-    """``{table: [column, ...]}`` of the store's schema (made once in memory)."""
-    if not _COLUMNS:
-        with contextlib.closing(sqlite3.connect(":memory:")) as db:
-            db.executescript(_SCHEMA)
-            for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
-                if name != "sqlite_sequence":
-                    _COLUMNS[name] = [row[0] for row in db.execute(
-                        "SELECT name FROM pragma_table_info(?)", (name,))]
-    return _COLUMNS
+    """``{table: [column, ...]}`` of this app's store."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(_SCHEMA)
+        return {name: _columns(db, name) for kind, name in _expected_schema()
+                if kind == "table"}
 
 
 # ---------------------------------------------------------------------- helpers
+@contextlib.contextmanager
+def ending_recorded(store, handle):
+    """Record in ``store`` how the run begun with ``handle`` ended when it does not
+    finish: ``cancelled`` (Ctrl-C, its generator closed) or ``failed`` (any other
+    exception), then pass the exception on. None for ``store`` records nothing."""
+    try:
+        yield
+    except BaseException as exc:
+        if store is not None and handle is not None:
+            cancelled = isinstance(exc, (KeyboardInterrupt, GeneratorExit))
+            store.end_run(handle, "cancelled" if cancelled else "failed")
+        raise
+
+
 @contextlib.contextmanager
 def opened(store):
     """``store`` as an open :class:`ResultStore`: None stays None, a path is opened (and

@@ -101,6 +101,8 @@ class StoreLink(QObject):
         """The run ended (``how``: done, cancelled, failed) with ``text`` on screen: the
         store is read and the text completed with what was reused or kept."""
         self._ended = (how, text) if self._launched else None
+        if self._launched is not None and how == "cancelled":
+            self.runs_view.cancelled_after = self._launched[1]
         if self._launched is None and how == "done":
             self.tab.time_label.setText(f"{text} The fits were not kept (run without the "
                                         "result store).")

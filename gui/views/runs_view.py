@@ -1,7 +1,9 @@
 """Earlier runs: the runs kept in the experiment's result store, newest first.
 
 Each row is one data set's run: when it started, the data, the models, the metric compared
-on, complete or "stopped after N of M fits", and how many fits it found in the store. A
+on, its status as recorded when it happened ("complete", "cancelled after N of M fits",
+"complete; resumed from run X": :func:`gui.store_runs.status_text`), and how many fits it
+found in the store. A
 complete run's results open again without any fit (:func:`gui.store_runs.open_results`,
 on a worker thread: the fits are read back, ALOOCV and calibration computed again); a
 stopped one resumes. The store is read on a worker thread, never on the GUI thread.
@@ -49,6 +51,9 @@ class RunsView(QWidget):
         self._read_job, self._open_job = JobSlot(), JobSlot()
         self._again = False
         self._fingerprints: dict = {}
+        #: The last run's id before a Run the window cancelled, until the next read
+        #: records its runs as cancelled.
+        self.cancelled_after: Optional[int] = None
         self.table = TablePanel("Runs kept in the result store", "runs.csv", self,
                                 key_column="Run", digits=None)
         self.table.view.setSelectionMode(self.table.view.SelectionMode.SingleSelection)
@@ -90,8 +95,8 @@ class RunsView(QWidget):
             self._again = True
             return
         path, setup, datasets = self.store_path(), self._setup(), list(self.state.datasets)
-        fingerprints = self._fingerprints
-        job = Job(lambda: store_runs.read_store(path, setup, datasets, fingerprints),
+        fingerprints, after, self.cancelled_after = self._fingerprints, self.cancelled_after, None
+        job = Job(lambda: store_runs.read_store(path, setup, datasets, fingerprints, after),
                   name="store-read")
         job.succeeded.connect(self._on_read)
         job.failed_with.connect(lambda _message, error: self._on_read_failed(path, error))

@@ -316,3 +316,100 @@ def test_a_store_kept_in_the_folder_under_another_name_is_the_runs_own(place):
     again = headless(exp, "--out", out, "--store", store)
     assert again.returncode == 0, again.stderr
     assert "reused 2 of 2 fits" in again.stderr
+
+
+# ---------------------------------------------------------------------- issue 36: recovery
+def forged_staging(out, manifest, files=()):
+    """A staging folder exactly like the app's (marker, committed ``run.json``)."""
+    staging = out / OURS
+    staging.mkdir()
+    (staging / STAGING_MARKER).write_text(MARKER_TEXT)
+    for name in files:
+        (staging / name).write_text("forged\n")
+    (staging / "run.json").write_text(json.dumps({**manifest, "written_by": WRITTEN_BY}))
+    return staging
+
+
+@pytest.mark.slow
+def test_a_forged_staging_folder_in_the_users_folder_touches_nothing(place):
+    """Issue 36: recovery ran before the ownership check and deleted the user's notes."""
+    home, out, exp = place
+    for name in ("notes.txt", "report.md", "summary.csv"):
+        (out / name).write_text(f"the user's {name}\n")
+    forged_staging(out, {"tables": ["summary.csv"], "removed": ["notes.txt", "report.md"]},
+                   ["summary.csv"])
+    before = tree_hash(home)
+    done = headless(exp, "--out", out)
+    one_error_line(done, "holds files this app did not write ('notes.txt', 'report.md', "
+                         "'summary.csv')")
+    assert tree_hash(home) == before
+
+
+def test_recovery_does_nothing_in_a_folder_not_ours(tmp_path):
+    from engine.output.result_folder import recover_folder
+
+    (tmp_path / "notes.txt").write_text("mine\n")
+    forged_staging(tmp_path, {"tables": [], "removed": ["notes.txt"]})
+    before = tree_hash(tmp_path)
+    assert recover_folder(str(tmp_path)) == []
+    assert tree_hash(tmp_path) == before
+
+
+def test_a_committed_staging_folder_without_the_apps_run_json_is_left_alone(tmp_path):
+    """Nothing but the app's entries, yet no run.json: the set is not rolled forward."""
+    from engine.output.result_folder import recover_folder
+
+    staging = forged_staging(tmp_path, {"tables": ["summary.csv"]}, ["summary.csv"])
+    notes = recover_folder(str(tmp_path))
+    assert [note.code for note in notes] == ["result_folder_leftover"]
+    assert "the folder has no run.json of this app" in str(notes[0])
+    assert sorted(os.listdir(tmp_path)) == [OURS]
+    assert sorted(os.listdir(staging)) == [STAGING_MARKER, "run.json", "summary.csv"]
+
+
+def test_a_transition_only_rolls_forward_over_names_the_run_json_lists(tmp_path):
+    """The app's folder, the user's own ``pairwise.csv`` beside it, and a staging folder
+    (named by a transition manifest) that would replace it: left alone and reported."""
+    import pandas as pd
+
+    from engine.output.result_folder import recover_folder, write_result_folder
+
+    write_result_folder({"summary.csv": pd.DataFrame({"a": [1]})}, str(tmp_path), {}, [])
+    (tmp_path / "pairwise.csv").write_text("the user's pairs\n")
+    forged_staging(tmp_path, {"tables": ["pairwise.csv"], "removed": ["summary.csv"]},
+                   ["pairwise.csv"])
+    (tmp_path / "run.json").write_text(json.dumps({
+        "tables": ["summary.csv"], "removed": [], "rolling_forward": OURS,
+        "written_by": WRITTEN_BY}))
+    before = tree_hash(tmp_path)
+    notes = recover_folder(str(tmp_path))
+    assert tree_hash(tmp_path) == before
+    assert len(notes) == 1 and "'pairwise.csv', which the folder's run.json does not list" \
+        in str(notes[0])
+
+
+def test_a_stale_committed_staging_folder_beside_a_plain_run_json_is_deleted(tmp_path):
+    """Killed between the commit point and step 3: the previous set stays, complete."""
+    import pandas as pd
+
+    from engine.output.result_folder import recover_folder, write_result_folder
+
+    write_result_folder({"summary.csv": pd.DataFrame({"a": [1]})}, str(tmp_path), {}, [])
+    before = tree_hash(tmp_path)
+    forged_staging(tmp_path, {"tables": ["summary.csv"]}, ["summary.csv"])
+    assert recover_folder(str(tmp_path)) == []
+    assert tree_hash(tmp_path) == before
+
+
+@pytest.mark.slow
+def test_a_hard_link_in_place_of_a_listed_table_is_replaced_not_written_through(place):
+    home, out, exp = place
+    earlier_run(out, exp)
+    os.unlink(out / "summary.csv")
+    os.link(home / "victim.txt", out / "summary.csv")
+    before = tree_hash(home, skip=out)
+    done = headless(exp, "--out", out, "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert tree_hash(home, skip=out) == before                  # the other name unchanged
+    assert os.stat(out / "summary.csv").st_nlink == 1
+    assert (out / "summary.csv").read_text().startswith("model,")

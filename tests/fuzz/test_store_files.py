@@ -285,3 +285,134 @@ def test_headless_store_runs_are_counted(tmp_path, exp):
     store = stored_run(tmp_path, exp)
     manifest = json.loads((tmp_path / "first" / "run.json").read_text())
     assert manifest["store"]["path"] == str(store) and manifest["store"]["computed"] == 2
+
+
+# ---------------------------------------------------------------------- issue 36
+PEAK = """
+import resource, runpy, sys
+sys.argv = ["main.py", "run", *sys.argv[1:]]
+try:
+    runpy.run_path("main.py", run_name="__main__")
+except SystemExit as exc:
+    code = exc.code
+print("peak", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, code)
+"""
+
+
+def peak_of_run(*args):
+    """``(exit status, peak resident bytes, stderr)`` of a headless run in its own
+    process (its own peak, not the largest of every child so far)."""
+    env = dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS="1")
+    done = subprocess.run([sys.executable, "-c", PEAK, *map(str, args)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=180, check=False)
+    _, peak, code = done.stdout.split()[-3:]
+    return int(code), int(peak), done.stderr
+
+
+BOMBS = {
+    "text-items": ("""UPDATE fits SET fields = json_set(fields, '$.details', json(
+        '{"$dict": {"x": {"$array": ["a"], "dtype": "<U500000000"}}}'))""",
+                   "more than a fit's 1024 bytes"),
+    "text-scalar": ("""UPDATE fits SET fields = json_set(fields, '$.details', json(
+        '{"$dict": {"x": {"$scalar": "a", "dtype": "<U500000000"}}}'))""",
+                    "more than a fit's 1024 bytes"),
+    "object-field": ("""UPDATE fits SET fields = json_set(fields, '$.details', json(
+        '{"$dict": {"x": {"$array": [1], "dtype": "|O"}}}'))""", "which no fit holds"),
+    "record": ("""UPDATE fits SET arrays = '[["labels", "V100000000", [1], 8]]'""",
+               "which no fit holds"),
+    "sub-array": ("""UPDATE fits SET arrays = '[["labels", "(100000000,)f8", [1], 8]]'""",
+                  "which no fit holds"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bomb", sorted(BOMBS))
+def test_a_stored_array_bomb_is_refused_before_it_is_built(tmp_path, exp, bomb):
+    """Issue 36: a 405 KB store asked for 1.86 GiB per fit read (``<U500000000``)."""
+    store = stored_run(tmp_path, exp)
+    change, message = BOMBS[bomb]
+    edit(store, (change,))
+    before = digest(store)
+    code, peak, err = peak_of_run(exp, "--out", tmp_path / "out", "--store", store)
+    assert code == 2 and err.startswith("error: ") and len(err.splitlines()) == 1, err
+    assert f"the result store {store} is damaged" in err and message in err, err
+    assert peak < 600 * 1024 ** 2, peak                     # a plain run's, not 1.86 GiB
+    assert digest(store) == before
+
+
+@pytest.mark.parametrize("schema", [
+    ("CREATE TABLE runs2 AS SELECT * FROM runs; DROP TABLE runs; CREATE TABLE runs (id "
+    "INTEGER PRIMARY KEY AUTOINCREMENT, batch TEXT, started TEXT NOT NULL, finished TEXT, "
+    "experiment TEXT NOT NULL, base_dir TEXT, data TEXT, data_fingerprint TEXT, models "
+    "TEXT NOT NULL, primary_metric TEXT, complete INTEGER NOT NULL DEFAULT 0, fits INTEGER "
+    "NOT NULL DEFAULT 0, reused INTEGER NOT NULL DEFAULT 0 CHECK (reused < 0)); "
+    "DROP TABLE runs2"),
+    ("CREATE TABLE f2 AS SELECT * FROM fits; DROP TABLE fits; CREATE TABLE fits (key TEXT "
+    "PRIMARY KEY, fields TEXT NOT NULL, arrays TEXT NOT NULL, data BLOB NOT NULL, saved "
+    "INTEGER NOT NULL); DROP TABLE f2"),
+], ids=["check", "type"])
+def test_a_store_whose_sql_differs_is_not_this_programs(tmp_path, schema):
+    """Issue 36: the column names matched, so the store was used and its first save
+    failed (with a runs row added)."""
+    store = tmp_path / "s.sqlite"
+    ResultStore(str(store)).close()
+    with sqlite3.connect(store) as db:
+        db.executescript(schema)
+    db.close()
+    before = digest(store)
+    with pytest.raises(ValueError, match="is not a result store of this app .its (runs|fits) "
+                                         "table is not defined as this app defines it"):
+        ResultStore(str(store))
+    assert digest(store) == before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("earlier", [False, True])
+@pytest.mark.parametrize("side", ["store.sqlite-journal", "store.sqlite-wal"])
+def test_side_files_without_the_store_are_the_users(tmp_path, exp, earlier, side):
+    """Issue 36: a user's ``store.sqlite-journal`` in ``--out`` was deleted."""
+    out = tmp_path / "out"
+    out.mkdir()
+    if earlier:
+        assert headless(exp, "--out", out, "--quiet").returncode == 0
+        os.unlink(out / "store.sqlite")
+    (out / side).write_text("the user's own notes\n")
+    before = digest(out / side)
+    done = headless(exp, "--out", out)
+    if earlier:
+        one_error_line(done, f"{out / side} is there without the result store")
+    else:
+        one_error_line(done, f"holds files this app did not write ('{side}')")
+    assert digest(out / side) == before and not (out / "store.sqlite").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("which", ["store.sqlite", "store.sqlite-wal"])
+def test_a_hard_linked_store_in_the_folder_is_never_written_through(tmp_path, exp, which):
+    out = tmp_path / "out"
+    assert headless(exp, "--out", out, "--quiet").returncode == 0
+    outside = tmp_path / "outside.bin"
+    if which == "store.sqlite":
+        os.replace(out / which, outside)
+    else:
+        outside.write_bytes(b"")
+    os.link(outside, out / which)
+    before = digest(outside)
+    done = headless(exp, "--out", out)
+    one_error_line(done, f"the result store's file {out / which} has 1 other name(s)")
+    assert digest(outside) == before
+
+
+@pytest.mark.slow
+def test_a_bomb_store_beside_a_received_experiment_is_bounded_too(tmp_path, exp):
+    """Issue 36: the store beside an experiment is used without ``--store``; it is
+    checked and read as any store is, so its bomb is refused before it is built."""
+    store = stored_run(tmp_path, exp)
+    edit(store, (BOMBS["text-items"][0],))
+    beside = tmp_path / "exp.store.sqlite"                  # engine.runs.store.store_beside
+    os.replace(store, beside)
+    before = digest(beside)
+    code, peak, err = peak_of_run(exp, "--out", tmp_path / "out")
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert f"the result store {beside} is damaged" in err and "1024 bytes" in err
+    assert peak < 600 * 1024 ** 2 and digest(beside) == before

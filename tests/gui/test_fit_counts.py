@@ -64,9 +64,12 @@ def test_a_stopped_run_whose_fits_are_all_kept_says_so():
     from gui.store_runs import ResumeOffer, status_text
 
     stopped = SimpleNamespace(complete=False, fits=1200, reused=0, computed=1200)
-    assert status_text(stopped) == "stopped; all 1,200 fits kept"
+    assert status_text(stopped) == "stopped; 1,200 of 1,200 fits in the store now"
     partly = SimpleNamespace(complete=False, fits=1200, reused=100, computed=365)
-    assert status_text(partly) == "stopped after 465 of 1,200 fits"
+    assert status_text(partly) == "stopped; 465 of 1,200 fits in the store now"
+    recorded = SimpleNamespace(complete=False, fits=500, reused=0, computed=500,
+                               status="cancelled", kept=177, resumed_from=None)
+    assert status_text(recorded) == "cancelled after 177 of 500 fits"    # as it happened
     offer = ResumeOffer("2026-01-02T03:04:05", 1200, 1200, (1,))
     assert offer.text().startswith("The last run of this experiment stopped after all its "
                                    "1,200 fits were kept (2026-01-02 03:04)")

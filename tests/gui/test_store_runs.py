@@ -115,7 +115,7 @@ def test_cancel_keeps_the_fits_and_resume_computes_only_the_missing_ones(tab, qt
     assert "only the missing fits are computed" in bar.label.text()
     view = tab.runs_view
     qtbot.waitUntil(lambda: len(view.table.frame()) == 1, timeout=60000)
-    assert view.table.frame()["Status"][0] == f"stopped after {kept} of 6 fits"
+    assert view.table.frame()["Status"][0] == f"cancelled after {kept} of 6 fits"
     view.select_run(1)
     assert view.resume_button.isEnabled() and not view.open_button.isEnabled()
     tab.repeats_box.setValue(3)              # another setup: that run is not resumed by Run
