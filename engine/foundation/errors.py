@@ -45,6 +45,9 @@ CODES = {
     "groups_one_group_class": "a class occurs in a single group [class]",
     # ---- reading data (engine.input.data, engine.input.arff)
     "data_no_rows": "the data file has column names but no row of data [path]",
+    # ---- the column to predict (engine.input.target_choice)
+    "target_not_named": "no target is named and not exactly one column qualifies by the "
+                        "rule [candidates: column names best first, reasons: per candidate]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).
