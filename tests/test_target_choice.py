@@ -156,3 +156,15 @@ def test_headless_run_without_target_exits_2_naming_the_candidates(tmp_path):
     done = run_main(tmp_path / "exp.json", "--out", tmp_path / "out", timeout=120)
     assert_one_error_line(done, "'Survive' (named like an outcome (survive), 2 classes)",
                           "'Emergency' (2 classes, the last column)", '"target": "Survive"')
+
+
+def test_the_report_names_the_pair_of_groups_columns(tmp_path):
+    from types import SimpleNamespace
+
+    from engine.output.report.sections import data_section
+
+    dataset = dataset_from_frame(respiratory(), "outcome", groups=["centre", "id"],
+                                 source={"csv": "respiratory.csv", "groups": ["centre", "id"]})
+    html = data_section(SimpleNamespace(dataset=dataset,
+                                        experiment=SimpleNamespace(base_dir=str(tmp_path))))
+    assert "columns centre + id: 111 groups; no group is split" in html
