@@ -16,7 +16,8 @@ from engine.foundation.notes import note_code
 from engine.input.data import Dataset
 from engine.input.data_checks import visible_columns
 from engine.input.excel import sheet_names
-from engine.input.readers import CSV_EXTENSIONS, KINDS, Table, dataset_from_table, read_table
+from engine.input.readers import (CSV_EXTENSIONS, KINDS, Table, dataset_from_table, load_dataset,
+                                   read_table)
 from engine.input.target_choice import not_chosen_note
 
 from .plots.scatter_axes import informative_pair
@@ -166,6 +167,24 @@ def file_dataset(source: dict, name: Optional[str] = None,
             except ValueError:
                 pass                     # nothing left to learn from: keep them ticked
     return raw, dataset
+
+
+def block_dataset(block: dict, base_dir: Optional[str]) -> Dataset:
+    """The Dataset of an experiment file's ``dataset`` block; a file whose target is not
+    named and could be several columns is shown with its candidates (as when opened on
+    the Dataset tab) instead of refused."""
+    try:
+        return load_dataset(block, base_dir)
+    except EngineError as exc:
+        key = data_key(block)
+        if exc.code != "target_not_named" or key is None or not exc.fields["candidates"]:
+            raise
+        source = {k: v for k, v in block.items() if k != "name"}
+        source[key] = os.path.normpath(os.path.join(base_dir or "", block[key]))
+        _, dataset = file_dataset(source, block.get("name"))
+        if not isinstance(dataset, Dataset):
+            raise
+        return dataset
 
 
 def leak_features(dataset: Dataset) -> list:

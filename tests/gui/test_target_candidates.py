@@ -77,3 +77,19 @@ def test_an_id_restarting_in_each_centre_is_offered_as_a_pair(dataset_tab, qtbot
     assert len(np.unique(dataset.groups)) == 31
     assert box.combo.currentText() == "centre + id"
     assert "31 groups of 4 rows." in box.info.text()
+
+
+def test_an_experiment_saved_before_the_choice_opens_with_the_candidates(window, qtbot,
+                                                                          tmp_path):
+    tab = window.dataset_tab
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
+        tab.open_file(write_icu(tmp_path / "icu.csv"))
+    window.models_tab.add_model("GaussianNB")
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
+        window.save_experiment(str(tmp_path / "study.json"))
+    with qtbot.waitSignals([window.experiment_loaded, tab.view_ready], timeout=20000):
+        window.open_experiment(str(tmp_path / "study.json"))
+    dataset = window.state.dataset
+    assert "target" not in dataset.source and dataset.target == "Survive"
+    assert tab.candidate_buttons[0].text().startswith("Survive  —  ")
+    assert window.cv_tab.run_button.text() == CHOOSE_TARGET
