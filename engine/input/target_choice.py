@@ -47,12 +47,14 @@ OUTCOME_WORDS = ("target", "class", "classes", "label", "labels", "y", "outcome*
                  "success*", "fraud*", "spam", "admit*", "cured", "cure", "improved",
                  "remission", "failure", "fail*", "infected", "positive", "grade", "type",
                  "kind", "category", "verdict", "decision", "goal", "quality", "vote",
-                 "choice", "chosen", "winner", "win", "won")
+                 "choice", "chosen", "winner", "win", "won", "accept*", "purchase*",
+                 "participat*", "released", "volunteer*")
 #: Words of a time to an event (measured after it).
 TIME_WORDS = ("time", "times", "days", "day", "duration", "months", "month", "weeks", "week",
               "years", "year", "followup", "follow", "until", "date", "survtime", "futime")
-#: Words of an event's status column beside an outcome.
-STATUS_WORDS = ("censor*", "status", "event", "vital")
+#: Words of a censoring column beside an outcome (``status`` or ``event`` may be the
+#: outcome itself, as in R's survival data: neither points for nor against).
+STATUS_WORDS = ("censor*",)
 #: Words of traits usually recorded before the outcome.
 COVARIATE_WORDS = ("age*", "sex", "gender", "race", "ethnic*", "minority", "educ*",
                    "marital", "married", "region", "country", "state", "city", "centre",
@@ -105,7 +107,7 @@ def name_kind(name) -> tuple:
 
 _KIND_WORDS = {"outcome": (3.0, "named like an outcome"),
                "time": (-2.0, "named like a time"),
-               "status": (-2.0, "named like a status column"),
+               "status": (-2.0, "named like a censoring column"),
                "covariate": (-2.0, "named like a trait recorded before the outcome")}
 
 
