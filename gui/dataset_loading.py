@@ -24,7 +24,8 @@ from .plots.scatter_axes import informative_pair
 
 SCATTER_SAMPLE = 5000
 #: Notes judged against a target, left out while the target is only a candidate.
-NOT_YET = ("possible_leak", "after_outcome", "positive_class", "class_imbalance")
+NOT_YET = ("possible_leak", "after_outcome", "positive_class", "class_imbalance",
+           "target_chosen")
 READ_OPTIONS = ("sep", "encoding", "decimal", "thousands", "sheet")
 #: The file dialog's filters: every kind the app reads, then each kind alone.
 FILE_FILTERS = ("Data files (*.csv *.tsv *.txt *.arff *.xlsx *.xlsm);;"
@@ -170,29 +171,27 @@ def file_dataset(source: dict, name: Optional[str] = None,
 
 
 def block_dataset(block: dict, base_dir: Optional[str]) -> Dataset:
-    """The Dataset of an experiment file's ``dataset`` block; a file whose target is not
-    named and could be several columns is shown with its candidates (as when opened on
-    the Dataset tab) instead of refused."""
-    try:
+    """The Dataset of an experiment file's ``dataset`` block. A file block without a
+    target is derived as when opened on the Dataset tab (:func:`file_dataset`): its
+    candidates shown until one is chosen, unless a column is named as the target."""
+    key = data_key(block)
+    if key is None or block.get("target"):
         return load_dataset(block, base_dir)
-    except EngineError as exc:
-        key = data_key(block)
-        if exc.code != "target_not_named" or key is None or not exc.fields["candidates"]:
-            raise
-        source = {k: v for k, v in block.items() if k != "name"}
-        source[key] = os.path.normpath(os.path.join(base_dir or "", block[key]))
-        _, dataset = file_dataset(source, block.get("name"))
-        if not isinstance(dataset, Dataset):
-            raise
-        return dataset
+    source = {k: v for k, v in block.items() if k != "name"}
+    source[key] = os.path.normpath(os.path.join(base_dir or "", block[key]))
+    _, dataset = file_dataset(source, block.get("name"))
+    if not isinstance(dataset, Dataset):
+        return load_dataset(block, base_dir)      # a workbook's sheet: refused as headless
+    return dataset
 
 
 def leak_features(dataset: Dataset) -> list:
     """The features the notes call possible leaks (or a time to the event or its status
     beside the target)."""
-    return [note.fields["column"] for note in dataset.notes
-            if note_code(note) in ("possible_leak", "after_outcome")
-            and not note.fields.get("left_out") and note.fields["column"] in dataset.X.columns]
+    return list(dict.fromkeys(
+        note.fields["column"] for note in dataset.notes
+        if note_code(note) in ("possible_leak", "after_outcome")
+        and not note.fields.get("left_out") and note.fields["column"] in dataset.X.columns))
 
 
 def target_confirmed(dataset: Dataset | None) -> bool:
@@ -248,7 +247,28 @@ def _derived(raw: FileRead, source: dict, name: Optional[str]) -> Dataset:
         if exc.code != "target_not_named" or not exc.fields["candidates"]:
             raise
         return provisional_dataset(raw, source, name, exc)
+    only = _only_candidate(dataset) if not source.get("target") else None
+    if only is not None:                  # the one column that could be it: still a choice
+        return _unconfirmed(dataset, not_chosen_note(only, dataset.target))
     return replace(dataset, source={**dataset.source, "target": dataset.target})
+
+
+def _only_candidate(dataset: Dataset) -> Optional[dict]:
+    """The candidate fields of a target the engine used as the only column that looks
+    like classes (rule ``only``), or None."""
+    for note in dataset.notes:
+        if note_code(note) == "target_chosen" and note.fields.get("rule") == "only":
+            return {"candidates": [note.fields["column"]],
+                    "reasons": [list(note.fields.get("reasons") or ())]}
+    return None
+
+
+def _unconfirmed(dataset: Dataset, note) -> Dataset:
+    """``dataset`` shown with a target nobody chose: ``note`` first, no note judged
+    against the target, no target in the source."""
+    kept = [n for n in dataset.notes if note_code(n) not in NOT_YET]
+    return replace(dataset, notes=(note, *kept),
+                   source={k: v for k, v in dataset.source.items() if k != "target"})
 
 
 def provisional_dataset(raw: FileRead, source: dict, name: str | None,
@@ -261,10 +281,7 @@ def provisional_dataset(raw: FileRead, source: dict, name: str | None,
                                  exclude=names(source.get("exclude")),
                                  features=names(source.get("features")), source=source,
                                  groups=source.get("groups"))
-    note = not_chosen_note(error, best)
-    kept = [n for n in dataset.notes if note_code(n) not in NOT_YET]
-    return replace(dataset, notes=(note, *kept),
-                   source={k: v for k, v in dataset.source.items() if k != "target"})
+    return _unconfirmed(dataset, not_chosen_note(error.fields, best))
 
 
 def _sheet_choice(source: dict, error: ValueError) -> Optional[SheetChoice]:

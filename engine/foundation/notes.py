@@ -62,7 +62,8 @@ CODES = {
     "target_chosen": "no target was named; the column chosen "
                      "[column, last_column, problem: why the last column was not "
                      "used, or None; weka: True for an ARFF file's last attribute; rule: "
-                     "'named' or 'only' (engine.input.target_choice)]",
+                     "'named' or 'only' (engine.input.target_choice); reasons: the column's "
+                     "reasons as a candidate]",
     "target_not_chosen": "the column to predict is not chosen yet (the app shows the best "
                          "candidate until it is) [candidates, reasons, shown]",
     "after_outcome": "a column beside the target looks like a time to the event or the "

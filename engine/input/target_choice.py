@@ -176,9 +176,9 @@ def choose_target(frame: pd.DataFrame, excluded: Sequence = ()) -> tuple:
     ranked = rank_targets(frame, excluded)
     named = [c for c in ranked if str(c.column).strip().lower() in TARGET_NAMES]
     if len(named) == 1:
-        return named[0].column, _chosen(named[0].column, "named")
+        return named[0].column, _chosen(named[0], "named")
     if len(ranked) == 1:
-        return ranked[0].column, _chosen(ranked[0].column, "only")
+        return ranked[0].column, _chosen(ranked[0], "only")
     raise not_named_error(ranked)
 
 
@@ -198,23 +198,26 @@ def not_named_error(ranked: list) -> EngineError:
                        f"(\"target\": {json.dumps(str(ranked[0].column))} or another)")
 
 
-def not_chosen_note(error: EngineError, shown) -> Note:
+def not_chosen_note(fields, shown) -> Note:
     """The ``target_not_chosen`` note of a table shown with the candidate ``shown`` as its
-    target while ``error`` (``target_not_named``) waits for a choice (the app's Dataset
-    tab)."""
-    candidates, reasons = error.fields["candidates"], error.fields["reasons"]
+    target while the user has not chosen (the app's Dataset tab): ``fields`` holds the
+    ``candidates`` and their ``reasons`` (a ``target_not_named`` error's, or one
+    candidate's)."""
+    candidates, reasons = fields["candidates"], fields["reasons"]
     listed = "; ".join(f"{str(c)!r} ({', '.join(r)})" for c, r in zip(candidates, reasons))
     return Note("target_not_chosen", f"the column to predict is not chosen yet; candidates: "
                 f"{listed}", {"candidates": list(candidates),
                               "reasons": [list(r) for r in reasons], "shown": shown})
 
 
-def _chosen(column, why: str) -> Note:
+def _chosen(candidate: Candidate, why: str) -> Note:
     said = ("the one column named as a target" if why == "named"
             else "the only column that looks like classes")
+    column = candidate.column
     return Note("target_chosen", f"target column not given; using {str(column)!r}, {said} "
                 "(name the target to choose another)",
-                {"column": column, "last_column": None, "problem": None, "rule": why})
+                {"column": column, "last_column": None, "problem": None, "rule": why,
+                 "reasons": list(candidate.reasons)})
 
 
 def outcome_companions(columns: Sequence, target, left_out: bool = False) -> list:

@@ -93,3 +93,55 @@ def test_an_experiment_saved_before_the_choice_opens_with_the_candidates(window,
     assert "target" not in dataset.source and dataset.target == "Survive"
     assert tab.candidate_buttons[0].text().startswith("Survive  —  ")
     assert window.cv_tab.run_button.text() == CHOOSE_TARGET
+
+
+def test_the_only_candidate_still_waits_for_its_click(dataset_tab, qtbot, tmp_path):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "only.csv"
+    pd.DataFrame({"a": rng.normal(size=40), "b": rng.normal(size=40),
+                  "kind": rng.choice(["x", "y"], 40)}).to_csv(path, index=False)
+    with qtbot.waitSignal(dataset_tab.view_ready, timeout=60000):
+        dataset_tab.open_file(str(path))
+    dataset = dataset_tab.state.dataset
+    assert dataset.target == "kind" and "target" not in dataset.source
+    assert [n.code for n in dataset.notes if n.code.startswith("target")] == \
+        ["target_not_chosen"]
+    shown = [b.text() for b in dataset_tab.candidate_buttons if b.isVisibleTo(dataset_tab)]
+    assert shown == ["kind  —  named like an outcome (kind), 2 classes, the last column"]
+    with qtbot.waitSignal(dataset_tab.view_ready, timeout=60000):
+        dataset_tab.candidate_buttons[0].click()
+    assert dataset_tab.state.dataset.source["target"] == "kind"
+
+
+def test_a_column_named_class_is_the_files_own_choice(dataset_tab, qtbot, tmp_path):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "named.csv"
+    pd.DataFrame({"a": rng.normal(size=40), "flag": rng.integers(0, 2, 40),
+                  "class": rng.choice(["x", "y"], 40)}).to_csv(path, index=False)
+    with qtbot.waitSignal(dataset_tab.view_ready, timeout=60000):
+        dataset_tab.open_file(str(path))
+    assert dataset_tab.state.dataset.source["target"] == "class"
+    assert not dataset_tab.candidates_box.isVisibleTo(dataset_tab)
+
+
+def test_choosing_the_outcome_unticks_its_leak_time_and_censoring(dataset_tab, qtbot,
+                                                                   tmp_path):
+    rng = np.random.default_rng(1)
+    n = 120
+    recurrence = rng.integers(0, 2, n)
+    path = tmp_path / "blood.csv"
+    pd.DataFrame({"Age": rng.integers(40, 80, n), "AA": rng.integers(0, 2, n),
+                  "PVol": rng.normal(50, 10, n).round(1), "Recurrence": recurrence,
+                  "Censor": 1 - recurrence,
+                  "TimeToRecurrence": rng.gamma(2, 20, n).round(2)}).to_csv(path, index=False)
+    with qtbot.waitSignal(dataset_tab.view_ready, timeout=60000):
+        dataset_tab.open_file(str(path))
+    assert "exclude" not in dataset_tab.state.dataset.source     # nothing judged yet
+    assert dataset_tab.candidate_buttons[0].text().startswith("Recurrence  —  ")
+    with qtbot.waitSignal(dataset_tab.view_ready, timeout=60000):
+        dataset_tab.candidate_buttons[0].click()
+    dataset = dataset_tab.state.dataset
+    assert dataset.source["exclude"] == ["Censor", "TimeToRecurrence"]
+    assert list(dataset.X.columns) == ["Age", "AA", "PVol"]
+    assert "time to the event beside the target 'Recurrence'" in \
+        dataset_tab.columns.item("TimeToRecurrence").toolTip()
