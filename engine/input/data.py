@@ -486,7 +486,7 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
         notes.append(note)
     else:
         target = find_column(frame, target)
-    for group_column in group_columns:
+    for group_column in group_columns or [None]:
         _check_kept(kept, target, group_column)
     candidates = [c for c in frame.columns if c not in {target, *group_columns, *left_out, *kept}]
     indexes = index_columns(frame, candidates)
