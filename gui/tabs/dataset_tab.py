@@ -414,7 +414,8 @@ class DatasetTab(QWidget):
     def _on_groups_picked(self, column) -> None:
         if self._view is None or column == self._view.dataset.source.get("groups"):
             return
-        message = ("Keeping the rows of each {!r} together…".format(column) if column
+        shown = " + ".join(names(column)) if isinstance(column, list) else repr(column)
+        message = (f"Keeping the rows of each {shown} together…" if column
                    else "Every row stands alone (no groups)…")
         self._reload({"groups": column}, message)
 
