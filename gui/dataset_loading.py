@@ -11,14 +11,21 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
+from engine.foundation.errors import EngineError
+from engine.foundation.notes import note_code
 from engine.input.data import Dataset
 from engine.input.data_checks import visible_columns
 from engine.input.excel import sheet_names
-from engine.foundation.notes import note_code
-from engine.input.readers import CSV_EXTENSIONS, KINDS, Table, dataset_from_table, read_table
+from engine.input.readers import (CSV_EXTENSIONS, KINDS, Table, dataset_from_table, load_dataset,
+                                   read_table)
+from engine.input.target_choice import not_chosen_note
+
 from .plots.scatter_axes import informative_pair
 
 SCATTER_SAMPLE = 5000
+#: Notes judged against a target, left out while the target is only a candidate.
+NOT_YET = ("possible_leak", "after_outcome", "positive_class", "class_imbalance",
+           "target_chosen")
 READ_OPTIONS = ("sep", "encoding", "decimal", "thousands", "sheet")
 #: The file dialog's filters: every kind the app reads, then each kind alone.
 FILE_FILTERS = ("Data files (*.csv *.tsv *.txt *.arff *.xlsx *.xlsm);;"
@@ -128,8 +135,11 @@ def file_dataset(source: dict, name: Optional[str] = None,
     """(FileRead, Dataset) of a file's ``dataset`` block; runs on a worker thread.
 
     The file is read again only when it, or how to read it, changed since ``cached``.
-    Without a target the file's default (an ARFF file's last attribute) or the engine's
-    choice is used (with a note); the one used is recorded in the source. A positive
+    Without a target the file's default (an ARFF file's last attribute) or the column
+    that alone qualifies (:mod:`engine.input.target_choice`) is used (with a note) and
+    recorded in the source; when several could be it, the best candidate is shown
+    provisionally (:func:`provisional_dataset`), not recorded, and no leak is judged
+    against it. A positive
     class that is not a class of the target is dropped. ``name`` defaults to the
     file's (an ARFF file's relation). With ``untick_leaks`` the features the notes call
     possible leaks are left out (``"exclude"``; their notes stay, saying so).
@@ -148,7 +158,7 @@ def file_dataset(source: dict, name: Optional[str] = None,
         if choice is None:
             raise
         return None, choice
-    if untick_leaks:
+    if untick_leaks and target_confirmed(dataset):
         leaks = leak_features(dataset)
         if leaks:
             unticked = {**source, "target": dataset.target,
@@ -160,11 +170,46 @@ def file_dataset(source: dict, name: Optional[str] = None,
     return raw, dataset
 
 
+def block_dataset(block: dict, base_dir: Optional[str]) -> Dataset:
+    """The Dataset of an experiment file's ``dataset`` block. A file block without a
+    target is derived as when opened on the Dataset tab (:func:`file_dataset`): its
+    candidates shown until one is chosen, unless a column is named as the target."""
+    key = data_key(block)
+    if key is None or block.get("target"):
+        return load_dataset(block, base_dir)
+    source = {k: v for k, v in block.items() if k != "name"}
+    source[key] = os.path.normpath(os.path.join(base_dir or "", block[key]))
+    _, dataset = file_dataset(source, block.get("name"))
+    if not isinstance(dataset, Dataset):
+        return load_dataset(block, base_dir)      # a workbook's sheet: refused as headless
+    return dataset
+
+
 def leak_features(dataset: Dataset) -> list:
-    """The features the notes call possible leaks."""
-    return [note.fields["column"] for note in dataset.notes
-            if note_code(note) == "possible_leak" and not note.fields.get("left_out")
-            and note.fields["column"] in dataset.X.columns]
+    """The features the notes call possible leaks (or a time to the event or its status
+    beside the target)."""
+    return list(dict.fromkeys(
+        note.fields["column"] for note in dataset.notes
+        if note_code(note) in ("possible_leak", "after_outcome")
+        and not note.fields.get("left_out") and note.fields["column"] in dataset.X.columns))
+
+
+def target_confirmed(dataset: Dataset | None) -> bool:
+    """Whether the column to predict of ``dataset`` is named (by the user, the experiment,
+    the file or the rule of :mod:`engine.input.target_choice`), not only shown as the
+    best candidate: built-in data sets name theirs."""
+    if dataset is None:
+        return False
+    source = dataset.source
+    return "builtin" in source or source_path(source) is None or bool(source.get("target"))
+
+
+def target_candidates(dataset: Dataset | None) -> list:
+    """(column, reasons) of the candidates for the target while none is named."""
+    for note in (dataset.notes if dataset is not None else ()):
+        if note_code(note) == "target_not_chosen":
+            return list(zip(note.fields["candidates"], note.fields["reasons"]))
+    return []
 
 
 def _file_read(source: dict, cached: Optional[FileRead]) -> FileRead:
@@ -192,12 +237,51 @@ def _derived(raw: FileRead, source: dict, name: Optional[str]) -> Dataset:
                                   groups=source.get("groups"))
 
     try:
-        dataset = derive(source.get("pos_label"))
-    except ValueError:
-        if source.get("pos_label") is None:
+        try:
+            dataset = derive(source.get("pos_label"))
+        except ValueError:
+            if source.get("pos_label") is None:
+                raise
+            dataset = derive(None)       # the new target has other classes
+    except EngineError as exc:
+        if exc.code != "target_not_named" or not exc.fields["candidates"]:
             raise
-        dataset = derive(None)       # the new target has other classes
+        return provisional_dataset(raw, source, name, exc)
+    only = _only_candidate(dataset) if not source.get("target") else None
+    if only is not None:                  # the one column that could be it: still a choice
+        return _unconfirmed(dataset, not_chosen_note(only, dataset.target))
     return replace(dataset, source={**dataset.source, "target": dataset.target})
+
+
+def _only_candidate(dataset: Dataset) -> Optional[dict]:
+    """The candidate fields of a target the engine used as the only column that looks
+    like classes (rule ``only``), or None."""
+    for note in dataset.notes:
+        if note_code(note) == "target_chosen" and note.fields.get("rule") == "only":
+            return {"candidates": [note.fields["column"]],
+                    "reasons": [list(note.fields.get("reasons") or ())]}
+    return None
+
+
+def _unconfirmed(dataset: Dataset, note) -> Dataset:
+    """``dataset`` shown with a target nobody chose: ``note`` first, no note judged
+    against the target, no target in the source."""
+    kept = [n for n in dataset.notes if note_code(n) not in NOT_YET]
+    return replace(dataset, notes=(note, *kept),
+                   source={k: v for k, v in dataset.source.items() if k != "target"})
+
+
+def provisional_dataset(raw: FileRead, source: dict, name: str | None,
+                        error: EngineError) -> Dataset:
+    """The data set shown while the column to predict is not named: the best candidate
+    as its target (not recorded in the source), no leak judged against it, and a
+    ``target_not_chosen`` note listing the candidates."""
+    best = error.fields["candidates"][0]
+    dataset = dataset_from_table(raw.table, best, name=name, drop=names(source.get("drop")),
+                                 exclude=names(source.get("exclude")),
+                                 features=names(source.get("features")), source=source,
+                                 groups=source.get("groups"))
+    return _unconfirmed(dataset, not_chosen_note(error.fields, best))
 
 
 def _sheet_choice(source: dict, error: ValueError) -> Optional[SheetChoice]:
@@ -228,5 +312,5 @@ def with_changes(source: dict, changes: dict) -> dict:
         drop + names(merged.get("exclude"))
     merged["exclude"] = [c for c in dict.fromkeys(kept) if c != merged.get("target")]
     merged["features"] = [c for c in dict.fromkeys(names(merged.get("features")))
-                          if c not in (merged.get("target"), merged.get("groups"))]
+                          if c != merged.get("target") and c not in names(merged.get("groups"))]
     return {k: v for k, v in merged.items() if v is not None and v != []}

@@ -20,7 +20,6 @@ from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (QMainWindow, QMessageBox, QStyle, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from engine.input.readers import load_dataset
 from engine.evaluation.experiment import experiment_json_text, load_experiment
 from engine.input.readers import data_record
 from engine.output.result_folder import FolderRefused, free_subfolder
@@ -29,7 +28,7 @@ from engine.foundation.schema import show
 from . import file_dialogs, saving
 from .exporting import write_benchmark, write_report, write_results, written_or_refused
 from .file_dialogs import file_name_part, is_shipped
-from .dataset_loading import data_key, source_path
+from .dataset_loading import block_dataset, data_key, source_path
 from .help import show_help
 from .jobs import Job, JobSlot, sentence
 from .plain_text import ask, plain_label, plain_tip, warn
@@ -91,7 +90,7 @@ def load_experiment_and_data(path: str) -> tuple:
     datasets = []
     for index, block in enumerate(experiment.dataset_blocks):
         try:
-            datasets.append(absolute_data_path(load_dataset(block, experiment.base_dir),
+            datasets.append(absolute_data_path(block_dataset(block, experiment.base_dir),
                                          experiment.base_dir))
         except ValueError as exc:
             if not experiment.datasets:

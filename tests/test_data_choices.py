@@ -1,11 +1,12 @@
-"""Choices made while loading: the columns left out, the default target, the positive
-class, and warnings about columns that leak the answer."""
+"""Choices made while loading: the columns left out, the target when none is named, the
+positive class, and warnings about columns that leak the answer."""
 import os
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from engine.foundation.errors import EngineError
 from engine.input.data import dataset_from_frame, load_builtin, load_csv
 from engine.input.readers import load_dataset
 from engine.input.data_checks import target_problem
@@ -45,25 +46,30 @@ def _with_comments(frame):
     return frame
 
 
-def test_default_target_skips_a_mostly_empty_comments_column(tmp_path):
+def test_no_target_is_assumed_among_several_candidates(tmp_path):
+    """A mostly empty comments column last, species before it: no column is assumed; the
+    error lists the candidates, species first, never the comments."""
     frame = _with_comments(_penguins()[["island", "bill_length_mm", "body_mass_g", "sex",
                                          "species"]])
     path = tmp_path / "penguins_raw.csv"
     frame.to_csv(path, index=False)
-    ds = load_csv(str(path))
-    assert ds.target == "species" and ds.classes == ("Adelie", "Chinstrap", "Gentoo")
-    note = next(n for n in map(str, ds.notes) if n.startswith("target column not given"))
-    assert "'Comments'" in note and "rows are empty" in note and "using 'species'" in note
-    assert "Comments" in ds.X.columns
+    with pytest.raises(EngineError) as caught:
+        load_csv(str(path))
+    assert caught.value.code == "target_not_named"
+    assert list(caught.value.fields["candidates"]) == ["species", "island", "sex"]
+    assert "3 columns could be it: 'species' (named like an outcome (species), 3 classes)" \
+        in str(caught.value)
+    assert load_csv(str(path), target="species").classes == ("Adelie", "Chinstrap", "Gentoo")
 
 
-def test_default_target_is_the_last_column_when_sensible():
-    ds = dataset_from_frame(_penguins()[["bill_length_mm", "island", "species"]])
+def test_the_one_column_that_could_be_classes_is_used():
+    ds = dataset_from_frame(_penguins()[["bill_length_mm", "body_mass_g", "species"]])
     assert ds.target == "species"
-    assert "target column not given; using the last column, 'species'" in map(str, ds.notes)
+    assert ("target column not given; using 'species', the only column that looks like "
+            "classes (name the target to choose another)") in map(str, ds.notes)
 
 
-def test_an_identifier_last_is_not_taken_for_classes():
+def test_an_identifier_is_never_a_candidate():
     """R's sleep data (write.csv's row numbers left out): extra, group, ID. Each of ten
     subjects took both drugs, so the classes are the group and ID names the subject."""
     frame = pd.DataFrame({"extra": [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0,
@@ -72,17 +78,19 @@ def test_an_identifier_last_is_not_taken_for_classes():
     ds = dataset_from_frame(frame)
     assert ds.target == "group"
     note = next(n for n in ds.notes if n.code == "target_chosen")
-    assert note.fields["column"] == "group" and "holds identifiers" in note.fields["problem"]
+    assert note.fields["column"] == "group" and note.fields["rule"] == "only"
     assert [n.fields["column"] for n in ds.notes if n.code == "groups_suggested"] == ["ID"]
     only_ids = pd.DataFrame({"x": np.linspace(0, 1, 20), "subject_id": list("abcd") * 5})
-    assert dataset_from_frame(only_ids).target == "subject_id"     # nothing else could be
+    with pytest.raises(EngineError, match="no column looks like classes to predict"):
+        dataset_from_frame(only_ids)
+    assert dataset_from_frame(only_ids, "subject_id").target == "subject_id"
 
 
-def test_years_are_not_taken_for_classes():
-    ds = dataset_from_frame(_penguins())              # the last column is 'year'
-    assert ds.target == "sex"
-    assert any("'year', does not look like classes (it holds large whole numbers" in n
-               for n in map(str, ds.notes))
+def test_years_are_not_candidates():
+    with pytest.raises(EngineError) as caught:
+        dataset_from_frame(_penguins())              # the last column is 'year'
+    assert "year" not in caught.value.fields["candidates"]
+    assert caught.value.fields["candidates"][0] == "species"
 
 
 @pytest.mark.parametrize("column, problem", [

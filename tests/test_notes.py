@@ -128,8 +128,9 @@ def test_column_notes_name_their_columns():
     by_code = {n.code: n for n in ds.notes}
     assert by_code["target_chosen"].fields["column"] == "label"
     assert by_code["target_chosen"].fields["problem"] is None
-    assert str(by_code["target_chosen"]) == ("target column not given; using the last column, "
-                                             "'label'")
+    assert str(by_code["target_chosen"]) == ("target column not given; using 'label', the one "
+                                             "column named as a target (name the target to "
+                                             "choose another)")
     assert dict(by_code["rows_dropped"].fields) == {"n_rows": 70, "target": "label"}
     assert str(by_code["rows_dropped"]) == "dropped 70 row(s) with no value in 'label'"
     assert by_code["empty_columns_left_out"].fields["columns"] == ("empty",)

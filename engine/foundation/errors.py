@@ -72,6 +72,9 @@ CODES = {
                            "how: 'same_file' or 'same_content']",
     "heldout_mostly_training": "more than half the test file's rows are rows of the "
                                "training data [path, n_shared, n_rows]",
+    # ---- the column to predict (engine.input.target_choice)
+    "target_not_named": "no target is named and not exactly one column qualifies by the "
+                        "rule [candidates: column names best first, reasons: per candidate]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

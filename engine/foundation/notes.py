@@ -61,7 +61,14 @@ CODES = {
                           "'class_labels', names]",
     "target_chosen": "no target was named; the column chosen "
                      "[column, last_column, problem: why the last column was not "
-                     "used, or None; weka: True for an ARFF file's last attribute]",
+                     "used, or None; weka: True for an ARFF file's last attribute; rule: "
+                     "'named' or 'only' (engine.input.target_choice); reasons: the column's "
+                     "reasons as a candidate]",
+    "target_not_chosen": "the column to predict is not chosen yet (the app shows the best "
+                         "candidate until it is) [candidates, reasons, shown]",
+    "after_outcome": "a column beside the target looks like a time to the event or the "
+                     "event's status, known only with or after the outcome "
+                     "[column, target, kind: 'time' or 'status', left_out]",
     "rows_dropped": "rows without a target value were dropped [n_rows, target]",
     "empty_classes": "classes declared for the target (ARFF) but without rows were left "
                      "out [target, classes]",
@@ -77,6 +84,9 @@ CODES = {
     "groups_suggested": "a column looks like an identifier with repeated values: naming it "
                         "as \"groups\" keeps its rows together in the folds "
                         "[column, n_values, rows_per_value]",
+    "groups_pair_suggested": "an identifier restarts within another identifier-like column "
+                             "(centre, site): the pair names the groups "
+                             "[columns: (outer, inner), n_values, n_pairs, rows_per_pair]",
     "class_imbalance": "the smallest class is a small share of the rows (or has few rows): "
                        "accuracy can mislead; class weights and resampling are offered "
                        "[class, count, share: a fraction, n_rows, majority_share, "

@@ -22,7 +22,7 @@ from engine.foundation.machine import available_memory
 from engine.input.csv_bounds import Bound, ReadStopped, header_width
 from engine.input.csv_values import (PANDAS_EXTRA_NA, check_read_options, check_text,
                                      choose_encoding, parse_text_columns, read_or_explain, visible)
-from engine.input.data_checks import (choose_target, find_column, find_columns, is_numeric_column,
+from engine.input.data_checks import (find_column, find_columns, is_numeric_column,
                                       leak_notes, positive_class, visible_columns)
 from engine.foundation.errors import EngineError
 from engine.input.groups import group_codes, group_suggestions, identifier_feature_notes
@@ -31,6 +31,7 @@ from engine.input.file_checks import (check_builtin_request, check_file_fits, ch
 from engine.input.index_columns import index_columns, index_note
 from engine.input.text_values import distinct_texts, per_row, stripped
 from engine.input.imbalance import imbalance_note
+from engine.input.target_choice import choose_target, outcome_companions
 from engine.foundation.notes import Note
 from engine.input.text_lengths import check_label_lengths, check_text_lengths
 
@@ -386,8 +387,8 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
         UTF-32 with one), separator (comma, semicolon, tab, vertical bar) and decimal
         mark are detected unless given.
     target : str, optional
-        The column to predict; by default the last column if it looks like classes,
-        else the nearest such column from the right (see :func:`dataset_from_frame`).
+        The column to predict; without it, only a column that alone qualifies by the
+        rule of :mod:`engine.input.target_choice` (see :func:`dataset_from_frame`).
     sep, encoding : str, optional
         Override the detection.
     drop, exclude : sequence of str
@@ -429,10 +430,11 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     frame : pandas.DataFrame
         The table (for a CSV file, as :func:`read_csv_table` returns it).
     target : str, optional
-        The column to predict. When not given: the last column if it looks like classes
-        (2 to ``max(20, 5% of rows)`` values, not free text, not measurements, a value
-        in at least half of the rows), else the nearest such column from the right,
-        with a note saying why; a ValueError asks to name it when there is none.
+        The column to predict. When not given, a column is used only when it alone
+        qualifies (:func:`engine.input.target_choice.choose_target`: the one candidate
+        named ``target``, ``class``, ``label``, ``y`` or ``outcome``, or the only column
+        that looks like classes), with a note; otherwise an ``EngineError``
+        (``target_not_named``) lists the candidates, best first.
     name : str
         Short name of the data set.
     drop, exclude : sequence of str
@@ -453,8 +455,10 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     groups : str, optional
         The column saying which rows belong together (several rows of one patient or
         subject): not a feature, never missing, kept as :attr:`Dataset.groups`, and the
-        folds never split a group (:mod:`engine.input.groups`). Without it, columns that look
-        like identifiers with repeated values get a ``groups_suggested`` note.
+        folds never split a group (:mod:`engine.input.groups`). A list of columns names a
+        group by their combination (``["centre", "id"]``: ids that restart in each
+        centre). Without it, columns that look like identifiers with repeated values get
+        a ``groups_suggested`` note (``groups_pair_suggested`` for such a pair).
     features : sequence of str
         Columns that stay features whatever the loader's own checks say: an index-like
         column (row numbers, ``Unnamed: 0``, ``rownames``, unique ``id`` numbers;
@@ -491,14 +495,16 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
     notes.extend(more)
     left_out = find_columns(frame, [*drop, *exclude])
     kept = _kept_columns(frame, features, left_out)
+    group_columns = ([] if groups is None else [find_column(frame, c) for c in
+                                                 ([groups] if isinstance(groups, str) else groups)])
     if target is None:
-        target, note = choose_target(frame, left_out)
+        target, note = choose_target(frame, [*left_out, *group_columns])
         notes.append(note)
     else:
         target = find_column(frame, target)
-    group_column = None if groups is None else find_column(frame, groups)
-    _check_kept(kept, target, group_column)
-    candidates = [c for c in frame.columns if c not in {target, group_column, *left_out, *kept}]
+    for group_column in group_columns or [None]:
+        _check_kept(kept, target, group_column)
+    candidates = [c for c in frame.columns if c not in {target, *group_columns, *left_out, *kept}]
     indexes = index_columns(frame, candidates)
     if len(indexes) == len(candidates):
         indexes = {}                  # nothing else to learn from: kept (the leak check speaks)
@@ -513,15 +519,15 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
                           {"n_rows": n_dropped, "target": target}))
         frame = frame.loc[keep]
         labels = labels.loc[keep]
-    codes_of_groups = (None if group_column is None
-                       else group_codes(frame, group_column, str(target)))
-    if group_column is None:
+    codes_of_groups = (None if not group_columns else group_codes(
+        frame, group_columns[0] if isinstance(groups, str) else group_columns, str(target)))
+    if not group_columns:
         notes.extend(group_suggestions(frame, target, skip=list(indexes)))
     note = index_note(indexes)
     if note is not None:
         notes.append(note)
     features = frame.drop(columns=list(dict.fromkeys(
-        [target, *left_out, *indexes, *([] if group_column is None else [group_column])])))
+        [target, *left_out, *indexes, *group_columns])))
     features, more = _tidy_features(features, kept)
     notes.extend(more)
     if features.shape[1] == 0:
@@ -546,9 +552,11 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
     if note:
         notes.append(note)
     features = one_block(_numbered_from_zero(features))
-    excluded = [c for c in left_out if c != target and c != group_column]
+    excluded = [c for c in left_out if c != target and c not in group_columns]
     notes.extend(leak_notes(features, codes, str(target),
                             left_out=frame[excluded].reset_index(drop=True) if excluded else None))
+    notes.extend(outcome_companions(list(features.columns), target))
+    notes.extend(outcome_companions(excluded, target, left_out=True))
     notes.extend(identifier_feature_notes(features, skip=kept))
     cats = [c for c, dtype in features.dtypes.items() if not _is_number_dtype(dtype)]
     if cats:

@@ -1,6 +1,7 @@
 """Checks on a table before it becomes a :class:`engine.input.data.Dataset`: column names
-made visible and looked up, which column to predict when none is named, which class is
-the positive one, and columns that may leak the answer.
+made visible and looked up, whether a column could be the class to predict (which one,
+when none is named: :mod:`engine.input.target_choice`), which class is the positive one,
+and columns that may leak the answer.
 
 Rules
 -----
@@ -34,7 +35,6 @@ import numpy as np
 import pandas as pd
 
 from engine.input.csv_values import visible
-from engine.input.groups import names_an_identifier
 from engine.foundation.notes import Note
 from engine.input.text_values import distinct_texts, per_row, stripped
 
@@ -109,67 +109,6 @@ def _median_of(rows: np.ndarray, per_value: list) -> float:
     if not len(rows):
         return float("nan")
     return float(np.median(np.asarray(per_value, dtype=float)[rows]))
-
-
-def choose_target(frame: pd.DataFrame, excluded: Sequence = ()) -> tuple:
-    """The column to predict when none is named: the last one if sensible, else the
-    nearest sensible one from the right. A column named as identifiers (``ID``,
-    ``patient_id``, ``PatientID``) is taken only when no other column looks like classes: R's
-    ``sleep`` data ends with the subjects' ``ID``, and the classes are its ``group``.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-    excluded : sequence
-        Columns left out of the data set (never chosen).
-
-    Returns
-    -------
-    (name, note) : (column name, Note)
-
-    Raises
-    ------
-    ValueError
-        When no column is a sensible target.
-    """
-    candidates = [c for c in frame.columns if c not in set(excluded)]
-    if not candidates:
-        raise ValueError("no columns are left to predict")
-    last = candidates[-1]
-    last_problem = target_problem(frame[last])
-    why = last_problem or _identifier_problem(last)
-    if why is None:
-        return last, _chosen(last, last, None)
-    # columns named as identifiers come last: taken only when no other looks like classes
-    others = list(reversed(candidates[:-1]))
-    for column in [c for c in others if not _identifier_problem(c)]:
-        if target_problem(frame[column]) is None:
-            return column, _chosen(column, last, why)
-    if last_problem is None:
-        return last, _chosen(last, last, None)
-    for column in [c for c in others if _identifier_problem(c)]:
-        if target_problem(frame[column]) is None:
-            return column, _chosen(column, last, last_problem)
-    raise ValueError(f"no column looks like classes to predict (the last column, {last!r}: "
-                     f"{why}); name the target column (\"target\": COLUMN)")
-
-
-def _chosen(column, last, why) -> Note:
-    if why is None:
-        return Note("target_chosen", f"target column not given; using the last column, "
-                    f"{last!r}", {"column": last, "last_column": last, "problem": None})
-    return Note("target_chosen", f"target column not given; the last column, {last!r}, does "
-                f"not look like classes ({why}); using {column!r}, the nearest column from the "
-                "right that does (name the target to choose another)",
-                {"column": column, "last_column": last, "problem": why})
-
-
-def _identifier_problem(column) -> Optional[str]:
-    """Why a column named as identifiers (``ID``, ``patient_id``, ``PatientID``, ...;
-    :func:`engine.input.groups.names_an_identifier`) is a poor guess for the classes."""
-    if names_an_identifier(str(column)):
-        return "its name says it holds identifiers, not classes"
-    return None
 
 
 def positive_class(classes: Sequence, counts: Sequence[int], pos_label=None) -> tuple:

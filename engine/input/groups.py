@@ -62,7 +62,9 @@ def group_codes(frame: pd.DataFrame, column, target: str) -> np.ndarray:
     frame : pandas.DataFrame
         The table (the rows without a target already dropped).
     column
-        The name of the groups column, as found in ``frame``.
+        The name of the groups column, as found in ``frame``, or a list of names: the
+        pair (centre, id) of an identifier that restarts in each centre (a group per
+        different combination).
     target : str
         The target column (it cannot be the groups column).
 
@@ -75,6 +77,21 @@ def group_codes(frame: pd.DataFrame, column, target: str) -> np.ndarray:
     ValueError
         When the column is the target, or has missing values (naming the first rows).
     """
+    if isinstance(column, (list, tuple)):
+        parts = [_group_text(frame, c, target) for c in column]
+        raw = parts[0].astype(str)
+        for part in parts[1:]:
+            raw = np.char.add(np.char.add(raw, "\x1f"), part.astype(str))
+        _, codes = np.unique(raw, return_inverse=True)
+        return codes.reshape(-1).astype(np.intp)
+    raw = _group_text(frame, column, target)
+    _, codes = np.unique(raw, return_inverse=True)
+    return codes.reshape(-1).astype(np.intp)
+
+
+def _group_text(frame: pd.DataFrame, column, target: str) -> np.ndarray:
+    """One groups column's values (text columns as text), checked: not the target, no
+    missing value."""
     if column == target:
         raise ValueError(f'"groups": the column {column!r} is the target; name the column that '
                          "says which rows belong together (a subject or patient identifier)")
@@ -88,9 +105,7 @@ def group_codes(frame: pd.DataFrame, column, target: str) -> np.ndarray:
                          f"value(s) (data row(s) {rows}{' ...' if missing.sum() > 5 else ''}): "
                          "every row needs its group; fill them in, or remove those rows, or "
                          'leave "groups" out')
-    raw = (values.astype(str) if values.dtype == object else values).to_numpy()
-    _, codes = np.unique(raw, return_inverse=True)
-    return codes.reshape(-1).astype(np.intp)
+    return (values.astype(str) if values.dtype == object else values).to_numpy()
 
 
 def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
@@ -117,14 +132,19 @@ def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
     Returns
     -------
     list of Note
-        One ``groups_suggested`` note per column.
+        One ``groups_suggested`` note per column; a ``groups_pair_suggested`` note instead
+        for an identifier whose values restart within another identifier-like column
+        (:func:`restarting_within`).
     """
     notes = []
     for column, dtype in frame.dtypes.items():
         if column == target or column in skip or not _identifier_dtype(dtype):
             continue
         found = _repeated_identifier(frame[column], str(column))
-        if found is not None:
+        outer = None if found is None else restarting_within(frame, column, [target, *skip])
+        if outer is not None:
+            notes.append(_pair_note(frame, outer, column))
+        elif found is not None:
             n_values, per_value = found
             notes.append(Note("groups_suggested", f"column {str(column)!r} looks like an "
                               f"identifier with repeated values ({n_values} values, "
@@ -135,6 +155,43 @@ def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
                               "optimistic", {"column": column, "n_values": n_values,
                                              "rows_per_value": round(per_value, 2)}))
     return notes
+
+
+def restarting_within(frame: pd.DataFrame, column, skip: Sequence = ()):
+    """The identifier-like column (a centre, site, hospital: :func:`id_like_name`, whole
+    numbers or text, no missing value, 2 or more values, fewer than ``column``) within
+    which the values of ``column`` restart: at least half of ``column``'s values occur
+    under two or more of its values (patients numbered 1-56 in one centre and 1-55 in
+    the other). The one with the fewest values, or None."""
+    values = frame[column]
+    n_values = int(values.nunique())
+    found = []
+    for other, dtype in frame.dtypes.items():
+        if other == column or other in skip or not _identifier_dtype(dtype) or \
+                not id_like_name(str(other)) or frame[other].isna().any():
+            continue
+        n_outer = int(frame[other].nunique())
+        if not 2 <= n_outer < n_values:
+            continue
+        spread = pd.DataFrame({"o": frame[other].to_numpy(), "v": values.to_numpy()}) \
+            .drop_duplicates().groupby("v", sort=False)["o"].size()
+        if int((spread >= 2).sum()) >= 0.5 * n_values:
+            found.append((n_outer, other))
+    return min(found, key=lambda item: item[0])[1] if found else None
+
+
+def _pair_note(frame: pd.DataFrame, outer, inner) -> Note:
+    n_inner = int(frame[inner].nunique())
+    n_pairs = len(frame[[outer, inner]].drop_duplicates())
+    per_pair = len(frame) / n_pairs
+    return Note("groups_pair_suggested", f"column {str(inner)!r} looks like an identifier whose "
+                f"values restart within {str(outer)!r} ({n_inner} values but {n_pairs} "
+                f"different pairs, {per_pair:.1f} rows each on average): the same number in "
+                "two places is two cases, so if rows of one case belong together, name the "
+                f"pair as \"groups\" (\"groups\": [{json.dumps(str(outer))}, "
+                f"{json.dumps(str(inner))}]); {str(inner)!r} alone would join different cases",
+                {"columns": [outer, inner], "n_values": n_inner, "n_pairs": n_pairs,
+                 "rows_per_pair": round(per_pair, 2)})
 
 
 def names_an_identifier(name: str) -> bool:

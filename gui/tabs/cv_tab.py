@@ -28,6 +28,7 @@ from engine.runs.run_plan import plan_models, plan_run
 from engine.run_service import is_several
 from engine.evaluation.verdict import metric_label
 
+from ..dataset_loading import target_confirmed
 from ..help import help_title
 from ..jobs import Job, JobSlot, sentence
 from ..metric_choice import (any_imbalanced, class_counts, metrics_for_targets, model_costs,
@@ -57,6 +58,8 @@ COST_TIP = ("Ranks and compares the models by the mean cost per row of their pre
 #: Lines kept for the count of what Run computes (the panel's foot keeps its height: the
 #: options above it stay where they are whatever the count says).
 SIZE_LINES = 4
+#: Run's text while a data set shows a candidate target no one chose.
+CHOOSE_TARGET = "Choose the column to predict (Dataset tab)"
 PREPARED_FOR_DISPLAY = runner.Precompute("notes", "cv.score_matrix", "cv.confusion_by_fold")
 
 
@@ -404,6 +407,7 @@ class CVTab(QWidget):
 
     def _on_dataset_changed(self, _dataset) -> None:
         self._forget_last_run()
+        self._update_buttons()
         n_classes = class_counts(self.state.datasets)
         add_balanced = not self.state.metrics_named and any_imbalanced(self.state.datasets)
         metrics = metrics_for_targets(list(self.state.metrics), n_classes, add_balanced,
@@ -493,9 +497,16 @@ class CVTab(QWidget):
                        self.scheme_combo, self.curves_box):
             widget.setEnabled(not running)
         self.run_on.setEnabled(not running)          # and the jobs when on this computer
-        self.run_button.setEnabled(not running)
+        waiting = self.target_missing()
+        self.run_button.setEnabled(not running and not waiting)
+        self.run_button.setText(CHOOSE_TARGET if waiting else "Run")
         self.cancel_button.setEnabled(running)
         self.show_size()
+
+    def target_missing(self) -> bool:
+        """Whether a data set in use shows a candidate target no one has chosen yet."""
+        return self.state.dataset is not None and not all(
+            target_confirmed(dataset) for dataset in self.state.datasets)
 
     def show_size(self) -> None:
         """Say what Run computes (and what the result store already holds); the whole
@@ -513,6 +524,8 @@ class CVTab(QWidget):
             return "Fix the models on the Models tab before running."
         if self.state.dataset is None:
             return "Load a data set on the Dataset tab before running."
+        if self.target_missing():
+            return "Choose the column to predict on the Dataset tab before running."
         datasets, state = self.state.datasets, self.state
         plan = plan_models(specs, state.cv, datasets, state.calibration, state.aloocv,
                            state.curves, heldout=bool(getattr(state, "test", None)))
@@ -561,7 +574,7 @@ class CVTab(QWidget):
         validating 20 models takes tens of milliseconds): a run that cannot fit in memory
         is refused, and one above :data:`engine.runs.guards.ASK_FITS` fits asks first, saying
         how long it would take (timed on a worker thread too)."""
-        if self.running:
+        if self.running or self.target_missing():
             return
         try:
             setup = self.state.experiment_setup()

@@ -26,7 +26,8 @@ from engine.foundation.notes import note_code
 
 from ..dataset_loading import (FILE_FILTERS, DatasetView, FileRead, SheetChoice, data_key,
                                file_dataset, names, prepare_view, read_key, source_for,
-                               source_path, with_changes)
+                               source_path, target_candidates, target_confirmed,
+                               with_changes)
 from ..help import help_title
 from ..jobs import Job, JobSlot, sentence
 from ..plain_text import as_written, plain_label, plain_tip, rich_label, warn
@@ -49,6 +50,10 @@ NOT_BUILTIN_TEXT = ("The data in use is not a built-in data set. Pick one here a
                     "Load built-in to use it instead.")
 NO_DATA_TEXT = ("No data loaded yet: open a data file (CSV, ARFF or Excel) or pick a built-in "
                 "data set.")
+CANDIDATES_TEXT = ("Choose the column to predict: the app does not guess. The columns that "
+                   "could be it, most likely first (the data below shows the first "
+                   "provisionally; Run waits for your choice):")
+MAX_CANDIDATE_BUTTONS = 4
 REPLACES = ("replaces the data set in use (the one selected in the list above); to compare "
             "on several data sets, add them with Add built-in… or Add file…")
 
@@ -171,6 +176,7 @@ class DatasetTab(QWidget):
         self.target_combo = QComboBox(box)
         self.target_combo.setToolTip("The class column; the ticked columns below are the "
                                      "features.")
+        self.target_combo.setPlaceholderText("— choose the column to predict —")
         self.target_combo.activated.connect(self._on_target_picked)
         self.pos_combo = QComboBox(box)
         self.pos_combo.setToolTip(POSITIVE_TIP)
@@ -179,10 +185,48 @@ class DatasetTab(QWidget):
         self.target_form.addRow("Sheet", self.sheet_combo)
         self.target_form.setRowVisible(self.sheet_combo, False)
         self.target_form.addRow("Target column", self.target_combo)
+        self.candidates_box = self._build_candidates(box)
+        self.target_form.addRow(self.candidates_box)
         self.target_form.addRow("Positive class", self.pos_combo)
         self.target_form.labelForField(self.pos_combo).setToolTip(POSITIVE_TIP)
         self.target_form.setRowVisible(self.pos_combo, False)
         return box
+
+    def _build_candidates(self, parent) -> QWidget:
+        """The candidates for the target, one click each, shown while none is named."""
+        widget = QWidget(parent)
+        layout = QVBoxLayout(widget)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.candidates_label = QLabel(CANDIDATES_TEXT, widget)
+        self.candidates_label.setWordWrap(True)
+        self.candidates_label.setStyleSheet("color: #8a4b00;")
+        layout.addWidget(self.candidates_label)
+        self.candidate_buttons = []
+        for _ in range(MAX_CANDIDATE_BUTTONS):
+            button = QPushButton(widget)
+            button.setStyleSheet("text-align: left; padding: 3px 6px;")
+            button.clicked.connect(lambda _=False, b=button: self._accept_candidate(b))
+            layout.addWidget(button)
+            self.candidate_buttons.append(button)
+        widget.hide()
+        return widget
+
+    def _show_candidates(self, dataset: Dataset) -> None:
+        """The candidate buttons while the target is not named (else hidden)."""
+        candidates = [] if target_confirmed(dataset) else target_candidates(dataset)
+        self.candidates_box.setVisible(bool(candidates))
+        for i, button in enumerate(self.candidate_buttons):
+            button.setVisible(i < len(candidates))
+            if i < len(candidates):
+                column, reasons = candidates[i]
+                button.setProperty("column", column)
+                button.setText(f"{column}  —  {', '.join(reasons)}")
+                button.setToolTip(f"Predict {column!r}")
+
+    def _accept_candidate(self, button: QPushButton) -> None:
+        column = button.property("column")
+        if column is not None:
+            self._use_target(str(column))
 
     def _build_builtin_box(self) -> QGroupBox:
         box = QGroupBox("Built-in data set", self)
@@ -356,17 +400,23 @@ class DatasetTab(QWidget):
                          f"Reading the sheet {sheet!r}…")
 
     def _on_target_picked(self, _index: int) -> None:
-        target = self.target_combo.currentText()
-        if self._view is not None and target != self._view.dataset.target:
+        self._use_target(self.target_combo.currentText())
+
+    def _use_target(self, target: str) -> None:
+        """Predict ``target``: named in the source (a new question: leaks unticked)."""
+        shown = self._view.dataset if self._view is not None else None
+        if shown is not None and target and (target != shown.target
+                                             or not target_confirmed(shown)):
             changes = {"target": target}
-            if target == self._view.dataset.source.get("groups"):
+            if target in names(shown.source.get("groups")):
                 changes["groups"] = None          # the target cannot say the groups too
             self._reload(changes, f"Using {target!r} as the target…")
 
     def _on_groups_picked(self, column) -> None:
         if self._view is None or column == self._view.dataset.source.get("groups"):
             return
-        message = ("Keeping the rows of each {!r} together…".format(column) if column
+        shown = " + ".join(names(column)) if isinstance(column, list) else repr(column)
+        message = (f"Keeping the rows of each {shown} together…" if column
                    else "Every row stands alone (no groups)…")
         self._reload({"groups": column}, message)
 
@@ -570,7 +620,10 @@ class DatasetTab(QWidget):
             else:
                 self.target_combo.addItem(dataset.target)   # built-ins: a fixed target
             self.target_combo.setCurrentText(dataset.target)
+            if not target_confirmed(dataset):
+                self.target_combo.setCurrentIndex(-1)     # shown, not chosen: none
         self.target_combo.setEnabled(editable)
+        self._show_candidates(dataset)
         fixed = ("" if editable else "Built-in data sets use all their columns."
                  if "builtin" in source else "This data set's columns are fixed.")
         self.columns.show_columns(rows, editable, fixed)
@@ -602,8 +655,9 @@ class DatasetTab(QWidget):
         editable = source_path(dataset.source) is not None
         columns = (raw.columns if raw is not None else
                    [r.name for r in column_rows(None, dataset)] if editable else [])
-        if editable and dataset.source.get("groups") and dataset.source["groups"] not in columns:
-            columns = [*columns, dataset.source["groups"]]
+        missing = [c for c in names(dataset.source.get("groups")) if c not in columns]
+        if editable and missing:
+            columns = [*columns, *missing]
         self.groups_box.show_dataset(dataset, [c for c in columns if c != dataset.target],
                                      editable, self.state.cv.n_splits,
                                      self.state.cv.compare_ungrouped)
@@ -618,7 +672,7 @@ class DatasetTab(QWidget):
             self.sheet_combo.setCurrentText(current)
 
     def _sync_positive(self, dataset: Dataset, editable: bool, builtin: bool) -> None:
-        two = len(dataset.classes) == 2
+        two = len(dataset.classes) == 2 and target_confirmed(dataset)   # not of a candidate
         self.target_form.setRowVisible(self.pos_combo, two)
         with blocked(self.pos_combo):
             self.pos_combo.clear()

@@ -38,6 +38,13 @@ class ColumnRow:
     keepable: bool = False          # index-like: ticked, it is listed under "features"
 
 
+
+def group_names(groups) -> set:
+    """The groups column(s) of a ``dataset`` block, as text (a name or a list of names)."""
+    if groups is None:
+        return set()
+    return {str(c) for c in ([groups] if isinstance(groups, str) else groups)}
+
 def column_rows(columns, dataset: Dataset, excluded=(), index_like=()) -> list:
     """One row per column of the file but the target, in the file's order.
 
@@ -60,7 +67,7 @@ def column_rows(columns, dataset: Dataset, excluded=(), index_like=()) -> list:
     for name in dict.fromkeys(map(str, columns)):
         if name == str(dataset.target):
             continue
-        if name == str(dataset.source.get("groups")):
+        if name in group_names(dataset.source.get("groups")):
             status, why = LEFT_OUT, ("Left out: it says which rows belong together (chosen "
                                      "under Rows that belong together), so it is not a feature.")
         elif name in features:

@@ -21,7 +21,8 @@ _LEFT_OUT = {"empty_columns_left_out": "it is empty (no value in any row)",
              "help a model generalise"}
 #: Why an index-like column was left out, by the note's reason.
 _INDEX_WHY = {"row_numbers": "it holds the row numbers in file order",
-              "index_name": "it is a row index as R or pandas write it",
+              "index_name": "it is the row names column, a row index as R or pandas write it "
+                             "(often named 'Unnamed: 0')",
               "id_name": "it holds a different identifier number in every row"}
 #: ``positive_class`` reasons whose note says 'set "pos_label" to change', and why.
 _POSITIVE_WHY = {"zero_one": "of 0 and 1", "smaller_class": "the smaller class",
@@ -34,7 +35,7 @@ PICK_POSITIVE = "pick another under Positive class"
 def leak_columns(notes) -> dict:
     """Column name -> its "possible leak" note (in the screen's words)."""
     return {str(note_fields(note)["column"]): screen_note(note) for note in notes
-            if note_code(note) == "possible_leak"}
+            if note_code(note) in ("possible_leak", "after_outcome")}
 
 
 def index_columns(notes) -> dict:
@@ -88,6 +89,14 @@ def screen_note(note) -> str:
             return f"{said}; it is left out (tick it under Features to use it anyway)"
         return (f"{said}; if it is recorded after the outcome or computed from it, leave it "
                 f"out ({UNTICK})")
+    if code == "after_outcome":
+        what = "a time to the event" if fields["kind"] == "time" else "the status of an event"
+        said = (f"column {fields['column']!r} looks like {what} beside the target "
+                f"{fields['target']!r}: known only with or after the outcome, it would give the "
+                "answer away")
+        if fields.get("left_out"):
+            return f"{said}; it is left out (tick it under Features if it is known before)"
+        return f"{said}; unless it is known before, leave it out ({UNTICK})"
     if code == "index_columns_left_out":
         listed = ", ".join(repr(str(c)) for c in fields["columns"])
         return (f"left out index-like column(s): {listed}: a row number or identifier says "
@@ -161,6 +170,8 @@ def summary_html(dataset: Dataset) -> str:
                          f"{len(categorical)} categorical)"),
             ("Missing values", f"{dataset.n_missing:,}"),
             ("Target", f"{dataset.target} — {n_classes} classes")]
+    if any(note_code(note) == "target_not_chosen" for note in dataset.notes):
+        rows[-1] = ("Target", f"not chosen yet (shown: {dataset.target}, {n_classes} classes)")
     if dataset.pos_label is not None:
         rows.append(("Positive class", str(dataset.classes[dataset.pos_label])))
     if categorical:

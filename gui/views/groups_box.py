@@ -4,7 +4,8 @@ Several visits of one patient, several images of one subject: naming the column 
 so keeps each group's rows together in the folds (``engine.input.groups``), and takes that column
 out of the features. The box shows how many groups there are and how many rows each has,
 what the folds cannot do with them (fewer groups than folds, a class in one group only),
-offers in one click a column the data notes suggest (``groups_suggested``), and holds the
+offers in one click a column the data notes suggest (``groups_suggested``, or the pair of
+``groups_pair_suggested``: an id that restarts in each centre), and holds the
 "also run without groups" choice (``cv.compare_ungrouped``, ``engine.runs.grouping_gap``).
 """
 from __future__ import annotations
@@ -45,6 +46,20 @@ def suggested_column(dataset: Optional[Dataset]) -> Optional[dict]:
         if note_code(note) == "groups_suggested":
             return dict(note_fields(note))
     return None
+
+
+def suggested_pair(dataset: Optional[Dataset]) -> Optional[dict]:
+    """The fields of the data notes' first ``groups_pair_suggested`` note (columns,
+    n_values, n_pairs, rows_per_pair), or None."""
+    for note in (dataset.notes if dataset is not None else ()):
+        if note_code(note) == "groups_pair_suggested":
+            return dict(note_fields(note))
+    return None
+
+
+def pair_label(columns) -> str:
+    """How a pair of groups columns is shown: ``centre + id``."""
+    return " + ".join(map(str, columns))
 
 
 def groups_text(dataset: Dataset, n_splits: int) -> tuple:
@@ -98,7 +113,7 @@ class GroupsBox(QGroupBox):
         layout.addWidget(self.suggest_button)
         layout.addWidget(self.info)
         layout.addWidget(self.compare_check)
-        self._suggested: Optional[str] = None
+        self._suggested = None        # a column, a list of columns (a pair) or None
 
     def show_dataset(self, dataset: Optional[Dataset], columns, editable: bool,
                      n_splits: int, compare: bool) -> None:
@@ -110,8 +125,11 @@ class GroupsBox(QGroupBox):
             self.combo.addItem(NONE, None)
             for name in columns:
                 self.combo.addItem(str(name), str(name))
-            index = self.combo.findData(str(chosen)) if chosen is not None else 0
-            self.combo.setCurrentIndex(max(index, 0))
+            pair = suggested_pair(dataset) if editable else None
+            for several in ([chosen] if isinstance(chosen, list) else []) + \
+                    ([pair["columns"]] if pair and not isinstance(chosen, list) else []):
+                self.combo.addItem(pair_label(several), [str(c) for c in several])
+            self.combo.setCurrentIndex(max(self._index_of(chosen), 0))
         self.combo.setEnabled(editable)
         with blocked(self.compare_check):
             self.compare_check.setChecked(bool(compare))
@@ -119,14 +137,24 @@ class GroupsBox(QGroupBox):
         self.compare_check.setEnabled(editable and (chosen is not None or bool(compare)))
         suggestion = suggested_column(dataset) if editable and chosen is None else None
         self._suggested = None if suggestion is None else str(suggestion["column"])
-        if suggestion is not None:
+        pair = suggested_pair(dataset) if editable and chosen is None else None
+        if pair is not None:
+            self._suggested = [str(c) for c in pair["columns"]]
+            outer, inner = pair["columns"][0], pair["columns"][-1]
+            self.suggest_button.setText(f"Use {pair_label(pair['columns'])}: {inner!r} "
+                                        f"restarts in each {outer!r}")
+            self.suggest_button.setToolTip(plain_tip(
+                f"{pair['n_values']} values of {inner!r} but {pair['n_pairs']} different pairs "
+                f"({pair['rows_per_pair']:.1f} rows each on average): the same number in two "
+                f"places is two cases. {inner!r} alone would join them."))
+        elif suggestion is not None:
             self.suggest_button.setText(f"Use {self._suggested!r}: it looks like an identifier "
                                         "with repeated values")
             self.suggest_button.setToolTip(plain_tip(
                 f"{suggestion['n_values']} values, {suggestion['rows_per_value']:.1f} rows each "
                 "on average. If rows with the same value belong together (one patient, one "
                 "subject), keeping them together gives honest scores; otherwise leave None."))
-        self.suggest_button.setVisible(suggestion is not None)
+        self.suggest_button.setVisible(self._suggested is not None)
         html = self._info_html(dataset, editable, n_splits)
         self.info.setText(html)
         self.info.setVisible(bool(html))
@@ -151,9 +179,17 @@ class GroupsBox(QGroupBox):
         """The column chosen (None: no groups)."""
         return self.combo.currentData()
 
-    def choose(self, column: Optional[str]) -> None:
-        """Pick ``column`` as if the user had (None: no groups)."""
-        index = 0 if column is None else self.combo.findData(str(column))
+    def _index_of(self, column) -> int:
+        """The combo's item for ``column`` (a name or a list of names; None: the first)."""
+        if column is None:
+            return 0
+        wanted = [str(c) for c in column] if isinstance(column, list) else str(column)
+        return next((i for i in range(self.combo.count())
+                     if self.combo.itemData(i) == wanted), -1)
+
+    def choose(self, column) -> None:
+        """Pick ``column`` (a name, a list of names) as if the user had (None: no groups)."""
+        index = self._index_of(column)
         if index < 0:
             raise ValueError(f"no column {column!r} to choose")
         self.combo.setCurrentIndex(index)

@@ -123,10 +123,16 @@ def test_a_workbook_offers_its_sheets(window, qtbot, tmp_path):
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.sheet_combo.activated.emit(1)
     shrubs = window.state.dataset
+    assert shrubs.source == {"file": path, "sheet": "Shrubs"}    # two candidates: none named
+    assert shrubs.target == "family"                               # the first, shown
+    assert tab.candidate_buttons[0].text().startswith("family  —  ")
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
+        tab.candidate_buttons[0].click()
+    shrubs = window.state.dataset
     assert shrubs.source == {"file": path, "sheet": "Shrubs", "target": "family"}
     assert list(shrubs.X.columns) == ["width", "leaves", "berries"] and shrubs.n_rows == 24
     assert tab.sheet_combo.currentText() == "Shrubs"
-    assert shrubs.X.equals(load_dataset({"file": path, "sheet": "Shrubs"}).X)
+    assert shrubs.X.equals(load_dataset({"file": path, "sheet": "Shrubs", "target": "family"}).X)
 
 
 def test_the_file_and_sheet_are_saved_and_opened_again(window, qtbot, tmp_path):
@@ -138,6 +144,8 @@ def test_the_file_and_sheet_are_saved_and_opened_again(window, qtbot, tmp_path):
     tab.sheet_combo.setCurrentIndex(1)
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.sheet_combo.activated.emit(1)
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
+        tab.candidate_buttons[0].click()                      # family
     window.models_tab.add_model("GaussianNB")
     with qtbot.waitSignal(window.experiment_saved, timeout=60000):
         window.save_experiment(str(project / "study.json"))

@@ -70,7 +70,10 @@ def test_messy_csv_with_semicolons(tab, qtbot, tmp_path):
     assert "Missing values" in text and "colour" in text
     assert "semicolon" in tab.notes_label.text()
     assert tab.preview.model.rowCount() == 60 and tab.preview.model.columnCount() == 4
-    assert tab.target_combo.isEnabled() and tab.target_combo.currentText() == "species"
+    assert tab.target_combo.isEnabled() and tab.target_combo.currentText() == ""
+    assert dataset.target == "species" and "target" not in dataset.source   # two candidates
+    assert tab.candidate_buttons[0].text() == \
+        "species  —  named like an outcome (species), 2 classes, the last column"
     assert [tab.x_combo.itemText(i) for i in range(tab.x_combo.count())] == ["height", "weight"]
 
 
@@ -103,15 +106,15 @@ def test_one_class_target_is_refused_with_advice(tab, qtbot, tmp_path, warnings_
     path.write_text("a,b,label\n1,2,x\n3,4,x\n5,6,x\n", encoding="utf-8")
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.open_file(str(path))
-    assert tab.state.dataset.target == "b"           # the engine passes over 'label'
-    assert "'label', does not look like classes" in tab.notes_label.text()
+    assert tab.state.dataset.target == "a"           # a candidate, not 'label' (one class)
+    assert "'b'" in tab.notes_label.text() and "'label'" not in tab.notes_label.text()
     index = tab.target_combo.findText("label")
     tab.target_combo.setCurrentIndex(index)
     with qtbot.waitSignal(tab.load_failed, timeout=60000):
         tab.target_combo.activated.emit(index)
     qtbot.waitUntil(lambda: len(warnings_shown) == 1)
     assert "only one class" in warnings_shown[0][1]
-    assert tab.state.dataset.target == "b" and tab.target_combo.currentText() == "b"
+    assert tab.state.dataset.target == "a" and tab.target_combo.currentText() == ""
 
 
 def test_large_data_is_sampled_for_the_scatter(tab, qtbot):
@@ -137,9 +140,16 @@ def test_dropping_a_csv_file_opens_it(tab, qtbot, tmp_path):
 
 # ----------------------------------------------------------------------------- helpers
 
-def open_penguins(tab, qtbot):
+def open_penguins(tab, qtbot, target="sex"):
+    """penguins.csv opened, and ``target`` chosen (species, island and sex could be it)."""
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.open_file(PENGUINS)
+    if target is None:
+        return tab.state.dataset
+    index = tab.target_combo.findText(target)
+    tab.target_combo.setCurrentIndex(index)
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
+        tab.target_combo.activated.emit(index)
     return tab.state.dataset
 
 
@@ -165,18 +175,22 @@ def positive_row_shown(tab):
 
 # ----------------------------------------------------------------------------- target
 
-def test_a_csv_gets_the_engines_default_target_with_its_note(tab, qtbot):
-    dataset = open_penguins(tab, qtbot)
-    assert dataset.target == "sex"                       # 'year' holds years, not classes
-    assert dataset.source == {"csv": os.path.abspath(PENGUINS), "target": "sex"}
-    assert tab.target_combo.currentText() == "sex"
+def test_a_csv_with_several_candidates_waits_for_the_choice(tab, qtbot):
+    dataset = open_penguins(tab, qtbot, target=None)
+    assert dataset.target == "species"                   # the best candidate, only shown
+    assert dataset.source == {"csv": os.path.abspath(PENGUINS)}
+    assert tab.target_combo.currentText() == "" and tab.target_combo.currentIndex() == -1
     assert [tab.target_combo.itemText(i) for i in range(tab.target_combo.count())] == \
         ["species", "island", "bill_length_mm", "bill_depth_mm", "flipper_length_mm",
          "body_mass_g", "sex", "year"]
-    notes = tab.notes_label.text()
-    assert "'year', does not look like classes" in notes and "using 'sex'" in notes
-    assert "pick another one above" in notes and "name the target" not in notes
-    assert "dropped 11 row(s)" in notes
+    assert [b.text().split("  —  ")[0] for b in tab.candidate_buttons
+            if b.isVisibleTo(tab)] == ["species", "island", "sex"]     # never 'year'
+    assert "the column to predict is not chosen yet" in tab.notes_label.text()
+    assert not positive_row_shown(tab)
+    dataset = open_penguins(tab, qtbot)                  # sex: 11 rows without one
+    assert dataset.source == {"csv": os.path.abspath(PENGUINS), "target": "sex"}
+    assert "dropped 11 row(s)" in tab.notes_label.text()
+    assert not tab.candidates_box.isVisibleTo(tab)
 
 
 def test_picking_another_target_keeps_the_other_choices(tab, qtbot):

@@ -41,8 +41,9 @@ def pick_target(tab, qtbot, target):
 
 
 def test_the_index_is_unticked_with_its_note_and_can_be_ticked_back(tab, qtbot):
-    dataset = pick_target(tab, qtbot, "type") if open_path(tab, qtbot, GLASS_R).target != \
-        "type" else tab.state.dataset
+    assert open_path(tab, qtbot, GLASS_R).target == "type"    # the only candidate, shown
+    assert "target" not in tab.state.dataset.source           # and waiting for its click
+    dataset = pick_target(tab, qtbot, "type")
     assert dataset.target == "type" and "Unnamed: 0" not in dataset.X.columns
     assert boxes(tab)["Unnamed: 0"] == (False, True)          # unticked, can be ticked
     item = tab.columns.item("Unnamed: 0")

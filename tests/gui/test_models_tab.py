@@ -188,6 +188,8 @@ def test_imbalance_warning_choices_saved_file_and_run(window, qtbot, tmp_path, m
     frame = write_skewed_csv(tmp_path / "machines.csv")
     with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
         window.dataset_tab.open_file(str(tmp_path / "machines.csv"))
+    with qtbot.waitSignal(window.dataset_tab.view_ready, timeout=60000):
+        window.dataset_tab.candidate_buttons[0].click()     # status, the only candidate
     notes = window.dataset_tab.notes_label.text()
     rare = int((frame["status"] == "fault").sum())
     assert "the classes are imbalanced" in notes and f"{rare} of 200 rows" in notes

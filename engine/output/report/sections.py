@@ -104,7 +104,7 @@ def data_section(result, anchor: str = "1", full_paths: bool = False) -> str:
     groups = dataset.source.get("groups")
     if groups is not None and dataset.groups is not None:
         rows.append(("groups (rows that belong together)",
-                     f"column {text(groups)}: {len(np.unique(dataset.groups)):,} groups; "
+                     f"{_group_columns(groups)}: {len(np.unique(dataset.groups)):,} groups; "
                      "no group is split between training and test rows"))
     figure = class_counts_figure(counts, positive)
     bars = (f'<figure class="wide">{figure.svg.replace(CLIP, "clip-classes-" + anchor)}'
@@ -337,3 +337,10 @@ def notes_list(notes) -> str:
     return "<ul class=\"notes\">" + "".join(
         f'<li>{text(note)} <span class="code">[{text(getattr(note, "code", "note"))}]</span>'
         "</li>" for note in notes) + "</ul>"
+
+
+def _group_columns(groups) -> str:
+    """``column subject``, or ``columns centre + id`` for a pair (ids restarting per centre)."""
+    if isinstance(groups, str):
+        return f"column {text(groups)}"
+    return "columns " + " + ".join(text(c) for c in groups)
