@@ -60,7 +60,7 @@ class PathRow(QWidget):
     def __init__(self, ask, parent=None):
         super().__init__(parent)
         self.edit = QLineEdit(self)
-        button = QPushButton("Choose…", self)
+        self.button = button = QPushButton("Choose…", self)
         button.clicked.connect(lambda: self._ask(ask))
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
@@ -180,6 +180,10 @@ class PredictDialog(QDialog):
         self.predict_button.setEnabled(True)
         self.message.setText(f"<span style='color:#c00'>Could not predict: "
                              f"{escape(message)}</span>")
+
+    def running(self) -> bool:
+        """Whether a prediction is being computed."""
+        return self._job.running
 
     def wait(self, msecs: int = 30000) -> bool:
         """Wait for a prediction under way (on close)."""

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from engine.runs.analysis import run_experiment
-from engine.runs.store import _SCHEMAS, APPLICATION, APPLICATION_ID, FORMAT, ResultStore
+from engine.runs.store import SCHEMAS, APPLICATION, APPLICATION_ID, FORMAT, ResultStore
 from gui.store_runs import read_store, runs_frame, status_text
 from tests.helpers import run_with_store as run
 from tests.helpers import store_experiment as experiment
@@ -81,8 +81,7 @@ def test_a_run_never_ended_says_stopped_at_its_last_commit(tmp_path):
         (only,) = other.runs()
     assert (only.status, only.kept) == ("running", kept)
     assert status_text(only) == f"stopped after {kept} of {N_FITS} fits"
-    store._db.close()                                         # the process is gone
-    store._db = None
+    store.abandon()                                           # the process is gone
 
 
 def test_the_window_records_the_runs_its_cancel_ended(tmp_path):
@@ -95,8 +94,7 @@ def test_the_window_records_the_runs_its_cancel_ended(tmp_path):
     for _ in job:
         if store.computed >= 4:
             break
-    store._db.close()
-    store._db = None
+    store.abandon()
     snapshot = read_store(path, cancelled_after=1)
     assert [status_text(r) for r in snapshot.runs] == [
         "complete", f"cancelled after {store.reused + store.computed} of {N_FITS} fits"]
@@ -108,7 +106,7 @@ def test_the_window_records_the_runs_its_cancel_ended(tmp_path):
 def format_one_store(path, extra_sql=""):
     """A store as the app made it before statuses were recorded, with one stopped run."""
     db = sqlite3.connect(path)
-    db.executescript(_SCHEMAS[1] + extra_sql)
+    db.executescript(SCHEMAS[1] + extra_sql)
     db.execute(f"PRAGMA application_id={APPLICATION_ID}")
     db.executemany("INSERT INTO meta VALUES (?, ?)", [("application", APPLICATION),
                                                       ("format", "1"), ("created", "x")])

@@ -19,10 +19,10 @@ class FakeServer:
     def __init__(self, greeting=None):
         self.greeting, self.listener = greeting, socket.create_server(("127.0.0.1", 0))
         self.address = f"tcp://127.0.0.1:{self.listener.getsockname()[1]}"
-        self.open, self.thread = [], threading.Thread(target=self._serve, daemon=True)
+        self.open, self.thread = [], threading.Thread(target=self.serve, daemon=True)
         self.thread.start()
 
-    def _serve(self):
+    def serve(self):
         while True:
             try:
                 connection, _ = self.listener.accept()

@@ -82,8 +82,8 @@ CREATE TABLE run_status (run INTEGER PRIMARY KEY, status TEXT NOT NULL,
                          kept INTEGER NOT NULL DEFAULT 0, resumed_from INTEGER,
                          changed TEXT NOT NULL);
 """
-_SCHEMAS = {1: _SCHEMA, 2: _SCHEMA + _STATUS_TABLE}
-_SCHEMA = _SCHEMAS[FORMAT]
+SCHEMAS = {1: _SCHEMA, 2: _SCHEMA + _STATUS_TABLE}
+_SCHEMA = SCHEMAS[FORMAT]
 #: The statuses a run is recorded with.
 STATUSES = ("running", "completed", "cancelled", "failed")
 
@@ -290,7 +290,7 @@ class ResultStore:
             raise EngineError("store_damaged", {"path": self.path, "detail": "meta"},
                               f"{self.path} is damaged (its meta table does not say what it "
                               "is): give another file with --store, or move this one away")
-        if meta.get("format") not in {str(n) for n in _SCHEMAS}:
+        if meta.get("format") not in {str(n) for n in SCHEMAS}:
             raise EngineError("store_format", {"path": self.path,
                                                "format": str(meta.get("format"))[:20],
                                                "expected": str(FORMAT)},
@@ -325,6 +325,13 @@ class ResultStore:
             finally:
                 self._db.close()
                 self._db = None
+
+    def abandon(self) -> None:
+        """Close the file without committing what is pending: what a process that is
+        killed leaves behind (the fits since the last commit are lost)."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
 
     def flush(self) -> None:
         """Commit the fits saved since the last commit (one transaction, one statement for
@@ -771,7 +778,7 @@ def _expected_schema(format_: int = FORMAT) -> dict:
     """:func:`_schema_of` this app's store of ``format_`` (made once in memory)."""
     if format_ not in _EXPECTED:
         with contextlib.closing(sqlite3.connect(":memory:")) as db:
-            db.executescript(_SCHEMAS[format_])
+            db.executescript(SCHEMAS[format_])
             _EXPECTED[format_] = _schema_of(db)
     return _EXPECTED[format_]
 

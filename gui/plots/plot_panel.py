@@ -172,7 +172,7 @@ class PlotPanel(QWidget):
         layout.addLayout(header)
         layout.addWidget(self.plot_widget, 1)
         self._hover_proxy = pg.SignalProxy(self.plot.scene().sigMouseMoved, rateLimit=30,
-                                           slot=self._on_mouse_moved)
+                                           slot=self.on_mouse_moved)
 
     def insert_above_plot(self, widget: QWidget) -> None:
         """Put ``widget`` (e.g. a :class:`~gui.plots.legend_label.LegendLabel`) between the
@@ -189,7 +189,7 @@ class PlotPanel(QWidget):
         """Say nothing until the mouse moves again (what it said was about other data)."""
         self.readout.setText("")
 
-    def _on_mouse_moved(self, event) -> None:
+    def on_mouse_moved(self, event) -> None:
         position = event[0]
         if not self.plot.sceneBoundingRect().contains(position):
             return

@@ -231,13 +231,13 @@ class ReliabilityPlot(PlotPanel):
                 for (model, method, _, _), curve in zip(self._series, self._curves)}
 
     # -- hover read-out
-    def _on_mouse_moved(self, event) -> None:
+    def on_mouse_moved(self, event) -> None:
         position = event[0]
         if self.histogram.sceneBoundingRect().contains(position):
             point = self.histogram.vb.mapSceneToView(position)
             self.readout.setText(self.describe_bin(point.x()))
             return
-        super()._on_mouse_moved(event)
+        super().on_mouse_moved(event)
 
     def describe_point(self, x: float, y: float) -> str:
         """The diagram point nearest the mouse, or what the diagonal means there."""

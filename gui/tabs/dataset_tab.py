@@ -197,7 +197,7 @@ class DatasetTab(QWidget):
         widget = QWidget(parent)
         layout = QVBoxLayout(widget)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.candidates_label = QLabel(CANDIDATES_TEXT, widget)
+        self.candidates_label = plain_label(CANDIDATES_TEXT, widget)
         self.candidates_label.setWordWrap(True)
         self.candidates_label.setStyleSheet("color: #8a4b00;")
         layout.addWidget(self.candidates_label)
@@ -221,7 +221,7 @@ class DatasetTab(QWidget):
                 column, reasons = candidates[i]
                 button.setProperty("column", column)
                 button.setText(f"{column}  —  {', '.join(reasons)}")
-                button.setToolTip(f"Predict {column!r}")
+                button.setToolTip(plain_tip(f"Predict {column!r}"))
 
     def _accept_candidate(self, button: QPushButton) -> None:
         column = button.property("column")

@@ -153,7 +153,7 @@ def eval_chain(marker):
 def runstring_chain(marker):
     """``numpy.full_like -> numpy.take -> numpy.testing``'s ``runstring`` (exec): no
     ``builtins.`` type at all."""
-    from numpy.testing._private.utils import runstring
+    from numpy.testing import runstring
 
     code = f"open({str(marker)!r}, 'w').write('ran')"
     return Pipeline([

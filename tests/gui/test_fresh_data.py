@@ -42,7 +42,7 @@ def files(tmp_path):
     visits(n_subjects=30, seed=2).to_csv(tmp_path / "A.csv", index=False)
     X, y = make_classification(120, n_features=6, n_informative=3, random_state=4)
     frame = pd.DataFrame(X, columns=list("abcdef"))
-    frame["kind"] = np.where(y == 1, "round", "long")
+    frame["class"] = np.where(y == 1, "round", "long")
     frame.to_csv(tmp_path / "B.csv", index=False)
     experiment = {"dataset": {"csv": "A.csv", "target": "label", "groups": "subject"},
                   "models": MODELS, "cv": {**CV, "compare_ungrouped": True},
@@ -73,7 +73,7 @@ def run(window, qtbot):
 
 def hover(panel: PlotPanel) -> str:
     """Move the mouse over the middle of ``panel``'s plot; its read-out."""
-    panel._on_mouse_moved((panel.plot.sceneBoundingRect().center(),))
+    panel.on_mouse_moved((panel.plot.sceneBoundingRect().center(),))
     return panel.readout.text()
 
 

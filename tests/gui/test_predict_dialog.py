@@ -56,7 +56,7 @@ def test_a_file_chosen_for_write_to_stays(dialog, monkeypatch):
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: ("/x/chosen.csv", ""))
     dialog.data_row.edit.setText("/home/ann/new.csv")
-    dialog.out_row._ask(lambda w: QFileDialog.getSaveFileName(w)[0])
+    dialog.out_row.button.click()
     dialog.data_row.edit.setText("/home/bob/other.csv")
     assert dialog.out_row.path() == "/x/chosen.csv"
 
@@ -90,7 +90,7 @@ def test_a_missing_folder_is_not_made_when_the_user_says_no(dialog, saved):
     dialog.set_paths(str(saved / "model_nb.skops"), str(saved / "new.csv"), str(out))
     dialog.start()
     assert asked == [str(saved / "new" / "deeper")]
-    assert not (saved / "new").exists() and not dialog._job.running
+    assert not (saved / "new").exists() and not dialog.running()
     assert "does not exist" in dialog.message.text()
 
 
