@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QGraphicsTextItem, QLabel, QMessageBox, QWidget
 from gui import plain_text
 from gui.frame_model import DataFrameModel
 from gui.predicting import PredictDialog
-from gui.views.preflight_dialog import PreflightDialog
+from gui.views.preflight_dialog import BLOCKING_MARK, PreflightDialog
 from gui.views.widgets import ElidingLabel
 from tests.gui.waiting import run_succeeds
 
@@ -216,7 +216,7 @@ def test_the_preflight_list_reads_a_column_named_as_html_as_written(qtbot):
     qtbot.addWidget(dialog)
     row, = dialog.rows
     assert row.label.textFormat() == Qt.PlainText
-    assert label_reading(row.label) == f"⛔ The column {COLUMN_BOLD} is the answer written " \
+    assert label_reading(row.label) == f"{BLOCKING_MARK} The column {COLUMN_BOLD} is the answer written " \
                                        "out: leave it out."
     assert labels_problems(dialog)[1] == []
 
