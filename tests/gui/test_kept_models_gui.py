@@ -102,3 +102,14 @@ def test_a_run_keeping_models_lets_predict_use_them_at_once(window, qtbot, monke
     assert len(written) == 319 and "Wrote 319 predictions" in dialog.message.text()
     assert load_model(logistic)["name"] == "logistic"
     dialog.close()
+
+
+def test_unsaved_work_keeps_its_models_in_the_users_store_folder(window, tmp_path):
+    """Never a new folder beside the data: unsaved work's store is in the per-user folder
+    (the tests' ``HONEST_EVAL_STORE_DIR``), and its models beside it."""
+    from engine.output.kept_models import models_root
+    from gui.store_location import UNSAVED_NAME, user_store_folder
+
+    store = window.kept_models.store_file()
+    assert store == os.path.join(user_store_folder(), UNSAVED_NAME)
+    assert models_root(store) == os.path.join(user_store_folder(), "unsaved-work.models")
