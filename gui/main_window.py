@@ -31,6 +31,7 @@ from .file_dialogs import file_name_part, is_shipped
 from .dataset_loading import block_dataset, data_key, source_path
 from .help import show_help
 from .jobs import Job, JobSlot, sentence
+from .kept_models import KeptModelsWriter
 from .plain_text import ask, plain_label, plain_tip, warn
 from .plots.plot_panel import PlotPanel
 from .predicting import PredictDialog
@@ -142,6 +143,10 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._build_tabs()
         self.cv_tab.store.experiment_of = self.store_experiment_path
+        store = self.cv_tab.store
+        self.kept_models = KeptModelsWriter(
+            self.state, lambda: store.launched_path() or store.path(), self)
+        self.cv_tab.run_succeeded.connect(self.kept_models.write)
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -619,6 +624,8 @@ class MainWindow(QMainWindow):
             dialog = self.predict_dialog = PredictDialog(self)
             dialog.predicted.connect(lambda out, n: self.show_saved(
                 f"Wrote {n} predictions", os.path.dirname(os.path.abspath(out))))
+            self.state.kept_models_changed.connect(dialog.propose_kept)
+            dialog.propose_kept(self.state.kept_models)
         dialog.show()
         dialog.raise_()
         return dialog
@@ -656,6 +663,7 @@ class MainWindow(QMainWindow):
             ok = view.wait_for_job(msecs) is not False and ok
         ok = self.dataset_tab.shutdown(msecs) and ok
         ok = self._file_job.wait(msecs) and ok
+        ok = self.kept_models.wait(msecs) and ok
         for panel in self.findChildren(TablePanel):
             ok = panel.wait_for_export(msecs) and ok
         for panel in self.findChildren(PlotPanel):

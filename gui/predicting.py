@@ -6,7 +6,8 @@ with scipy on the GUI thread).
 
 The dialog is not modal and says, before anything is loaded, what the engine checks in a
 model file (only the types and functions the app writes are loaded) and that files should
-come from people one trusts. "Write to" proposes ``DATA_predictions.csv`` beside the data
+come from people one trusts. The models the last run kept (:mod:`gui.kept_models`) are
+offered in a pick list, the first in "Saved model". "Write to" proposes ``DATA_predictions.csv`` beside the data
 file and follows the data field until the user edits it (nothing is proposed for a data
 file at the filesystem's root or without a folder); a folder that does not exist is made
 only when the user says so."""
@@ -15,8 +16,8 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
-                               QHBoxLayout, QLineEdit, QMessageBox, QPushButton,
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog,
+                               QFormLayout, QHBoxLayout, QLineEdit, QMessageBox, QPushButton,
                                QVBoxLayout, QWidget)
 
 from engine.runs.heldout.predict_checks import out_folder
@@ -92,8 +93,13 @@ class PredictDialog(QDialog):
         self.warning = warning = rich_label(f"<b>Warning:</b> {WARNING}", self)
         warning.setWordWrap(True)
         warning.setStyleSheet("color: #a04000;")
+        self.kept_folder = ""              # the last run's kept models (propose_kept)
         self.model_row = PathRow(lambda w: QFileDialog.getOpenFileName(
-            w, "Choose a saved model", "", MODEL_FILTERS)[0], self)
+            w, "Choose a saved model", self.kept_folder, MODEL_FILTERS)[0], self)
+        self.kept_combo = QComboBox(self)
+        self.kept_combo.setToolTip("The models the last run kept: choose one to use it")
+        self.kept_combo.activated.connect(
+            lambda index: self.model_row.edit.setText(self.kept_combo.itemData(index)))
         self.data_row = PathRow(lambda w: QFileDialog.getOpenFileName(
             w, "Choose the data file", "", FILE_FILTERS)[0], self)
         self.out_row = PathRow(lambda w: QFileDialog.getSaveFileName(
@@ -105,7 +111,10 @@ class PredictDialog(QDialog):
         self.out_row.chosen.connect(self._out_typed)
         self.data_row.edit.textChanged.connect(self._propose_out)
         form = QFormLayout()
+        form.addRow("Last run's models:", self.kept_combo)
         form.addRow("Saved model:", self.model_row)
+        form.setRowVisible(self.kept_combo, False)
+        self._form = form
         form.addRow("Data file:", self.data_row)
         form.addRow("Write to:", self.out_row)
         self.message = rich_label("", self)
@@ -124,6 +133,19 @@ class PredictDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.message)
         layout.addLayout(bottom)
+
+    def propose_kept(self, record) -> None:
+        """Offer the models the last run kept (a ``gui.kept_models.KeptRecord`` or None)
+        in a pick list, the first in "Saved model" unless the user chose another."""
+        models = record.kept.models if record is not None and record.kept else ()
+        proposed = self.kept_combo.currentData() or ""
+        self.kept_combo.clear()
+        for path in models:
+            self.kept_combo.addItem(os.path.basename(path), path)
+        self._form.setRowVisible(self.kept_combo, bool(models))
+        self.kept_folder = record.kept.folder if models else ""
+        if models and self.model_row.path() in ("", proposed):
+            self.model_row.edit.setText(models[0])
 
     def _out_typed(self, text: str) -> None:
         self.out_edited = bool(text.strip())

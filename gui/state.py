@@ -36,6 +36,7 @@ class AppState(QObject):
     benchmark_changed = Signal(object)      # engine.runs.benchmark.BenchmarkResult or None
     selection_changed = Signal(list)        # model names picked by the user (0, 1 or 2+)
     status_message = Signal(str)            # a line for the status bar
+    kept_models_changed = Signal(object)    # gui.kept_models.KeptRecord or None
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -63,6 +64,8 @@ class AppState(QObject):
         self.n_jobs: int = 1
         self.result = None
         self.benchmark = None      # a BenchmarkResult when the last run had several data sets
+        #: Where the last run's kept models went (gui.kept_models.KeptRecord) or None.
+        self.kept_models = None
         self.selection: list = []
         self.experiment_path: Optional[str] = None
         #: What the loaded data is (:func:`data_identity`): a change is new data.
@@ -216,6 +219,11 @@ class AppState(QObject):
                 self.benchmark = replace(self.benchmark, results=tuple(results))
         self.result = result
         self.result_changed.emit(result)
+
+    def set_kept_models(self, record) -> None:
+        """Where the last run's kept models were written (or why not)."""
+        self.kept_models = record
+        self.kept_models_changed.emit(record)
 
     def set_benchmark(self, benchmark) -> None:
         """Keep a run over several data sets (``engine.runs.benchmark.BenchmarkResult``) and

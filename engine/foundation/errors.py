@@ -72,6 +72,10 @@ CODES = {
                            "how: 'same_file' or 'same_content']",
     "heldout_mostly_training": "more than half the test file's rows are rows of the "
                                "training data [path, n_shared, n_rows]",
+    # ---- the models a run keeps beside its result store (engine.output.kept_models)
+    "kept_models_folder": "the folder for kept models is a symbolic link or not a folder, "
+                          "or cannot be made or written [path, detail]",
+    "kept_models_name": "a kept model's file name is not one the app writes [name]",
     # ---- the column to predict (engine.input.target_choice)
     "target_not_named": "no target is named and not exactly one column qualifies by the "
                         "rule [candidates: column names best first, reasons: per candidate]",

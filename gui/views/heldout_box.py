@@ -19,9 +19,11 @@ NONE_TEXT = "None: the models are judged by cross-validation only."
 TIP = ("A file with the same columns as your data, never used to choose anything. After the "
        "cross-validation every model is fitted once on all your rows and scored once on it. "
        "One test set is one draw: a score a little below the cross-validated one is common.")
-SAVE_TIP = ("Keep each final model in the result folder (model_NAME.skops) to predict new "
-            "rows later (File → Predict…). Only the types the app writes are loaded from a "
-            "model file; use files only from people you trust.")
+SAVE_TIP = ("Keep each final model (model_NAME.skops) to predict new rows later (File → "
+            "Predict… proposes them): written when the run ends into NAME.models beside the "
+            "result store (the Held-out test view says where), and into the result folder "
+            "on Export. Only the types the app writes are loaded from a model file; use "
+            "files only from people you trust.")
 
 
 class HeldoutBox(QGroupBox):

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QScrollArea, QSpl
 
 from engine.evaluation.verdict import metric_label
 
+from ..kept_models import kept_for
 from ..plain_text import escape, plain_label
 from ..plots.heldout_plot import HeldoutPlot
 from ..state import AppState
@@ -41,6 +42,14 @@ def sentences_html(scores, metric: str) -> str:
                    for text in rows["comparison"])
 
 
+def kept_text(record) -> str:
+    """The line saying where a run's kept models are (plain text)."""
+    if record.kept is None:
+        return f"The final models were not kept: {record.problem}"
+    return (f"Kept {len(record.kept.models)} final model file(s) in {record.kept.folder} "
+            "(File → Predict… proposes them; Export also writes them).")
+
+
 class HeldoutView(QWidget):
     """Plot, sentences and table of the last result's held-out test."""
 
@@ -55,6 +64,10 @@ class HeldoutView(QWidget):
         self.metric_combo.currentIndexChanged.connect(self._show_metric)
         self.file_label = plain_label("", content)
         self.file_label.setStyleSheet("color: #555;")
+        self.kept_label = plain_label("", content)       # where the kept models are
+        self.kept_label.setWordWrap(True)
+        self.kept_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.kept_label.setVisible(False)
         self.verdict = verdict_label(content)
         self.plot = HeldoutPlot(content)
         self.table = TablePanel("Held-out score and CV estimate per model and metric",
@@ -83,9 +96,11 @@ class HeldoutView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(PageHeader(HEADER, "heldout", content))
         layout.addLayout(row)
+        layout.addWidget(self.kept_label)
         layout.addWidget(body, 1)
         self.stack = fill_with_pages(self, self.hint, content)
         state.result_changed.connect(self.set_result)
+        state.kept_models_changed.connect(lambda _record: self._show_kept())
         self.set_result(state.result)
 
     def set_result(self, result) -> None:
@@ -107,6 +122,13 @@ class HeldoutView(QWidget):
         self.table.set_frame(heldout.scores)
         self.stack.setCurrentIndex(1)
         self._show_metric()
+        self._show_kept()
+
+    def _show_kept(self) -> None:
+        """Say where the shown run's kept models were written (or why not)."""
+        record = kept_for(self.state, self.state.result)
+        self.kept_label.setText(kept_text(record) if record is not None else "")
+        self.kept_label.setVisible(record is not None)
 
     def _show_metric(self, *_args) -> None:
         if self._scores is None or self.metric_combo.count() == 0:
