@@ -58,8 +58,11 @@ COST_TIP = ("Ranks and compares the models by the mean cost per row of their pre
 #: Lines kept for the count of what Run computes (the panel's foot keeps its height: the
 #: options above it stay where they are whatever the count says).
 SIZE_LINES = 4
-#: Run's text while a data set shows a candidate target no one chose.
-CHOOSE_TARGET = "Choose the column to predict (Dataset tab)"
+#: Run's text while a data set shows a candidate target no one chose (short enough for the
+#: button at 1280 px; its tooltip says where).
+CHOOSE_TARGET = "Choose the column to predict"
+CHOOSE_TARGET_TIP = ("Run waits until you choose the column to predict on the Dataset tab "
+                     "(What to predict): the app does not guess it.")
 PREPARED_FOR_DISPLAY = runner.Precompute("notes", "cv.score_matrix", "cv.confusion_by_fold")
 
 
@@ -500,6 +503,7 @@ class CVTab(QWidget):
         waiting = self.target_missing()
         self.run_button.setEnabled(not running and not waiting)
         self.run_button.setText(CHOOSE_TARGET if waiting else "Run")
+        self.run_button.setToolTip(CHOOSE_TARGET_TIP if waiting else "")
         self.cancel_button.setEnabled(running)
         self.show_size()
 
