@@ -689,7 +689,8 @@ def check_store_path(path: str, in_folder: bool = False) -> None:
                               "another file with --store")
     if not os.path.lexists(path):
         _refuse_side_files(path)
-        return
+        if not os.path.lexists(path):
+            return
     if in_folder:
         _refuse_hard_links(path)
     try:
@@ -710,9 +711,10 @@ def check_store_path(path: str, in_folder: bool = False) -> None:
 def _refuse_side_files(path: str) -> None:
     """Refuse SQLite side files without their store (a user's files, or another
     program's): SQLite would take them for the new store's own, and change or delete
-    them."""
+    them. A side file seen when the store is there by then is the store's own: another
+    thread or process made the store in the meantime (SQLite makes the store first)."""
     for suffix in _SIDE_FILES:
-        if os.path.lexists(path + suffix):
+        if os.path.lexists(path + suffix) and not os.path.lexists(path):
             raise EngineError("store_side_files", {"path": path, "side": path + suffix},
                               f"{path + suffix} is there without the result store {path} "
                               "(SQLite would take it for the store's own and change or "
