@@ -143,7 +143,7 @@ def test_several_data_sets_write_one_stacked_table(tmp_path):
     done = run_main(exp, "--out", tmp_path / "out")
     assert done.returncode == 0, done.stderr
     table = pd.read_csv(tmp_path / "out" / "predictions.csv")
-    assert list(table.columns[:6]) == ["dataset", "model", "repeat", "fold", "row", "id",
+    assert list(table.columns[:7]) == ["dataset", "model", "repeat", "fold", "row", "id",
                                       "true_class"]
     assert table.groupby("dataset")["row"].nunique().to_dict() == {"iris": 150, "wine": 178}
     assert json.loads((tmp_path / "out" / "run.json").read_text())["tables"].count(
