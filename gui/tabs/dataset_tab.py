@@ -396,7 +396,8 @@ class DatasetTab(QWidget):
         sheet, current = self.sheet_combo.itemText(index), sheets_of(self._view.dataset)[1]
         if sheet and sheet != current:              # a new table: its own target and columns
             self._reload({"sheet": sheet, "target": None, "exclude": [], "drop": None,
-                          "features": None, "pos_label": None, "groups": None},
+                          "features": None, "pos_label": None, "groups": None,
+                          "id_column": None},
                          f"Reading the sheet {sheet!r}…")
 
     def _on_target_picked(self, _index: int) -> None:
@@ -410,6 +411,8 @@ class DatasetTab(QWidget):
             changes = {"target": target}
             if target in names(shown.source.get("groups")):
                 changes["groups"] = None          # the target cannot say the groups too
+            if target == shown.source.get("id_column"):
+                changes["id_column"] = None       # nor name the rows
             self._reload(changes, f"Using {target!r} as the target…")
 
     def _on_groups_picked(self, column) -> None:
@@ -517,7 +520,8 @@ class DatasetTab(QWidget):
             others, 0, False)
         if ok and sheet:
             source = {**choice.source, "sheet": sheet}
-            for key in ("target", "exclude", "drop", "features", "pos_label", "groups"):
+            for key in ("target", "exclude", "drop", "features", "pos_label", "groups",
+                        "id_column"):
                 source.pop(key, None)
             self._open_source(source, self._adding)
         else:

@@ -456,3 +456,27 @@ def test_the_builtin_box_names_only_the_data_in_use(tab, qtbot):
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin_button.click()
     assert tab.state.dataset.name == "iris" and builtin_box(tab)[0] == "iris"
+
+
+def test_an_id_column_is_shown_left_out_and_cleared_when_it_becomes_the_target(tab, qtbot,
+                                                                                tmp_path):
+    from gui.views.column_picker import LEFT_OUT, column_rows
+
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame({"x": rng.normal(size=40), "code": rng.integers(1, 4, 40),
+                          "colour": ["red", "blue"] * 20, "y": ["a", "b", "b", "a"] * 10})
+    frame.to_csv(tmp_path / "coded.csv", index=False)
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
+        tab._open_source({"csv": str(tmp_path / "coded.csv"), "target": "y",
+                          "id_column": "code"})
+    dataset = tab.state.dataset
+    assert list(dataset.ids) == list(frame["code"]) and "code" not in dataset.X.columns
+    rows = {r.name: r for r in column_rows(list(frame.columns), dataset)}
+    assert rows["code"].status == LEFT_OUT and "names the rows" in rows["code"].why
+    assert not rows["code"].keepable
+    tab.target_combo.setCurrentText("code")
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
+        tab.target_combo.activated.emit(tab.target_combo.currentIndex())
+    dataset = tab.state.dataset
+    assert dataset.target == "code" and "id_column" not in dataset.source
+    assert list(dataset.ids) == list(range(1, 41))
