@@ -261,7 +261,8 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
     spec : dict
         ``{"builtin": NAME, **options}``, ``{"csv": PATH, "target": COLUMN, "sep": ...,
         "encoding": ..., "decimal": ..., "thousands": ..., "exclude": [...],
-        "features": [...], "pos_label": ..., "id_column": ...}`` (``"drop"`` is the older name of ``"exclude"``) or
+        "features": [...], "pos_label": ..., "id_column": ...}`` (``"drop"`` is the older
+        name of ``"exclude"``) or
         ``{"file": PATH, ...}``: a CSV, ARFF or Excel file by its extension, with the
         same keys (those of its kind) and ``"sheet"`` for a workbook
         (:mod:`engine.input.readers`).
