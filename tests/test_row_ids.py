@@ -21,8 +21,10 @@ from engine.input.readers import load_dataset
 from engine.input.row_ids import predict_ids
 from engine.runs.analysis import run_experiment
 from engine.runs.heldout.model_record import check_record
-from engine.runs.heldout.saved import FORMAT, model_record, predictions
+from engine.runs.heldout.saved import (FORMAT, load_model, model_record, predict_file,
+                                       predictions)
 from tests.helpers import assert_one_error_line, run_main, write_experiment
+from tests.peers import peer
 
 N = 30
 
@@ -194,3 +196,16 @@ def test_dataset_ids_survive_naming_a_data_set(tmp_path):
     dataset = load_dataset({"name": "cars", "file": os.path.basename(path), "target": "y"},
                            base_dir=str(tmp_path))
     assert dataset.name == "cars" and list(dataset.ids) == list(data.drop(index="p3").index)
+
+
+def test_a_record_with_an_id_column_round_trips_through_a_model_file(tmp_path):
+    sio = peer("skops.io")
+    model_path = tmp_path / "model_nb.skops"
+    model_path.write_bytes(sio.dumps(fitted_record(tmp_path, "sample")))
+    assert load_model(str(model_path))["id_column"] == "sample"
+    new = source(seed=3).drop(columns="y")
+    new.to_csv(tmp_path / "new.csv", index=False)
+    predict_file(str(model_path), str(tmp_path / "new.csv"), str(tmp_path / "p.csv"))
+    written = pd.read_csv(tmp_path / "p.csv")
+    assert list(written.columns[:3]) == ["row", "id", "predicted"]
+    assert list(written["id"]) == list(new["sample"])
