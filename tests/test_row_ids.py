@@ -209,3 +209,11 @@ def test_a_record_with_an_id_column_round_trips_through_a_model_file(tmp_path):
     written = pd.read_csv(tmp_path / "p.csv")
     assert list(written.columns[:3]) == ["row", "id", "predicted"]
     assert list(written["id"]) == list(new["sample"])
+
+
+def test_an_id_column_name_over_1000_characters_is_one_error_line(tmp_path):
+    path = tmp_path / "s.csv"
+    source().to_csv(path, index=False)
+    exp = write_experiment(tmp_path / "exp.json",
+                           dataset={"csv": str(path), "target": "y", "id_column": "x" * 1001})
+    assert_one_error_line(run_main(exp, "--out", tmp_path / "out"), "dataset.id_column")
