@@ -234,7 +234,8 @@ def _derived(raw: FileRead, source: dict, name: Optional[str]) -> Dataset:
                                   exclude=names(source.get("exclude")),
                                   features=names(source.get("features")),
                                   pos_label=pos_label, source=kept,
-                                  groups=source.get("groups"))
+                                  groups=source.get("groups"),
+                                  id_column=source.get("id_column"))
 
     try:
         try:
@@ -280,7 +281,7 @@ def provisional_dataset(raw: FileRead, source: dict, name: str | None,
     dataset = dataset_from_table(raw.table, best, name=name, drop=names(source.get("drop")),
                                  exclude=names(source.get("exclude")),
                                  features=names(source.get("features")), source=source,
-                                 groups=source.get("groups"))
+                                 groups=source.get("groups"), id_column=source.get("id_column"))
     return _unconfirmed(dataset, not_chosen_note(error.fields, best))
 
 

@@ -77,7 +77,9 @@ def test_probabilities_equal_cross_val_predict_two_and_three_classes():
         mine = table[[f"p_{c}" for c in classes]].to_numpy()
         np.testing.assert_allclose(mine, peer, rtol=0, atol=1e-12)
         assert list(table["true_class"]) == [classes[k] for k in result.dataset.y]
-        assert list(table.columns[:5]) == ["model", "repeat", "fold", "row", "true_class"]
+        assert list(table.columns[:6]) == ["model", "repeat", "fold", "row", "id",
+                                           "true_class"]
+        assert list(table["id"]) == list(range(1, len(y) + 1))    # built-in: 1-based rows
 
 
 def test_decision_only_model_writes_decision_values():
@@ -141,7 +143,8 @@ def test_several_data_sets_write_one_stacked_table(tmp_path):
     done = run_main(exp, "--out", tmp_path / "out")
     assert done.returncode == 0, done.stderr
     table = pd.read_csv(tmp_path / "out" / "predictions.csv")
-    assert list(table.columns[:6]) == ["dataset", "model", "repeat", "fold", "row", "true_class"]
+    assert list(table.columns[:7]) == ["dataset", "model", "repeat", "fold", "row", "id",
+                                      "true_class"]
     assert table.groupby("dataset")["row"].nunique().to_dict() == {"iris": 150, "wine": 178}
     assert json.loads((tmp_path / "out" / "run.json").read_text())["tables"].count(
         "predictions.csv") == 1

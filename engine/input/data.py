@@ -29,6 +29,7 @@ from engine.input.groups import group_codes, group_suggestions, identifier_featu
 from engine.input.file_checks import (check_builtin_request, check_file_fits, check_regular_file,
                                       check_values_fit)
 from engine.input.index_columns import index_columns, index_note
+from engine.input.row_ids import check_id_column, dataset_ids, row_name_column
 from engine.input.text_values import distinct_texts, per_row, stripped
 from engine.input.imbalance import imbalance_note
 from engine.input.target_choice import choose_target, outcome_companions
@@ -82,6 +83,10 @@ class Dataset:
         With a ``"groups"`` column (rows that belong together, such as the visits of one
         patient; :mod:`engine.input.groups`): the group code of every row, 0..G-1; its column,
         not a feature, is ``source["groups"]``. None otherwise.
+    ids : pandas.Series or None
+        What names each row (indexed 0..n-1 like ``y``): the ``"id_column"``, else the
+        row-name column left out, else the 1-based row of the file
+        (:mod:`engine.input.row_ids`); None for a built-in data set (its 1-based rows).
     """
 
     name: str
@@ -93,6 +98,7 @@ class Dataset:
     source: dict = field(default_factory=dict)
     pos_label: Optional[int] = None
     groups: Optional[np.ndarray] = None
+    ids: Optional[pd.Series] = None
 
     @property
     def n_rows(self) -> int:
@@ -377,7 +383,8 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
              encoding: Optional[str] = None, drop: Sequence[str] = (), *,
              exclude: Sequence[str] = (), decimal: Optional[str] = None,
              thousands: Optional[str] = None, pos_label=None,
-             groups: Optional[str] = None, features: Sequence[str] = ()) -> Dataset:
+             groups: Optional[str] = None, features: Sequence[str] = (),
+             id_column: Optional[str] = None) -> Dataset:
     """Load a CSV file as a classification data set.
 
     Parameters
@@ -402,6 +409,8 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
     features : sequence of str
         Columns kept as features although they look like an index (see
         :func:`dataset_from_frame`).
+    id_column : str, optional
+        The column naming each row (see :func:`dataset_from_frame`).
 
     Returns
     -------
@@ -410,19 +419,21 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
     frame, notes = read_csv_table(path, sep=sep, encoding=encoding, decimal=decimal,
                                   thousands=thousands)
     given = {"target": target, "sep": sep, "encoding": encoding, "decimal": decimal,
-             "thousands": thousands, "pos_label": pos_label, "groups": groups}
+             "thousands": thousands, "pos_label": pos_label, "groups": groups,
+             "id_column": id_column}
     source = source_record({"csv": path}, given, drop, exclude, features)
     name = os.path.splitext(os.path.basename(path))[0]
     return _checked_dataset(frame, target, name=name, drop=drop, exclude=exclude,
                             pos_label=pos_label, notes=notes, source=source, groups=groups,
-                            features=features, class_order=None)
+                            features=features, class_order=None, id_column=id_column)
 
 
 def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, name: str = "data",
                        drop: Sequence[str] = (), notes: Sequence[str] = (),
                        source: Optional[dict] = None, exclude: Sequence[str] = (),
                        pos_label=None, class_order: Optional[dict] = None,
-                       groups=None, features: Sequence[str] = ()) -> Dataset:
+                       groups=None, features: Sequence[str] = (),
+                       id_column: Optional[str] = None) -> Dataset:
     """Make a :class:`Dataset` from a table and the name of its target column.
 
     Parameters
@@ -465,6 +476,11 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
         :mod:`engine.input.index_columns`) or an identifier-like text column is otherwise left
         out, with a note (unless no other column could be a feature). The other columns
         are features as usual.
+    id_column : str, optional
+        The column naming each row (an ID, R's row names): not a feature, kept as
+        :attr:`Dataset.ids`; it may not be the target nor in ``features``. Without it the
+        ids are the row-name column left out, else the 1-based rows of the file
+        (:mod:`engine.input.row_ids`).
 
     Returns
     -------
@@ -483,11 +499,11 @@ def dataset_from_frame(frame: pd.DataFrame, target: Optional[str] = None, *, nam
     check_text_lengths(frame)
     return _checked_dataset(frame, target, name=name, drop=drop, notes=notes, source=source,
                             exclude=exclude, pos_label=pos_label, class_order=class_order,
-                            groups=groups, features=features)
+                            groups=groups, features=features, id_column=id_column)
 
 
 def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, exclude,
-                     pos_label, class_order, groups, features) -> Dataset:
+                     pos_label, class_order, groups, features, id_column=None) -> Dataset:
     """:func:`dataset_from_frame` of a table whose text lengths are checked (a CSV file's,
     by :func:`read_csv_table`: its cells are only stripped after the check)."""
     notes = list(notes)
@@ -504,6 +520,10 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
         target = find_column(frame, target)
     for group_column in group_columns or [None]:
         _check_kept(kept, target, group_column)
+    if id_column is not None:
+        id_column = find_column(frame, id_column)
+        check_id_column(id_column, target, kept)
+        left_out = [*left_out, id_column]
     candidates = [c for c in frame.columns if c not in {target, *group_columns, *left_out, *kept}]
     indexes = index_columns(frame, candidates)
     if len(indexes) == len(candidates):
@@ -513,6 +533,7 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
     if not is_numeric_column(labels) and not pd.api.types.is_bool_dtype(labels):
         labels = labels.where(~_blank_texts(labels), np.nan)
     keep = labels.notna().to_numpy()
+    file_rows = np.flatnonzero(keep) + 1
     if not keep.all():
         n_dropped = int((~keep).sum())
         notes.append(Note("rows_dropped", f"dropped {n_dropped} row(s) with no value in {target!r}",
@@ -530,6 +551,8 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
         [target, *left_out, *indexes, *group_columns])))
     features, more = _tidy_features(features, kept)
     notes.extend(more)
+    ids = dataset_ids(frame, id_column if id_column is not None else row_name_column(
+        list(frame.columns), [*indexes, *_identifier_columns(more)]), file_rows)
     if features.shape[1] == 0:
         raise ValueError("no feature columns are left besides the target: "
                          "a model needs at least one column to learn from")
@@ -552,7 +575,7 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
     if note:
         notes.append(note)
     features = one_block(_numbered_from_zero(features))
-    excluded = [c for c in left_out if c != target and c not in group_columns]
+    excluded = [c for c in left_out if c not in (target, id_column) and c not in group_columns]
     notes.extend(leak_notes(features, codes, str(target),
                             left_out=frame[excluded].reset_index(drop=True) if excluded else None))
     notes.extend(outcome_companions(list(features.columns), target))
@@ -569,7 +592,13 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
                           "frequent for categories)", {"n_missing": n_missing}))
     return Dataset(name=name, X=features, y=codes, classes=tuple(classes),
                    target=str(target), notes=tuple(notes), source=dict(source or {}),
-                   pos_label=positive, groups=codes_of_groups)
+                   pos_label=positive, groups=codes_of_groups, ids=ids)
+
+
+def _identifier_columns(notes: list) -> list:
+    """The identifier-like text columns :func:`_tidy_features` left out (from its note)."""
+    return [c for note in notes if getattr(note, "code", None) == "identifier_columns_left_out"
+            for c in note.fields["columns"]]
 
 
 def one_block(features: pd.DataFrame) -> pd.DataFrame:

@@ -33,7 +33,7 @@ KINDS = {**{e: "csv" for e in CSV_EXTENSIONS}, **{e: "arff" for e in ARFF_EXTENS
 READ_OPTIONS = {"csv": ("sep", "encoding", "decimal", "thousands"),
                 "arff": ("encoding",), "excel": ("sheet",)}
 KIND_NAMES = {"csv": "a CSV file", "arff": "an ARFF file", "excel": "an Excel workbook"}
-COMMON_KEYS = ("target", "exclude", "drop", "pos_label", "groups", "features")
+COMMON_KEYS = ("target", "exclude", "drop", "pos_label", "groups", "features", "id_column")
 
 
 @dataclass(frozen=True)
@@ -163,14 +163,14 @@ def dataset_from_table(table: Table, target: Optional[str] = None, *,
                        name: Optional[str] = None, drop: Sequence[str] = (),
                        exclude: Sequence[str] = (), pos_label=None,
                        source: Optional[dict] = None, groups: Optional[str] = None,
-                       features: Sequence[str] = ()):
+                       features: Sequence[str] = (), id_column: Optional[str] = None):
     """Make the Dataset of a :class:`Table` (see :func:`engine.input.data.dataset_from_frame`).
 
     Without ``target`` the table's default target is used (an ARFF file's last
     attribute, with a note) unless it is left out; else one is chosen from the data.
     ``name`` defaults to the table's name; ``groups`` names the column of rows that
     belong together; ``features`` the columns kept as features although they look like an
-    index.
+    index; ``id_column`` the column naming each row.
     """
     notes = list(table.notes)
     left_out = {*drop, *exclude}
@@ -183,12 +183,13 @@ def dataset_from_table(table: Table, target: Optional[str] = None, *,
     return dataset_from_frame(table.frame, target, name=name or table.name, drop=drop,
                               exclude=exclude, pos_label=pos_label, notes=notes,
                               source=source, class_order=table.class_order, groups=groups,
-                              features=features)
+                              features=features, id_column=id_column)
 
 
 def load_file(path: str, target: Optional[str] = None, drop: Sequence[str] = (), *,
               exclude: Sequence[str] = (), pos_label=None, kind: Optional[str] = None,
-              groups: Optional[str] = None, features: Sequence[str] = (), **options):
+              groups: Optional[str] = None, features: Sequence[str] = (),
+              id_column: Optional[str] = None, **options):
     """Load any supported data file as a classification data set.
 
     Parameters
@@ -196,7 +197,7 @@ def load_file(path: str, target: Optional[str] = None, drop: Sequence[str] = (),
     path : str
         The file; its extension chooses the reader (:func:`file_kind`) unless ``kind``
         is given.
-    target, drop, exclude, pos_label, groups, features
+    target, drop, exclude, pos_label, groups, features, id_column
         As for :func:`engine.input.data.load_csv`.
     kind : {"csv", "arff", "excel"}, optional
     **options
@@ -209,11 +210,12 @@ def load_file(path: str, target: Optional[str] = None, drop: Sequence[str] = (),
         Its ``source`` is ``{"file": path, ...the options given}``.
     """
     table = read_table(path, kind, **options)
-    given = {"target": target, **options, "pos_label": pos_label, "groups": groups}
+    given = {"target": target, **options, "pos_label": pos_label, "groups": groups,
+             "id_column": id_column}
     source = source_record({"file": path}, given, drop, exclude, features)
     return dataset_from_table(table, target, drop=drop, exclude=exclude,
                               pos_label=pos_label, source=source, groups=groups,
-                              features=features)
+                              features=features, id_column=id_column)
 
 
 def data_record(dataset, base_dir: str = ".") -> dict:
@@ -259,7 +261,8 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
     spec : dict
         ``{"builtin": NAME, **options}``, ``{"csv": PATH, "target": COLUMN, "sep": ...,
         "encoding": ..., "decimal": ..., "thousands": ..., "exclude": [...],
-        "features": [...], "pos_label": ...}`` (``"drop"`` is the older name of ``"exclude"``) or
+        "features": [...], "pos_label": ..., "id_column": ...}`` (``"drop"`` is the older
+        name of ``"exclude"``) or
         ``{"file": PATH, ...}``: a CSV, ARFF or Excel file by its extension, with the
         same keys (those of its kind) and ``"sheet"`` for a workbook
         (:mod:`engine.input.readers`).
@@ -291,7 +294,7 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
         path = spec.pop("csv")
         full = path if os.path.isabs(path) else os.path.join(base_dir, path)
         allowed = {"target", "sep", "encoding", "drop", "exclude", "decimal", "thousands",
-                   "pos_label", "groups", "features"}
+                   "pos_label", "groups", "features", "id_column"}
         unknown = sorted(set(spec) - allowed)
         if unknown:
             raise ValueError(f"dataset: unknown key(s) {', '.join(unknown)}; allowed with csv: "
@@ -301,7 +304,8 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
                       encoding=spec.get("encoding"), drop=drop, exclude=exclude,
                       decimal=spec.get("decimal"),
                       thousands=spec.get("thousands"), pos_label=spec.get("pos_label"),
-                      groups=spec.get("groups"), features=_names(spec.get("features", ())))
+                      groups=spec.get("groups"), features=_names(spec.get("features", ())),
+                      id_column=spec.get("id_column"))
         return Dataset(**{**ds.__dict__, "source": {**ds.source, "csv": path}})
     raise ValueError('dataset: give either {"builtin": NAME} or {"file": PATH, "target": COLUMN} '
                      '(or {"csv": PATH, ...})')

@@ -39,6 +39,7 @@ from ..views.dataset_list_view import DatasetListView
 from ..views.dataset_notes import index_columns, notes_html, summary_html
 from ..views.groups_box import GroupsBox
 from ..views.heldout_box import HeldoutBox
+from ..views.id_choice import ID_TIP, fill_id_combo, id_changes
 from ..views.widgets import blocked
 
 POSITIVE_TIP = ("The positive class is the class that precision, recall and F1 are about "
@@ -181,6 +182,9 @@ class DatasetTab(QWidget):
         self.pos_combo = QComboBox(box)
         self.pos_combo.setToolTip(POSITIVE_TIP)
         self.pos_combo.activated.connect(self._on_positive_picked)
+        self.id_combo = QComboBox(box)
+        self.id_combo.setToolTip(ID_TIP)
+        self.id_combo.activated.connect(self._on_id_picked)
         self.target_form = QFormLayout(box)
         self.target_form.addRow("Sheet", self.sheet_combo)
         self.target_form.setRowVisible(self.sheet_combo, False)
@@ -190,6 +194,9 @@ class DatasetTab(QWidget):
         self.target_form.addRow("Positive class", self.pos_combo)
         self.target_form.labelForField(self.pos_combo).setToolTip(POSITIVE_TIP)
         self.target_form.setRowVisible(self.pos_combo, False)
+        self.target_form.addRow("Row id", self.id_combo)
+        self.target_form.labelForField(self.id_combo).setToolTip(ID_TIP)
+        self.target_form.setRowVisible(self.id_combo, False)
         return box
 
     def _build_candidates(self, parent) -> QWidget:
@@ -396,7 +403,8 @@ class DatasetTab(QWidget):
         sheet, current = self.sheet_combo.itemText(index), sheets_of(self._view.dataset)[1]
         if sheet and sheet != current:              # a new table: its own target and columns
             self._reload({"sheet": sheet, "target": None, "exclude": [], "drop": None,
-                          "features": None, "pos_label": None, "groups": None},
+                          "features": None, "pos_label": None, "groups": None,
+                          "id_column": None},
                          f"Reading the sheet {sheet!r}…")
 
     def _on_target_picked(self, _index: int) -> None:
@@ -410,6 +418,8 @@ class DatasetTab(QWidget):
             changes = {"target": target}
             if target in names(shown.source.get("groups")):
                 changes["groups"] = None          # the target cannot say the groups too
+            if target == shown.source.get("id_column"):
+                changes["id_column"] = None       # nor name the rows
             self._reload(changes, f"Using {target!r} as the target…")
 
     def _on_groups_picked(self, column) -> None:
@@ -419,6 +429,15 @@ class DatasetTab(QWidget):
         message = (f"Keeping the rows of each {shown} together…" if column
                    else "Every row stands alone (no groups)…")
         self._reload({"groups": column}, message)
+
+    def _on_id_picked(self, index: int) -> None:
+        """Name the rows by the picked column (None: the automatic rule)."""
+        if self._view is None:
+            return
+        column, source = self.id_combo.itemData(index), self._view.dataset.source
+        if column != source.get("id_column"):
+            what = f"by {column!r}" if column is not None else "automatically"
+            self._reload(id_changes(column, source), f"Naming the rows {what}…")
 
     def _on_compare_toggled(self, on: bool) -> None:
         from dataclasses import replace
@@ -517,7 +536,8 @@ class DatasetTab(QWidget):
             others, 0, False)
         if ok and sheet:
             source = {**choice.source, "sheet": sheet}
-            for key in ("target", "exclude", "drop", "features", "pos_label", "groups"):
+            for key in ("target", "exclude", "drop", "features", "pos_label", "groups",
+                        "id_column"):
                 source.pop(key, None)
             self._open_source(source, self._adding)
         else:
@@ -578,9 +598,10 @@ class DatasetTab(QWidget):
             self._pending_view = None
         self._view, self._changes = None, {}
         for combo in (self.target_combo, self.pos_combo, self.sheet_combo, self.x_combo,
-                      self.y_combo):
+                      self.y_combo, self.id_combo):
             with blocked(combo):
                 combo.clear()
+        self.target_form.setRowVisible(self.id_combo, False)
         self.columns.show_columns([], False, "")
         self.groups_box.show_dataset(None, [], False, self.state.cv.n_splits, False)
         self.counts_plot.set_counts([], np.zeros(0))
@@ -628,6 +649,10 @@ class DatasetTab(QWidget):
                  if "builtin" in source else "This data set's columns are fixed.")
         self.columns.show_columns(rows, editable, fixed)
         self._sync_positive(dataset, editable, "builtin" in source)
+        self.target_form.setRowVisible(self.id_combo, editable)
+        if editable:
+            fill_id_combo(self.id_combo, dataset, raw.columns if raw is not None else
+                          [*(r.name for r in rows), dataset.target])
         self._sync_sheets(dataset)
         if "builtin" in source:
             self._show_builtin_options(source)

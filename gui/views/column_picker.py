@@ -70,6 +70,9 @@ def column_rows(columns, dataset: Dataset, excluded=(), index_like=()) -> list:
         if name in group_names(dataset.source.get("groups")):
             status, why = LEFT_OUT, ("Left out: it says which rows belong together (chosen "
                                      "under Rows that belong together), so it is not a feature.")
+        elif name == dataset.source.get("id_column"):
+            status, why = LEFT_OUT, ("Left out: it names the rows (the experiment's "
+                                     "id_column), so it is not a feature.")
         elif name in features:
             status, why = USED, "Used as a feature. Untick to leave it out."
         elif name in excluded:

@@ -456,3 +456,54 @@ def test_the_builtin_box_names_only_the_data_in_use(tab, qtbot):
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.load_builtin_button.click()
     assert tab.state.dataset.name == "iris" and builtin_box(tab)[0] == "iris"
+
+
+def test_an_id_column_is_shown_left_out_and_cleared_when_it_becomes_the_target(tab, qtbot,
+                                                                                tmp_path):
+    from gui.views.column_picker import LEFT_OUT, column_rows
+
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame({"x": rng.normal(size=40), "code": rng.integers(1, 4, 40),
+                          "colour": ["red", "blue"] * 20, "y": ["a", "b", "b", "a"] * 10})
+    frame.to_csv(tmp_path / "coded.csv", index=False)
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
+        tab._open_source({"csv": str(tmp_path / "coded.csv"), "target": "y",
+                          "id_column": "code"})
+    dataset = tab.state.dataset
+    assert list(dataset.ids) == list(frame["code"]) and "code" not in dataset.X.columns
+    rows = {r.name: r for r in column_rows(list(frame.columns), dataset)}
+    assert rows["code"].status == LEFT_OUT and "names the rows" in rows["code"].why
+    assert not rows["code"].keepable
+    tab.target_combo.setCurrentText("code")
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
+        tab.target_combo.activated.emit(tab.target_combo.currentIndex())
+    dataset = tab.state.dataset
+    assert dataset.target == "code" and "id_column" not in dataset.source
+    assert list(dataset.ids) == list(range(1, 41))
+
+
+def test_the_row_id_choice_names_the_rows_and_goes_into_the_source(tab, qtbot, tmp_path):
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame({"x": rng.normal(size=40), "code": rng.permutation(40) * 3 + 7,
+                          "y": ["a", "b", "b", "a"] * 10})
+    frame.loc[6, "y"] = None
+    frame.to_csv(tmp_path / "coded.csv")                  # pandas' index: Unnamed: 0
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
+        tab._open_source({"csv": str(tmp_path / "coded.csv"), "target": "y",
+                          "features": ["code"]})
+    combo = tab.id_combo
+    assert tab.target_form.isRowVisible(combo)
+    assert [combo.itemText(i) for i in range(combo.count())] == \
+        ["automatic: Unnamed: 0", "Unnamed: 0", "x", "code"]
+    assert combo.currentIndex() == 0 and list(tab.state.dataset.ids) == \
+        [i for i in range(40) if i != 6]
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
+        combo.activated.emit(combo.findData("code"))
+    dataset = tab.state.dataset
+    assert dataset.source["id_column"] == "code" and "features" not in dataset.source
+    assert list(dataset.ids) == list(frame["code"].drop(index=6))
+    assert "code" not in dataset.X.columns and tab.id_combo.currentText() == "code"
+    with qtbot.waitSignal(tab.view_ready, timeout=60000):
+        tab.id_combo.activated.emit(0)
+    assert "id_column" not in tab.state.dataset.source
+    assert tab.id_combo.currentText() == "automatic: Unnamed: 0"

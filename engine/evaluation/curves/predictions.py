@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from engine.input.row_ids import id_values
+
 #: The leading columns of ``predictions.csv``.
-KEY_COLUMNS = ["model", "repeat", "fold", "row", "true_class"]
+KEY_COLUMNS = ["model", "repeat", "fold", "row", "id", "true_class"]
 
 
 def probability_column(label) -> str:
@@ -41,8 +43,10 @@ def predictions_table(cv_result, dataset) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        ``model, repeat, fold, row, true_class`` (``row``: the 0-based position of the
-        row in the data as read, after rows without a target were dropped; ``repeat`` and
+        ``model, repeat, fold, row, id, true_class`` (``row``: the 0-based position of the
+        row in the data as read, after rows without a target were dropped; ``id``: what
+        names the row, :attr:`engine.input.data.Dataset.ids` -- the ``id_column``, else the
+        row-name column left out, else the 1-based row of the file; ``repeat`` and
         ``fold`` from 1), then ``p_<class>`` for every class (models with
         ``predict_proba``), ``decision`` or ``decision_<class>`` (models with only
         ``decision_function``; see :func:`decision_columns`), and ``predicted`` (the class
@@ -60,6 +64,7 @@ def predictions_table(cv_result, dataset) -> pd.DataFrame:
         "repeat": frame["repeat"].to_numpy(dtype=np.int64),
         "fold": frame["fold"].to_numpy(dtype=np.int64),
         "row": frame["row"].to_numpy(dtype=np.int64),
+        "id": id_values(getattr(dataset, "ids", None), frame["row"].to_numpy(dtype=np.int64)),
         "true_class": labels[frame["y"].to_numpy(dtype=np.int64)],
     })
     kinds = frame["model"].map(lambda name: cv_result.prediction_kind.get(name)).to_numpy()

@@ -18,9 +18,12 @@ import numpy as np
 from engine.foundation.errors import EngineError
 from engine.foundation.param_caps import param_cap_problem
 
-#: The keys of a record, exactly.
+#: The keys of a record, exactly (and :data:`OPTIONAL_KEYS` when present).
 RECORD_KEYS = frozenset({"format", "name", "model", "target", "classes", "features",
                          "dtypes", "plain_numeric"})
+#: Keys a record may have besides :data:`RECORD_KEYS`: ``id_column`` (a name; files
+#: written before it was added have none).
+OPTIONAL_KEYS = frozenset({"id_column"})
 #: The types a record's ``model`` may be (module of the type, name).
 MODEL_TYPES = frozenset({
     ("sklearn.pipeline", "Pipeline"), ("imblearn.pipeline", "Pipeline"),
@@ -61,12 +64,13 @@ def check_record(record, path: str, expected_format: str) -> dict:
     EngineError
         ``model_record`` naming the field.
     """
-    if not isinstance(record, dict) or set(record) != RECORD_KEYS:
+    if not isinstance(record, dict) or not RECORD_KEYS <= set(record) <= \
+            RECORD_KEYS | OPTIONAL_KEYS:
         keys = sorted(map(str, record))[:8] if isinstance(record, dict) else []
         raise wrong(path, "record", f"is not the app's record (keys: {', '.join(keys)})")
     if record["format"] != expected_format:
         raise wrong(path, "format", f"is not {expected_format!r}")
-    for field in ("name", "target"):
+    for field in ("name", "target", *(OPTIONAL_KEYS & set(record))):
         _check_name(record[field], path, field)
     if not isinstance(record["plain_numeric"], bool):
         raise wrong(path, "plain_numeric", "is not true or false")

@@ -25,6 +25,7 @@ from engine.foundation.errors import EngineError
 from engine.foundation.notes import Note
 from engine.input.data_checks import visible_columns
 from engine.input.readers import read_table
+from engine.input.row_ids import predict_ids
 from engine.output.tables import write_csv
 from engine.runs.heldout.test_file import check_imputation, test_features
 
@@ -79,12 +80,17 @@ def model_file_names(names) -> dict:
 
 
 def model_record(name: str, model, dataset) -> dict:
-    """What a saved model holds: the fitted model and what predicting needs."""
-    return {"format": FORMAT, "name": str(name), "model": model,
-            "target": str(dataset.target), "classes": [_plain(c) for c in dataset.classes],
-            "features": [str(c) for c in dataset.X.columns],
-            "dtypes": [str(t) for t in dataset.X.dtypes],
-            "plain_numeric": bool(dataset.is_plain_numeric())}
+    """What a saved model holds: the fitted model and what predicting needs, and the
+    data set's ``id_column`` when it names one (Predict's ``id`` comes from it)."""
+    record = {"format": FORMAT, "name": str(name), "model": model,
+              "target": str(dataset.target), "classes": [_plain(c) for c in dataset.classes],
+              "features": [str(c) for c in dataset.X.columns],
+              "dtypes": [str(t) for t in dataset.X.dtypes],
+              "plain_numeric": bool(dataset.is_plain_numeric())}
+    id_column = dataset.source.get("id_column")
+    if id_column is not None:
+        record["id_column"] = str(id_column)
+    return record
 
 
 def _plain(value):
@@ -169,8 +175,11 @@ def predictions(record: dict, frame: pd.DataFrame, path: str = "the data file",
                 model_path: str = "the model file") -> pd.DataFrame:
     """The model's predictions for every row of ``frame`` (a data file as read).
 
-    Columns: ``row`` (0-based position in the file), ``predicted`` (the class label), then
-    ``p_<class>`` for each class (with ``predict_proba``), else ``decision``.
+    Columns: ``row`` (0-based position in the file), ``id`` (what names the row: the
+    model's ``id_column`` when the file has it, else the file's row-name column that is
+    not a feature, else the 1-based row; :func:`engine.input.row_ids.predict_ids`),
+    ``predicted`` (the class label), then ``p_<class>`` for each class (with
+    ``predict_proba``), else ``decision``.
 
     Raises
     ------
@@ -184,13 +193,17 @@ def predictions(record: dict, frame: pd.DataFrame, path: str = "the data file",
     check_prediction_memory(record["model"], len(X), X.shape[1], path)
     matrix = X.to_numpy(dtype=float) if record["plain_numeric"] else X
     try:
-        return _predicted_table(record, matrix, len(X))
+        table = _predicted_table(record, matrix, len(X))
     except EngineError:
         raise
     except Exception as exc:  # noqa: BLE001 - a saved model's failure is the file's
         raise EngineError("model_failed", {"path": model_path, "detail": type(exc).__name__},
                           f"the model of {model_path} failed while predicting: "
                           f"{type(exc).__name__}: {str(exc)[:300]}") from None
+    ids = predict_ids(visible_columns(frame)[0], record.get("id_column"), record["features"],
+                      record["target"])
+    table.insert(1, "id", ids.to_numpy())
+    return table
 
 
 def _data_features(record: dict, frame: pd.DataFrame, path: str) -> pd.DataFrame:
