@@ -360,9 +360,9 @@ class DatasetTab(QWidget):
         engine picks the target (and says so in the notes). It replaces the selected data
         set, or with ``add`` comes after the others."""
         source = {key: os.path.abspath(value) for key, value in source_for(path).items()}
-        self._open_source(source, add)
+        self.open_source(source, add)
 
-    def _open_source(self, source: dict, add: bool = False) -> None:
+    def open_source(self, source: dict, add: bool = False) -> None:
         """Read a new file's ``dataset`` block; possible leaks start unticked."""
         cached = self._raw
         self._run_load(lambda: file_dataset(source, None, cached, untick_leaks=True), None,
@@ -539,7 +539,7 @@ class DatasetTab(QWidget):
             for key in ("target", "exclude", "drop", "features", "pos_label", "groups",
                         "id_column"):
                 source.pop(key, None)
-            self._open_source(source, self._adding)
+            self.open_source(source, self._adding)
         else:
             self.state.status_message.emit("No sheet picked: the data in use is unchanged.")
 

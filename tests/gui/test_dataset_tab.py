@@ -467,7 +467,7 @@ def test_an_id_column_is_shown_left_out_and_cleared_when_it_becomes_the_target(t
                           "colour": ["red", "blue"] * 20, "y": ["a", "b", "b", "a"] * 10})
     frame.to_csv(tmp_path / "coded.csv", index=False)
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
-        tab._open_source({"csv": str(tmp_path / "coded.csv"), "target": "y",
+        tab.open_source({"csv": str(tmp_path / "coded.csv"), "target": "y",
                           "id_column": "code"})
     dataset = tab.state.dataset
     assert list(dataset.ids) == list(frame["code"]) and "code" not in dataset.X.columns
@@ -489,7 +489,7 @@ def test_the_row_id_choice_names_the_rows_and_goes_into_the_source(tab, qtbot, t
     frame.loc[6, "y"] = None
     frame.to_csv(tmp_path / "coded.csv")                  # pandas' index: Unnamed: 0
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
-        tab._open_source({"csv": str(tmp_path / "coded.csv"), "target": "y",
+        tab.open_source({"csv": str(tmp_path / "coded.csv"), "target": "y",
                           "features": ["code"]})
     combo = tab.id_combo
     assert tab.target_form.isRowVisible(combo)
