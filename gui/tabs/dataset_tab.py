@@ -356,9 +356,10 @@ class DatasetTab(QWidget):
         self.ask_data_path(add=True)
 
     def open_file(self, path: str, add: bool = False) -> None:
-        """Read ``path`` (CSV, ARFF or Excel by its extension; other names as CSV); the
-        engine picks the target (and says so in the notes). It replaces the selected data
-        set, or with ``add`` comes after the others."""
+        """Read ``path`` (CSV, ARFF or Excel by its extension; other names as CSV); unless
+        the file names its target (a column named so, an ARFF file's last attribute), the
+        candidates wait for the user's click. It replaces the selected data set, or with
+        ``add`` comes after the others."""
         source = {key: os.path.abspath(value) for key, value in source_for(path).items()}
         self.open_source(source, add)
 
