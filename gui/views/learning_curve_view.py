@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 from engine.foundation.notes import note_code, note_fields
 from engine.evaluation.verdict import metric_label
 
+from ..jobs import sentence
 from ..plain_text import escape
 from ..plots.learning_curve_plot import LearningCurvePlot
 from ..state import AppState
@@ -53,7 +54,7 @@ def _sentence_start(note, text: str) -> str:
     model = note_fields(note).get("model")
     if model and text.startswith(str(model)):
         return text
-    return text[:1].upper() + text[1:]
+    return sentence(text)
 
 
 def _words(note) -> str:

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFrame, QHBoxLayout,
                                QPushButton, QScrollArea, QVBoxLayout, QWidget)
 
+from ..jobs import sentence
 from ..plain_text import plain_label
 
 
@@ -39,7 +40,7 @@ class ProblemRow(QFrame):
         self.setFrameShape(QFrame.StyledPanel)
         layout = QVBoxLayout(self)
         mark = BLOCKING_MARK if problem.blocking else WARNING_MARK
-        self.label = plain_label(f"{mark} {_sentence(problem.words())}.", self)
+        self.label = plain_label(f"{mark} {sentence(problem.words())}.", self)
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         layout.addWidget(self.label)
@@ -122,6 +123,3 @@ class PreflightDialog(QDialog):
                                    if left else
                                    "Check the setup again and start the run")
 
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] if text else text
