@@ -31,7 +31,7 @@ ALIASES = {"aloocv": "results#alo", "calibration": "results#calibration",
            "tuning": "results#tuning", "roc_pr": "results#roc_pr", "auc": "results#auc",
            "decision_curve": "results#decision_curve", "learning_curve": "results#learning_curve",
            "heldout": "results#heldout", "predict": "results#predict",
-           "groups": "dataset#groups"}
+           "groups": "dataset#groups", "subgroups": "results#subgroups"}
 
 _dialog: Optional["HelpDialog"] = None
 

@@ -52,6 +52,7 @@ from .views.grouping_gap_view import GroupingGapView
 from .views.roc_pr_view import RocPrView
 from .views.heldout_view import HeldoutView
 from .views.start_panel import StartGuide
+from .views.subgroups_view import SubgroupsView
 from .views.tuning_view import TuningView
 
 APP_TITLE = "Honest Eval"
@@ -67,12 +68,13 @@ def settle_memory() -> None:
 
 
 def make_results_tab(state: AppState, parent):
-    """The Results tab with its ALOOCV, Calibration, Grouped vs ungrouped and Across data
-    sets views."""
+    """The Results tab with its ALOOCV, Calibration, Grouped vs ungrouped, Subgroups and
+    Across data sets views."""
     tab = ResultsTab(state, parent)
     tab.add_view("ALOOCV", AloocvView(state, tab))
     tab.add_view("Calibration", CalibrationView(state, tab))
     tab.add_view("Grouped vs ungrouped", GroupingGapView(state, tab))
+    tab.add_view("Subgroups", SubgroupsView(state, tab))
     tab.add_view("Tuning", TuningView(state, tab))
     tab.add_view("ROC and PR curves", RocPrView(state, tab))
     tab.add_view("AUC intervals", AucView(state, tab))

@@ -15,6 +15,7 @@ from engine.evaluation.experiment import experiment_dict
 
 from .file_dialogs import open_folder
 from .plain_text import message_box, plain_tip
+from .subgroup_blocks import with_subgroups
 
 RUNNING_QUESTION = ("{what} is still running. Stop it and quit? What it has computed so far "
                     "is lost.")
@@ -32,6 +33,7 @@ def setup_snapshot(state) -> str:
                                datasets=blocks, costs=getattr(state, "costs", None),
                                test=getattr(state, "test", None),
                                save_models=getattr(state, "save_models", False))
+        data = with_subgroups(data, getattr(state, "subgroups", ()))
     except (TypeError, ValueError, AttributeError):
         data = [repr(source), repr(blocks), repr(state.model_entries), repr(state.cv),
                 repr(state.metrics), repr(state.comparison), repr(state.aloocv),

@@ -25,6 +25,7 @@ from engine.evaluation.stats import ComparisonSettings
 from .dataset_list import dataset_blocks, rename_problem, unique_names, with_name
 from .model_entry import ModelEntry
 from .render_queue import RenderQueue
+from .subgroup_blocks import subgroup_blocks, with_subgroups
 
 
 class AppState(QObject):
@@ -61,6 +62,8 @@ class AppState(QObject):
         #: final models (engine.runs.heldout), or None / False.
         self.test: Optional[dict] = None
         self.save_models: bool = False
+        #: The experiment file's ``"subgroups"`` entries (gui.subgroup_blocks), () for none.
+        self.subgroups: tuple = ()
         self.n_jobs: int = 1
         self.result = None
         self.benchmark = None      # a BenchmarkResult when the last run had several data sets
@@ -149,18 +152,19 @@ class AppState(QObject):
         """New data keeps nothing that belonged to the old: with no data set in common
         with the old ones (another file or built-in data set, not the same one read again
         with another target or columns), no models picked, the ROPE the default of the
-        metric and no held-out test file; without groups, no "also run without groups".
-        True when a setting changed."""
+        metric, no held-out test file and no subgroups; without groups, no "also run
+        without groups". True when a setting changed."""
         identity = data_identity(datasets)
         old, self.data_identity = self.data_identity, identity
-        before = (self.cv, self.comparison, self.test)
+        before = (self.cv, self.comparison, self.test, self.subgroups)
         if not set(identity) & set(old):
             self.set_selection([])
             self.comparison = replace(self.comparison, rope=None)
             self.test, self.save_models = None, False
+            self.subgroups = ()
         if not any(getattr(d, "groups", None) is not None for d in datasets):
             self.cv = replace(self.cv, compare_ungrouped=False)
-        return before != (self.cv, self.comparison, self.test)
+        return before != (self.cv, self.comparison, self.test, self.subgroups)
 
     def set_model_entries(self, entries: list) -> None:
         """Take ``entries`` (experiment-file dicts or ModelEntry values) as the models."""
@@ -202,6 +206,12 @@ class AppState(QObject):
             self.save_models = bool(save_models)
         if self.test is None:
             self.save_models = False
+        self.settings_changed.emit()
+
+    def set_subgroups(self, blocks) -> None:
+        """The ``"subgroups"`` entries (column names or ``{"column", "cuts"}`` blocks; empty:
+        no subgroups)."""
+        self.subgroups = subgroup_blocks(blocks)
         self.settings_changed.emit()
 
     def set_result(self, result) -> None:
@@ -265,11 +275,11 @@ class AppState(QObject):
         if self.dataset is None:
             raise ValueError("no data set is loaded: open a CSV file or pick a built-in one")
         first, several = self.dataset_blocks()
-        return copy.deepcopy(experiment_dict(first, self.model_entries, self.cv, self.metrics,
-                                             self.comparison, self.aloocv, self.calibration,
-                                             datasets=several, costs=self.costs,
-                                             curves=self.curves, test=self.test,
-                                             save_models=self.save_models))
+        data = experiment_dict(first, self.model_entries, self.cv, self.metrics,
+                               self.comparison, self.aloocv, self.calibration,
+                               datasets=several, costs=self.costs, curves=self.curves,
+                               test=self.test, save_models=self.save_models)
+        return copy.deepcopy(with_subgroups(data, self.subgroups))
 
     def dataset_blocks(self) -> tuple:
         """``(dataset, datasets)`` of the experiment file: the one data set's block (as
@@ -284,6 +294,7 @@ class AppState(QObject):
         self.comparison = ComparisonSettings()
         self.aloocv = self.calibration = self.curves = self.costs = None
         self.test, self.save_models = None, False
+        self.subgroups = ()
         self.n_jobs = 1
         self.set_benchmark(None)
         self.set_datasets([])
@@ -303,6 +314,7 @@ class AppState(QObject):
         self.curves = experiment.curves
         self.test = test_with_full_path(experiment.test, experiment.base_dir)
         self.save_models = bool(experiment.save_models)
+        self.subgroups = subgroup_blocks(getattr(experiment, "subgroups", None))
         datasets = list(dataset) if isinstance(dataset, (list, tuple)) else [dataset]
         self.data_identity = data_identity(datasets)     # the file's settings are for it
         self.set_selection([])

@@ -38,6 +38,7 @@ from ..plain_text import ask, plain_label, warn
 from ..plots.live_scores_plot import LiveScoresPlot
 from ..preflight_fixes import apply_to_state
 from ..views.preflight_dialog import PreflightDialog
+from ..views.subgroups_box import SubgroupsBox
 from . import run_job
 from .benchmark_run import LivePlotFeed, fit_count_text, progress_text
 from .curves_options import CurvesOptions
@@ -355,6 +356,8 @@ class CVTab(QWidget):
         self.lower_tabs.setDocumentMode(True)
         self.lower_tabs.addTab(log_box, "Log")
         self.lower_tabs.addTab(self.runs_view, "Earlier runs")
+        self.subgroups_box = SubgroupsBox(self.state, panel)
+        self.lower_tabs.addTab(self.subgroups_box, "Subgroups")
         split = QSplitter(Qt.Vertical, panel)
         split.addWidget(self.live_plot)
         split.addWidget(self.lower_tabs)
@@ -497,7 +500,7 @@ class CVTab(QWidget):
         running = self.running
         for widget in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box,
                        self.primary_combo, self.extra_list, self.calibrate_check,
-                       self.scheme_combo, self.curves_box):
+                       self.scheme_combo, self.curves_box, self.subgroups_box):
             widget.setEnabled(not running)
         self.run_on.setEnabled(not running)          # and the jobs when on this computer
         waiting = self.target_missing()

@@ -1,0 +1,214 @@
+"""The Cross-validation tab's "Subgroups" page (beside the run's log, where it has room
+for the columns without pushing Run out of sight): the experiment's ``"subgroups"`` list.
+
+Ticked columns define groups of rows (sex, age group, hospital) whose scores the run
+reports separately, computed from the same out-of-fold predictions as everything else:
+no extra fit. A column may be a feature or a column left out of the features
+(``"exclude"``, or the groups column). A numeric column is cut at quantiles by the engine,
+or at the points typed here ("40, 65": below 40, 40 to 65, 65 and above), checked as they
+are typed. The box writes the list into the state (:meth:`gui.state.AppState.set_subgroups`)
+and shows the state's; new data starts without subgroups (``AppState._start_clean``).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from pandas.api.types import is_numeric_dtype
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem,
+                               QSizePolicy, QVBoxLayout, QWidget)
+
+from ..dataset_loading import names
+from ..plain_text import plain_label, plain_tip, rich_label
+from ..state import AppState
+from ..subgroup_blocks import (block_column, block_cuts, cuts_text, make_block,
+                               parse_cuts)
+from .widgets import blocked
+
+INTRO = ("<b>How it does for whom.</b> Tick the columns whose groups (sex, age group, "
+         "hospital) should be scored separately, each with its interval, from the same "
+         "out-of-fold predictions: no extra fit. Results → Subgroups shows them.")
+TIP = ("Scores per subgroup (women and men, age groups, hospitals), each with its interval, "
+       "from the same out-of-fold predictions as the rest of the run: no extra fit. Tick the "
+       "columns that define the groups; they may be features or columns left out of the "
+       "features. Subgroups under 30 rows or 5 rows of a class get no verdict. Saved in the "
+       "experiment file as \"subgroups\".")
+CUTS_TIP = ("Where to cut a numeric column, smallest first, separated by commas: \"40, 65\" "
+            "makes three subgroups (below 40, 40 to 65, 65 and above). Empty: cut at "
+            "quantiles.")
+CUTS_HINT = "empty: cut at quantiles"
+NO_COLUMNS = "Open a data set to choose the columns that define subgroups."
+#: How a column's kind is shown after its name.
+KINDS = {"numeric": "numbers", "text": "categories", "left out": "left out of the features",
+         "missing": "not in this data"}
+WARNING = "#b35900"
+
+
+def column_kinds(dataset) -> dict:
+    """``{column: kind}`` of the columns that can define subgroups: the features
+    (``"numeric"`` or ``"text"``), then the columns left out (``"left out"``: the
+    ``exclude`` list and the groups column, read only for the run)."""
+    if dataset is None:
+        return {}
+    kinds = {str(c): ("numeric" if is_numeric_dtype(dataset.X[c]) else "text")
+             for c in dataset.X.columns}
+    source = dataset.source
+    for column in names(source.get("exclude")) + names(source.get("drop")) + \
+            names(source.get("groups")):
+        kinds.setdefault(str(column), "left out")
+    return kinds
+
+
+class SubgroupsBox(QWidget):
+    """Tick the columns of subgroups; the cut points of the numeric one picked."""
+
+    def __init__(self, state: AppState, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self.setToolTip(TIP)
+        self._syncing = False
+        self._kinds: dict = {}
+        self.column_list = QListWidget(self)
+        self.column_list.setToolTip(TIP)
+        self.column_list.setMinimumHeight(3 * self.column_list.fontMetrics().lineSpacing() + 8)
+        self.column_list.setMinimumWidth(220)
+        self.column_list.itemChanged.connect(self._on_ticked)
+        self.column_list.currentItemChanged.connect(lambda *_: self._show_cuts())
+        self.cuts_label = plain_label("Cut points", self)
+        self.cuts_edit = QLineEdit(self)
+        self.cuts_edit.setPlaceholderText(CUTS_HINT)
+        self.cuts_edit.setToolTip(CUTS_TIP)
+        self.cuts_edit.editingFinished.connect(self._on_cuts_typed)
+        self.problem = plain_label("", self)
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet(f"color: {WARNING};")
+        self.problem.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
+        self.intro = rich_label(INTRO, self)
+        self.intro.setWordWrap(True)
+        self.intro.setStyleSheet("color: #444;")
+        self.intro.setToolTip(TIP)
+        cuts = QHBoxLayout()
+        cuts.addWidget(self.cuts_label)
+        cuts.addWidget(self.cuts_edit, 1)
+        side = QVBoxLayout()
+        side.addWidget(self.intro)
+        side.addLayout(cuts)
+        side.addWidget(self.problem)
+        side.addStretch(1)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addWidget(self.column_list, 1)
+        layout.addLayout(side, 1)
+        for signal in (state.settings_changed, state.datasets_changed, state.dataset_changed):
+            signal.connect(lambda *_: self.sync())
+        self.sync()
+
+    # ------------------------------------------------------------------ showing
+    def sync(self) -> None:
+        """Show the state's data set's columns, the state's subgroups ticked."""
+        if self._syncing:
+            return
+        chosen = {block_column(b): block_cuts(b) for b in self.state.subgroups}
+        self._kinds = column_kinds(self.state.dataset)
+        for column in chosen:
+            self._kinds.setdefault(column, "missing")
+        current = self.current_column()
+        with blocked(self.column_list):
+            self.column_list.clear()
+            for column, kind in self._kinds.items():
+                self.column_list.addItem(self._item(column, kind, column in chosen,
+                                                    chosen.get(column, ())))
+            if not self._kinds:
+                self.column_list.addItem(QListWidgetItem(NO_COLUMNS))
+            self._select(current)
+        self.column_list.setEnabled(bool(self._kinds))
+        self._show_cuts()
+
+    def _item(self, column: str, kind: str, ticked: bool, cuts) -> QListWidgetItem:
+        words = KINDS[kind] + (f"; cut at {cuts_text(cuts)}" if cuts else "")
+        item = QListWidgetItem(f"{column}  ({words})")
+        item.setData(Qt.UserRole, column)
+        item.setData(Qt.UserRole + 1, tuple(cuts))
+        item.setToolTip(plain_tip(f"{column}: {words}"))
+        item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+        item.setCheckState(Qt.Checked if ticked else Qt.Unchecked)
+        return item
+
+    def _select(self, column: Optional[str]) -> None:
+        for i in range(self.column_list.count()):
+            if self.column_list.item(i).data(Qt.UserRole) == column:
+                self.column_list.setCurrentRow(i)
+                return
+
+    def current_column(self) -> Optional[str]:
+        """The column picked in the list (None: none)."""
+        item = self.column_list.currentItem()
+        return None if item is None else item.data(Qt.UserRole)
+
+    def _cuttable(self, item) -> bool:
+        """Whether ``item``'s column may take cut points: ticked, and numbers or not a
+        feature (the run checks those)."""
+        return (item is not None and item.checkState() == Qt.Checked
+                and self._kinds.get(item.data(Qt.UserRole)) in ("numeric", "left out"))
+
+    def _show_cuts(self) -> None:
+        item = self.column_list.currentItem()
+        usable = self._cuttable(item)
+        column = item.data(Qt.UserRole) if item is not None else None
+        self.cuts_label.setText(f"Cut {column} at" if usable else "Cut points")
+        self.cuts_edit.setEnabled(usable)
+        self.cuts_edit.setText(cuts_text(item.data(Qt.UserRole + 1)) if usable else "")
+        self.problem.setText("")
+        self.problem.setVisible(False)
+
+    # ------------------------------------------------------------------ choosing
+    def chosen(self) -> tuple:
+        """The ``"subgroups"`` entries the list says, in its order."""
+        blocks = []
+        for i in range(self.column_list.count()):
+            item = self.column_list.item(i)
+            if item.data(Qt.UserRole) is not None and item.checkState() == Qt.Checked:
+                blocks.append(make_block(item.data(Qt.UserRole), item.data(Qt.UserRole + 1)))
+        return tuple(blocks)
+
+    def tick(self, column: str, on: bool = True) -> None:
+        """Tick (or untick) ``column`` as the user would, and pick it."""
+        for i in range(self.column_list.count()):
+            item = self.column_list.item(i)
+            if item.data(Qt.UserRole) == column:
+                self.column_list.setCurrentItem(item)
+                item.setCheckState(Qt.Checked if on else Qt.Unchecked)
+                return
+        raise ValueError(f"no column {column!r} to tick")
+
+    def _on_ticked(self, item) -> None:
+        with blocked(self.column_list):
+            if item.checkState() != Qt.Checked:
+                item.setData(Qt.UserRole + 1, ())      # unticked: its cut points go too
+            self.column_list.setCurrentItem(item)
+        self._store()                                  # rebuilds the list: item is gone
+
+    def _on_cuts_typed(self) -> None:
+        item = self.column_list.currentItem()
+        if not self._cuttable(item):
+            return
+        try:
+            cuts = parse_cuts(self.cuts_edit.text())
+        except ValueError as exc:
+            message = str(exc)
+            self.problem.setText(message[:1].upper() + message[1:] + ".")
+            self.problem.setVisible(True)
+            return
+        self.problem.setVisible(False)
+        if tuple(item.data(Qt.UserRole + 1)) != cuts:
+            with blocked(self.column_list):
+                item.setData(Qt.UserRole + 1, cuts)
+            self._store()
+
+    def _store(self) -> None:
+        self._syncing = True
+        try:
+            self.state.set_subgroups(self.chosen())
+        finally:
+            self._syncing = False
+        self.sync()
