@@ -308,3 +308,49 @@ def test_headless_run_writes_the_tables_and_refuses_a_bad_column(tmp_path):
     (tmp_path / "bad.json").write_text(json.dumps({**data, "subgroups": ["Height"]}))
     done = run_main(tmp_path / "bad.json", "--out", tmp_path / "bad")
     assert_one_error_line(done, 'no column "Height"', "Age")
+
+
+def test_report_section_and_tripod_items(kyphosis):
+    import re
+
+    from engine.output.report import build_report
+    from engine.output.report.methods import tripod_rows
+
+    page = build_report(kyphosis)
+    start = page.index('id="subgroups"')
+    body = page[start:page.index("<section", start + 1)]
+    words = re.sub(r"<[^>]+>", " ", re.sub(r"<svg.*?</svg>", "", body, flags=re.S))
+    assert "Age (a feature the models learn from" in words
+    assert "Number (not a feature: left out of the models" in words
+    assert body.count("<svg") == 2                   # one forest plot per column
+    assert not re.search(r"\b(is|are|be|looks?|seems?) fair\b", words.lower())
+    ids = re.findall(r'clipPath id="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
+    rows = dict(tripod_rows(kyphosis, kyphosis.tables()))
+    assert rows["Performance in key subgroups"].startswith("subgroup_scores.csv")
+    assert rows["Fairness across subgroups"].startswith("subgroup_fairness.csv")
+
+
+def test_gap_words_never_call_a_model_fair():
+    from types import SimpleNamespace
+
+    from engine.output.report.subgroups import gap_sentence
+
+    row = SimpleNamespace(model="m", metric="accuracy", column="sex", subgroup_high="f",
+                          subgroup_low="m", gap=0.02, ci_low=-0.05, ci_high=0.09,
+                          p_value=0.6)
+    words = gap_sentence(row, 0.05)
+    assert "does not show a difference" in words and "not evidence" in words
+    shown = gap_sentence(SimpleNamespace(**{**vars(row), "p_value": 0.01}), 0.05)
+    assert "would be unlikely" in shown
+    assert "fair" not in (words + shown).lower()
+
+
+def test_tripod_items_not_assessed_without_subgroups():
+    from types import SimpleNamespace
+
+    from engine.output.report.subgroups import tripod_subgroup_rows
+
+    assert tripod_subgroup_rows(SimpleNamespace(subgroups=None)) == [
+        ("Performance in key subgroups", "not assessed"),
+        ("Fairness across subgroups", "not assessed")]
