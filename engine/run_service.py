@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from engine.runs.analysis import run_experiment
 from engine.runs.benchmark import check_datasets, experiment_for, load_datasets, run_benchmark
 from engine.input.readers import load_dataset
+from engine.evaluation.subgroups import check_subgroups
 from engine.runs.guards import check_run as check_budget
 from engine.runs.heldout import load_test_set
 from engine.runs.preflight import blocking, check_experiment
@@ -125,6 +126,8 @@ def check_run(experiment, datasets, n_jobs: int = 1, check_data: bool = True) ->
     """
     datasets = tuple(datasets)
     test = read_test(experiment, datasets)              # before any fit
+    if not is_several(experiment):
+        check_subgroups(experiment, datasets[0])        # an EngineError saying what to change
     if is_several(experiment):
         experiment = experiment_for(experiment, datasets)
     problems = tuple(check_experiment(experiment, datasets))

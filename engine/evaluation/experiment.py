@@ -23,11 +23,12 @@ from engine.foundation.param_caps import setting_problem
 from engine.input.readers import check_file_options, check_test_block
 from engine.foundation.schema import check_experiment_schema, printable, show
 from engine.evaluation.stats import ComparisonSettings
+from engine.evaluation.subgroups.spec import parse_subgroups
 from engine.evaluation.tuning import check_cost, with_scoring
 
 #: The sections of an experiment file (besides ``$schema``, a note for editors).
 TOP_LEVEL_KEYS = ("dataset", "datasets", "models", "cv", "metrics", "costs", "comparison",
-                  "aloocv", "calibration", "curves", "test", "save_models")
+                  "aloocv", "calibration", "curves", "test", "save_models", "subgroups")
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,7 @@ class Experiment:
     curves: Optional[CurvesSettings] = None
     test: Optional[dict] = None
     save_models: bool = False
+    subgroups: tuple = ()
 
     def metric_costs(self) -> Optional[tuple]:
         """The costs the expected-cost metric scores by: the top-level ``costs``, else the
@@ -234,7 +236,7 @@ class Experiment:
                                self.comparison, self.aloocv, self.calibration,
                                datasets=self.datasets or None, costs=self.costs,
                                curves=self.curves, test=self.test,
-                               save_models=self.save_models)
+                               save_models=self.save_models, subgroups=self.subgroups)
 
 
 def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
@@ -242,10 +244,11 @@ def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
                     calibration: Optional[CalibrationSettings] = None,
                     datasets=None, costs=None,
                     curves: Optional[CurvesSettings] = None, test=None,
-                    save_models=False) -> dict:
+                    save_models=False, subgroups=()) -> dict:
     """The JSON object of an experiment file (optional sections only when set); with
     ``datasets`` (a list of data set blocks) a ``"datasets"`` file, ``dataset`` unused;
-    ``costs`` the top-level cost matrix; ``curves`` the curves block."""
+    ``costs`` the top-level cost matrix; ``curves`` the curves block; ``subgroups``
+    :class:`engine.evaluation.subgroups.spec.SubgroupSpec` values."""
     data = {"dataset": dict(dataset)} if not datasets else \
         {"datasets": [dict(block) for block in datasets]}
     data.update({"models": [dict(e) for e in model_entries], "cv": cv.to_json(),
@@ -264,6 +267,8 @@ def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
         data["test"] = dict(test)
     if save_models:
         data["save_models"] = True
+    if subgroups:
+        data["subgroups"] = [spec.to_json() for spec in subgroups]
     return data
 
 
@@ -344,13 +349,25 @@ def _parse(data: dict, base_dir: str) -> Experiment:
     calibration = _section(data, "calibration", CalibrationSettings, _as_tuple("methods"))
     curves = _section(data, "curves", CurvesSettings)
     test = _test_block(data)
+    subgroups = _subgroups(data)
     return Experiment(dataset=dict(datasets[0] if datasets else data["dataset"]),
                       model_entries=tuple(entries),
                       models=tuple(models), cv=cv, metrics=tuple(str(m) for m in metrics),
                       comparison=comparison, aloocv=aloocv, calibration=calibration,
                       base_dir=base_dir, notes=tuple(notes), datasets=datasets, costs=costs,
                       curves=curves, test=test,
-                      save_models=bool(data.get("save_models", False)))
+                      save_models=bool(data.get("save_models", False)),
+                      subgroups=subgroups)
+
+
+def _subgroups(data: dict) -> tuple:
+    """The ``"subgroups"`` entries (:func:`engine.evaluation.subgroups.spec.parse_subgroups`);
+    refused with ``"datasets"`` (a column belongs to one data set)."""
+    if data.get("subgroups") and "datasets" in data:
+        raise ValueError('subgroups: a subgroup column belongs to one data set, and this '
+                         'experiment has a "datasets" list; run the data set with its '
+                         'subgroups as an experiment of its own ("dataset" and "subgroups")')
+    return parse_subgroups(data.get("subgroups"))
 
 
 def _test_block(data: dict) -> Optional[dict]:

@@ -79,6 +79,13 @@ CODES = {
     # ---- the column to predict (engine.input.target_choice)
     "target_not_named": "no target is named and not exactly one column qualifies by the "
                         "rule [candidates: column names best first, reasons: per candidate]",
+    # ---- subgroups (engine.evaluation.subgroups.spec)
+    "subgroup_column_unknown": "a subgroup column is neither a feature nor a column left "
+                               "out of the models [column, columns: the names it may be]",
+    "subgroup_cuts_not_numeric": "cut points were given for a column of text [column]",
+    "subgroup_one_value": "a subgroup column makes one group only [column, value]",
+    "subgroup_too_many_levels": "a subgroup column has more subgroups than the cap "
+                                "[column, n_levels, cap]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

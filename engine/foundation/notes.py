@@ -271,6 +271,11 @@ CODES = {
     "result_folder_leftover": "an entry of the result folder that looks like a leftover of "
                               "this app but is not exactly its own was left alone "
                               "[folder, name, problem]",
+    # ---- subgroups (engine.evaluation.subgroups)
+    "subgroup_small": "subgroups with fewer than min_rows rows or min_events rows of a "
+                      "class get no verdict [subgroups: [column, subgroup, n_rows], "
+                      "min_rows, min_events]",
+    "subgroup_columns": "which subgroup columns the models learn from [features, left_out]",
 }
 
 

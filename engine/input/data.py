@@ -87,6 +87,10 @@ class Dataset:
         What names each row (indexed 0..n-1 like ``y``): the ``"id_column"``, else the
         row-name column left out, else the 1-based row of the file
         (:mod:`engine.input.row_ids`); None for a built-in data set (its 1-based rows).
+    left_out : pandas.DataFrame or None
+        The columns the block's ``"exclude"`` / ``"drop"`` left out of the model (not the
+        target, groups or id column), indexed 0..n-1 like ``y``: subgroups may be made
+        of them (:mod:`engine.evaluation.subgroups`). None when there are none.
     """
 
     name: str
@@ -99,6 +103,7 @@ class Dataset:
     pos_label: Optional[int] = None
     groups: Optional[np.ndarray] = None
     ids: Optional[pd.Series] = None
+    left_out: Optional[pd.DataFrame] = field(default=None, compare=False, repr=False)
 
     @property
     def n_rows(self) -> int:
@@ -592,7 +597,8 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
                           "frequent for categories)", {"n_missing": n_missing}))
     return Dataset(name=name, X=features, y=codes, classes=tuple(classes),
                    target=str(target), notes=tuple(notes), source=dict(source or {}),
-                   pos_label=positive, groups=codes_of_groups, ids=ids)
+                   pos_label=positive, groups=codes_of_groups, ids=ids,
+                   left_out=frame[excluded].reset_index(drop=True) if excluded else None)
 
 
 def _identifier_columns(notes: list) -> list:

@@ -31,6 +31,7 @@ from engine.evaluation.per_class import confusion_table, per_class_table
 from engine.foundation.progress import Progress
 from engine.input.readers import load_dataset
 from engine.runs.run_plan import Phases, plan_run
+from engine.evaluation.subgroups import run_subgroups
 from engine.evaluation.stats import (Comparison, ComparisonSettings, compare_models, default_rope,
                                      summary_table)
 from engine.runs.store import ending_recorded, opened
@@ -53,6 +54,7 @@ class ExperimentResult:
     curves: Optional[object] = None
     auc: Optional[object] = None
     heldout: Optional[object] = None
+    subgroups: Optional[object] = None
 
     def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
         """The same run compared again with other ROPE / alpha / correction settings (the
@@ -66,9 +68,11 @@ class ExperimentResult:
         heldout = (self.heldout.at_level(1 - settings.alpha, summary)
                    if self.heldout is not None else None)
         auc = self.auc.at_alpha(settings.alpha) if self.auc is not None else None
+        subgroups = (run_subgroups(self.experiment, self.dataset, self.cv, settings.alpha)
+                     if self.subgroups is not None else None)
         return replace(self, cv=cv, comparison=compare_cv(cv, settings), summary=summary,
                        experiment=replace(self.experiment, comparison=settings),
-                       heldout=heldout, auc=auc)
+                       heldout=heldout, auc=auc, subgroups=subgroups)
 
     @functools.cached_property
     def notes(self) -> list:
@@ -89,7 +93,8 @@ class ExperimentResult:
                 *alo_grouped_notes(self),
                 *(self.auc.notes if self.auc is not None else ()),
                 *curve_notes(self),
-                *(self.heldout.notes if self.heldout is not None else ())]
+                *(self.heldout.notes if self.heldout is not None else ()),
+                *(self.subgroups.notes if self.subgroups is not None else ())]
 
     def tables(self) -> dict:
         """``{file name: DataFrame}``: the tables of docs/experiment-format.md that apply."""
@@ -111,7 +116,7 @@ class ExperimentResult:
             tables["confusion.csv"] = confusion
             tables["per_class.csv"] = per_class_table(confusion, self.cv.classes)
         for extra in (self.grouping_gap, self.aloocv, self.calibration, self.curves,
-                      self.auc, self.heldout):
+                      self.auc, self.heldout, self.subgroups):
             if extra is not None:
                 tables.update(extra.tables())
         return tables
@@ -273,8 +278,8 @@ def heldout_phase(result: ExperimentResult, test):
 
 
 def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
-    """The grouping gap, ALOOCV, calibration and curves, when the experiment asks for
-    them."""
+    """The grouping gap, ALOOCV, calibration, curves and subgroups, when the experiment
+    asks for them."""
     experiment = result.experiment
     if experiment.cv.compare_ungrouped and result.dataset.groups is not None:
         gap = yield from run_grouping_gap(result.dataset, list(experiment.models), experiment.cv,
@@ -298,6 +303,9 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
         result = replace(result, curves=curves)
     if experiment.curves is not None and experiment.curves.roc:
         result = replace(result, auc=(yield from run_auc_tables(result)))
+    if experiment.subgroups:
+        result = replace(result, subgroups=run_subgroups(experiment, result.dataset, result.cv,
+                                                         experiment.comparison.alpha))
     return result
 
 

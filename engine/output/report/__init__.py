@@ -21,6 +21,7 @@ from engine.output.report.page import document, markdown_html, section
 from engine.output.report.plots import figures_for, ranks_figure
 from engine.output.report.sections import (caveats, data_section, design_section, models_section,
                                            notes_list, verdict_section)
+from engine.output.report.subgroups import subgroup_section
 from engine.output.report.svg import number_svgs, text
 from engine.output.report.tables import html_table
 
@@ -67,6 +68,7 @@ def build_report(result, tables: Optional[dict] = None, written: Optional[str] =
                      + "<h3>Notes of the run</h3>" + notes_list(result.notes)),
              section("compared", "What was compared", _compared(runs, several, full_paths)),
              section("results", "Results", _results(runs, tables, several)),
+             *_subgroups(runs, several),
              section("tables", "Every table of the run", _all_tables(tables)),
              section("methods", "Methods and references",
                      methods_section(result.experiment, tables, several)),
@@ -123,6 +125,13 @@ def _results(runs: list, tables: dict, several: bool) -> str:
                     for figure, svg in zip(figures, svgs))
         html.extend(f'<p class="note">{text(note)}</p>' for note in _extra_notes(run))
     return "".join(html)
+
+
+def _subgroups(runs: list, several: bool) -> list:
+    """The "Subgroups" section of a one-data-set run with subgroups (else none)."""
+    if several or getattr(runs[0], "subgroups", None) is None:
+        return []
+    return [section("subgroups", "Subgroups", subgroup_section(runs[0]))]
 
 
 def _figure_class(svg: str) -> str:

@@ -10,6 +10,7 @@ import json
 import os
 import platform
 
+from engine.output.report.subgroups import tripod_subgroup_rows
 from engine.output.result_folder import versions
 from engine.output.report.sections import class_counts, source_name
 from engine.output.report.svg import text
@@ -193,7 +194,7 @@ def tripod_rows(result, tables: dict, full_paths: bool = False) -> list:
          "comes from another source, such as another site or period; rows split off the "
          "same data are internal validation)" if "test_scores.csv" in tables
          else "not assessed"),
-        ("Fairness across subgroups", "not assessed"),
+        *tripod_subgroup_rows(result),
     ]
     return rows
 

@@ -1,0 +1,151 @@
+"""How the models do for whom: scores, gaps, calibration and parity per subgroup.
+
+Everything is computed from the run's own out-of-fold predictions
+(:attr:`engine.evaluation.cv.CVResult.predictions`): no model is fitted again. The
+experiment's ``"subgroups"`` names the columns (:mod:`.spec`); :func:`run_subgroups` gives
+a :class:`SubgroupResult`, ``ExperimentResult.subgroups``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from engine.evaluation.subgroups.calibration import CALIBRATION_COLUMNS, calibration_table
+from engine.evaluation.subgroups.fairness import FAIRNESS_COLUMNS, fairness_table
+from engine.evaluation.subgroups.scoring import subgroup_score_frames
+from engine.evaluation.subgroups.spec import (MAX_LEVELS, SubgroupSpec, groupings,
+                                              parse_subgroups)
+from engine.evaluation.subgroups.tables import (GAP_COLUMNS, MIN_EVENTS, MIN_ROWS,
+                                                SCORE_COLUMNS, gaps_table, scores_table,
+                                                subgroup_sizes)
+from engine.foundation.notes import Note
+
+__all__ = ["SubgroupResult", "SubgroupSpec", "run_subgroups", "check_subgroups",
+           "parse_subgroups", "MAX_LEVELS", "MIN_ROWS", "MIN_EVENTS"]
+
+COLUMN_COLUMNS = ["column", "is_feature", "cut", "n_subgroups"]
+
+
+@dataclass(frozen=True)
+class SubgroupResult:
+    """The subgroup tables of a run.
+
+    Attributes
+    ----------
+    scores : DataFrame
+        ``subgroup_scores.csv`` (:data:`engine.evaluation.subgroups.tables.SCORE_COLUMNS`).
+    gaps : DataFrame
+        ``subgroup_gaps.csv`` (:data:`engine.evaluation.subgroups.tables.GAP_COLUMNS`).
+    fairness : DataFrame
+        ``subgroup_fairness.csv``: fairlearn's demographic-parity and equalized-odds
+        differences per model and column (two classes).
+    notes : tuple of Note
+        ``subgroup_small`` (subgroups without a verdict), ``subgroup_columns`` (which
+        columns the models learn from).
+    calibration : DataFrame
+        ``subgroup_calibration.csv``: calibration in the large and slope per subgroup
+        (two classes, models with probabilities).
+    columns : DataFrame
+        ``column, is_feature, cut, n_subgroups``: each column, whether the models learn
+        from it, how it was cut (``given``, ``quartiles``, ``categories``).
+    """
+
+    scores: pd.DataFrame
+    gaps: pd.DataFrame
+    fairness: pd.DataFrame
+    notes: tuple = ()
+    calibration: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(
+        columns=CALIBRATION_COLUMNS))
+    columns: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=COLUMN_COLUMNS))
+
+    def tables(self) -> dict:
+        """``{file name: DataFrame}`` of the tables that have rows (scores always)."""
+        tables = {"subgroup_scores.csv": self.scores, "subgroup_gaps.csv": self.gaps}
+        if len(self.calibration):
+            tables["subgroup_calibration.csv"] = self.calibration
+        if len(self.fairness):
+            tables["subgroup_fairness.csv"] = self.fairness
+        return tables
+
+
+def check_subgroups(experiment, dataset) -> tuple:
+    """The experiment's subgroups applied to ``dataset`` (nothing computed).
+
+    Raises
+    ------
+    EngineError
+        A column that is not there, has one value or too many (:mod:`.spec`).
+    """
+    return groupings(getattr(experiment, "subgroups", ()) or (), dataset)
+
+
+def run_subgroups(experiment, dataset, cv, alpha: float = 0.05):
+    """The :class:`SubgroupResult` of a run, or None without ``"subgroups"``.
+
+    Parameters
+    ----------
+    experiment : engine.evaluation.experiment.Experiment
+    dataset : engine.input.data.Dataset
+    cv : engine.evaluation.cv.CVResult
+        Its out-of-fold predictions are scored.
+    alpha : float
+        1 − the intervals' level.
+    """
+    found = check_subgroups(experiment, dataset)
+    if not found:
+        return None
+    context = {"labels": list(range(len(cv.classes))), "pos_label": dataset.pos_label,
+               "costs": experiment.metric_costs()}
+    ratio = cv.train_test_sizes()
+    parts = {"scores": [], "gaps": [], "fairness": [], "calibration": []}
+    for grouping in found:
+        sizes = subgroup_sizes(grouping, dataset.y, len(cv.classes), dataset.pos_label)
+        repeats, folds = subgroup_score_frames(cv, grouping, context)
+        scores = scores_table(grouping, repeats, folds, sizes, ratio, alpha)
+        parts["scores"].append(scores)
+        parts["gaps"].append(gaps_table(grouping, scores, folds, ratio, alpha))
+        parts["fairness"].append(fairness_table(cv, grouping, dataset.pos_label))
+        parts["calibration"].append(calibration_table(cv, grouping, sizes, dataset.pos_label))
+    columns = pd.DataFrame([(g.column, g.is_feature, g.cut, len(g.labels)) for g in found],
+                           columns=COLUMN_COLUMNS)
+    tables = {name: _joined(frames, columns_of) for (name, frames), columns_of in zip(
+        parts.items(), (SCORE_COLUMNS, GAP_COLUMNS, FAIRNESS_COLUMNS, CALIBRATION_COLUMNS))}
+    return SubgroupResult(tables["scores"], tables["gaps"], tables["fairness"],
+                          subgroup_notes(tables["scores"], columns), tables["calibration"],
+                          columns)
+
+
+def _joined(frames, columns) -> pd.DataFrame:
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(frames, ignore_index=True)[columns]
+
+
+def subgroup_notes(scores: pd.DataFrame, columns: pd.DataFrame) -> tuple:
+    """``subgroup_small`` naming the subgroups without a verdict, and
+    ``subgroup_columns`` saying which columns the models learn from."""
+    notes = []
+    small = scores[~scores["verdict_allowed"].astype(bool)].drop_duplicates(
+        ["column", "subgroup"])
+    if len(small):
+        named = [f"{row.column} {row.subgroup} ({row.n_rows} rows)"
+                 for row in small.itertuples()]
+        notes.append(Note("subgroup_small", f"subgroups with fewer than {MIN_ROWS} rows or "
+                          f"fewer than {MIN_EVENTS} rows of a class get no verdict, their "
+                          "scores are shown but too uncertain to rank: " + "; ".join(named),
+                          {"subgroups": [[str(r.column), str(r.subgroup), int(r.n_rows)]
+                                         for r in small.itertuples()],
+                           "min_rows": MIN_ROWS, "min_events": MIN_EVENTS}))
+    features = [str(c) for c, f in zip(columns["column"], columns["is_feature"]) if f]
+    others = [str(c) for c, f in zip(columns["column"], columns["is_feature"]) if not f]
+    parts = []
+    if features:
+        parts.append(", ".join(features) + " (a feature the models learn from)")
+    if others:
+        parts.append(", ".join(others) + " (left out of the models)")
+    notes.append(Note("subgroup_columns", "subgroups by " + "; ".join(parts),
+                      {"features": features, "left_out": others}))
+    return tuple(notes)
+

@@ -1,0 +1,120 @@
+"""Every metric on a subgroup's out-of-fold rows: per repeat (pooled) and per fold.
+
+The predictions are the run's own (:attr:`engine.evaluation.cv.CVResult.predictions`),
+scored by :class:`engine.evaluation.metrics.FoldScorer`, the scorer of every CV fold,
+through :class:`Responses`, which serves the kept predictions by row position. Nothing is
+fitted.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from engine.evaluation.metrics import FoldScorer
+
+
+class Responses:
+    """Kept out-of-fold predictions served by row position, as a fitted classifier's
+    responses (``predict``, and ``predict_proba`` or ``decision_function`` when kept)."""
+
+    _estimator_type = "classifier"
+
+    def __init__(self, labels, proba, decision, n_classes: int):
+        self._labels, self._proba, self._decision = labels, proba, decision
+        self.classes_ = np.arange(n_classes)
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import ClassifierTags, Tags, TargetTags
+
+        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
+                    classifier_tags=ClassifierTags())
+
+    def predict(self, rows):
+        return self._labels[np.asarray(rows)]
+
+    @property
+    def predict_proba(self):
+        if self._proba is None:
+            raise AttributeError("predict_proba")
+        return lambda rows: self._proba[np.asarray(rows)]
+
+    @property
+    def decision_function(self):
+        if self._decision is None:
+            raise AttributeError("decision_function")
+        return lambda rows: self._decision[np.asarray(rows)]
+
+
+def model_responses(frame: pd.DataFrame, kind, n_classes: int) -> Responses:
+    """The :class:`Responses` of one model's rows of ``CVResult.predictions``."""
+    values = frame[[f"score_{k}" for k in range(n_classes)]].to_numpy(dtype=float)
+    labels = (frame["predicted"].to_numpy(dtype=np.int64) if "predicted" in frame
+              else np.full(len(frame), -1, dtype=np.int64))
+    proba = values if kind == "proba" else None
+    decision = None
+    if kind == "decision":
+        decision = values[:, 1] if n_classes == 2 else values
+    return Responses(labels, proba, decision, n_classes)
+
+
+def score_rows(responses: Responses, rows: np.ndarray, y: np.ndarray, metrics, context) -> list:
+    """Every metric on ``rows`` (positions into the model's predictions), NaN where it is
+    undefined (one class in the rows, no such response)."""
+    if not len(rows) or (responses._labels[rows] < 0).any():
+        return [np.nan] * len(metrics)
+    scorer = FoldScorer(responses, rows, y[rows], context["labels"], context["pos_label"],
+                        context["costs"])
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for metric in metrics:
+            try:
+                out.append(float(scorer.score(metric)))
+            except Exception:  # noqa: BLE001 - undefined on these rows
+                out.append(np.nan)
+    return out
+
+
+def subgroup_score_frames(cv, grouping, context) -> tuple:
+    """``(repeat_scores, fold_scores)`` of every model, subgroup and metric.
+
+    Parameters
+    ----------
+    cv : engine.evaluation.cv.CVResult
+    grouping : engine.evaluation.subgroups.spec.Grouping
+    context : dict
+        ``labels``, ``pos_label``, ``costs`` of the run's scorer.
+
+    Returns
+    -------
+    tuple of DataFrame
+        ``model, subgroup, repeat, metric, score`` and ``model, subgroup, repeat, fold,
+        metric, score`` (``subgroup`` an index into ``grouping.labels``).
+    """
+    n_classes, metrics = len(cv.classes), list(cv.metrics)
+    repeat_rows, fold_rows = [], []
+    for model in cv.models:
+        frame = cv.predictions[cv.predictions["model"] == model]
+        if not len(frame):
+            continue
+        responses = model_responses(frame, cv.prediction_kind.get(model), n_classes)
+        y = frame["y"].to_numpy(dtype=np.int64)
+        codes = grouping.codes[frame["row"].to_numpy(dtype=np.int64)]
+        repeats, folds = frame["repeat"].to_numpy(), frame["fold"].to_numpy()
+        for s in range(len(grouping.labels)):
+            in_group = codes == s
+            for r in np.unique(repeats):
+                rows = np.flatnonzero(in_group & (repeats == r))
+                for metric, value in zip(metrics, score_rows(responses, rows, y, metrics,
+                                                             context)):
+                    repeat_rows.append((model, s, int(r), metric, value))
+                for f in np.unique(folds[rows]):
+                    fold_part = rows[folds[rows] == f]
+                    for metric, value in zip(metrics, score_rows(responses, fold_part, y,
+                                                                 metrics, context)):
+                        fold_rows.append((model, s, int(r), int(f), metric, value))
+    return (pd.DataFrame(repeat_rows, columns=["model", "subgroup", "repeat", "metric", "score"]),
+            pd.DataFrame(fold_rows, columns=["model", "subgroup", "repeat", "fold", "metric",
+                                             "score"]))
