@@ -4,16 +4,18 @@ for the columns without pushing Run out of sight): the experiment's ``"subgroups
 Ticked columns define groups of rows (sex, age group, hospital) whose scores the run
 reports separately, computed from the same out-of-fold predictions as everything else:
 no extra fit. A column may be a feature or a column left out of the features
-(``"exclude"``, or the groups column). A numeric column is cut at quantiles by the engine,
-or at the points typed here ("40, 65": below 40, 40 to 65, 65 and above), checked as they
-are typed. The box writes the list into the state (:meth:`gui.state.AppState.set_subgroups`)
+(``"exclude"``). A numeric column is cut at its quartiles by the engine
+(:mod:`engine.evaluation.subgroups.spec`), or at the points typed here ("40, 65": up to 40,
+above 40 up to 65, above 65), checked as they are typed. Subgroups need an experiment of
+one data set (the engine refuses them with a ``"datasets"`` list), so with several the
+page says so. The box writes the list into the state (:meth:`gui.state.AppState.set_subgroups`)
 and shows the state's; new data starts without subgroups (``AppState._start_clean``).
 """
 from __future__ import annotations
 
 from typing import Optional
 
-from pandas.api.types import is_numeric_dtype
+from pandas.api.types import is_bool_dtype, is_numeric_dtype
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem,
                                QSizePolicy, QVBoxLayout, QWidget)
@@ -34,9 +36,13 @@ TIP = ("Scores per subgroup (women and men, age groups, hospitals), each with it
        "features. Subgroups under 30 rows or 5 rows of a class get no verdict. Saved in the "
        "experiment file as \"subgroups\".")
 CUTS_TIP = ("Where to cut a numeric column, smallest first, separated by commas: \"40, 65\" "
-            "makes three subgroups (below 40, 40 to 65, 65 and above). Empty: cut at "
-            "quantiles.")
-CUTS_HINT = "empty: cut at quantiles"
+            "makes three subgroups: up to 40, above 40 up to 65, and above 65 (a value equal "
+            "to a cut belongs to the lower subgroup). Empty: cut at its quartiles.")
+CUTS_HINT = "empty: cut at quartiles"
+#: The most columns an experiment's ``"subgroups"`` may name (its schema's ``maxItems``).
+MAX_COLUMNS = 20
+SEVERAL = ("Subgroups are scored for one data set at a time: a column belongs to one data "
+           "set. Keep one data set on the Dataset tab to use them.")
 NO_COLUMNS = "Open a data set to choose the columns that define subgroups."
 #: How a column's kind is shown after its name.
 KINDS = {"numeric": "numbers", "text": "categories", "left out": "left out of the features",
@@ -47,16 +53,21 @@ WARNING = "#b35900"
 def column_kinds(dataset) -> dict:
     """``{column: kind}`` of the columns that can define subgroups: the features
     (``"numeric"`` or ``"text"``), then the columns left out (``"left out"``: the
-    ``exclude`` list and the groups column, read only for the run)."""
+    ``exclude`` list, read only for the run)."""
     if dataset is None:
         return {}
-    kinds = {str(c): ("numeric" if is_numeric_dtype(dataset.X[c]) else "text")
+    kinds = {str(c): ("numeric" if numeric(dataset.X[c]) else "text")
              for c in dataset.X.columns}
     source = dataset.source
-    for column in names(source.get("exclude")) + names(source.get("drop")) + \
-            names(source.get("groups")):
+    for column in names(source.get("exclude")) + names(source.get("drop")):
         kinds.setdefault(str(column), "left out")
     return kinds
+
+
+def numeric(values) -> bool:
+    """Whether a column can be cut at numbers (as the engine decides: numbers, not
+    true/false)."""
+    return is_numeric_dtype(values) and not is_bool_dtype(values)
 
 
 class SubgroupsBox(QWidget):
@@ -121,8 +132,11 @@ class SubgroupsBox(QWidget):
             if not self._kinds:
                 self.column_list.addItem(QListWidgetItem(NO_COLUMNS))
             self._select(current)
-        self.column_list.setEnabled(bool(self._kinds))
+        several = len(self.state.datasets) > 1
+        self.column_list.setEnabled(bool(self._kinds) and (not several or bool(chosen)))
         self._show_cuts()
+        if several:
+            self._say(SEVERAL)
 
     def _item(self, column: str, kind: str, ticked: bool, cuts) -> QListWidgetItem:
         words = KINDS[kind] + (f"; cut at {cuts_text(cuts)}" if cuts else "")
@@ -158,8 +172,12 @@ class SubgroupsBox(QWidget):
         self.cuts_label.setText(f"Cut {column} at" if usable else "Cut points")
         self.cuts_edit.setEnabled(usable)
         self.cuts_edit.setText(cuts_text(item.data(Qt.UserRole + 1)) if usable else "")
-        self.problem.setText("")
-        self.problem.setVisible(False)
+        self._say("")
+
+    def _say(self, problem: str) -> None:
+        """Show ``problem`` (a sentence) under the cut points; "" hides it."""
+        self.problem.setText(problem)
+        self.problem.setVisible(bool(problem))
 
     # ------------------------------------------------------------------ choosing
     def chosen(self) -> tuple:
@@ -182,6 +200,11 @@ class SubgroupsBox(QWidget):
         raise ValueError(f"no column {column!r} to tick")
 
     def _on_ticked(self, item) -> None:
+        if len(self.chosen()) > MAX_COLUMNS:
+            with blocked(self.column_list):
+                item.setCheckState(Qt.Unchecked)
+            self._say(f"At most {MAX_COLUMNS} columns define subgroups; untick one first.")
+            return
         with blocked(self.column_list):
             if item.checkState() != Qt.Checked:
                 item.setData(Qt.UserRole + 1, ())      # unticked: its cut points go too
@@ -196,10 +219,9 @@ class SubgroupsBox(QWidget):
             cuts = parse_cuts(self.cuts_edit.text())
         except ValueError as exc:
             message = str(exc)
-            self.problem.setText(message[:1].upper() + message[1:] + ".")
-            self.problem.setVisible(True)
+            self._say(message[:1].upper() + message[1:] + ".")
             return
-        self.problem.setVisible(False)
+        self._say("")
         if tuple(item.data(Qt.UserRole + 1)) != cuts:
             with blocked(self.column_list):
                 item.setData(Qt.UserRole + 1, cuts)

@@ -17,6 +17,8 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSplitter, QTabWidget, QVB
 
 from engine.evaluation.verdict import metric_label
 
+from engine.foundation.notes import note_code
+
 from ..note_words import note_words
 from ..plain_text import escape, plain_label
 from ..plots.subgroup_forest_plot import NO_VERDICT, SubgroupForestPlot, row_label
@@ -36,8 +38,22 @@ ALL_COLUMNS = "All columns"
 NO_GREY = "#ececec"
 TABLES = (("subgroup_scores.csv", "Scores", "Score per subgroup"),
           ("subgroup_gaps.csv", "Gaps", "Largest gap between subgroups"),
+          ("subgroup_calibration.csv", "Calibration",
+           "Calibration in the large and slope per subgroup"),
           ("subgroup_fairness.csv", "Parity",
            "Demographic parity and equalized odds differences"))
+#: The tables whose rows of subgroups without a verdict are greyed.
+GREYED = ("subgroup_scores.csv", "subgroup_calibration.csv")
+#: The engine's method and estimand ids (engine.evaluation.subgroups.tables) in words.
+WORDS = {"corrected_t_folds": "Nadeau and Bengio's corrected t over the subgroup's fold "
+                              "scores",
+         "expected_score_at_training_size": "the expected score, on such rows, of a model "
+                                            "trained on a training fold's number of rows",
+         "corrected_paired_t_folds_bonferroni": "corrected paired t over the shared folds, "
+                                                "p multiplied by the number of pairs the "
+                                                "largest gap was picked from"}
+#: Notes the view says otherwise (the grey rows and the line under the plot).
+SHOWN_OTHERWISE = ("subgroup_small",)
 
 
 def subgroups_of(result):
@@ -62,7 +78,15 @@ def gap_html(gaps: pd.DataFrame, model: str, column: str, metric: str) -> str:
         parts.append(escape(text))
     if not parts:
         return ""
-    return "<p style='color:#333'>Largest gap — " + "; ".join(parts) + ".</p>"
+    test = words(rows["method"].iloc[0]) if "method" in rows else ""
+    return ("<p style='color:#333'>Largest gap — " + "; ".join(parts) + "."
+            + (f" <span style='color:#666'>Test: {escape(test)}.</span>" if test else "")
+            + "</p>")
+
+
+def words(identifier) -> str:
+    """An engine method or estimand id in words (unknown ones as they are)."""
+    return WORDS.get(str(identifier), str(identifier))
 
 
 def unjudged_text(rows: pd.DataFrame) -> str:
@@ -78,11 +102,11 @@ def method_text(rows: pd.DataFrame) -> str:
     if rows.empty or "method" not in rows:
         return ""
     first = rows.iloc[0]
-    text = f"Intervals: {first['method']}"
+    text = f"Intervals: {words(first['method'])}"
     if "level" in rows and pd.notna(first["level"]):
         text += f", {float(first['level']):.0%}"
     if "estimand" in rows and pd.notna(first["estimand"]):
-        text += f"; they are about {first['estimand']}"
+        text += f"; they are about {words(first['estimand'])}"
     return text + "."
 
 
@@ -123,7 +147,8 @@ class SubgroupsView(QWidget):
             self.panels[name] = TablePanel(title, name, self.tables, key_column="model")
             self.panels[name].model.show_column_as("metric", metric_label)
             self.tables.addTab(self.panels[name], tab)
-        self.panels["subgroup_scores.csv"].model.set_cell_style(self._grey_unjudged)
+        for name in GREYED:
+            self.panels[name].model.set_cell_style(self._grey_unjudged(name))
         left = QWidget(content)
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
@@ -161,13 +186,16 @@ class SubgroupsView(QWidget):
         self._fill(self.metric_combo, [(metric_label(m), m) for m in metrics],
                    metrics.index(primary) if primary in metrics else 0)
         frames = {"subgroup_scores.csv": scores, "subgroup_gaps.csv": sub.gaps,
+                  "subgroup_calibration.csv": getattr(sub, "calibration", None),
                   "subgroup_fairness.csv": sub.fairness}
         for index, (name, _, _) in enumerate(TABLES):
             frame = frames[name]
             self.panels[name].set_frame(frame if frame is not None else pd.DataFrame())
             self.tables.setTabVisible(index, frame is not None and not frame.empty)
-        self.notes.setText("\n".join(note_words(n) for n in (sub.notes or ())))
-        self.notes.setVisible(bool(sub.notes))
+        notes = [note_words(n) for n in (sub.notes or ())
+                 if note_code(n) not in SHOWN_OTHERWISE]
+        self.notes.setText("\n".join(n[:1].upper() + n[1:] + "." for n in notes))
+        self.notes.setVisible(bool(notes))
         self.stack.setCurrentIndex(1)
         self._draw()
 
@@ -224,9 +252,13 @@ class SubgroupsView(QWidget):
         self.unjudged.setVisible(bool(text))
         self.method.setText(method_text(rows))
 
-    def _grey_unjudged(self, row: int, column: str, value):
-        """Rows of subgroups without a verdict are greyed in the scores table."""
-        frame = self.panels["subgroup_scores.csv"].model.frame()
-        if "verdict_allowed" not in frame or row >= len(frame):
-            return None
-        return None if bool(frame["verdict_allowed"].iloc[row]) else NO_GREY
+    def _grey_unjudged(self, name: str):
+        """The cell style of table ``name``: rows of subgroups without a verdict grey."""
+        model = self.panels[name].model
+
+        def style(row: int, column: str, value):
+            frame = model.frame()
+            if "verdict_allowed" not in frame or row >= len(frame):
+                return None
+            return None if bool(frame["verdict_allowed"].iloc[row]) else NO_GREY
+        return style

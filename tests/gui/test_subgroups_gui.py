@@ -16,6 +16,7 @@ from gui.state import AppState
 from gui.subgroup_blocks import parse_cuts, subgroup_blocks
 from gui.views.subgroups_box import SubgroupsBox
 from gui.views.subgroups_view import SubgroupsView
+from tests.gui.waiting import run_succeeds
 
 SCORE_COLUMNS = ["model", "column", "subgroup", "metric", "n_rows", "n_positive", "score",
                  "ci_low", "ci_high", "level", "method", "estimand", "verdict_allowed"]
@@ -88,8 +89,8 @@ def test_bad_cut_points_are_refused_with_a_sentence_and_change_nothing(qtbot, da
 
 def test_parse_cuts_bounds_and_blocks_round_trip():
     assert parse_cuts("40 65.5") == (40.0, 65.5)
-    with pytest.raises(ValueError, match="at most 20"):
-        parse_cuts(", ".join(str(i) for i in range(21)))
+    with pytest.raises(ValueError, match="at most 19"):
+        parse_cuts(", ".join(str(i) for i in range(20)))
     entries = ["sex", {"column": "age", "cuts": [40, 65.5]}]
     assert subgroup_blocks(entries) == ("sex", {"column": "age", "cuts": [40, 65.5]})
     as_objects = [SimpleNamespace(column="sex", cuts=None),
@@ -144,13 +145,13 @@ def fake_result() -> SimpleNamespace:
                     ("age", "40-65", 120, True, 0.78), ("age", ">=65", 112, True, 0.70)):
                 value = score + shift - (0.1 if metric == "accuracy" else 0.0)
                 rows.append([model, column, subgroup, metric, n, n // 3, value,
-                             value - 0.05, value + 0.05, 0.95, "corrected t", "the mean score",
-                             judged])
+                             value - 0.05, value + 0.05, 0.95, "corrected_t_folds",
+                             "expected_score_at_training_size", judged])
     scores = pd.DataFrame(rows, columns=SCORE_COLUMNS)
-    gaps = pd.DataFrame([["logreg", "sex", "roc_auc", "F", "M", 0.07, 0.01, 0.13, 0.02,
-                          "corrected paired t"],
+    method = "corrected_paired_t_folds_bonferroni"
+    gaps = pd.DataFrame([["logreg", "sex", "roc_auc", "F", "M", 0.07, 0.01, 0.13, 0.02, method],
                          ["logreg", "age", "roc_auc", "<40", ">=65", 0.13, 0.05, 0.21, 0.004,
-                          "corrected paired t"]], columns=GAP_COLUMNS)
+                          method]], columns=GAP_COLUMNS)
     fairness = pd.DataFrame({"model": ["logreg"], "column": ["sex"],
                              "demographic_parity_difference": [0.08],
                              "equalized_odds_difference": [0.11]})
@@ -177,8 +178,11 @@ def test_the_view_draws_the_picked_models_subgroups_with_intervals(qtbot):
     assert view.plot.overall.value() == pytest.approx(0.77)
     assert view.unjudged.text() == "Too few rows/events: no verdict: sex = X (12 rows)."
     assert "F scores 0.070 above M (interval 0.010 to 0.130, p = 0.02)" in view.gap.text()
-    assert view.method.text() == ("Intervals: corrected t, 95%; they are about the mean "
-                                  "score.")
+    assert view.method.text() == ("Intervals: Nadeau and Bengio's corrected t over the "
+                                  "subgroup's fold scores, 95%; they are about the expected "
+                                  "score, on such rows, of a model trained on a training "
+                                  "fold's number of rows.")
+    assert "Test: corrected paired t over the shared folds" in view.gap.text()
     assert view.plot.describe_point(0.6, 2.1) == ("sex = X: 0.600 (95% interval 0.550 to "
                                                   "0.650), 12 rows, 4 positive: too few "
                                                   "rows/events: no verdict")
@@ -201,7 +205,7 @@ def test_the_view_greys_unjudged_rows_and_exports_its_tables(qtbot, tmp_path):
              for i in range(scores.model.rowCount())]
     grey = [i for i, brush in enumerate(style) if brush is not None]
     assert grey == list(np.flatnonzero(~result.subgroups.scores["verdict_allowed"]))
-    assert [view.tables.isTabVisible(i) for i in range(3)] == [True, True, True]
+    assert [view.tables.isTabVisible(i) for i in range(4)] == [True, True, False, True]
     for name, frame in (("subgroup_gaps.csv", result.subgroups.gaps),
                         ("subgroup_scores.csv", result.subgroups.scores)):
         panel = view.panels[name]
@@ -213,7 +217,7 @@ def test_the_view_greys_unjudged_rows_and_exports_its_tables(qtbot, tmp_path):
     without = fake_result()
     without.subgroups.fairness = None
     view.set_result(without)
-    assert not view.tables.isTabVisible(2)
+    assert not view.tables.isTabVisible(3)
     view.set_result(None)
     assert view.stack.currentWidget() is view.hint
 
@@ -222,3 +226,57 @@ def test_the_results_tab_lists_the_subgroups_view(window):
     titles = [window.results_tab.views.tabText(i)
               for i in range(window.results_tab.views.count())]
     assert titles.index("Subgroups") == titles.index("Grouped vs ungrouped") + 1
+
+
+# ---------------------------------------------------------------------- a real run
+@pytest.mark.slow
+def test_a_run_with_subgroups_fills_the_view_and_saving_keeps_them(window, qtbot, data_file,
+                                                                   tmp_path):
+    """Tick sex and age (cut at 50) and site (left out), run two models, see the view
+    filled with the engine's tables, export them, save and reopen the experiment."""
+    state, cv_tab = window.state, window.cv_tab
+    state.set_dataset(people(data_file))
+    state.set_model_entries([{"name": "nb", "estimator": "GaussianNB"},
+                             {"name": "stump", "estimator": "DecisionTreeClassifier",
+                              "params": {"max_depth": 1, "random_state": 0}}])
+    cv_tab.folds_box.setValue(3)
+    cv_tab.repeats_box.setValue(2)
+    box = cv_tab.subgroups_box
+    for column in ("sex", "age", "site"):
+        box.tick(column)
+    box.tick("age")
+    box.cuts_edit.setText("50")
+    box.cuts_edit.editingFinished.emit()
+    assert state.subgroups == ({"column": "age", "cuts": [50]}, "sex", "site")
+    with run_succeeds(qtbot, cv_tab):
+        cv_tab.start_run()
+    state.renderer.flush()
+    sub = state.result.subgroups
+    view = next(window.results_tab.views.widget(i)
+                for i in range(window.results_tab.views.count())
+                if window.results_tab.views.tabText(i) == "Subgroups")
+    assert view.stack.currentIndex() == 1
+    assert sorted(set(sub.scores["column"])) == ["age", "sex", "site"]
+    pd.testing.assert_frame_equal(view.panels["subgroup_scores.csv"].frame(), sub.scores)
+    pd.testing.assert_frame_equal(view.panels["subgroup_gaps.csv"].frame(), sub.gaps)
+    view.pick("stump", "age", state.result.cv.primary_metric)
+    shown = sub.scores[(sub.scores["model"] == "stump") & (sub.scores["column"] == "age")
+                       & (sub.scores["metric"] == state.result.cv.primary_metric)]
+    assert [r[1] for r in view.plot.drawn_rows()] == pytest.approx(list(shown["score"]))
+    assert [r[0] for r in view.plot.drawn_rows()] == \
+        [f"age = {s} ({n:,} rows)" for s, n in zip(shown["subgroup"], shown["n_rows"])]
+    assert "site (left out of the models)" in view.notes.text()
+    panel = view.panels["subgroup_scores.csv"]
+    with qtbot.waitSignal(panel.exported, timeout=10000):
+        panel.export_to(str(tmp_path / "scores.csv"))
+    written = pd.read_csv(tmp_path / "scores.csv")
+    assert np.allclose(written["score"], sub.scores["score"])
+    saved = tmp_path / "saved.json"
+    with qtbot.waitSignal(window.experiment_saved, timeout=60000):
+        assert window.save_experiment(str(saved))
+    state.set_subgroups([])
+    with qtbot.waitSignals([window.experiment_loaded, window.dataset_tab.view_ready],
+                           timeout=60000):
+        window.open_experiment(str(saved))
+    assert state.subgroups == ({"column": "age", "cuts": [50]}, "sex", "site")
+    assert ticked(box) == {"age": True, "sex": True, "bmi": False, "site": True}
