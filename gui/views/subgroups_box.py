@@ -18,7 +18,7 @@ from typing import Optional
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem,
-                               QSizePolicy, QVBoxLayout, QWidget)
+                               QSizePolicy, QTabWidget, QVBoxLayout, QWidget)
 
 from ..dataset_loading import names
 from ..plain_text import plain_label, plain_tip, rich_label
@@ -132,11 +132,20 @@ class SubgroupsBox(QWidget):
             if not self._kinds:
                 self.column_list.addItem(QListWidgetItem(NO_COLUMNS))
             self._select(current)
+        self._name_tab(len(chosen))
         several = len(self.state.datasets) > 1
         self.column_list.setEnabled(bool(self._kinds) and (not several or bool(chosen)))
         self._show_cuts()
         if several:
             self._say(SEVERAL)
+
+    def _name_tab(self, count: int) -> None:
+        """On a tab page, the tab says how many columns are ticked ("Subgroups (2)"), so
+        they are seen while the log is in front."""
+        stack = self.parentWidget()
+        tabs = stack.parentWidget() if stack is not None else None
+        if isinstance(tabs, QTabWidget) and tabs.indexOf(self) >= 0:
+            tabs.setTabText(tabs.indexOf(self), f"Subgroups ({count})" if count else "Subgroups")
 
     def _item(self, column: str, kind: str, ticked: bool, cuts) -> QListWidgetItem:
         words = KINDS[kind] + (f"; cut at {cuts_text(cuts)}" if cuts else "")

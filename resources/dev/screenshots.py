@@ -15,7 +15,9 @@ tuned inside each fold, with a naive Bayes model whose threshold is chosen by ty
 added) for the "Tuning" view, and the sixth (kyphosis, three models, with the curves block
 and learning fractions) for the "ROC and PR curves", "AUC intervals", "Decision curve" and
 "Learning curve" views, and the seventh (breast cancer split into 400 training and 169
-test rows, written into the temporary folder) for the "Held-out test" view. The second
+test rows, written into the temporary folder) for the "Held-out test" view, and the eighth
+(the Palmer penguins' sex predicted from their measurements, scored per species, island and
+year) for the Cross-validation tab's Subgroups page and the "Subgroups" view. The second
 example's ``report.html`` is rendered by headless Chromium (``report.png``, its top, and
 ``report_plots.png``, its Results section); without ``chromium`` on the PATH those two are
 skipped with a message.
@@ -109,6 +111,7 @@ def main(argv=None) -> int:
         run_fifth_example(app, window, out)
         run_curves_example(app, window, out, folder)
         run_heldout_example(app, window, out, folder)
+        run_subgroups_example(app, window, out, folder)
         show_earlier_runs(app, window, out)
         window.close()
     return check_every_picture_written()
@@ -382,6 +385,46 @@ def run_heldout_example(app, window, out: str, folder: str) -> None:
     wait_for(window.cv_tab.run_succeeded, 600)
     show_view(app, window, "Held-out test")
     save(window, os.path.join(out, "heldout.png"))
+
+
+
+#: The eighth example: the Palmer penguins (tests/data), their sex predicted from their
+#: measurements, scored per species, island and year (left out of the features, cut
+#: between the three years).
+SUBGROUPS_EXAMPLE = {
+    "dataset": {"csv": os.path.join(ROOT, "tests", "data", "penguins.csv"),
+                "target": "sex", "pos_label": "female", "exclude": ["year"]},
+    "models": [{"name": "logistic", "estimator": "LogisticRegression", "scale": True},
+               {"name": "naive_bayes", "estimator": "GaussianNB"},
+               {"name": "forest", "estimator": "RandomForestClassifier",
+                "params": {"n_estimators": 100, "random_state": 0}}],
+    "cv": {"n_splits": 5, "n_repeats": 5, "random_state": 0},
+    "metrics": ["roc_auc", "accuracy"],
+    "subgroups": ["species", "island", {"column": "year", "cuts": [2007, 2008]}]}
+
+
+def run_subgroups_example(app, window, out: str, folder: str) -> None:
+    """Penguins with subgroups: the Cross-validation tab's Subgroups page
+    (``subgroups_choice.png``) and the "Subgroups" view (``subgroups.png``)."""
+    import json
+
+    path = os.path.join(folder, "penguins_subgroups.json")
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(SUBGROUPS_EXAMPLE, handle)
+    window.open_experiment(path)
+    wait_for(window.dataset_tab.view_ready)
+    tab = window.cv_tab
+    window.tabs.setCurrentWidget(tab)
+    tab.lower_tabs.setCurrentWidget(tab.subgroups_box)
+    tab.subgroups_box.tick("year")            # picked, to show its cut points
+    settle(app, 400, window=window)
+    save(window, os.path.join(out, "subgroups_choice.png"))
+    tab.start_run()
+    wait_for(tab.run_succeeded, 600)
+    show_view(app, window, "Subgroups")
+    window.results_tab.views.currentWidget().pick("logistic", None, "roc_auc")
+    settle(app, 400, window=window)
+    save(window, os.path.join(out, "subgroups.png"))
 
 
 if __name__ == "__main__":

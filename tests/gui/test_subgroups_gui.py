@@ -127,10 +127,17 @@ def test_a_column_the_data_lacks_stays_listed_so_it_can_be_unticked(qtbot, data_
     assert state.subgroups == ()
 
 
-def test_the_cv_tab_shows_the_page_beside_the_log(window):
+def test_the_cv_tab_shows_the_page_beside_the_log_its_tab_counting(window, data_file,
+                                                                   monkeypatch):
+    monkeypatch.setattr("gui.saving.ask_choice", lambda *args: "discard")   # on closing
     tabs = window.cv_tab.lower_tabs
     assert [tabs.tabText(i) for i in range(tabs.count())][-1] == "Subgroups"
     assert tabs.widget(tabs.count() - 1) is window.cv_tab.subgroups_box
+    window.state.set_dataset(people(data_file))
+    window.cv_tab.subgroups_box.tick("sex")
+    window.cv_tab.subgroups_box.tick("site")
+    assert tabs.tabText(tabs.count() - 1) == "Subgroups (2)"
+    assert window.state.experiment_setup()["subgroups"] == ["sex", "site"]
 
 
 # ---------------------------------------------------------------------- the view
@@ -280,3 +287,15 @@ def test_a_run_with_subgroups_fills_the_view_and_saving_keeps_them(window, qtbot
         window.open_experiment(str(saved))
     assert state.subgroups == ({"column": "age", "cuts": [50]}, "sex", "site")
     assert ticked(box) == {"age": True, "sex": True, "bmi": False, "site": True}
+
+
+def test_several_data_sets_are_told_subgroups_need_one(qtbot, data_file):
+    state = AppState()
+    box = SubgroupsBox(state)
+    qtbot.addWidget(box)
+    box.show()
+    state.set_datasets([people(data_file), load_dataset({"builtin": "moons",
+                                                         "n_samples": 60})])
+    assert not box.column_list.isEnabled()
+    assert box.problem.isVisible() and box.problem.text().startswith(
+        "Subgroups are scored for one data set at a time")
