@@ -32,7 +32,7 @@ MODELS = [{"name": "logistic", "estimator": "LogisticRegression", "scale": True}
 
 def _experiment(dataset=KYPHOSIS, subgroups=None, **more):
     data = {"dataset": dataset, "models": MODELS, "cv": {"n_splits": 3, "n_repeats": 3},
-            "metrics": ["roc_auc", "accuracy"],
+            "metrics": ["roc_auc", "accuracy", "f1"],
             "subgroups": subgroups or [{"column": "Age", "cuts": [40, 100]}, "Number"]}
     data.update(more)
     return parse_experiment(data)
@@ -60,9 +60,11 @@ def test_scores_equal_sklearn_on_each_subgroups_rows_per_repeat_then_mean(kyphos
     assert set(table["subgroup"]) == {"<= 40", "(40, 100]", "> 100"}
     checked = 0
     for (model, subgroup), part in table.groupby(["model", "subgroup"]):
-        per_repeat = {"roc_auc": [], "accuracy": []}
+        per_repeat = {"roc_auc": [], "accuracy": [], "f1": []}
         for _, rows in part.groupby("repeat"):
             truth = rows["true_class"] == "present"
+            per_repeat["f1"].append(skm.f1_score(rows["true_class"], rows["predicted"],
+                                                 pos_label="present"))
             per_repeat["accuracy"].append(skm.accuracy_score(rows["true_class"],
                                                              rows["predicted"]))
             per_repeat["roc_auc"].append(skm.roc_auc_score(truth, rows["p_present"])
@@ -73,7 +75,30 @@ def test_scores_equal_sklearn_on_each_subgroups_rows_per_repeat_then_mean(kyphos
             assert len(row) == 1
             assert row["score"].iloc[0] == pytest.approx(np.mean(values), abs=1e-12)
             checked += 1
-    assert checked == 12
+    assert checked == 18
+
+
+@pytest.mark.parametrize("positive", [0, 1])
+def test_counted_metrics_equal_sklearn(positive):
+    """Precision, recall, F1 and Jaccard from the counts, 0 where undefined, as sklearn."""
+    from engine.evaluation.subgroups.scoring import COUNTED, _counted
+
+    rng = np.random.default_rng(positive)
+    cases = [(rng.integers(0, 2, 40), rng.integers(0, 2, 40)),
+             (np.zeros(6, int), np.zeros(6, int)), (np.ones(6, int), 1 - np.ones(6, int)),
+             (np.array([0, 1, 1]), np.array([1, 1, 1]))]
+    functions = {"precision": skm.precision_score, "recall": skm.recall_score,
+                 "f1": skm.f1_score, "jaccard": skm.jaccard_score}
+    import warnings
+
+    for truth, predicted in cases:
+        for metric in COUNTED:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                expected = functions[metric](truth, predicted, pos_label=positive,
+                                             labels=[0, 1])
+            assert _counted(metric, truth, predicted, positive) == pytest.approx(expected,
+                                                                                 abs=1e-15)
 
 
 def test_sizes_verdicts_and_interval_bounds(kyphosis):
