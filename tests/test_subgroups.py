@@ -379,3 +379,49 @@ def test_tripod_items_not_assessed_without_subgroups():
     assert tripod_subgroup_rows(SimpleNamespace(subgroups=None)) == [
         ("Performance in key subgroups", "not assessed"),
         ("Fairness across subgroups", "not assessed")]
+
+
+def test_a_stored_run_loads_with_its_subgroups_and_alpha_moves_the_intervals(tmp_path):
+    """Nothing of the subgroups is stored: they are recomputed from the stored fits'
+    predictions, so a loaded run has the same tables; another alpha gives other
+    intervals around the same scores."""
+    from engine.evaluation.stats import ComparisonSettings
+    from engine.runs.analysis import load_run
+    from engine.runs.store import ResultStore
+
+    experiment = _experiment(subgroups=[{"column": "Age", "cuts": [100]}],
+                             cv={"n_splits": 3, "n_repeats": 2})
+    with ResultStore(str(tmp_path / "s.sqlite")) as store:
+        first = run_to_end(run_experiment(experiment, store=store))
+        loaded = run_to_end(load_run(store, store.runs()[0].id))
+    pd.testing.assert_frame_equal(first.subgroups.scores, loaded.subgroups.scores)
+    pd.testing.assert_frame_equal(first.subgroups.fairness, loaded.subgroups.fairness)
+    wider = first.with_comparison(ComparisonSettings(alpha=0.01)).subgroups.scores
+    assert (wider["score"].to_numpy() == first.subgroups.scores["score"].to_numpy()).all()
+    assert set(wider["level"]) == {0.99}
+    finite = np.isfinite(first.subgroups.scores["ci_low"].to_numpy(dtype=float))
+    assert (wider["ci_low"].to_numpy()[finite]
+            < first.subgroups.scores["ci_low"].to_numpy()[finite]).all()
+
+
+def test_three_classes_scores_with_a_missing_subgroup_and_no_parity():
+    """Penguins' species by sex (11 rows without a sex): accuracy per subgroup as
+    scikit-learn's on predictions.csv; no parity or calibration for three classes."""
+    dataset = {"csv": os.path.join(DATA, "penguins.csv"), "target": "species",
+               "exclude": ["year"]}
+    experiment = _experiment(dataset, ["sex"], metrics=["accuracy"],
+                             models=MODELS[:1], cv={"n_splits": 3, "n_repeats": 2})
+    result = run_to_end(run_experiment(experiment))
+    scores = result.subgroups.scores.set_index("subgroup")
+    assert list(scores.index) == ["female", "male", "missing"]
+    assert scores.loc["missing", "n_rows"] == 11 and not scores.loc["missing", "verdict_allowed"]
+    assert scores["n_positive"].isna().all()
+    table = predictions_table(result.cv, result.dataset)
+    sex = result.dataset.X["sex"].fillna("missing").to_numpy()[table["row"]]
+    for label in ("female", "male", "missing"):
+        part = table[sex == label]
+        expected = np.mean([skm.accuracy_score(r["true_class"], r["predicted"])
+                            for _, r in part.groupby("repeat")])
+        assert scores.loc[label, "score"] == pytest.approx(expected, abs=1e-12)
+    assert result.subgroups.fairness.empty and result.subgroups.calibration.empty
+    assert set(result.subgroups.tables()) == {"subgroup_scores.csv", "subgroup_gaps.csv"}

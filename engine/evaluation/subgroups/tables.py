@@ -24,6 +24,8 @@ SCORE_COLUMNS = ["model", "column", "subgroup", "metric", "n_rows", "n_positive"
 GAP_COLUMNS = ["model", "column", "metric", "subgroup_high", "subgroup_low", "gap", "ci_low",
                "ci_high", "p_value", "method"]
 SCORE_METHOD = "corrected_t_folds"
+#: The interval's id in the coverage study and ``measured_coverage.csv``.
+INTERVAL_ID = "subgroup_score"
 GAP_METHOD = "corrected_paired_t_folds_bonferroni"
 ESTIMAND = "expected_score_at_training_size"
 #: A subgroup gets a verdict from this many rows and this many rows of every class.
