@@ -425,3 +425,19 @@ def test_three_classes_scores_with_a_missing_subgroup_and_no_parity():
         assert scores.loc[label, "score"] == pytest.approx(expected, abs=1e-12)
     assert result.subgroups.fairness.empty and result.subgroups.calibration.empty
     assert set(result.subgroups.tables()) == {"subgroup_scores.csv", "subgroup_gaps.csv"}
+
+
+def test_a_numeric_code_is_categories_and_tied_quartiles_are_plain_ranges():
+    from engine.input.data import dataset_from_frame
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"sex": rng.integers(0, 2, 200), "x": rng.normal(size=200),
+                          "skewed": np.r_[np.zeros(150), np.arange(50.0)],
+                          "y": np.repeat(["a", "b"], 100)})
+    dataset = dataset_from_frame(frame, "y")
+    sex, skewed = check_subgroups(_experiment(subgroups=["sex", "skewed"]), dataset)
+    assert sex.labels == ("0", "1") and sex.cut == "categories"
+    assert (sex.codes == frame["sex"].to_numpy()).all()
+    assert skewed.cut == "quartiles"
+    quartiles = np.unique(np.quantile(frame["skewed"], [0.25, 0.5, 0.75]))
+    assert len(quartiles) < 3 and skewed.labels[0] == f"<= {quartiles[0]:g}"
