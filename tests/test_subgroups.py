@@ -226,7 +226,9 @@ def test_gap_is_between_subgroups_with_a_verdict_and_tested_on_shared_folds():
         std = corrected_std(diffs, *result.cv.train_test_sizes())
         p = min(1.0, 3 * 2 * t.sf(abs(gap["gap"]) / std, len(diffs) - 1))
         assert gap["p_value"] == pytest.approx(p, abs=1e-12)
-        assert gap["ci_high"] - gap["gap"] == pytest.approx(t.ppf(0.975, 7) * std, abs=1e-12)
+        half = t.ppf(1 - 0.05 / 3 / 2, 7) * std           # Bonferroni over the 3 pairs
+        assert gap["ci_high"] - gap["gap"] == pytest.approx(half, abs=1e-12)
+        assert (gap["ci_low"] > 0) == (gap["p_value"] < 0.05)
     assert not len(result.subgroups.fairness) or set(result.subgroups.fairness["column"]) == \
         {"species"}
 
