@@ -443,3 +443,20 @@ def test_a_numeric_code_is_categories_and_tied_quartiles_are_plain_ranges():
     assert skewed.cut == "quartiles"
     quartiles = np.unique(np.quantile(frame["skewed"], [0.25, 0.5, 0.75]))
     assert len(quartiles) < 3 and skewed.labels[0] == f"<= {quartiles[0]:g}"
+
+
+def test_label_metrics_score_the_kept_classes_not_the_argmax():
+    """A tuned threshold predicts otherwise than the probabilities' argmax: the expected
+    cost and accuracy of a subgroup score the classes the run kept."""
+    from engine.evaluation.subgroups.scoring import Responses, score_rows
+
+    proba = np.array([[0.8, 0.2], [0.7, 0.3], [0.4, 0.6], [0.9, 0.1]])
+    kept = np.array([1, 1, 1, 0])                     # a threshold of 0.15
+    y = np.array([1, 0, 1, 0])
+    responses = Responses(kept, proba, None, 2)
+    context = {"labels": [0, 1], "pos_label": 1, "costs": ((0, 1), (5, 0))}
+    roc, cost, accuracy = score_rows(responses, np.arange(4), y,
+                                     ["roc_auc", "neg_expected_cost", "accuracy"], context)
+    assert roc == skm.roc_auc_score(y, proba[:, 1])
+    assert accuracy == skm.accuracy_score(y, kept) == 0.75
+    assert cost == -0.25                              # one false alarm of cost 1 in 4 rows

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from engine.evaluation.metrics import FoldScorer
+from engine.evaluation.metrics import LABELS, FoldScorer
 
 
 class Responses:
@@ -86,6 +86,7 @@ def score_rows(responses: Responses, rows: np.ndarray, y: np.ndarray, metrics, c
         return [np.nan] * len(metrics)
     scorer = FoldScorer(responses, rows, y[rows], context["labels"], context["pos_label"],
                         context["costs"])
+    scorer.response(LABELS)     # the kept classes (a tuned threshold's), not argmax of proba
     binary = len(context["labels"]) == 2
     positive = 1 if context["pos_label"] is None else int(context["pos_label"])
     out = []
