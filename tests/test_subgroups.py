@@ -460,3 +460,10 @@ def test_label_metrics_score_the_kept_classes_not_the_argmax():
     assert roc == skm.roc_auc_score(y, proba[:, 1])
     assert accuracy == skm.accuracy_score(y, kept) == 0.75
     assert cost == -0.25                              # one false alarm of cost 1 in 4 rows
+
+
+def test_another_rope_keeps_the_subgroups_as_they_are(kyphosis):
+    from engine.evaluation.stats import ComparisonSettings
+
+    again = kyphosis.with_comparison(ComparisonSettings(rope=0.02))
+    assert again.subgroups is kyphosis.subgroups
