@@ -467,3 +467,12 @@ def test_another_rope_keeps_the_subgroups_as_they_are(kyphosis):
 
     again = kyphosis.with_comparison(ComparisonSettings(rope=0.02))
     assert again.subgroups is kyphosis.subgroups
+
+
+def test_at_alpha_equals_scoring_again_at_that_alpha(kyphosis):
+    from engine.evaluation.subgroups import run_subgroups
+
+    fresh = run_subgroups(kyphosis.experiment, kyphosis.dataset, kyphosis.cv, alpha=0.2)
+    moved = kyphosis.subgroups.at_alpha(0.2)
+    pd.testing.assert_frame_equal(fresh.scores, moved.scores)
+    pd.testing.assert_frame_equal(fresh.gaps, moved.gaps)
