@@ -32,7 +32,7 @@ MODELS = [{"name": "logistic", "estimator": "LogisticRegression", "scale": True}
 
 def _experiment(dataset=KYPHOSIS, subgroups=None, **more):
     data = {"dataset": dataset, "models": MODELS, "cv": {"n_splits": 3, "n_repeats": 3},
-            "metrics": ["roc_auc", "accuracy"],
+            "metrics": ["roc_auc", "accuracy", "f1"],
             "subgroups": subgroups or [{"column": "Age", "cuts": [40, 100]}, "Number"]}
     data.update(more)
     return parse_experiment(data)
@@ -60,9 +60,11 @@ def test_scores_equal_sklearn_on_each_subgroups_rows_per_repeat_then_mean(kyphos
     assert set(table["subgroup"]) == {"<= 40", "(40, 100]", "> 100"}
     checked = 0
     for (model, subgroup), part in table.groupby(["model", "subgroup"]):
-        per_repeat = {"roc_auc": [], "accuracy": []}
+        per_repeat = {"roc_auc": [], "accuracy": [], "f1": []}
         for _, rows in part.groupby("repeat"):
             truth = rows["true_class"] == "present"
+            per_repeat["f1"].append(skm.f1_score(rows["true_class"], rows["predicted"],
+                                                 pos_label="present"))
             per_repeat["accuracy"].append(skm.accuracy_score(rows["true_class"],
                                                              rows["predicted"]))
             per_repeat["roc_auc"].append(skm.roc_auc_score(truth, rows["p_present"])
@@ -73,7 +75,30 @@ def test_scores_equal_sklearn_on_each_subgroups_rows_per_repeat_then_mean(kyphos
             assert len(row) == 1
             assert row["score"].iloc[0] == pytest.approx(np.mean(values), abs=1e-12)
             checked += 1
-    assert checked == 12
+    assert checked == 18
+
+
+@pytest.mark.parametrize("positive", [0, 1])
+def test_counted_metrics_equal_sklearn(positive):
+    """Precision, recall, F1 and Jaccard from the counts, 0 where undefined, as sklearn."""
+    from engine.evaluation.subgroups.scoring import COUNTED, _counted
+
+    rng = np.random.default_rng(positive)
+    cases = [(rng.integers(0, 2, 40), rng.integers(0, 2, 40)),
+             (np.zeros(6, int), np.zeros(6, int)), (np.ones(6, int), 1 - np.ones(6, int)),
+             (np.array([0, 1, 1]), np.array([1, 1, 1]))]
+    functions = {"precision": skm.precision_score, "recall": skm.recall_score,
+                 "f1": skm.f1_score, "jaccard": skm.jaccard_score}
+    import warnings
+
+    for truth, predicted in cases:
+        for metric in COUNTED:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                expected = functions[metric](truth, predicted, pos_label=positive,
+                                             labels=[0, 1])
+            assert _counted(metric, truth, predicted, positive) == pytest.approx(expected,
+                                                                                 abs=1e-15)
 
 
 def test_sizes_verdicts_and_interval_bounds(kyphosis):
@@ -201,7 +226,9 @@ def test_gap_is_between_subgroups_with_a_verdict_and_tested_on_shared_folds():
         std = corrected_std(diffs, *result.cv.train_test_sizes())
         p = min(1.0, 3 * 2 * t.sf(abs(gap["gap"]) / std, len(diffs) - 1))
         assert gap["p_value"] == pytest.approx(p, abs=1e-12)
-        assert gap["ci_high"] - gap["gap"] == pytest.approx(t.ppf(0.975, 7) * std, abs=1e-12)
+        half = t.ppf(1 - 0.05 / 3 / 2, 7) * std           # Bonferroni over the 3 pairs
+        assert gap["ci_high"] - gap["gap"] == pytest.approx(half, abs=1e-12)
+        assert (gap["ci_low"] > 0) == (gap["p_value"] < 0.05)
     assert not len(result.subgroups.fairness) or set(result.subgroups.fairness["column"]) == \
         {"species"}
 
@@ -354,3 +381,98 @@ def test_tripod_items_not_assessed_without_subgroups():
     assert tripod_subgroup_rows(SimpleNamespace(subgroups=None)) == [
         ("Performance in key subgroups", "not assessed"),
         ("Fairness across subgroups", "not assessed")]
+
+
+def test_a_stored_run_loads_with_its_subgroups_and_alpha_moves_the_intervals(tmp_path):
+    """Nothing of the subgroups is stored: they are recomputed from the stored fits'
+    predictions, so a loaded run has the same tables; another alpha gives other
+    intervals around the same scores."""
+    from engine.evaluation.stats import ComparisonSettings
+    from engine.runs.analysis import load_run
+    from engine.runs.store import ResultStore
+
+    experiment = _experiment(subgroups=[{"column": "Age", "cuts": [100]}],
+                             cv={"n_splits": 3, "n_repeats": 2})
+    with ResultStore(str(tmp_path / "s.sqlite")) as store:
+        first = run_to_end(run_experiment(experiment, store=store))
+        loaded = run_to_end(load_run(store, store.runs()[0].id))
+    pd.testing.assert_frame_equal(first.subgroups.scores, loaded.subgroups.scores)
+    pd.testing.assert_frame_equal(first.subgroups.fairness, loaded.subgroups.fairness)
+    wider = first.with_comparison(ComparisonSettings(alpha=0.01)).subgroups.scores
+    assert (wider["score"].to_numpy() == first.subgroups.scores["score"].to_numpy()).all()
+    assert set(wider["level"]) == {0.99}
+    finite = np.isfinite(first.subgroups.scores["ci_low"].to_numpy(dtype=float))
+    assert (wider["ci_low"].to_numpy()[finite]
+            < first.subgroups.scores["ci_low"].to_numpy()[finite]).all()
+
+
+def test_three_classes_scores_with_a_missing_subgroup_and_no_parity():
+    """Penguins' species by sex (11 rows without a sex): accuracy per subgroup as
+    scikit-learn's on predictions.csv; no parity or calibration for three classes."""
+    dataset = {"csv": os.path.join(DATA, "penguins.csv"), "target": "species",
+               "exclude": ["year"]}
+    experiment = _experiment(dataset, ["sex"], metrics=["accuracy"],
+                             models=MODELS[:1], cv={"n_splits": 3, "n_repeats": 2})
+    result = run_to_end(run_experiment(experiment))
+    scores = result.subgroups.scores.set_index("subgroup")
+    assert list(scores.index) == ["female", "male", "missing"]
+    assert scores.loc["missing", "n_rows"] == 11 and not scores.loc["missing", "verdict_allowed"]
+    assert scores["n_positive"].isna().all()
+    table = predictions_table(result.cv, result.dataset)
+    sex = result.dataset.X["sex"].fillna("missing").to_numpy()[table["row"]]
+    for label in ("female", "male", "missing"):
+        part = table[sex == label]
+        expected = np.mean([skm.accuracy_score(r["true_class"], r["predicted"])
+                            for _, r in part.groupby("repeat")])
+        assert scores.loc[label, "score"] == pytest.approx(expected, abs=1e-12)
+    assert result.subgroups.fairness.empty and result.subgroups.calibration.empty
+    assert set(result.subgroups.tables()) == {"subgroup_scores.csv", "subgroup_gaps.csv"}
+
+
+def test_a_numeric_code_is_categories_and_tied_quartiles_are_plain_ranges():
+    from engine.input.data import dataset_from_frame
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"sex": rng.integers(0, 2, 200), "x": rng.normal(size=200),
+                          "skewed": np.r_[np.zeros(150), np.arange(50.0)],
+                          "y": np.repeat(["a", "b"], 100)})
+    dataset = dataset_from_frame(frame, "y")
+    sex, skewed = check_subgroups(_experiment(subgroups=["sex", "skewed"]), dataset)
+    assert sex.labels == ("0", "1") and sex.cut == "categories"
+    assert (sex.codes == frame["sex"].to_numpy()).all()
+    assert skewed.cut == "quartiles"
+    quartiles = np.unique(np.quantile(frame["skewed"], [0.25, 0.5, 0.75]))
+    assert len(quartiles) < 3 and skewed.labels[0] == f"<= {quartiles[0]:g}"
+
+
+def test_label_metrics_score_the_kept_classes_not_the_argmax():
+    """A tuned threshold predicts otherwise than the probabilities' argmax: the expected
+    cost and accuracy of a subgroup score the classes the run kept."""
+    from engine.evaluation.subgroups.scoring import Responses, score_rows
+
+    proba = np.array([[0.8, 0.2], [0.7, 0.3], [0.4, 0.6], [0.9, 0.1]])
+    kept = np.array([1, 1, 1, 0])                     # a threshold of 0.15
+    y = np.array([1, 0, 1, 0])
+    responses = Responses(kept, proba, None, 2)
+    context = {"labels": [0, 1], "pos_label": 1, "costs": ((0, 1), (5, 0))}
+    roc, cost, accuracy = score_rows(responses, np.arange(4), y,
+                                     ["roc_auc", "neg_expected_cost", "accuracy"], context)
+    assert roc == skm.roc_auc_score(y, proba[:, 1])
+    assert accuracy == skm.accuracy_score(y, kept) == 0.75
+    assert cost == -0.25                              # one false alarm of cost 1 in 4 rows
+
+
+def test_another_rope_keeps_the_subgroups_as_they_are(kyphosis):
+    from engine.evaluation.stats import ComparisonSettings
+
+    again = kyphosis.with_comparison(ComparisonSettings(rope=0.02))
+    assert again.subgroups is kyphosis.subgroups
+
+
+def test_at_alpha_equals_scoring_again_at_that_alpha(kyphosis):
+    from engine.evaluation.subgroups import run_subgroups
+
+    fresh = run_subgroups(kyphosis.experiment, kyphosis.dataset, kyphosis.cv, alpha=0.2)
+    moved = kyphosis.subgroups.at_alpha(0.2)
+    pd.testing.assert_frame_equal(fresh.scores, moved.scores)
+    pd.testing.assert_frame_equal(fresh.gaps, moved.gaps)

@@ -68,8 +68,9 @@ class ExperimentResult:
         heldout = (self.heldout.at_level(1 - settings.alpha, summary)
                    if self.heldout is not None else None)
         auc = self.auc.at_alpha(settings.alpha) if self.auc is not None else None
-        subgroups = (run_subgroups(self.experiment, self.dataset, self.cv, settings.alpha)
-                     if self.subgroups is not None else None)
+        subgroups = self.subgroups
+        if subgroups is not None and settings.alpha != old_alpha:
+            subgroups = subgroups.at_alpha(settings.alpha)      # nothing scored again
         return replace(self, cv=cv, comparison=compare_cv(cv, settings), summary=summary,
                        experiment=replace(self.experiment, comparison=settings),
                        heldout=heldout, auc=auc, subgroups=subgroups)

@@ -57,7 +57,7 @@ THRESHOLD_MODEL = {"name": "naive_bayes_costs", "estimator": "GaussianNB",
 #: The pictures written by this run (file names), checked against the documents at the end.
 WRITTEN: set = set()
 #: The pictures of the report, skipped (not failed) when Chromium is missing.
-REPORT_PICTURES = ("report.png", "report_plots.png")
+REPORT_PICTURES = ("report.png", "report_plots.png", "report_subgroups.png")
 #: A picture a document shows: ``![caption](…screenshots/NAME.png)``.
 PICTURE = re.compile(r"!\[[^\]]*\]\((?:[^)]*/)?screenshots/([^)/]+\.png)\)")
 
@@ -113,6 +113,7 @@ def main(argv=None) -> int:
         run_heldout_example(app, window, out, folder)
         run_subgroups_example(app, window, out, folder)
         show_earlier_runs(app, window, out)
+        render_subgroups_report(out)
         window.close()
     return check_every_picture_written()
 
@@ -240,6 +241,47 @@ def render_report(result, out: str) -> None:
                            check=True, capture_output=True, timeout=120)
             WRITTEN.add(name)
             print(path)
+
+
+#: The subgroups picture's run: the sex of Palmer penguins from their measurements, by
+#: species and island (tests/data/penguins.csv).
+SUBGROUPS_EXPERIMENT = {
+    "dataset": {"csv": os.path.join(ROOT, "tests", "data", "penguins.csv"), "target": "sex",
+                "exclude": ["year"]},
+    "models": [{"name": "logistic", "estimator": "LogisticRegression", "scale": True},
+               {"name": "tree", "estimator": "DecisionTreeClassifier",
+                "params": {"max_depth": 3}}],
+    "cv": {"n_splits": 5, "n_repeats": 5}, "metrics": ["roc_auc", "accuracy"],
+    "subgroups": ["species", "island"]}
+#: The report's Subgroups section alone (as :data:`RESULTS_ONLY`).
+SUBGROUPS_ONLY = "<style>header,main>section:not(#subgroups){display:none}</style></head>"
+
+
+def render_subgroups_report(out: str) -> None:
+    """The Subgroups section of the report of :data:`SUBGROUPS_EXPERIMENT`, drawn by
+    headless Chromium (``report_subgroups.png``)."""
+    from engine.evaluation.experiment import parse_experiment
+    from engine.foundation.progress import run_to_end
+    from engine.output.report import build_report
+    from engine.runs.analysis import run_experiment
+
+    program = chromium()
+    if program is None:
+        print("chromium is not on the PATH: report_subgroups.png not made", file=sys.stderr)
+        return
+    result = run_to_end(run_experiment(parse_experiment(SUBGROUPS_EXPERIMENT)))
+    page = build_report(result, result.tables()).replace("</head>", SUBGROUPS_ONLY, 1)
+    with tempfile.TemporaryDirectory() as folder:
+        html = os.path.join(folder, "subgroups.html")
+        with open(html, "w", encoding="utf-8") as handle:
+            handle.write(page)
+        path = os.path.join(out, "report_subgroups.png")
+        subprocess.run([program, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--hide-scrollbars", f"--screenshot={path}",
+                        "--window-size=1100,1500", "file://" + html],
+                       check=True, capture_output=True, timeout=120)
+        WRITTEN.add("report_subgroups.png")
+        print(path)
 
 
 def run_third_example(app, window, out: str) -> None:

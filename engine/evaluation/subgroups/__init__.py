@@ -49,6 +49,9 @@ class SubgroupResult:
     columns : DataFrame
         ``column, is_feature, cut, n_subgroups``: each column, whether the models learn
         from it, how it was cut (``given``, ``quartiles``, ``categories``).
+    scored : tuple
+        ``(per column (grouping, repeat scores, fold scores, sizes), (n_train, n_test))``:
+        what :meth:`at_alpha` makes the intervals from again.
     """
 
     scores: pd.DataFrame
@@ -58,6 +61,17 @@ class SubgroupResult:
     calibration: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(
         columns=CALIBRATION_COLUMNS))
     columns: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=COLUMN_COLUMNS))
+    scored: tuple = field(default=(), compare=False, repr=False)
+
+    def at_alpha(self, alpha: float) -> "SubgroupResult":
+        """The same scores with their intervals, gaps and p values at level ``1 − alpha``
+        (nothing scored again)."""
+        from dataclasses import replace
+
+        if not self.scored:
+            return self
+        scores, gaps = _interval_tables(*self.scored, alpha)
+        return replace(self, scores=scores, gaps=gaps)
 
     def tables(self) -> dict:
         """``{file name: DataFrame}`` of the tables that have rows (scores always)."""
@@ -97,23 +111,30 @@ def run_subgroups(experiment, dataset, cv, alpha: float = 0.05):
         return None
     context = {"labels": list(range(len(cv.classes))), "pos_label": dataset.pos_label,
                "costs": experiment.metric_costs()}
-    ratio = cv.train_test_sizes()
-    parts = {"scores": [], "gaps": [], "fairness": [], "calibration": []}
+    scored, fairness, calibration = [], [], []
     for grouping in found:
         sizes = subgroup_sizes(grouping, dataset.y, len(cv.classes), dataset.pos_label)
-        repeats, folds = subgroup_score_frames(cv, grouping, context)
-        scores = scores_table(grouping, repeats, folds, sizes, ratio, alpha)
-        parts["scores"].append(scores)
-        parts["gaps"].append(gaps_table(grouping, scores, folds, ratio, alpha))
-        parts["fairness"].append(fairness_table(cv, grouping, dataset.pos_label))
-        parts["calibration"].append(calibration_table(cv, grouping, sizes, dataset.pos_label))
+        scored.append((grouping, *subgroup_score_frames(cv, grouping, context), sizes))
+        fairness.append(fairness_table(cv, grouping, dataset.pos_label))
+        calibration.append(calibration_table(cv, grouping, sizes, dataset.pos_label))
     columns = pd.DataFrame([(g.column, g.is_feature, g.cut, len(g.labels)) for g in found],
                            columns=COLUMN_COLUMNS)
-    tables = {name: _joined(frames, columns_of) for (name, frames), columns_of in zip(
-        parts.items(), (SCORE_COLUMNS, GAP_COLUMNS, FAIRNESS_COLUMNS, CALIBRATION_COLUMNS))}
-    return SubgroupResult(tables["scores"], tables["gaps"], tables["fairness"],
-                          subgroup_notes(tables["scores"], columns), tables["calibration"],
-                          columns)
+    scores, gaps = _interval_tables(scored, cv.train_test_sizes(), alpha)
+    return SubgroupResult(scores, gaps, _joined(fairness, FAIRNESS_COLUMNS),
+                          subgroup_notes(scores, columns),
+                          _joined(calibration, CALIBRATION_COLUMNS), columns,
+                          scored=(tuple(scored), cv.train_test_sizes()))
+
+
+def _interval_tables(scored, ratio, alpha: float) -> tuple:
+    """``(scores, gaps)`` tables at ``alpha`` from each column's ``(grouping,
+    repeat_scores, fold_scores, sizes)``."""
+    scores, gaps = [], []
+    for grouping, repeats, folds, sizes in scored:
+        table = scores_table(grouping, repeats, folds, sizes, ratio, alpha)
+        scores.append(table)
+        gaps.append(gaps_table(grouping, table, folds, ratio, alpha))
+    return _joined(scores, SCORE_COLUMNS), _joined(gaps, GAP_COLUMNS)
 
 
 def _joined(frames, columns) -> pd.DataFrame:

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from engine.evaluation.metrics import FoldScorer
+from engine.evaluation.metrics import LABELS, FoldScorer
 
 
 class Responses:
@@ -59,6 +59,26 @@ def model_responses(frame: pd.DataFrame, kind, n_classes: int) -> Responses:
     return Responses(labels, proba, decision, n_classes)
 
 
+#: Two-class metrics of the predicted classes computed here from the four counts, as
+#: scikit-learn computes them with its default ``zero_division`` (0 where undefined):
+#: scikit-learn's checks cost about 15 ms a call, and a run scores every subgroup in
+#: every fold.
+COUNTED = {"precision": lambda tp, fp, fn: _share(tp, tp + fp),
+           "recall": lambda tp, fp, fn: _share(tp, tp + fn),
+           "f1": lambda tp, fp, fn: _share(2 * tp, 2 * tp + fp + fn),
+           "jaccard": lambda tp, fp, fn: _share(tp, tp + fp + fn)}
+
+
+def _share(part: int, whole: int) -> float:
+    return float(part / whole) if whole else 0.0
+
+
+def _counted(metric: str, truth: np.ndarray, predicted: np.ndarray, positive: int) -> float:
+    hit, said = truth == positive, predicted == positive
+    tp = int(np.count_nonzero(hit & said))
+    return COUNTED[metric](tp, int(np.count_nonzero(said)) - tp, int(np.count_nonzero(hit)) - tp)
+
+
 def score_rows(responses: Responses, rows: np.ndarray, y: np.ndarray, metrics, context) -> list:
     """Every metric on ``rows`` (positions into the model's predictions), NaN where it is
     undefined (one class in the rows, no such response)."""
@@ -66,10 +86,16 @@ def score_rows(responses: Responses, rows: np.ndarray, y: np.ndarray, metrics, c
         return [np.nan] * len(metrics)
     scorer = FoldScorer(responses, rows, y[rows], context["labels"], context["pos_label"],
                         context["costs"])
+    scorer.response(LABELS)     # the kept classes (a tuned threshold's), not argmax of proba
+    binary = len(context["labels"]) == 2
+    positive = 1 if context["pos_label"] is None else int(context["pos_label"])
     out = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for metric in metrics:
+            if binary and metric in COUNTED:
+                out.append(_counted(metric, y[rows], responses._labels[rows], positive))
+                continue
             try:
                 out.append(float(scorer.score(metric)))
             except Exception:  # noqa: BLE001 - undefined on these rows

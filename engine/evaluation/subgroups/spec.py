@@ -2,7 +2,8 @@
 
 An entry is a column name (``"sex"``) or ``{"column": "age", "cuts": [40, 65]}``. The
 column is a feature or a column left out of the model (``"exclude"`` / ``"drop"``); a
-numeric column without cuts is cut at its quartiles; a missing value is a subgroup of its
+numeric column without cuts is cut at its quartiles (one subgroup per value when it has
+at most :data:`FEW_VALUES` values, such as a 0/1 code); a missing value is a subgroup of its
 own (``missing``). Every problem is an :class:`engine.foundation.errors.EngineError` that
 says what to change.
 """
@@ -19,6 +20,9 @@ from engine.foundation.errors import EngineError
 
 #: The most subgroups one column may have (more is an identifier, not a group).
 MAX_LEVELS = 20
+#: A numeric column without cuts and with at most this many values (a 0/1 code) gives one
+#: subgroup per value, not quartiles.
+FEW_VALUES = 4
 #: The label of the rows without a value.
 MISSING = "missing"
 
@@ -133,8 +137,9 @@ def _grouping(spec: SubgroupSpec, columns: dict) -> Grouping:
                           f"subgroups: the column {json.dumps(spec.column)} has one value "
                           f"({only}) apart from missing ones, so it makes no groups to "
                           "compare; name another column")
-    grouping = (_cut_grouping(spec, values.to_numpy(dtype=float), is_feature) if numeric
-                else _category_grouping(spec, values, is_feature))
+    few = spec.cuts is None and present.nunique() <= FEW_VALUES
+    grouping = (_cut_grouping(spec, values.to_numpy(dtype=float), is_feature)
+                if numeric and not few else _category_grouping(spec, values, is_feature))
     if len(grouping.labels) < 2:
         raise EngineError("subgroup_one_value", {"column": spec.column,
                                                  "value": grouping.labels[0]},
@@ -154,7 +159,7 @@ def _cut_grouping(spec: SubgroupSpec, values: np.ndarray, is_feature: bool) -> G
     _check_levels(spec.column, len(cuts) + 1)
     bins = np.searchsorted(cuts, values, side="left")
     labels = [_bin_label(cuts, i) for i in range(len(cuts) + 1)]
-    if cut == "quartiles":
+    if cut == "quartiles" and len(cuts) == 3:
         labels = [f"Q{i + 1}: {label}" for i, label in enumerate(labels)]
     missing = np.isnan(values)
     return _finish(spec.column, labels, bins, missing, is_feature, cut)
@@ -170,13 +175,29 @@ def _bin_label(cuts: np.ndarray, i: int) -> str:
 
 def _category_grouping(spec: SubgroupSpec, values: pd.Series, is_feature: bool) -> Grouping:
     missing = values.isna().to_numpy()
-    text = values.astype(object).where(~missing, None).map(
-        lambda v: None if v is None else str(v))
-    labels = sorted({v for v in text if v is not None})
+    text = values.astype(object).where(~missing, None).map(_category_label)
+    labels = sorted({v for v in text if v is not None}, key=_sort_key)
     _check_levels(spec.column, len(labels))
     index = {label: i for i, label in enumerate(labels)}
     codes = np.array([index.get(v, 0) if v is not None else 0 for v in text], dtype=np.int64)
     return _finish(spec.column, labels, codes, missing, is_feature, "categories")
+
+
+def _category_label(value) -> Optional[str]:
+    """A category's label: numbers as ``1`` or ``2.5`` (not ``1.0``), text as it is."""
+    if value is None:
+        return None
+    if isinstance(value, (float, np.floating)):
+        return f"{float(value):g}"
+    return str(value)
+
+
+def _sort_key(label: str) -> tuple:
+    """Numbers by value before text by its letters."""
+    try:
+        return (0, float(label), label)
+    except ValueError:
+        return (1, 0.0, label)
 
 
 def _check_levels(column: str, n_levels: int) -> None:

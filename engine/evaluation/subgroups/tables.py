@@ -9,7 +9,8 @@ training fold's number of rows (``estimand`` :data:`ESTIMAND`), here on the subg
 rows. Gap (``method`` :data:`GAP_METHOD`): the largest difference between two subgroups
 with a verdict, tested by the corrected paired t over their fold-wise differences (the
 folds are shared), two-sided, its p multiplied by the number of pairs it was chosen from
-(Bonferroni: the largest gap is picked after looking).
+and its interval at level ``1 − α / pairs`` (Bonferroni, both: the largest gap is picked
+after looking, and the interval excludes 0 exactly when p < α).
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ SCORE_COLUMNS = ["model", "column", "subgroup", "metric", "n_rows", "n_positive"
 GAP_COLUMNS = ["model", "column", "metric", "subgroup_high", "subgroup_low", "gap", "ci_low",
                "ci_high", "p_value", "method"]
 SCORE_METHOD = "corrected_t_folds"
+#: The interval's id in the coverage study and ``measured_coverage.csv``.
+INTERVAL_ID = "subgroup_score"
 GAP_METHOD = "corrected_paired_t_folds_bonferroni"
 ESTIMAND = "expected_score_at_training_size"
 #: A subgroup gets a verdict from this many rows and this many rows of every class.
@@ -83,8 +86,8 @@ def gaps_table(grouping, scores: pd.DataFrame, fold_scores, sizes_ratio, alpha) 
         gap = float(high["score"] - low["score"])
         diffs = _fold_differences(fold_scores, model, metric, index[high["subgroup"]],
                                   index[low["subgroup"]])
-        half = _half_width(diffs, n_train, n_test, alpha)
         n_pairs = len(part) * (len(part) - 1) // 2
+        half = _half_width(diffs, n_train, n_test, alpha / n_pairs)
         rows.append((model, grouping.column, metric, high["subgroup"], low["subgroup"], gap,
                      gap - half, gap + half, _p_value(gap, diffs, n_train, n_test, n_pairs),
                      GAP_METHOD))

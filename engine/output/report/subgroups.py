@@ -42,6 +42,9 @@ def forest_figure(scores, metric: str, column: str) -> Optional[Figure]:
                "repeats of the score on the subgroup's out-of-fold rows) with its "
                "corrected-t interval. Grey: fewer than "
                f"{MIN_ROWS} rows or {MIN_EVENTS} of a class, no verdict.")
+    if not metric.startswith("neg_") and (rows["ci_high"] > 1).any():
+        caption += (" An interval reaching above 1 passes the metric's largest possible "
+                    "value: read its upper end as 1.")
     return Figure(f"{label} by {column}", axes.svg(caption), caption)
 
 
@@ -64,9 +67,10 @@ def gap_sentence(row, alpha: float) -> str:
     label = metric_label(row.metric)
     where = (f"{row.model}: the largest difference in {label} by {row.column}, between "
              f"subgroups with a verdict, is {row.subgroup_high} minus {row.subgroup_low} = "
-             f"{row.gap:.3g} ({1 - alpha:.0%} interval {row.ci_low:.3g} to "
-             f"{row.ci_high:.3g}; p = {row.p_value:.3g}, the corrected paired t over the "
-             "shared folds, multiplied by the number of pairs it was picked from).")
+             f"{row.gap:.3g} (interval {row.ci_low:.3g} to {row.ci_high:.3g}; p = "
+             f"{row.p_value:.3g}: the corrected paired t over the shared folds, both "
+             f"adjusted for the number of pairs it was picked from, so the interval excludes 0 "
+             f"exactly when p is below {alpha:g}).")
     if np.isfinite(row.p_value) and row.p_value < alpha:
         return where + " A difference this large would be unlikely if both subgroups had " \
             "the same expected score."
