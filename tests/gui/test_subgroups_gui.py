@@ -123,6 +123,7 @@ def test_a_column_the_data_lacks_stays_listed_so_it_can_be_unticked(qtbot, data_
     state.set_subgroups(["hospital"])
     assert ticked(box)["hospital"]
     assert box.column_list.item(4).text() == "hospital  (not in this data)"
+    assert box.problem.text() == "hospital is not a column of this data set: untick it."
     box.tick("hospital", False)
     assert state.subgroups == ()
 
@@ -299,3 +300,25 @@ def test_several_data_sets_are_told_subgroups_need_one(qtbot, data_file):
     assert not box.column_list.isEnabled()
     assert box.problem.isVisible() and box.problem.text().startswith(
         "Subgroups are scored for one data set at a time")
+
+
+def test_the_page_says_what_the_run_would_refuse_as_soon_as_it_is_typed(qtbot, data_file):
+    state = AppState()
+    box = SubgroupsBox(state)
+    qtbot.addWidget(box)
+    box.show()
+    state.set_dataset(people(data_file))
+    box.tick("bmi")
+    box.cuts_edit.setText("1000")                          # above every row
+    box.cuts_edit.editingFinished.emit()
+    assert state.subgroups == ({"column": "bmi", "cuts": [1000]},)     # kept, and told
+    assert box.problem.text() == ("bmi makes one subgroup only (<= 1000): type cut points "
+                                  "inside its range, or untick it.")
+    box.cuts_edit.setText("25")
+    box.cuts_edit.editingFinished.emit()
+    assert not box.problem.isVisible()
+    box.tick("site")                                       # left out, text
+    box.cuts_edit.setText("3")
+    box.cuts_edit.editingFinished.emit()
+    assert box.problem.text() == ("site holds text: clear its cut points to use its "
+                                  "categories.")
