@@ -171,7 +171,8 @@ class SubgroupsView(QWidget):
 
     # ------------------------------------------------------------------ data
     def set_result(self, result) -> None:
-        """Show ``result``'s subgroups (the hint when it has none)."""
+        """Show ``result``'s subgroups (the hint when it has none); the model, column and
+        metric picked stay when the new result has them (another α or ROPE)."""
         sub = subgroups_of(result)
         self._sub, self._result = sub, result
         if sub is None or sub.scores is None or sub.scores.empty:
@@ -180,11 +181,18 @@ class SubgroupsView(QWidget):
         scores = sub.scores
         primary = result.cv.primary_metric
         metrics = list(dict.fromkeys(scores["metric"]))
+        picked = [combo.currentData() for combo in
+                  (self.model_combo, self.column_combo, self.metric_combo)]
         self._fill(self.model_combo, [(str(m), m) for m in dict.fromkeys(scores["model"])])
         self._fill(self.column_combo, [(ALL_COLUMNS, None)] +
                    [(str(c), c) for c in dict.fromkeys(scores["column"])])
         self._fill(self.metric_combo, [(metric_label(m), m) for m in metrics],
                    metrics.index(primary) if primary in metrics else 0)
+        for combo, value in zip((self.model_combo, self.column_combo, self.metric_combo),
+                                picked):
+            if value is not None and combo.findData(value) >= 0:   # the same run again
+                with blocked(combo):
+                    combo.setCurrentIndex(combo.findData(value))
         frames = {"subgroup_scores.csv": scores, "subgroup_gaps.csv": sub.gaps,
                   "subgroup_calibration.csv": getattr(sub, "calibration", None),
                   "subgroup_fairness.csv": sub.fairness}

@@ -268,6 +268,13 @@ def test_a_run_with_subgroups_fills_the_view_and_saving_keeps_them(window, qtbot
     pd.testing.assert_frame_equal(view.panels["subgroup_scores.csv"].frame(), sub.scores)
     pd.testing.assert_frame_equal(view.panels["subgroup_gaps.csv"].frame(), sub.gaps)
     view.pick("stump", "age", state.result.cv.primary_metric)
+    before = view.plot.drawn_rows()
+    window.results_tab.controls.alpha_spin.setValue(0.1)      # rescored at 90 %
+    sub = state.result.subgroups
+    assert np.allclose(sub.scores["level"], 0.9)
+    assert (view.model_combo.currentData(), view.column_combo.currentData()) == ("stump", "age")
+    assert view.plot.drawn_rows() == before                 # the scores are the same
+    assert view.method.text().split(", ")[1].startswith("90%")
     shown = sub.scores[(sub.scores["model"] == "stump") & (sub.scores["column"] == "age")
                        & (sub.scores["metric"] == state.result.cv.primary_metric)]
     assert [r[1] for r in view.plot.drawn_rows()] == pytest.approx(list(shown["score"]))
