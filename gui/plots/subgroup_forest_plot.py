@@ -23,7 +23,8 @@ from .plot_panel import PlotPanel
 EMPTY = "No subgroup scores for this choice."
 NO_VERDICT = "too few rows/events: no verdict"
 JUDGED, UNJUDGED = "#0072B2", "#9a9a9a"
-#: The widest a row's label is drawn, in pixels (longer ones end in "…").
+#: The widest a row's label is drawn, in pixels (a longer one loses its middle to "…" and
+#: keeps its end, the row count; the read-out gives it whole).
 LABEL_PX = 220
 
 
@@ -112,7 +113,7 @@ class SubgroupForestPlot(PlotPanel):
 
     def _label_rows(self, rows: pd.DataFrame) -> None:
         metrics = QFontMetrics(self.plot.getAxis("left").font())
-        labels = [metrics.elidedText(row_label(row), Qt.ElideRight, LABEL_PX)
+        labels = [metrics.elidedText(row_label(row), Qt.ElideMiddle, LABEL_PX)
                   for _, row in rows.iterrows()]
         axis = self.plot.getAxis("left")
         axis.setTicks([list(enumerate(labels))])

@@ -4,6 +4,7 @@ experiment's ``"subgroups"``; new data starts without them; the view draws each
 subgroup's score with its interval, greys those without a verdict, and exports its
 tables.
 """
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -329,3 +330,56 @@ def test_the_page_says_what_the_run_would_refuse_as_soon_as_it_is_typed(qtbot, d
     box.cuts_edit.editingFinished.emit()
     assert box.problem.text() == ("site holds text: clear its cut points to use its "
                                   "categories.")
+
+
+@pytest.mark.parametrize("font_scale", [1.0, 1.3])
+def test_the_filled_view_fits_a_laptop_screen(qtbot, qapp, tmp_path, font_scale,
+                                              monkeypatch):
+    """With long model names and subgroup labels the window's minimum stays inside
+    1280 x 768 (and inside 1280 wide with a font 1.3 times larger)."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtGui import QFont
+
+    from engine.evaluation.experiment import parse_experiment
+    from engine.foundation.progress import run_to_end
+    from engine.runs.analysis import run_experiment
+    from gui.main_window import MainWindow
+
+    experiment = parse_experiment({"dataset": {"builtin": "breast_cancer"},
+                                   "models": [{"name": "nb", "estimator": "GaussianNB"}],
+                                   "cv": {"n_splits": 3, "n_repeats": 1}})
+    dataset = load_dataset({"builtin": "breast_cancer"})
+    monkeypatch.setattr("gui.saving.ask_choice", lambda *args: "discard")
+    result = fake_result()
+    long_name = "logistic regression with a long descriptive name number 1"
+    result.subgroups.scores["model"] = result.subgroups.scores["model"].replace(
+        "logreg", long_name)
+    result.subgroups.scores["subgroup"] = result.subgroups.scores["subgroup"] + \
+        " and a subgroup label much longer than any screen would want"
+    font = qapp.font()
+    larger = QFont(font)
+    larger.setPointSizeF(font.pointSizeF() * font_scale)
+    qapp.setFont(larger)
+    try:
+        window = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+        qtbot.addWidget(window)
+        window.resize(1280, 768)
+        window.show()
+        window.state.set_dataset(dataset)
+        window.state.set_result(replace(run_to_end(run_experiment(experiment)),
+                                        subgroups=result.subgroups))
+        views = window.results_tab.views
+        window.tabs.setCurrentWidget(window.results_tab)
+        view = next(views.widget(i) for i in range(views.count())
+                    if views.tabText(i) == "Subgroups")
+        views.setCurrentWidget(view)
+        window.state.renderer.flush()
+        qtbot.wait(10)
+        assert view.plot.isVisible() and view.stack.currentIndex() == 1
+        minimum = window.minimumSizeHint()
+        assert minimum.width() <= 1280 and window.width() <= 1280
+        if font_scale == 1.0:
+            assert minimum.height() <= 768 and window.height() <= 768
+        window.shutdown()
+    finally:
+        qapp.setFont(font)
