@@ -486,3 +486,14 @@ def test_at_alpha_equals_scoring_again_at_that_alpha(kyphosis):
     moved = kyphosis.subgroups.at_alpha(0.2)
     pd.testing.assert_frame_equal(fresh.scores, moved.scores)
     pd.testing.assert_frame_equal(fresh.gaps, moved.gaps)
+
+
+def test_candidate_columns_are_features_then_left_out_columns():
+    from engine.evaluation.subgroups import candidate_columns
+
+    dataset = load_dataset({"csv": os.path.join(DATA, "penguins.csv"), "target": "species",
+                            "exclude": ["year", "island"]}, ".")
+    found = candidate_columns(dataset)
+    assert found[-2:] == [("year", False, True), ("island", False, False)]
+    assert ("sex", True, False) in found and ("body_mass_g", True, True) in found
+    assert "species" not in [name for name, _, _ in found]

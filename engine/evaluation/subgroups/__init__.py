@@ -14,15 +14,15 @@ import pandas as pd
 from engine.evaluation.subgroups.calibration import CALIBRATION_COLUMNS, calibration_table
 from engine.evaluation.subgroups.fairness import FAIRNESS_COLUMNS, fairness_table
 from engine.evaluation.subgroups.scoring import subgroup_score_frames
-from engine.evaluation.subgroups.spec import (MAX_LEVELS, SubgroupSpec, groupings,
-                                              parse_subgroups)
+from engine.evaluation.subgroups.spec import (MAX_LEVELS, SubgroupSpec, candidate_columns,
+                                              groupings, parse_subgroups)
 from engine.evaluation.subgroups.tables import (GAP_COLUMNS, MIN_EVENTS, MIN_ROWS,
                                                 SCORE_COLUMNS, gaps_table, scores_table,
                                                 subgroup_sizes)
 from engine.evaluation.subgroups.words import subgroup_notes
 
 __all__ = ["SubgroupResult", "SubgroupSpec", "run_subgroups", "check_subgroups",
-           "parse_subgroups", "MAX_LEVELS", "MIN_ROWS", "MIN_EVENTS"]
+           "parse_subgroups", "candidate_columns", "MAX_LEVELS", "MIN_ROWS", "MIN_EVENTS"]
 
 COLUMN_COLUMNS = ["column", "is_feature", "cut", "n_subgroups"]
 
