@@ -322,13 +322,23 @@ def test_no_subgroups_no_result():
 @pytest.mark.slow
 def test_headless_run_writes_the_tables_and_refuses_a_bad_column(tmp_path):
     data = {"dataset": KYPHOSIS, "models": MODELS, "cv": {"n_splits": 3, "n_repeats": 2},
-            "metrics": ["accuracy"], "subgroups": [{"column": "Age", "cuts": [40, 100]}]}
+            "metrics": ["accuracy"], "subgroups": [{"column": "Age", "cuts": [40, 100]}],
+            "curves": {"pr": False, "decision": False}}        # writes predictions.csv
     (tmp_path / "exp.json").write_text(json.dumps(data))
     done = run_main(tmp_path / "exp.json", "--out", tmp_path / "out", "--quiet")
     assert done.returncode == 0, done.stderr
     scores = pd.read_csv(tmp_path / "out" / "subgroup_scores.csv")
     assert list(scores.columns) == SCORE_COLUMNS
     assert len(scores) == 2 * 3
+    # the files alone: predictions.csv's rows of each subgroup, by the data file's Age
+    predictions = pd.read_csv(tmp_path / "out" / "predictions.csv")
+    age = pd.read_csv(KYPHOSIS["csv"])["Age"].to_numpy()[predictions["row"]]
+    bins = np.where(age <= 40, "<= 40", np.where(age <= 100, "(40, 100]", "> 100"))
+    for (model, label), part in predictions.groupby([predictions["model"], bins]):
+        expected = np.mean([skm.accuracy_score(r["true_class"], r["predicted"])
+                            for _, r in part.groupby("repeat")])
+        row = scores[(scores["model"] == model) & (scores["subgroup"] == label)]
+        assert row["score"].iloc[0] == pytest.approx(expected, abs=1e-12)
     for name in ("subgroup_gaps.csv", "subgroup_fairness.csv", "subgroup_calibration.csv"):
         assert (tmp_path / "out" / name).exists()
     assert "Subgroups" in (tmp_path / "out" / "report.html").read_text()
@@ -476,3 +486,14 @@ def test_at_alpha_equals_scoring_again_at_that_alpha(kyphosis):
     moved = kyphosis.subgroups.at_alpha(0.2)
     pd.testing.assert_frame_equal(fresh.scores, moved.scores)
     pd.testing.assert_frame_equal(fresh.gaps, moved.gaps)
+
+
+def test_candidate_columns_are_features_then_left_out_columns():
+    from engine.evaluation.subgroups import candidate_columns
+
+    dataset = load_dataset({"csv": os.path.join(DATA, "penguins.csv"), "target": "species",
+                            "exclude": ["year", "island"]}, ".")
+    found = candidate_columns(dataset)
+    assert found[-2:] == [("year", False, True), ("island", False, False)]
+    assert ("sex", True, False) in found and ("body_mass_g", True, True) in found
+    assert "species" not in [name for name, _, _ in found]

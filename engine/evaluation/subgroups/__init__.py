@@ -14,15 +14,15 @@ import pandas as pd
 from engine.evaluation.subgroups.calibration import CALIBRATION_COLUMNS, calibration_table
 from engine.evaluation.subgroups.fairness import FAIRNESS_COLUMNS, fairness_table
 from engine.evaluation.subgroups.scoring import subgroup_score_frames
-from engine.evaluation.subgroups.spec import (MAX_LEVELS, SubgroupSpec, groupings,
-                                              parse_subgroups)
+from engine.evaluation.subgroups.spec import (MAX_LEVELS, SubgroupSpec, candidate_columns,
+                                              groupings, parse_subgroups)
 from engine.evaluation.subgroups.tables import (GAP_COLUMNS, MIN_EVENTS, MIN_ROWS,
                                                 SCORE_COLUMNS, gaps_table, scores_table,
                                                 subgroup_sizes)
-from engine.foundation.notes import Note
+from engine.evaluation.subgroups.words import subgroup_notes
 
 __all__ = ["SubgroupResult", "SubgroupSpec", "run_subgroups", "check_subgroups",
-           "parse_subgroups", "MAX_LEVELS", "MIN_ROWS", "MIN_EVENTS"]
+           "parse_subgroups", "candidate_columns", "MAX_LEVELS", "MIN_ROWS", "MIN_EVENTS"]
 
 COLUMN_COLUMNS = ["column", "is_feature", "cut", "n_subgroups"]
 
@@ -142,31 +142,3 @@ def _joined(frames, columns) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame(columns=columns)
     return pd.concat(frames, ignore_index=True)[columns]
-
-
-def subgroup_notes(scores: pd.DataFrame, columns: pd.DataFrame) -> tuple:
-    """``subgroup_small`` naming the subgroups without a verdict, and
-    ``subgroup_columns`` saying which columns the models learn from."""
-    notes = []
-    small = scores[~scores["verdict_allowed"].astype(bool)].drop_duplicates(
-        ["column", "subgroup"])
-    if len(small):
-        named = [f"{row.column} {row.subgroup} ({row.n_rows} rows)"
-                 for row in small.itertuples()]
-        notes.append(Note("subgroup_small", f"subgroups with fewer than {MIN_ROWS} rows or "
-                          f"fewer than {MIN_EVENTS} rows of a class get no verdict, their "
-                          "scores are shown but too uncertain to rank: " + "; ".join(named),
-                          {"subgroups": [[str(r.column), str(r.subgroup), int(r.n_rows)]
-                                         for r in small.itertuples()],
-                           "min_rows": MIN_ROWS, "min_events": MIN_EVENTS}))
-    features = [str(c) for c, f in zip(columns["column"], columns["is_feature"]) if f]
-    others = [str(c) for c, f in zip(columns["column"], columns["is_feature"]) if not f]
-    parts = []
-    if features:
-        parts.append(", ".join(features) + " (a feature the models learn from)")
-    if others:
-        parts.append(", ".join(others) + " (left out of the models)")
-    notes.append(Note("subgroup_columns", "subgroups by " + "; ".join(parts),
-                      {"features": features, "left_out": others}))
-    return tuple(notes)
-

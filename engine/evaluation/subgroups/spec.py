@@ -103,6 +103,14 @@ def subgroup_columns(dataset) -> dict:
     return columns
 
 
+def candidate_columns(dataset) -> list:
+    """``[(name, is a feature, is numeric)]`` of every column a subgroup can be made of
+    (features first, then the columns left out), for a picker."""
+    return [(name, is_feature, pd.api.types.is_numeric_dtype(values)
+             and not pd.api.types.is_bool_dtype(values))
+            for name, (values, is_feature) in subgroup_columns(dataset).items()]
+
+
 def groupings(specs, dataset) -> tuple:
     """Every spec applied to ``dataset``'s rows (:class:`Grouping`), checked.
 
