@@ -4,9 +4,9 @@ for the columns without pushing Run out of sight): the experiment's ``"subgroups
 Ticked columns define groups of rows (sex, age group, hospital) whose scores the run
 reports separately, computed from the same out-of-fold predictions as everything else:
 no extra fit. A column may be a feature or a column left out of the features
-(``"exclude"``). A numeric column is cut at its quartiles by the engine
-(:mod:`engine.evaluation.subgroups.spec`), or at the points typed here ("40, 65": up to 40,
-above 40 up to 65, above 65), checked as they are typed. Subgroups need an experiment of
+(``"exclude"``), as the engine offers them (``candidate_columns``). A numeric column is cut
+at its quartiles by the engine (:mod:`engine.evaluation.subgroups.spec`), or at the points
+typed here ("40, 65": up to 40, above 40 up to 65, above 65), checked as they are typed. Subgroups need an experiment of
 one data set (the engine refuses them with a ``"datasets"`` list), so with several the
 page says so. The box writes the list into the state (:meth:`gui.state.AppState.set_subgroups`)
 and shows the state's; new data starts without subgroups (``AppState._start_clean``).
@@ -17,15 +17,13 @@ import json
 from types import SimpleNamespace
 from typing import Optional
 
-from pandas.api.types import is_bool_dtype, is_numeric_dtype
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem,
                                QSizePolicy, QTabWidget, QVBoxLayout, QWidget)
 
-from engine.evaluation.subgroups import check_subgroups, parse_subgroups
+from engine.evaluation.subgroups import candidate_columns, check_subgroups, parse_subgroups
 from engine.foundation.errors import error_code, error_fields
 
-from ..dataset_loading import names
 from ..plain_text import plain_label, plain_tip, rich_label
 from ..state import AppState
 from ..subgroup_blocks import (block_column, block_cuts, cuts_text, make_block,
@@ -65,29 +63,23 @@ SEVERAL = ("Subgroups are scored for one data set at a time: a column belongs to
            "set. Keep one data set on the Dataset tab to use them.")
 NO_COLUMNS = "Open a data set to choose the columns that define subgroups."
 #: How a column's kind is shown after its name.
-KINDS = {"numeric": "numbers", "text": "categories", "left out": "left out of the features",
-         "missing": "not in this data"}
+KINDS = {"numeric": "numbers", "text": "categories",
+         "left out numeric": "numbers, left out of the features",
+         "left out text": "categories, left out of the features", "missing": "not in this data"}
+#: The kinds that take cut points.
+NUMERIC = ("numeric", "left out numeric")
 WARNING = "#b35900"
 
 
 def column_kinds(dataset) -> dict:
-    """``{column: kind}`` of the columns that can define subgroups: the features
-    (``"numeric"`` or ``"text"``), then the columns left out (``"left out"``: the
-    ``exclude`` list, read only for the run)."""
+    """``{column: kind}`` of the columns that can define subgroups, by the engine's rule
+    (:func:`engine.evaluation.subgroups.candidate_columns`): the features (``"numeric"``
+    or ``"text"``), then the columns left out (``"left out numeric"`` / ``"left out
+    text"``)."""
     if dataset is None:
         return {}
-    kinds = {str(c): ("numeric" if numeric(dataset.X[c]) else "text")
-             for c in dataset.X.columns}
-    source = dataset.source
-    for column in names(source.get("exclude")) + names(source.get("drop")):
-        kinds.setdefault(str(column), "left out")
-    return kinds
-
-
-def numeric(values) -> bool:
-    """Whether a column can be cut at numbers (as the engine decides: numbers, not
-    true/false)."""
-    return is_numeric_dtype(values) and not is_bool_dtype(values)
+    return {str(name): ("" if feature else "left out ") + ("numeric" if numeric else "text")
+            for name, feature, numeric in candidate_columns(dataset)}
 
 
 def subgroups_problem(blocks, dataset, known: Optional[dict] = None) -> str:
@@ -224,10 +216,11 @@ class SubgroupsBox(QWidget):
         return None if item is None else item.data(Qt.UserRole)
 
     def _cuttable(self, item) -> bool:
-        """Whether ``item``'s column may take cut points: ticked, and numbers or not a
-        feature (the run checks those)."""
+        """Whether ``item``'s column may take cut points: ticked, and numbers (or given
+        cut points already, as a file may, so they can be cleared)."""
         return (item is not None and item.checkState() == Qt.Checked
-                and self._kinds.get(item.data(Qt.UserRole)) in ("numeric", "left out"))
+                and (self._kinds.get(item.data(Qt.UserRole)) in NUMERIC
+                     or bool(item.data(Qt.UserRole + 1))))
 
     def _show_cuts(self) -> None:
         item = self.column_list.currentItem()

@@ -53,7 +53,7 @@ def test_ticking_columns_and_typing_cuts_writes_the_experiments_subgroups(qtbot,
     qtbot.addWidget(box)
     state.set_dataset(people(data_file))
     assert ticked(box) == {"age": False, "sex": False, "bmi": False, "site": False}
-    assert box.column_list.item(3).text() == "site  (left out of the features)"
+    assert box.column_list.item(3).text() == "site  (categories, left out of the features)"
     box.tick("sex")
     assert not box.cuts_edit.isEnabled()                 # categories: no cut points
     box.tick("age")
@@ -325,11 +325,15 @@ def test_the_page_says_what_the_run_would_refuse_as_soon_as_it_is_typed(qtbot, d
     box.cuts_edit.setText("25")
     box.cuts_edit.editingFinished.emit()
     assert not box.problem.isVisible()
-    box.tick("site")                                       # left out, text
-    box.cuts_edit.setText("3")
-    box.cuts_edit.editingFinished.emit()
+    box.tick("site")                                       # left out, text: no cuts
+    assert not box.cuts_edit.isEnabled()
+    state.set_subgroups([{"column": "site", "cuts": [3]}])  # as a file may say
     assert box.problem.text() == ("site holds text: clear its cut points to use its "
                                   "categories.")
+    box.column_list.setCurrentRow(3)                       # site: its cuts can be cleared
+    box.cuts_edit.setText("")
+    box.cuts_edit.editingFinished.emit()
+    assert state.subgroups == ("site",) and not box.problem.isVisible()
 
 
 @pytest.mark.parametrize("font_scale", [1.0, 1.3])
