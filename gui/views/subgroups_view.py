@@ -15,6 +15,7 @@ import pandas as pd
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
+from engine.evaluation.subgroups.tables import ESTIMAND, GAP_METHOD, SCORE_METHOD
 from engine.evaluation.verdict import metric_label
 
 from engine.foundation.notes import note_code
@@ -45,13 +46,12 @@ TABLES = (("subgroup_scores.csv", "Scores", "Score per subgroup"),
 #: The tables whose rows of subgroups without a verdict are greyed.
 GREYED = ("subgroup_scores.csv", "subgroup_calibration.csv")
 #: The engine's method and estimand ids (engine.evaluation.subgroups.tables) in words.
-WORDS = {"corrected_t_folds": "Nadeau and Bengio's corrected t over the subgroup's fold "
-                              "scores",
-         "expected_score_at_training_size": "the expected score, on such rows, of a model "
-                                            "trained on a training fold's number of rows",
-         "corrected_paired_t_folds_bonferroni": "corrected paired t over the shared folds, "
-                                                "p multiplied by the number of pairs the "
-                                                "largest gap was picked from"}
+WORDS = {SCORE_METHOD: "Nadeau and Bengio's corrected t over the subgroup's fold scores",
+         ESTIMAND: "the expected score, on such rows, of a model trained on a training "
+                   "fold's number of rows",
+         GAP_METHOD: "corrected paired t over the shared folds; as the largest gap was picked "
+                     "after looking, its p is multiplied by the number of pairs and its "
+                     "interval widened to match"}
 #: Notes the view says otherwise (the grey rows and the line under the plot).
 SHOWN_OTHERWISE = ("subgroup_small",)
 
