@@ -6,10 +6,11 @@ reports separately, computed from the same out-of-fold predictions as everything
 no extra fit. A column may be a feature or a column left out of the features
 (``"exclude"``), as the engine offers them (``candidate_columns``). A numeric column is cut
 at its quartiles by the engine (:mod:`engine.evaluation.subgroups.spec`), or at the points
-typed here ("40, 65": up to 40, above 40 up to 65, above 65), checked as they are typed. Subgroups need an experiment of
-one data set (the engine refuses them with a ``"datasets"`` list), so with several the
-page says so. The box writes the list into the state (:meth:`gui.state.AppState.set_subgroups`)
-and shows the state's; new data starts without subgroups (``AppState._start_clean``).
+typed here ("40, 65": up to 40, above 40 up to 65, above 65), checked as they are typed.
+Subgroups need an experiment of one data set (the engine refuses them with a
+``"datasets"`` list), so with several the page says so. The box writes the list into the
+state (:meth:`gui.state.AppState.set_subgroups`) and shows the state's; new data starts
+without subgroups (``AppState._start_clean``).
 """
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem,
                                QSizePolicy, QTabWidget, QVBoxLayout, QWidget)
 
-from engine.evaluation.subgroups import candidate_columns, check_subgroups, parse_subgroups
+from engine.evaluation.subgroups import (MIN_EVENTS, MIN_ROWS, candidate_columns,
+                                         check_subgroups, parse_subgroups)
 from engine.foundation.errors import error_code, error_fields
 
 from ..plain_text import plain_label, plain_tip, rich_label
@@ -36,8 +38,8 @@ INTRO = ("<b>How it does for whom.</b> Tick the columns whose groups (sex, age g
 TIP = ("Scores per subgroup (women and men, age groups, hospitals), each with its interval, "
        "from the same out-of-fold predictions as the rest of the run: no extra fit. Tick the "
        "columns that define the groups; they may be features or columns left out of the "
-       "features. Subgroups under 30 rows or 5 rows of a class get no verdict. Saved in the "
-       "experiment file as \"subgroups\".")
+       f"features. Subgroups under {MIN_ROWS} rows or {MIN_EVENTS} rows of a class get no "
+       "verdict. Saved in the experiment file as \"subgroups\".")
 CUTS_TIP = ("Where to cut a numeric column, smallest first, separated by commas: \"40, 65\" "
             "makes three subgroups: up to 40, above 40 up to 65, and above 65 (a value equal "
             "to a cut belongs to the lower subgroup). Empty: cut at its quartiles.")
