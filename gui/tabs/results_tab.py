@@ -30,6 +30,7 @@ from ..plots.correlation_heatmap import CorrelationHeatmap
 from ..plots.fold_scores_plot import FoldScoresPlot
 from ..plots.plot_panel import colour
 from ..plots.posterior_plot import PosteriorPlot
+from ..interval_words import label_intervals
 from ..render_queue import NEXT_TURN, draw_now
 from ..state import AppState
 from ..table_panel import TablePanel
@@ -355,6 +356,8 @@ class ResultsTab(QWidget):
         self.summary_panel.set_frame(ranked_summary(result.summary, result.cv.metrics))
         self.summary_panel.model.show_headers_as(interval_headers(
             result.comparison.settings.alpha))
+        label_intervals(self.summary_panel, ["summary_mean"],
+                        1.0 - result.comparison.settings.alpha)
         self._shown_summary = result.summary
 
     def _draw_scores(self, result):
@@ -374,6 +377,8 @@ class ResultsTab(QWidget):
     def _draw_frequentist(self, result):
         self.pairwise_panel.set_frame(result.comparison.pairwise)
         show_only_columns(self.pairwise_panel, FREQUENTIST_COLUMNS)
+        label_intervals(self.pairwise_panel, ["pairwise_difference"],
+                        1.0 - result.comparison.settings.alpha, columns=("mean_difference",))
         yield
 
     def _draw_bayesian(self, result):
@@ -383,6 +388,9 @@ class ResultsTab(QWidget):
         show_only_columns(self.bayes_panel, BAYESIAN_COLUMNS)
         yield
         self.intervals_panel.set_frame(result.comparison.intervals)
+        # several levels in one table: the label is the study's (95%) one
+        label_intervals(self.intervals_panel, ["credible_difference"], 0.95,
+                        columns=("lower", "upper"))
         yield
 
     def _show_context(self, result) -> None:
