@@ -56,8 +56,8 @@ TEST_HEADERS = {"repeat": REPEAT_HEADER, "model_1": "model A", "model_2": "model
                 "p_value": "p", "share_below_alpha": "share of repeats p < α",
                 "n_repeats": "repeats"}
 GROUPED = ("The rows come in groups (rows that belong together): DeLong's interval and test "
-           "treat every row as independent and are too sure; quote LeDell's interval, which "
-           "counts each group once.")
+           "treat every row as independent and are too sure; the corrected t runs over the "
+           "grouped folds and LeDell's interval counts each group once.")
 ESTIMATE_WORDS = {"pooled": "pooled predictions", "fold_average": "mean of the folds"}
 
 

@@ -306,7 +306,9 @@ def _grouped_note(groups, n_rows) -> Note:
     return Note("auc_grouped_rows",
                 f"The {n_rows} rows come from {n_groups} groups (rows that belong together): "
                 "DeLong's intervals and tests treat every row as independent, so they are too "
-                "sure; LeDell's interval counts each group once and is the one to quote.",
+                "sure. The corrected t runs over the grouped folds and LeDell's interval "
+                "counts each group once: quote the corrected t, or LeDell's for the fold "
+                "models at hand.",
                 {"n_groups": n_groups, "n_rows": int(n_rows)})
 
 
