@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
 
+from engine.evaluation.coverage_record import level_words
 from engine.foundation.columns import MODEL_1, MODEL_2, PAIR, P_BETTER, P_EQUIVALENT, P_WORSE
 from engine.evaluation.stats import BAYESIAN_COLUMNS, FREQUENTIST_COLUMNS
 from engine.evaluation.verdict import (bayes_level, learning_states, metric_label,
@@ -68,9 +69,13 @@ def ranked_summary(summary: pd.DataFrame, metrics) -> pd.DataFrame:
             .drop(columns="_order").reset_index(drop=True))
 
 
-def interval_headers(alpha: float) -> dict:
-    """Headers in words of ``summary.csv``'s interval columns at level ``1 − alpha``."""
+def interval_headers(alpha: float, record=None) -> dict:
+    """Headers in words of ``summary.csv``'s interval columns at level ``1 − alpha``: the
+    coverage the study measured in place of the level when it fell outside 93–97%
+    (:func:`engine.evaluation.coverage_record.level_words`)."""
     level = f"{100 * (1 - alpha):g}%"
+    words = level_words("summary_mean", 1 - alpha, record)
+    level = words if words.endswith("measured") else level
     return {"ci_low": f"{level} interval, low", "ci_high": f"{level} interval, high"}
 
 

@@ -27,3 +27,14 @@ def test_headers_and_estimand_words(qtbot):
     assert model.data(model.index(0, 3)) == ("the expected score of a model trained on this "
                                              "many rows by this procedure")
     assert panel.frame()["estimand"].iloc[0] == "expected_score_at_training_size"
+
+
+def test_summary_headers_give_the_measured_range_outside_93_to_97():
+    from gui.tabs.results_tab import interval_headers
+
+    low = {"summary_mean": Coverage("summary_mean", "corrected t",
+                                    "expected_score_at_training_size", 0.95, 0.90, 0.92, 0.91,
+                                    12, 500, "2026-11-27", "study")}
+    assert interval_headers(0.05, low)["ci_low"] == "90.0–92.0% measured interval, low"
+    assert interval_headers(0.2, low)["ci_high"] == "80% interval, high"   # measured at 95%
+    assert interval_headers(0.05, {})["ci_low"] == "95% interval, low"
