@@ -3,7 +3,8 @@
 Every table that carries a 95% interval has an ``estimand`` column holding one of the
 codes of :data:`ESTIMANDS`; :data:`INTERVALS` names, per interval id (the ids of the
 coverage study, ``engine/evaluation/measured_coverage.csv``), the method, the estimand and
-the table. docs/coverage.md says why each interval has the estimand it has.
+the table. docs/experiment-format.md ("What each interval estimates") says why each
+interval has the estimand it has.
 """
 from __future__ import annotations
 

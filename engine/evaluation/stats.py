@@ -510,7 +510,7 @@ INTERVAL_COLUMNS = ["model_1", "model_2", "level", "lower", "upper", "estimand"]
 SUMMARY_COLUMNS = ["model", "metric", "mean", "std", "rank", "n_folds", "n_failed", "n_warned",
                    "rank_mean", "rank_n_folds", "rank_note", "ci_low", "ci_high", "estimand"]
 #: The estimand of the corrected t and the Bayesian correlated t over k × r folds
-#: (:data:`engine.evaluation.estimands.ESTIMANDS`; docs/coverage.md says why).
+#: (:data:`engine.evaluation.estimands.ESTIMANDS`; docs/experiment-format.md says why).
 FOLD_ESTIMAND = "expected_score_at_training_size"
 
 

@@ -149,7 +149,7 @@ def auc_tables(predictions: pd.DataFrame, classes, positive_class=None, groups=N
     return AucTables(_frame(interval_rows, INTERVAL_COLUMNS), tests, tuple(notes))
 
 
-#: What each AUC interval is about (docs/coverage.md): DeLong's and LeDell's take the
+#: What each AUC interval is about (docs/experiment-format.md): DeLong's and LeDell's take the
 #: fold models at hand as given, the corrected t takes in how they vary.
 ESTIMANDS = {"corrected_t": "expected_score_at_training_size",
              "delong": "fold_models_mean", "ledell": "fold_models_mean"}
