@@ -83,6 +83,7 @@ class DataFrameModel(QAbstractTableModel):
         self._style: Optional[CellStyle] = None
         self._shown_as: dict = {}
         self._headers: dict = {}
+        self._tips: dict = {}
         self._frame = pd.DataFrame()
         self._columns: list = []
         if frame is not None:
@@ -109,6 +110,13 @@ class DataFrameModel(QAbstractTableModel):
         the column's own name becomes the header's tooltip, and the frame and its exports
         keep it."""
         self._headers = dict(headers)
+        if self.columnCount():
+            self.headerDataChanged.emit(HORIZONTAL, 0, self.columnCount() - 1)
+
+    def set_header_tips(self, tips: dict) -> None:
+        """Tooltips of column headers in words (``{column: text}``, e.g. what an interval
+        estimates), above the line naming the column in the CSV file."""
+        self._tips = dict(tips)
         if self.columnCount():
             self.headerDataChanged.emit(HORIZONTAL, 0, self.columnCount() - 1)
 
@@ -151,9 +159,13 @@ class DataFrameModel(QAbstractTableModel):
         return None
 
     def headerData(self, section, orientation, role=DISPLAY):
-        if role == TOOLTIP and orientation == HORIZONTAL and self._headers \
-                and section < len(self._columns):
-            return as_written(f"column {self._frame.columns[section]} in the CSV file")
+        if role == TOOLTIP and orientation == HORIZONTAL and section < len(self._columns):
+            name = str(self._frame.columns[section])
+            tip = self._tips.get(name)
+            if tip is None and not self._headers:
+                return None
+            line = as_written(f"column {name} in the CSV file")
+            return line if tip is None else f"{tip}\n({line})"
         if role != DISPLAY:
             return None
         if orientation == HORIZONTAL:

@@ -2,8 +2,11 @@
 DeLong numbers equal R's pROC on the run's own predictions.csv."""
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import t as student_t
+from sklearn.metrics import roc_auc_score
 
 from tests.peers import r_package_skip, run_r
 from tests.test_cli import run_main, write_experiment
@@ -30,10 +33,29 @@ def test_tables_written_and_listed(run_folder):
     listed = json.loads((run_folder / "run.json").read_text())["tables"]
     assert {"auc_intervals.csv", "auc_tests.csv", "predictions.csv"} <= set(listed)
     intervals = pd.read_csv(run_folder / "auc_intervals.csv")
-    assert set(intervals["method"]) == {"delong", "ledell"}
+    assert set(intervals["method"]) == {"corrected_t", "delong", "ledell"}
     assert (intervals["level"] == 0.9).all()                 # 1 - comparison alpha
-    assert len(intervals) == 3 * 2 * 3                      # models × methods × (2 repeats + all)
+    # models × (corrected t + 2 methods × (2 repeats + all))
+    assert len(intervals) == 3 * (1 + 2 * 3)
     assert "DeLong's test of two AUCs" in (run_folder / "notes.txt").read_text()
+
+
+def test_corrected_t_uses_the_runs_fold_sizes(run_folder):
+    """The corrected-t row: the mean of the 10 fold AUCs of predictions.csv, its interval
+    with the n_train and n_test of fold_scores.csv, as summary.csv's interval."""
+    intervals = pd.read_csv(run_folder / "auc_intervals.csv")
+    row = intervals.query("model == 'logistic' and method == 'corrected_t'").iloc[0]
+    predictions = pd.read_csv(run_folder / "predictions.csv")
+    scores = pd.read_csv(run_folder / "fold_scores.csv").drop_duplicates(["repeat", "fold"])
+    part = predictions[predictions["model"] == "logistic"]
+    positive = row["positive_class"]
+    aucs = np.array([roc_auc_score(f["true_class"] == positive, f[f"p_{positive}"])
+                     for _, f in part.groupby(["repeat", "fold"])])
+    half = student_t.ppf(0.95, 9) * np.sqrt(
+        (0.1 + scores["n_test"].mean() / scores["n_train"].mean()) * aucs.var(ddof=1))
+    assert (row["auc"], row["ci_low"], row["ci_high"]) == pytest.approx(
+        (aucs.mean(), aucs.mean() - half, min(1.0, aucs.mean() + half)), abs=1e-12)
+    assert row["estimand"] == "expected_score_at_training_size" and row["n_folds"] == 10
 
 
 @pytest.mark.slow

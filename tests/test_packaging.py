@@ -27,7 +27,7 @@ NOT_COPIED = {".git", "build", "dist", "tests", "docs", ".hypothesis", ".pytest_
 #: too (dev/: screenshots.py, layout_gallery.py; bundle/), which the app does not need.
 SHIPPED_FOLDERS = ("resources/help", "resources/examples", "resources/icons")
 SHIPPED_FILES = {"resources/__init__.py", "resources/honest-eval.desktop",
-                 "engine/experiment.schema.json"}
+                 "engine/experiment.schema.json", "engine/evaluation/measured_coverage.csv"}
 DEVELOPER_FOLDERS = ("resources/dev", "resources/bundle")
 
 

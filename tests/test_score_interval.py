@@ -47,7 +47,8 @@ def result():
 
 def test_summary_intervals_equal_the_formula_at_the_comparisons_alpha(result):
     summary = result.tables()["summary.csv"]
-    assert list(summary.columns[-2:]) == ["ci_low", "ci_high"]
+    assert list(summary.columns[-3:]) == ["ci_low", "ci_high", "estimand"]
+    assert set(summary["estimand"]) == {"expected_score_at_training_size"}
     expected = _expected(result.cv.scores, alpha=0.1)
     merged = summary.merge(expected, on=["model", "metric"], suffixes=("", "_expected"))
     assert len(merged) == 4

@@ -495,7 +495,7 @@ PAIRWISE_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value_
                     "p_value_two_sided_adjusted", "p_value_one_sided",
                     "p_value_one_sided_adjusted", "t_stat_uncorrected", "p_value_uncorrected",
                     "p_mu_positive", "p_better", "p_equivalent", "p_worse", "n_folds",
-                    "p_value", "p_value_adjusted"]
+                    "p_value", "p_value_adjusted", "estimand"]
 #: The frequentist columns of ``pairwise``: the pair, the corrected t-test (two-sided p-values
 #: first, then the one-sided ones), the plain t-test for contrast, the folds compared.
 FREQUENTIST_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_value_two_sided",
@@ -505,10 +505,13 @@ FREQUENTIST_COLUMNS = ["model_1", "model_2", "mean_difference", "t_stat", "p_val
 BAYESIAN_COLUMNS = ["model_1", "model_2", "p_mu_positive", "p_better", "p_equivalent",
                     "p_worse"]
 #: Columns of ``Comparison.intervals`` (``credible_intervals.csv``).
-INTERVAL_COLUMNS = ["model_1", "model_2", "level", "lower", "upper"]
+INTERVAL_COLUMNS = ["model_1", "model_2", "level", "lower", "upper", "estimand"]
 #: Columns of :func:`summary_table` (``summary.csv``).
 SUMMARY_COLUMNS = ["model", "metric", "mean", "std", "rank", "n_folds", "n_failed", "n_warned",
-                   "rank_mean", "rank_n_folds", "rank_note", "ci_low", "ci_high"]
+                   "rank_mean", "rank_n_folds", "rank_note", "ci_low", "ci_high", "estimand"]
+#: The estimand of the corrected t and the Bayesian correlated t over k × r folds
+#: (:data:`engine.evaluation.estimands.ESTIMANDS`; docs/experiment-format.md says why).
+FOLD_ESTIMAND = "expected_score_at_training_size"
 
 
 def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
@@ -549,9 +552,10 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
                      "t_stat": t_c, "p_value": p_c, "p_value_adjusted": np.nan,
                      "t_stat_uncorrected": t_u, "p_value_uncorrected": p_u, **probs,
                      "n_folds": int(both.sum()), "p_value_two_sided": two_sided(p_c),
-                     "p_value_two_sided_adjusted": np.nan})
+                     "p_value_two_sided_adjusted": np.nan, "estimand": FOLD_ESTIMAND})
         for level in settings.credible_levels:
-            interval_rows.append([names[i], names[k], level, *post.interval(level)])
+            interval_rows.append([names[i], names[k], level, *post.interval(level),
+                                  FOLD_ESTIMAND])
     pairwise = pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
     pairwise["p_value_adjusted"] = adjust_pvalues(pairwise["p_value"].to_numpy(),
                                                   settings.correction)
@@ -601,6 +605,7 @@ def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple,
                                      alpha) for m in part.index]
         part["ci_low"] = [low for low, _ in bounds]
         part["ci_high"] = [high for _, high in bounds]
+        part["estimand"] = FOLD_ESTIMAND
         part.insert(0, "metric", metric)
         parts.append(part.rename_axis("model").reset_index())
     summary = pd.concat(parts, ignore_index=True)

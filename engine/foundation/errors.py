@@ -67,6 +67,10 @@ CODES = {
     "predict_out_is_input": "the output path is the data file or the model file [path, "
                             "input]",
     "predict_out_folder": "the folder of the output file does not exist [path, folder]",
+    # ---- the measured coverage shipped with the app (engine.evaluation.coverage_record)
+    "coverage_record": "the coverage record cannot be used: unreadable, too large, other "
+                       "columns, an unknown or repeated interval, a number out of bounds "
+                       "[path, detail]",
     # ---- the held-out test file (engine.runs.heldout.test_file)
     "heldout_is_training": "the test file is the training file itself [path, training, "
                            "how: 'same_file' or 'same_content']",

@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
 
+from engine.evaluation.coverage_record import level_words
 from engine.foundation.columns import MODEL_1, MODEL_2, PAIR, P_BETTER, P_EQUIVALENT, P_WORSE
 from engine.evaluation.stats import BAYESIAN_COLUMNS, FREQUENTIST_COLUMNS
 from engine.evaluation.verdict import (bayes_level, learning_states, metric_label,
@@ -30,6 +31,7 @@ from ..plots.correlation_heatmap import CorrelationHeatmap
 from ..plots.fold_scores_plot import FoldScoresPlot
 from ..plots.plot_panel import colour
 from ..plots.posterior_plot import PosteriorPlot
+from ..interval_words import label_intervals
 from ..render_queue import NEXT_TURN, draw_now
 from ..state import AppState
 from ..table_panel import TablePanel
@@ -67,9 +69,13 @@ def ranked_summary(summary: pd.DataFrame, metrics) -> pd.DataFrame:
             .drop(columns="_order").reset_index(drop=True))
 
 
-def interval_headers(alpha: float) -> dict:
-    """Headers in words of ``summary.csv``'s interval columns at level ``1 − alpha``."""
+def interval_headers(alpha: float, record=None) -> dict:
+    """Headers in words of ``summary.csv``'s interval columns at level ``1 − alpha``: the
+    coverage the study measured in place of the level when it fell outside 93–97%
+    (:func:`engine.evaluation.coverage_record.level_words`)."""
     level = f"{100 * (1 - alpha):g}%"
+    words = level_words("summary_mean", 1 - alpha, record)
+    level = words if words.endswith("measured") else level
     return {"ci_low": f"{level} interval, low", "ci_high": f"{level} interval, high"}
 
 
@@ -355,6 +361,8 @@ class ResultsTab(QWidget):
         self.summary_panel.set_frame(ranked_summary(result.summary, result.cv.metrics))
         self.summary_panel.model.show_headers_as(interval_headers(
             result.comparison.settings.alpha))
+        label_intervals(self.summary_panel, ["summary_mean"],
+                        1.0 - result.comparison.settings.alpha)
         self._shown_summary = result.summary
 
     def _draw_scores(self, result):
@@ -374,6 +382,8 @@ class ResultsTab(QWidget):
     def _draw_frequentist(self, result):
         self.pairwise_panel.set_frame(result.comparison.pairwise)
         show_only_columns(self.pairwise_panel, FREQUENTIST_COLUMNS)
+        label_intervals(self.pairwise_panel, ["pairwise_difference"],
+                        1.0 - result.comparison.settings.alpha, columns=("mean_difference",))
         yield
 
     def _draw_bayesian(self, result):
@@ -383,6 +393,9 @@ class ResultsTab(QWidget):
         show_only_columns(self.bayes_panel, BAYESIAN_COLUMNS)
         yield
         self.intervals_panel.set_frame(result.comparison.intervals)
+        # several levels in one table: the label is the study's (95%) one
+        label_intervals(self.intervals_panel, ["credible_difference"], 0.95,
+                        columns=("lower", "upper"))
         yield
 
     def _show_context(self, result) -> None:

@@ -22,6 +22,7 @@ from engine.foundation.columns import METHOD, MODEL
 from engine.evaluation.experiment import CalibrationSettings
 from engine.foundation.notes import note_code, note_fields
 
+from ..interval_words import label_intervals
 from ..jobs import Job, JobSlot, sentence
 from ..note_words import note_words
 from ..plain_text import escape, plain_label, rich_label, warn
@@ -365,6 +366,7 @@ class CalibrationView(QWidget):
         self.scores_panel.set_frame(calibration.scores)
         self.map_panel.set_frame(calibration.map)
         self.curve_panel.set_frame(calibration.curve)
+        label_intervals(self.curve_panel, ["calibration_band"], 0.95)   # Jeffreys, 95%
         self._show_notes(calibration.notes, result)
         self._refresh_plots()
 

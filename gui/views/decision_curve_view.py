@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QSplitter
 
 from engine.foundation.notes import note_code
 
+from ..interval_words import label_intervals
 from ..plain_text import escape, plain_label
 from ..plots.decision_curve_plot import DecisionCurvePlot
 from ..state import AppState
@@ -136,6 +137,8 @@ class DecisionCurveView(QWidget):
                   if m not in ("treat all", "treat none")]
         self.plot.show_curves(summary, decision.positive_class, models)
         self.table.set_frame(summary)
+        label_intervals(self.table, ["decision_curve_band"], 0.95,
+                        columns=("band_low", "band_high"))
         self.notes.setText(notes_html(decision.notes))
         self.notes.setVisible(bool(decision.notes))
         with blocked(self.pair_combo):

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QScrollArea, QSpl
 
 from engine.evaluation.verdict import metric_label
 
+from ..interval_words import label_intervals
 from ..kept_models import kept_for
 from ..plain_text import escape, plain_label
 from ..plots.heldout_plot import HeldoutPlot
@@ -120,6 +121,10 @@ class HeldoutView(QWidget):
         n_test = int(heldout.scores["n_test"].iloc[0]) if len(heldout.scores) else 0
         self.file_label.setText(f"test file: {heldout.path} ({n_test} rows)")
         self.table.set_frame(heldout.scores)
+        kinds = set(heldout.scores["interval"]) if len(heldout.scores) else set()
+        level = float(heldout.scores["level"].iloc[0]) if len(heldout.scores) else 0.95
+        label_intervals(self.table, [f"heldout_{k}" for k in ("bootstrap", "delong")
+                                     if k in kinds], level)
         self.stack.setCurrentIndex(1)
         self._show_metric()
         self._show_kept()

@@ -37,7 +37,10 @@ def test_shows_the_runs_tables(qtbot, cancer_result):
     state.set_result(cancer_result)
     assert view.stack.currentIndex() == 1
     shown = view.intervals.frame()
-    assert len(shown) == 4 and shown["repeat"].isna().all()      # the summaries
+    assert len(shown) == 6 and shown["repeat"].isna().all()      # the summaries
+    assert list(shown["method"][:1]) == ["corrected_t"]             # shown first
+    assert view.intervals.model.data(view.intervals.model.index(
+        0, list(shown.columns).index("method"))) == "corrected t (fold models vary)"
     predictions = cancer_result.tables()["predictions.csv"]
     nb = predictions[predictions["model"] == "nb"]
     expected = np.mean([roc_auc_score(part["true_class"] == "benign", part["p_benign"])
@@ -47,9 +50,14 @@ def test_shows_the_runs_tables(qtbot, cancer_result):
     assert view.intervals.model.data(view.intervals.model.index(0, 1)) == "—"
     qtbot.mouseClick(view.every_repeat, Qt.LeftButton,
                      pos=QPoint(6, view.every_repeat.height() // 2))
-    assert len(view.intervals.frame()) == 12 and len(view.tests.frame()) == 3
+    assert len(view.intervals.frame()) == 14 and len(view.tests.frame()) == 3
     text = view.verdict.text()
     assert "logistic" in text and "nb vs" not in text and "approximate" in text
+    assert "corrected t over 10 folds" in text and "DeLong, pooled" not in text
+    labels = view.labels.text()
+    assert labels.count("estimand: ") == 3
+    assert "corrected t over the per-fold AUCs" in labels.split("<br>")[0]
+    assert "the mean true score of the k fold models" in labels.split("<br>")[1]
     assert not view.caveat.isHidden()
 
 

@@ -62,7 +62,7 @@ VARIANTS = (UNCALIBRATED, *MAP_METHODS)
 
 #: Columns of :attr:`CalibrationResult.curve` (``calibration_curve.csv``).
 CURVE_COLUMNS = ["model", "method", "bin", "mean_predicted", "fraction_positive", "count",
-                 "class", "bin_low", "bin_high", "ci_low", "ci_high", "interval"]
+                 "class", "bin_low", "bin_high", "ci_low", "ci_high", "interval", "estimand"]
 #: Columns of :attr:`CalibrationResult.scores` (``calibration_scores.csv``).
 SCORE_COLUMNS = ["model", "method", "brier", "log_loss", "ece", "n_predictions", "ece_top_label"]
 #: Columns of :attr:`CalibrationResult.map` (``calibration_map.csv``).

@@ -189,9 +189,12 @@ def observed_interval(fraction, count, n_repeats: int = 1, level: float = INTERV
 
 
 def with_interval(diagram: pd.DataFrame, n_repeats: int = 1) -> pd.DataFrame:
-    """``diagram`` with ``ci_low, ci_high, interval`` (:func:`observed_interval`)."""
+    """``diagram`` with ``ci_low, ci_high, interval`` (:func:`observed_interval`) and
+    ``estimand``: the pooled out-of-fold predictions are the fold models', so the interval
+    is about the share those models' rows of a bin have, ``fold_models_mean``."""
     low, high = observed_interval(diagram["fraction_positive"], diagram["count"], n_repeats)
-    return diagram.assign(ci_low=low, ci_high=high, interval=INTERVAL)
+    return diagram.assign(ci_low=low, ci_high=high, interval=INTERVAL,
+                          estimand="fold_models_mean")
 
 
 def expected_calibration_error(diagram: pd.DataFrame) -> float:

@@ -4,12 +4,17 @@ From ``predictions.csv`` (``model, repeat, fold, row, true_class`` and ``p_<clas
 columns, or ``decision`` / ``decision_<class>`` for a model without probabilities: the AUC
 needs only an order, so decision values serve as well) this module builds
 
-* ``auc_intervals.csv``: per model, class and repeat, DeLong's interval of the AUC of the
-  pooled out-of-fold predictions (method ``delong``, estimate ``pooled``) and LeDell's
-  influence-curve interval of the fold-averaged AUC (method ``ledell``, estimate
-  ``fold_average``; grouped when the data set has groups); a row with an empty ``repeat``
-  summarises the repeats: the mean AUC and the mean of the bounds (repeating the CV steadies
-  the estimate, it does not shrink the uncertainty that comes from having these rows);
+* ``auc_intervals.csv``: per model and class first the corrected t over the per-fold AUCs of
+  all k × r folds (method ``corrected_t``, estimate ``fold_average``, empty ``repeat``;
+  :mod:`engine.evaluation.curves.auc_corrected`), the interval that takes in how the fold
+  models vary (estimand ``expected_score_at_training_size``); then per repeat DeLong's
+  interval of the AUC of the pooled out-of-fold predictions (method ``delong``, estimate
+  ``pooled``) and LeDell's influence-curve interval of the fold-averaged AUC (method
+  ``ledell``, estimate ``fold_average``; grouped when the data set has groups), both about
+  the fold models at hand (estimand ``fold_models_mean``); a row with an empty ``repeat``
+  summarises their repeats: the mean AUC and the mean of the bounds (repeating the CV
+  steadies the estimate, it does not shrink the uncertainty that comes from having these
+  rows);
 * ``auc_tests.csv``: per pair of models and class, DeLong's paired test on the pooled
   out-of-fold predictions of each repeat, and a row with an empty ``repeat``: the mean AUCs,
   the median z and p and the share of repeats with p below α.
@@ -30,6 +35,7 @@ from scipy.stats import norm
 
 from engine.evaluation.cv import positive_label
 from engine.foundation.notes import Note
+from engine.evaluation.curves.auc_corrected import corrected_at, corrected_row, fold_sizes
 from engine.evaluation.curves.delong import delong_covariance, delong_test
 from engine.evaluation.curves.ledell import ledell_interval
 from engine.evaluation.curves.predictions import predictions_table
@@ -38,7 +44,7 @@ __all__ = ["INTERVAL_COLUMNS", "TEST_COLUMNS", "AucTables", "auc_tables", "class
 
 INTERVAL_COLUMNS = ["model", "repeat", "positive_class", "method", "estimate", "auc", "ci_low",
                     "ci_high", "level", "se", "n_positive", "n_negative", "n_groups",
-                    "n_repeats"]
+                    "n_repeats", "n_folds", "estimand"]
 TEST_COLUMNS = ["model_1", "model_2", "repeat", "positive_class", "auc_1", "auc_2",
                 "difference", "z", "p_value", "alpha", "share_below_alpha", "n_repeats"]
 
@@ -67,9 +73,10 @@ class AucTables:
 
     def at_alpha(self, alpha: float) -> "AucTables":
         """The same tables at another ``alpha`` (the Results tab's), without a new pass
-        over the predictions: both intervals are ``auc ± z · se`` clipped to [0, 1] (DeLong's
-        as pROC, LeDell's as cvAUC), so they move with ``z``; the tests count the stored
-        p-values below the new alpha; the summary rows are the repeats' means again."""
+        over the predictions: DeLong's and LeDell's intervals are ``auc ± z · se`` clipped to
+        [0, 1] (DeLong's as pROC, LeDell's as cvAUC), so they move with ``z``, the corrected
+        t's ``auc ± t · se`` with ``n_folds − 1`` degrees of freedom; the tests count the
+        stored p-values below the new alpha; the summary rows are the repeats' means again."""
         return AucTables(_intervals_at(self.intervals, 1.0 - alpha),
                          _tests_at(self.tests, alpha),
                          tuple(_pooled_note(n.fields["n_pairs"], n.fields["n_repeats"], alpha)
@@ -90,8 +97,8 @@ def class_score(frame: pd.DataFrame, label, classes) -> Optional[np.ndarray]:
 
 
 def auc_tables(predictions: pd.DataFrame, classes, positive_class=None, groups=None,
-               level: float = 0.95, alpha: float = 0.05) -> AucTables:
-    """AUC intervals (DeLong, LeDell) and DeLong's tests of every pair of models.
+               level: float = 0.95, alpha: float = 0.05, sizes=None) -> AucTables:
+    """AUC intervals (corrected t, DeLong, LeDell) and DeLong's tests of every pair of models.
 
     Parameters
     ----------
@@ -109,6 +116,9 @@ def auc_tables(predictions: pd.DataFrame, classes, positive_class=None, groups=N
         Confidence level of the intervals.
     alpha : float, default 0.05
         The level the share of significant repeats is counted at.
+    sizes : tuple of float, optional
+        ``(n_train, n_test)``, the mean fold sizes of the corrected t (the run's, as
+        ``summary.csv`` uses); by default read from the predictions (:func:`fold_sizes`).
 
     Returns
     -------
@@ -118,11 +128,14 @@ def auc_tables(predictions: pd.DataFrame, classes, positive_class=None, groups=N
     targets = ([classes[1] if positive_class is None else positive_class]
                if len(classes) == 2 else classes)
     models = list(pd.unique(predictions["model"]))
+    sizes = fold_sizes(predictions) if sizes is None and len(predictions) else sizes
+    n_groups = np.nan if groups is None else len(np.unique(np.asarray(groups)))
     notes, interval_rows, test_rows = [], [], []
     for label in targets:
         scored = {}
         for model in models:
             per_repeat = _model_scores(predictions, model, label, classes, notes)
+            interval_rows += corrected_row(model, label, per_repeat, sizes, level, n_groups)
             interval_rows += _model_intervals(model, label, per_repeat, groups, level, notes)
             scored[model] = per_repeat
         for first, second in combinations(models, 2):
@@ -136,9 +149,18 @@ def auc_tables(predictions: pd.DataFrame, classes, positive_class=None, groups=N
     return AucTables(_frame(interval_rows, INTERVAL_COLUMNS), tests, tuple(notes))
 
 
+#: What each AUC interval is about (docs/experiment-format.md): DeLong's and LeDell's take the
+#: fold models at hand as given, the corrected t takes in how they vary.
+ESTIMANDS = {"corrected_t": "expected_score_at_training_size",
+             "delong": "fold_models_mean", "ledell": "fold_models_mean"}
+
+
 def _frame(rows: list, columns: list) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=columns)
     frame["repeat"] = frame["repeat"].astype("Int64")
+    if "estimand" in columns:
+        frame["estimand"] = frame["method"].map(ESTIMANDS)
+        frame["n_folds"] = frame["n_folds"].astype("Int64")
     return frame
 
 
@@ -177,7 +199,7 @@ def _model_intervals(model, label, per_repeat, groups, level, notes) -> list:
                          estimate="pooled", auc=float(auc[0]),
                          ci_low=max(0.0, float(auc[0]) - z * se),
                          ci_high=min(1.0, float(auc[0]) + z * se), se=se, n_groups=np.nan,
-                         n_repeats=1, **counts))
+                         n_repeats=1, n_folds=len(np.unique(fold)), **counts))
         rows += _ledell_row(model, label, repeat, positive, score, fold, row, groups, level,
                             counts, notes)
     return rows + _summary_rows(rows)
@@ -194,7 +216,7 @@ def _ledell_row(model, label, repeat, positive, score, fold, row, groups, level,
     n_groups = np.nan if group_codes is None else len(np.unique(group_codes))
     return [dict(model=model, repeat=repeat, positive_class=label, method="ledell",
                  estimate="fold_average", auc=auc, ci_low=low, ci_high=high, se=se,
-                 n_groups=n_groups, n_repeats=1, **counts)]
+                 n_groups=n_groups, n_repeats=1, n_folds=len(np.unique(fold)), **counts)]
 
 
 def _summary_rows(rows: list) -> list:
@@ -237,14 +259,18 @@ def _intervals_at(intervals: pd.DataFrame, level: float) -> pd.DataFrame:
     if intervals.empty:
         return intervals
     z = norm.ppf(0.5 + level / 2.0)
-    rows = intervals[intervals["repeat"].notna()].copy()
+    corrected = intervals["method"] == "corrected_t"
+    rows = intervals[intervals["repeat"].notna() & ~corrected].copy()
     rows["ci_low"] = (rows["auc"] - z * rows["se"]).clip(lower=0.0)
     rows["ci_high"] = (rows["auc"] + z * rows["se"]).clip(upper=1.0)
     rows["level"] = level
+    rows = pd.concat([corrected_at(intervals[corrected], level), rows])
     out = []
     for _, part in rows.groupby(["model", "positive_class"], sort=False):
         records = part.to_dict("records")
-        out += records + _summary_rows(records)
+        firsts = [r for r in records if r["method"] == "corrected_t"]
+        others = [r for r in records if r["method"] != "corrected_t"]
+        out += firsts + others + _summary_rows(others)
     return pd.DataFrame(out, columns=intervals.columns).astype(intervals.dtypes.to_dict())
 
 
@@ -280,7 +306,9 @@ def _grouped_note(groups, n_rows) -> Note:
     return Note("auc_grouped_rows",
                 f"The {n_rows} rows come from {n_groups} groups (rows that belong together): "
                 "DeLong's intervals and tests treat every row as independent, so they are too "
-                "sure; LeDell's interval counts each group once and is the one to quote.",
+                "sure. The corrected t runs over the grouped folds and LeDell's interval "
+                "counts each group once: quote the corrected t, or LeDell's for the fold "
+                "models at hand.",
                 {"n_groups": n_groups, "n_rows": int(n_rows)})
 
 
@@ -311,5 +339,5 @@ def run_auc_tables(result):
     alpha = result.experiment.comparison.alpha
     return auc_tables(predictions, result.dataset.classes, positive_label(result.dataset),
                       groups=getattr(result.dataset, "groups", None), level=1.0 - alpha,
-                      alpha=alpha)
+                      alpha=alpha, sizes=result.cv.train_test_sizes())
     yield  # pragma: no cover  (a generator, like the other extras)

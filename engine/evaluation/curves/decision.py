@@ -37,7 +37,7 @@ CURVE_COLUMNS = ["model", "repeat", "threshold", "net_benefit", "n", "tp_rate", 
                  "positive_class"]
 #: Columns of ``decision_summary.csv``: mean over repeats and the min–max band.
 SUMMARY_COLUMNS = ["model", "threshold", "mean_net_benefit", "band_low", "band_high",
-                   "n_repeats", "band"]
+                   "n_repeats", "band", "estimand"]
 #: Columns of ``decision_pairs.csv``.
 PAIR_COLUMNS = ["model_1", "model_2", "threshold", "mean_difference", "p_more_benefit",
                 "share_repeats_more", "n_bootstrap", "n_rows", "p_less_benefit"]
@@ -144,6 +144,7 @@ def decision_summary(curves: pd.DataFrame) -> pd.DataFrame:
     table = grouped.agg(mean_net_benefit="mean", band_low="min", band_high="max",
                         n_repeats="count").reset_index()
     table["band"] = "min-max"
+    table["estimand"] = "fold_models_mean"      # a spread of the fold models' curves
     return table[SUMMARY_COLUMNS]
 
 

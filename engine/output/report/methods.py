@@ -12,6 +12,7 @@ import platform
 
 from engine.output.report.subgroups import tripod_subgroup_rows
 from engine.output.result_folder import versions
+from engine.output.report.intervals import intervals_list
 from engine.output.report.sections import class_counts, source_name
 from engine.output.report.svg import text
 
@@ -91,8 +92,11 @@ def methods_used(experiment, tables: dict, several: bool) -> list:
         used.append(("The regularisation path of the logistic regressions was scored by "
                      "approximate leave-one-out cross-validation (ALO).", ["rad"]))
     if "auc_intervals.csv" in tables or "auc_tests.csv" in tables:
-        used.append(("Intervals and tests of the AUC come from DeLong's method and, over "
-                     "folds, LeDell et al.'s influence-curve interval.", ["delong", "ledell"]))
+        used.append(("The AUC's interval is the corrected t over the AUCs of all folds, "
+                     "which takes in how the fold models vary; DeLong's method (intervals "
+                     "and tests) and LeDell et al.'s influence-curve interval are given "
+                     "beside it and cover only the mean of the fold models at hand.",
+                     ["nadeau", "delong", "ledell"]))
     if "decision_curve.csv" in tables:
         used.append(("Clinical utility was assessed by decision curve analysis (net "
                      "benefit over threshold probabilities).", ["vickers"]))
@@ -154,7 +158,10 @@ def methods_section(experiment, tables: dict, several: bool) -> str:
         sentence + ("" if not keys else " [" + ", ".join(str(number[k]) for k in keys) + "]")
         for sentence, keys in used)
     references = "".join(f'<li id="ref-{key}">{text(REFERENCES[key])}</li>' for key in cited)
-    return f"<p>{text(sentences)}</p><h3>References</h3><ol>{references}</ol>"
+    listed = intervals_list(tables, 1.0 - experiment.comparison.alpha)
+    estimands = ("<h3>What each interval estimates</h3>" + listed) if listed else ""
+    return (f"<p>{text(sentences)}</p>{estimands}<h3>References</h3>"
+            f"<ol>{references}</ol>")
 
 
 def tripod_rows(result, tables: dict, full_paths: bool = False) -> list:

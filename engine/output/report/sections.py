@@ -15,6 +15,7 @@ import numpy as np
 
 from engine.runs.fingerprint import data_fingerprint
 from engine.evaluation.costs import COST_METRIC, is_threshold_free
+from engine.evaluation.coverage_record import level_words
 from engine.evaluation.stats import corrected_interval
 from engine.evaluation.verdict import (bayes_level, fixed, metric_label, model_health,
                                        pair_differences, pair_verdict)
@@ -192,9 +193,9 @@ def ranking_sentence(result) -> str:
         if "ci_low" in row and np.isfinite(row["ci_low"]):
             interval = f" (interval {row['ci_low']:.4g} to {row['ci_high']:.4g})"
         parts.append(f"{text(row['model'])}: {row['mean']:.4g}{interval}")
-    level = 1 - result.experiment.comparison.alpha
+    level = level_words("summary_mean", 1 - result.experiment.comparison.alpha)
     return (f"Mean {text(metric_label(metric))} over the folds, best first, with the "
-            f"corrected-t {level:.0%} interval of each mean: " + "; ".join(parts) + ".")
+            f"corrected-t {level} interval of each mean: " + "; ".join(parts) + ".")
 
 
 def in_short(found: list, alpha: float, correction: str = "none") -> str:
@@ -238,8 +239,8 @@ def cost_headline(result) -> str:
                 if typed else "")
     rows = result.summary[result.summary["metric"] == COST_METRIC]
     rows = rows.assign(cost=-rows["mean"]).sort_values("cost", kind="mergesort")
-    level = 1 - result.experiment.comparison.alpha
-    parts = [f"{row['model']} {fixed(row['cost'])} ({level:.0%} interval "
+    level = level_words("summary_mean", 1 - result.experiment.comparison.alpha)
+    parts = [f"{row['model']} {fixed(row['cost'])} ({level} interval "
              f"{fixed(-row['ci_high'])} to {fixed(-row['ci_low'])})"
              if np.isfinite(row["ci_low"]) else f"{row['model']} {fixed(row['cost'])}"
              for row in rows.to_dict("records")]

@@ -33,7 +33,7 @@ from engine.runs.heldout.words import with_cv_estimates
 #: Resamples of the bootstrap of test rows, and its seed.
 N_RESAMPLES, BOOTSTRAP_SEED = 2000, 0
 COLUMNS = ["model", "metric", "score", "ci_low", "ci_high", "interval", "level", "n_test",
-           "n_resamples", "cv_mean", "cv_ci_low", "cv_ci_high", "comparison"]
+           "n_resamples", "cv_mean", "cv_ci_low", "cv_ci_high", "comparison", "estimand"]
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ from engine.evaluation.verdict import fixed, metric_label
 def with_cv_estimates(table: pd.DataFrame, summary=None, positive=None) -> pd.DataFrame:
     """``table`` with ``cv_mean``, ``cv_ci_low``, ``cv_ci_high`` (``summary.csv``'s mean and
     interval of the same model and metric) and the ``comparison`` sentence (a metric about
-    one class names ``positive``, the positive class's label)."""
+    one class names ``positive``, the positive class's label), and the ``estimand`` of the
+    held-out interval: the fitted model on new rows like the test file."""
     table = table.copy()
     for column in ("cv_mean", "cv_ci_low", "cv_ci_high"):
         table[column] = np.nan
@@ -33,6 +34,7 @@ def with_cv_estimates(table: pd.DataFrame, summary=None, positive=None) -> pd.Da
                 table[column] = [keyed[source].get((m, k), np.nan)
                                  for m, k in zip(table["model"], table["metric"])]
     table["comparison"] = [comparison_sentence(row, positive) for row in table.itertuples()]
+    table["estimand"] = "fixed_model_on_new_data"
     return table
 
 

@@ -1,0 +1,36 @@
+"""The report's "What each interval estimates": one line per interval the run's tables hold,
+with its method, estimand and the study's measured coverage (or "not yet measured")."""
+import pandas as pd
+
+from engine.evaluation.coverage_record import Coverage
+from engine.output.report.intervals import interval_ids, intervals_list
+
+
+def _tables():
+    return {"summary.csv": pd.DataFrame({"model": ["a"], "ci_low": [0.7]}),
+            "auc_intervals.csv": pd.DataFrame({"method": ["corrected_t"]}),
+            "test_scores.csv": pd.DataFrame({"interval": ["bootstrap", "bootstrap"]}),
+            "decision_summary.csv": pd.DataFrame()}
+
+
+def test_the_intervals_of_the_runs_tables_only():
+    assert interval_ids(_tables()) == [
+        ("summary.csv", "summary_mean"), ("auc_intervals.csv", "auc_corrected_t"),
+        ("auc_intervals.csv", "auc_delong_pooled"), ("auc_intervals.csv", "auc_ledell"),
+        ("test_scores.csv", "heldout_bootstrap")]
+
+
+def test_a_measured_figure_replaces_95_and_the_rest_say_not_measured():
+    record = {"auc_delong_pooled": Coverage("auc_delong_pooled", "DeLong", "fold_models_mean",
+                                            0.95, 0.828, 0.918, 0.88, 15, 500, "2026-11-27",
+                                            "python tests/benchmarks/coverage_study.py")}
+    html = intervals_list(_tables(), 0.95, record)
+    items = html.removeprefix("<ul>").removesuffix("</ul>").split("</li><li>")
+    assert len(items) == 5
+    assert "82.8–91.8% measured interval: DeLong&#x27;s interval" in items[2]
+    assert "covered 82.8–91.8% in the study (15 cells, 500 repetitions per cell" in items[2]
+    assert items[1].startswith("<b>auc_intervals.csv</b>: 95% interval: corrected t over")
+    assert "estimand: the expected score of a model trained on this many rows" in items[1]
+    assert "coverage not yet measured" in items[1]
+    assert "this fitted model, scored on new rows like the test file" in items[4]
+    assert intervals_list({}, 0.95, record) == ""
