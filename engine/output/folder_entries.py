@@ -53,7 +53,8 @@ KNOWN_TABLES = frozenset({
     "thresholds.csv", "tuning_optimism.csv", "predictions.csv", "roc_curve.csv",
     "pr_curve.csv", "auc_intervals.csv", "auc_tests.csv",
     "decision_curve.csv", "learning_curve.csv", "test_scores.csv", REPORT, REPORT_HTML,
-    "decision_summary.csv", "decision_pairs.csv", "learning_summary.csv"})
+    "decision_summary.csv", "decision_pairs.csv", "learning_summary.csv",
+    "nested_intervals.csv"})
 #: Every name a manifest may list: the tables and ``notes.txt`` (and the saved models,
 #: :func:`is_model_name`, with their warning :data:`MODELS_README`).
 WRITABLE = KNOWN_TABLES | {NOTES}
