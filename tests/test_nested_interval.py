@@ -6,6 +6,7 @@ Python (lists, loops, :mod:`statistics`), independent of the engine's pandas cod
 """
 import math
 import statistics
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -18,6 +19,8 @@ from engine.evaluation.nested_interval import (metric_range, nested_interval, ro
 from engine.foundation.errors import EngineError
 from engine.foundation.progress import run_to_end
 from engine.input.data import load_builtin
+from engine.output.report import build_report
+from engine.output.report.sections import nested_sentence
 from engine.runs.analysis import run_experiment
 from engine.runs.nested_cv import check_nested, nested_splits, run_nested
 from engine.runs.run_plan import plan_run
@@ -238,3 +241,36 @@ def test_the_store_keeps_the_nested_fits(tmp_path):
     assert list(table["estimand"].unique()) == ["model_on_all_rows"]
     assert list(table["n_outer"].unique()) == [3] and list(table["n_repeats"].unique()) == [2]
     assert {n.code for n in first.notes} >= {"nested_interval"}
+
+
+@pytest.fixture(scope="module")
+def nested_result():
+    return run_to_end(run_experiment(experiment(interval="nested", nested_repeats=2)))
+
+
+def test_a_new_alpha_moves_the_level_not_the_estimate(nested_result):
+    settings = replace(nested_result.experiment.comparison, alpha=0.2)
+    wider, narrower = (nested_result.tables()["nested_intervals.csv"],
+                       nested_result.with_comparison(settings).tables()["nested_intervals.csv"])
+    assert list(narrower["level"].unique()) == [0.8]
+    pd.testing.assert_series_equal(wider["bias_corrected"], narrower["bias_corrected"])
+    for (_, a), (_, b) in zip(wider.iterrows(), narrower.iterrows()):
+        (point, low, high), _, _ = ci_ncv(as_rows(nested_result.nested.rows[b["model"]]), 150,
+                                          3, alpha=0.2, value_range=(0, 1))
+        assert (b["ci_low"], b["ci_high"]) == pytest.approx((low, high), abs=1e-12)
+        assert a["ci_high"] - a["ci_low"] > b["ci_high"] - b["ci_low"] > 0
+    note = [n for n in nested_result.with_comparison(settings).notes
+            if n.code == "nested_interval"]
+    assert len(note) == 1 and note[0].fields["level"] == 0.8 and "80% interval" in str(note[0])
+
+
+def test_the_report_states_each_interval(nested_result):
+    sentence = nested_sentence(nested_result)
+    for row in nested_result.tables()["nested_intervals.csv"].to_dict("records"):
+        assert (f"{row['model']}: {row['bias_corrected']:.4g} (interval {row['ci_low']:.4g} "
+                f"to {row['ci_high']:.4g})") in sentence
+    assert "2 repeat(s) of 3 x 3 fits" in sentence and "all 150 rows" in sentence
+    assert "no measured coverage" in sentence
+    page = build_report(nested_result)
+    assert "Bates, S., Hastie, T. and Tibshirani, R. (2024)" in page
+    assert nested_sentence(run_to_end(run_experiment(experiment()))) == ""

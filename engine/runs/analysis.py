@@ -58,7 +58,8 @@ class ExperimentResult:
 
     def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
         """The same run compared again with other ROPE / alpha / correction settings (the
-        summary's, the held-out test's and the AUC tables' intervals follow alpha)."""
+        summary's, the held-out test's, the AUC tables' and the nested intervals follow
+        alpha)."""
         summary = summary_table(self.cv.scores, self.cv.models, self.cv.metrics,
                                 self.cv.failures, alpha=settings.alpha)
         cv, old_alpha = self.cv, self.experiment.comparison.alpha
@@ -68,9 +69,11 @@ class ExperimentResult:
         heldout = (self.heldout.at_level(1 - settings.alpha, summary)
                    if self.heldout is not None else None)
         auc = self.auc.at_alpha(settings.alpha) if self.auc is not None else None
+        nested = (self.nested.at_level(1 - settings.alpha) if self.nested is not None
+                  else None)
         return replace(self, cv=cv, comparison=compare_cv(cv, settings), summary=summary,
                        experiment=replace(self.experiment, comparison=settings),
-                       heldout=heldout, auc=auc)
+                       heldout=heldout, auc=auc, nested=nested)
 
     @functools.cached_property
     def notes(self) -> list:

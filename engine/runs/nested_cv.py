@@ -56,9 +56,16 @@ class NestedResult:
     table: pd.DataFrame
     rows: dict
     notes: tuple = ()
+    design: tuple = ()
 
     def tables(self) -> dict:
         return {"nested_intervals.csv": self.table}
+
+    def at_level(self, level: float) -> "NestedResult":
+        """The same fits' intervals at another level (the comparison's alpha changed)."""
+        notes = [n for n in self.notes if n.code != "nested_interval"]
+        return replace(self, table=interval_table(self.rows, self.design, level),
+                       notes=(*notes, nested_note(self.design, level)))
 
 
 def nested_fit_count(config: CVConfig, n_models: int) -> int:
@@ -221,8 +228,9 @@ def nested_result(dataset, models, config, metric, level, splits, tasks,
                   values) -> NestedResult:
     """The table and notes from every task's per-row values (None: the fit failed or
     has not the predictions the metric needs)."""
-    rows, records, notes = {}, [], []
-    bounds = metric_range(metric, len(dataset.classes))
+    rows, notes = {}, []
+    design = (metric, len(dataset.y), config.n_splits, config.nested_repeats,
+              metric_range(metric, len(dataset.classes)))
     for m, spec in enumerate(models):
         own = [(splits[s], values[i]) for i, (model, s) in enumerate(tasks) if model == m]
         failed = sum(1 for _, v in own if v is None)
@@ -233,13 +241,21 @@ def nested_result(dataset, models, config, metric, level, splits, tasks,
                               f" for {metric}", {"model": spec.name, "failed": failed,
                                                  "fits": len(own), "metric": metric}))
             continue
-        table = tidy_rows(own)
-        rows[spec.name] = table
-        ci = nested_interval(table, len(dataset.y), config.n_splits, level, bounds)
-        records.append([spec.name, metric, ci.estimate, ci.corrected, ci.ci_low, ci.ci_high,
-                        ci.se, level, METHOD, ESTIMAND, config.n_splits, config.nested_repeats])
-    notes.append(nested_note(config, metric, level, len(dataset.y)))
-    return NestedResult(pd.DataFrame(records, columns=NESTED_COLUMNS), rows, tuple(notes))
+        rows[spec.name] = tidy_rows(own)
+    notes.append(nested_note(design, level))
+    return NestedResult(interval_table(rows, design, level), rows, tuple(notes), design)
+
+
+def interval_table(rows: dict, design: tuple, level: float) -> pd.DataFrame:
+    """``nested_intervals.csv`` from every model's per-row table; ``design`` is
+    ``(metric, n_rows, n_splits, nested_repeats, (low, high))``."""
+    metric, n_rows, n_folds, repeats, bounds = design
+    records = []
+    for name, table in rows.items():
+        ci = nested_interval(table, n_rows, n_folds, level, bounds)
+        records.append([name, metric, ci.estimate, ci.corrected, ci.ci_low, ci.ci_high,
+                        ci.se, level, METHOD, ESTIMAND, n_folds, repeats])
+    return pd.DataFrame(records, columns=NESTED_COLUMNS)
 
 
 def tidy_rows(own) -> pd.DataFrame:
@@ -252,12 +268,13 @@ def tidy_rows(own) -> pd.DataFrame:
         "value": np.concatenate([v for _, v in own]) if own else np.empty(0)})
 
 
-def nested_note(config, metric: str, level: float, n_rows: int) -> Note:
-    """What the nested interval is, in words (``nested_interval``)."""
-    folds, repeats = config.n_splits, config.nested_repeats
+def nested_note(design: tuple, level: float) -> Note:
+    """What the nested interval is, in words (``nested_interval``); ``design`` as
+    :func:`interval_table`'s."""
+    metric, n_rows, folds, repeats, _ = design
     return Note("nested_interval", f"nested CV (Bates, Hastie and Tibshirani 2024): "
                 f"{repeats} repeat(s) of {folds} x {folds} fits per model give a "
-                f"{level:.0%} interval for {metric} of the model fitted on all {n_rows:,} "
+                f"{level * 100:g}% interval for {metric} of the model fitted on all {n_rows:,} "
                 f"rows, around a bias-corrected estimate (nested_intervals.csv)",
                 {"metric": metric, "level": level, "n_splits": folds,
                  "nested_repeats": repeats, "n_rows": n_rows})
