@@ -2,7 +2,8 @@
 
 ``ci_ncv`` below transcribes ``R/MeasureCiNestedCV.R`` (mlr3inferr, commit f8401a9, its
 ``.ci`` and ``MeasureAbstractCi$aggregate``'s ``within_range``) line by line, in plain
-Python (lists, loops, :mod:`statistics`), independent of the engine's pandas code.
+Python (lists, loops, :mod:`statistics`), independent of the engine's code (moments per
+fit, combined).
 """
 import math
 import statistics
@@ -15,12 +16,19 @@ import pytest
 from engine import run_service
 from engine.evaluation.cv import CVConfig, run_cv
 from engine.evaluation.experiment import parse_experiment
-from engine.evaluation.nested_interval import (metric_range, nested_interval, row_scores)
+from engine.evaluation.nested_interval import (
+    Moments,
+    combined,
+    metric_range,
+    nested_interval,
+    row_scores,
+)
 from engine.foundation.errors import EngineError
 from engine.foundation.progress import run_to_end
 from engine.input.data import load_builtin
 from engine.output.report import build_report
 from engine.output.report.sections import nested_sentence
+from engine.runs import nested_cv
 from engine.runs.analysis import run_experiment
 from engine.runs.nested_cv import check_nested, nested_splits, run_nested
 from engine.runs.run_plan import plan_run
@@ -274,3 +282,31 @@ def test_the_report_states_each_interval(nested_result):
     page = build_report(nested_result)
     assert "Bates, S., Hastie, T. and Tibshirani, R. (2024)" in page
     assert nested_sentence(run_to_end(run_experiment(experiment()))) == ""
+
+
+def test_moments_alone_give_the_same_interval(monkeypatch):
+    """Beyond ROWS_KEPT no row is kept: the interval from the fits' moments equals the one
+    from the rows."""
+    _, _, with_rows = nested_run("wine", [NB], "neg_log_loss")
+    monkeypatch.setattr(nested_cv, "ROWS_KEPT", 0)
+    _, _, without = nested_run("wine", [NB], "neg_log_loss")
+    assert without.rows == {} and list(with_rows.rows) == ["nb"]
+    numbers = ["estimate", "bias_corrected", "ci_low", "ci_high", "se"]
+    np.testing.assert_allclose(without.table[numbers].to_numpy(),
+                               with_rows.table[numbers].to_numpy(), rtol=0, atol=1e-12)
+    values = with_rows.rows["nb"]["value"].to_numpy()
+    parts = [Moments.of(part) for part in np.array_split(values, 7)]
+    total = parts[0]
+    for part in parts[1:]:
+        total = combined(total, part)
+    assert (total.n, total.mean, total.variance()) == pytest.approx(
+        (len(values), statistics.fmean(values), statistics.variance(values)), abs=1e-12)
+
+
+def test_a_model_without_probabilities_gets_a_note_not_a_row():
+    svc = {"name": "svc", "estimator": "SVC", "scale": True}
+    _, _, result = nested_run("iris", [svc, NB], "neg_log_loss")
+    assert list(result.table["model"]) == ["nb"]
+    note = [n for n in result.notes if n.code == "nested_not_computed"]
+    assert len(note) == 1 and note[0].fields["model"] == "svc"
+    assert (note[0].fields["failed"], note[0].fields["fits"]) == (18, 18)

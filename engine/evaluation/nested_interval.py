@@ -9,10 +9,12 @@ outer fits), and every other fold ``j`` is scored by a model fitted on the ``K -
 left when ``k`` and ``j`` are both held out (the inner fits).
 
 :func:`nested_interval` works on a tidy table of per-row scores of those fits
-(:func:`row_scores`). The estimand is the score of the model fitted on all rows
-(``model_on_all_rows``). Only metrics that are a mean of per-row values qualify
-(:data:`NESTED_METRICS`); the formulas are invariant to the sign of the score, so they run
-on the metric as scikit-learn scores it (accuracy, the negated Brier score and log loss).
+(:func:`row_scores`), or on their moments per fit (:class:`NestedMoments`: count, mean and
+sum of squared deviations, combined exactly, so a large run keeps no row). The estimand is
+the score of the model fitted on all rows (``model_on_all_rows``). Only metrics that are a
+mean of per-row values qualify (:data:`NESTED_METRICS`); the formulas are invariant to the
+sign of the score, so they run on the metric as scikit-learn scores it (accuracy, the
+negated Brier score and log loss).
 """
 from __future__ import annotations
 
@@ -116,6 +118,62 @@ def row_scores(metric: str, y: np.ndarray, kind, values, labels) -> np.ndarray:
     return np.log(np.clip(proba[np.arange(len(y)), y], eps, 1 - eps))
 
 
+@dataclass(frozen=True)
+class Moments:
+    """Count, mean and sum of squared deviations of some per-row values (combined exactly
+    by Chan et al.'s rule, :func:`combined`, so no row needs to be kept)."""
+
+    n: int
+    mean: float
+    m2: float
+
+    @classmethod
+    def of(cls, values) -> "Moments":
+        values = np.asarray(values, dtype=float)
+        if not len(values):
+            return cls(0, 0.0, 0.0)
+        mean = float(np.mean(values))
+        return cls(len(values), mean, float(np.sum((values - mean) ** 2)))
+
+    def variance(self) -> float:
+        """The sample variance (``var`` of R, ``ddof=1``)."""
+        return self.m2 / (self.n - 1) if self.n > 1 else np.nan
+
+
+def combined(a: Moments, b: Moments) -> Moments:
+    """The moments of two sets of values together."""
+    if not a.n:
+        return b
+    if not b.n:
+        return a
+    n = a.n + b.n
+    delta = b.mean - a.mean
+    return Moments(n, a.mean + delta * b.n / n, a.m2 + b.m2 + delta ** 2 * a.n * b.n / n)
+
+
+@dataclass
+class NestedMoments:
+    """What the interval needs of one model's nested fits: per ``(repeat, outer fold)`` the
+    moments of the outer fit's rows and of its inner fits' rows together."""
+
+    outer: dict
+    inner: dict
+
+    def add(self, repeat: int, outer: int, inner: int, values) -> None:
+        """Add one fit's per-row values (``inner`` 0 for an outer fit)."""
+        into = self.inner if inner else self.outer
+        key = (int(repeat), int(outer))
+        into[key] = combined(into.get(key, Moments(0, 0.0, 0.0)), Moments.of(values))
+
+
+def table_moments(table: pd.DataFrame) -> NestedMoments:
+    """:class:`NestedMoments` of a tidy table (``repeat, outer, inner, value``)."""
+    moments = NestedMoments({}, {})
+    for (repeat, outer, inner), part in table.groupby(["repeat", "outer", "inner"]):
+        moments.add(repeat, outer, inner, part["value"].to_numpy())
+    return moments
+
+
 def nested_interval(table: pd.DataFrame, n_rows: int, n_folds: int, level: float = 0.95,
                     bounds: tuple = (-np.inf, np.inf)) -> NestedInterval:
     """Bates et al.'s interval from the per-row values of one model's nested fits.
@@ -138,17 +196,24 @@ def nested_interval(table: pd.DataFrame, n_rows: int, n_folds: int, level: float
     -------
     NestedInterval
     """
-    outer = table[table["inner"] == 0]
-    inner = table[table["inner"] != 0]
-    keys = ["repeat", "outer"]
-    outer_groups = outer.groupby(keys)["value"]
-    b_list = outer_groups.var(ddof=1) / outer_groups.size()
-    a_list = (inner.groupby(keys)["value"].mean() - outer_groups.mean()).dropna() ** 2
-    err_ncv = float(inner["value"].mean())
-    err_cv = float(outer["value"].mean())
-    mse = float(np.mean(a_list.to_numpy() - b_list.loc[a_list.index].to_numpy()))
-    mse = (n_folds - 1) / n_folds * mse
-    se_low = float(inner["value"].std(ddof=1)) / np.sqrt(n_rows)
+    return moments_interval(table_moments(table), n_rows, n_folds, level, bounds)
+
+
+def moments_interval(moments: NestedMoments, n_rows: int, n_folds: int,
+                     level: float = 0.95, bounds: tuple = (-np.inf, np.inf)) -> NestedInterval:
+    """:func:`nested_interval` from the fits' :class:`NestedMoments` (mlr3inferr's ``.ci``
+    and ``within_range``: see the module's note)."""
+    keys = sorted(set(moments.outer) & set(moments.inner))
+    b_list = np.array([moments.outer[k].variance() / moments.outer[k].n for k in keys])
+    a_list = np.array([(moments.inner[k].mean - moments.outer[k].mean) ** 2 for k in keys])
+    inner, outer = Moments(0, 0.0, 0.0), Moments(0, 0.0, 0.0)
+    for k in sorted(moments.inner):
+        inner = combined(inner, moments.inner[k])
+    for k in sorted(moments.outer):
+        outer = combined(outer, moments.outer[k])
+    err_ncv, err_cv = inner.mean, outer.mean
+    mse = (n_folds - 1) / n_folds * float(np.mean(a_list - b_list))
+    se_low = float(np.sqrt(inner.variance())) / np.sqrt(n_rows)
     se = max(se_low, min(np.sqrt(max(0.0, mse)), se_low * np.sqrt(n_folds)))
     half = norm.ppf(1 - (1 - level) / 2) * se
     corrected = err_ncv - (1 + (n_folds - 2) / n_folds) * (err_ncv - err_cv)

@@ -16,7 +16,7 @@ a key of its own that also hashes its training rows.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Generator
 
@@ -26,14 +26,18 @@ import pandas as pd
 from engine.evaluation.catalogue import make_pipeline
 from engine.evaluation.cv import (CVConfig, feature_matrix, fit_and_score, inner_groups,
                                   make_splits)
-from engine.evaluation.nested_interval import (ESTIMAND, METHOD, check_nested_metric,
-                                               metric_range, nested_interval, row_scores)
+from engine.evaluation.nested_interval import (ESTIMAND, METHOD, NestedMoments,
+                                               check_nested_metric, metric_range,
+                                               moments_interval, row_scores)
 from engine.evaluation.parallel import run_calls
 from engine.evaluation.tuning import with_scoring
 from engine.foundation.errors import EngineError
 from engine.foundation.notes import Note
 from engine.foundation.progress import Progress, Stopwatch
 
+#: Per-row scores kept for inspection (``NestedResult.rows``) up to this many per model;
+#: beyond it only their moments are kept (the interval needs no more).
+ROWS_KEPT = 1_000_000
 #: Columns of ``nested_intervals.csv``.
 NESTED_COLUMNS = ["model", "metric", "estimate", "bias_corrected", "ci_low", "ci_high", "se",
                   "level", "method", "estimand", "n_outer", "n_repeats"]
@@ -49,13 +53,19 @@ class NestedResult:
         ``nested_intervals.csv`` (:data:`NESTED_COLUMNS`).
     rows : dict
         Model name -> the tidy table of its per-row scores (``repeat, outer, inner,
-        value``; ``inner`` 0 for an outer fit) the interval was computed from.
+        value``; ``inner`` 0 for an outer fit) the interval was computed from, for models
+        with at most :data:`ROWS_KEPT` of them.
     notes : tuple of Note
+    moments : dict
+        Model name -> its :class:`NestedMoments` (what the interval is computed from).
+    design : tuple
+        ``(metric, n_rows, n_splits, nested_repeats, (low, high))``.
     """
 
     table: pd.DataFrame
     rows: dict
     notes: tuple = ()
+    moments: dict = field(default_factory=dict)
     design: tuple = ()
 
     def tables(self) -> dict:
@@ -64,7 +74,7 @@ class NestedResult:
     def at_level(self, level: float) -> "NestedResult":
         """The same fits' intervals at another level (the comparison's alpha changed)."""
         notes = [n for n in self.notes if n.code != "nested_interval"]
-        return replace(self, table=interval_table(self.rows, self.design, level),
+        return replace(self, table=interval_table(self.moments, self.design, level),
                        notes=(*notes, nested_note(self.design, level)))
 
 
@@ -203,20 +213,21 @@ def run_nested(dataset, models: list, config: CVConfig, metrics: list, level: fl
     found = ((i, fit, " (stored)") for i, fit in stored.items())
     computed = ((missing[c], fit, "") for c, fit in
                 (run_calls(fit_and_score, calls, n_jobs, cluster) if calls else ()))
-    values = [None] * len(tasks)
+    kept = NestedKept(len(models), sum(len(s[4]) for s in splits) <= ROWS_KEPT)
     clock = Stopwatch(len(tasks))
     for done, (index, fit, how) in enumerate(_chain(found, computed), 1):
         if store is not None and not how:
             store.save(keys[index], fit)
         m, s = tasks[index]
-        values[index] = row_scores(metric, dataset.y[splits[s][4]], fit.kind, fit.values,
-                                   fit.labels) if fit.error is None else None
+        kept.add(m, splits[s][:3], row_scores(metric, dataset.y[splits[s][4]], fit.kind,
+                                              fit.values, fit.labels)
+                 if fit.error is None else None)
         repeat, outer, inner = splits[s][:3]
         where = f"outer fold {outer}" + (f", inner fold {inner}" if inner else "")
         yield clock.progress(done, f"nested CV: {models[m].name}, repeat {repeat}, "
                                    f"{where}{how}")
     stored.clear()
-    return nested_result(dataset, models, config, metric, level, splits, tasks, values)
+    return nested_result(dataset, models, config, metric, level, kept)
 
 
 def _chain(*parts):
@@ -224,35 +235,56 @@ def _chain(*parts):
         yield from part
 
 
-def nested_result(dataset, models, config, metric, level, splits, tasks,
-                  values) -> NestedResult:
-    """The table and notes from every task's per-row values (None: the fit failed or
-    has not the predictions the metric needs)."""
-    rows, notes = {}, []
+class NestedKept:
+    """Per model, the moments of its fits' per-row scores, how many fits failed, and (when
+    ``keep_rows``) the rows themselves."""
+
+    def __init__(self, n_models: int, keep_rows: bool):
+        self.moments = [NestedMoments({}, {}) for _ in range(n_models)]
+        self.failed, self.fits = [0] * n_models, [0] * n_models
+        self.rows = [[] for _ in range(n_models)] if keep_rows else None
+
+    def add(self, model: int, where: tuple, values) -> None:
+        """One fit's per-row scores (None: failed) at ``(repeat, outer, inner)``."""
+        self.fits[model] += 1
+        if values is None:
+            self.failed[model] += 1
+            return
+        self.moments[model].add(*where, values)
+        if self.rows is not None:
+            self.rows[model].append((where, values))
+
+
+def nested_result(dataset, models, config, metric, level, kept: NestedKept) -> NestedResult:
+    """The table and notes from every model's kept moments (a model with a failed fit,
+    or one without the predictions the metric needs, gets a note instead of a row)."""
+    rows, moments, notes = {}, {}, []
     design = (metric, len(dataset.y), config.n_splits, config.nested_repeats,
               metric_range(metric, len(dataset.classes)))
     for m, spec in enumerate(models):
-        own = [(splits[s], values[i]) for i, (model, s) in enumerate(tasks) if model == m]
-        failed = sum(1 for _, v in own if v is None)
+        failed, fits = kept.failed[m], kept.fits[m]
         if failed:
+            what = "predicted classes" if metric == "accuracy" else "probabilities"
             notes.append(Note("nested_not_computed", f"no nested-CV interval for {spec.name}: "
-                              f"{failed} of its {len(own)} nested fits failed or gave no "
-                              f"{'predicted classes' if metric == 'accuracy' else 'probabilities'}"
-                              f" for {metric}", {"model": spec.name, "failed": failed,
-                                                 "fits": len(own), "metric": metric}))
+                              f"{failed} of its {fits} nested fits failed or gave no {what} "
+                              f"for {metric}", {"model": spec.name, "failed": failed,
+                                                "fits": fits, "metric": metric}))
             continue
-        rows[spec.name] = tidy_rows(own)
+        moments[spec.name] = kept.moments[m]
+        if kept.rows is not None:
+            rows[spec.name] = tidy_rows(kept.rows[m])
     notes.append(nested_note(design, level))
-    return NestedResult(interval_table(rows, design, level), rows, tuple(notes), design)
+    return NestedResult(interval_table(moments, design, level), rows, tuple(notes), moments,
+                        design)
 
 
-def interval_table(rows: dict, design: tuple, level: float) -> pd.DataFrame:
-    """``nested_intervals.csv`` from every model's per-row table; ``design`` is
+def interval_table(moments: dict, design: tuple, level: float) -> pd.DataFrame:
+    """``nested_intervals.csv`` from every model's :class:`NestedMoments`; ``design`` is
     ``(metric, n_rows, n_splits, nested_repeats, (low, high))``."""
     metric, n_rows, n_folds, repeats, bounds = design
     records = []
-    for name, table in rows.items():
-        ci = nested_interval(table, n_rows, n_folds, level, bounds)
+    for name, own in moments.items():
+        ci = moments_interval(own, n_rows, n_folds, level, bounds)
         records.append([name, metric, ci.estimate, ci.corrected, ci.ci_low, ci.ci_high,
                         ci.se, level, METHOD, ESTIMAND, n_folds, repeats])
     return pd.DataFrame(records, columns=NESTED_COLUMNS)
