@@ -30,7 +30,7 @@ from engine.output.report import build_report
 from engine.output.report.sections import nested_sentence
 from engine.runs import nested_cv
 from engine.runs.analysis import run_experiment
-from engine.runs.nested_cv import check_nested, nested_splits, run_nested
+from engine.runs.nested_cv import check_nested, nested_splits, run_nested, training_rows
 from engine.runs.run_plan import plan_run
 from engine.runs.store import ResultStore
 from tests.helpers import assert_one_error_line, run_main, write_experiment
@@ -171,7 +171,8 @@ def test_the_fold_layout_is_mlr3inferrs():
             assert sorted(s[2] for s in inner) == [j for j in (1, 2, 3, 4) if j != k]
             assert np.array_equal(np.sort(np.concatenate([s[4] for s in inner])),
                                   np.sort(train))
-            for _, _, j, inner_train, inner_test in inner:
+            for _, _, j, outer_train, inner_test in inner:
+                inner_train = training_rows(outer_train, inner_test, j)
                 assert np.array_equal(inner_test, outer[j][4])
                 assert not set(inner_train) & (set(test) | set(inner_test))
                 assert len(inner_train) + len(test) + len(inner_test) == len(y)
@@ -310,3 +311,10 @@ def test_a_model_without_probabilities_gets_a_note_not_a_row():
     note = [n for n in result.notes if n.code == "nested_not_computed"]
     assert len(note) == 1 and note[0].fields["model"] == "svc"
     assert (note[0].fields["failed"], note[0].fields["fits"]) == (18, 18)
+
+
+@pytest.mark.slow
+def test_workers_give_the_same_intervals():
+    _, _, here = nested_run("iris", [NB, TREE], "accuracy")
+    _, _, workers = nested_run("iris", [NB, TREE], "accuracy", n_jobs=2)
+    pd.testing.assert_frame_equal(here.table, workers.table, check_exact=True)

@@ -118,7 +118,12 @@ def check_nested(dataset, config: CVConfig, metric: str) -> None:
 
 def nested_splits(y: np.ndarray, config: CVConfig) -> list:
     """Every nested fit's ``(repeat, outer, inner, train, test)``, repeats and folds from 1,
-    ``inner`` 0 for an outer fit; per repeat the outer fits first, then the inner ones."""
+    ``inner`` 0 for an outer fit; per repeat the outer fits first, then the inner ones.
+
+    ``train`` is the outer fold's training rows (as :func:`make_splits` gives them, the
+    same array for every fit of that outer fold): an inner fit trains on them less its test
+    fold (:func:`training_rows`), computed where it is fitted, so the run holds no more
+    row indices than the cross-validation's own splits."""
     n_folds = config.n_splits
     splits = make_splits(y, replace(config, n_repeats=config.nested_repeats))
     out = []
@@ -128,9 +133,20 @@ def nested_splits(y: np.ndarray, config: CVConfig) -> list:
         for k, (train, _) in enumerate(own):
             for j, (_, test) in enumerate(own):
                 if j != k:
-                    inner_train = train[~np.isin(train, test)]
-                    out.append((repeat + 1, k + 1, j + 1, inner_train, test))
+                    out.append((repeat + 1, k + 1, j + 1, train, test))
     return out
+
+
+def training_rows(train: np.ndarray, test: np.ndarray, inner: int) -> np.ndarray:
+    """The rows a nested fit trains on: the outer training rows, less the inner test fold
+    for an inner fit (in their order)."""
+    return train[~np.isin(train, test)] if inner else train
+
+
+def fit_nested(estimator, X, y, train, test, inner, *rest):
+    """:func:`engine.evaluation.cv.fit_and_score` of one nested fit (``train`` the outer
+    training rows, see :func:`training_rows`)."""
+    return fit_and_score(estimator, X, y, training_rows(train, test, inner), test, *rest)
 
 
 def nested_keys(store, dataset, models, config, metrics, splits, tasks, costs=None) -> list:
@@ -152,14 +168,15 @@ def nested_keys(store, dataset, models, config, metrics, splits, tasks, costs=No
                        [(m, numbers[s]) for m, s in tasks], costs=costs)
     inner = store.keys(dataset, models, inner_config, metrics, outer_splits, tasks,
                        costs=costs)
+    trained = {}
+    for s, (_, _, j, train, test) in enumerate(splits):
+        if j:
+            rows = np.ascontiguousarray(training_rows(train, test, j), dtype=np.int64)
+            trained[s] = hashlib.sha256(memoryview(rows).cast("B")).hexdigest()
     keys = []
-    for (m, s), outer_key, inner_key in zip(tasks, outer, inner):
-        if splits[s][2] == 0:
-            keys.append(outer_key)
-            continue
-        train = np.ascontiguousarray(np.asarray(splits[s][3], dtype=np.int64))
-        text = inner_key + hashlib.sha256(memoryview(train).cast("B")).hexdigest()
-        keys.append(hashlib.sha256(text.encode()).hexdigest())
+    for (_, s), outer_key, inner_key in zip(tasks, outer, inner):
+        keys.append(hashlib.sha256((inner_key + trained[s]).encode()).hexdigest()
+                    if s in trained else outer_key)
     return keys
 
 
@@ -207,12 +224,12 @@ def run_nested(dataset, models: list, config: CVConfig, metrics: list, level: fl
               if store is not None else {})
     missing = [i for i in range(len(tasks)) if i not in stored]
     pos_label = getattr(dataset, "pos_label", None)
-    calls = [(estimators[m], X, dataset.y, splits[s][3], splits[s][4], list(metrics), labels,
-              pos_label, groups[m], costs)
+    calls = [(estimators[m], X, dataset.y, splits[s][3], splits[s][4], splits[s][2],
+              list(metrics), labels, pos_label, groups[m], costs)
              for m, s in (tasks[i] for i in missing)]
     found = ((i, fit, " (stored)") for i, fit in stored.items())
     computed = ((missing[c], fit, "") for c, fit in
-                (run_calls(fit_and_score, calls, n_jobs, cluster) if calls else ()))
+                (run_calls(fit_nested, calls, n_jobs, cluster) if calls else ()))
     kept = NestedKept(len(models), sum(len(s[4]) for s in splits) <= ROWS_KEPT)
     clock = Stopwatch(len(tasks))
     for done, (index, fit, how) in enumerate(_chain(found, computed), 1):
