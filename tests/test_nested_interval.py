@@ -30,6 +30,7 @@ from engine.output.report import build_report
 from engine.output.report.sections import nested_sentence
 from engine.runs import nested_cv
 from engine.runs.analysis import run_experiment
+from engine.runs.guards import check_run as check_budget
 from engine.runs.nested_cv import check_nested, nested_splits, run_nested, training_rows
 from engine.runs.run_plan import plan_run
 from engine.runs.store import ResultStore
@@ -318,3 +319,14 @@ def test_workers_give_the_same_intervals():
     _, _, here = nested_run("iris", [NB, TREE], "accuracy")
     _, _, workers = nested_run("iris", [NB, TREE], "accuracy", n_jobs=2)
     pd.testing.assert_frame_equal(here.table, workers.table, check_exact=True)
+
+
+def test_the_budget_asks_before_many_nested_fits():
+    exp = parse_experiment({"dataset": {"builtin": "iris"}, "models": [NB, TREE],
+                            "cv": {"n_splits": 10, "n_repeats": 10, "interval": "nested",
+                                   "nested_repeats": 100}, "metrics": ["accuracy"]})
+    assessment = check_budget(exp, load_builtin("iris"), available=8 * 2 ** 30)
+    assert assessment.n_cv_fits == 200 + 2 * 100 * 100
+    assert assessment.ask == ("this run makes 20,200 fits (2 models x 10 folds x 10 repeats, "
+                              "plus 20,000 nested-CV fits), more than the 20,000 that start "
+                              "without asking")
