@@ -29,7 +29,7 @@ from engine.input.data import load_builtin
 from engine.output.report import build_report
 from engine.output.report.sections import nested_sentence
 from engine.runs import nested_cv
-from engine.runs.analysis import run_experiment
+from engine.runs.analysis import load_run, run_experiment
 from engine.runs.guards import check_run as check_budget
 from engine.runs.nested_cv import check_nested, nested_splits, run_nested, training_rows
 from engine.runs.run_plan import plan_run
@@ -244,6 +244,11 @@ def test_the_store_keeps_the_nested_fits(tmp_path):
     with ResultStore(str(tmp_path / "store.sqlite")) as store:
         again = run_to_end(run_experiment(exp, store=store))
         assert store.computed == 0
+        rebuilt = run_to_end(load_run(store, store.runs()[0].id))
+        assert store.computed == 0
+        assert [(r.fits, r.reused) for r in store.runs()] == [(12, 0), (12, 12)]
+    pd.testing.assert_frame_equal(first.tables()["nested_intervals.csv"],
+                                  rebuilt.tables()["nested_intervals.csv"], check_exact=True)
     pd.testing.assert_frame_equal(first.tables()["nested_intervals.csv"],
                                   again.tables()["nested_intervals.csv"], check_exact=True)
     table = first.tables()["nested_intervals.csv"]
