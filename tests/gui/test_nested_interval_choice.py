@@ -6,17 +6,7 @@ import pytest
 
 from engine.input.data import load_builtin
 from engine.runs.run_plan import plan_run
-from gui.state import AppState
-from gui.tabs.cv_tab import CVTab
-
-
-@pytest.fixture
-def tab(qtbot):
-    widget = CVTab(AppState())
-    qtbot.addWidget(widget)
-    widget.show()
-    yield widget
-    widget.shutdown()
+from tests.gui.waiting import run_succeeds
 
 
 def test_choosing_nested_makes_a_nested_experiment(tab):
@@ -38,3 +28,19 @@ def test_choosing_nested_makes_a_nested_experiment(tab):
     tab.interval_combo.setCurrentIndex(tab.interval_combo.findData("corrected_t"))
     assert "interval" not in state.to_experiment().to_json()["cv"]
     assert tab.interval_combo.toolTip()
+
+
+@pytest.mark.slow
+def test_a_nested_run_from_the_tab_gives_the_intervals(tab, qtbot):
+    tab.state.set_dataset(load_builtin("iris"))
+    tab.state.set_model_entries([{"name": "nb", "estimator": "GaussianNB"}])
+    tab.folds_box.setValue(3)
+    tab.repeats_box.setValue(1)
+    tab.primary_combo.setCurrentIndex(tab.primary_combo.findData("accuracy"))
+    tab.interval_combo.setCurrentIndex(tab.interval_combo.findData("nested"))
+    assert "90 nested-CV fits" in plan_run(tab.state.to_experiment()).text()
+    with run_succeeds(qtbot, tab):
+        tab.start_run()
+    table = tab.state.result.tables()["nested_intervals.csv"]
+    assert list(table["model"]) == ["nb"] and list(table["n_repeats"]) == [10]
+    assert 0.9 < table["bias_corrected"][0] <= 1 and table["ci_low"][0] < table["ci_high"][0]
