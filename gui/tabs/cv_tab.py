@@ -561,6 +561,8 @@ class CVTab(QWidget):
             text += "; then ALOOCV curves for the logistic regressions"
         if plan.learning_fits:
             text += f"; then {plan.learning_fits:,} learning-curve fits"
+        if plan.nested_fits:
+            text += f"; then {plan.nested_fits:,} nested-CV fits for the intervals"
         if plan.steps != plan.fits:
             text += f" — {plan.steps:,} fits in all"
         return text + self._stored_text(plan) + "."

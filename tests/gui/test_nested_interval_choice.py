@@ -21,6 +21,8 @@ def test_choosing_nested_makes_a_nested_experiment(tab):
     assert experiment.cv.interval == "nested"
     assert experiment.to_json()["cv"]["interval"] == "nested"
     assert plan_run(experiment).nested_fits == 1 * 10 * 3 * 3
+    assert ("; then 90 nested-CV fits for the intervals — 120 fits in all"
+            in tab.size_label.text())
     # a file's nested_repeats survives other settings; going back drops the interval
     state.set_cv(replace(state.cv, nested_repeats=4), tuple(state.metrics), state.n_jobs)
     tab.repeats_box.setValue(2)
