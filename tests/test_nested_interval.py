@@ -188,6 +188,10 @@ def test_refusals_are_coded():
         check_nested(iris, CVConfig(n_splits=2, interval="nested"), "accuracy")
     assert caught.value.code == "nested_folds"
     with pytest.raises(EngineError) as caught:
+        check_nested(load_builtin("breast_cancer"), CVConfig(n_splits=101, interval="nested"),
+                     "accuracy")
+    assert caught.value.code == "nested_folds" and "at most 100" in str(caught.value)
+    with pytest.raises(EngineError) as caught:
         check_nested(iris, CVConfig(n_splits=60, interval="nested"), "accuracy")
     assert caught.value.code == "nested_rows" and caught.value.fields["smallest"] == 50
 

@@ -80,7 +80,7 @@ CODES = {
     # ---- the nested-CV interval (engine.evaluation.nested_interval, engine.runs.nested_cv)
     "nested_metric": "cv.interval \"nested\" needs a primary metric that is a mean over "
                      "rows [metric, allowed]",
-    "nested_folds": "the nested-CV interval needs at least 3 folds [n_splits]",
+    "nested_folds": "the nested-CV interval needs 3 to 100 folds [n_splits]",
     "nested_groups": "the nested-CV interval treats rows as independent and is not run "
                      "on data with groups [dataset]",
     "nested_rows": "the smallest class has fewer rows than the folds, so some inner "

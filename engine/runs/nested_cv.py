@@ -35,6 +35,8 @@ from engine.foundation.errors import EngineError
 from engine.foundation.notes import Note
 from engine.foundation.progress import Progress, Stopwatch
 
+#: The most folds the nested interval takes (``n_splits²`` fits per model and repeat).
+MAX_FOLDS = 100
 #: Per-row scores kept for inspection (``NestedResult.rows``) up to this many per model;
 #: beyond it only their moments are kept (the interval needs no more).
 ROWS_KEPT = 1_000_000
@@ -92,14 +94,19 @@ def nested_fit_count(config: CVConfig, n_models: int) -> int:
 
 def check_nested(dataset, config: CVConfig, metric: str) -> None:
     """Raise an :class:`EngineError` when the nested interval cannot run on ``dataset``:
-    a metric that is not a mean over rows, fewer than 3 folds, groups, or a class with
-    fewer rows than folds."""
+    a metric that is not a mean over rows, fewer than 3 or more than :data:`MAX_FOLDS`
+    folds, groups, or a class with fewer rows than folds."""
     check_nested_metric(metric)
     if config.n_splits < 3:
         raise EngineError("nested_folds", {"n_splits": config.n_splits},
                           f'cv.interval "nested" needs at least 3 folds (the inner fits train '
                           f"on n_splits - 2 of them), but n_splits is {config.n_splits}: "
                           f"set n_splits to 3 or more")
+    if config.n_splits > MAX_FOLDS:
+        raise EngineError("nested_folds", {"n_splits": config.n_splits},
+                          f'cv.interval "nested" fits every model n_splits x n_splits times '
+                          f"per repeat, and n_splits is {config.n_splits}: set n_splits to "
+                          f"at most {MAX_FOLDS}")
     if getattr(dataset, "groups", None) is not None:
         raise EngineError("nested_groups", {"dataset": dataset.name},
                           'cv.interval "nested" treats rows as independent, but this data set '
