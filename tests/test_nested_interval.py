@@ -194,6 +194,7 @@ def test_refusals_are_coded():
     with pytest.raises(EngineError) as caught:
         check_nested(iris, CVConfig(n_splits=60, interval="nested"), "accuracy")
     assert caught.value.code == "nested_rows" and caught.value.fields["smallest"] == 50
+    assert "lower n_splits to 50 or fewer" in str(caught.value)
 
 
 @pytest.mark.slow

@@ -115,12 +115,12 @@ def check_nested(dataset, config: CVConfig, metric: str) -> None:
     smallest = int(counts.min())
     if smallest < config.n_splits:
         label = dataset.classes[int(np.argmin(counts))]
+        fewer = f"lower n_splits to {smallest} or fewer, or " if smallest >= 3 else ""
         raise EngineError("nested_rows", {"smallest": smallest, "n_splits": config.n_splits,
                                           "class": str(label)},
                           f'cv.interval "nested": class {label!s} has only {smallest} row(s), '
                           f"fewer than the {config.n_splits} folds, so some inner training "
-                          f"parts would miss it: lower n_splits to {max(smallest, 3)} or "
-                          f'fewer, or use "interval": "corrected_t"')
+                          f'parts would miss it: {fewer}use "interval": "corrected_t"')
 
 
 def nested_splits(y: np.ndarray, config: CVConfig) -> list:
