@@ -291,6 +291,8 @@ def test_the_report_states_each_interval(nested_result):
                 f"to {row['ci_high']:.4g})") in sentence
     assert "2 repeat(s) of 3 x 3 fits" in sentence and "all 150 rows" in sentence
     assert "no measured coverage" in sentence
+    clamped = (nested_result.nested.table["ci_high"] >= 1).any()
+    assert ("cut there" in sentence) == bool(clamped)
     page = build_report(nested_result)
     assert "Bates, S., Hastie, T. and Tibshirani, R. (2024)" in page
     assert nested_sentence(run_to_end(run_experiment(experiment()))) == ""

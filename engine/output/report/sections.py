@@ -206,12 +206,15 @@ def nested_sentence(result) -> str:
     first = rows[0]
     parts = "; ".join(f"{text(row['model'])}: {row['bias_corrected']:.4g} (interval "
                       f"{row['ci_low']:.4g} to {row['ci_high']:.4g})" for row in rows)
+    low, high = nested.design[4] if nested.design else (-np.inf, np.inf)
+    clamped = any(row["ci_low"] <= low or row["ci_high"] >= high for row in rows)
     return (f"Nested cross-validation (Bates et al.; {first['n_repeats']} repeat(s) of "
             f"{first['n_outer']} x {first['n_outer']} fits per model), bias-corrected "
             f"{text(metric_label(first['metric']))} of each model fitted on all "
             f"{len(result.dataset.y):,} rows with its {first['level'] * 100:g}% interval: "
-            f"{parts}. Bounds at the end of the metric's range are clamped there; this "
-            "report states no measured coverage for this interval.")
+            f"{parts}."
+            + (" An end at the limit of the metric's range was cut there." if clamped else "")
+            + " This report states no measured coverage for this interval.")
 
 
 def in_short(found: list, alpha: float, correction: str = "none") -> str:
