@@ -231,8 +231,9 @@ def run_nested(dataset, models: list, config: CVConfig, metrics: list, level: fl
               if store is not None else {})
     missing = [i for i in range(len(tasks)) if i not in stored]
     pos_label = getattr(dataset, "pos_label", None)
+    metrics = list(metrics)                   # one object: sent to a cluster once
     calls = [(estimators[m], X, dataset.y, splits[s][3], splits[s][4], splits[s][2],
-              list(metrics), labels, pos_label, groups[m], costs)
+              metrics, labels, pos_label, groups[m], costs)
              for m, s in (tasks[i] for i in missing)]
     found = ((i, fit, " (stored)") for i, fit in stored.items())
     computed = ((missing[c], fit, "") for c, fit in
