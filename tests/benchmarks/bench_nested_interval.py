@@ -11,6 +11,13 @@ engine does more per fit: warnings caught, every metric's predictions kept for t
 and the largest difference of the two intervals (goal: at most 1e-12).
 
     python tests/benchmarks/bench_nested_interval.py [--quick]
+    python tests/benchmarks/bench_nested_interval.py --coverage SETS --rows N
+
+``--coverage``: a quick check of the interval's coverage (not the coverage study): SETS
+simulated data sets of N rows (5 Gaussian features, class 1 shifted by 0.35 in each, 40%
+positive), logistic regression, accuracy, 5 folds, 10 nested repeats; the truth is the
+accuracy of the logistic regression fitted on all N rows, measured on 200,000 rows drawn
+once from the same distribution (the estimand ``model_on_all_rows``).
 
 ``--quick`` (or ``BENCH_QUICK=1``): 2 nested repeats, each side timed once instead of best
 of 3.
@@ -21,6 +28,8 @@ time is the fair one)::
     full  (10 repeats, 250 fits): loop 1.38 s cpu, run_nested 1.52 s cpu, ratio 1.100
     quick ( 2 repeats,  50 fits): loop 0.28 s cpu, run_nested 0.27 s cpu, ratio 0.939
     largest difference of the intervals: 0.0 in both
+
+    --coverage 200 --rows 100: coverage 0.960 (Monte Carlo se 0.014), mean width 0.207
 """
 import argparse
 import os
@@ -92,6 +101,39 @@ def peer(dataset, repeats):
     return np.array([min(point, 1.0), max(point - half, 0.0), min(point + half, 1.0), se])
 
 
+def coverage(sets: int, n_rows: int) -> None:
+    """Print how often the 95% interval covers the accuracy of the model fitted on all
+    rows (see the module's note)."""
+    import pandas as pd
+    from sklearn.linear_model import LogisticRegression
+
+    from engine.input.data import dataset_from_frame
+
+    def draw(n, rng):
+        y = (rng.random(n) < 0.4).astype(int)
+        return rng.normal(size=(n, 5)) + 0.35 * y[:, None], y
+
+    big_x, big_y = draw(200_000, np.random.default_rng(12345))
+    specs = expand_models([{"name": "lr", "estimator": "LogisticRegression",
+                            "params": {"max_iter": 1000}}])
+    config = CVConfig(n_splits=FOLDS, n_repeats=1, interval="nested", nested_repeats=10)
+    hits, widths, start = [], [], time.process_time()
+    with threadpool_limits(1):
+        for seed in range(sets):
+            x, y = draw(n_rows, np.random.default_rng(seed))
+            frame = pd.DataFrame(x, columns=[f"x{i}" for i in range(5)]).assign(y=y)
+            row = run_to_end(run_nested(dataset_from_frame(frame, "y"), specs, config,
+                                        ["accuracy"])).table.iloc[0]
+            model = LogisticRegression(max_iter=1000).fit(x, y)
+            truth = float(np.mean(model.predict(big_x) == big_y))
+            hits.append(row["ci_low"] <= truth <= row["ci_high"])
+            widths.append(row["ci_high"] - row["ci_low"])
+    share = float(np.mean(hits))
+    print(f"{sets} data sets of {n_rows} rows: coverage {share:.3f} (Monte Carlo se "
+          f"{np.sqrt(share * (1 - share) / sets):.3f}), mean width {np.mean(widths):.3f}, "
+          f"{time.process_time() - start:.0f} s cpu")
+
+
 def timed(func, repeats):
     """(least processor seconds, least wall seconds, the last result) of ``repeats`` runs."""
     cpu, wall, value = [], [], None
@@ -126,5 +168,10 @@ def main(quick: bool) -> int:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--coverage", type=int, default=0, metavar="SETS")
+    parser.add_argument("--rows", type=int, default=100)
     args = parser.parse_args()
+    if args.coverage:
+        coverage(args.coverage, args.rows)
+        sys.exit(0)
     sys.exit(main(args.quick or os.environ.get("BENCH_QUICK") == "1"))
