@@ -30,6 +30,7 @@ time is the fair one)::
     largest difference of the intervals: 0.0 in both
 
     --coverage 200 --rows 100: coverage 0.960 (Monte Carlo se 0.014), mean width 0.207
+    --coverage 200 --rows 300: coverage 0.970 (Monte Carlo se 0.012), mean width 0.119
 """
 import argparse
 import os
