@@ -33,6 +33,7 @@ from engine.input.readers import load_dataset
 from engine.evaluation.subgroups import check_subgroups
 from engine.runs.guards import check_run as check_budget
 from engine.runs.heldout import load_test_set
+from engine.runs.nested_cv import check_nested
 from engine.runs.preflight import blocking, check_experiment
 
 
@@ -135,8 +136,21 @@ def check_run(experiment, datasets, n_jobs: int = 1, check_data: bool = True) ->
         return CheckedRun(experiment, datasets, n_jobs, problems, test=test)
     if check_data and is_several(experiment):
         check_datasets(experiment, datasets)
+    check_nested_interval(experiment, datasets)
     return CheckedRun(experiment, datasets, n_jobs, problems,
                       check_budget(experiment, datasets, n_jobs), test)
+
+
+def check_nested_interval(experiment, datasets) -> None:
+    """With ``"cv": {"interval": "nested"}``, raise the coded error that says why the
+    nested-CV interval cannot run on a data set (:func:`engine.runs.nested_cv.check_nested`)
+    before any fit."""
+    for index, dataset in enumerate(datasets):
+        own = experiment.for_dataset(index) if is_several(experiment) else experiment
+        if getattr(own.cv, "interval", "corrected_t") != "nested":
+            continue
+        own = own.with_metrics_for(len(dataset.classes), dataset)
+        check_nested(dataset, own.cv, own.metrics[0])
 
 
 def run(experiment, datasets, n_jobs: int = 1, cluster=None, store=None, test=None):

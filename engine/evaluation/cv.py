@@ -117,6 +117,8 @@ class FoldFit:
 #: The fold assignments ``CVConfig.scheme`` names: scikit-learn's
 #: ``RepeatedStratifiedKFold`` and Weka 3's (:mod:`engine.evaluation.weka_folds`).
 SCHEMES = ("sklearn", "weka")
+#: Each model's interval (``CVConfig.interval``).
+INTERVALS = ("corrected_t", "nested")
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,9 @@ class CVConfig:
     ``compare_ungrouped``: with a data set's ``"groups"``, also run the models on ordinary
     stratified folds to show what grouping changes (:mod:`engine.runs.grouping_gap`); it does
     not change the folds of the run.
+    ``interval``: each model's interval, the corrected t of ``summary.csv``
+    (``"corrected_t"``) or also Bates et al.'s nested CV (``"nested"``,
+    :mod:`engine.runs.nested_cv`, ``nested_repeats`` repeats of its own fits).
     """
 
     n_splits: int = 10
@@ -135,6 +140,8 @@ class CVConfig:
     random_state: Optional[int] = 0
     scheme: str = "sklearn"
     compare_ungrouped: bool = False
+    interval: str = "corrected_t"
+    nested_repeats: int = 10
 
     def __post_init__(self):
         if self.scheme not in SCHEMES:
@@ -144,12 +151,17 @@ class CVConfig:
             raise ValueError('cv.random_state: the "weka" scheme needs a seed (Weka numbers '
                              "its runs from it; its Experimenter starts at 1): give a whole "
                              "number")
+        if self.interval not in INTERVALS:
+            raise ValueError(f"cv.interval: unknown interval {self.interval!r}; choose "
+                             "\"corrected_t\" or \"nested\" (Bates et al.'s nested CV)")
 
     def to_json(self) -> dict:
         data = {"n_splits": self.n_splits, "n_repeats": self.n_repeats,
                 "random_state": self.random_state, "scheme": self.scheme}
         if self.compare_ungrouped:                  # written only when asked for
             data["compare_ungrouped"] = True
+        if self.interval != "corrected_t":          # written only when asked for
+            data.update(interval=self.interval, nested_repeats=self.nested_repeats)
         return data
 
 

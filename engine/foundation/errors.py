@@ -81,6 +81,14 @@ CODES = {
                           "or cannot be made or written [path, detail]",
     "kept_models_name": "a kept model's file name is not one the app writes [name]",
     # ---- the column to predict (engine.input.target_choice)
+    # ---- the nested-CV interval (engine.evaluation.nested_interval, engine.runs.nested_cv)
+    "nested_metric": "cv.interval \"nested\" needs a primary metric that is a mean over "
+                     "rows [metric, allowed]",
+    "nested_folds": "the nested-CV interval needs 3 to 100 folds [n_splits]",
+    "nested_groups": "the nested-CV interval treats rows as independent and is not run "
+                     "on data with groups [dataset]",
+    "nested_rows": "the smallest class has fewer rows than the folds, so some inner "
+                   "training parts would miss it [smallest, n_splits, class]",
     "target_not_named": "no target is named and not exactly one column qualifies by the "
                         "rule [candidates: column names best first, reasons: per candidate]",
     # ---- subgroups (engine.evaluation.subgroups.spec)

@@ -267,6 +267,12 @@ CODES = {
     "auc_not_computed": "no AUC interval or test for a model, class and repeat "
                         "[model, positive_class, repeat, reason: 'missing_predictions', "
                         "'one_class_fold' or 'no_score']",
+    # ---- the nested-CV interval (engine.runs.nested_cv)
+    "nested_interval": "each model's nested-CV interval (Bates et al.) and what it is for "
+                       "[metric, level, n_splits, nested_repeats, n_rows]",
+    "nested_not_computed": "no nested-CV interval for a model: some of its nested fits failed "
+                           "or gave no predictions the metric needs [model, failed, fits, "
+                           "metric]",
     # ---- the result folder (engine.output.result_folder, engine.output.folder_entries)
     "result_folder_leftover": "an entry of the result folder that looks like a leftover of "
                               "this app but is not exactly its own was left alone "

@@ -55,7 +55,7 @@ KNOWN_TABLES = frozenset({
     "decision_curve.csv", "learning_curve.csv", "test_scores.csv", REPORT, REPORT_HTML,
     "decision_summary.csv", "decision_pairs.csv", "learning_summary.csv",
     "subgroup_scores.csv", "subgroup_gaps.csv", "subgroup_calibration.csv",
-    "subgroup_fairness.csv"})
+    "subgroup_fairness.csv", "nested_intervals.csv"})
 #: Every name a manifest may list: the tables and ``notes.txt`` (and the saved models,
 #: :func:`is_model_name`, with their warning :data:`MODELS_README`).
 WRITABLE = KNOWN_TABLES | {NOTES}

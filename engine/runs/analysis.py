@@ -26,6 +26,7 @@ from engine.runs.fingerprint import data_fingerprint
 from engine.runs.grouping_gap import run_grouping_gap
 from engine.runs.heldout import load_test_set, run_heldout
 from engine.runs.heldout.saved import saved_model_files
+from engine.runs.nested_cv import run_nested
 from engine.foundation.notes import Note
 from engine.evaluation.per_class import confusion_table, per_class_table
 from engine.foundation.progress import Progress
@@ -55,10 +56,12 @@ class ExperimentResult:
     auc: Optional[object] = None
     heldout: Optional[object] = None
     subgroups: Optional[object] = None
+    nested: Optional[object] = None
 
     def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
         """The same run compared again with other ROPE / alpha / correction settings (the
-        summary's, the held-out test's and the AUC tables' intervals follow alpha)."""
+        summary's, the held-out test's, the AUC tables' and the nested intervals follow
+        alpha)."""
         summary = summary_table(self.cv.scores, self.cv.models, self.cv.metrics,
                                 self.cv.failures, alpha=settings.alpha)
         cv, old_alpha = self.cv, self.experiment.comparison.alpha
@@ -71,9 +74,11 @@ class ExperimentResult:
         subgroups = self.subgroups
         if subgroups is not None and settings.alpha != old_alpha:
             subgroups = subgroups.at_alpha(settings.alpha)      # nothing scored again
+        nested = (self.nested.at_level(1 - settings.alpha) if self.nested is not None
+                  else None)
         return replace(self, cv=cv, comparison=compare_cv(cv, settings), summary=summary,
                        experiment=replace(self.experiment, comparison=settings),
-                       heldout=heldout, auc=auc, subgroups=subgroups)
+                       heldout=heldout, auc=auc, subgroups=subgroups, nested=nested)
 
     @functools.cached_property
     def notes(self) -> list:
@@ -93,6 +98,7 @@ class ExperimentResult:
                 *rope_notes(self.experiment.comparison, self.cv.primary_metric),
                 *alo_grouped_notes(self),
                 *(self.auc.notes if self.auc is not None else ()),
+                *(self.nested.notes if self.nested is not None else ()),
                 *curve_notes(self),
                 *(self.heldout.notes if self.heldout is not None else ()),
                 *(self.subgroups.notes if self.subgroups is not None else ())]
@@ -117,7 +123,7 @@ class ExperimentResult:
             tables["confusion.csv"] = confusion
             tables["per_class.csv"] = per_class_table(confusion, self.cv.classes)
         for extra in (self.grouping_gap, self.aloocv, self.calibration, self.curves,
-                      self.auc, self.heldout, self.subgroups):
+                      self.auc, self.heldout, self.subgroups, self.nested):
             if extra is not None:
                 tables.update(extra.tables())
         return tables
@@ -207,7 +213,7 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
                                     alpha=experiment.comparison.alpha)
             comparison = compare_cv(cv, experiment.comparison)
             result = ExperimentResult(experiment, dataset, cv, summary, comparison)
-            result = yield from phases.relay(run_extras(result, n_jobs, cluster))
+            result = yield from phases.relay(run_extras(result, n_jobs, cluster, store))
             if test is not None:
                 result = yield from phases.relay(heldout_phase(result, test))
         if record:
@@ -278,10 +284,16 @@ def heldout_phase(result: ExperimentResult, test):
     return replace(result, heldout=heldout)
 
 
-def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None):
-    """The grouping gap, ALOOCV, calibration, curves and subgroups, when the experiment
-    asks for them."""
+def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None, store=None):
+    """The nested-CV interval, the grouping gap, ALOOCV, calibration, curves and subgroups,
+    when the experiment asks for them (the nested fits are looked up in and saved to
+    ``store``)."""
     experiment = result.experiment
+    if getattr(experiment.cv, "interval", "corrected_t") == "nested":
+        nested = yield from run_nested(result.dataset, list(experiment.models), experiment.cv,
+                                       list(result.cv.metrics), 1 - experiment.comparison.alpha,
+                                       n_jobs, cluster, store, experiment.metric_costs())
+        result = replace(result, nested=nested)
     if experiment.cv.compare_ungrouped and result.dataset.groups is not None:
         gap = yield from run_grouping_gap(result.dataset, list(experiment.models), experiment.cv,
                                           list(result.cv.metrics), result.cv, n_jobs,

@@ -237,6 +237,10 @@ def _ask(assessment: Assessment, cv, grouped: int = 0) -> Optional[str]:
             * cv.n_repeats
         if grouped:
             how += ", twice (with and without groups)"
+        nested = getattr(assessment.plan, "nested_fits", 0)
+        if nested:
+            how += f", plus {count_text(nested)} nested-CV fits"
+            plain += nested
         if assessment.n_cv_fits > plain:
             how += ", with the searches inside each fold (tune, threshold)"
         extra = [f"{count_text(n)} {what} fits" for n, what in

@@ -16,13 +16,17 @@ A :class:`RunPlan` counts, for every data set of a run (nothing fitted):
 * ``learning_fits`` -- with a ``curves`` block's ``learning`` fractions, the learning
   curve's fits: one per fraction, model (the compared ones) and outer fold; each is one
   progress step (:mod:`engine.evaluation.curves` yields one record per fit).
+* ``nested_fits`` -- with ``"cv": {"interval": "nested"}``, the nested-CV interval's fits
+  (:mod:`engine.runs.nested_cv`): models x ``nested_repeats`` x folds², one progress step
+  each, counted with the cross-validation's in the run budget.
 * ``final_fits`` -- with a held-out ``test`` file, each model fitted once more on all
   training rows (:mod:`engine.runs.heldout`), one progress step each.
 * ``reused`` -- with a result store, the fits it already holds.
 
 ``steps`` (every progress record of the run: ``fits + ungrouped_fits + calibration_steps
-+ aloocv_steps + learning_fits + final_fits``) is the progress bar's total, in the headless runner and
-in the app; ``work`` (``steps`` with the inner fits) is the run budget's count.
++ aloocv_steps + learning_fits + final_fits + nested_fits``) is the progress bar's total,
+in the headless runner and in the app; ``work`` (``steps`` with the inner fits) is the run
+budget's count.
 """
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ from dataclasses import dataclass, replace
 from engine.evaluation.aloocv import ineligibility_note
 from engine.evaluation.cv import make_splits
 from engine.runs.fingerprint import fit_keys
+from engine.runs.nested_cv import nested_fit_count
 from engine.foundation.progress import Stopwatch, relay
 from engine.evaluation.tuning import INNER_SPLITS, fits_per_fold, grid_members, with_scoring
 
@@ -51,12 +56,13 @@ class DatasetPlan:
     reused: int = 0
     learning_fits: int = 0
     final_fits: int = 0
+    nested_fits: int = 0
 
     @property
     def steps(self) -> int:
         """Progress records of this data set's run."""
         return (self.fits + self.ungrouped_fits + self.calibration_steps + self.aloocv_steps
-                + self.learning_fits + self.final_fits)
+                + self.learning_fits + self.final_fits + self.nested_fits)
 
     @property
     def cv_fits(self) -> int:
@@ -114,11 +120,16 @@ class RunPlan:
         return self._sum("final_fits")
 
     @property
+    def nested_fits(self) -> int:
+        """The nested-CV interval's fits: models x nested_repeats x folds²."""
+        return self._sum("nested_fits")
+
+    @property
     def budget(self) -> tuple:
         """``(cross-validation, calibration, ALOOCV)`` fits with every inner fit, for the
         run budget (:func:`engine.runs.guards.check_run`); the learning curves' fits count
         with the cross-validation's."""
-        return (self._sum("cv_fits") + self.learning_fits + self.final_fits,
+        return (self._sum("cv_fits") + self.learning_fits + self.final_fits + self.nested_fits,
                 self._sum("calibration_fits"),
                 self._sum("aloocv_fits"))
 
@@ -145,11 +156,13 @@ class RunPlan:
             parts.append(f"then {self.ungrouped_fits:,} again without the groups")
         if self.learning_fits:
             parts.append(f"then {self.learning_fits:,} learning-curve fits")
+        if self.nested_fits:
+            parts.append(f"then {self.nested_fits:,} nested-CV fits for the intervals")
         if self.final_fits:
             parts.append(f"then {self.final_fits:,} on all training rows for the held-out "
                          "test")
         extras = (self.steps - self.fits - self.ungrouped_fits - self.learning_fits
-                  - self.final_fits)
+                  - self.final_fits - self.nested_fits)
         if extras:
             parts.append(f"then {extras:,} calibration or ALOOCV steps")
         return "; ".join(parts)
@@ -221,7 +234,8 @@ def dataset_plan(models, cv, calibration=None, aloocv=None, name: str = "",
     return DatasetPlan(name, fits, inner, fits if twice else 0, len(models) * methods * folds,
                        (fits + inner) * methods * INNER_SPLITS, alo_steps, alo_fits,
                        learning_fits=learning_fits(curves, len(models), folds),
-                       final_fits=len(models) if heldout else 0)
+                       final_fits=len(models) if heldout else 0,
+                       nested_fits=nested_fit_count(cv, len(models)))
 
 
 def _aloocv(settings, models) -> tuple:

@@ -398,13 +398,7 @@ class ResultStore:
             ``{index: FoldFit}`` for every key found.
         """
         keys = list(keys)
-        found = {} if self.fresh else self._load(keys)
-        if test_sizes is not None:
-            for key, size in zip(keys, test_sizes):
-                if key in found and not _fits_rows(found[key], size):
-                    raise self._damaged(f"the fit stored under {key[:12]}... has "
-                                        f"predictions for other than {size} rows")
-        by_index = {i: found[key] for i, key in enumerate(keys) if key in found}
+        by_index = self.lookup_extra(keys, test_sizes)
         self.fits += len(keys)
         self.reused += len(by_index)
         if self._run is not None or self._begun is not None:
@@ -420,6 +414,25 @@ class ResultStore:
                            "WHERE run = ?", (len(by_index), resumed, _now(), self._run))
                 self._counted = (self._run, len(by_index), len(keys), self.computed)
         return by_index
+
+    def lookup_extra(self, keys, test_sizes=None) -> dict:
+        """The stored fits of ``keys`` (none when ``fresh``), checked as :meth:`lookup`
+        checks them, without recording them as the run's fits: for the fits of an extra
+        phase (the nested-CV interval's, :mod:`engine.runs.nested_cv`).
+
+        Returns
+        -------
+        dict
+            ``{index: FoldFit}`` for every key found.
+        """
+        keys = list(keys)
+        found = {} if self.fresh else self._load(keys)
+        if test_sizes is not None:
+            for key, size in zip(keys, test_sizes):
+                if key in found and not _fits_rows(found[key], size):
+                    raise self._damaged(f"the fit stored under {key[:12]}... has "
+                                        f"predictions for other than {size} rows")
+        return {i: found[key] for i, key in enumerate(keys) if key in found}
 
     def _record_kept(self, db) -> None:
         """Record the fits the current run has kept so far (inside a transaction, with

@@ -132,6 +132,17 @@ def scheme_combo(parent) -> QComboBox:
     return combo
 
 
+def interval_combo(parent) -> QComboBox:
+    """Each model's interval (``CVConfig.interval``): the corrected t, or also nested CV."""
+    combo = QComboBox(parent)
+    combo.addItem("Corrected t", "corrected_t")
+    combo.addItem("Also nested CV (Bates et al.)", "nested")
+    combo.setToolTip("Nested CV adds an interval for the model fitted on all rows "
+                     "(accuracy, Brier score or log loss first); it fits every model "
+                     "repeats x k x k more times (10 repeats unless the experiment file says)")
+    return combo
+
+
 def spin_box(low: int, high: int, tip: str, parent) -> QSpinBox:
     box = QSpinBox(parent)
     box.setRange(low, high)
@@ -221,6 +232,8 @@ class CVTab(QWidget):
         form.addRow("Random seed", self.seed_box)
         self.scheme_combo = scheme_combo(panel)
         form.addRow("Fold assignment", self.scheme_combo)
+        self.interval_combo = interval_combo(panel)
+        form.addRow("Interval", self.interval_combo)
         form.addRow("Compare on", self.primary_combo)
         layout.addLayout(form)
         layout.addWidget(self._build_cost_offer(panel))
@@ -258,6 +271,7 @@ class CVTab(QWidget):
             signal.connect(self._mark_metrics_chosen)        # before they are stored
             signal.connect(self._store_settings)
         self.scheme_combo.currentIndexChanged.connect(self._store_settings)
+        self.interval_combo.currentIndexChanged.connect(self._store_settings)
         self.run_button = QPushButton("Run", panel)
         self.run_button.setStyleSheet("font-weight: bold; padding: 6px;")
         self.run_button.clicked.connect(self.start_run)
@@ -454,7 +468,9 @@ class CVTab(QWidget):
             return
         config = CVConfig(self.folds_box.value(), self.repeats_box.value(), self.seed_box.value(),
                           self.scheme_combo.currentData(),
-                          compare_ungrouped=self.state.cv.compare_ungrouped)
+                          compare_ungrouped=self.state.cv.compare_ungrouped,
+                          interval=self.interval_combo.currentData(),
+                          nested_repeats=self.state.cv.nested_repeats)
         self._syncing = True
         try:
             self.state.set_cv(config, tuple(self.metrics()), self.jobs_box.value())
@@ -473,6 +489,7 @@ class CVTab(QWidget):
             self.repeats_box.setValue(cv.n_repeats)
             self.seed_box.setValue(cv.random_state or 0)
             self.scheme_combo.setCurrentIndex(max(self.scheme_combo.findData(cv.scheme), 0))
+            self.interval_combo.setCurrentIndex(max(self.interval_combo.findData(cv.interval), 0))
             self.jobs_box.setValue(max(1, min(self.state.n_jobs, self.jobs_box.maximum())))
             n_classes = class_counts(self.state.datasets)
             self._offer_metrics(n_classes)
@@ -500,7 +517,8 @@ class CVTab(QWidget):
         running = self.running
         for widget in (self.folds_box, self.repeats_box, self.seed_box, self.jobs_box,
                        self.primary_combo, self.extra_list, self.calibrate_check,
-                       self.scheme_combo, self.curves_box, self.subgroups_box):
+                       self.scheme_combo, self.interval_combo, self.curves_box,
+                       self.subgroups_box):
             widget.setEnabled(not running)
         self.run_on.setEnabled(not running)          # and the jobs when on this computer
         waiting = self.target_missing()
@@ -547,6 +565,8 @@ class CVTab(QWidget):
             text += "; then ALOOCV curves for the logistic regressions"
         if plan.learning_fits:
             text += f"; then {plan.learning_fits:,} learning-curve fits"
+        if plan.nested_fits:
+            text += f"; then {plan.nested_fits:,} nested-CV fits for the intervals"
         if plan.steps != plan.fits:
             text += f" — {plan.steps:,} fits in all"
         return text + self._stored_text(plan) + "."

@@ -49,6 +49,9 @@ REFERENCES = {
     "vickers": "Vickers, A. J. and Elkin, E. B. (2006). Decision curve analysis: a novel "
                "method for evaluating prediction models. Medical Decision Making 26(6), "
                "565–574.",
+    "bates": "Bates, S., Hastie, T. and Tibshirani, R. (2024). Cross-validation: what does "
+             "it estimate and how well does it do it? Journal of the American Statistical "
+             "Association 119(546), 1434–1445.",
     "tripod": "Collins, G. S. et al. (2024). TRIPOD+AI statement: updated guidance for "
               "reporting clinical prediction models that use regression or machine learning "
               "methods. BMJ 385, e078378.",
@@ -97,6 +100,11 @@ def methods_used(experiment, tables: dict, several: bool) -> list:
                      "and tests) and LeDell et al.'s influence-curve interval are given "
                      "beside it and cover only the mean of the fold models at hand.",
                      ["nadeau", "delong", "ledell"]))
+    if "nested_intervals.csv" in tables:
+        used.append(("Each model's score was also given Bates, Hastie and Tibshirani's "
+                     "nested cross-validation interval with its bias correction, for the "
+                     "model fitted on all rows (the formulas of mlr3inferr's ci.ncv).",
+                     ["bates"]))
     if "decision_curve.csv" in tables:
         used.append(("Clinical utility was assessed by decision curve analysis (net "
                      "benefit over threshold probabilities).", ["vickers"]))

@@ -198,6 +198,26 @@ def ranking_sentence(result) -> str:
             f"corrected-t {level} interval of each mean: " + "; ".join(parts) + ".")
 
 
+def nested_sentence(result) -> str:
+    """Each model's nested-CV interval (``nested_intervals.csv``) in one sentence, or ""."""
+    nested = getattr(result, "nested", None)
+    if nested is None or not len(nested.table):
+        return ""
+    rows = nested.table.to_dict("records")
+    first = rows[0]
+    parts = "; ".join(f"{text(row['model'])}: {row['bias_corrected']:.4g} (interval "
+                      f"{row['ci_low']:.4g} to {row['ci_high']:.4g})" for row in rows)
+    low, high = nested.design[4] if nested.design else (-np.inf, np.inf)
+    clamped = any(row["ci_low"] <= low or row["ci_high"] >= high for row in rows)
+    return (f"Nested cross-validation (Bates et al.; {first['n_repeats']} repeat(s) of "
+            f"{first['n_outer']} x {first['n_outer']} fits per model), bias-corrected "
+            f"{text(metric_label(first['metric']))} of each model fitted on all "
+            f"{len(result.dataset.y):,} rows with its {first['level'] * 100:g}% interval: "
+            f"{parts}."
+            + (" An end at the limit of the metric's range was cut there." if clamped else "")
+            + " This report states no measured coverage for this interval.")
+
+
 def in_short(found: list, alpha: float, correction: str = "none") -> str:
     """One sentence over every pair's outcome: which pairs are decided (at probability
     :func:`engine.evaluation.verdict.bayes_level`: ``1 - alpha``, or ``1 - alpha / m`` for
@@ -306,7 +326,10 @@ def verdict_section(result) -> str:
     rows = f'<ul class="verdicts">{rows}</ul>' if rows else ""
     cost = cost_headline(result)
     cost = f'<p class="short">{text(cost)}</p>' if cost else ""
-    return f'{cost}<p class="short">{short}</p><p>{ranking_sentence(result)}</p>{rows}'
+    nested = nested_sentence(result)
+    nested = f"<p>{nested}</p>" if nested else ""
+    return (f'{cost}<p class="short">{short}</p><p>{ranking_sentence(result)}</p>{nested}'
+            f"{rows}")
 
 
 def identical_words(metric: str, threshold_free: bool = False) -> str:
