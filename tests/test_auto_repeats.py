@@ -3,8 +3,13 @@ import numpy as np
 import pytest
 from scipy.stats import t as student_t
 
-from engine.evaluation.auto_repeats import (AutoStop, decide, in_rounds, widths_ratio,
-                                            width)
+from engine.evaluation.auto_repeats import (
+    AutoStop,
+    decide,
+    in_rounds,
+    width,
+    widths_ratio,
+)
 from engine.evaluation.experiment import parse_experiment
 from engine.foundation.progress import run_to_end
 from engine.input.data import dataset_from_frame
