@@ -10,9 +10,10 @@ from engine.evaluation.auto_repeats import (
     width,
     widths_ratio,
 )
+from engine.evaluation.cv import run_cv
 from engine.evaluation.experiment import parse_experiment
 from engine.foundation.progress import run_to_end
-from engine.input.data import dataset_from_frame
+from engine.input.data import dataset_from_frame, load_builtin
 from engine.runs.analysis import load_run, run_experiment
 from engine.runs.store import ResultStore
 from tests.helpers import assert_same_tables, visits
@@ -178,3 +179,18 @@ def test_store_keeps_only_the_fits_run_and_replays_them(tmp_path):
     assert_same_tables(first, again)
     replayed = run_to_end(load_run(str(path), run_id))
     assert_same_tables(first, replayed)
+
+
+def test_progress_says_at_most_and_ends_full_when_it_stops_early():
+    exp = experiment(auto_cv())
+    records = []
+    job = run_cv(load_builtin("iris"), list(exp.models), exp.cv, ["accuracy"])
+    try:
+        while True:
+            records.append(next(job))
+    except StopIteration as end:
+        result = end.value
+    assert "repeat 1 of at most 4, fold 1" in records[0].label
+    assert records[-1].done == records[-1].total == 3 * 5 * 4
+    assert records[-1].label == "stopped after 2 of at most 4 repeats"
+    assert len(records) == 3 * 5 * 2 + 1 and result.config.n_repeats == 2

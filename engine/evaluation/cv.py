@@ -488,7 +488,8 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
               _rounds(tasks, config, stored, dict(zip(missing, calls)), store, n_jobs, cluster,
                       _ratio_after(outcomes, tasks, len(models), splits, config.n_splits,
                                    alpha, credible_levels)))
-    stop = None
+    stop, most = None, ("" if config.auto_precision is None else
+                        f" of at most {config.n_repeats}")     # "auto" may stop earlier
     for done, (index, outcome, how) in enumerate(_until_stop(stream), 1):
         if isinstance(outcome, AutoStop):
             stop = outcome
@@ -506,7 +507,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         detail = FoldScores(models[model].name, repeat, fold, dict(zip(metrics, outcome.scores)),
                             outcome.error)
         yield clock.progress(done, f"model {model + 1} of {len(models)} ({models[model].name}), "
-                                   f"repeat {repeat}, fold {fold}{how}", detail)
+                                   f"repeat {repeat}{most}, fold {fold}{how}", detail)
     if stop is not None and stop.n_repeats < config.n_repeats:
         yield clock.progress(len(tasks), f"stopped after {stop.n_repeats} of at most "
                                          f"{config.n_repeats} repeats")
