@@ -1,4 +1,7 @@
 """'"n_repeats": "auto"' (issue #41): the stopping rule, its reproducibility, its notes."""
+import json
+import os
+
 import numpy as np
 import pytest
 from scipy.stats import t as student_t
@@ -18,6 +21,8 @@ from engine.runs.analysis import load_run, run_experiment
 from engine.runs.store import ResultStore
 from tests.helpers import assert_same_tables, visits
 
+SEED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "resources",
+                    "examples", "svc_kernels_moons.json")
 MODELS = [{"name": "nb", "estimator": "GaussianNB"},
           {"name": "tree", "estimator": "DecisionTreeClassifier",
            "params": {"max_depth": 2, "random_state": 0}},
@@ -194,3 +199,18 @@ def test_progress_says_at_most_and_ends_full_when_it_stops_early():
     assert records[-1].done == records[-1].total == 3 * 5 * 4
     assert records[-1].label == "stopped after 2 of at most 4 repeats"
     assert len(records) == 3 * 5 * 2 + 1 and result.config.n_repeats == 2
+
+
+@pytest.mark.slow
+def test_seed_example_stops_at_five_and_equals_the_fixed_five():
+    """The seed example (four SVC kernels on moons, 10 folds) with "auto": 5 repeats, and
+    every table of a fixed 10 x 5 run."""
+    with open(SEED, encoding="utf-8") as handle:
+        data = json.load(handle)
+    auto = run_to_end(run_experiment(parse_experiment(
+        {**data, "cv": {"n_splits": 10, "n_repeats": "auto", "random_state": 0}})))
+    assert (auto.cv.auto_stop.n_repeats, auto.cv.auto_stop.reason) == (5, "precision")
+    fixed = run_to_end(run_experiment(parse_experiment(
+        {**data, "cv": {"n_splits": 10, "n_repeats": 5, "random_state": 0}})))
+    assert_same_tables(auto, fixed)
+    assert len(auto.cv.scores) == 4 * 50
