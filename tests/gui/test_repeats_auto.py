@@ -58,3 +58,15 @@ def test_an_auto_run_stops_early_and_the_bar_ends_full(tab, qtbot):
     assert result.experiment.cv.n_repeats == 2 and len(result.cv.scores) == 4 * 20
     assert tab.progress_bar.value() == tab.progress_bar.maximum() == 120
     assert any(note.code == "repeats_auto_stopped" for note in result.notes)
+
+
+def test_the_window_says_the_stop_in_its_own_words():
+    from engine.evaluation.auto_repeats import AutoStop
+    from gui.note_words import note_words
+    note = AutoStop(5, "precision", 0.983, 10, 0.02).note()
+    assert note_words(note) == (
+        'Repeats "auto" stopped after 5 of at most 10: one more would have narrowed no '
+        "interval by 2% of its width. The results are those of 5 repeats; set the repeats to "
+        "5 to run the same again.")
+    capped = AutoStop(3, "max_repeats", 0.9, 3, 0.02).note()
+    assert "the most repeats were reached" in note_words(capped)
