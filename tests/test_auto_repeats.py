@@ -110,6 +110,9 @@ def test_equal_scores_have_no_width_and_stop_after_two_repeats():
     assert decide(1, 10, 0.02, np.nan) is None
     assert decide(2, 10, 0.02, np.nan) == "precision"
     assert decide(3, 3, 0.02, 0.5) == "max_repeats"
+    note = AutoStop(2, "precision", np.nan, 10, 0.02).note()
+    assert "(no interval had a width: every fold value was equal)" in str(note)
+    assert note.fields["ratio"] is None
 
 
 def test_rounds_yield_stored_fits_first_and_stop_at_the_rule():

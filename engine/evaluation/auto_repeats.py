@@ -61,9 +61,11 @@ class AutoStop:
 
     def note(self) -> Note:
         """The ``repeats_auto_stopped`` note: how many repeats ran and why they stopped."""
+        most = ("no interval had a width: every fold value was equal" if np.isnan(self.ratio)
+                else f"by {1 - self.ratio:.1%} at most")
         why = {"precision": f"one more repeat would have narrowed every interval on the "
                             f"primary metric by less than {self.precision:.0%} of its width "
-                            f"(by {1 - self.ratio:.1%} at most)",
+                            f"({most})",
                "max_repeats": f"the cap of {self.max_repeats} repeats was reached",
                "time_budget": "the time budget was reached"}[self.reason]
         return Note("repeats_auto_stopped",
