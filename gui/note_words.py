@@ -86,8 +86,19 @@ def _decimal(fields) -> str:
             f"{fields['value']}")
 
 
+def _auto_stopped(fields) -> str:
+    """``repeats_auto_stopped`` in the words of the repeats box."""
+    n, most = fields["n_repeats"], fields["max_repeats"]
+    why = {"precision": f"one more would have narrowed no interval by "
+                        f"{fields['precision']:.0%} of its width",
+           "max_repeats": "the most repeats were reached"}[fields["reason"]]
+    return (f"Repeats \"auto\" stopped after {n} of at most {most}: {why}. The results are "
+            f"those of {n} repeats; set the repeats to {n} to run the same again.")
+
+
 WORDS = {
     "unscaled_models": _unscaled,
+    "repeats_auto_stopped": _auto_stopped,
     "folds_failed": lambda f: _folds(f, True),
     "folds_warned": lambda f: _folds(f, False),
     "default_metric": lambda f: (f"no metric chosen: comparing on {metric_words(f['metric'])} "

@@ -16,6 +16,7 @@ from typing import Optional
 from PySide6.QtCore import QObject, Signal
 
 from engine.evaluation.catalogue import expand_models
+from engine.evaluation.auto_repeats import DEFAULT_PRECISION
 from engine.evaluation.cv import CVConfig
 from engine.input.data import Dataset
 from engine.evaluation.experiment import (AloocvSettings, CalibrationSettings, Experiment,
@@ -45,7 +46,7 @@ class AppState(QObject):
         self.datasets: list = []                 # every data set of the experiment, in order
         #: The model entries (:class:`~gui.model_entry.ModelEntry`), in order.
         self.models: tuple = ()
-        self.cv = CVConfig()
+        self.cv = CVConfig(auto_precision=DEFAULT_PRECISION)
         self.metrics: tuple = ()   # () = the default for the target (engine.evaluation.metrics)
         #: True once the metrics were chosen (on the CV tab, or named by an experiment
         #: file): new data then keeps them as they are; False while they are the default
@@ -290,7 +291,7 @@ class AppState(QObject):
         """A new experiment (File → New): no data, no models, the default settings, no
         results, not saved anywhere."""
         self.experiment_path = None
-        self.cv, self.metrics, self.metrics_named = CVConfig(), (), False
+        self.cv, self.metrics, self.metrics_named = CVConfig(auto_precision=DEFAULT_PRECISION), (), False
         self.comparison = ComparisonSettings()
         self.aloocv = self.calibration = self.curves = self.costs = None
         self.test, self.save_models = None, False

@@ -17,6 +17,7 @@ from typing import Generator, Optional
 import numpy as np
 import pandas as pd
 
+from engine.evaluation.auto_repeats import AutoStop, auto_json, in_rounds, widths_ratio
 from engine.evaluation.catalogue import make_pipeline
 from engine.evaluation.costs import check_cost_metric
 from engine.input.data import Dataset
@@ -133,6 +134,9 @@ class CVConfig:
     ``interval``: each model's interval, the corrected t of ``summary.csv``
     (``"corrected_t"``) or also Bates et al.'s nested CV (``"nested"``,
     :mod:`engine.runs.nested_cv`, ``nested_repeats`` repeats of its own fits).
+    ``auto_precision``: with a number (``"n_repeats": "auto"``), ``n_repeats`` is the most
+    repeats and the run stops earlier once one more repeat would narrow every interval by
+    less than this share of its width (:mod:`engine.evaluation.auto_repeats`).
     """
 
     n_splits: int = 10
@@ -142,8 +146,12 @@ class CVConfig:
     compare_ungrouped: bool = False
     interval: str = "corrected_t"
     nested_repeats: int = 10
+    auto_precision: Optional[float] = None
 
     def __post_init__(self):
+        if self.auto_precision is not None and not 0 < self.auto_precision < 1:
+            raise ValueError(f"cv.precision: a share of the width between 0 and 1 "
+                             f"(got {self.auto_precision!r})")
         if self.scheme not in SCHEMES:
             raise ValueError(f"cv.scheme: unknown fold assignment {self.scheme!r}; choose "
                              "\"sklearn\" (scikit-learn's) or \"weka\" (Weka 3's)")
@@ -162,6 +170,8 @@ class CVConfig:
             data["compare_ungrouped"] = True
         if self.interval != "corrected_t":          # written only when asked for
             data.update(interval=self.interval, nested_repeats=self.nested_repeats)
+        if self.auto_precision is not None:
+            data.update(auto_json(self.n_repeats, self.auto_precision))
         return data
 
 
@@ -196,6 +206,9 @@ class CVResult:
     tuning_optimism : DataFrame
         Tuned models (with ``optimism``): ``model, metric, n_members, best_member,
         best_plain_score, nested_score, optimism`` (:func:`engine.evaluation.tuning.optimism_table`).
+    auto_stop : AutoStop or None
+        With ``"n_repeats": "auto"``: how many repeats ran and why they stopped; ``config``
+        is then the fixed design of that many repeats.
     """
 
     scores: pd.DataFrame
@@ -210,6 +223,7 @@ class CVResult:
     tuning: pd.DataFrame = field(default_factory=pd.DataFrame)
     thresholds: pd.DataFrame = field(default_factory=pd.DataFrame)
     tuning_optimism: pd.DataFrame = field(default_factory=pd.DataFrame)
+    auto_stop: Optional[AutoStop] = None
 
     @property
     def primary_metric(self) -> str:
@@ -402,7 +416,8 @@ def fold_notes(y: np.ndarray, classes, config: CVConfig,
 
 def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
            n_jobs: int = 1, cluster=None, store=None,
-           alpha: float = 0.05, costs=None) -> Generator[Progress, None, CVResult]:
+           alpha: float = 0.05, costs=None,
+           credible_levels=()) -> Generator[Progress, None, CVResult]:
     """Cross-validate ``models`` on ``dataset``: every model on the same splits.
 
     With ``dataset.groups`` the splits keep each group whole (:func:`make_splits`), and so
@@ -429,6 +444,9 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         ``[[c_tn, c_fp], [c_fn, c_tp]]``: what the expected-cost metric
         (:data:`engine.evaluation.costs.COST_METRIC`) scores the predicted classes by; required when
         it is among ``metrics``.
+    credible_levels : sequence of float
+        With ``config.auto_precision``: the levels of the Bayesian credible intervals the
+        comparison reports, watched by the stopping rule beside the corrected t intervals.
 
     Yields
     ------
@@ -469,7 +487,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     stored = (store.lookup(keys, [len(splits[s][1]) for _, s in tasks]) if store
               else {})
     missing = [index for index in range(len(tasks)) if index not in stored]
-    if missing and getattr(store, "replay", False):
+    if missing and getattr(store, "replay", False) and config.auto_precision is None:
         raise ValueError(f"{len(missing)} of the run's {len(tasks)} fits are not in the "
                          "store (the run did not finish): run the experiment again to "
                          "complete it")
@@ -478,7 +496,16 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     found = ((index, outcome, " (stored)") for index, outcome in stored.items())
     computed = ((missing[call], outcome, "") for call, outcome in
                 (run_calls(fit_and_score, calls, n_jobs, cluster) if calls else ()))
-    for done, (index, outcome, how) in enumerate(itertools.chain(found, computed), 1):
+    stream = (itertools.chain(found, computed) if config.auto_precision is None else
+              _rounds(tasks, config, stored, dict(zip(missing, calls)), store, n_jobs, cluster,
+                      _ratio_after(outcomes, tasks, len(models), splits, config.n_splits,
+                                   alpha, credible_levels)))
+    stop, most = None, ("" if config.auto_precision is None else
+                        f" of at most {config.n_repeats}")     # "auto" may stop earlier
+    for done, (index, outcome, how) in enumerate(_until_stop(stream), 1):
+        if isinstance(outcome, AutoStop):
+            stop = outcome
+            break
         if store is not None and not how:
             store.save(keys[index], outcome)
         outcomes[index] = outcome
@@ -492,7 +519,17 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         detail = FoldScores(models[model].name, repeat, fold, dict(zip(metrics, outcome.scores)),
                             outcome.error)
         yield clock.progress(done, f"model {model + 1} of {len(models)} ({models[model].name}), "
-                                   f"repeat {repeat}, fold {fold}{how}", detail)
+                                   f"repeat {repeat}{most}, fold {fold}{how}", detail)
+    if stop is not None and stop.n_repeats < config.n_repeats:
+        yield clock.progress(len(tasks), f"stopped after {stop.n_repeats} of at most "
+                                         f"{config.n_repeats} repeats")
+    if stop is not None:
+        splits, config = splits[:stop.n_repeats * config.n_splits], replace(
+            config, n_repeats=stop.n_repeats, auto_precision=None)
+        outcomes = [o for o, (_, s) in zip(outcomes, tasks) if s < len(splits)]
+        tasks = [(m, s) for m, s in tasks if s < len(splits)]
+        if store is not None and hasattr(store, "keep_first"):
+            store.keep_first(len(tasks))     # the tasks run are the first ones, by split
     optimism = _optimism(outcomes, tasks, models, members, metrics, splits, alpha)
     main = [i for i, (m, _) in enumerate(tasks) if m < len(models)]
     kept = [outcomes[i] for i in main]
@@ -501,7 +538,46 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     outcomes.clear()  # _assemble releases each fit's arrays as it copies them
     result = _assemble(kept, [tasks[i] for i in main], models, metrics, splits, dataset,
                        config, clock)
-    return replace(result, tuning_optimism=optimism)
+    return replace(result, tuning_optimism=optimism, auto_stop=stop)
+
+
+def _rounds(tasks, config, stored, calls, store, n_jobs, cluster, ratio_after):
+    """The fits of an ``"auto"`` run, one repeat at a time until the rule stops
+    (:func:`engine.evaluation.auto_repeats.in_rounds`); ``calls`` maps the index of each
+    task not stored to its call of :func:`fit_and_score`."""
+    def compute(indices):
+        if getattr(store, "replay", False):
+            raise ValueError(f"{len(indices)} fits of repeat "
+                             f"{tasks[indices[0]][1] // config.n_splits + 1} are not in the "
+                             "store (the run did not finish): run the experiment again to "
+                             "complete it")
+        return ((indices[call], outcome) for call, outcome in
+                run_calls(fit_and_score, [calls[i] for i in indices], n_jobs, cluster))
+    return in_rounds(tasks, config.n_splits, config.n_repeats, config.auto_precision,
+                     stored, compute, ratio_after)
+
+
+def _until_stop(stream):
+    """``stream``'s items, then its return value (an :class:`AutoStop`) as a last item
+    ``(None, stop, "")`` when it has one."""
+    stop = yield from stream
+    if stop is not None:
+        yield None, stop, ""
+
+
+def _ratio_after(outcomes, tasks, n_models, splits, n_splits, alpha, levels):
+    """``ratio_after(r)`` of :func:`engine.evaluation.auto_repeats.in_rounds`: the widths
+    ratio of the models' primary scores over the first ``r`` repeats."""
+    def ratio_after(r):
+        n_folds = r * n_splits
+        scores = np.full((n_models, n_folds), np.nan)
+        for outcome, (m, s) in zip(outcomes, tasks):
+            if m < n_models and s < n_folds and outcome is not None:
+                scores[m, s] = outcome.scores[0]
+        n_train = np.mean([len(train) for train, _ in splits[:n_folds]])
+        n_test = np.mean([len(test) for _, test in splits[:n_folds]])
+        return widths_ratio(scores, n_splits, n_test / n_train, alpha, levels)
+    return ratio_after
 
 
 def inner_groups(estimator, dataset: Dataset) -> Optional[np.ndarray]:

@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Optional
 
+from engine.evaluation.auto_repeats import cv_fields
 from engine.evaluation.catalogue import expand_models, is_scale_sensitive, seed_entry
 from engine.evaluation.costs import as_costs, check_cost_metric, cost_notes, metric_costs
 from engine.evaluation.cv import CVConfig
@@ -328,7 +329,7 @@ def parse_experiment(data: dict, base_dir: str = ".") -> Experiment:
 def _parse(data: dict, base_dir: str) -> Experiment:
     check_experiment_schema(data)
     datasets = _datasets(data)
-    cv = _section(data, "cv", CVConfig) or CVConfig()
+    cv = _section(data, "cv", CVConfig, cv_fields) or CVConfig()
     entries = list(data["models"])
     seeded = [seed_entry(e, cv.random_state) for e in entries]
     notes = _seed_notes(entries, seeded, cv.random_state)

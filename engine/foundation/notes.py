@@ -120,6 +120,12 @@ CODES = {
                               "calibrated variants of the calibration block [methods]",
     "models_saved": "the final models were written to the result folder; load only files "
                     "you trust [files, not_saved: the models skops could not write]",
+    # ---- "n_repeats": "auto" (engine.evaluation.auto_repeats)
+    "repeats_auto_stopped": "\"n_repeats\": \"auto\" stopped: how many repeats ran and why "
+                            "[n_repeats, reason: 'precision', 'max_repeats' or 'time_budget', "
+                            "ratio: the smallest ratio of an interval's width with one "
+                            "more repeat to its width now, "
+                            "max_repeats, precision]",
     # ---- the grouping gap (engine.runs.grouping_gap)
     "grouping_gap": "the same models run with and without groups: what grouping changes, "
                     "in words [metric, model (largest gap), grouped_mean, ungrouped_mean, gap, "

@@ -86,7 +86,9 @@ class ExperimentResult:
         defaults applied, failures and warnings (with what to change), how ranks were
         formed. Computed once (the result is frozen)."""
         n_folds = self.cv.config.n_splits * self.cv.config.n_repeats
+        stop = getattr(self.cv, "auto_stop", None)
         return [*self.dataset.notes, *self.experiment.notes,
+                *([stop.note()] if stop is not None else []),
                 *fold_notes(self.dataset.y, self.dataset.classes, self.cv.config,
                             getattr(self.dataset, "groups", None)),
                 *failure_notes(self.cv.failures, n_folds, _class_counts(self.dataset),
@@ -207,7 +209,10 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
                                                 experiment.cv, list(experiment.metrics),
                                                 n_jobs=n_jobs, cluster=cluster, store=store,
                                                 alpha=experiment.comparison.alpha,
-                                                costs=experiment.metric_costs()))
+                                                costs=experiment.metric_costs(),
+                                                credible_levels=experiment.comparison
+                                                .credible_levels))
+            experiment = replace(experiment, cv=cv.config)    # "auto": the repeats run
             check_some_score(cv, dataset)
             summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures,
                                     alpha=experiment.comparison.alpha)

@@ -434,6 +434,20 @@ class ResultStore:
                                         f"predictions for other than {size} rows")
         return {i: found[key] for i, key in enumerate(keys) if key in found}
 
+    def keep_first(self, n_fits: int) -> None:
+        """The run stopped early (``"n_repeats": "auto"``): only the first ``n_fits`` of the
+        keys it looked up are its fits (its record, its count and :attr:`fits`)."""
+        if self._counted is None or n_fits >= self._counted[2]:
+            return
+        run, found, total, computed = self._counted
+        self.fits -= total - n_fits
+        self._counted = (run, min(found, n_fits), n_fits, computed)
+        if run is None or run != self._run:
+            return
+        with self._transaction() as db:
+            db.execute("DELETE FROM run_fits WHERE run = ? AND position >= ?", (run, n_fits))
+            db.execute("UPDATE runs SET fits = ? WHERE id = ?", (n_fits, run))
+
     def _record_kept(self, db) -> None:
         """Record the fits the current run has kept so far (inside a transaction, with
         the fits just committed): its history as it happens, not as the store is later."""

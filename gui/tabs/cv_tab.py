@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QFrame, QGroupBox,
@@ -21,7 +22,6 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QFrame, QGroup
 from engine.runs import guards, runner
 from engine.foundation import schema
 from engine.evaluation.costs import COST_METRIC, is_threshold_free
-from engine.evaluation.cv import CVConfig
 from engine.evaluation.experiment import CalibrationSettings
 from engine.runs.preflight import blocking
 from engine.runs.run_plan import plan_models, plan_run
@@ -44,6 +44,7 @@ from .benchmark_run import LivePlotFeed, fit_count_text, progress_text
 from .curves_options import CurvesOptions
 from .default_size import DefaultSize
 from .run_job import check_setup
+from .repeats_choice import AUTO, plan_words, show_repeats, with_repeats
 from .run_on import RunOn, checked_on
 from .store_link import StoreLink, checked_store
 
@@ -218,8 +219,9 @@ class CVTab(QWidget):
         form = QFormLayout()
         self.folds_box = spin_box(2, 100, "k: the rows are split into this many folds; each is "
                                   "the test set once", panel)
-        self.repeats_box = spin_box(1, 1000, "r: how many times the k-fold split is repeated "
-                                    "with a new shuffle", panel)
+        self.repeats_box = spin_box(AUTO, 1000, "r: how many times the k-fold split is "
+                                    "repeated with a new shuffle; auto: until one more repeat "
+                                    "would narrow no interval by the precision", panel)
         self.seed_box = spin_box(0, 2**31 - 1, "Fixes the shuffles so the run can be repeated "
                                  "exactly", panel)
         self.jobs_box = spin_box(1, max(os.cpu_count() or 1, 1), "Processor cores fitting folds "
@@ -466,11 +468,11 @@ class CVTab(QWidget):
     def _store_settings(self, *_) -> None:
         if self._syncing:
             return
-        config = CVConfig(self.folds_box.value(), self.repeats_box.value(), self.seed_box.value(),
-                          self.scheme_combo.currentData(),
-                          compare_ungrouped=self.state.cv.compare_ungrouped,
-                          interval=self.interval_combo.currentData(),
-                          nested_repeats=self.state.cv.nested_repeats)
+        config = with_repeats(replace(self.state.cv, n_splits=self.folds_box.value(),
+                                      random_state=self.seed_box.value(),
+                                      scheme=self.scheme_combo.currentData(),
+                                      interval=self.interval_combo.currentData()),
+                              self.repeats_box.value())
         self._syncing = True
         try:
             self.state.set_cv(config, tuple(self.metrics()), self.jobs_box.value())
@@ -486,7 +488,7 @@ class CVTab(QWidget):
         try:
             cv, metrics = self.state.cv, list(self.state.metrics)
             self.folds_box.setValue(cv.n_splits)
-            self.repeats_box.setValue(cv.n_repeats)
+            show_repeats(self.repeats_box, cv)
             self.seed_box.setValue(cv.random_state or 0)
             self.scheme_combo.setCurrentIndex(max(self.scheme_combo.findData(cv.scheme), 0))
             self.interval_combo.setCurrentIndex(max(self.interval_combo.findData(cv.interval), 0))
@@ -555,7 +557,8 @@ class CVTab(QWidget):
         plan = plan_models(specs, state.cv, datasets, state.calibration, state.aloocv,
                            state.curves, heldout=bool(getattr(state, "test", None)))
         self.curves_box.show_cost(plan.learning_fits, learning_seconds(state))
-        text = fit_count_text(plan, self.folds_box.value(), self.repeats_box.value(), datasets)
+        text = fit_count_text(plan, self.folds_box.value(), state.cv.n_repeats, datasets)
+        text += plan_words(state.cv)
         calibration = self.state.calibration
         if calibration is not None:
             methods = " and ".join("Platt" if m == "sigmoid" else m for m in calibration.methods)

@@ -31,7 +31,8 @@ def sized_words(sized) -> str:
     computer: 10 folds × 4 repeats, 1 min 50 s by timed fits (10 × 10: 4 min 35 s). Raise
     the repeats for more.``"""
     cv = sized.cv
-    design = f"{cv.n_splits} folds × {cv.n_repeats} repeats"
+    most = "at most " if cv.auto_precision is not None else ""     # "auto" may stop early
+    design = f"{cv.n_splits} folds × {most}{cv.n_repeats} repeats"
     if not sized.smaller:
         return f"{design}: {duration(sized.seconds)} on this computer, by timed fits."
     return (f"Sized to about {duration(run_size.TARGET_SECONDS)} on this computer: {design}, "
@@ -128,7 +129,7 @@ class DefaultSize(QObject):
         cv = replace(state.cv, n_splits=sized.cv.n_splits, n_repeats=sized.cv.n_repeats)
         if cv != state.cv:
             state.set_cv(cv, state.metrics, state.n_jobs)
-        self._say(sized_words(sized))
+        self._say(sized_words(replace(sized, cv=cv)))      # "auto" or not: the state's
 
     def shutdown(self, msecs: int = 30000) -> bool:
         """Wait for a sizing under way (on quit)."""

@@ -40,13 +40,17 @@ def own_data(tmp_path, name="mine.csv"):
 def test_own_data_gets_a_run_of_about_two_minutes(tab, qtbot, tmp_path, sizing):
     tab.state.set_model_entries([{"estimator": "GaussianNB", "params": {}}])
     tab.state.set_dataset(own_data(tmp_path))
-    qtbot.waitUntil(lambda: tab.repeats_box.value() == 4, timeout=5000)
-    assert (tab.state.cv.n_splits, tab.state.cv.n_repeats) == (10, 4)
+    qtbot.waitUntil(lambda: tab.state.cv.n_repeats == 4, timeout=5000)
+    # new data runs "auto": the sizing caps its repeats
+    assert (tab.state.cv.n_splits, tab.state.cv.auto_precision) == (10, 0.02)
+    assert tab.repeats_box.value() == 0
+    assert tab.repeats_box.text() == "auto (stop at 2% precision, at most 4)"
     assert tab.time_label.text() == (
-        "Sized to about 2 minutes on this computer: 10 folds × 4 repeats, 1 min 50 s by "
-        "timed fits (10 × 10: 10 minutes). Raise the repeats for more.")
+        "Sized to about 2 minutes on this computer: 10 folds × at most 4 repeats, 1 min 50 s "
+        "by timed fits (10 × 10: 10 minutes). Raise the repeats for more.")
     assert sizing[-1].cv.n_repeats == 10                  # sized from the default 10 x 10
     assert "10 folds × 4 repeats = 40 fits" in tab.size_label.text()
+    assert '"auto" may stop before 4 repeats' in tab.size_label.text()
     tab.calibrate_check.setChecked(True)                  # sized again, from 10 x 10
     qtbot.waitUntil(lambda: len(sizing) == 2, timeout=5000)
     assert sizing[-1].cv.n_repeats == 10 and sizing[-1].calibration is not None

@@ -44,6 +44,7 @@ def test_file_new_starts_clean(window, qtbot):
     assert state.dataset is None and state.datasets == [] and state.model_entries == []
     assert state.experiment_path is None and state.result is None
     assert state.cv.n_splits == 10 and state.cv.n_repeats == 10
+    assert state.cv.auto_precision == 0.02           # new data: "auto", at most 10 repeats
     assert os.path.basename(window.cv_tab.store.path()) == UNSAVED_NAME   # not the example's
     assert window.cv_tab.folds_box.value() == 10
     assert window.models_tab.expanded_list.count() == 0

@@ -164,6 +164,9 @@ def design_section(result) -> str:
             ("significance level", f"{settings.alpha:g}, {text(settings.correction)} "
                                    "correction over all pairs"),
             ("credible levels", ", ".join(f"{level:g}" for level in settings.credible_levels))]
+    stop = getattr(result.cv, "auto_stop", None)
+    if stop is not None:
+        rows.insert(1, ("repeats", text(str(stop.note()))))
     return items(rows)
 
 

@@ -1,0 +1,219 @@
+"""'"n_repeats": "auto"' (issue #41): the stopping rule, its reproducibility, its notes."""
+import json
+import os
+
+import numpy as np
+import pytest
+from scipy.stats import t as student_t
+
+from engine.evaluation.auto_repeats import (
+    AutoStop,
+    decide,
+    in_rounds,
+    width,
+    widths_ratio,
+)
+from engine.evaluation.cv import run_cv
+from engine.evaluation.experiment import parse_experiment
+from engine.foundation.progress import run_to_end
+from engine.input.data import dataset_from_frame, load_builtin
+from engine.runs.analysis import load_run, run_experiment
+from engine.runs.store import ResultStore
+from tests.helpers import assert_same_tables, visits
+
+SEED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "resources",
+                    "examples", "svc_kernels_moons.json")
+MODELS = [{"name": "nb", "estimator": "GaussianNB"},
+          {"name": "tree", "estimator": "DecisionTreeClassifier",
+           "params": {"max_depth": 2, "random_state": 0}},
+          {"name": "knn", "estimator": "KNeighborsClassifier"}]
+
+
+def experiment(cv, dataset=None):
+    return parse_experiment({"dataset": dataset or {"builtin": "iris"}, "models": MODELS,
+                             "cv": cv, "metrics": ["accuracy"]})
+
+
+def auto_cv(**more):
+    return {"n_splits": 5, "n_repeats": "auto", "max_repeats": 4, "precision": 0.2,
+            "random_state": 0, **more}
+
+
+def fixed_cv(n_repeats, **more):
+    return {"n_splits": 5, "n_repeats": n_repeats, "random_state": 0, **more}
+
+
+# ---------------------------------------------------------------- the experiment file
+
+def test_auto_parses_to_the_cap_and_writes_back_as_auto():
+    cv = experiment({"n_repeats": "auto"}).cv
+    assert (cv.n_repeats, cv.auto_precision) == (10, 0.02)
+    assert cv.to_json()["n_repeats"] == "auto"
+    assert (cv.to_json()["max_repeats"], cv.to_json()["precision"]) == (10, 0.02)
+    again = experiment(cv.to_json()).cv
+    assert again == cv
+
+
+@pytest.mark.parametrize("cv, words", [
+    ({"n_repeats": "some"}, 'cv.n_repeats: expected an integer ≥ 1 or one of auto, got "some"'),
+    ({"n_repeats": "auto", "precision": 1.5}, "cv.precision: expected a number > 0 and < 1"),
+    ({"n_repeats": "auto", "max_repeats": 0}, "cv.max_repeats: expected an integer ≥ 1"),
+    ({"n_repeats": 3, "precision": 0.1}, 'go with "n_repeats": "auto"'),
+    ({"max_repeats": 3}, 'go with "n_repeats": "auto"')])
+def test_bad_auto_settings_are_one_clear_message(cv, words):
+    with pytest.raises(ValueError, match=None) as caught:
+        experiment(cv)
+    assert words in str(caught.value)
+
+
+# ---------------------------------------------------------------- the rule
+
+def test_width_is_the_corrected_t_formula():
+    s2, n, c = 0.004, 30, 1 / 9
+    expected = 2 * student_t.ppf(0.975, 29) * np.sqrt((1 / 30 + c) * s2)
+    assert width(s2, n, 0, c, 0.95) == pytest.approx(expected, rel=1e-12)
+    predicted = 2 * student_t.ppf(0.975, 39) * np.sqrt((1 / 40 + c) * s2)
+    assert width(s2, n, 10, c, 0.95) == pytest.approx(predicted, rel=1e-12)
+
+
+def test_ratio_with_ten_folds_stops_at_five_repeats_at_two_percent():
+    """With s² as estimated now the ratio depends on k, r and n_test/n_train only: with 10
+    folds one more repeat narrows by 7.5 % after 2 repeats, 2.5 % after 4, 1.7 % after 5."""
+    rng = np.random.default_rng(0)
+    ratios = [widths_ratio(rng.normal(0.8, 0.05, (3, 10 * r)), 10, 1 / 9, 0.05, (0.95,))
+              for r in range(1, 7)]
+    narrowing = [round(1 - ratio, 3) for ratio in ratios]
+    assert narrowing[1] == pytest.approx(0.075, abs=0.001)
+    assert narrowing[3] == pytest.approx(0.025, abs=0.001)
+    assert narrowing[4] == pytest.approx(0.017, abs=0.001)
+    stops = [decide(r, 10, 0.02, ratio) for r, ratio in enumerate(ratios, 1)]
+    assert stops == [None, None, None, None, "precision", "precision"]
+
+
+def test_the_rule_ignores_labels_signs_and_means():
+    """Shuffling the models, flipping every difference's sign (the models in reverse order)
+    or moving one model's scores leaves the ratio, and so the stop, unchanged."""
+    rng = np.random.default_rng(1)
+    scores = rng.normal(0.8, 0.05, (4, 30))
+    base = widths_ratio(scores, 10, 1 / 9, 0.05, (0.5, 0.95))
+    assert widths_ratio(scores[::-1], 10, 1 / 9, 0.05, (0.5, 0.95)) == base
+    assert widths_ratio(scores[[2, 0, 3, 1]], 10, 1 / 9, 0.05, (0.5, 0.95)) == base
+    shifted = scores.copy()
+    shifted[0] += 0.3                          # a much better model: a verdict would change
+    assert widths_ratio(shifted, 10, 1 / 9, 0.05, (0.5, 0.95)) == pytest.approx(base,
+                                                                                rel=1e-12)
+
+
+def test_equal_scores_have_no_width_and_stop_after_two_repeats():
+    scores = np.ones((2, 10))
+    assert np.isnan(widths_ratio(scores, 5, 0.25, 0.05))
+    assert decide(1, 10, 0.02, np.nan) is None
+    assert decide(2, 10, 0.02, np.nan) == "precision"
+    assert decide(3, 3, 0.02, 0.5) == "max_repeats"
+    note = AutoStop(2, "precision", np.nan, 10, 0.02).note()
+    assert "(no interval had a width: every fold value was equal)" in str(note)
+    assert note.fields["ratio"] is None
+
+
+def test_rounds_yield_stored_fits_first_and_stop_at_the_rule():
+    tasks = [(m, s) for s in range(6) for m in range(2)]            # 2 folds x 3 repeats
+    asked = []
+
+    def compute(indices):
+        asked.append(list(indices))
+        return ((i, f"fit {i}") for i in indices)
+    ratios = iter([0.5, 0.99])
+    job = in_rounds(tasks, 2, 3, 0.02, {1: "stored 1"}, compute, lambda r: next(ratios))
+    items, stop = [], None
+    try:
+        while True:
+            items.append(next(job))
+    except StopIteration as end:
+        stop = end.value
+    assert items[0] == (1, "stored 1", " (stored)")
+    assert asked == [[0, 2, 3], [4, 5, 6, 7]]
+    assert stop == AutoStop(2, "precision", 0.99, 3, 0.02)
+
+
+# ---------------------------------------------------------------- runs
+
+def test_auto_run_equals_the_fixed_run_with_as_many_repeats():
+    auto = run_to_end(run_experiment(experiment(auto_cv())))
+    stop = auto.cv.auto_stop
+    assert (stop.n_repeats, stop.reason) == (2, "precision")
+    assert auto.cv.config.n_repeats == 2 and auto.cv.config.auto_precision is None
+    assert auto.experiment.cv.to_json()["n_repeats"] == 2         # reproducible as a number
+    fixed = run_to_end(run_experiment(experiment(fixed_cv(2))))
+    assert_same_tables(auto, fixed)
+    note = next(n for n in auto.notes if n.code == "repeats_auto_stopped")
+    assert note.fields["n_repeats"] == 2 and note.fields["reason"] == "precision"
+    assert note.fields["ratio"] == pytest.approx(stop.ratio, abs=1e-6)
+    assert note.fields["ratio"] == pytest.approx(0.9018, abs=5e-4)  # 5 folds, 2 -> 3
+
+
+def test_auto_run_with_weka_folds_equals_the_fixed_run():
+    auto = run_to_end(run_experiment(experiment(auto_cv(scheme="weka", random_state=1))))
+    fixed = run_to_end(run_experiment(experiment(fixed_cv(auto.cv.auto_stop.n_repeats,
+                                                          scheme="weka", random_state=1))))
+    assert auto.cv.auto_stop.n_repeats == 2
+    assert_same_tables(auto, fixed)
+
+
+def test_auto_run_with_groups_equals_the_fixed_run():
+    data = dataset_from_frame(visits(), "label", name="visits", groups="subject",
+                              source={"csv": "visits.csv", "groups": "subject"})
+    auto = run_to_end(run_experiment(experiment(auto_cv()), dataset=data))
+    fixed = run_to_end(run_experiment(experiment(fixed_cv(auto.cv.auto_stop.n_repeats)),
+                                      dataset=data))
+    assert_same_tables(auto, fixed)
+
+
+def test_cap_reached_is_the_reason():
+    auto = run_to_end(run_experiment(experiment(auto_cv(max_repeats=2, precision=0.01))))
+    assert (auto.cv.auto_stop.n_repeats, auto.cv.auto_stop.reason) == (2, "max_repeats")
+    note = next(n for n in auto.notes if n.code == "repeats_auto_stopped")
+    assert "the cap of 2 repeats was reached" in str(note)
+
+
+def test_store_keeps_only_the_fits_run_and_replays_them(tmp_path):
+    path = tmp_path / "store.sqlite"
+    with ResultStore(path) as store:
+        first = run_to_end(run_experiment(experiment(auto_cv()), store=store))
+        assert (store.fits, store.computed) == (3 * 5 * 2, 3 * 5 * 2)
+        run_id = store.runs()[-1].id
+    with ResultStore(path) as store:
+        again = run_to_end(run_experiment(experiment(auto_cv()), store=store))
+        assert (store.fits, store.reused, store.computed) == (30, 30, 0)
+    assert_same_tables(first, again)
+    replayed = run_to_end(load_run(str(path), run_id))
+    assert_same_tables(first, replayed)
+
+
+def test_progress_says_at_most_and_ends_full_when_it_stops_early():
+    exp = experiment(auto_cv())
+    records = []
+    job = run_cv(load_builtin("iris"), list(exp.models), exp.cv, ["accuracy"])
+    try:
+        while True:
+            records.append(next(job))
+    except StopIteration as end:
+        result = end.value
+    assert "repeat 1 of at most 4, fold 1" in records[0].label
+    assert records[-1].done == records[-1].total == 3 * 5 * 4
+    assert records[-1].label == "stopped after 2 of at most 4 repeats"
+    assert len(records) == 3 * 5 * 2 + 1 and result.config.n_repeats == 2
+
+
+@pytest.mark.slow
+def test_seed_example_stops_at_five_and_equals_the_fixed_five():
+    """The seed example (four SVC kernels on moons, 10 folds) with "auto": 5 repeats, and
+    every table of a fixed 10 x 5 run."""
+    with open(SEED, encoding="utf-8") as handle:
+        data = json.load(handle)
+    auto = run_to_end(run_experiment(parse_experiment(
+        {**data, "cv": {"n_splits": 10, "n_repeats": "auto", "random_state": 0}})))
+    assert (auto.cv.auto_stop.n_repeats, auto.cv.auto_stop.reason) == (5, "precision")
+    fixed = run_to_end(run_experiment(parse_experiment(
+        {**data, "cv": {"n_splits": 10, "n_repeats": 5, "random_state": 0}})))
+    assert_same_tables(auto, fixed)
+    assert len(auto.cv.scores) == 4 * 50
