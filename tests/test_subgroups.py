@@ -81,7 +81,7 @@ def test_scores_equal_sklearn_on_each_subgroups_rows_per_repeat_then_mean(kyphos
 @pytest.mark.parametrize("positive", [0, 1])
 def test_counted_metrics_equal_sklearn(positive):
     """Precision, recall, F1 and Jaccard from the counts, 0 where undefined, as sklearn."""
-    from engine.evaluation.subgroups.scoring import COUNTED, _counted
+    from engine.evaluation.subgroups.scoring import COUNTED, counted_score
 
     rng = np.random.default_rng(positive)
     cases = [(rng.integers(0, 2, 40), rng.integers(0, 2, 40)),
@@ -97,7 +97,7 @@ def test_counted_metrics_equal_sklearn(positive):
                 warnings.simplefilter("ignore")
                 expected = functions[metric](truth, predicted, pos_label=positive,
                                              labels=[0, 1])
-            assert _counted(metric, truth, predicted, positive) == pytest.approx(expected,
+            assert counted_score(metric, truth, predicted, positive) == pytest.approx(expected,
                                                                                  abs=1e-15)
 
 

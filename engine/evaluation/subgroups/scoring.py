@@ -73,7 +73,10 @@ def _share(part: int, whole: int) -> float:
     return float(part / whole) if whole else 0.0
 
 
-def _counted(metric: str, truth: np.ndarray, predicted: np.ndarray, positive: int) -> float:
+def counted_score(metric: str, truth: np.ndarray, predicted: np.ndarray,
+                  positive: int) -> float:
+    """Precision, recall, F1 or Jaccard of ``positive`` from the counts (0 where undefined, as
+    scikit-learn's ``zero_division=0``)."""
     hit, said = truth == positive, predicted == positive
     tp = int(np.count_nonzero(hit & said))
     return COUNTED[metric](tp, int(np.count_nonzero(said)) - tp, int(np.count_nonzero(hit)) - tp)
@@ -94,7 +97,7 @@ def score_rows(responses: Responses, rows: np.ndarray, y: np.ndarray, metrics, c
         warnings.simplefilter("ignore")
         for metric in metrics:
             if binary and metric in COUNTED:
-                out.append(_counted(metric, y[rows], responses._labels[rows], positive))
+                out.append(counted_score(metric, y[rows], responses._labels[rows], positive))
                 continue
             try:
                 out.append(float(scorer.score(metric)))
