@@ -109,7 +109,7 @@ class AloocvPlot(PlotPanel):
         """No curve: the placeholder on a fixed range. Clearing a plot already clear does
         nothing (setting the range again costs pyqtgraph a relayout of both axes, and
         applying an experiment clears it several times)."""
-        self.readout.setText("")
+        self.clear_readout()
         if self._cleared:
             return
         self._cleared = True
