@@ -22,6 +22,14 @@ waiting for a core (on a shared machine the wall-clock stall is longer by that w
   regressions, run first at 5 x 2 folds);
 * File → New.
 
+Measured on 2026-11-27 with --quick on a shared 2-core machine (load average 9-18: eight
+other sessions; no quiet machine was available, so read the CPU column as the quiet-machine
+estimate). Longest CPU per gap before -> after issue #43's changes: applying an experiment
+71-93 -> 17-37 ms (wall 490-960 -> 77-340 ms), File -> New 96-107 -> 70-73 ms; still over
+50 ms: start-up 140-175 ms (the window's first layout and paint), a run's results arriving
+~145 ms, the first showing of some Results views 200-300 ms, opening the 100,000-row CSV
+62-65 ms, opening an earlier run ~75 ms.
+
 The table ends with the 1-minute load average before and after (the machine may be
 shared: read the figures with it). Without --quick, a last run of the six models is
 cancelled after a few folds; the time from Cancel to idle (no thread running, Run
