@@ -33,7 +33,7 @@ from .help import show_help
 from .jobs import Job, JobSlot, sentence
 from .kept_models import KeptModelsWriter
 from .plain_text import ask, plain_label, plain_tip, warn
-from .plots.plot_panel import PlotPanel
+from .plots.plot_panel import PlotPanel, panels_in
 from .predicting import PredictDialog
 from .state import AppState
 from .table_panel import TablePanel
@@ -282,7 +282,7 @@ class MainWindow(QMainWindow):
     def _clear_readouts(self, *_) -> None:
         """New results or data (a run, Open results, another data set): no plot's hover
         read-out still describes the old."""
-        for panel in self.findChildren(PlotPanel):
+        for panel in panels_in(self):
             panel.clear_readout()
 
     def _update_actions(self, *_) -> None:

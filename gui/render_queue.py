@@ -113,6 +113,31 @@ def _on_screen(owner) -> bool:
     return bool(visible and visible())
 
 
+def paint_in_turns(queue: RenderQueue, owner, widgets: list) -> None:
+    """Paint ``widgets`` (a page just shown) one per turn of the event loop instead of all
+    in the turn that shows the page: the first at once, each other one a turn later.
+    ``owner`` names the drawing in ``queue`` (a newer call replaces an unfinished one)."""
+    queue.cancel(owner)                   # an earlier page's plots all paint again
+    if len(widgets) < 2:
+        return
+    for widget in widgets[1:]:
+        widget.setUpdatesEnabled(False)
+    drawing = _enable_in_turns(widgets[1:])
+    next(drawing)                         # started: closing it now runs its clean-up
+    queue.submit(owner, drawing)
+
+
+def _enable_in_turns(widgets: list):
+    try:
+        for widget in widgets:
+            yield NEXT_TURN
+            widget.setUpdatesEnabled(True)
+    finally:                              # replaced or cancelled: nothing stays unpainted
+        for widget in widgets:
+            if shiboken6.isValid(widget):
+                widget.setUpdatesEnabled(True)
+
+
 def draw_now(drawing: Iterator) -> None:
     """Run a drawing generator to its end at once."""
     for _ in drawing:

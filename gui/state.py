@@ -46,6 +46,7 @@ class AppState(QObject):
         self.datasets: list = []                 # every data set of the experiment, in order
         #: The model entries (:class:`~gui.model_entry.ModelEntry`), in order.
         self.models: tuple = ()
+        self._specs_cache = None         # (models, their ModelSpecs): see model_specs
         self.cv = CVConfig(auto_precision=DEFAULT_PRECISION)
         self.metrics: tuple = ()   # () = the default for the target (engine.evaluation.metrics)
         #: True once the metrics were chosen (on the CV tab, or named by an experiment
@@ -263,8 +264,15 @@ class AppState(QObject):
 
     # -- experiment files
     def model_specs(self) -> list:
-        """The models as engine ModelSpecs (grids expanded); raises ValueError if invalid."""
-        return expand_models(self.model_entries)
+        """The models as engine ModelSpecs (grids expanded); raises ValueError if invalid.
+
+        Expanded once per set of models: applying an experiment asks for them from every
+        view (ten times), each expansion re-validating every grid point with scikit-learn."""
+        cached = self._specs_cache
+        if cached is None or cached[0] is not self.models:
+            cached = (self.models, tuple(expand_models(self.model_entries)))
+            self._specs_cache = cached
+        return list(cached[1])
 
     def to_experiment(self) -> Experiment:
         """The current setup as an engine Experiment (validated)."""

@@ -50,10 +50,15 @@ class WheelGuard(QObject):
     """The application's event filter (see the module's docstring)."""
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+        # every event of the application passes here (~10,000 when the window is first
+        # shown): the widget's class is asked first, as reading the event's type builds
+        # a Python enum value each time (about half of this filter's cost)
+        if not guarded(watched):
+            return False
         kind = event.type()
-        if kind == QEvent.Polish and guarded(watched):
+        if kind == QEvent.Polish:
             without_wheel_focus(watched)
-        elif kind == QEvent.Wheel and guarded(watched) and not watched.hasFocus():
+        elif kind == QEvent.Wheel and not watched.hasFocus():
             without_wheel_focus(watched)
             bar = scroll_bar_under(watched, event)
             if bar is not None:

@@ -72,6 +72,7 @@ class AloocvPlot(PlotPanel):
         self._alo = np.empty(0)
         self._loo = np.empty(0)
         self.optimum_C: Optional[float] = None
+        self._cleared = False            # True while no curve is shown (see clear_curve)
         self.clear_curve()
 
     # ------------------------------------------------------------------ data
@@ -83,6 +84,7 @@ class AloocvPlot(PlotPanel):
         line and outside the plot's automatic scale, so one extreme value cannot
         flatten the rest of the curve.
         """
+        self._cleared = False
         self._C = np.asarray(C, dtype=float)
         self._alo = np.asarray(alo, dtype=float)
         self._loo = (np.full(len(self._C), np.nan) if loo is None
@@ -104,13 +106,19 @@ class AloocvPlot(PlotPanel):
         self.legend.setVisible(True)
 
     def clear_curve(self) -> None:
+        """No curve: the placeholder on a fixed range. Clearing a plot already clear does
+        nothing (setting the range again costs pyqtgraph a relayout of both axes, and
+        applying an experiment clears it several times)."""
+        self.clear_readout()
+        if self._cleared:
+            return
+        self._cleared = True
         self._C = self._alo = self._loo = np.empty(0)
         for item in (self.alo_item, self.loo_item, self.unreliable_item):
             item.setData([], [])
         self._set_legend_entry(self.loo_item, LOO_NAME, False)
         self._set_legend_entry(self.unreliable_item, UNRELIABLE_NAME, False)
         self._mark_best(None, None)
-        self.readout.setText("")
         self.plot.disableAutoRange()
         self.plot.setRange(xRange=(-3, 3), yRange=(0, 1), padding=0.02)
         self.placeholder.setPos(0, 0.5)

@@ -13,9 +13,11 @@ from __future__ import annotations
 import functools
 import os
 import re
+import weakref
 from typing import Optional
 
 import pyqtgraph as pg
+import shiboken6
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QSizePolicy,
                                QVBoxLayout, QWidget)
@@ -132,6 +134,18 @@ def legend_above(panel: "PlotPanel") -> pg.GraphicsLayout:
     return layout
 
 
+#: Every plot panel built (see :func:`panels_in`).
+_PANELS: weakref.WeakSet = weakref.WeakSet()
+
+
+def panels_in(window) -> list:
+    """The plot panels inside ``window``, from the panels registered as they are built:
+    ``window.findChildren(PlotPanel)`` walks every widget of the window (15-50 ms, and
+    new data asks three times)."""
+    return [panel for panel in list(_PANELS)
+            if shiboken6.isValid(panel) and window.isAncestorOf(panel)]
+
+
 class PlotPanel(QWidget):
     """A plot with a title row (hover read-out, Save image…) above it."""
 
@@ -140,6 +154,7 @@ class PlotPanel(QWidget):
     def __init__(self, title: str, export_name: str, parent=None, x_label: str = "",
                  y_label: str = "", legend: bool = True):
         super().__init__(parent)
+        _PANELS.add(self)
         pg.setConfigOptions(**PYQTGRAPH_OPTIONS)  # before any item reads them (cheap, idempotent)
         self.export_name = export_name
         self._name_hint: Optional[tuple] = None
@@ -186,8 +201,11 @@ class PlotPanel(QWidget):
         return f"x = {x:.4g}, y = {y:.4g}"
 
     def clear_readout(self) -> None:
-        """Say nothing until the mouse moves again (what it said was about other data)."""
-        self.readout.setText("")
+        """Say nothing until the mouse moves again (what it said was about other data).
+        A read-out already empty is left alone: new data clears every plot's, and
+        setting a label's text measures it again."""
+        if self.readout.text():
+            self.readout.setText("")
 
     def on_mouse_moved(self, event) -> None:
         position = event[0]

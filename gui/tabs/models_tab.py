@@ -194,6 +194,8 @@ class NumberListBox(QAbstractSpinBox):
         self.setCorrectionMode(QAbstractSpinBox.CorrectToNearestValue)
         self.setKeyboardTracking(False)
         self.editingFinished.connect(self.committed)
+        self._parsed = (None, [])        # (text, its values): Qt asks stepEnabled often
+
 
     def validate(self, text: str, pos: int):
         tokens = [t.strip() for t in split_field(text)]
@@ -206,7 +208,11 @@ class NumberListBox(QAbstractSpinBox):
         return joiner.join(t.strip() for t in text.split(joiner.strip()) if t.strip())
 
     def values(self) -> list:
-        return parse_field(self.text())
+        """The box's values, parsed once per text (a fresh list)."""
+        text = self.text()
+        if self._parsed[0] != text:
+            self._parsed = (text, parse_field(text))
+        return list(self._parsed[1])
 
     def setText(self, text: str) -> None:
         self.lineEdit().setText(text)
@@ -407,7 +413,8 @@ class ModelsTab(QWidget):
     def __init__(self, state, parent=None):
         super().__init__(parent)
         self.state = state
-        self.editor = None
+        self._editor = None
+        self._editor_due = False      # the selected entry's editor is built when first needed
         self._editing = False
         splitter = QSplitter(Qt.Horizontal, self)
         splitter.addWidget(self._build_entry_list())
@@ -583,31 +590,54 @@ class ModelsTab(QWidget):
             self._show_editor()
 
     def _on_context_changed(self, *_args) -> None:
-        if self.editor is not None:
-            self.editor.set_context(fold_context(self.state))
+        if self._editor is not None and not self._editor_due:
+            self._editor.set_context(fold_context(self.state))
 
     def _on_entry_selected(self, _row: int) -> None:
         self._show_editor()
 
+    @property
+    def editor(self) -> ParameterEditor | None:
+        """The selected entry's editor (None when no entry is selected), built now if due."""
+        if self._editor_due:
+            self._build_editor()
+        return self._editor
+
+    def showEvent(self, event) -> None:
+        if self._editor_due:
+            self._build_editor()
+        super().showEvent(event)
+
     def _show_editor(self) -> None:
+        """Show the selected entry's title now and its editor when the tab is on screen,
+        else when it is first shown or asked for: applying an experiment while another
+        tab is on screen builds no form of a dozen fields that nobody sees (~60 ms)."""
+        row, models = self.selected_row(), self.state.models
+        if 0 <= row < len(models):
+            estimator = models[row].estimator
+            description = CATALOGUE.get(estimator, ("", "unknown estimator"))[1]
+            self.editor_title.setText(f"<b>Parameters of {escape(models[row].name or estimator)}"
+                                      f"</b> — {estimator}: {description}")
+        else:
+            self.editor_title.setText("<b>Parameters</b>")
+        self._editor_due = True
+        if self.isVisible():
+            self._build_editor()
+
+    def _build_editor(self) -> None:
+        self._editor_due = False
         row, entries = self.selected_row(), self.state.model_entries
         if not 0 <= row < len(entries):
-            self.editor = None
+            self._editor = None
             hint = rich_label(NO_ENTRY_HINT, self)
             hint.setWordWrap(True)
             hint.setAlignment(Qt.AlignCenter)
             hint.setStyleSheet("color: #666; font-size: 11pt;")
             self.scroll.setWidget(hint)
-            self.editor_title.setText("<b>Parameters</b>")
             return
-        entry, model = entries[row], self.state.models[row]
-        estimator = model.estimator
-        description = CATALOGUE.get(estimator, ("", "unknown estimator"))[1]
-        self.editor_title.setText(f"<b>Parameters of {escape(model.name or estimator)}</b> — "
-                                  f"{estimator}: {description}")
-        self.editor = ParameterEditor(entry, self, fold_context(self.state))
-        self.editor.changed.connect(self._on_entry_edited)
-        self.scroll.setWidget(self.editor)
+        self._editor = ParameterEditor(entries[row], self, fold_context(self.state))
+        self._editor.changed.connect(self._on_entry_edited)
+        self.scroll.setWidget(self._editor)
 
     def _show_expansion(self, entries: list) -> None:
         self.expanded_list.clear()

@@ -29,10 +29,10 @@ from engine.evaluation.verdict import (bayes_level, learning_states, metric_labe
 from ..plain_text import plain_label, plain_tip, rich_label
 from ..plots.correlation_heatmap import CorrelationHeatmap
 from ..plots.fold_scores_plot import FoldScoresPlot
-from ..plots.plot_panel import colour
+from ..plots.plot_panel import colour, panels_in
 from ..plots.posterior_plot import PosteriorPlot
 from ..interval_words import label_intervals
-from ..render_queue import NEXT_TURN, draw_now
+from ..render_queue import NEXT_TURN, draw_now, paint_in_turns
 from ..state import AppState
 from ..table_panel import TablePanel
 from ..views_menu import ViewsMenuButton
@@ -303,6 +303,8 @@ class ResultsTab(QWidget):
         self.picker.set_wanted(one_dataset)
         self.controls.setVisible(one_dataset)
         self.pair_bar.setVisible(one_dataset)
+        paint_in_turns(self.state.renderer, (self, "shown view"),
+                       panels_in(self.views.currentWidget()))
 
     # ------------------------------------------------------------------ results
     def _on_result_changed(self, result) -> None:

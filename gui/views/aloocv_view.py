@@ -209,6 +209,8 @@ class AloocvView(QWidget):
         self.aloocv: Optional[AloocvResult] = None
         self._curve_data = None      # the Dataset the curves in self.aloocv are for
         self._prefer: Optional[str] = None         # model to pick after the models change
+        self._shown_empty = False    # the view shows no curve and no table (see _show_model)
+        self._hint_shown = None      # the hint's text once measured (see _update_page)
         self._build()
         state.dataset_changed.connect(self._on_dataset_changed)
         state.models_changed.connect(self._refresh_models)
@@ -308,8 +310,11 @@ class AloocvView(QWidget):
     def _update_page(self) -> None:
         has_models = self.bar.model_combo.count() > 0
         has_data = self.data() is not None
-        self.hint.setText(self._hint_text(has_models))
-        self.hint.setMinimumHeight(self.hint.heightForWidth(700 - 48))   # the card's text width
+        hint = self._hint_text(has_models)
+        if hint != self._hint_shown:          # measuring the text again costs ~10 ms
+            self._hint_shown = hint
+            self.hint.setText(hint)
+            self.hint.setMinimumHeight(self.hint.heightForWidth(700 - 48))   # the card's width
         self.stack.setCurrentIndex(1 if has_models and (has_data or self.aloocv) else 0)
         can_compute = has_models and has_data and self._pending is None
         self.bar.compute_button.setEnabled(can_compute)
@@ -430,7 +435,12 @@ class AloocvView(QWidget):
             self.bar.set_settings(self.state.aloocv)
 
     def _show_model(self, *_):
+        """The curve, tables and summary of the model picked. Without curves, a view that
+        already shows none is left as it is (applying an experiment asks twice)."""
         aloocv, model = self.aloocv, self.model
+        if aloocv is None and self._shown_empty:
+            return
+        self._shown_empty = False
         rows = (aloocv.curve[aloocv.curve[MODEL].astype(str) == model]
                 if aloocv is not None else pd.DataFrame())
         best = (aloocv.optimum[aloocv.optimum[MODEL].astype(str) == model]
@@ -443,6 +453,7 @@ class AloocvView(QWidget):
             self.summary.setText(INTRO)
             self.notes.setVisible(False)
             self.use_button.setVisible(False)
+            self._shown_empty = aloocv is None
             return
         optimum = best.iloc[0]
         reliable = rows["alo_reliable"] if "alo_reliable" in rows else None

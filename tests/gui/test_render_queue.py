@@ -4,7 +4,7 @@ import shiboken6
 import pytest
 from PySide6.QtWidgets import QWidget
 
-from gui.render_queue import NEXT_TURN, RenderQueue
+from gui.render_queue import NEXT_TURN, RenderQueue, paint_in_turns
 
 
 def drawing(widget, steps):
@@ -43,3 +43,23 @@ def test_a_living_widgets_failing_clean_up_is_not_hidden(qapp):
     queue.submit(owner, started)
     with pytest.raises(RuntimeError, match="living view"):
         queue.cancel(owner)
+
+
+def test_a_page_shown_paints_one_plot_per_turn(qapp):
+    queue, owner = RenderQueue(), object()
+    plots = [QWidget() for _ in range(3)]
+    paint_in_turns(queue, owner, plots)
+    assert [p.updatesEnabled() for p in plots] == [True, False, False]
+    queue._run_slice()                        # the next turn: one more
+    assert [p.updatesEnabled() for p in plots] == [True, True, False]
+    queue.flush()
+    assert all(p.updatesEnabled() for p in plots) and not queue.busy
+
+
+def test_a_page_left_early_leaves_no_plot_unpainted(qapp):
+    queue, owner = RenderQueue(), object()
+    plots = [QWidget() for _ in range(3)]
+    paint_in_turns(queue, owner, plots)
+    assert queue.busy
+    paint_in_turns(queue, owner, [QWidget()])  # another page shown (one plot: no spreading)
+    assert all(p.updatesEnabled() for p in plots) and not queue.busy
