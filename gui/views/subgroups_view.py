@@ -22,6 +22,7 @@ from engine.evaluation.verdict import metric_label
 
 from engine.foundation.notes import note_code
 
+from ..interval_words import label_intervals
 from ..note_words import note_words
 from ..plain_text import escape, plain_label
 from ..plots.subgroup_forest_plot import NO_VERDICT, SubgroupForestPlot, row_label
@@ -203,6 +204,8 @@ class SubgroupsView(QWidget):
             frame = frames[name]
             self.panels[name].set_frame(frame if frame is not None else pd.DataFrame())
             self.tables.setTabVisible(index, frame is not None and not frame.empty)
+        label_intervals(self.panels["subgroup_scores.csv"], [INTERVAL_ID],
+                        float(scores["level"].iloc[0]))
         notes = [note_words(n) for n in (sub.notes or ())
                  if note_code(n) not in SHOWN_OTHERWISE]
         self.notes.setText("\n".join(n[:1].upper() + n[1:] + "." for n in notes))

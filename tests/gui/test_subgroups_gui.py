@@ -194,6 +194,17 @@ def test_the_view_draws_the_picked_models_subgroups_with_intervals(qtbot):
                                   "rows by this procedure, on the subgroup's rows; cut at the "
                                   f"metric's possible range; {coverage_words(ID)}.")
     assert "Test: corrected paired t over the shared folds" in view.gap.text()
+    from engine.evaluation.coverage_record import interval_label
+
+    panel = view.panels["subgroup_scores.csv"]
+    columns = list(panel.frame().columns)
+    tip = panel.model.headerData(columns.index("ci_high"), Qt.Horizontal,
+                                 Qt.ItemDataRole.ToolTipRole)
+    assert interval_label(ID, 0.95) in tip
+    assert "corrected t of a subgroup's mean fold score" in tip
+    shown = panel.model.data(panel.model.index(0, columns.index("estimand")), Qt.DisplayRole)
+    assert shown == "the expected score of a model trained on this many rows by this procedure"
+    assert panel.frame()["estimand"].iloc[0] == "expected_score_at_training_size"
     assert view.plot.describe_point(0.6, 2.1) == ("sex = X: 0.600 (95% interval 0.550 to "
                                                   "0.650), 12 rows, 4 positive: too few "
                                                   "rows/events: no verdict")
