@@ -43,3 +43,19 @@ def test_fold_model_and_heldout_tables_name_theirs():
     assert list(heldout["estimand"]) == ["fixed_model_on_new_data"]
     for code in ("fold_models_mean", "fixed_model_on_new_data"):
         assert code in ESTIMANDS
+
+
+def test_nested_and_subgroup_tables_use_the_catalogues_ids_and_codes():
+    from engine.evaluation.estimands import INTERVALS
+    from engine.evaluation.nested_interval import ESTIMAND, METHOD
+    from engine.evaluation.subgroups import tables as subgroup_tables
+
+    nested = INTERVALS[METHOD]                       # the method column holds the id
+    assert (METHOD, ESTIMAND) == ("nested_cv", "model_on_all_rows")
+    assert (nested.estimand, nested.table) == (ESTIMAND, "nested_intervals.csv")
+    subgroup = INTERVALS[subgroup_tables.INTERVAL_ID]
+    assert subgroup_tables.ESTIMAND in ESTIMANDS
+    assert (subgroup.estimand, subgroup.table) == (subgroup_tables.ESTIMAND,
+                                                   "subgroup_scores.csv")
+    for kind in INTERVALS.values():
+        assert kind.estimand is None or kind.estimand in ESTIMANDS

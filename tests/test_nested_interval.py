@@ -27,6 +27,7 @@ from engine.foundation.errors import EngineError
 from engine.foundation.progress import run_to_end
 from engine.input.data import load_builtin
 from engine.output.report import build_report
+from engine.output.report.intervals import coverage_sentence
 from engine.output.report.sections import nested_sentence
 from engine.runs import nested_cv
 from engine.runs.analysis import load_run, run_experiment
@@ -290,7 +291,8 @@ def test_the_report_states_each_interval(nested_result):
         assert (f"{row['model']}: {row['bias_corrected']:.4g} (interval {row['ci_low']:.4g} "
                 f"to {row['ci_high']:.4g})") in sentence
     assert "2 repeat(s) of 3 x 3 fits" in sentence and "all 150 rows" in sentence
-    assert "no measured coverage" in sentence
+    assert "95% interval" in sentence or "measured interval" in sentence
+    assert sentence.endswith(coverage_sentence("nested_cv"))
     clamped = (nested_result.nested.table["ci_high"] >= 1).any()
     assert ("cut there" in sentence) == bool(clamped)
     page = build_report(nested_result)

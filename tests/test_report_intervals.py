@@ -34,3 +34,25 @@ def test_a_measured_figure_replaces_95_and_the_rest_say_not_measured():
     assert "coverage not yet measured" in items[1]
     assert "this fitted model, scored on new rows like the test file" in items[4]
     assert intervals_list({}, 0.95, record) == ""
+
+
+def test_nested_and_subgroup_tables_are_labelled_with_their_ids():
+    from engine.output.report.intervals import coverage_sentence
+
+    tables = {"nested_intervals.csv": pd.DataFrame({"method": ["nested_cv"]}),
+              "subgroup_scores.csv": pd.DataFrame({"method": ["corrected_t_folds"]})}
+    assert interval_ids(tables) == [("nested_intervals.csv", "nested_cv"),
+                                    ("subgroup_scores.csv", "subgroup_score")]
+    record = {"nested_cv": Coverage("nested_cv", "nested CV", "model_on_all_rows", 0.95,
+                                    0.941, 0.962, 0.95, 9, 500, "2026-11-27", "study")}
+    nested, subgroup = intervals_list(tables, 0.95, record).split("</li><li>")
+    assert "95% interval: nested cross-validation (Bates, Hastie and Tibshirani)" in nested
+    assert "estimand: the model fitted on all the rows, scored on new data" in nested
+    assert "covered 94.1–96.2% in the study (9 cells, 500 repetitions per cell" in nested
+    assert "corrected t of a subgroup&#x27;s mean fold score" in subgroup
+    assert "coverage not yet measured" in subgroup
+    assert coverage_sentence("nested_cv", record) == (
+        "This interval covered 94.1–96.2% in the study (9 cells, 500 repetitions per cell, "
+        "at 95%).")
+    assert coverage_sentence("subgroup_score", record) == (
+        "The coverage study has not yet measured this interval's coverage.")

@@ -132,7 +132,8 @@ def test_interval_is_corrected_t_of_the_fold_scores(kyphosis):
     scores = kyphosis.subgroups.scores
     row = scores[(scores["model"] == "logistic") & (scores["subgroup"] == "> 100")
                  & (scores["metric"] == "accuracy")].iloc[0]
-    assert row["ci_high"] - row["score"] == pytest.approx(half, abs=1e-12)
+    assert row["score"] + half > 1                       # passes 1: cut at the range
+    assert row["ci_high"] == 1.0
     assert row["score"] - row["ci_low"] == pytest.approx(half, abs=1e-12)
 
 
@@ -411,9 +412,11 @@ def test_a_stored_run_loads_with_its_subgroups_and_alpha_moves_the_intervals(tmp
     wider = first.with_comparison(ComparisonSettings(alpha=0.01)).subgroups.scores
     assert (wider["score"].to_numpy() == first.subgroups.scores["score"].to_numpy()).all()
     assert set(wider["level"]) == {0.99}
-    finite = np.isfinite(first.subgroups.scores["ci_low"].to_numpy(dtype=float))
-    assert (wider["ci_low"].to_numpy()[finite]
-            < first.subgroups.scores["ci_low"].to_numpy()[finite]).all()
+    lows = first.subgroups.scores["ci_low"].to_numpy(dtype=float)
+    inside = np.isfinite(lows) & (lows > 0)              # not already cut at 0
+    assert inside.sum() >= 6
+    assert (wider["ci_low"].to_numpy()[inside] < lows[inside]).all()
+    assert (wider["ci_low"].to_numpy()[lows == 0] == 0).all()
 
 
 def test_three_classes_scores_with_a_missing_subgroup_and_no_parity():
@@ -497,3 +500,55 @@ def test_candidate_columns_are_features_then_left_out_columns():
     assert found[-2:] == [("year", False, True), ("island", False, False)]
     assert ("sex", True, False) in found and ("body_mass_g", True, True) in found
     assert "species" not in [name for name, _, _ in found]
+
+
+def test_clip_rules_keep_each_end_inside_the_metrics_range():
+    from engine.evaluation.subgroups.tables import clip_gap, clip_score
+
+    assert clip_score(0.9, 1.016, "roc_auc") == (0.9, 1.0)
+    assert clip_score(-0.1, 0.4, "accuracy") == (0.0, 0.4)
+    assert clip_score(-1.2, 0.3, "matthews_corrcoef") == (-1.0, 0.3)
+    assert clip_score(-0.7, 0.05, "neg_log_loss") == (-0.7, 0.0)       # no lower limit
+    assert clip_gap(-1.3, 1.2, "roc_auc") == (-1.0, 1.0)
+    assert clip_gap(-2.5, 0.5, "matthews_corrcoef") == (-2.0, 0.5)      # width 2
+    assert clip_gap(-3.0, 4.0, "neg_log_loss") == (-3.0, 4.0)           # open range
+    low, high = clip_score(np.nan, np.nan, "roc_auc")
+    assert np.isnan(low) and np.isnan(high)
+
+
+def test_penguins_auc_intervals_are_clipped_at_one():
+    """Penguins, sex by species, 4 folds x 2: the corrected t of four of the six subgroup
+    AUCs passes 1 (up to 1.025 unclipped); the table cuts them at 1 and keeps the rest."""
+    from scipy.stats import t
+
+    dataset = {"csv": os.path.join(DATA, "penguins.csv"), "target": "sex",
+               "exclude": ["year"]}
+    experiment = _experiment(dataset, ["species"], cv={"n_splits": 4, "n_repeats": 2},
+                             metrics=["roc_auc"])
+    result = run_to_end(run_experiment(experiment))
+    scores = result.subgroups.scores
+    assert (scores["ci_high"] <= 1.0).all() and (scores["ci_low"] >= 0.0).all()
+    table = predictions_table(result.cv, result.dataset)
+    species = result.dataset.X["species"].to_numpy()
+    n_train, n_test = result.cv.train_test_sizes()
+    clipped = 0
+    for row in scores.itertuples():
+        part = table[(table["model"] == row.model) & (species[table["row"]] == row.subgroup)]
+        folds = [skm.roc_auc_score(p["true_class"] == "male", p["p_male"])
+                 for _, p in part.groupby(["repeat", "fold"])]
+        half = t.ppf(0.975, len(folds) - 1) * corrected_std(folds, n_train, n_test)
+        assert row.ci_low == pytest.approx(max(0.0, row.score - half), abs=1e-12)
+        assert row.ci_high == pytest.approx(min(1.0, row.score + half), abs=1e-12)
+        clipped += row.score + half > 1.0
+    assert clipped == 4
+    gaps = result.subgroups.gaps
+    assert (gaps["ci_low"] >= -1.0).all() and (gaps["ci_high"] <= 1.0).all()
+
+
+def test_score_tables_name_interval_and_estimand_by_the_catalogues_codes(kyphosis):
+    from engine.evaluation.estimands import ESTIMANDS, INTERVALS
+    from engine.evaluation.subgroups.tables import ESTIMAND, INTERVAL_ID
+
+    assert set(kyphosis.subgroups.scores["estimand"]) == {ESTIMAND} <= set(ESTIMANDS)
+    kind = INTERVALS[INTERVAL_ID]
+    assert (kind.estimand, kind.table) == (ESTIMAND, "subgroup_scores.csv")

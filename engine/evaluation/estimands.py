@@ -75,9 +75,9 @@ INTERVALS = {
     "heldout_delong": IntervalKind("DeLong's interval on the test rows", _HELDOUT,
                                    "test_scores.csv"),
     "nested_cv": IntervalKind("nested cross-validation (Bates, Hastie and Tibshirani)",
-                              "model_on_all_rows", "summary.csv"),
+                              "model_on_all_rows", "nested_intervals.csv"),
     "subgroup_score": IntervalKind("corrected t of a subgroup's mean fold score",
-                                   _EXPECTED, "subgroups.csv"),
+                                   _EXPECTED, "subgroup_scores.csv"),
     "across_tests_null": IntervalKind("share of the across-data-set tests below α when no "
                                       "model is better (an error rate)", None,
                                       "wilcoxon.csv", nominal=False),

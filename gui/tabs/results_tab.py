@@ -227,11 +227,18 @@ class ResultsTab(QWidget):
         self.summary_panel.model.set_cell_style(summary_style([]))
         for panel in (self.summary_panel, self.fold_panel):
             panel.model.show_column_as("metric", metric_label)
-        tables = QTabWidget()
+        self.nested_panel = TablePanel("Nested-CV interval of the model fitted on all rows "
+                                       "(Bates et al.)", "nested_intervals.csv",
+                                       key_column="model")
+        self.nested_panel.model.show_column_as("metric", metric_label)
+        tables = self.score_tables = QTabWidget()
         tables.addTab(self.summary_panel, "Summary")
+        tables.addTab(self.nested_panel, "Nested CV")
+        tables.setTabVisible(1, False)          # shown by a run with "interval": "nested"
         tables.addTab(self.correlation_panel, "Correlation")
         tables.addTab(self.fold_panel, "Fold scores")
-        for panel in (self.summary_panel, self.correlation_panel, self.fold_panel):
+        for panel in (self.summary_panel, self.nested_panel, self.correlation_panel,
+                      self.fold_panel):
             panel.rows_selected.connect(self._pick_models)
         self.heatmap = CorrelationHeatmap()
         self.heatmap.models_clicked.connect(self._pick_models)
@@ -365,7 +372,19 @@ class ResultsTab(QWidget):
             result.comparison.settings.alpha))
         label_intervals(self.summary_panel, ["summary_mean"],
                         1.0 - result.comparison.settings.alpha)
+        self._show_nested(result)
         self._shown_summary = result.summary
+
+    def _show_nested(self, result) -> None:
+        """``nested_intervals.csv`` in its tab, labelled with the ``nested_cv`` interval's
+        method, estimand and measured coverage; the tab hidden without it."""
+        nested = getattr(result, "nested", None)
+        table = nested.table if nested is not None else None
+        shown = table is not None and len(table) > 0
+        self.score_tables.setTabVisible(self.score_tables.indexOf(self.nested_panel), shown)
+        if shown:
+            self.nested_panel.set_frame(table)
+            label_intervals(self.nested_panel, ["nested_cv"], float(table["level"].iloc[0]))
 
     def _draw_scores(self, result):
         self._show_summary(result)

@@ -15,11 +15,14 @@ import pandas as pd
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
-from engine.evaluation.subgroups.tables import ESTIMAND, GAP_METHOD, SCORE_METHOD
+from engine.evaluation.coverage_record import coverage_words, level_words
+from engine.evaluation.estimands import estimand_words
+from engine.evaluation.subgroups.tables import GAP_METHOD, INTERVAL_ID, SCORE_METHOD
 from engine.evaluation.verdict import metric_label
 
 from engine.foundation.notes import note_code
 
+from ..interval_words import label_intervals
 from ..note_words import note_words
 from ..plain_text import escape, plain_label
 from ..plots.subgroup_forest_plot import NO_VERDICT, SubgroupForestPlot, row_label
@@ -45,10 +48,9 @@ TABLES = (("subgroup_scores.csv", "Scores", "Score per subgroup"),
            "Demographic parity and equalized odds differences"))
 #: The tables whose rows of subgroups without a verdict are greyed.
 GREYED = ("subgroup_scores.csv", "subgroup_calibration.csv")
-#: The engine's method and estimand ids (engine.evaluation.subgroups.tables) in words.
+#: The engine's method ids (engine.evaluation.subgroups.tables) in words; the estimand's
+#: words are engine.evaluation.estimands'.
 WORDS = {SCORE_METHOD: "Nadeau and Bengio's corrected t over the subgroup's fold scores",
-         ESTIMAND: "the expected score, on such rows, of a model trained on a training "
-                   "fold's number of rows",
          GAP_METHOD: "corrected paired t over the shared folds; as the largest gap was picked "
                      "after looking, its p is multiplied by the number of pairs and its "
                      "interval widened to match"}
@@ -97,17 +99,19 @@ def unjudged_text(rows: pd.DataFrame) -> str:
     return f"{NO_VERDICT[:1].upper()}{NO_VERDICT[1:]}: " + "; ".join(names) + "."
 
 
-def method_text(rows: pd.DataFrame) -> str:
-    """The intervals' method, level and estimand, as the scores table names them."""
+def method_text(rows: pd.DataFrame, record=None) -> str:
+    """The intervals' method, level, estimand and the coverage the study measured
+    (:mod:`engine.evaluation.coverage_record`; ``record`` None: the shipped one)."""
     if rows.empty or "method" not in rows:
         return ""
     first = rows.iloc[0]
     text = f"Intervals: {words(first['method'])}"
     if "level" in rows and pd.notna(first["level"]):
-        text += f", {float(first['level']):.0%}"
+        text += f", {level_words(INTERVAL_ID, float(first['level']), record)}"
     if "estimand" in rows and pd.notna(first["estimand"]):
-        text += f"; they are about {words(first['estimand'])}"
-    return text + "."
+        text += f"; they are about {estimand_words(first['estimand'])}, on the subgroup's rows"
+    return (f"{text}; cut at the metric's possible range; "
+            f"{coverage_words(INTERVAL_ID, record)}.")
 
 
 class SubgroupsView(QWidget):
@@ -200,6 +204,8 @@ class SubgroupsView(QWidget):
             frame = frames[name]
             self.panels[name].set_frame(frame if frame is not None else pd.DataFrame())
             self.tables.setTabVisible(index, frame is not None and not frame.empty)
+        label_intervals(self.panels["subgroup_scores.csv"], [INTERVAL_ID],
+                        float(scores["level"].iloc[0]))
         notes = [note_words(n) for n in (sub.notes or ())
                  if note_code(n) not in SHOWN_OTHERWISE]
         self.notes.setText("\n".join(n[:1].upper() + n[1:] + "." for n in notes))

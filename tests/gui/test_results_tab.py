@@ -427,3 +427,32 @@ def test_probabilities_are_coloured_at_the_verdicts_level():
     assert bayesian_style(frame, 0, "p_better", 0.97, 0.05, None, "bonferroni", 3) is None
     assert bayesian_style(frame, 1, "p_better", 0.99, 0.05, None, "bonferroni", 3) is not None
     assert bayesian_style(frame, 0, "p_better", 0.97, 0.05, None, "none", 3) is not None
+
+
+def test_a_nested_run_shows_its_table_labelled_and_others_hide_the_tab(tab, state,
+                                                                      seed_result):
+    """The Nested CV tab beside Summary: hidden for a run without nested CV; with it,
+    nested_intervals.csv as the engine made it, its interval columns' tooltips naming the
+    method, the estimand and the study's coverage (or that none was measured)."""
+    from engine.evaluation.coverage_record import interval_label
+    from engine.evaluation.experiment import parse_experiment
+
+    tables, panel = tab.score_tables, tab.nested_panel
+    assert not tables.isTabVisible(tables.indexOf(panel))
+    experiment = parse_experiment({"dataset": {"builtin": "iris"},
+                                   "models": [{"name": "nb", "estimator": "GaussianNB"}],
+                                   "cv": {"n_splits": 3, "n_repeats": 1,
+                                          "interval": "nested", "nested_repeats": 1},
+                                   "metrics": ["accuracy"]})
+    nested = run_to_end(run_experiment(experiment))
+    state.set_result(nested)
+    state.renderer.flush()
+    assert tables.isTabVisible(tables.indexOf(panel))
+    pd.testing.assert_frame_equal(panel.frame(), nested.nested.table)
+    column = list(panel.frame().columns).index("ci_low")
+    tip = panel.model.headerData(column, Qt.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    label = interval_label("nested_cv", 0.95)
+    assert label in tip and "the model fitted on all the rows" in label
+    state.set_result(seed_result)
+    state.renderer.flush()
+    assert seed_result.nested is None and not tables.isTabVisible(tables.indexOf(panel))

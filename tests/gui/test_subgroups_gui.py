@@ -12,11 +12,12 @@ import pandas as pd
 import pytest
 from PySide6.QtCore import Qt
 
+from engine.evaluation.coverage_record import Coverage, coverage_words, level_words
 from engine.input.readers import load_dataset
 from gui.state import AppState
 from gui.subgroup_blocks import parse_cuts, subgroup_blocks
 from gui.views.subgroups_box import SubgroupsBox
-from gui.views.subgroups_view import SubgroupsView
+from gui.views.subgroups_view import SubgroupsView, method_text
 from tests.gui.waiting import run_succeeds
 
 SCORE_COLUMNS = ["model", "column", "subgroup", "metric", "n_rows", "n_positive", "score",
@@ -188,10 +189,22 @@ def test_the_view_draws_the_picked_models_subgroups_with_intervals(qtbot):
     assert view.unjudged.text() == "Too few rows/events: no verdict: sex = X (12 rows)."
     assert "F scores 0.070 above M (interval 0.010 to 0.130, p = 0.02)" in view.gap.text()
     assert view.method.text() == ("Intervals: Nadeau and Bengio's corrected t over the "
-                                  "subgroup's fold scores, 95%; they are about the expected "
-                                  "score, on such rows, of a model trained on a training "
-                                  "fold's number of rows.")
+                                  f"subgroup's fold scores, {level_words(ID, 0.95)}; they are "
+                                  "about the expected score of a model trained on this many "
+                                  "rows by this procedure, on the subgroup's rows; cut at the "
+                                  f"metric's possible range; {coverage_words(ID)}.")
     assert "Test: corrected paired t over the shared folds" in view.gap.text()
+    from engine.evaluation.coverage_record import interval_label
+
+    panel = view.panels["subgroup_scores.csv"]
+    columns = list(panel.frame().columns)
+    tip = panel.model.headerData(columns.index("ci_high"), Qt.Horizontal,
+                                 Qt.ItemDataRole.ToolTipRole)
+    assert interval_label(ID, 0.95) in tip
+    assert "corrected t of a subgroup's mean fold score" in tip
+    shown = panel.model.data(panel.model.index(0, columns.index("estimand")), Qt.DisplayRole)
+    assert shown == "the expected score of a model trained on this many rows by this procedure"
+    assert panel.frame()["estimand"].iloc[0] == "expected_score_at_training_size"
     assert view.plot.describe_point(0.6, 2.1) == ("sex = X: 0.600 (95% interval 0.550 to "
                                                   "0.650), 12 rows, 4 positive: too few "
                                                   "rows/events: no verdict")
@@ -202,6 +215,24 @@ def test_the_view_draws_the_picked_models_subgroups_with_intervals(qtbot):
     assert not view.plot.overall.isVisible()               # no accuracy in the summary
     assert not view.unjudged.isVisible() and view.gap.text() == ""
     assert view.plot.tags() == []
+
+
+ID = "subgroup_score"
+
+
+def test_the_method_line_says_the_measured_coverage_or_that_none_was_measured():
+    rows = pd.DataFrame({"method": ["corrected_t_folds"], "level": [0.95],
+                         "estimand": ["expected_score_at_training_size"]})
+    record = {ID: Coverage(ID, "corrected t", "expected_score_at_training_size", 0.95, 0.912,
+                           0.951, 0.934, 15, 500, "2026-11-27", "coverage_study.py")}
+    measured = method_text(rows, record)
+    assert ", 91.2–95.1% measured; they are about the expected score" in measured
+    assert measured.endswith("; covered 91.2–95.1% in the study (15 cells, 500 repetitions "
+                             "per cell, at 95%).")
+    unmeasured = method_text(rows, {})
+    assert ", 95%; they are about" in unmeasured
+    assert unmeasured.endswith("; coverage not yet measured.")
+    assert method_text(rows.iloc[:0], record) == ""
 
 
 def test_the_view_greys_unjudged_rows_and_exports_its_tables(qtbot, tmp_path):

@@ -10,7 +10,8 @@ rows. Gap (``method`` :data:`GAP_METHOD`): the largest difference between two su
 with a verdict, tested by the corrected paired t over their fold-wise differences (the
 folds are shared), two-sided, its p multiplied by the number of pairs it was chosen from
 and its interval at level ``1 − α / pairs`` (Bonferroni, both: the largest gap is picked
-after looking, and the interval excludes 0 exactly when p < α).
+after looking, and the interval excludes 0 exactly when p < α). Both intervals are clipped
+to the metric's range (:func:`clip_score`, :func:`clip_gap`), as the AUC's corrected t is.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import t as student_t
 
+from engine.evaluation.interval_bounds import metric_range
 from engine.evaluation.stats import corrected_std
 
 SCORE_COLUMNS = ["model", "column", "subgroup", "metric", "n_rows", "n_positive", "score",
@@ -54,6 +56,24 @@ def _half_width(values, n_train: float, n_test: float, alpha: float) -> float:
                  * corrected_std(values, n_train, n_test))
 
 
+def clip_score(low: float, high: float, metric: str) -> tuple:
+    """``(low, high)`` cut to ``metric``'s possible range
+    (:func:`engine.evaluation.interval_bounds.metric_range`; an open side is left as is)."""
+    bottom, top = metric_range(metric)
+    return (low if bottom is None else max(low, bottom),
+            high if top is None else min(high, top))
+
+
+def clip_gap(low: float, high: float, metric: str) -> tuple:
+    """``(low, high)`` of a gap between two scores cut to ``[-width, width]``, ``width``
+    the width of ``metric``'s range (not cut when the range is open)."""
+    bottom, top = metric_range(metric)
+    if bottom is None or top is None:
+        return low, high
+    width = top - bottom
+    return max(low, -width), min(high, width)
+
+
 def scores_table(grouping, repeat_scores, fold_scores, sizes, sizes_ratio, alpha) -> pd.DataFrame:
     """The rows of ``subgroup_scores.csv`` of one column (:data:`SCORE_COLUMNS`)."""
     n_train, n_test = sizes_ratio
@@ -64,8 +84,9 @@ def scores_table(grouping, repeat_scores, fold_scores, sizes, sizes_ratio, alpha
         half = _half_width(folds.get_group((model, s, metric)), n_train, n_test, alpha) \
             if (model, s, metric) in folds.groups else np.nan
         size = sizes.iloc[s]
+        low, high = clip_score(score - half, score + half, str(metric))
         rows.append((model, grouping.column, grouping.labels[s], metric, int(size["n_rows"]),
-                     size["n_positive"], score, score - half, score + half, 1 - alpha,
+                     size["n_positive"], score, low, high, 1 - alpha,
                      SCORE_METHOD, ESTIMAND, bool(size["verdict_allowed"])))
     return pd.DataFrame(rows, columns=SCORE_COLUMNS)
 
@@ -88,8 +109,9 @@ def gaps_table(grouping, scores: pd.DataFrame, fold_scores, sizes_ratio, alpha) 
                                   index[low["subgroup"]])
         n_pairs = len(part) * (len(part) - 1) // 2
         half = _half_width(diffs, n_train, n_test, alpha / n_pairs)
+        ends = clip_gap(gap - half, gap + half, str(metric))
         rows.append((model, grouping.column, metric, high["subgroup"], low["subgroup"], gap,
-                     gap - half, gap + half, _p_value(gap, diffs, n_train, n_test, n_pairs),
+                     *ends, _p_value(gap, diffs, n_train, n_test, n_pairs),
                      GAP_METHOD))
     return pd.DataFrame(rows, columns=GAP_COLUMNS)
 

@@ -2,10 +2,10 @@
 coverage the study measured (:func:`engine.evaluation.coverage_record.interval_label`)."""
 from __future__ import annotations
 
-from engine.evaluation.coverage_record import interval_label
+from engine.evaluation.coverage_record import coverage_words, interval_label
 from engine.output.report.svg import text
 
-__all__ = ["TABLE_INTERVALS", "interval_ids", "intervals_list"]
+__all__ = ["TABLE_INTERVALS", "coverage_sentence", "interval_ids", "intervals_list"]
 
 #: Result table -> the interval ids it carries, in the order the report lists them (the
 #: AUC's corrected t first: the one the app shows first).
@@ -17,6 +17,8 @@ TABLE_INTERVALS = {
     "calibration_curve.csv": ("calibration_band",),
     "decision_summary.csv": ("decision_curve_band",),
     "test_scores.csv": ("heldout_bootstrap", "heldout_delong"),
+    "nested_intervals.csv": ("nested_cv",),
+    "subgroup_scores.csv": ("subgroup_score",),
 }
 #: ``test_scores.csv``'s ``interval`` value of each held-out interval id.
 _HELDOUT = {"heldout_bootstrap": "bootstrap", "heldout_delong": "delong"}
@@ -41,3 +43,12 @@ def intervals_list(tables: dict, level: float, record=None) -> str:
     items = "".join(f"<li><b>{text(table)}</b>: {text(interval_label(i, level, record))}</li>"
                     for table, i in interval_ids(tables))
     return f"<ul>{items}</ul>" if items else ""
+
+
+def coverage_sentence(interval: str, record=None) -> str:
+    """"This interval covered 94.1% in the study (…)." or, without a row in the record,
+    "The coverage study has not yet measured this interval's coverage." (plain text)."""
+    words = coverage_words(interval, record)
+    if words.startswith(("covered", "erred")):
+        return f"This interval {words}."
+    return "The coverage study has not yet measured this interval's coverage."

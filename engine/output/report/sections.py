@@ -19,6 +19,7 @@ from engine.evaluation.coverage_record import level_words
 from engine.evaluation.stats import corrected_interval
 from engine.evaluation.verdict import (bayes_level, fixed, metric_label, model_health,
                                        pair_differences, pair_verdict)
+from engine.output.report.intervals import coverage_sentence
 from engine.output.report.plots import class_counts_figure
 from engine.output.report.svg import CLIP, text
 
@@ -215,10 +216,10 @@ def nested_sentence(result) -> str:
     return (f"Nested cross-validation (Bates et al.; {first['n_repeats']} repeat(s) of "
             f"{first['n_outer']} x {first['n_outer']} fits per model), bias-corrected "
             f"{text(metric_label(first['metric']))} of each model fitted on all "
-            f"{len(result.dataset.y):,} rows with its {first['level'] * 100:g}% interval: "
-            f"{parts}."
+            f"{len(result.dataset.y):,} rows with its "
+            f"{level_words('nested_cv', first['level'])} interval: {parts}."
             + (" An end at the limit of the metric's range was cut there." if clamped else "")
-            + " This report states no measured coverage for this interval.")
+            + " " + coverage_sentence("nested_cv"))
 
 
 def in_short(found: list, alpha: float, correction: str = "none") -> str:

@@ -13,6 +13,7 @@ import numpy as np
 
 from engine.evaluation.subgroups import MIN_EVENTS, MIN_ROWS
 from engine.evaluation.verdict import metric_label
+from engine.output.report.intervals import coverage_sentence
 from engine.output.report.plots import Figure, category_margin
 from engine.output.report.svg import CLIP, Axes, colour, padded, text
 
@@ -40,11 +41,8 @@ def forest_figure(scores, metric: str, column: str) -> Optional[Figure]:
         axes.points([row.score], [n - 1 - index], "#000000", radius=4, opacity=1)
     caption = (f"Each model's {label} in each subgroup of {column} (dot: the mean over "
                "repeats of the score on the subgroup's out-of-fold rows) with its "
-               "corrected-t interval. Grey: fewer than "
+               "corrected-t interval, cut at the metric's possible range. Grey: fewer than "
                f"{MIN_ROWS} rows or {MIN_EVENTS} of a class, no verdict.")
-    if not metric.startswith("neg_") and (rows["ci_high"] > 1).any():
-        caption += (" An interval reaching above 1 passes the metric's largest possible "
-                    "value: read its upper end as 1.")
     return Figure(f"{label} by {column}", axes.svg(caption), caption)
 
 
@@ -59,7 +57,9 @@ def _columns_paragraph(result) -> str:
             "same out-of-fold predictions as the rest of the run: no model was fitted "
             "again. A subgroup's score is its metric on its out-of-fold rows in each repeat, "
             "averaged over the repeats; its interval is the corrected t of its per-fold "
-            "scores, for the expected score of a model trained on this many rows.</p>")
+            "scores, for the expected score of a model trained on this many rows, cut at "
+            "the metric's possible range (a gap's interval at minus to plus the range's width). "
+            + text(coverage_sentence("subgroup_score")) + "</p>")
 
 
 def gap_sentence(row, alpha: float) -> str:
