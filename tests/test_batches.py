@@ -2,7 +2,8 @@
 known, then as many as fill the target, never more than a share of what is left."""
 import math
 
-from engine.evaluation.batches import Batches, median_of_sorted, run_batch
+from engine.evaluation.batches import Batches, run_batch
+from engine.foundation.time_left import median_of_sorted
 
 
 def handed_out(batches: Batches) -> list:

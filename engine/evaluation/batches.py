@@ -15,6 +15,8 @@ import math
 import time
 from typing import Callable, Hashable, Optional, Sequence
 
+from engine.foundation.time_left import median_of_sorted
+
 #: Seconds of work a task aims at (several small calls in one task).
 TARGET_SECONDS = 0.25
 #: A task takes at most 1 / (this x workers) of the calls not yet handed out.
@@ -71,14 +73,6 @@ class Batches:
             if seconds >= self.target:
                 break
         return batch
-
-
-def median_of_sorted(values: Sequence[float]) -> float:
-    """The median of an ascending, non-empty sequence."""
-    middle = len(values) // 2
-    if len(values) % 2:
-        return float(values[middle])
-    return (values[middle - 1] + values[middle]) / 2.0
 
 
 class Shared:

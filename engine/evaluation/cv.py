@@ -25,9 +25,10 @@ from engine.input.groups import (SMALL_CLASSES_EFFECT, check_grouped_folds, fewe
 from engine.foundation.lazy import sklearn
 from engine.foundation.notes import Note
 from engine.evaluation.metrics import FoldScorer, check_metrics
-from engine.evaluation.parallel import run_calls, take_rows
+from engine.evaluation.parallel import Timed, run_calls, take_rows, workers
 from engine.evaluation.per_class import confusion_counts, fold_pairs
 from engine.foundation.progress import Progress, Stopwatch
+from engine.foundation.time_left import TimeLeft
 from engine.evaluation.tuning import (INNER_SPLITS, fit_details, fit_model, grid_members,
                                       optimism_table, thresholds_table, tuning_table, uses_groups,
                                       with_scoring)
@@ -425,7 +426,9 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         ``detail`` is a :class:`FoldScores` (repeat and fold from 1). In every split the fits
         of a tuned model's grid members as plain models (for ``tuning_optimism``; they are
         not in the comparison) follow the models' own, with no ``detail``. The fits found
-        in the store come first, labelled ``(stored)``.
+        in the store come first, labelled ``(stored)``. Each record's ``left`` is the
+        seconds left from the median time of each model's fits so far
+        (:class:`engine.foundation.time_left.TimeLeft`; None until a fit is timed).
 
     Returns
     -------
@@ -463,24 +466,29 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
                          "complete it")
     calls = [(estimators[m], X, dataset.y, *splits[s], metrics, labels, pos_label, groups[m],
               costs) for m, s in (tasks[index] for index in missing)]
-    found = ((index, outcome, " (stored)") for index, outcome in stored.items())
-    computed = ((missing[call], outcome, "") for call, outcome in
-                (run_calls(fit_and_score, calls, n_jobs, cluster) if calls else ()))
-    for done, (index, outcome, how) in enumerate(itertools.chain(found, computed), 1):
+    found = ((index, (None, outcome), " (stored)") for index, outcome in stored.items())
+    computed = ((missing[call], timed, "") for call, timed in
+                (run_calls(Timed(fit_and_score), calls, n_jobs, cluster) if calls else ()))
+    time_left = TimeLeft([m for m, _ in tasks], workers(n_jobs, cluster))
+    for done, (index, (seconds, outcome), how) in enumerate(itertools.chain(found, computed),
+                                                             1):
         if store is not None and not how:
             store.save(keys[index], outcome)
         outcomes[index] = outcome
         model, split = tasks[index]
+        time_left.done(model, seconds)
         repeat, fold = split_label(split, config.n_splits)
         if model >= len(models):
             owner, label, _ = members[model - len(models)]
             yield clock.progress(done, f"{models[owner].name}: grid member {label} as a plain "
-                                       f"model, repeat {repeat}, fold {fold}{how}")
+                                       f"model, repeat {repeat}, fold {fold}{how}",
+                                 left=time_left.seconds())
             continue
         detail = FoldScores(models[model].name, repeat, fold, dict(zip(metrics, outcome.scores)),
                             outcome.error)
         yield clock.progress(done, f"model {model + 1} of {len(models)} ({models[model].name}), "
-                                   f"repeat {repeat}, fold {fold}{how}", detail)
+                                   f"repeat {repeat}, fold {fold}{how}", detail,
+                             time_left.seconds())
     optimism = _optimism(outcomes, tasks, models, members, metrics, splits, alpha)
     main = [i for i, (m, _) in enumerate(tasks) if m < len(models)]
     kept = [outcomes[i] for i in main]
