@@ -15,26 +15,29 @@ from engine.runs.run_plan import Phases
 
 def test_each_model_counts_its_fits_left_at_its_median_shared_by_the_workers():
     timer = TimeLeft(["slow", "fast"] * 10, workers=2)
-    assert timer.seconds() is None                   # nothing timed yet
+    assert math.isnan(timer.seconds())               # nothing timed yet
     for seconds in (1.0, 3.0, 2.0):
         timer.done("slow", seconds)
+    assert math.isnan(timer.seconds())               # "fast" not timed yet
     timer.done("fast", 0.5)
     # slow: median 2.0 x 7 left; fast: 0.5 x 9 left; over 2 workers
     assert timer.seconds() == pytest.approx((2.0 * 7 + 0.5 * 9) / 2)
 
 
-def test_a_model_not_yet_timed_counts_at_the_median_of_every_fit():
-    timer = TimeLeft(["a"] * 4 + ["b"] * 4)
-    timer.done("a", 1.0)
-    timer.done("a", 3.0)
-    assert timer.seconds() == pytest.approx(2.0 * 2 + 2.0 * 4)
+def test_a_model_whose_fits_are_all_done_no_longer_waits_for_a_time():
+    timer = TimeLeft(["a"] * 2 + ["b"] * 4)
+    timer.done("a")                                  # both found in the store
+    timer.done("a")
+    timer.done("b", 1.0)
+    timer.done("b", 3.0)
+    assert timer.seconds() == pytest.approx(2.0 * 2)
 
 
 def test_stored_and_failed_fits_count_down_without_a_time():
     timer = TimeLeft(["a"] * 5, workers=4)
     timer.done("a")                                  # found in the store
     timer.done("a", math.nan)                        # no time
-    assert timer.seconds() is None
+    assert math.isnan(timer.seconds())
     timer.done("a", 0.6)
     # two fits left, never shared among more workers than fits
     assert timer.seconds() == pytest.approx(0.6 * 2 / 2)
@@ -63,6 +66,7 @@ def test_the_estimate_holds_still_where_the_ratio_swings():
 def test_a_record_prefers_its_producers_estimate():
     assert Progress(1, 4, elapsed=10.0).remaining == 30.0
     assert Progress(1, 4, elapsed=10.0, left=5.0).remaining == 5.0
+    assert Progress(1, 4, elapsed=10.0, left=math.nan).remaining is None   # not known yet
     assert Progress(0, 4, elapsed=1.0).remaining is None
 
 
@@ -72,6 +76,7 @@ def test_the_run_adds_the_later_phases_at_its_seconds_per_step():
     assert first.done == 1
     assert first.left == pytest.approx(3.0 + 6 * first.elapsed / 1)
     assert phases.overall(Progress(2, 4)).left is None  # no estimate: the ratio serves
+    assert math.isnan(phases.overall(Progress(3, 4, left=math.nan)).left)
 
 
 def test_workers_count_as_joblib_and_the_cluster_do():
@@ -93,5 +98,6 @@ def test_cross_validation_records_carry_the_median_estimate():
             records.append(next(job))
     except StopIteration:
         pass
-    assert all(r.left is not None and r.left >= 0 for r in records)
-    assert records[-1].left == 0.0 and records[0].left > 0
+    assert math.isnan(records[0].left)               # one model timed of two
+    assert all(r.left >= 0 for r in records[2:])
+    assert records[-1].left == 0.0 and records[-2].left > 0

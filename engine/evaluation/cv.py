@@ -428,7 +428,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         not in the comparison) follow the models' own, with no ``detail``. The fits found
         in the store come first, labelled ``(stored)``. Each record's ``left`` is the
         seconds left from the median time of each model's fits so far
-        (:class:`engine.foundation.time_left.TimeLeft`; None until a fit is timed).
+        (:class:`engine.foundation.time_left.TimeLeft`; NaN until each model is timed).
 
     Returns
     -------

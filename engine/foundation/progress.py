@@ -7,6 +7,7 @@ simply not asking for the next record): the generator stops at its next ``yield`
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Callable, Generator, Optional, TypeVar
@@ -31,7 +32,8 @@ class Progress:
         ``model, repeat, fold, scores`` where ``scores`` maps metric -> score).
     left : float, optional
         The producer's estimate of the seconds left (for a run's fits: from the median
-        fit time, :class:`engine.foundation.time_left.TimeLeft`); None when it has none.
+        fit time, :class:`engine.foundation.time_left.TimeLeft`); NaN while it cannot
+        say yet; None when it makes no estimate (:attr:`remaining` then uses the ratio).
     """
 
     done: int
@@ -47,10 +49,11 @@ class Progress:
 
     @property
     def remaining(self) -> Optional[float]:
-        """Estimated seconds left: the producer's :attr:`left` when it gave one, else
-        ``elapsed x units left / units done``; None before the first unit is done."""
+        """Estimated seconds left: the producer's :attr:`left` when it gave one (None
+        while that is NaN), else ``elapsed x units left / units done``; None before the
+        first unit is done."""
         if self.left is not None:
-            return self.left
+            return None if math.isnan(self.left) else self.left
         if self.done <= 0 or self.total <= 0:
             return None
         return self.elapsed * (self.total - self.done) / self.done

@@ -4,8 +4,9 @@ The ratio ``elapsed x (total - done) / done`` swings with whatever happened firs
 start of the worker processes, fits found in the store (instant), a slow model's fits
 arriving in a burst. :class:`TimeLeft` instead keeps, per kind of fit (a model), the
 times of its fits so far and the number still to do, and says ``sum over models of
-median time x fits left, divided by the workers``: a figure that changes only as the
-medians do, so it holds still on a steady machine.
+median time x fits left, divided by the workers``, once every model has been timed
+(before, it says it does not know yet): a figure that changes only as the medians do, so
+it holds still on a steady machine.
 """
 from __future__ import annotations
 
@@ -30,7 +31,6 @@ class TimeLeft:
         self.left = Counter(kinds)
         self.workers = max(1, int(workers))
         self.times: dict = {}        # kind -> sorted seconds
-        self.every: list = []        # all seconds, sorted
 
     def done(self, kind: Hashable, seconds: Optional[float] = None) -> None:
         """A call of ``kind`` is over; ``seconds`` is its time (None or NaN when it was not
@@ -39,21 +39,20 @@ class TimeLeft:
             self.left[kind] -= 1
         if seconds is not None and math.isfinite(seconds):
             bisect.insort(self.times.setdefault(kind, []), float(seconds))
-            bisect.insort(self.every, float(seconds))
 
-    def seconds(self) -> Optional[float]:
-        """The estimate; None before any call was timed, 0.0 when none is left.
+    def seconds(self) -> float:
+        """The estimate: 0.0 when no call is left, NaN (not known yet) while a kind with
+        calls left has none timed (one model's time says little of another's).
 
-        Each kind's calls left count at that kind's median time (a kind with no timed
-        call yet at the median of every timed call); the sum is shared among the
-        workers, never more workers than calls left."""
+        Each kind's calls left count at that kind's median time; the sum is shared among
+        the workers, never more workers than calls left."""
         calls_left = sum(self.left.values())
         if calls_left == 0:
             return 0.0
-        if not self.every:
-            return None
-        work = sum(median_of_sorted(self.times.get(kind) or self.every) * count
-                   for kind, count in self.left.items() if count)
+        pending = [(self.times.get(kind), count) for kind, count in self.left.items() if count]
+        if any(times is None for times, _ in pending):
+            return math.nan
+        work = sum(median_of_sorted(times) * count for times, count in pending)
         return work / min(self.workers, calls_left)
 
 
