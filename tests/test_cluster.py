@@ -20,6 +20,7 @@ from engine.evaluation.experiment import parse_experiment
 from engine.evaluation.parallel import run_calls
 from engine.foundation.progress import run_to_end
 from tests.peers import peer
+from tests.test_worker_threads import pool_threads
 from tests.helpers import MAIN, run_main, slow_experiment, write_experiment
 
 distributed = peer("distributed")
@@ -138,6 +139,12 @@ def test_unreachable_scheduler_and_bad_addresses_are_clear_errors():
             ClusterSpec.parse(text)
     assert ClusterSpec.parse(" local:3 ") == ClusterSpec(n_workers=3)
     assert str(ClusterSpec.parse("tcp://10.0.0.2:8786")) == "tcp://10.0.0.2:8786"
+
+
+def test_dask_workers_run_at_most_their_share_of_the_cores(cluster):
+    cap = max(1, (os.cpu_count() or 1) // 2)
+    found = cluster.client.run(pool_threads)
+    assert len(found) == 2 and all(1 <= threads <= cap for threads in found.values())
 
 
 def test_workers_with_another_scikit_learn_are_refused():
