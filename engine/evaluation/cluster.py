@@ -9,8 +9,10 @@ which :func:`engine.evaluation.parallel.run_calls` uses in place of joblib's wor
 
 How the calls travel: Dask futures directly, not joblib's Dask backend. The arguments
 several calls share (the data ``X`` and ``y``, each split's rows, each estimator) are
-sent to every worker once, in one bundle, before the first task (``scatter(...,
-broadcast=True)``; a call names them by position, :class:`engine.evaluation.batches.Shared`).
+sent to the cluster once, in one bundle (``client.scatter``; a call names them by position,
+:class:`engine.evaluation.batches.Shared`), and each worker fetches the bundle once, for its
+first task, and keeps it for the others. (A broadcast at the scatter was no faster on 2
+workers, and in one of about 20 test runs a worker then held two copies.)
 The calls go in tasks of several calls each, sized from the call times measured so far
 to about :data:`engine.evaluation.batches.TARGET_SECONDS` of work (a task's scheduling
 costs milliseconds, which hundreds of small fits would add up), a few tasks per worker
@@ -117,16 +119,15 @@ class Cluster:
 
         The calls go in tasks of several calls each (:class:`engine.evaluation.batches.Batches`,
         sized from the times measured so far), :data:`IN_FLIGHT` tasks per worker at a
-        time; the shared arguments are sent to every worker once, before the first task."""
+        time; the shared arguments go once to each worker, in one bundle
+        (:func:`send_shared`)."""
+        if not calls:
+            return
         distributed = import_distributed()
         client = self.client
         bundle, pending, finished = None, {}, None    # pending: the tasks not yet returned
         try:
-            shared = shared_arguments(calls)
-            position = {key: Shared(n) for n, key in enumerate(shared)}
-            # one object, sent to every worker before the first task
-            bundle = client.scatter([list(shared.values())], hash=False, broadcast=True)[0]
-            sent = [tuple(position.get(id(a), a) for a in args) for args in calls]
+            bundle, sent = send_shared(client, calls)
             workers = self.workers()
             batches = Batches([id(args[0]) if args else None for args in calls], workers)
             finished = distributed.as_completed(loop=client.loop)
@@ -152,7 +153,8 @@ class Cluster:
             if finished is not None:
                 finished.clear()
             with contextlib.suppress(Exception):      # a closed client has nothing left
-                client.cancel([*pending.values(), *([bundle] if bundle else [])], force=True)
+                client.cancel([*pending.values(), *([] if bundle is None else [bundle])],
+                              force=True)
 
     def workers(self) -> int:
         """The worker threads of the cluster (at least 1)."""
@@ -166,6 +168,17 @@ class Cluster:
         if self.local is not None:
             with contextlib.suppress(Exception):
                 self.local.close()
+
+
+def send_shared(client, calls: Sequence[tuple]) -> tuple:
+    """Send the calls' shared arguments (:func:`shared_arguments`) to the cluster as one
+    object (each worker fetches it once, for its first task); return its future and the
+    calls with each shared argument replaced by its
+    :class:`engine.evaluation.batches.Shared` position in it."""
+    shared = shared_arguments(calls)
+    position = {key: Shared(n) for n, key in enumerate(shared)}
+    bundle = client.scatter([list(shared.values())], hash=False)[0]
+    return bundle, [tuple(position.get(id(a), a) for a in args) for args in calls]
 
 
 def shared_arguments(calls: Sequence[tuple]) -> dict:
