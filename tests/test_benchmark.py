@@ -1,6 +1,7 @@
 """engine.runs.benchmark: several data sets run like single ones, stacked tables, progress over
 all fits, checks before any fit, cancelling; the guards and the result folder for them."""
 import json
+import math
 
 import numpy as np
 import pandas as pd
@@ -129,6 +130,15 @@ def test_progress_counts_every_fit_of_every_dataset(ran):
     assert records[20].label.startswith("data set 2 of 3: Iris flowers — model ")
     assert records[20].detail.record.detail.model in ("nb", "tree", "logistic")
     assert all(a.elapsed <= b.elapsed for a, b in zip(records, records[1:]))
+
+
+def test_the_time_left_adds_the_later_data_sets_at_the_mean_step(ran):
+    _, records = ran
+    for record in records[3:18]:                    # the first data set, its models timed
+        own = record.detail.record.left
+        assert record.left == pytest.approx(own + 36 * record.elapsed / record.done)
+    assert math.isnan(records[0].left)              # one model timed of three
+    assert records[-1].left == 0.0
 
 
 def test_progress_with_the_extras_reaches_its_total_exactly():

@@ -12,14 +12,15 @@ import pytest
 
 from engine.runs.analysis import run_experiment
 from engine.evaluation.catalogue import expand_models
-from engine.evaluation.cluster import (INSTALL, ClusterSpec, check_workers, import_distributed,
-                                       open_cluster, shared_arguments)
+from engine.evaluation.cluster import (IN_FLIGHT, INSTALL, ClusterSpec, check_workers,
+                                       import_distributed, open_cluster, shared_arguments)
 from engine.evaluation.cv import CVConfig, run_cv
 from engine.input.data import load_builtin
 from engine.evaluation.experiment import parse_experiment
 from engine.evaluation.parallel import run_calls
 from engine.foundation.progress import run_to_end
 from tests.peers import peer
+from tests.test_worker_threads import pool_threads
 from tests.helpers import MAIN, run_main, slow_experiment, write_experiment
 
 distributed = peer("distributed")
@@ -85,13 +86,42 @@ def test_the_shared_data_go_to_the_workers_once(cluster):
     assert all(len(identities) == 1 for identities in per_worker.values())
 
 
+def test_small_fits_go_several_to_a_task_with_the_tables_of_one_job(cluster, monkeypatch):
+    dataset = load_builtin("breast_cancer")
+    specs = expand_models([{"name": "nb", "estimator": "GaussianNB"},
+                           {"name": "tree", "estimator": "DecisionTreeClassifier",
+                            "params": {"max_depth": 2, "random_state": 0}}])
+    config, metrics = CVConfig(5, 8, 0), ["roc_auc", "accuracy"]
+    submitted = []
+    submit = cluster.client.submit
+    monkeypatch.setattr(cluster.client, "submit",
+                        lambda *a, **k: submitted.append(len(a[2])) or submit(*a, **k))
+    records = []
+    remote = run_to_end(run_cv(dataset, specs, config, metrics, cluster=cluster),
+                        records.append)
+    here = run_to_end(run_cv(dataset, specs, config, metrics, n_jobs=1))
+    pd.testing.assert_frame_equal(here.scores.drop(columns="fit_seconds"),
+                                  remote.scores.drop(columns="fit_seconds"))
+    pd.testing.assert_frame_equal(here.predictions, remote.predictions)
+    assert sum(submitted) == 80 and submitted[:4] == [1, 1, 1, 1]     # nothing timed yet
+    assert max(submitted) > 1 and len(submitted) < 40                  # fits share tasks
+    assert [r.done for r in records] == list(range(1, 81))             # progress per fit
+    assert scheduler_tasks(cluster) == 0
+
+
 def test_closing_the_run_cancels_everything_at_once(cluster):
     dataset = load_builtin("breast_cancer")
     specs = expand_models([{"name": "forest", "estimator": "RandomForestClassifier",
                             "params": {"n_estimators": 30, "random_state": 0}}])
     job = run_cv(dataset, specs, CVConfig(10, 10, 0), ["accuracy"], cluster=cluster)
     record = next(job)
-    assert record.done == 1 and scheduler_tasks(cluster) > 50
+    keys = cluster.client.run_on_scheduler(
+        lambda dask_scheduler: [str(key) for key in dask_scheduler.tasks])
+    fit_tasks = [key for key in keys if key.startswith("run_batch")]
+    # at most IN_FLIGHT tasks per worker queued (and the one just returned); the data and
+    # the 100 splits' rows are one bundle: one key besides the fit tasks
+    assert record.done == 1 and 1 <= len(fit_tasks) <= IN_FLIGHT * 2 + 1
+    assert len(keys) - len(fit_tasks) == 1
     start = time.perf_counter()
     job.close()
     assert time.perf_counter() - start < 30          # no waiting for the 100 fits (minutes)
@@ -109,6 +139,12 @@ def test_unreachable_scheduler_and_bad_addresses_are_clear_errors():
             ClusterSpec.parse(text)
     assert ClusterSpec.parse(" local:3 ") == ClusterSpec(n_workers=3)
     assert str(ClusterSpec.parse("tcp://10.0.0.2:8786")) == "tcp://10.0.0.2:8786"
+
+
+def test_dask_workers_run_at_most_their_share_of_the_cores(cluster):
+    cap = max(1, (os.cpu_count() or 1) // 2)
+    found = cluster.client.run(pool_threads)
+    assert len(found) == 2 and all(1 <= threads <= cap for threads in found.values())
 
 
 def test_workers_with_another_scikit_learn_are_refused():

@@ -9,10 +9,17 @@ which :func:`engine.evaluation.parallel.run_calls` uses in place of joblib's wor
 
 How the calls travel: Dask futures directly, not joblib's Dask backend. The arguments
 several calls share (the data ``X`` and ``y``, each split's rows, each estimator) are
-scattered to the workers once; every call is then one ``client.submit`` and results
-come back through ``distributed.as_completed`` one fit at a time, so progress is per fit
-and a cancel (closing the generator) cancels every pending task at once with one
-``client.cancel``; the results of fits still running are discarded.
+sent to the cluster once, in one bundle (``client.scatter``; a call names them by position,
+:class:`engine.evaluation.batches.Shared`), and each worker fetches the bundle once, for its
+first task, and keeps it for the others. (A broadcast at the scatter was no faster on 2
+workers, and in one of about 20 test runs a worker then held two copies.)
+The calls go in tasks of several calls each, sized from the call times measured so far
+to about :data:`engine.evaluation.batches.TARGET_SECONDS` of work (a task's scheduling
+costs milliseconds, which hundreds of small fits would add up), a few tasks per worker
+submitted at a time. Results come back through ``distributed.as_completed`` a task at a
+time and are yielded one call at a time, so progress is per fit; a cancel (closing the
+generator) cancels the queued tasks with one ``client.cancel`` and submits no more; the
+results of tasks still running are discarded.
 
 Every worker must be able to import this project's ``engine`` package, at the client's
 version, with the client's scikit-learn: install the same honest-eval (with the same
@@ -26,6 +33,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Generator, Iterator, Optional, Sequence
 
+from engine.evaluation.batches import Batches, Shared, run_batch
 from engine.evaluation.scheduler_greeting import check_greeting, unreachable
 
 #: Seconds to wait for a scheduler (``tcp://``) before giving up.
@@ -34,8 +42,10 @@ CONNECT_SECONDS = 10.0
 INSTALL = 'pip install "honest-eval[cluster]"'
 _ADDRESS = re.compile(r"^tcp://[^\s/:]+:\d{1,5}$")
 #: Arguments of these types are sent with each call; any other argument object that
-#: several calls share is scattered to the workers once.
+#: several calls share is sent to the workers once.
 _PLAIN = (str, bytes, int, float, bool, type(None))
+#: Tasks queued per worker: one running, one waiting, so a worker never idles on a reply.
+IN_FLIGHT = 2
 
 
 @dataclass(frozen=True)
@@ -105,29 +115,52 @@ class Cluster:
     def run_calls(self, func: Callable, calls: Sequence[tuple]) -> Generator:
         """``func(*args)`` for every ``args`` of ``calls`` on the workers; yields
         ``(index, result)`` as each finishes. Closing the generator cancels every call
-        not yet returned (see :func:`engine.evaluation.parallel.run_calls`)."""
+        not yet returned (see :func:`engine.evaluation.parallel.run_calls`).
+
+        The calls go in tasks of several calls each (:class:`engine.evaluation.batches.Batches`,
+        sized from the times measured so far), :data:`IN_FLIGHT` tasks per worker at a
+        time; the shared arguments go once to each worker, in one bundle
+        (:func:`send_shared`)."""
+        if not calls:
+            return
         distributed = import_distributed()
         client = self.client
-        scattered, pending, finished = {}, {}, None    # pending: the calls not yet returned
+        bundle, pending, finished = None, {}, None    # pending: the tasks not yet returned
         try:
-            shared = shared_arguments(calls)
-            if shared:
-                scattered = dict(zip(shared, client.scatter(list(shared.values()), hash=False)))
-            columns = [[scattered.get(id(a), a) for a in column] for column in zip(*calls)]
-            # one graph for all the calls: the scheduler knows every task before a cancel
-            futures = client.map(func, *columns, pure=False, retries=0) if calls else []
-            index_of = {future.key: index for index, future in enumerate(futures)}
-            pending = dict(zip(index_of, futures))
-            del futures
-            finished = distributed.as_completed(list(pending.values()), loop=client.loop)
+            bundle, sent = send_shared(client, calls)
+            workers = self.workers()
+            batches = Batches([id(args[0]) if args else None for args in calls], workers)
+            finished = distributed.as_completed(loop=client.loop)
+
+            def submit():
+                while batches.left and len(pending) < IN_FLIGHT * workers:
+                    indices = batches.take()
+                    future = client.submit(run_batch, func, indices, [sent[i] for i in indices],
+                                           bundle, pure=False, retries=0)
+                    pending[future.key] = future
+                    finished.add(future)
+
+            submit()
             for future in finished:
-                del pending[future.key]         # its result is no longer kept on a worker
-                yield index_of[future.key], future.result()
+                del pending[future.key]         # its results are no longer kept on a worker
+                done = future.result()
+                for index, seconds, _ in done:
+                    batches.record(index, seconds)
+                submit()                        # the workers stay busy while we yield
+                for index, _, result in done:
+                    yield index, result
         finally:
             if finished is not None:
                 finished.clear()
             with contextlib.suppress(Exception):      # a closed client has nothing left
-                client.cancel([*pending.values(), *scattered.values()], force=True)
+                client.cancel([*pending.values(), *([] if bundle is None else [bundle])],
+                              force=True)
+
+    def workers(self) -> int:
+        """The worker threads of the cluster (at least 1)."""
+        with contextlib.suppress(Exception):
+            return max(1, sum(self.client.nthreads().values()))
+        return 1
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -135,6 +168,17 @@ class Cluster:
         if self.local is not None:
             with contextlib.suppress(Exception):
                 self.local.close()
+
+
+def send_shared(client, calls: Sequence[tuple]) -> tuple:
+    """Send the calls' shared arguments (:func:`shared_arguments`) to the cluster as one
+    object (each worker fetches it once, for its first task); return its future and the
+    calls with each shared argument replaced by its
+    :class:`engine.evaluation.batches.Shared` position in it."""
+    shared = shared_arguments(calls)
+    position = {key: Shared(n) for n, key in enumerate(shared)}
+    bundle = client.scatter([list(shared.values())], hash=False)[0]
+    return bundle, [tuple(position.get(id(a), a) for a in args) for args in calls]
 
 
 def shared_arguments(calls: Sequence[tuple]) -> dict:

@@ -26,9 +26,10 @@ from engine.input.groups import (SMALL_CLASSES_EFFECT, check_grouped_folds, fewe
 from engine.foundation.lazy import sklearn
 from engine.foundation.notes import Note
 from engine.evaluation.metrics import FoldScorer, check_metrics
-from engine.evaluation.parallel import run_calls, take_rows
+from engine.evaluation.parallel import Timed, run_calls, take_rows, workers
 from engine.evaluation.per_class import confusion_counts, fold_pairs
 from engine.foundation.progress import Progress, Stopwatch
+from engine.foundation.time_left import TimeLeft
 from engine.evaluation.tuning import (INNER_SPLITS, fit_details, fit_model, grid_members,
                                       optimism_table, thresholds_table, tuning_table, uses_groups,
                                       with_scoring)
@@ -455,7 +456,9 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
         ``detail`` is a :class:`FoldScores` (repeat and fold from 1). In every split the fits
         of a tuned model's grid members as plain models (for ``tuning_optimism``; they are
         not in the comparison) follow the models' own, with no ``detail``. The fits found
-        in the store come first, labelled ``(stored)``.
+        in the store come first, labelled ``(stored)``. Each record's ``left`` is the
+        seconds left from the median time of each model's fits so far
+        (:class:`engine.foundation.time_left.TimeLeft`; NaN until each model is timed).
 
     Returns
     -------
@@ -493,33 +496,39 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
                          "complete it")
     calls = [(estimators[m], X, dataset.y, *splits[s], metrics, labels, pos_label, groups[m],
               costs) for m, s in (tasks[index] for index in missing)]
-    found = ((index, outcome, " (stored)") for index, outcome in stored.items())
-    computed = ((missing[call], outcome, "") for call, outcome in
-                (run_calls(fit_and_score, calls, n_jobs, cluster) if calls else ()))
+    found = ((index, (None, outcome), " (stored)") for index, outcome in stored.items())
+    computed = ((missing[call], timed, "") for call, timed in
+                (run_calls(Timed(fit_and_score), calls, n_jobs, cluster) if calls else ()))
     stream = (itertools.chain(found, computed) if config.auto_precision is None else
-              _rounds(tasks, config, stored, dict(zip(missing, calls)), store, n_jobs, cluster,
+              _rounds(tasks, config, {index: (None, outcome) for index, outcome in stored.items()},
+                      dict(zip(missing, calls)), store, n_jobs, cluster,
                       _ratio_after(outcomes, tasks, len(models), splits, config.n_splits,
                                    alpha, credible_levels)))
     stop, most = None, ("" if config.auto_precision is None else
                         f" of at most {config.n_repeats}")     # "auto" may stop earlier
-    for done, (index, outcome, how) in enumerate(_until_stop(stream), 1):
-        if isinstance(outcome, AutoStop):
-            stop = outcome
+    time_left = TimeLeft([m for m, _ in tasks], workers(n_jobs, cluster))
+    for done, (index, timed, how) in enumerate(_until_stop(stream), 1):
+        if isinstance(timed, AutoStop):
+            stop = timed
             break
+        seconds, outcome = timed
         if store is not None and not how:
             store.save(keys[index], outcome)
         outcomes[index] = outcome
         model, split = tasks[index]
+        time_left.done(model, seconds)
         repeat, fold = split_label(split, config.n_splits)
         if model >= len(models):
             owner, label, _ = members[model - len(models)]
             yield clock.progress(done, f"{models[owner].name}: grid member {label} as a plain "
-                                       f"model, repeat {repeat}, fold {fold}{how}")
+                                       f"model, repeat {repeat}, fold {fold}{how}",
+                                 left=time_left.seconds())
             continue
         detail = FoldScores(models[model].name, repeat, fold, dict(zip(metrics, outcome.scores)),
                             outcome.error)
         yield clock.progress(done, f"model {model + 1} of {len(models)} ({models[model].name}), "
-                                   f"repeat {repeat}{most}, fold {fold}{how}", detail)
+                                   f"repeat {repeat}{most}, fold {fold}{how}", detail,
+                             time_left.seconds())
     if stop is not None and stop.n_repeats < config.n_repeats:
         yield clock.progress(len(tasks), f"stopped after {stop.n_repeats} of at most "
                                          f"{config.n_repeats} repeats")
@@ -544,15 +553,16 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
 def _rounds(tasks, config, stored, calls, store, n_jobs, cluster, ratio_after):
     """The fits of an ``"auto"`` run, one repeat at a time until the rule stops
     (:func:`engine.evaluation.auto_repeats.in_rounds`); ``calls`` maps the index of each
-    task not stored to its call of :func:`fit_and_score`."""
+    task not stored to its call of :func:`fit_and_score`. Outcomes come as ``(seconds,
+    outcome)``, ``None`` seconds for a stored one (as the fixed run's stream)."""
     def compute(indices):
         if getattr(store, "replay", False):
             raise ValueError(f"{len(indices)} fits of repeat "
                              f"{tasks[indices[0]][1] // config.n_splits + 1} are not in the "
                              "store (the run did not finish): run the experiment again to "
                              "complete it")
-        return ((indices[call], outcome) for call, outcome in
-                run_calls(fit_and_score, [calls[i] for i in indices], n_jobs, cluster))
+        return ((indices[call], timed) for call, timed in
+                run_calls(Timed(fit_and_score), [calls[i] for i in indices], n_jobs, cluster))
     return in_rounds(tasks, config.n_splits, config.n_repeats, config.auto_precision,
                      stored, compute, ratio_after)
 

@@ -6,6 +6,8 @@ depend on the number of workers or the order in which they finish.
 """
 from __future__ import annotations
 
+import os
+import time
 import warnings
 from typing import Callable, Generator, Sequence
 
@@ -52,6 +54,31 @@ def run_calls(func: Callable, calls: Sequence[tuple], n_jobs: int = 1,
         with warnings.catch_warnings():  # joblib reports the calls a cancel dropped
             warnings.simplefilter("ignore", UserWarning)
             results.close()
+
+
+class Timed:
+    """``func`` returning ``(seconds, result)``: its result and how long the call took
+    where it ran (picklable when ``func`` is, for worker processes)."""
+
+    def __init__(self, func: Callable):
+        self.func = func
+
+    def __call__(self, *args):
+        start = time.perf_counter()
+        result = self.func(*args)
+        return time.perf_counter() - start, result
+
+
+def workers(n_jobs: int = 1, cluster=None) -> int:
+    """How many calls :func:`run_calls` runs at once: the cluster's workers, else
+    ``n_jobs`` (-1: every core, -2: all but one, as joblib counts)."""
+    if cluster is not None:
+        return cluster.workers()
+    if n_jobs is None or n_jobs == 0:
+        return 1
+    if n_jobs < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+    return int(n_jobs)
 
 
 def _indexed(func, index, args):

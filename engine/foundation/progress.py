@@ -7,6 +7,7 @@ simply not asking for the next record): the generator stops at its next ``yield`
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Callable, Generator, Optional, TypeVar
@@ -29,6 +30,10 @@ class Progress:
     detail : object, optional
         What the unit produced, for live views (for a CV fold: a dict with
         ``model, repeat, fold, scores`` where ``scores`` maps metric -> score).
+    left : float, optional
+        The producer's estimate of the seconds left (for a run's fits: from the median
+        fit time, :class:`engine.foundation.time_left.TimeLeft`); NaN while it cannot
+        say yet; None when it makes no estimate (:attr:`remaining` then uses the ratio).
     """
 
     done: int
@@ -36,6 +41,7 @@ class Progress:
     label: str = ""
     elapsed: float = 0.0
     detail: object = None
+    left: Optional[float] = None
 
     @property
     def fraction(self) -> float:
@@ -43,7 +49,11 @@ class Progress:
 
     @property
     def remaining(self) -> Optional[float]:
-        """Estimated seconds left, or None before the first unit is done."""
+        """Estimated seconds left: the producer's :attr:`left` when it gave one (None
+        while that is NaN), else ``elapsed x units left / units done``; None before the
+        first unit is done."""
+        if self.left is not None:
+            return None if math.isnan(self.left) else self.left
         if self.done <= 0 or self.total <= 0:
             return None
         return self.elapsed * (self.total - self.done) / self.done
@@ -56,8 +66,10 @@ class Stopwatch:
         self.total = total
         self.start = time.perf_counter()
 
-    def progress(self, done: int, label: str = "", detail: object = None) -> Progress:
-        return Progress(done, self.total, label, time.perf_counter() - self.start, detail)
+    def progress(self, done: int, label: str = "", detail: object = None,
+                 left: Optional[float] = None) -> Progress:
+        return Progress(done, self.total, label, time.perf_counter() - self.start, detail,
+                        left)
 
 
 def relay(job: Generator, convert: Callable) -> Generator:

@@ -354,5 +354,10 @@ class _Steps:
         self.previous = record
         done = self.start + min(self.offset + record.done, self.planned)
         label = f"data set {self.index + 1} of {self.n_datasets}: {self.name} — {record.label}"
-        return self.clock.progress(done, label, DatasetStep(self.index, self.name,
+        step = self.clock.progress(done, label, DatasetStep(self.index, self.name,
                                                             self.n_datasets, record))
+        if record.left is None or done <= 0:
+            return step
+        # the data set's own estimate, the later data sets' steps at the mean step so far
+        later = max(0, self.clock.total - self.start - self.planned)
+        return replace(step, left=record.left + later * step.elapsed / done)

@@ -299,9 +299,16 @@ class Phases:
         return relay(job, self.overall)
 
     def overall(self, record):
+        """The phase's ``record`` as one of the run. When the phase estimates its time
+        left (``record.left``), the run's is that plus the later phases' steps at the
+        run's mean seconds per step so far; else none (the ratio of the whole)."""
         previous = self.previous
         if previous is not None and previous.done >= previous.total:
             self.offset += previous.total          # a phase ended: the next one begins
         self.previous = record
         done = min(self.offset + record.done, self.total)
-        return self.clock.progress(done, record.label, record.detail)
+        step = self.clock.progress(done, record.label, record.detail)
+        if record.left is None or done <= 0:
+            return step
+        later = max(0, self.total - self.offset - record.total)
+        return replace(step, left=record.left + later * step.elapsed / done)

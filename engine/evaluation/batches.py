@@ -1,0 +1,101 @@
+"""Grouping many small calls into tasks of a useful size (for the Dask cluster).
+
+A Dask task costs the scheduler a few milliseconds however small it is, so a run of
+hundreds of 10 ms fits, one task each, spends much of its time scheduling.
+:class:`Batches` hands out the calls in their order, in groups sized from the times
+measured so far: the first tasks hold one call each (nothing is known yet), later ones
+as many calls as the median time of calls of the same kind says fill
+:data:`TARGET_SECONDS`, never more than a share of what is left, so that the workers
+still finish together. :func:`run_batch` runs one group on a worker and times each call.
+"""
+from __future__ import annotations
+
+import bisect
+import math
+import time
+from typing import Callable, Hashable, Optional, Sequence
+
+from engine.foundation.time_left import median_of_sorted
+
+#: Seconds of work a task aims at (several small calls in one task).
+TARGET_SECONDS = 0.25
+#: A task takes at most 1 / (this x workers) of the calls not yet handed out.
+TAIL_SHARE = 2
+
+
+class Batches:
+    """The calls ``0 .. len(kinds) - 1`` in order, handed out in sized groups.
+
+    Parameters
+    ----------
+    kinds : sequence of hashable
+        Per call, what it is a call of (for a fit: its estimator); calls of a kind are
+        assumed to take similar times.
+    workers : int
+        Workers the tasks are shared among (for the tail share).
+    target : float
+        Seconds of work a task aims at.
+    """
+
+    def __init__(self, kinds: Sequence[Hashable], workers: int,
+                 target: float = TARGET_SECONDS):
+        self.kinds, self.workers, self.target = list(kinds), max(1, int(workers)), target
+        self.handed = 0
+        self.times: dict = {}         # kind -> sorted seconds
+        self.every: list = []         # all seconds, sorted
+
+    @property
+    def left(self) -> int:
+        """Calls not yet handed out."""
+        return len(self.kinds) - self.handed
+
+    def record(self, index: int, seconds: float) -> None:
+        """Call ``index`` took ``seconds``."""
+        if not math.isfinite(seconds):
+            return
+        bisect.insort(self.times.setdefault(self.kinds[index], []), seconds)
+        bisect.insort(self.every, seconds)
+
+    def guess(self, kind: Hashable) -> Optional[float]:
+        """The median time of ``kind``'s calls so far, else of all calls, else None."""
+        times = self.times.get(kind) or self.every
+        return median_of_sorted(times) if times else None
+
+    def take(self) -> list:
+        """The next group of call indices ([] when none are left)."""
+        most = max(1, math.ceil(self.left / (TAIL_SHARE * self.workers)))
+        batch, seconds = [], 0.0
+        while self.handed < len(self.kinds) and len(batch) < most:
+            guess = self.guess(self.kinds[self.handed])
+            batch.append(self.handed)
+            self.handed += 1
+            seconds += self.target if guess is None else guess   # unknown: one call alone
+            if seconds >= self.target:
+                break
+        return batch
+
+
+class Shared:
+    """Stands, in a call's arguments, for the ``position``-th of the arguments shipped
+    once to every worker (:func:`run_batch`'s ``shared``)."""
+
+    __slots__ = ("position",)
+
+    def __init__(self, position: int):
+        self.position = position
+
+    def __reduce__(self):
+        return Shared, (self.position,)
+
+
+def run_batch(func: Callable, indices: Sequence[int], calls: Sequence[tuple],
+              shared: Sequence = ()) -> list:
+    """``[(index, seconds, func(*args)), ...]`` for a group of calls (run on a worker);
+    each :class:`Shared` argument is replaced by its object of ``shared``."""
+    out = []
+    for index, args in zip(indices, calls):
+        args = [shared[a.position] if isinstance(a, Shared) else a for a in args]
+        start = time.perf_counter()
+        result = func(*args)
+        out.append((index, time.perf_counter() - start, result))
+    return out

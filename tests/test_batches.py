@@ -1,0 +1,64 @@
+"""Tasks sized to the work (engine.evaluation.batches): one call per task until times are
+known, then as many as fill the target, never more than a share of what is left."""
+import math
+
+from engine.evaluation.batches import Batches, run_batch
+from engine.foundation.time_left import median_of_sorted
+
+
+def handed_out(batches: Batches) -> list:
+    groups = []
+    while batches.left:
+        groups.append(batches.take())
+    return groups
+
+
+def test_without_times_every_task_holds_one_call():
+    assert handed_out(Batches(["a"] * 5, workers=2)) == [[0], [1], [2], [3], [4]]
+
+
+def test_small_calls_fill_the_target_and_the_order_is_kept():
+    batches = Batches(["a"] * 600, workers=2, target=0.25)
+    batches.record(0, 0.01)
+    batches.record(1, 0.03)            # median of a's calls: 0.02 s -> 13 calls fill 0.25 s
+    groups = handed_out(batches)
+    assert groups[0] == list(range(13))
+    assert [i for group in groups for i in group] == list(range(600))
+    # the tail: a task takes at most a quarter (1 / (2 x 2 workers)) of what is left
+    assert [len(g) for g in groups[-6:]] == [3, 2, 1, 1, 1, 1]
+    left = 600
+    for group in groups:
+        assert len(group) <= min(13, math.ceil(left / 4))
+        left -= len(group)
+
+
+def test_each_kind_is_sized_by_its_own_median():
+    kinds = ["slow", "fast"] * 200
+    batches = Batches(kinds, workers=1, target=1.0)
+    batches.record(0, 0.5)             # slow
+    batches.record(1, 0.1)             # fast
+    batches.handed = 2
+    # slow 0.5 + fast 0.1 + slow 0.5 = 1.1 >= 1.0: three calls
+    assert batches.take() == [2, 3, 4]
+
+
+def test_an_unknown_kind_uses_the_median_of_every_call():
+    batches = Batches(["a", "a"] + ["b"] * 10, workers=1, target=0.3)
+    batches.record(0, 0.1)
+    batches.record(1, 0.1)
+    batches.handed = 2
+    assert batches.guess("b") == 0.1 and batches.take() == [2, 3, 4]
+
+
+def test_failed_timings_are_not_recorded_and_medians_are_exact():
+    batches = Batches(["a"], workers=1)
+    batches.record(0, math.nan)
+    assert batches.guess("a") is None
+    assert median_of_sorted([1.0, 2.0, 10.0]) == 2.0
+    assert median_of_sorted([1.0, 2.0, 4.0, 10.0]) == 3.0
+
+
+def test_run_batch_returns_each_call_with_its_index_and_time():
+    out = run_batch(pow, [7, 9], [(2, 3), (3, 2)])
+    assert [(i, r) for i, _, r in out] == [(7, 8), (9, 9)]
+    assert all(seconds >= 0 for _, seconds, _ in out)
