@@ -123,10 +123,12 @@ def exec_command() -> str:
 
 
 def _entry_modules() -> set:
-    """This module's and the entry point's files (``python -m`` runs them as scripts)."""
-    import resources.command
+    """This module's and the entry point's files (``python -m`` runs them as scripts);
+    the entry point's by its place in :mod:`resources`, which imports this module."""
+    import resources
 
-    return {os.path.realpath(__file__), os.path.realpath(resources.command.__file__)}
+    command = os.path.join(os.path.dirname(resources.__file__), "command.py")
+    return {os.path.realpath(__file__), os.path.realpath(command)}
 
 
 def desktop_entry_text(command: Optional[str] = None) -> str:
@@ -188,6 +190,4 @@ def _report(paths: list, verb: str) -> int:
 
 
 if __name__ == "__main__":
-    from resources.command import main as command
-
-    sys.exit(command())
+    sys.exit(main())

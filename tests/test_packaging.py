@@ -314,6 +314,18 @@ def test_the_menu_entry_quotes_the_command_path(tmp_path, monkeypatch, folder, q
     assert launch.exec_command() == quoted(str(command))
 
 
+def test_the_menu_entry_of_python_m_runs_the_entry_point(tmp_path, monkeypatch):
+    """``python -m resources.command`` (argv[0] is its file): the menu entry runs the
+    module with this Python, never the file as a script, when no honest-eval is on PATH."""
+    import resources
+    from gui import launch
+
+    script = os.path.join(os.path.dirname(resources.__file__), "command.py")
+    monkeypatch.setattr(sys, "argv", [script])
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert launch.exec_command().endswith(" -m resources.command")
+
+
 def needs_the_gui():
     """Skip where the GUI's libraries are not installed (e.g. .ci/oldest without --gui)."""
     pytest.importorskip("PySide6")
