@@ -18,6 +18,7 @@ time, after :func:`app_libraries_missing` has checked that the ``app`` extra is 
 """
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import subprocess
@@ -65,14 +66,14 @@ def app_libraries_missing() -> str:
     Imports PySide6's widgets and pyqtgraph, as opening the app would; an install without
     the ``app`` extra (a server, a Dask worker) has neither and can only run headless.
     """
-    try:
-        import pyqtgraph  # noqa: F401
-        import PySide6.QtWidgets  # noqa: F401
-    except ImportError as exc:
-        reason = " ".join(str(exc).split())[:200]
-        return (f"the app needs PySide6 and pyqtgraph, which could not be imported ({reason});"
-                f" install them with: {APP_INSTALL}; without them only "
-                f"'{PROG} run' and '{PROG} predict' work")
+    for module in ("PySide6.QtWidgets", "pyqtgraph"):       # Qt first: pyqtgraph needs it
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            reason = " ".join(str(exc).split())[:200]
+            return (f"the app needs PySide6 and pyqtgraph, which could not be imported "
+                    f"({reason}); install them with: {APP_INSTALL}; without them only "
+                    f"'{PROG} run' and '{PROG} predict' work")
     return ""
 
 
