@@ -1,20 +1,24 @@
-"""The ``honest-eval`` command (``python main.py`` in a source checkout runs the same
-:func:`main`): the desktop app, a headless run, or the desktop menu entry.
+"""The ``honest-eval`` command's app side: the desktop app, ``--help`` or the desktop menu
+entry. The command's entry point is :func:`resources.command.main` (``python main.py`` in a
+source checkout runs the same), which sends ``run`` and ``predict`` to :mod:`engine.cli`
+without importing this package, and everything else here.
 
     honest-eval                          the app, on the built-in example
     honest-eval EXPERIMENT.json          the app, on an experiment file
-    honest-eval run EXPERIMENT.json --out DIR   headless (engine.cli): imports no Qt
+    honest-eval run EXPERIMENT.json --out DIR   headless (engine.cli): imports no gui module
     honest-eval --install-desktop        add the app to the Linux desktop's menu
     honest-eval --uninstall-desktop      remove it again
     honest-eval --smoke-test [EXP.json]  open the window, load, close: exit 0 (for CI)
 
 This module imports nothing but the standard library (and :mod:`gui.usage`) until it knows
-which of these is asked for, so the headless path never loads Qt
-(tests/test_architecture.py checks it): :mod:`engine.cli` and :mod:`gui.app` are imported
-inside :func:`main` on purpose, the project's documented lazy imports for start-up time.
+which of these is asked for, so ``--help`` and the menu entry need no Qt: :mod:`gui.app` is
+imported inside :func:`main` on purpose, the project's documented lazy imports for start-up
+time, after :func:`app_libraries_missing` has checked that the ``app`` extra is installed
+(without it: one ``error:`` line saying what to install, exit status 2).
 """
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import subprocess
@@ -28,14 +32,6 @@ from .usage import PROG, USAGE
 def main(argv=None) -> int:
     """Entry point of the ``honest-eval`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "run":
-        from engine.cli import run
-
-        return run(argv[1:])
-    if argv and argv[0] == "predict":
-        from engine.cli import predict
-
-        return predict(argv[1:])
     if any(arg in ("-h", "--help") for arg in argv):
         print(USAGE)
         return 0
@@ -50,9 +46,35 @@ def main(argv=None) -> int:
                 print(f"error: {option} takes no other argument\n{USAGE}", file=sys.stderr)
                 return 2
             return _report(action(), verb)
+    missing = app_libraries_missing()
+    if missing:
+        print(f"error: {missing}", file=sys.stderr)
+        return 2
     from gui.app import main as open_app
 
     return open_app(argv)
+
+
+#: What a headless install lacks for the app, and how to add it (the ``app`` extra).
+APP_INSTALL = ('pip install "honest-eval[app]" (from a source checkout: '
+               'pip install -e ".[app]")')
+
+
+def app_libraries_missing() -> str:
+    """Why the app cannot start here (the sentence of the ``error:`` line), or ``""``.
+
+    Imports PySide6's widgets and pyqtgraph, as opening the app would; an install without
+    the ``app`` extra (a server, a Dask worker) has neither and can only run headless.
+    """
+    for module in ("PySide6.QtWidgets", "pyqtgraph"):       # Qt first: pyqtgraph needs it
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            reason = " ".join(str(exc).split())[:200]
+            return (f"the app needs PySide6 and pyqtgraph, which could not be imported "
+                    f"({reason}); install them with: {APP_INSTALL}; without them only "
+                    f"'{PROG} run' and '{PROG} predict' work")
+    return ""
 
 
 # ---------------------------------------------------------------------- desktop entry
@@ -94,11 +116,20 @@ def exec_command() -> str:
     if script and os.path.basename(script) == PROG and os.access(script, os.X_OK):
         return _exec_quote(script)
     if script.endswith(".py") and os.path.isfile(script) and \
-            os.path.realpath(script) != os.path.realpath(__file__):
+            os.path.realpath(script) not in _entry_modules():
         return f"{_exec_quote(sys.executable)} {_exec_quote(script)}"          # main.py
     if on_path:
         return PROG
-    return f"{_exec_quote(sys.executable)} -m gui.launch"
+    return f"{_exec_quote(sys.executable)} -m resources.command"
+
+
+def _entry_modules() -> set:
+    """This module's and the entry point's files (``python -m`` runs them as scripts);
+    the entry point's by its place in :mod:`resources`, which imports this module."""
+    import resources
+
+    command = os.path.join(os.path.dirname(resources.__file__), "command.py")
+    return {os.path.realpath(__file__), os.path.realpath(command)}
 
 
 def desktop_entry_text(command: Optional[str] = None) -> str:

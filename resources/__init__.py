@@ -6,6 +6,7 @@ source checkout):
     examples/   the example experiments (JSON); the app opens ``svc_kernels_moons.json``
     icons/      the application icon (honest-eval.svg, and honest-eval.png at 256x256)
     honest-eval.desktop   the Linux menu entry (``honest-eval --install-desktop``)
+    command.py  the ``honest-eval`` command's entry point (run and predict without ``gui``)
 
 Every helper returns a real filesystem path (a string): Qt needs one (a QTextBrowser's
 search path is a folder). Installed as ordinary files, that is the file itself; from a

@@ -22,13 +22,30 @@ def _imported_after(code: str) -> set:
     return set(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-#: The command's entry point (gui.launch and its usage text, gui.usage: pure standard
-#: library) are the gui modules the headless path may load: ``honest-eval run`` starts there.
-ENTRY = {"gui", "gui.launch", "gui.usage"}
-
-
 def _forbidden(modules: set) -> list:
-    return sorted(m for m in modules if m.split(".")[0] in FORBIDDEN and m not in ENTRY)
+    """The modules of Qt, plotting or the ``gui`` package among ``modules``."""
+    return sorted(m for m in modules if m.split(".")[0] in FORBIDDEN)
+
+
+@pytest.mark.parametrize("argv, prints", [
+    (["run", "{tmp}/missing.json", "--out", "{tmp}/o"], "error: "),
+    (["predict", "{tmp}/missing.skops", "{tmp}/missing.csv", "--out", "{tmp}/p.csv"], "error: "),
+    (["run", "--help"], "usage: honest-eval run"),
+    (["predict", "--help"], "usage: honest-eval predict"),
+])
+def test_run_and_predict_import_no_gui_module(tmp_path, argv, prints):
+    """main.py, like the installed command, reaches engine.cli without the gui package (a
+    headless install has no Qt): checked in a fresh process, through sys.modules."""
+    argv = [arg.format(tmp=tmp_path) for arg in argv]
+    code = (f"import sys, contextlib, io\nsys.argv = ['main.py'] + {argv!r}\n"
+            "import main\nout = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):\n"
+            "    try:\n        rc = main.main()\n"
+            "    except SystemExit as exc:\n        rc = exc.code\n"
+            f"assert rc in (0, 2) and {prints!r} in out.getvalue(), (rc, out.getvalue())")
+    modules = _imported_after(code)
+    assert {"engine.cli", "resources.command"} <= modules
+    assert _forbidden(modules) == []
 
 
 @pytest.mark.slow

@@ -1,6 +1,6 @@
-"""The floors pyproject.toml declares (the dependencies, the ``test`` and ``cluster`` extras) are the
-versions .ci/oldest installs and tests: the one check of pins against floors. .ci/oldest
-runs this file first, with ``HONEST_EVAL_OLDEST`` set, so it also checks that the
+"""The floors pyproject.toml declares (the dependencies, the ``app``, ``test`` and ``cluster``
+extras) are the versions .ci/oldest installs and tests: the one check of pins against floors.
+.ci/oldest runs this file first, with ``HONEST_EVAL_OLDEST`` set, so it also checks that the
 environment it built holds exactly those versions."""
 import os
 import re
@@ -39,12 +39,12 @@ def project() -> dict:
 
 
 def declared_floors() -> dict:
-    """The floors of the dependencies and of the ``test`` and ``cluster`` extras."""
+    """The floors of the dependencies and of the ``app``, ``test`` and ``cluster`` extras."""
     declared = project()
     extras = declared["optional-dependencies"]
     runtime, test = floors(declared["dependencies"]), floors(extras["test"])
     assert not set(runtime) & set(test), "a package is both a dependency and a test tool"
-    return {**runtime, **test, **floors(extras["cluster"])}
+    return {**runtime, **floors(extras["app"]), **test, **floors(extras["cluster"])}
 
 
 def pinned() -> dict:

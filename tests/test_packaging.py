@@ -26,7 +26,7 @@ NOT_COPIED = {".git", "build", "dist", "tests", "docs", ".hypothesis", ".pytest_
 #: The folders of shipped files, every file in them; resources/ holds developer tools
 #: too (dev/: screenshots.py, layout_gallery.py; bundle/), which the app does not need.
 SHIPPED_FOLDERS = ("resources/help", "resources/examples", "resources/icons")
-SHIPPED_FILES = {"resources/__init__.py", "resources/honest-eval.desktop",
+SHIPPED_FILES = {"resources/__init__.py", "resources/command.py", "resources/honest-eval.desktop",
                  "engine/experiment.schema.json", "engine/evaluation/measured_coverage.csv"}
 DEVELOPER_FOLDERS = ("resources/dev", "resources/bundle")
 
@@ -135,9 +135,14 @@ def test_the_wheel_has_the_apps_resources_and_no_developer_scripts(names):
 def test_the_command_is_declared(names, wheel):
     entry_points = configparser.ConfigParser()
     entry_points.read_string(_dist_info(names, wheel, "entry_points.txt"))
-    assert dict(entry_points["console_scripts"]) == {"honest-eval": "gui.launch:main"}
-    metadata = _dist_info(names, wheel, "METADATA")
-    assert "Requires-Dist: PySide6-Essentials" in metadata
+    assert dict(entry_points["console_scripts"]) == {"honest-eval": "resources.command:main"}
+    metadata = _dist_info(names, wheel, "METADATA").splitlines()
+    # Qt is the app extra's, not a dependency: a headless install has none of it
+    qt = [line for line in metadata if line.startswith("Requires-Dist: PySide6-Essentials")]
+    assert len(qt) == 1 and qt[0].endswith('; extra == "app"'), qt
+    assert any(line.startswith("Requires-Dist: pyqtgraph") and line.endswith('extra == "app"')
+               for line in metadata)
+    assert "Provides-Extra: app" in metadata
 
 
 # ---------------------------------------------------------------------- installed, not the checkout
@@ -210,13 +215,32 @@ def _main(args, env=None, cwd=None, timeout=120):
 
 
 def test_the_launcher_imports_no_qt():
-    code = ("import sys, json, gui.launch\n"
+    code = ("import sys, json, resources.command, gui.launch\n"
             "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('PySide6', 'shiboken6', 'pyqtgraph', 'gui', 'resources'))))")
+            "('PySide6', 'shiboken6', 'pyqtgraph', 'gui', 'resources', 'engine'))))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == ["gui", "gui.launch", "gui.usage"]
+    assert json.loads(done.stdout) == ["gui", "gui.launch", "gui.usage", "resources",
+                                       "resources.command"]
+
+
+def test_the_app_without_qt_says_what_to_install(tmp_path):
+    """An install without the app extra: one error line naming it, exit status 2."""
+    fake = tmp_path / "no_qt" / "PySide6"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text('raise ImportError("no Qt in this test")\n')
+    env = {"PYTHONPATH": os.pathsep.join([str(fake.parent), ROOT]),
+           "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    for args in ([], ["some_experiment.json"], ["--smoke-test"]):
+        done = _main(args, env=env, cwd=tmp_path)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stdout == ""
+        lines = done.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: the app needs PySide6"), lines
+        assert 'pip install "honest-eval[app]"' in lines[0] and "no Qt in this test" in lines[0]
+    # what needs no Qt still works there
+    assert _main(["--help"], env=env, cwd=tmp_path).returncode == 0
 
 
 def test_help_names_the_command():
@@ -288,6 +312,18 @@ def test_the_menu_entry_quotes_the_command_path(tmp_path, monkeypatch, folder, q
     command.chmod(0o755)
     monkeypatch.setattr(sys, "argv", [str(command)])
     assert launch.exec_command() == quoted(str(command))
+
+
+def test_the_menu_entry_of_python_m_runs_the_entry_point(tmp_path, monkeypatch):
+    """``python -m resources.command`` (argv[0] is its file): the menu entry runs the
+    module with this Python, never the file as a script, when no honest-eval is on PATH."""
+    import resources
+    from gui import launch
+
+    script = os.path.join(os.path.dirname(resources.__file__), "command.py")
+    monkeypatch.setattr(sys, "argv", [script])
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert launch.exec_command().endswith(" -m resources.command")
 
 
 def needs_the_gui():

@@ -116,7 +116,7 @@ def main() -> int:
     multiprocessing.freeze_support()   # PyInstaller's: forkserver, resource tracker, spawn
     if sys.argv[1:2] == ["--check-bundle"]:
         return check_bundle(sys.argv[2:])
-    from main import main as honest_eval   # the top-level main.py: gui.launch.main
+    from main import main as honest_eval   # the top-level main.py: resources.command.main
 
     return honest_eval(sys.argv[1:])
 
