@@ -46,7 +46,11 @@ def safe_cell(value):
     """A text cell made safe for a CSV file and a spreadsheet; other values unchanged.
 
     Control characters are written out (:func:`visible`), then the cell gets a leading
-    ``'`` if it starts with ``=``, ``+``, ``-`` or ``@`` and is not a number.
+    ``'`` if it starts with ``=``, ``+``, ``-`` or ``@`` and is not a number.  This is the
+    spreadsheet escaper, for formulas a spreadsheet would run; it is not the HTML one
+    (:func:`engine.foundation.html_text.html_text`: a CSV cell is not markup, and
+    entities would be shown as written) nor the one of messages
+    (:func:`engine.foundation.schema.printable`).
     """
     if not isinstance(value, str):
         return value
@@ -57,7 +61,8 @@ def safe_cell(value):
 
 
 def spreadsheet_safe(frame: pd.DataFrame) -> pd.DataFrame:
-    """A copy of ``frame`` whose text cells, column names and index are safe (:func:`safe_cell`)."""
+    """A copy of ``frame`` whose text cells, column names and index are safe for a
+    spreadsheet (:func:`safe_cell`: no cell runs as a formula)."""
     out = frame.copy()
     for column in range(out.shape[1]):
         values = out.iloc[:, column]
