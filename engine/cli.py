@@ -93,9 +93,10 @@ class ProgressBar:
         filled = int(self.width * record.fraction)
         bar = "#" * filled + "-" * (self.width - filled)
         left = record.remaining
-        eta = f", {left:.1f} s left" if left is not None and record.done < record.total else ""
+        eta = (f", {machine.format_seconds(left, about=True)} left"
+               if left is not None and record.done < record.total else "")
         line = (f"[{bar}] {record.done}/{record.total} {100 * record.fraction:3.0f}% "
-                f"{record.elapsed:.1f} s{eta}  {record.label}")
+                f"{machine.format_seconds(record.elapsed)}{eta}  {record.label}")
         line = visible(line)                 # a label's control characters written out
         end = "\r" if self.tty and record.done < record.total else "\n"
         self.stream.write(line[:120].ljust(120 if self.tty else 0) + end)

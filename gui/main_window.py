@@ -24,6 +24,7 @@ from engine.evaluation.experiment import experiment_json_text, load_experiment
 from engine.input.readers import data_record
 from engine.output.result_folder import FolderRefused, free_subfolder
 from engine.foundation.schema import show
+from engine.foundation.atomic_write import write_atomically
 
 from . import file_dialogs, saving
 from .exporting import write_benchmark, write_report, write_results, written_or_refused
@@ -114,12 +115,9 @@ def absolute_data_path(dataset, base_dir: str):
 
 
 def write_text_file(path: str, text: str) -> str:
-    """Write ``text`` whole or not at all (temporary file, then rename)."""
-    temporary = f"{path}.tmp-{os.getpid()}"
-    with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
-    os.replace(temporary, path)
-    return path
+    """Write ``text`` whole or not at all (the engine's one atomic write: a temporary
+    file flushed to disk, renamed, removed on any failure)."""
+    return write_atomically(path, lambda stream: stream.write(text))
 
 
 class MainWindow(QMainWindow):

@@ -13,17 +13,17 @@ the window.
 """
 from __future__ import annotations
 
-import html
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QLabel, QMessageBox
 
+from engine.foundation.html_text import html_text
 
-def escape(text) -> str:
-    """``text`` (any value, as ``str``) made safe inside the app's rich text: ``&``, ``<``
-    and ``>`` written as entities, so it is shown as it reads."""
-    return html.escape(str(text), quote=False)
+
+#: ``text`` (any value, as ``str``) made safe inside the app's rich text: the engine's one
+#: HTML escaper (:func:`engine.foundation.html_text.html_text`; quotes as entities too,
+#: which Qt's rich text shows as quotes).
+escape = html_text
 
 
 def plain_label(text: str = "", parent=None) -> QLabel:

@@ -21,6 +21,7 @@ import pandas as pd
 from engine.runs.analysis import load_run
 from engine.runs.benchmark import experiment_for, finish
 from engine.foundation.errors import EngineError, error_code, is_store_error
+from engine.foundation.atomic_write import replaced_atomically
 from engine.evaluation.experiment import parse_experiment
 from engine.runs.fingerprint import data_fingerprint
 from engine.foundation.progress import run_to_end
@@ -304,20 +305,16 @@ def copy_store(source: str, target: str) -> bool:
         if not is_store_error(exc):
             raise
         return False
-    temporary = f"{target}.tmp-{os.getpid()}"
     try:
-        with contextlib.closing(sqlite3.connect(source)) as origin, \
-                contextlib.closing(sqlite3.connect(temporary)) as copy:
-            origin.backup(copy)
-        if os.path.exists(target):
-            return False
-        os.replace(temporary, target)
+        with replaced_atomically(target) as temporary:
+            with contextlib.closing(sqlite3.connect(source)) as origin, \
+                    contextlib.closing(sqlite3.connect(temporary)) as copy:
+                origin.backup(copy)
+            if os.path.exists(target):
+                raise FileExistsError(target)       # made meanwhile: never replaced
         return True
     except (sqlite3.Error, OSError):
         return False
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
 
 
 # ---------------------------------------------------------------------- words

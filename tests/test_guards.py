@@ -41,10 +41,15 @@ def test_available_memory_is_measured():
 
 def test_words():
     assert machine.format_bytes(16e12) == "16.0 TB" and machine.format_bytes(320e6) == "320 MB"
-    assert machine.format_seconds(40) == "about 40 seconds"
-    assert machine.format_seconds(720) == "about 12 minutes"
-    assert machine.format_seconds(3.5 * 3600) == "about 3.5 hours"
-    assert machine.format_seconds(5 * 86400) == "about 5.0 days"
+    assert machine.format_seconds(40, about=True) == "about 40 s"
+    assert machine.format_seconds(720, about=True) == "about 12 min"
+    assert machine.format_seconds(3.5 * 3600, about=True) == "about 3.5 h"
+    assert machine.format_seconds(5 * 86400, about=True) == "about 5.0 days"
+    assert machine.format_seconds(0.2, about=True) == "about 1 s"
+    assert machine.format_seconds(0.4) == "0 s"
+    assert machine.format_seconds(65) == "1 min 05 s"
+    assert machine.format_seconds(7380) == "2 h 03 min"
+    assert machine.format_seconds(None) == machine.format_seconds(float("nan")) == "—"
 
 
 @pytest.mark.parametrize("name, options, fragments", [
@@ -162,7 +167,7 @@ def test_more_than_20000_fits_asks_with_the_numbers():
     assert a.ask == ("this run makes 20,100 fits (201 models x 10 folds x 10 repeats), more "
                      "than the 20,000 that start without asking")
     text = guards.question(a, 600)
-    assert text.startswith(a.ask) and "about 10 minutes with " in text
+    assert text.startswith(a.ask) and "about 10 min with " in text
 
 
 def test_a_run_larger_than_memory_is_refused_with_what_to_change():
@@ -200,3 +205,15 @@ def test_special_files_are_refused_by_kind(tmp_path):
     regular = tmp_path / "d.csv"
     regular.write_text("a,b\n")
     assert file_checks.check_regular_file(str(regular)) == 4
+
+
+def test_the_cli_progress_bar_says_seconds_in_the_one_wording():
+    from io import StringIO
+
+    from engine.cli import ProgressBar
+    from engine.foundation.progress import Progress
+    stream = StringIO()
+    ProgressBar(stream, width=4).update(Progress(done=1, total=4, label="fold 1", elapsed=65.0),
+                                        force=True)
+    # 65 s for a quarter: 195 s left, an estimate
+    assert stream.getvalue() == "[#---] 1/4  25% 1 min 05 s, about 3 min left  fold 1\n"

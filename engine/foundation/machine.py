@@ -134,15 +134,47 @@ def format_bytes(n: float) -> str:
     return f"{int(n)} bytes"
 
 
-def format_seconds(seconds: float) -> str:
-    """``about 40 seconds``, ``about 12 minutes``, ``about 3.5 hours``, ``about 4 days``."""
+def format_seconds(seconds: Optional[float], *, about: bool = False) -> str:
+    """A duration in words: the one wording of seconds for the CLI, the report and the app.
+
+    Parameters
+    ----------
+    seconds : float or None
+        The duration; None (not known) gives ``—``.
+    about : bool
+        An estimate, rounded to its leading unit and said as one: ``about 40 s``,
+        ``about 12 min``, ``about 3.5 h``, ``about 5.0 days``. Without it, a measured
+        duration to the second: ``0 s``, ``45 s``, ``1 min 05 s``, ``2 h 03 min``.
+
+    Returns
+    -------
+    str
+        The words.
+    """
+    if seconds is None or math.isnan(seconds):
+        return "—"
+    return _estimate_words(seconds) if about else _measured_words(seconds)
+
+
+def _estimate_words(seconds: float) -> str:
     if seconds < 90:
-        return f"about {max(1, round(seconds))} seconds"
+        return f"about {max(1, round(seconds))} s"
     if seconds < 90 * 60:
-        return f"about {round(seconds / 60)} minutes"
+        return f"about {round(seconds / 60)} min"
     if seconds < 48 * 3600:
-        return f"about {seconds / 3600:.1f} hours"
+        return f"about {seconds / 3600:.1f} h"
     return f"about {seconds / 86400:,.1f} days"
+
+
+def _measured_words(seconds: float) -> str:
+    whole = max(0, round(seconds))
+    if whole < 60:
+        return f"{whole} s"
+    minutes, rest = divmod(whole, 60)
+    if minutes < 60:
+        return f"{minutes} min {rest:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours:,} h {minutes:02d} min"
 
 
 def count_text(n: float) -> str:

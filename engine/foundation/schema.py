@@ -353,8 +353,14 @@ def show(value) -> str:
 
 def printable(text: str) -> str:
     """``text`` with every character that is not printable written out (``\\n``,
-    ``\\t``, ``\\u2028`` ...): one line, nothing invisible."""
-    return "".join(ch if ch == " " or ch.isprintable() else _escape(ch) for ch in text)
+    ``\\t``, ``\\u2028`` ...): one line, nothing invisible.
+
+    The escaper of messages: a value quoted in a one-line message (an experiment file's
+    key or value, a JSON pointer's part) shows what it holds, in the escapes of Python
+    and JSON.  Not the HTML escaper (:func:`engine.foundation.html_text.html_text`: a
+    message is plain text) nor the spreadsheet one (:func:`engine.output.tables.safe_cell`).
+    """
+    return "".join(ch if ch == " " or ch.isprintable() else _written_out(ch) for ch in text)
 
 
 def _json(value) -> str:
@@ -368,7 +374,8 @@ def _quoted(text: str) -> str:
     return printable(json.dumps(text, ensure_ascii=False))
 
 
-def _escape(ch: str) -> str:
+def _written_out(ch: str) -> str:
+    """One character that is not printable as its Python/JSON escape."""
     code = ord(ch)
     named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch)
     return named or (f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")

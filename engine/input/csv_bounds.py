@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
-import pandas as pd
 
 from engine.foundation.machine import BYTES_PER_VALUE, count_text, format_bytes
+from engine.input.csv_pieces import read_csv_pieces
 
 #: Longest row of a data file (bytes): far more than any real row (a cell has at most
 #: 32,767 characters), far less than memory.
@@ -193,11 +193,11 @@ def header_width(path: str, sep: str, encoding: str, head: str = "") -> Optional
     first, newline, _ = head.lstrip("\ufeff").partition("\n")
     if newline and first.strip() and '"' not in first and len(sep) == 1:
         return first.count(sep) + 1
-    with BoundedFile(path, Bound(None, None, 1)) as stream:
-        try:
-            return pd.read_csv(stream, sep=sep, encoding=encoding, nrows=0, index_col=False,
+    try:                                    # the one CSV read path, bounded to one row
+        return read_csv_pieces(path, lambda: BoundedFile(path, Bound(None, None, 1)), sep=sep,
+                               encoding=encoding, nrows=0, index_col=False,
                                skipinitialspace=True).shape[1]
-        except ReadStopped:
-            raise
-        except Exception:                   # noqa: BLE001 -- the full read explains it
-            return None
+    except ReadStopped:
+        raise
+    except Exception:                       # noqa: BLE001 -- the full read explains it
+        return None

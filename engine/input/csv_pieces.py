@@ -8,6 +8,10 @@ the result only when it is certainly the table a whole read gives: every column 
 alike in every piece (whole numbers and decimals may mix, as long as the whole numbers
 are exact as decimals). Otherwise (a column with text in some pieces only, say) the
 file is read again, whole, as before.
+
+This is the one CSV read path: every ``pandas.read_csv`` of the engine and the app is
+here (a data file's table, its text cells again as text, the header's width in
+:mod:`engine.input.csv_bounds`), each through the caller's bounded opener.
 """
 from __future__ import annotations
 

@@ -6,46 +6,32 @@ characters (C0 and DEL) are written out (``\\r``, ``\\n``, ``\\t``, ``\\x00`` ..
 cell can break a row, and a cell a spreadsheet would read as a formula gets a leading
 ``'``.  The headless runner, the GUI's exports and the clipboard all use this module.
 
-A file is written to a temporary name (``.honest-eval-tmp-*``) in its folder, flushed to disk and
-renamed into place, so a reader never sees half a table, whatever stops the writer.  The
-file gets the permissions of the user's umask, like any file the user creates.  A result
+A file is written by the one atomic write (:mod:`engine.foundation.atomic_write`): to a
+temporary name (``.honest-eval-tmp-*``) in its folder, flushed to disk and renamed into
+place, so a reader never sees half a table, whatever stops the writer.  The file gets the
+permissions of the user's umask, like any file the user creates.  A result
 folder as a whole is written by :mod:`engine.output.result_folder`.
 """
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
-
 import pandas as pd
 
-try:                                      # advisory locks mark files a live writer owns
-    import fcntl
-except ImportError:                       # Windows: no locks (see engine.output.result_folder)
-    fcntl = None
-
+from engine.foundation.atomic_write import (
+    FILE_MODE,
+    TEMPORARY_PREFIX,
+    fsync_folder,
+    try_lock,
+    write_atomically,
+    write_bytes_atomically,
+)
 from engine.input.csv_values import visible
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-#: The start of every temporary file's name: the app's own, so that no user's file
-#: (``.tmp-draft.txt``) is ever taken for one (:mod:`engine.output.folder_entries`).
-TEMPORARY_PREFIX = ".honest-eval-tmp-"
-
-
-def _read_umask() -> int:
-    """The process umask, read without changing it where the system allows."""
-    with contextlib.suppress(OSError, ValueError):
-        with open("/proc/self/status", encoding="ascii") as status:   # Linux >= 4.7
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    old = os.umask(0o022)                 # elsewhere: set and restore at once (import time)
-    os.umask(old)
-    return old
-
-
-#: Permissions of every file written: what the user's umask allows.
-FILE_MODE = 0o666 & ~_read_umask()
+#: The atomic write's names, kept here for the result folder's modules
+#: (:mod:`engine.foundation.atomic_write` is the one atomic write).
+write_text, write_bytes = write_atomically, write_bytes_atomically
+__all__ = ["CSV_STYLES", "FILE_MODE", "TEMPORARY_PREFIX", "csv_text", "fsync_folder", "safe_cell",
+           "spreadsheet_safe", "try_lock", "write_bytes", "write_csv", "write_text"]
 
 
 def _is_number(text: str) -> bool:
@@ -60,7 +46,11 @@ def safe_cell(value):
     """A text cell made safe for a CSV file and a spreadsheet; other values unchanged.
 
     Control characters are written out (:func:`visible`), then the cell gets a leading
-    ``'`` if it starts with ``=``, ``+``, ``-`` or ``@`` and is not a number.
+    ``'`` if it starts with ``=``, ``+``, ``-`` or ``@`` and is not a number.  This is the
+    spreadsheet escaper, for formulas a spreadsheet would run; it is not the HTML one
+    (:func:`engine.foundation.html_text.html_text`: a CSV cell is not markup, and
+    entities would be shown as written) nor the one of messages
+    (:func:`engine.foundation.schema.printable`).
     """
     if not isinstance(value, str):
         return value
@@ -71,7 +61,8 @@ def safe_cell(value):
 
 
 def spreadsheet_safe(frame: pd.DataFrame) -> pd.DataFrame:
-    """A copy of ``frame`` whose text cells, column names and index are safe (:func:`safe_cell`)."""
+    """A copy of ``frame`` whose text cells, column names and index are safe for a
+    spreadsheet (:func:`safe_cell`: no cell runs as a formula)."""
     out = frame.copy()
     for column in range(out.shape[1]):
         values = out.iloc[:, column]
@@ -98,81 +89,6 @@ def _safe_index(index: pd.Index) -> pd.Index:
 def csv_text(frame: pd.DataFrame, index: bool = False) -> str:
     """The table as CSV text (safe cells, full precision): for the clipboard."""
     return spreadsheet_safe(frame).to_csv(index=index, lineterminator="\n")
-
-
-def try_lock(fd: int, wait: bool = False) -> bool:
-    """Take an exclusive advisory lock on an open file or folder.
-
-    Returns
-    -------
-    bool
-        False when another open file holds it (``wait=False``); True otherwise, and
-        on systems without ``fcntl`` (no locking there).
-    """
-    if fcntl is None:
-        return True
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-    except BlockingIOError:
-        return False
-    return True
-
-
-def fsync_folder(folder: str) -> None:
-    """Flush a folder's entries (renames) to disk where the system allows it."""
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def write_text(path: str, write) -> str:
-    """Write a file atomically: ``write(stream)`` fills a locked temporary file in the
-    same folder, which is flushed to disk, given :data:`FILE_MODE` and renamed to ``path``.
-
-    Returns
-    -------
-    str
-        The path written.
-    """
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    suffix = os.path.splitext(path)[1]
-    handle, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, suffix=suffix, dir=folder)
-    keep_open = fcntl is not None           # the lock lives until the rename (Windows
-    try:                                    # cannot rename an open file: close first)
-        try_lock(handle)
-        with open(handle, "w", encoding="utf-8", newline="", closefd=not keep_open) as stream:
-            write(stream)
-            stream.flush()
-            os.fsync(stream.fileno())
-            if hasattr(os, "fchmod"):
-                with contextlib.suppress(OSError):
-                    os.fchmod(handle, FILE_MODE)
-        if not hasattr(os, "fchmod"):
-            with contextlib.suppress(OSError):
-                os.chmod(temporary, FILE_MODE)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    finally:
-        if keep_open:
-            os.close(handle)
-    return path
-
-
-def write_bytes(path: str, data: bytes) -> str:
-    """Write a binary file atomically, as :func:`write_text` writes a text file."""
-    def write(stream):
-        stream.flush()
-        stream.buffer.write(data)
-        stream.buffer.flush()
-
-    return write_text(path, write)
 
 
 #: How a table's CSV file separates its columns and writes decimals: ``"standard"``

@@ -263,7 +263,7 @@ def question(assessment: Assessment, seconds: Optional[float] = None) -> str:
     if seconds is None:
         return text
     workers = f"{assessment.n_jobs} workers" if assessment.n_jobs > 1 else "one worker"
-    return f"{text}; it would take {format_seconds(seconds)} with {workers}"
+    return f"{text}; it would take {format_seconds(seconds, about=True)} with {workers}"
 
 
 # ----------------------------------------------------------------------------- time

@@ -14,7 +14,6 @@ Every item is created once (text items are pooled) and updated with ``setData``.
 """
 from __future__ import annotations
 
-import html
 import math
 import os
 from typing import Optional
@@ -25,6 +24,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics
 
+from engine.foundation.html_text import html_text
 from engine.foundation.columns import MEAN_RANK, MODEL
 
 from ..plain_text import plain_tip
@@ -286,7 +286,7 @@ class CDDiagram(PlotPanel):
         for item, (model, side, y) in zip(self._name_items, self._rows):
             name, _ = self._label(model, margin)
             rank = f"<span style='color:{RANK_TEXT}'>{self._ranks[model]:.2f}</span>"
-            shown = html.escape(name)
+            shown = html_text(name)
             if side == "left":
                 item.setHtml(f"<span style='color:{NAME}'>{shown}</span>&nbsp;&nbsp;{rank}")
                 item.setAnchor((1.0, 0.5))

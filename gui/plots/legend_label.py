@@ -7,11 +7,11 @@ the name, which is a link: clicking it emits ``model_clicked``.
 """
 from __future__ import annotations
 
-import html
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel
 
+from engine.foundation.html_text import html_text
 from .plot_panel import colour, line_style, symbol
 
 #: How a swatch shows the line style and the marker of a series, in text.
@@ -50,7 +50,7 @@ class LegendLabel(QLabel):
         self._names = [str(n) for n in names]
         entries = [f"<span style='white-space:nowrap'>{swatch(i, markers)}&nbsp;"
                    f"<a href='{i}' style='color:#222; text-decoration:none'>"
-                   f"{html.escape(name)}</a></span>" for i, name in enumerate(self._names)]
+                   f"{html_text(name)}</a></span>" for i, name in enumerate(self._names)]
         self.setText(" &nbsp; ".join(entries))
         self.setVisible(bool(entries))
 

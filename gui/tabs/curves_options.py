@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout,
                                QLineEdit, QVBoxLayout)
 
 from engine.evaluation.experiment import DEFAULT_LEARNING, CurvesSettings
+from engine.foundation.machine import format_seconds
 
 from ..plain_text import plain_label, plain_tip
 
@@ -161,7 +162,7 @@ class CurvesOptions(QGroupBox):
         if learning_fits:
             text = f"Learning curves add {learning_fits:,} fits"
             if seconds_per_fit:
-                text += f" (about {_duration(learning_fits * seconds_per_fit)})"
+                text += f" ({format_seconds(learning_fits * seconds_per_fit, about=True)})"
             text += "; the others reuse the run's predictions."
         self.cost_label.setText(text)
 
@@ -170,11 +171,3 @@ class CurvesOptions(QGroupBox):
         self.shuffle_check.setEnabled(self.learning_check.isChecked())
         if not self._syncing:
             self.changed.emit(self.settings())
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{max(seconds, 1):.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QFrame, QGroup
 
 from engine.runs import guards, runner
 from engine.foundation import schema
+from engine.foundation.machine import format_seconds
 from engine.evaluation.costs import COST_METRIC, is_threshold_free
 from engine.evaluation.experiment import CalibrationSettings
 from engine.runs.preflight import blocking
@@ -107,19 +108,6 @@ def learning_seconds(state):
     if not mean == mean:
         return None
     return mean * sum(curves.learning) / len(curves.learning)
-
-
-def format_seconds(seconds) -> str:
-    if seconds is None:
-        return "—"
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes} min {seconds:02d} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
 
 
 def scheme_combo(parent) -> QComboBox:

@@ -16,6 +16,7 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, QTimer
 
 from engine.evaluation.cv import CVConfig
+from engine.foundation.machine import format_seconds
 from engine.runs import run_size
 
 from ..jobs import Job, JobSlot
@@ -27,28 +28,18 @@ TARGET_SECONDS = run_size.TARGET_SECONDS
 
 
 def sized_words(sized) -> str:
-    """What the sizing did, as a sentence for the tab: ``Sized to about 2 minutes on this
+    """What the sizing did, as a sentence for the tab: ``Sized to about 2 min on this
     computer: 10 folds × 4 repeats, 1 min 50 s by timed fits (10 × 10: 4 min 35 s). Raise
     the repeats for more.``"""
     cv = sized.cv
     most = "at most " if cv.auto_precision is not None else ""     # "auto" may stop early
     design = f"{cv.n_splits} folds × {most}{cv.n_repeats} repeats"
     if not sized.smaller:
-        return f"{design}: {duration(sized.seconds)} on this computer, by timed fits."
-    return (f"Sized to about {duration(run_size.TARGET_SECONDS)} on this computer: {design}, "
-            f"{duration(sized.seconds)} by timed fits (10 × 10: "
-            f"{duration(sized.asked_seconds)}). Raise the repeats for more.")
-
-
-def duration(seconds: float) -> str:
-    """``45 s``, ``1 min 50 s``, ``2 minutes``, ``1 h 05 min``."""
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{max(seconds, 1)} s"
-    minutes, rest = divmod(seconds, 60)
-    if minutes >= 60:
-        return f"{minutes // 60} h {minutes % 60:02d} min"
-    return f"{minutes} minutes" if not rest else f"{minutes} min {rest:02d} s"
+        return f"{design}: {format_seconds(sized.seconds)} on this computer, by timed fits."
+    target = format_seconds(run_size.TARGET_SECONDS, about=True)
+    return (f"Sized to {target} on this computer: {design}, "
+            f"{format_seconds(sized.seconds)} by timed fits (10 × 10: "
+            f"{format_seconds(sized.asked_seconds)}). Raise the repeats for more.")
 
 
 class DefaultSize(QObject):

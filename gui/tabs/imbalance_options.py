@@ -3,7 +3,6 @@
 entry's ``"resample"``: none, over, under or SMOTE; :mod:`engine.input.imbalance`)."""
 from __future__ import annotations
 
-import html
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QWidget
@@ -12,7 +11,7 @@ from engine.evaluation.catalogue import takes_class_weight
 from engine.input.imbalance import has_imblearn
 
 from ..model_entry import ModelEntry
-from ..plain_text import plain_label
+from ..plain_text import escape, plain_label
 
 #: (shown text, ``"resample"`` value, what it does) in the order offered
 RESAMPLE_CHOICES = (("none", None, "the training rows as they are"),
@@ -36,7 +35,7 @@ MISSING_TIP = ("Resampling needs the imbalanced-learn package, which is not inst
 
 
 def _tip(text: str) -> str:
-    return "<qt>" + html.escape(text) + "</qt>"
+    return "<qt>" + escape(text) + "</qt>"
 
 
 class ImbalanceOptions(QObject):

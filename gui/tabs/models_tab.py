@@ -7,7 +7,6 @@ right-hand list shows what the entries expand into, or the engine's error in red
 from __future__ import annotations
 
 import copy
-import html
 import re
 
 from PySide6.QtCore import Qt, Signal
@@ -167,7 +166,7 @@ def unique_name(base: str, entries: list) -> str:
 
 def rich_tip(text: str) -> str:
     """A tooltip Qt wraps at a readable width (rich text), line breaks kept."""
-    return "<qt>" + html.escape(text).replace("\n", "<br>") + "</qt>"
+    return "<qt>" + escape(text).replace("\n", "<br>") + "</qt>"
 
 
 def model_line(spec) -> str:

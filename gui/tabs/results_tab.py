@@ -10,7 +10,6 @@ model highlights it everywhere; picking two opens their Bayesian comparison.
 """
 from __future__ import annotations
 
-import html
 
 from typing import Optional
 
@@ -26,7 +25,7 @@ from engine.evaluation.verdict import (bayes_level, learning_states, metric_labe
                                        model_health as health_of, oriented_pair, pair_posterior,
                                        pair_verdict)
 
-from ..plain_text import plain_label, plain_tip, rich_label
+from ..plain_text import escape, plain_label, plain_tip, rich_label
 from ..plots.correlation_heatmap import CorrelationHeatmap
 from ..plots.fold_scores_plot import FoldScoresPlot
 from ..plots.plot_panel import colour, panels_in
@@ -424,10 +423,10 @@ class ResultsTab(QWidget):
         self.controls.set_settings(comparison.settings, comparison.metric)
         cv = result.cv.config
         self.controls.set_context(
-            f"Comparing on <b>{html.escape(metric_label(comparison.metric, positive_of(result)))}"
+            f"Comparing on <b>{escape(metric_label(comparison.metric, positive_of(result)))}"
             "</b> over "
             f"{self._matrix.shape[1]} test folds ({cv.n_repeats} × {cv.n_splits}-fold)"
-            + (f" of <b>{html.escape(str(result.dataset.name))}</b>"
+            + (f" of <b>{escape(str(result.dataset.name))}</b>"
                if self.state.benchmark is not None else ""))
         settings = comparison.settings
         correction = ("no correction" if settings.correction == "none"

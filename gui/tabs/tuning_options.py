@@ -10,7 +10,6 @@ into ``tune.grid``, :func:`plain_entry` moves it back, and :func:`editable_entry
 from __future__ import annotations
 
 import copy
-import html
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -23,7 +22,7 @@ from ..help import help_button
 from ..metric_choice import class_counts, metrics_for_targets, ordered_metrics
 
 from ..model_entry import ModelEntry
-from ..plain_text import plain_label
+from ..plain_text import escape, plain_label
 
 #: Inner folds the spin boxes offer.
 INNER_RANGE = (2, 20)
@@ -53,7 +52,7 @@ SCORING_TIP = ("The score the inner folds choose the setting by. The primary met
 
 def rich(text: str) -> str:
     """A tooltip Qt wraps at a readable width, paragraphs kept."""
-    return "<qt>" + html.escape(text).replace("\n", "<br>") + "</qt>"
+    return "<qt>" + escape(text).replace("\n", "<br>") + "</qt>"
 
 
 def wrapping_check(text: str, tip: str, parent: QWidget) -> tuple:

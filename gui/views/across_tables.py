@@ -8,12 +8,12 @@ first) for reading.
 """
 from __future__ import annotations
 
-import html
 import math
 
 import numpy as np
 import pandas as pd
 
+from engine.foundation.html_text import html_text
 from engine.runs.across.report import number, p_text
 from engine.foundation.columns import DATASET, MODEL, PAIR, P_BETTER, P_EQUIVALENT, P_WORSE, RANK
 
@@ -93,9 +93,9 @@ def friedman_words(friedman: pd.DataFrame, alpha: float, min_datasets: int = 0) 
     if n < min_datasets:
         numbers = ("" if not np.isfinite(row["chi2"]) else
                    f" Friedman χ² = {number(row['chi2'])} "
-                   f"({html.escape(p_text(row['p_value']))}); Iman-Davenport F = "
+                   f"({html_text(p_text(row['p_value']))}); Iman-Davenport F = "
                    f"{number(row['iman_davenport_f'])} "
-                   f"({html.escape(p_text(row['iman_davenport_p_value']))}).")
+                   f"({html_text(p_text(row['iman_davenport_p_value']))}).")
         return (f"<b>No decision with {n} data sets</b>: at least {min_datasets} are needed "
                 f"before any model is called better (at α = {alpha:g}, fewer data sets cannot "
                 "make a Wilcoxon test significant, and the Bayesian probabilities come close "
@@ -111,8 +111,9 @@ def friedman_words(friedman: pd.DataFrame, alpha: float, min_datasets: int = 0) 
                else "no difference shown: the mean ranks could differ this much by "
                "chance, so the Nemenyi pairs are not read as differences")
     return (f"Do the {k} models differ at all over {n} data sets? Friedman χ² = "
-            f"{number(row['chi2'])} ({html.escape(p_text(row['p_value']))}); Iman-Davenport F = "
-            f"{number(row['iman_davenport_f'])} ({html.escape(p_text(row['iman_davenport_p_value']))}). "
+            f"{number(row['chi2'])} ({html_text(p_text(row['p_value']))}); Iman-Davenport F = "
+            f"{number(row['iman_davenport_f'])} "
+            f"({html_text(p_text(row['iman_davenport_p_value']))}). "
             f"{'Below' if differ else 'Not below'} α = {alpha:g}: {verdict}.")
 
 

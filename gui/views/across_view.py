@@ -9,7 +9,6 @@ slices through the render queue; every table and the diagram export.
 """
 from __future__ import annotations
 
-import html
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
@@ -19,7 +18,7 @@ from PySide6.QtWidgets import (QSplitter, QTabWidget, QTextBrowser,
 from engine.foundation.columns import MODEL
 from engine.evaluation.verdict import metric_label
 
-from ..plain_text import rich_label
+from ..plain_text import escape, rich_label
 from ..plots.cd_diagram import CDDiagram
 from ..render_queue import NEXT_TURN
 from ..state import AppState
@@ -195,12 +194,12 @@ class AcrossView(QWidget):
 
     def _show_context(self, benchmark) -> None:
         across, names = benchmark.across, list(benchmark.names)
-        shown = "; ".join(html.escape(n) for n in names[:8]) + ("; …" if len(names) > 8 else "")
+        shown = "; ".join(escape(n) for n in names[:8]) + ("; …" if len(names) > 8 else "")
         self.context.setText(
             f"All <b>{len(names)} data sets</b> ({shown}) · "
-            f"<b>{html.escape(metric_label(across.metric))}</b>, each model's mean over the "
+            f"<b>{escape(metric_label(across.metric))}</b>, each model's mean over the "
             f"folds every model completed · α = {across.alpha:g} · correction: "
-            f"{html.escape(across.correction)} · ROPE ±{across.rope:g}")
+            f"{escape(across.correction)} · ROPE ±{across.rope:g}")
         self.friedman_label.setText(friedman_words(across.friedman, across.alpha,
                                                    across.min_datasets))
         self.friedman_label.setVisible(bool(self.friedman_label.text()))

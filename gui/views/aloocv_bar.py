@@ -7,6 +7,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QProgress
                                QPushButton, QSpinBox, QWidget)
 
 from engine.evaluation.experiment import AloocvSettings
+from engine.foundation.machine import format_seconds
 from engine.foundation.param_caps import SETTING_CAPS
 
 from ..help import help_button
@@ -118,6 +119,7 @@ class AloocvBar(QWidget):
         self.progress.setRange(0, max(record.total, 1))
         self.progress.setValue(record.done)
         left = record.remaining
-        eta = f", about {left:.0f} s left" if left is not None and left >= 1 else ""
+        eta = (f", {format_seconds(left, about=True)} left"
+               if left is not None and left >= 1 else "")
         self.progress.setFormat(f"{record.done}/{record.total}{eta}")
         self.progress.setToolTip(plain_tip(record.label))

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QProgressBar,
 
 from engine.evaluation.calibration import STRATEGIES
 from engine.evaluation.experiment import CalibrationSettings
+from engine.foundation.machine import format_seconds
 from engine.foundation.param_caps import SETTING_CAPS
 
 from ..help import help_button
@@ -98,7 +99,7 @@ class CalibrationBar(QWidget):
         self.progress.setRange(0, max(record.total, 1))
         self.progress.setValue(record.done)
         left = record.remaining
-        eta = f", about {left:.0f} s left" if left is not None else ""
+        eta = f", {format_seconds(left, about=True)} left" if left is not None else ""
         self.progress.setFormat(f"{record.done}/{record.total} fits{eta}")
         self.progress.setToolTip(plain_tip(record.label))
 

@@ -3,12 +3,11 @@ it chooses whose results every per-data-set view shows (``AppState.pick_dataset`
 Hidden when the last run had one data set."""
 from __future__ import annotations
 
-import html
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QWidget
 
-from ..plain_text import plain_tip, rich_label
+from ..plain_text import escape, plain_tip, rich_label
 from ..state import AppState
 from .widgets import blocked
 
@@ -81,7 +80,7 @@ class DatasetPicker(QWidget):
                 self.combo.setCurrentIndex(names.index(name))
             self.position.setText(
                 f"{names.index(name) + 1} of {len(names)} — the views below show "
-                f"<b>{html.escape(name)}</b>; “Across data sets” compares all of them")
+                f"<b>{escape(name)}</b>; “Across data sets” compares all of them")
             self.combo.setToolTip(plain_tip(f"Showing {name}. Choose whose results the views "
                                             "below show."))
 

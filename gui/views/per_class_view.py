@@ -2,7 +2,6 @@
 precision / recall / F1, pooled over every fold of every repeat or for one fold."""
 from __future__ import annotations
 
-import html
 
 import numpy as np
 import pandas as pd
@@ -13,7 +12,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QSplitter, QVBoxLayout,
 from engine.evaluation.per_class import per_class_frame
 
 from ..file_dialogs import with_parts
-from ..plain_text import plain_label, plain_tip
+from ..plain_text import escape, plain_label, plain_tip
 from ..table_panel import TablePanel
 
 INTRO = ("Which classes does each model confuse? Rows: the true class; columns: the class "
@@ -136,7 +135,7 @@ class PerClassView(QWidget):
         for panel, model in zip((self.matrix_a, self.matrix_b), self._pair):
             matrix = self._matrix(model)
             failed = " (failed on this fold)" if fold is not None and matrix.sum() == 0 else ""
-            panel.title.setText(f"<b>Confusion matrix: {html.escape(model)}{where}{failed}</b>")
+            panel.title.setText(f"<b>Confusion matrix: {escape(model)}{where}{failed}</b>")
             _name_export(panel, with_parts(MATRIX_NAME, [model, *self._fold_parts(fold)]))
             panel.set_frame(matrix_frame(matrix, self._classes))
         shown = [m for m in self._models if m in self._pair]

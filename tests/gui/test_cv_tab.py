@@ -263,7 +263,7 @@ def test_a_large_run_asks_first_with_the_estimated_time(tab, qtbot, monkeypatch)
     qtbot.waitUntil(lambda: len(asked) == 1, timeout=60000)
     assert asked[0].startswith("This run makes 80 fits (4 models x 10 folds x 2 repeats), "
                                "more than the 50 that start without asking; it would take "
-                               "about 13 minutes with one worker.")
+                               "about 13 min with one worker.")
     assert not tab.running and "Not started" in tab.time_label.text()
     assert tab.run_button.isEnabled()
     with run_succeeds(qtbot, tab):

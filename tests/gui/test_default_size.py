@@ -46,8 +46,8 @@ def test_own_data_gets_a_run_of_about_two_minutes(tab, qtbot, tmp_path, sizing):
     assert tab.repeats_box.value() == 0
     assert tab.repeats_box.text() == "auto (stop at 2% precision, at most 4)"
     assert tab.time_label.text() == (
-        "Sized to about 2 minutes on this computer: 10 folds × at most 4 repeats, 1 min 50 s "
-        "by timed fits (10 × 10: 10 minutes). Raise the repeats for more.")
+        "Sized to about 2 min on this computer: 10 folds × at most 4 repeats, 1 min 50 s "
+        "by timed fits (10 × 10: 10 min 00 s). Raise the repeats for more.")
     assert sizing[-1].cv.n_repeats == 10                  # sized from the default 10 x 10
     assert "10 folds × 4 repeats = 40 fits" in tab.size_label.text()
     assert '"auto" may stop before 4 repeats' in tab.size_label.text()

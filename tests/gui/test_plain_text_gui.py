@@ -272,6 +272,9 @@ def test_labels_and_tips_read_as_written(qtbot):
     plain_text.set_plain(rich, MODEL_BOLD)
     assert (rich.textFormat(), label_reading(rich)) == (Qt.PlainText, MODEL_BOLD)
     assert plain_text.escape("a < b & c > d") == "a &lt; b &amp; c &gt; d"
+    quoted = plain_text.rich_label(plain_text.escape('Fisher\'s "LDA" <i>'))   # the one escaper:
+    qtbot.addWidget(quoted)                                # quotes as entities, shown as quotes
+    assert label_reading(quoted) == 'Fisher\'s "LDA" <i>'
     assert plain_text.plain_tip("a < b, no tag") == "a < b, no tag"       # left as it is
     for tip in (COLUMN_BOLD, f"{COLUMN_IMAGE} in x.csv", f"{TARGET}\n\nthe second line"):
         assert tip_reading(plain_text.plain_tip(tip)).replace("\u2028", "\n") == tip

@@ -2,9 +2,9 @@
 across-data-set ``report.md`` shown as HTML."""
 from __future__ import annotations
 
-import html
 import re
 
+from engine.foundation.html_text import html_text
 from engine.input.csv_values import visible
 from engine.output.report.svg import text
 
@@ -72,16 +72,16 @@ def inline_markdown(line: str) -> str:
     bold kept; everything else escaped text."""
     out, bold, last = [], False, 0
     for match in _INLINE.finditer(line):
-        out.append(html.escape(line[last:match.start()]))
+        out.append(html_text(line[last:match.start()]))
         if match.group(1) is not None:
-            out.append(html.escape(match.group(1)))
+            out.append(html_text(match.group(1)))
         elif match.group(2) is not None:
-            out.append(f"<code>{html.escape(match.group(2))}</code>")
+            out.append(f"<code>{html_text(match.group(2))}</code>")
         else:
             out.append("</strong>" if bold else "<strong>")
             bold = not bold
         last = match.end()
-    out.append(html.escape(line[last:]))
+    out.append(html_text(line[last:]))
     return "".join(out) + ("</strong>" if bold else "")
 
 

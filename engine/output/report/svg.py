@@ -4,15 +4,16 @@ bars, bands and a legend, as inline ``<svg>`` text (no script, no external file)
 The engine may not import a plotting library (import-linter contract), and the report
 must open with no network and no script, so the plots are drawn here. Every text that
 goes into the SVG (titles, labels, legend entries: model and class names) is escaped
-with :func:`html.escape` after :func:`engine.input.csv_values.visible`, so a name such as
-``<script>`` is shown as written, never run.
+with the one HTML escaper (:func:`engine.foundation.html_text.html_text`) after
+:func:`engine.input.csv_values.visible`, so a name such as ``<script>`` is shown as
+written, never run.
 """
 from __future__ import annotations
 
-import html
 import math
 from typing import Optional, Sequence
 
+from engine.foundation.html_text import html_text
 from engine.input.csv_values import visible
 
 #: Okabe and Ito's colour-blind-safe palette (black last).
@@ -26,7 +27,7 @@ _MARGIN = {"left": 70, "right": 20, "top": 34, "bottom": 48}
 
 def text(value) -> str:
     """``value`` as inert SVG/HTML text: invisible characters written out, markup escaped."""
-    return html.escape(visible(str(value)), quote=True)
+    return html_text(visible(str(value)))
 
 
 def colour(index: int) -> str:

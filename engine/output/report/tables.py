@@ -9,12 +9,12 @@ HTML-escaped). The full-precision values are in the CSV file named above every t
 """
 from __future__ import annotations
 
-import html
 import math
 
 import numpy as np
 import pandas as pd
 
+from engine.foundation.html_text import html_text
 from engine.output.tables import spreadsheet_safe
 
 #: Significant digits of a floating-point number shown in the report.
@@ -57,23 +57,23 @@ def html_table(name: str, frame: pd.DataFrame, caption: str = "") -> str:
     are left out)."""
     total = len(frame)
     shown = as_written(name, frame, rows=MAX_ROWS)
-    header = "".join(f'<th scope="col">{html.escape(str(c))}</th>' for c in shown.columns)
+    header = "".join(f'<th scope="col">{html_text(str(c))}</th>' for c in shown.columns)
     numeric = [pd.api.types.is_numeric_dtype(shown[c]) and not pd.api.types.is_bool_dtype(
         shown[c]) for c in shown.columns]
     rows = []
     for values in shown.itertuples(index=False, name=None):
         cells = "".join(
-            f'<td class="num">{html.escape(display_value(v))}</td>' if is_number
-            else f"<td>{html.escape(display_value(v))}</td>"
+            f'<td class="num">{html_text(display_value(v))}</td>' if is_number
+            else f"<td>{html_text(display_value(v))}</td>"
             for v, is_number in zip(values, numeric))
         rows.append(f"<tr>{cells}</tr>")
     more = ""
     if total > len(shown):
         more = (f'<p class="more">The first {len(shown)} of {total:,} rows; every row is '
-                f"in {html.escape(name)}.</p>")
-    words = f" {html.escape(caption)}" if caption else ""
-    return (f'<div class="table-wrap"><table data-file="{html.escape(name)}">'
-            f"<caption><code>{html.escape(name)}</code>{words} (numbers rounded to "
+                f"in {html_text(name)}.</p>")
+    words = f" {html_text(caption)}" if caption else ""
+    return (f'<div class="table-wrap"><table data-file="{html_text(name)}">'
+            f"<caption><code>{html_text(name)}</code>{words} (numbers rounded to "
             f"{DIGITS} significant digits; full precision in the CSV)</caption>"
             f"<thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
             f"{more}")
