@@ -38,7 +38,7 @@ from engine.input.data import dataset_from_frame
 from engine.input.readers import load_dataset
 from tests.helpers import visits
 from tests.test_weka_folds import CASES as WEKA_CASES
-from tests.test_weka_folds import _case_id, _weka_pairs, _y
+from tests.test_weka_folds import FOLDER as WEKA_FOLDER
 
 # (data, rows, data seed, scheme, n_splits, n_repeats, random_state, grouped, digest)
 FROZEN = [
@@ -132,15 +132,27 @@ def test_inner_grouped_folds_are_those_of_before(case):
     assert _digest(inner_grouped_splits(y, groups, k, seed)) == digest
 
 
-@pytest.mark.parametrize("case", [c for c in WEKA_CASES if "train" in c], ids=_case_id)
+def wekas_own_pairs(case) -> list:
+    """Weka 3.6's own (train, test) pairs of a fixture case that keeps the training
+    order (tests/data/weka/weka_folds.json), train in Weka's order, test ascending."""
+    k = case["n_splits"]
+    pairs = []
+    for split, train in enumerate(case["train"]):
+        fold = np.array(list(case["test_fold"][split // k]))
+        pairs.append((train, np.flatnonzero(fold == np.base_repr(split % k, 36).lower())))
+    return pairs
+
+
+@pytest.mark.parametrize("case", [c for c in WEKA_CASES if "train" in c],
+                         ids=lambda c: f"{c['data']}-k{c['n_splits']}-s{c['random_state']}")
 def test_weka_class_gives_wekas_own_folds_in_wekas_training_order(case):
-    y = _y(case)
+    y = load_dataset({"csv": f"{case['data']}.csv", "target": "class"}, WEKA_FOLDER).y
     cv = RepeatedWekaFold(case["n_splits"], case["n_repeats"], case["random_state"])
     pairs = list(cv.split(None, y))
-    expected = _weka_pairs(case)
-    assert len(pairs) == len(expected) == cv.get_n_splits()
+    expected = wekas_own_pairs(case)
+    assert len(pairs) == len(expected) == cv.get_n_splits() == 9
     for (train, test), (their_train, their_test) in zip(pairs, expected):
-        assert train.tolist() == their_train.tolist()          # Weka's order, not sorted
+        assert train.tolist() == list(their_train)              # Weka's order, not sorted
         assert sorted(test.tolist()) == their_test.tolist()
 
 

@@ -302,7 +302,8 @@ def split_number(repeat: int, fold: int, n_splits: int) -> int:
 
 
 def make_splits(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = None) -> list:
-    """The train/test index pairs of every repeat and fold, in split order.
+    """The train/test index pairs of every repeat and fold, in split order: the splits
+    of the run's cross-validator (:func:`run_cross_validator`), listed.
 
     Parameters
     ----------
@@ -310,13 +311,14 @@ def make_splits(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = 
         The class codes.
     config : CVConfig
         ``scheme "sklearn"``: scikit-learn's ``RepeatedStratifiedKFold``; ``"weka"``:
-        Weka 3's folds (:func:`engine.evaluation.weka_folds.weka_splits`), the training rows in the
-        order Weka's classifier receives them.
+        Weka 3's folds (:class:`engine.evaluation.splitters.RepeatedWekaFold`), the
+        training rows in the order Weka's classifier receives them.
     groups : ndarray of int, optional
-        Rows that belong together (:attr:`engine.input.data.Dataset.groups`): repeat *i* (from
-        0) is then scikit-learn's ``StratifiedGroupKFold(n_splits, shuffle=True,
-        random_state=random_state + i)`` (:func:`engine.evaluation.splitters.grouped_splits`), so no
-        group is ever in both the training part and the test fold.
+        Rows that belong together (:attr:`engine.input.data.Dataset.groups`): repeat *i*
+        (from 0) is then scikit-learn's ``StratifiedGroupKFold(n_splits, shuffle=True,
+        random_state=random_state + i)``
+        (:class:`engine.evaluation.splitters.RepeatedStratifiedGroupKFold`), so no group
+        is ever in both the training part and the test fold.
 
     Returns
     -------

@@ -15,9 +15,9 @@ Weka's Explorer (Classify tab, "Cross-validation", seed *s*) and its Experimente
 
 :func:`weka_splits` gives these folds as row indices, repeat *i* seeded ``s + i`` (the
 Experimenter's runs *s*, *s* + 1, ...); :class:`engine.evaluation.splitters.RepeatedWekaFold`
-gives the same folds as a scikit-learn cross-validator (``cv=``). The code follows ``weka.core.Instances`` of Weka
-3.6 (checked against the bytecode of the Debian package's 3.6.14) and 3.8 (its source),
-which agree; ``tests/data/weka/`` holds Weka 3.6's own folds and the test that compares them.
+gives the same folds as a scikit-learn cross-validator (``cv=``). The code follows
+``weka.core.Instances`` of Weka 3.6 (checked against the bytecode of the Debian package's
+3.6.14) and 3.8 (its source), which agree; ``tests/data/weka/`` holds Weka 3.6's own folds and the test that compares them.
 """
 from __future__ import annotations
 
