@@ -22,18 +22,18 @@ from engine.evaluation.catalogue import make_pipeline
 from engine.evaluation.costs import check_cost_metric
 from engine.input.data import Dataset
 from engine.input.groups import (SMALL_CLASSES_EFFECT, check_grouped_folds, fewest_inner_groups,
-                                 grouped_fold_notes, grouped_splits, small_classes)
+                                 grouped_fold_notes, small_classes)
 from engine.foundation.lazy import sklearn
 from engine.foundation.notes import Note
 from engine.evaluation.metrics import FoldScorer, check_metrics
 from engine.evaluation.parallel import Timed, run_calls, take_rows, workers
 from engine.evaluation.per_class import confusion_counts, fold_pairs
+from engine.evaluation.splitters import cross_validator, grouped_splits
 from engine.foundation.progress import Progress, Stopwatch
 from engine.foundation.time_left import TimeLeft
 from engine.evaluation.tuning import (INNER_SPLITS, fit_details, fit_model, grid_members,
                                       optimism_table, thresholds_table, tuning_table, uses_groups,
                                       with_scoring)
-from engine.evaluation.weka_folds import weka_splits
 
 #: Columns of ``CVResult.scores`` (``fold_scores.csv``).
 SCORE_COLUMNS = ["model", "repeat", "fold", "metric", "score", "n_train", "n_test", "fit_seconds"]
@@ -303,7 +303,8 @@ def split_number(repeat: int, fold: int, n_splits: int) -> int:
 
 
 def make_splits(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = None) -> list:
-    """The train/test index pairs of every repeat and fold, in split order.
+    """The train/test index pairs of every repeat and fold, in split order: the splits
+    of the run's cross-validator (:func:`run_cross_validator`), listed.
 
     Parameters
     ----------
@@ -311,13 +312,14 @@ def make_splits(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = 
         The class codes.
     config : CVConfig
         ``scheme "sklearn"``: scikit-learn's ``RepeatedStratifiedKFold``; ``"weka"``:
-        Weka 3's folds (:func:`engine.evaluation.weka_folds.weka_splits`), the training rows in the
-        order Weka's classifier receives them.
+        Weka 3's folds (:class:`engine.evaluation.splitters.RepeatedWekaFold`), the
+        training rows in the order Weka's classifier receives them.
     groups : ndarray of int, optional
-        Rows that belong together (:attr:`engine.input.data.Dataset.groups`): repeat *i* (from
-        0) is then scikit-learn's ``StratifiedGroupKFold(n_splits, shuffle=True,
-        random_state=random_state + i)`` (:func:`engine.input.groups.grouped_splits`), so no
-        group is ever in both the training part and the test fold.
+        Rows that belong together (:attr:`engine.input.data.Dataset.groups`): repeat *i*
+        (from 0) is then scikit-learn's ``StratifiedGroupKFold(n_splits, shuffle=True,
+        random_state=random_state + i)``
+        (:class:`engine.evaluation.splitters.RepeatedStratifiedGroupKFold`), so no group
+        is ever in both the training part and the test fold.
 
     Returns
     -------
@@ -333,12 +335,27 @@ def make_splits(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = 
     check_folds(y, config, groups)
     if groups is not None:
         return grouped_splits(y, groups, config.n_splits, config.n_repeats, config.random_state)
-    if config.scheme == "weka":
-        return [(train, np.sort(test)) for train, test in
-                weka_splits(y, config.n_splits, config.n_repeats, config.random_state)]
-    splitter = sklearn("model_selection").RepeatedStratifiedKFold(
-        n_splits=config.n_splits, n_repeats=config.n_repeats, random_state=config.random_state)
-    return list(splitter.split(np.zeros(len(y)), y))
+    splitter = run_cross_validator(config)
+    return [(train, np.sort(test)) for train, test in splitter.split(np.zeros(len(y)), y)]
+
+
+def run_cross_validator(config: CVConfig, grouped: bool = False):
+    """The run's folds as a scikit-learn cross-validator, usable as ``cv=``
+    (:func:`engine.evaluation.splitters.cross_validator`): :func:`make_splits` is its
+    splits, test rows sorted.
+
+    Parameters
+    ----------
+    config : CVConfig
+    grouped : bool
+        Whether the data set has groups (``split`` then needs them).
+
+    Returns
+    -------
+    RepeatedStratifiedKFold, RepeatedWekaFold or RepeatedStratifiedGroupKFold
+    """
+    return cross_validator(config.scheme, config.n_splits, config.n_repeats,
+                           config.random_state, grouped)
 
 
 def check_folds(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = None,

@@ -14,9 +14,10 @@ Weka's Explorer (Classify tab, "Cross-validation", seed *s*) and its Experimente
     }
 
 :func:`weka_splits` gives these folds as row indices, repeat *i* seeded ``s + i`` (the
-Experimenter's runs *s*, *s* + 1, ...). The code follows ``weka.core.Instances`` of Weka
-3.6 (checked against the bytecode of the Debian package's 3.6.14) and 3.8 (its source),
-which agree; ``tests/data/weka/`` holds Weka 3.6's own folds and the test that compares them.
+Experimenter's runs *s*, *s* + 1, ...); :class:`engine.evaluation.splitters.RepeatedWekaFold`
+gives the same folds as a scikit-learn cross-validator (``cv=``). The code follows
+``weka.core.Instances`` of Weka 3.6 (checked against the bytecode of the Debian package's
+3.6.14) and 3.8 (its source), which agree; ``tests/data/weka/`` holds Weka 3.6's own folds and the test that compares them.
 """
 from __future__ import annotations
 
@@ -184,12 +185,33 @@ def weka_splits(y: np.ndarray, n_splits: int, n_repeats: int, random_state: int)
         it to the classifier (after ``trainCV``'s shuffle), ``test`` in Weka's order.
     """
     y = np.asarray(y)
-    splits = []
-    for repeat in range(n_repeats):
-        random = JavaRandom(random_state + repeat)
-        rows = stratify(randomize(list(range(len(y))), random), y, n_splits)
-        for fold in range(n_splits):
-            train = cv_train_rows(rows, n_splits, fold, random)
-            test = cv_test_rows(rows, n_splits, fold)
-            splits.append((np.asarray(train, dtype=np.intp), np.asarray(test, dtype=np.intp)))
-    return splits
+    return [pair for repeat in range(n_repeats)
+            for pair in weka_repeat(y, n_splits, random_state + repeat)]
+
+
+def weka_repeat(y: np.ndarray, n_splits: int, seed: int):
+    """The folds of one run of Weka's cross-validation seeded ``seed``, fold by fold.
+
+    ``Random(seed)``, ``randomize``, ``stratify(n_splits)``, then per fold
+    ``trainCV(n_splits, f, random)`` and ``testCV(n_splits, f)``: the one place the
+    app makes Weka's folds (:func:`weka_splits` and
+    :class:`engine.evaluation.splitters.RepeatedWekaFold` repeat it).
+
+    Parameters
+    ----------
+    y : ndarray
+        Class codes (or labels: only equality is used) of the rows.
+    n_splits : int
+    seed : int
+
+    Yields
+    ------
+    (ndarray, ndarray)
+        ``train`` in the order Weka hands it to the classifier, ``test`` in Weka's order.
+    """
+    random = JavaRandom(seed)
+    rows = stratify(randomize(list(range(len(y))), random), y, n_splits)
+    for fold in range(n_splits):
+        train = cv_train_rows(rows, n_splits, fold, random)     # advances ``random``
+        test = cv_test_rows(rows, n_splits, fold)
+        yield np.asarray(train, dtype=np.intp), np.asarray(test, dtype=np.intp)

@@ -5,7 +5,9 @@ between a training and a test fold, or the test fold scores a model on people it
 already seen. A data set block may name such a column (``"groups": COLUMN``); it is not
 a feature, and every repeat of the cross-validation then uses scikit-learn's
 ``StratifiedGroupKFold`` (repeat *i* seeded ``random_state + i``), so that a group is
-always wholly in the training part or wholly in the test fold.
+always wholly in the training part or wholly in the test fold. The folds themselves are
+made in :mod:`engine.evaluation.splitters` (``RepeatedStratifiedGroupKFold``); this
+module reads the column and checks that the groups can make them.
 """
 from __future__ import annotations
 
@@ -334,38 +336,6 @@ def groups_per_class(y: np.ndarray, groups: np.ndarray) -> np.ndarray:
     return np.bincount(pairs[:, 0], minlength=int(np.max(y)) + 1)
 
 
-def grouped_splits(y: np.ndarray, groups: np.ndarray, n_splits: int, n_repeats: int,
-                   random_state: Optional[int]) -> list:
-    """Repeated stratified group k-fold: repeat *i* (from 0) is scikit-learn's
-    ``StratifiedGroupKFold(n_splits, shuffle=True, random_state=random_state + i)``.
-
-    Parameters
-    ----------
-    y, groups : ndarray of int
-    n_splits, n_repeats : int
-    random_state : int or None
-        None: every repeat unseeded (new folds on every call).
-
-    Returns
-    -------
-    list of (ndarray, ndarray)
-        Repeat by repeat, fold by fold; test rows in ascending order.
-    """
-    import warnings
-
-    from sklearn.model_selection import StratifiedGroupKFold
-
-    splits = []
-    for repeat in range(n_repeats):
-        seed = None if random_state is None else int(random_state) + repeat
-        splitter = StratifiedGroupKFold(n_splits=n_splits, shuffle=True, random_state=seed)
-        with warnings.catch_warnings():  # small classes: said by grouped_fold_notes
-            warnings.simplefilter("ignore", UserWarning)
-            splits.extend((train, np.sort(test)) for train, test in
-                          splitter.split(np.zeros(len(y)), y, groups))
-    return splits
-
-
 def grouped_fold_notes(y: np.ndarray, groups: np.ndarray, classes, n_splits: int) -> list:
     """A ``grouped_small_classes`` note when a class occurs in fewer groups than folds
     (some test folds then hold none of it, and scores that need every class in a test
@@ -414,41 +384,6 @@ def small_classes(counts, classes, n_splits: int) -> Optional[tuple]:
 
 
 # ----------------------------------------------------------------------------- inner folds
-
-def inner_grouped_splits(y: np.ndarray, groups: np.ndarray, n_splits: int,
-                         random_state: Optional[int] = None) -> list:
-    """Grouped inner folds of one outer training part, as explicit ``(train, test)`` pairs.
-
-    scikit-learn's ``StratifiedGroupKFold(n_splits, shuffle=True,
-    random_state=random_state)`` over the training rows, so no inner test fold shares a
-    group with its inner training part. The pairs can be given as ``cv=`` to any
-    scikit-learn estimator that splits (``CalibratedClassifierCV``), which then needs no
-    groups of its own.
-
-    Parameters
-    ----------
-    y, groups : ndarray of int
-        Class codes and group codes of the training rows only.
-    n_splits : int
-        Inner folds.
-    random_state : int or None
-        Seed of the shuffle.
-
-    Returns
-    -------
-    list of (ndarray, ndarray)
-        Positions within the training rows; test positions in ascending order.
-    """
-    import warnings
-
-    from sklearn.model_selection import StratifiedGroupKFold
-
-    splitter = StratifiedGroupKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
-    with warnings.catch_warnings():  # small classes: refused earlier by the callers' checks
-        warnings.simplefilter("ignore", UserWarning)
-        return [(train, np.sort(test)) for train, test in
-                splitter.split(np.zeros(len(y)), y, groups)]
-
 
 def fewest_inner_groups(y: np.ndarray, groups: np.ndarray, splits: list) -> tuple:
     """How few groups an outer training part has, for grouped inner folds inside it.

@@ -42,7 +42,8 @@ from engine.evaluation.catalogue import ModelSpec, make_pipeline
 from engine.evaluation.cv import (CVResult, feature_matrix, make_splits, split_label, split_number,
                                   value_columns)
 from engine.input.data import Dataset
-from engine.input.groups import fewest_inner_groups, inner_grouped_splits
+from engine.evaluation.splitters import inner_grouped_splits
+from engine.input.groups import fewest_inner_groups
 from engine.foundation.notes import Note
 from engine.evaluation.parallel import run_calls, take_rows
 from engine.foundation.progress import Progress, Stopwatch
@@ -425,7 +426,7 @@ def calibrate_fold(estimator, X, y, train, test, method, inner_splits, seed,
         ``random_state`` of the inner folds' shuffle.
     groups : ndarray of int, optional
         The group of every row: the inner folds are then
-        :func:`engine.input.groups.inner_grouped_splits` of the training rows (no inner test
+        :func:`engine.evaluation.splitters.inner_grouped_splits` of the training rows (no inner test
         fold shares a group with its inner training part), and a tuned model's own
         grouped inner search gets its rows' groups (:func:`engine.evaluation.tuning.fit_model`).
 
