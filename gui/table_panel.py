@@ -7,7 +7,7 @@ from typing import Optional
 import pandas as pd
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHBoxLayout, QHeaderView,
-                               QLabel, QPushButton, QTableView, QVBoxLayout,
+                               QPushButton, QTableView, QVBoxLayout,
                                QWidget)
 
 from engine.output.tables import csv_text, write_csv

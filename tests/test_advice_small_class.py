@@ -2,7 +2,6 @@
 features cannot have a covariance of its own, whatever the features are; only when every
 class is large enough is a collinearity failure blamed on copied features. On the wine
 data (Forina et al., UCI; scikit-learn's copy), real measurements."""
-import numpy as np
 import pandas as pd
 import pytest
 from sklearn.datasets import load_wine

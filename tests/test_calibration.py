@@ -173,7 +173,7 @@ def test_map_table_and_quantile_buckets(cancer):
     maps = result.map
     assert list(maps.columns[:5]) == ["model", "method", "bucket_low", "bucket_high",
                                       "calibrated"]
-    for (model, method), table in maps.groupby(["model", "method"]):
+    for (_model, method), table in maps.groupby(["model", "method"]):
         assert len(table) == SETTINGS.map_buckets and method in ("isotonic", "sigmoid")
         assert np.all(np.diff(table["calibrated"]) >= -1e-12)
     y, probs, _ = _pooled(result, "nb", "uncalibrated")

@@ -4,7 +4,6 @@ pROC's ``direction="auto"`` would flip a score whose AUC is below one half; ever
 here sets ``levels`` and ``direction="<"`` (higher score = the positive class), which is
 what :mod:`engine.evaluation.curves.delong` assumes.
 """
-import numpy as np
 import pandas as pd
 import pytest
 from sklearn.datasets import load_breast_cancer

@@ -147,11 +147,11 @@ def test_a_clean_table_in_every_encoding_is_read_the_same(tmp_path):
     text = "x;y;label\n" + "".join(f"{i},5;{i * 2};{'ab'[i % 2]}é\n" for i in range(30))
     frames = []
     for encoding in ENCODINGS:
-        for given in (encoding, None):
+        for named in (encoding, None):
             path = tmp_path / f"{encoding}.csv"
             path.write_bytes(text.encode(encoding))
-            result = assert_outcome(str(path), encoding=given)
-            assert isinstance(result, Dataset), (encoding, given, result)
+            result = assert_outcome(str(path), encoding=named)
+            assert isinstance(result, Dataset), (encoding, named, result)
             frames.append((result.X["x"].tolist(), result.classes))
     assert all(frame == frames[0] for frame in frames)
     assert frames[0][0][:2] == [0.5, 1.5] and frames[0][1] == ("aé", "bé")

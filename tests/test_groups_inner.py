@@ -125,7 +125,7 @@ def test_no_inner_calibration_fold_shares_a_group_with_its_fit(subjects, monkeyp
                                            inner_splits=3))
     groups = dataset.groups
     assert len(calls) == 4
-    for train, test, log in calls:
+    for train, _test, log in calls:
         fits = [rows for what, rows in log if what == "fit"]
         held_out = [rows for what, rows in log if what == "predict"][:3]
         assert len(fits) == 3
@@ -197,9 +197,9 @@ def test_grouped_nested_scores_equal_metadata_routed_cross_validate(subjects):
     for metric, scores in expected.items():
         ours = result.scores.query("metric == @metric")["score"].to_numpy()
         np.testing.assert_allclose(ours, scores, rtol=0, atol=1e-12, err_msg=metric)
-    for peer, (_, row) in zip(peers, result.tuning.iterrows()):
-        assert row["n_neighbors"] == peer.best_params_["model__n_neighbors"]
-        assert row["inner_score"] == pytest.approx(peer.best_score_, abs=1e-12)
+    for fitted, (_, row) in zip(peers, result.tuning.iterrows()):
+        assert row["n_neighbors"] == fitted.best_params_["model__n_neighbors"]
+        assert row["inner_score"] == pytest.approx(fitted.best_score_, abs=1e-12)
 
 
 def test_grouped_nested_choice_equals_a_hand_loop_and_no_inner_split_mixes_groups(subjects):

@@ -133,7 +133,7 @@ def _write(tmp_path, name, text):
 def _numbers(n=60, seed=0):
     rng = np.random.default_rng(seed)
     lines = ["a,b,c,label"]
-    for i in range(n):
+    for _ in range(n):
         lines.append(f"{rng.normal():.17g},{rng.integers(-5, 5)},{rng.random() * 1e6:.6f},"
                      f"{'yes' if rng.random() < 0.4 else 'no'}")
     return "\n".join(lines) + "\n"

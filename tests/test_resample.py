@@ -58,10 +58,10 @@ def test_resampled_scores_equal_cross_val_score_of_imblearn_pipeline(skewed, kin
                              DecisionTreeClassifier(random_state=3, max_depth=3)),
         "knn": imb_pipeline(StandardScaler(), SAMPLERS[kind](random_state=5),
                             KNeighborsClassifier())}
-    for name, peer in peers.items():
+    for name, pipeline in peers.items():
         for metric in ("balanced_accuracy", "roc_auc"):
             ours = result.cv.scores.query("model == @name and metric == @metric")["score"]
-            theirs = cross_val_score(peer, X, y, cv=folds, scoring=metric)
+            theirs = cross_val_score(pipeline, X, y, cv=folds, scoring=metric)
             np.testing.assert_allclose(ours.to_numpy(), theirs, err_msg=f"{name} {metric}")
     # n_train is the training fold as split, before resampling
     first = result.cv.scores.drop_duplicates(["repeat", "fold"])

@@ -44,7 +44,7 @@ def plain(a, b=1):
 def quiet_then(seconds, value):
     time.sleep(seconds)
     return value
-    yield  # noqa: unreachable - makes this a generator that yields nothing for a while
+    yield  # unreachable: makes this a generator that yields nothing for a while
 
 
 def pid_then_sleep(seconds=60.0):

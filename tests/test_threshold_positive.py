@@ -92,7 +92,7 @@ def test_thresholds_equal_scikit_learn_when_the_positive_class_sorts_first(block
         assert row["threshold"] == pytest.approx(fitted.best_threshold_, abs=1e-12)
         assert row["inner_score"] == pytest.approx(fitted.best_score_, abs=1e-12)
         # the kept predictions are the thresholded model's own, in the same class
-        repeat, fold = int(row["repeat"]), int(row["fold"])
+        repeat, fold = int(row["repeat"]), int(row["fold"])  # noqa: F841 (read by the query)
         kept = result.predictions.query("repeat == @repeat and fold == @fold")
         np.testing.assert_array_equal(kept["row"].to_numpy(), test)
         predicted = np.asarray(dataset.classes, dtype=object)[kept["predicted"].to_numpy()]

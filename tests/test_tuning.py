@@ -11,7 +11,7 @@ from sklearn.model_selection import (GridSearchCV, ParameterGrid, RepeatedStrati
                                      cross_validate)
 
 from engine.evaluation.catalogue import ModelSpec, expand_models, make_pipeline
-from engine.evaluation.cv import CVConfig, make_splits, run_cv
+from engine.evaluation.cv import CVConfig, run_cv
 from engine.input.data import dataset_from_frame, load_builtin
 from engine.evaluation.experiment import parse_experiment
 from engine.foundation.progress import run_to_end
@@ -229,7 +229,7 @@ def test_threshold_scores_equal_tuned_threshold_classifier(block):
     assert list(thresholds.columns) == ["model", "repeat", "fold", "threshold", "inner_score",
                                         "positive_class"]
     assert (thresholds["positive_class"] == "benign").all()     # code 1, the threshold's class
-    for fold, (fitted, test, (_, row)) in enumerate(zip(
+    for _fold, (fitted, test, (_, row)) in enumerate(zip(
             expected["estimator"], expected["indices"]["test"], thresholds.iterrows())):
         assert row["threshold"] == pytest.approx(fitted.best_threshold_, abs=1e-12)
         assert row["inner_score"] == pytest.approx(fitted.best_score_, abs=1e-12)

@@ -50,7 +50,7 @@ from typing import Optional
 
 from engine.foundation.machine import (BYTES_PER_VALUE, available_memory, count_text, format_bytes,
                                        format_seconds, whole_number, workers_for)
-from engine.foundation.param_caps import TREE_ITERATIONS, check_models
+from engine.foundation.param_caps import check_models
 from engine.runs import fit_timing
 from engine.runs.model_memory import fit_bytes
 from engine.runs.run_plan import plan_run

@@ -19,7 +19,7 @@ from typing import Optional
 import pyqtgraph as pg
 import shiboken6
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QSizePolicy,
+from PySide6.QtWidgets import (QHBoxLayout, QPushButton, QSizePolicy,
                                QVBoxLayout, QWidget)
 
 from ..file_dialogs import announce_saved, ask_save_path, plain_text, with_parts

@@ -214,7 +214,7 @@ def test_imbalance_warning_choices_saved_file_and_run(window, qtbot, tmp_path, m
     result = window.state.result
     assert result.cv.metrics == ("roc_auc", "balanced_accuracy")
     shown = window.results_tab.per_class.scores.frame()
-    a = window.results_tab.model_a_combo.currentText()
+    a = window.results_tab.model_a_combo.currentText()  # noqa: F841 (read by the query)
     preds = result.cv.predictions.query("model == @a")
     expected = recall_score(preds["y"], preds["predicted"], average=None)
     np.testing.assert_allclose(shown.query("model == @a")["recall"].to_numpy(), expected)

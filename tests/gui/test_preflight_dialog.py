@@ -2,7 +2,6 @@
 driven through the real widgets (the dialog's ``exec`` patched), and nothing started until
 the user chooses."""
 import numpy as np
-import pytest
 
 from engine.input.data import load_builtin
 from engine.evaluation.experiment import parse_experiment

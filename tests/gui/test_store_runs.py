@@ -224,7 +224,7 @@ def test_several_data_sets_share_the_store_and_reopen_together(tab, qtbot, monke
     tab.state.set_model_entries(QUICK)
     tab.folds_box.setValue(3)
     tab.repeats_box.setValue(1)
-    with qtbot.waitSignals([tab.run_succeeded], raising=False, timeout=120000) as caught:
+    with qtbot.waitSignals([tab.run_succeeded], raising=False, timeout=120000):
         tab.start_run()
     assert not warnings_shown
     first = tab.state.benchmark

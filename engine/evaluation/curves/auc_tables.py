@@ -225,7 +225,7 @@ def _summary_rows(rows: list) -> list:
         return []
     frame = pd.DataFrame(rows)
     out = []
-    for method, part in frame.groupby("method", sort=False):
+    for _method, part in frame.groupby("method", sort=False):
         first = part.iloc[0].to_dict()
         means = part[["auc", "ci_low", "ci_high", "se"]].mean().to_dict()
         out.append({**first, **means, "repeat": pd.NA, "n_repeats": len(part)})
