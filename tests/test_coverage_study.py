@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from engine.evaluation.stats import corrected_interval
+from tests.benchmarks.coverage.across import across_null_rows
 from tests.benchmarks.coverage.populations import synthetic
 from tests.benchmarks.coverage.repetition import row
 from tests.benchmarks.coverage.runner import Study, pending, run_study
@@ -79,3 +80,14 @@ def test_known_interval_covers_about_95_percent():
 def test_wilson_interval():
     low, high = wilson(95, 100)
     assert low == pytest.approx(0.8883, abs=1e-4) and high == pytest.approx(0.9785, abs=1e-4)
+
+
+def test_across_null_rows_count_each_test():
+    toy = {name: (synthetic(800, seed=i), "target") for i, name in enumerate(("a", "b", "c"))}
+    rows = across_null_rows(toy, 90, seed=3, folds=3)
+    assert [r["model"] for r in rows] == ["friedman", "iman_davenport", "wilcoxon_holm",
+                                          "bayes_signed_rank"]
+    assert all(r["interval"] == "across_tests_null" and r["covered"] in (0.0, 1.0)
+               for r in rows)
+    # three data sets are fewer than the six a decision needs: nothing is declared
+    assert rows[2]["covered"] == 0.0 and rows[3]["covered"] == 0.0

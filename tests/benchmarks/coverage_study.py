@@ -24,7 +24,8 @@ interval id, its cells' smallest, largest and mean coverage) and ``--write-docs`
 table of ``docs/coverage.md``, both from everything in the store for the chosen cells.
 
 Not measured here yet: ``nested_cv`` (its engine function arrives with the nested-CV
-branch), ``across_tests_null`` (the across-data-set tests' error rate under the null).
+branch). ``across_tests_null`` is the across-data-set tests' error rate under the null
+(:mod:`tests.benchmarks.coverage.across`; ``--across-n``, one cell of all populations).
 Dask (``--cluster``) is not offered: the pieces are independent, so ``--jobs`` on each
 computer with a shared store file is as simple.
 """
@@ -43,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.coverage import populations as pops
 from tests.benchmarks.coverage import tables
-from tests.benchmarks.coverage.runner import Study, run_study
+from tests.benchmarks.coverage.runner import ACROSS, Study, run_study
 from tests.benchmarks.coverage.store import read_lines
 
 RECORD = ROOT / "engine" / "evaluation" / "measured_coverage.csv"
@@ -51,7 +52,6 @@ DOCS = ROOT / "docs" / "coverage.md"
 START, END = "<!-- study table: start -->", "<!-- study table: end -->"
 NOT_MEASURED = {
     "nested_cv": "its engine function (Bates et al.'s interval) is not in this checkout",
-    "across_tests_null": "the across-data-set tests' null study is not written yet",
 }
 
 
@@ -65,6 +65,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--sizes", default="100,300,1000")
     parser.add_argument("--folds", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--across-n", type=int, default=300,
+                        help="sample size of the across-data-set null (0: not run)")
     parser.add_argument("--store", default=str(pops.cache_dir() / "study.jsonl"))
     parser.add_argument("--limit", type=int, default=None,
                         help="run at most this many pieces, then stop (resume later)")
@@ -97,11 +99,13 @@ def load(names: list) -> dict:
 
 def study_of(args, loaded: dict) -> Study:
     return Study(loaded, tuple(int(s) for s in args.sizes.split(",")), args.reps,
-                 args.truth_draws, args.folds, args.repeats, version=version("honest-eval"))
+                 args.truth_draws, args.folds, args.repeats, version=version("honest-eval"),
+                 across_n=args.across_n if len(loaded) > 1 else 0)
 
 
 def chosen_lines(study: Study, store) -> list:
     cells = {study.cell(p, n) for p in study.populations for n in study.sizes}
+    cells.add(study.cell(ACROSS, study.across_n))
     return [line for line in read_lines(store) if line["cell"] in cells
             and (line["kind"] == "truth" or line["rep"] < study.reps)]
 
@@ -109,6 +113,20 @@ def chosen_lines(study: Study, store) -> list:
 def command_text(argv) -> str:
     kept = [a for a in argv if a not in ("--write-record", "--write-docs")]
     return " ".join(["python tests/benchmarks/coverage_study.py", *kept])
+
+
+def refused_text(lines: list) -> str:
+    """Which cells had samples the app refuses (with how many), in words."""
+    counts = {}
+    for line in lines:
+        if line.get("refused"):
+            key = f"{line['population']} n={line['n']}"
+            counts[key] = counts.get(key, 0) + 1
+    if not counts:
+        return "The app ran on every sample drawn."
+    return ("Samples the app refuses (too few rows of a class for the folds; such a "
+            "repetition has no interval and is not counted): "
+            + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())) + ".")
 
 
 def docs_section(table, lines, command: str, date: str) -> str:
@@ -124,7 +142,8 @@ def docs_section(table, lines, command: str, date: str) -> str:
             f"at 500). Draws per `expected_score_at_training_size` truth: "
             f"{', '.join(map(str, truth_draws))}.\n\nAn estimand in parentheses is not the "
             f"interval's own: it shows what the interval would cover if read as being about "
-            f"that target. ⚠ marks a coverage outside 93-97%.{missing}\n\n"
+            f"that target. ⚠ marks a coverage outside 93-97% (for `across_tests_null`, an "
+            f"error rate above 5%). {refused_text(lines)}{missing}\n\n"
             f"{tables.markdown_table(table)}\n\n{END}")
 
 

@@ -13,16 +13,19 @@ import zlib
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
+from .across import across_null_rows
 from .repetition import one_repetition
 from .store import append, cell_key, done_keys, read_lines
 from .truth import expected_scores
 
-__all__ = ["LEARNERS", "Study", "pending", "run_piece", "run_study", "seed_of"]
+__all__ = ["ACROSS", "LEARNERS", "Study", "pending", "run_piece", "run_study", "seed_of"]
 
 #: The learners of every cell (their difference is the pairwise interval's).
 LEARNERS = [{"name": "logistic_regression", "estimator": "LogisticRegression", "scale": True,
              "params": {"max_iter": 1000}},
             {"name": "naive_bayes", "estimator": "GaussianNB", "params": {}}]
+#: The across-data-set null's cell (all populations at once).
+ACROSS = "all_populations"
 
 
 @dataclass(frozen=True)
@@ -38,12 +41,16 @@ class Study:
     rest_cap: int = 20_000
     version: str = "0"
     thresholds: dict = field(default_factory=dict)
+    across_n: int = 0                  # sample size of the across-data-set null; 0: none
+    across_folds: int = 5
 
     def design(self, population: str) -> dict:
         return {"folds": self.folds, "repeats": self.repeats, "rest_cap": self.rest_cap,
                 "threshold": self.thresholds.get(population, 0.2)}
 
     def cell(self, population: str, n: int) -> str:
+        if population == ACROSS:
+            return cell_key(ACROSS, n, "forest_seeds", f"{self.across_folds}x1", self.version)
         return cell_key(population, n, "lr+gnb", f"{self.folds}x{self.repeats}", self.version)
 
 
@@ -55,8 +62,9 @@ def seed_of(*parts) -> int:
 def pending(study: Study, done: set) -> list:
     """Pieces not yet in the store: every cell's truth, then repetitions in rounds."""
     pieces = [("truth", p, n, None) for p in study.populations for n in study.sizes]
-    pieces += [("rep", p, n, r) for r in range(study.reps) for p in study.populations
-               for n in study.sizes]
+    for r in range(study.reps):
+        pieces += [("rep", p, n, r) for p in study.populations for n in study.sizes]
+        pieces += [("rep", ACROSS, study.across_n, r)] if study.across_n else []
     return [piece for piece in pieces
             if (study.cell(piece[1], piece[2]), piece[0], piece[3]) not in done]
 
@@ -66,7 +74,7 @@ def run_piece(study: Study, piece: tuple) -> dict:
     from engine.evaluation.catalogue import expand_models
 
     kind, population, n, rep = piece
-    frame, target = study.populations[population]
+    frame, target = study.populations.get(population, (None, None))
     specs = expand_models([dict(e) for e in LEARNERS])
     start = time.process_time()
     line = {"cell": study.cell(population, n), "kind": kind, "rep": rep,
@@ -78,7 +86,13 @@ def run_piece(study: Study, piece: tuple) -> dict:
         line["draws"] = study.truth_draws
     else:
         seed = seed_of(population, n, rep)
-        line["rows"] = one_repetition(frame, target, specs, n, seed, study.design(population))
+        try:
+            line["rows"] = (across_null_rows(study.populations, n, seed, study.across_folds)
+                            if population == ACROSS else
+                            one_repetition(frame, target, specs, n, seed,
+                                           study.design(population)))
+        except ValueError as refused:       # the app refuses this sample (e.g. too few
+            line["rows"], line["refused"] = [], str(refused)   # rows of a class for k folds)
     line["seed"], line["cpu"] = seed, time.process_time() - start
     return line
 

@@ -27,6 +27,8 @@ __all__ = [
 RECORD_COLUMNS = ["interval", "method", "estimand", "level", "coverage_min", "coverage_max",
                   "coverage_mean", "n_cells", "repetitions_per_cell", "study_date", "command"]
 LOW, HIGH = 0.93, 0.97
+#: The interval id whose "coverage" is an error rate under the null.
+ERROR_RATE = "across_tests_null"
 
 
 def wilson(hits: float, n: int, z: float = 1.959964) -> tuple:
@@ -94,8 +96,11 @@ def coverage_table(lines: list) -> pd.DataFrame:
     return pd.DataFrame(records)
 
 
-def outside(coverage: float) -> bool:
-    """Whether a coverage lies outside the 93-97% the issue asks for."""
+def outside(coverage: float, interval: str = "") -> bool:
+    """Whether a coverage lies outside the 93-97% the issue asks for (an error rate under
+    the null, ``across_tests_null``: whether it is above 5%)."""
+    if interval == ERROR_RATE:
+        return coverage > 0.05
     return not LOW <= coverage <= HIGH
 
 
@@ -105,7 +110,7 @@ def record_table(table: pd.DataFrame, date: str, command: str) -> pd.DataFrame:
     main = table[table["main"]]
     rows = []
     for interval, part in main.groupby("interval", sort=True):
-        rows.append({"interval": interval, "method": part["method"].iloc[0],
+        rows.append({"interval": interval, "method": "+".join(pd.unique(part["method"])),
                      "estimand": part["estimand"].iloc[0], "level": 0.95,
                      "coverage_min": round(part["coverage"].min(), 4),
                      "coverage_max": round(part["coverage"].max(), 4),
@@ -126,7 +131,7 @@ def markdown_table(table: pd.DataFrame) -> str:
     lines = [header, "|---|---|---|---|---|---|---|---|---|---|"]
     for _, r in table.iterrows():
         cov = _percent(r["coverage"])
-        if outside(r["coverage"]):
+        if outside(r["coverage"], r["interval"]):
             cov = f"**{cov}** ⚠"
         name = r["estimand"] if r["main"] else f"({r['estimand']})"
         width = "" if np.isnan(r["mean_width"]) else f"{r['mean_width']:.3f}"

@@ -23,12 +23,18 @@ def training_size(n: int, folds: int) -> int:
 
 
 def expected_scores(frame, target, specs, n, folds, draws, rest_cap, seed) -> dict:
-    """``{model or "A - B": (mean, standard error)}`` over ``draws`` fresh draws."""
+    """``{model or "A - B": (mean, standard error)}`` over ``draws`` fresh draws (a draw
+    the reader refuses, or of one class, is left out)."""
     rng = np.random.default_rng(seed)
     size = training_size(n, folds)
     scores = {spec.name: [] for spec in specs}
     for _ in range(draws):
-        draw = draw_rows(frame, target, size, 0, rest_cap, rng)
+        try:
+            draw = draw_rows(frame, target, size, 0, rest_cap, rng)
+        except ValueError:                     # e.g. a draw of one class: nothing to fit
+            continue
+        if len(draw.dataset.classes) < 2:
+            continue
         metric = metric_for(len(draw.dataset.classes))
         for spec in specs:
             model = fit_on(spec, draw.dataset)
