@@ -1,6 +1,7 @@
 """The coverage study's bookkeeping, on a tiny synthetic population (no packages needed)."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -11,7 +12,7 @@ from tests.benchmarks.coverage.across import across_null_rows
 from tests.benchmarks.coverage.populations import synthetic
 from tests.benchmarks.coverage.repetition import row
 from tests.benchmarks.coverage.runner import Study, pending, run_study
-from tests.benchmarks.coverage.store import done_keys, read_lines
+from tests.benchmarks.coverage.store import done_keys, read_lines, unique_lines
 from tests.benchmarks.coverage.tables import coverage_table, record_table, wilson
 
 EXPECTED_IDS = {"summary_mean", "pairwise_difference", "credible_difference",
@@ -38,6 +39,9 @@ def test_study_runs_resumes_and_counts(study, tmp_path):
     assert run_study(study, store, say=lambda _: None) == 1
     again = read_lines(store)
     assert again[-1]["rows"] == lines[-1]["rows"]                # fixed seed per repetition
+    assert unique_lines(again + again[1:]) == again              # a second store's copies
+    more = dataclasses.replace(study, truth_draws=4)             # a better truth is new work
+    assert pending(more, done_keys(again)) == [("truth", "toy", 60, 4)]
     table = coverage_table(again)
     main = table[table["main"]]
     assert set(main["interval"]) == EXPECTED_IDS
@@ -64,7 +68,7 @@ def test_known_interval_covers_about_95_percent():
     training overlap): its true coverage is exactly 95%, so the study's counting must
     find it within Monte Carlo error (se 1.5 points; bounds 3.3 se)."""
     rng = np.random.default_rng(7)
-    lines = [{"cell": "c", "kind": "truth", "values": {"m": [0.5, 0.0]}}]
+    lines = [{"cell": "c", "kind": "truth", "values": {"m": [0.5, 0.0]}, "draws": 1}]
     for rep in range(200):
         low, high = corrected_interval(rng.normal(0.5, 1.0, 10), 1e12, 1.0)
         lines.append({"cell": "c", "kind": "rep", "rep": rep, "population": "p", "n": 10,

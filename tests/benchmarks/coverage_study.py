@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 from tests.benchmarks.coverage import populations as pops
 from tests.benchmarks.coverage import tables
 from tests.benchmarks.coverage.runner import ACROSS, Study, run_study
-from tests.benchmarks.coverage.store import read_lines
+from tests.benchmarks.coverage.store import read_lines, unique_lines
 
 RECORD = ROOT / "engine" / "evaluation" / "measured_coverage.csv"
 DOCS = ROOT / "docs" / "coverage.md"
@@ -68,6 +68,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--across-n", type=int, default=300,
                         help="sample size of the across-data-set null (0: not run)")
     parser.add_argument("--store", default=str(pops.cache_dir() / "study.jsonl"))
+    parser.add_argument("--also-read", nargs="*", default=[],
+                        help="other stores whose lines count too (e.g. another machine's)")
     parser.add_argument("--limit", type=int, default=None,
                         help="run at most this many pieces, then stop (resume later)")
     parser.add_argument("--write-record", action="store_true")
@@ -103,10 +105,14 @@ def study_of(args, loaded: dict) -> Study:
                  across_n=args.across_n if len(loaded) > 1 else 0)
 
 
-def chosen_lines(study: Study, store) -> list:
+def chosen_lines(study: Study, stores: list) -> list:
+    """The stored lines of the study's cells (from every store given, each key once)."""
     cells = {study.cell(p, n) for p in study.populations for n in study.sizes}
     cells.add(study.cell(ACROSS, study.across_n))
-    return [line for line in read_lines(store) if line["cell"] in cells
+    lines = []
+    for path in stores:
+        lines += read_lines(path)
+    return [line for line in unique_lines(lines) if line["cell"] in cells
             and (line["kind"] == "truth" or line["rep"] < study.reps)]
 
 
@@ -165,7 +171,7 @@ def main(argv=None) -> int:
         print(f"skipped: {interval} ({why})")
     study = study_of(args, loaded)
     run_study(study, Path(args.store), args.jobs, limit=args.limit)
-    lines = chosen_lines(study, Path(args.store))
+    lines = chosen_lines(study, [Path(args.store), *map(Path, args.also_read)])
     table = tables.coverage_table(lines)
     if table.empty:
         print("nothing measured yet")

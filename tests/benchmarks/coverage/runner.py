@@ -61,7 +61,8 @@ def seed_of(*parts) -> int:
 
 def pending(study: Study, done: set) -> list:
     """Pieces not yet in the store: every cell's truth, then repetitions in rounds."""
-    pieces = [("truth", p, n, None) for p in study.populations for n in study.sizes]
+    pieces = [("truth", p, n, study.truth_draws) for p in study.populations
+              for n in study.sizes]
     for r in range(study.reps):
         pieces += [("rep", p, n, r) for p in study.populations for n in study.sizes]
         pieces += [("rep", ACROSS, study.across_n, r)] if study.across_n else []
@@ -77,7 +78,8 @@ def run_piece(study: Study, piece: tuple) -> dict:
     frame, target = study.populations.get(population, (None, None))
     specs = expand_models([dict(e) for e in LEARNERS])
     start = time.process_time()
-    line = {"cell": study.cell(population, n), "kind": kind, "rep": rep,
+    line = {"cell": study.cell(population, n), "kind": kind,
+            "rep": None if kind == "truth" else rep,
             "population": population, "n": n}
     if kind == "truth":
         seed = seed_of(population, n, "truth")

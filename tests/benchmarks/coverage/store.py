@@ -33,9 +33,26 @@ def read_lines(path: Path) -> list:
     return lines
 
 
+def line_key(line: dict) -> tuple:
+    """``(cell, kind, rep)`` of a line; a truth's "rep" is its number of draws, so a
+    truth of more draws is computed anew rather than taken from a quick run."""
+    return (line["cell"], line["kind"],
+            line.get("draws") if line["kind"] == "truth" else line.get("rep"))
+
+
 def done_keys(lines: list) -> set:
-    """``(cell, kind, rep)`` of every stored line (kind ``"rep"`` or ``"truth"``)."""
-    return {(line["cell"], line["kind"], line.get("rep")) for line in lines}
+    """The keys (:func:`line_key`) of every stored line (kind ``"rep"`` or ``"truth"``)."""
+    return {line_key(line) for line in lines}
+
+
+def unique_lines(lines: list) -> list:
+    """The first line of each key (two runs sharing work may both have stored it)."""
+    seen, kept = set(), []
+    for line in lines:
+        if line_key(line) not in seen:
+            seen.add(line_key(line))
+            kept.append(line)
+    return kept
 
 
 def append(path: Path, line: dict) -> None:

@@ -67,7 +67,10 @@ def _estimands(row: dict) -> list:
 def coverage_table(lines: list) -> pd.DataFrame:
     """One row per population, n, interval, model and estimand: coverage, MC se, Wilson
     interval, mean width, repetitions, and ``main`` (the interval's own estimand)."""
-    truths = {line["cell"]: line["values"] for line in lines if line["kind"] == "truth"}
+    truths, draws = {}, {}
+    for line in lines:                         # the truth of the most draws per cell
+        if line["kind"] == "truth" and line["draws"] > draws.get(line["cell"], -1):
+            truths[line["cell"]], draws[line["cell"]] = line["values"], line["draws"]
     checks = defaultdict(list)
     meta = {}
     for line in lines:
