@@ -68,8 +68,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--across-n", type=int, default=300,
                         help="sample size of the across-data-set null (0: not run)")
     parser.add_argument("--store", default=str(pops.cache_dir() / "study.jsonl"))
+    parser.add_argument("--across-only", action="store_true",
+                        help="run only the across-data-set null's repetitions")
     parser.add_argument("--also-read", nargs="*", default=[],
-                        help="other stores whose lines count too (e.g. another machine's)")
+                        help="other stores whose lines count as done and are counted "
+                        "(another process's or machine's)")
     parser.add_argument("--limit", type=int, default=None,
                         help="run at most this many pieces, then stop (resume later)")
     parser.add_argument("--write-record", action="store_true")
@@ -100,7 +103,8 @@ def load(names: list) -> dict:
 
 
 def study_of(args, loaded: dict) -> Study:
-    return Study(loaded, tuple(int(s) for s in args.sizes.split(",")), args.reps,
+    sizes = () if args.across_only else tuple(int(s) for s in args.sizes.split(","))
+    return Study(loaded, sizes, args.reps,
                  args.truth_draws, args.folds, args.repeats, version=version("honest-eval"),
                  across_n=args.across_n if len(loaded) > 1 else 0)
 
@@ -170,7 +174,8 @@ def main(argv=None) -> int:
     for interval, why in NOT_MEASURED.items():
         print(f"skipped: {interval} ({why})")
     study = study_of(args, loaded)
-    run_study(study, Path(args.store), args.jobs, limit=args.limit)
+    run_study(study, Path(args.store), args.jobs, limit=args.limit,
+              also=[Path(p) for p in args.also_read])
     lines = chosen_lines(study, [Path(args.store), *map(Path, args.also_read)])
     table = tables.coverage_table(lines)
     if table.empty:

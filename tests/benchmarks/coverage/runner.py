@@ -114,10 +114,11 @@ def _work(piece: tuple) -> dict:
     return run_piece(_STUDY, piece)
 
 
-def run_study(study: Study, store, jobs: int = 1, say=print, limit=None) -> int:
+def run_study(study: Study, store, jobs: int = 1, say=print, limit=None, also=()) -> int:
     """Run every pending piece (at most ``limit``), appending each to ``store``; the
-    number of pieces run."""
-    pieces = pending(study, done_keys(read_lines(store)))[:limit]
+    number of pieces run. Pieces in the stores ``also`` count as done too."""
+    lines = [line for path in (store, *also) for line in read_lines(path)]
+    pieces = pending(study, done_keys(lines))[:limit]
     say(f"{len(pieces)} pieces to run ({study.reps} repetitions per cell)")
     if jobs <= 1:
         for i, piece in enumerate(pieces):
