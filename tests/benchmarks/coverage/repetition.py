@@ -141,13 +141,15 @@ def _decision_rows(cv, dataset, folds, rest, threshold) -> list:
     return rows
 
 
-def _bin_truth(y, probs, low, high, last) -> float:
-    """Fraction of class 1 among the rest's predictions (all fold models) in a bin."""
-    fractions = []
+def _bin_truth(y, probs, bin_index: int) -> float:
+    """Fraction of class 1 among the rest's predictions (all fold models) in a bin of the
+    diagram's equal-width bins, assigned as the diagram assigns them
+    (``searchsorted`` on the inner edges)."""
+    inner = np.linspace(0.0, 1.0, N_BINS + 1)[1:-1]
+    hits = count = 0
     for p in probs:
-        inside = (p >= low) & ((p <= high) if last else (p < high))
-        fractions.append((y[inside].sum(), inside.sum()))
-    hits, count = np.sum(fractions, axis=0)
+        inside = np.searchsorted(inner, p) == bin_index
+        hits, count = hits + y[inside].sum(), count + inside.sum()
     return hits / count if count else np.nan
 
 
@@ -164,8 +166,7 @@ def _calibration_rows(cv, dataset, folds, rest) -> list:
         diagram = with_interval(diagram, part["repeat"].nunique())
         y_rest, checks = (rest.y == 1).astype(int), []
         for _, line in diagram.iterrows():
-            truth = _bin_truth(y_rest, folds[name][1], line["bin_low"], line["bin_high"],
-                               line["bin_high"] >= 1.0)
+            truth = _bin_truth(y_rest, folds[name][1], int(line["bin"]))
             if np.isfinite(truth):
                 checks.append(line["ci_low"] <= truth <= line["ci_high"])
         entry = row("calibration_band", name, "jeffreys_per_bin", "fold_models_mean",
