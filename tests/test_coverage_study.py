@@ -50,6 +50,7 @@ def test_study_runs_resumes_and_counts(study, tmp_path):
     record = record_table(table, "2026-01-01", "cmd")
     assert set(record["interval"]) == EXPECTED_IDS
     assert (record["repetitions_per_cell"] == 2).all()
+    assert record_table(table, "2026-01-01", "cmd", min_reps=3).empty   # too few: none
 
 
 def test_truth_is_the_mean_of_fresh_fits(study, tmp_path):

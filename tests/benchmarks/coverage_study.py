@@ -76,6 +76,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--limit", type=int, default=None,
                         help="run at most this many pieces, then stop (resume later)")
     parser.add_argument("--write-record", action="store_true")
+    parser.add_argument("--record-min-reps", type=int, default=100,
+                        help="cells with fewer repetitions stay out of the record")
     parser.add_argument("--write-docs", action="store_true")
     args = parser.parse_args(argv)
     if args.quick or os.environ.get("HONEST_EVAL_BENCH_QUICK") == "1":
@@ -139,7 +141,7 @@ def refused_text(lines: list) -> str:
             + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())) + ".")
 
 
-def docs_section(table, lines, command: str, date: str) -> str:
+def docs_section(table, lines, command: str, date: str, min_reps: int) -> str:
     cpu = sum(line.get("cpu", 0.0) for line in lines)
     reps = sorted({int(r) for r in table["reps"]}) if len(table) else [0]
     truth_draws = sorted({line["draws"] for line in lines if line["kind"] == "truth"})
@@ -153,8 +155,13 @@ def docs_section(table, lines, command: str, date: str) -> str:
             f"{', '.join(map(str, truth_draws))}.\n\nAn estimand in parentheses is not the "
             f"interval's own: it shows what the interval would cover if read as being about "
             f"that target. ⚠ marks a coverage outside 93-97% (for `across_tests_null`, an "
-            f"error rate above 5%). {refused_text(lines)}{missing}\n\n"
-            f"{tables.markdown_table(table)}\n\n{END}")
+            f"error rate above 5%). {refused_text(lines)} Only cells of at least "
+            f"{min_reps} repetitions go into `engine/evaluation/measured_coverage.csv`; "
+            f"an interval without such a cell has no row there (not measured).{missing}\n\n"
+            f"### Each interval against its own estimand\n\n"
+            f"{tables.markdown_table(table[table['main']])}\n\n"
+            f"### The same intervals read as being about another target\n\n"
+            f"{tables.markdown_table(table[~table['main']])}\n\n{END}")
 
 
 def write_docs(section: str) -> None:
@@ -186,10 +193,11 @@ def main(argv=None) -> int:
                      "mean_width"]].to_string(index=False))
     date, command = datetime.date.today().isoformat(), command_text(argv)
     if args.write_record:
-        tables.record_table(table, date, command).to_csv(RECORD, index=False)
+        record = tables.record_table(table, date, command, args.record_min_reps)
+        record.to_csv(RECORD, index=False)
         print(f"wrote {RECORD}")
     if args.write_docs:
-        write_docs(docs_section(table, lines, command, date))
+        write_docs(docs_section(table, lines, command, date, args.record_min_reps))
         print(f"wrote {DOCS}")
     return 0
 

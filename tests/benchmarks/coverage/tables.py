@@ -107,10 +107,12 @@ def outside(coverage: float, interval: str = "") -> bool:
     return not LOW <= coverage <= HIGH
 
 
-def record_table(table: pd.DataFrame, date: str, command: str) -> pd.DataFrame:
-    """``measured_coverage.csv``: one row per interval id, over its cells (own estimand
-    only)."""
-    main = table[table["main"]]
+def record_table(table: pd.DataFrame, date: str, command: str,
+                 min_reps: int = 0) -> pd.DataFrame:
+    """``measured_coverage.csv``: one row per interval id, over its cells of at least
+    ``min_reps`` repetitions (own estimand only); an interval with no such cell has no
+    row ("not measured")."""
+    main = table[table["main"] & (table["reps"] >= min_reps)]
     rows = []
     for interval, part in main.groupby("interval", sort=True):
         rows.append({"interval": interval, "method": "+".join(pd.unique(part["method"])),
