@@ -32,6 +32,11 @@ def test_study_runs_resumes_and_counts(study, tmp_path):
     lines = read_lines(store)
     assert [(x["kind"], x["rep"]) for x in lines] == [("truth", None), ("rep", 0), ("rep", 1)]
     assert run_study(study, store, say=lambda _: None) == 0      # all done: nothing rerun
+    other = tmp_path / "other.jsonl"                             # a second shard's store
+    assert run_study(dataclasses.replace(study, reps=4), other, say=lambda _: None,
+                     also=[store], shard=(1, 2), limit=0) == 0
+    assert [p[3] for p in pending(dataclasses.replace(study, reps=4), done_keys(lines))
+            if p[3] % 2 == 1] == [3]
     # a killed run: the last line torn in half; the rerun redoes that repetition only
     text = store.read_text().splitlines()
     store.write_text("\n".join(text[:-1] + [text[-1][:40]]) + "\n")

@@ -73,6 +73,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--also-read", nargs="*", default=[],
                         help="other stores whose lines count as done and are counted "
                         "(another process's or machine's)")
+    parser.add_argument("--shard", default="0/1",
+                        help="i/m: run only repetitions i modulo m (several processes)")
     parser.add_argument("--limit", type=int, default=None,
                         help="run at most this many pieces, then stop (resume later)")
     parser.add_argument("--write-record", action="store_true")
@@ -181,8 +183,9 @@ def main(argv=None) -> int:
     for interval, why in NOT_MEASURED.items():
         print(f"skipped: {interval} ({why})")
     study = study_of(args, loaded)
+    shard = tuple(int(x) for x in args.shard.split("/"))
     run_study(study, Path(args.store), args.jobs, limit=args.limit,
-              also=[Path(p) for p in args.also_read])
+              also=[Path(p) for p in args.also_read], shard=shard)
     lines = chosen_lines(study, [Path(args.store), *map(Path, args.also_read)])
     table = tables.coverage_table(lines)
     if table.empty:

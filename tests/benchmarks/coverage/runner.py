@@ -114,11 +114,16 @@ def _work(piece: tuple) -> dict:
     return run_piece(_STUDY, piece)
 
 
-def run_study(study: Study, store, jobs: int = 1, say=print, limit=None, also=()) -> int:
+def run_study(study: Study, store, jobs: int = 1, say=print, limit=None, also=(),
+              shard=(0, 1)) -> int:
     """Run every pending piece (at most ``limit``), appending each to ``store``; the
-    number of pieces run. Pieces in the stores ``also`` count as done too."""
+    number of pieces run. Pieces in the stores ``also`` count as done too. ``shard``
+    ``(i, m)``: only the repetitions whose number is i modulo m (truths in shard 0), so
+    m processes with their own stores share a study."""
     lines = [line for path in (store, *also) for line in read_lines(path)]
-    pieces = pending(study, done_keys(lines))[:limit]
+    index, count = shard
+    pieces = [p for p in pending(study, done_keys(lines))
+              if (p[3] if p[0] == "rep" else 0) % count == index][:limit]
     say(f"{len(pieces)} pieces to run ({study.reps} repetitions per cell)")
     if jobs <= 1:
         for i, piece in enumerate(pieces):
