@@ -147,7 +147,8 @@ def docs_section(table, lines, command: str, date: str, min_reps: int) -> str:
     cpu = sum(line.get("cpu", 0.0) for line in lines)
     reps = sorted({int(r) for r in table["reps"]}) if len(table) else [0]
     truth_draws = sorted({line["draws"] for line in lines if line["kind"] == "truth"})
-    missing = "".join(f"\n- `{k}`: not measured ({v})." for k, v in NOT_MEASURED.items())
+    missing = "\n" + "".join(f"\n- `{k}`: not measured ({v})."
+                              for k, v in NOT_MEASURED.items())
     return (f"{START}\n\nProduced by `{command}` on {date}, machine: {platform.machine()}, "
             f"{os.cpu_count()} logical CPUs ({platform.platform()}); CPU time of the pieces "
             f"in the store: {cpu / 60:.1f} minutes. Repetitions per cell: {reps[0]} to "
