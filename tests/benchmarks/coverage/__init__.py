@@ -1,0 +1,1 @@
+"""Helpers of the coverage study (``tests/benchmarks/coverage_study.py``)."""
