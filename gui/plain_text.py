@@ -20,10 +20,11 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 from engine.foundation.html_text import html_text
 
 
-#: ``text`` (any value, as ``str``) made safe inside the app's rich text: the engine's one
-#: HTML escaper (:func:`engine.foundation.html_text.html_text`; quotes as entities too,
-#: which Qt's rich text shows as quotes).
-escape = html_text
+def escape(text) -> str:
+    """``text`` (any value, as ``str``) made safe as text inside the app's rich text: the
+    engine's one HTML escaper (:func:`engine.foundation.html_text.html_text`), quotes left
+    as they are (never put the result inside an attribute)."""
+    return html_text(text, quotes=False)
 
 
 def plain_label(text: str = "", parent=None) -> QLabel:

@@ -36,7 +36,7 @@ class RenderQueue(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
-        self._timer.timeout.connect(self._run_slice)
+        self._timer.timeout.connect(self.run_slice)
 
     @property
     def busy(self) -> bool:
@@ -92,7 +92,9 @@ class RenderQueue(QObject):
                 del self._pending[owner]
             return None
 
-    def _run_slice(self) -> None:
+    def run_slice(self) -> None:
+        """One turn of the event loop's share: steps of the pending drawings until the
+        budget is spent or one asks for the next turn (the timer calls it; a test may)."""
         deadline = time.perf_counter() + self.budget
         while self._pending and time.perf_counter() < deadline:
             if self._step(self._next_owner()) is NEXT_TURN:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import html
 
 
-def html_text(value) -> str:
+def html_text(value, *, quotes: bool = True) -> str:
     """``value`` (any value, as ``str``) made safe as HTML text and inside a quoted
     attribute: ``&``, ``<``, ``>``, ``"`` and ``'`` written as entities, so a browser or Qt
     shows it as it reads.
@@ -27,10 +27,13 @@ def html_text(value) -> str:
     ----------
     value : object
         Any value; ``str(value)`` is escaped.
+    quotes : bool, default True
+        False leaves ``"`` and ``'`` as they are: safe as text between tags, never inside
+        an attribute (the app's rich labels, whose text a reader may also copy as it is).
 
     Returns
     -------
     str
         The escaped text.
     """
-    return html.escape(str(value), quote=True)
+    return html.escape(str(value), quote=quotes)

@@ -596,6 +596,12 @@ class ModelsTab(QWidget):
         self._show_editor()
 
     @property
+    def editor_built(self) -> bool:
+        """True once the selected entry's editor exists (it is built when first shown or
+        asked for, not when an experiment is applied)."""
+        return self._editor is not None
+
+    @property
     def editor(self) -> ParameterEditor | None:
         """The selected entry's editor (None when no entry is selected), built now if due."""
         if self._editor_due:

@@ -50,7 +50,7 @@ def test_a_page_shown_paints_one_plot_per_turn(qapp):
     plots = [QWidget() for _ in range(3)]
     paint_in_turns(queue, owner, plots)
     assert [p.updatesEnabled() for p in plots] == [True, False, False]
-    queue._run_slice()                        # the next turn: one more
+    queue.run_slice()                        # the next turn: one more
     assert [p.updatesEnabled() for p in plots] == [True, True, False]
     queue.flush()
     assert all(p.updatesEnabled() for p in plots) and not queue.busy

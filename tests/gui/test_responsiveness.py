@@ -24,22 +24,22 @@ class Gaps:
     def __init__(self):
         self.timer = QTimer()
         self.timer.setInterval(10)
-        self.timer.timeout.connect(self._tick)
+        self.timer.timeout.connect(self.tick)
         self.gaps: list = []
-        self._last = None
+        self.last = None
 
     def start(self) -> None:
-        self._last = time.perf_counter()
+        self.last = time.perf_counter()
         self.timer.start()
 
     def stop(self) -> None:
         self.timer.stop()
-        self._tick()                       # the time since the last tick counts too
+        self.tick()                       # the time since the last tick counts too
 
-    def _tick(self) -> None:
+    def tick(self) -> None:
         now = time.perf_counter()
-        self.gaps.append(now - self._last)
-        self._last = now
+        self.gaps.append(now - self.last)
+        self.last = now
 
 
 def open_and_wait(window, qtbot) -> None:
@@ -62,7 +62,7 @@ def test_applying_the_example_experiment_leaves_the_window_responsive(window, qt
 def test_the_models_editor_is_built_when_first_asked_for(window, qtbot):
     open_and_wait(window, qtbot)
     tab = window.models_tab
-    assert not tab.isVisible() and tab._editor is None       # another tab is on screen
+    assert not tab.isVisible() and not tab.editor_built       # another tab is on screen
     assert tab.editor_title.text().startswith("<b>Parameters of SVC</b> — SVC:")
     editor = tab.editor                                      # asked for: built now
     assert editor is not None and tab.scroll.widget() is editor
