@@ -17,7 +17,7 @@ from tests.benchmarks.coverage.tables import coverage_table, record_table, wilso
 
 EXPECTED_IDS = {"summary_mean", "pairwise_difference", "credible_difference",
                 "auc_delong_pooled", "auc_ledell", "decision_curve_band", "calibration_band",
-                "heldout_bootstrap", "heldout_delong"}
+                "heldout_bootstrap", "heldout_delong", "auc_corrected_t"}
 
 
 @pytest.fixture(scope="module")

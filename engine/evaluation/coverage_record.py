@@ -149,7 +149,8 @@ def coverage_words(interval: str, record=None) -> str:
         return "coverage not yet measured"
     span = _percent_span(row.coverage_min, row.coverage_max)
     what = "erred" if INTERVALS[interval].estimand is None else "covered"
-    return (f"{what} {span} in the study ({row.n_cells} cells, "
+    cells = f"{row.n_cells} cell" + ("" if row.n_cells == 1 else "s")
+    return (f"{what} {span} in the study ({cells}, "
             f"{row.repetitions_per_cell} repetitions per cell, at {row.level:.0%})")
 
 
