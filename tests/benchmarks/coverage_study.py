@@ -42,10 +42,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.benchmarks.coverage import populations as pops
-from tests.benchmarks.coverage import tables
-from tests.benchmarks.coverage.runner import ACROSS, Study, run_study
-from tests.benchmarks.coverage.store import read_lines, unique_lines
+from tests.benchmarks.coverage import populations as pops  # noqa: E402 (after the path)
+from tests.benchmarks.coverage import tables  # noqa: E402 (after the path)
+from tests.benchmarks.coverage.runner import ACROSS, Study, run_study  # noqa: E402 (after the path)
+from tests.benchmarks.coverage.store import read_lines, unique_lines  # noqa: E402 (after the path)
 
 RECORD = ROOT / "engine" / "evaluation" / "measured_coverage.csv"
 DOCS = ROOT / "docs" / "coverage.md"
