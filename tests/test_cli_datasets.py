@@ -25,19 +25,19 @@ ACROSS = ["dataset_scores.csv", "friedman.csv", "nemenyi.csv", "ranks.csv", "sig
 HEADERS = {
     "fold_scores.csv": "model,repeat,fold,metric,score,n_train,n_test,fit_seconds",
     "summary.csv": "model,metric,mean,std,rank,n_folds,n_failed,n_warned,rank_mean,"
-                   "rank_n_folds,rank_note,ci_low,ci_high",
+                   "rank_n_folds,rank_note,ci_low,ci_high,estimand",
     "correlation.csv": "model,logistic,nb,tree",
     "pairwise.csv": "model_1,model_2,mean_difference,t_stat,p_value_two_sided,"
                     "p_value_two_sided_adjusted,p_value_one_sided,p_value_one_sided_adjusted,"
                     "t_stat_uncorrected,p_value_uncorrected,p_mu_positive,p_better,"
-                    "p_equivalent,p_worse,n_folds,p_value,p_value_adjusted",
-    "credible_intervals.csv": "model_1,model_2,level,lower,upper",
+                    "p_equivalent,p_worse,n_folds,p_value,p_value_adjusted,estimand",
+    "credible_intervals.csv": "model_1,model_2,level,lower,upper,estimand",
     "confusion.csv": "model,true_class,predicted_class,count",
     "per_class.csv": "model,class,precision,recall,f1,support",
     "aloocv_curve.csv": "model,C,alo_log_likelihood,loo_log_likelihood,alo_reliable",
     "aloocv_optimum.csv": "model,C,alo_log_likelihood,at_bound,message",
     "calibration_curve.csv": "model,method,bin,mean_predicted,fraction_positive,count,class,"
-                             "bin_low,bin_high,ci_low,ci_high,interval",
+                             "bin_low,bin_high,ci_low,ci_high,interval,estimand",
     "calibration_scores.csv": "model,method,brier,log_loss,ece,n_predictions,ece_top_label",
     "calibration_map.csv": "model,method,bucket_low,bucket_high,calibrated,class,count,"
                            "fraction_positive",

@@ -229,7 +229,7 @@ def test_threshold_scores_equal_tuned_threshold_classifier(block):
     assert list(thresholds.columns) == ["model", "repeat", "fold", "threshold", "inner_score",
                                         "positive_class"]
     assert (thresholds["positive_class"] == "benign").all()     # code 1, the threshold's class
-    for _fold, (fitted, test, (_, row)) in enumerate(zip(
+    for fold, (fitted, test, (_, row)) in enumerate(zip(  # noqa: B007 (the query reads it)
             expected["estimator"], expected["indices"]["test"], thresholds.iterrows())):
         assert row["threshold"] == pytest.approx(fitted.best_threshold_, abs=1e-12)
         assert row["inner_score"] == pytest.approx(fitted.best_score_, abs=1e-12)
