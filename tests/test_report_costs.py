@@ -47,7 +47,9 @@ def test_the_cost_result_comes_first_with_the_tables_numbers(run):
     assert verdict.index("At the run's costs") < verdict.index("In short")
     costs = summary[summary["metric"] == "neg_expected_cost"].set_index("model")
     for model in ("default", "cost-tuned"):
-        found = re.search(re.escape(model) + " " + NUMBER + r" \(95% interval " + NUMBER
+        # the level: "95%", or the coverage the study measured (the shipped record)
+        level = r"(?:95%|[\d.]+(?:–[\d.]+)?% measured)"
+        found = re.search(re.escape(model) + " " + NUMBER + r" \(" + level + " interval " + NUMBER
                           + " to " + NUMBER + r"\)", verdict)
         assert found, verdict[:600]
         cost, low, high = (float(g) for g in found.groups())
