@@ -332,7 +332,10 @@ def test_a_model_without_probabilities_gets_a_note_not_a_row():
 def test_workers_give_the_same_intervals():
     _, _, here = nested_run("iris", [NB, TREE], "accuracy")
     _, _, workers = nested_run("iris", [NB, TREE], "accuracy", n_jobs=2)
-    pd.testing.assert_frame_equal(here.table, workers.table, check_exact=True)
+    # The inner fits' moments are combined in the order the workers finish, so the last
+    # bit can differ (seen: 0.9045665745728699 against ...698); the same to 1e-12.
+    pd.testing.assert_frame_equal(here.table, workers.table, check_exact=False, rtol=0,
+                                  atol=1e-12)
 
 
 def test_the_budget_asks_before_many_nested_fits():
