@@ -10,31 +10,13 @@ from scipy.stats import t as student_t
 from sklearn.datasets import load_breast_cancer, load_iris
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
-from sklearn.model_selection import GroupKFold, RepeatedStratifiedKFold
+from sklearn.model_selection import GroupKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
 from engine.evaluation.curves.auc_tables import auc_tables
-
-
-def oof_predictions(x, y, classes, models, n_repeats=2, n_splits=5):
-    """A predictions.csv table (as engine.evaluation.curves.predictions writes it), by hand."""
-    frames = []
-    splits = RepeatedStratifiedKFold(n_splits=n_splits, n_repeats=n_repeats, random_state=0)
-    for i, (train, test) in enumerate(splits.split(x, y)):
-        for name, model in models.items():
-            fitted = model.fit(x[train], y[train])
-            frame = pd.DataFrame({"model": name, "repeat": i // n_splits + 1,
-                                  "fold": i % n_splits + 1, "row": test,
-                                  "true_class": np.asarray(classes, dtype=object)[y[test]]})
-            if hasattr(fitted, "predict_proba"):
-                for k, label in enumerate(classes):
-                    frame[f"p_{label}"] = fitted.predict_proba(x[test])[:, k]
-            else:
-                frame["decision"] = fitted.decision_function(x[test])
-            frames.append(frame)
-    return pd.concat(frames, ignore_index=True).sort_values(["model", "repeat", "row"])
+from tests.helpers import oof_predictions
 
 
 @pytest.fixture(scope="module")

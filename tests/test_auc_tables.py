@@ -1,11 +1,9 @@
 """auc_intervals.csv and auc_tests.csv against scikit-learn's AUC and direct formulas."""
 import numpy as np
-import pandas as pd
 import pytest
 from sklearn.datasets import load_breast_cancer, load_iris
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
-from sklearn.model_selection import RepeatedStratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
@@ -13,25 +11,7 @@ from sklearn.svm import LinearSVC
 from engine.evaluation.curves.auc_tables import auc_tables
 from engine.evaluation.curves.delong import delong_interval, delong_test
 from engine.evaluation.curves.ledell import ledell_interval
-
-
-def _predictions(x, y, classes, models, n_repeats=2, n_splits=5):
-    """A predictions.csv table (as engine.evaluation.curves.predictions writes it), by hand."""
-    frames = []
-    splits = RepeatedStratifiedKFold(n_splits=n_splits, n_repeats=n_repeats, random_state=0)
-    for i, (train, test) in enumerate(splits.split(x, y)):
-        for name, model in models.items():
-            fitted = model.fit(x[train], y[train])
-            frame = pd.DataFrame({"model": name, "repeat": i // n_splits + 1,
-                                  "fold": i % n_splits + 1, "row": test,
-                                  "true_class": np.asarray(classes, dtype=object)[y[test]]})
-            if hasattr(fitted, "predict_proba"):
-                for k, label in enumerate(classes):
-                    frame[f"p_{label}"] = fitted.predict_proba(x[test])[:, k]
-            else:
-                frame["decision"] = fitted.decision_function(x[test])
-            frames.append(frame)
-    return pd.concat(frames, ignore_index=True).sort_values(["model", "repeat", "row"])
+from tests.helpers import oof_predictions
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +20,7 @@ def cancer_predictions():
     classes = ["malignant", "benign"]
     models = {"logistic": make_pipeline(StandardScaler(), LogisticRegression(C=0.05)),
               "svm": make_pipeline(StandardScaler(), LinearSVC(C=0.01, random_state=0))}
-    return _predictions(x, y, classes, models), y, classes
+    return oof_predictions(x, y, classes, models), y, classes
 
 
 def _repeat(table, model, repeat):
@@ -102,7 +82,7 @@ def test_multiclass_one_vs_rest():
     x, y = load_iris(return_X_y=True)
     classes = ["setosa", "versicolor", "virginica"]
     model = make_pipeline(StandardScaler(), LogisticRegression(C=0.1))
-    table = _predictions(x, y, classes, {"logistic": model}, n_repeats=1)
+    table = oof_predictions(x, y, classes, {"logistic": model}, n_repeats=1)
     intervals = auc_tables(table, classes).intervals
     delong = intervals[(intervals["method"] == "delong") & intervals["repeat"].notna()]
     assert list(delong["positive_class"]) == classes
