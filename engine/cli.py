@@ -34,6 +34,7 @@ from engine.input import file_checks
 from engine.foundation import machine, param_caps
 from engine.input.csv_values import one_line, visible
 from engine.foundation.progress import Progress, run_to_end
+from engine.runs.service import store_choice  # noqa: F401 - the CLI's store, as before
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -121,113 +122,64 @@ def run(argv=None) -> int:
 
 
 def _run(args, argv) -> int:
-    if args.jobs == 0 or args.jobs < -1:
-        return _fail(f"the number of workers --jobs must be positive or -1 (got {args.jobs})")
-    if not args.out.strip():
-        return _fail("the folder --out must have a name (got an empty one)")
-    spec = None
-    if args.cluster is not None:
-        if args.jobs != 1:
-            return _fail("the options --jobs and --cluster cannot be combined: --jobs N runs "
-                         "the fits in N processes on this computer, --cluster on the cluster's "
-                         "workers (use --cluster local:N for N processes here); give one of them")
-        from engine.evaluation.cluster import ClusterSpec, import_distributed
-
-        try:
-            spec = ClusterSpec.parse(args.cluster)
-            import_distributed()
-        except ValueError as exc:
-            return _fail(str(exc))
-    try:                                  # before the heavy imports: fails in a blink
-        file_checks.check_experiment_file(args.experiment)
+    """``run``'s arguments checked, then the run service's steps (:mod:`engine.runs.service`:
+    folder, check, budget, store, run, :mod:`engine.runs.result_writer`), their notes and
+    refusals as lines on stderr."""
+    refused = _refused_arguments(args)
+    if refused:
+        return _fail(refused)
+    try:
+        spec = _cluster_spec(args)
+        file_checks.check_experiment_file(args.experiment)   # before the heavy imports
     except ValueError as exc:
         return _fail(str(exc))
-    from engine import run_service
-    from engine.evaluation.experiment import load_experiment
-    from engine.output.result_folder import (prepare_result_folder, probe_writable, remove_created,
-                                             write_result_folder)
-    from engine.runs.store import check_store_path
+    from engine.output.result_folder import remove_created
+    from engine.runs import service
 
-    jobs, note = machine.cap_jobs(args.jobs)
-    if spec is not None and spec.n_workers is not None:      # local:N, capped like --jobs
-        workers, note = machine.cap_jobs(spec.n_workers, "--cluster local:")
-        spec = dataclasses.replace(spec, n_workers=workers)
-    if note:
-        _print_notes([note], args.quiet)
+    jobs, spec = _capped(args, spec)
     out = os.path.abspath(args.out)
     bar = None if args.quiet else ProgressBar()
-    job, created, stage, store = None, [], "computing", None
+    job, created, stage, store = None, (), "computing", None
     stack = contextlib.ExitStack()      # the store and the cluster (a LocalCluster with it)
     try:
-        experiment = load_experiment(args.experiment)
-        refusal = param_caps.check_models(experiment.models)
-        if refusal:
-            return _fail(refusal)
-        try:
-            created = probe_writable(out)
-        except OSError as exc:
-            return _fail(f"cannot write to {out}: {_reason(exc)}")
-        store_path = _store_path(args, out)
-        own = ([os.path.basename(store_path) + s for s in ("", "-wal", "-shm", "-journal")]
-               if os.path.dirname(store_path) == out else [])
-        folder_notes = _print_notes(prepare_result_folder(out, own=own), args.quiet)  # or 2
-        check_store_path(store_path, in_folder=os.path.dirname(store_path) == out)
-        several = run_service.is_several(experiment)
-        datasets = run_service.read_datasets(experiment)   # every one read, then checked
-        _check_save_models(experiment, args.save_models)
-        checked = run_service.check_run(experiment, datasets, jobs)   # the test file too
-        if not _preflight(checked.problems, args.quiet):
-            remove_created(created)
-            return EXIT_BAD_INPUT
-        refusal = _guard(checked, args.yes)
-        if refusal:
-            remove_created(created)
-            return _fail(refusal)
+        experiment, checked, place = _checked(args, out, jobs)
+        if checked is None:
+            return place
+        created = place.created
         shown = []
-        on_progress = _progress_shower(experiment, datasets, bar, args.quiet, shown)
-        store = stack.enter_context(_open_store(args, out))   # closed before any removal
-        where = _open_cluster(spec, stack, bar)
-        job = run_service.run(experiment, datasets, jobs, cluster=where, store=store,
-                              test=checked.test)
+        on_progress = _progress_shower(experiment, checked.datasets, bar, args.quiet, shown)
+        store = stack.enter_context(service.open_store(place, args.fresh))  # closed first
+        job = _start(checked, jobs, store, _open_cluster(spec, stack, bar))
         result = run_to_end(job, on_progress)
-        notes = [str(note) for note in result.notes]
-        _print_notes([note for note in notes if note not in shown], args.quiet)
-        notes += folder_notes                    # entries of the folder left alone
+        _print_notes([str(n) for n in result.notes if str(n) not in shown], args.quiet)
         if not args.quiet:
             _say(f"reused {store.reused} of {store.fits} fits from the result store "
                  f"{store.path}")
         stage = "writing"
-        tables, texts = result.tables(), (result.texts() if several else {})
-        files = _model_files(result, args.save_models)
-        if files:
-            from engine.runs.heldout.saved import saved_note
-
-            notes += _print_notes([saved_note(files)], args.quiet)
-        texts.update(_report(result, tables, notes, args.full_paths))
-        write_result_folder(tables, out, {**_manifest(result, args, argv),
-                                          "store": _store_record(store, args)}, notes, texts,
-                            own=own, files=files)
+        written = _write(result, place, {**_manifest(result, args, argv),
+                                         "store": service.store_record(store, args.fresh)},
+                         args)
         stage = "done"
     except ValueError as exc:
-        remove_created(created)
+        remove_created(list(created))
         return _fail(str(exc))
     except KeyboardInterrupt as exc:
         if job is not None:
             job.close()
-        remove_created(created)
+        remove_created(list(created))
         if store is not None and store.computed and stage == "computing" and not args.quiet:
             sys.stderr.write("\n" + visible(f"kept the {store.computed} fits computed in the "
                                             f"result store {store.path}: run the same command "
                                             "again to resume"))
         return _stopped(exc, stage, getattr(exc, "committed", False), out)
     except OSError as exc:
-        remove_created(created)
+        remove_created(list(created))
         if stage != "writing":
             return _fail(f"{type(exc).__name__}: {exc}")
         done = " (the new results are complete)" if getattr(exc, "committed", False) else ""
         return _fail(f"cannot write the results to {out}: {_reason(exc)}{done}")
     except Exception as exc:  # noqa: BLE001 - never a traceback for the user
-        remove_created(created)
+        remove_created(list(created))
         sys.stderr.write(f"error: unexpected failure ({type(exc).__name__}: "
                          f"{one_line(str(exc))}); please report it with the experiment file\n")
         return EXIT_FAILED
@@ -236,12 +188,103 @@ def _run(args, argv) -> int:
             job.close()
         stack.close()
         if store is not None and stage != "done":
-            _drop_if_empty(store, created)
+            service.drop_if_empty(store, created)
     if not args.quiet:
-        parts = [f"{len(tables)} tables", *(texts or ()), *(["notes.txt"] if notes else [])]
-        what = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
-        _say(f"wrote {what} to {out} (run.json lists them)")
+        _say(f"wrote {written.summary} to {out} (run.json lists them)")
     return EXIT_OK
+
+
+def _refused_arguments(args):
+    """Why the options cannot be run (one sentence), or None."""
+    if args.jobs == 0 or args.jobs < -1:
+        return f"the number of workers --jobs must be positive or -1 (got {args.jobs})"
+    if not args.out.strip():
+        return "the folder --out must have a name (got an empty one)"
+    if args.cluster is not None and args.jobs != 1:
+        return ("the options --jobs and --cluster cannot be combined: --jobs N runs "
+                "the fits in N processes on this computer, --cluster on the cluster's "
+                "workers (use --cluster local:N for N processes here); give one of them")
+    return None
+
+
+def _cluster_spec(args):
+    """``--cluster`` parsed (its Dask installed; a ValueError says why not), or None."""
+    if args.cluster is None:
+        return None
+    from engine.evaluation.cluster import ClusterSpec, import_distributed
+
+    spec = ClusterSpec.parse(args.cluster)
+    import_distributed()
+    return spec
+
+
+def _capped(args, spec):
+    """``(jobs, spec)``: ``--jobs`` and ``--cluster local:N`` capped to the machine, a
+    ``note:`` line when capped."""
+    jobs, note = machine.cap_jobs(args.jobs)
+    if spec is not None and spec.n_workers is not None:      # local:N, capped like --jobs
+        workers, note = machine.cap_jobs(spec.n_workers, "--cluster local:")
+        spec = dataclasses.replace(spec, n_workers=workers)
+    if note:
+        _print_notes([note], args.quiet)
+    return jobs, spec
+
+
+def _checked(args, out: str, jobs: int):
+    """The experiment read, the folder claimed, the run checked and its budget asked:
+    ``(experiment, CheckedRun, Destination)``, or ``(experiment, None, exit status)`` when
+    the run must not start (its ``error:`` lines written)."""
+    from engine import run_service
+    from engine.evaluation.experiment import load_experiment
+    from engine.output.result_folder import remove_created
+    from engine.runs import service
+
+    experiment = load_experiment(args.experiment)
+    refused = param_caps.check_models(experiment.models)
+    if refused:
+        return experiment, None, _fail(refused)
+    place = service.claim_folder(out, service.store_choice(args.store, args.experiment, out))
+    try:
+        _print_notes(place.notes, args.quiet)
+        service.check_store(place)
+        datasets = run_service.read_datasets(experiment)   # every one read, then checked
+        _check_save_models(experiment, args.save_models)
+        checked = run_service.check_run(experiment, datasets, jobs)   # the test file too
+    except BaseException:
+        remove_created(list(place.created))
+        raise
+    if not _preflight(checked.problems, args.quiet):
+        remove_created(list(place.created))
+        return experiment, None, EXIT_BAD_INPUT
+    refused = service.refusal(checked, args.yes)
+    if refused:
+        remove_created(list(place.created))
+        return experiment, None, _fail(refused)
+    return experiment, checked, place
+
+
+def _start(checked, jobs: int, store, cluster):
+    """The run's job (:func:`engine.run_service.run`): a generator of progress records."""
+    from engine import run_service
+
+    return run_service.run(checked.experiment, checked.datasets, jobs, cluster=cluster,
+                           store=store, test=checked.test)
+
+
+def _write(result, place, manifest: dict, args):
+    """The result folder written by :mod:`engine.runs.result_writer` (the app's export
+    writes it too); its new notes as ``note:`` lines, a report that could not be built
+    as a ``warning:`` line."""
+    from engine.runs import result_writer
+
+    content = result_writer.result_files(result, place.notes, save_models=args.save_models,
+                                         full_paths=args.full_paths)
+    for line in content.added:
+        if line in content.warnings:
+            sys.stderr.write(visible(f"warning: {line}") + "\n")
+        else:
+            _print_notes([line], args.quiet)
+    return result_writer.write_files(content, place.folder, manifest, own=place.own)
 
 
 def _check_save_models(experiment, save_models: bool) -> None:
@@ -250,19 +293,6 @@ def _check_save_models(experiment, save_models: bool) -> None:
     if save_models and not experiment.test:
         raise ValueError('--save-models saves the models fitted for the held-out test: add '
                          '"test": {"file": PATH} to the experiment')
-
-
-def _model_files(result, save: bool) -> dict:
-    """``{file name: bytes}`` of the final models to save (``"save_models"`` or
-    ``--save-models``), else empty."""
-    heldout = getattr(result, "heldout", None)
-    if heldout is None or not (save or result.experiment.save_models):
-        return {}
-    if heldout.files:                     # made by the run ("save_models")
-        return dict(heldout.files)
-    from engine.runs.heldout.saved import saved_model_files
-
-    return saved_model_files(heldout, result.dataset)
 
 
 def predict(argv=None) -> int:
@@ -298,21 +328,6 @@ def predict(argv=None) -> int:
     _say(f"wrote {len(table)} predictions to {os.path.abspath(args.out)}")
     return EXIT_OK
 
-
-def _report(result, tables: dict, notes: list, full_paths: bool = False) -> dict:
-    """``{"report.html": its text}`` (:mod:`engine.output.report`; ``full_paths``: the
-    data files' folders named); when it cannot be built, a ``warning:`` line and a note
-    instead (the tables are written all the same)."""
-    from engine.output.report import REPORT_HTML, build_report
-
-    try:
-        return {REPORT_HTML: build_report(result, tables, full_paths=full_paths)}
-    except Exception as exc:  # noqa: BLE001 - the tables matter more than the report
-        line = (f"the HTML report could not be written ({type(exc).__name__}: "
-                f"{one_line(str(exc))}); the tables are complete; please report it")
-        notes.append(line)
-        sys.stderr.write(visible(f"warning: {line}") + "\n")
-        return {}
 
 
 def _open_cluster(spec, stack: contextlib.ExitStack, bar):
@@ -364,23 +379,6 @@ def _preflight(problems, quiet: bool) -> bool:
     return not stops
 
 
-def _guard(checked, yes: bool):
-    """Why not to start the ``checked`` run (one line), or None (:mod:`engine.runs.guards`)."""
-    from engine.runs import guards
-
-    assessment = checked.assessment
-    if assessment.refuse:
-        return assessment.refuse
-    if assessment.ask and not yes:
-        try:
-            seconds = guards.estimate_seconds(checked.experiment, checked.datasets,
-                                              checked.n_jobs)
-        except Exception:  # noqa: BLE001 - the question stands without a time
-            seconds = None
-        return (f"{guards.question(assessment, seconds)}: add --yes to start it anyway, or "
-                "use fewer models, folds or repeats")
-    return None
-
 
 def _stopped(exc: BaseException, stage: str, committed: bool, out: str) -> int:
     """Say what the folder holds after an interrupt or a termination signal; the status."""
@@ -406,64 +404,14 @@ def _print_notes(notes, quiet: bool) -> list:
 
 
 def _manifest(result, args, argv) -> dict:
-    """What ``run.json`` records about this run (besides its tables and versions): the data
-    set read, or with several data sets ``datasets``: each one's name, block, rows and
-    classes."""
-    from engine.input.readers import data_record
+    """What ``run.json`` records about this run (besides its tables and versions): what
+    every result folder records (:func:`engine.runs.result_writer.base_manifest`: the
+    data set read, or each of several data sets), the experiment file and the command."""
+    from engine.runs.result_writer import base_manifest
 
-    manifest = {"experiment": result.experiment.to_json()}
-    if hasattr(result, "dataset_records"):
-        manifest["datasets"] = result.dataset_records()
-    else:
-        manifest["data"] = data_record(result.dataset, result.experiment.base_dir)
-    manifest.update({"experiment_file": os.path.abspath(args.experiment),
-                     "command": {"argv": ["run", *argv], "jobs": args.jobs,
-                                 "cluster": args.cluster},
-                     "exit_status": EXIT_OK})
-    return manifest
-
-
-def _store_path(args, out: str) -> str:
-    """The store's file (:func:`store_choice`)."""
-    return store_choice(args.store, args.experiment, out)
-
-
-def _open_store(args, out: str):
-    """The run's result store (:mod:`engine.runs.store`): ``--store``; else the store the app
-    keeps beside the experiment (``NAME.store.sqlite`` next to ``NAME.json``) when that
-    file exists; else ``store.sqlite`` in the result folder."""
-    from engine.runs.store import ResultStore
-
-    return ResultStore(_store_path(args, out), fresh=args.fresh)
-
-
-def store_choice(store, experiment: str, out: str) -> str:
-    """The result store's file: ``store`` (``--store``) when given, else the app's store
-    beside ``experiment`` when it exists, else ``store.sqlite`` in ``out``."""
-    from engine.runs.store import DEFAULT_NAME, store_beside
-
-    if store:
-        return os.path.abspath(store)
-    beside = store_beside(experiment)
-    return beside if os.path.isfile(beside) else os.path.join(out, DEFAULT_NAME)
-
-
-def _drop_if_empty(store, created: list) -> None:
-    """After a failed or stopped run: remove the store file if this run created it and it
-    holds no fit (so a run stopped before its first fit leaves nothing behind)."""
-    from engine.output.result_folder import remove_created
-
-    if store.created and store.computed == 0:
-        for suffix in ("-wal", "-shm", "-journal", ""):     # the store last: no side
-            with contextlib.suppress(OSError):              # file is left without it
-                os.unlink(store.path + suffix)
-        remove_created(created)
-
-
-def _store_record(store, args) -> dict:
-    """What ``run.json`` records of the result store."""
-    return {"path": store.path, "fresh": bool(args.fresh), "fits": store.fits,
-            "reused": store.reused, "computed": store.computed}
+    return {**base_manifest(result), "experiment_file": os.path.abspath(args.experiment),
+            "command": {"argv": ["run", *argv], "jobs": args.jobs, "cluster": args.cluster},
+            "exit_status": EXIT_OK}
 
 
 def _interrupted(stage: str, committed: bool, out: str) -> str:

@@ -14,11 +14,13 @@ here, by the experiment (a ``"datasets"`` list), not by the type of what is pass
    :class:`engine.runs.run_plan.RunPlan`: the one count of fits the panel, the progress bar,
    Cancel, Resume and Earlier runs show);
 3. the caller opens the result store (the CLI its ``--store``, the app the experiment's
-   store, in the run's child process);
+   store, in the run's child process; :mod:`engine.runs.service` has the steps around
+   the run: the result folder, the budget's answer, the store);
 4. :func:`run` -- the run itself, a generator of progress records returning an
    :class:`engine.runs.analysis.ExperimentResult` or, with several data sets, an
    :class:`engine.runs.benchmark.BenchmarkResult`;
-5. the caller writes or shows the result.
+5. the caller writes or shows the result: the CLI and the app's export through the one
+   writer, :mod:`engine.runs.result_writer`.
 
 Nothing here prints, asks or imports Qt: the CLI turns a refusal into one ``error:`` line
 and the app into a dialog.

@@ -1,8 +1,10 @@
 """File → Export results after a run over several data sets: the same result folder as
 ``honest-eval run EXP.json --out DIR`` writes for that experiment (the tables with their
 ``dataset`` column, the tables across data sets, ``report.md``, ``report.html``,
-``notes.txt`` and ``run.json``, through :func:`engine.output.result_folder.write_result_folder`). Runs on a worker
-thread (see ``MainWindow.export_results``). File → Export report… writes the run's HTML
+``notes.txt`` and ``run.json``), written by the headless runner's own writer
+(:mod:`engine.runs.result_writer`, with its failure policy: a report that cannot be built
+is a warning, the tables are written); after a run on one data set, the same with that
+data set's tables. Runs on a worker thread (see ``MainWindow.export_results``). File → Export report… writes the run's HTML
 report (:func:`write_report`, on a worker too).
 
 A folder holding files this app did not write is never written
@@ -11,66 +13,34 @@ refusal back as a value, and the window asks the user whether to write into a ne
 inside it or to choose another folder."""
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
-
-from engine.output.report import REPORT_HTML, build_report
-from engine.output.result_folder import FolderRefused, write_result_folder
+from engine.output.report import build_report
+from engine.output.result_folder import FolderRefused
 from engine.output.tables import write_text
+from engine.runs.result_writer import Written, write_run
 
-
-@dataclass(frozen=True)
-class Written:
-    """What an export wrote: every path, and the same in words for the status bar."""
-
-    paths: tuple
-    summary: str
-
-
-def benchmark_manifest(benchmark) -> dict:
-    """What ``run.json`` records about the run: the experiment, each data set's record
-    (as the headless runner) and that the app wrote it."""
-    return {"experiment": benchmark.experiment.to_json(),
-            "datasets": benchmark.dataset_records(), "written_from": "the app"}
+#: What ``run.json`` records of an export besides what every result folder records.
+FROM_THE_APP = {"written_from": "the app"}
 
 
 def write_benchmark(benchmark, folder: str, style: str = "standard") -> Written:
     """Write ``benchmark`` (an ``engine.runs.benchmark.BenchmarkResult``) into ``folder``, its
-    tables in CSV ``style`` (:data:`engine.output.tables.CSV_STYLES`)."""
-    tables = benchmark.tables()
-    texts = {**benchmark.texts(), **report_text(benchmark, tables)}
-    notes = [str(note) for note in benchmark.notes]
-    paths = write_result_folder(tables, folder, benchmark_manifest(benchmark), notes, texts,
-                                csv_style=style)
-    parts = [f"{len(tables)} tables", *texts, *(["notes.txt"] if notes else [])]
-    summary = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
-    return Written(tuple(paths), summary)
+    tables in CSV ``style`` (:data:`engine.output.tables.CSV_STYLES`):
+    :func:`engine.runs.result_writer.write_run`, the headless runner's writer."""
+    return write_run(benchmark, folder, FROM_THE_APP, csv_style=style)
 
 
-def model_files(result) -> dict:
-    """``{file name: bytes}`` of the final models when the experiment keeps them
-    (``"save_models"``): made by the run in its child process (skops is never imported
-    here: importing it on a worker thread raced with scipy on the GUI thread), else
-    empty."""
-    heldout = getattr(result, "heldout", None)
-    if heldout is None or not result.experiment.save_models:
-        return {}
-    return dict(heldout.files)
-def report_text(result, tables: dict) -> dict:
-    """``{"report.html": its text}``: the report the headless runner writes beside the
-    tables (:func:`engine.output.report.build_report`)."""
-    return {REPORT_HTML: build_report(result, tables)}
+def write_results(result, folder: str, style: str = "standard") -> Written:
+    """File → Export results for one data set: the tables, ``notes.txt``, ``report.html``,
+    the saved models (the experiment's ``"save_models"``) and ``run.json``, by the
+    headless runner's writer (:func:`engine.runs.result_writer.write_run`: a report that
+    cannot be built is a warning in ``notes.txt``, the tables are written)."""
+    return write_run(result, folder, FROM_THE_APP, csv_style=style)
 
 
-def write_results(result, folder: str, manifest: dict, style: str = "standard") -> list:
-    """File → Export results for one data set: the tables, ``notes.txt``,
-    ``report.html``, the saved models (:func:`model_files`) and ``run.json``, as the headless runner writes them; returns the
-    tables' paths."""
-    tables = result.tables()
-    write_result_folder(tables, folder, manifest, [str(note) for note in result.notes],
-                        report_text(result, tables), csv_style=style,
-                        files=model_files(result))
-    return [os.path.join(os.path.abspath(folder), name) for name in tables]
+def unbuilt(written: Written) -> str:
+    """For the status bar after an export: what could not be written (the report), as
+    ``notes.txt`` says, or nothing."""
+    return " (the HTML report could not be built: see notes.txt)" if written.warnings else ""
 
 
 def write_report(result, path: str) -> str:

@@ -21,13 +21,13 @@ from PySide6.QtWidgets import (QMainWindow, QMessageBox, QStyle, QTabWidget,
                                QVBoxLayout, QWidget)
 
 from engine.evaluation.experiment import experiment_json_text, load_experiment
-from engine.input.readers import data_record
 from engine.output.result_folder import FolderRefused, free_subfolder
 from engine.foundation.schema import show
 from engine.foundation.atomic_write import write_atomically
 
 from . import file_dialogs, saving
-from .exporting import write_benchmark, write_report, write_results, written_or_refused
+from .exporting import (unbuilt, write_benchmark, write_report, write_results,
+                        written_or_refused)
 from .file_dialogs import file_name_part, is_shipped
 from .dataset_loading import block_dataset, data_key, source_path
 from .help import show_help
@@ -523,11 +523,8 @@ class MainWindow(QMainWindow):
             self._error("Nothing to export yet", "There are no results.",
                         "Run the cross-validation first (Cross-validation tab, Run).")
             return
-        manifest = {"experiment": result.experiment.to_json(),
-                    "data": data_record(result.dataset, result.experiment.base_dir),
-                    "written_from": "the app"}
         self._start_file_job(lambda: written_or_refused(
-                                 lambda: write_results(result, folder, manifest, style)),
+                                 lambda: write_results(result, folder, style)),
                              lambda paths: self._after_export(paths, folder,
                                                               self._on_results_exported),
                              "Cannot export the results",
@@ -585,13 +582,12 @@ class MainWindow(QMainWindow):
             return
         then()
 
-    def _on_results_exported(self, paths, folder: str) -> None:
-        paths = list(paths)
-        self.show_saved(f"Wrote {len(paths)} tables", folder)
-        self.results_exported.emit(paths)
+    def _on_results_exported(self, written, folder: str) -> None:
+        self.show_saved(f"Wrote {len(written.tables)} tables{unbuilt(written)}", folder)
+        self.results_exported.emit(list(written.tables))
 
     def _on_benchmark_exported(self, written, folder: str) -> None:
-        self.show_saved(f"Wrote {written.summary}", folder)
+        self.show_saved(f"Wrote {written.summary}{unbuilt(written)}", folder)
         self.results_exported.emit(list(written.paths))
 
     def show_saved(self, what: str, folder: str) -> None:

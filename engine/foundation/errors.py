@@ -43,6 +43,9 @@ CODES = {
                         "store (SQLite would take them for its own) [path, side]",
     "store_no_run": "the result store has no run of that id [path, run_id]",
     "store_data_changed": "the data of a stored run changed since it ran [path, run_id]",
+    # ---- the result folder of a run (engine.runs.service)
+    "result_folder_unwritable": "the result folder cannot be created or written [path, "
+                                "detail]",
     # ---- grouped folds (engine.input.groups)
     "groups_length": "the groups do not give one value per row [n_values, n_rows]",
     "groups_too_few": "fewer groups than folds [n_groups, n_splits, possible: the most "
