@@ -11,11 +11,12 @@ import engine.evaluation.cv
 from engine.runs import guards
 from engine.runs.across import TABLE_FILES, compare_across
 from engine.runs.analysis import run_experiment
-from engine.runs.benchmark import (DatasetStep, load_datasets, planned_steps, run_benchmark,
+from engine.runs.benchmark import (DatasetStep, load_datasets, run_benchmark,
                                    stack_tables)
 from engine.evaluation.experiment import parse_experiment
 from engine.foundation.progress import run_to_end
 from engine.output.result_folder import KNOWN_TABLES, read_manifest, write_result_folder
+from engine.runs.run_plan import plan_run
 
 BLOCKS = [{"builtin": "moons", "n_samples": 80, "noise": 0.3, "random_state": 2},
           {"builtin": "iris", "name": "Iris flowers"},
@@ -146,7 +147,7 @@ def test_progress_with_the_extras_reaches_its_total_exactly():
         "datasets": [BLOCKS[0], BLOCKS[2]], "models": [MODELS[0], MODELS[2]],
         "cv": {"n_splits": 3, "n_repeats": 1}, "metrics": ["roc_auc"],
         "aloocv": {"n_C": 4}, "calibration": {"methods": ["sigmoid"], "map_buckets": 10}})
-    assert planned_steps(experiment) == 2 * 3 + 2 * 3 + (4 + 1)
+    assert plan_run(experiment).datasets[0].steps == 2 * 3 + 2 * 3 + (4 + 1)
     records = []
     result = run_to_end(run_benchmark(experiment), records.append)
     assert [r.done for r in records] == list(range(1, 35)) and records[-1].total == 34

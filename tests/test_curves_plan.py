@@ -1,6 +1,5 @@
 """The learning curves' fits in the one count of a run (engine.runs.run_plan, issue #29):
 fractions x outer folds x compared models, in the steps, the budget and the words."""
-from engine.runs.benchmark import planned_steps
 from engine.evaluation.experiment import parse_experiment
 from engine.runs.run_plan import plan_run
 
@@ -35,4 +34,4 @@ def test_several_data_sets_count_each():
     several = experiment({"learning": True}, [{"builtin": "iris"}, {"builtin": "wine"}])
     plan = plan_run(several)
     assert plan.learning_fits == 2 * 5 * 12 * 2
-    assert planned_steps(several) == plan.datasets[0].steps
+    assert plan.datasets[0].steps == plan.datasets[1].steps == plan.steps // 2

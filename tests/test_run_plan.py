@@ -13,7 +13,7 @@ from engine.evaluation.experiment import parse_experiment
 from engine.foundation.progress import run_to_end
 from engine.runs import guards
 from engine.runs.analysis import run_experiment
-from engine.runs.benchmark import load_datasets, planned_steps, run_benchmark
+from engine.runs.benchmark import load_datasets, run_benchmark
 from engine.runs.run_plan import plan_run, stored_fits
 from engine.runs.store import ResultStore
 
@@ -70,7 +70,7 @@ def test_one_dataset_counts_every_phase_on_one_bar():
     one = replace(exp.for_dataset(0), calibration=None)
     datasets = load_datasets(exp)
     plan = plan_run(one, datasets[0])
-    assert plan.steps == planned_steps(one) == 24
+    assert plan.steps == plan.datasets[0].steps == 24
     records = []
     run_to_end(run_experiment(one, dataset=datasets[0]), records.append)
     assert [(r.done, r.total) for r in records] == [(i, 24) for i in range(1, 25)]

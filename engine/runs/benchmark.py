@@ -25,7 +25,7 @@ from engine.evaluation.experiment import Experiment
 from engine.evaluation.metrics import check_metrics
 from engine.foundation.notes import Note
 from engine.foundation.progress import Progress, Stopwatch, relay
-from engine.runs.run_plan import dataset_plan, plan_run
+from engine.runs.run_plan import plan_run
 from engine.foundation.schema import show
 from engine.runs.store import opened
 
@@ -320,16 +320,6 @@ def finish(experiment: Experiment, results) -> BenchmarkResult:
                             correction=experiment.comparison.correction,
                             random_state=experiment.cv.random_state)
     return BenchmarkResult(experiment, results, across)
-
-
-def planned_steps(experiment: Experiment) -> int:
-    """The progress steps of one data set's run (:class:`engine.runs.run_plan.DatasetPlan`):
-    one per cross-validation fit (a tuned model's grid members as plain models too; twice
-    with ``compare_ungrouped`` when a data set block names groups), per calibrated fold
-    and method, and per ALOOCV point (with one more per model)."""
-    grouped = any("groups" in block for block in experiment.dataset_blocks)
-    return dataset_plan(experiment.models, experiment.cv, experiment.calibration,
-                        experiment.aloocv, grouped=grouped, curves=experiment.curves).steps
 
 
 class _Steps:
