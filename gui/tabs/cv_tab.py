@@ -69,17 +69,27 @@ CHOOSE_TARGET_TIP = ("Run waits until you choose the column to predict on the Da
 PREPARED_FOR_DISPLAY = runner.Precompute("notes", "cv.score_matrix", "cv.confusion_by_fold")
 
 
-def run_in_process(experiment, dataset, n_jobs: int = 1, cluster=None, store=None, **options):
-    """The window's run of one data set, as Run starts it (:func:`gui.tabs.run_job.
-    run_in_process`: the run service in a child process, its result prepared for display
-    there); a generator like ``run_experiment``.  ``cluster``: a Dask scheduler's address
-    (the child connects to it).  ``store``: the result store's file (opened in the child),
-    or None.  ``options`` go to the runner.
+def run_in_process(checked, cluster=None, store=None, **options):
+    """The window's run of a ``checked`` run (:func:`engine.run_service.check_run`), as
+    Run starts it (:func:`gui.tabs.run_job.run_in_process`: the run service in a child
+    process, its result prepared for display there, the held-out test rows the check
+    read passed on); a generator like ``run_experiment``.  ``cluster``: a Dask
+    scheduler's address (the child connects to it).  ``store``: the result store's file
+    (opened in the child), or None.  ``options`` go to the runner.
 
     (The bundle's ``--check-bundle`` drives it too, as the window's run path.)
     """
-    return run_job.run_in_process(experiment, (dataset,), n_jobs, PREPARED_FOR_DISPLAY,
-                                  cluster, store, **options)
+    return run_job.run_in_process(checked.experiment, checked.datasets, checked.n_jobs,
+                                  PREPARED_FOR_DISPLAY, cluster, store, test=checked.test,
+                                  **options)
+
+
+def estimate_job(experiment, datasets, n_jobs: int) -> Job:
+    """The time estimate of a run that asks first (:func:`engine.runs.guards.
+    estimate_seconds`: a few fits on the real data) as a job in a child process, like
+    the run itself: the fits never hold the window's process."""
+    return Job.in_process(guards.estimate_seconds, (experiment, list(datasets), n_jobs),
+                          name="run-estimate")
 
 
 def log_text(result) -> str:
@@ -630,8 +640,7 @@ class CVTab(QWidget):
         elif not assessment.ask:
             self._launch(experiment, datasets, n_jobs)
         else:
-            job = Job(lambda: guards.estimate_seconds(experiment, datasets, n_jobs),
-                      name="run-estimate")
+            job = estimate_job(experiment, datasets, n_jobs)
             job.succeeded.connect(lambda seconds: self._ask_then_launch(
                 assessment, seconds, experiment, datasets, n_jobs))
             job.failed.connect(lambda _message: self._ask_then_launch(

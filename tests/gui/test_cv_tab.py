@@ -246,16 +246,20 @@ def test_live_plot_draws_fold_f_of_repeat_r_at_its_place_in_split_order(tab):
 
 
 def test_a_large_run_asks_first_with_the_estimated_time(tab, qtbot, monkeypatch):
-    """Above engine.runs.guards.ASK_FITS fits (lowered here) the tab times a few fits on a worker
-    thread, then asks; No starts nothing, Yes starts the run."""
+    """Above engine.runs.guards.ASK_FITS fits (lowered here) the tab times a few fits
+    (``cv_tab.estimate_job``: in a child process, here a thread saying 754 s), then asks;
+    No starts nothing, Yes starts the run."""
     from PySide6.QtWidgets import QMessageBox
 
     from engine.runs import guards
+    from gui.jobs import Job
+    from gui.tabs import cv_tab
 
     seed_state(tab.state)
     tab.repeats_box.setValue(2)                                 # 4 x 10 x 2 = 80 fits
     monkeypatch.setattr(guards, "ASK_FITS", 50)
-    monkeypatch.setattr(guards, "estimate_seconds", lambda *args, **kwargs: 754.0)
+    monkeypatch.setattr(cv_tab, "estimate_job",
+                        lambda *args: Job(lambda: 754.0, name="run-estimate"))
     asked, answers = [], [QMessageBox.No, QMessageBox.Yes]
     monkeypatch.setattr(QMessageBox, "exec", lambda box: asked.append(box.text())
                         or answers.pop(0))
@@ -296,3 +300,24 @@ def test_a_failed_run_says_so_with_a_capital(tab, qtbot, warnings_shown, monkeyp
     assert title == "Cannot run the cross-validation"
     assert text.startswith("The data has one class\n\n")
     assert tab.log.toPlainText().endswith("error: the data has one class")   # the log's line
+
+
+def test_the_time_estimate_runs_in_a_child_process(qtbot):
+    """``cv_tab.estimate_job`` (``Job.in_process``: the fits in a child process, not on a
+    thread of the window's) pickles its arguments and brings the estimate back in
+    seconds."""
+    from engine.evaluation.experiment import parse_experiment
+    from gui.tabs import cv_tab
+
+    experiment = parse_experiment({"dataset": {"builtin": "iris"},
+                                   "models": [{"name": "nb", "estimator": "GaussianNB"}],
+                                   "cv": {"n_splits": 3, "n_repeats": 2, "random_state": 0},
+                                   "metrics": ["accuracy"]})
+    job = cv_tab.estimate_job(experiment, [load_builtin("iris")], 1)
+    seen = []
+    job.succeeded.connect(seen.append)
+    job.failed.connect(seen.append)
+    with qtbot.waitSignal(job.finished, timeout=120000):
+        job.start()
+    assert len(seen) == 1 and isinstance(seen[0], float), seen
+    assert 0 < seen[0] < 60

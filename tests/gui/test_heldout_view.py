@@ -172,3 +172,26 @@ def test_the_run_uses_the_test_rows_the_check_read(files):
     alone = run_to_end(run_heldout(dataset, checked.test, expand_models(MODELS, 0),
                                    ["roc_auc"], summary=result.summary))
     pd.testing.assert_frame_equal(result.heldout.scores, alone.scores)
+
+
+def test_the_bundles_run_path_passes_the_checked_test_rows_on(files, monkeypatch):
+    """``gui.tabs.cv_tab.run_in_process`` (the bundle's ``--check-bundle``) starts the
+    window's run from a checked run: its held-out rows go to the child, not dropped."""
+    from gui.tabs import cv_tab
+
+    experiment = parse_experiment({"dataset": {"file": "train.csv", "target": "target"},
+                                   "test": {"file": "test.csv"}, "models": MODELS,
+                                   "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0},
+                                   "metrics": ["roc_auc"]}, base_dir=str(files))
+    dataset = load_dataset({"file": "train.csv", "target": "target"}, str(files))
+    checked = run_service.check_run(experiment, [dataset], 2)
+    seen = {}
+
+    def started(experiment, datasets, n_jobs, prepare, cluster=None, store=None, **options):
+        seen.update(options, experiment=experiment, datasets=datasets, n_jobs=n_jobs)
+        return "job"
+
+    monkeypatch.setattr(run_job, "run_in_process", started)
+    assert cv_tab.run_in_process(checked) == "job"
+    assert seen["test"] is checked.test and len(checked.test.X) == 319
+    assert seen["datasets"] == checked.datasets and seen["n_jobs"] == 2
