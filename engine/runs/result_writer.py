@@ -96,7 +96,9 @@ def model_files(result, save: bool = False) -> dict:
     ``"save_models"``, or ``save``: ``--save-models``), else empty. The files the run made
     in its child process are used as they are; only without them are the models written
     here (importing skops)."""
-    heldout = getattr(result, "heldout", None)
+    if is_several(result.experiment):                 # a test file belongs to one data set
+        return {}
+    heldout = result.heldout
     if heldout is None or not (save or result.experiment.save_models):
         return {}
     if heldout.files:
