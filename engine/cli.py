@@ -146,7 +146,7 @@ def _run(args, argv) -> int:
         if checked is None:
             return place
         created = place.created
-        shown = []
+        shown: list = []
         on_progress = _progress_shower(experiment, checked.datasets, bar, args.quiet, shown)
         store = stack.enter_context(service.open_store(place, args.fresh))  # closed first
         job = _start(checked, jobs, store, _open_cluster(spec, stack, bar))
