@@ -1,0 +1,124 @@
+"""The catalogue's short forms: notes as the app's window says them.
+
+The long forms (:mod:`engine.foundation.messages`) are written for the headless runner
+and name experiment-file keys (``add "scale": true``, ``"compare_ungrouped" is on``) and
+scorer ids (``roc_auc_ovr``). The short forms here say the same in the words of the
+window's controls and with the metrics' display names, one line each, made from the
+note's ``code`` and ``fields`` only. The app takes every note's wording from
+:func:`short_form` and never reads, splits or edits the engine's text.
+
+A note whose code has no short form yet is shown in its long form with each scorer id
+written as its display name (:func:`plain_ids`, worded here in the engine, so the app
+never edits the text itself).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+
+from engine.evaluation.metrics import CLASSIFICATION_SCORERS
+from engine.evaluation.verdict import metric_label
+from engine.foundation.messages import joined, long_form, short_example
+from engine.foundation.notes import note_code, note_fields
+
+#: A fold problem's fix (``fix`` field of ``folds_failed`` / ``folds_warned``) in the
+#: words of the window; fixes not listed keep the engine's advice (it names no key).
+FIX_WORDS = {
+    "not_converged": "the solver stopped before converging: tick \"Scale features\" for it on "
+                     "the Models tab, or raise max_iter",
+    "no_probabilities": "this model gives no probabilities: compare on a metric computed from "
+                        "labels (accuracy, balanced accuracy, F1) on the Cross-validation tab, "
+                        "or use a model with probabilities",
+    "few_rows": "a class has very few rows: choose fewer folds on the Cross-validation tab, "
+                "or add data",
+}
+
+
+@lru_cache(maxsize=1)
+def _scorer_pattern():
+    """A regular expression matching every scorer id the engine knows, longest first."""
+    names = sorted(set(CLASSIFICATION_SCORERS), key=len, reverse=True)
+    return re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, names)) + r")(?![\w])")
+
+
+def plain_ids(text: str) -> str:
+    """``text`` with every scorer id (``roc_auc_ovr``) written as its display name (for
+    text the catalogue has no short form of, and scikit-learn's own messages)."""
+    return _scorer_pattern().sub(lambda match: metric_label(match.group(1)), str(text))
+
+
+def _unscaled(f) -> str:
+    models = list(f["models"])
+    verb = "depends" if len(models) == 1 else "depend"
+    return (f"{joined(models)} {verb} on the scale of the features but run without scaling: "
+            "tick \"Scale features\" for them on the Models tab unless the columns share one "
+            "unit")
+
+
+def _folds(f, failed: bool) -> str:
+    what = "failed" if failed else "raised warnings"
+    advice = FIX_WORDS.get(f.get("fix", "")) or f.get("advice", "")
+    sentence = (f"{f['model']} {what} on {f['n_folds_hit']} of {f['n_folds']} folds "
+                f"({plain_ids(short_example(str(f.get('example', ''))))})")
+    return sentence + (f": {plain_ids(advice)}." if advice else ".")
+
+
+def _imbalanced(f) -> str:
+    where = f" in data set {f['dataset']!r}" if f.get("dataset") else ""
+    metrics = list(f["metrics"])
+    return (f"the classes are imbalanced{where} (class {f['class']!r}: "
+            f"{100 * f['share']:.1f}% of the rows): {metric_label(metrics[-1])} is reported "
+            f"beside {metric_label(metrics[0])}, which stays the metric the models are "
+            "compared on; Results, Per class gives every class's recall")
+
+
+def _auto_stopped(f) -> str:
+    n, most = f["n_repeats"], f["max_repeats"]
+    why = {"precision": f"one more would have narrowed no interval by "
+                        f"{f['precision']:.0%} of its width",
+           "max_repeats": "the most repeats were reached"}[f["reason"]]
+    return (f"Repeats \"auto\" stopped after {n} of at most {most}: {why}. The results are "
+            f"those of {n} repeats; set the repeats to {n} to run the same again.")
+
+
+#: Code -> the short form's wording function over the note's fields.
+SHORT: dict[str, Callable[[Mapping], str]] = {
+    "unscaled_models": _unscaled,
+    "repeats_auto_stopped": _auto_stopped,
+    "folds_failed": lambda f: _folds(f, True),
+    "folds_warned": lambda f: _folds(f, False),
+    "default_metric": lambda f: (f"no metric chosen: comparing on {metric_label(f['metric'])} "
+                                 f"({f['n_classes']} classes)"),
+    "default_metric_datasets": lambda f: (
+        "no metric chosen and the data sets differ in their number of classes: comparing on "
+        f"{metric_label(f['metric'])} on every data set (on two classes it is the plain ROC "
+        "AUC)"),
+    "default_metric_imbalanced": _imbalanced,
+    "random_state_given": lambda f: (
+        f"the cross-validation's random seed ({f['random_state']}) given to "
+        f"{joined(f['models'])}, so every run gives the same numbers"),
+    "grouping_gap_no_groups": lambda f: (
+        "\"Also run without groups\" is on, but this data set has no column of rows that "
+        "belong together: choose one on the Dataset tab, or turn the comparison off"),
+    "decimal_comma": lambda f: (f"decimal comma: read {f['example']!r} in column "
+                                f"{f['column']!r} as {f['value']}"),
+    "learning_flattened": lambda f: long_form(
+        "learning_flattened", {**f, "metric": metric_label(f["metric"])}),
+    "decimal_comma_as_text": lambda f: (
+        f"column {f['column']!r} looks like numbers written with a decimal comma but was kept "
+        "as text"),
+}
+
+
+def short_form(note) -> str:
+    """A note as the app says it: its short form made from its code and fields; a note
+    of a code without one (or with fields of another shape), its long form with metric
+    display names (:func:`plain_ids`)."""
+    words = SHORT.get(note_code(note))
+    if words is not None:
+        try:
+            return words(note_fields(note))
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass                                  # fields of another shape: the long form
+    return plain_ids(str(note))

@@ -1,0 +1,167 @@
+"""The catalogue: one wording of each note and error code, made from its fields.
+
+A note or error is a code with typed fields (:mod:`engine.foundation.notes`,
+:mod:`engine.foundation.errors`); the sentence people read is made here, once, from those
+fields. :data:`LONG` holds the long form: the sentence the headless runner prints,
+``notes.txt`` holds and the report shows (it names experiment-file keys and scorer ids).
+The app's short forms, in the words of its own controls and with the metrics' display
+names, are in :mod:`engine.evaluation.messages_app` (they need the metric names of the
+evaluation layer).
+
+A :class:`~engine.foundation.notes.Note` or
+:class:`~engine.foundation.errors.EngineError` made without a message takes its message
+from here (:func:`long_form`). Codes not listed yet are still worded where they are made;
+a code is listed only when every place that makes it leaves the wording to the
+catalogue (tests/engine/test_messages.py checks the engine's syntax tree for that).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+
+def joined(names, last: str = " and ") -> str:
+    """``a, b and c`` (``last`` between the last two)."""
+    names = [str(n) for n in names]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + last + names[-1]
+
+
+def short_example(message: str, limit: int = 110) -> str:
+    """A fold's first error or warning without its type (``ValueError: ...``), cut to
+    ``limit`` characters with an ellipsis."""
+    text = message.split(": ", 1)[-1] if message.count(": ") else message
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+# ------------------------------------------------------------- the experiment (4 codes)
+
+def _default_metric(f) -> str:
+    classes = "two" if f["n_classes"] == 2 else f["n_classes"]
+    return f"no metric given: using {f['metric']} ({classes} classes)"
+
+
+def _default_metric_imbalanced(f) -> str:
+    where = f" in data set {f['dataset']!r}" if f.get("dataset") else ""
+    metrics = list(f["metrics"])
+    return (f"the classes are imbalanced{where} (class {f['class']!r}: "
+            f"{100 * f['share']:.1f}% of the rows): {metrics[-1]} is reported beside "
+            f"{metrics[0]}, which stays the primary metric, and per_class.csv gives every "
+            "class's recall")
+
+
+def _random_state_given(f) -> str:
+    return (f"random_state = {f['random_state']} (the cross-validation seed) given to "
+            + ", ".join(map(str, f["models"])) + ", so every run gives the same numbers")
+
+
+def _unscaled_models(f) -> str:
+    models = list(f["models"])
+    verb = "depends" if len(models) == 1 else "depend"
+    return (f"{joined(models)} {verb} on the scale of the features but run without "
+            'scaling: add "scale": true unless the columns share one unit')
+
+
+# --------------------------------------------------- the cross-validation run (4 codes)
+
+def _folds(f, what: str) -> str:
+    advice = f["advice"]
+    return (f"{f['model']} {what} on {f['n_folds_hit']} of {f['n_folds']} folds "
+            f"({short_example(f['example'])})" + (f": {advice}." if advice else "."))
+
+
+def _unranked_models(f) -> str:
+    return "no rank for " + ", ".join(map(str, f["models"])) + ": no fold gave a valid score"
+
+
+def _partial_ranks(f) -> str:
+    return ("models are " + f["rank_note"]
+            + "; each pair is compared on the folds both models completed")
+
+
+# ------------------------------------------------------ several data sets, grouping gap
+
+def _default_metric_datasets(f) -> str:
+    values = sorted(set(f["n_classes"]))
+    classes = ", ".join(map(str, values[:-1])) + f" and {values[-1]}"
+    return (f"no metric given and the data sets have {classes} classes: using {f['metric']} "
+            "on every data set (on two classes it is the plain ROC AUC)")
+
+
+def _grouping_gap_no_groups(f) -> str:
+    return ('"compare_ungrouped" is on, but this data set names no "groups" column, so '
+            "there is nothing to compare: name the column of rows that belong together "
+            "(a subject or patient identifier), or turn it off")
+
+
+# ------------------------------------------------------- the learning curve (4 codes)
+
+def _learning_flattened(f) -> str:
+    step = (f"{f['model']}: from {f['n_from']:,} to {f['n_to']:,} training rows the mean "
+            f"{f['metric']} changed by {f['gain']:+.4f}")
+    yardstick = (f"the standard error of that change over the same folds ({f['se']:.4f}, "
+                 "widened because the folds share rows)")
+    if f["flattened"]:
+        return (f"{step}, less than {yardstick}: the learning curve may have flattened, so "
+                "more rows like these may not help much")
+    return (f"{step}, more than {yardstick}: the learning curve may still be rising, so "
+            "more rows like these may help")
+
+
+def _learning_sizes_merged(f) -> str:
+    fractions = ", ".join(f"{x:g}" for x in f["fractions"])
+    return ("some learning-curve fractions give the same training size and were merged: "
+            f"fractions {fractions} give {', '.join(map(str, f['n_train']))} rows")
+
+
+def _learning_failed(f) -> str:
+    return (f"{f['model']}: {f['n_failed']} learning-curve fit(s) failed, their scores are "
+            "missing: " + "; ".join(f["examples"][:2]))
+
+
+def _learning_class_missing(f) -> str:
+    if f["shuffled"]:
+        part = f"{f['n_train']} training rows drawn at random"
+        advice = "the part is too small to hold every class: leave out the small fractions"
+    else:
+        part = f"first {f['n_train']} training rows"
+        advice = ("the data may be sorted by class: shuffle the training folds (the "
+                  "learning curve's 'shuffled' switch, curves.learning_shuffle) or leave "
+                  "out the small fractions")
+    return (f"{f['model']}: on {f['n_folds']} of {f['n_splits']} folds the {part} (fraction "
+            f"{f['fraction']:g}) lack a class, so those fits were skipped and score NaN; "
+            f"{advice}")
+
+
+#: Code -> the long form's wording function over the note's or error's fields.
+LONG: dict[str, Callable[[Mapping], str]] = {
+    "default_metric": _default_metric,
+    "default_metric_imbalanced": _default_metric_imbalanced,
+    "random_state_given": _random_state_given,
+    "unscaled_models": _unscaled_models,
+    "folds_failed": lambda f: _folds(f, "failed"),
+    "folds_warned": lambda f: _folds(f, "raised warnings"),
+    "unranked_models": _unranked_models,
+    "partial_ranks": _partial_ranks,
+    "default_metric_datasets": _default_metric_datasets,
+    "grouping_gap_no_groups": _grouping_gap_no_groups,
+    "learning_flattened": _learning_flattened,
+    "learning_sizes_merged": _learning_sizes_merged,
+    "learning_failed": _learning_failed,
+    "learning_class_missing": _learning_class_missing,
+}
+
+
+def has_long_form(code: str) -> bool:
+    """True when the catalogue words ``code``."""
+    return code in LONG
+
+
+def long_form(code: str, fields: Mapping) -> str:
+    """The long form of a note or error of ``code`` made from ``fields``.
+
+    Raises
+    ------
+    KeyError
+        When the catalogue does not word ``code`` (:func:`has_long_form`) or ``fields``
+        lack a field its wording needs.
+    """
+    return LONG[code](fields)

@@ -1,0 +1,177 @@
+"""The catalogue (engine.foundation.messages, engine.evaluation.messages_app): the one
+place where the wording of each listed code is pinned. Other tests assert codes and
+fields; these pin the sentences made from them, long form and short form."""
+import ast
+import os
+
+import pytest
+
+from engine.evaluation.messages_app import SHORT, short_form
+from engine.foundation import messages
+from engine.foundation.errors import CODES as ERROR_CODES
+from engine.foundation.notes import CODES, Note
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+#: (code, fields, long form): one example per code the catalogue words.
+LONG_CASES = [
+    ("default_metric", {"metric": "roc_auc_ovr", "n_classes": 3},
+     "no metric given: using roc_auc_ovr (3 classes)"),
+    ("default_metric", {"metric": "roc_auc", "n_classes": 2},
+     "no metric given: using roc_auc (two classes)"),
+    ("default_metric_imbalanced",
+     {"metrics": ["roc_auc", "balanced_accuracy"], "class": "yes", "share": 0.0833,
+      "dataset": None},
+     "the classes are imbalanced (class 'yes': 8.3% of the rows): balanced_accuracy is "
+     "reported beside roc_auc, which stays the primary metric, and per_class.csv gives "
+     "every class's recall"),
+    ("default_metric_imbalanced",
+     {"metrics": ["roc_auc", "balanced_accuracy"], "class": 1, "share": 0.1, "dataset": "b"},
+     "the classes are imbalanced in data set 'b' (class 1: 10.0% of the rows): "
+     "balanced_accuracy is reported beside roc_auc, which stays the primary metric, and "
+     "per_class.csv gives every class's recall"),
+    ("random_state_given", {"random_state": 4, "models": ["lr", "rf"]},
+     "random_state = 4 (the cross-validation seed) given to lr, rf, so every run gives the "
+     "same numbers"),
+    ("unscaled_models", {"models": ["knn"]},
+     'knn depends on the scale of the features but run without scaling: add "scale": true '
+     "unless the columns share one unit"),
+    ("unscaled_models", {"models": ["knn", "svc", "lr"]},
+     'knn, svc and lr depend on the scale of the features but run without scaling: add '
+     '"scale": true unless the columns share one unit'),
+    ("folds_failed", {"model": "svc", "n_folds_hit": 3, "n_folds": 10,
+                      "example": "ValueError: needs probabilities", "advice": "", "fix": ""},
+     "svc failed on 3 of 10 folds (needs probabilities)."),
+    ("folds_warned", {"model": "lr", "n_folds_hit": 2, "n_folds": 10, "example": "x" * 120,
+                      "advice": "scale it", "fix": "not_converged"},
+     "lr raised warnings on 2 of 10 folds (" + "x" * 109 + "…): scale it."),
+    ("unranked_models", {"models": ["a", "b"]}, "no rank for a, b: no fold gave a valid score"),
+    ("partial_ranks", {"rank_note": "ranked on 9 of 10 folds"},
+     "models are ranked on 9 of 10 folds; each pair is compared on the folds both models "
+     "completed"),
+    ("default_metric_datasets", {"metric": "roc_auc_ovr", "n_classes": [3, 2, 3, 4]},
+     "no metric given and the data sets have 2, 3 and 4 classes: using roc_auc_ovr on every "
+     "data set (on two classes it is the plain ROC AUC)"),
+    ("grouping_gap_no_groups", {"dataset": None},
+     '"compare_ungrouped" is on, but this data set names no "groups" column, so there is '
+     "nothing to compare: name the column of rows that belong together (a subject or "
+     "patient identifier), or turn it off"),
+    ("learning_flattened", {"model": "a", "metric": "accuracy", "gain": 0.01234, "se": 0.02,
+                            "flattened": True, "n_from": 1200, "n_to": 2400},
+     "a: from 1,200 to 2,400 training rows the mean accuracy changed by +0.0123, less than "
+     "the standard error of that change over the same folds (0.0200, widened because the "
+     "folds share rows): the learning curve may have flattened, so more rows like these may "
+     "not help much"),
+    ("learning_flattened", {"model": "a", "metric": "accuracy", "gain": -0.5, "se": 0.1,
+                            "flattened": False, "n_from": 12, "n_to": 24},
+     "a: from 12 to 24 training rows the mean accuracy changed by -0.5000, more than the "
+     "standard error of that change over the same folds (0.1000, widened because the folds "
+     "share rows): the learning curve may still be rising, so more rows like these may help"),
+    ("learning_sizes_merged", {"fractions": [0.1, 0.25], "n_train": [5, 12]},
+     "some learning-curve fractions give the same training size and were merged: fractions "
+     "0.1, 0.25 give 5, 12 rows"),
+    ("learning_failed", {"model": "m", "n_failed": 3, "examples": ["e1", "e2", "e3"]},
+     "m: 3 learning-curve fit(s) failed, their scores are missing: e1; e2"),
+    ("learning_class_missing", {"model": "m", "fraction": 0.1, "n_train": 8, "n_folds": 2,
+                                "n_splits": 5, "shuffled": False},
+     "m: on 2 of 5 folds the first 8 training rows (fraction 0.1) lack a class, so those "
+     "fits were skipped and score NaN; the data may be sorted by class: shuffle the "
+     "training folds (the learning curve's 'shuffled' switch, curves.learning_shuffle) or "
+     "leave out the small fractions"),
+    ("learning_class_missing", {"model": "m", "fraction": 0.1, "n_train": 8, "n_folds": 2,
+                                "n_splits": 5, "shuffled": True},
+     "m: on 2 of 5 folds the 8 training rows drawn at random (fraction 0.1) lack a class, "
+     "so those fits were skipped and score NaN; the part is too small to hold every class: "
+     "leave out the small fractions"),
+]
+
+
+@pytest.mark.parametrize("code, fields, text", LONG_CASES)
+def test_the_long_form_is_made_from_the_fields(code, fields, text):
+    note = Note(code, fields=fields)
+    assert str(note) == text == messages.long_form(code, fields)
+    assert dict(note.fields) == {k: tuple(v) if isinstance(v, list) else v
+                                 for k, v in fields.items()}
+
+
+def test_every_worded_code_is_a_code_and_has_an_example():
+    assert set(messages.LONG) <= set(CODES) | set(ERROR_CODES)
+    assert set(SHORT) <= set(CODES)
+    assert {case[0] for case in LONG_CASES} == set(messages.LONG)
+
+
+def test_a_given_message_is_kept_and_a_missing_field_is_refused():
+    assert str(Note("default_metric", "as said", {"metric": "x", "n_classes": 2})) == "as said"
+    with pytest.raises(KeyError):
+        Note("default_metric", fields={"metric": "x"})
+
+
+#: (code, fields, short form): the app's words, naming its controls and metric names.
+SHORT_CASES = [
+    ("default_metric", {"metric": "roc_auc_ovr", "n_classes": 3},
+     "no metric chosen: comparing on ROC AUC, one vs rest (3 classes)"),
+    ("unscaled_models", {"models": ["knn", "svc"]},
+     'knn and svc depend on the scale of the features but run without scaling: tick "Scale '
+     'features" for them on the Models tab unless the columns share one unit'),
+    ("folds_failed", {"model": "svc", "n_folds_hit": 3, "n_folds": 3,
+                      "example": "ValueError: roc_auc needs probabilities",
+                      "advice": "use accuracy", "fix": "no_probabilities"},
+     "svc failed on 3 of 3 folds (ROC AUC needs probabilities): this model gives no "
+     "probabilities: compare on a metric computed from labels (accuracy, balanced accuracy, "
+     "F1) on the Cross-validation tab, or use a model with probabilities."),
+    ("learning_flattened", {"model": "a", "metric": "roc_auc_ovr", "gain": 0.0, "se": 0.01,
+                            "flattened": True, "n_from": 10, "n_to": 20},
+     "a: from 10 to 20 training rows the mean ROC AUC, one vs rest changed by +0.0000, less "
+     "than the standard error of that change over the same folds (0.0100, widened because "
+     "the folds share rows): the learning curve may have flattened, so more rows like these "
+     "may not help much"),
+    ("repeats_auto_stopped", {"n_repeats": 7, "max_repeats": 50, "reason": "precision",
+                              "precision": 0.05, "ratio": 0.97},
+     'Repeats "auto" stopped after 7 of at most 50: one more would have narrowed no '
+     "interval by 5% of its width. The results are those of 7 repeats; set the repeats to 7 "
+     "to run the same again."),
+    ("decimal_comma", {"column": "w", "example": "1,5", "value": 1.5, "certain": True},
+     "decimal comma: read '1,5' in column 'w' as 1.5"),
+]
+
+
+@pytest.mark.parametrize("code, fields, text", SHORT_CASES)
+def test_the_short_form_names_controls_and_metric_labels(code, fields, text):
+    assert short_form(Note(code, "the long form", fields)) == text
+
+
+def test_a_code_without_a_short_form_is_its_long_form_with_metric_names():
+    note = Note("tuning_optimism", "svc scores 0.9 roc_auc_ovr, not my_roc_auc_ovr", {})
+    assert short_form(note) == "svc scores 0.9 ROC AUC, one vs rest, not my_roc_auc_ovr"
+    odd = Note("default_metric", "kept", {"metric": "roc_auc"})        # a field missing
+    assert short_form(odd) == "kept"
+
+
+def _literal_messages(tree) -> list:
+    """``Note("code", <message>, ...)`` calls of a listed code with a message given."""
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Note"
+                and node.args and isinstance(node.args[0], ast.Constant)):
+            continue
+        code = node.args[0].value
+        has_message = len(node.args) > 1 or any(k.arg == "message" for k in node.keywords)
+        if code in messages.LONG and has_message:
+            found.append((code, node.lineno))
+    return found
+
+
+def test_no_engine_module_words_a_code_the_catalogue_words():
+    """A code is migrated whole: no place in the engine still writes its sentence."""
+    found = {}
+    for folder, _dirs, files in os.walk(os.path.join(ROOT, "engine")):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as handle:
+                    hits = _literal_messages(ast.parse(handle.read()))
+                if hits:
+                    found[os.path.relpath(path, ROOT)] = hits
+    assert not found
+    sample = ast.parse('Note("default_metric", "no metric", {})\nNote("x", "y")')
+    assert _literal_messages(sample) == [("default_metric", 1)]
