@@ -12,5 +12,5 @@ __all__ = ["note_words", "plain_ids"]
 
 
 def note_words(note) -> str:
-    """An engine note as the window says it: the catalogue's short form."""
+    """An engine note or error as the window says it: the catalogue's short form."""
     return short_form(note)

@@ -8,7 +8,7 @@ import pytest
 
 from engine.evaluation.messages_app import SHORT, short_form
 from engine.foundation import messages
-from engine.foundation.errors import CODES as ERROR_CODES
+from engine.foundation.errors import CODES as ERROR_CODES, EngineError
 from engine.foundation.notes import CODES, Note
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -94,10 +94,25 @@ def test_the_long_form_is_made_from_the_fields(code, fields, text):
                                  for k, v in fields.items()}
 
 
+#: (code, fields, long form) of the errors the catalogue words.
+ERROR_CASES = [
+    ("too_many_models", {"n_models": 99_980_005, "limit": 20_000},
+     "models: the models and their grids make 99,980,005 models, more than the 20,000 one "
+     "run can compare (every pair is compared): use fewer values per grid parameter"),
+]
+
+
+@pytest.mark.parametrize("code, fields, text", ERROR_CASES)
+def test_an_errors_long_form_is_made_from_its_fields(code, fields, text):
+    error = EngineError(code, fields)
+    assert str(error) == error.message == text and dict(error.fields) == fields
+    assert str(EngineError(code, fields, "given")) == "given"
+
+
 def test_every_worded_code_is_a_code_and_has_an_example():
     assert set(messages.LONG) <= set(CODES) | set(ERROR_CODES)
-    assert set(SHORT) <= set(CODES)
-    assert {case[0] for case in LONG_CASES} == set(messages.LONG)
+    assert set(SHORT) <= set(CODES) | set(ERROR_CODES)
+    assert {case[0] for case in LONG_CASES + ERROR_CASES} == set(messages.LONG)
 
 
 def test_a_given_message_is_kept_and_a_missing_field_is_refused():
@@ -133,6 +148,18 @@ SHORT_CASES = [
     ("decimal_comma", {"column": "w", "example": "1,5", "value": 1.5, "certain": True},
      "decimal comma: read '1,5' in column 'w' as 1.5"),
 ]
+
+ERROR_SHORT_CASES = [
+    ("too_many_models", {"n_models": 25_000, "limit": 20_000},
+     "the models and their grids make 25,000 models, more than the 20,000 one run can "
+     "compare (every pair is compared): use fewer values per grid parameter"),
+]
+
+
+@pytest.mark.parametrize("code, fields, text", ERROR_SHORT_CASES)
+def test_an_errors_short_form_drops_the_file_place(code, fields, text):
+    assert short_form(EngineError(code, fields)) == text
+    assert short_form(ValueError("roc_auc is wrong")) == "ROC AUC is wrong"
 
 
 @pytest.mark.parametrize("code, fields, text", SHORT_CASES)

@@ -20,7 +20,8 @@ from functools import lru_cache
 from engine.evaluation.metrics import CLASSIFICATION_SCORERS
 from engine.evaluation.verdict import metric_label
 from engine.foundation.messages import joined, long_form, short_example
-from engine.foundation.notes import note_code, note_fields
+from engine.foundation.errors import error_code, error_fields
+from engine.foundation.notes import Note
 
 #: A fold problem's fix (``fix`` field of ``folds_failed`` / ``folds_warned``) in the
 #: words of the window; fixes not listed keep the engine's advice (it names no key).
@@ -82,7 +83,7 @@ def _auto_stopped(f) -> str:
             f"those of {n} repeats; set the repeats to {n} to run the same again.")
 
 
-#: Code -> the short form's wording function over the note's fields.
+#: Code -> the short form's wording function over the note's or error's fields.
 SHORT: dict[str, Callable[[Mapping], str]] = {
     "unscaled_models": _unscaled,
     "repeats_auto_stopped": _auto_stopped,
@@ -105,20 +106,28 @@ SHORT: dict[str, Callable[[Mapping], str]] = {
                                 f"{f['column']!r} as {f['value']}"),
     "learning_flattened": lambda f: long_form(
         "learning_flattened", {**f, "metric": metric_label(f["metric"])}),
+    "too_many_models": lambda f: (
+        f"the models and their grids make {f['n_models']:,} models, more than the "
+        f"{f['limit']:,} one run can compare (every pair is compared): use fewer values per "
+        "grid parameter"),
     "decimal_comma_as_text": lambda f: (
         f"column {f['column']!r} looks like numbers written with a decimal comma but was kept "
         "as text"),
 }
 
 
-def short_form(note) -> str:
-    """A note as the app says it: its short form made from its code and fields; a note
-    of a code without one (or with fields of another shape), its long form with metric
-    display names (:func:`plain_ids`)."""
-    words = SHORT.get(note_code(note))
+def short_form(item) -> str:
+    """A note or error as the app says it: its short form made from its code and fields;
+    one of a code without a short form (or with fields of another shape, or an exception
+    without a code), its long form with metric display names (:func:`plain_ids`)."""
+    if isinstance(item, Note):
+        code, fields = item.code, item.fields
+    else:
+        code, fields = error_code(item), error_fields(item)
+    words = SHORT.get(code)
     if words is not None:
         try:
-            return words(note_fields(note))
+            return words(fields)
         except (KeyError, TypeError, ValueError, IndexError):
             pass                                  # fields of another shape: the long form
-    return plain_ids(str(note))
+    return plain_ids(str(item))

@@ -131,6 +131,14 @@ def _learning_class_missing(f) -> str:
             f"{advice}")
 
 
+# ----------------------------------------------- errors: the models of an experiment (1)
+
+def _too_many_models(f) -> str:
+    return (f"models: the models and their grids make {f['n_models']:,} models, more than "
+            f"the {f['limit']:,} one run can compare (every pair is compared): use fewer "
+            "values per grid parameter")
+
+
 #: Code -> the long form's wording function over the note's or error's fields.
 LONG: dict[str, Callable[[Mapping], str]] = {
     "default_metric": _default_metric,
@@ -147,6 +155,7 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "learning_sizes_merged": _learning_sizes_merged,
     "learning_failed": _learning_failed,
     "learning_class_missing": _learning_class_missing,
+    "too_many_models": _too_many_models,
 }
 
 

@@ -110,3 +110,18 @@ def test_a_models_tab_problem_names_the_model_not_the_file_place():
     text = entries_problem([{"name": "rbf", "estimator": "SVC", "grid": {"C": [0, 1]}}])
     assert text.startswith("model 'rbf_0': the 'C' parameter of SVC")
     assert "models[" not in text and "grid" not in text
+
+
+def test_too_many_models_is_said_without_the_files_place(monkeypatch):
+    """Decided on the error's code (too_many_models), not by cutting "models: " off."""
+    from engine.evaluation import catalogue
+
+    monkeypatch.setattr(catalogue, "MAX_MODELS", 3)
+    entries = [{"name": n, "estimator": "GaussianNB",
+                "grid": {"var_smoothing": [1e-9, 1e-8]}} for n in ("a", "b")]
+    with pytest.raises(ValueError) as caught:
+        expand_models(entries)
+    assert (caught.value.code, dict(caught.value.fields)) == (
+        "too_many_models", {"n_models": 4, "limit": 3})
+    assert entries_problem(entries) == note_words(caught.value)
+    assert not entries_problem(entries).startswith("models")
