@@ -147,7 +147,31 @@ SHORT_CASES = [
      "to run the same again."),
     ("decimal_comma", {"column": "w", "example": "1,5", "value": 1.5, "certain": True},
      "decimal comma: read '1,5' in column 'w' as 1.5"),
+    ("sheet_read", {"sheet": "B", "sheets": ["A", "B", "C"]},
+     "read the sheet 'B' of the 3 in the workbook (pick another one under Sheet)"),
+    ("many_categories", {"column": "town", "n_categories": 412},
+     "column 'town' has 412 categories: one-hot encoding makes many columns; consider "
+     "leaving it out (untick it under Features)"),
+    ("class_imbalance", {"class": "yes", "count": 12, "share": 0.1, "n_rows": 120,
+                         "majority_share": 0.9, "n_classes": 2},
+     "the classes are imbalanced: class 'yes' has 12 of 120 rows (10.0%); always guessing "
+     "the other class is 90.0% accurate. Balanced accuracy is reported too, and each class's "
+     "recall under Results, Per class; the Models tab offers \"Balance classes\" and "
+     "\"Resample training folds\""),
+    ("encoding", {"encoding": "cp1252", "how": "not_utf8", "name": "Windows-1252 (cp1252)",
+                  "alternative": None},
+     "the file is not UTF-8: read it as Windows-1252 (cp1252). If letters look wrong, save "
+     "the file as UTF-8 (in Excel: Save as, CSV UTF-8) and open it again"),
 ]
+
+
+@pytest.mark.parametrize("code, fields", [
+    ("positive_class", {"label": "yes", "reason": "asked"}),
+    ("target_chosen", {"column": "y", "last_column": "y", "problem": None, "weka": False}),
+    ("encoding", {"encoding": "utf-8-sig", "how": "bom"}),
+])
+def test_fields_a_short_form_has_no_words_for_show_the_long_form(code, fields):
+    assert short_form(Note(code, "the long form, roc_auc", fields)) == "the long form, ROC AUC"
 
 ERROR_SHORT_CASES = [
     ("too_many_models", {"n_models": 25_000, "limit": 20_000},

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from engine.evaluation.metrics import CLASSIFICATION_SCORERS
 from engine.evaluation.verdict import metric_label
+from engine.input.csv_values import NOT_UTF8_NAMES
 from engine.foundation.messages import joined, long_form, short_example
 from engine.foundation.errors import error_code, error_fields
 from engine.foundation.notes import Note
@@ -83,6 +84,108 @@ def _auto_stopped(f) -> str:
             f"those of {n} repeats; set the repeats to {n} to run the same again.")
 
 
+# ----------------------------------------- the Dataset tab's notes (its Features list)
+
+#: The screen's words for the experiment file's advice.
+UNTICK = "untick it under Features"
+PICK_POSITIVE = "pick another under Positive class"
+#: ``positive_class`` reasons whose note says 'set "pos_label" to change', and why.
+_POSITIVE_WHY = {"zero_one": "of 0 and 1", "smaller_class": "the smaller class",
+                 "same_size": "the classes are the same size"}
+
+
+class LongForm(LookupError):
+    """Raised by a short form for fields it has no words for: the long form is shown."""
+
+
+def _possible_leak(f) -> str:
+    judged = f.get("rows_judged", 0)
+    rows = ("rows" if judged in (0, f.get("n_rows")) else
+            f"a random sample of {judged:,} of its {f['n_rows']:,} rows")
+    said = (f"possible leak: column {f['column']!r} alone predicts {f['target']!r} "
+            f"for {f['share']:.1f}% of {rows} ({f['rule']})")
+    if f.get("left_out"):
+        return f"{said}; it is left out (tick it under Features to use it anyway)"
+    return (f"{said}; if it is recorded after the outcome or computed from it, leave it "
+            f"out ({UNTICK})")
+
+
+def _after_outcome(f) -> str:
+    what = "a time to the event" if f["kind"] == "time" else "the status of an event"
+    said = (f"column {f['column']!r} looks like {what} beside the target {f['target']!r}: "
+            "known only with or after the outcome, it would give the answer away")
+    if f.get("left_out"):
+        return f"{said}; it is left out (tick it under Features if it is known before)"
+    return f"{said}; unless it is known before, leave it out ({UNTICK})"
+
+
+def _positive_class(f) -> str:
+    if f.get("reason") not in _POSITIVE_WHY:
+        raise LongForm
+    return f"positive class: {f['label']!r} ({_POSITIVE_WHY[f['reason']]}; {PICK_POSITIVE})"
+
+
+def _target_chosen(f) -> str:
+    if f.get("problem"):
+        return (f"target column not given; the last column, {f['last_column']!r}, does not "
+                f"look like classes ({f['problem']}); using {f['column']!r}, the nearest "
+                "column from the right that does (pick another one above)")
+    if f.get("weka"):
+        return (f"target column not given; using the last attribute, {f['column']!r}, as "
+                "Weka does (pick another one above)")
+    raise LongForm
+
+
+def _class_imbalance(f) -> str:
+    guess = "the other class" if f["n_classes"] == 2 else "the largest class"
+    return (f"the classes are imbalanced: class {f['class']!r} has {f['count']} of "
+            f"{f['n_rows']} rows ({100 * f['share']:.1f}%); always guessing {guess} is "
+            f"{100 * f['majority_share']:.1f}% accurate. Balanced accuracy is reported too, "
+            "and each class's recall under Results, Per class; the Models tab offers "
+            "\"Balance classes\" and \"Resample training folds\"")
+
+
+def _encoding(f) -> str:
+    if f.get("how") != "not_utf8":
+        raise LongForm
+    other = f.get("alternative")
+    also = f"; its bytes also fit {NOT_UTF8_NAMES.get(other, other)}" if other else ""
+    return (f"the file is not UTF-8: read it as {f.get('name', f['encoding'])}{also}. If "
+            "letters look wrong, save the file as UTF-8 (in Excel: Save as, CSV UTF-8) and "
+            "open it again")
+
+
+DATASET_TAB = {
+    "possible_leak": _possible_leak,
+    "after_outcome": _after_outcome,
+    "index_columns_left_out": lambda f: (
+        "left out index-like column(s): " + ", ".join(repr(str(c)) for c in f["columns"])
+        + ": a row number or identifier says where a row sits in the file, not anything "
+        "about it, and in a file sorted by class it gives the answer away (tick it under "
+        "Features to use it anyway)"),
+    "identifier_feature": lambda f: (
+        f"column {f['column']!r} looks like an identifier (whole numbers, {f['n_values']} "
+        "values, named like one) but is used as a feature: a model reads its numbers as "
+        "amounts; if rows with the same value belong together, choose it under Rows that "
+        f"belong together, else {UNTICK}"),
+    "many_categories": lambda f: (
+        f"column {f['column']!r} has {f['n_categories']} categories: one-hot encoding makes "
+        f"many columns; consider leaving it out ({UNTICK})"),
+    "positive_class": _positive_class,
+    "target_chosen": _target_chosen,
+    "groups_suggested": lambda f: (
+        f"column {f['column']!r} looks like an identifier with repeated values "
+        f"({f['n_values']} values, {f['rows_per_value']:.1f} rows each on average): if rows "
+        "with the same value belong together (one patient, one subject), choose it under "
+        "Rows that belong together, so that they are never split between training and test "
+        "folds"),
+    "class_imbalance": _class_imbalance,
+    "encoding": _encoding,
+    "sheet_read": lambda f: (f"read the sheet {f['sheet']!r} of the {len(f['sheets'])} in "
+                             "the workbook (pick another one under Sheet)"),
+}
+
+
 #: Code -> the short form's wording function over the note's or error's fields.
 SHORT: dict[str, Callable[[Mapping], str]] = {
     "unscaled_models": _unscaled,
@@ -113,6 +216,7 @@ SHORT: dict[str, Callable[[Mapping], str]] = {
     "decimal_comma_as_text": lambda f: (
         f"column {f['column']!r} looks like numbers written with a decimal comma but was kept "
         "as text"),
+    **DATASET_TAB,
 }
 
 
@@ -128,6 +232,6 @@ def short_form(item) -> str:
     if words is not None:
         try:
             return words(fields)
-        except (KeyError, TypeError, ValueError, IndexError):
-            pass                                  # fields of another shape: the long form
+        except (LongForm, KeyError, TypeError, ValueError, IndexError):
+            pass                                  # no words for these fields: the long form
     return plain_ids(str(item))
