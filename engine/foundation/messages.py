@@ -32,6 +32,58 @@ def short_example(message: str, limit: int = 110) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+# ------------------------------------ reading a CSV file (8 of 9 codes; not "encoding")
+
+def _separator(f) -> str:
+    return f"separator detected: {f['name']}"
+
+
+def _decimal_comma(f) -> str:
+    if f["certain"]:
+        return (f"decimal comma detected: read {f['example']!r} in column {f['column']!r} as "
+                f"{f['value']}; set \"decimal\" to \".\" if that is wrong")
+    return (f"decimal comma assumed (a semicolon-separated file): read {f['example']!r} in "
+            f"column {f['column']!r} as {f['value']}; set \"decimal\" to \".\" if the comma "
+            "separates thousands")
+
+
+def _examples(f) -> str:
+    return ", ".join(repr(c) for c in f["examples"])
+
+
+def _decimal_comma_as_text(f) -> str:
+    return (f"column {f['column']!r} looks like numbers written with a decimal comma "
+            f"(e.g. {_examples(f)}): kept as text; set \"decimal\" to \",\" to read them as "
+            "numbers")
+
+
+def _numbers_as_text(f) -> str:
+    return (f"column {f['column']!r} looks like numbers but {f['n_bad']} of its "
+            f"{f['n_cells']} cells are not (e.g. {_examples(f)}): kept as text categories; "
+            "fix those cells or mark them missing")
+
+
+def _thousands_grouped(f) -> str:
+    how = ("a dot groups thousands in a decimal-comma file" if f["separator"] == "."
+           else "digits grouped by thousands")
+    return f"column {f['column']!r}: read {f['example']!r} as {f['value']} ({how})"
+
+
+def _stray_cells_missing(f) -> str:
+    listed = ", ".join(f"line {line} {text!r}" for line, text in f["lines"])
+    return (f"column {f['column']!r} holds numbers; {f['n_bad']} cell(s) that are not "
+            f"numbers count as missing: {listed}")
+
+
+def _spaces_removed(f) -> str:
+    return ("removed spaces around text cells in column(s) "
+            + ", ".join(map(repr, f["columns"])))
+
+
+def _trailing_separator(_f) -> str:
+    return "ignored the empty cells after the last column (the lines end with a separator)"
+
+
 # ------------------------------------------------------------- the experiment (4 codes)
 
 def _default_metric(f) -> str:
@@ -141,6 +193,14 @@ def _too_many_models(f) -> str:
 
 #: Code -> the long form's wording function over the note's or error's fields.
 LONG: dict[str, Callable[[Mapping], str]] = {
+    "separator": _separator,
+    "decimal_comma": _decimal_comma,
+    "decimal_comma_as_text": _decimal_comma_as_text,
+    "numbers_as_text": _numbers_as_text,
+    "thousands_grouped": _thousands_grouped,
+    "stray_cells_missing": _stray_cells_missing,
+    "spaces_removed": _spaces_removed,
+    "trailing_separator": _trailing_separator,
     "default_metric": _default_metric,
     "default_metric_imbalanced": _default_metric_imbalanced,
     "random_state_given": _random_state_given,
