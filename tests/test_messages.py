@@ -41,6 +41,14 @@ LONG_CASES = [
      "removed spaces around text cells in column(s) 'a', 'b'"),
     ("trailing_separator", {},
      "ignored the empty cells after the last column (the lines end with a separator)"),
+    ("weka_small_classes", {"classes": ["a", "b"], "counts": [2, 1], "n_splits": 3},
+     "with Weka's folds, 2 class(es) have fewer rows than the 3 folds: a (2), b (1); some "
+     "test folds hold none of them, so scores that need every class in a test fold (such as "
+     "ROC AUC) can be missing there"),
+    ("grouped_small_classes", {"classes": ["b"], "counts": [4], "n_splits": 5},
+     "with grouped folds, 1 class(es) occur in fewer groups than the 5 folds: b (4); some "
+     "test folds hold none of them, so scores that need every class in a test fold (such as "
+     "ROC AUC) can be missing there; fewer folds avoid it"),
     ("default_metric", {"metric": "roc_auc_ovr", "n_classes": 3},
      "no metric given: using roc_auc_ovr (3 classes)"),
     ("default_metric", {"metric": "roc_auc", "n_classes": 2},

@@ -112,6 +112,31 @@ def _unscaled_models(f) -> str:
             'scaling: add "scale": true unless the columns share one unit')
 
 
+# ------------------------------------------------------------------ the folds (2 codes)
+
+#: What classes with too few rows (or groups) for the folds do to the scores.
+SMALL_CLASSES_EFFECT = ("; some test folds hold none of them, so scores that need every class "
+                        "in a test fold (such as ROC AUC) can be missing there")
+
+
+def _small(f) -> tuple:
+    """(how many classes, ``label (count), ...``) of a small-classes note."""
+    pairs = list(zip(f["classes"], f["counts"]))
+    return len(pairs), ", ".join(f"{label} ({n})" for label, n in pairs)
+
+
+def _weka_small_classes(f) -> str:
+    n_small, listed = _small(f)
+    return (f"with Weka's folds, {n_small} class(es) have fewer rows than the "
+            f"{f['n_splits']} folds: {listed}{SMALL_CLASSES_EFFECT}")
+
+
+def _grouped_small_classes(f) -> str:
+    n_small, listed = _small(f)
+    return (f"with grouped folds, {n_small} class(es) occur in fewer groups than the "
+            f"{f['n_splits']} folds: {listed}{SMALL_CLASSES_EFFECT}; fewer folds avoid it")
+
+
 # --------------------------------------------------- the cross-validation run (4 codes)
 
 def _folds(f, what: str) -> str:
@@ -201,6 +226,8 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "stray_cells_missing": _stray_cells_missing,
     "spaces_removed": _spaces_removed,
     "trailing_separator": _trailing_separator,
+    "weka_small_classes": _weka_small_classes,
+    "grouped_small_classes": _grouped_small_classes,
     "default_metric": _default_metric,
     "default_metric_imbalanced": _default_metric_imbalanced,
     "random_state_given": _random_state_given,
