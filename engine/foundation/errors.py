@@ -96,7 +96,9 @@ CODES = {
     "subgroup_column_unknown": "a subgroup column is neither a feature nor a column left "
                                "out of the models [column, columns: the names it may be]",
     "subgroup_cuts_not_numeric": "cut points were given for a column of text [column]",
-    "subgroup_one_value": "a subgroup column makes one group only [column, value]",
+    "subgroup_one_value": "a subgroup column makes one group only [column, value, by: "
+                          "'values' (one value apart from missing ones) or 'cuts' (every "
+                          "row in one cut)]",
     "subgroup_too_many_levels": "a subgroup column has more subgroups than the cap "
                                 "[column, n_levels, cap]",
     # ---- the models of an experiment (engine.evaluation.catalogue)

@@ -16,6 +16,7 @@ catalogue (tests/engine/test_messages.py checks the engine's syntax tree for tha
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 
 
@@ -208,6 +209,51 @@ def _learning_class_missing(f) -> str:
             f"{advice}")
 
 
+# ------------------------------------------------- subgroups (2 note and 4 error codes)
+
+def _subgroup_small(f) -> str:
+    named = [f"{column} {subgroup} ({n_rows} rows)" for column, subgroup, n_rows
+             in f["subgroups"]]
+    return (f"subgroups with fewer than {f['min_rows']} rows or fewer than {f['min_events']} "
+            "rows of a class get no verdict, their scores are shown but too uncertain to "
+            "rank: " + "; ".join(named))
+
+
+def _subgroup_columns(f) -> str:
+    parts = []
+    if f["features"]:
+        parts.append(", ".join(f["features"]) + " (a feature the models learn from)")
+    if f["left_out"]:
+        parts.append(", ".join(f["left_out"]) + " (left out of the models)")
+    return "subgroups by " + "; ".join(parts)
+
+
+def _subgroup_column_unknown(f) -> str:
+    return (f"subgroups: there is no column {json.dumps(f['column'])} among the features and "
+            "the columns left out of the model; name one of: "
+            + ", ".join(list(f["columns"])[:30]))
+
+
+def _subgroup_cuts_not_numeric(f) -> str:
+    return (f"subgroups: the column {json.dumps(f['column'])} holds text, so it cannot be cut "
+            'at numbers; leave out "cuts" to use its categories')
+
+
+def _subgroup_one_value(f) -> str:
+    column = json.dumps(f["column"])
+    if f["by"] == "cuts":
+        return (f"subgroups: every row of {column} falls in one subgroup ({f['value']}); give "
+                "cuts inside its range")
+    return (f"subgroups: the column {column} has one value ({f['value']}) apart from missing "
+            "ones, so it makes no groups to compare; name another column")
+
+
+def _subgroup_too_many_levels(f) -> str:
+    return (f"subgroups: the column {json.dumps(f['column'])} has {f['n_levels']} subgroups, "
+            f"more than {f['cap']}; give a column of fewer categories, or fewer \"cuts\" for a "
+            "numeric one")
+
+
 # ----------------------------------------------- errors: the models of an experiment (1)
 
 def _too_many_models(f) -> str:
@@ -242,6 +288,12 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "learning_sizes_merged": _learning_sizes_merged,
     "learning_failed": _learning_failed,
     "learning_class_missing": _learning_class_missing,
+    "subgroup_small": _subgroup_small,
+    "subgroup_columns": _subgroup_columns,
+    "subgroup_column_unknown": _subgroup_column_unknown,
+    "subgroup_cuts_not_numeric": _subgroup_cuts_not_numeric,
+    "subgroup_one_value": _subgroup_one_value,
+    "subgroup_too_many_levels": _subgroup_too_many_levels,
     "too_many_models": _too_many_models,
 }
 
