@@ -58,6 +58,19 @@ LONG_CASES = [
      "models)"),
     ("subgroup_columns", {"features": [], "left_out": ["sex"]},
      "subgroups by sex (left out of the models)"),
+    ("costs_borrowed", {"costs": ((0.0, 1.0), (5.0, 0.0))},
+     "expected cost uses the costs [[0.0, 1.0], [5.0, 0.0]] of the models' thresholds (no "
+     "top-level \"costs\" given)"),
+    ("costs_not_compared", {"metric": "roc_auc", "threshold_free": True, "costs": None},
+     "costs were given, but the models are compared on roc_auc, which does not depend on the "
+     "decision threshold, so the costs change nothing in the comparison: make "
+     "\"neg_expected_cost\" (expected cost, lower is better) the first metric to compare "
+     "them by the costs"),
+    ("costs_not_compared", {"metric": "f1", "threshold_free": False,
+                            "costs": ((0.0, 1.0), (5.0, 0.0))},
+     "costs were given, but the models are compared on f1, which weighs the errors otherwise "
+     "than the costs: make \"neg_expected_cost\" (expected cost, lower is better) the first "
+     "metric to compare them by the costs"),
     ("default_metric", {"metric": "roc_auc_ovr", "n_classes": 3},
      "no metric given: using roc_auc_ovr (3 classes)"),
     ("default_metric", {"metric": "roc_auc", "n_classes": 2},
@@ -284,3 +297,9 @@ def test_no_engine_module_words_a_code_the_catalogue_words():
     assert not found
     sample = ast.parse('Note("default_metric", "no metric", {})\nNote("x", "y")')
     assert _literal_messages(sample) == [("default_metric", 1)]
+
+
+def test_the_catalogues_cost_metric_is_the_engines():
+    from engine.evaluation.costs import COST_METRIC
+
+    assert messages.COST_METRIC == COST_METRIC

@@ -209,6 +209,26 @@ def _learning_class_missing(f) -> str:
             f"{advice}")
 
 
+# ----------------------------------------------------- costs of the outcomes (2 codes)
+
+#: The expected-cost metric's scorer id (engine.evaluation.costs.COST_METRIC).
+COST_METRIC = "neg_expected_cost"
+
+
+def _costs_borrowed(f) -> str:
+    shown = [list(row) for row in f["costs"]]
+    return (f"expected cost uses the costs {shown} of the models' thresholds (no top-level "
+            "\"costs\" given)")
+
+
+def _costs_not_compared(f) -> str:
+    why = ("does not depend on the decision threshold, so the costs change nothing in the "
+           "comparison" if f["threshold_free"] else "weighs the errors otherwise than the costs")
+    return (f"costs were given, but the models are compared on {f['metric']}, which {why}: "
+            f'make "{COST_METRIC}" (expected cost, lower is better) the first metric to '
+            "compare them by the costs")
+
+
 # ------------------------------------------------- subgroups (2 note and 4 error codes)
 
 def _subgroup_small(f) -> str:
@@ -288,6 +308,8 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "learning_sizes_merged": _learning_sizes_merged,
     "learning_failed": _learning_failed,
     "learning_class_missing": _learning_class_missing,
+    "costs_borrowed": _costs_borrowed,
+    "costs_not_compared": _costs_not_compared,
     "subgroup_small": _subgroup_small,
     "subgroup_columns": _subgroup_columns,
     "subgroup_column_unknown": _subgroup_column_unknown,
