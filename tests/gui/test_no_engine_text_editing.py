@@ -110,11 +110,11 @@ class _Function:
     def problems(self) -> list:
         found = []
         for child in _own_nodes(self.node):
-            if self._reads(child):
+            if self.reads_text(child):
                 found.append(child.lineno)
         return found
 
-    def _reads(self, node) -> bool:
+    def reads_text(self, node) -> bool:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr in EDITS and self.is_text(node.func.value):
                 return True
