@@ -71,6 +71,21 @@ LONG_CASES = [
      "costs were given, but the models are compared on f1, which weighs the errors otherwise "
      "than the costs: make \"neg_expected_cost\" (expected cost, lower is better) the first "
      "metric to compare them by the costs"),
+    ("auc_not_computed", {"model": "svc", "positive_class": "yes", "repeat": 2,
+                          "reason": "one_class_fold"},
+     "svc: no AUC interval for class yes in repeat 2: a fold holds only one of the two "
+     "classes."),
+    ("auc_grouped_rows", {"n_groups": 40, "n_rows": 300},
+     "The 300 rows come from 40 groups (rows that belong together): DeLong's intervals and "
+     "tests treat every row as independent, so they are too sure. The corrected t runs over "
+     "the grouped folds and LeDell's interval counts each group once: quote the corrected t, "
+     "or LeDell's for the fold models at hand."),
+    ("auc_pooled_test", {"n_pairs": 3, "n_repeats": 5, "alpha": 0.05},
+     "DeLong's test of two AUCs (auc_tests.csv) treats each repeat's pooled out-of-fold "
+     "predictions as if one model had made them; they come from different fold models, so "
+     "the p-values are approximate. Prefer the corrected t-test for deciding between models; "
+     "use DeLong's test as the figure reviewers ask for. The summary row gives the median p "
+     "over 5 repeat(s) and the share below 0.05."),
     ("default_metric", {"metric": "roc_auc_ovr", "n_classes": 3},
      "no metric given: using roc_auc_ovr (3 classes)"),
     ("default_metric", {"metric": "roc_auc", "n_classes": 2},

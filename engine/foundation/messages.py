@@ -229,6 +229,36 @@ def _costs_not_compared(f) -> str:
             "compare them by the costs")
 
 
+# ------------------------------------------------------ AUC intervals and tests (3 codes)
+
+#: Why a model has no AUC interval for a class and repeat, by ``reason``.
+_AUC_SKIPPED = {"no_score": "it has no score for this class",
+                "missing_predictions": "some of its folds have no predictions (failed fits)",
+                "one_class_fold": "a fold holds only one of the two classes"}
+
+
+def _auc_not_computed(f) -> str:
+    return (f"{f['model']}: no AUC interval for class {f['positive_class']} in repeat "
+            f"{f['repeat']}: {_AUC_SKIPPED[f['reason']]}.")
+
+
+def _auc_grouped_rows(f) -> str:
+    return (f"The {f['n_rows']} rows come from {f['n_groups']} groups (rows that belong "
+            "together): DeLong's intervals and tests treat every row as independent, so they "
+            "are too sure. The corrected t runs over the grouped folds and LeDell's interval "
+            "counts each group once: quote the corrected t, or LeDell's for the fold models "
+            "at hand.")
+
+
+def _auc_pooled_test(f) -> str:
+    return ("DeLong's test of two AUCs (auc_tests.csv) treats each repeat's pooled "
+            "out-of-fold predictions as if one model had made them; they come from different "
+            "fold models, so the p-values are approximate. Prefer the corrected t-test for "
+            "deciding between models; use DeLong's test as the figure reviewers ask for. The "
+            f"summary row gives the median p over {f['n_repeats']} repeat(s) and the share "
+            f"below {f['alpha']:g}.")
+
+
 # ------------------------------------------------- subgroups (2 note and 4 error codes)
 
 def _subgroup_small(f) -> str:
@@ -308,6 +338,9 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "learning_sizes_merged": _learning_sizes_merged,
     "learning_failed": _learning_failed,
     "learning_class_missing": _learning_class_missing,
+    "auc_not_computed": _auc_not_computed,
+    "auc_grouped_rows": _auc_grouped_rows,
+    "auc_pooled_test": _auc_pooled_test,
     "costs_borrowed": _costs_borrowed,
     "costs_not_compared": _costs_not_compared,
     "subgroup_small": _subgroup_small,
