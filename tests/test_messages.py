@@ -86,6 +86,11 @@ LONG_CASES = [
      "the p-values are approximate. Prefer the corrected t-test for deciding between models; "
      "use DeLong's test as the figure reviewers ask for. The summary row gives the median p "
      "over 5 repeat(s) and the share below 0.05."),
+    ("decision_two_class_only", {"n_classes": 3},
+     "decision curves need two classes; this data has 3, so none were drawn"),
+    ("decision_no_probabilities", {"model": "svc"},
+     "svc: no decision curve, the model gives no probabilities (net benefit needs a "
+     "probability to compare with a threshold)"),
     ("default_metric", {"metric": "roc_auc_ovr", "n_classes": 3},
      "no metric given: using roc_auc_ovr (3 classes)"),
     ("default_metric", {"metric": "roc_auc", "n_classes": 2},

@@ -170,7 +170,17 @@ def _grouping_gap_no_groups(f) -> str:
             "(a subject or patient identifier), or turn it off")
 
 
-# ------------------------------------------------------- the learning curve (4 codes)
+# ------------------------------------------- curves: decision (2 codes), learning (4)
+
+def _decision_two_class_only(f) -> str:
+    return (f"decision curves need two classes; this data has {f['n_classes']}, so none were "
+            "drawn")
+
+
+def _decision_no_probabilities(f) -> str:
+    return (f"{f['model']}: no decision curve, the model gives no probabilities (net benefit "
+            "needs a probability to compare with a threshold)")
+
 
 def _learning_flattened(f) -> str:
     step = (f"{f['model']}: from {f['n_from']:,} to {f['n_to']:,} training rows the mean "
@@ -334,6 +344,8 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "partial_ranks": _partial_ranks,
     "default_metric_datasets": _default_metric_datasets,
     "grouping_gap_no_groups": _grouping_gap_no_groups,
+    "decision_two_class_only": _decision_two_class_only,
+    "decision_no_probabilities": _decision_no_probabilities,
     "learning_flattened": _learning_flattened,
     "learning_sizes_merged": _learning_sizes_merged,
     "learning_failed": _learning_failed,
