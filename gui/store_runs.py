@@ -334,17 +334,25 @@ PROBLEM_WORDS = {
 }
 
 
+def _problem_words(problem) -> tuple:
+    """(what the store file is, what to do), chosen by the code of ``problem``."""
+    if error_code(problem) in PROBLEM_WORDS:
+        return PROBLEM_WORDS[error_code(problem)]
+    return (f"cannot be used ({problem})",
+            "Check that its folder exists and you may write to it, or")
+
+
+def problem_headline(path: str, problem) -> str:
+    """The first sentence of :func:`problem_text`: what the refused store file is."""
+    return f"The result store {path} {_problem_words(problem)[0]}."
+
+
 def problem_text(path: str, problem) -> str:
     """A refused store file in plain words: what it is and what to do, chosen by the
     code of ``problem`` (an :class:`~engine.foundation.errors.EngineError`; anything else, or
     another code, is shown with its message)."""
-    code = error_code(problem)
-    if code in PROBLEM_WORDS:
-        what, todo = PROBLEM_WORDS[code]
-    else:
-        what = f"cannot be used ({problem})"
-        todo = "Check that its folder exists and you may write to it, or"
-    return (f"The result store {path} {what}.\n\nThe app keeps every finished fit there so "
+    todo = _problem_words(problem)[1]
+    return (f"{problem_headline(path, problem)}\n\nThe app keeps every finished fit there so "
             "that runs resume and grow; it has not changed the file.\n\n"
             f"{todo} choose \"Run without keeping results\" (every fit is computed and none "
             "is kept).")

@@ -159,9 +159,9 @@ def test_progress_with_the_extras_reaches_its_total_exactly():
 def test_notes_name_their_dataset(ran):
     result, _ = ran
     notes = result.notes
-    texts = [str(note) for note in notes]
-    assert texts[0].startswith("random_state = 4 (the cross-validation seed) given to logistic")
-    assert sum(t.startswith("random_state") for t in texts) == 1        # once, not per set
+    assert notes[0].code == "random_state_given" and notes[0].fields["random_state"] == 4
+    assert notes[0].fields["models"][0].startswith("logistic")
+    assert sum(n.code == "random_state_given" for n in notes) == 1      # once, not per set
     data_notes = [n for n in notes if n.code == "builtin_data"]
     assert [n.fields["dataset"] for n in data_notes] == NAMES
     assert str(data_notes[1]) == "Iris flowers: Iris flowers, 150 x 4, three classes"

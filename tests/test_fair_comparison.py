@@ -103,9 +103,9 @@ def test_warnings_are_counted_per_model_and_kept_whole():
     assert summary.loc["short", "n_warned"] == 5 and summary.loc["tree", "n_warned"] == 0
     message = result.cv.failures.message.iloc[0]
     assert "Increase the number of iterations" in message and "\n" not in message
-    notes = " ".join(map(str, result.notes))
-    assert "short raised warnings on 5 of 5 folds" in notes
-    assert "scale the features" in notes and "raise max_iter" in notes
+    warned = [n for n in result.notes if n.code == "folds_warned"]
+    assert [(n.fields["model"], n.fields["n_folds_hit"], n.fields["n_folds"], n.fields["fix"])
+            for n in warned] == [("short", 5, 5, "not_converged")]
 
 
 # ------------------------------------------------------------------ ranks
@@ -206,7 +206,8 @@ def test_default_metric_follows_the_target():
     assert experiment.metrics == () and "metrics" not in experiment.to_json()
     result = run_to_end(run_experiment(experiment))
     assert result.cv.metrics == ("roc_auc_ovr",)
-    assert any("no metric given: using roc_auc_ovr" in n for n in map(str, result.notes))
+    assert [dict(n.fields) for n in result.notes if n.code == "default_metric"] == [
+        {"metric": "roc_auc_ovr", "n_classes": 3}]
 
 
 def test_unseeded_random_models_get_the_cv_seed_and_repeat_exactly():
@@ -219,7 +220,8 @@ def test_unseeded_random_models_get_the_cv_seed_and_repeat_exactly():
     assert experiment.models[0].params["random_state"] == 7
     assert "random_state" not in experiment.models[1].params
     assert experiment.to_json()["models"][0]["params"]["random_state"] == 7
-    assert any("random_state = 7" in n and "forest" in n for n in map(str, experiment.notes))
+    assert [dict(n.fields) for n in experiment.notes if n.code == "random_state_given"] == [
+        {"random_state": 7, "models": ("forest",)}]
     first = run_to_end(run_experiment(experiment)).tables()
     second = run_to_end(run_experiment(parse_experiment(data))).tables()
     for name, table in first.items():

@@ -69,11 +69,6 @@ def fix_for(message: str) -> str:
     return ""
 
 
-def _short(message: str, limit: int = 110) -> str:
-    text = message.split(": ", 1)[-1] if message.count(": ") else message
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
 #: Messages of a covariance that cannot be inverted (QDA's and LDA's "Variables are
 #: collinear", scipy's singular matrices).
 _COLLINEAR = r"collinear|singular|not full rank"
@@ -141,16 +136,13 @@ def failure_notes(failures: pd.DataFrame, n_folds: int, class_counts: dict = Non
     for (model, kind), rows in failures.groupby(["model", "kind"], sort=False):
         n = rows.drop_duplicates(["repeat", "fold"]).shape[0]
         first = str(rows["message"].iloc[0])
-        what = "failed" if kind == "error" else "raised warnings"
-        sentence = f"{model} {what} on {n} of {n_folds} folds ({_short(first)})"
         messages = " ".join(rows["message"].astype(str).unique()[:5])
         small = (small_class_advice(messages, class_counts, n_features, n_splits)
                  if class_counts else "")
         advice = small or advice_for(messages)
         fix = "small_class" if small else fix_for(messages)
         notes.append(Note("folds_failed" if kind == "error" else "folds_warned",
-                          sentence + (f": {advice}." if advice else "."),
-                          {"model": model, "n_folds_hit": n, "n_folds": n_folds,
+                          fields={"model": model, "n_folds_hit": n, "n_folds": n_folds,
                            "example": first, "advice": advice, "fix": fix}))
     return notes
 
@@ -162,12 +154,9 @@ def rank_notes(summary: pd.DataFrame, primary_metric: str) -> list:
     notes = []
     unranked = rows[rows["rank"].isna()]["model"].tolist()
     if unranked:
-        notes.append(Note("unranked_models", "no rank for " + ", ".join(map(str, unranked))
-                          + ": no fold gave a valid score", {"models": unranked}))
+        notes.append(Note("unranked_models", fields={"models": unranked}))
     partial = rows[rows["rank_note"].astype(str).str.startswith("ranked on")]
     if not partial.empty:
         rank_note = str(partial["rank_note"].iloc[0])
-        notes.append(Note("partial_ranks", "models are " + rank_note
-                          + "; each pair is compared on the folds both models completed",
-                          {"rank_note": rank_note}))
+        notes.append(Note("partial_ranks", fields={"rank_note": rank_note}))
     return notes

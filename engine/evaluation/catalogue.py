@@ -19,6 +19,7 @@ from typing import Any, Optional
 from engine.input.csv_values import visible
 from engine.input.imbalance import check_resample, make_sampler, resampling_pipeline
 from engine.evaluation.metrics import check_metric_names
+from engine.foundation.errors import EngineError
 from engine.foundation.param_caps import MAX_MODEL_NAME_CHARS, param_cap_problem, setting_problem
 from engine.foundation.schema import printable, readable_path, show
 from engine.evaluation.tuning import INNER_SPLITS, check_cost, constructor_params, wrap_model
@@ -669,9 +670,7 @@ def expand_models(entries: list, random_state=None) -> list:
         raise ValueError("the experiment has no models: add at least one")
     n_models = count_models(entries)
     if n_models > MAX_MODELS:
-        raise ValueError(f"models: the models and their grids make {n_models:,} models, more "
-                         f"than the {MAX_MODELS:,} one run can compare (every pair is "
-                         "compared): use fewer values per grid parameter")
+        raise EngineError("too_many_models", {"n_models": n_models, "limit": MAX_MODELS})
     specs = list(itertools.chain.from_iterable(
         expand_model(e, ("models", i), random_state) for i, e in enumerate(entries)))
     check_unique_names(specs)

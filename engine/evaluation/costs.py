@@ -117,21 +117,11 @@ def cost_notes(metrics, given, models) -> tuple:
     typed = given is not None or bool(threshold_costs(models))
     notes = []
     if COST_METRIC in metrics and given is None and costs is not None:
-        shown = [list(row) for row in costs]
-        notes.append(Note("costs_borrowed", f"expected cost uses the costs {shown} of the "
-                          "models' thresholds (no top-level \"costs\" given)",
-                          {"costs": costs}))
+        notes.append(Note("costs_borrowed", fields={"costs": costs}))
     if typed and metrics and metrics[0] != COST_METRIC:
         primary = metrics[0]
-        free = is_threshold_free(primary)
-        why = ("does not depend on the decision threshold, so the costs change nothing in "
-               "the comparison" if free else "weighs the errors otherwise than the costs")
-        notes.append(Note("costs_not_compared",
-                          f"costs were given, but the models are compared on {primary}, "
-                          f"which {why}: make "
-                          f'"{COST_METRIC}" (expected cost, lower is better) the first metric '
-                          "to compare them by the costs",
-                          {"metric": primary, "threshold_free": free, "costs": costs}))
+        notes.append(Note("costs_not_compared", fields={
+            "metric": primary, "threshold_free": is_threshold_free(primary), "costs": costs}))
     return tuple(notes)
 
 

@@ -21,7 +21,7 @@ from engine.evaluation.auto_repeats import AutoStop, auto_json, in_rounds, width
 from engine.evaluation.catalogue import make_pipeline
 from engine.evaluation.costs import check_cost_metric
 from engine.input.data import Dataset
-from engine.input.groups import (SMALL_CLASSES_EFFECT, check_grouped_folds, fewest_inner_groups,
+from engine.input.groups import (check_grouped_folds, fewest_inner_groups,
                                  grouped_fold_notes, small_classes)
 from engine.foundation.lazy import sklearn
 from engine.foundation.notes import Note
@@ -424,12 +424,8 @@ def fold_notes(y: np.ndarray, classes, config: CVConfig,
         return grouped_fold_notes(y, groups, classes, config.n_splits)
     if config.scheme != "weka":
         return []
-    found = small_classes(np.bincount(y, minlength=len(classes)), classes, config.n_splits)
-    if found is None:
-        return []
-    n_small, listed, fields = found
-    return [Note("weka_small_classes", f"with Weka's folds, {n_small} class(es) have fewer rows "
-                 f"than the {config.n_splits} folds: {listed}{SMALL_CLASSES_EFFECT}", fields)]
+    fields = small_classes(np.bincount(y, minlength=len(classes)), classes, config.n_splits)
+    return [] if fields is None else [Note("weka_small_classes", fields=fields)]
 
 
 def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,

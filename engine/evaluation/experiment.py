@@ -225,12 +225,10 @@ class Experiment:
         from dataclasses import replace
 
         metric = default_metric(n_classes)
-        classes = "two" if n_classes == 2 else n_classes
         return replace(self, metrics=(metric,),
                        models=_tune_scoring(self.models, metric, self.metric_costs()),
                        notes=self.notes + (
-            Note("default_metric", f"no metric given: using {metric} ({classes} classes)",
-                 {"metric": metric, "n_classes": n_classes}),))
+            Note("default_metric", fields={"metric": metric, "n_classes": n_classes}),))
 
     def to_json(self) -> dict:
         return experiment_dict(self.dataset, self.model_entries, self.cv, self.metrics,
@@ -459,20 +457,15 @@ def _seed_notes(entries, seeded, random_state) -> list:
              if s is not e]
     if not names:
         return []
-    return [Note("random_state_given", f"random_state = {random_state} (the cross-validation "
-                 "seed) given to " + ", ".join(names) + ", so every run gives the same numbers",
-                 {"random_state": random_state, "models": names})]
+    return [Note("random_state_given",
+                 fields={"random_state": random_state, "models": names})]
 
 
 def _scaling_notes(models) -> list:
     names = [m.name for m in models if is_scale_sensitive(m.estimator) and not m.scale]
     if not names:
         return []
-    subject = (names[0] + " depends" if len(names) == 1
-               else ", ".join(names[:-1]) + " and " + names[-1] + " depend")
-    return [Note("unscaled_models", f"{subject} on the scale of the features but run without "
-                 'scaling: add "scale": true unless the columns share one unit',
-                 {"models": names})]
+    return [Note("unscaled_models", fields={"models": names})]
 
 
 def load_experiment(path: str) -> Experiment:

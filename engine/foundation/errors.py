@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.foundation.messages import has_long_form, long_form
 from engine.foundation.notes import Fields
 
 #: Every error code, with what an error of that code says. The ``fields`` of each are
@@ -98,9 +99,14 @@ CODES = {
     "subgroup_column_unknown": "a subgroup column is neither a feature nor a column left "
                                "out of the models [column, columns: the names it may be]",
     "subgroup_cuts_not_numeric": "cut points were given for a column of text [column]",
-    "subgroup_one_value": "a subgroup column makes one group only [column, value]",
+    "subgroup_one_value": "a subgroup column makes one group only [column, value, by: "
+                          "'values' (one value apart from missing ones) or 'cuts' (every "
+                          "row in one cut)]",
     "subgroup_too_many_levels": "a subgroup column has more subgroups than the cap "
                                 "[column, n_levels, cap]",
+    # ---- the models of an experiment (engine.evaluation.catalogue)
+    "too_many_models": "the models and their grids make more models than one run can "
+                       "compare [n_models, limit]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).
@@ -116,8 +122,10 @@ class EngineError(ValueError):
         What kind of problem: a key of :data:`CODES`.
     fields : mapping, optional
         The values the message was made from, by name (plain values; stored read-only).
-    message : str
-        The sentence for people (``str(error)``).
+    message : str, optional
+        The sentence for people (``str(error)``); left empty, the catalogue's long form
+        made from ``fields`` (:mod:`engine.foundation.messages`) for the codes it words,
+        else the code's meaning in :data:`CODES`.
 
     Examples
     --------
@@ -130,10 +138,12 @@ class EngineError(ValueError):
         if code not in CODES:
             raise ValueError(f"unknown error code {code!r}; "
                              "add it to engine.foundation.errors.CODES")
-        message = str(message) or CODES[code]
+        fields = Fields(fields or {})
+        message = str(message) or (long_form(code, fields) if has_long_form(code)
+                                   else CODES[code])
         super().__init__(message)
         self.code, self.message = code, message
-        self.fields = Fields(fields or {})
+        self.fields = fields
 
     def __reduce__(self):
         return EngineError, (self.code, dict(self.fields), self.message)

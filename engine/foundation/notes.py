@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.foundation.messages import has_long_form, long_form
+
 #: Every note code, with what a note of that code says. The ``fields`` of each are
 #: named in brackets.
 CODES = {
@@ -204,11 +206,11 @@ CODES = {
     "decision_two_class_only": "decision curves need two classes: none drawn [n_classes]",
     "decision_no_probabilities": "a model gives no probabilities: no decision curve [model]",
     "learning_class_missing": "a learning-curve training subset lacks a class: its score is "
-                              "NaN [model, fraction, n_train, n_folds]",
+                              "NaN [model, fraction, n_train, n_folds, n_splits, shuffled]",
     "learning_failed": "learning-curve fits failed: their scores are NaN [model, n_failed, "
                        "examples]",
     "learning_flattened": "whether a learning curve may have flattened [model, metric, gain, "
-                          "se, flattened]",
+                          "se, flattened, n_from, n_to]",
     "learning_sizes_merged": "fractions that give the same training size were merged "
                              "[fractions, n_train]",
     # ---- comparing models across several data sets (engine.runs.across)
@@ -342,8 +344,9 @@ class Note:
     ----------
     code : str
         What kind of note this is: a key of :data:`CODES`.
-    message : str
-        The sentence for people (``str(note)``).
+    message : str, optional
+        The sentence for people (``str(note)``); left empty, the catalogue's long form
+        made from ``fields`` (:mod:`engine.foundation.messages`), for the codes it words.
     fields : mapping, optional
         The values the sentence was made from, by name (see :data:`CODES`); stored
         read-only, lists as tuples.
@@ -353,18 +356,23 @@ class Note:
     >>> note = Note("crowded_buckets", "nb: 62% of the ...", {"model": "nb", "share": 0.62})
     >>> str(note), note.code, note.fields["share"]
     ('nb: 62% of the ...', 'crowded_buckets', 0.62)
+    >>> str(Note("unranked_models", fields={"models": ["svc"]}))
+    'no rank for svc: no fold gave a valid score'
     """
 
     code: str
-    message: str
+    message: str = ""
     fields: Mapping = field(default_factory=dict)
 
     def __post_init__(self):
         if self.code not in CODES:
             raise ValueError(f"unknown note code {self.code!r}; "
                              "add it to engine.foundation.notes.CODES")
-        object.__setattr__(self, "message", str(self.message))
         object.__setattr__(self, "fields", Fields(self.fields))
+        message = str(self.message)
+        if not message and has_long_form(self.code):
+            message = long_form(self.code, self.fields)
+        object.__setattr__(self, "message", message)
 
     def __str__(self) -> str:
         return self.message

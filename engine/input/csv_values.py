@@ -219,20 +219,13 @@ def _detect_decimal(text_cells: dict, sep: str) -> tuple:
     if certain:
         column, example = certain
         value = plain_number(example, ',')
-        return ",", Note("decimal_comma",
-                         f"decimal comma detected: read {example!r} in column {column!r} as "
-                         f"{value}; set \"decimal\" to \".\" if that is wrong",
-                         {"column": column, "example": example, "value": value,
-                          "certain": True})
+        return ",", Note("decimal_comma", fields={"column": column, "example": example,
+                                                  "value": value, "certain": True})
     if ambiguous and sep == ";":
         column, example = ambiguous
         value = plain_number(example, ',')
-        return ",", Note("decimal_comma",
-                         f"decimal comma assumed (a semicolon-separated file): read {example!r} "
-                         f"in column {column!r} as {value}; set \"decimal\" to \".\" if the "
-                         "comma separates thousands",
-                         {"column": column, "example": example, "value": value,
-                          "certain": False})
+        return ",", Note("decimal_comma", fields={"column": column, "example": example,
+                                                  "value": value, "certain": False})
     return ".", None
 
 
@@ -295,8 +288,7 @@ def parse_text_columns(frame: pd.DataFrame, sep: str, decimal: Optional[str] = N
             stripped.append(name)
         frame.isetitem(i, text)
     if stripped:
-        notes.append(Note("spaces_removed", "removed spaces around text cells in column(s) "
-                          + ", ".join(map(repr, stripped)), {"columns": stripped}))
+        notes.append(Note("spaces_removed", fields={"columns": stripped}))
     if decimal == "," and raw_text is not None and pandas_floats and thousands in (None, "."):
         notes.extend(_dot_thousands(frame, pandas_floats, raw_text))
     return frame, notes
@@ -334,20 +326,13 @@ def _parse_column(name, cells: pd.Series, index, decimal: str, thousands) -> tup
     allowance = _stray_allowance(len(cells))
     if n_bad > allowance:
         shown = list(cells[~good].unique()[:3])
-        examples = ", ".join(repr(c) for c in shown)
         if decimal == "." and contains(cells, ",").any() and \
                 _plain_numbers(cells, ",", None).isna().sum() <= allowance:
             return None, [Note("decimal_comma_as_text",
-                               f"column {name!r} looks like numbers written with a decimal comma "
-                               f"(e.g. {examples}): kept as text; set \"decimal\" to \",\" to "
-                               "read them as numbers", {"column": name, "examples": shown})]
+                               fields={"column": name, "examples": shown})]
         if n_good >= 0.5 * len(cells):
-            return None, [Note("numbers_as_text",
-                               f"column {name!r} looks like numbers but {n_bad} of its "
-                               f"{len(cells)} cells are not (e.g. {examples}): kept as text "
-                               "categories; fix those cells or mark them missing",
-                               {"column": name, "n_bad": n_bad, "n_cells": len(cells),
-                                "examples": shown})]
+            return None, [Note("numbers_as_text", fields={
+                "column": name, "n_bad": n_bad, "n_cells": len(cells), "examples": shown})]
         return None, []
     numbers = pd.to_numeric(plain[good], errors="coerce")
     if numbers.dtype == object or numbers.isna().any():
@@ -361,17 +346,12 @@ def _parse_column(name, cells: pd.Series, index, decimal: str, thousands) -> tup
     grouped = cells[good & cells.map(lambda c: plain_number(c, decimal, ()) is None)]
     if not grouped.empty:
         example, value = grouped.iloc[0], plain[grouped.index[0]]
-        notes.append(Note("thousands_grouped", f"column {name!r}: read {example!r} as {value} "
-                          "(digits grouped by thousands)",
-                          {"column": name, "example": example, "value": value,
-                           "separator": None}))
+        notes.append(Note("thousands_grouped", fields={
+            "column": name, "example": example, "value": value, "separator": None}))
     if n_bad:
         lines = [(int(row) + 2, cells[row]) for row in cells.index[~good]]
-        listed = ", ".join(f"line {line} {text!r}" for line, text in lines)
         notes.append(Note("stray_cells_missing",
-                          f"column {name!r} holds numbers; {n_bad} cell(s) that are not numbers "
-                          f"count as missing: {listed}",
-                          {"column": name, "n_bad": n_bad, "lines": lines}))
+                          fields={"column": name, "n_bad": n_bad, "lines": lines}))
     return out, notes
 
 
@@ -394,11 +374,8 @@ def _dot_thousands(frame: pd.DataFrame, floats: list, raw_text) -> list:
         out.loc[numbers.index] = numbers.astype(float)
         frame.isetitem(i, out)
         example, value = dotted.iloc[0], dotted.iloc[0].replace('.', '')
-        notes.append(Note("thousands_grouped",
-                          f"column {frame.columns[i]!r}: read {example!r} as {value} (a dot "
-                          "groups thousands in a decimal-comma file)",
-                          {"column": frame.columns[i], "example": example, "value": value,
-                           "separator": "."}))
+        notes.append(Note("thousands_grouped", fields={
+            "column": frame.columns[i], "example": example, "value": value, "separator": "."}))
     return notes
 
 
@@ -730,8 +707,7 @@ def read_or_explain(path: str, options: dict, notes: Optional[list] = None,
             raise ValueError(_parse_problem(path, options.get("sep"), f"Expected {expected} "
                                             f"fields in line {line}, saw {saw}"))
         if notes is not None:
-            notes.append(Note("trailing_separator", "ignored the empty cells after the last "
-                              "column (the lines end with a separator)"))
+            notes.append(Note("trailing_separator"))
     return frame
 
 

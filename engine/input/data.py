@@ -251,8 +251,7 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
     if sep is None:
         sep = _detect_separator(text)
         shown = _SEP_NAMES.get(sep, repr(sep))
-        notes.append(Note("separator", f"separator detected: {shown}",
-                          {"separator": sep, "name": shown}))
+        notes.append(Note("separator", fields={"separator": sep, "name": shown}))
     check_values_fit(path, _values_estimate(text, sep, len(head), size), CSV_COPIES,
                      "use a sample of its rows or a computer with more memory",
                      how="estimated from its first lines")

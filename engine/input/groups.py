@@ -352,34 +352,23 @@ def grouped_fold_notes(y: np.ndarray, groups: np.ndarray, classes, n_splits: int
     -------
     list of Note
     """
-    found = small_classes(groups_per_class(y, groups), classes, n_splits)
-    if found is None:
-        return []
-    n_small, listed, fields = found
-    return [Note("grouped_small_classes", f"with grouped folds, {n_small} class(es) occur in "
-                 f"fewer groups than the {n_splits} folds: {listed}{SMALL_CLASSES_EFFECT}; "
-                 "fewer folds avoid it", fields)]
+    fields = small_classes(groups_per_class(y, groups), classes, n_splits)
+    return [] if fields is None else [Note("grouped_small_classes", fields=fields)]
 
 
 #: What a class missing from some test folds does (the end of a small-classes note).
-SMALL_CLASSES_EFFECT = ("; some test folds hold none of them, so scores that need every class "
-                        "in a test fold (such as ROC AUC) can be missing there")
-
-
 def small_classes(counts, classes, n_splits: int) -> Optional[tuple]:
     """The classes whose ``counts`` (by class code: rows, or groups) are below ``n_splits``.
 
     Returns
     -------
-    tuple or None
-        ``(how many, "label (count), ..." text, note fields: classes, counts,
-        n_splits)``; None when there are none.
+    dict or None
+        The note fields ``classes, counts, n_splits``; None when there are none.
     """
     small = [(str(classes[c]), int(n)) for c, n in enumerate(counts) if 0 < n < n_splits]
     if not small:
         return None
-    listed = ", ".join(f"{label} ({n})" for label, n in small)
-    return len(small), listed, {"classes": [label for label, _ in small],
+    return {"classes": [label for label, _ in small],
                                 "counts": [n for _, n in small], "n_splits": n_splits}
 
 

@@ -145,12 +145,8 @@ def with_imbalance_metric(experiment, counts: Sequence[int], classes: Sequence,
     code, _, share = smallest_class(counts)
     label = classes[code]
     metrics = (*experiment.metrics, BALANCED_METRIC)
-    where = f" in data set {dataset!r}" if dataset else ""
     note = Note("default_metric_imbalanced",
-                f"the classes are imbalanced{where} (class {label!r}: {100 * share:.1f}% of the "
-                f"rows): {BALANCED_METRIC} is reported beside {experiment.metrics[0]}, which "
-                "stays the primary metric, and per_class.csv gives every class's recall",
-                {"metrics": metrics, "class": label, "share": float(share),
+                fields={"metrics": metrics, "class": label, "share": float(share),
                  "dataset": dataset})
     return replace(experiment, metrics=metrics, notes=experiment.notes + (note,))
 

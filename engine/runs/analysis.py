@@ -247,10 +247,7 @@ def gap_notes(result: ExperimentResult) -> list:
     if result.grouping_gap is not None:
         return list(result.grouping_gap.notes)
     if getattr(result.experiment.cv, "compare_ungrouped", False) and result.dataset.groups is None:
-        return [Note("grouping_gap_no_groups", '"compare_ungrouped" is on, but this data set '
-                     'names no "groups" column, so there is nothing to compare: name the column '
-                     "of rows that belong together (a subject or patient identifier), or turn "
-                     "it off", {"dataset": result.dataset.name})]
+        return [Note("grouping_gap_no_groups", fields={"dataset": result.dataset.name})]
     return []
 
 

@@ -214,9 +214,8 @@ def experiment_for(experiment: Experiment, datasets) -> Experiment:
         return _imbalance_metric(experiment.with_metrics_for(counts[0]), datasets)
     metric = MIXED_CLASSES_METRIC
     return _imbalance_metric(replace(experiment, metrics=(metric,), notes=experiment.notes + (
-        Note("default_metric_datasets", f"no metric given and the data sets have "
-             f"{_classes_text(counts)} classes: using {metric} on every data set (on two "
-             "classes it is the plain ROC AUC)", {"metric": metric, "n_classes": counts}),)),
+        Note("default_metric_datasets",
+             fields={"metric": metric, "n_classes": counts}),)),
         datasets)
 
 
@@ -249,11 +248,6 @@ def _place(experiment: Experiment, index: int) -> str:
         return "the data set"
     name = experiment.datasets[index]["name"]
     return f"data set {show(name)} (datasets[{index}])"
-
-
-def _classes_text(counts) -> str:
-    values = sorted(set(counts))
-    return ", ".join(map(str, values[:-1])) + f" and {values[-1]}"
 
 
 # ----------------------------------------------------------------------------- running

@@ -21,6 +21,7 @@ from engine.evaluation.catalogue import (CATALOGUE, expand_model, expand_models,
 
 from ..help import help_title
 from ..model_entry import ModelEntry
+from ..note_words import note_words
 from ..plain_text import escape, plain_label, rich_label
 from .imbalance_options import ImbalanceOptions
 from .threshold_options import ThresholdOptions, threshold_words
@@ -140,17 +141,24 @@ def entries_problem(entries: list) -> str:
     experiment file (``model 'rbf_0': the 'C' parameter of SVC must be … got 0``, not
     ``models[0].grid.C: …``); "" when nothing is."""
     for entry in entries:
-        try:
-            expand_model(entry)
-        except ValueError as exc:
-            text = str(exc)
-            name = ModelEntry.of(entry).label
-            return text if text.startswith("model ") else f"model {name!r}: {text}"
+        problem = _entry_problem(entry)
+        if problem:
+            return problem
     try:
         expand_models(entries)
     except ValueError as exc:
+        return note_words(exc)             # too_many_models: worded without "models: "
+    return ""
+
+
+def _entry_problem(entry: dict) -> str:
+    """What is wrong with one model entry, naming the model; "" when nothing is."""
+    try:
+        expand_model(entry)
+    except ValueError as exc:
         text = str(exc)
-        return text[len("models: "):] if text.startswith("models: ") else text
+        name = ModelEntry.of(entry).label
+        return text if text.startswith("model ") else f"model {name!r}: {text}"
     return ""
 
 

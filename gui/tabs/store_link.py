@@ -142,7 +142,7 @@ class StoreLink(QObject):
     def _on_load_failed(self, path: str, error) -> None:
         self._ended = self._launched = None
         if not self.tab.running:
-            self._show_problem_bar(path, store_runs.problem_text(path, error))
+            self._show_problem_bar(path, error)
 
     # ------------------------------------------------------------------ actions
     def resume(self) -> None:
@@ -160,14 +160,14 @@ class StoreLink(QObject):
         """A refused store file (``problem``: its EngineError): a dialog saying what it is
         and what to do, and the bar's way out (the file is left as it is)."""
         self.tab.time_label.setText("Not started: the result store cannot be used.")
-        text = store_runs.problem_text(path, problem)
-        warn(self.tab, "Cannot use the result store", text)
-        self._show_problem_bar(path, text)
+        warn(self.tab, "Cannot use the result store", store_runs.problem_text(path, problem))
+        self._show_problem_bar(path, problem)
 
-    def _show_problem_bar(self, path: str, text: str) -> None:
-        self.bar.show_message("problem", text.split("\n\n")[0], "Run without keeping results",
-                              self.run_without_store)
-        self.bar.setToolTip(plain_tip(text))
+    def _show_problem_bar(self, path: str, problem) -> None:
+        """The bar: the headline of :func:`store_runs.problem_text`, the whole as its tip."""
+        self.bar.show_message("problem", store_runs.problem_headline(path, problem),
+                              "Run without keeping results", self.run_without_store)
+        self.bar.setToolTip(plain_tip(store_runs.problem_text(path, problem)))
 
     def took_problem(self, error) -> bool:
         """A run failed with ``error``: True when its code says it is about this store

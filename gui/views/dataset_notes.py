@@ -3,11 +3,11 @@ and what the notes say about single columns (left out, possible leak, many categ
 
 The engine's notes (:class:`engine.foundation.notes.Note`) give their advice for experiment files
 ("exclude": [...], set "pos_label"); :func:`screen_note` says the same with the tab's
-controls. Everything here decides on a note's ``code`` and ``fields``, never on its text.
+controls, in the words of the engine's catalogue (its short forms). Everything here decides
+on a note's ``code`` and ``fields``, never on its text.
 """
 from __future__ import annotations
 
-from engine.input.csv_values import NOT_UTF8_NAMES
 from engine.input.data import Dataset
 from engine.foundation.notes import note_code, note_fields
 
@@ -24,12 +24,6 @@ _INDEX_WHY = {"row_numbers": "it holds the row numbers in file order",
               "index_name": "it is the row names column, a row index as R or pandas write it "
                              "(often named 'Unnamed: 0')",
               "id_name": "it holds a different identifier number in every row"}
-#: ``positive_class`` reasons whose note says 'set "pos_label" to change', and why.
-_POSITIVE_WHY = {"zero_one": "of 0 and 1", "smaller_class": "the smaller class",
-                 "same_size": "the classes are the same size"}
-#: The screen's words for the experiment file's advice.
-UNTICK = "untick it under Features"
-PICK_POSITIVE = "pick another under Positive class"
 
 
 def leak_columns(notes) -> dict:
@@ -76,73 +70,8 @@ def left_out_reasons(notes) -> dict:
 
 
 def screen_note(note) -> str:
-    """An engine note with its experiment-file advice said with the tab's controls
-    (decided on the note's code and fields; other notes as the engine says them)."""
-    code, fields = note_code(note), note_fields(note)
-    if code == "possible_leak":
-        judged = fields.get("rows_judged", 0)
-        rows = ("rows" if judged in (0, fields.get("n_rows")) else
-                f"a random sample of {judged:,} of its {fields['n_rows']:,} rows")
-        said = (f"possible leak: column {fields['column']!r} alone predicts {fields['target']!r} "
-                f"for {fields['share']:.1f}% of {rows} ({fields['rule']})")
-        if fields.get("left_out"):
-            return f"{said}; it is left out (tick it under Features to use it anyway)"
-        return (f"{said}; if it is recorded after the outcome or computed from it, leave it "
-                f"out ({UNTICK})")
-    if code == "after_outcome":
-        what = "a time to the event" if fields["kind"] == "time" else "the status of an event"
-        said = (f"column {fields['column']!r} looks like {what} beside the target "
-                f"{fields['target']!r}: known only with or after the outcome, it would give the "
-                "answer away")
-        if fields.get("left_out"):
-            return f"{said}; it is left out (tick it under Features if it is known before)"
-        return f"{said}; unless it is known before, leave it out ({UNTICK})"
-    if code == "index_columns_left_out":
-        listed = ", ".join(repr(str(c)) for c in fields["columns"])
-        return (f"left out index-like column(s): {listed}: a row number or identifier says "
-                "where a row sits in the file, not anything about it, and in a file sorted by "
-                "class it gives the answer away (tick it under Features to use it anyway)")
-    if code == "identifier_feature":
-        return (f"column {fields['column']!r} looks like an identifier (whole numbers, "
-                f"{fields['n_values']} values, named like one) but is used as a feature: a "
-                "model reads its numbers as amounts; if rows with the same value belong "
-                "together, choose it under Rows that belong together, else "
-                f"{UNTICK}")
-    if code == "many_categories":
-        return (f"column {fields['column']!r} has {fields['n_categories']} categories: one-hot "
-                f"encoding makes many columns; consider leaving it out ({UNTICK})")
-    if code == "positive_class" and fields.get("reason") in _POSITIVE_WHY:
-        return (f"positive class: {fields['label']!r} ({_POSITIVE_WHY[fields['reason']]}; "
-                f"{PICK_POSITIVE})")
-    if code == "target_chosen" and fields.get("problem"):
-        return (f"target column not given; the last column, {fields['last_column']!r}, does not "
-                f"look like classes ({fields['problem']}); using {fields['column']!r}, the "
-                "nearest column from the right that does (pick another one above)")
-    if code == "target_chosen" and fields.get("weka"):
-        return (f"target column not given; using the last attribute, {fields['column']!r}, as "
-                "Weka does (pick another one above)")
-    if code == "groups_suggested":
-        return (f"column {fields['column']!r} looks like an identifier with repeated values "
-                f"({fields['n_values']} values, {fields['rows_per_value']:.1f} rows each on "
-                "average): if rows with the same value belong together (one patient, one "
-                "subject), choose it under Rows that belong together, so that they are never "
-                "split between training and test folds")
-    if code == "class_imbalance":
-        guess = "the other class" if fields["n_classes"] == 2 else "the largest class"
-        return (f"the classes are imbalanced: class {fields['class']!r} has {fields['count']} of "
-                f"{fields['n_rows']} rows ({100 * fields['share']:.1f}%); always guessing "
-                f"{guess} is {100 * fields['majority_share']:.1f}% accurate. Balanced accuracy "
-                "is reported too, and each class's recall under Results, Per class; the Models "
-                "tab offers \"Balance classes\" and \"Resample training folds\"")
-    if code == "encoding" and fields.get("how") == "not_utf8":
-        other = fields.get("alternative")
-        also = f"; its bytes also fit {NOT_UTF8_NAMES.get(other, other)}" if other else ""
-        return (f"the file is not UTF-8: read it as {fields.get('name', fields['encoding'])}"
-                f"{also}. If letters look wrong, save the file as UTF-8 (in Excel: Save as, "
-                "CSV UTF-8) and open it again")
-    if code == "sheet_read":
-        return (f"read the sheet {fields['sheet']!r} of the {len(fields['sheets'])} in the "
-                "workbook (pick another one under Sheet)")
+    """An engine note with its experiment-file advice said with the tab's controls: the
+    catalogue's short form (:mod:`engine.evaluation.messages_app`)."""
     return note_words(note)
 
 

@@ -14,6 +14,7 @@ from engine.foundation.notes import note_code, note_fields
 from engine.evaluation.verdict import metric_label
 
 from ..jobs import sentence
+from ..note_words import note_words
 from ..plain_text import escape
 from ..plots.learning_curve_plot import LearningCurvePlot
 from ..state import AppState
@@ -41,7 +42,7 @@ def verdict_html(notes) -> str:
     lines = []
     for note in sorted((n for n in notes if note_code(n) in SHOWN_CODES),
                        key=lambda n: note_code(n) != "learning_flattened"):
-        text = escape(_sentence_start(note, _words(note))) + "."
+        text = escape(_sentence_start(note, note_words(note))) + "."
         rising = note_code(note) == "learning_flattened" and not note_fields(note)["flattened"]
         style = "color:#0b4f8a; font-weight:bold" if rising else "color:#444"
         lines.append(f"<p style='{style}'>{text}</p>")
@@ -49,20 +50,9 @@ def verdict_html(notes) -> str:
 
 
 def _sentence_start(note, text: str) -> str:
-    """``text`` with a capital first letter, unless it begins with the model's name: a
-    name (``naive_bayes``) is shown as the user spelled it."""
-    model = note_fields(note).get("model")
-    if model and text.startswith(str(model)):
-        return text
-    return sentence(text)
-
-
-def _words(note) -> str:
-    """The note's sentence, with the metric's label for people in a verdict."""
-    if note_code(note) != "learning_flattened":
-        return str(note)
-    fields = note_fields(note)
-    return str(note).replace(f"mean {fields['metric']} ", f"mean {metric_label(fields['metric'])} ")
+    """``text`` with a capital first letter, unless the note is about a model: its words
+    begin with the model's name (``naive_bayes``), shown as the user spelled it."""
+    return text if note_fields(note).get("model") else sentence(text)
 
 
 class LearningCurveView(QWidget):

@@ -29,6 +29,9 @@ def test_a_refused_store_is_explained_by_its_code(tab, qtbot, warnings_shown, mo
                            "result store of this app.")
     assert WORDS not in text
     assert tab.store.bar.action_button.text() == "Run without keeping results"
+    headline = store_runs.problem_headline(path, EngineError("store_foreign", {"path": path}))
+    assert tab.store.bar.label.text() == headline          # the bar: the first sentence
+    assert text.startswith(headline + "\n\n")
 
 
 @pytest.mark.parametrize("code, words", sorted(

@@ -10,6 +10,7 @@ from engine.evaluation.catalogue import expand_models
 from engine.evaluation.experiment import parse_experiment
 from engine.foundation.notes import Note, note_code, note_fields
 from engine.foundation.progress import run_to_end
+from engine.evaluation.messages_app import SHORT
 from gui.note_words import note_words, plain_ids
 from gui.tabs.cv_tab import log_text
 from gui.tabs.models_tab import entries_problem, parse_field
@@ -54,10 +55,12 @@ def test_fold_notes_keep_their_numbers_and_say_the_fix_with_controls(penguin_run
     errors = penguin_run.cv.failures
     hit = errors[(errors.model == "svc") & (errors.kind == "error")]
     n_hit = hit.drop_duplicates(["repeat", "fold"]).shape[0]
-    assert note_words(failed).startswith(f"svc failed on {n_hit} of 3 folds")
-    assert "Cross-validation tab" in note_words(failed)
-    assert note_words(warned).startswith("lr raised warnings on 3 of 3 folds")
-    assert "\"Scale features\"" in note_words(warned) and "max_iter" in note_words(warned)
+    assert (failed.fields["model"], failed.fields["n_folds_hit"], failed.fields["n_folds"]) \
+        == ("svc", n_hit, 3)
+    assert (warned.fields["model"], warned.fields["n_folds_hit"], warned.fields["n_folds"]) \
+        == ("lr", 3, 3)
+    for note in (failed, warned):           # the window's words: the catalogue's short form
+        assert note_words(note) == SHORT[note.code](note.fields) != str(note)
 
 
 def test_notes_without_words_of_their_own_get_metric_names():
@@ -110,3 +113,18 @@ def test_a_models_tab_problem_names_the_model_not_the_file_place():
     text = entries_problem([{"name": "rbf", "estimator": "SVC", "grid": {"C": [0, 1]}}])
     assert text.startswith("model 'rbf_0': the 'C' parameter of SVC")
     assert "models[" not in text and "grid" not in text
+
+
+def test_too_many_models_is_said_without_the_files_place(monkeypatch):
+    """Decided on the error's code (too_many_models), not by cutting "models: " off."""
+    from engine.evaluation import catalogue
+
+    monkeypatch.setattr(catalogue, "MAX_MODELS", 3)
+    entries = [{"name": n, "estimator": "GaussianNB",
+                "grid": {"var_smoothing": [1e-9, 1e-8]}} for n in ("a", "b")]
+    with pytest.raises(ValueError) as caught:
+        expand_models(entries)
+    assert (caught.value.code, dict(caught.value.fields)) == (
+        "too_many_models", {"n_models": 4, "limit": 3})
+    assert entries_problem(entries) == note_words(caught.value)
+    assert not entries_problem(entries).startswith("models")

@@ -292,35 +292,18 @@ def _tests_at(tests: pd.DataFrame, alpha: float) -> pd.DataFrame:
 
 
 def _skip_note(model, label, repeat, reason) -> Note:
-    why = {"no_score": "it has no score for this class",
-           "missing_predictions": "some of its folds have no predictions (failed fits)",
-           "one_class_fold": "a fold holds only one of the two classes"}[reason]
-    return Note("auc_not_computed",
-                f"{model}: no AUC interval for class {label} in repeat {repeat}: {why}.",
-                {"model": model, "positive_class": label, "repeat": int(repeat),
-                 "reason": reason})
+    return Note("auc_not_computed", fields={"model": model, "positive_class": label,
+                                            "repeat": int(repeat), "reason": reason})
 
 
 def _grouped_note(groups, n_rows) -> Note:
     n_groups = len(np.unique(np.asarray(groups)))
-    return Note("auc_grouped_rows",
-                f"The {n_rows} rows come from {n_groups} groups (rows that belong together): "
-                "DeLong's intervals and tests treat every row as independent, so they are too "
-                "sure. The corrected t runs over the grouped folds and LeDell's interval "
-                "counts each group once: quote the corrected t, or LeDell's for the fold "
-                "models at hand.",
-                {"n_groups": n_groups, "n_rows": int(n_rows)})
+    return Note("auc_grouped_rows", fields={"n_groups": n_groups, "n_rows": int(n_rows)})
 
 
 def _pooled_note(n_pairs, n_repeats, alpha) -> Note:
     return Note("auc_pooled_test",
-                "DeLong's test of two AUCs (auc_tests.csv) treats each repeat's pooled "
-                "out-of-fold predictions as if one model had made them; they come from "
-                "different fold models, so the p-values are approximate. Prefer the "
-                "corrected t-test for deciding between models; use DeLong's test as the "
-                f"figure reviewers ask for. The summary row gives the median p over "
-                f"{n_repeats} repeat(s) and the share below {alpha:g}.",
-                {"n_pairs": n_pairs, "n_repeats": n_repeats, "alpha": alpha})
+                fields={"n_pairs": n_pairs, "n_repeats": n_repeats, "alpha": alpha})
 
 
 def run_auc_tables(result):

@@ -289,14 +289,11 @@ def decision_analysis(cv_result, positive_code: int = 1, random_state: int = 0,
         return DecisionResult(pd.DataFrame(columns=CURVE_COLUMNS),
                               pd.DataFrame(columns=SUMMARY_COLUMNS),
                               pd.DataFrame(columns=PAIR_COLUMNS), None,
-                              (Note("decision_two_class_only", "decision curves need two "
-                                    f"classes; this data has {len(classes)}, so none were "
-                                    "drawn", {"n_classes": len(classes)}),))
+                              (Note("decision_two_class_only",
+                                    fields={"n_classes": len(classes)}),))
     label = classes[positive_code]
     frame, left_out = _positive_frame(cv_result, positive_code)
-    notes = [Note("decision_no_probabilities", f"{name}: no decision curve, the model gives "
-                  "no probabilities (net benefit needs a probability to compare with a "
-                  "threshold)", {"model": name}) for name in left_out]
+    notes = [Note("decision_no_probabilities", fields={"model": name}) for name in left_out]
     curves = decision_curves(frame, label, thresholds)
     return DecisionResult(curves, decision_summary(curves),
                           decision_pairs(frame, thresholds, n_bootstrap, random_state),

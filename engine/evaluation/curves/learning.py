@@ -149,19 +149,10 @@ def _paired_step(scores: pd.DataFrame, n_from: int, n_to: int, n_test: float):
 
 
 def verdict_note(row) -> Note:
-    step = (f"{row.model}: from {row.n_from:,} to {row.n_to:,} training rows the mean "
-            f"{row.metric} changed by {row.gain:+.4f}")
-    yardstick = (f"the standard error of that change over the same folds ({row.se:.4f}, "
-                 "widened because the folds share rows)")
-    if row.flattened:
-        text = (f"{step}, less than {yardstick}: the learning curve may have flattened, so "
-                "more rows like these may not help much")
-    else:
-        text = (f"{step}, more than {yardstick}: the learning curve may still be rising, so "
-                "more rows like these may help")
-    return Note("learning_flattened", text,
-                {"model": row.model, "metric": row.metric, "gain": row.gain, "se": row.se,
-                 "flattened": bool(row.flattened)})
+    """The ``learning_flattened`` note of one row of :func:`flattening`."""
+    return Note("learning_flattened", fields={
+        "model": row.model, "metric": row.metric, "gain": row.gain, "se": row.se,
+        "flattened": bool(row.flattened), "n_from": int(row.n_from), "n_to": int(row.n_to)})
 
 
 def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, cluster=None,
@@ -241,10 +232,7 @@ def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, c
 def _merged_note(fractions, kept, sizes) -> list:
     if len(kept) == len(list(fractions)):
         return []
-    return [Note("learning_sizes_merged", "some learning-curve fractions give the same "
-                 f"training size and were merged: fractions {', '.join(f'{f:g}' for f in kept)} "
-                 f"give {', '.join(str(int(n)) for n in sizes)} rows",
-                 {"fractions": [float(f) for f in kept], "n_train": [int(n) for n in sizes]})]
+    return [Note("learning_sizes_merged", fields={"fractions": [float(f) for f in kept], "n_train": [int(n) for n in sizes]})]
 
 
 def _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, complete,
@@ -262,9 +250,7 @@ def _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, co
     scores = pd.DataFrame(rows, columns=FOLD_COLUMNS)
     notes = list(notes) + _missing_notes(specs, kept, sizes, splits, complete, shuffled)
     for name, examples in failed.items():
-        notes.append(Note("learning_failed", f"{name}: {len(examples)} learning-curve fit(s) "
-                          "failed, their scores are missing: " + "; ".join(examples[:2]),
-                          {"model": name, "n_failed": len(examples), "examples": examples[:3]}))
+        notes.append(Note("learning_failed", fields={"model": name, "n_failed": len(examples), "examples": examples[:3]}))
     summary = learning_summary(scores)
     verdicts = flattening(summary, scores, cv_result.train_test_sizes()[1])
     notes += [verdict_note(row) for row in verdicts.itertuples()]
@@ -281,20 +267,9 @@ def _missing_notes(specs, kept, sizes, splits, complete, shuffled=False) -> list
         lacking = sum(not complete[(s, f)] for s in range(len(splits)))
         if not lacking:
             continue
-        if shuffled:
-            part = f"{int(n_train)} training rows drawn at random"
-            advice = ("the part is too small to hold every class: leave out the small "
-                      "fractions")
-        else:
-            part = f"first {int(n_train)} training rows"
-            advice = ("the data may be sorted by class: shuffle the training folds (the "
-                      "learning curve's 'shuffled' switch, curves.learning_shuffle) or leave "
-                      "out the small fractions")
         for spec in specs:
-            notes.append(Note("learning_class_missing", f"{spec.name}: on {lacking} of "
-                              f"{len(splits)} folds the {part} (fraction {kept[f]:g}) lack a "
-                              f"class, so those fits were skipped and score NaN; {advice}",
-                              {"model": spec.name, "fraction": float(kept[f]),
-                               "n_train": int(n_train), "n_folds": int(lacking),
-                               "shuffled": bool(shuffled)}))
+            notes.append(Note("learning_class_missing", fields={
+                "model": spec.name, "fraction": float(kept[f]), "n_train": int(n_train),
+                "n_folds": int(lacking), "n_splits": len(splits),
+                "shuffled": bool(shuffled)}))
     return notes

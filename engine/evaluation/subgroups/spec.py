@@ -126,33 +126,23 @@ def groupings(specs, dataset) -> tuple:
 
 def _grouping(spec: SubgroupSpec, columns: dict) -> Grouping:
     if spec.column not in columns:
-        shown = ", ".join(sorted(columns)[:30])
         raise EngineError("subgroup_column_unknown",
-                          {"column": spec.column, "columns": sorted(columns)},
-                          f"subgroups: there is no column {json.dumps(spec.column)} among the "
-                          "features and the columns left out of the model; name one of: "
-                          f"{shown}")
+                          {"column": spec.column, "columns": sorted(columns)})
     values, is_feature = columns[spec.column]
     numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
     if spec.cuts is not None and not numeric:
-        raise EngineError("subgroup_cuts_not_numeric", {"column": spec.column},
-                          f"subgroups: the column {json.dumps(spec.column)} holds text, so it "
-                          'cannot be cut at numbers; leave out "cuts" to use its categories')
+        raise EngineError("subgroup_cuts_not_numeric", {"column": spec.column})
     present = values.dropna()
     if present.nunique() < 2:
         only = str(present.iloc[0]) if len(present) else "nothing"
-        raise EngineError("subgroup_one_value", {"column": spec.column, "value": only},
-                          f"subgroups: the column {json.dumps(spec.column)} has one value "
-                          f"({only}) apart from missing ones, so it makes no groups to "
-                          "compare; name another column")
+        raise EngineError("subgroup_one_value",
+                          {"column": spec.column, "value": only, "by": "values"})
     few = spec.cuts is None and present.nunique() <= FEW_VALUES
     grouping = (_cut_grouping(spec, values.to_numpy(dtype=float), is_feature)
                 if numeric and not few else _category_grouping(spec, values, is_feature))
     if len(grouping.labels) < 2:
-        raise EngineError("subgroup_one_value", {"column": spec.column,
-                                                 "value": grouping.labels[0]},
-                          f"subgroups: every row of {json.dumps(spec.column)} falls in one "
-                          f"subgroup ({grouping.labels[0]}); give cuts inside its range")
+        raise EngineError("subgroup_one_value",
+                          {"column": spec.column, "value": grouping.labels[0], "by": "cuts"})
     return grouping
 
 
@@ -211,10 +201,7 @@ def _sort_key(label: str) -> tuple:
 def _check_levels(column: str, n_levels: int) -> None:
     if n_levels > MAX_LEVELS:
         raise EngineError("subgroup_too_many_levels",
-                          {"column": column, "n_levels": n_levels, "cap": MAX_LEVELS},
-                          f"subgroups: the column {json.dumps(column)} has {n_levels} "
-                          f"subgroups, more than {MAX_LEVELS}; give a column of fewer "
-                          'categories, or fewer "cuts" for a numeric one')
+                          {"column": column, "n_levels": n_levels, "cap": MAX_LEVELS})
 
 
 def _finish(column, labels, codes, missing, is_feature, cut) -> Grouping:

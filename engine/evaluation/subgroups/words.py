@@ -15,22 +15,11 @@ def subgroup_notes(scores: pd.DataFrame, columns: pd.DataFrame) -> tuple:
     small = scores[~scores["verdict_allowed"].astype(bool)].drop_duplicates(
         ["column", "subgroup"])
     if len(small):
-        named = [f"{row.column} {row.subgroup} ({row.n_rows} rows)"
-                 for row in small.itertuples()]
-        notes.append(Note("subgroup_small", f"subgroups with fewer than {MIN_ROWS} rows or "
-                          f"fewer than {MIN_EVENTS} rows of a class get no verdict, their "
-                          "scores are shown but too uncertain to rank: " + "; ".join(named),
-                          {"subgroups": [[str(r.column), str(r.subgroup), int(r.n_rows)]
+        notes.append(Note("subgroup_small", fields={"subgroups": [[str(r.column), str(r.subgroup), int(r.n_rows)]
                                          for r in small.itertuples()],
                            "min_rows": MIN_ROWS, "min_events": MIN_EVENTS}))
     features = [str(c) for c, f in zip(columns["column"], columns["is_feature"]) if f]
     others = [str(c) for c, f in zip(columns["column"], columns["is_feature"]) if not f]
-    parts = []
-    if features:
-        parts.append(", ".join(features) + " (a feature the models learn from)")
-    if others:
-        parts.append(", ".join(others) + " (left out of the models)")
-    notes.append(Note("subgroup_columns", "subgroups by " + "; ".join(parts),
-                      {"features": features, "left_out": others}))
+    notes.append(Note("subgroup_columns", fields={"features": features, "left_out": others}))
     return tuple(notes)
 
