@@ -1,6 +1,6 @@
 """How responsive the GUI stays at every step a user takes, and how fast Cancel takes effect.
 
-    python tests/benchmarks/bench_gui_responsiveness.py [--quick] [--jobs N] [--only apply]
+    python tests/benchmarks/bench_gui_responsiveness.py [--quick] [--jobs N] [--only apply|results]
 
 Opens the main window offscreen (1280 x 800) as ``gui.app.main`` does and takes these steps,
 each measured on its own: a QTimer fires every 10 ms on the window's thread and the longest
@@ -353,6 +353,10 @@ def user_steps(folder: str, args) -> None:
     title, seconds, stalls = max(switches, key=lambda each: each[2]["max_ms"])
     row(f"switching through {len(switches)} Results views", (seconds, stalls))
     print(f"    (the longest: {title!r})")
+    if args.only == "results":
+        for title, seconds, stalls in switches:
+            row(f"  showing {title!r}"[:44], (seconds, stalls))
+        return finish(window)
     csv_path = os.path.join(folder, "rows.csv")
     write_csv(csv_path)
     row("opening a 100,000-row CSV file", open_data(window, csv_path))
@@ -377,8 +381,9 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="the user's steps only (no runs of the six models, no cancel)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
-    parser.add_argument("--only", choices=["apply"],
-                        help="apply: only start-up and applying an experiment")
+    parser.add_argument("--only", choices=["apply", "results"],
+                        help="apply: only start-up and applying an experiment; results: "
+                             "these, a run's results arriving and every Results view shown")
     args = parser.parse_args(argv)
     app = make_application([])
     with tempfile.TemporaryDirectory() as folder:
