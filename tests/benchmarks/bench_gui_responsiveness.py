@@ -30,6 +30,14 @@ estimate). Longest CPU per gap before -> after issue #43's changes: applying an 
 ~145 ms, the first showing of some Results views 200-300 ms, opening the 100,000-row CSV
 62-65 ms, opening an earlier run ~75 ms.
 
+Measured again on 2026-11-28 with --quick --only results (load average 17-24, so the
+CPU column is the figure to read), before -> after the Results views stopped giving
+their height for a width to the window (every relayout had laid out the wrapped text of
+all 15 views): a run's results arriving 142-167 -> 38-58 ms; the first showing of a
+Results view 54-450 -> 6-74 ms (12 of 15 views 6-29 ms; still over 50 ms at this load:
+'Scores and correlation' 59-74 ms and 'Bayesian comparison' 51-61 ms, the resizing and
+first painting of their plots).
+
 The table ends with the 1-minute load average before and after (the machine may be
 shared: read the figures with it). Without --quick, a last run of the six models is
 cancelled after a few folds; the time from Cancel to idle (no thread running, Run
