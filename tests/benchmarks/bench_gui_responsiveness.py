@@ -36,7 +36,9 @@ their height for a width to the window (every relayout had laid out the wrapped 
 all 15 views): a run's results arriving 142-167 -> 38-58 ms; the first showing of a
 Results view 54-450 -> 6-74 ms (12 of 15 views 6-29 ms; still over 50 ms at this load:
 'Scores and correlation' 59-74 ms and 'Bayesian comparison' 51-61 ms, the resizing and
-first painting of their plots).
+first painting of their plots). The whole --quick table, old and new code back to back
+(load 18-24), also showed opening an earlier run of 20 models 88 -> 29 ms; the other
+steps within this machine's noise.
 
 The table ends with the 1-minute load average before and after (the machine may be
 shared: read the figures with it). Without --quick, a last run of the six models is
