@@ -37,7 +37,7 @@ from ..table_panel import TablePanel
 from ..views_menu import ViewsMenuButton
 from ..views.dataset_picker import DatasetPicker
 from ..views.per_class_view import PerClassView
-from ..views.widgets import PageHeader, hint_or_content
+from ..views.widgets import PageHeader, ViewTabs, hint_or_content
 from .results_widgets import ComparisonControls, HintPage
 
 
@@ -169,7 +169,7 @@ class ResultsTab(QWidget):
         self.picker = DatasetPicker(self.state, self.content)   # several data sets only
         self.controls = ComparisonControls(self.content)
         self.controls.changed.connect(self.state.set_comparison)
-        self.views = QTabWidget(self.content)
+        self.views = ViewTabs(self.content)
         self.views.setDocumentMode(True)
         self.all_views = ViewsMenuButton(self.views)
         self.views.setCornerWidget(self.all_views, Qt.TopRightCorner)

@@ -7,8 +7,8 @@ import re
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFontMetrics, QPainter, QPalette
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QStackedWidget, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QStackedWidget, QTabWidget,
+                               QToolButton, QVBoxLayout, QWidget)
 
 from ..help import help_button
 from ..plain_text import plain_label, plain_tip, rich_label
@@ -72,6 +72,21 @@ class ElidingLabel(QLabel):
         painter.setPen(self.palette().color(QPalette.WindowText))
         text = QFontMetrics(font).elidedText(self._plain(), Qt.ElideRight, self.width())
         painter.drawText(self.rect(), Qt.AlignLeft | Qt.AlignVCenter, text)
+
+
+class ViewTabs(QTabWidget):
+    """Tabs of many pages whose height never depends on their width, to the layouts around
+    them. Qt asks a tab widget's height for a width from every page, shown or not
+    (``QStackedLayout::heightForWidth``), and a page full of wrapped text lays all its
+    text out to answer: with the 15 Results views, each relayout of the window cost
+    50-120 ms of the window's thread (a view switched, results arriving). The page shown
+    still wraps its own text to its own width."""
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
+        return False
+
+    def heightForWidth(self, _width: int) -> int:  # noqa: N802 - Qt's name
+        return -1
 
 
 class blocked:

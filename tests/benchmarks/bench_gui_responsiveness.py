@@ -1,6 +1,6 @@
 """How responsive the GUI stays at every step a user takes, and how fast Cancel takes effect.
 
-    python tests/benchmarks/bench_gui_responsiveness.py [--quick] [--jobs N] [--only apply]
+    python tests/benchmarks/bench_gui_responsiveness.py [--quick] [--jobs N] [--only apply|results]
 
 Opens the main window offscreen (1280 x 800) as ``gui.app.main`` does and takes these steps,
 each measured on its own: a QTimer fires every 10 ms on the window's thread and the longest
@@ -29,6 +29,16 @@ estimate). Longest CPU per gap before -> after issue #43's changes: applying an 
 50 ms: start-up 140-175 ms (the window's first layout and paint), a run's results arriving
 ~145 ms, the first showing of some Results views 200-300 ms, opening the 100,000-row CSV
 62-65 ms, opening an earlier run ~75 ms.
+
+Measured again on 2026-11-28 with --quick --only results (load average 17-24, so the
+CPU column is the figure to read), before -> after the Results views stopped giving
+their height for a width to the window (every relayout had laid out the wrapped text of
+all 15 views): a run's results arriving 142-167 -> 38-58 ms; the first showing of a
+Results view 54-450 -> 6-74 ms (12 of 15 views 6-29 ms; still over 50 ms at this load:
+'Scores and correlation' 59-74 ms and 'Bayesian comparison' 51-61 ms, the resizing and
+first painting of their plots). The whole --quick table, old and new code back to back
+(load 18-24), also showed opening an earlier run of 20 models 88 -> 29 ms; the other
+steps within this machine's noise.
 
 The table ends with the 1-minute load average before and after (the machine may be
 shared: read the figures with it). Without --quick, a last run of the six models is
@@ -353,6 +363,10 @@ def user_steps(folder: str, args) -> None:
     title, seconds, stalls = max(switches, key=lambda each: each[2]["max_ms"])
     row(f"switching through {len(switches)} Results views", (seconds, stalls))
     print(f"    (the longest: {title!r})")
+    if args.only == "results":
+        for title, seconds, stalls in switches:
+            row(f"  showing {title!r}"[:44], (seconds, stalls))
+        return finish(window)
     csv_path = os.path.join(folder, "rows.csv")
     write_csv(csv_path)
     row("opening a 100,000-row CSV file", open_data(window, csv_path))
@@ -377,8 +391,9 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="the user's steps only (no runs of the six models, no cancel)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
-    parser.add_argument("--only", choices=["apply"],
-                        help="apply: only start-up and applying an experiment")
+    parser.add_argument("--only", choices=["apply", "results"],
+                        help="apply: only start-up and applying an experiment; results: "
+                             "these, a run's results arriving and every Results view shown")
     args = parser.parse_args(argv)
     app = make_application([])
     with tempfile.TemporaryDirectory() as folder:

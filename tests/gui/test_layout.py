@@ -333,3 +333,29 @@ def test_bar_labels_never_overlap(qtbot, width, kind):
     else:
         assert [label for label in labels if label] == [str(i) for i in range(1, 11)][::spans[0]]
     assert "class number 3 (long)" in plot.describe_point(3, 1)
+
+
+def test_results_views_give_no_height_for_width_yet_wrap_their_own_text(qtbot):
+    """A page of long wrapped text in the Results views' tabs does not make the tabs (and
+    the window around them) taller at a narrow width, nor cost its text layout to every
+    relayout; shown, the page still wraps its text to its own width."""
+    from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+    from gui.views.widgets import ViewTabs
+
+    tabs = ViewTabs()
+    qtbot.addWidget(tabs)
+    page = QWidget()
+    label = QLabel(" ".join(["words that wrap"] * 200), page)
+    label.setWordWrap(True)
+    QVBoxLayout(page).addWidget(label)
+    tabs.addTab(page, "long text")
+    wraps = page.heightForWidth(300)
+    assert wraps > 300                             # many lines at 300 px: it wraps
+    assert not tabs.hasHeightForWidth()
+    assert tabs.heightForWidth(300) == -1
+    tabs.resize(300, 200)
+    tabs.show()
+    qtbot.waitExposed(tabs)
+    line = label.fontMetrics().height()
+    assert label.width() <= 300 and label.height() > 3 * line   # wrapped on several lines
