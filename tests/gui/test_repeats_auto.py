@@ -46,7 +46,9 @@ def test_the_plan_counts_the_most_repeats_and_says_it_may_stop_early(tab):
 
 
 @pytest.mark.slow
-def test_an_auto_run_stops_early_and_the_bar_ends_full(tab, qtbot):
+def test_an_auto_run_stops_early_and_the_bar_ends_full(tab, qtbot, monkeypatch):
+    from engine.evaluation import auto_repeats
+    monkeypatch.setattr(auto_repeats, "BOUND_LEVEL", 0.5)   # no noise margin: stop at 2
     seed_state(tab.state)
     state = tab.state
     state.set_cv(replace(state.cv, n_repeats=3, auto_precision=0.1), state.metrics)
