@@ -137,9 +137,9 @@ def test_the_bound_ignores_labels_signs_and_means():
 def test_equal_scores_have_no_width_and_stop_after_two_repeats():
     scores = np.ones((2, 10))
     assert np.isnan(widths_ratio(scores, 5, 0.25, 0.05))
-    assert decide(1, 10, 0.02, np.nan) is None
-    assert decide(2, 10, 0.02, np.nan) == "precision"
-    assert decide(3, 3, 0.02, 0.5) == "max_repeats"
+    assert decide(1, 10, 0.02, np.nan, np.nan) is None
+    assert decide(2, 10, 0.02, np.nan, np.nan) == "precision"
+    assert decide(3, 3, 0.02, 0.5, np.inf) == "max_repeats"
     note = AutoStop(2, "precision", np.nan, 10, 0.02).note()
     assert "(no interval had a width: every fold value was equal)" in str(note)
     assert note.fields["ratio"] is None
@@ -208,6 +208,16 @@ def test_a_noisy_variance_goes_on_where_a_steady_one_stops():
         assert ratio == pytest.approx(0.983, abs=5e-4)       # the formula: 1.7 % narrower
         assert decide(5, 10, 0.02, ratio, bound) == stop
     assert widths_bound(noisy, 10, 1 / 9, 0.05, (0.95,), 10) > 1 + WIDTH_TOLERANCE
+
+
+def test_the_note_says_the_bound_it_stopped_at():
+    note = AutoStop(9, "precision", 0.99406, 10, 0.02, 1.087767).note()
+    assert "(by 0.6% at most), and none is likely to be more than 10% wider than with 10 " \
+           "repeats (at most 1.088 times, a 95% bound from the spread between repeats)" \
+        in str(note)
+    assert (note.fields["bound"], note.fields["tolerance"]) == (1.087767, 0.10)
+    capped = AutoStop(3, "max_repeats", 0.99, 3, 0.02, np.inf).note()
+    assert capped.fields["bound"] is None and "the cap of 3 repeats" in str(capped)
 
 
 def test_rounds_yield_stored_fits_first_and_stop_at_the_rule():

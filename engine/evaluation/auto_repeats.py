@@ -261,7 +261,7 @@ def assess(scores: np.ndarray, n_splits: int, c: float, alpha: float, credible_l
 
 
 def decide(r: int, max_repeats: int, precision: float, ratio: float,
-           bound: float = np.nan) -> str | None:
+           bound: float) -> str | None:
     """Why to stop after repeat ``r`` (a :data:`REASONS` entry), None to go on.
 
     Precision: every interval would narrow by less than ``precision`` of its width with
