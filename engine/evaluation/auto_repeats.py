@@ -67,8 +67,8 @@ class AutoStop:
     precision : float
     bound : float
         The largest, over every interval, bound on its width now over its width with
-        ``max_repeats`` repeats (:func:`cap_bound`); NaN when not assessed (no width, or
-        stopped at the cap before two repeats), inf when the spread gave no bound.
+        ``max_repeats`` repeats (:func:`cap_bound`): 1.0 at the cap, NaN when no interval
+        had a width, inf when the spread gave no bound.
     tolerance : float
         :data:`WIDTH_TOLERANCE` at the time of the run.
     """
