@@ -15,7 +15,10 @@
     (Pima.tr + Pima.te), MASS biopsy, datasets infert (without its strata) -- the repeats
     "auto" ran, the fits it saved against 10x10 and the widest interval ratio. The fixed
     10x10 run reuses the auto run's fits from a result store (the same folds), so the
-    comparison costs 10x10 once. ``--quick``: the scikit-learn sets only.
+    comparison costs 10x10 once. ``--quick``: the scikit-learn sets only. Both (a) and (b)
+    end with ``candidate rules``: where each candidate stopping rule would stop on the
+    10x10 scores (the noise bound at levels 0.5 to 0.99, "observed change", "one step with
+    noise") and its widest interval ratio there -- what the rule was chosen on.
 (c) null: the error rate of the corrected paired t-test (two-sided, alpha 0.05) when the
     two models are equally good: the same learner (a depth-limited tree on half the
     features) with two seeds, on a fresh subsample of 150 rows of breast_cancer per
