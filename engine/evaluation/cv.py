@@ -17,7 +17,7 @@ from typing import Generator, Optional
 import numpy as np
 import pandas as pd
 
-from engine.evaluation.auto_repeats import AutoStop, auto_json, in_rounds, widths_ratio
+from engine.evaluation.auto_repeats import AutoStop, assess, auto_json, in_rounds
 from engine.evaluation.catalogue import make_pipeline
 from engine.evaluation.costs import check_cost_metric
 from engine.input.data import Dataset
@@ -515,7 +515,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     stream = (itertools.chain(found, computed) if config.auto_precision is None else
               _rounds(tasks, config, {index: (None, outcome) for index, outcome in stored.items()},
                       dict(zip(missing, calls)), store, n_jobs, cluster,
-                      _ratio_after(outcomes, tasks, len(models), splits, config.n_splits,
+                      _ratio_after(outcomes, tasks, len(models), splits, config,
                                    alpha, credible_levels)))
     stop, most = None, ("" if config.auto_precision is None else
                         f" of at most {config.n_repeats}")     # "auto" may stop earlier
@@ -588,9 +588,12 @@ def _until_stop(stream):
         yield None, stop, ""
 
 
-def _ratio_after(outcomes, tasks, n_models, splits, n_splits, alpha, levels):
+def _ratio_after(outcomes, tasks, n_models, splits, config, alpha, levels):
     """``ratio_after(r)`` of :func:`engine.evaluation.auto_repeats.in_rounds`: the widths
-    ratio of the models' primary scores over the first ``r`` repeats."""
+    ratio and bound (:func:`engine.evaluation.auto_repeats.assess`) of the models' primary
+    scores over the first ``r`` repeats."""
+    n_splits, max_repeats = config.n_splits, config.n_repeats
+
     def ratio_after(r):
         n_folds = r * n_splits
         scores = np.full((n_models, n_folds), np.nan)
@@ -599,7 +602,7 @@ def _ratio_after(outcomes, tasks, n_models, splits, n_splits, alpha, levels):
                 scores[m, s] = outcome.scores[0]
         n_train = np.mean([len(train) for train, _ in splits[:n_folds]])
         n_test = np.mean([len(test) for _, test in splits[:n_folds]])
-        return widths_ratio(scores, n_splits, n_test / n_train, alpha, levels)
+        return assess(scores, n_splits, n_test / n_train, alpha, levels, max_repeats)
     return ratio_after
 
 

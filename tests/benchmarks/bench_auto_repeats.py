@@ -15,7 +15,10 @@
     (Pima.tr + Pima.te), MASS biopsy, datasets infert (without its strata) -- the repeats
     "auto" ran, the fits it saved against 10x10 and the widest interval ratio. The fixed
     10x10 run reuses the auto run's fits from a result store (the same folds), so the
-    comparison costs 10x10 once. ``--quick``: the scikit-learn sets only.
+    comparison costs 10x10 once. ``--quick``: the scikit-learn sets only. Both (a) and (b)
+    end with ``candidate rules``: where each candidate stopping rule would stop on the
+    10x10 scores (the noise bound at levels 0.5 to 0.99, "observed change", "one step with
+    noise") and its widest interval ratio there -- what the rule was chosen on.
 (c) null: the error rate of the corrected paired t-test (two-sided, alpha 0.05) when the
     two models are equally good: the same learner (a depth-limited tree on half the
     features) with two seeds, on a fresh subsample of 150 rows of breast_cancer per
@@ -48,6 +51,8 @@ sys.path.insert(0, ROOT)
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from engine.evaluation import auto_repeats  # noqa: E402
+from engine.evaluation.auto_repeats import assess, decide, interval_series, width  # noqa: E402
 from engine.evaluation.experiment import parse_experiment  # noqa: E402
 from engine.evaluation.stats import corrected_interval  # noqa: E402
 from engine.foundation.progress import run_to_end  # noqa: E402
@@ -107,6 +112,91 @@ def width_ratios(auto, fixed) -> pd.Series:
                      index=pd.MultiIndex.from_tuples(keys, names=["kind", "interval"]))
 
 
+#: The noise bound's one-sided levels compared (0.5: no margin, the formula's rule alone).
+LEVELS = (0.5, 0.8, 0.9, 0.95, 0.99)
+
+
+def _formula_widths(scores, c, alpha, levels) -> np.ndarray:
+    """Every interval's width (the corrected t formula) from a (models x folds) matrix."""
+    return np.array([width(np.var(x, ddof=1), len(x), 0, c, level)
+                     for x, level in interval_series(scores, alpha, levels)])
+
+
+def _observed_stop(scores, c, alpha, levels, r) -> bool:
+    """Candidate "observed change": the formula's rule, and every width changed by less
+    than the precision over the last repeat (s² re-estimated)."""
+    now = _formula_widths(scores[:, :10 * r], c, alpha, levels)
+    before = _formula_widths(scores[:, :10 * (r - 1)], c, alpha, levels)
+    return bool(np.all(np.abs(now / before - 1) < AUTO["precision"]))
+
+
+def _one_step_stop(scores, c, alpha, levels, r) -> bool:
+    """Candidate "one step with noise": the width one more repeat gives, at one standard
+    error of the next s² (from the spread of the per-repeat variances), narrower by less
+    than the precision."""
+    for x, level in interval_series(scores[:, :10 * r], alpha, levels):
+        per = np.array([np.var(x[10 * i:10 * i + 10], ddof=1) for i in range(r)])
+        h = per.std(ddof=1) / per.mean() / (r + 1) * np.sqrt(1 + 1 / r)
+        s2 = np.var(x, ddof=1)
+        step = width(s2, len(x), 10, c, level) / width(s2, len(x), 0, c, level)
+        if step * np.sqrt(max(1 - h, 0.0)) <= 1 - AUTO["precision"]:
+            return False
+    return True
+
+
+def _stops(rule, scores, c, alpha, levels, r) -> bool:
+    """Whether a candidate stops after ``r`` repeats: a bound level (the rule of
+    :mod:`engine.evaluation.auto_repeats` at that level) or a function added to the
+    formula's rule."""
+    if r == 10:
+        return True
+    kept = auto_repeats.BOUND_LEVEL
+    auto_repeats.BOUND_LEVEL = 0.5 if callable(rule) else rule
+    try:
+        ratio, bound = assess(scores[:, :10 * r], 10, c, alpha, levels, 10)
+    finally:
+        auto_repeats.BOUND_LEVEL = kept
+    if callable(rule):
+        return (r > 1 and decide(r, 10, AUTO["precision"], ratio, 1.0) is not None
+                and rule(scores, c, alpha, levels, r))
+    return decide(r, 10, AUTO["precision"], ratio, bound) is not None
+
+
+def candidate_stops(fixed) -> dict:
+    """Where each candidate rule stops on a fixed 10 x 10 run's scores (the first r
+    repeats are those of a fixed run with r), and the widest interval's width there over
+    its width at 10 (the corrected t formula on the scores): ``{name: (r, widest)}``."""
+    metric = fixed.cv.primary_metric
+    scores = fixed.cv.score_matrix(metric).to_numpy(dtype=float)
+    n_train, n_test = fixed.cv.train_test_sizes()
+    c, alpha = n_test / n_train, fixed.experiment.comparison.alpha
+    levels = tuple(sorted(set(fixed.comparison.intervals["level"])))
+    full = _formula_widths(scores, c, alpha, levels)
+    rules = {f"bound {level:g}": level for level in LEVELS}
+    rules.update({"observed change": _observed_stop, "one step with noise": _one_step_stop})
+    found = {}
+    for name, rule in rules.items():
+        r = next(r for r in range(1, 11) if _stops(rule, scores, c, alpha, levels, r))
+        found[name] = (r, float(np.max(_formula_widths(scores[:, :10 * r], c, alpha, levels)
+                                        / full)))
+    return found
+
+
+def print_candidates(rows: dict) -> None:
+    """The candidates' stops and widest ratios, one line a rule, a column a data set."""
+    names = list(rows)
+    print("    candidate rules (r: repeats at the stop / widest width ratio to 10x10), on the "
+          "10x10 scores:")
+    print("      " + " | ".join(n[:12] for n in names))
+    for rule in next(iter(rows.values())):
+        cells = [f"{rows[n][rule][0]}/{rows[n][rule][1]:.3f}" for n in names]
+        over = sum(rows[n][rule][1] > 1.10 for n in names if n != "seed")
+        real = [rows[n][rule][0] for n in names if n != "seed"]
+        summary = (f"   | real sets: fits saved {1 - np.mean(real) / 10:.0%}, widest > 1.10 "
+                   f"on {over}" if real else "")
+        print(f"      {rule:<20} " + " ".join(f"{cell:>10}" for cell in cells) + summary)
+
+
 def same_tables(a, b) -> list:
     """The tables that differ (every column but the fit times); [] when all are equal."""
     ta, tb = a.tables(), b.tables()
@@ -144,7 +234,8 @@ def seed_part() -> None:
     differ = same_tables(auto, fixed_r)
     print("(a) seed example, 10 folds, auto (precision 0.02, at most 10)")
     print(f"    stopped after {r} repeats ({auto.cv.auto_stop.reason}; widths ratio "
-          f"{auto.cv.auto_stop.ratio:.4f}): goal < 10 -> {'ok' if r < 10 else 'MISSED'}")
+          f"{auto.cv.auto_stop.ratio:.4f}, bound {auto.cv.auto_stop.bound:.4f}): goal < 10 -> "
+          f"{'ok' if r < 10 else 'MISSED'}")
     print(f"    interval widths auto / 10x10 over {len(ratios)} intervals: max "
           f"{ratios.max():.3f}, median {np.median(ratios):.3f}, min {ratios.min():.3f}: "
           f"goal <= 1.10 -> {'ok' if ratios.max() <= 1.10 else 'MISSED'}")
@@ -160,6 +251,7 @@ def seed_part() -> None:
           f"{'all equal' if not differ else 'DIFFER: ' + ', '.join(differ)}")
     print(f"    time: auto {auto_seconds:.1f} s, fixed 10x10 {fixed_seconds:.1f} s "
           f"(ratio {auto_seconds / fixed_seconds:.2f})")
+    print_candidates({"seed": candidate_stops(fixed_10)})
 
 
 def real_datasets(folder: str, quick: bool) -> list:
@@ -193,8 +285,10 @@ def datasets_part(quick: bool) -> None:
     print("(b) real data sets, 3 models (GaussianNB, scaled LogisticRegression, tree depth 4), "
           "10 folds, auto (0.02, at most 10) against 10x10")
     print(f"    {'data set':<20} {'rows':>6} {'repeats':>7} {'fits':>6} {'of':>6} "
-          f"{'saved':>6} {'width ratio max':>16} {'median':>7} {'auto s':>7} {'10x10 s':>8}")
+          f"{'saved':>6} {'width ratio max':>16} {'median':>7} {'bound':>6} {'auto s':>7} "
+          f"{'10x10 s':>8}")
     totals = [0, 0]
+    candidates = {}
     with tempfile.TemporaryDirectory() as folder:
         for name, dataset in real_datasets(folder, quick):
             def experiment(cv):
@@ -216,9 +310,11 @@ def datasets_part(quick: bool) -> None:
             ratios = width_ratios(auto, fixed)
             print(f"    {name:<20} {dataset.X.shape[0]:>6} {r:>7} {fits:>6} {all_fits:>6} "
                   f"{1 - fits / all_fits:>6.0%} {ratios.max():>16.3f} {ratios.median():>7.3f} "
-                  f"{auto_s:>7.1f} {fixed_s:>8.1f}")
+                  f"{auto.cv.auto_stop.bound:>6.3f} {auto_s:>7.1f} {fixed_s:>8.1f}", flush=True)
+            candidates[name] = candidate_stops(fixed)
     print(f"    in all: {totals[0]:,} of {totals[1]:,} fits ({1 - totals[0] / totals[1]:.0%} "
           "saved)")
+    print_candidates(candidates)
 
 
 def null_part(replicates: int) -> None:
@@ -252,12 +348,18 @@ def null_part(replicates: int) -> None:
             for key, result in (("auto", auto), ("fixed", fixed)):
                 p = float(result.comparison.pairwise["p_value_two_sided"].iloc[0])
                 rejected[key].append(p < 0.05)
+            if (replicate + 1) % 50 == 0:                  # so far, should the run be cut
+                print(f"    after {replicate + 1}: auto {np.mean(rejected['auto']):.3f}, fixed "
+                      f"{np.mean(rejected['fixed']):.3f}, repeats {np.mean(repeats):.2f} "
+                      f"({time.perf_counter() - start:.0f} s)", flush=True)
     seconds = time.perf_counter() - start
     auto_r, fixed_r = (np.array(rejected[k], dtype=float) for k in ("auto", "fixed"))
     difference = auto_r - fixed_r
     print(f"(c) null: two seeds of one tree learner, 150-row subsamples of breast_cancer, "
           f"10 folds, {replicates} replicates ({seconds:.0f} s)")
-    print(f"    auto stopped after {min(repeats)}..{max(repeats)} repeats")
+    counts = ", ".join(f"{n}: {repeats.count(n)}" for n in sorted(set(repeats)))
+    print(f"    auto stopped after {min(repeats)}..{max(repeats)} repeats (mean "
+          f"{np.mean(repeats):.2f}; replicates by repeats {counts})")
     for key, values in (("auto", auto_r), ("fixed 10x10", fixed_r)):
         se = np.sqrt(values.mean() * (1 - values.mean()) / len(values))
         print(f"    {key:<12} rejection rate at alpha 0.05 (two-sided): {values.mean():.3f} "
