@@ -77,9 +77,14 @@ def _imbalanced(f) -> str:
 
 def _auto_stopped(f) -> str:
     n, most = f["n_repeats"], f["max_repeats"]
+    bound = f.get("bound")
+    stable = ("" if bound is None else
+              f", and no interval is likely to be more than {f['tolerance']:.0%} wider "
+              f"than with {most}")
     why = {"precision": f"one more would have narrowed no interval by "
-                        f"{f['precision']:.0%} of its width",
-           "max_repeats": "the most repeats were reached"}[f["reason"]]
+                        f"{f['precision']:.0%} of its width{stable}",
+           "max_repeats": "the most repeats were reached",
+           "time_budget": "the time budget was reached"}[f["reason"]]
     return (f"Repeats \"auto\" stopped after {n} of at most {most}: {why}. The results are "
             f"those of {n} repeats; set the repeats to {n} to run the same again.")
 
