@@ -213,18 +213,36 @@ def idle(window) -> bool:
     return not window.state.renderer.busy
 
 
+SAMPLE = []          # --sample: print where each step's stalls went (stall_sampler.py)
+
+
 def step_stall(action, done, timeout_s: float = 120) -> tuple:
     """``action()``, then the event loop until ``done()`` and SETTLE_S more; returns
     (seconds until done, the meter's report)."""
     meter = StallMeter()
     meter.start()
+    sampler = start_sampler(meter)
     started = time.perf_counter()
     action()
     wait_until(done, timeout_s)
     seconds = time.perf_counter() - started
     pause(SETTLE_S)
     meter.stop()
+    if sampler is not None:
+        sampler.stop()
+        sampler.report()
     return seconds, meter.report()
+
+
+def start_sampler(meter):
+    """With --sample, a watchdog thread sampling the window thread's stack in stalls."""
+    if not SAMPLE:
+        return None
+    from stall_sampler import StallSampler
+
+    sampler = StallSampler(meter)
+    sampler.start()
+    return sampler
 
 
 def write_csv(path: str, rows: int = 100_000, columns: int = 10) -> None:
@@ -342,9 +360,23 @@ def user_steps(folder: str, args) -> None:
     window, built, measured = start_up(os.path.join(folder, "settings.ini"))
     print(f"  {'building the window (before it is shown)':<44}{1000 * built:8.1f} ms")
     row("start-up: shown, example opened and drawn", measured)
-    row("applying an experiment (the example again)", apply_experiment(window))
+    if args.only in (None, "apply"):
+        row("applying an experiment (the example again)", apply_experiment(window))
     if args.only == "apply":
         return finish(window)
+    if args.only != "open":
+        run_and_switch(window, args)
+    if args.only != "earlier":
+        open_files(window, folder)
+    load_breast_cancer(window, TWENTY_MODELS)
+    timed_run(window, 5, 2, args.jobs)
+    row("opening an earlier run of 20 models", open_earlier_run(window))
+    row("File -> New", file_new(window))
+    finish(window)
+
+
+def run_and_switch(window, args) -> None:
+    """A run's stalls and those of switching through the Results views."""
     seconds, stalls = timed_run(window, 10, 10, args.jobs)
     row("a run: while the folds run (10 x 10)", (seconds, stalls))
     row("a run: its results arriving", (seconds, {**stalls, "max_ms": stalls["arrival_ms"],
@@ -353,17 +385,16 @@ def user_steps(folder: str, args) -> None:
     title, seconds, stalls = max(switches, key=lambda each: each[2]["max_ms"])
     row(f"switching through {len(switches)} Results views", (seconds, stalls))
     print(f"    (the longest: {title!r})")
+
+
+def open_files(window, folder: str) -> None:
+    """Opening the 100,000-row CSV and the 50-sheet workbook."""
     csv_path = os.path.join(folder, "rows.csv")
     write_csv(csv_path)
     row("opening a 100,000-row CSV file", open_data(window, csv_path))
     book = os.path.join(folder, "sheets.xlsx")
     write_workbook(book)
     row("opening a workbook of 50 sheets", open_data(window, book))
-    load_breast_cancer(window, TWENTY_MODELS)
-    timed_run(window, 5, 2, args.jobs)
-    row("opening an earlier run of 20 models", open_earlier_run(window))
-    row("File -> New", file_new(window))
-    finish(window)
 
 
 def finish(window) -> None:
@@ -377,9 +408,14 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="the user's steps only (no runs of the six models, no cancel)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
-    parser.add_argument("--only", choices=["apply"],
-                        help="apply: only start-up and applying an experiment")
+    parser.add_argument("--only", choices=["apply", "open", "earlier"],
+                        help="apply: only start-up and applying an experiment; open: "
+                             "start-up, the CSV, the workbook, the earlier run and File -> "
+                             "New; earlier: start-up, the earlier run and File -> New")
+    parser.add_argument("--sample", action="store_true",
+                        help="print the window thread's stacks during each step's stalls")
     args = parser.parse_args(argv)
+    SAMPLE[:] = [True] if args.sample else []
     app = make_application([])
     with tempfile.TemporaryDirectory() as folder:
         os.environ["HONEST_EVAL_STORE_DIR"] = os.path.join(folder, "stores")
