@@ -1,6 +1,7 @@
 """How responsive the GUI stays at every step a user takes, and how fast Cancel takes effect.
 
-    python tests/benchmarks/bench_gui_responsiveness.py [--quick] [--jobs N] [--only apply]
+    python tests/benchmarks/bench_gui_responsiveness.py [--quick] [--jobs N]
+        [--only apply|open|earlier] [--sample]
 
 Opens the main window offscreen (1280 x 800) as ``gui.app.main`` does and takes these steps,
 each measured on its own: a QTimer fires every 10 ms on the window's thread and the longest
@@ -26,9 +27,16 @@ Measured on 2026-11-27 with --quick on a shared 2-core machine (load average 9-1
 other sessions; no quiet machine was available, so read the CPU column as the quiet-machine
 estimate). Longest CPU per gap before -> after issue #43's changes: applying an experiment
 71-93 -> 17-37 ms (wall 490-960 -> 77-340 ms), File -> New 96-107 -> 70-73 ms; still over
-50 ms: start-up 140-175 ms (the window's first layout and paint), a run's results arriving
-~145 ms, the first showing of some Results views 200-300 ms, opening the 100,000-row CSV
-62-65 ms, opening an earlier run ~75 ms.
+50 ms: a run's results arriving ~145 ms, the first showing of some Results views 200-300 ms.
+
+Start-up, files, an earlier run, File -> New, measured on 2026-11-28 with --quick --only
+apply/open (load average 19-22; before: load 3-8): start-up 140-176 -> 26-32 ms (the
+window polished and laid out before it is shown: building it takes ~140 ms more, with no
+window on screen yet), opening the 100,000-row CSV 62-109 -> 16-22 ms, the 50-sheet
+workbook 93 -> 43-88 ms; still over 50 ms: opening an earlier run of 20 models 75-110 ->
+109-117 ms and File -> New 70-77 -> 81-84 ms (unchanged: py-spy --native finds Qt laying
+out the Results tab there, its word-wrapped pages asked heightForWidth as the results come,
+and its switch to the hint page as they go; --sample finds few Python frames in them).
 
 The table ends with the 1-minute load average before and after (the machine may be
 shared: read the figures with it). Without --quick, a last run of the six models is
