@@ -58,10 +58,9 @@ def _display_values(column: pd.Series) -> np.ndarray:
             pd.api.types.is_integer_dtype(column.dtype):
         return np.array([pd.NA if pd.isna(v) else int(v) for v in column], dtype=object)
     values = column.to_numpy()
-    if values.dtype.kind == "f" and len(values):
-        finite = values[np.isfinite(values)]
-        if len(finite) and np.all(finite == np.round(finite)) and np.abs(finite).max() < 1e15 \
-                and _counts_column(str(column.name)):
+    if values.dtype.kind == "f" and len(values) and _counts_column(str(column.name)):
+        finite = values[np.isfinite(values)]    # only counts by name: a data file is not scanned
+        if len(finite) and np.all(finite == np.round(finite)) and np.abs(finite).max() < 1e15:
             return np.array([int(v) if math.isfinite(v) else v for v in values], dtype=object)
     return values
 

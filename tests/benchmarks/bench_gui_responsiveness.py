@@ -1,6 +1,7 @@
 """How responsive the GUI stays at every step a user takes, and how fast Cancel takes effect.
 
-    python tests/benchmarks/bench_gui_responsiveness.py [--quick] [--jobs N] [--only apply|results]
+    python tests/benchmarks/bench_gui_responsiveness.py [--quick] [--jobs N]
+        [--only apply|results|open|earlier] [--sample]
 
 Opens the main window offscreen (1280 x 800) as ``gui.app.main`` does and takes these steps,
 each measured on its own: a QTimer fires every 10 ms on the window's thread and the longest
@@ -26,9 +27,16 @@ Measured on 2026-11-27 with --quick on a shared 2-core machine (load average 9-1
 other sessions; no quiet machine was available, so read the CPU column as the quiet-machine
 estimate). Longest CPU per gap before -> after issue #43's changes: applying an experiment
 71-93 -> 17-37 ms (wall 490-960 -> 77-340 ms), File -> New 96-107 -> 70-73 ms; still over
-50 ms: start-up 140-175 ms (the window's first layout and paint), a run's results arriving
-~145 ms, the first showing of some Results views 200-300 ms, opening the 100,000-row CSV
-62-65 ms, opening an earlier run ~75 ms.
+50 ms: a run's results arriving ~145 ms, the first showing of some Results views 200-300 ms.
+
+Start-up, files, an earlier run, File -> New, measured on 2026-11-28 with --quick --only
+apply/open (load average 19-22; before: load 3-8): start-up 140-176 -> 26-32 ms (the
+window polished and laid out before it is shown: building it takes ~140 ms more, with no
+window on screen yet), opening the 100,000-row CSV 62-109 -> 16-22 ms, the 50-sheet
+workbook 93 -> 43-88 ms; still over 50 ms: opening an earlier run of 20 models 75-110 ->
+109-117 ms and File -> New 70-77 -> 81-84 ms (unchanged: py-spy --native finds Qt laying
+out the Results tab there, its word-wrapped pages asked heightForWidth as the results come,
+and its switch to the hint page as they go; --sample finds few Python frames in them).
 
 Measured again on 2026-11-28 with --quick --only results (load average 17-24, so the
 CPU column is the figure to read), before -> after the Results views stopped giving
@@ -223,18 +231,36 @@ def idle(window) -> bool:
     return not window.state.renderer.busy
 
 
+SAMPLE = []          # --sample: print where each step's stalls went (stall_sampler.py)
+
+
 def step_stall(action, done, timeout_s: float = 120) -> tuple:
     """``action()``, then the event loop until ``done()`` and SETTLE_S more; returns
     (seconds until done, the meter's report)."""
     meter = StallMeter()
     meter.start()
+    sampler = start_sampler(meter)
     started = time.perf_counter()
     action()
     wait_until(done, timeout_s)
     seconds = time.perf_counter() - started
     pause(SETTLE_S)
     meter.stop()
+    if sampler is not None:
+        sampler.stop()
+        sampler.report()
     return seconds, meter.report()
+
+
+def start_sampler(meter):
+    """With --sample, a watchdog thread sampling the window thread's stack in stalls."""
+    if not SAMPLE:
+        return None
+    from stall_sampler import StallSampler
+
+    sampler = StallSampler(meter)
+    sampler.start()
+    return sampler
 
 
 def write_csv(path: str, rows: int = 100_000, columns: int = 10) -> None:
@@ -352,9 +378,25 @@ def user_steps(folder: str, args) -> None:
     window, built, measured = start_up(os.path.join(folder, "settings.ini"))
     print(f"  {'building the window (before it is shown)':<44}{1000 * built:8.1f} ms")
     row("start-up: shown, example opened and drawn", measured)
-    row("applying an experiment (the example again)", apply_experiment(window))
+    if args.only in (None, "apply", "results"):
+        row("applying an experiment (the example again)", apply_experiment(window))
     if args.only == "apply":
         return finish(window)
+    if args.only != "open":
+        run_and_switch(window, args)
+    if args.only == "results":
+        return finish(window)
+    if args.only != "earlier":
+        open_files(window, folder)
+    load_breast_cancer(window, TWENTY_MODELS)
+    timed_run(window, 5, 2, args.jobs)
+    row("opening an earlier run of 20 models", open_earlier_run(window))
+    row("File -> New", file_new(window))
+    finish(window)
+
+
+def run_and_switch(window, args) -> None:
+    """A run's stalls and those of switching through the Results views."""
     seconds, stalls = timed_run(window, 10, 10, args.jobs)
     row("a run: while the folds run (10 x 10)", (seconds, stalls))
     row("a run: its results arriving", (seconds, {**stalls, "max_ms": stalls["arrival_ms"],
@@ -366,18 +408,16 @@ def user_steps(folder: str, args) -> None:
     if args.only == "results":
         for title, seconds, stalls in switches:
             row(f"  showing {title!r}"[:44], (seconds, stalls))
-        return finish(window)
+
+
+def open_files(window, folder: str) -> None:
+    """Opening the 100,000-row CSV and the 50-sheet workbook."""
     csv_path = os.path.join(folder, "rows.csv")
     write_csv(csv_path)
     row("opening a 100,000-row CSV file", open_data(window, csv_path))
     book = os.path.join(folder, "sheets.xlsx")
     write_workbook(book)
     row("opening a workbook of 50 sheets", open_data(window, book))
-    load_breast_cancer(window, TWENTY_MODELS)
-    timed_run(window, 5, 2, args.jobs)
-    row("opening an earlier run of 20 models", open_earlier_run(window))
-    row("File -> New", file_new(window))
-    finish(window)
 
 
 def finish(window) -> None:
@@ -391,10 +431,15 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="the user's steps only (no runs of the six models, no cancel)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
-    parser.add_argument("--only", choices=["apply", "results"],
+    parser.add_argument("--only", choices=["apply", "results", "open", "earlier"],
                         help="apply: only start-up and applying an experiment; results: "
-                             "these, a run's results arriving and every Results view shown")
+                             "these, a run's results arriving and every Results view shown; "
+                             "open: start-up, the CSV, the workbook, the earlier run and "
+                             "File -> New; earlier: start-up, the earlier run and File -> New")
+    parser.add_argument("--sample", action="store_true",
+                        help="print the window thread's stacks during each step's stalls")
     args = parser.parse_args(argv)
+    SAMPLE[:] = [True] if args.sample else []
     app = make_application([])
     with tempfile.TemporaryDirectory() as folder:
         os.environ["HONEST_EVAL_STORE_DIR"] = os.path.join(folder, "stores")
