@@ -183,7 +183,7 @@ def _run(args, argv) -> int:
         if refusal:
             remove_created(created)
             return _fail(refusal)
-        shown = []
+        shown: list[str] = []
         on_progress = _progress_shower(experiment, datasets, bar, args.quiet, shown)
         store = stack.enter_context(_open_store(args, out))   # closed before any removal
         where = _open_cluster(spec, stack, bar)
@@ -332,7 +332,7 @@ def _progress_shower(experiment, datasets, bar, quiet: bool, shown: list):
     every check). ``shown`` collects the notes printed."""
     from engine.runs.benchmark import DatasetStep, about_dataset
 
-    begun = set()
+    begun: set[int] = set()
 
     def on_progress(record):
         step = record.detail if isinstance(record.detail, DatasetStep) else None

@@ -529,7 +529,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
             stop = timed
             break
         seconds, outcome = timed
-        if store is not None and not how:
+        if store is not None and keys is not None and not how:
             store.save(keys[index], outcome)
         outcomes[index] = outcome
         model, split = tasks[index]
@@ -635,7 +635,7 @@ def check_inner_groups(dataset: Dataset, splits: list, specs: list, groups: list
         some outer training part (``StratifiedGroupKFold`` could not make the folds), with
         what to change.
     """
-    if all(g is None for g in groups):
+    if dataset.groups is None or all(g is None for g in groups):
         return
     fewest, _ = fewest_inner_groups(dataset.y, dataset.groups, splits)
     for spec, needed in zip(specs, groups):
@@ -692,7 +692,8 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None,
     """
     scores, fit_seconds = (np.nan,) * len(metrics), np.nan
     kind = values = predicted = error = None
-    errors, details = [], {}
+    errors: list[str] = []
+    details: dict = {}
     model = copy.deepcopy(estimator)  # an unfitted estimator: the same as clone, faster
     X_train, X_test = take_rows(X, train), take_rows(X, test)
     # parameters were validated when the model was specified (catalogue.validated)
@@ -769,7 +770,8 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
     """The :class:`CVResult` of the finished fits. Each outcome's predictions are copied
     into the final columns and the outcome released (``outcomes[i]`` becomes None), so
     the predictions are held once, not two or three times, while the table is built."""
-    score_rows, failure_rows, kinds, chosen = [], [], {}, []
+    score_rows, failure_rows, chosen = [], [], []
+    kinds: dict[str, str] = {}
     n_classes = len(dataset.classes)
     columns = _prediction_arrays(outcomes, tasks, splits, dataset)
     start = 0

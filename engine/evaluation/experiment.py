@@ -9,7 +9,7 @@ import json
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 from engine.evaluation.auto_repeats import cv_fields
 from engine.evaluation.catalogue import expand_models, is_scale_sensitive, seed_entry
@@ -250,7 +250,7 @@ def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
     ``datasets`` (a list of data set blocks) a ``"datasets"`` file, ``dataset`` unused;
     ``costs`` the top-level cost matrix; ``curves`` the curves block; ``subgroups``
     :class:`engine.evaluation.subgroups.spec.SubgroupSpec` values."""
-    data = {"dataset": dict(dataset)} if not datasets else \
+    data: dict[str, Any] = {"dataset": dict(dataset)} if not datasets else \
         {"datasets": [dict(block) for block in datasets]}
     data.update({"models": [dict(e) for e in model_entries], "cv": cv.to_json(),
                  "metrics": list(metrics), "comparison": comparison.to_json()})
@@ -343,7 +343,7 @@ def _parse(data: dict, base_dir: str) -> Experiment:
     costs = _costs(data.get("costs"))
     check_cost_metric(metrics, metric_costs(costs, models))
     if metrics:
-        models = _tune_scoring(models, str(metrics[0]), metric_costs(costs, models))
+        models = list(_tune_scoring(models, str(metrics[0]), metric_costs(costs, models)))
     comparison = _section(data, "comparison", ComparisonSettings,
                           _as_tuple("credible_levels")) or ComparisonSettings()
     aloocv = _section(data, "aloocv", AloocvSettings)

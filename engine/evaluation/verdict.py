@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping, NamedTuple
+from typing import Mapping, NamedTuple, Optional
 
 import numpy as np
 
@@ -314,8 +314,8 @@ def learning_sentence(model: str, flattened) -> str:
 
 
 def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: float,
-                 correction: str = "bonferroni", health: Mapping = None,
-                 learning: Mapping = None, n_pairs: int = 1) -> Verdict:
+                 correction: str = "bonferroni", health: Optional[Mapping] = None,
+                 learning: Optional[Mapping] = None, n_pairs: int = 1) -> Verdict:
     """The plain-language verdict on ``model_a`` versus ``model_b``.
 
     Parameters

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
-from typing import Generator, Optional
+from typing import TYPE_CHECKING, Generator, Optional
 
 import pandas as pd
 
@@ -39,6 +39,16 @@ from engine.runs.store import ending_recorded, opened
 from engine.evaluation.tuning import optimism_at, optimism_notes
 from engine.evaluation.verdict import metric_label
 
+if TYPE_CHECKING:
+    from engine.evaluation.aloocv import AloocvResult
+    from engine.evaluation.calibration import CalibrationResult
+    from engine.evaluation.curves.analysis import CurvesResult
+    from engine.evaluation.curves.auc_tables import AucTables
+    from engine.evaluation.subgroups import SubgroupResult
+    from engine.runs.grouping_gap import GroupingGapResult
+    from engine.runs.heldout import HeldoutResult
+    from engine.runs.nested_cv import NestedResult
+
 
 @dataclass(frozen=True)
 class ExperimentResult:
@@ -49,14 +59,14 @@ class ExperimentResult:
     cv: CVResult
     summary: pd.DataFrame
     comparison: Comparison
-    aloocv: Optional[object] = None
-    calibration: Optional[object] = None
-    grouping_gap: Optional[object] = None
-    curves: Optional[object] = None
-    auc: Optional[object] = None
-    heldout: Optional[object] = None
-    subgroups: Optional[object] = None
-    nested: Optional[object] = None
+    aloocv: Optional[AloocvResult] = None
+    calibration: Optional[CalibrationResult] = None
+    grouping_gap: Optional[GroupingGapResult] = None
+    curves: Optional[CurvesResult] = None
+    auc: Optional[AucTables] = None
+    heldout: Optional[HeldoutResult] = None
+    subgroups: Optional[SubgroupResult] = None
+    nested: Optional[NestedResult] = None
 
     def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
         """The same run compared again with other ROPE / alpha / correction settings (the

@@ -85,7 +85,7 @@ def _column_bytes(column: pd.Series) -> memoryview:
 
 
 def _array_bytes(array: np.ndarray) -> memoryview:
-    return memoryview(np.ascontiguousarray(array)).cast("B")
+    return np.ascontiguousarray(array).data.cast("B")
 
 
 def model_record(spec) -> dict:

@@ -78,7 +78,7 @@ def time_fits(experiment, dataset, budget: float) -> dict:
     train, test = make_splits(dataset.y, replace(experiment.cv, n_repeats=1),
                               dataset.groups)[0]
     X = feature_matrix(dataset)
-    groups = {}
+    groups: dict = {}
     for spec in experiment.models:
         groups.setdefault(group_key(spec), spec)
     share = budget / max(1, len(groups))

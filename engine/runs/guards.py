@@ -218,7 +218,7 @@ _NAMES = {"data": "the data and its copies", "predictions": "out-of-fold predict
 
 
 def _memory_refusal(parts: dict, needed: int, available: int) -> str:
-    biggest = max(parts, key=parts.get)
+    biggest = max(parts, key=parts.__getitem__)
     listed = ", ".join(f"{_NAMES[k]} {format_bytes(v)}" for k, v in parts.items()
                        if v >= needed / 100)
     return (f"this run needs about {format_bytes(needed)} of memory ({listed}) but "

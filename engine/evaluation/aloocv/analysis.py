@@ -204,7 +204,7 @@ def _fingerprint(X: np.ndarray) -> tuple:
     """Identifies a prepared matrix: models whose preparation gives the same numbers
     (they differ only in C, max_iter, ...) share one curve and optimum."""
     data = np.ascontiguousarray(X)
-    return data.shape, hashlib.blake2b(data.view(np.uint8), digest_size=16).digest()
+    return data.shape, hashlib.blake2b(data.view(np.uint8).data, digest_size=16).digest()
 
 
 def single_blas_thread():

@@ -130,7 +130,8 @@ def auc_tables(predictions: pd.DataFrame, classes, positive_class=None, groups=N
     models = list(pd.unique(predictions["model"]))
     sizes = fold_sizes(predictions) if sizes is None and len(predictions) else sizes
     n_groups = np.nan if groups is None else len(np.unique(np.asarray(groups)))
-    notes, interval_rows, test_rows = [], [], []
+    notes: list[Note] = []
+    interval_rows, test_rows = [], []
     for label in targets:
         scored = {}
         for model in models:

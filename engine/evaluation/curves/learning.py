@@ -21,7 +21,7 @@ rows, so the plain ``s / sqrt(n)`` would be too small). :func:`flattening`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generator
+from typing import Generator, Optional
 
 import numpy as np
 import pandas as pd
@@ -103,8 +103,8 @@ def learning_summary(scores: pd.DataFrame) -> pd.DataFrame:
     return table[SUMMARY_COLUMNS]
 
 
-def flattening(summary: pd.DataFrame, scores: pd.DataFrame = None,
-               n_test: float = None) -> pd.DataFrame:
+def flattening(summary: pd.DataFrame, scores: Optional[pd.DataFrame] = None,
+               n_test: Optional[float] = None) -> pd.DataFrame:
     """Per model: the last step's gain in the mean score and its yardstick ``se``;
     ``flattened`` when the gain is smaller than ``se`` (no row with fewer than two scored
     sizes).
@@ -249,7 +249,8 @@ def _merged_note(fractions, kept, sizes) -> list:
 
 def _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, complete,
               notes, shuffled=False) -> LearningResult:
-    rows, failed = [], {}
+    rows: list[tuple] = []
+    failed: dict[str, list] = {}
     for index, (m, s, f) in enumerate(tasks):
         repeat, fold = split_label(s, cv_result.config.n_splits)
         outcome = outcomes.get(index)

@@ -70,7 +70,8 @@ class SubgroupResult:
 
         if not self.scored:
             return self
-        scores, gaps = _interval_tables(*self.scored, alpha)
+        scored, ratio = self.scored
+        scores, gaps = _interval_tables(scored, ratio, alpha)
         return replace(self, scores=scores, gaps=gaps)
 
     def tables(self) -> dict:

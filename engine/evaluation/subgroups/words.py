@@ -20,8 +20,9 @@ def subgroup_notes(scores: pd.DataFrame, columns: pd.DataFrame) -> tuple:
         notes.append(Note("subgroup_small", f"subgroups with fewer than {MIN_ROWS} rows or "
                           f"fewer than {MIN_EVENTS} rows of a class get no verdict, their "
                           "scores are shown but too uncertain to rank: " + "; ".join(named),
-                          {"subgroups": [[str(r.column), str(r.subgroup), int(r.n_rows)]
-                                         for r in small.itertuples()],
+                          {"subgroups": [[str(c), str(s), int(n)] for c, s, n in
+                                         zip(small["column"], small["subgroup"],
+                                             small["n_rows"])],
                            "min_rows": MIN_ROWS, "min_events": MIN_EVENTS}))
     features = [str(c) for c, f in zip(columns["column"], columns["is_feature"]) if f]
     others = [str(c) for c, f in zip(columns["column"], columns["is_feature"]) if not f]

@@ -142,7 +142,7 @@ def _figure_class(svg: str) -> str:
 
 def _extra_notes(run) -> list:
     """The notes that stay with ALOOCV's and calibration's results."""
-    notes = []
+    notes: list = []
     for extra in (run.aloocv, run.calibration):
         notes.extend(getattr(extra, "notes", ()) or ())
     return notes
