@@ -203,7 +203,7 @@ class Experiment:
 
         check_cost_metric(self.metrics, self.metric_costs(), n_classes)
         done = self._metrics_for(n_classes, dataset)
-        codes = {getattr(note, "code", "") for note in done.notes}
+        codes = {note.code for note in done.notes}
         new = tuple(note for note in cost_notes(done.metrics, self.costs, self.models)
                     if note.code not in codes)
         return replace(done, notes=done.notes + new)

@@ -194,7 +194,7 @@ def wrap_model(estimator, spec, dataset=None):
         A threshold on data with more than two classes.
     """
     n_classes = len(dataset.classes) if dataset is not None else 2
-    pos_label = getattr(dataset, "pos_label", None)
+    pos_label = dataset.pos_label
     model = estimator
     if spec.tune:
         from sklearn.model_selection import GridSearchCV
@@ -250,7 +250,7 @@ def inner_cv(n_splits: int, dataset=None):
         ``StratifiedGroupKFold(n_splits)``, which needs the training rows' groups at fit
         time (:func:`fit_model` routes them).
     """
-    if getattr(dataset, "groups", None) is None:
+    if dataset.groups is None:
         return n_splits
     from sklearn.model_selection import StratifiedGroupKFold
 

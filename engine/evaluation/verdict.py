@@ -298,7 +298,7 @@ def health_sentence(model: str, n_failed: int, n_warned: int, n_folds: int) -> s
 def learning_states(curves) -> dict:
     """``{model: flattened}`` from a run's learning curves (``engine.evaluation.curves.learning``
     verdicts; empty without them)."""
-    learning = getattr(curves, "learning", None)
+    learning = curves.learning if curves is not None else None
     if learning is None or learning.verdicts.empty:
         return {}
     return {str(m): bool(f) for m, f in zip(learning.verdicts["model"],

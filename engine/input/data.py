@@ -603,7 +603,7 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
 
 def _identifier_columns(notes: list) -> list:
     """The identifier-like text columns :func:`_tidy_features` left out (from its note)."""
-    return [c for note in notes if getattr(note, "code", None) == "identifier_columns_left_out"
+    return [c for note in notes if note.code == "identifier_columns_left_out"
             for c in note.fields["columns"]]
 
 

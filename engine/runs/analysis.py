@@ -96,11 +96,11 @@ class ExperimentResult:
         defaults applied, failures and warnings (with what to change), how ranks were
         formed. Computed once (the result is frozen)."""
         n_folds = self.cv.config.n_splits * self.cv.config.n_repeats
-        stop = getattr(self.cv, "auto_stop", None)
+        stop = self.cv.auto_stop
         return [*self.dataset.notes, *self.experiment.notes,
                 *([stop.note()] if stop is not None else []),
                 *fold_notes(self.dataset.y, self.dataset.classes, self.cv.config,
-                            getattr(self.dataset, "groups", None)),
+                            self.dataset.groups),
                 *failure_notes(self.cv.failures, n_folds, _class_counts(self.dataset),
                                self.dataset.X.shape[1], self.cv.config.n_splits),
                 *rank_notes(self.summary, self.cv.primary_metric),
@@ -256,7 +256,7 @@ def gap_notes(result: ExperimentResult) -> list:
     the experiment asks for the gap but the data set has no groups."""
     if result.grouping_gap is not None:
         return list(result.grouping_gap.notes)
-    if getattr(result.experiment.cv, "compare_ungrouped", False) and result.dataset.groups is None:
+    if result.experiment.cv.compare_ungrouped and result.dataset.groups is None:
         return [Note("grouping_gap_no_groups", '"compare_ungrouped" is on, but this data set '
                      'names no "groups" column, so there is nothing to compare: name the column '
                      "of rows that belong together (a subject or patient identifier), or turn "
@@ -267,7 +267,7 @@ def gap_notes(result: ExperimentResult) -> list:
 def curve_notes(result: ExperimentResult) -> list:
     """The notes of the decision and learning curves (models left out, fractions that lack
     a class, whether a learning curve may have flattened)."""
-    return list(getattr(result.curves, "all_notes", ()))
+    return list(result.curves.all_notes) if result.curves is not None else []
 
 
 def alo_grouped_notes(result: ExperimentResult) -> list:
@@ -277,7 +277,7 @@ def alo_grouped_notes(result: ExperimentResult) -> list:
     if result.aloocv is None:
         return []
     return [note for note in result.aloocv.notes
-            if getattr(note, "code", "") == "alo_grouped_rows"]
+            if note.code == "alo_grouped_rows"]
 
 
 def heldout_phase(result: ExperimentResult, test):
@@ -304,7 +304,7 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None, store=No
     when the experiment asks for them (the nested fits are looked up in and saved to
     ``store``)."""
     experiment = result.experiment
-    if getattr(experiment.cv, "interval", "corrected_t") == "nested":
+    if experiment.cv.interval == "nested":
         nested = yield from run_nested(result.dataset, list(experiment.models), experiment.cv,
                                        list(result.cv.metrics), 1 - experiment.comparison.alpha,
                                        n_jobs, cluster, store, experiment.metric_costs())

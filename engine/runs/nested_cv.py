@@ -83,7 +83,7 @@ class NestedResult:
 def nested_fit_count(config: CVConfig, n_models: int) -> int:
     """The nested interval's fits: ``n_models x nested_repeats x n_splits²`` (0 unless
     ``config.interval`` is ``"nested"``)."""
-    if getattr(config, "interval", "corrected_t") != "nested":
+    if config.interval != "nested":
         return 0
     try:
         folds, repeats = int(config.n_splits), int(config.nested_repeats)
@@ -107,7 +107,7 @@ def check_nested(dataset, config: CVConfig, metric: str) -> None:
                           f'cv.interval "nested" fits every model n_splits x n_splits times '
                           f"per repeat, and n_splits is {config.n_splits}: set n_splits to "
                           f"at most {MAX_FOLDS}")
-    if getattr(dataset, "groups", None) is not None:
+    if dataset.groups is not None:
         raise EngineError("nested_groups", {"dataset": dataset.name},
                           'cv.interval "nested" treats rows as independent, but this data set '
                           'names "groups": use "interval": "corrected_t" for grouped data')
@@ -230,7 +230,7 @@ def run_nested(dataset, models: list, config: CVConfig, metrics: list, level: fl
     stored = (store.lookup_extra(keys, [len(splits[s][4]) for _, s in tasks])
               if store is not None else {})
     missing = [i for i in range(len(tasks)) if i not in stored]
-    pos_label = getattr(dataset, "pos_label", None)
+    pos_label = dataset.pos_label
     metrics = list(metrics)                   # one object: sent to a cluster once
     calls = [(estimators[m], X, dataset.y, splits[s][3], splits[s][4], splits[s][2],
               metrics, labels, pos_label, groups[m], costs)

@@ -96,14 +96,14 @@ def run_curves(result, n_jobs: int = 1, cluster=None):
         learning = yield from run_learning(result.dataset, result.cv,
                                            list(result.experiment.models), settings.learning,
                                            n_jobs, cluster, result.experiment.metric_costs(),
-                                           getattr(settings, "learning_shuffle", False))
+                                           settings.learning_shuffle)
         curves = replace(curves, learning=learning)
     return curves
 
 
 def _decision(result):
     """The decision curves of a run (positive class: the data set's ``pos_label``)."""
-    code = getattr(result.dataset, "pos_label", None)
+    code = result.dataset.pos_label
     seed = result.cv.config.random_state
     return decision_analysis(result.cv, 1 if code is None else int(code),
                              0 if seed is None else int(seed))

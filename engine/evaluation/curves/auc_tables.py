@@ -339,6 +339,6 @@ def run_auc_tables(result):
     predictions = predictions_table(result.cv, result.dataset)
     alpha = result.experiment.comparison.alpha
     return auc_tables(predictions, result.dataset.classes, positive_label(result.dataset),
-                      groups=getattr(result.dataset, "groups", None), level=1.0 - alpha,
+                      groups=result.dataset.groups, level=1.0 - alpha,
                       alpha=alpha, sizes=result.cv.train_test_sizes())
     yield  # pragma: no cover  (a generator, like the other extras)

@@ -214,7 +214,7 @@ def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, c
              for f in range(len(sizes))}
     complete = {key: len(np.unique(y[rows])) == n_classes for key, rows in parts.items()}
     X, labels = feature_matrix(dataset), list(range(n_classes))
-    pos_label = getattr(dataset, "pos_label", None)
+    pos_label = dataset.pos_label
     to_fit = [i for i, (m, s, f) in enumerate(tasks) if complete[(s, f)]]
     calls = [(estimators[m], X, y, parts[(s, f)], splits[s][1], [metric], labels, pos_label,
               groups[m], costs) for m, s, f in (tasks[i] for i in to_fit)]

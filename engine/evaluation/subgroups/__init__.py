@@ -92,7 +92,7 @@ def check_subgroups(experiment, dataset) -> tuple:
     EngineError
         A column that is not there, has one value or too many (:mod:`.spec`).
     """
-    return groupings(getattr(experiment, "subgroups", ()) or (), dataset)
+    return groupings(experiment.subgroups, dataset)
 
 
 def run_subgroups(experiment, dataset, cv, alpha: float = 0.05):

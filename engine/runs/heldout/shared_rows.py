@@ -28,7 +28,7 @@ _BLOCK = 2**20
 
 def training_path(dataset, base_dir: str) -> Optional[str]:
     """The training data's file (``source`` ``"file"`` or ``"csv"``), or None (built-in)."""
-    source = getattr(dataset, "source", None) or {}
+    source = dataset.source or {}
     path = source.get("file", source.get("csv"))
     if path is None:
         return None
