@@ -347,7 +347,7 @@ def _progress_shower(experiment, datasets, bar, quiet: bool, shown: list):
     every check). ``shown`` collects the notes printed."""
     from engine.runs.benchmark import DatasetStep, about_dataset
 
-    begun = set()
+    begun: set[int] = set()
 
     def on_progress(record):
         step = record.detail if isinstance(record.detail, DatasetStep) else None

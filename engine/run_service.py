@@ -28,6 +28,7 @@ and the app into a dialog.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
 
 from engine.runs.analysis import run_experiment
 from engine.runs.benchmark import check_datasets, experiment_for, load_datasets, run_benchmark
@@ -37,6 +38,14 @@ from engine.runs.guards import check_run as check_budget
 from engine.runs.heldout import load_test_set
 from engine.runs.nested_cv import check_nested
 from engine.runs.preflight import blocking, check_experiment
+
+if TYPE_CHECKING:
+    from engine.evaluation.experiment import Experiment
+    from engine.input.data import Dataset
+    from engine.runs.guards import Assessment
+    from engine.runs.heldout import TestSet
+    from engine.runs.preflight import Problem
+    from engine.runs.run_plan import RunPlan
 
 
 @dataclass(frozen=True)
@@ -59,12 +68,12 @@ class CheckedRun:
         against the data (:func:`read_test`), or None.
     """
 
-    experiment: object
-    datasets: tuple
+    experiment: Experiment
+    datasets: tuple[Dataset, ...]
     n_jobs: int
-    problems: tuple
-    assessment: object = None
-    test: object = None
+    problems: tuple[Problem, ...]
+    assessment: Optional[Assessment] = None
+    test: Optional[TestSet] = None
 
     @property
     def blocked(self) -> bool:
@@ -72,9 +81,9 @@ class CheckedRun:
         return bool(blocking(self.problems))
 
     @property
-    def plan(self):
+    def plan(self) -> Optional[RunPlan]:
         """The run's :class:`engine.runs.run_plan.RunPlan` (None when not assessed)."""
-        return getattr(self.assessment, "plan", None)
+        return self.assessment.plan if self.assessment is not None else None
 
     @property
     def several(self) -> bool:
@@ -149,7 +158,7 @@ def check_nested_interval(experiment, datasets) -> None:
     before any fit."""
     for index, dataset in enumerate(datasets):
         own = experiment.for_dataset(index) if is_several(experiment) else experiment
-        if getattr(own.cv, "interval", "corrected_t") != "nested":
+        if own.cv.interval != "nested":
             continue
         own = own.with_metrics_for(len(dataset.classes), dataset)
         check_nested(dataset, own.cv, own.metrics[0])

@@ -30,10 +30,9 @@ def setup_snapshot(state) -> str:
     try:
         data = experiment_dict(source, state.model_entries, state.cv, state.metrics,
                                state.comparison, state.aloocv, state.calibration,
-                               datasets=blocks, costs=getattr(state, "costs", None),
-                               test=getattr(state, "test", None),
-                               save_models=getattr(state, "save_models", False))
-        data = with_subgroups(data, getattr(state, "subgroups", ()))
+                               datasets=blocks, costs=state.costs, test=state.test,
+                               save_models=state.save_models)
+        data = with_subgroups(data, state.subgroups)
     except (TypeError, ValueError, AttributeError):
         data = [repr(source), repr(blocks), repr(state.model_entries), repr(state.cv),
                 repr(state.metrics), repr(state.comparison), repr(state.aloocv),

@@ -164,7 +164,7 @@ class AppState(QObject):
             self.comparison = replace(self.comparison, rope=None)
             self.test, self.save_models = None, False
             self.subgroups = ()
-        if not any(getattr(d, "groups", None) is not None for d in datasets):
+        if not any(d.groups is not None for d in datasets):
             self.cv = replace(self.cv, compare_ungrouped=False)
         return before != (self.cv, self.comparison, self.test, self.subgroups)
 
@@ -323,7 +323,7 @@ class AppState(QObject):
         self.curves = experiment.curves
         self.test = test_with_full_path(experiment.test, experiment.base_dir)
         self.save_models = bool(experiment.save_models)
-        self.subgroups = subgroup_blocks(getattr(experiment, "subgroups", None))
+        self.subgroups = subgroup_blocks(experiment.subgroups)
         datasets = list(dataset) if isinstance(dataset, (list, tuple)) else [dataset]
         self.data_identity = data_identity(datasets)     # the file's settings are for it
         self.set_selection([])

@@ -187,3 +187,17 @@ def test_a_store_needs_a_file(tmp_path):
     with pytest.raises(ValueError, match="cannot use the result store"):
         ResultStore(str(tmp_path / "missing" / "store.sqlite"))
     assert not os.path.exists(tmp_path / "missing")
+
+
+def test_a_closed_store_says_so_with_its_code(path):
+    """A store used after close() raises its coded store error naming SQLite's reason, not an
+    AttributeError on a missing connection."""
+    from engine.foundation.errors import EngineError, error_code
+
+    store = ResultStore(path)
+    assert store.count_fits() == 0
+    store.close()
+    with pytest.raises(EngineError) as caught:
+        store.count_fits()
+    assert error_code(caught.value) == "store_unusable"
+    assert "closed database" in str(caught.value)

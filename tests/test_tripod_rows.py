@@ -10,7 +10,7 @@ from engine.output.report.methods import tripod_rows
 def rows(tables: dict) -> dict:
     experiment = parse_experiment({"dataset": {"builtin": "iris"},
                                    "models": [{"estimator": "GaussianNB"}]})
-    result = SimpleNamespace(dataset=load_builtin("iris"), experiment=experiment)
+    result = SimpleNamespace(dataset=load_builtin("iris"), experiment=experiment, subgroups=None)
     return dict(tripod_rows(result, tables))
 
 

@@ -280,7 +280,8 @@ def decide(r: int, max_repeats: int, precision: float, ratio: float,
 
 
 def in_rounds(tasks: list, n_splits: int, max_repeats: int, precision: float,
-              stored: dict, compute: Callable, ratio_after: Callable) -> Generator:
+              stored: dict, compute: Callable, ratio_after: Callable
+              ) -> Generator[tuple, None, AutoStop]:
     """Drive the fits one repeat at a time until the rule stops.
 
     Parameters

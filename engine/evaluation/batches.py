@@ -64,7 +64,8 @@ class Batches:
     def take(self) -> list:
         """The next group of call indices ([] when none are left)."""
         most = max(1, math.ceil(self.left / (TAIL_SHARE * self.workers)))
-        batch, seconds = [], 0.0
+        batch: list[int] = []
+        seconds = 0.0
         while self.handed < len(self.kinds) and len(batch) < most:
             guess = self.guess(self.kinds[self.handed])
             batch.append(self.handed)
@@ -93,8 +94,8 @@ def run_batch(func: Callable, indices: Sequence[int], calls: Sequence[tuple],
     """``[(index, seconds, func(*args)), ...]`` for a group of calls (run on a worker);
     each :class:`Shared` argument is replaced by its object of ``shared``."""
     out = []
-    for index, args in zip(indices, calls):
-        args = [shared[a.position] if isinstance(a, Shared) else a for a in args]
+    for index, packed in zip(indices, calls):
+        args = [shared[a.position] if isinstance(a, Shared) else a for a in packed]
         start = time.perf_counter()
         result = func(*args)
         out.append((index, time.perf_counter() - start, result))

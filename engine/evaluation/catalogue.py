@@ -207,7 +207,8 @@ class ModelSpec:
     resample_seed: Optional[int] = None
 
     def to_json(self) -> dict:
-        entry = {"name": self.name, "estimator": self.estimator, "params": dict(self.params)}
+        entry: dict[str, Any] = {"name": self.name, "estimator": self.estimator,
+                                 "params": dict(self.params)}
         if self.scale:
             entry["scale"] = True
         for key in ("tune", "threshold"):

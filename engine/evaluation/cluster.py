@@ -125,7 +125,8 @@ class Cluster:
             return
         distributed = import_distributed()
         client = self.client
-        bundle, pending, finished = None, {}, None    # pending: the tasks not yet returned
+        bundle, finished = None, None
+        pending: dict = {}                          # the tasks not yet returned
         try:
             bundle, sent = send_shared(client, calls)
             workers = self.workers()

@@ -52,7 +52,7 @@ def threshold_costs(models) -> list:
     found = []
     for spec in models:
         block = (spec.get("threshold") if isinstance(spec, dict)
-                 else getattr(spec, "threshold", None)) or {}
+                 else spec.threshold) or {}
         if "cost" in block and as_costs(block["cost"]) not in found:
             found.append(as_costs(block["cost"]))
     return found

@@ -497,13 +497,13 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
                        groups)
     labels = list(range(len(dataset.classes)))
     outcomes = [None] * len(tasks)
-    pos_label = getattr(dataset, "pos_label", None)
+    pos_label = dataset.pos_label
     keys = (store.keys(dataset, [*models, *(member for _, _, member in members)], config,
                        metrics, splits, tasks, costs=costs) if store else None)
     stored = (store.lookup(keys, [len(splits[s][1]) for _, s in tasks]) if store
               else {})
     missing = [index for index in range(len(tasks)) if index not in stored]
-    if missing and getattr(store, "replay", False) and config.auto_precision is None:
+    if missing and store is not None and store.replay and config.auto_precision is None:
         raise ValueError(f"{len(missing)} of the run's {len(tasks)} fits are not in the "
                          "store (the run did not finish): run the experiment again to "
                          "complete it")
@@ -525,7 +525,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
             stop = timed
             break
         seconds, outcome = timed
-        if store is not None and not how:
+        if store is not None and keys is not None and not how:
             store.save(keys[index], outcome)
         outcomes[index] = outcome
         model, split = tasks[index]
@@ -569,7 +569,7 @@ def _rounds(tasks, config, stored, calls, store, n_jobs, cluster, ratio_after):
     task not stored to its call of :func:`fit_and_score`. Outcomes come as ``(seconds,
     outcome)``, ``None`` seconds for a stored one (as the fixed run's stream)."""
     def compute(indices):
-        if getattr(store, "replay", False):
+        if store is not None and store.replay:
             raise ValueError(f"{len(indices)} fits of repeat "
                              f"{tasks[indices[0]][1] // config.n_splits + 1} are not in the "
                              "store (the run did not finish): run the experiment again to "
@@ -610,7 +610,7 @@ def inner_groups(estimator, dataset: Dataset) -> Optional[np.ndarray]:
     """The groups a model's fits need: the data set's when the model splits by groups
     inside its training part (tuned or thresholded, :func:`engine.evaluation.tuning.uses_groups`),
     else None."""
-    groups = getattr(dataset, "groups", None)
+    groups = dataset.groups
     return groups if groups is not None and uses_groups(estimator) else None
 
 
@@ -634,7 +634,7 @@ def check_inner_groups(dataset: Dataset, splits: list, specs: list, groups: list
         some outer training part (``StratifiedGroupKFold`` could not make the folds), with
         what to change.
     """
-    if all(g is None for g in groups):
+    if dataset.groups is None or all(g is None for g in groups):
         return
     fewest, _ = fewest_inner_groups(dataset.y, dataset.groups, splits)
     for spec, needed in zip(specs, groups):
@@ -691,7 +691,8 @@ def fit_and_score(estimator, X, y, train, test, metrics, labels, pos_label=None,
     """
     scores, fit_seconds = (np.nan,) * len(metrics), np.nan
     kind = values = predicted = error = None
-    errors, details = [], {}
+    errors: list[str] = []
+    details: dict = {}
     model = copy.deepcopy(estimator)  # an unfitted estimator: the same as clone, faster
     X_train, X_test = take_rows(X, train), take_rows(X, test)
     # parameters were validated when the model was specified (catalogue.validated)
@@ -768,7 +769,8 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
     """The :class:`CVResult` of the finished fits. Each outcome's predictions are copied
     into the final columns and the outcome released (``outcomes[i]`` becomes None), so
     the predictions are held once, not two or three times, while the table is built."""
-    score_rows, failure_rows, kinds, chosen = [], [], {}, []
+    score_rows, failure_rows, chosen = [], [], []
+    kinds: dict[str, str] = {}
     n_classes = len(dataset.classes)
     columns = _prediction_arrays(outcomes, tasks, splits, dataset)
     start = 0
@@ -783,7 +785,7 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
             failure_rows.append((name, repeat, fold, "error", text))
         for text in outcome.warnings:
             failure_rows.append((name, repeat, fold, "warning", text))
-        if getattr(outcome, "details", None):
+        if outcome.details:
             chosen.append((name, repeat, fold, outcome.details))
         if outcome.values is not None:
             kinds.setdefault(name, outcome.kind)
@@ -813,7 +815,7 @@ def positive_label(dataset: Dataset):
     None otherwise."""
     if len(dataset.classes) != 2:
         return None
-    code = getattr(dataset, "pos_label", None)
+    code = dataset.pos_label
     return dataset.classes[1 if code is None else int(code)]
 
 

@@ -9,7 +9,7 @@ import json
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 from engine.evaluation.auto_repeats import cv_fields
 from engine.evaluation.catalogue import expand_models, is_scale_sensitive, seed_entry
@@ -203,7 +203,7 @@ class Experiment:
 
         check_cost_metric(self.metrics, self.metric_costs(), n_classes)
         done = self._metrics_for(n_classes, dataset)
-        codes = {getattr(note, "code", "") for note in done.notes}
+        codes = {note.code for note in done.notes}
         new = tuple(note for note in cost_notes(done.metrics, self.costs, self.models)
                     if note.code not in codes)
         return replace(done, notes=done.notes + new)
@@ -248,7 +248,7 @@ def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
     ``datasets`` (a list of data set blocks) a ``"datasets"`` file, ``dataset`` unused;
     ``costs`` the top-level cost matrix; ``curves`` the curves block; ``subgroups``
     :class:`engine.evaluation.subgroups.spec.SubgroupSpec` values."""
-    data = {"dataset": dict(dataset)} if not datasets else \
+    data: dict[str, Any] = {"dataset": dict(dataset)} if not datasets else \
         {"datasets": [dict(block) for block in datasets]}
     data.update({"models": [dict(e) for e in model_entries], "cv": cv.to_json(),
                  "metrics": list(metrics), "comparison": comparison.to_json()})
@@ -341,7 +341,7 @@ def _parse(data: dict, base_dir: str) -> Experiment:
     costs = _costs(data.get("costs"))
     check_cost_metric(metrics, metric_costs(costs, models))
     if metrics:
-        models = _tune_scoring(models, str(metrics[0]), metric_costs(costs, models))
+        models = list(_tune_scoring(models, str(metrics[0]), metric_costs(costs, models)))
     comparison = _section(data, "comparison", ComparisonSettings,
                           _as_tuple("credible_levels")) or ComparisonSettings()
     aloocv = _section(data, "aloocv", AloocvSettings)

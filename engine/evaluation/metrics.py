@@ -92,7 +92,7 @@ def _brier(y, proba, labels):
 
 
 #: scorer name -> (response kind, function(y, response[, labels]), needs labels)
-FAST_METRICS = {
+FAST_METRICS: dict[str, tuple[str, Callable[..., float]]] = {
     "roc_auc": (SCORE, _roc_auc_binary),
     "accuracy": (LABELS, _accuracy),
     "balanced_accuracy": (LABELS, _balanced_accuracy),

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Optional, cast
+
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
@@ -79,7 +81,7 @@ def metric_range(metric: str, n_classes: int) -> tuple:
     return -np.inf, 0.0
 
 
-def row_scores(metric: str, y: np.ndarray, kind, values, labels) -> np.ndarray:
+def row_scores(metric: str, y: np.ndarray, kind, values, labels) -> Optional[np.ndarray]:
     """Per-row values whose mean is the fold's score as :mod:`engine.evaluation.metrics`
     computes it (scikit-learn's scorer).
 
@@ -169,7 +171,8 @@ class NestedMoments:
 def table_moments(table: pd.DataFrame) -> NestedMoments:
     """:class:`NestedMoments` of a tidy table (``repeat, outer, inner, value``)."""
     moments = NestedMoments({}, {})
-    for (repeat, outer, inner), part in table.groupby(["repeat", "outer", "inner"]):
+    for key, part in table.groupby(["repeat", "outer", "inner"]):
+        repeat, outer, inner = cast("tuple[int, int, int]", key)
         moments.add(repeat, outer, inner, part["value"].to_numpy())
     return moments
 

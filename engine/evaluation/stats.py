@@ -546,7 +546,7 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
         t_c, p_c = corrected_ttest(differences, n_train, n_test)
         t_u, p_u = plain_ttest(differences)
         post = posterior(differences, n_train, n_test)
-        probs = post.probabilities(settings.rope)
+        probs = post.probabilities(settings.rope_for(metric))
         mean = float(np.mean(differences)) if len(differences) else np.nan
         rows.append({"model_1": names[i], "model_2": names[k], "mean_difference": mean,
                      "t_stat": t_c, "p_value": p_c, "p_value_adjusted": np.nan,
@@ -570,7 +570,7 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
 
 
 def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple,
-                  failures: pd.DataFrame = None, alpha: float = 0.05) -> pd.DataFrame:
+                  failures: Optional[pd.DataFrame] = None, alpha: float = 0.05) -> pd.DataFrame:
     """Mean, standard deviation, interval and rank of every model on every metric.
 
     Columns: ``model, metric, mean, std, rank, n_folds, n_failed, n_warned, rank_mean,

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any, Optional
 
 import numpy as np
 import pandas as pd
@@ -193,7 +194,7 @@ def wrap_model(estimator, spec, dataset=None):
         A threshold on data with more than two classes.
     """
     n_classes = len(dataset.classes) if dataset is not None else 2
-    pos_label = getattr(dataset, "pos_label", None)
+    pos_label = dataset.pos_label
     model = estimator
     if spec.tune:
         from sklearn.model_selection import GridSearchCV
@@ -249,7 +250,7 @@ def inner_cv(n_splits: int, dataset=None):
         ``StratifiedGroupKFold(n_splits)``, which needs the training rows' groups at fit
         time (:func:`fit_model` routes them).
     """
-    if getattr(dataset, "groups", None) is None:
+    if dataset.groups is None:
         return n_splits
     from sklearn.model_selection import StratifiedGroupKFold
 
@@ -372,7 +373,7 @@ def fit_details(model) -> dict:
         grid search's ``best_params_``, names without the pipeline prefix, /
         ``best_score_``); empty for a plain model.
     """
-    details = {}
+    details: dict[str, Any] = {}
     if hasattr(model, "best_threshold_"):
         details["best_threshold"] = float(model.best_threshold_)
         details["threshold_score"] = float(model.best_score_)
@@ -419,7 +420,7 @@ def thresholds_table(rows: list, positive=None) -> pd.DataFrame:
 
 
 def optimism_table(nested: dict, members: dict, metric: str, sizes: tuple = (np.nan, np.nan),
-                   alpha: float = 0.05, tuning_metrics: dict = None) -> pd.DataFrame:
+                   alpha: float = 0.05, tuning_metrics: Optional[dict] = None) -> pd.DataFrame:
     """``tuning_optimism.csv``: per tuned model, the best grid member's plain CV mean minus
     the nested mean (same outer folds, ``metric``), with the uncertainty of that gap.
 
@@ -447,17 +448,18 @@ def optimism_table(nested: dict, members: dict, metric: str, sizes: tuple = (np.
         paired t-test of those differences), ``n_folds`` and ``tuning_metric``.
     """
     records = []
+    n_train, n_test = sizes
     for model, scores in members.items():
         means = {label: _mean(s) for label, s in scores.items()}
         means = {k: v for k, v in means.items() if np.isfinite(v)}
         nested_mean = _mean(nested[model])
         if not means or not np.isfinite(nested_mean):
             continue
-        best = max(means, key=means.get)
+        best = max(means, key=means.__getitem__)
         differences = np.asarray(scores[best], float) - np.asarray(nested[model], float)
         differences = differences[~np.isnan(differences)]
-        low, high = corrected_interval(differences, *sizes, alpha=alpha)
-        p_value = two_sided(corrected_ttest(differences, *sizes)[1])
+        low, high = corrected_interval(differences, n_train, n_test, alpha=alpha)
+        p_value = two_sided(corrected_ttest(differences, n_train, n_test)[1])
         records.append((model, metric, len(scores), best, means[best], nested_mean,
                         means[best] - nested_mean, low, high, p_value, len(differences),
                         (tuning_metrics or {}).get(model) or metric))

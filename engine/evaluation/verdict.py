@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping, NamedTuple
+from typing import Mapping, NamedTuple, Optional
 
 import numpy as np
 
@@ -298,7 +298,7 @@ def health_sentence(model: str, n_failed: int, n_warned: int, n_folds: int) -> s
 def learning_states(curves) -> dict:
     """``{model: flattened}`` from a run's learning curves (``engine.evaluation.curves.learning``
     verdicts; empty without them)."""
-    learning = getattr(curves, "learning", None)
+    learning = curves.learning if curves is not None else None
     if learning is None or learning.verdicts.empty:
         return {}
     return {str(m): bool(f) for m, f in zip(learning.verdicts["model"],
@@ -314,8 +314,8 @@ def learning_sentence(model: str, flattened) -> str:
 
 
 def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: float,
-                 correction: str = "bonferroni", health: Mapping = None,
-                 learning: Mapping = None, n_pairs: int = 1) -> Verdict:
+                 correction: str = "bonferroni", health: Optional[Mapping] = None,
+                 learning: Optional[Mapping] = None, n_pairs: int = 1) -> Verdict:
     """The plain-language verdict on ``model_a`` versus ``model_b``.
 
     Parameters

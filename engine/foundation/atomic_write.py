@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 try:                                      # advisory locks mark files a live writer owns
     import fcntl
 except ImportError:                       # Windows: no locks (see engine.output.result_folder)
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # the module or None, tested before each use
 
 #: The start of every temporary file's name: the app's own, so that no user's file
 #: (``.tmp-draft.txt``) is ever taken for one (:mod:`engine.output.folder_entries`).

@@ -18,6 +18,7 @@ in the calling process).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Optional
 
 from engine.foundation.messages import has_long_form, long_form
 from engine.foundation.notes import Fields
@@ -134,7 +135,7 @@ class EngineError(ValueError):
     ('only 3 ...', 'groups_too_few', 3)
     """
 
-    def __init__(self, code: str, fields: Mapping = None, message: str = ""):
+    def __init__(self, code: str, fields: Optional[Mapping] = None, message: str = ""):
         if code not in CODES:
             raise ValueError(f"unknown error code {code!r}; "
                              "add it to engine.foundation.errors.CODES")
@@ -165,7 +166,7 @@ def error_fields(exc: BaseException) -> Mapping:
     return fields if isinstance(fields, Mapping) else Fields()
 
 
-def is_store_error(exc: BaseException, path: str = None) -> bool:
+def is_store_error(exc: BaseException, path: Optional[str] = None) -> bool:
     """True for an error about the result store (about the one at ``path`` when given)."""
     if not error_code(exc).startswith(STORE_PREFIX):
         return False

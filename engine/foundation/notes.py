@@ -16,7 +16,7 @@ picklable (results travel from the GUI's run process), with read-only ``fields``
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -313,8 +313,9 @@ class Fields(Mapping):
     """The read-only mapping of a note's fields (a dict underneath; picklable)."""
 
     __slots__ = ("_data",)
+    _data: dict[str, Any]
 
-    def __init__(self, data: Mapping = ()):
+    def __init__(self, data: Mapping | Iterable[tuple[Any, Any]] = ()):
         object.__setattr__(self, "_data", {str(k): _frozen(v) for k, v in dict(data).items()})
 
     def __getitem__(self, key: str) -> Any:

@@ -170,7 +170,8 @@ def _tie_to_windows_process(pid: int) -> None:
 
     synchronize = 0x00100000           # the right to wait on the process
     try:
-        handle = _winapi.OpenProcess(synchronize, False, pid)
+        # typeshed declares OpenProcess on Windows only, and mypy checks as on Linux
+        handle = _winapi.OpenProcess(synchronize, False, pid)  # type: ignore[attr-defined]
     except OSError:                    # already gone
         os._exit(1)
 
@@ -252,7 +253,7 @@ def descendants(pid: int) -> list:
 
 
 def _children(pid: int) -> list:
-    children = []
+    children: list[int] = []
     with contextlib.suppress(OSError):
         for task in os.listdir(f"/proc/{pid}/task"):
             with contextlib.suppress(OSError), \

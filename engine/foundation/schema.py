@@ -21,6 +21,7 @@ import math
 import numbers
 import re
 from importlib.resources import files
+from typing import Any, Iterable
 
 SCHEMA_FILE = "experiment.schema.json"
 #: No experiment needs more than a few levels; deeper values are refused up front.
@@ -102,7 +103,7 @@ def check_shape(data) -> None:
     """Refuse values nested deeper than :data:`MAX_DEPTH`, numbers that are not finite and
     integers beyond :data:`MAX_INTEGER`, naming the place (an iterative walk: no
     recursion on deep values)."""
-    stack = [(data, (), 0)]
+    stack: list[tuple[Any, tuple, int]] = [(data, (), 0)]
     while stack:
         value, path, depth = stack.pop()
         if isinstance(value, float) and not math.isfinite(value):
@@ -111,6 +112,7 @@ def check_shape(data) -> None:
         if _is_integer(None, value) and abs(value) > MAX_INTEGER:
             raise ValueError(f"{readable_path(path)}: expected a number of a usual size "
                              f"(at most {MAX_INTEGER:,}), got {show(value)}")
+        children: Iterable[tuple[Any, Any]]
         if isinstance(value, dict):
             children = value.items()
         elif isinstance(value, (list, tuple)):

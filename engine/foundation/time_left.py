@@ -52,7 +52,8 @@ class TimeLeft:
         pending = [(self.times.get(kind), count) for kind, count in self.left.items() if count]
         if any(times is None for times, _ in pending):
             return math.nan
-        work = sum(median_of_sorted(times) * count for times, count in pending)
+        work = sum(median_of_sorted(times) * count for times, count in pending
+                   if times is not None)
         return work / min(self.workers, calls_left)
 
 

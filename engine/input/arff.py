@@ -204,6 +204,8 @@ def tokenize(line: str, where: str = "") -> list:
     tokens, position = [], 0
     while position < len(line):
         match = _TOKEN.match(line, position)
+        if match is None:                      # never: every character starts a token
+            raise ValueError(f"{where}cannot split this line into values")
         kind, position = match.lastgroup, match.end()
         if kind == "word":
             tokens.append(None if match.group() == "?" else match.group())
@@ -432,7 +434,7 @@ class _Column:
             self.parts.append(self._numbers(column, where))
         elif kind == "nominal":
             self.parts.append(self._codes(column, where))
-        elif kind == "date":
+        elif kind == "date" and self.pattern is not None:
             texts = [None if v is _ZERO else v for v in column]
             seconds = parse_dates(texts, self.pattern, lambda i: f"{where(i)}: attribute "
                                   f"{self.attribute.name!r}")

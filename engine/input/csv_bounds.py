@@ -166,16 +166,16 @@ class BoundedFile(io.RawIOBase):
 
     def _check_rows(self) -> None:
         most = self.bound.max_rows
-        if most is None or self.rows <= most:
+        width, available = self.bound.width, self.bound.available
+        if most is None or width is None or available is None or self.rows <= most:
             return
-        width = self.bound.width
         need = self.rows * width * BYTES_PER_VALUE * self.bound.copies
         raise ReadStopped(
             f"its first {self.lines:,} lines already make {count_text(self.rows)} rows x "
             f"{count_text(width)} columns (every row has the header's columns), which would "
             f"take {format_bytes(need)} of memory while it is read (8 bytes a "
             f"value, {self.bound.copies} copies), more than the "
-            f"{format_bytes(self.bound.available)} available; use a sample of its rows or a "
+            f"{format_bytes(available)} available; use a sample of its rows or a "
             "computer with more memory")
 
 

@@ -43,7 +43,7 @@ import codecs
 import re
 import unicodedata
 import warnings
-from typing import Callable, Optional
+from typing import Callable, NoReturn, Optional
 
 import numpy as np
 import pandas as pd
@@ -173,7 +173,7 @@ def _separators(decimal: str, thousands) -> tuple:
     return tuple(thousands)
 
 
-_GROUPED = {}
+_GROUPED: dict[tuple[str, str], object] = {}
 
 
 def _grouped(sep: str, decimal: str):
@@ -286,7 +286,8 @@ def parse_text_columns(frame: pd.DataFrame, sep: str, decimal: Optional[str] = N
             text.loc[cells.index] = cells.to_numpy(dtype=object)
         if _cells_changed(column, cells):
             stripped.append(name)
-        frame.isetitem(i, text)
+        # pandas takes a Series here; pandas-stubs 3.1 lists none
+        frame.isetitem(i, text)  # type: ignore[arg-type]
     if stripped:
         notes.append(Note("spaces_removed", fields={"columns": stripped}))
     if decimal == "," and raw_text is not None and pandas_floats and thousands in (None, "."):
@@ -372,7 +373,8 @@ def _dot_thousands(frame: pd.DataFrame, floats: list, raw_text) -> list:
             continue
         out = pd.Series(np.nan, index=frame.index, dtype=float)
         out.loc[numbers.index] = numbers.astype(float)
-        frame.isetitem(i, out)
+        # pandas takes a Series here; pandas-stubs 3.1 lists none
+        frame.isetitem(i, out)  # type: ignore[arg-type]
         example, value = dotted.iloc[0], dotted.iloc[0].replace('.', '')
         notes.append(Note("thousands_grouped", fields={
             "column": frame.columns[i], "example": example, "value": value, "separator": "."}))
@@ -470,11 +472,11 @@ def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None,
                      {"encoding": name, "how": "bom"})]
             return name, notes
     if b"\x00" in head:
-        name = _utf16_without_bom(head)
-        if name is None:
+        utf16 = _utf16_without_bom(head)
+        if utf16 is None:
             _refuse_binary(path, "it holds zero bytes, which text files do not", what)
-        return name, [Note("encoding", f"the file is {name.upper()} without a byte order mark; "
-                           "read it as such", {"encoding": name, "how": "no_bom"})]
+        return utf16, [Note("encoding", f"the file is {utf16.upper()} without a byte order "
+                            "mark; read it as such", {"encoding": utf16, "how": "no_bom"})]
     encoding, notes = _utf8_or_latin1(head)
     if encoding in ("cp1252", "cp932"):
         encoding, notes = _whole_file_fits(path, encoding, notes)
@@ -613,7 +615,7 @@ def _refuse_signature(path: str, head: bytes, what: str = "a CSV text file") -> 
                              f"{advice or 'give ' + what}")
 
 
-def _refuse_binary(path: str, why: str, what: str = "a CSV text file") -> None:
+def _refuse_binary(path: str, why: str, what: str = "a CSV text file") -> NoReturn:
     raise ValueError(f"cannot read {path}: it looks like a binary file, not {what} "
                      f"({why}); give {what}, or its encoding if it is text "
                      f'("encoding": "utf-16")')
@@ -701,7 +703,8 @@ def read_or_explain(path: str, options: dict, notes: Optional[list] = None,
     except (pd.errors.ParserError, ValueError, OverflowError, IndexError) as exc:
         raise ValueError(_parse_problem(path, options.get("sep"), str(exc))) from None
     if any("does not match length of data" in str(item.message) for item in caught):
-        found = extra_cells(path, options.get("sep"), options.get("encoding"))
+        sep = options.get("sep")            # csv's reader needs one (pandas may sniff it)
+        found = extra_cells(path, sep, options.get("encoding")) if sep else None
         if found is not None:
             line, saw, expected = found
             raise ValueError(_parse_problem(path, options.get("sep"), f"Expected {expected} "
@@ -716,7 +719,7 @@ def _opener(path: str, bound: Optional[Bound]) -> Optional[Callable]:
     return None if bound is None else (lambda: BoundedFile(path, bound))
 
 
-def extra_cells(path: str, sep: str, encoding: str) -> Optional[tuple]:
+def extra_cells(path: str, sep: str, encoding: Optional[str]) -> Optional[tuple]:
     """``(line, cells, header cells)`` of the first row with a non-empty cell beyond the
     header's columns, or None (Python's csv reader; blank lines skipped as pandas does)."""
     import csv
@@ -736,7 +739,7 @@ def extra_cells(path: str, sep: str, encoding: str) -> Optional[tuple]:
 
 def _decode_problem(path: str, encoding, exc: Exception) -> str:
     return (f"cannot read {path} as {encoding}: it holds bytes that are not {encoding} "
-            f"({one_line(exc)}); give the file's encoding as \"encoding\" ({_ENCODINGS}), "
+            f"({one_line(str(exc))}); give the file's encoding as \"encoding\" ({_ENCODINGS}), "
             "or save it as UTF-8")
 
 

@@ -13,7 +13,7 @@ import csv
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -37,7 +37,7 @@ from engine.foundation.notes import Note
 from engine.input.text_lengths import check_label_lengths, check_text_lengths
 
 #: Built-in data sets: name -> (description, generator options with their defaults).
-BUILTINS = {
+BUILTINS: dict[str, tuple[str, dict[str, Any]]] = {
     "moons": ("Two interleaving half circles (scikit-learn make_moons)",
               {"n_samples": 100, "noise": 0.352, "random_state": 1}),
     "circles": ("A large circle containing a smaller one (make_circles)",
@@ -163,7 +163,7 @@ def load_builtin(name: str, **options) -> Dataset:
     X, y, columns, labels = _make_builtin(name, opts)
     frame = pd.DataFrame(X, columns=columns)
     source = {"builtin": name, **opts}
-    notes = (Note("builtin_data", BUILTINS[name][0], {"name": name}),)
+    notes: tuple[Note, ...] = (Note("builtin_data", BUILTINS[name][0], {"name": name}),)
     pos_label = None
     if len(labels) == 2:
         pos_label = 1
@@ -340,7 +340,7 @@ def _detect_separator(text: str) -> str:
         return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
     except csv.Error:
         counts = {sep: sum(line.count(sep) for line in lines) for sep in ",;\t|"}
-        return max(counts, key=counts.get)
+        return max(counts, key=counts.__getitem__)
 
 
 def _only_separator(lines: list) -> Optional[str]:
@@ -602,7 +602,7 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
 
 def _identifier_columns(notes: list) -> list:
     """The identifier-like text columns :func:`_tidy_features` left out (from its note)."""
-    return [c for note in notes if getattr(note, "code", None) == "identifier_columns_left_out"
+    return [c for note in notes if note.code == "identifier_columns_left_out"
             for c in note.fields["columns"]]
 
 
@@ -716,8 +716,8 @@ def _encode_labels(labels: pd.Series, order: Optional[Sequence] = None,
     if order is not None and not pd.api.types.is_numeric_dtype(labels):
         return _declared_labels(labels, list(order), target)
     if pd.api.types.is_numeric_dtype(labels):
-        classes, codes = np.unique(values, return_inverse=True)
-        classes = [_plain(c) for c in classes]
+        distinct, codes = np.unique(values, return_inverse=True)
+        classes = [_plain(c) for c in distinct]
     else:
         rows, texts = distinct_texts(labels)
         text = stripped(texts)
@@ -727,9 +727,9 @@ def _encode_labels(labels: pd.Series, order: Optional[Sequence] = None,
             notes.append(Note("control_characters", "class label(s) with invisible control "
                               "characters, shown written out: " + ", ".join(changed),
                               {"what": "class_labels", "names": changed}))
-        classes, of_text = np.unique(shown, return_inverse=True)
+        distinct, of_text = np.unique(shown, return_inverse=True)
         codes = of_text.reshape(-1)[rows]
-        classes = [str(c) for c in classes]
+        classes = [str(c) for c in distinct]
     return classes, codes.astype(np.intp), notes
 
 

@@ -111,7 +111,8 @@ def _median_of(rows: np.ndarray, per_value: list) -> float:
     return float(np.median(np.asarray(per_value, dtype=float)[rows]))
 
 
-def positive_class(classes: Sequence, counts: Sequence[int], pos_label=None) -> tuple:
+def positive_class(classes: Sequence, counts: Sequence[int] | np.ndarray,
+                   pos_label=None) -> tuple:
     """The code of the positive class of a two-class target, and a note saying which.
 
     Parameters
@@ -384,7 +385,7 @@ def _order_rules(values: np.ndarray, order: np.ndarray, y: np.ndarray,
     cuts = _best_cuts(values, classes, n_present) if n_classes == 2 else None
     pairs = np.arange(n_rows - 1)[None, :] < (n_present - 1)[:, None]
     changes = ((classes[:, 1:] != classes[:, :-1]) & pairs).sum(axis=1)
-    rules = []
+    rules: list[Optional[tuple]] = []
     for j in range(n_columns):
         m = int(n_present[j])
         if m < 0.9 * n_rows or m < 2:

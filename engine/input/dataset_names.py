@@ -97,7 +97,7 @@ def name_datasets(blocks) -> tuple:
     ValueError
         A name that cannot name a data set, or one given twice.
     """
-    taken = {}
+    taken: dict[str, int] = {}
     for index, block in enumerate(blocks):
         if block.get("name") is None:
             continue
@@ -110,7 +110,7 @@ def name_datasets(blocks) -> tuple:
                              f"already the name of datasets[{taken[key]}]{case}; give every "
                              "data set a name of its own")
         taken[key] = index
-    named = []
+    named: list[dict] = []
     for block in blocks:
         name = block.get("name")
         if name is None:

@@ -342,7 +342,8 @@ def dates_as_seconds(frame: pd.DataFrame) -> tuple:
         values = frame.iloc[:, i]
         seconds = _seconds(values)
         if seconds is not None:
-            frame.isetitem(i, seconds)
+            # pandas takes a Series here; pandas-stubs 3.1 lists none
+            frame.isetitem(i, seconds)  # type: ignore[arg-type]
             converted.append(column)
     return frame, converted
 

@@ -192,9 +192,10 @@ def check_builtin_request(name: str, options: dict, available: Optional[int] = N
 
 def _builtin_shape(name: str, options: dict) -> tuple:
     samples = options.get("n_samples")
+    rows: Optional[float]
     if isinstance(samples, (list, tuple)) and samples:
         parts = [whole_number(s) for s in samples]
-        rows = None if None in parts else sum(parts)
+        rows = None if None in parts else sum(p for p in parts if p is not None)
     else:
         rows = whole_number(samples)
     if name in ("moons", "circles"):

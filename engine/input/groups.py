@@ -400,4 +400,6 @@ def fewest_inner_groups(y: np.ndarray, groups: np.ndarray, splits: list) -> tupl
         smallest = int(per_class[classes].min())
         fewest_total = total if fewest_total is None else min(fewest_total, total)
         fewest_class = smallest if fewest_class is None else min(fewest_class, smallest)
+    if fewest_total is None or fewest_class is None:
+        raise ValueError("no outer split to count the groups of")
     return int(fewest_total), int(fewest_class)

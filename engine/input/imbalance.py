@@ -32,6 +32,7 @@ from dataclasses import replace
 from typing import Optional, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from engine.foundation.notes import Note
 
@@ -56,7 +57,7 @@ INSTALL_HINT = ('resampling needs the imbalanced-learn package, which is not ins
                 'imbalanced-learn), or remove "resample"')
 
 
-def smallest_class(counts: Sequence[int]) -> tuple:
+def smallest_class(counts: ArrayLike) -> tuple:
     """``(code, count, share)`` of the smallest class (the first of equals)."""
     counts = np.asarray(counts, dtype=np.int64)
     code = int(np.argmin(counts))
@@ -64,7 +65,7 @@ def smallest_class(counts: Sequence[int]) -> tuple:
     return code, int(counts[code]), (counts[code] / total if total else 0.0)
 
 
-def is_imbalanced(counts: Sequence[int]) -> bool:
+def is_imbalanced(counts: ArrayLike) -> bool:
     """True when the classes are imbalanced by the module's rule.
 
     Parameters
@@ -86,7 +87,7 @@ def is_imbalanced(counts: Sequence[int]) -> bool:
     return smallest < FEW_ROWS and 2 * smallest < int(counts.max())
 
 
-def imbalance_note(counts: Sequence[int], classes: Sequence) -> Optional[Note]:
+def imbalance_note(counts: ArrayLike, classes: Sequence) -> Optional[Note]:
     """The ``class_imbalance`` note when the classes are imbalanced, else None.
 
     Parameters
@@ -124,7 +125,7 @@ def imbalance_note(counts: Sequence[int], classes: Sequence) -> Optional[Note]:
                  "n_classes": len(counts)})
 
 
-def with_imbalance_metric(experiment, counts: Sequence[int], classes: Sequence,
+def with_imbalance_metric(experiment, counts: ArrayLike, classes: Sequence,
                           dataset: Optional[str] = None):
     """``experiment`` (its default metric already filled in) with ``balanced_accuracy``
     added after the primary metric and a ``default_metric_imbalanced`` note, when the

@@ -249,7 +249,7 @@ def data_record(dataset, base_dir: str = ".") -> dict:
 
 
 def _n_groups(dataset):
-    groups = getattr(dataset, "groups", None)
+    groups = dataset.groups
     return None if groups is None else int(len(np.unique(groups)))
 
 

@@ -151,8 +151,8 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
             raise ValueError(f"not a saved model's file name of this app: {name!r}")
     folder = os.path.abspath(folder)
     os.makedirs(folder, exist_ok=True)
-    files = [*tables, *texts, *blobs, *([NOTES] if notes else [])]
-    names = sorted(files)
+    written = [*tables, *texts, *blobs, *([NOTES] if notes else [])]
+    names = sorted(written)
     prepare_result_folder(folder, names, own)              # before anything is written
     staging = tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder)
     staging_fd = _open(staging)
@@ -191,11 +191,12 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
         if not committed:
             shutil.rmtree(staging, ignore_errors=True)    # made by this call just now
         with contextlib.suppress(AttributeError, TypeError):
-            exc.committed = committed
+            # any exception type carries the flag out (the docstring's ``committed``)
+            exc.committed = committed  # type: ignore[attr-defined]
         raise
     finally:
         _close(staging_fd)
-    return [os.path.join(folder, name) for name in [*files, MANIFEST]]
+    return [os.path.join(folder, name) for name in [*written, MANIFEST]]
 
 
 def prepare_result_folder(folder: str, names=WRITABLE, own=()) -> list:
@@ -270,7 +271,7 @@ def free_subfolder(folder: str) -> str:
 
 def versions() -> dict:
     """Versions of Python, the numerical libraries and this app (None if unknown)."""
-    found = {"python": platform.python_version()}
+    found: dict[str, Optional[str]] = {"python": platform.python_version()}
     for key, dist in (("numpy", "numpy"), ("scipy", "scipy"), ("sklearn", "scikit-learn"),
                       ("pandas", "pandas"), ("openpyxl", "openpyxl"),
                       ("imblearn", "imbalanced-learn"), ("app", "honest-eval")):

@@ -14,6 +14,8 @@ folder as a whole is written by :mod:`engine.output.result_folder`.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from engine.foundation.atomic_write import (
@@ -67,7 +69,8 @@ def spreadsheet_safe(frame: pd.DataFrame) -> pd.DataFrame:
     for column in range(out.shape[1]):
         values = out.iloc[:, column]
         if not (pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values)):
-            out.isetitem(column, values.map(safe_cell))
+            # pandas takes a Series here; pandas-stubs 3.1 lists none
+            out.isetitem(column, values.map(safe_cell))  # type: ignore[arg-type]
     out.columns = [safe_cell(str(c)) for c in out.columns]
     out.index = _safe_index(out.index)
     out.index.names = [safe_cell(str(n)) if n is not None else None for n in out.index.names]
@@ -95,7 +98,7 @@ def csv_text(frame: pd.DataFrame, index: bool = False) -> str:
 #: (comma, decimal point: what programs and the headless runner use) or ``"semicolon"``
 #: (semicolon, decimal comma, and a byte-order mark so that the text is read as UTF-8:
 #: what a spreadsheet set up for a language that writes 0,5 opens correctly).
-CSV_STYLES = {"standard": {"sep": ",", "decimal": "."},
+CSV_STYLES: dict[str, dict[str, Any]] = {"standard": {"sep": ",", "decimal": "."},
               "semicolon": {"sep": ";", "decimal": ","}}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
-from typing import Generator, Optional
+from typing import TYPE_CHECKING, Generator, Optional
 
 import pandas as pd
 
@@ -39,6 +39,16 @@ from engine.runs.store import ending_recorded, opened
 from engine.evaluation.tuning import optimism_at, optimism_notes
 from engine.evaluation.verdict import metric_label
 
+if TYPE_CHECKING:
+    from engine.evaluation.aloocv import AloocvResult
+    from engine.evaluation.calibration import CalibrationResult
+    from engine.evaluation.curves.analysis import CurvesResult
+    from engine.evaluation.curves.auc_tables import AucTables
+    from engine.evaluation.subgroups import SubgroupResult
+    from engine.runs.grouping_gap import GroupingGapResult
+    from engine.runs.heldout import HeldoutResult
+    from engine.runs.nested_cv import NestedResult
+
 
 @dataclass(frozen=True)
 class ExperimentResult:
@@ -49,14 +59,14 @@ class ExperimentResult:
     cv: CVResult
     summary: pd.DataFrame
     comparison: Comparison
-    aloocv: Optional[object] = None
-    calibration: Optional[object] = None
-    grouping_gap: Optional[object] = None
-    curves: Optional[object] = None
-    auc: Optional[object] = None
-    heldout: Optional[object] = None
-    subgroups: Optional[object] = None
-    nested: Optional[object] = None
+    aloocv: Optional[AloocvResult] = None
+    calibration: Optional[CalibrationResult] = None
+    grouping_gap: Optional[GroupingGapResult] = None
+    curves: Optional[CurvesResult] = None
+    auc: Optional[AucTables] = None
+    heldout: Optional[HeldoutResult] = None
+    subgroups: Optional[SubgroupResult] = None
+    nested: Optional[NestedResult] = None
 
     def with_comparison(self, settings: ComparisonSettings) -> "ExperimentResult":
         """The same run compared again with other ROPE / alpha / correction settings (the
@@ -86,11 +96,11 @@ class ExperimentResult:
         defaults applied, failures and warnings (with what to change), how ranks were
         formed. Computed once (the result is frozen)."""
         n_folds = self.cv.config.n_splits * self.cv.config.n_repeats
-        stop = getattr(self.cv, "auto_stop", None)
+        stop = self.cv.auto_stop
         return [*self.dataset.notes, *self.experiment.notes,
                 *([stop.note()] if stop is not None else []),
                 *fold_notes(self.dataset.y, self.dataset.classes, self.cv.config,
-                            getattr(self.dataset, "groups", None)),
+                            self.dataset.groups),
                 *failure_notes(self.cv.failures, n_folds, _class_counts(self.dataset),
                                self.dataset.X.shape[1], self.cv.config.n_splits),
                 *rank_notes(self.summary, self.cv.primary_metric),
@@ -246,7 +256,7 @@ def gap_notes(result: ExperimentResult) -> list:
     the experiment asks for the gap but the data set has no groups."""
     if result.grouping_gap is not None:
         return list(result.grouping_gap.notes)
-    if getattr(result.experiment.cv, "compare_ungrouped", False) and result.dataset.groups is None:
+    if result.experiment.cv.compare_ungrouped and result.dataset.groups is None:
         return [Note("grouping_gap_no_groups", fields={"dataset": result.dataset.name})]
     return []
 
@@ -254,7 +264,7 @@ def gap_notes(result: ExperimentResult) -> list:
 def curve_notes(result: ExperimentResult) -> list:
     """The notes of the decision and learning curves (models left out, fractions that lack
     a class, whether a learning curve may have flattened)."""
-    return list(getattr(result.curves, "all_notes", ()))
+    return list(result.curves.all_notes) if result.curves is not None else []
 
 
 def alo_grouped_notes(result: ExperimentResult) -> list:
@@ -264,7 +274,7 @@ def alo_grouped_notes(result: ExperimentResult) -> list:
     if result.aloocv is None:
         return []
     return [note for note in result.aloocv.notes
-            if getattr(note, "code", "") == "alo_grouped_rows"]
+            if note.code == "alo_grouped_rows"]
 
 
 def heldout_phase(result: ExperimentResult, test):
@@ -291,7 +301,7 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None, store=No
     when the experiment asks for them (the nested fits are looked up in and saved to
     ``store``)."""
     experiment = result.experiment
-    if getattr(experiment.cv, "interval", "corrected_t") == "nested":
+    if experiment.cv.interval == "nested":
         nested = yield from run_nested(result.dataset, list(experiment.models), experiment.cv,
                                        list(result.cv.metrics), 1 - experiment.comparison.alpha,
                                        n_jobs, cluster, store, experiment.metric_costs())

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
-from typing import Generator
+from typing import Generator, Optional
 
 import pandas as pd
 
-from engine.runs.across import compare_across
-from engine.runs.analysis import run_experiment
+from engine.runs.across import AcrossComparison, compare_across
+from engine.runs.analysis import ExperimentResult, run_experiment
 from engine.evaluation.cv import check_folds
 from engine.input.imbalance import is_imbalanced, with_imbalance_metric
 from engine.input.readers import load_dataset
@@ -65,8 +65,8 @@ class BenchmarkResult:
     """
 
     experiment: Experiment
-    results: tuple
-    across: object
+    results: tuple[ExperimentResult, ...]
+    across: AcrossComparison
 
     @property
     def names(self) -> tuple:
@@ -323,7 +323,8 @@ class _Steps:
     def __init__(self, clock: Stopwatch, index: int, n_datasets: int, name: str, planned: int,
                  start=None):
         self.clock, self.index, self.n_datasets, self.name = clock, index, n_datasets, name
-        self.planned, self.offset, self.previous = planned, 0, None
+        self.planned, self.offset = planned, 0
+        self.previous: Optional[Progress] = None
         self.start = index * planned if start is None else start
 
     def relay(self, job):

@@ -67,12 +67,12 @@ def data_fingerprint(dataset) -> str:
         "columns": [str(c) for c in X.columns], "dtypes": [str(t) for t in X.dtypes],
         "rows": int(len(X)), "classes": [str(c) for c in dataset.classes],
         "class_types": [type(c).__name__ for c in dataset.classes],
-        "pos_label": getattr(dataset, "pos_label", None),
-        "groups": getattr(dataset, "groups", None) is not None}).encode())
+        "pos_label": dataset.pos_label,
+        "groups": dataset.groups is not None}).encode())
     for name in X.columns:
         digest.update(_column_bytes(X[name]))
     digest.update(_array_bytes(np.asarray(dataset.y, dtype=np.int64)))
-    groups = getattr(dataset, "groups", None)
+    groups = dataset.groups
     if groups is not None:
         digest.update(_array_bytes(np.asarray(groups, dtype=np.int64)))
     return digest.hexdigest()
@@ -85,7 +85,7 @@ def _column_bytes(column: pd.Series) -> memoryview:
 
 
 def _array_bytes(array: np.ndarray) -> memoryview:
-    return memoryview(np.ascontiguousarray(array)).cast("B")
+    return np.ascontiguousarray(array).data.cast("B")
 
 
 def model_record(spec) -> dict:

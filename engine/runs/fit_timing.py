@@ -78,7 +78,7 @@ def time_fits(experiment, dataset, budget: float) -> dict:
     train, test = make_splits(dataset.y, replace(experiment.cv, n_repeats=1),
                               dataset.groups)[0]
     X = feature_matrix(dataset)
-    groups = {}
+    groups: dict = {}
     for spec in experiment.models:
         groups.setdefault(group_key(spec), spec)
     share = budget / max(1, len(groups))
@@ -101,7 +101,7 @@ def seconds_for(experiment, dataset, timed: dict, n_jobs: int = 1, cv=None) -> f
     folds = cv.n_splits * cv.n_repeats
     methods = calibration_methods(experiment)
     curves = experiment.curves
-    learning = sum(getattr(curves, "learning", ()) or ()) if curves is not None else 0.0
+    learning = sum(curves.learning) if curves is not None else 0.0
     parallel, alo = 0.0, 0.0
     for spec in experiment.models:
         fit = timed[group_key(spec)]
@@ -185,7 +185,7 @@ def median_time(fit, rows, start: float, share: float) -> float:
 def _fitter(estimator, X, dataset, test, metrics):
     """A function timing one cross-validation fit (as the run makes it) on given rows."""
     labels = list(range(len(dataset.classes)))
-    pos_label = getattr(dataset, "pos_label", None)
+    pos_label = dataset.pos_label
 
     def fit(rows) -> float:
         began = time.perf_counter()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Generator, Optional
+from typing import Any, Generator, Optional
 
 import pandas as pd
 
@@ -125,13 +125,13 @@ def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
     """
     name = metric_name or metric
     rows = table[(table["metric"] == metric) & table["gap"].notna()]
-    fields = {"metric": metric, "groups_column": str(groups_column)}
+    fields: dict[str, Any] = {"metric": metric, "groups_column": str(groups_column)}
     if rows.empty:
         return (f"the models could not be compared with and without groups on {name}: no "
                 "model has scores both ways", {**fields, "kind": "no_scores", "model": None,
                                                 "grouped_mean": None, "ungrouped_mean": None,
                                                 "gap": None})
-    top = rows.loc[rows["gap"].idxmax()]
+    top = rows.iloc[rows["gap"].argmax()]
     gap, model = float(top["gap"]), str(top["model"])
     fields.update(model=model, grouped_mean=float(top["grouped_mean"]),
                   ungrouped_mean=float(top["ungrouped_mean"]), gap=gap)
@@ -139,8 +139,8 @@ def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
               f"({name}); with the rows of each {groups_column!r} kept together, "
               f"{fixed(top['grouped_mean'])}")
     if gap > small:
-        best_grouped = str(rows.loc[rows["grouped_mean"].idxmax(), "model"])
-        best_ungrouped = str(rows.loc[rows["ungrouped_mean"].idxmax(), "model"])
+        best_grouped = str(rows["model"].iloc[rows["grouped_mean"].argmax()])
+        best_ungrouped = str(rows["model"].iloc[rows["ungrouped_mean"].argmax()])
         half = _half_width(top)
         fields.update(best_grouped=best_grouped, best_ungrouped=best_ungrouped,
                       grouped_half_width=half)

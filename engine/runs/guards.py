@@ -53,7 +53,7 @@ from engine.foundation.machine import (BYTES_PER_VALUE, available_memory, count_
 from engine.foundation.param_caps import check_models
 from engine.runs import fit_timing
 from engine.runs.model_memory import fit_bytes
-from engine.runs.run_plan import plan_run
+from engine.runs.run_plan import RunPlan, plan_run
 
 ASK_FITS = 20_000
 ASK_PAIRS = 500_000
@@ -103,7 +103,7 @@ class Assessment:
     refuse: Optional[str] = None
     ask: Optional[str] = None
     n_datasets: int = 1
-    plan: Optional[object] = None
+    plan: Optional[RunPlan] = None
 
 
 # ----------------------------------------------------------------------------- a run
@@ -167,8 +167,7 @@ def check_run(experiment, dataset, n_jobs: int = 1,
 def _runs_twice(experiment, dataset) -> bool:
     """The models run a second time on ``dataset``, without its groups (``compare_ungrouped``
     with a groups column; without one nothing runs twice)."""
-    return bool(getattr(experiment.cv, "compare_ungrouped", False)
-                and getattr(dataset, "groups", None) is not None)
+    return bool(experiment.cv.compare_ungrouped and dataset.groups is not None)
 
 
 def _memory_parts(experiment, models, dataset, calibration_fits: int) -> dict:
@@ -218,7 +217,7 @@ _NAMES = {"data": "the data and its copies", "predictions": "out-of-fold predict
 
 
 def _memory_refusal(parts: dict, needed: int, available: int) -> str:
-    biggest = max(parts, key=parts.get)
+    biggest = max(parts, key=parts.__getitem__)
     listed = ", ".join(f"{_NAMES[k]} {format_bytes(v)}" for k, v in parts.items()
                        if v >= needed / 100)
     return (f"this run needs about {format_bytes(needed)} of memory ({listed}) but "
@@ -237,7 +236,7 @@ def _ask(assessment: Assessment, cv, grouped: int = 0) -> Optional[str]:
             * cv.n_repeats
         if grouped:
             how += ", twice (with and without groups)"
-        nested = getattr(assessment.plan, "nested_fits", 0)
+        nested = assessment.plan.nested_fits if assessment.plan is not None else 0
         if nested:
             how += f", plus {count_text(nested)} nested-CV fits"
             plain += nested

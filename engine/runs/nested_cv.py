@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
-from typing import Generator
+from typing import Generator, Optional
 
 import numpy as np
 import pandas as pd
@@ -83,7 +83,7 @@ class NestedResult:
 def nested_fit_count(config: CVConfig, n_models: int) -> int:
     """The nested interval's fits: ``n_models x nested_repeats x n_splits²`` (0 unless
     ``config.interval`` is ``"nested"``)."""
-    if getattr(config, "interval", "corrected_t") != "nested":
+    if config.interval != "nested":
         return 0
     try:
         folds, repeats = int(config.n_splits), int(config.nested_repeats)
@@ -107,7 +107,7 @@ def check_nested(dataset, config: CVConfig, metric: str) -> None:
                           f'cv.interval "nested" fits every model n_splits x n_splits times '
                           f"per repeat, and n_splits is {config.n_splits}: set n_splits to "
                           f"at most {MAX_FOLDS}")
-    if getattr(dataset, "groups", None) is not None:
+    if dataset.groups is not None:
         raise EngineError("nested_groups", {"dataset": dataset.name},
                           'cv.interval "nested" treats rows as independent, but this data set '
                           'names "groups": use "interval": "corrected_t" for grouped data')
@@ -179,7 +179,7 @@ def nested_keys(store, dataset, models, config, metrics, splits, tasks, costs=No
     for s, (_, _, j, train, test) in enumerate(splits):
         if j:
             rows = np.ascontiguousarray(training_rows(train, test, j), dtype=np.int64)
-            trained[s] = hashlib.sha256(memoryview(rows).cast("B")).hexdigest()
+            trained[s] = hashlib.sha256(rows.data.cast("B")).hexdigest()
     keys = []
     for (_, s), outer_key, inner_key in zip(tasks, outer, inner):
         keys.append(hashlib.sha256((inner_key + trained[s]).encode()).hexdigest()
@@ -230,7 +230,7 @@ def run_nested(dataset, models: list, config: CVConfig, metrics: list, level: fl
     stored = (store.lookup_extra(keys, [len(splits[s][4]) for _, s in tasks])
               if store is not None else {})
     missing = [i for i in range(len(tasks)) if i not in stored]
-    pos_label = getattr(dataset, "pos_label", None)
+    pos_label = dataset.pos_label
     metrics = list(metrics)                   # one object: sent to a cluster once
     calls = [(estimators[m], X, dataset.y, splits[s][3], splits[s][4], splits[s][2],
               metrics, labels, pos_label, groups[m], costs)
@@ -241,7 +241,7 @@ def run_nested(dataset, models: list, config: CVConfig, metrics: list, level: fl
     kept = NestedKept(len(models), sum(len(s[4]) for s in splits) <= ROWS_KEPT)
     clock = Stopwatch(len(tasks))
     for done, (index, fit, how) in enumerate(_chain(found, computed), 1):
-        if store is not None and not how:
+        if store is not None and keys is not None and not how:
             store.save(keys[index], fit)
         m, s = tasks[index]
         kept.add(m, splits[s][:3], row_scores(metric, dataset.y[splits[s][4]], fit.kind,
@@ -267,7 +267,7 @@ class NestedKept:
     def __init__(self, n_models: int, keep_rows: bool):
         self.moments = [NestedMoments({}, {}) for _ in range(n_models)]
         self.failed, self.fits = [0] * n_models, [0] * n_models
-        self.rows = [[] for _ in range(n_models)] if keep_rows else None
+        self.rows: Optional[list[list]] = [[] for _ in range(n_models)] if keep_rows else None
 
     def add(self, model: int, where: tuple, values) -> None:
         """One fit's per-row scores (None: failed) at ``(repeat, outer, inner)``."""
@@ -275,7 +275,8 @@ class NestedKept:
         if values is None:
             self.failed[model] += 1
             return
-        self.moments[model].add(*where, values)
+        repeat, outer, inner = where
+        self.moments[model].add(repeat, outer, inner, values)
         if self.rows is not None:
             self.rows[model].append((where, values))
 

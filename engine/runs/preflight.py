@@ -441,7 +441,7 @@ def spread_ratio(dataset):
 
 
 def _name(dataset) -> str:
-    return f"the data set {dataset.name!r}" if getattr(dataset, "name", None) else "the data"
+    return f"the data set {dataset.name!r}" if dataset.name else "the data"
 
 
 def _merged(found, several: bool) -> list:

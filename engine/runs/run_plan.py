@@ -186,8 +186,8 @@ def plan_run(experiment, datasets=None) -> RunPlan:
         blocks = list(experiment.dataset_blocks) or [experiment.dataset]
         datasets = [_Block(block or {}) for block in blocks]
     return plan_models(experiment.models, experiment.cv, datasets, experiment.calibration,
-                       experiment.aloocv, getattr(experiment, "curves", None),
-                       bool(getattr(experiment, "test", None)))
+                       experiment.aloocv, experiment.curves,
+                       bool(experiment.test))
 
 
 class _Block:
@@ -207,8 +207,7 @@ def plan_models(models, cv, datasets, calibration=None, aloocv=None,
     datasets = list(datasets) if isinstance(datasets, (list, tuple)) else [datasets]
     models = list(models)
     return RunPlan(tuple(dataset_plan(models, cv, calibration, aloocv,
-                                      getattr(d, "name", "") or "",
-                                      getattr(d, "groups", None) is not None, curves,
+                                      d.name or "", d.groups is not None, curves,
                                       heldout)
                          for d in datasets), len(models))
 
@@ -216,7 +215,7 @@ def plan_models(models, cv, datasets, calibration=None, aloocv=None,
 def learning_fits(curves, n_models: int, folds: int) -> int:
     """The learning curves' fits: ``len(curves.learning) x folds x n_models`` (0 without
     a ``curves`` block or fractions)."""
-    fractions = len(getattr(curves, "learning", ()) or ()) if curves is not None else 0
+    fractions = len(curves.learning) if curves is not None else 0
     return fractions * folds * n_models
 
 
@@ -228,7 +227,7 @@ def dataset_plan(models, cv, calibration=None, aloocv=None, name: str = "",
     folds = _whole(cv.n_splits) * _whole(cv.n_repeats)
     fits = (len(models) + sum(len(grid_members(spec)) for spec in models)) * folds
     inner = sum(fits_per_fold(spec) for spec in models) * folds - fits
-    twice = bool(getattr(cv, "compare_ungrouped", False) and grouped)
+    twice = bool(cv.compare_ungrouped and grouped)
     methods = len(dict.fromkeys(calibration.methods)) if calibration is not None else 0
     alo_steps, alo_fits = _aloocv(aloocv, models)
     return DatasetPlan(name, fits, inner, fits if twice else 0, len(models) * methods * folds,

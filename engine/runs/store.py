@@ -180,36 +180,45 @@ class ResultStore:
         self.fits = self.reused = self.computed = 0
         self.batch = uuid.uuid4().hex
         self._run: Optional[int] = None
-        self._begun = None                 # (handle, row) of a run begun, not yet recorded
-        self._handles, self._ids = 0, {}   # begin_run's handles and their runs' ids
-        self._data = None
+        # (handle, row) of a run begun, not yet recorded
+        self._begun: Optional[tuple[int, tuple]] = None
+        self._handles = 0                  # begin_run's handles
+        self._ids: dict[int, int] = {}     # begin_run's handles -> their runs' ids
+        self._data: Optional[tuple] = None   # (dataset, its fingerprint)
         self._pending: list = []           # rows of fits saved, not yet committed
-        self._counted = None               # (run, fits found, self.computed) at its lookup
+        self._counted: Optional[tuple] = None   # (run, fits found, self.computed) at its lookup
         self.commit_seconds, self.timeout = commit_seconds, timeout
         self._committed = time.monotonic()
         check_store_path(self.path)
         #: True when this object made the store (the file did not exist, or was empty).
         self.created = False
         try:
-            self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None,
-                                       check_same_thread=False)
+            self._db: Optional[sqlite3.Connection] = sqlite3.connect(
+                self.path, timeout=timeout, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
             raise self._problem(exc) from None
         try:
             self._prepare()
         except BaseException as exc:
-            self._db.close()
+            self._connection.close()
             if isinstance(exc, sqlite3.Error):
                 raise self._problem(exc) from None
             raise
 
     # ------------------------------------------------------------------ file
+    @property
+    def _connection(self) -> sqlite3.Connection:
+        """The open connection (once closed, SQLite's own error for a closed database)."""
+        if self._db is None:
+            raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
+        return self._db
+
     def _prepare(self) -> None:
         """Check the file and, when it is new (no page yet), make the store: every check
         and the creation in one write transaction, so that two programs opening a new
         store at once both succeed (one makes it, the other finds it made) and a refused
         file is never changed."""
-        db = self._db
+        db = self._connection
         db.execute("BEGIN IMMEDIATE")           # fails now, not mid-run, when locked
         try:
             if self._new_file():
@@ -238,7 +247,7 @@ class ResultStore:
         deadline = time.monotonic() + self.timeout
         while True:
             try:
-                self._db.execute("PRAGMA journal_mode=WAL")
+                self._connection.execute("PRAGMA journal_mode=WAL")
                 return
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or time.monotonic() > deadline:
@@ -253,11 +262,11 @@ class ResultStore:
             empty = os.path.getsize(self.path) == 0
         except OSError:
             empty = False
-        return empty and self._db.execute("PRAGMA schema_version").fetchone()[0] == 0
+        return empty and self._connection.execute("PRAGMA schema_version").fetchone()[0] == 0
 
     def _check_store(self) -> None:
         """Refuse an SQLite file that is not an intact result store of this format."""
-        db = self._db
+        db = self._connection
         if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             raise EngineError("store_foreign", {"path": self.path},
                               f"{self.path} is not a result store of this app (another "
@@ -283,7 +292,7 @@ class ResultStore:
     def _check_format(self) -> int:
         """The store's format (one this app reads), else a coded ``store_format`` error."""
         try:
-            meta = dict(self._db.execute("SELECT key, value FROM meta"))
+            meta = dict(self._connection.execute("SELECT key, value FROM meta"))
         except (sqlite3.Error, ValueError, TypeError):
             meta = {}
         if meta.get("application") != APPLICATION:
@@ -361,13 +370,13 @@ class ResultStore:
         """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any exception); a SQLite
         error becomes the store's own problem (:meth:`_problem`)."""
         try:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._connection.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
+                yield self._connection
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._connection.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            self._connection.execute("COMMIT")
         except sqlite3.Error as exc:
             raise self._problem(exc) from None
 
@@ -516,7 +525,7 @@ class ResultStore:
         if self._pending:
             self.flush()
         try:
-            return self._db.execute(sql, params).fetchall()
+            return self._connection.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise self._problem(exc) from None
 
@@ -626,7 +635,7 @@ _RUN_COLUMNS = ("id, batch, started, finished, experiment, base_dir, data, data_
                 "(SELECT resumed_from FROM run_status WHERE run = runs.id)")
 
 
-def _resumed_run(db, run: int) -> Optional[int]:
+def _resumed_run(db, run: Optional[int]) -> Optional[int]:
     """The latest earlier run of the same experiment on the same data that did not
     finish, with no finished run of them since (the run ``run``, which found stored
     fits, resumes it), or None."""

@@ -553,7 +553,7 @@ class CVTab(QWidget):
             return "Choose the column to predict on the Dataset tab before running."
         datasets, state = self.state.datasets, self.state
         plan = plan_models(specs, state.cv, datasets, state.calibration, state.aloocv,
-                           state.curves, heldout=bool(getattr(state, "test", None)))
+                           state.curves, heldout=bool(state.test))
         self.curves_box.show_cost(plan.learning_fits, learning_seconds(state))
         text = fit_count_text(plan, self.folds_box.value(), state.cv.n_repeats, datasets)
         text += plan_words(state.cv)

@@ -123,7 +123,7 @@ def fold_context(state) -> FoldContext:
     counts = tuple(sorted({len(d.classes) for d in datasets}))
     chosen = metrics_for_targets(state.metrics, class_counts(datasets))
     dataset, positive = state.dataset, ""
-    if dataset is not None and getattr(dataset, "pos_label", None) is not None:
+    if dataset is not None and dataset.pos_label is not None:
         positive = str(dataset.classes[dataset.pos_label])
     return FoldContext(counts, chosen[0], tuple(ordered_metrics(class_counts(datasets))),
                        positive)

@@ -317,10 +317,10 @@ def _curve_gen(design: Design, Cs: np.ndarray, exact_loo: bool):
             done += 1
             yield clock.progress(done, f"exact LOO at C={C:.4g}")
     if batched(design):
-        thetas = np.array(thetas)
-        alo = alo_batch(design, Cs, thetas)
-        for j in np.flatnonzero(np.isnan(alo)):          # ill-conditioned: one at a time
-            alo[j] = _alo_binary(design, 1.0 / Cs[j], thetas[j])[0]
+        stacked = np.array(thetas)
+        alo = alo_batch(design, Cs, stacked)
+        for k in np.flatnonzero(np.isnan(alo)):          # ill-conditioned: one at a time
+            alo[k] = _alo_binary(design, 1.0 / Cs[k], stacked[k])[0]
     return pd.DataFrame({"C": Cs, "alo_log_likelihood": alo, "loo_log_likelihood": loo})
 
 

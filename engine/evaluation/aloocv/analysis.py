@@ -90,7 +90,7 @@ def ineligibility_note(spec: ModelSpec) -> Optional[Note]:
                                         "(fit_intercept=True)")
     elif params.get("class_weight") is not None:
         reason, text = "class_weight", "ALO assumes unweighted rows; class_weight is set"
-    elif getattr(spec, "resample", None):
+    elif spec.resample:
         reason, text = "resample", ("ALO assumes the rows as given; the training rows are "
                                     f"resampled ({spec.resample})")
     else:
@@ -112,10 +112,10 @@ def grouped_rows_note(dataset: Dataset, spec: ModelSpec) -> Optional[Note]:
     Note or None
         Fields ``model``, ``groups_column`` (None when unknown) and ``n_groups``.
     """
-    groups = getattr(dataset, "groups", None)
+    groups = dataset.groups
     if groups is None:
         return None
-    column = (getattr(dataset, "source", None) or {}).get("groups")
+    column = (dataset.source or {}).get("groups")
     n_groups = int(len(np.unique(groups)))
     named = f"the column {column!r}" if column is not None else "the data set's groups"
     return Note("alo_grouped_rows", f"{spec.name}: the rows belong to {n_groups} groups "
@@ -204,7 +204,7 @@ def _fingerprint(X: np.ndarray) -> tuple:
     """Identifies a prepared matrix: models whose preparation gives the same numbers
     (they differ only in C, max_iter, ...) share one curve and optimum."""
     data = np.ascontiguousarray(X)
-    return data.shape, hashlib.blake2b(data.view(np.uint8), digest_size=16).digest()
+    return data.shape, hashlib.blake2b(data.view(np.uint8).data, digest_size=16).digest()
 
 
 def single_blas_thread():

@@ -19,7 +19,7 @@ times both ways.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Iterator, Optional, overload
 
 import numpy as np
 from scipy.linalg import lapack
@@ -61,7 +61,7 @@ def path_point(prev: Optional[PathPoint], t: float, theta: np.ndarray, tangent: 
     and ``prev`` (values and tangents, no more than 1 apart in log C) supplies curvature
     and jerk (Hermite: the predictor's error drops from O(dt^3) to O(dt^4), which saves
     a Newton step on most points of a curve)."""
-    theta, tangent, curvature = (centred(v) for v in (theta, tangent, curvature))
+    theta, tangent, curvature = centred(theta), centred(tangent), centred(curvature)
     jerk, span = None, 0.0
     if curvature is None and prev is not None and 0 < abs(t - prev.t) <= 1.0:
         span = t - prev.t
@@ -71,6 +71,12 @@ def path_point(prev: Optional[PathPoint], t: float, theta: np.ndarray, tangent: 
         jerk = 6.0 * (2.0 * chord - slope) / span
     return PathPoint(t, theta, tangent=tangent, curvature=curvature, jerk=jerk,
                      span=abs(span), **fields)
+
+
+@overload
+def centred(theta: np.ndarray) -> np.ndarray: ...
+@overload
+def centred(theta: None) -> None: ...
 
 
 def centred(theta: Optional[np.ndarray]) -> Optional[np.ndarray]:
@@ -93,7 +99,7 @@ def predict_start(design: Design, t: float, prev: Optional[PathPoint]):
     """Warm start at ``t`` (Taylor predictor in log C from ``prev``) and, for multinomial
     data, a starting Hessian; binary fits build a fresh one (quadratic convergence from
     the predictor beats reusing the neighbour's)."""
-    if prev is None:
+    if prev is None or prev.tangent is None:
         return design.zeros(), None
     dt = t - prev.t
     if abs(dt) > 1.0:
@@ -174,6 +180,8 @@ def alo_batch(design: Design, Cs: np.ndarray, thetas: np.ndarray) -> np.ndarray:
     Xb, d = design.Xb, design.d
     y = design.y.astype(float)
     Q = design.pairs
+    if Q is None:
+        raise ValueError("alo_batch needs the pairwise products (see batched)")
     upper = np.triu_indices(d)
     diagonal = np.flatnonzero(upper[0] == upper[1])
     off_diagonal = upper[0] != upper[1]

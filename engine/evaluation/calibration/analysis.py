@@ -288,7 +288,7 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
     y = np.asarray(dataset.y)
     n_classes = len(dataset.classes)
     splits = _outer_splits(y, cv_result, dataset.groups)
-    groups = getattr(dataset, "groups", None)
+    groups = dataset.groups
     _check_inner(y, splits, inner_splits, groups)
     base_seed = cv_result.config.random_state
     seeds = [int(np.random.SeedSequence([0 if base_seed is None else int(base_seed), s])

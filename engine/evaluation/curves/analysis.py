@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import pandas as pd
 
@@ -12,6 +12,13 @@ from engine.evaluation.curves.learning import run_learning
 from engine.evaluation.curves.operating import operating_thresholds
 from engine.evaluation.curves.predictions import predictions_table
 from engine.evaluation.curves.roc_pr import curve_tables
+
+if TYPE_CHECKING:
+    from engine.evaluation.curves.decision import DecisionResult
+    from engine.evaluation.curves.learning import LearningResult
+    from engine.evaluation.cv import CVResult
+    from engine.evaluation.experiment import CurvesSettings
+    from engine.input.data import Dataset
 
 
 @dataclass(frozen=True)
@@ -34,14 +41,14 @@ class CurvesResult:
     notes : tuple of engine.foundation.notes.Note
     """
 
-    settings: object
-    cv: object
-    dataset: object
+    settings: CurvesSettings
+    cv: CVResult
+    dataset: Dataset
     roc: Optional[pd.DataFrame] = None
     pr: Optional[pd.DataFrame] = None
     notes: tuple = field(default=())
-    decision: Optional[object] = None
-    learning: Optional[object] = None
+    decision: Optional[DecisionResult] = None
+    learning: Optional[LearningResult] = None
 
     @property
     def predictions(self) -> pd.DataFrame:
@@ -89,14 +96,14 @@ def run_curves(result, n_jobs: int = 1, cluster=None):
         learning = yield from run_learning(result.dataset, result.cv,
                                            list(result.experiment.models), settings.learning,
                                            n_jobs, cluster, result.experiment.metric_costs(),
-                                           getattr(settings, "learning_shuffle", False))
+                                           settings.learning_shuffle)
         curves = replace(curves, learning=learning)
     return curves
 
 
 def _decision(result):
     """The decision curves of a run (positive class: the data set's ``pos_label``)."""
-    code = getattr(result.dataset, "pos_label", None)
+    code = result.dataset.pos_label
     seed = result.cv.config.random_state
     return decision_analysis(result.cv, 1 if code is None else int(code),
                              0 if seed is None else int(seed))

@@ -130,7 +130,8 @@ def auc_tables(predictions: pd.DataFrame, classes, positive_class=None, groups=N
     models = list(pd.unique(predictions["model"]))
     sizes = fold_sizes(predictions) if sizes is None and len(predictions) else sizes
     n_groups = np.nan if groups is None else len(np.unique(np.asarray(groups)))
-    notes, interval_rows, test_rows = [], [], []
+    notes: list[Note] = []
+    interval_rows, test_rows = [], []
     for label in targets:
         scored = {}
         for model in models:
@@ -321,6 +322,6 @@ def run_auc_tables(result):
     predictions = predictions_table(result.cv, result.dataset)
     alpha = result.experiment.comparison.alpha
     return auc_tables(predictions, result.dataset.classes, positive_label(result.dataset),
-                      groups=getattr(result.dataset, "groups", None), level=1.0 - alpha,
+                      groups=result.dataset.groups, level=1.0 - alpha,
                       alpha=alpha, sizes=result.cv.train_test_sizes())
     yield  # pragma: no cover  (a generator, like the other extras)

@@ -21,7 +21,7 @@ rows, so the plain ``s / sqrt(n)`` would be too small). :func:`flattening`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generator
+from typing import Generator, Optional
 
 import numpy as np
 import pandas as pd
@@ -103,8 +103,8 @@ def learning_summary(scores: pd.DataFrame) -> pd.DataFrame:
     return table[SUMMARY_COLUMNS]
 
 
-def flattening(summary: pd.DataFrame, scores: pd.DataFrame = None,
-               n_test: float = None) -> pd.DataFrame:
+def flattening(summary: pd.DataFrame, scores: Optional[pd.DataFrame] = None,
+               n_test: Optional[float] = None) -> pd.DataFrame:
     """Per model: the last step's gain in the mean score and its yardstick ``se``;
     ``flattened`` when the gain is smaller than ``se`` (no row with fewer than two scored
     sizes).
@@ -205,7 +205,7 @@ def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, c
              for f in range(len(sizes))}
     complete = {key: len(np.unique(y[rows])) == n_classes for key, rows in parts.items()}
     X, labels = feature_matrix(dataset), list(range(n_classes))
-    pos_label = getattr(dataset, "pos_label", None)
+    pos_label = dataset.pos_label
     to_fit = [i for i, (m, s, f) in enumerate(tasks) if complete[(s, f)]]
     calls = [(estimators[m], X, y, parts[(s, f)], splits[s][1], [metric], labels, pos_label,
               groups[m], costs) for m, s, f in (tasks[i] for i in to_fit)]
@@ -237,7 +237,8 @@ def _merged_note(fractions, kept, sizes) -> list:
 
 def _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, complete,
               notes, shuffled=False) -> LearningResult:
-    rows, failed = [], {}
+    rows: list[tuple] = []
+    failed: dict[str, list] = {}
     for index, (m, s, f) in enumerate(tasks):
         repeat, fold = split_label(s, cv_result.config.n_splits)
         outcome = outcomes.get(index)

@@ -99,8 +99,8 @@ def operating_thresholds(kinds: dict, thresholds_table, costs=None) -> dict:
     costs : 2x2 nested sequence, optional
         The experiment's costs.
     """
-    chosen = {}
-    tuned = {}
+    chosen: dict[str, Optional[OperatingThreshold]] = {}
+    tuned: dict[str, dict[tuple[int, int], float]] = {}
     if thresholds_table is not None and len(thresholds_table):
         for row in thresholds_table.itertuples(index=False):
             tuned.setdefault(row.model, {})[(int(row.repeat), int(row.fold))] = \

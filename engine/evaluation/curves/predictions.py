@@ -64,7 +64,7 @@ def predictions_table(cv_result, dataset) -> pd.DataFrame:
         "repeat": frame["repeat"].to_numpy(dtype=np.int64),
         "fold": frame["fold"].to_numpy(dtype=np.int64),
         "row": frame["row"].to_numpy(dtype=np.int64),
-        "id": id_values(getattr(dataset, "ids", None), frame["row"].to_numpy(dtype=np.int64)),
+        "id": id_values(dataset.ids, frame["row"].to_numpy(dtype=np.int64)),
         "true_class": labels[frame["y"].to_numpy(dtype=np.int64)],
     })
     kinds = frame["model"].map(lambda name: cv_result.prediction_kind.get(name)).to_numpy()

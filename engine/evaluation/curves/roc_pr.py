@@ -46,7 +46,7 @@ def grid() -> np.ndarray:
     return np.linspace(0.0, 1.0, GRID_POINTS)
 
 
-def class_scores(predictions: pd.DataFrame, classes, positive, kind: str) -> list:
+def class_scores(predictions: pd.DataFrame, classes, positive, kind: Optional[str]) -> list:
     """``[(class label, score column values, kind)]`` for one model's rows: the positive
     class's score for two classes, every class's for more; ``[]`` when the model kept
     no probabilities or decision values."""
@@ -93,7 +93,7 @@ def precision_at_recall(recall: np.ndarray, precision: np.ndarray) -> np.ndarray
 
 def _fold_curves(y: np.ndarray, score: np.ndarray, folds: np.ndarray) -> dict:
     """Per fold with both classes: ROC (fpr, tpr, auc) and PR (recall, precision, ap)."""
-    out = {"roc": [], "pr": []}
+    out: dict[str, list] = {"roc": [], "pr": []}
     for fold in np.unique(folds):
         mask = folds == fold
         truth, values = y[mask], score[mask]
@@ -124,7 +124,8 @@ def curve_tables(predictions: pd.DataFrame, classes, positive, kinds: dict,
     thresholds : dict, optional
         Model name -> :class:`OperatingThreshold` (two classes; default per kind).
     """
-    roc_rows, pr_rows = [], []
+    roc_rows: list[tuple] = []
+    pr_rows: list[tuple] = []
     for model, rows in predictions.groupby("model", sort=False):
         kind = kinds.get(model)
         for label, score in class_scores(rows, classes, positive, kind):
@@ -145,10 +146,11 @@ def curve_tables(predictions: pd.DataFrame, classes, positive, kinds: dict,
 
 def _model_class_curves(model, label, rows, truth, score, chosen) -> tuple:
     """The ROC and PR rows of one model and class."""
-    roc_rows, pr_rows = [], []
+    roc_rows: list[tuple] = []
+    pr_rows: list[tuple] = []
     repeats = rows["repeat"].to_numpy()
     folds = rows["fold"].to_numpy()
-    all_folds = {"roc": [], "pr": []}
+    all_folds: dict[str, list] = {"roc": [], "pr": []}
     for repeat in np.unique(repeats):
         mask = repeats == repeat
         y, s = truth[mask], score[mask]

@@ -70,7 +70,8 @@ class SubgroupResult:
 
         if not self.scored:
             return self
-        scores, gaps = _interval_tables(*self.scored, alpha)
+        scored, ratio = self.scored
+        scores, gaps = _interval_tables(scored, ratio, alpha)
         return replace(self, scores=scores, gaps=gaps)
 
     def tables(self) -> dict:
@@ -91,7 +92,7 @@ def check_subgroups(experiment, dataset) -> tuple:
     EngineError
         A column that is not there, has one value or too many (:mod:`.spec`).
     """
-    return groupings(getattr(experiment, "subgroups", ()) or (), dataset)
+    return groupings(experiment.subgroups, dataset)
 
 
 def run_subgroups(experiment, dataset, cv, alpha: float = 0.05):

@@ -96,7 +96,7 @@ def parse_subgroups(value) -> tuple:
 def subgroup_columns(dataset) -> dict:
     """Column name -> (values, is a feature) of every column a subgroup can be made of."""
     columns = {str(c): (dataset.X[c], True) for c in dataset.X.columns}
-    left_out = getattr(dataset, "left_out", None)
+    left_out = dataset.left_out
     if left_out is not None:
         for name in left_out.columns:
             columns.setdefault(str(name), (left_out[name], False))

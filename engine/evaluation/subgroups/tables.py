@@ -102,8 +102,8 @@ def gaps_table(grouping, scores: pd.DataFrame, fold_scores, sizes_ratio, alpha) 
         part = part[part["verdict_allowed"] & np.isfinite(part["score"].astype(float))]
         if len(part) < 2:
             continue
-        high = part.loc[part["score"].idxmax()]
-        low = part.loc[part["score"].idxmin()]
+        high = part.iloc[part["score"].argmax()]
+        low = part.iloc[part["score"].argmin()]
         gap = float(high["score"] - low["score"])
         diffs = _fold_differences(fold_scores, model, metric, index[high["subgroup"]],
                                   index[low["subgroup"]])

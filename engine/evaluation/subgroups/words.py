@@ -15,9 +15,10 @@ def subgroup_notes(scores: pd.DataFrame, columns: pd.DataFrame) -> tuple:
     small = scores[~scores["verdict_allowed"].astype(bool)].drop_duplicates(
         ["column", "subgroup"])
     if len(small):
-        notes.append(Note("subgroup_small", fields={"subgroups": [[str(r.column), str(r.subgroup), int(r.n_rows)]
-                                         for r in small.itertuples()],
-                           "min_rows": MIN_ROWS, "min_events": MIN_EVENTS}))
+        notes.append(Note("subgroup_small", fields={
+            "subgroups": [[str(c), str(s), int(n)] for c, s, n in
+                          zip(small["column"], small["subgroup"], small["n_rows"])],
+            "min_rows": MIN_ROWS, "min_events": MIN_EVENTS}))
     features = [str(c) for c, f in zip(columns["column"], columns["is_feature"]) if f]
     others = [str(c) for c, f in zip(columns["column"], columns["is_feature"]) if not f]
     notes.append(Note("subgroup_columns", fields={"features": features, "left_out": others}))

@@ -129,7 +129,7 @@ def _results(runs: list, tables: dict, several: bool) -> str:
 
 def _subgroups(runs: list, several: bool) -> list:
     """The "Subgroups" section of a one-data-set run with subgroups (else none)."""
-    if several or getattr(runs[0], "subgroups", None) is None:
+    if several or runs[0].subgroups is None:
         return []
     return [section("subgroups", "Subgroups", subgroup_section(runs[0]))]
 
@@ -142,9 +142,9 @@ def _figure_class(svg: str) -> str:
 
 def _extra_notes(run) -> list:
     """The notes that stay with ALOOCV's and calibration's results."""
-    notes = []
+    notes: list = []
     for extra in (run.aloocv, run.calibration):
-        notes.extend(getattr(extra, "notes", ()) or ())
+        notes.extend(extra.notes if extra is not None else ())
     return notes
 
 

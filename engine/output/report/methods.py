@@ -123,8 +123,9 @@ CALIBRATION_METHODS = {"sigmoid": ("Platt's sigmoid scaling", "platt"),
 
 def calibration_sentence(experiment) -> tuple:
     """The calibration sentence, naming only the methods the run refitted."""
-    settings = getattr(experiment, "calibration", None)
-    chosen = [m for m in getattr(settings, "methods", ()) if m in CALIBRATION_METHODS]
+    settings = experiment.calibration
+    chosen = [m for m in (settings.methods if settings is not None else ())
+              if m in CALIBRATION_METHODS]
     sentence = ("Calibration was assessed on the pooled out-of-fold probabilities "
                 "(reliability diagram, Brier score, log loss, expected calibration error)")
     if not chosen:

@@ -57,11 +57,13 @@ def document(title: str, subtitle_html: str, sections: list) -> str:
 
 
 def _anchor(part: str) -> str:
-    return re.match(r'<section id="([^"]+)"', part).group(1)
+    found = re.match(r'<section id="([^"]+)"', part)
+    return found.group(1) if found else ""
 
 
 def _heading(part: str) -> str:
-    return re.search(r"<h2>(.*?)</h2>", part).group(1)
+    found = re.search(r"<h2>(.*?)</h2>", part)
+    return found.group(1) if found else ""
 
 
 _INLINE = re.compile(r"\\([\\`*_\[\]<>!|~&$])|`([^`]*)`|(\*\*)")

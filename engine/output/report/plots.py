@@ -147,6 +147,8 @@ def differences_figure(tables: dict, rope: float, metric: str) -> Optional[Figur
     for index, row in enumerate(pairwise.itertuples(index=False)):
         i = len(names) - 1 - index                    # the first pair on top
         for rank, level in enumerate(reversed(levels)):            # widest first, thinnest
+            if intervals is None:
+                break
             match = intervals[(intervals["model_1"] == row.model_1)
                               & (intervals["model_2"] == row.model_2)
                               & (intervals["level"] == level)]
@@ -289,7 +291,7 @@ def curve_figures(tables: dict) -> list:
     for name, title, xs, ys, x_label, y_label, caption, unit in CURVES:
         table = tables.get(name)
         x, y = _column(table, xs), _column(table, ys)
-        if x is None or y is None:
+        if table is None or x is None or y is None:
             continue
         table = _one_curve_per_model(table)
         x_values = pd.to_numeric(table[x], errors="coerce")

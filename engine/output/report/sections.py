@@ -165,7 +165,7 @@ def design_section(result) -> str:
             ("significance level", f"{settings.alpha:g}, {text(settings.correction)} "
                                    "correction over all pairs"),
             ("credible levels", ", ".join(f"{level:g}" for level in settings.credible_levels))]
-    stop = getattr(result.cv, "auto_stop", None)
+    stop = result.cv.auto_stop
     if stop is not None:
         rows.insert(1, ("repeats", text(str(stop.note()))))
     return items(rows)
@@ -204,7 +204,7 @@ def ranking_sentence(result) -> str:
 
 def nested_sentence(result) -> str:
     """Each model's nested-CV interval (``nested_intervals.csv``) in one sentence, or ""."""
-    nested = getattr(result, "nested", None)
+    nested = result.nested
     if nested is None or not len(nested.table):
         return ""
     rows = nested.table.to_dict("records")
@@ -256,7 +256,7 @@ def cost_headline(result) -> str:
     a threshold-free metric cannot tell thresholds apart."""
     metrics = list(result.cv.metrics)
     primary = result.cv.primary_metric
-    typed = any(getattr(note, "code", "") == "costs_not_compared" for note in result.notes)
+    typed = any(note.code == "costs_not_compared" for note in result.notes)
     if COST_METRIC not in metrics:
         return ("Costs were given, but the expected cost was not computed: add "
                 f'"{COST_METRIC}" to the metrics to compare the models by them.'
@@ -363,7 +363,7 @@ def notes_list(notes) -> str:
     if not notes:
         return "<p>No notes.</p>"
     return "<ul class=\"notes\">" + "".join(
-        f'<li>{text(note)} <span class="code">[{text(getattr(note, "code", "note"))}]</span>'
+        f'<li>{text(note)} <span class="code">[{text(note.code)}]</span>'
         "</li>" for note in notes) + "</ul>"
 
 

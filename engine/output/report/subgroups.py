@@ -89,7 +89,7 @@ def _parity_sentences(fairness) -> list:
 
 def subgroup_section(run) -> str:
     """The "Subgroups" section of one run (empty text without subgroups)."""
-    result = getattr(run, "subgroups", None)
+    result = run.subgroups
     if result is None:
         return ""
     metric, alpha = run.cv.primary_metric, run.experiment.comparison.alpha
@@ -122,7 +122,7 @@ def subgroup_section(run) -> str:
 
 def tripod_subgroup_rows(run) -> list:
     """The TRIPOD+AI rows on subgroups: performance in key subgroups and fairness."""
-    result = getattr(run, "subgroups", None)
+    result = run.subgroups
     if result is None:
         return [("Performance in key subgroups", "not assessed"),
                 ("Fairness across subgroups", "not assessed")]

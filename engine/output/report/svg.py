@@ -235,7 +235,8 @@ class Axes:
     def _y_ticks(self) -> list:
         if self.y_categories is not None:
             return [(i, _short(name, 34)) for i, name in enumerate(self.y_categories)]
-        return [(v, tick_label(v)) for v in nice_ticks(*self.y_range)]
+        low, high = self.y_range
+        return [(v, tick_label(v)) for v in nice_ticks(low, high)]
 
     def _frame(self) -> list:
         left, top = self.margin["left"], self.margin["top"]

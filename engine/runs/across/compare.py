@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Optional
 
 import numpy as np
 import pandas as pd
@@ -102,7 +103,7 @@ class AcrossComparison:
 
 
 def compare_across(means: pd.DataFrame, *, metric: str, alpha: float = 0.05,
-                   rope: float = 0.01, random_state: int = 0,
+                   rope: float = 0.01, random_state: Optional[int] = 0,
                    n_samples: int = 50_000, correction: str = "holm") -> AcrossComparison:
     """Compare models across data sets on their mean scores.
 
@@ -165,7 +166,7 @@ def compare_across(means: pd.DataFrame, *, metric: str, alpha: float = 0.05,
     table = table.iloc[order].reset_index(drop=True)
     rank_table = _rank_table(models, kept_models, ranks)
     n_pairs = len(kept_models) * (len(kept_models) - 1) // 2
-    settings = {"alpha": alpha, "rope": rope, "correction": correction,
+    settings: dict[str, Any] = {"alpha": alpha, "rope": rope, "correction": correction,
                 "minimum": minimum_datasets(alpha),
                 "level": bayes_level(alpha, correction, n_pairs)}
     tests = _tests(values, kept_models, rank_table.iloc[:len(kept_models)], settings,
@@ -309,8 +310,9 @@ def _tests(values, models, ranks, settings, random_state, n_samples) -> dict:
     else:
         pairs, probabilities, shares = [], np.empty((0, 3)), np.empty((0, 3))
         tests["wilcoxon"] = pd.DataFrame(columns=freq.WILCOXON_COLUMNS)
-    decisions = [bayes_decision(*row, settings["level"], settings["rope"]) if decides
-                 else "too_few_datasets" for row in probabilities]
+    decisions = [bayes_decision(better, equivalent, worse, settings["level"], settings["rope"])
+                 if decides else "too_few_datasets"
+                 for better, equivalent, worse in probabilities]
     tests["signed_rank"] = pd.DataFrame(
         {"model_1": [a for a, _ in pairs], "model_2": [b for _, b in pairs],
          "p_better": probabilities[:, 0], "p_equivalent": probabilities[:, 1],
@@ -328,7 +330,7 @@ def _failed_folds_notes(table: pd.DataFrame) -> list:
     failed = table[table["n_failed"].fillna(0) > 0]
     notes = []
     if len(failed):
-        where = {}
+        where: dict[str, list[tuple[str, int]]] = {}
         for model, dataset, count in zip(failed["model"], failed["dataset"], failed["n_failed"]):
             where.setdefault(model, []).append((dataset, int(count)))
         parts = [f"{model} on " + ", ".join(f"{str(d)!r} ({c} folds)" for d, c in places)

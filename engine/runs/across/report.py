@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 import numpy as np
 
@@ -143,7 +144,8 @@ def _no_decision(result, n: int) -> str:
 def _tied_positions(mean_ranks) -> list:
     """The position of each mean rank (sorted, best first): tied mean ranks share the
     better position (1, 2, 2, 4); no position without a mean rank."""
-    positions, previous = [], None
+    positions: list[Optional[int]] = []
+    previous = None
     for index, value in enumerate(mean_ranks, start=1):
         if not np.isfinite(value):
             positions.append(None)

@@ -141,12 +141,14 @@ def _check_size(path: str, what: str, size: int, available, copies: int,
 def _check_directory(path: str, data: bytes, available) -> None:
     """The zip's list of members is bounded before :mod:`zipfile` reads it whole."""
     try:
-        end = zipfile._EndRecData(io.BytesIO(data))    # zipfile's own end-record reader
+        # zipfile's own end-record reader: private, so typeshed does not declare it
+        end = zipfile._EndRecData(io.BytesIO(data))  # type: ignore[attr-defined]
     except (OSError, ValueError, EOFError):
         end = None
     if not end:
         raise foreign(path, "not a zip archive")
-    _check_size(path, "its list of members", end[zipfile._ECD_SIZE], available,
+    size = end[zipfile._ECD_SIZE]  # type: ignore[attr-defined]  # private, as above
+    _check_size(path, "its list of members", size, available,
                 DIRECTORY_COPIES, MAX_DIRECTORY_BYTES)
 
 

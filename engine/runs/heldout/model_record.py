@@ -137,7 +137,8 @@ def _check_model(record: dict, path: str) -> None:
 def _estimators(model) -> list:
     """``model`` and the estimators it wraps (pipeline steps, the searched and the
     chosen estimator, a threshold's estimator), at most 100."""
-    found, stack = [], [model]
+    found: list = []
+    stack = [model]
     while stack and len(found) < 100:
         item = stack.pop()
         if not hasattr(item, "get_params"):

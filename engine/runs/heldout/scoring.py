@@ -161,7 +161,8 @@ def interval_of(kind: str, drawn, level: float) -> tuple:
     """(low, high, resamples used) of a ``bootstrap`` row (from its resamples' scores) or a
     ``delong`` row (from its ``(y_true, score)``)."""
     if kind == "delong":
-        _, low, high = delong_interval(*drawn, level=level)
+        y_true, score = drawn
+        _, low, high = delong_interval(y_true, score, level=level)
         return float(low), float(high), np.nan
     return percentile_interval(drawn, level)
 
@@ -215,7 +216,8 @@ def run_heldout(dataset, test, models, metrics, *, costs=None, level: float = 0.
     X, X_test = feature_matrix(dataset), test_matrix(test, dataset)
     labels = np.arange(len(dataset.classes))
     pos = dataset.pos_label if len(dataset.classes) == 2 else None
-    clock, rows, fitted, failures, draws = Stopwatch(len(models)), [], {}, {}, {}
+    clock, rows, fitted, failures = Stopwatch(len(models)), [], {}, {}
+    draws: dict = {}
     for index, spec in enumerate(models):
         try:
             model = fit_final(spec, dataset, X, dataset.y)

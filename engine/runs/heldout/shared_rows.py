@@ -28,7 +28,7 @@ _BLOCK = 2**20
 
 def training_path(dataset, base_dir: str) -> Optional[str]:
     """The training data's file (``source`` ``"file"`` or ``"csv"``), or None (built-in)."""
-    source = getattr(dataset, "source", None) or {}
+    source = dataset.source or {}
     path = source.get("file", source.get("csv"))
     if path is None:
         return None
@@ -80,8 +80,9 @@ def row_keys(X: pd.DataFrame, y: np.ndarray) -> np.ndarray:
         if is_numeric_column(values):
             columns[position] = values.to_numpy(dtype=np.float64, na_value=np.nan) + 0.0
         else:
-            columns[position] = np.where(values.notna().to_numpy(),
-                                         values.astype(str).to_numpy(dtype=object), None)
+            texts = values.astype(str).to_numpy(dtype=object)
+            texts[values.isna().to_numpy()] = None
+            columns[position] = texts
     columns[len(columns)] = np.asarray(y, dtype=np.int64)
     table = pd.DataFrame(columns)
     return pd.util.hash_pandas_object(table, index=False).to_numpy()

@@ -51,7 +51,7 @@ class TestSet:
 
 def test_block(experiment) -> Optional[dict]:
     """The experiment's ``"test"`` block, or None."""
-    block = getattr(experiment, "test", None)
+    block = experiment.test
     return dict(block) if block else None
 
 
