@@ -357,7 +357,7 @@ def grouped_fold_notes(y: np.ndarray, groups: np.ndarray, classes, n_splits: int
 
 
 #: What a class missing from some test folds does (the end of a small-classes note).
-def small_classes(counts, classes, n_splits: int) -> Optional[tuple]:
+def small_classes(counts, classes, n_splits: int) -> Optional[dict]:
     """The classes whose ``counts`` (by class code: rows, or groups) are below ``n_splits``.
 
     Returns
@@ -369,7 +369,7 @@ def small_classes(counts, classes, n_splits: int) -> Optional[tuple]:
     if not small:
         return None
     return {"classes": [label for label, _ in small],
-                                "counts": [n for _, n in small], "n_splits": n_splits}
+            "counts": [n for _, n in small], "n_splits": n_splits}
 
 
 # ----------------------------------------------------------------------------- inner folds
