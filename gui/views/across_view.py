@@ -16,7 +16,9 @@ from PySide6.QtWidgets import (QSplitter, QTabWidget, QTextBrowser,
                                QVBoxLayout, QWidget)
 
 from engine.foundation.columns import MODEL
+from engine.output.document import BulletList, html_block, html_spans
 from engine.evaluation.verdict import metric_label
+from engine.runs.across.report import across_document
 
 from ..plain_text import escape, rich_label
 from ..plots.cd_diagram import CDDiagram
@@ -163,19 +165,20 @@ class AcrossView(QWidget):
             self.diagram.setUpdatesEnabled(True)
 
     def _show_report(self, across):
-        """The report, a section per slice: inserted into the browser's document one
-        section at a time (``setMarkdown`` laid out the whole report at once: ~100 ms for
-        12 models; the longest section, the Wilcoxon table, takes ~20 ms)."""
+        """The report, a piece per slice: its structure rendered to HTML
+        (:func:`report_pieces`) and inserted into the browser's document one piece at a
+        time (the whole report at once took ~100 ms for 12 models; the longest piece, the
+        Wilcoxon table, takes ~20 ms)."""
         yield                                   # the tables' slice ends before the text
-        markdown = smaller_headings(across.report())
+        pieces = report_pieces(across_document(across))
         yield
         self.report.clear()
         cursor = QTextCursor(self.report.document())
-        for number, section in enumerate(report_sections(markdown)):
+        for number, piece in enumerate(pieces):
             cursor.movePosition(QTextCursor.End)
             if number:
                 cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())   # a piece's own
-            cursor.insertMarkdown(section)
+            cursor.insertHtml(piece)
             yield
         self.report.moveCursor(QTextCursor.Start)
 
@@ -227,32 +230,32 @@ class AcrossView(QWidget):
             self.state.set_selection(list(dict.fromkeys(names)))
 
 
-def smaller_headings(markdown: str) -> str:
-    """The report with its headings two levels down (``#`` -> ``###``): Qt draws a
-    first-level heading in a size meant for a page, not for a panel beside a diagram."""
-    return "\n".join("##" + line if line.startswith("#") else line
-                     for line in markdown.split("\n"))
-
-
 #: list items per piece of the report (a long list, one line per pair, in several slices)
 LIST_ITEMS_PER_PIECE = 12
 
 
-def report_sections(markdown: str) -> list:
-    """The report cut before every heading, and long lists (the Bayesian section's line per
-    pair) every :data:`LIST_ITEMS_PER_PIECE` items; each piece ends with a blank line."""
-    sections, current, items = [], [], 0
-    for line in markdown.split("\n"):
-        item = line.startswith("- ")
-        cut = line.startswith("#") or (item and items >= LIST_ITEMS_PER_PIECE)
-        if cut and any(part.strip() for part in current):
-            sections.append("\n".join(current).rstrip("\n") + "\n\n")
-            current, items = [], 0
-        items += item
-        current.append(line)
-    if any(part.strip() for part in current):
-        sections.append("\n".join(current).rstrip("\n") + "\n\n")
-    return sections
+def report_pieces(document) -> list:
+    """The report (an :class:`engine.output.document.Document`) as pieces of HTML, its title
+    an ``<h3>`` and its sections' ``<h4>`` (Qt draws a first-level heading in a size meant
+    for a page, not for a panel beside a diagram): the title with the blocks under it, then
+    a piece per section, long lists (the Bayesian section's line per pair) cut every
+    :data:`LIST_ITEMS_PER_PIECE` items."""
+    pieces = [f"<h3>{html_spans(document.title)}</h3>"
+              + "".join(map(html_block, document.blocks))]
+    for section in document.sections:
+        current = f"<h4>{html_spans(section.title)}</h4>"
+        for block in section.blocks:
+            if not isinstance(block, BulletList):
+                current += html_block(block)
+                continue
+            for start in range(0, len(block.items), LIST_ITEMS_PER_PIECE):
+                if start:
+                    pieces.append(current)
+                    current = ""
+                current += html_block(BulletList(
+                    block.items[start:start + LIST_ITEMS_PER_PIECE]))
+        pieces.append(current)
+    return pieces
 
 
 def host_across_view(tab, state: AppState) -> AcrossView:

@@ -14,16 +14,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Optional
 
+from engine.output.document import to_html
 from engine.output.folder_entries import REPORT_HTML
 from engine.output.report.methods import (experiment_block, extract_experiment, methods_section,
                                           tripod_section, versions_section)
-from engine.output.report.page import document, markdown_html, section
+from engine.output.report.page import document, section
 from engine.output.report.plots import figures_for, ranks_figure
 from engine.output.report.sections import (caveats, data_section, design_section, models_section,
                                            notes_list, verdict_section)
 from engine.output.report.subgroups import subgroup_section
 from engine.output.report.svg import number_svgs, text
 from engine.output.report.tables import html_table
+from engine.runs.across.report import across_document
 
 __all__ = ["REPORT_HTML", "build_report", "extract_experiment"]
 
@@ -91,7 +93,7 @@ def build_report(result, tables: Optional[dict] = None, written: Optional[str] =
 def _verdicts(result, runs: list, several: bool) -> str:
     if not several:
         return verdict_section(runs[0])
-    across = markdown_html(result.across.report())
+    across = to_html(across_document(result.across))
     per_set = "".join(f"<h3>On {text(run.dataset.name)}</h3>{verdict_section(run)}"
                       for run in runs)
     return f"<h3>Across the data sets</h3>{across}{per_set}"

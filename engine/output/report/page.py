@@ -1,11 +1,9 @@
-"""The report's page: the HTML5 document, its style sheet, its sections, and the
-across-data-set ``report.md`` shown as HTML."""
+"""The report's page: the HTML5 document, its style sheet and its sections (the
+across-data-set report comes as HTML from its structure, :mod:`engine.output.document`)."""
 from __future__ import annotations
 
 import re
 
-from engine.foundation.html_text import html_text
-from engine.input.csv_values import visible
 from engine.output.report.svg import text
 
 STYLE = """
@@ -64,62 +62,3 @@ def _anchor(part: str) -> str:
 def _heading(part: str) -> str:
     found = re.search(r"<h2>(.*?)</h2>", part)
     return found.group(1) if found else ""
-
-
-_INLINE = re.compile(r"\\([\\`*_\[\]<>!|~&$])|`([^`]*)`|(\*\*)")
-
-
-def inline_markdown(line: str) -> str:
-    """One line of the app's Markdown as HTML: backslash escapes undone, code spans and
-    bold kept; everything else escaped text."""
-    out, bold, last = [], False, 0
-    for match in _INLINE.finditer(line):
-        out.append(html_text(line[last:match.start()]))
-        if match.group(1) is not None:
-            out.append(html_text(match.group(1)))
-        elif match.group(2) is not None:
-            out.append(f"<code>{html_text(match.group(2))}</code>")
-        else:
-            out.append("</strong>" if bold else "<strong>")
-            bold = not bold
-        last = match.end()
-    out.append(html_text(line[last:]))
-    return "".join(out) + ("</strong>" if bold else "")
-
-
-def markdown_html(markdown: str) -> str:
-    """The across-data-set report's Markdown (:mod:`engine.runs.across.report`: headings,
-    paragraphs, lists, pipe tables) as HTML; its title is left out (the page has one)."""
-    lines = [visible(line) for line in markdown.replace("\r\n", "\n").split("\n")]
-    blocks, out = re.split(r"\n\s*\n", "\n".join(lines).strip()), []
-    for block in blocks:
-        lines = [line for line in block.split("\n") if line.strip()]
-        if not lines:
-            continue
-        if lines[0].startswith("# "):
-            continue
-        if lines[0].startswith("#"):
-            out.append(f"<h4>{inline_markdown(lines[0].lstrip('#').strip())}</h4>")
-            lines = lines[1:]
-        if lines and all(line.lstrip().startswith("|") for line in lines):
-            out.append(_pipe_table(lines))
-        elif lines and all(line.startswith("- ") for line in lines):
-            out.append("<ul>" + "".join(f"<li>{inline_markdown(line[2:])}</li>"
-                                        for line in lines) + "</ul>")
-        elif lines:
-            out.append(f"<p>{inline_markdown(' '.join(lines))}</p>")
-    return "".join(out)
-
-
-def _pipe_table(lines: list) -> str:
-    rows = [_cells(line) for line in lines if not re.fullmatch(r"[\s|:-]+", line)]
-    head = "".join(f'<th scope="col">{inline_markdown(c)}</th>' for c in rows[0])
-    body = "".join("<tr>" + "".join(f"<td>{inline_markdown(c)}</td>" for c in row) + "</tr>"
-                   for row in rows[1:])
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def _cells(line: str) -> list:
-    """The cells of a pipe-table row (a ``\\|`` inside a cell is not a separator)."""
-    inner = line.strip()[1:-1] if line.strip().endswith("|") else line.strip()[1:]
-    return [cell.strip() for cell in re.split(r"(?<!\\)\|", inner)]
