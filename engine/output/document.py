@@ -85,7 +85,7 @@ class Document:
 def spans(*parts) -> tuple:
     """A run of spans from ``parts``: each a span, or a run (tuple or list) spliced in;
     empty words are dropped."""
-    out = []
+    out: list = []
     for part in parts:
         if isinstance(part, (tuple, list)):
             out.extend(spans(*part))

@@ -38,12 +38,6 @@ REGEX = {"sub", "subn", "search", "match", "fullmatch", "findall", "finditer", "
 
 #: (path under gui/, function) -> why reading the text there is right.
 ALLOWED = {
-    ("gui/views/across_view.py", "smaller_headings"):
-        "the report as a structure is issue #40's 'Content as structure' item; until then "
-        "the view lowers the Markdown's headings without changing a word",
-    ("gui/views/across_view.py", "report_sections"):
-        "cuts the engine's Markdown report into pieces to draw it a piece at a time; no "
-        "word is read or changed ('Content as structure' replaces it)",
     ("gui/views/subgroups_box.py", "sentence_of"):
         "punctuation only: a full stop is added unless the message already ends with one",
     ("gui/tabs/models_tab.py", "_entry_problem"):

@@ -187,6 +187,7 @@ def _friedman(result, row) -> Section:
     n, k = int(row["n_datasets"]), int(row["n_models"])
     df2 = (k - 1) * (n - 1)
     rejected = row["iman_davenport_p_value"] < result.alpha
+    verdict: tuple
     if not result.decides:
         verdict = (f"{'Below' if rejected else 'Not below'} alpha = {result.alpha:g}, but "
                    f"with {_count(n, 'data set')} this is not read as a decision (see above).",)
@@ -224,6 +225,7 @@ def _nemenyi(result):
 
 def _nemenyi_pairs(opening: str, beyond, groups) -> list:
     """The pairs beyond the critical difference, and the groups, when they may be read."""
+    blocks: list
     if beyond.empty:
         blocks = [Paragraph((opening + "No pair of models differs significantly.",))]
     else:
@@ -260,6 +262,7 @@ def _wilcoxon(result) -> Section:
     adjusted = f"p ({name})" if result.correction != "none" else "p (not adjusted)"
     rows = []
     for r in result.wilcoxon.itertuples(index=False):
+        mark: tuple
         if not np.isfinite(r.p_value_adjusted):
             mark = ("n/a",)
         elif not result.decides:
