@@ -44,15 +44,14 @@ sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.coverage import populations as pops  # noqa: E402 (after the path)
 from tests.benchmarks.coverage import tables  # noqa: E402 (after the path)
-from tests.benchmarks.coverage.runner import ACROSS, Study, run_study  # noqa: E402 (after the path)
-from tests.benchmarks.coverage.store import read_lines, unique_lines  # noqa: E402 (after the path)
+from tests.benchmarks.coverage.runner import ACROSS, KINDS, Study, run_study  # noqa: E402 (after the path)
+from tests.benchmarks.coverage.store import (RESULTS, pack, read_lines,  # noqa: E402
+                                             results_stores, unique_lines)
 
 RECORD = ROOT / "engine" / "evaluation" / "measured_coverage.csv"
 DOCS = ROOT / "docs" / "coverage.md"
 START, END = "<!-- study table: start -->", "<!-- study table: end -->"
-NOT_MEASURED = {
-    "nested_cv": "its engine function (Bates et al.'s interval) is not in this checkout",
-}
+NOT_MEASURED: dict = {}
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -77,6 +76,15 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="i/m: run only repetitions i modulo m (several processes)")
     parser.add_argument("--limit", type=int, default=None,
                         help="run at most this many pieces, then stop (resume later)")
+    parser.add_argument("--intervals", default="main",
+                        help="piece kinds to run, comma-separated: main (every interval "
+                        "of a repetition), subgroup (subgroup_score), nested (nested_cv)")
+    parser.add_argument("--results", default=str(RESULTS),
+                        help="folder of packed stores (*.jsonl.gz) read as done and counted "
+                        "('' for none)")
+    parser.add_argument("--pack", nargs="+", metavar="SRC",
+                        help="write these stores' lines into --results (gzipped, "
+                        "deduplicated, sorted) and stop")
     parser.add_argument("--write-record", action="store_true")
     parser.add_argument("--record-min-reps", type=int, default=100,
                         help="cells with fewer repetitions stay out of the record")
@@ -108,20 +116,27 @@ def load(names: list) -> dict:
 
 def study_of(args, loaded: dict) -> Study:
     sizes = () if args.across_only else tuple(int(s) for s in args.sizes.split(","))
+    intervals = tuple(k for k in args.intervals.split(",") if k)
+    unknown = sorted(set(intervals) - set(KINDS))
+    if unknown:
+        raise SystemExit(f"error: --intervals: unknown kind {unknown[0]!r}; choose from "
+                         f"{', '.join(KINDS)}")
     return Study(loaded, sizes, args.reps,
                  args.truth_draws, args.folds, args.repeats, version=version("honest-eval"),
-                 across_n=args.across_n if len(loaded) > 1 else 0)
+                 across_n=args.across_n if len(loaded) > 1 and "main" in intervals else 0,
+                 intervals=intervals)
 
 
 def chosen_lines(study: Study, stores: list) -> list:
     """The stored lines of the study's cells (from every store given, each key once)."""
     cells = {study.cell(p, n) for p in study.populations for n in study.sizes}
+    cells |= {study.nested_cell(p, n) for p in study.populations for n in study.sizes}
     cells.add(study.cell(ACROSS, study.across_n))
     lines = []
     for path in stores:
         lines += read_lines(path)
     return [line for line in unique_lines(lines) if line["cell"] in cells
-            and (line["kind"] == "truth" or line["rep"] < study.reps)]
+            and (line["kind"].endswith("truth") or line["rep"] < study.reps)]
 
 
 def command_text(argv) -> str:
@@ -167,6 +182,12 @@ def docs_section(table, lines, command: str, date: str, min_reps: int) -> str:
             f"{tables.markdown_table(table[~table['main']])}\n\n{END}")
 
 
+def _old_record():
+    import pandas as pd
+
+    return pd.read_csv(RECORD, dtype=str, keep_default_na=False) if RECORD.exists() else None
+
+
 def write_docs(section: str) -> None:
     text = DOCS.read_text(encoding="utf-8")
     head, _, rest = text.partition(START)
@@ -177,6 +198,10 @@ def write_docs(section: str) -> None:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
+    if args.pack:
+        for name, count in pack([Path(p) for p in args.pack], Path(args.results)).items():
+            print(f"{args.results}/{name}: {count} lines")
+        return 0
     loaded = load([n for n in args.populations.split(",") if n])
     if not loaded:
         print("error: no population could be read", file=sys.stderr)
@@ -185,9 +210,11 @@ def main(argv=None) -> int:
         print(f"skipped: {interval} ({why})")
     study = study_of(args, loaded)
     shard = tuple(int(x) for x in args.shard.split("/"))
-    run_study(study, Path(args.store), args.jobs, limit=args.limit,
-              also=[Path(p) for p in args.also_read], shard=shard)
-    lines = chosen_lines(study, [Path(args.store), *map(Path, args.also_read)])
+    others = [*map(Path, args.also_read), *(results_stores(Path(args.results))
+                                            if args.results else [])]
+    run_study(study, Path(args.store), args.jobs, limit=args.limit, also=others,
+              shard=shard)
+    lines = chosen_lines(study, [Path(args.store), *others])
     table = tables.coverage_table(lines)
     if table.empty:
         print("nothing measured yet")
@@ -198,6 +225,7 @@ def main(argv=None) -> int:
     date, command = datetime.date.today().isoformat(), command_text(argv)
     if args.write_record:
         record = tables.record_table(table, date, command, args.record_min_reps)
+        record = tables.merged_record(record, _old_record())
         record.to_csv(RECORD, index=False)
         print(f"wrote {RECORD}")
     if args.write_docs:
