@@ -4,7 +4,9 @@ Usage::
 
     python tests/benchmarks/coverage_study.py [--quick] [--reps N] [--jobs N]
         [--populations a,b] [--sizes 100,300] [--store FILE]
+        [--intervals main,subgroup,nested] [--results DIR]
         [--write-record] [--write-docs]
+    python tests/benchmarks/coverage_study.py --pack STORE [STORE ...]
 
 (``--quick``, or the environment variable ``HONEST_EVAL_BENCH_QUICK=1``: sizes 100 and
 300, 10 repetitions per cell, 20 draws per truth: a few CPU minutes, a check that it
@@ -23,8 +25,11 @@ once; rerunning the same command resumes where a killed run stopped.
 interval id, its cells' smallest, largest and mean coverage) and ``--write-docs`` the
 table of ``docs/coverage.md``, both from everything in the store for the chosen cells.
 
-Not measured here yet: ``nested_cv`` (its engine function arrives with the nested-CV
-branch). ``across_tests_null`` is the across-data-set tests' error rate under the null
+``--intervals subgroup,nested`` runs the pieces of ``subgroup_score`` and ``nested_cv``
+(:mod:`tests.benchmarks.coverage.extra`), kinds of their own beside the main
+repetitions (``main``, the default). The committed folder of packed stores
+(``tests/benchmarks/coverage/results/``, ``--results``) is read as done work and counted;
+``--pack SRC...`` writes stores into it. ``across_tests_null`` is the across-data-set tests' error rate under the null
 (:mod:`tests.benchmarks.coverage.across`; ``--across-n``, one cell of all populations).
 Dask (``--cluster``) is not offered: the pieces are independent, so ``--jobs`` on each
 computer with a shared store file is as simple.
@@ -51,6 +56,9 @@ from tests.benchmarks.coverage.store import (RESULTS, pack, read_lines,  # noqa:
 RECORD = ROOT / "engine" / "evaluation" / "measured_coverage.csv"
 DOCS = ROOT / "docs" / "coverage.md"
 START, END = "<!-- study table: start -->", "<!-- study table: end -->"
+#: The table of the extra pieces (``--intervals subgroup,nested``), a section of its own.
+EXTRA_START, EXTRA_END = "<!-- extra table: start -->", "<!-- extra table: end -->"
+EXTRA_IDS = {"subgroup": "subgroup_score", "nested": "nested_cv"}
 NOT_MEASURED: dict = {}
 
 
@@ -188,10 +196,23 @@ def _old_record():
     return pd.read_csv(RECORD, dtype=str, keep_default_na=False) if RECORD.exists() else None
 
 
-def write_docs(section: str) -> None:
+def extra_section(table, lines, command: str, date: str, min_reps: int) -> str:
+    """The docs' table of ``subgroup_score`` and ``nested_cv`` (between the extra markers)."""
+    kinds = ("subgroup", "subgroup_truth", "nested")
+    cpu = sum(line.get("cpu", 0.0) for line in lines if line["kind"] in kinds)
+    draws = sorted({line["draws"] for line in lines if line["kind"] == "subgroup_truth"})
+    return (f"{EXTRA_START}\n\nProduced by `{command}` on {date}, machine: "
+            f"{platform.machine()}, {os.cpu_count()} logical CPUs; CPU time of these pieces: "
+            f"{cpu / 60:.1f} minutes. Draws per subgroup truth: "
+            f"{', '.join(map(str, draws)) or 'none'}. Cells of at least {min_reps} "
+            f"repetitions go into the record. {refused_text(lines)}\n\n"
+            f"{tables.markdown_table(table[table['main']])}\n\n{EXTRA_END}")
+
+
+def write_docs(section: str, start: str = START, end: str = END) -> None:
     text = DOCS.read_text(encoding="utf-8")
-    head, _, rest = text.partition(START)
-    _, _, tail = rest.partition(END)
+    head, _, rest = text.partition(start)
+    _, _, tail = rest.partition(end)
     DOCS.write_text(head + section + tail, encoding="utf-8")
 
 
@@ -228,9 +249,15 @@ def main(argv=None) -> int:
         record = tables.merged_record(record, _old_record())
         record.to_csv(RECORD, index=False)
         print(f"wrote {RECORD}")
-    if args.write_docs:
+    if args.write_docs and "main" in study.intervals:
         write_docs(docs_section(table, lines, command, date, args.record_min_reps))
         print(f"wrote {DOCS}")
+    extra = [EXTRA_IDS[k] for k in study.intervals if k in EXTRA_IDS]
+    if args.write_docs and extra:
+        section = extra_section(table[table["interval"].isin(extra)], lines, command, date,
+                                args.record_min_reps)
+        write_docs(section, EXTRA_START, EXTRA_END)
+        print(f"wrote {DOCS} (the extra table)")
     return 0
 
 

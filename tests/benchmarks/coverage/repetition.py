@@ -19,6 +19,7 @@ computed on the rest of the population; ``expected_score_at_training_size`` is a
 from __future__ import annotations
 
 import hashlib
+import pickle
 from contextlib import contextmanager
 
 import numpy as np
@@ -71,15 +72,20 @@ def row(interval, model, method, estimand, low, high, truths, estimate=np.nan) -
             "truths": {k: float(v) for k, v in truths.items()}}
 
 
-def fit_key(model, X, y) -> tuple:
-    """What identifies a fit: the unfitted model's parameters (its ``repr``) and a digest
-    of its training rows (their positions' labels, values and classes)."""
+def fit_key(model, X, y) -> tuple | None:
+    """What identifies a fit: the unfitted model (its pickle: every parameter; ``repr``
+    is ten times dearer) and a digest of its training rows (their positions' labels,
+    values and classes); None for a model that does not pickle (never reused)."""
+    try:
+        params = hashlib.sha256(pickle.dumps(model, protocol=5)).hexdigest()
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
     digest = hashlib.sha256(np.ascontiguousarray(y).tobytes())
     if isinstance(X, pd.DataFrame):
         digest.update(pd.util.hash_pandas_object(X, index=True).to_numpy().tobytes())
     else:
         digest.update(np.ascontiguousarray(X).tobytes())
-    return repr(model), X.shape, digest.hexdigest()
+    return params, X.shape, digest.hexdigest()
 
 
 @contextmanager
@@ -92,7 +98,8 @@ def kept_fold_models():
     def keeping(model, X, y, groups=None):
         key = fit_key(model, X, y)
         result = original(model, X, y, groups)
-        kept[key] = model
+        if key is not None:
+            kept[key] = model
         return result
 
     cv_module.fit_model = keeping
@@ -105,7 +112,8 @@ def kept_fold_models():
 def _fold_model(spec, dataset, train, kept):
     """The fold model run_cv fitted on ``train`` (fitted here when it was not kept)."""
     X = take_rows(feature_matrix(dataset), train)
-    found = kept.get(fit_key(make_pipeline(spec, dataset), X, dataset.y[train]))
+    key = fit_key(make_pipeline(spec, dataset), X, dataset.y[train])
+    found = kept.get(key) if key is not None else None
     return found if found is not None else fit_on(spec, dataset, train)
 
 
@@ -228,10 +236,11 @@ def _calibration_rows(cv, dataset, folds, rest) -> list:
 def _heldout(draw, specs, metric, summary=None):
     test = TestSet(draw.test_frame[list(draw.dataset.X.columns)], draw.test.y, "draw")
     result = drain(run_heldout(draw.dataset, test, specs, [metric]))
-    final = {name: scorer_on(model, draw.dataset, draw.rest).score(metric)
-             for name, model in result.models.items()}
-    auc = {name: scorer_on(model, draw.dataset, draw.rest).score("roc_auc")
-           for name, model in result.models.items()} if len(draw.dataset.classes) == 2 else {}
+    scorers = {name: scorer_on(model, draw.dataset, draw.rest)   # one prediction each
+               for name, model in result.models.items()}
+    final = {name: scorer.score(metric) for name, scorer in scorers.items()}
+    auc = ({name: scorer.score("roc_auc") for name, scorer in scorers.items()}
+           if len(draw.dataset.classes) == 2 else {})
     rows = []
     for _, line in result.scores.iterrows():
         kind = "heldout_delong" if line["interval"] == "delong" else "heldout_bootstrap"
