@@ -198,8 +198,8 @@ def _old_record():
 
 def extra_section(table, lines, command: str, date: str, min_reps: int) -> str:
     """The docs' table of ``subgroup_score`` and ``nested_cv`` (between the extra markers)."""
-    kinds = ("subgroup", "subgroup_truth", "nested")
-    cpu = sum(line.get("cpu", 0.0) for line in lines if line["kind"] in kinds)
+    lines = [line for line in lines if line["kind"] in ("subgroup", "subgroup_truth", "nested")]
+    cpu = sum(line.get("cpu", 0.0) for line in lines)
     draws = sorted({line["draws"] for line in lines if line["kind"] == "subgroup_truth"})
     return (f"{EXTRA_START}\n\nProduced by `{command}` on {date}, machine: "
             f"{platform.machine()}, {os.cpu_count()} logical CPUs; CPU time of these pieces: "
@@ -237,6 +237,8 @@ def main(argv=None) -> int:
               shard=shard)
     lines = chosen_lines(study, [Path(args.store), *others])
     table = tables.coverage_table(lines)
+    if "main" not in study.intervals and not table.empty:   # only the chosen intervals
+        table = table[table["interval"].isin([EXTRA_IDS[k] for k in study.intervals])]
     if table.empty:
         print("nothing measured yet")
         return 0
@@ -252,9 +254,9 @@ def main(argv=None) -> int:
     if args.write_docs and "main" in study.intervals:
         write_docs(docs_section(table, lines, command, date, args.record_min_reps))
         print(f"wrote {DOCS}")
-    extra = [EXTRA_IDS[k] for k in study.intervals if k in EXTRA_IDS]
-    if args.write_docs and extra:
-        section = extra_section(table[table["interval"].isin(extra)], lines, command, date,
+    if args.write_docs and set(study.intervals) & set(EXTRA_IDS):
+        ids = list(EXTRA_IDS.values())                   # the extra table shows both
+        section = extra_section(table[table["interval"].isin(ids)], lines, command, date,
                                 args.record_min_reps)
         write_docs(section, EXTRA_START, EXTRA_END)
         print(f"wrote {DOCS} (the extra table)")

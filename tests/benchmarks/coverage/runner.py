@@ -4,7 +4,8 @@ Work is ordered in rounds (repetition 0 of every cell, then 1, ...) so a study s
 early has about as many repetitions in each cell. Each finished piece is one line of the
 store (:mod:`tests.benchmarks.coverage.store`); pieces already there are skipped. With
 ``jobs`` > 1 the pieces run in a process pool whose workers use one BLAS/OpenMP thread
-each (threadpoolctl); the store is written by this process only.
+each (threadpoolctl), and with one job this process does too; the store is written by
+this process only.
 """
 from __future__ import annotations
 
@@ -171,9 +172,12 @@ def run_study(study: Study, store, jobs: int = 1, say=print, limit=None, also=()
               if (p[3] if p[0] == "rep" else 0) % count == index][:limit]
     say(f"{len(pieces)} pieces to run ({study.reps} repetitions per cell)")
     if jobs <= 1:
-        for i, piece in enumerate(pieces):
-            append(store, run_piece(study, piece))
-            _progress(say, i, len(pieces), piece)
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(1):          # as the pool's workers: the same numbers, and
+            for i, piece in enumerate(pieces):   # no BLAS threads fighting for the cores
+                append(store, run_piece(study, piece))
+                _progress(say, i, len(pieces), piece)
         return len(pieces)
     with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(study,)) as pool:
         futures = {pool.submit(_work, piece): piece for piece in pieces}
