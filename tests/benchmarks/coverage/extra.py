@@ -39,8 +39,7 @@ __all__ = ["NESTED_FOLDS", "NESTED_METRIC", "NESTED_REPEATS", "SUBGROUP_COLUMNS"
 SUBGROUP_COLUMNS = {"arrests": "colour", "default": "student", "health_insurance": "gender",
                     "fertility": "afam"}
 #: The nested interval's design: K folds and R repeats (R·K² fits per repetition; the app's
-#: default R is 10, five times the study's cost: a nested repetition at R = 10 took 28 s
-#: of CPU here).
+#: default R is 10, five times the fits of the study's R = 2).
 NESTED_FOLDS = 5
 NESTED_REPEATS = 2
 #: The nested interval's metric (a mean of per-row values; the AUC is not one).
