@@ -165,8 +165,9 @@ def markdown_table(table: pd.DataFrame) -> str:
         if outside(r["coverage"], r["interval"]):
             cov = f"**{cov}** ⚠"
         name = r["estimand"] if r["main"] else f"({r['estimand']})"
+        model = str(r["model"]).replace("|", "\\|")      # a subgroup's "model | column=value"
         width = "" if np.isnan(r["mean_width"]) else f"{r['mean_width']:.3f}"
-        lines.append(f"| {r['population']} | {r['n']} | {r['interval']} | {r['model']} | "
+        lines.append(f"| {r['population']} | {r['n']} | {r['interval']} | {model} | "
                      f"{name} | {r['reps']} | {cov} | {_percent(r['mc_se'])} | "
                      f"{_percent(r['wilson_low'])}–{_percent(r['wilson_high'])} | {width} |")
     return "\n".join(lines)
