@@ -96,3 +96,25 @@ def test_no_text_tells_the_reader_to_read_95_as_90():
     for page in pages:
         words = " ".join(page.read_text(encoding="utf-8").split())
         assert "as roughly a 90" not in words and "read 95% as 90%" not in words, page
+
+
+@pytest.mark.parametrize("interval", ["subgroup_score", "nested_cv"])
+def test_the_shipped_record_labels_subgroup_and_nested_intervals_with_their_study(interval):
+    """The study measured these two (docs/coverage.md, "Subgroup scores and nested CV"):
+    the words of the app and the report are the record's row, read independently here."""
+    import csv
+
+    from engine.output.report.intervals import coverage_sentence
+
+    with open(coverage_record.PATH, encoding="utf-8", newline="") as handle:
+        (row,) = [r for r in csv.DictReader(handle) if r["interval"] == interval]
+    low, high = float(row["coverage_min"]), float(row["coverage_max"])
+    span = (f"{low:.1%}" if low == high else f"{low * 100:.1f}–{high:.1%}")
+    cells = f"{row['n_cells']} cell" + ("" if row["n_cells"] == "1" else "s")
+    words = (f"covered {span} in the study ({cells}, {row['repetitions_per_cell']} "
+             f"repetitions per cell, at 95%)")
+    assert coverage_words(interval) == words
+    assert coverage_sentence(interval) == f"This interval {words}."
+    assert words in interval_label(interval, 0.95)
+    inside = 0.93 <= low and high <= 0.97
+    assert level_words(interval, 0.95) == ("95%" if inside else f"{span} measured")

@@ -4,7 +4,9 @@ Usage::
 
     python tests/benchmarks/coverage_study.py [--quick] [--reps N] [--jobs N]
         [--populations a,b] [--sizes 100,300] [--store FILE]
+        [--intervals main,subgroup,nested] [--results DIR]
         [--write-record] [--write-docs]
+    python tests/benchmarks/coverage_study.py --pack STORE [STORE ...]
 
 (``--quick``, or the environment variable ``HONEST_EVAL_BENCH_QUICK=1``: sizes 100 and
 300, 10 repetitions per cell, 20 draws per truth: a few CPU minutes, a check that it
@@ -23,8 +25,11 @@ once; rerunning the same command resumes where a killed run stopped.
 interval id, its cells' smallest, largest and mean coverage) and ``--write-docs`` the
 table of ``docs/coverage.md``, both from everything in the store for the chosen cells.
 
-Not measured here yet: ``nested_cv`` (its engine function arrives with the nested-CV
-branch). ``across_tests_null`` is the across-data-set tests' error rate under the null
+``--intervals subgroup,nested`` runs the pieces of ``subgroup_score`` and ``nested_cv``
+(:mod:`tests.benchmarks.coverage.extra`), kinds of their own beside the main
+repetitions (``main``, the default). The committed folder of packed stores
+(``tests/benchmarks/coverage/results/``, ``--results``) is read as done work and counted;
+``--pack SRC...`` writes stores into it. ``across_tests_null`` is the across-data-set tests' error rate under the null
 (:mod:`tests.benchmarks.coverage.across`; ``--across-n``, one cell of all populations).
 Dask (``--cluster``) is not offered: the pieces are independent, so ``--jobs`` on each
 computer with a shared store file is as simple.
@@ -44,15 +49,17 @@ sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.coverage import populations as pops  # noqa: E402 (after the path)
 from tests.benchmarks.coverage import tables  # noqa: E402 (after the path)
-from tests.benchmarks.coverage.runner import ACROSS, Study, run_study  # noqa: E402 (after the path)
-from tests.benchmarks.coverage.store import read_lines, unique_lines  # noqa: E402 (after the path)
+from tests.benchmarks.coverage.runner import ACROSS, KINDS, Study, run_study  # noqa: E402 (after the path)
+from tests.benchmarks.coverage.store import (RESULTS, pack, read_lines,  # noqa: E402
+                                             results_stores, unique_lines)
 
 RECORD = ROOT / "engine" / "evaluation" / "measured_coverage.csv"
 DOCS = ROOT / "docs" / "coverage.md"
 START, END = "<!-- study table: start -->", "<!-- study table: end -->"
-NOT_MEASURED = {
-    "nested_cv": "its engine function (Bates et al.'s interval) is not in this checkout",
-}
+#: The table of the extra pieces (``--intervals subgroup,nested``), a section of its own.
+EXTRA_START, EXTRA_END = "<!-- extra table: start -->", "<!-- extra table: end -->"
+EXTRA_IDS = {"subgroup": "subgroup_score", "nested": "nested_cv"}
+NOT_MEASURED: dict = {}
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -77,6 +84,15 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="i/m: run only repetitions i modulo m (several processes)")
     parser.add_argument("--limit", type=int, default=None,
                         help="run at most this many pieces, then stop (resume later)")
+    parser.add_argument("--intervals", default="main",
+                        help="piece kinds to run, comma-separated: main (every interval "
+                        "of a repetition), subgroup (subgroup_score), nested (nested_cv)")
+    parser.add_argument("--results", default=str(RESULTS),
+                        help="folder of packed stores (*.jsonl.gz) read as done and counted "
+                        "('' for none)")
+    parser.add_argument("--pack", nargs="+", metavar="SRC",
+                        help="write these stores' lines into --results (gzipped, "
+                        "deduplicated, sorted) and stop")
     parser.add_argument("--write-record", action="store_true")
     parser.add_argument("--record-min-reps", type=int, default=100,
                         help="cells with fewer repetitions stay out of the record")
@@ -108,20 +124,27 @@ def load(names: list) -> dict:
 
 def study_of(args, loaded: dict) -> Study:
     sizes = () if args.across_only else tuple(int(s) for s in args.sizes.split(","))
+    intervals = tuple(k for k in args.intervals.split(",") if k)
+    unknown = sorted(set(intervals) - set(KINDS))
+    if unknown:
+        raise SystemExit(f"error: --intervals: unknown kind {unknown[0]!r}; choose from "
+                         f"{', '.join(KINDS)}")
     return Study(loaded, sizes, args.reps,
                  args.truth_draws, args.folds, args.repeats, version=version("honest-eval"),
-                 across_n=args.across_n if len(loaded) > 1 else 0)
+                 across_n=args.across_n if len(loaded) > 1 and "main" in intervals else 0,
+                 intervals=intervals)
 
 
 def chosen_lines(study: Study, stores: list) -> list:
     """The stored lines of the study's cells (from every store given, each key once)."""
     cells = {study.cell(p, n) for p in study.populations for n in study.sizes}
+    cells |= {study.nested_cell(p, n) for p in study.populations for n in study.sizes}
     cells.add(study.cell(ACROSS, study.across_n))
     lines = []
     for path in stores:
         lines += read_lines(path)
     return [line for line in unique_lines(lines) if line["cell"] in cells
-            and (line["kind"] == "truth" or line["rep"] < study.reps)]
+            and (line["kind"].endswith("truth") or line["rep"] < study.reps)]
 
 
 def command_text(argv) -> str:
@@ -167,16 +190,39 @@ def docs_section(table, lines, command: str, date: str, min_reps: int) -> str:
             f"{tables.markdown_table(table[~table['main']])}\n\n{END}")
 
 
-def write_docs(section: str) -> None:
+def _old_record():
+    import pandas as pd
+
+    return pd.read_csv(RECORD, dtype=str, keep_default_na=False) if RECORD.exists() else None
+
+
+def extra_section(table, lines, command: str, date: str, min_reps: int) -> str:
+    """The docs' table of ``subgroup_score`` and ``nested_cv`` (between the extra markers)."""
+    lines = [line for line in lines if line["kind"] in ("subgroup", "subgroup_truth", "nested")]
+    cpu = sum(line.get("cpu", 0.0) for line in lines)
+    draws = sorted({line["draws"] for line in lines if line["kind"] == "subgroup_truth"})
+    return (f"{EXTRA_START}\n\nProduced by `{command}` on {date}, machine: "
+            f"{platform.machine()}, {os.cpu_count()} logical CPUs; CPU time of these pieces: "
+            f"{cpu / 60:.1f} minutes. Draws per subgroup truth: "
+            f"{', '.join(map(str, draws)) or 'none'}. Cells of at least {min_reps} "
+            f"repetitions go into the record. {refused_text(lines)}\n\n"
+            f"{tables.markdown_table(table[table['main']])}\n\n{EXTRA_END}")
+
+
+def write_docs(section: str, start: str = START, end: str = END) -> None:
     text = DOCS.read_text(encoding="utf-8")
-    head, _, rest = text.partition(START)
-    _, _, tail = rest.partition(END)
+    head, _, rest = text.partition(start)
+    _, _, tail = rest.partition(end)
     DOCS.write_text(head + section + tail, encoding="utf-8")
 
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
+    if args.pack:
+        for name, count in pack([Path(p) for p in args.pack], Path(args.results)).items():
+            print(f"{args.results}/{name}: {count} lines")
+        return 0
     loaded = load([n for n in args.populations.split(",") if n])
     if not loaded:
         print("error: no population could be read", file=sys.stderr)
@@ -185,10 +231,14 @@ def main(argv=None) -> int:
         print(f"skipped: {interval} ({why})")
     study = study_of(args, loaded)
     shard = tuple(int(x) for x in args.shard.split("/"))
-    run_study(study, Path(args.store), args.jobs, limit=args.limit,
-              also=[Path(p) for p in args.also_read], shard=shard)
-    lines = chosen_lines(study, [Path(args.store), *map(Path, args.also_read)])
+    others = [*map(Path, args.also_read), *(results_stores(Path(args.results))
+                                            if args.results else [])]
+    run_study(study, Path(args.store), args.jobs, limit=args.limit, also=others,
+              shard=shard)
+    lines = chosen_lines(study, [Path(args.store), *others])
     table = tables.coverage_table(lines)
+    if "main" not in study.intervals and not table.empty:   # only the chosen intervals
+        table = table[table["interval"].isin([EXTRA_IDS[k] for k in study.intervals])]
     if table.empty:
         print("nothing measured yet")
         return 0
@@ -198,11 +248,18 @@ def main(argv=None) -> int:
     date, command = datetime.date.today().isoformat(), command_text(argv)
     if args.write_record:
         record = tables.record_table(table, date, command, args.record_min_reps)
+        record = tables.merged_record(record, _old_record())
         record.to_csv(RECORD, index=False)
         print(f"wrote {RECORD}")
-    if args.write_docs:
+    if args.write_docs and "main" in study.intervals:
         write_docs(docs_section(table, lines, command, date, args.record_min_reps))
         print(f"wrote {DOCS}")
+    if args.write_docs and set(study.intervals) & set(EXTRA_IDS):
+        ids = list(EXTRA_IDS.values())                   # the extra table shows both
+        section = extra_section(table[table["interval"].isin(ids)], lines, command, date,
+                                args.record_min_reps)
+        write_docs(section, EXTRA_START, EXTRA_END)
+        print(f"wrote {DOCS} (the extra table)")
     return 0
 
 

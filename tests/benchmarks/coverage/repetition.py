@@ -18,20 +18,30 @@ computed on the rest of the population; ``expected_score_at_training_size`` is a
 """
 from __future__ import annotations
 
+import hashlib
+import pickle
+from contextlib import contextmanager
+
 import numpy as np
+import pandas as pd
 
 from engine.evaluation.calibration.maps import reliability_diagram, with_interval
 from engine.evaluation.curves.auc_tables import auc_tables
 from engine.evaluation.curves.decision import decision_analysis, net_benefit
 from engine.evaluation.curves.predictions import predictions_table
-from engine.evaluation.cv import CVConfig, make_splits, run_cv, value_columns
+from engine.evaluation import cv as cv_module
+from engine.evaluation.catalogue import make_pipeline
+from engine.evaluation.cv import (CVConfig, feature_matrix, make_splits, run_cv,
+                                  value_columns)
+from engine.evaluation.parallel import take_rows
 from engine.evaluation.stats import compare_models, corrected_interval, summary_table
 from engine.runs.heldout import TestSet
 from engine.runs.heldout.scoring import run_heldout
 
 from .sample import draw_rows, fit_on, scorer_on
 
-__all__ = ["AUC_METHODS", "drain", "metric_for", "one_repetition", "row"]
+__all__ = ["AUC_METHODS", "drain", "fit_key", "kept_fold_models", "metric_for",
+           "one_repetition", "row"]
 
 #: ``auc_intervals.csv`` method -> (interval id, estimand).
 AUC_METHODS = {"delong": ("auc_delong_pooled", "fold_models_mean"),
@@ -62,13 +72,59 @@ def row(interval, model, method, estimand, low, high, truths, estimate=np.nan) -
             "truths": {k: float(v) for k, v in truths.items()}}
 
 
-def _fold_truths(draw, specs, splits, metric, threshold):
-    """Per model: each fold model's score, probabilities and net benefit on the rest."""
+def fit_key(model, X, y) -> tuple | None:
+    """What identifies a fit: the unfitted model (its pickle: every parameter; ``repr``
+    is ten times dearer) and a digest of its training rows (their positions' labels,
+    values and classes); None for a model that does not pickle (never reused)."""
+    try:
+        params = hashlib.sha256(pickle.dumps(model, protocol=5)).hexdigest()
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
+    digest = hashlib.sha256(np.ascontiguousarray(y).tobytes())
+    if isinstance(X, pd.DataFrame):
+        digest.update(pd.util.hash_pandas_object(X, index=True).to_numpy().tobytes())
+    else:
+        digest.update(np.ascontiguousarray(X).tobytes())
+    return params, X.shape, digest.hexdigest()
+
+
+@contextmanager
+def kept_fold_models():
+    """Keep every model :func:`engine.evaluation.cv.run_cv` fits in this process (its
+    :func:`~engine.evaluation.tuning.fit_model` wrapped), by :func:`fit_key`, so the study
+    scores the very fold models on the rest instead of fitting them again."""
+    kept, original = {}, cv_module.fit_model
+
+    def keeping(model, X, y, groups=None):
+        key = fit_key(model, X, y)
+        result = original(model, X, y, groups)
+        if key is not None:
+            kept[key] = model
+        return result
+
+    cv_module.fit_model = keeping
+    try:
+        yield kept
+    finally:
+        cv_module.fit_model = original
+
+
+def _fold_model(spec, dataset, train, kept):
+    """The fold model run_cv fitted on ``train`` (fitted here when it was not kept)."""
+    X = take_rows(feature_matrix(dataset), train)
+    key = fit_key(make_pipeline(spec, dataset), X, dataset.y[train])
+    found = kept.get(key) if key is not None else None
+    return found if found is not None else fit_on(spec, dataset, train)
+
+
+def _fold_truths(draw, specs, splits, metric, kept):
+    """Per model: each fold model's score and probabilities on the rest."""
     out = {}
     for spec in specs:
         scores, probs = [], []
         for train, _ in splits:
-            scorer = scorer_on(fit_on(spec, draw.dataset, train), draw.dataset, draw.rest)
+            model = _fold_model(spec, draw.dataset, train, kept)
+            scorer = scorer_on(model, draw.dataset, draw.rest)
             scores.append(scorer.score(metric))
             if len(draw.dataset.classes) == 2:
                 probs.append(scorer.response("proba")[:, 1])
@@ -180,10 +236,11 @@ def _calibration_rows(cv, dataset, folds, rest) -> list:
 def _heldout(draw, specs, metric, summary=None):
     test = TestSet(draw.test_frame[list(draw.dataset.X.columns)], draw.test.y, "draw")
     result = drain(run_heldout(draw.dataset, test, specs, [metric]))
-    final = {name: scorer_on(model, draw.dataset, draw.rest).score(metric)
-             for name, model in result.models.items()}
-    auc = {name: scorer_on(model, draw.dataset, draw.rest).score("roc_auc")
-           for name, model in result.models.items()} if len(draw.dataset.classes) == 2 else {}
+    scorers = {name: scorer_on(model, draw.dataset, draw.rest)   # one prediction each
+               for name, model in result.models.items()}
+    final = {name: scorer.score(metric) for name, scorer in scorers.items()}
+    auc = ({name: scorer.score("roc_auc") for name, scorer in scorers.items()}
+           if len(draw.dataset.classes) == 2 else {})
     rows = []
     for _, line in result.scores.iterrows():
         kind = "heldout_delong" if line["interval"] == "delong" else "heldout_bootstrap"
@@ -217,9 +274,10 @@ def one_repetition(frame, target, specs, n, seed, design) -> list:
     metric = metric_for(len(dataset.classes))
     config = CVConfig(n_splits=design["folds"], n_repeats=design["repeats"],
                       random_state=seed % (2 ** 31))
-    cv = drain(run_cv(dataset, specs, config, [metric]))
-    folds = _fold_truths(draw, specs, make_splits(dataset.y, config), metric,
-                         design["threshold"])
+    with kept_fold_models() as kept:
+        cv = drain(run_cv(dataset, specs, config, [metric]))
+    folds = _fold_truths(draw, specs, make_splits(dataset.y, config), metric, kept)
+    kept.clear()
     rows, final = _heldout(draw, specs, metric)
     rows += _cv_rows(cv, dataset, metric, folds, final)
     if len(dataset.classes) == 2:

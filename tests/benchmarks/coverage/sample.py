@@ -32,12 +32,14 @@ class Rows:
 
 @dataclass(frozen=True)
 class Draw:
-    """A sample of ``n`` rows as a data set, a held-out draw and the rest."""
+    """A sample of ``n`` rows as a data set, a held-out draw and the rest (coded, and
+    as the population's rows)."""
 
     dataset: object
     test_frame: pd.DataFrame
     test: Rows
     rest: Rows
+    rest_frame: pd.DataFrame | None = None
 
 
 def rows_of(frame: pd.DataFrame, dataset, target: str) -> Rows:
@@ -60,7 +62,7 @@ def draw_rows(frame: pd.DataFrame, target: str, n: int, n_test: int, rest_cap: i
     rest_frame = frame.iloc[order[n + n_test:n + n_test + rest_cap]]
     dataset = dataset_from_frame(sample, target=target, name="sample")
     return Draw(dataset, test_frame, rows_of(test_frame, dataset, target),
-                rows_of(rest_frame, dataset, target))
+                rows_of(rest_frame, dataset, target), rest_frame)
 
 
 def fit_on(spec, dataset, rows=None):

@@ -19,6 +19,7 @@ __all__ = [
     "RECORD_COLUMNS",
     "coverage_table",
     "markdown_table",
+    "merged_record",
     "outside",
     "record_table",
     "wilson",
@@ -29,6 +30,9 @@ RECORD_COLUMNS = ["interval", "method", "estimand", "level", "coverage_min", "co
 LOW, HIGH = 0.93, 0.97
 #: The interval id whose "coverage" is an error rate under the null.
 ERROR_RATE = "across_tests_null"
+#: The store's kinds of repetition lines and of truth lines.
+REPETITIONS = ("rep", "subgroup", "nested")
+TRUTHS = ("truth", "subgroup_truth")
 
 
 def wilson(hits: float, n: int, z: float = 1.959964) -> tuple:
@@ -64,17 +68,29 @@ def _estimands(row: dict) -> list:
     return [row["estimand"], *others]
 
 
+def _cell_truths(lines: list) -> dict:
+    """Per cell, the values of its truth lines (each kind's of the most draws) merged:
+    ``truth``'s by model and ``subgroup_truth``'s by ``"model | column=value"``."""
+    best = {}
+    for line in lines:
+        if line["kind"] in TRUTHS:
+            key = (line["cell"], line["kind"])
+            if line["draws"] > best.get(key, {"draws": -1})["draws"]:
+                best[key] = line
+    truths = defaultdict(dict)
+    for (cell, _), line in sorted(best.items()):
+        truths[cell].update(line["values"])
+    return truths
+
+
 def coverage_table(lines: list) -> pd.DataFrame:
     """One row per population, n, interval, model and estimand: coverage, MC se, Wilson
     interval, mean width, repetitions, and ``main`` (the interval's own estimand)."""
-    truths, draws = {}, {}
-    for line in lines:                         # the truth of the most draws per cell
-        if line["kind"] == "truth" and line["draws"] > draws.get(line["cell"], -1):
-            truths[line["cell"]], draws[line["cell"]] = line["values"], line["draws"]
+    truths = _cell_truths(lines)
     checks = defaultdict(list)
     meta = {}
     for line in lines:
-        if line["kind"] != "rep":
+        if line["kind"] not in REPETITIONS:
             continue
         for row in line["rows"]:
             for estimand in _estimands(row):
@@ -125,6 +141,16 @@ def record_table(table: pd.DataFrame, date: str, command: str,
     return pd.DataFrame(rows, columns=RECORD_COLUMNS)
 
 
+def merged_record(new: pd.DataFrame, old) -> pd.DataFrame:
+    """``new`` with the rows of ``old`` (the record as it was) for the intervals ``new``
+    does not measure, so a study of some intervals keeps the others' rows; by interval."""
+    if old is None or not len(old):
+        return new
+    kept = old[~old["interval"].isin(set(new["interval"]))][RECORD_COLUMNS]
+    both = pd.concat([kept.astype(object), new.astype(object)], ignore_index=True)
+    return both.sort_values("interval", kind="stable").reset_index(drop=True)
+
+
 def _percent(value: float) -> str:
     return "" if np.isnan(value) else f"{100 * value:.1f}"
 
@@ -139,8 +165,9 @@ def markdown_table(table: pd.DataFrame) -> str:
         if outside(r["coverage"], r["interval"]):
             cov = f"**{cov}** ⚠"
         name = r["estimand"] if r["main"] else f"({r['estimand']})"
+        model = str(r["model"]).replace("|", "\\|")      # a subgroup's "model | column=value"
         width = "" if np.isnan(r["mean_width"]) else f"{r['mean_width']:.3f}"
-        lines.append(f"| {r['population']} | {r['n']} | {r['interval']} | {r['model']} | "
+        lines.append(f"| {r['population']} | {r['n']} | {r['interval']} | {model} | "
                      f"{name} | {r['reps']} | {cov} | {_percent(r['mc_se'])} | "
                      f"{_percent(r['wilson_low'])}–{_percent(r['wilson_high'])} | {width} |")
     return "\n".join(lines)
