@@ -172,6 +172,7 @@ def _run(args, argv) -> int:
                if os.path.dirname(store_path) == out else [])
         folder_notes = _print_notes(prepare_result_folder(out, own=own), args.quiet)  # or 2
         check_store_path(store_path, in_folder=os.path.dirname(store_path) == out)
+        opening = _open_cluster(spec, stack, bar)       # starts while the data are read
         several = run_service.is_several(experiment)
         datasets = run_service.read_datasets(experiment)   # every one read, then checked
         _check_save_models(experiment, args.save_models)
@@ -186,7 +187,7 @@ def _run(args, argv) -> int:
         shown = []
         on_progress = _progress_shower(experiment, datasets, bar, args.quiet, shown)
         store = stack.enter_context(_open_store(args, out))   # closed before any removal
-        where = _open_cluster(spec, stack, bar)
+        where = None if opening is None else opening.result()
         job = run_service.run(experiment, datasets, jobs, cluster=where, store=store,
                               test=checked.test)
         result = run_to_end(job, on_progress)
@@ -316,14 +317,15 @@ def _report(result, tables: dict, notes: list, full_paths: bool = False) -> dict
 
 
 def _open_cluster(spec, stack: contextlib.ExitStack, bar):
-    """The open cluster of ``spec`` (closed with ``stack``), or None without one."""
+    """``spec``'s cluster opening in a thread (its ``result()`` is the open cluster;
+    closed with ``stack``), or None without one."""
     if spec is None:
         return None
-    from engine.evaluation.cluster import open_cluster
+    from engine.evaluation.cluster import opening_cluster
 
     if bar is not None:
         bar.stream.write(visible(f"connecting to the cluster {spec}…") + "\n")
-    return stack.enter_context(open_cluster(spec))
+    return stack.enter_context(opening_cluster(spec))
 
 
 def _progress_shower(experiment, datasets, bar, quiet: bool, shown: list):
