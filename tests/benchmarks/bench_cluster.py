@@ -22,6 +22,23 @@ the folds) comes first: the start of joblib's worker pool and the workers' first
 are once per session, not per fit. Target: cluster / joblib <= 1.1 on every
 workload, with identical numbers. Prints the load average before and after, since the
 machine may be shared.
+
+Measured 2026-11-28 on the 2-core machine that also runs the scheduler, shared with other
+jobs (medians of 5 alternating runs, range in brackets, 1-minute load average):
+
+* in process, start left out: ``cheap`` 0.991 (--jobs 2 8.86 s [8.05-9.68], local:2
+  8.78 s [5.83-12.70], load 12-13) and 1.164 (18.21 s vs 21.19 s, load 22-24); ``tiny``
+  1.300 (3.07 s [1.90-5.37] vs 3.99 s [2.53-6.50], load 9-12) and 1.447 (load 20-23);
+  ``heavy`` not run this time. The ranges of one way overlap the other's: at these loads
+  the ratio is not known to within 0.1, and <= 1.1 is not shown on the small fits.
+* whole headless runs (``--cli``, load 9-21): ``cheap`` 1.241 (21.53 s [13.40-24.00] vs
+  26.71 s [19.81-45.62]); ``tiny`` 2.013 (39.45 s vs 79.43 s, load 20): the cluster's
+  start and check (14-49 s here, the workers' imports under load) and close (4-5 s) are
+  paid once per run, and on 600 fits of a millisecond they are most of it.
+* CPU seconds of one ``cheap`` run (load 21): client 1.4-1.5 + workers 4.4-4.5 with
+  joblib; client with the scheduler 1.7-2.2 + workers 4.2-5.0 on the cluster (117-158
+  tasks): 0.2-0.8 s more in the client process, about 1.5-5 ms per task, on the same two
+  cores as the fits.
 """
 from __future__ import annotations
 
