@@ -32,7 +32,9 @@ jobs (medians of 5 alternating runs, range in brackets, 1-minute load average):
   ``heavy`` not run this time. The ranges of one way overlap the other's: at these loads
   the ratio is not known to within 0.1, and <= 1.1 is not shown on the small fits.
 * whole headless runs (``--cli``, load 9-21): ``cheap`` 1.241 (21.53 s [13.40-24.00] vs
-  26.71 s [19.81-45.62]); ``tiny`` 2.013 (39.45 s vs 79.43 s, load 20): the cluster's
+  26.71 s [19.81-45.62]); ``tiny`` 2.013 (39.45 s vs 79.43 s, load 20), with
+  ``--quick`` (180 fits, load 11-13) 1.353 (18.30 s [16.17-23.07] vs 24.76 s
+  [20.90-31.36]): the cluster's
   start and check (14-49 s here, the workers' imports under load) and close (4-5 s) are
   paid once per run, and on 600 fits of a millisecond they are most of it.
 * CPU seconds of one ``cheap`` run (load 21): client 1.4-1.5 + workers 4.4-4.5 with
