@@ -142,6 +142,7 @@ def _run(args, argv) -> int:
     job, created, stage, store = None, (), "computing", None
     stack = contextlib.ExitStack()      # the store and the cluster (a LocalCluster with it)
     try:
+        opening = _open_cluster(spec, stack, bar)       # starts while the data are read
         experiment, checked, place = _checked(args, out, jobs)
         if checked is None:
             return place
@@ -149,7 +150,7 @@ def _run(args, argv) -> int:
         shown: list = []
         on_progress = _progress_shower(experiment, checked.datasets, bar, args.quiet, shown)
         store = stack.enter_context(service.open_store(place, args.fresh))  # closed first
-        job = _start(checked, jobs, store, _open_cluster(spec, stack, bar))
+        job = _start(checked, jobs, store, None if opening is None else opening.result())
         result = run_to_end(job, on_progress)
         _print_notes([str(n) for n in result.notes if str(n) not in shown], args.quiet)
         if not args.quiet:
@@ -331,14 +332,15 @@ def predict(argv=None) -> int:
 
 
 def _open_cluster(spec, stack: contextlib.ExitStack, bar):
-    """The open cluster of ``spec`` (closed with ``stack``), or None without one."""
+    """``spec``'s cluster opening in a thread (its ``result()`` is the open cluster;
+    closed with ``stack``), or None without one."""
     if spec is None:
         return None
-    from engine.evaluation.cluster import open_cluster
+    from engine.evaluation.cluster import opening_cluster
 
     if bar is not None:
         bar.stream.write(visible(f"connecting to the cluster {spec}…") + "\n")
-    return stack.enter_context(open_cluster(spec))
+    return stack.enter_context(opening_cluster(spec))
 
 
 def _progress_shower(experiment, datasets, bar, quiet: bool, shown: list):

@@ -13,7 +13,8 @@ import pytest
 from engine.runs.analysis import run_experiment
 from engine.evaluation.catalogue import expand_models
 from engine.evaluation.cluster import (IN_FLIGHT, INSTALL, ClusterSpec, check_workers,
-                                       import_distributed, open_cluster, shared_arguments)
+                                       import_distributed, open_cluster, opening_cluster,
+                                       shared_arguments)
 from engine.evaluation.cv import CVConfig, run_cv
 from engine.input.data import load_builtin
 from engine.evaluation.experiment import parse_experiment
@@ -21,9 +22,11 @@ from engine.evaluation.parallel import run_calls
 from engine.foundation.progress import run_to_end
 from tests.peers import peer
 from tests.test_worker_threads import pool_threads
-from tests.helpers import MAIN, run_main, slow_experiment, write_experiment
+from tests.helpers import (MAIN, assert_one_error_line, run_main, slow_experiment,
+                           write_experiment)
 
 distributed = peer("distributed")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture(scope="module")
@@ -216,3 +219,54 @@ def test_sigterm_during_a_cluster_run_exits_143_and_closes_the_cluster(tmp_path)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
     assert "Traceback" not in err and "terminated: no result table was written" in err
+
+
+def test_the_opening_runs_in_a_thread_and_closes_what_it_opened(monkeypatch):
+    import contextlib
+    import threading
+
+    from engine.evaluation import cluster as module
+
+    started, go, events = threading.Event(), threading.Event(), []
+
+    @contextlib.contextmanager
+    def fake_open(spec):
+        started.set()
+        go.wait(10)
+        events.append(("opened", spec.n_workers, threading.current_thread().name))
+        yield "the cluster"
+        events.append(("closed", threading.current_thread().name))
+
+    monkeypatch.setattr(module, "open_cluster", fake_open)
+    with module.opening_cluster(ClusterSpec(n_workers=3)) as opening:
+        assert started.wait(10) and events == []     # this thread goes on meanwhile
+        go.set()
+        assert opening.result() == "the cluster"
+        assert events == [("opened", 3, "open-cluster")]
+    assert events[-1] == ("closed", threading.current_thread().name)
+
+
+def test_an_opening_that_fails_raises_its_error_in_the_caller():
+    with pytest.raises(ValueError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+        with opening_cluster(ClusterSpec("tcp://127.0.0.1:9", timeout=1)) as opening:
+            opening.result()
+
+
+def test_the_workers_import_the_fitting_code_when_checked():
+    code = ("import sys; from engine.evaluation.cluster import worker_versions; "
+            "import sklearn; assert 'engine.evaluation.cv' not in sys.modules; "
+            "assert worker_versions() == sklearn.__version__; "
+            "print('engine.evaluation.cv' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": ROOT})
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
+
+
+@pytest.mark.slow
+def test_bad_data_with_a_local_cluster_is_one_error_line(tmp_path):
+    # read after the cluster starts opening: the error waits for it and closes it
+    (tmp_path / "d.csv").write_text("a,b\n" + "1,2\n3,4\n" * 20)
+    exp = write_experiment(tmp_path / "exp.json", dataset={"csv": "d.csv", "target": "label"})
+    done = run_main(exp, "--out", tmp_path / "o", "--cluster", "local:2", "--quiet")
+    assert_one_error_line(done, "label")
+    assert not (tmp_path / "o").exists()

@@ -5,7 +5,7 @@ hundreds of 10 ms fits, one task each, spends much of its time scheduling.
 :class:`Batches` hands out the calls in their order, in groups sized from the times
 measured so far: the first tasks hold one call each (nothing is known yet), later ones
 as many calls as the median time of calls of the same kind says fill
-:data:`TARGET_SECONDS`, never more than a share of what is left, so that the workers
+:data:`TARGET_SECONDS` (a call of a kind not yet timed ends its task), never more than a share of what is left, so that the workers
 still finish together. :func:`run_batch` runs one group on a worker and times each call.
 """
 from __future__ import annotations
@@ -42,7 +42,6 @@ class Batches:
         self.kinds, self.workers, self.target = list(kinds), max(1, int(workers)), target
         self.handed = 0
         self.times: dict = {}         # kind -> sorted seconds
-        self.every: list = []         # all seconds, sorted
 
     @property
     def left(self) -> int:
@@ -54,11 +53,12 @@ class Batches:
         if not math.isfinite(seconds):
             return
         bisect.insort(self.times.setdefault(self.kinds[index], []), seconds)
-        bisect.insort(self.every, seconds)
 
     def guess(self, kind: Hashable) -> Optional[float]:
-        """The median time of ``kind``'s calls so far, else of all calls, else None."""
-        times = self.times.get(kind) or self.every
+        """The median time of ``kind``'s calls so far, or None when none is timed yet
+        (a task then ends at that call: a slow model's first calls must not fill a task
+        sized for a fast model timed before it)."""
+        times = self.times.get(kind)
         return median_of_sorted(times) if times else None
 
     def take(self) -> list:
@@ -70,7 +70,7 @@ class Batches:
             guess = self.guess(self.kinds[self.handed])
             batch.append(self.handed)
             self.handed += 1
-            seconds += self.target if guess is None else guess   # unknown: one call alone
+            seconds += self.target if guess is None else guess   # unknown: ends the task
             if seconds >= self.target:
                 break
         return batch

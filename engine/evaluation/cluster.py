@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import threading
 from dataclasses import dataclass
 from typing import Callable, Generator, Iterator, Optional, Sequence
 
@@ -46,6 +47,8 @@ _ADDRESS = re.compile(r"^tcp://[^\s/:]+:\d{1,5}$")
 _PLAIN = (str, bytes, int, float, bool, type(None))
 #: Tasks queued per worker: one running, one waiting, so a worker never idles on a reply.
 IN_FLIGHT = 2
+#: Where a LocalCluster's scheduler serves HTTP: this computer only, any free port.
+_HTTP = "127.0.0.1:0"
 
 
 @dataclass(frozen=True)
@@ -225,9 +228,12 @@ def _connect(spec: ClusterSpec) -> Cluster:
 
     if spec.address is None:
         # silent: a closing worker's lost connections are noise on the terminal (the fits'
-        # own errors come back as results)
+        # own errors come back as results); the scheduler's HTTP server (health routes,
+        # no dashboard) on a free local port: on Dask's 8787, taken by another cluster, it
+        # warned on the terminal
         local = LocalCluster(n_workers=spec.n_workers, threads_per_worker=1, processes=True,
-                             dashboard_address=None, silence_logs=logging.CRITICAL)
+                             dashboard_address=None, silence_logs=logging.CRITICAL,
+                             scheduler_kwargs={"dashboard_address": _HTTP})
         try:
             return Cluster(spec, Client(local, set_as_default=False), local)
         except BaseException:
@@ -272,10 +278,57 @@ def check_cluster(text: str) -> None:
 
 
 def worker_versions() -> str:
-    """The scikit-learn version of the process (run on each worker)."""
+    """The scikit-learn version of the process (run on each worker), after importing the
+    engine's fitting code, so that a worker's imports are done before its first task."""
     import sklearn
 
+    import engine.evaluation.cv  # noqa: F401 - the imports of every fit
+
     return sklearn.__version__
+
+
+class Opening:
+    """:func:`open_cluster` of ``spec`` in a thread, so that a LocalCluster's workers start
+    (and import the engine) while this process reads and checks the data;
+    :meth:`result` waits for it. Made by :func:`opening_cluster`."""
+
+    def __init__(self, spec: ClusterSpec):
+        self._stack = contextlib.ExitStack()
+        self._cluster: Optional[Cluster] = None
+        self._error: Optional[BaseException] = None
+        self._thread = threading.Thread(target=self._open, args=(spec,), daemon=True,
+                                        name="open-cluster")
+        self._thread.start()
+
+    def _open(self, spec: ClusterSpec) -> None:
+        try:
+            self._cluster = self._stack.enter_context(open_cluster(spec))
+        except BaseException as exc:  # noqa: BLE001 - raised in the caller by result()
+            self._error = exc
+
+    def result(self) -> Cluster:
+        """The open cluster, once it is; the error of :func:`open_cluster` if it failed."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._cluster is not None
+        return self._cluster
+
+    def close(self) -> None:
+        """Wait for the opening to end, then close what it opened."""
+        self._thread.join()
+        self._stack.close()
+
+
+@contextlib.contextmanager
+def opening_cluster(spec: ClusterSpec) -> Iterator[Opening]:
+    """Start opening ``spec``'s cluster in a thread (:class:`Opening`); on exit wait for it
+    and close it."""
+    opening = Opening(spec)
+    try:
+        yield opening
+    finally:
+        opening.close()
 
 
 class OnCluster:
