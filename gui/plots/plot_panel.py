@@ -146,6 +146,19 @@ def panels_in(window) -> list:
             if shiboken6.isValid(panel) and window.isAncestorOf(panel)]
 
 
+class PlotView(pg.PlotWidget):
+    """A plot widget that places its items for a new size when it is resized, before it
+    is painted. pyqtgraph moves the view's items (text labels follow the view's
+    transform) only while painting, which asks for a second paint; a page shown for the
+    first time painted its plots twice or more in a row."""
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        plot = self.getPlotItem()
+        if plot is not None:              # None while pyqtgraph builds the widget
+            plot.getViewBox().prepareForPaint()
+
+
 class PlotPanel(QWidget):
     """A plot with a title row (hover read-out, Save image…) above it."""
 
@@ -159,7 +172,7 @@ class PlotPanel(QWidget):
         self.export_name = export_name
         self._name_hint: Optional[tuple] = None
         self._save_job = JobSlot()
-        self.plot_widget = pg.PlotWidget(parent=self)
+        self.plot_widget = PlotView(parent=self)
         self.plot = self.plot_widget.getPlotItem()
         light_grid(self.plot)
         plain_axes(self.plot)

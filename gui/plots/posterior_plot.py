@@ -122,6 +122,7 @@ class PosteriorPlot(PlotPanel):
         self.plot.setLabel("left", "Probability density")
         self.plot.getAxis("bottom").enableAutoSIPrefix(False)
         light_grid(self.plot, x=False, alpha=0.2)
+        fixed_axis_sizes(self.plot)
         self._posterior = None
         self._rope = 0.0
         self._names = ("A", "B")
@@ -255,6 +256,15 @@ class PosteriorPlot(PlotPanel):
         above = 1.0 - float(post.cdf(x))
         return (f"μ = {x:.4f}: density {density:.3g}, "
                 f"P(μ > {x:.4f}) = {above:.3f} ({a} − {b})")
+
+
+def fixed_axis_sizes(plot, text_width: int = 34) -> None:
+    """Axes of a fixed size: room for tick labels of ``text_width`` pixels on the left
+    and one line below. pyqtgraph widens an axis to its labels while painting it, which
+    lays the plot out again and paints it again (a page shown for the first time painted
+    the posterior four times in a row)."""
+    plot.getAxis("left").setStyle(autoExpandTextSpace=False, tickTextWidth=text_width)
+    plot.getAxis("bottom").setStyle(autoExpandTextSpace=False)
 
 
 def _translucent(colour: str, alpha: int = 110):

@@ -48,6 +48,15 @@ first painting of their plots). The whole --quick table, old and new code back t
 (load 18-24), also showed opening an earlier run of 20 models 88 -> 29 ms; the other
 steps within this machine's noise.
 
+Those two views, traced: showing the Bayesian page painted the posterior 4 times in a
+row (pyqtgraph moves text items to a new view only while painting, and widened the axes
+to their tick labels while painting, laying the plot out again); since PlotView updates
+the view when resized and the posterior's axes keep their size, 2 paints. The longest
+CPU slice did not measurably fall: old and new code back to back at load 8-11, 'Bayesian
+comparison' 32-54 -> 32-49 ms (3 and 5 runs) and 'Scores and correlation' 27-44 ->
+32-44 ms; one new run at load 12-13 had 'Scores and correlation' at 65 ms. The slice
+that remains is the page's layout (tab switch) and its first whole paint, tables included.
+
 The table ends with the 1-minute load average before and after (the machine may be
 shared: read the figures with it). Without --quick, a last run of the six models is
 cancelled after a few folds; the time from Cancel to idle (no thread running, Run
