@@ -80,7 +80,9 @@ class Feed:
 
     def __init__(self, func: Callable, calls: dict, n_jobs: int = 1, cluster=None):
         self.func, self.calls, self.n_jobs, self.cluster = func, calls, n_jobs, cluster
-        self.order, self.stream, self.early = list(calls), None, {}
+        self.order: list = list(calls)
+        self.stream: Generator | None = None
+        self.early: dict = {}     # results read before their round asked for them
 
     def take(self, indices):
         """Yield ``(key, result)`` for each key of ``indices``, as they finish."""
