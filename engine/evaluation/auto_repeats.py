@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -140,7 +141,14 @@ def width(s2: float, n: int, extra: int, c: float, level: float) -> float:
     credible interval (a Student t of the same scale and degrees of freedom).
     """
     m = n + extra
-    return float(2.0 * student_t.ppf(0.5 + level / 2.0, m - 1) * np.sqrt((1.0 / m + c) * s2))
+    return float(2.0 * _quantile(0.5 + level / 2.0, m - 1) * np.sqrt((1.0 / m + c) * s2))
+
+
+@lru_cache(maxsize=1024)
+def _quantile(q: float, df: int) -> float:
+    """The Student t quantile ``q`` at ``df`` degrees of freedom, kept: the rule asks for
+    the same few after every round, and scipy's ``ppf`` costs most of its time."""
+    return float(student_t.ppf(q, df))
 
 
 def interval_series(scores: np.ndarray, alpha: float, credible_levels=()) -> list:
@@ -217,7 +225,7 @@ def cap_bound(values: np.ndarray, level: float, n_splits: int, c: float,
         return np.inf
     left = max_repeats - repeats
     g = left / max_repeats * per.std(ddof=1) / per.mean() * np.sqrt(1 / left + 1 / repeats)
-    shrink = 1.0 - student_t.ppf(BOUND_LEVEL, repeats - 1) * g
+    shrink = 1.0 - _quantile(BOUND_LEVEL, repeats - 1) * g
     if shrink <= 0:
         return np.inf
     formula = (width(s2, len(found), 0, c, level)

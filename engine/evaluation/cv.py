@@ -26,7 +26,7 @@ from engine.input.groups import (check_grouped_folds, fewest_inner_groups,
 from engine.foundation.lazy import sklearn
 from engine.foundation.notes import Note
 from engine.evaluation.metrics import FoldScorer, check_metrics
-from engine.evaluation.parallel import Timed, run_calls, take_rows, workers
+from engine.evaluation.parallel import Feed, Timed, run_calls, take_rows, workers
 from engine.evaluation.per_class import confusion_counts, fold_pairs
 from engine.evaluation.splitters import cross_validator, grouped_splits
 from engine.foundation.progress import Progress, Stopwatch
@@ -567,17 +567,25 @@ def _rounds(tasks, config, stored, calls, store, n_jobs, cluster, ratio_after):
     """The fits of an ``"auto"`` run, one repeat at a time until the rule stops
     (:func:`engine.evaluation.auto_repeats.in_rounds`); ``calls`` maps the index of each
     task not stored to its call of :func:`fit_and_score`. Outcomes come as ``(seconds,
-    outcome)``, ``None`` seconds for a stored one (as the fixed run's stream)."""
+    outcome)``, ``None`` seconds for a stored one (as the fixed run's stream).
+
+    Every round draws on one :class:`engine.evaluation.parallel.Feed` (one worker pool, the data sent once), closed
+    at the stop: the fits past the stop that it started are dropped, never yielded,
+    counted or stored."""
+    feed = Feed(Timed(fit_and_score), calls, n_jobs, cluster)
+
     def compute(indices):
         if store is not None and store.replay:
             raise ValueError(f"{len(indices)} fits of repeat "
                              f"{tasks[indices[0]][1] // config.n_splits + 1} are not in the "
                              "store (the run did not finish): run the experiment again to "
                              "complete it")
-        return ((indices[call], timed) for call, timed in
-                run_calls(Timed(fit_and_score), [calls[i] for i in indices], n_jobs, cluster))
-    return in_rounds(tasks, config.n_splits, config.n_repeats, config.auto_precision,
-                     stored, compute, ratio_after)
+        return feed.take(indices)
+    try:
+        return (yield from in_rounds(tasks, config.n_splits, config.n_repeats,
+                                     config.auto_precision, stored, compute, ratio_after))
+    finally:
+        feed.close()
 
 
 def _until_stop(stream):

@@ -56,6 +56,59 @@ def run_calls(func: Callable, calls: Sequence[tuple], n_jobs: int = 1,
             results.close()
 
 
+class Feed:
+    """Many calls in one :func:`run_calls` stream, read a few at a time (the rounds of
+    an ``"auto"`` run), started when first read.
+
+    Parameters
+    ----------
+    func : callable
+        As :func:`run_calls`'s.
+    calls : dict
+        The arguments of each call, by a key (a task index), in the order to run them.
+    n_jobs : int
+    cluster : engine.evaluation.cluster.Cluster, optional
+        As :func:`run_calls`'s.
+
+    Notes
+    -----
+    With one job the calls run as they are read, so none runs past what is read; with
+    workers (or a cluster) they keep working on the next round while this process waits
+    for a round's last fits and assesses it, and the results that come early wait here.
+    :meth:`close` stops the calls not yet returned.
+    """
+
+    def __init__(self, func: Callable, calls: dict, n_jobs: int = 1, cluster=None):
+        self.func, self.calls, self.n_jobs, self.cluster = func, calls, n_jobs, cluster
+        self.order: list = list(calls)
+        self.stream: Generator | None = None
+        self.early: dict = {}     # results read before their round asked for them
+
+    def take(self, indices):
+        """Yield ``(key, result)`` for each key of ``indices``, as they finish."""
+        if self.stream is None:
+            self.stream = run_calls(self.func, [self.calls[i] for i in self.order],
+                                    self.n_jobs, self.cluster)
+        waiting = set(indices)
+        for index in [i for i in indices if i in self.early]:
+            waiting.discard(index)
+            yield index, self.early.pop(index)
+        while waiting:
+            call, result = next(self.stream)
+            index = self.order[call]
+            if index in waiting:
+                waiting.discard(index)
+                yield index, result
+            else:
+                self.early[index] = result
+
+    def close(self):
+        """Stop the calls not yet returned and drop the early results."""
+        if self.stream is not None:
+            self.stream.close()
+        self.early.clear()
+
+
 class Timed:
     """``func`` returning ``(seconds, result)``: its result and how long the call took
     where it ran (picklable when ``func`` is, for worker processes)."""
