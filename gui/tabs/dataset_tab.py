@@ -571,11 +571,11 @@ class DatasetTab(QWidget):
             self._pending_view = dataset
             return
         job = Job(lambda: prepare_view(dataset), name="prepare-view")
-        job.succeeded.connect(self._show_view)
+        job.succeeded.connect(self.show_view)
         job.failed.connect(self._on_view_failed)
         self._view_job.start(job)
 
-    def _show_view(self, view: DatasetView) -> None:
+    def show_view(self, view: DatasetView) -> None:
         if self._pending_view is not None:
             pending, self._pending_view = self._pending_view, None
             self._view_job.job.wait(5000)        # it has emitted its last signal

@@ -21,26 +21,26 @@ class StallSampler:
         self.meter, self.late_s, self.depth = meter, late_s, depth
         self.target = threading.get_ident()
         self.counts: collections.Counter = collections.Counter()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.watch, daemon=True)
 
     def start(self) -> None:
-        self._thread.start()
+        self.thread.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        self._thread.join()
+        self.stopping.set()
+        self.thread.join()
 
-    def _run(self) -> None:
-        while not self._stop.wait(0.005):
+    def watch(self) -> None:
+        while not self.stopping.wait(0.005):
             last = self.meter.last_tick
             if last is None or time.perf_counter() - last < self.late_s:
                 continue
             frame = sys._current_frames().get(self.target)
             if frame is not None:
-                self.counts[self._stack(frame)] += 1
+                self.counts[self.stack_of(frame)] += 1
 
-    def _stack(self, frame) -> tuple:
+    def stack_of(self, frame) -> tuple:
         summary = traceback.extract_stack(frame)[-self.depth:]
         return tuple(f"{each.filename.rsplit('/', 2)[-2:][-1]}:{each.lineno} {each.name}"
                      for each in summary)

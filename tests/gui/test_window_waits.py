@@ -58,7 +58,7 @@ def test_new_data_is_shown_a_piece_per_turn_complete_at_view_ready(dataset_tab, 
     ready = []
     tab.view_ready.connect(lambda: ready.append(tab.preview.model.rowCount()))
     view = prepare_view(load_builtin("wine"))
-    tab._show_view(view)                             # as the view job's success does
+    tab.show_view(view)                             # as the view job's success does
     assert queue.busy and not ready
     assert tab.preview.model.rowCount() == 150       # iris until its turn comes
     turns = 0
@@ -77,7 +77,7 @@ def test_file_new_drops_an_unfinished_view(dataset_tab, qtbot):
     queue = shown_view(tab, qtbot, "iris")
     ready = []
     tab.view_ready.connect(lambda: ready.append(1))
-    tab._show_view(prepare_view(load_builtin("wine")))
+    tab.show_view(prepare_view(load_builtin("wine")))
     queue.run_slice()                                # the controls of wine: one turn
     tab.state.set_datasets([])                       # File -> New before the rest
     assert not queue.busy and not ready
