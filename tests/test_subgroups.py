@@ -461,12 +461,13 @@ def test_a_numeric_code_is_categories_and_tied_quartiles_are_plain_ranges():
 def test_label_metrics_score_the_kept_classes_not_the_argmax():
     """A tuned threshold predicts otherwise than the probabilities' argmax: the expected
     cost and accuracy of a subgroup score the classes the run kept."""
-    from engine.evaluation.subgroups.scoring import Responses, score_rows
+    from engine.evaluation.subgroups.scoring import score_rows
+    from engine.evaluation.kept_responses import KeptResponses
 
     proba = np.array([[0.8, 0.2], [0.7, 0.3], [0.4, 0.6], [0.9, 0.1]])
     kept = np.array([1, 1, 1, 0])                     # a threshold of 0.15
     y = np.array([1, 0, 1, 0])
-    responses = Responses(kept, proba, None, 2)
+    responses = KeptResponses(kept, proba, None, [0, 1])
     context = {"labels": [0, 1], "pos_label": 1, "costs": ((0, 1), (5, 0))}
     roc, cost, accuracy = score_rows(responses, np.arange(4), y,
                                      ["roc_auc", "neg_expected_cost", "accuracy"], context)

@@ -2,8 +2,8 @@
 
 The predictions are the run's own (:attr:`engine.evaluation.cv.CVResult.predictions`),
 scored by :class:`engine.evaluation.metrics.FoldScorer`, the scorer of every CV fold,
-through :class:`Responses`, which serves the kept predictions by row position. Nothing is
-fitted.
+through :class:`engine.evaluation.kept_responses.KeptResponses`, which serves the kept
+predictions by row position. Nothing is fitted.
 """
 from __future__ import annotations
 
@@ -12,43 +12,12 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from engine.evaluation.kept_responses import KeptResponses
 from engine.evaluation.metrics import LABELS, FoldScorer
 
 
-class Responses:
-    """Kept out-of-fold predictions served by row position, as a fitted classifier's
-    responses (``predict``, and ``predict_proba`` or ``decision_function`` when kept)."""
-
-    _estimator_type = "classifier"
-
-    def __init__(self, labels, proba, decision, n_classes: int):
-        self._labels, self._proba, self._decision = labels, proba, decision
-        self.classes_ = np.arange(n_classes)
-
-    def __sklearn_tags__(self):
-        from sklearn.utils import ClassifierTags, Tags, TargetTags
-
-        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
-                    classifier_tags=ClassifierTags())
-
-    def predict(self, rows):
-        return self._labels[np.asarray(rows)]
-
-    @property
-    def predict_proba(self):
-        if self._proba is None:
-            raise AttributeError("predict_proba")
-        return lambda rows: self._proba[np.asarray(rows)]
-
-    @property
-    def decision_function(self):
-        if self._decision is None:
-            raise AttributeError("decision_function")
-        return lambda rows: self._decision[np.asarray(rows)]
-
-
-def model_responses(frame: pd.DataFrame, kind, n_classes: int) -> Responses:
-    """The :class:`Responses` of one model's rows of ``CVResult.predictions``."""
+def model_responses(frame: pd.DataFrame, kind, n_classes: int) -> KeptResponses:
+    """The :class:`KeptResponses` of one model's rows of ``CVResult.predictions``."""
     values = frame[[f"score_{k}" for k in range(n_classes)]].to_numpy(dtype=float)
     labels = (frame["predicted"].to_numpy(dtype=np.int64) if "predicted" in frame
               else np.full(len(frame), -1, dtype=np.int64))
@@ -56,7 +25,7 @@ def model_responses(frame: pd.DataFrame, kind, n_classes: int) -> Responses:
     decision = None
     if kind == "decision":
         decision = values[:, 1] if n_classes == 2 else values
-    return Responses(labels, proba, decision, n_classes)
+    return KeptResponses(labels, proba, decision, np.arange(n_classes))
 
 
 #: Two-class metrics of the predicted classes computed here from the four counts, as
@@ -82,10 +51,10 @@ def counted_score(metric: str, truth: np.ndarray, predicted: np.ndarray,
     return COUNTED[metric](tp, int(np.count_nonzero(said)) - tp, int(np.count_nonzero(hit)) - tp)
 
 
-def score_rows(responses: Responses, rows: np.ndarray, y: np.ndarray, metrics, context) -> list:
+def score_rows(responses: KeptResponses, rows: np.ndarray, y: np.ndarray, metrics, context) -> list:
     """Every metric on ``rows`` (positions into the model's predictions), NaN where it is
     undefined (one class in the rows, no such response)."""
-    if not len(rows) or (responses._labels[rows] < 0).any():
+    if not len(rows) or (responses.labels[rows] < 0).any():
         return [np.nan] * len(metrics)
     scorer = FoldScorer(responses, rows, y[rows], context["labels"], context["pos_label"],
                         context["costs"])
@@ -97,7 +66,7 @@ def score_rows(responses: Responses, rows: np.ndarray, y: np.ndarray, metrics, c
         warnings.simplefilter("ignore")
         for metric in metrics:
             if binary and metric in COUNTED:
-                out.append(counted_score(metric, y[rows], responses._labels[rows], positive))
+                out.append(counted_score(metric, y[rows], responses.labels[rows], positive))
                 continue
             try:
                 out.append(float(scorer.score(metric)))

@@ -24,6 +24,7 @@ import pandas as pd
 from engine.evaluation.catalogue import make_pipeline
 from engine.evaluation.curves.delong import delong_interval
 from engine.evaluation.cv import feature_matrix, inner_groups
+from engine.evaluation.kept_responses import KeptResponses
 from engine.evaluation.metrics import LABELS, PROBA, SCORE, FoldScorer
 from engine.foundation.notes import Note
 from engine.foundation.progress import Stopwatch
@@ -89,47 +90,15 @@ class HeldoutResult:
         return replace(self, scores=with_cv_estimates(table, summary, self.positive))
 
 
-class FrozenResponses:
-    """A fitted classifier's responses on the test rows, served by row position: the
-    bootstrap scores resamples of them with the very scorer of the CV folds."""
-
-    _estimator_type = "classifier"
-
-    def __init__(self, labels, proba, decision, classes):
-        self._labels, self._proba, self._decision = labels, proba, decision
-        self.classes_ = np.asarray(classes)
-
-    def __sklearn_tags__(self):
-        from sklearn.utils import ClassifierTags, Tags, TargetTags
-
-        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
-                    classifier_tags=ClassifierTags())
-
-    def predict(self, rows):
-        return self._labels[np.asarray(rows)]
-
-    @property
-    def predict_proba(self):
-        if self._proba is None:
-            raise AttributeError("predict_proba")
-        return lambda rows: self._proba[np.asarray(rows)]
-
-    @property
-    def decision_function(self):
-        if self._decision is None:
-            raise AttributeError("decision_function")
-        return lambda rows: self._decision[np.asarray(rows)]
-
-
-def frozen(scorer: FoldScorer, model) -> FrozenResponses:
+def frozen(scorer: FoldScorer, model) -> KeptResponses:
     """The responses the model gives on the scorer's rows (what it has of them)."""
     proba = scorer.response(PROBA) if hasattr(model, "predict_proba") else None
     decision = scorer.response("decision") if hasattr(model, "decision_function") else None
     classes = getattr(model, "classes_", scorer.labels)
-    return FrozenResponses(np.asarray(scorer.response(LABELS)), proba, decision, classes)
+    return KeptResponses(np.asarray(scorer.response(LABELS)), proba, decision, classes)
 
 
-def bootstrap_scores(responses: FrozenResponses, y, metric: str, labels, pos_label=None,
+def bootstrap_scores(responses: KeptResponses, y, metric: str, labels, pos_label=None,
                      costs=None, n_resamples: int = N_RESAMPLES,
                      random_state: int = BOOTSTRAP_SEED) -> np.ndarray:
     """The metric on each bootstrap resample of the test rows (NaN where undefined)."""
