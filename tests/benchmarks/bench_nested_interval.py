@@ -41,6 +41,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 
+from bench_nested import timed  # noqa: E402  (beside this script: best of n runs, as there)
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 from engine.evaluation.catalogue import expand_models  # noqa: E402
@@ -133,17 +134,6 @@ def coverage(sets: int, n_rows: int) -> None:
     print(f"{sets} data sets of {n_rows} rows: coverage {share:.3f} (Monte Carlo se "
           f"{np.sqrt(share * (1 - share) / sets):.3f}), mean width {np.mean(widths):.3f}, "
           f"{time.process_time() - start:.0f} s cpu")
-
-
-def timed(func, repeats):
-    """(least processor seconds, least wall seconds, the last result) of ``repeats`` runs."""
-    cpu, wall, value = [], [], None
-    for _ in range(repeats):
-        start_cpu, start_wall = time.process_time(), time.perf_counter()
-        value = func()
-        cpu.append(time.process_time() - start_cpu)
-        wall.append(time.perf_counter() - start_wall)
-    return min(cpu), min(wall), value
 
 
 def main(quick: bool) -> int:
