@@ -28,7 +28,7 @@ from engine.evaluation.cv import CVConfig, run_cv
 from engine.evaluation.subgroups import SubgroupSpec, run_subgroups
 from engine.runs.nested_cv import run_nested
 
-from .repetition import drain, metric_for, row
+from .repetition import drain, metric_for, repetition_sample, row
 from .sample import Rows, draw_rows, fit_on, scorer_on
 from .truth import training_size
 
@@ -54,12 +54,8 @@ def group_name(model: str, column: str, label) -> str:
 def subgroup_rows(frame, target, specs, n, seed, design, column) -> list:
     """``subgroup_score`` rows of one repetition: one per model and subgroup the app gives
     an interval (no truth: the cell's ``subgroup_truth`` is joined when counting)."""
-    rng = np.random.default_rng(seed)
-    draw = draw_rows(frame, target, n, n, design["rest_cap"], rng)
+    draw, metric, config = repetition_sample(frame, target, n, seed, design)
     dataset = draw.dataset
-    metric = metric_for(len(dataset.classes))
-    config = CVConfig(n_splits=design["folds"], n_repeats=design["repeats"],
-                      random_state=seed % (2 ** 31))
     cv = drain(run_cv(dataset, specs, config, [metric]))
     experiment = SimpleNamespace(subgroups=(SubgroupSpec(column),), metric_costs=lambda: None)
     result = run_subgroups(experiment, dataset, cv)

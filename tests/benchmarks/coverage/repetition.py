@@ -41,7 +41,7 @@ from engine.runs.heldout.scoring import run_heldout
 from .sample import draw_rows, fit_on, scorer_on
 
 __all__ = ["AUC_METHODS", "drain", "fit_key", "kept_fold_models", "metric_for",
-           "one_repetition", "row"]
+           "one_repetition", "repetition_sample", "row"]
 
 #: ``auc_intervals.csv`` method -> (interval id, estimand).
 AUC_METHODS = {"delong": ("auc_delong_pooled", "fold_models_mean"),
@@ -251,6 +251,17 @@ def _heldout(draw, specs, metric, summary=None):
     return rows, final
 
 
+def repetition_sample(frame, target, n: int, seed: int, design: dict) -> tuple:
+    """``(draw, metric, config)`` of a repetition: its sample and held-out rows drawn with
+    ``seed``, its primary metric and its cross-validation settings (the folds seeded by
+    ``seed`` too). The subgroup pieces draw the very same sample with it."""
+    rng = np.random.default_rng(seed)
+    draw = draw_rows(frame, target, n, n, design["rest_cap"], rng)
+    config = CVConfig(n_splits=design["folds"], n_repeats=design["repeats"],
+                      random_state=seed % (2 ** 31))
+    return draw, metric_for(len(draw.dataset.classes)), config
+
+
 def one_repetition(frame, target, specs, n, seed, design) -> list:
     """Every interval of one repetition of a cell, with its truths.
 
@@ -268,12 +279,8 @@ def one_repetition(frame, target, specs, n, seed, design) -> list:
     design : dict
         ``folds``, ``repeats``, ``rest_cap``, ``threshold`` (the decision curve's).
     """
-    rng = np.random.default_rng(seed)
-    draw = draw_rows(frame, target, n, n, design["rest_cap"], rng)
+    draw, metric, config = repetition_sample(frame, target, n, seed, design)
     dataset = draw.dataset
-    metric = metric_for(len(dataset.classes))
-    config = CVConfig(n_splits=design["folds"], n_repeats=design["repeats"],
-                      random_state=seed % (2 ** 31))
     with kept_fold_models() as kept:
         cv = drain(run_cv(dataset, specs, config, [metric]))
     folds = _fold_truths(draw, specs, make_splits(dataset.y, config), metric, kept)
