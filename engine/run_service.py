@@ -37,6 +37,7 @@ from engine.evaluation.subgroups import check_subgroups
 from engine.runs.guards import check_run as check_budget
 from engine.runs.heldout import load_test_set
 from engine.runs.nested_cv import check_nested
+from engine.runs.result_writer import is_several
 from engine.runs.preflight import blocking, check_experiment
 
 if TYPE_CHECKING:
@@ -93,12 +94,6 @@ class CheckedRun:
     def as_tuple(self) -> tuple:
         """``(experiment, datasets, n_jobs, assessment, problems)``."""
         return self.experiment, self.datasets, self.n_jobs, self.assessment, self.problems
-
-
-def is_several(experiment) -> bool:
-    """True for an experiment with a ``"datasets"`` list (a comparison across data sets),
-    False for one with a single ``"dataset"``."""
-    return bool(experiment.datasets)
 
 
 def read_datasets(experiment) -> tuple:

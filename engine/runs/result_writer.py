@@ -74,7 +74,9 @@ class Written:
 
 
 def is_several(experiment) -> bool:
-    """True for an experiment with a ``"datasets"`` list (a comparison across data sets)."""
+    """True for an experiment with a ``"datasets"`` list (a comparison across data sets),
+    False for one with a single ``"dataset"`` (:mod:`engine.run_service` decides with it
+    too)."""
     return bool(experiment.datasets)
 
 
