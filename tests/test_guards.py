@@ -188,10 +188,26 @@ def test_the_estimate_times_real_fits_within_the_budget():
     started = time.monotonic()
     seconds = guards.estimate_seconds(parsed, dataset, 1, budget=1.0)
     assert time.monotonic() - started < 120         # timed with 10 trees, then scaled
-    assert seconds > 10 * 100                        # 10 fits of 100,000 trees: not quick
+    assert seconds > 10 * 30                         # 10 fits of 100,000 trees: not quick
     small, _ = experiment(models=[{"estimator": "GaussianNB"}], cv={"n_splits": 3,
                                                                     "n_repeats": 1})
     assert 0 < guards.estimate_seconds(small, dataset, 1, budget=0.5) < 5
+
+
+def test_a_forest_timed_on_a_busy_machine_errs_long(monkeypatch):
+    """40 trees timed no longer than 10 (a busy machine's noise): every second counts
+    per tree, so 100,000 trees are not called quick."""
+    from engine.runs import fit_timing
+    parsed, dataset = experiment(
+        dataset={"builtin": "breast_cancer"},
+        models=[{"name": "forest", "estimator": "RandomForestClassifier",
+                 "params": {"n_estimators": 100_000}}],
+        cv={"n_splits": 5, "n_repeats": 2})
+    monkeypatch.setattr(fit_timing, "median_time", lambda *args: 0.05)
+    timed = fit_timing.time_fits(parsed, dataset, budget=0.2)
+    (fit,) = timed.values()
+    assert fit.fixed == 0.0 and fit.per_tree > 0
+    assert guards.estimate_seconds(parsed, dataset, 1, budget=0.2) >= 10 * 10_000 * 0.05
 
 
 def test_special_files_are_refused_by_kind(tmp_path):

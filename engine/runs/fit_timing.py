@@ -34,6 +34,9 @@ from engine.foundation.param_caps import TREE_ITERATIONS
 PAIR_SECONDS = 0.75e-3
 INNER_SPLITS = 5
 TIMING_TREES = 10
+#: The second tree count a forest is timed with: far enough from the first that the
+#: difference is the trees' and not a busy machine's noise.
+TIMING_TREES_MORE = 40
 TIMING_START_ROWS = 256
 #: Timed fits per sample size at most; their median is kept.
 REPEATS = 3
@@ -135,8 +138,10 @@ def _time_group(spec, dataset, X, split, metrics, share, methods) -> FitTime:
     """Time ``spec`` on growing samples of the training rows (256, then doubling) until
     ``share`` is spent or the whole fold was fitted; extrapolate to the whole fold (growth
     exponent from the last two sizes, between 1 and 2). A model with many trees is timed
-    with 10 and 20 of them on the largest sample, which splits its time into a fixed part
-    and one per tree."""
+    with 10 and 40 of them on the largest sample, which splits its time into a fixed part
+    and one per tree; when the 40 trees took no longer than the 10 (a busy machine), the
+    whole time counts per tree: an estimate errs long rather than calling a forest of
+    100,000 trees quick."""
     timed = spec
     pname = TREE_ITERATIONS.get(spec.estimator, "n_estimators")
     trees = work(spec) > 2 * TIMING_TREES
@@ -162,13 +167,13 @@ def _time_group(spec, dataset, X, split, metrics, share, methods) -> FitTime:
                                               test, methods[0]) - 4 * seconds)
     if not trees:
         return FitTime(0.0, full / work(timed), overhead)
-    double = make_pipeline(replace(spec, params={**spec.params, pname: 2 * TIMING_TREES}),
-                           dataset, inside_folds=False)
+    more = make_pipeline(replace(spec, params={**spec.params, pname: TIMING_TREES_MORE}),
+                         dataset, inside_folds=False)
     n, ten = points[-1]
-    twenty = median_time(_fitter(double, X, dataset, test, metrics), np.sort(order[:n]),
-                          time.perf_counter(), share)
-    per_tree = max(twenty - ten, 0.0) / TIMING_TREES
-    fixed = min(max(ten - TIMING_TREES * per_tree, 0.0), ten)
+    longer = median_time(_fitter(more, X, dataset, test, metrics), np.sort(order[:n]),
+                         time.perf_counter(), share)
+    per_tree = (longer - ten) / (TIMING_TREES_MORE - TIMING_TREES)
+    fixed = min(max(ten - TIMING_TREES * per_tree, 0.0), ten) if per_tree > 0 else 0.0
     scale = full / ten
     return FitTime(fixed * scale, (ten - fixed) / TIMING_TREES * scale, overhead)
 

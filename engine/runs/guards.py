@@ -276,7 +276,7 @@ def estimate_seconds(experiment, dataset, n_jobs: int = 1,
     fold was fitted, each size's time the median of up to 3 fits, under the run's cap on
     threads (:mod:`engine.runs.fit_timing`); the time is extrapolated to the full fold
     (growth exponent from the last two sizes, between 1 and 2).  Forests and boosting are
-    timed with 10 and 20 trees (a fixed part and one per tree) and scaled to each model's
+    timed with 10 and 40 trees (a fixed part and one per tree) and scaled to each model's
     count.  A calibrated fold counts 4 fold-fits (5 inner fits on 4/5 of it) plus the
     calibration's own cost, timed once per estimator on 256 rows; a learning curve one fit
     per fraction and fold, at that fraction of the fold's time; ALOOCV one full fit per C;
