@@ -22,6 +22,11 @@ here, by the experiment (a ``"datasets"`` list), not by the type of what is pass
 5. the caller writes or shows the result: the CLI and the app's export through the one
    writer, :mod:`engine.runs.result_writer`.
 
+The jobs on a finished run's result -- calibration and ALOOCV, started by the window's
+views -- go the same way (:mod:`engine.runs.result_jobs`): :func:`check_calibration` or
+:func:`check_aloocv` (coded errors, the job's plan and budget), the caller's answer to
+the budget, then :func:`run_job`; inside a run the same generators compute them.
+
 Nothing here prints, asks or imports Qt: the CLI turns a refusal into one ``error:`` line
 and the app into a dialog.
 """
@@ -38,6 +43,10 @@ from engine.runs.guards import check_run as check_budget
 from engine.runs.heldout import load_test_set
 from engine.runs.nested_cv import check_nested
 from engine.runs.result_writer import is_several
+from engine.runs.result_jobs import CheckedJob as CheckedJob  # the jobs on a run's result
+from engine.runs.result_jobs import check_aloocv as check_aloocv
+from engine.runs.result_jobs import check_calibration as check_calibration
+from engine.runs.result_jobs import run_job as run_job
 from engine.runs.preflight import blocking, check_experiment
 
 if TYPE_CHECKING:

@@ -108,6 +108,16 @@ CODES = {
     # ---- the models of an experiment (engine.evaluation.catalogue)
     "too_many_models": "the models and their grids make more models than one run can "
                        "compare [n_models, limit]",
+    # ---- jobs on a run's result (engine.runs.result_jobs)
+    "calibration_no_method": "no calibration method is chosen []",
+    "calibration_models_missing": "models to calibrate are not in the run's result "
+                                  "[models: the missing ones, have: the result's]",
+    "calibration_result_mismatch": "the run's result is not of these rows, or cannot "
+                                   "give its folds again [detail]",
+    "calibration_inner_too_few": "a training fold has fewer rows (with groups: groups) of "
+                                 "a class than the calibration's inner folds "
+                                 "[smallest, inner_splits, grouped]",
+    "aloocv_no_model": "ALO applies to none of the models [models, reasons: per model]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

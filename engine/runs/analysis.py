@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Generator, Optional
 import pandas as pd
 
 from engine.evaluation.advice import advice_for, failure_notes, rank_notes, small_class_advice
-from engine.evaluation.aloocv import run_aloocv
-from engine.evaluation.calibration import run_calibration
 from engine.evaluation.curves.analysis import run_curves
 from engine.evaluation.curves.auc_tables import run_auc_tables
 from engine.evaluation.cv import CVResult, fold_notes, run_cv
@@ -27,6 +25,7 @@ from engine.runs.grouping_gap import run_grouping_gap
 from engine.runs.heldout import load_test_set, run_heldout
 from engine.runs.heldout.saved import saved_model_files
 from engine.runs.nested_cv import run_nested
+from engine.runs.result_jobs import calibrate, trace_aloocv
 from engine.foundation.notes import Note
 from engine.evaluation.per_class import confusion_table, per_class_table
 from engine.foundation.progress import Progress
@@ -315,13 +314,11 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None, store=No
                                           costs=experiment.metric_costs())
         result = replace(result, grouping_gap=gap)
     if experiment.aloocv is not None:
-        aloocv = yield from run_aloocv(result.dataset, list(experiment.models), experiment.aloocv)
+        aloocv = yield from trace_aloocv(result.dataset, experiment.models, experiment.aloocv)
         result = replace(result, aloocv=aloocv)
     if experiment.calibration is not None:
-        calibration = yield from run_calibration(result.dataset, result.cv,
-                                                 list(experiment.models),
-                                                 experiment.calibration, n_jobs=n_jobs,
-                                                 cluster=cluster)
+        calibration = yield from calibrate(result.dataset, result.cv, experiment.models,
+                                           experiment.calibration, n_jobs, cluster)
         result = replace(result, calibration=calibration)
     if experiment.curves is not None:
         curves = yield from run_curves(result, n_jobs, cluster)

@@ -1,10 +1,11 @@
 """The ALOOCV view: which C (regularization) should a logistic regression use?
 
 Approximate leave-one-out (ALO) estimates, from a single fit per C, how well the model
-predicts each row it did not see. The view traces it over a log-spaced range of C in a
-child process (``engine.evaluation.aloocv.run_aloocv``), optionally beside exact
-leave-one-out, marks the best C, explains the engine's notes in plain words, exports
-the tables and can put the best C into the model's settings.
+predicts each row it did not see. The view traces it over a log-spaced range of C
+through the run service (``engine.run_service.check_aloocv``, the budget's answer, then
+``run_job`` in a child process), optionally beside exact leave-one-out, marks the best C,
+explains the engine's notes in plain words, exports the tables and can put the best C
+into the model's settings.
 """
 from __future__ import annotations
 
@@ -19,13 +20,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QFrame, QPushButton, QSizePolicy, QSplitter, QStackedWidget,
                                QVBoxLayout, QWidget)
 
-from engine.evaluation.aloocv import AloocvResult, aloocv_eligibility, run_aloocv
+from engine import run_service
+from engine.evaluation.aloocv import AloocvResult, aloocv_eligibility
 from engine.evaluation.catalogue import expand_model
 from engine.foundation.columns import MODEL
 from engine.evaluation.experiment import AloocvSettings
 from engine.foundation.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
+from ..jobs_budget import budget_allows, show_failure
 from ..model_entry import ModelEntry
 from ..plain_text import escape
 from ..plots.aloocv_plot import AloocvPlot
@@ -344,7 +347,9 @@ class AloocvView(QWidget):
 
     # ------------------------------------------------------------------ computing
     def compute(self, exact_loo: bool = False) -> None:
-        """Compute the chosen model's curve (with exact LOO if asked) in a child process."""
+        """Compute the chosen model's curve (with exact LOO if asked) through the run
+        service: checked here (a coded error or the budget's refusal is a warning, a large
+        job asks first), then run in a child process (:func:`engine.run_service.run_job`)."""
         if self._pending is not None:
             return
         if self._job.job is not None:          # a finished job's thread may still be winding down
@@ -359,11 +364,19 @@ class AloocvView(QWidget):
             self._say(f"Check the C range: {exc}. C from must be smaller than C to.", True)
             return
         dataset = self.data()
+        try:
+            checked = run_service.check_aloocv(dataset, [spec], settings)
+        except ValueError as exc:
+            show_failure(self, "Cannot compute the ALO curve", str(exc), exc)
+            return
+        if not budget_allows(self, checked.assessment, "ALOOCV"):
+            self._say("Not started.")
+            return
         self._pending = (dataset, spec.name, settings)
-        job = Job.in_process(run_aloocv, (dataset, [spec], settings), name="aloocv")
+        job = Job.in_process(run_service.run_job, (checked,), name="aloocv")
         job.progressed.connect(self.bar.show_progress)
         job.succeeded.connect(self._on_succeeded)
-        job.failed.connect(self._on_failed)
+        job.failed_with.connect(self._on_failed)
         job.cancelled.connect(self._on_cancelled)
         self.bar.set_running(True)
         what = "ALO and exact leave-one-out" if exact_loo else "the ALO curve"
@@ -401,9 +414,10 @@ class AloocvView(QWidget):
         done = f"best C = {best['C']:.4g}" if best is not None else "no optimum"
         self._say(f"Done: {model}, {done}.")
 
-    def _on_failed(self, message: str) -> None:
+    def _on_failed(self, message: str, error=None) -> None:
         self._finish()
         self._say(f"Could not compute the curve: {message}", True)
+        show_failure(self, "Could not compute the ALO curve", message, error)
 
     def _on_cancelled(self) -> None:
         self._finish()

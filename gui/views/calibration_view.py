@@ -1,7 +1,8 @@
 """The Calibration view: does a predicted 30% really mean 30%?
 
 It measures the calibration of the last cross-validation run on its out-of-fold
-predictions (``engine.evaluation.calibration.run_calibration`` in a child process) and shows, for
+predictions (through the run service: ``engine.run_service.check_calibration``, the
+budget's answer, then ``run_job`` in a child process) and shows, for
 the chosen model, the reliability diagram before and after each calibration method over
 a histogram of the predictions, the Brier / log-loss / ECE table, the deployable
 calibration map and the run's notes in plain words.
@@ -17,15 +18,17 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QPushButton,
                                QSplitter, QStackedWidget, QTabWidget, QTextBrowser, QVBoxLayout,
                                QWidget)
 
-from engine.evaluation.calibration import fold_test, run_calibration
+from engine import run_service
+from engine.evaluation.calibration import fold_test
 from engine.foundation.columns import METHOD, MODEL
 from engine.evaluation.experiment import CalibrationSettings
 from engine.foundation.notes import note_code, note_fields
 
 from ..interval_words import label_intervals
-from ..jobs import Job, JobSlot, sentence
+from ..jobs import Job, JobSlot
+from ..jobs_budget import budget_allows, show_failure
 from ..note_words import note_words
-from ..plain_text import escape, plain_label, rich_label, warn
+from ..plain_text import escape, plain_label, rich_label
 from ..plots.calibration_map_plot import CalibrationMapPlot
 from ..plots.reliability_plot import ReliabilityPlot
 from ..state import AppState
@@ -264,22 +267,27 @@ class CalibrationView(QWidget):
 
     # ------------------------------------------------------------------ running
     def start_calibration(self) -> None:
-        """Calibrate the models of ``state.result`` in a child process."""
+        """Calibrate the models of ``state.result`` through the run service: checked here
+        (nothing fitted; a coded error or the budget's refusal is a warning, a large job
+        asks first), then run in a child process (:func:`engine.run_service.run_job`)."""
         result = self.state.result
         if result is None or self._job.running or not self.bar.run_button.isEnabled():
             return
         try:
             settings = self.bar.settings()
             specs = calibration_specs(self.state, result)
+            checked = run_service.check_calibration(result.dataset, result.cv, specs, settings,
+                                                    self.state.n_jobs)
         except ValueError as exc:
-            warn(self, "Cannot run the calibration", sentence(str(exc)))
+            show_failure(self, "Cannot run the calibration", str(exc), exc)
             return
-        dataset, cv, n_jobs = result.dataset, result.cv, self.state.n_jobs
-        job = Job.in_process(run_calibration, (dataset, cv, specs, settings),
-                             {"n_jobs": n_jobs}, name="calibration")
+        if not budget_allows(self, checked.assessment, "calibration"):
+            self.state.status_message.emit("Calibration not started")
+            return
+        job = Job.in_process(run_service.run_job, (checked,), name="calibration")
         job.progressed.connect(self.bar.show_progress)
         job.succeeded.connect(self._on_succeeded)
-        job.failed.connect(self._on_failed)
+        job.failed_with.connect(self._on_failed)
         job.cancelled.connect(self._on_cancelled)
         self._pending = (result, settings)
         self.bar.set_running(True)
@@ -314,9 +322,9 @@ class CalibrationView(QWidget):
                                       experiment=replace(base.experiment, calibration=settings)))
         self.state.status_message.emit("Calibration finished")
 
-    def _on_failed(self, message: str) -> None:
+    def _on_failed(self, message: str, error=None) -> None:
         self._finish()
-        warn(self, "Calibration failed", sentence(message))
+        show_failure(self, "Calibration failed", message, error)
 
     def _on_cancelled(self) -> None:
         self._finish()
