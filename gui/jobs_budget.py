@@ -31,7 +31,7 @@ def budget_allows(parent, assessment, what: str) -> bool:
     :data:`engine.runs.guards.ASK_FITS` fits asks first (True on Yes); ``what`` names
     the job in the titles ("calibration", "ALOOCV")."""
     if assessment.refuse:
-        warn(parent, f"Cannot run the {what}", sentence(assessment.refuse) + ".")
+        warn(parent, f"Cannot run the {what}", sentence(assessment.refuse))
         return False
     if not assessment.ask:
         return True
@@ -46,5 +46,4 @@ def show_failure(parent, title: str, message: str, error=None) -> None:
     """A job's failure as a warning: its ``message`` (plain text), and for a coded
     ``error`` what to do next."""
     after = AFTER.get(error_code(error)) if error is not None else None
-    text = sentence(message) + ("" if message.endswith(".") else ".")
-    warn(parent, title, text + (f"\n\n{after}" if after else ""))
+    warn(parent, title, sentence(message) + (f"\n\n{after}" if after else ""))

