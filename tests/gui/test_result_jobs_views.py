@@ -84,6 +84,8 @@ def test_a_large_calibration_asks_first_then_gives_the_engine_numbers(
     calibration_view.bar.sigmoid.setChecked(False)
     questions.answer = QMessageBox.No
     qtbot.mouseClick(calibration_view.bar.run_button, Qt.LeftButton)
+    assert calibration_view.running                             # checked on a worker thread
+    qtbot.waitUntil(lambda: bool(questions) and not calibration_view.running, timeout=30000)
     assert questions == [("Start a large calibration?",
                           "This calibration makes 30 fits (2 models x 1 method x 3 folds, "
                           "with inner 5-fold splits), more than the 20 that start without "
@@ -108,7 +110,9 @@ def test_a_refused_calibration_is_a_warning_and_starts_nothing(
     monkeypatch.setattr(result_jobs, "available_memory", lambda: 1_000)
     state.set_result(cv_result)
     qtbot.mouseClick(calibration_view.bar.run_button, Qt.LeftButton)
-    assert not calibration_view.running and state.result.calibration is None
+    qtbot.waitUntil(lambda: bool(warnings_shown) and not calibration_view.running, timeout=30000)
+    assert state.result.calibration is None
+    assert calibration_view.bar.run_button.isVisible()          # ready again
     [(title, text)] = warnings_shown
     assert title == "Cannot run the calibration"
     assert text == (f"This job needs about {format_bytes(569 * 2 * 8 * 8 * 2 * 3)} of memory "
@@ -121,7 +125,8 @@ def test_too_few_rows_for_the_inner_folds_is_a_coded_warning(
     state.set_model_entries(MODELS[:1])
     state.set_result(rare_result)
     qtbot.mouseClick(calibration_view.bar.run_button, Qt.LeftButton)
-    assert not calibration_view.running and state.result.calibration is None
+    qtbot.waitUntil(lambda: bool(warnings_shown) and not calibration_view.running, timeout=30000)
+    assert state.result.calibration is None
     [(title, text)] = warnings_shown
     assert title == "Cannot run the calibration"
     assert text.startswith("A training fold has only 4 row(s) of its smallest class")
