@@ -166,3 +166,19 @@ def test_the_run_computes_its_extras_with_the_jobs_generators(monkeypatch):
     assert called == ["trace_aloocv", "calibrate"]
     assert set(result.calibration.scores.method) == {"uncalibrated", "sigmoid"}
     assert len(result.aloocv.curve) == 4
+
+
+def test_with_groups_the_inner_folds_need_groups_of_every_class():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.normal(size=(80, 2)), columns=["a", "b"])
+    frame["g"] = np.repeat(np.arange(8), 10)              # 8 groups of 10 rows
+    frame["target"] = (frame["g"] >= 4).astype(int)         # 4 groups of each class
+    dataset = dataset_from_frame(frame, "target", name="grouped", groups="g")
+    models = expand_models([{"name": "nb", "estimator": "GaussianNB"}])
+    cv = run_to_end(run_cv(dataset, models, CVConfig(2, 1, 0), ["accuracy"]))
+    with pytest.raises(EngineError) as caught:
+        run_service.check_calibration(dataset, cv, models, SETTINGS)
+    # two folds of 4 groups: a training part keeps 2 groups of each class, fewer than 5
+    assert caught.value.code == "calibration_inner_too_few"
+    assert dict(caught.value.fields) == {"smallest": 2, "inner_splits": 5, "grouped": True}
+    assert "group(s) holding its smallest class" in str(caught.value)
