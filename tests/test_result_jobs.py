@@ -81,8 +81,9 @@ def test_aloocv_job_gives_the_numbers_of_a_direct_call(run):
 def test_a_job_that_cannot_fit_in_memory_is_refused(run):
     checked = run_service.check_calibration(run.dataset, run.cv, run.experiment.models,
                                             SETTINGS, available=1_000)
-    # 569 rows x 2 models x (2 classes + 6) x 8 bytes x 2 copies x (2 methods + 1)
-    assert checked.assessment.needed_bytes == 569 * 2 * 8 * 8 * 2 * 3
+    # predictions: 569 rows x 2 models x (2 classes + 6) x 8 bytes x 2 copies x (2 methods
+    # + 1); data: 569 rows x 30 columns x 8 bytes, once and once for the one worker
+    assert checked.assessment.needed_bytes == 569 * 2 * 8 * 8 * 2 * 3 + 569 * 30 * 8 * 2
     assert checked.assessment.refuse.startswith("this job needs about")
     assert checked.assessment.ask is None
     assert run_service.check_aloocv(run.dataset, run.experiment.models, ALO,

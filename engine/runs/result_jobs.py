@@ -37,7 +37,7 @@ from engine.foundation.errors import EngineError
 from engine.foundation.machine import (BYTES_PER_VALUE, available_memory, count_text,
                                        format_bytes, workers_for)
 from engine.input.groups import fewest_inner_groups
-from engine.runs.guards import ASK_FITS, PREDICTION_COPIES, Assessment
+from engine.runs.guards import ASK_FITS, PREDICTION_COPIES, WORKER_BYTES, Assessment
 from engine.runs.run_plan import RunPlan, dataset_plan
 
 #: The kinds of job, as :attr:`CheckedJob.kind` names them.
@@ -151,10 +151,7 @@ def check_calibration(dataset, cv_result, models, settings, n_jobs: int = 1,
     _check_inner_folds(dataset, splits)
     plan = _job_plan(dataset_plan(models, _Folds(len(splits)), calibration=settings,
                                   name=dataset.name or ""), len(models))
-    per_model = len(cv_result.predictions) // max(1, len(cv_result.models))
-    n_classes = len(dataset.classes)
-    needed = (per_model * len(models) * (n_classes + 6) * BYTES_PER_VALUE
-              * PREDICTION_COPIES * (len(methods) + 1))
+    needed = _calibration_bytes(dataset, cv_result, len(models), len(methods), n_jobs)
     ask = (f"this calibration makes {count_text(plan.budget[1])} fits "
            f"({_many(len(models), 'model')} x {_many(len(methods), 'method')} x "
            f"{len(splits)} folds, with inner {INNER_SPLITS}-fold splits), more than the "
@@ -162,6 +159,21 @@ def check_calibration(dataset, cv_result, models, settings, n_jobs: int = 1,
     assessment = _assess(plan, len(models), needed, n_jobs, available, ask=ask,
                          advice="choose one calibration method, or calibrate fewer models")
     return CheckedJob("calibration", dataset, models, settings, assessment, cv_result, n_jobs)
+
+
+def _calibration_bytes(dataset, cv_result, n_models: int, n_methods: int,
+                       n_jobs: int) -> int:
+    """The calibration's memory as the run budget counts it (:mod:`engine.runs.guards`):
+    the kept out-of-fold predictions once per method and once uncalibrated, and the data
+    as a matrix of floats once plus once per worker (the training fold each fit copies),
+    with :data:`engine.runs.guards.WORKER_BYTES` per worker process beyond one."""
+    per_model = len(cv_result.predictions) // max(1, len(cv_result.models))
+    predictions = (per_model * n_models * (len(dataset.classes) + 6) * BYTES_PER_VALUE
+                   * PREDICTION_COPIES * (n_methods + 1))
+    workers = workers_for(n_jobs)
+    data = int(len(dataset.y)) * max(1, int(dataset.X.shape[1])) * BYTES_PER_VALUE
+    return (predictions + data * (1 + workers)
+            + (WORKER_BYTES * workers if workers > 1 else 0))
 
 
 def _splits_of(dataset, cv_result) -> list:
@@ -228,6 +240,8 @@ def check_aloocv(dataset, models, settings, available: Optional[int] = None) -> 
                           "with the ridge (L2) penalty")
     plan = _job_plan(dataset_plan(eligible, _Folds(1), aloocv=settings,
                                   name=dataset.name or ""), len(eligible))
+    # a rough count, not measured: the design matrix (columns and intercept) and one
+    # copy of it, a second copy with exact leave-one-out's refits
     width = int(dataset.X.shape[1]) + 1
     needed = int(len(dataset.y)) * width * BYTES_PER_VALUE * (3 if settings.exact_loo else 2)
     fits = plan.budget[2]

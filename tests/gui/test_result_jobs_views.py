@@ -115,7 +115,7 @@ def test_a_refused_calibration_is_a_warning_and_starts_nothing(
     assert calibration_view.bar.run_button.isVisible()          # ready again
     [(title, text)] = warnings_shown
     assert title == "Cannot run the calibration"
-    assert text == (f"This job needs about {format_bytes(569 * 2 * 8 * 8 * 2 * 3)} of memory "
+    assert text == (f"This job needs about {format_bytes(569 * 2 * 8 * 8 * 2 * 3 + 569 * 30 * 8 * 2)} of memory "
                     f"but {format_bytes(1_000)} is available: choose one calibration method, "
                     "or calibrate fewer models")
 
