@@ -37,7 +37,7 @@ def budget_allows(parent, assessment, what: str) -> bool:
         return True
     answer = ask(parent, f"Start a large {what}?",
                  f"{sentence(guards.question(assessment))}.\n\nStart it anyway? (Cancel "
-                 "stops it between two folds; fewer models or methods make it shorter.)",
+                 "stops it at any time; fewer models or methods make it shorter.)",
                  QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
     return answer == QMessageBox.Yes
 

@@ -89,7 +89,7 @@ def test_a_large_calibration_asks_first_then_gives_the_engine_numbers(
     assert questions == [("Start a large calibration?",
                           "This calibration makes 30 fits (2 models x 1 method x 3 folds, "
                           "with inner 5-fold splits), more than the 20 that start without "
-                          "asking.\n\nStart it anyway? (Cancel stops it between two folds; "
+                          "asking.\n\nStart it anyway? (Cancel stops it at any time; "
                           "fewer models or methods make it shorter.)")]
     assert not calibration_view.running and state.result.calibration is None
     questions.answer = QMessageBox.Yes
