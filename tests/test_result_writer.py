@@ -108,10 +108,10 @@ def test_a_report_that_cannot_be_built_costs_the_app_export_its_page_only(tmp_pa
         raise RuntimeError("no page today")
 
     result = _small_result()
-    monkeypatch.setattr(engine.output.report, "build_report", broken)
+    monkeypatch.setattr(engine.output.report, "build_document", broken)
     written = write_results(result, str(tmp_path))
     names = os.listdir(tmp_path)
-    assert "report.html" not in names and "summary.csv" in names
+    assert "report.html" not in names and "report.md" not in names and "summary.csv" in names
     assert len(written.warnings) == 1 and "RuntimeError: no page today" in written.warnings[0]
     notes = (tmp_path / "notes.txt").read_text(encoding="utf-8")
     assert "the HTML report could not be written (RuntimeError: no page today)" in notes
