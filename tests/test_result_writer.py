@@ -51,8 +51,9 @@ def _files(folder: str) -> dict:
     files = {name: open(os.path.join(folder, name), "rb").read()
              for name in sorted(os.listdir(folder)) if name != "run.json"}
     stamp = rb"written \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00"
-    files["report.html"], n = re.subn(stamp, b"written WHEN", files["report.html"])
-    assert n == 1
+    for report in ("report.html", "report.md"):
+        files[report], n = re.subn(stamp, b"written WHEN", files[report])
+        assert n == 1
     return files
 
 
