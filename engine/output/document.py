@@ -16,7 +16,8 @@ from engine.input.csv_values import visible
 
 @dataclass(frozen=True)
 class Name:
-    """A value from data or a file (a model, a data set, a note): shown as written."""
+    """A value from data or a file (a model, a data set, a note), or a sentence that holds
+    one: shown as written, escaped whole by each renderer."""
 
     value: object
 

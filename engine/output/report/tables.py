@@ -1,11 +1,11 @@
-"""The run's CSV tables as HTML tables, numbers rounded for reading.
+"""The run's CSV tables as tables of the report's structure, numbers rounded for reading.
 
 The display rule (:func:`display_value`, documented in ``docs/report.md`` and checked by
 the tests against the CSV files): a floating-point number is shown with four significant
 digits (Python's ``format(value, ".4g")``), a missing one as an empty cell; whole numbers
 (integer columns), booleans and text are shown as the CSV holds them (text made
 spreadsheet-safe and its invisible characters written out exactly as in the CSV, then
-HTML-escaped). The full-precision values are in the CSV file named above every table.
+escaped by the renderer: HTML or Markdown). The full-precision values are in the CSV file named above every table.
 """
 from __future__ import annotations
 
