@@ -11,7 +11,7 @@ when it exists, else ``DIR/store.sqlite``. An experiment with a
 ``"datasets"`` list runs through :mod:`engine.runs.benchmark` (every data set read and checked
 first; progress and notes per data set; the stacked tables, the across tables and
 ``report.md``); one with a ``"dataset"`` writes what it always wrote. Every run also writes
-``report.html``, the self-contained report of :mod:`engine.output.report`. Exit status: 0 done,
+``report.html`` and ``report.md``, the report of :mod:`engine.output.report` rendered twice. Exit status: 0 done,
 1 unexpected failure, 2 bad input or a refused run (one ``error:`` line), 130 interrupted
 (Ctrl-C), 143 terminated (SIGTERM; 129 for SIGHUP); worker processes end with the runner,
 even when it is killed (:mod:`engine.foundation.processes`). Imports no Qt and no plotting library.

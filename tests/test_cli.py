@@ -61,7 +61,7 @@ def test_csv_experiment_with_formula_like_labels(tmp_path):
     text = (tmp_path / "out" / "summary.csv").read_text()
     assert "'=evil()" in text and "'-tree" in text
     for name in results(tmp_path / "out"):
-        if name == "report.html":          # a web page, not a table (its cells: test_report)
+        if name in ("report.html", "report.md"):   # the report, not a table (test_report)
             continue
         for line in (tmp_path / "out" / name).read_text().splitlines():
             for cell in line.split(","):
@@ -211,7 +211,8 @@ def test_a_rerun_replaces_the_previous_result_set_only(tmp_path):
     assert results(out) == [".staging-photos", ".tmp-draft.txt", "confusion.csv",
                             "correlation.csv", "credible_intervals.csv", "fold_scores.csv",
                             "mine.csv", "notes.txt", "pairwise.csv", "per_class.csv",
-                            "report.html", "run.json", "summary.csv", "summary_2023.csv"]
+                            "report.html", "report.md", "run.json", "summary.csv",
+                            "summary_2023.csv"]
     manifest = json.loads((out / "run.json").read_text())
     assert manifest["removed"] == ["aloocv_curve.csv", "calibration_map.csv", "failures.csv"]
 

@@ -347,10 +347,11 @@ def test_several_data_sets_show_the_mean_ranks(several):
 
 
 def test_a_long_table_shows_its_first_rows_and_says_so():
-    from engine.output.report.tables import html_table
+    from engine.output.document import html_block
+    from engine.output.report.tables import table_blocks
 
     frame = pd.DataFrame({"model": ["=m"] * (MAX_ROWS + 7), "score": np.arange(MAX_ROWS + 7) / 3})
-    page = html_table("fold_scores.csv", frame)
+    page = "".join(map(html_block, table_blocks("fold_scores.csv", frame)))
     assert page.count("<tr>") == MAX_ROWS + 1                  # the header and MAX_ROWS rows
     assert f"The first {MAX_ROWS} of {MAX_ROWS + 7:,} rows" in page
     assert "<td>&#x27;=m</td>" in page and '<td class="num">0.3333</td>' in page
@@ -373,7 +374,7 @@ def test_a_report_that_cannot_be_built_costs_the_tables_nothing(tmp_path, monkey
     def broken(result, tables=None, written=None, full_paths=False):
         raise RuntimeError("no page today")
 
-    monkeypatch.setattr(engine.output.report, "build_report", broken)
+    monkeypatch.setattr(engine.output.report, "build_document", broken)
     out = _run(str(tmp_path), {**SINGLE, "aloocv": None, "calibration": None,
                                "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0}})
     assert not os.path.exists(os.path.join(out, REPORT_HTML))

@@ -51,8 +51,9 @@ def _files(folder: str) -> dict:
     files = {name: open(os.path.join(folder, name), "rb").read()
              for name in sorted(os.listdir(folder)) if name != "run.json"}
     stamp = rb"written \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00"
-    files["report.html"], n = re.subn(stamp, b"written WHEN", files["report.html"])
-    assert n == 1
+    for report in ("report.html", "report.md"):
+        files[report], n = re.subn(stamp, b"written WHEN", files[report])
+        assert n == 1
     return files
 
 
@@ -108,10 +109,10 @@ def test_a_report_that_cannot_be_built_costs_the_app_export_its_page_only(tmp_pa
         raise RuntimeError("no page today")
 
     result = _small_result()
-    monkeypatch.setattr(engine.output.report, "build_report", broken)
+    monkeypatch.setattr(engine.output.report, "build_document", broken)
     written = write_results(result, str(tmp_path))
     names = os.listdir(tmp_path)
-    assert "report.html" not in names and "summary.csv" in names
+    assert "report.html" not in names and "report.md" not in names and "summary.csv" in names
     assert len(written.warnings) == 1 and "RuntimeError: no page today" in written.warnings[0]
     notes = (tmp_path / "notes.txt").read_text(encoding="utf-8")
     assert "the HTML report could not be written (RuntimeError: no page today)" in notes

@@ -73,12 +73,12 @@ def reused(done) -> tuple:
 
 def tables(out) -> dict:
     """Every CSV table of a result folder, without the fit times; ``report.html`` only as
-    present (it shows the fit times and the time it was written; tests/test_report.py
-    checks that its numbers are the CSVs')."""
+    present (it and ``report.md`` show the fit times and the time they were written;
+    tests/test_report.py checks that its numbers are the CSVs')."""
     manifest = json.loads((out / "run.json").read_text())
     read = {name: (pd.read_csv(out / name) if name.endswith(".csv") else   # notes.txt: lines
                    pd.DataFrame({"line": (out / name).read_text().splitlines()}))
-            for name in manifest["tables"] if name != "report.html"}
+            for name in manifest["tables"] if name not in ("report.html", "report.md")}
     read["report.html present"] = pd.DataFrame({"line": ["report.html" in manifest["tables"]]})
     return {name: frame.drop(columns=[c for c in frame.columns if "seconds" in c])
             for name, frame in read.items()}

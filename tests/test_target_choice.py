@@ -165,6 +165,9 @@ def test_the_report_names_the_pair_of_groups_columns(tmp_path):
 
     dataset = dataset_from_frame(respiratory(), "outcome", groups=["centre", "id"],
                                  source={"csv": "respiratory.csv", "groups": ["centre", "id"]})
-    html = data_section(SimpleNamespace(dataset=dataset,
-                                        experiment=SimpleNamespace(base_dir=str(tmp_path))))
+    from engine.output.document import html_block
+
+    blocks = data_section(SimpleNamespace(dataset=dataset,
+                                          experiment=SimpleNamespace(base_dir=str(tmp_path))))
+    html = "".join(map(html_block, blocks))
     assert "columns centre + id: 111 groups; no group is split" in html

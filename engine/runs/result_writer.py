@@ -3,8 +3,8 @@
 The headless runner (:mod:`engine.cli`) and File > Export results (``gui.exporting``)
 write the same folder for the same result, with the same failure policy:
 
-1. :func:`result_files` -- what the folder holds: the tables, the texts (``report.md``
-   after a run over several data sets, ``report.html``), the saved models and the notes.
+1. :func:`result_files` -- what the folder holds: the tables, the texts (``report.html``
+   and ``report.md``, one report rendered twice), the saved models and the notes.
    A report that cannot be built is a warning (a note, and in
    :attr:`ResultFiles.warnings`), never a failure: the tables matter more than the page.
 2. :func:`write_files` -- the folder written at once
@@ -13,7 +13,7 @@ write the same folder for the same result, with the same failure policy:
 :func:`write_run` does both. Whether a result covers one data set or several is decided
 by its experiment (a ``"datasets"`` list), not by the type of the result. Nothing here
 prints or imports Qt; the report, the models and the folder writer are imported when
-used (a test may replace ``engine.output.report.build_report``).
+used (a test may replace ``engine.output.report.build_document``).
 """
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ class ResultFiles:
     tables : dict
         ``{file name: DataFrame}``.
     texts : dict
-        ``{file name: text}``: ``report.md`` (several data sets) and ``report.html``.
+        ``{file name: text}``: ``report.html`` and ``report.md`` (with several data sets,
+        the across-data-set ``report.md`` when the whole report cannot be built).
     files : dict
         ``{file name: bytes}``: the saved final models and their README, or empty.
     notes : tuple of str
@@ -62,7 +63,7 @@ class Written:
     tables : tuple of str
         The tables' paths.
     summary : str
-        The same in words: "12 tables, report.html and notes.txt".
+        The same in words: "12 tables, report.html, report.md and notes.txt".
     warnings : tuple of str
         :attr:`ResultFiles.warnings`.
     """
@@ -111,13 +112,14 @@ def model_files(result, save: bool = False) -> dict:
 
 
 def report_texts(result, tables: dict, full_paths: bool = False):
-    """``({"report.html": text}, None)``, or ``({}, warning line)`` when the report cannot
-    be built (any exception: the tables are written all the same)."""
+    """``({"report.html": text, "report.md": text}, None)``: the report built once and
+    rendered twice (:func:`engine.output.report.rendered`), or ``({}, warning line)`` when
+    it cannot be built (any exception: the tables are written all the same)."""
     from engine.output import report
 
     try:
-        return {report.REPORT_HTML: report.build_report(result, tables,
-                                                        full_paths=full_paths)}, None
+        return report.rendered(report.build_document(result, tables,
+                                                     full_paths=full_paths)), None
     except Exception as exc:  # noqa: BLE001 - the tables matter more than the report
         return {}, (f"the HTML report could not be written ({type(exc).__name__}: "
                     f"{one_line(str(exc))}); the tables are complete; please report it")
@@ -182,7 +184,7 @@ def write_run(result, folder: str, manifest: dict, *, csv_style: str = "standard
 
 
 def summary(content: ResultFiles) -> str:
-    """The files of ``content`` in words: "12 tables, report.html and notes.txt"."""
+    """The files of ``content`` in words: "12 tables, report.html, report.md and notes.txt"."""
     parts = [f"{len(content.tables)} tables", *content.texts,
              *(["notes.txt"] if content.notes else [])]
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]

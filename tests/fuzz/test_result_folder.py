@@ -313,7 +313,7 @@ def test_a_store_kept_in_the_folder_under_another_name_is_the_runs_own(place):
     assert done.returncode == 0, done.stderr
     os.unlink(out / "run.json")                  # as if the first run had been killed
     for name in os.listdir(out):
-        if name.endswith(".csv") or name in ("notes.txt", "report.html"):
+        if name.endswith(".csv") or name in ("notes.txt", "report.html", "report.md"):
             os.unlink(out / name)
     again = headless(exp, "--out", out, "--store", store)
     assert again.returncode == 0, again.stderr

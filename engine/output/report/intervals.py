@@ -3,7 +3,7 @@ coverage the study measured (:func:`engine.evaluation.coverage_record.interval_l
 from __future__ import annotations
 
 from engine.evaluation.coverage_record import coverage_words, interval_label
-from engine.output.report.svg import text
+from engine.output.document import BulletList, Strong
 
 __all__ = ["TABLE_INTERVALS", "coverage_sentence", "interval_ids", "intervals_list"]
 
@@ -38,11 +38,11 @@ def interval_ids(tables: dict) -> list:
     return out
 
 
-def intervals_list(tables: dict, level: float, record=None) -> str:
-    """An HTML list: per interval of the run, its table and label; empty without any."""
-    items = "".join(f"<li><b>{text(table)}</b>: {text(interval_label(i, level, record))}</li>"
-                    for table, i in interval_ids(tables))
-    return f"<ul>{items}</ul>" if items else ""
+def intervals_list(tables: dict, level: float, record=None) -> BulletList:
+    """A list: per interval of the run, its table and label; without items when the run
+    has none."""
+    return BulletList(tuple((Strong((table,)), ": ", interval_label(i, level, record))
+                            for table, i in interval_ids(tables)))
 
 
 def coverage_sentence(interval: str, record=None) -> str:

@@ -10,11 +10,12 @@ import json
 import os
 import platform
 
+from engine.output.document import (BulletList, Cell, Code, Data, Heading, Name, Paragraph,
+                                    Preformatted, Table)
 from engine.output.report.subgroups import tripod_subgroup_rows
 from engine.output.result_folder import versions
 from engine.output.report.intervals import intervals_list
 from engine.output.report.sections import class_counts, source_name
-from engine.output.report.svg import text
 
 #: The works cited, by key.
 REFERENCES = {
@@ -158,19 +159,19 @@ def multiplicity_sentence(alpha: float, correction: str, several: bool) -> str:
     return text
 
 
-def methods_section(experiment, tables: dict, several: bool) -> str:
-    """The methods paragraph and the reference list of the works it cites."""
+def methods_section(experiment, tables: dict, several: bool) -> list:
+    """The methods paragraph and the reference list of the works it cites, as blocks."""
     used = methods_used(experiment, tables, several)
     cited = list(dict.fromkeys(key for _, keys in used for key in keys)) + ["tripod"]
     number = {key: i for i, key in enumerate(cited, 1)}
     sentences = " ".join(
         sentence + ("" if not keys else " [" + ", ".join(str(number[k]) for k in keys) + "]")
         for sentence, keys in used)
-    references = "".join(f'<li id="ref-{key}">{text(REFERENCES[key])}</li>' for key in cited)
+    references = BulletList(tuple((REFERENCES[key],) for key in cited), ordered=True,
+                            ids=tuple(f"ref-{key}" for key in cited))
     listed = intervals_list(tables, 1.0 - experiment.comparison.alpha)
-    estimands = ("<h3>What each interval estimates</h3>" + listed) if listed else ""
-    return (f"<p>{text(sentences)}</p>{estimands}<h3>References</h3>"
-            f"<ol>{references}</ol>")
+    estimands = [Heading(3, ("What each interval estimates",)), listed] if listed.items else []
+    return [Paragraph((sentences,)), *estimands, Heading(3, ("References",)), references]
 
 
 def tripod_rows(result, tables: dict, full_paths: bool = False) -> list:
@@ -215,31 +216,26 @@ def tripod_rows(result, tables: dict, full_paths: bool = False) -> list:
     return rows
 
 
-NOT_ASSESSED = ' class="na"'
+def tripod_section(result, tables: dict, full_paths: bool = False) -> list:
+    """The TRIPOD+AI items a cross-validated comparison can fill, as a table (blocks)."""
+    rows = tuple(((topic,), Cell((Name(value),), "na" if value == "not assessed" else ""))
+                 for topic, value in tripod_rows(result, tables, full_paths))
+    return [Paragraph(("The reporting items of TRIPOD+AI (Collins et al., 2024) that a "
+                       "cross-validated comparison can fill; \"not assessed\" where this run "
+                       "does not answer them.",)),
+            Table((("item",), ("this run",)), (False, False), rows, css="tripod",
+                  row_headers=True)]
 
 
-def tripod_section(result, tables: dict, full_paths: bool = False) -> str:
-    """The TRIPOD+AI items a cross-validated comparison can fill, as a table."""
-    body = "".join(
-        f'<tr><th scope="row">{text(topic)}</th>'
-        f"<td{NOT_ASSESSED if value == 'not assessed' else ''}>{text(value)}</td></tr>"
-        for topic, value in tripod_rows(result, tables, full_paths))
-    return ("<p>The reporting items of TRIPOD+AI (Collins et al., 2024) that a "
-            "cross-validated comparison can fill; \"not assessed\" where this run does not "
-            "answer them.</p>"
-            f'<table class="tripod"><thead><tr><th scope="col">item</th>'
-            f'<th scope="col">this run</th></tr></thead><tbody>{body}</tbody></table>')
-
-
-def versions_section() -> str:
+def versions_section() -> Table:
     """Python's and every numerical library's version, and the platform."""
     found = versions()
     for key, dist in (("baycomp", "baycomp"), ("joblib", "joblib")):
         found.setdefault(key, _version(dist))
-    rows = "".join(f"<tr><th scope=\"row\">{text(k)}</th><td>{text(v or 'not installed')}"
-                   "</td></tr>" for k, v in found.items())
-    return (f'<table class="versions"><tbody>{rows}<tr><th scope="row">platform</th>'
-            f"<td>{text(platform.platform())}</td></tr></tbody></table>")
+    rows: list = [((Name(k),), (Name(v or "not installed"),)) for k, v in found.items()]
+    rows.append((("platform",), (Name(platform.platform()),)))
+    return Table((("library",), ("version",)), (False, False), tuple(rows), css="versions",
+                 row_headers=True, show_header=False)
 
 
 def _version(dist: str):
@@ -274,24 +270,20 @@ def embedded_experiment(experiment, full_paths: bool = False) -> dict:
     return data
 
 
-def experiment_block(experiment, full_paths: bool = False) -> str:
-    """The experiment embedded twice: a ``<script type="application/json"
-    id="experiment">`` block (data, never run; ``<`` written ``\\u003c`` so it cannot end
-    the block) for tools, and a ``<pre>`` for readers (:func:`embedded_experiment`)."""
+def experiment_block(experiment, full_paths: bool = False) -> list:
+    """The experiment embedded twice (:func:`embedded_experiment`): as data for tools (a
+    :class:`~engine.output.document.Data` block, in HTML a ``<script
+    type="application/json" id="experiment">``, never run) and as text for readers."""
     data = embedded_experiment(experiment, full_paths)
-    machine = json.dumps(data, indent=2, ensure_ascii=True).replace("<", "\\u003c")
-    machine = machine.replace(">", "\\u003e").replace("&", "\\u0026")
-    shown = "\n".join(text(line) for line in
-                      json.dumps(data, indent=2, ensure_ascii=False).split("\n"))
     where = ("" if full_paths else
              " Put the data files named in it beside it (they are named without their "
              "folders).")
-    return (f'<script type="application/json" id="experiment">{machine}</script>'
-            "<p>Save the text below as <code>experiment.json</code> and run "
-            "<code>python main.py run experiment.json --out results</code> to compute these "
-            f"tables again (the data file must be the one whose fingerprint is shown "
-            f"above).{where}</p>"
-            f'<pre class="experiment">{shown}</pre>')
+    return [Data("experiment", data),
+            Paragraph(("Save the text below as ", Code("experiment.json"), " and run ",
+                       Code("python main.py run experiment.json --out results"),
+                       " to compute these tables again (the data file must be the one whose "
+                       f"fingerprint is shown above).{where}")),
+            Preformatted(json.dumps(data, indent=2, ensure_ascii=False), "experiment")]
 
 
 def extract_experiment(page: str) -> dict:

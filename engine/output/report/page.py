@@ -1,10 +1,9 @@
-"""The report's page: the HTML5 document, its style sheet and its sections (the
-across-data-set report comes as HTML from its structure, :mod:`engine.output.document`)."""
+"""The report's page: its :class:`~engine.output.document.Document` rendered as one HTML5
+page with its style sheet, a table of contents and its sections."""
 from __future__ import annotations
 
-import re
-
-from engine.output.report.svg import text
+from engine.foundation.html_text import html_text
+from engine.output.document import Document, Section, html_block, html_spans
 
 STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:60rem;
@@ -33,32 +32,25 @@ border-left:4px solid #0072B2}
 """
 
 
-def section(anchor: str, title: str, body: str) -> str:
-    """One numbered section of the page."""
-    return f'<section id="{anchor}"><h2>{text(title)}</h2>{body}</section>'
-
-
-def document(title: str, subtitle_html: str, sections: list) -> str:
-    """The whole HTML5 page: no script, no external file (the favicon is an empty data
-    URL so that a browser asks for none)."""
-    toc = "".join(f'<li><a href="#{_anchor(part)}">{_heading(part)}</a></li>'
-                  for part in sections)
+def page(document: Document) -> str:
+    """The whole HTML5 page of ``document``: its title, the blocks under it (the subtitle),
+    a table of contents linking each section by its anchor, then the sections. No script
+    (a :class:`~engine.output.document.Data` block is data), no external file (the favicon
+    is an empty data URL so that a browser asks for none)."""
+    title = html_spans(document.title)
+    toc = "".join(f'<li><a href="#{html_text(part.anchor)}">{html_spans(part.title)}</a></li>'
+                  for part in document.sections)
     return ("<!DOCTYPE html>\n"
             '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             '<meta name="generator" content="honest-eval">\n'
             '<link rel="icon" href="data:,">\n'
-            f"<title>{text(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-            f"<header><h1>{text(title)}</h1><p class=\"subtitle\">{subtitle_html}</p>"
+            f"<title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+            f"<header><h1>{title}</h1>{''.join(map(html_block, document.blocks))}"
             f"<nav><ol>{toc}</ol></nav></header>\n<main>\n"
-            + "\n".join(sections) + "\n</main>\n</body>\n</html>\n")
+            + "\n".join(map(_section, document.sections)) + "\n</main>\n</body>\n</html>\n")
 
 
-def _anchor(part: str) -> str:
-    found = re.match(r'<section id="([^"]+)"', part)
-    return found.group(1) if found else ""
-
-
-def _heading(part: str) -> str:
-    found = re.search(r"<h2>(.*?)</h2>", part)
-    return found.group(1) if found else ""
+def _section(part: Section) -> str:
+    return (f'<section id="{html_text(part.anchor)}"><h2>{html_spans(part.title)}</h2>'
+            + "".join(map(html_block, part.blocks)) + "</section>")

@@ -1,9 +1,10 @@
-"""The report's sections about one data set's run, as HTML fragments: the data, the
-models, the cross-validation design and the verdicts.
+"""The report's sections about one data set's run, as blocks of a
+:class:`engine.output.document.Document`: the data, the models, the cross-validation design
+and the verdicts.
 
-Every user string (model, class, column, file and data set names, notes) goes through
-:func:`engine.output.report.svg.text` (invisible characters written out, then
-:func:`html.escape`), so nothing a data file holds can become markup.
+Every user string (model, class, column, file and data set names, notes) is a
+:class:`~engine.output.document.Name` (or a sentence holding one), escaped by the renderer
+for HTML and for Markdown, so nothing a data file holds can become markup.
 """
 from __future__ import annotations
 
@@ -19,9 +20,11 @@ from engine.evaluation.coverage_record import level_words
 from engine.evaluation.stats import corrected_interval
 from engine.evaluation.verdict import (bayes_level, fixed, metric_label, model_health,
                                        pair_differences, pair_verdict)
+from engine.output.document import (BulletList, Code, DefinitionList, Figure, Name,
+                                    Paragraph, Strong, Styled, spans)
 from engine.output.report.intervals import coverage_sentence
 from engine.output.report.plots import class_counts_figure
-from engine.output.report.svg import CLIP, text
+from engine.output.report.svg import CLIP
 
 #: Words for an outcome of :func:`engine.evaluation.verdict.pair_verdict`.
 OUTCOME_WORDS = {"better": "practically better", "worse": "practically worse",
@@ -29,10 +32,17 @@ OUTCOME_WORDS = {"better": "practically better", "worse": "practically worse",
                  "insufficient": "not enough folds"}
 
 
-def items(rows) -> str:
-    """``[(term, description HTML)]`` as a definition list (descriptions already HTML)."""
-    return "<dl>" + "".join(f"<dt>{text(term)}</dt><dd>{value}</dd>"
-                            for term, value in rows) + "</dl>"
+def items(rows) -> DefinitionList:
+    """``[(term, description)]`` as a definition list (a description a run of spans)."""
+    return DefinitionList(tuple(((term,), spans(value)) for term, value in rows))
+
+
+def joined(values, between: str = ", ") -> tuple:
+    """``values`` from data as a run of names apart by ``between``."""
+    out: list = []
+    for value in values:
+        out += [between, Name(value)] if out else [Name(value)]
+    return tuple(out)
 
 
 def source_name(dataset, base_dir: str, full_paths: bool = False) -> str:
@@ -77,74 +87,77 @@ def class_counts(dataset) -> dict:
     return {str(label): int(n) for label, n in zip(dataset.classes, counts)}
 
 
-def data_section(result, anchor: str = "1", full_paths: bool = False) -> str:
+def data_section(result, anchor: str = "1", full_paths: bool = False) -> list:
     """What data was used: source, fingerprint, rows, classes (and a bar plot of them),
     columns left out and why, groups, missing values, and how the data was read (its
-    notes). ``anchor`` makes the plot's ids unique in the page; ``full_paths`` names
-    the data file's folder (:func:`source_name`)."""
+    notes), as blocks. ``anchor`` makes the plot's ids unique in the page; ``full_paths``
+    names the data file's folder (:func:`source_name`)."""
 
     dataset, base_dir = result.dataset, result.experiment.base_dir
     counts = class_counts(dataset)
     positive = (dataset.classes[dataset.pos_label] if dataset.pos_label is not None
                 else None)
-    rows = [("source", text(source_name(dataset, base_dir, full_paths))),
-            ("fingerprint (SHA-256 of the prepared data)",
-             f"<code>{text(data_fingerprint(dataset))}</code>"),
+    classes: list = []
+    for label, n in counts.items():
+        classes += [", "] * bool(classes) + [Name(label), f" ({n:,})"]
+    rows = [("source", Name(source_name(dataset, base_dir, full_paths))),
+            ("fingerprint (SHA-256 of the prepared data)", Code(data_fingerprint(dataset))),
             ("rows", f"{dataset.n_rows:,}"),
-            ("target column", text(dataset.target)),
-            ("classes (rows)", ", ".join(f"{text(k)} ({v:,})" for k, v in counts.items())),
+            ("target column", Name(dataset.target)),
+            ("classes (rows)", classes),
             ("features", f"{dataset.X.shape[1]} ({len(dataset.numeric_columns)} numeric, "
                          f"{len(dataset.categorical_columns)} categorical)"),
             ("missing values", f"{dataset.n_missing:,} cells" if dataset.n_missing
              else "none")]
     if positive is not None:
-        rows.insert(5, ("positive class", text(positive)))
+        rows.insert(5, ("positive class", Name(positive)))
     excluded = list(dataset.source.get("exclude") or [])
     if excluded:
-        rows.append(("columns left out by the experiment",
-                     ", ".join(text(c) for c in excluded)))
+        rows.append(("columns left out by the experiment", joined(excluded)))
     groups = dataset.source.get("groups")
     if groups is not None and dataset.groups is not None:
         rows.append(("groups (rows that belong together)",
-                     f"{_group_columns(groups)}: {len(np.unique(dataset.groups)):,} groups; "
-                     "no group is split between training and test rows"))
+                     spans(_group_columns(groups), f": {len(np.unique(dataset.groups)):,} "
+                           "groups; no group is split between training and test rows")))
     figure = class_counts_figure(counts, positive)
-    bars = (f'<figure class="wide">{figure.svg.replace(CLIP, "clip-classes-" + anchor)}'
-            f"<figcaption>{text(figure.caption)}</figcaption></figure>") if figure else ""
-    notes = "".join(f"<li>{text(note)}</li>" for note in dataset.notes)
-    read = (f"<p>How the data was read (what was left out, and why):</p><ul>{notes}</ul>"
-            if notes else "<p>The data was read as it is: nothing was left out.</p>")
-    return items(rows) + bars + read
+    bars = [Figure(figure.svg.replace(CLIP, "clip-classes-" + anchor),
+                   (Name(figure.caption),))] if figure else []
+    notes = tuple((Name(note),) for note in dataset.notes)
+    read = ([Paragraph(("How the data was read (what was left out, and why):",)),
+             BulletList(notes)] if notes
+            else [Paragraph(("The data was read as it is: nothing was left out.",))])
+    return [items(rows), *bars, *read]
 
 
-def model_line(spec) -> str:
-    """One model and how it is prepared, in words (HTML)."""
+def model_line(spec) -> tuple:
+    """One model and how it is prepared, in words (a run of spans)."""
     params = json.dumps(spec.params, sort_keys=True, default=str) if spec.params else "defaults"
-    parts = [f"<strong>{text(spec.name)}</strong>: {text(spec.estimator)} "
-             f"(scikit-learn) with <code>{text(params)}</code>"]
+    parts: list = [Strong((Name(spec.name),)), ": ", Name(spec.estimator),
+                   " (scikit-learn) with ", Code(params)]
     if spec.scale:
-        parts.append("features standardised (StandardScaler) on each training fold")
+        parts.append("; features standardised (StandardScaler) on each training fold")
     if spec.tune:
         grid = json.dumps(dict(spec.tune).get("grid", {}), default=str)
-        parts.append(f"tuned by a grid search inside every outer training fold over "
-                     f"<code>{text(grid)}</code>")
+        parts += ["; tuned by a grid search inside every outer training fold over ",
+                  Code(grid)]
     if spec.threshold:
-        parts.append("its decision threshold chosen inside every outer training fold")
+        parts.append("; its decision threshold chosen inside every outer training fold")
     if spec.resample:
-        parts.append(f"training rows resampled ({text(spec.resample)}) within each fold")
-    return "; ".join(parts)
+        parts += ["; training rows resampled (", Name(spec.resample), ") within each fold"]
+    return tuple(parts)
 
 
-def models_section(result) -> str:
-    """The models and how they were prepared."""
-    lines = "".join(f"<li>{model_line(spec)}</li>" for spec in result.experiment.models)
-    return (f"<ul>{lines}</ul><p>Every model is a fresh scikit-learn pipeline fitted on "
-            "each training fold only: missing numbers are filled with the training fold's "
-            "median, missing categories with its most frequent value, and categories are "
-            "one-hot encoded, so nothing of a test fold is seen before it is scored.</p>")
+def models_section(result) -> list:
+    """The models and how they were prepared, as blocks."""
+    lines = tuple(model_line(spec) for spec in result.experiment.models)
+    return [BulletList(lines), Paragraph((
+        "Every model is a fresh scikit-learn pipeline fitted on each training fold only: "
+        "missing numbers are filled with the training fold's median, missing categories "
+        "with its most frequent value, and categories are one-hot encoded, so nothing of a "
+        "test fold is seen before it is scored.",))]
 
 
-def design_section(result) -> str:
+def design_section(result) -> DefinitionList:
     """The cross-validation design and the comparison's settings."""
     config, settings = result.cv.config, result.experiment.comparison
     metric = result.cv.primary_metric
@@ -153,21 +166,22 @@ def design_section(result) -> str:
                       "random_state + i)"}[config.scheme]
     if result.dataset.groups is not None:
         scheme = "scikit-learn's StratifiedGroupKFold (repeat i seeded random_state + i)"
-    metrics = ", ".join(text(metric_label(m)) for m in result.cv.metrics)
+    metrics = ", ".join(metric_label(m) for m in result.cv.metrics)
     times = "not repeated" if config.n_repeats == 1 else f"repeated {config.n_repeats} times"
-    rows = [("folds", f"{config.n_splits} folds, {times}: "
-                      f"{config.n_splits * config.n_repeats} fits per model ({text(scheme)}, "
-                      f"random_state {text(config.random_state)})"),
-            ("metrics", f"{metrics}; the first, {text(metric_label(metric))}, ranks and "
-                        "compares the models"),
-            ("region of practical equivalence (ROPE)",
-             f"±{settings.rope_for(metric):g} on {text(metric_label(metric))}"),
-            ("significance level", f"{settings.alpha:g}, {text(settings.correction)} "
-                                   "correction over all pairs"),
-            ("credible levels", ", ".join(f"{level:g}" for level in settings.credible_levels))]
+    folds = (f"{config.n_splits} folds, {times}: {config.n_splits * config.n_repeats} fits "
+             f"per model ({scheme}, random_state ", Name(config.random_state), ")")
+    rows: list = [
+        ("folds", folds),
+        ("metrics", f"{metrics}; the first, {metric_label(metric)}, ranks and compares the "
+                    "models"),
+        ("region of practical equivalence (ROPE)",
+         f"±{settings.rope_for(metric):g} on {metric_label(metric)}"),
+        ("significance level", (f"{settings.alpha:g}, ", Name(settings.correction),
+                                " correction over all pairs")),
+        ("credible levels", ", ".join(f"{level:g}" for level in settings.credible_levels))]
     stop = result.cv.auto_stop
     if stop is not None:
-        rows.insert(1, ("repeats", text(str(stop.note()))))
+        rows.insert(1, ("repeats", Name(str(stop.note()))))
     return items(rows)
 
 
@@ -187,35 +201,37 @@ def verdicts(result) -> list:
     return found
 
 
-def ranking_sentence(result) -> str:
-    """The models in rank order on the primary metric with their means and intervals."""
+def ranking_sentence(result) -> tuple:
+    """The models in rank order on the primary metric with their means and intervals
+    (a run of spans)."""
     metric = result.cv.primary_metric
     summary = result.summary[result.summary["metric"] == metric].sort_values("rank")
-    parts = []
+    parts: list = []
     for row in summary.to_dict("records"):
         interval = ""
         if "ci_low" in row and np.isfinite(row["ci_low"]):
             interval = f" (interval {row['ci_low']:.4g} to {row['ci_high']:.4g})"
-        parts.append(f"{text(row['model'])}: {row['mean']:.4g}{interval}")
+        parts += ["; "] * bool(parts) + [Name(row["model"]), f": {row['mean']:.4g}{interval}"]
     level = level_words("summary_mean", 1 - result.experiment.comparison.alpha)
-    return (f"Mean {text(metric_label(metric))} over the folds, best first, with the "
-            f"corrected-t {level} interval of each mean: " + "; ".join(parts) + ".")
+    return spans(f"Mean {metric_label(metric)} over the folds, best first, with the "
+                 f"corrected-t {level} interval of each mean: ", parts, ".")
 
 
 def nested_sentence(result) -> str:
-    """Each model's nested-CV interval (``nested_intervals.csv``) in one sentence, or ""."""
+    """Each model's nested-CV interval (``nested_intervals.csv``) in one sentence (plain
+    text holding the models' names), or ""."""
     nested = result.nested
     if nested is None or not len(nested.table):
         return ""
     rows = nested.table.to_dict("records")
     first = rows[0]
-    parts = "; ".join(f"{text(row['model'])}: {row['bias_corrected']:.4g} (interval "
+    parts = "; ".join(f"{row['model']}: {row['bias_corrected']:.4g} (interval "
                       f"{row['ci_low']:.4g} to {row['ci_high']:.4g})" for row in rows)
     low, high = nested.design[4] if nested.design else (-np.inf, np.inf)
     clamped = any(row["ci_low"] <= low or row["ci_high"] >= high for row in rows)
     return (f"Nested cross-validation (Bates et al.; {first['n_repeats']} repeat(s) of "
             f"{first['n_outer']} x {first['n_outer']} fits per model), bias-corrected "
-            f"{text(metric_label(first['metric']))} of each model fitted on all "
+            f"{metric_label(first['metric'])} of each model fitted on all "
             f"{len(result.dataset.y):,} rows with its "
             f"{level_words('nested_cv', first['level'])} interval: {parts}."
             + (" An end at the limit of the metric's range was cut there." if clamped else "")
@@ -314,26 +330,24 @@ def identical_pairs(result) -> set:
     return found
 
 
-def verdict_section(result) -> str:
-    """The verdicts first: the cost result (with costs), one sentence in short, the
-    ranking, each pair's verdict in words (a pair identical on every fold says so)."""
+def verdict_section(result) -> list:
+    """The verdicts first, as blocks: the cost result (with costs), one sentence in short,
+    the ranking, each pair's verdict in words (a pair identical on every fold says so)."""
     found = verdicts(result)
     same = identical_pairs(result)
     metric = metric_label(result.cv.primary_metric)
     free = is_threshold_free(result.cv.primary_metric)
-    rows = "".join(f'<li><span class="outcome {verdict.outcome}">'
-                   f"{text(a)} vs {text(b)}: {OUTCOME_WORDS[verdict.outcome]}</span> "
-                   f"{text(verdict.text + (identical_words(metric, free) * ((a, b) in same)))}"
-                   "</li>" for a, b, verdict in found)
+    rows = tuple((Styled(f"outcome {verdict.outcome}",
+                         (Name(a), " vs ", Name(b), f": {OUTCOME_WORDS[verdict.outcome]}")),
+                  " ", Name(verdict.text + identical_words(metric, free) * ((a, b) in same)))
+                 for a, b, verdict in found)
     settings = result.experiment.comparison
-    short = text(in_short(found, settings.alpha, settings.correction))
-    rows = f'<ul class="verdicts">{rows}</ul>' if rows else ""
-    cost = cost_headline(result)
-    cost = f'<p class="short">{text(cost)}</p>' if cost else ""
-    nested = nested_sentence(result)
-    nested = f"<p>{nested}</p>" if nested else ""
-    return (f'{cost}<p class="short">{short}</p><p>{ranking_sentence(result)}</p>{nested}'
-            f"{rows}")
+    cost, nested = cost_headline(result), nested_sentence(result)
+    return [*([Paragraph((Name(cost),), "short")] if cost else []),
+            Paragraph((Name(in_short(found, settings.alpha, settings.correction)),), "short"),
+            Paragraph(ranking_sentence(result)),
+            *([Paragraph((Name(nested),))] if nested else []),
+            BulletList(rows, css="verdicts")]
 
 
 def identical_words(metric: str, threshold_free: bool = False) -> str:
@@ -343,32 +357,31 @@ def identical_words(metric: str, threshold_free: bool = False) -> str:
             f"on every fold, so this verdict says nothing about how else they differ{why}.")
 
 
-def caveats() -> str:
+def caveats() -> BulletList:
     """What a cross-validated comparison can and cannot say (always shown)."""
-    return ("<ul>"
-            "<li>These are estimates for models trained on data like this data set, of this "
-            "size; they are not a test on new data from elsewhere (no external validation "
-            "unless a held-out test table is shown below).</li>"
-            "<li>The folds share training rows, so their scores are correlated: the tests "
-            "used here correct for that (Nadeau and Bengio); a naive t-test would be too "
-            "confident.</li>"
-            "<li>\"Practically equivalent\" is relative to the ROPE chosen above; another "
-            "ROPE can change the verdict.</li>"
-            "<li>A difference can be real and still too small to matter, and no significant "
-            "difference is not evidence of equivalence.</li></ul>")
+    return BulletList((
+        ("These are estimates for models trained on data like this data set, of this size; "
+         "they are not a test on new data from elsewhere (no external validation unless a "
+         "held-out test table is shown below).",),
+        ("The folds share training rows, so their scores are correlated: the tests used "
+         "here correct for that (Nadeau and Bengio); a naive t-test would be too "
+         "confident.",),
+        ("\"Practically equivalent\" is relative to the ROPE chosen above; another ROPE can "
+         "change the verdict.",),
+        ("A difference can be real and still too small to matter, and no significant "
+         "difference is not evidence of equivalence.",)))
 
 
-def notes_list(notes) -> str:
+def notes_list(notes) -> list:
     """Notes as a list, each sentence with its code (what it is about)."""
     if not notes:
-        return "<p>No notes.</p>"
-    return "<ul class=\"notes\">" + "".join(
-        f'<li>{text(note)} <span class="code">[{text(note.code)}]</span>'
-        "</li>" for note in notes) + "</ul>"
+        return [Paragraph(("No notes.",))]
+    return [BulletList(tuple((Name(note), " ", Styled("code", ("[", Name(note.code), "]")))
+                             for note in notes), css="notes")]
 
 
-def _group_columns(groups) -> str:
+def _group_columns(groups) -> tuple:
     """``column subject``, or ``columns centre + id`` for a pair (ids restarting per centre)."""
     if isinstance(groups, str):
-        return f"column {text(groups)}"
-    return "columns " + " + ".join(text(c) for c in groups)
+        return ("column ", Name(groups))
+    return ("columns ", *joined(groups, " + "))

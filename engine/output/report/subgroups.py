@@ -13,9 +13,11 @@ import numpy as np
 
 from engine.evaluation.subgroups import MIN_EVENTS, MIN_ROWS
 from engine.evaluation.verdict import metric_label
+from engine.output.document import BulletList, Name, Paragraph
+from engine.output.document import Figure as FigureBlock
 from engine.output.report.intervals import coverage_sentence
 from engine.output.report.plots import Figure, category_margin
-from engine.output.report.svg import CLIP, Axes, colour, padded, text
+from engine.output.report.svg import CLIP, Axes, colour, padded
 
 _CUT_WORDS = {"given": "cut at the given points", "quartiles": "cut at its quartiles",
               "categories": "one subgroup per value"}
@@ -46,20 +48,20 @@ def forest_figure(scores, metric: str, column: str) -> Optional[Figure]:
     return Figure(f"{label} by {column}", axes.svg(caption), caption)
 
 
-def _columns_paragraph(result) -> str:
+def _columns_paragraph(result) -> Paragraph:
     parts = []
     for row in result.columns.itertuples():
         use = ("a feature the models learn from" if row.is_feature
                else "not a feature: left out of the models")
         parts.append(f"{row.column} ({use}; {row.n_subgroups} subgroups, "
                      f"{_CUT_WORDS.get(row.cut, row.cut)})")
-    return ("<p>Subgroups by " + text("; ".join(parts)) + ". Every number comes from the "
+    return Paragraph(("Subgroups by ", Name("; ".join(parts)), ". Every number comes from the "
             "same out-of-fold predictions as the rest of the run: no model was fitted "
             "again. A subgroup's score is its metric on its out-of-fold rows in each repeat, "
             "averaged over the repeats; its interval is the corrected t of its per-fold "
             "scores, for the expected score of a model trained on this many rows, cut at "
             "the metric's possible range (a gap's interval at minus to plus the range's width). "
-            + text(coverage_sentence("subgroup_score")) + "</p>")
+            + coverage_sentence("subgroup_score")))
 
 
 def gap_sentence(row, alpha: float) -> str:
@@ -87,37 +89,37 @@ def _parity_sentences(fairness) -> list:
             for row in fairness.itertuples()]
 
 
-def subgroup_section(run) -> str:
-    """The "Subgroups" section of one run (empty text without subgroups)."""
+def subgroup_section(run) -> list:
+    """The "Subgroups" section of one run, as blocks (none without subgroups)."""
     result = run.subgroups
     if result is None:
-        return ""
+        return []
     metric, alpha = run.cv.primary_metric, run.experiment.comparison.alpha
     figures = [f for f in (forest_figure(result.scores, metric, column)
                            for column in result.columns["column"]) if f is not None]
-    svgs = [f.svg.replace(CLIP, f"clip-subgroups-{i}") for i, f in enumerate(figures, 1)]
-    html = [_columns_paragraph(result)]
-    html.extend(f'<figure class="wide">{svg}<figcaption>{text(f.caption)}</figcaption>'
-                "</figure>" for f, svg in zip(figures, svgs))
+    blocks: list = [_columns_paragraph(result)]
+    blocks.extend(FigureBlock(f.svg.replace(CLIP, f"clip-subgroups-{i}"), (Name(f.caption),))
+                  for i, f in enumerate(figures, 1))
     gaps = result.gaps[result.gaps["metric"] == metric]
     if len(gaps):
-        html.append("<ul>" + "".join(f"<li>{text(gap_sentence(row, alpha))}</li>"
-                                     for row in gaps.itertuples()) + "</ul>")
+        blocks.append(BulletList(tuple((Name(gap_sentence(row, alpha)),)
+                                       for row in gaps.itertuples())))
     else:
-        html.append("<p>" + text(f"No gap is tested on {metric_label(metric)}: fewer than "
-                                 "two subgroups of a column have a verdict.") + "</p>")
+        blocks.append(Paragraph((f"No gap is tested on {metric_label(metric)}: fewer than "
+                                 "two subgroups of a column have a verdict.",)))
     parity = _parity_sentences(result.fairness)
     if parity:
-        html.append("<p>" + text(" ".join(parity) + " These differences describe the "
-                                 "predicted classes at the model's threshold; they do not "
-                                 "by themselves say whether a model is suitable for any "
-                                 "group.") + "</p>")
-    html.extend(f'<p class="note">{text(note)}</p>' for note in result.notes)
-    html.append("<p>The tables: subgroup_scores.csv, subgroup_gaps.csv"
-                + (", subgroup_calibration.csv (calibration in the large and slope per "
-                   "subgroup)" if len(result.calibration) else "")
-                + (", subgroup_fairness.csv" if len(result.fairness) else "") + ".</p>")
-    return "".join(html)
+        blocks.append(Paragraph((Name(" ".join(parity)), " These differences describe the "
+                                 "predicted classes at the model's threshold; they do not by "
+                                 "themselves say whether a model is suitable for any "
+                                 "group.")))
+    blocks.extend(Paragraph((Name(note),), "note") for note in result.notes)
+    blocks.append(Paragraph((
+        "The tables: subgroup_scores.csv, subgroup_gaps.csv"
+        + (", subgroup_calibration.csv (calibration in the large and slope per subgroup)"
+           if len(result.calibration) else "")
+        + (", subgroup_fairness.csv" if len(result.fairness) else "") + ".",)))
+    return blocks
 
 
 def tripod_subgroup_rows(run) -> list:

@@ -1,11 +1,11 @@
-"""The run's CSV tables as HTML tables, numbers rounded for reading.
+"""The run's CSV tables as tables of the report's structure, numbers rounded for reading.
 
 The display rule (:func:`display_value`, documented in ``docs/report.md`` and checked by
 the tests against the CSV files): a floating-point number is shown with four significant
 digits (Python's ``format(value, ".4g")``), a missing one as an empty cell; whole numbers
 (integer columns), booleans and text are shown as the CSV holds them (text made
 spreadsheet-safe and its invisible characters written out exactly as in the CSV, then
-HTML-escaped). The full-precision values are in the CSV file named above every table.
+escaped by the renderer: HTML or Markdown). The full-precision values are in the CSV file named above every table.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from engine.foundation.html_text import html_text
+from engine.output.document import Code, Name, Paragraph, Table
 from engine.output.tables import spreadsheet_safe
 
 #: Significant digits of a floating-point number shown in the report.
@@ -51,29 +51,22 @@ def as_written(name: str, frame: pd.DataFrame, indexed=None, rows=None) -> pd.Da
     return spreadsheet_safe(frame.reset_index(drop=True))
 
 
-def html_table(name: str, frame: pd.DataFrame, caption: str = "") -> str:
-    """``frame`` (the table written as ``name``) as an HTML ``<table>``: a caption naming
-    the CSV file, a header row, and at most :data:`MAX_ROWS` rows (a note says how many
-    are left out)."""
+def table_blocks(name: str, frame: pd.DataFrame, caption: str = "") -> list:
+    """``frame`` (the table written as ``name``) as blocks: a table captioned with the CSV
+    file's name, a header row and at most :data:`MAX_ROWS` rows, every cell text from the
+    file (:class:`~engine.output.document.Name`); then a note of how many rows are left
+    out, if any."""
     total = len(frame)
     shown = as_written(name, frame, rows=MAX_ROWS)
-    header = "".join(f'<th scope="col">{html_text(str(c))}</th>' for c in shown.columns)
-    numeric = [pd.api.types.is_numeric_dtype(shown[c]) and not pd.api.types.is_bool_dtype(
-        shown[c]) for c in shown.columns]
-    rows = []
-    for values in shown.itertuples(index=False, name=None):
-        cells = "".join(
-            f'<td class="num">{html_text(display_value(v))}</td>' if is_number
-            else f"<td>{html_text(display_value(v))}</td>"
-            for v, is_number in zip(values, numeric))
-        rows.append(f"<tr>{cells}</tr>")
-    more = ""
-    if total > len(shown):
-        more = (f'<p class="more">The first {len(shown)} of {total:,} rows; every row is '
-                f"in {html_text(name)}.</p>")
-    words = f" {html_text(caption)}" if caption else ""
-    return (f'<div class="table-wrap"><table data-file="{html_text(name)}">'
-            f"<caption><code>{html_text(name)}</code>{words} (numbers rounded to "
-            f"{DIGITS} significant digits; full precision in the CSV)</caption>"
-            f"<thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-            f"{more}")
+    numeric = tuple(pd.api.types.is_numeric_dtype(shown[c])
+                    and not pd.api.types.is_bool_dtype(shown[c]) for c in shown.columns)
+    rows = tuple(tuple((Name(display_value(v)),) for v in values)
+                 for values in shown.itertuples(index=False, name=None))
+    words = f" {caption}" if caption else ""
+    table = Table(tuple((Name(str(c)),) for c in shown.columns), numeric, rows,
+                  caption=(Code(name), f"{words} (numbers rounded to {DIGITS} significant "
+                                       "digits; full precision in the CSV)"), file=name)
+    if total <= len(shown):
+        return [table]
+    return [table, Paragraph((f"The first {len(shown)} of {total:,} rows; every row is in ",
+                              Name(name), "."), "more")]
