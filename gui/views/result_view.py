@@ -1,16 +1,17 @@
-"""The skeleton every Results view of one run shares (issue #40: one of each).
+"""The skeleton the Results views share (issue #40: one of each).
 
 A :class:`ResultView` is a stack of two pages: a centred hint while the run has nothing
 for the view (its :attr:`~ResultView.HINT`, or what :meth:`~ResultView.hint_text` says
 for this result), and the content: a :class:`~gui.views.widgets.PageHeader` with the
 guide's "?" button, then what :meth:`~ResultView.build` lays out (pickers, a plot, a
 :class:`~gui.table_panel.TablePanel` with Copy and Export CSV). It follows
-``AppState.result_changed`` (or another of the state's values, :meth:`~ResultView.followed`):
-:meth:`~ResultView.part_of` picks what the view shows from
-the result (None: the hint), the view's :meth:`~ResultView.draw` draws it. A ``draw`` written as a
-generator is drawn through the application's render queue (:mod:`gui.render_queue`), a
-piece per turn of the event loop, views on screen first; a newer result replaces an
-unfinished drawing and the hint cancels it.
+``AppState.result_changed`` (or another of the state's values: :meth:`~ResultView.followed`);
+:meth:`~ResultView.part_of` picks what the view shows (None: the hint) and
+:meth:`~ResultView.draw` draws it. A ``draw`` written as a generator is drawn through the
+application's render queue (:mod:`gui.render_queue`), a piece per turn of the event loop,
+views on screen first; a newer result replaces an unfinished drawing and the hint
+cancels it. The Calibration and ALOOCV views keep a skeleton of their own: a bar above
+three pages (no result, the run button, the content), their content following their jobs.
 """
 from __future__ import annotations
 
