@@ -6,7 +6,7 @@ import pytest
 
 from engine.evaluation.catalogue import CATALOGUE, parameter_specs
 from engine.evaluation.param_help import (MAX_HELP_CHARS, bounded, documented_default,
-                                          first_sentence, word_choices)
+                                          first_sentence, parameter_help, word_choices)
 
 
 def spec(estimator: str, name: str):
@@ -63,3 +63,44 @@ def test_documented_default_reads_the_type_line(kind, expected):
     ("} then {", ())])
 def test_word_choices_take_only_the_words_of_a_literal_set(kind, words):
     assert word_choices(kind) == words
+
+
+class Twice:
+    """A docstring numpydoc refuses (a section twice).
+
+    Parameters
+    ----------
+    a : int
+        The first.
+
+    Parameters
+    ----------
+    b : int
+        The second.
+    """
+
+
+class Odd:
+    """A docstring with a section numpydoc does not know.
+
+    Parameters
+    ----------
+    a, b : {'x', 'y'}, default='x'
+        Both sides of the thing, which is documented once for the two of them.
+
+    Remarks
+    -------
+    Not a numpydoc section.
+    """
+
+
+def test_a_docstring_numpydoc_refuses_gives_no_help_instead_of_an_error():
+    assert parameter_help(Twice) == {}
+
+
+def test_names_documented_together_share_their_help_and_unknown_sections_are_quiet(recwarn):
+    found = parameter_help(Odd)
+    assert set(found) == {"a", "b"} and found["a"] == found["b"]
+    assert found["a"] == ("{'x', 'y'}, default='x'", "({'x', 'y'}, default='x') Both sides "
+                          "of the thing, which is documented once for the two of them.")
+    assert not [w for w in recwarn if "section" in str(w.message)]

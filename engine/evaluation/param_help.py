@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import ast
 import inspect
+import warnings
 from typing import Any
 
-from numpydoc.docscrape import NumpyDocString
+from numpydoc.docscrape import NumpyDocString, ParseError
 
 #: The longest help text of one parameter (characters; longer is cut with "…").
 MAX_HELP_CHARS = 300
@@ -35,9 +36,15 @@ def parameter_help(cls) -> dict:
     dict
         ``{name: (type, help)}``: ``type`` as the docstring writes it (``"bool,
         default=False"``), ``help`` ``"(type) first sentence"``, plain text of at most
-        :data:`MAX_HELP_CHARS` characters. Empty when the class has no Parameters section.
+        :data:`MAX_HELP_CHARS` characters. Empty when the class has no Parameters section,
+        or a docstring numpydoc cannot read (the help is missing, the setup still checks).
     """
-    parsed = NumpyDocString(inspect.getdoc(cls) or "")
+    try:
+        with warnings.catch_warnings():          # "Unknown section ...": nothing to tell
+            warnings.simplefilter("ignore")
+            parsed = NumpyDocString(inspect.getdoc(cls) or "")
+    except (ValueError, ParseError):
+        return {}
     found = {}
     for parameter in parsed["Parameters"]:
         kind = " ".join(parameter.type.split())
