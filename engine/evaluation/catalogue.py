@@ -19,6 +19,7 @@ from typing import Any, Optional
 from engine.input.csv_values import visible
 from engine.input.imbalance import check_resample, make_sampler, resampling_pipeline
 from engine.evaluation.metrics import check_metric_names
+from engine.evaluation.param_help import documented_default, parameter_help, word_choices
 from engine.foundation.errors import EngineError
 from engine.foundation.param_caps import MAX_MODEL_NAME_CHARS, param_cap_problem, setting_problem
 from engine.foundation.schema import printable, readable_path, show
@@ -106,7 +107,8 @@ class ParamSpec:
     name: str
     default: Any
     kind: str          # "bool", "int", "float", "str", "none", "other"
-    doc: str = ""
+    doc: str = ""      # "(type) first sentence", plain text (engine.evaluation.param_help)
+    choices: tuple = ()   # the words its documented type offers, e.g. SVC's kernels
 
 
 def parameter_specs(name: str) -> list:
@@ -119,7 +121,7 @@ def _parameter_specs(name: str) -> tuple:
     """:func:`parameter_specs`, read once per estimator (parsing the docstring took
     ~2 ms, for every model, every time a setup was checked)."""
     cls = estimator_class(name)
-    docs = _param_docs(cls)
+    docs = parameter_help(cls)
     specs = []
     for pname, param in inspect.signature(cls.__init__).parameters.items():
         if pname == "self" or param.kind in (param.VAR_KEYWORD, param.VAR_POSITIONAL):
@@ -127,25 +129,11 @@ def _parameter_specs(name: str) -> tuple:
         if pname in _OBJECT_PARAMS:
             continue
         default = param.default if param.default is not param.empty else None
-        doc = docs.get(pname, "")
+        kind, doc = docs.get(pname, ("", ""))
         if isinstance(default, str) and default in ("deprecated", "warn"):
-            default = documented_default(doc, default)
-        specs.append(ParamSpec(pname, default, _kind_of(default), doc))
+            default = documented_default(kind, default)
+        specs.append(ParamSpec(pname, default, _kind_of(default), doc, word_choices(kind)))
     return tuple(specs)
-
-
-def documented_default(doc: str, fallback):
-    """The effective default a docstring states (``default=False``) for a parameter whose
-    signature shows a placeholder such as ``'deprecated'``; ``fallback`` if none is given."""
-    import ast
-
-    match = re.search(r"default=([^)]*?)\)", doc)
-    if not match:
-        return fallback
-    try:
-        return ast.literal_eval(match.group(1).strip())
-    except (ValueError, SyntaxError):
-        return fallback
 
 
 def _kind_of(value) -> str:
@@ -160,27 +148,6 @@ def _kind_of(value) -> str:
     if value is None:
         return "none"
     return "other"
-
-
-def _param_docs(cls) -> dict:
-    """``"(type) first sentence"`` of each parameter's numpydoc description."""
-    doc = inspect.getdoc(cls) or ""
-    parts = doc.split("\nParameters\n----------\n", 1)
-    if len(parts) < 2:
-        return {}
-    body = re.split(r"\n(?:Attributes|See Also|Notes|Examples|References)\n-+\n", parts[1])[0]
-    docs = {}
-    for match in re.finditer(r"^(\w+) : ([^\n]*)\n((?:    [^\n]*\n?|\n)*)", body, re.M):
-        pname, type_text, text = match.groups()
-        docs[pname] = f"({' '.join(type_text.split())}) " + _first_sentence(" ".join(text.split()))
-    return docs
-
-
-def _first_sentence(text: str) -> str:
-    for i, ch in enumerate(text):
-        if ch == "." and (i + 1 == len(text) or text[i + 1] == " ") and i > 20:
-            return text[: i + 1]
-    return text
 
 
 # ----------------------------------------------------------------------------- models

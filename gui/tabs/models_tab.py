@@ -112,14 +112,6 @@ def set_param(entry: dict, name: str, values: list, default) -> dict:
     return entry
 
 
-def str_choices(doc: str) -> list:
-    """Allowed words from a doc such as "({'linear', 'poly', 'rbf'} or callable, ...)"."""
-    match = re.search(r"\{([^}]*)\}", doc)
-    if not match:
-        return []
-    return [w.strip().strip("'\"") for w in match.group(1).split(",") if "'" in w or '"' in w]
-
-
 def entry_label(entry: dict) -> str:
     model = ModelEntry.of(entry)
     name = model.label
@@ -261,7 +253,7 @@ def make_editor(spec, parent) -> QWidget:
     if spec.kind == "str":
         editor = QComboBox(parent)
         editor.setEditable(True)
-        editor.addItems(str_choices(spec.doc) or [str(spec.default)])
+        editor.addItems(list(spec.choices) or [str(spec.default)])
         editor.setInsertPolicy(QComboBox.NoInsert)
         editor.committed = editor.lineEdit().editingFinished
         editor.activated.connect(lambda _: editor.lineEdit().editingFinished.emit())

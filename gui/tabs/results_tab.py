@@ -37,7 +37,7 @@ from ..table_panel import TablePanel
 from ..views_menu import ViewsMenuButton
 from ..views.dataset_picker import DatasetPicker
 from ..views.per_class_view import PerClassView
-from ..views.widgets import PageHeader, ViewTabs, hint_or_content
+from ..views.widgets import PageHeader, ViewTabs, fill_with_pages
 from .results_widgets import ComparisonControls, HintPage
 
 
@@ -186,7 +186,7 @@ class ResultsTab(QWidget):
         layout.addWidget(self.pair_bar)
         layout.addWidget(self.views, 1)
         self.views.currentChanged.connect(self._on_view_changed)
-        self.stack = hint_or_content(self, self.hint, self.content)
+        self.stack = fill_with_pages(self, self.hint, self.content)
 
     def _build_pair_bar(self) -> QWidget:
         bar = QWidget(self.content)

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import (QSplitter, QTabWidget, QTextBrowser,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from engine.foundation.columns import MODEL
 from engine.output.document import BulletList, html_block, html_spans
@@ -25,7 +24,7 @@ from ..plots.cd_diagram import CDDiagram
 from ..render_queue import NEXT_TURN
 from ..state import AppState
 from ..table_panel import TablePanel
-from .widgets import PageHeader, hint_or_content
+from .result_view import ResultView, side_by_side
 from .across_tables import (HEADERS, WIDE_NAME, best_per_dataset, friedman_words,
                             pairwise_style, ranks_style, signed_rank_style, wide_scores,
                             wide_style)
@@ -42,58 +41,44 @@ INTRO = ("Each data set is one piece of evidence: on each, the models are ranked
          "reject or there are too few data sets to decide).")
 
 
-class AcrossView(QWidget):
+class AcrossView(ResultView):
     """The comparison of the models across the data sets of ``state.benchmark``."""
 
+    HINT, HEADER, TOPIC = HINT, INTRO, "across"
     shows_all_datasets = True      # the Results tab hides what is about one data set
+    benchmark = None
 
-    def __init__(self, state: AppState, parent=None):
-        super().__init__(parent)
-        self.state = state
-        self.benchmark = None
-        self._build()
-        state.benchmark_changed.connect(self._on_benchmark_changed)
-        state.selection_changed.connect(lambda _names: self._restyle())
-        self._on_benchmark_changed(state.benchmark)
+    def followed(self, state: AppState) -> tuple:
+        """The run over several data sets (``AppState.benchmark``), not one result."""
+        return state.benchmark_changed, state.benchmark
 
     # ------------------------------------------------------------------ building
-    def _build(self) -> None:
-        self.hint = rich_label(HINT, self)
-        self.hint.setAlignment(Qt.AlignCenter)
-        self.hint.setWordWrap(True)
-        self.content = QWidget(self)
-        self.context = rich_label("", self.content)
+    def build(self, content: QWidget, layout: QVBoxLayout) -> None:
+        self.context = rich_label("", content)
         self.context.setTextFormat(Qt.RichText)
         self.context.setWordWrap(True)
-        self.friedman_label = rich_label("", self.content)
+        self.friedman_label = rich_label("", content)
         self.friedman_label.setTextFormat(Qt.RichText)
         self.friedman_label.setWordWrap(True)
         self.friedman_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.friedman_label.setStyleSheet("QLabel { background: #f5f7fa; padding: 4px 8px; "
                                           "border-left: 5px solid #0072B2; }")
-        self.diagram = CDDiagram(self.content)
-        self.report = QTextBrowser(self.content)
+        self.diagram = CDDiagram(content)
+        self.report = QTextBrowser(content)
         self.report.setOpenLinks(False)
         # a scroll bar appearing would narrow the text and lay the whole report out again
         self.report.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn)
         self.report.setMinimumWidth(260)
-        left = QSplitter(Qt.Vertical)
-        left.addWidget(self.diagram)
-        left.addWidget(self._build_tables())
-        left.setSizes([330, 300])
-        body = QSplitter(Qt.Horizontal)
-        body.addWidget(left)
-        body.addWidget(self._report_box())
-        body.setSizes([800, 440])
+        left = side_by_side(content, self.diagram, self._build_tables(), [330, 300],
+                            Qt.Vertical)
+        body = side_by_side(content, left, self._report_box(), [800, 440])
         body.setStretchFactor(0, 3)
         body.setStretchFactor(1, 2)
-        layout = QVBoxLayout(self.content)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(PageHeader(INTRO, "across", self.content))
         layout.addWidget(self.context)
         layout.addWidget(self.friedman_label)
         layout.addWidget(body, 1)
-        self.stack = hint_or_content(self, self.hint, self.content)
+        self.state.selection_changed.connect(lambda _names: self._restyle())
 
     def _report_box(self) -> QWidget:
         box = QWidget(self.content)
@@ -127,18 +112,14 @@ class AcrossView(QWidget):
         return tables
 
     # ------------------------------------------------------------------ results
-    def _on_benchmark_changed(self, benchmark) -> None:
+    def part_of(self, benchmark):
         self.benchmark = benchmark
-        if benchmark is None:
-            self.state.renderer.cancel(self)
-            self.stack.setCurrentWidget(self.hint)
-            return
-        self.state.renderer.submit(self, self.draw(benchmark))
+        return benchmark
 
-    def draw(self, benchmark):
+    def draw(self, benchmark, _part=None):
         """Everything about ``benchmark``, in slices (a generator for the render queue).
         The view is painted when complete: the tables and text in one turn, the diagram
-        in the next."""
+        in the next. (``_part`` is ``benchmark`` again, as :class:`ResultView` passes it.)"""
         across, self.benchmark = benchmark.across, benchmark
         self.setUpdatesEnabled(False)
         try:

@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import pandas as pd
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from engine.evaluation.coverage_record import interval_label, level_words
 from engine.foundation.notes import note_code
 
 from ..interval_words import label_intervals
 from ..plain_text import escape
-from ..state import AppState
 from ..table_panel import TablePanel
-from .widgets import PageHeader
-from .widgets import fill_with_pages, hint_label, verdict_label
+from .result_view import ResultView, side_by_side
+from .widgets import verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>AUC intervals</p>"
         "<p style='color:#666'>This run computed no ROC analysis. Switch on the ROC curves in "
@@ -101,15 +100,13 @@ def verdict_html(auc, record=None) -> str:
     return "<br>".join(lines[:12]) + ("<br>…" if len(lines) > 12 else "")
 
 
-class AucView(QWidget):
+class AucView(ResultView):
     """Intervals and tests of the last result's AUCs (a hint when it has none)."""
 
-    def __init__(self, state: AppState, parent=None):
-        super().__init__(parent)
-        self.state = state
-        self._auc = None
-        self.hint = hint_label(HINT, self)
-        content = QWidget(self)
+    HINT, HEADER, TOPIC = HINT, HEADER, "auc"
+    _auc = None
+
+    def build(self, content: QWidget, layout: QVBoxLayout) -> None:
         self.verdict = verdict_label(content)
         self.caveat = verdict_label(content)
         self.labels = verdict_label(content)
@@ -126,40 +123,34 @@ class AucView(QWidget):
                                             lambda value: ESTIMATE_WORDS.get(value, value))
         self.intervals.model.show_column_as("method",
                                             lambda value: METHOD_WORDS.get(value, value))
-        body = QSplitter(Qt.Vertical, content)
+        body = side_by_side(content, self.intervals, self.tests, orientation=Qt.Vertical)
         body.setChildrenCollapsible(False)
-        body.addWidget(self.intervals)
-        body.addWidget(self.tests)
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(PageHeader(HEADER, "auc", content))
         layout.addWidget(self.verdict)
         layout.addWidget(self.caveat)
         layout.addWidget(self.every_repeat)
         layout.addWidget(body, 1)
         layout.addWidget(self.labels)
-        self.stack = fill_with_pages(self, self.hint, content)
-        state.result_changed.connect(self.set_result)
-        self.set_result(state.result)
 
-    def set_result(self, result) -> None:
-        """Show ``result``'s AUC tables (the hint when it has none)."""
-        self._auc = getattr(result, "auc", None) if result is not None else None
-        if self._auc is None:
-            self.stack.setCurrentWidget(self.hint)
-            return
-        self.verdict.setText(verdict_html(self._auc))
-        has_tests = bool(len(self._auc.tests))
-        codes = {note_code(n) for n in self._auc.notes}
+    def part_of(self, result):
+        return getattr(result, "auc", None) if result is not None else None
+
+    def forget(self) -> None:
+        self._auc = None
+
+    def draw(self, result, auc) -> None:
+        """Show ``result``'s AUC tables."""
+        self._auc = auc
+        self.verdict.setText(verdict_html(auc))
+        has_tests = bool(len(auc.tests))
+        codes = {note_code(n) for n in auc.notes}
         caveats = [CAVEAT] + ([GROUPED] if "auc_grouped_rows" in codes else [])
         self.caveat.setText(f"<span style='color:#b35900'>{escape(' '.join(caveats))}</span>")
-        levels = self._auc.intervals["level"]
+        levels = auc.intervals["level"]
         level = float(levels.iloc[0]) if len(levels) else 0.95
         self.labels.setText(labels_html(level) if len(levels) else "")
         label_intervals(self.intervals, list(METHOD_IDS.values()), level)
         self.tests.setVisible(has_tests)
         self._show_tables()
-        self.stack.setCurrentIndex(1)
 
     def _show_tables(self) -> None:
         if self._auc is None:

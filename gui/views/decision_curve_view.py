@@ -9,19 +9,16 @@ probability that the first gives more net benefit; the table is ``decision_summa
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QSplitter,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHBoxLayout, QVBoxLayout, QWidget
 
 from engine.foundation.notes import note_code
 
 from ..interval_words import label_intervals
 from ..plain_text import escape, plain_label
 from ..plots.decision_curve_plot import DecisionCurvePlot
-from ..state import AppState
 from ..table_panel import TablePanel
-from .widgets import PageHeader
-from .widgets import blocked, fill_with_pages, hint_label, verdict_label
+from .result_view import ResultView, side_by_side
+from .widgets import blocked, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Decision curve</p>"
         "<p style='color:#666'>Tick <b>Decision curves</b> on the Cross-validation tab (or "
@@ -63,34 +60,22 @@ def pair_sentence(pair, low: float, high: float) -> str:
             f"{caveat}.")
 
 
-class DecisionCurveView(QWidget):
+class DecisionCurveView(ResultView):
     """Curves, pair probability and table of the last result's decision analysis."""
 
-    def __init__(self, state: AppState, parent=None):
-        super().__init__(parent)
-        self.state = state
-        self._decision = None
-        self.hint = hint_label(HINT, self)
-        content = QWidget(self)
+    HINT, HEADER, TOPIC = HINT, HEADER, "decision_curve"
+    _decision = None
+
+    def build(self, content: QWidget, layout: QVBoxLayout) -> None:
         self.notes = verdict_label(content)
         self.pair_text = verdict_label(content)
         self.plot = DecisionCurvePlot(content)
         self.table = TablePanel("Net benefit per model and threshold (mean, min–max over "
                                 "repeats)", "decision_summary.csv", content, key_column="model")
-        body = QSplitter(Qt.Horizontal, content)
-        body.addWidget(self.plot)
-        body.addWidget(self.table)
-        body.setSizes([760, 440])
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(PageHeader(HEADER, "decision_curve", content))
         layout.addLayout(self._build_bar(content))
         layout.addWidget(self.pair_text)
         layout.addWidget(self.notes)
-        layout.addWidget(body, 1)
-        self.stack = fill_with_pages(self, self.hint, content)
-        state.result_changed.connect(self.set_result)
-        self.set_result(state.result)
+        layout.addWidget(side_by_side(content, self.plot, self.table, [760, 440]), 1)
 
     def _build_bar(self, parent) -> QHBoxLayout:
         bar = QHBoxLayout()
@@ -118,20 +103,23 @@ class DecisionCurveView(QWidget):
         spin.valueChanged.connect(lambda _: self._on_range())
         return spin
 
-    def set_result(self, result) -> None:
-        """Show ``result``'s decision curves (a hint when it has none)."""
+    def part_of(self, result):
         curves = getattr(result, "curves", None) if result is not None else None
-        decision = getattr(curves, "decision", None)
-        self._decision = decision
-        if decision is None or decision.summary.empty:
-            reason = ([str(n) for n in decision.notes
-                       if note_code(n) in ("decision_two_class_only",
-                                           "decision_no_probabilities")]
-                      if decision is not None else [])
-            self.hint.setText(NONE_DRAWN.format(reason=escape("; ".join(reason)) + ".")
-                              if reason else HINT)
-            self.stack.setCurrentWidget(self.hint)
-            return
+        self._decision = getattr(curves, "decision", None)
+        if self._decision is None or self._decision.summary.empty:
+            return None
+        return self._decision
+
+    def hint_text(self, result) -> str:
+        """Why no curve was drawn (two classes only, no probabilities), else the hint."""
+        decision = self._decision
+        reason = ([str(n) for n in decision.notes
+                   if note_code(n) in ("decision_two_class_only", "decision_no_probabilities")]
+                  if decision is not None else [])
+        return NONE_DRAWN.format(reason=escape("; ".join(reason)) + ".") if reason else HINT
+
+    def draw(self, result, decision) -> None:
+        """Show ``result``'s decision curves."""
         summary = decision.summary
         models = [m for m in dict.fromkeys(summary["model"])
                   if m not in ("treat all", "treat none")]
@@ -149,7 +137,6 @@ class DecisionCurveView(QWidget):
         self.pair_combo.setEnabled(self.pair_combo.count() > 0)
         self._show_pair()
         self._on_range()
-        self.stack.setCurrentIndex(1)
 
     def _on_range(self) -> None:
         low, high = sorted((self.low.value(), self.high.value()))

@@ -7,8 +7,7 @@ the verdict in words. The statistics of the other views stay on the grouped fold
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from engine.foundation.notes import note_code, note_fields
 from engine.evaluation.verdict import metric_label
@@ -16,10 +15,9 @@ from engine.evaluation.verdict import metric_label
 from ..note_words import note_words
 from ..plain_text import escape
 from ..plots.grouping_gap_plot import GroupingGapPlot
-from ..state import AppState
 from ..table_panel import TablePanel
-from .widgets import PageHeader
-from .widgets import fill_with_pages, hint_label, verdict_label
+from .result_view import ResultView, side_by_side
+from .widgets import verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Grouped vs ungrouped</p>"
         "<p style='color:#666'>When several rows come from one patient or subject, choose that "
@@ -48,43 +46,32 @@ def verdict_html(result) -> str:
     return f"<p style='color:{colour}'>{text}</p>"
 
 
-class GroupingGapView(QWidget):
+class GroupingGapView(ResultView):
     """Bars, table and verdict of the last result's grouping gap (a hint without one)."""
 
-    def __init__(self, state: AppState, parent=None):
-        super().__init__(parent)
-        self.state = state
-        self.hint = hint_label(HINT, self)
-        content = QWidget(self)
+    HINT, HEADER, TOPIC = HINT, HEADER, "grouping_gap"
+
+    def build(self, content: QWidget, layout: QVBoxLayout) -> None:
         self.verdict = verdict_label(content)
         self.plot = GroupingGapPlot(content)
         self.table = TablePanel("Mean per model and metric, with and without groups",
                                 "grouping_gap.csv", content, key_column="model")
         self.table.model.show_column_as("metric", metric_label)
-        body = QSplitter(Qt.Horizontal, content)
-        body.addWidget(self.plot)
-        body.addWidget(self.table)
-        body.setSizes([560, 640])
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(PageHeader(HEADER, "grouping_gap", content))
         layout.addWidget(self.verdict)
-        layout.addWidget(body, 1)
-        self.stack = fill_with_pages(self, self.hint, content)
-        state.result_changed.connect(self.set_result)
-        self.set_result(state.result)
+        layout.addWidget(side_by_side(content, self.plot, self.table, [560, 640]), 1)
 
-    def set_result(self, result) -> None:
-        """Show ``result``'s grouping gap (the hint when it has none)."""
-        gap = getattr(result, "grouping_gap", None) if result is not None else None
-        if gap is None:
-            asked = result is not None and any(note_code(n) == "grouping_gap_no_groups"
-                                               for n in result.notes)
-            self.hint.setText(NO_GROUPS if asked else HINT)
-            self.stack.setCurrentWidget(self.hint)
-            return
+    def part_of(self, result):
+        return getattr(result, "grouping_gap", None) if result is not None else None
+
+    def hint_text(self, result) -> str:
+        """What to do to see the gap; that the data has no groups when it was asked for."""
+        asked = result is not None and any(note_code(n) == "grouping_gap_no_groups"
+                                           for n in result.notes)
+        return NO_GROUPS if asked else HINT
+
+    def draw(self, result, gap) -> None:
+        """Show ``result``'s grouping gap."""
         metric = result.cv.primary_metric
         self.verdict.setText(verdict_html(result))
         self.plot.set_gap(gap.table, metric, metric_label(metric))
         self.table.set_frame(gap.table)
-        self.stack.setCurrentIndex(1)

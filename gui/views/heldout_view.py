@@ -6,8 +6,8 @@ model that is no stronger than the intervals. A hint when the run had no test fi
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QScrollArea, QSplitter,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QScrollArea, QVBoxLayout,
+                               QWidget)
 
 from engine.evaluation.verdict import metric_label
 
@@ -15,10 +15,9 @@ from ..interval_words import label_intervals
 from ..kept_models import kept_for
 from ..plain_text import escape, plain_label
 from ..plots.heldout_plot import HeldoutPlot
-from ..state import AppState
 from ..table_panel import TablePanel
-from .widgets import PageHeader
-from .widgets import fill_with_pages, hint_label, verdict_label
+from .result_view import ResultView, side_by_side
+from .widgets import blocked, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Held-out test</p>"
         "<p style='color:#666'>Choose a <b>Held-out test file</b> on the Dataset tab: a file "
@@ -51,15 +50,13 @@ def kept_text(record) -> str:
             "(File → Predict… proposes them; Export also writes them).")
 
 
-class HeldoutView(QWidget):
+class HeldoutView(ResultView):
     """Plot, sentences and table of the last result's held-out test."""
 
-    def __init__(self, state: AppState, parent=None):
-        super().__init__(parent)
-        self.state = state
-        self._scores = None
-        self.hint = hint_label(HINT, self)
-        content = QWidget(self)
+    HINT, HEADER, TOPIC = HINT, HEADER, "heldout"
+    _scores = None
+
+    def build(self, content: QWidget, layout: QVBoxLayout) -> None:
         self.metric_combo = QComboBox(content)
         self.metric_combo.setToolTip("The score the plot and the sentences are about")
         self.metric_combo.currentIndexChanged.connect(self._show_metric)
@@ -80,44 +77,33 @@ class HeldoutView(QWidget):
         words.setFrameShape(QFrame.NoFrame)
         words.setWidget(self.verdict)
         self.verdict.setAlignment(Qt.AlignTop | Qt.AlignLeft)
-        top = QSplitter(Qt.Horizontal, content)
-        top.addWidget(self.plot)
-        top.addWidget(words)
-        top.setSizes([700, 500])
-        body = QSplitter(Qt.Vertical, content)
+        top = side_by_side(content, self.plot, words, [700, 500])
+        body = side_by_side(content, top, self.table, orientation=Qt.Vertical)
         body.setChildrenCollapsible(False)
-        body.addWidget(top)
-        body.addWidget(self.table)
         body.setSizes([440, 260])
         row = QHBoxLayout()
         row.addWidget(plain_label("Score:", content))
         row.addWidget(self.metric_combo)
         row.addWidget(self.file_label, 1)
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(PageHeader(HEADER, "heldout", content))
         layout.addLayout(row)
         layout.addWidget(self.kept_label)
         layout.addWidget(body, 1)
-        self.stack = fill_with_pages(self, self.hint, content)
-        state.result_changed.connect(self.set_result)
-        state.kept_models_changed.connect(lambda _record: self._show_kept())
-        self.set_result(state.result)
+        self.state.kept_models_changed.connect(lambda _record: self._show_kept())
 
-    def set_result(self, result) -> None:
-        """Show ``result``'s held-out test (the hint when it has none)."""
-        heldout = getattr(result, "heldout", None) if result is not None else None
-        if heldout is None:
-            self._scores = None
-            self.stack.setCurrentWidget(self.hint)
-            return
+    def part_of(self, result):
+        return getattr(result, "heldout", None) if result is not None else None
+
+    def forget(self) -> None:
+        self._scores = None
+
+    def draw(self, result, heldout) -> None:
+        """Show ``result``'s held-out test."""
         self._scores = heldout.scores
         metrics = list(dict.fromkeys(heldout.scores["metric"]))
-        self.metric_combo.blockSignals(True)
-        self.metric_combo.clear()
-        for metric in metrics:
-            self.metric_combo.addItem(metric_label(metric), metric)
-        self.metric_combo.blockSignals(False)
+        with blocked(self.metric_combo):
+            self.metric_combo.clear()
+            for metric in metrics:
+                self.metric_combo.addItem(metric_label(metric), metric)
         n_test = int(heldout.scores["n_test"].iloc[0]) if len(heldout.scores) else 0
         self.file_label.setText(f"test file: {heldout.path} ({n_test} rows)")
         self.table.set_frame(heldout.scores)
@@ -125,7 +111,6 @@ class HeldoutView(QWidget):
         level = float(heldout.scores["level"].iloc[0]) if len(heldout.scores) else 0.95
         label_intervals(self.table, [f"heldout_{k}" for k in ("bootstrap", "delong")
                                      if k in kinds], level)
-        self.stack.setCurrentIndex(1)
         self._show_metric()
         self._show_kept()
 

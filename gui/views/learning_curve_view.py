@@ -7,8 +7,7 @@ the curve may have flattened, and shows ``learning_summary.csv``.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from engine.foundation.notes import note_code, note_fields
 from engine.evaluation.verdict import metric_label
@@ -17,10 +16,9 @@ from ..jobs import sentence
 from ..note_words import note_words
 from ..plain_text import escape
 from ..plots.learning_curve_plot import LearningCurvePlot
-from ..state import AppState
 from ..table_panel import TablePanel
-from .widgets import PageHeader
-from .widgets import fill_with_pages, hint_label, verdict_label
+from .result_view import ResultView, side_by_side
+from .widgets import verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Learning curve</p>"
         "<p style='color:#666'>Tick <b>Learning curve</b> on the Cross-validation tab (or "
@@ -55,40 +53,26 @@ def _sentence_start(note, text: str) -> str:
     return text if note_fields(note).get("model") else sentence(text)
 
 
-class LearningCurveView(QWidget):
+class LearningCurveView(ResultView):
     """Curves, verdicts and table of the last result's learning curves."""
 
-    def __init__(self, state: AppState, parent=None):
-        super().__init__(parent)
-        self.state = state
-        self.hint = hint_label(HINT, self)
-        content = QWidget(self)
+    HINT, HEADER, TOPIC = HINT, HEADER.format(part=PARTS[False]), "learning_curve"
+
+    def build(self, content: QWidget, layout: QVBoxLayout) -> None:
         self.verdict = verdict_label(content)
         self.plot = LearningCurvePlot(content)
         self.table = TablePanel("Mean score per model and training size (over the folds)",
                                 "learning_summary.csv", content, key_column="model")
         self.table.model.show_column_as("metric", metric_label)
-        body = QSplitter(Qt.Horizontal, content)
-        body.addWidget(self.plot)
-        body.addWidget(self.table)
-        body.setSizes([700, 500])
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        self.header = PageHeader(HEADER.format(part=PARTS[False]), "learning_curve", content)
-        layout.addWidget(self.header)
         layout.addWidget(self.verdict)
-        layout.addWidget(body, 1)
-        self.stack = fill_with_pages(self, self.hint, content)
-        state.result_changed.connect(self.set_result)
-        self.set_result(state.result)
+        layout.addWidget(side_by_side(content, self.plot, self.table, [700, 500]), 1)
 
-    def set_result(self, result) -> None:
-        """Show ``result``'s learning curves (the hint when it has none)."""
+    def part_of(self, result):
         curves = getattr(result, "curves", None) if result is not None else None
-        learning = getattr(curves, "learning", None)
-        if learning is None:
-            self.stack.setCurrentWidget(self.hint)
-            return
+        return getattr(curves, "learning", None)
+
+    def draw(self, result, learning) -> None:
+        """Show ``result``'s learning curves."""
         self.header.label.setText(HEADER.format(part=PARTS[bool(learning.shuffled)]))
         summary = learning.summary
         metric = result.cv.primary_metric
@@ -96,4 +80,3 @@ class LearningCurveView(QWidget):
                               metric_label(metric))
         self.table.set_frame(summary)
         self.verdict.setText(verdict_html(learning.notes))
-        self.stack.setCurrentIndex(1)

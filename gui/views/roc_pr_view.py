@@ -10,16 +10,15 @@ and the operating point, with a sentence on when the curves mislead.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QVBoxLayout, QWidget
 
 from engine.evaluation.curves.roc_pr import curve_summary
 
 from ..plain_text import escape, plain_label
 from ..plots.roc_pr_plot import CurvePlot
-from ..state import AppState
 from ..table_panel import TablePanel
-from .widgets import PageHeader
-from .widgets import fill_with_pages, hint_label, verdict_label
+from .result_view import ResultView, side_by_side
+from .widgets import blocked, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>ROC and precision-recall curves</p>"
         "<p style='color:#666'>Tick <b>Curves from the out-of-fold predictions</b> on the "
@@ -103,17 +102,14 @@ def points_html(summary, label) -> str:
             + "</p>")
 
 
-class RocPrView(QWidget):
+class RocPrView(ResultView):
     """ROC and PR plots, a class picker and the summary table (a hint without curves)."""
 
-    def __init__(self, state: AppState, parent=None):
-        super().__init__(parent)
-        self.state = state
-        self._curves = None
-        self._summary = None
-        self._n_folds = 0
-        self.hint = hint_label(HINT, self)
-        content = QWidget(self)
+    HINT, HEADER, TOPIC = HINT, HEADER, "roc_pr"
+    _curves = _summary = None
+    _n_folds = 0
+
+    def build(self, content: QWidget, layout: QVBoxLayout) -> None:
         self.class_label = plain_label("Class", content)
         self.class_combo = QComboBox(content)
         self.class_combo.setToolTip("The class the curves are about, one-vs-rest")
@@ -128,31 +124,24 @@ class RocPrView(QWidget):
         self.points = verdict_label(content)
         self.table = TablePanel("AUC, average precision and operating point per model",
                                 "roc_pr_summary.csv", content, key_column="model")
-        plots = QSplitter(Qt.Horizontal, content)
-        plots.addWidget(self.roc_plot)
-        plots.addWidget(self.pr_plot)
-        body = QSplitter(Qt.Vertical, content)
-        body.addWidget(plots)
-        body.addWidget(self.table)
-        body.setSizes([520, 180])
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(PageHeader(HEADER, "roc_pr", content))
+        plots = side_by_side(content, self.roc_plot, self.pr_plot)
+        body = side_by_side(content, plots, self.table, [520, 180], Qt.Vertical)
         layout.addLayout(picker)
         layout.addWidget(self.caveat)
         layout.addWidget(self.points)
         layout.addWidget(body, 1)
-        self.stack = fill_with_pages(self, self.hint, content)
-        state.result_changed.connect(self.set_result)
-        self.set_result(state.result)
 
-    def set_result(self, result) -> None:
-        """Show ``result``'s curves (the hint when it has none)."""
+    def part_of(self, result):
         curves = getattr(result, "curves", None) if result is not None else None
         if curves is None or (curves.roc is None and curves.pr is None):
-            self._curves = None
-            self.stack.setCurrentWidget(self.hint)
-            return
+            return None
+        return curves
+
+    def forget(self) -> None:
+        self._curves = None
+
+    def draw(self, result, curves) -> None:
+        """Show ``result``'s curves."""
         self._curves, self._models = curves, list(result.cv.models)
         config = result.cv.config
         self._n_folds = config.n_splits * config.n_repeats
@@ -160,16 +149,14 @@ class RocPrView(QWidget):
         self._summary = summary[[c for c in SUMMARY_ORDER if c in summary]]
         labels = list(dict.fromkeys((curves.roc if curves.roc is not None
                                      else curves.pr)["class"]))
-        self.class_combo.blockSignals(True)
-        self.class_combo.clear()
-        for label in labels:
-            self.class_combo.addItem(str(label), label)
-        self.class_combo.blockSignals(False)
+        with blocked(self.class_combo):
+            self.class_combo.clear()
+            for label in labels:
+                self.class_combo.addItem(str(label), label)
         several = len(result.cv.classes) > 2
         self.class_label.setVisible(several)
         self.class_combo.setVisible(several)
         self.table.set_frame(self._summary)
-        self.stack.setCurrentIndex(1)
         self._draw_class()
 
     def _draw_class(self) -> None:

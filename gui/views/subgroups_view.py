@@ -12,8 +12,7 @@ numbers say how far apart the subgroups are, not whether that is acceptable.
 from __future__ import annotations
 
 import pandas as pd
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QTabWidget, QVBoxLayout, QWidget
 
 from engine.evaluation.coverage_record import coverage_words, level_words
 from engine.evaluation.estimands import estimand_words
@@ -26,9 +25,9 @@ from ..interval_words import label_intervals
 from ..note_words import note_words
 from ..plain_text import escape, plain_label
 from ..plots.subgroup_forest_plot import NO_VERDICT, SubgroupForestPlot, row_label
-from ..state import AppState
 from ..table_panel import TablePanel
-from .widgets import PageHeader, blocked, fill_with_pages, hint_label, verdict_label
+from .result_view import ResultView, side_by_side
+from .widgets import blocked, verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Subgroups</p>"
         "<p style='color:#666'>How does each model do for whom? Tick the columns that define "
@@ -56,6 +55,14 @@ WORDS = {SCORE_METHOD: "Nadeau and Bengio's corrected t over the subgroup's fold
                      "interval widened to match"}
 #: Notes the view says otherwise (the grey rows and the line under the plot).
 SHOWN_OTHERWISE = ("subgroup_small",)
+
+
+def grey_label(parent, colour: str):
+    """A wrapping plain-text label in grey ``colour``, empty until there is a result."""
+    label = plain_label("", parent)
+    label.setWordWrap(True)
+    label.setStyleSheet(f"color: {colour};")
+    return label
 
 
 def subgroups_of(result):
@@ -114,15 +121,13 @@ def method_text(rows: pd.DataFrame, record=None) -> str:
             f"{coverage_words(INTERVAL_ID, record)}.")
 
 
-class SubgroupsView(QWidget):
+class SubgroupsView(ResultView):
     """Pickers, forest plot and tables of the last result's subgroups (a hint without)."""
 
-    def __init__(self, state: AppState, parent=None):
-        super().__init__(parent)
-        self.state = state
-        self._sub = None
-        self.hint = hint_label(HINT, self)
-        content = QWidget(self)
+    HINT, HEADER, TOPIC = HINT, HEADER, "subgroups"
+    _sub = _result = None
+
+    def build(self, content: QWidget, layout: QVBoxLayout) -> None:
         self.model_combo, self.column_combo, self.metric_combo = (QComboBox(content)
                                                                    for _ in range(3))
         pickers = QHBoxLayout()
@@ -135,15 +140,19 @@ class SubgroupsView(QWidget):
             pickers.addWidget(combo, 1)
         self.plot = SubgroupForestPlot(content)
         self.gap = verdict_label(content)
-        self.unjudged = plain_label("", content)
-        self.unjudged.setWordWrap(True)
-        self.unjudged.setStyleSheet("color: #666;")
-        self.method = plain_label("", content)
-        self.method.setWordWrap(True)
-        self.method.setStyleSheet("color: #555;")
-        self.notes = plain_label("", content)
-        self.notes.setWordWrap(True)
-        self.notes.setStyleSheet("color: #555;")
+        self.unjudged, self.method, self.notes = (grey_label(content, colour) for colour in
+                                                  ("#666", "#555", "#555"))
+        left = QWidget(content)
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.plot, 1)
+        for label in (self.gap, self.unjudged, self.method):
+            column.addWidget(label)
+        layout.addLayout(pickers)
+        layout.addWidget(side_by_side(content, left, self._build_tables(content), [640, 560]), 1)
+        layout.addWidget(self.notes)
+
+    def _build_tables(self, content: QWidget) -> QTabWidget:
         self.tables = QTabWidget(content)
         self.tables.setDocumentMode(True)
         self.panels = {}
@@ -153,35 +162,17 @@ class SubgroupsView(QWidget):
             self.tables.addTab(self.panels[name], tab)
         for name in GREYED:
             self.panels[name].model.set_cell_style(self._grey_unjudged(name))
-        left = QWidget(content)
-        column = QVBoxLayout(left)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.plot, 1)
-        for label in (self.gap, self.unjudged, self.method):
-            column.addWidget(label)
-        body = QSplitter(Qt.Horizontal, content)
-        body.addWidget(left)
-        body.addWidget(self.tables)
-        body.setSizes([640, 560])
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(PageHeader(HEADER, "subgroups", content))
-        layout.addLayout(pickers)
-        layout.addWidget(body, 1)
-        layout.addWidget(self.notes)
-        self.stack = fill_with_pages(self, self.hint, content)
-        state.result_changed.connect(self.set_result)
-        self.set_result(state.result)
+        return self.tables
 
     # ------------------------------------------------------------------ data
-    def set_result(self, result) -> None:
-        """Show ``result``'s subgroups (the hint when it has none); the model, column and
-        metric picked stay when the new result has them (another α or ROPE)."""
-        sub = subgroups_of(result)
-        self._sub, self._result = sub, result
-        if sub is None or sub.scores is None or sub.scores.empty:
-            self.stack.setCurrentWidget(self.hint)
-            return
+    def part_of(self, result):
+        self._sub, self._result = subgroups_of(result), result
+        sub = self._sub
+        return None if sub is None or sub.scores is None or sub.scores.empty else sub
+
+    def draw(self, result, sub) -> None:
+        """Show ``result``'s subgroups; the model, column and metric picked stay when the
+        new result has them (another α or ROPE)."""
         scores = sub.scores
         primary = result.cv.primary_metric
         metrics = list(dict.fromkeys(scores["metric"]))
@@ -197,7 +188,15 @@ class SubgroupsView(QWidget):
             if value is not None and combo.findData(value) >= 0:   # the same run again
                 with blocked(combo):
                     combo.setCurrentIndex(combo.findData(value))
-        frames = {"subgroup_scores.csv": scores, "subgroup_gaps.csv": sub.gaps,
+        self._show_tables(sub)
+        notes = [note_words(n) for n in (sub.notes or ())
+                 if note_code(n) not in SHOWN_OTHERWISE]
+        self.notes.setText("\n".join(n[:1].upper() + n[1:] + "." for n in notes))
+        self.notes.setVisible(bool(notes))
+        self._draw()
+
+    def _show_tables(self, sub) -> None:
+        frames = {"subgroup_scores.csv": sub.scores, "subgroup_gaps.csv": sub.gaps,
                   "subgroup_calibration.csv": getattr(sub, "calibration", None),
                   "subgroup_fairness.csv": sub.fairness}
         for index, (name, _, _) in enumerate(TABLES):
@@ -205,13 +204,7 @@ class SubgroupsView(QWidget):
             self.panels[name].set_frame(frame if frame is not None else pd.DataFrame())
             self.tables.setTabVisible(index, frame is not None and not frame.empty)
         label_intervals(self.panels["subgroup_scores.csv"], [INTERVAL_ID],
-                        float(scores["level"].iloc[0]))
-        notes = [note_words(n) for n in (sub.notes or ())
-                 if note_code(n) not in SHOWN_OTHERWISE]
-        self.notes.setText("\n".join(n[:1].upper() + n[1:] + "." for n in notes))
-        self.notes.setVisible(bool(notes))
-        self.stack.setCurrentIndex(1)
-        self._draw()
+                        float(sub.scores["level"].iloc[0]))
 
     @staticmethod
     def _fill(combo: QComboBox, items: list, index: int = 0) -> None:

@@ -19,10 +19,9 @@ from engine.evaluation.verdict import metric_label
 from ..note_words import note_words
 from ..plain_text import escape, plain_label
 from ..plots.threshold_plot import ThresholdPlot
-from ..state import AppState
 from ..table_panel import TablePanel
-from .widgets import PageHeader
-from .widgets import fill_with_pages, hint_label, verdict_label
+from .result_view import ResultView, side_by_side
+from .widgets import verdict_label
 
 HINT = ("<p style='font-size:13pt; color:#444'>Tuning</p>"
         "<p style='color:#666'>No model in this run was tuned inside the folds: tick "
@@ -105,28 +104,19 @@ def _table(result, name: str) -> pd.DataFrame:
     return table if table is not None else pd.DataFrame()
 
 
-class TuningView(QWidget):
+class TuningView(ResultView):
     """Tables, plot and verdict of what the last run chose inside its folds."""
 
-    def __init__(self, state: AppState, parent=None):
-        super().__init__(parent)
-        self.state = state
-        self.hint = hint_label(HINT, self)
-        content = QWidget(self)
+    HINT, HEADER, TOPIC = HINT, HEADER, "tuning"
+
+    def build(self, content: QWidget, layout: QVBoxLayout) -> None:
         self.verdict = verdict_label(content)
-        self.sections = QSplitter(Qt.Vertical, content)
+        self.sections = side_by_side(content, self._build_settings(content),
+                                     self._build_thresholds(content), orientation=Qt.Vertical)
         self.sections.setChildrenCollapsible(False)
-        self.sections.addWidget(self._build_settings(content))
-        self.sections.addWidget(self._build_thresholds(content))
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(PageHeader(HEADER, "tuning", content))
         layout.addWidget(self.verdict)
         layout.addWidget(self.sections, 1)
         self.sections.setSizes([1000, 900])      # the plot gets room of its own
-        self.stack = fill_with_pages(self, self.hint, content)
-        state.result_changed.connect(self.set_result)
-        self.set_result(state.result)
 
     def _build_settings(self, parent) -> QWidget:
         self.settings_part = QSplitter(Qt.Horizontal, parent)
@@ -170,19 +160,14 @@ class TuningView(QWidget):
         layout.addWidget(body, 1)
         return self.threshold_part
 
-    def set_result(self, result) -> None:
-        """Show what ``result`` chose inside its folds (the hint when nothing was)."""
+    def part_of(self, result):
+        """The run's tables of what it chose inside its folds (None when nothing was)."""
         tables = {name: _table(result, name) for name in
                   ("tuning.csv", "thresholds.csv", "tuning_optimism.csv")} if result else {}
-        if not any(len(t) for t in tables.values()):
-            self.state.renderer.cancel(self)
-            self.stack.setCurrentWidget(self.hint)
-            return
-        self.stack.setCurrentIndex(1)
-        self.state.renderer.submit(self, self._draw(result, tables))
+        return tables if any(len(t) for t in tables.values()) else None
 
-    def _draw(self, result, tables: dict):
-        """The drawing of :meth:`set_result`, a piece per turn of the event loop."""
+    def draw(self, result, tables: dict):
+        """What ``result`` chose inside its folds, a piece per turn of the event loop."""
         tuning, thresholds = tables["tuning.csv"], tables["thresholds.csv"]
         optimism = tables["tuning_optimism.csv"]
         self.verdict.setText(optimism_html(result))

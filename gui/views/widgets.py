@@ -165,15 +165,3 @@ class PageHeader(QWidget):
         layout.setContentsMargins(2, 0, 2, 2)
         layout.addWidget(self.label, 1)
         layout.addWidget(self.help_button, 0, Qt.AlignTop)
-
-
-def hint_or_content(page: QWidget, hint: QWidget, content: QWidget) -> QStackedWidget:
-    """Fill ``page`` with a stack of ``hint`` (shown until there is a result) and
-    ``content``; the stack is returned, to switch between them."""
-    stack = QStackedWidget(page)
-    stack.addWidget(hint)
-    stack.addWidget(content)
-    outer = QVBoxLayout(page)
-    outer.setContentsMargins(0, 0, 0, 0)
-    outer.addWidget(stack)
-    return stack
