@@ -108,6 +108,54 @@ CODES = {
     # ---- the models of an experiment (engine.evaluation.catalogue)
     "too_many_models": "the models and their grids make more models than one run can "
                        "compare [n_models, limit]",
+    # ---- msgsB: the experiment file and its models (engine.evaluation.experiment,
+    # engine.evaluation.catalogue) and the result folder (engine.output)
+    "experiment_missing": "the experiment file does not exist [path]",
+    "experiment_is_folder": "the experiment path is a folder [path]",
+    "experiment_unreadable": "the experiment file cannot be opened [path, detail]",
+    "experiment_long_number": "the experiment file holds a number of more than 4300 "
+                              "digits [path]",
+    "experiment_not_json": "the experiment file is not valid JSON [path, detail]",
+    "experiment_too_deep": "the experiment file is nested too deeply to read [path]",
+    "section_invalid": "a section of the experiment cannot be built [section, detail]",
+    "setting_invalid": "a setting is outside its bounds [place, problem]",
+    "aloocv_c_range": "aloocv needs 0 < C_min < C_max [C_min, C_max]",
+    "calibration_methods": "unknown calibration methods [unknown]",
+    "calibration_strategy": "the calibration strategy is not uniform or quantile [strategy]",
+    "learning_fraction": "a learning-curve fraction is not in (0, 1] [value]",
+    "learning_fraction_twice": "a learning-curve fraction is listed twice []",
+    "subgroups_with_datasets": "subgroups with a \"datasets\" list []",
+    "save_models_without_test": "save_models without a held-out test file []",
+    "test_with_datasets": "a held-out test file with a \"datasets\" list []",
+    "dataset_file": "the data set's file options are wrong [detail, inner_code]",
+    "unknown_encoding": "not a text encoding Python knows [place, got]",
+    "unknown_estimator": "not an estimator of the catalogue [estimator, known, place]",
+    "unknown_keys": "a block has keys it does not take [place, unknown, allowed]",
+    "model_no_estimator": "a model entry names no estimator [place]",
+    "params_not_object": "a model's params are not an object [place]",
+    "bad_grid": "a model's grid is not a parameter grid [place, detail]",
+    "grid_too_large": "a model's grid makes too many models [place, n_models, limit]",
+    "inner_splits_invalid": "the inner folds are outside their bounds [place, problem]",
+    "not_an_object": "a block is not an object [place, example, got]",
+    "tune_grid_not_object": "a tuning grid is not an object [place, got]",
+    "tuned_and_grid": "parameters both in the grid and tuned [place, parameters]",
+    "expected_boolean": "a setting is not true or false [place, got]",
+    "expected_seed": "a seed is not a whole number or null [place, got]",
+    "threshold_scoring_or_cost": "a threshold needs scoring or cost, one of them [place]",
+    "threshold_scoring": "a threshold's metric is not one of predicted classes [place, got, "
+                         "allowed]",
+    "unknown_parameter": "the estimator has no such parameter [place, estimator, parameter, "
+                         "allowed]",
+    "parameter_not_single": "a parameter holds a list or object [place, parameter, got]",
+    "parameter_not_finite": "a parameter is not a finite number [place, parameter]",
+    "parameter_invalid": "scikit-learn refuses a parameter value [model, place, parameter, "
+                         "estimator, expected, got, detail]",
+    "model_name_long": "a model name is too long [start, n_chars, limit]",
+    "model_name_control": "a model name holds a control character [shown]",
+    "model_name_twice": "two models share a name [name]",
+    "no_models": "the experiment has no models []",
+    "staging_unusable": "an interrupted write of a result folder cannot be finished [path, "
+                        "detail]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).
