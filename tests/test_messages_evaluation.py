@@ -1,11 +1,16 @@
 """The catalogue's wording of the errors of engine/evaluation and engine/output
 (engine.foundation.messages_evaluation): one pinned sentence per code. Other tests
 assert codes and fields; these pin the sentences made from them."""
+import ast
+import os
+
 import pytest
 
 from engine.foundation.errors import CODES, EngineError
 from engine.foundation.messages import LONG
 from engine.foundation.messages_evaluation import LONG_EVALUATION
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: (code, fields, long form): one example per code (two where the wording branches).
 CASES = [
@@ -23,7 +28,7 @@ CASES = [
      "the experiment file e.json is nested too deeply to read: an experiment file needs only "
      "a few levels of lists and objects"),
     ("section_invalid", {"section": "cv", "detail": "bad keyword"}, "cv: bad keyword"),
-    ("setting_invalid", {"place": "aloocv.n_C", "problem": "at most 200"},
+    ("section_setting_invalid", {"place": "aloocv.n_C", "problem": "at most 200"},
      "aloocv.n_C: at most 200"),
     ("aloocv_c_range", {"C_min": 2.0, "C_max": 1.0},
      "aloocv: need 0 < C_min < C_max (got C_min=2.0, C_max=1.0)"),
@@ -57,7 +62,7 @@ CASES = [
      "unknown estimator 'Foo'; the catalogue has: SVC, LogisticRegression"),
     ("unknown_estimator", {"estimator": "Foo", "known": ["SVC"], "place": "models[0].estimator"},
      "models[0].estimator: unknown estimator 'Foo'; the catalogue has: SVC"),
-    ("unknown_keys", {"place": "models[1]", "unknown": ["x", "y"], "allowed": ["name", "scale"]},
+    ("model_keys_unknown", {"place": "models[1]", "unknown": ["x", "y"], "allowed": ["name", "scale"]},
      "models[1]: unknown key(s) x, y; allowed: name, scale"),
     ("model_no_estimator", {"place": "models[0]"},
      "models[0]: missing 'estimator' (a catalogue name such as 'SVC')"),
@@ -70,7 +75,7 @@ CASES = [
      "experiment"),
     ("inner_splits_invalid", {"place": "tune.inner_splits", "problem": "at least 2"},
      "tune.inner_splits: at least 2 (the inner folds)"),
-    ("not_an_object", {"place": "threshold", "example": '{"scoring": "f1"}', "got": "3"},
+    ("model_block_not_object", {"place": "threshold", "example": '{"scoring": "f1"}', "got": "3"},
      'threshold: expected an object such as {"scoring": "f1"}, got 3'),
     ("tune_grid_not_object", {"place": "tune", "got": "an empty list"},
      "tune.grid: expected an object of parameter names and lists of values to try, got an "
@@ -78,9 +83,9 @@ CASES = [
     ("tuned_and_grid", {"place": "models[0].tune", "parameters": ["C", "gamma"]},
      'models[0].tune.grid: C, gamma is both in the model\'s "grid" (separate models) and '
      "tuned inside the folds: keep it in one"),
-    ("expected_boolean", {"place": "tune.optimism", "got": '"yes"'},
+    ("tune_optimism_not_boolean", {"place": "tune.optimism", "got": '"yes"'},
      'tune.optimism: expected true or false, got "yes"'),
-    ("expected_seed", {"place": "threshold.random_state", "got": "1.5"},
+    ("threshold_seed_invalid", {"place": "threshold.random_state", "got": "1.5"},
      "threshold.random_state: expected a whole number or null, got 1.5"),
     ("threshold_scoring_or_cost", {"place": "threshold"},
      'threshold: give either "scoring" (such as "balanced_accuracy") or "cost" (a 2x2 matrix '
@@ -116,6 +121,87 @@ CASES = [
     ("no_models", {}, "the experiment has no models: add at least one"),
     ("staging_unusable", {"path": "/r/.staging", "detail": "its run.json cannot be used (x)"},
      "/r/.staging: its run.json cannot be used (x)"),
+    ("cv_precision", {"precision": 1.5},
+     "cv.precision: a share of the width between 0 and 1 (got 1.5)"),
+    ("cv_scheme", {"scheme": "caret"},
+     "cv.scheme: unknown fold assignment 'caret'; choose \"sklearn\" (scikit-learn's) or "
+     "\"weka\" (Weka 3's)"),
+    ("cv_weka_seed", {},
+     'cv.random_state: the "weka" scheme needs a seed (Weka numbers its runs from it; its '
+     "Experimenter starts at 1): give a whole number"),
+    ("cv_interval", {"interval": "bootstrap"},
+     "cv.interval: unknown interval 'bootstrap'; choose \"corrected_t\" or \"nested\" "
+     "(Bates et al.'s nested CV)"),
+    ("folds_count", {"n_splits": 1},
+     "the number of folds must be a whole number of at least 2 (got 1)"),
+    ("repeats_count", {"n_repeats": 0},
+     "the number of repeats must be a whole number of at least 1 (got 0)"),
+    ("folds_one_class", {}, "the target has only one class: a classifier needs at least two"),
+    ("weka_groups", {},
+     'cv.scheme "weka" cannot keep rows that belong together in one fold (Weka has no '
+     'grouped folds): use the "sklearn" scheme, or leave "groups" out of the data set'),
+    ("folds_too_many_rows", {"n_rows": 4, "n_splits": 10},
+     "the data has only 4 rows, but 10 folds need at least 10: lower the number of folds to 4 "
+     "or fewer, or add data"),
+    ("folds_too_many_class", {"smallest": 1, "n_splits": 5},
+     "the smallest class has only 1 row(s), but 5 folds need at least 5 rows in every class: "
+     "lower the number of folds to 2 or fewer, or add data"),
+    ("cv_no_models", {}, "no models to cross-validate: add at least one"),
+    ("replay_incomplete", {"n_missing": 3, "n_fits": 20, "repeat": None},
+     "3 of the run's 20 fits are not in the store (the run did not finish): run the "
+     "experiment again to complete it"),
+    ("replay_incomplete", {"n_missing": 5, "n_fits": None, "repeat": 2},
+     "5 fits of repeat 2 are not in the store (the run did not finish): run the experiment "
+     "again to complete it"),
+    ("inner_groups_too_few", {"model": "svc", "block": "tune", "inner_splits": 5, "fewest": 3},
+     "model 'svc': an outer training fold holds only 3 group(s) of rows that belong together, "
+     "but its \"tune\" block's inner 5-fold split keeps groups together and needs at least 5: "
+     "set \"tune\": {\"inner_splits\": 3} or fewer, use fewer outer folds, or add data"),
+    ("metric_invalid", {"place": "metrics[1]", "reason": "regression", "shown": '"r2"',
+                        "close": None, "allowed": ["accuracy", "f1"]},
+     'metrics[1]: "r2" is a regression score, not a classification one; use one of: '
+     "accuracy, f1"),
+    ("metric_invalid", {"place": "metrics[0]", "reason": "unknown", "shown": '"acc"',
+                        "close": '"accuracy"', "allowed": ["accuracy"]},
+     'metrics[0]: unknown metric "acc" (did you mean "accuracy"?); use one of: accuracy'),
+    ("metrics_none", {},
+     "no metrics given: name at least one, such as 'roc_auc' or 'accuracy'"),
+    ("metric_twice", {"metrics": ["f1", "f1"]}, "a metric is listed twice: f1, f1"),
+    ("metric_two_class_only", {"metric": "roc_auc", "n_classes": 3, "counterpart": "roc_auc_ovr"},
+     "metric 'roc_auc' works for two classes only and the data has 3; use 'roc_auc_ovr' "
+     "instead"),
+    ("metric_multiclass_only", {"metric": "top_k_accuracy"},
+     "metric 'top_k_accuracy' is always 1 for two classes (the right class is always among "
+     "the top 2); use 'accuracy' instead"),
+    ("cost_metric_no_costs", {"metric": "neg_expected_cost", "n_classes": 2},
+     'metric "neg_expected_cost" (expected cost) needs the costs of the outcomes: add '
+     '"costs": [[c_tn, c_fp], [c_fn, c_tp]] to the experiment, or choose a threshold by costs '
+     'in a model (several models with different costs need the top-level "costs")'),
+    ("cost_metric_multiclass", {"metric": "neg_expected_cost", "n_classes": 3},
+     'metric "neg_expected_cost" (expected cost) works for two classes only (its costs are a '
+     "2x2 matrix) and the target has 3: choose another metric, or a two-class target"),
+    ("comparison_rope", {"rope": -0.1},
+     "comparison: rope must be a number of 0 or more (got -0.1)"),
+    ("comparison_alpha", {"alpha": 1.5}, "comparison: alpha must be between 0 and 1 (got 1.5)"),
+    ("comparison_correction", {"correction": "fdr", "allowed": ["bonferroni", "holm", "none"]},
+     "comparison: unknown correction 'fdr'; choose one of: bonferroni, holm, none"),
+    ("comparison_credible_level", {"level": 95},
+     "comparison: credible levels must be between 0 and 1 (got 95)"),
+    ("cost_matrix_invalid", {"place": "costs", "got": "a list ([1, 2])"},
+     "costs: expected a 2x2 matrix of numbers [[c_tn, c_fp], [c_fn, c_tp]] (rows: actual "
+     "negative, positive; columns: predicted), got a list ([1, 2])"),
+    ("cost_matrix_flat", {"place": "costs"},
+     "costs: every outcome costs the same, so no threshold is better than another: give the "
+     "errors (c_fp, c_fn) higher costs"),
+    ("threshold_two_class_only", {"model": "lr", "n_classes": 3},
+     "model 'lr': a decision threshold works for two classes only, and the data has 3: remove "
+     "\"threshold\" from the model, or use a two-class target"),
+    ("tune_cost_without_costs", {"model": "lr"},
+     "model 'lr': its grid search chooses by the expected cost, which needs the costs: add "
+     '"costs": [[c_tn, c_fp], [c_fn, c_tp]] to the experiment'),
+    ("auto_settings_fixed_repeats", {},
+     'cv: "max_repeats" and "precision" go with "n_repeats": "auto" (a whole number of '
+     "repeats runs exactly that many)"),
 ]
 
 
@@ -131,3 +217,25 @@ def test_every_code_of_the_block_is_an_error_code_with_one_example():
     assert set(LONG_EVALUATION) <= set(CODES)
     assert {case[0] for case in CASES} == set(LONG_EVALUATION)
     assert all(LONG[code] is LONG_EVALUATION[code] for code in LONG_EVALUATION)
+
+
+def _dict_keys(path: str, name: str) -> list:
+    """The literal keys of the dict assigned to ``name`` in the module at ``path``."""
+    with open(os.path.join(ROOT, path), encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    for node in ast.walk(tree):
+        targets = getattr(node, "targets", None) or [getattr(node, "target", None)]
+        if any(getattr(t, "id", "") == name for t in targets) and \
+                isinstance(node.value, ast.Dict):
+            return [k.value for k in node.value.keys if isinstance(k, ast.Constant)]
+    raise AssertionError(f"no dict {name} in {path}")
+
+
+def test_no_code_is_listed_twice_where_several_areas_add_codes():
+    """A code added twice (two areas merging their blocks) would silently take one
+    wording: the codes, and the block's codes beside the catalogue's own, are distinct."""
+    codes = _dict_keys("engine/foundation/errors.py", "CODES")
+    assert len(codes) == len(set(codes))
+    own = _dict_keys("engine/foundation/messages.py", "LONG")
+    assert not set(own) & set(LONG_EVALUATION)
+    assert len(own) == len(set(own))

@@ -252,7 +252,7 @@ def expand_model(entry: dict, path: tuple = (), random_state=None) -> list:
     allowed = {"name", "estimator", "params", "grid", "scale", "tune", "threshold", "resample"}
     unknown = sorted(set(entry) - allowed)
     if unknown:
-        raise EngineError("unknown_keys", {"place": where, "unknown": unknown,
+        raise EngineError("model_keys_unknown", {"place": where, "unknown": unknown,
                                            "allowed": sorted(allowed)})
     if "estimator" not in entry:
         raise EngineError("model_no_estimator", {"place": where})
@@ -355,11 +355,11 @@ def _inner_splits(block: dict, path: tuple, key: str) -> int:
 def _check_keys(block, here: str, example: str, allowed: tuple) -> None:
     """``block`` is an object with only the ``allowed`` keys."""
     if not isinstance(block, dict):
-        raise EngineError("not_an_object", {"place": here, "example": example,
+        raise EngineError("model_block_not_object", {"place": here, "example": example,
                                             "got": show(block)})
     unknown = sorted(set(block) - set(allowed))
     if unknown:
-        raise EngineError("unknown_keys", {"place": here, "unknown": unknown,
+        raise EngineError("model_keys_unknown", {"place": here, "unknown": unknown,
                                            "allowed": list(allowed)})
 
 
@@ -405,7 +405,7 @@ def check_tune(tune, entry: dict, path: tuple = ()) -> dict:
         check_metric_names([scoring], where=f"{here}.scoring", indexed=False)
     optimism = tune.get("optimism", True)
     if not isinstance(optimism, bool):
-        raise EngineError("expected_boolean", {"place": f"{here}.optimism",
+        raise EngineError("tune_optimism_not_boolean", {"place": f"{here}.optimism",
                                                "got": show(optimism)})
     return {"grid": grid, "inner_splits": _inner_splits(tune, path, "tune"),
             "scoring": scoring, "optimism": optimism}
@@ -429,7 +429,7 @@ def check_threshold(threshold, path: tuple = ()) -> dict:
            "random_state": threshold.get("random_state", 0)}
     seed = out["random_state"]
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise EngineError("expected_seed", {"place": f"{here}.random_state", "got": show(seed)})
+        raise EngineError("threshold_seed_invalid", {"place": f"{here}.random_state", "got": show(seed)})
     if "scoring" in threshold:
         if threshold["scoring"] not in THRESHOLD_SCORINGS:
             raise EngineError("threshold_scoring", {"place": f"{here}.scoring",
@@ -477,7 +477,7 @@ def validated(spec: ModelSpec, places: dict | None = None) -> ModelSpec:
             raise EngineError("parameter_not_finite", {"place": at(pname), "parameter": pname})
         problem = param_cap_problem(spec.estimator, pname, value)
         if problem:
-            raise EngineError("setting_invalid", {"place": at(pname), "problem": problem})
+            raise EngineError("section_setting_invalid", {"place": at(pname), "problem": problem})
     try:
         estimator = cls(**constructor_params(spec.params))
         estimator._validate_params()

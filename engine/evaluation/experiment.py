@@ -47,7 +47,7 @@ class AloocvSettings:
             raise EngineError("aloocv_c_range", {"C_min": self.C_min, "C_max": self.C_max})
         problem = setting_problem("n_C", self.n_C)
         if problem:
-            raise EngineError("setting_invalid", {"place": "aloocv.n_C", "problem": problem})
+            raise EngineError("section_setting_invalid", {"place": "aloocv.n_C", "problem": problem})
 
     def to_json(self) -> dict:
         return {"C_min": self.C_min, "C_max": self.C_max, "n_C": self.n_C,
@@ -72,7 +72,7 @@ class CalibrationSettings:
         for name in ("n_bins", "map_buckets"):
             problem = setting_problem(name, getattr(self, name))
             if problem:
-                raise EngineError("setting_invalid", {"place": f"calibration.{name}",
+                raise EngineError("section_setting_invalid", {"place": f"calibration.{name}",
                                                       "problem": problem})
 
     def to_json(self) -> dict:

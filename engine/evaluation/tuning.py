@@ -39,6 +39,7 @@ import pandas as pd
 
 from engine.evaluation.costs import COST_METRIC, as_costs, cost_score
 from engine.evaluation.metrics import USES_POSITIVE, default_metric
+from engine.foundation.errors import EngineError
 from engine.foundation.notes import Note
 from engine.foundation.schema import show
 from engine.evaluation.stats import corrected_interval, corrected_ttest, two_sided
@@ -64,12 +65,9 @@ def check_cost(cost, where: str = "cost") -> list:
           and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                   for row in cost for v in row))
     if not ok:
-        raise ValueError(f"{where}: expected a 2x2 matrix of numbers [[c_tn, c_fp], [c_fn, "
-                         f"c_tp]] (rows: actual negative, positive; columns: predicted), got "
-                         f"{show(cost)}")
+        raise EngineError("cost_matrix_invalid", {"place": where, "got": show(cost)})
     if len({v for row in cost for v in row}) == 1:
-        raise ValueError(f"{where}: every outcome costs the same, so no threshold is better "
-                         "than another: give the errors (c_fp, c_fn) higher costs")
+        raise EngineError("cost_matrix_flat", {"place": where})
     return [[float(v) for v in row] for row in cost]
 
 
@@ -206,9 +204,8 @@ def wrap_model(estimator, spec, dataset=None):
                              refit=True)
     if spec.threshold:
         if n_classes != 2:
-            raise ValueError(f"model {spec.name!r}: a decision threshold works for two classes "
-                             f"only, and the data has {n_classes}: remove \"threshold\" from "
-                             "the model, or use a two-class target")
+            raise EngineError("threshold_two_class_only", {"model": spec.name,
+                                                           "n_classes": n_classes})
         from sklearn.model_selection import TunedThresholdClassifierCV
 
         block = spec.threshold
@@ -226,9 +223,7 @@ def _tune_scorer(spec, scoring: str, pos_label=None):
     if scoring != COST_METRIC:
         return scorer_for(scoring, pos_label)
     if "cost" not in spec.tune:
-        raise ValueError(f"model {spec.name!r}: its grid search chooses by the expected cost, "
-                         'which needs the costs: add "costs": [[c_tn, c_fp], [c_fn, c_tp]] to '
-                         "the experiment")
+        raise EngineError("tune_cost_without_costs", {"model": spec.name})
     return cost_scorer(spec.tune["cost"], pos_label)
 
 

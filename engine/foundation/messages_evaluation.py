@@ -49,7 +49,7 @@ def _section_invalid(f) -> str:
     return f"{f['section']}: {f['detail']}"
 
 
-def _setting_invalid(f) -> str:
+def _section_setting_invalid(f) -> str:
     return f"{f['place']}: {f['problem']}"
 
 
@@ -109,7 +109,7 @@ def _unknown_estimator(f) -> str:
                + ", ".join(f["known"]))
 
 
-def _unknown_keys(f) -> str:
+def _model_keys_unknown(f) -> str:
     return (f"{f['place']}: unknown key(s) {', '.join(f['unknown'])}; allowed: "
             + ", ".join(f["allowed"]))
 
@@ -135,7 +135,7 @@ def _inner_splits_invalid(f) -> str:
     return f"{f['place']}: {f['problem']} (the inner folds)"
 
 
-def _not_an_object(f) -> str:
+def _model_block_not_object(f) -> str:
     return f"{f['place']}: expected an object such as {f['example']}, got {f['got']}"
 
 
@@ -149,11 +149,11 @@ def _tuned_and_grid(f) -> str:
             "(separate models) and tuned inside the folds: keep it in one")
 
 
-def _expected_boolean(f) -> str:
+def _tune_optimism_not_boolean(f) -> str:
     return f"{f['place']}: expected true or false, got {f['got']}"
 
 
-def _expected_seed(f) -> str:
+def _threshold_seed_invalid(f) -> str:
     return f"{f['place']}: expected a whole number or null, got {f['got']}"
 
 
@@ -213,6 +213,172 @@ def _staging_unusable(f) -> str:
     return f"{f['path']}: {f['detail']}"
 
 
+# ----------------------------------- folds, metrics, comparison, tuning (engine.evaluation)
+
+def _cv_precision(f) -> str:
+    return f"cv.precision: a share of the width between 0 and 1 (got {f['precision']!r})"
+
+
+def _cv_scheme(f) -> str:
+    return (f"cv.scheme: unknown fold assignment {f['scheme']!r}; choose \"sklearn\" "
+            "(scikit-learn's) or \"weka\" (Weka 3's)")
+
+
+def _cv_weka_seed(_f) -> str:
+    return ('cv.random_state: the "weka" scheme needs a seed (Weka numbers its runs from it; '
+            "its Experimenter starts at 1): give a whole number")
+
+
+def _cv_interval(f) -> str:
+    return (f"cv.interval: unknown interval {f['interval']!r}; choose \"corrected_t\" or "
+            "\"nested\" (Bates et al.'s nested CV)")
+
+
+def _folds_count(f) -> str:
+    return (f"the number of folds must be a whole number of at least 2 (got "
+            f"{f['n_splits']!r})")
+
+
+def _repeats_count(f) -> str:
+    return (f"the number of repeats must be a whole number of at least 1 (got "
+            f"{f['n_repeats']!r})")
+
+
+def _folds_one_class(_f) -> str:
+    return "the target has only one class: a classifier needs at least two"
+
+
+def _weka_groups(_f) -> str:
+    return ('cv.scheme "weka" cannot keep rows that belong together in one fold (Weka has no '
+            'grouped folds): use the "sklearn" scheme, or leave "groups" out of the data set')
+
+
+def _folds_too_many_rows(f) -> str:
+    n_rows, n_splits = f["n_rows"], f["n_splits"]
+    return (f"the data has only {n_rows} rows, but {n_splits} folds need at least {n_splits}: "
+            f"lower the number of folds to {n_rows} or fewer, or add data")
+
+
+def _folds_too_many_class(f) -> str:
+    smallest, n_splits = f["smallest"], f["n_splits"]
+    return (f"the smallest class has only {smallest} row(s), but {n_splits} folds need at "
+            f"least {n_splits} rows in every class: lower the number of folds to "
+            f"{max(smallest, 2)} or fewer, or add data")
+
+
+def _cv_no_models(_f) -> str:
+    return "no models to cross-validate: add at least one"
+
+
+def _replay_incomplete(f) -> str:
+    if f["repeat"] is None:
+        return (f"{f['n_missing']} of the run's {f['n_fits']} fits are not in the store (the "
+                "run did not finish): run the experiment again to complete it")
+    return (f"{f['n_missing']} fits of repeat {f['repeat']} are not in the store (the run did "
+            "not finish): run the experiment again to complete it")
+
+
+def _inner_groups_too_few(f) -> str:
+    key, inner, fewest = f["block"], f["inner_splits"], f["fewest"]
+    return (f"model {f['model']!r}: an outer training fold holds only {fewest} group(s) of "
+            f"rows that belong together, but its \"{key}\" block's inner {inner}-fold split "
+            f"keeps groups together and needs at least {inner}: set \"{key}\": "
+            f"{{\"inner_splits\": {max(fewest, 2)}}} or fewer, use fewer outer folds, or add "
+            "data")
+
+
+#: Why a name is not a metric of this app, by ``reason`` (engine.evaluation.metrics).
+_METRIC_REASONS = {
+    "not_text": "expected a scorer name (text), got {shown}",
+    "unknown": "unknown metric {shown}{hint}",
+    "multilabel": "{shown} averages over the labels of each sample, for multilabel targets, "
+                  "not a classification one",
+    "clustering": "{shown} is a clustering score, not a classification one",
+    "regression": "{shown} is a regression score, not a classification one",
+    "other": "{shown} is not a score this app can rank classifiers by",
+}
+
+
+def _metric_invalid(f) -> str:
+    hint = f" (did you mean {f['close']}?)" if f["close"] else ""
+    problem = _METRIC_REASONS[f["reason"]].format(shown=f["shown"], hint=hint)
+    return f"{f['place']}: {problem}; use one of: " + ", ".join(f["allowed"])
+
+
+def _metrics_none(_f) -> str:
+    return "no metrics given: name at least one, such as 'roc_auc' or 'accuracy'"
+
+
+def _metric_twice(f) -> str:
+    return "a metric is listed twice: " + ", ".join(f["metrics"])
+
+
+def _metric_two_class_only(f) -> str:
+    return (f"metric {f['metric']!r} works for two classes only and the data has "
+            f"{f['n_classes']}; use {f['counterpart']!r} instead")
+
+
+def _metric_multiclass_only(f) -> str:
+    return (f"metric {f['metric']!r} is always 1 for two classes (the right class is always "
+            "among the top 2); use 'accuracy' instead")
+
+
+def _cost_metric_no_costs(f) -> str:
+    return (f'metric "{f["metric"]}" (expected cost) needs the costs of the outcomes: add '
+            '"costs": [[c_tn, c_fp], [c_fn, c_tp]] to the experiment, or choose a threshold '
+            "by costs in a model (several models with different costs need the top-level "
+            '"costs")')
+
+
+def _cost_metric_multiclass(f) -> str:
+    return (f'metric "{f["metric"]}" (expected cost) works for two classes only (its costs '
+            f"are a 2x2 matrix) and the target has {f['n_classes']}: choose another metric, "
+            "or a two-class target")
+
+
+def _comparison_rope(f) -> str:
+    return f"comparison: rope must be a number of 0 or more (got {f['rope']})"
+
+
+def _comparison_alpha(f) -> str:
+    return f"comparison: alpha must be between 0 and 1 (got {f['alpha']})"
+
+
+def _comparison_correction(f) -> str:
+    return (f"comparison: unknown correction {f['correction']!r}; choose one of: "
+            + ", ".join(f["allowed"]))
+
+
+def _comparison_credible_level(f) -> str:
+    return f"comparison: credible levels must be between 0 and 1 (got {f['level']})"
+
+
+def _cost_matrix_invalid(f) -> str:
+    return (f"{f['place']}: expected a 2x2 matrix of numbers [[c_tn, c_fp], [c_fn, c_tp]] "
+            f"(rows: actual negative, positive; columns: predicted), got {f['got']}")
+
+
+def _cost_matrix_flat(f) -> str:
+    return (f"{f['place']}: every outcome costs the same, so no threshold is better than "
+            "another: give the errors (c_fp, c_fn) higher costs")
+
+
+def _threshold_two_class_only(f) -> str:
+    return (f"model {f['model']!r}: a decision threshold works for two classes only, and the "
+            f"data has {f['n_classes']}: remove \"threshold\" from the model, or use a "
+            "two-class target")
+
+
+def _tune_cost_without_costs(f) -> str:
+    return (f"model {f['model']!r}: its grid search chooses by the expected cost, which needs "
+            'the costs: add "costs": [[c_tn, c_fp], [c_fn, c_tp]] to the experiment')
+
+
+def _auto_settings_fixed_repeats(_f) -> str:
+    return ('cv: "max_repeats" and "precision" go with "n_repeats": "auto" (a whole number '
+            "of repeats runs exactly that many)")
+
+
 #: Code -> the long form's wording function (joined into ``messages.LONG``).
 LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "experiment_missing": _experiment_missing,
@@ -222,7 +388,7 @@ LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "experiment_not_json": _experiment_not_json,
     "experiment_too_deep": _experiment_too_deep,
     "section_invalid": _section_invalid,
-    "setting_invalid": _setting_invalid,
+    "section_setting_invalid": _section_setting_invalid,
     "aloocv_c_range": _aloocv_c_range,
     "calibration_methods": _calibration_methods,
     "calibration_strategy": _calibration_strategy,
@@ -234,17 +400,17 @@ LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "dataset_file": _dataset_file,
     "unknown_encoding": _unknown_encoding,
     "unknown_estimator": _unknown_estimator,
-    "unknown_keys": _unknown_keys,
+    "model_keys_unknown": _model_keys_unknown,
     "model_no_estimator": _model_no_estimator,
     "params_not_object": _params_not_object,
     "bad_grid": _bad_grid,
     "grid_too_large": _grid_too_large,
     "inner_splits_invalid": _inner_splits_invalid,
-    "not_an_object": _not_an_object,
+    "model_block_not_object": _model_block_not_object,
     "tune_grid_not_object": _tune_grid_not_object,
     "tuned_and_grid": _tuned_and_grid,
-    "expected_boolean": _expected_boolean,
-    "expected_seed": _expected_seed,
+    "tune_optimism_not_boolean": _tune_optimism_not_boolean,
+    "threshold_seed_invalid": _threshold_seed_invalid,
     "threshold_scoring_or_cost": _threshold_scoring_or_cost,
     "threshold_scoring": _threshold_scoring,
     "unknown_parameter": _unknown_parameter,
@@ -256,4 +422,33 @@ LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "model_name_twice": _model_name_twice,
     "no_models": _no_models,
     "staging_unusable": _staging_unusable,
+    "cv_precision": _cv_precision,
+    "cv_scheme": _cv_scheme,
+    "cv_weka_seed": _cv_weka_seed,
+    "cv_interval": _cv_interval,
+    "folds_count": _folds_count,
+    "repeats_count": _repeats_count,
+    "folds_one_class": _folds_one_class,
+    "weka_groups": _weka_groups,
+    "folds_too_many_rows": _folds_too_many_rows,
+    "folds_too_many_class": _folds_too_many_class,
+    "cv_no_models": _cv_no_models,
+    "replay_incomplete": _replay_incomplete,
+    "inner_groups_too_few": _inner_groups_too_few,
+    "metric_invalid": _metric_invalid,
+    "metrics_none": _metrics_none,
+    "metric_twice": _metric_twice,
+    "metric_two_class_only": _metric_two_class_only,
+    "metric_multiclass_only": _metric_multiclass_only,
+    "cost_metric_no_costs": _cost_metric_no_costs,
+    "cost_metric_multiclass": _cost_metric_multiclass,
+    "comparison_rope": _comparison_rope,
+    "comparison_alpha": _comparison_alpha,
+    "comparison_correction": _comparison_correction,
+    "comparison_credible_level": _comparison_credible_level,
+    "cost_matrix_invalid": _cost_matrix_invalid,
+    "cost_matrix_flat": _cost_matrix_flat,
+    "threshold_two_class_only": _threshold_two_class_only,
+    "tune_cost_without_costs": _tune_cost_without_costs,
+    "auto_settings_fixed_repeats": _auto_settings_fixed_repeats,
 }
