@@ -202,6 +202,31 @@ CASES = [
     ("auto_settings_fixed_repeats", {},
      'cv: "max_repeats" and "precision" go with "n_repeats": "auto" (a whole number of '
      "repeats runs exactly that many)"),
+    ("subgroup_cuts_order", {"index": 1, "cuts": [40, 30]},
+     "subgroups[1].cuts: give the cut points in ascending order, each once (got [40, 30])"),
+    ("subgroup_column_twice", {"column": "sex"},
+     'subgroups: the column "sex" is named twice; name each column once'),
+    ("calibration_inner_rows", {"smallest": 1, "inner_splits": 3},
+     "a training fold has only 1 row(s) of its smallest class, but the calibration's inner "
+     "3-fold split needs at least 3: lower inner_splits to 2 or fewer, use fewer outer folds, "
+     "or add data"),
+    ("calibration_inner_groups", {"fewest": 2, "inner_splits": 3},
+     "a training fold has only 2 group(s) of rows that belong together holding its least "
+     "spread class, but the calibration's inner 3-fold split keeps groups together and needs "
+     "at least 3 groups of every class: lower inner_splits to 2 or fewer, use fewer outer "
+     "folds, or add data from more groups"),
+    ("calibration_cv_unseeded", {},
+     "the CV was not seeded and kept no predictions: rerun it with a random_state"),
+    ("calibration_cv_mismatch", {},
+     "the CV result does not match this data set (its test folds differ from the splits of "
+     "these rows): pass the data set the CV ran on"),
+    ("calibration_model_not_in_cv", {"model": "rf", "models": ["lr", "svc"]},
+     "model 'rf' is not in the CV result (it has: lr, svc); pass the models the CV ran"),
+    ("calibration_one_class", {},
+     "the outcomes are all one class: a sigmoid needs both 0s and 1s"),
+    ("aloocv_single_row", {"class_code": 2},
+     "class 2 has a single row: leaving it out removes the class, so the exact LOO "
+     "log-likelihood is -inf. Merge or drop that class."),
 ]
 
 

@@ -191,6 +191,19 @@ CODES = {
                                 "n_classes]",
     "tune_cost_without_costs": "a grid search by expected cost without costs [model]",
     "auto_settings_fixed_repeats": "max_repeats or precision without n_repeats auto []",
+    # ---- msgsB: subgroups, calibration and ALOOCV (engine.evaluation)
+    "subgroup_cuts_order": "cut points not ascending or repeated [index, cuts]",
+    "subgroup_column_twice": "a subgroup column is named twice [column]",
+    "calibration_inner_rows": "the calibration's inner split needs more rows of the smallest "
+                              "class [smallest, inner_splits]",
+    "calibration_inner_groups": "the calibration's inner split needs more groups [fewest, "
+                                "inner_splits]",
+    "calibration_cv_unseeded": "an unseeded CV without predictions to calibrate []",
+    "calibration_cv_mismatch": "the CV result's folds are not those of this data set []",
+    "calibration_model_not_in_cv": "a model to calibrate is not in the CV result [model, "
+                                   "models]",
+    "calibration_one_class": "a sigmoid fit on outcomes of one class []",
+    "aloocv_single_row": "exact LOO with a class of a single row [class_code]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

@@ -9,6 +9,7 @@ writes it (rendered by :func:`engine.foundation.schema.show` where it is raised)
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 
 
@@ -379,6 +380,57 @@ def _auto_settings_fixed_repeats(_f) -> str:
             "of repeats runs exactly that many)")
 
 
+# ------------------------------------------- subgroups, calibration, ALOOCV (engine.evaluation)
+
+def _subgroup_cuts_order(f) -> str:
+    return (f"subgroups[{f['index']}].cuts: give the cut points in ascending order, each once "
+            f"(got {list(f['cuts'])})")
+
+
+def _subgroup_column_twice(f) -> str:
+    return (f"subgroups: the column {json.dumps(f['column'])} is named twice; name each "
+            "column once")
+
+
+def _calibration_inner_rows(f) -> str:
+    smallest, inner = f["smallest"], f["inner_splits"]
+    return (f"a training fold has only {smallest} row(s) of its smallest class, but the "
+            f"calibration's inner {inner}-fold split needs at least {inner}: lower "
+            f"inner_splits to {max(smallest, 2)} or fewer, use fewer outer folds, or add data")
+
+
+def _calibration_inner_groups(f) -> str:
+    fewest, inner = f["fewest"], f["inner_splits"]
+    return (f"a training fold has only {fewest} group(s) of rows that belong together holding "
+            f"its least spread class, but the calibration's inner {inner}-fold split keeps "
+            f"groups together and needs at least {inner} groups of every class: lower "
+            f"inner_splits to {max(fewest, 2)} or fewer, use fewer outer folds, or add data "
+            "from more groups")
+
+
+def _calibration_cv_unseeded(_f) -> str:
+    return "the CV was not seeded and kept no predictions: rerun it with a random_state"
+
+
+def _calibration_cv_mismatch(_f) -> str:
+    return ("the CV result does not match this data set (its test folds differ from the "
+            "splits of these rows): pass the data set the CV ran on")
+
+
+def _calibration_model_not_in_cv(f) -> str:
+    return (f"model {f['model']!r} is not in the CV result (it has: "
+            + ", ".join(f["models"]) + "); pass the models the CV ran")
+
+
+def _calibration_one_class(_f) -> str:
+    return "the outcomes are all one class: a sigmoid needs both 0s and 1s"
+
+
+def _aloocv_single_row(f) -> str:
+    return (f"class {f['class_code']} has a single row: leaving it out removes the class, so "
+            "the exact LOO log-likelihood is -inf. Merge or drop that class.")
+
+
 #: Code -> the long form's wording function (joined into ``messages.LONG``).
 LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "experiment_missing": _experiment_missing,
@@ -451,4 +503,13 @@ LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "threshold_two_class_only": _threshold_two_class_only,
     "tune_cost_without_costs": _tune_cost_without_costs,
     "auto_settings_fixed_repeats": _auto_settings_fixed_repeats,
+    "subgroup_cuts_order": _subgroup_cuts_order,
+    "subgroup_column_twice": _subgroup_column_twice,
+    "calibration_inner_rows": _calibration_inner_rows,
+    "calibration_inner_groups": _calibration_inner_groups,
+    "calibration_cv_unseeded": _calibration_cv_unseeded,
+    "calibration_cv_mismatch": _calibration_cv_mismatch,
+    "calibration_model_not_in_cv": _calibration_model_not_in_cv,
+    "calibration_one_class": _calibration_one_class,
+    "aloocv_single_row": _aloocv_single_row,
 }

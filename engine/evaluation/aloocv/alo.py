@@ -256,8 +256,10 @@ def _check_Cs(Cs) -> np.ndarray:
     try:
         Cs = np.asarray(Cs, dtype=float).ravel()
     except (TypeError, ValueError):
+        # the caller's arguments (AloocvSettings checks the user's C range)
         raise ValueError("Cs must be a sequence of positive numbers.") from None
     if Cs.size == 0:
+        # the caller's arguments (AloocvSettings checks the user's C range)
         raise ValueError("Cs is empty; pass at least one C, e.g. np.logspace(-3, 3, 50).")
     for C in Cs:
         check_C(C, "every C in Cs")
@@ -365,6 +367,7 @@ def optimize_alo(X, y, *, C_min: float = 1e-3, C_max: float = 1e3,
     """
     C_min, C_max = check_C(C_min, "C_min"), check_C(C_max, "C_max")
     if C_min >= C_max:
+        # the caller's arguments (AloocvSettings checks the user's C range)
         raise ValueError(f"C_min ({C_min:g}) must be smaller than C_max ({C_max:g}).")
     t0 = float(np.log(check_C(C0, "C0"))) if C0 is not None else 0.0
     design = Design(X, y)

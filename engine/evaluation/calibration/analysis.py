@@ -44,6 +44,7 @@ from engine.evaluation.cv import (CVResult, feature_matrix, make_splits, split_l
 from engine.input.data import Dataset
 from engine.evaluation.splitters import inner_grouped_splits
 from engine.input.groups import fewest_inner_groups
+from engine.foundation.errors import EngineError
 from engine.foundation.notes import Note
 from engine.evaluation.parallel import run_calls, take_rows
 from engine.foundation.progress import Progress, Stopwatch
@@ -134,6 +135,7 @@ class CalibrationResult:
 def fold_score_matrix(result: CalibrationResult, metric: str = "neg_brier_score") -> pd.DataFrame:
     """Variants (``"model (method)"``) as rows, folds as columns, for engine.evaluation.stats."""
     if metric not in FOLD_METRICS:
+        # the caller's arguments (the app passes its own checked values)
         raise ValueError(f"metric must be one of {', '.join(FOLD_METRICS)} (got {metric!r})")
     table = result.fold_scores[result.fold_scores["metric"] == metric]
     names = table["model"].astype(str) + " (" + table["method"].astype(str) + ")"
@@ -227,6 +229,7 @@ def fold_test(result: CalibrationResult, cv_result: CVResult, model: str, method
     (True, 0.001)
     """
     if not 0 < alpha < 1:
+        # the caller's arguments (the app passes its own checked values)
         raise ValueError(f"alpha must be between 0 and 1 (got {alpha})")
     matrix = fold_score_matrix(result, metric)
     before, after = f"{model} ({UNCALIBRATED})", f"{model} ({method})"
@@ -282,6 +285,7 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
     """
     for attribute in ("methods", "n_bins", "strategy", "map_buckets"):
         if not hasattr(settings, attribute):
+            # the caller's arguments (the app passes its own checked values)
             raise ValueError("settings must be a CalibrationSettings (methods, n_bins, strategy, "
                              f"map_buckets); it has no {attribute!r}")
     specs = _check_models(models, cv_result)
@@ -316,13 +320,15 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
 def _check_models(models, cv_result) -> list:
     specs = list(models)
     if not specs:
+        # the caller's arguments (the app passes its own checked values)
         raise ValueError("no models to calibrate: pass the CV's models")
     for spec in specs:
         if not isinstance(spec, ModelSpec):
+            # the caller's arguments (the app passes its own checked values)
             raise ValueError(f"models must be ModelSpec objects (got {type(spec).__name__})")
         if spec.name not in cv_result.models:
-            raise ValueError(f"model {spec.name!r} is not in the CV result (it has: "
-                             + ", ".join(cv_result.models) + "); pass the models the CV ran")
+            raise EngineError("calibration_model_not_in_cv", {
+                "model": spec.name, "models": list(cv_result.models)})
     return specs
 
 
@@ -332,8 +338,7 @@ def _outer_splits(y, cv_result, groups=None) -> list:
     preds = cv_result.predictions
     if config.random_state is None:  # unseeded: make_splits would draw new folds
         if preds.empty:
-            raise ValueError("the CV was not seeded and kept no predictions: rerun it with a "
-                             "random_state")
+            raise EngineError("calibration_cv_unseeded")
         first = preds[preds["model"] == preds["model"].iloc[0]]
         every = np.arange(len(y))
         splits = []
@@ -343,8 +348,7 @@ def _outer_splits(y, cv_result, groups=None) -> list:
         return splits
     splits = make_splits(y, config, groups)
     if not preds.empty and not _first_fold_matches(preds, splits, len(y), config.n_splits):
-        raise ValueError("the CV result does not match this data set (its test folds differ "
-                         "from the splits of these rows): pass the data set the CV ran on")
+        raise EngineError("calibration_cv_mismatch")
     return splits
 
 
@@ -364,6 +368,7 @@ def _check_inner(y, splits, inner_splits, groups=None) -> None:
     rows of every class, or with ``groups`` enough groups holding every class."""
     if isinstance(inner_splits, bool) or not isinstance(inner_splits, (int, np.integer)) \
             or inner_splits < 2:
+        # the caller's arguments (the app passes its own checked values)
         raise ValueError(f"inner_splits must be a whole number of at least 2 (got "
                          f"{inner_splits!r})")
     if groups is not None:
@@ -371,21 +376,15 @@ def _check_inner(y, splits, inner_splits, groups=None) -> None:
         return
     smallest = min(int(np.bincount(y[train]).min()) for train, _ in splits)
     if smallest < inner_splits:
-        raise ValueError(f"a training fold has only {smallest} row(s) of its smallest class, but "
-                         f"the calibration's inner {inner_splits}-fold split needs at least "
-                         f"{inner_splits}: lower inner_splits to {max(smallest, 2)} or fewer, "
-                         "use fewer outer folds, or add data")
+        raise EngineError("calibration_inner_rows", {"smallest": smallest,
+                                                     "inner_splits": int(inner_splits)})
 
 
 def _check_inner_groups(y, splits, inner_splits, groups) -> None:
     _, fewest = fewest_inner_groups(y, groups, splits)
     if fewest < inner_splits:
-        raise ValueError(f"a training fold has only {fewest} group(s) of rows that belong "
-                         f"together holding its least spread class, but the calibration's "
-                         f"inner {inner_splits}-fold split keeps groups together and needs "
-                         f"at least {inner_splits} groups of every class: lower inner_splits "
-                         f"to {max(fewest, 2)} or fewer, use fewer outer folds, or add data "
-                         "from more groups")
+        raise EngineError("calibration_inner_groups", {"fewest": int(fewest),
+                                                       "inner_splits": int(inner_splits)})
 
 
 @dataclass(frozen=True)
