@@ -9,6 +9,7 @@ import pytest
 from engine.foundation.errors import CODES, EngineError
 from engine.foundation.messages import LONG
 from engine.foundation.messages_evaluation import LONG_EVALUATION
+from engine.foundation.notes import CODES as NOTE_CODES, Note
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -230,6 +231,93 @@ CASES = [
 ]
 
 
+#: (code, fields, long form) of the notes the block words.
+NOTE_CASES = [
+    ("calibration_no_predictions", {"model": "svc"},
+     "svc: the CV kept no out-of-fold predictions (every fit failed); it is left out of the "
+     "calibration"),
+    ("calibration_decision_values", {"model": "svc", "transform": "logistic"},
+     "svc: the model gives decision values, not probabilities; its uncalibrated variant and "
+     "map use the logistic 1/(1+exp(-d)) of the decision value d"),
+    ("calibration_decision_values", {"model": "svc", "transform": "softmax"},
+     "svc: the model gives decision values, not probabilities; its uncalibrated variant and "
+     "map use the softmax of the decision values"),
+    ("calibration_labels_only", {"model": "knn"},
+     "knn: the model gives labels only; its uncalibrated 'probabilities' are 0/1"),
+    ("calibration_folds_failed", {"model": "lr", "method": "sigmoid", "n_failed": 4,
+                                  "examples": ["a", "b", "c"]},
+     "lr sigmoid: 4 fold(s) failed, left out: a; b; c"),
+    ("calibration_warning", {"model": "lr", "method": "isotonic",
+                             "category": "ConvergenceWarning", "text": "stopped"},
+     "lr isotonic: ConvergenceWarning: stopped"),
+    ("calibration_method", {"inner_splits": 3, "grouped": False},
+     "calibrated variants: CalibratedClassifierCV fitted inside each outer training fold with "
+     "an inner 3-fold split, predicting the outer test fold; the calibration map is fitted on "
+     "all pooled out-of-fold probabilities (for deployment; its own fit is in-sample)"),
+    ("calibration_method", {"inner_splits": 5, "grouped": True},
+     "calibrated variants: CalibratedClassifierCV fitted inside each outer training fold with "
+     "an inner 5-fold split that keeps the rows of a group together, predicting the outer "
+     "test fold; the calibration map is fitted on all pooled out-of-fold probabilities (for "
+     "deployment; its own fit is in-sample)"),
+    ("crowded_buckets", {"model": "nb", "share": 0.634},
+     "nb: 63% of the out-of-fold probabilities fall in the first or last bucket of the "
+     "uniform calibration map (extreme probabilities, as naive Bayes gives): the map cannot "
+     "resolve them; quantile buckets (strategy 'quantile') follow the data"),
+    ("calibration_map_failed", {"model": "lr", "method": "sigmoid", "class_label": "yes",
+                                "error": "one class"},
+     "lr sigmoid: no calibration map for class yes: one class"),
+    ("interval_past_bound", {"metric": "accuracy", "side": "upper", "bound": 1.0,
+                             "models": ["a", "b"]},
+     "The summary interval of a, b on accuracy reaches above 1, the largest possible value: "
+     "the corrected-t interval is symmetric around the mean and does not know the limit, so "
+     "read that end as 1."),
+    ("interval_past_bound", {"metric": "roc_auc", "side": "lower", "bound": 0.0,
+                             "models": ["a"]},
+     "The summary interval of a on roc_auc reaches below 0, the smallest possible value: the "
+     "corrected-t interval is symmetric around the mean and does not know the limit, so read "
+     "that end as 0."),
+    ("alo_grouped_rows", {"model": "lr", "groups_column": "subject", "n_groups": 40},
+     "lr: the rows belong to 40 groups (the column 'subject'), but ALOOCV leaves out one row "
+     "at a time, so the other rows of the same group stay in training: its curve is "
+     "optimistic on grouped data and its best C can be too large; choose C from the grouped "
+     'cross-validation instead (a "tune" grid over C, whose inner folds keep groups '
+     "together)"),
+    ("alo_grouped_rows", {"model": "lr", "groups_column": None, "n_groups": 7},
+     "lr: the rows belong to 7 groups (the data set's groups), but ALOOCV leaves out one row "
+     "at a time, so the other rows of the same group stay in training: its curve is "
+     "optimistic on grouped data and its best C can be too large; choose C from the grouped "
+     'cross-validation instead (a "tune" grid over C, whose inner folds keep groups '
+     "together)"),
+    ("alo_solver_warnings", {"model": "lr", "n_warnings": 2, "example": "did not converge."},
+     "lr: the solver warned 2 time(s), e.g. did not converge. Scaling the features usually "
+     "helps."),
+    ("alo_unreliable", {"model": "lr", "n_unreliable": 3, "n_C": 30, "C_from": 123.456},
+     "lr: ALO is unreliable at 3 of 30 values of C (from C = 123.5): far below even guessing "
+     "the class frequencies; those points are marked and not used for the plot's scale"),
+    ("alo_best_at_max_c", {"C_max": 1000.0},
+     "ALO keeps improving up to C_max=1000: the classes are (nearly) separable or barely "
+     "regularized, so the optimum lies at or beyond the bound (and ALO is optimistic at large "
+     "C). Raise C_max to search further."),
+    ("alo_best_at_min_c", {"C_min": 0.001},
+     "ALO is best at C_min=0.001: the features add little beyond the class frequencies. Lower "
+     "C_min to search further."),
+    ("alo_single_row_class", {"class_code": 1},
+     "class 1 has a single row; its ALO term is unreliable and exact LOO is undefined."),
+    ("alo_constant_columns", {"columns": [0, 3]},
+     "constant column(s) [0, 3]: the ridge keeps the Hessian positive definite; zero columns "
+     "get coefficient 0."),
+    ("alo_constant_columns", {"columns": list(range(12))},
+     "constant column(s) [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]...: the ridge keeps the Hessian "
+     "positive definite; zero columns get coefficient 0."),
+]
+
+
+@pytest.mark.parametrize("code, fields, text", NOTE_CASES)
+def test_a_notes_long_form_is_made_from_its_fields(code, fields, text):
+    note = Note(code, fields=fields)
+    assert str(note) == note.message == text
+
+
 @pytest.mark.parametrize("code, fields, text", CASES)
 def test_an_errors_long_form_is_made_from_its_fields(code, fields, text):
     error = EngineError(code, fields)
@@ -238,9 +326,10 @@ def test_an_errors_long_form_is_made_from_its_fields(code, fields, text):
         k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
 
 
-def test_every_code_of_the_block_is_an_error_code_with_one_example():
-    assert set(LONG_EVALUATION) <= set(CODES)
-    assert {case[0] for case in CASES} == set(LONG_EVALUATION)
+def test_every_code_of_the_block_is_an_error_or_note_code_with_one_example():
+    assert {case[0] for case in CASES} <= set(CODES)
+    assert {case[0] for case in NOTE_CASES} <= set(NOTE_CODES)
+    assert {case[0] for case in CASES + NOTE_CASES} == set(LONG_EVALUATION)
     assert all(LONG[code] is LONG_EVALUATION[code] for code in LONG_EVALUATION)
 
 

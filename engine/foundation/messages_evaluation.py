@@ -1,4 +1,5 @@
-"""The catalogue's long forms of the errors of the evaluation and output floors.
+"""The catalogue's long forms of the errors (and some notes) of the evaluation and output
+floors.
 
 Part of the catalogue (:mod:`engine.foundation.messages` joins :data:`LONG_EVALUATION`
 into its ``LONG``): the sentence of each error code raised in ``engine/evaluation`` and
@@ -431,6 +432,107 @@ def _aloocv_single_row(f) -> str:
             "the exact LOO log-likelihood is -inf. Merge or drop that class.")
 
 
+# ------------------------------------------------ notes: calibration, ALOOCV, interval bounds
+
+def _calibration_no_predictions(f) -> str:
+    return (f"{f['model']}: the CV kept no out-of-fold predictions (every fit failed); it is "
+            "left out of the calibration")
+
+
+def _calibration_decision_values(f) -> str:
+    used = ("the logistic 1/(1+exp(-d)) of the decision value d" if f["transform"] == "logistic"
+            else "the softmax of the decision values")
+    return (f"{f['model']}: the model gives decision values, not probabilities; its "
+            f"uncalibrated variant and map use {used}")
+
+
+def _calibration_labels_only(f) -> str:
+    return (f"{f['model']}: the model gives labels only; its uncalibrated 'probabilities' "
+            "are 0/1")
+
+
+def _calibration_folds_failed(f) -> str:
+    return (f"{f['model']} {f['method']}: {f['n_failed']} fold(s) failed, left out: "
+            + "; ".join(f["examples"][:3]))
+
+
+def _calibration_warning(f) -> str:
+    return f"{f['model']} {f['method']}: {f['category']}: {f['text']}"
+
+
+def _calibration_method(f) -> str:
+    kept = " that keeps the rows of a group together" if f["grouped"] else ""
+    return ("calibrated variants: CalibratedClassifierCV fitted inside each outer training "
+            f"fold with an inner {f['inner_splits']}-fold split{kept}, predicting the outer "
+            "test fold; the calibration map is fitted on all pooled out-of-fold probabilities "
+            "(for deployment; its own fit is in-sample)")
+
+
+def _crowded_buckets(f) -> str:
+    return (f"{f['model']}: {f['share']:.0%} of the out-of-fold probabilities fall in the "
+            "first or last bucket of the uniform calibration map (extreme probabilities, as "
+            "naive Bayes gives): the map cannot resolve them; quantile buckets (strategy "
+            "'quantile') follow the data")
+
+
+def _calibration_map_failed(f) -> str:
+    return (f"{f['model']} {f['method']}: no calibration map for class {f['class_label']}: "
+            f"{f['error']}")
+
+
+def _interval_past_bound(f) -> str:
+    where, extreme = (("above", "largest") if f["side"] == "upper"
+                      else ("below", "smallest"))
+    return (f"The summary interval of {', '.join(f['models'])} on {f['metric']} reaches "
+            f"{where} {f['bound']:g}, the {extreme} possible value: the corrected-t interval "
+            "is symmetric around the mean and does not know the limit, so read that end as "
+            f"{f['bound']:g}.")
+
+
+def _alo_grouped_rows(f) -> str:
+    column = f["groups_column"]
+    named = f"the column {column!r}" if column is not None else "the data set's groups"
+    return (f"{f['model']}: the rows belong to {f['n_groups']} groups ({named}), but ALOOCV "
+            "leaves out one row at a time, so the other rows of the same group stay in "
+            "training: its curve is optimistic on grouped data and its best C can be too "
+            "large; choose C from the grouped cross-validation instead (a \"tune\" grid over "
+            "C, whose inner folds keep groups together)")
+
+
+def _alo_solver_warnings(f) -> str:
+    return (f"{f['model']}: the solver warned {f['n_warnings']} time(s), e.g. {f['example']} "
+            "Scaling the features usually helps.")
+
+
+def _alo_unreliable(f) -> str:
+    return (f"{f['model']}: ALO is unreliable at {f['n_unreliable']} of {f['n_C']} values of "
+            f"C (from C = {f['C_from']:.4g}): far below even guessing the class frequencies; "
+            "those points are marked and not used for the plot's scale")
+
+
+def _alo_best_at_max_c(f) -> str:
+    return (f"ALO keeps improving up to C_max={f['C_max']:g}: the classes are (nearly) "
+            "separable or barely regularized, so the optimum lies at or beyond the bound (and "
+            "ALO is optimistic at large C). Raise C_max to search further.")
+
+
+def _alo_best_at_min_c(f) -> str:
+    return (f"ALO is best at C_min={f['C_min']:g}: the features add little beyond the class "
+            "frequencies. Lower C_min to search further.")
+
+
+def _alo_single_row_class(f) -> str:
+    return (f"class {f['class_code']} has a single row; its ALO term is unreliable and exact "
+            "LOO is undefined.")
+
+
+def _alo_constant_columns(f) -> str:
+    columns = list(f["columns"])
+    more = "..." if len(columns) > 10 else ""
+    return (f"constant column(s) {columns[:10]}{more}: the ridge keeps the Hessian positive "
+            "definite; zero columns get coefficient 0.")
+
+
 #: Code -> the long form's wording function (joined into ``messages.LONG``).
 LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "experiment_missing": _experiment_missing,
@@ -512,4 +614,20 @@ LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "calibration_model_not_in_cv": _calibration_model_not_in_cv,
     "calibration_one_class": _calibration_one_class,
     "aloocv_single_row": _aloocv_single_row,
+    "calibration_no_predictions": _calibration_no_predictions,
+    "calibration_decision_values": _calibration_decision_values,
+    "calibration_labels_only": _calibration_labels_only,
+    "calibration_folds_failed": _calibration_folds_failed,
+    "calibration_warning": _calibration_warning,
+    "calibration_method": _calibration_method,
+    "crowded_buckets": _crowded_buckets,
+    "calibration_map_failed": _calibration_map_failed,
+    "interval_past_bound": _interval_past_bound,
+    "alo_grouped_rows": _alo_grouped_rows,
+    "alo_solver_warnings": _alo_solver_warnings,
+    "alo_unreliable": _alo_unreliable,
+    "alo_best_at_max_c": _alo_best_at_max_c,
+    "alo_best_at_min_c": _alo_best_at_min_c,
+    "alo_single_row_class": _alo_single_row_class,
+    "alo_constant_columns": _alo_constant_columns,
 }

@@ -436,22 +436,13 @@ def _notes(design: Design, side: int, C_min: float, C_max: float) -> tuple:
     """What to know about an optimum: at a bound, a single-row class, constant columns."""
     notes = []
     if side > 0:
-        notes.append(Note("alo_best_at_max_c", f"ALO keeps improving up to C_max={C_max:g}: the "
-                          "classes are (nearly) separable or barely regularized, so the optimum "
-                          "lies at or beyond the bound (and ALO is optimistic at large C). Raise "
-                          "C_max to search further.", {"C_max": C_max}))
+        notes.append(Note("alo_best_at_max_c", fields={"C_max": C_max}))
     elif side < 0:
-        notes.append(Note("alo_best_at_min_c", f"ALO is best at C_min={C_min:g}: the features add "
-                          "little beyond the class frequencies. Lower C_min to search further.",
-                          {"C_min": C_min}))
+        notes.append(Note("alo_best_at_min_c", fields={"C_min": C_min}))
     if design.counts.min() < 2:
         k = int(np.argmin(design.counts))
-        notes.append(Note("alo_single_row_class", f"class {k} has a single row; its ALO term is "
-                          "unreliable and exact LOO is undefined.", {"class_code": k}))
+        notes.append(Note("alo_single_row_class", fields={"class_code": k}))
     if len(design.constant_columns):
         cols = design.constant_columns.tolist()
-        notes.append(Note("alo_constant_columns", f"constant column(s) "
-                          f"{cols[:10]}{'...' if len(cols) > 10 else ''}: the ridge keeps the "
-                          "Hessian positive definite; zero columns get coefficient 0.",
-                          {"columns": cols}))
+        notes.append(Note("alo_constant_columns", fields={"columns": cols}))
     return tuple(notes)

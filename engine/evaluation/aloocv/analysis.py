@@ -117,13 +117,8 @@ def grouped_rows_note(dataset: Dataset, spec: ModelSpec) -> Optional[Note]:
         return None
     column = (dataset.source or {}).get("groups")
     n_groups = int(len(np.unique(groups)))
-    named = f"the column {column!r}" if column is not None else "the data set's groups"
-    return Note("alo_grouped_rows", f"{spec.name}: the rows belong to {n_groups} groups "
-                f"({named}), but ALOOCV leaves out one row at a time, so the other rows of "
-                "the same group stay in training: its curve is optimistic on grouped data "
-                "and its best C can be too large; choose C from the grouped cross-validation "
-                'instead (a "tune" grid over C, whose inner folds keep groups together)',
-                {"model": spec.name, "groups_column": column, "n_groups": n_groups})
+    return Note("alo_grouped_rows", fields={"model": spec.name, "groups_column": column,
+                                            "n_groups": n_groups})
 
 
 def prepared_matrix(dataset: Dataset, spec: ModelSpec) -> np.ndarray:
@@ -253,16 +248,12 @@ def _solver_notes(name: str, caught: list, curve: pd.DataFrame) -> list:
     messages = list(dict.fromkeys(" ".join(str(w.message).split()) for w in caught
                                   if not issubclass(w.category, DeprecationWarning)))
     if messages:
-        notes.append(Note("alo_solver_warnings", f"{name}: the solver warned {len(messages)} "
-                          f"time(s), e.g. {messages[0]} Scaling the features usually helps.",
-                          {"model": name, "n_warnings": len(messages), "example": messages[0]}))
+        notes.append(Note("alo_solver_warnings", fields={
+            "model": name, "n_warnings": len(messages), "example": messages[0]}))
     unreliable = curve.loc[~curve["alo_reliable"], "C"]
     if len(unreliable):
         C_from = float(unreliable.min())
-        notes.append(Note("alo_unreliable", f"{name}: ALO is unreliable at {len(unreliable)} of "
-                          f"{len(curve)} values of C (from C = {C_from:.4g}): far below even "
-                          "guessing the class frequencies; those points are marked and not used "
-                          "for the plot's scale",
-                          {"model": name, "n_unreliable": len(unreliable), "n_C": len(curve),
-                           "C_from": C_from}))
+        notes.append(Note("alo_unreliable", fields={
+            "model": name, "n_unreliable": len(unreliable), "n_C": len(curve),
+            "C_from": C_from}))
     return notes

@@ -495,20 +495,13 @@ def _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv
         index, values = _uncalibrated(cv_result, name, n_classes)
         kind = cv_result.prediction_kind.get(name)
         if index.empty:
-            notes.append(Note("calibration_no_predictions", f"{name}: the CV kept no out-of-fold "
-                              "predictions (every fit failed); it is left out of the calibration",
-                              {"model": name}))
+            notes.append(Note("calibration_no_predictions", fields={"model": name}))
             continue
         if kind == "decision":
-            notes.append(Note("calibration_decision_values", f"{name}: the model gives decision "
-                              "values, not probabilities; its uncalibrated variant and map use "
-                              + ("the logistic 1/(1+exp(-d)) of the decision value d"
-                                 if n_classes == 2 else "the softmax of the decision values"),
-                              {"model": name,
-                               "transform": "logistic" if n_classes == 2 else "softmax"}))
+            notes.append(Note("calibration_decision_values", fields={
+                "model": name, "transform": "logistic" if n_classes == 2 else "softmax"}))
         elif kind == "labels":
-            notes.append(Note("calibration_labels_only", f"{name}: the model gives labels only; "
-                              "its uncalibrated 'probabilities' are 0/1", {"model": name}))
+            notes.append(Note("calibration_labels_only", fields={"model": name}))
         blocks.append((name, UNCALIBRATED, index, values))
         for method in methods:
             parts, probs, failed, texts = [], [], [], []
@@ -523,28 +516,20 @@ def _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv
                                            "y": y[test]}))
                 probs.append(outcome.proba)
             if failed:
-                notes.append(Note("calibration_folds_failed", f"{name} {method}: {len(failed)} "
-                                  "fold(s) failed, left out: " + "; ".join(failed[:3]),
-                                  {"model": name, "method": method, "n_failed": len(failed),
-                                   "examples": failed[:3]}))
+                notes.append(Note("calibration_folds_failed", fields={
+                    "model": name, "method": method, "n_failed": len(failed),
+                    "examples": failed[:3]}))
             for category, text in texts:
-                notes.append(Note("calibration_warning", f"{name} {method}: {category}: {text}",
-                                  {"model": name, "method": method, "category": category,
-                                   "text": text}))
+                notes.append(Note("calibration_warning", fields={
+                    "model": name, "method": method, "category": category, "text": text}))
             if parts:
                 blocks.append((name, method, pd.concat(parts, ignore_index=True),
                                np.concatenate(probs)))
     curve, scores, fold_scores, probabilities = _score_blocks(blocks, n_classes, dataset,
                                                               settings)
     maps = _maps(blocks, methods, n_classes, dataset, settings, notes)
-    notes.insert(0, Note("calibration_method", f"calibrated variants: CalibratedClassifierCV "
-                         f"fitted inside each outer training fold with an inner {inner_splits}-"
-                         "fold split" + (" that keeps the rows of a group together" if grouped
-                                         else "")
-                         + ", predicting the outer test fold; the calibration map is "
-                         "fitted on all pooled out-of-fold probabilities (for deployment; its "
-                         "own fit is in-sample)", {"inner_splits": int(inner_splits),
-                                                   "grouped": bool(grouped)}))
+    notes.insert(0, Note("calibration_method", fields={"inner_splits": int(inner_splits),
+                                                        "grouped": bool(grouped)}))
     return CalibrationResult(curve=curve, scores=scores, map=maps, fold_scores=fold_scores,
                              probabilities=probabilities, notes=tuple(notes))
 
@@ -630,22 +615,17 @@ def _maps(blocks, methods, n_classes, dataset, settings, notes) -> pd.DataFrame:
             share = max(crowding_share(values[:, k], settings.map_buckets)
                         for k in _diagram_classes(n_classes))
             if share > CROWDING_SHARE:
-                notes.append(Note("crowded_buckets", f"{name}: {share:.0%} of the out-of-fold "
-                                  "probabilities fall in the first or last bucket of the uniform "
-                                  "calibration map (extreme probabilities, as naive Bayes gives): "
-                                  "the map cannot resolve them; quantile buckets (strategy "
-                                  "'quantile') follow the data",
-                                  {"model": name, "share": float(share)}))
+                notes.append(Note("crowded_buckets", fields={"model": name,
+                                                             "share": float(share)}))
         for map_method in methods:
             for k in _diagram_classes(n_classes):
                 try:
                     table = fit_calibration_map(yv == k, values[:, k], settings.map_buckets,
                                                 settings.strategy, map_method)
                 except ValueError as exc:
-                    notes.append(Note("calibration_map_failed", f"{name} {map_method}: no "
-                                      f"calibration map for class {dataset.classes[k]}: {exc}",
-                                      {"model": name, "method": map_method,
-                                       "class_label": dataset.classes[k], "error": str(exc)}))
+                    notes.append(Note("calibration_map_failed", fields={
+                        "model": name, "method": map_method,
+                        "class_label": dataset.classes[k], "error": str(exc)}))
                     continue
                 table.insert(0, "method", map_method)
                 table.insert(0, "model", name)
