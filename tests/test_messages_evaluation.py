@@ -231,6 +231,17 @@ CASES = [
 ]
 
 
+#: A row of tuning_optimism.csv (the fields of a ``tuning_optimism`` note) and its sentence.
+_OPTIMISM = {"model": "svc", "metric": "roc_auc", "n_members": 6, "best_member": "C=1",
+             "best_plain_score": 0.91234, "nested_score": 0.88765, "optimism": 0.02469,
+             "p_value_two_sided": 0.0123, "n_folds": 10, "tuning_metric": "roc_auc",
+             "shown": False, "level": 1 - 0.05}
+_OPTIMISM_HEAD = ("svc: tuned inside each training fold it scores 0.8877 roc_auc; the best of "
+                  "its 6 grid settings (C=1), picked by the same folds that score it, shows "
+                  "0.9123")
+_MIXES = ("the gap mixes the flattery of picking a setting on the folds that score it with the "
+          "nested search choosing its setting on smaller (inner) training sets")
+
 #: (code, fields, long form) of the notes the block words.
 NOTE_CASES = [
     ("calibration_no_predictions", {"model": "svc"},
@@ -309,6 +320,32 @@ NOTE_CASES = [
     ("alo_constant_columns", {"columns": list(range(12))},
      "constant column(s) [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]...: the ridge keeps the Hessian "
      "positive definite; zero columns get coefficient 0."),
+    ("alo_not_applicable", {"model": "a", "reason": "estimator", "value": None},
+     "a: ALO applies to LogisticRegression only"),
+    ("alo_not_applicable", {"model": "c", "reason": "penalty", "value": "l1"},
+     "c: ALO needs the ridge (L2) penalty, not 'l1'"),
+    ("alo_not_applicable", {"model": "b", "reason": "l1_ratio", "value": 0.5},
+     "b: ALO needs the ridge (L2) penalty; l1_ratio is 0.5"),
+    ("alo_not_applicable", {"model": "f", "reason": "resample", "value": "smote"},
+     "f: ALO assumes the rows as given; the training rows are resampled (smote)"),
+    ("tuning_optimism", {**_OPTIMISM, "ci_low": 0.011, "ci_high": 0.038},
+     _OPTIMISM_HEAD + ": a gap of 0.0247 (95% interval 0.011 to 0.038, corrected paired t-test "
+     "p = 0.012), so choosing on the scoring folds would have flattered it; " + _MIXES
+     + "; report the tuned score, which paid for choosing the setting"),
+    ("tuning_optimism", {**_OPTIMISM, "ci_low": -0.04, "ci_high": -0.01},
+     _OPTIMISM_HEAD + ": a gap of 0.0247 (95% interval -0.04 to -0.01, corrected paired t-test "
+     "p = 0.012), the tuned model scoring higher, so these folds show no optimism; report the "
+     "tuned score"),
+    ("tuning_optimism", {**_OPTIMISM, "ci_low": -0.01, "ci_high": 0.05},
+     _OPTIMISM_HEAD + ": a gap of 0.0247 (95% interval -0.01 to 0.05, corrected paired t-test "
+     "p = 0.012); the interval holds 0, so these folds cannot tell optimism from fold-to-fold "
+     "noise (" + _MIXES + "); report the tuned score either way"),
+    ("tuning_optimism", {**_OPTIMISM, "ci_low": float("nan"), "ci_high": float("nan")},
+     _OPTIMISM_HEAD + ", 0.0247 higher, with too few folds to say how sure that is (" + _MIXES
+     + "): report the tuned score"),
+    ("tuning_metric_differs", {"model": "svc", "metric": "roc_auc", "tuning_metric": "accuracy"},
+     "svc: its grid search chose the setting by accuracy while the optimism compares roc_auc, "
+     "so part of the gap comes from choosing for another metric, not from the folds alone"),
 ]
 
 

@@ -483,46 +483,10 @@ def _mean(scores) -> float:
     return float(np.nanmean(scores)) if np.isfinite(scores).any() else float("nan")
 
 
-#: Why the gap is not selection bias alone (said with every optimism sentence).
-OPTIMISM_MIXES = ("the gap mixes the flattery of picking a setting on the folds that score it "
-                  "with the nested search choosing its setting on smaller (inner) training sets")
-
-
 def optimism_shown(row) -> bool:
     """Whether a ``tuning_optimism.csv`` row shows optimism: its interval lies above 0."""
     low = row.get("ci_low", np.nan) if hasattr(row, "get") else np.nan
     return bool(np.isfinite(low) and low > 0)
-
-
-def optimism_sentence(row, alpha: float = 0.05) -> str:
-    """One sentence on the optimism of a tuned model (a row of ``tuning_optimism.csv``).
-
-    It calls the gap optimism only when its interval (level ``1 − alpha``) excludes 0."""
-    head = (f"{row['model']}: tuned inside each training fold it scores "
-            f"{row['nested_score']:.4g} {row['metric']}; the best of its {row['n_members']} "
-            f"grid settings ({row['best_member']}), picked by the same folds that score it, "
-            f"shows {row['best_plain_score']:.4g}")
-    low, high = row.get("ci_low", np.nan), row.get("ci_high", np.nan)
-    if not (np.isfinite(low) and np.isfinite(high)):
-        return (head + f", {row['optimism']:.3g} higher, with too few folds to say how sure "
-                f"that is ({OPTIMISM_MIXES}): report the tuned score")
-    gap = (f"a gap of {row['optimism']:.3g} ({100 * (1 - alpha):g}% interval {low:.3g} to "
-           f"{high:.3g}, corrected paired t-test p = {row['p_value_two_sided']:.2g})")
-    if low > 0:
-        return (head + f": {gap}, so choosing on the scoring folds would have flattered it; "
-                f"{OPTIMISM_MIXES}; report the tuned score, which paid for choosing the setting")
-    if high < 0:
-        return (head + f": {gap}, the tuned model scoring higher, so these folds show no "
-                "optimism; report the tuned score")
-    return (head + f": {gap}; the interval holds 0, so these folds cannot tell optimism from "
-            f"fold-to-fold noise ({OPTIMISM_MIXES}); report the tuned score either way")
-
-
-def metric_sentence(row) -> str:
-    """Why the gap is partly a metric mismatch: the grid search chose by another metric."""
-    return (f"{row['model']}: its grid search chose the setting by {row['tuning_metric']} "
-            f"while the optimism compares {row['metric']}, so part of the gap comes from "
-            f"choosing for another metric, not from the folds alone")
 
 
 def _fields(row) -> dict:
@@ -537,12 +501,12 @@ def optimism_notes(table: pd.DataFrame, alpha: float = 0.05) -> list:
     than the one compared."""
     notes = []
     for _, row in table.iterrows():
-        notes.append(Note("tuning_optimism", optimism_sentence(row, alpha),
-                          {**_fields(row), "shown": optimism_shown(row),
-                           "level": 1 - alpha}))
+        notes.append(Note("tuning_optimism", fields={**_fields(row),
+                                                     "shown": optimism_shown(row),
+                                                     "level": 1 - alpha}))
         tuned_by = row.get("tuning_metric")
         if isinstance(tuned_by, str) and tuned_by != row["metric"]:
-            notes.append(Note("tuning_metric_differs", metric_sentence(row),
+            notes.append(Note("tuning_metric_differs", fields=
                               {"model": row["model"], "metric": row["metric"],
                                "tuning_metric": tuned_by}))
     return notes

@@ -11,6 +11,7 @@ writes it (rendered by :func:`engine.foundation.schema.show` where it is raised)
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping
 
 
@@ -533,6 +534,57 @@ def _alo_constant_columns(f) -> str:
             "definite; zero columns get coefficient 0.")
 
 
+# --------------------------------------------------------- notes: ALO eligibility, tuning
+
+#: Why ALO does not apply to a model, by ``reason`` (``{value}``: the parameter's value).
+_ALO_NOT_APPLICABLE = {
+    "estimator": "ALO applies to LogisticRegression only",
+    "l1_ratio": "ALO needs the ridge (L2) penalty; l1_ratio is {value}",
+    "penalty": "ALO needs the ridge (L2) penalty, not {value!r}",
+    "no_intercept": "ALO here assumes a fitted intercept (fit_intercept=True)",
+    "class_weight": "ALO assumes unweighted rows; class_weight is set",
+    "resample": "ALO assumes the rows as given; the training rows are resampled ({value})",
+}
+
+
+def _alo_not_applicable(f) -> str:
+    return f"{f['model']}: " + _ALO_NOT_APPLICABLE[f["reason"]].format(value=f.get("value"))
+
+
+#: Why the gap is not selection bias alone (said with every optimism sentence).
+OPTIMISM_MIXES = ("the gap mixes the flattery of picking a setting on the folds that score it "
+                  "with the nested search choosing its setting on smaller (inner) training sets")
+
+
+def _tuning_optimism(f) -> str:
+    """One sentence on the optimism of a tuned model: it calls the gap optimism only when
+    its interval (level ``level``) excludes 0."""
+    head = (f"{f['model']}: tuned inside each training fold it scores "
+            f"{f['nested_score']:.4g} {f['metric']}; the best of its {f['n_members']} grid "
+            f"settings ({f['best_member']}), picked by the same folds that score it, shows "
+            f"{f['best_plain_score']:.4g}")
+    low, high = f.get("ci_low", math.nan), f.get("ci_high", math.nan)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return (head + f", {f['optimism']:.3g} higher, with too few folds to say how sure "
+                f"that is ({OPTIMISM_MIXES}): report the tuned score")
+    gap = (f"a gap of {f['optimism']:.3g} ({100 * f['level']:g}% interval {low:.3g} to "
+           f"{high:.3g}, corrected paired t-test p = {f['p_value_two_sided']:.2g})")
+    if low > 0:
+        return (head + f": {gap}, so choosing on the scoring folds would have flattered it; "
+                f"{OPTIMISM_MIXES}; report the tuned score, which paid for choosing the setting")
+    if high < 0:
+        return (head + f": {gap}, the tuned model scoring higher, so these folds show no "
+                "optimism; report the tuned score")
+    return (head + f": {gap}; the interval holds 0, so these folds cannot tell optimism from "
+            f"fold-to-fold noise ({OPTIMISM_MIXES}); report the tuned score either way")
+
+
+def _tuning_metric_differs(f) -> str:
+    return (f"{f['model']}: its grid search chose the setting by {f['tuning_metric']} while "
+            f"the optimism compares {f['metric']}, so part of the gap comes from choosing for "
+            "another metric, not from the folds alone")
+
+
 #: Code -> the long form's wording function (joined into ``messages.LONG``).
 LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "experiment_missing": _experiment_missing,
@@ -630,4 +682,7 @@ LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "alo_best_at_min_c": _alo_best_at_min_c,
     "alo_single_row_class": _alo_single_row_class,
     "alo_constant_columns": _alo_constant_columns,
+    "alo_not_applicable": _alo_not_applicable,
+    "tuning_optimism": _tuning_optimism,
+    "tuning_metric_differs": _tuning_metric_differs,
 }

@@ -76,26 +76,25 @@ def aloocv_eligibility(spec: ModelSpec) -> str:
 
 def ineligibility_note(spec: ModelSpec) -> Optional[Note]:
     """Why ALO does not apply to a model, as an ``alo_not_applicable`` note (fields
-    ``model`` and ``reason``); None when it applies."""
-    name, params = spec.name, spec.params
+    ``model``, ``reason`` and ``value``, the parameter's value that rules it out, or None);
+    None when it applies."""
+    params, value = spec.params, None
     if spec.estimator != "LogisticRegression":
-        reason, text = "estimator", "ALO applies to LogisticRegression only"
+        reason = "estimator"
     elif params.get("l1_ratio", 0.0) not in (0, 0.0, None):
-        reason, text = "l1_ratio", (f"ALO needs the ridge (L2) penalty; l1_ratio is "
-                                    f"{params['l1_ratio']}")
+        reason, value = "l1_ratio", params["l1_ratio"]
     elif params.get("penalty", "l2") not in ("l2", "deprecated"):
-        reason, text = "penalty", f"ALO needs the ridge (L2) penalty, not {params['penalty']!r}"
+        reason, value = "penalty", params["penalty"]
     elif params.get("fit_intercept", True) is False:
-        reason, text = "no_intercept", ("ALO here assumes a fitted intercept "
-                                        "(fit_intercept=True)")
+        reason = "no_intercept"
     elif params.get("class_weight") is not None:
-        reason, text = "class_weight", "ALO assumes unweighted rows; class_weight is set"
+        reason = "class_weight"
     elif spec.resample:
-        reason, text = "resample", ("ALO assumes the rows as given; the training rows are "
-                                    f"resampled ({spec.resample})")
+        reason, value = "resample", spec.resample
     else:
         return None
-    return Note("alo_not_applicable", f"{name}: {text}", {"model": name, "reason": reason})
+    return Note("alo_not_applicable", fields={"model": spec.name, "reason": reason,
+                                              "value": value})
 
 
 def grouped_rows_note(dataset: Dataset, spec: ModelSpec) -> Optional[Note]:
