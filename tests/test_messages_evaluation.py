@@ -346,6 +346,12 @@ NOTE_CASES = [
     ("tuning_metric_differs", {"model": "svc", "metric": "roc_auc", "tuning_metric": "accuracy"},
      "svc: its grid search chose the setting by accuracy while the optimism compares roc_auc, "
      "so part of the gap comes from choosing for another metric, not from the folds alone"),
+    ("alo_optimum", {"model": "lr", "notes": [Note("alo_best_at_min_c", fields={"C_min": 0.01}),
+                                             Note("alo_single_row_class",
+                                                  fields={"class_code": 2})]},
+     "lr: ALO is best at C_min=0.01: the features add little beyond the class frequencies. "
+     "Lower C_min to search further. class 2 has a single row; its ALO term is unreliable and "
+     "exact LOO is undefined."),
 ]
 
 

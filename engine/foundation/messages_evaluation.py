@@ -551,6 +551,10 @@ def _alo_not_applicable(f) -> str:
     return f"{f['model']}: " + _ALO_NOT_APPLICABLE[f["reason"]].format(value=f.get("value"))
 
 
+def _alo_optimum(f) -> str:
+    return f"{f['model']}: " + " ".join(map(str, f["notes"]))
+
+
 #: Why the gap is not selection bias alone (said with every optimism sentence).
 OPTIMISM_MIXES = ("the gap mixes the flattery of picking a setting on the folds that score it "
                   "with the nested search choosing its setting on smaller (inner) training sets")
@@ -685,4 +689,5 @@ LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "alo_not_applicable": _alo_not_applicable,
     "tuning_optimism": _tuning_optimism,
     "tuning_metric_differs": _tuning_metric_differs,
+    "alo_optimum": _alo_optimum,
 }

@@ -185,8 +185,7 @@ def run_aloocv(dataset: Dataset, models: list, settings: AloocvSettings
         curves.append(curve.assign(model=spec.name)[CURVE_COLUMNS])
         optima.append((spec.name, best.C, best.alo_log_likelihood, best.at_bound, best.message))
         if best.message:
-            notes.append(Note("alo_optimum", f"{spec.name}: {best.message}",
-                              {"model": spec.name, "notes": best.notes}))
+            notes.append(Note("alo_optimum", fields={"model": spec.name, "notes": best.notes}))
         yield clock.progress(offset + per_model, f"{spec.name}: optimum C = {best.C:.4g}")
     curve = (pd.concat(curves, ignore_index=True) if curves
              else pd.DataFrame(columns=CURVE_COLUMNS))
