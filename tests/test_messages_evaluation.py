@@ -352,6 +352,10 @@ NOTE_CASES = [
      "lr: ALO is best at C_min=0.01: the features add little beyond the class frequencies. "
      "Lower C_min to search further. class 2 has a single row; its ALO term is unreliable and "
      "exact LOO is undefined."),
+    ("result_folder_leftover", {"folder": "/r", "name": "x.csv.tmp", "problem": "not ours",
+                                "shown_name": "'x.csv.tmp'", "shown_folder": "/r"},
+     "left 'x.csv.tmp' in /r alone: it looks like a leftover of this app but is not exactly "
+     "its own (not ours); remove it yourself if you do not need it"),
 ]
 
 

@@ -322,6 +322,7 @@ def parse_experiment(data: dict, base_dir: str = ".") -> Experiment:
         if error_code(exc):              # the catalogue's sentence, made one line
             raise EngineError(error_code(exc), error_fields(exc), printable(str(exc))) \
                 from None
+        # an error not coded yet (of engine.input or engine.foundation), made one line
         raise ValueError(printable(str(exc))) from None
 
 

@@ -589,6 +589,14 @@ def _tuning_metric_differs(f) -> str:
             "another metric, not from the folds alone")
 
 
+# ------------------------------------------------------ notes: the result folder (engine.output)
+
+def _result_folder_leftover(f) -> str:
+    return (f"left {f['shown_name']} in {f['shown_folder']} alone: it looks like a leftover of "
+            f"this app but is not exactly its own ({f['problem']}); remove it yourself if you "
+            "do not need it")
+
+
 #: Code -> the long form's wording function (joined into ``messages.LONG``).
 LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "experiment_missing": _experiment_missing,
@@ -690,4 +698,5 @@ LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "tuning_optimism": _tuning_optimism,
     "tuning_metric_differs": _tuning_metric_differs,
     "alo_optimum": _alo_optimum,
+    "result_folder_leftover": _result_folder_leftover,
 }
