@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from engine.foundation.errors import error_code, error_fields
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
@@ -216,8 +217,10 @@ def test_singleton_class(iris):
     Xs, ys = X[keep], y[keep]
     assert np.isfinite(alo_log_likelihood(Xs, ys, 1.0))
     assert "single row" in optimize_alo(Xs, ys, C_max=100.0).message
-    with pytest.raises(ValueError, match="single row"):
+    with pytest.raises(ValueError) as caught:
         exact_loo_log_likelihood(Xs, ys, 1.0)
+    assert error_code(caught.value) == "aloocv_single_row"
+    assert error_fields(caught.value)["class_code"] == 1
 
 
 @pytest.mark.parametrize("args, kwargs, match", [

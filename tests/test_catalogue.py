@@ -4,6 +4,7 @@ import pytest
 from engine.evaluation.catalogue import (CATALOGUE, estimator_class, expand_models, make_pipeline,
                                          parameter_specs, presets)
 from engine.input.data import load_builtin
+from engine.foundation.errors import error_code, error_fields
 
 SEED_GRID = [{"estimator": "SVC", "params": {"random_state": 0},
               "grid": [{"kernel": ["linear"]}, {"kernel": ["poly"], "degree": [2, 3]},
@@ -35,23 +36,32 @@ def test_parameter_specs_have_defaults_and_docs():
     assert specs["kernel"].default == "rbf" and "kernel" in specs["kernel"].doc.lower()
 
 
-@pytest.mark.parametrize("entry, message", [
-    ({"estimator": "SVC", "params": {"C": -1}}, "'C' parameter of SVC must be"),
-    ({"estimator": "SVC", "params": {"gama": 1}}, "no parameter 'gama'; allowed: C, kernel"),
-    ({"estimator": "os.system"}, "unknown estimator 'os.system'"),
-    ({"estimator": "sklearn.svm.SVC"}, "unknown estimator"),
-    ({"estimator": "SVC", "colour": 1}, "unknown key"),
-    ({"params": {}}, "missing 'estimator'"),
-    ({"estimator": "SVC", "params": {"kernel": {"evil": 1}}}, "single value"),
+@pytest.mark.parametrize("entry, code, fields", [
+    ({"estimator": "SVC", "params": {"C": -1}}, "parameter_invalid",
+     {"parameter": "C", "estimator": "SVC", "got": "-1"}),
+    ({"estimator": "SVC", "params": {"gama": 1}}, "unknown_parameter",
+     {"parameter": "gama", "estimator": "SVC"}),
+    ({"estimator": "os.system"}, "unknown_estimator", {"estimator": "os.system"}),
+    ({"estimator": "sklearn.svm.SVC"}, "unknown_estimator", {"estimator": "sklearn.svm.SVC"}),
+    ({"estimator": "SVC", "colour": 1}, "model_keys_unknown", {"unknown": ("colour",)}),
+    ({"params": {}}, "model_no_estimator", {"place": "models[0]"}),
+    ({"estimator": "SVC", "params": {"kernel": {"evil": 1}}}, "parameter_not_single",
+     {"parameter": "kernel", "got": 'an object ({"evil": 1})'}),
 ])
-def test_bad_models_have_clear_messages(entry, message):
-    with pytest.raises(ValueError, match=message):
+def test_bad_models_have_clear_messages(entry, code, fields):
+    with pytest.raises(ValueError) as caught:
         expand_models([entry])
+    assert error_code(caught.value) == code
+    assert {k: error_fields(caught.value)[k] for k in fields} == fields
+    if code == "unknown_parameter":                     # it lists what the model takes
+        assert error_fields(caught.value)["allowed"][:2] == ("C", "kernel")
 
 
 def test_duplicate_names_rejected():
-    with pytest.raises(ValueError, match="two models are named 'a'"):
+    with pytest.raises(ValueError) as caught:
         expand_models([{"name": "a", "estimator": "SVC"}, {"name": "a", "estimator": "GaussianNB"}])
+    assert error_code(caught.value) == "model_name_twice"
+    assert error_fields(caught.value)["name"] == "a"
 
 
 def test_pipeline_scales_and_encodes():

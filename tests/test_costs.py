@@ -22,6 +22,7 @@ from engine.evaluation.costs import (COST_METRIC, cost_metric_problem, cost_note
 from engine.evaluation.cv import CVConfig, make_splits, run_cv
 from engine.input.readers import load_dataset
 from engine.evaluation.experiment import parse_experiment
+from engine.foundation.errors import error_code, error_fields
 from engine.runs.fingerprint import fit_keys
 from engine.foundation.progress import run_to_end
 from engine.evaluation.stats import metric_family
@@ -162,9 +163,11 @@ def test_a_grid_search_by_the_expected_cost_uses_the_costs():
 # ---------------------------------------------------------------------- refusals and notes
 
 def test_the_metric_without_costs_is_refused_at_parse():
-    with pytest.raises(ValueError, match=r'needs the costs.*"costs"'):
+    with pytest.raises(ValueError) as caught:
         parse_experiment({"dataset": {"builtin": "breast_cancer"},
                           "models": [{"estimator": "GaussianNB"}], "metrics": [COST_METRIC]})
+    assert error_code(caught.value) == "cost_metric_no_costs"
+    assert error_fields(caught.value)["metric"] == COST_METRIC
 
 
 def test_models_with_different_costs_need_top_level_costs():
@@ -190,12 +193,14 @@ def test_the_metric_on_three_classes_is_refused_when_the_data_is_known():
     experiment = parse_experiment({"dataset": {"builtin": "iris"}, "costs": COSTS,
                                    "models": [{"estimator": "GaussianNB"}],
                                    "metrics": [COST_METRIC]})
-    with pytest.raises(ValueError, match="two classes only.*has 3"):
+    with pytest.raises(ValueError) as caught:
         experiment.with_metrics_for(3)
-    assert "two classes only" in cost_metric_problem([COST_METRIC], COSTS, 3)
+    assert error_code(caught.value) == "cost_metric_multiclass"
+    assert error_fields(caught.value)["n_classes"] == 3
+    assert cost_metric_problem([COST_METRIC], COSTS, 3) == "cost_metric_multiclass"
     assert cost_metric_problem(["roc_auc"], None, 3) is None
     assert cost_metric_problem([COST_METRIC], COSTS, 2) is None
-    assert "needs the costs" in cost_metric_problem([COST_METRIC], None, 2)
+    assert cost_metric_problem([COST_METRIC], None, 2) == "cost_metric_no_costs"
 
 
 @pytest.mark.parametrize("metrics, free", [(None, True), (["roc_auc"], True),

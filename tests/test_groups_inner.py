@@ -12,6 +12,7 @@ import os
 import numpy as np
 import pandas as pd
 import pytest
+from engine.foundation.errors import error_code, error_fields
 import sklearn
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.model_selection import (GridSearchCV, StratifiedGroupKFold,
@@ -328,10 +329,12 @@ def test_without_groups_the_inner_splitter_is_unchanged(subjects):
 
 def test_too_many_inner_folds_for_the_groups_is_a_clear_error(subjects):
     spec, = expand_models([{**TUNED, "tune": {**TUNED["tune"], "inner_splits": 35}}])
-    with pytest.raises(ValueError, match=r"model 'knn': an outer training fold holds only 3[0-9] "
-                                         r"group\(s\).*\"tune\": \{\"inner_splits\": 3[0-9]\} "
-                                         r"or fewer"):
+    with pytest.raises(ValueError) as caught:
         run_to_end(run_cv(subjects, [spec], CONFIG, ["roc_auc"]))
+    assert error_code(caught.value) == "inner_groups_too_few"
+    fields = error_fields(caught.value)
+    assert (fields["model"], fields["block"], fields["inner_splits"]) == ("knn", "tune", 35)
+    assert 30 <= fields["fewest"] < 35                  # what the message tells to set
 
 
 def test_the_store_key_format_changed_with_the_grouped_inner_folds():

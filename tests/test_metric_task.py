@@ -12,6 +12,7 @@ import pytest
 from sklearn.metrics import get_scorer_names
 
 from engine.evaluation.experiment import parse_experiment
+from engine.foundation.errors import error_code, error_fields
 from engine.evaluation.metrics import (CLASSIFICATION_SCORERS, FAST_METRICS, FoldScorer,
                                        check_metrics, known_metrics, metric_problem, metrics_for)
 
@@ -48,18 +49,18 @@ def test_the_allowed_set_is_a_positive_list_of_classification_scorers():
 
 
 REFUSED = {
-    "r2": "a regression score",
-    "neg_mean_squared_error": "a regression score",
-    "neg_mean_poisson_deviance": "a regression score",
-    "explained_variance": "a regression score",
-    "adjusted_rand_score": "a clustering score",
-    "normalized_mutual_info_score": "a clustering score",
+    "r2": "regression",
+    "neg_mean_squared_error": "regression",
+    "neg_mean_poisson_deviance": "regression",
+    "explained_variance": "regression",
+    "adjusted_rand_score": "clustering",
+    "normalized_mutual_info_score": "clustering",
     "f1_samples": "multilabel",
     "precision_samples": "multilabel",
     "recall_samples": "multilabel",
     "jaccard_samples": "multilabel",
-    "positive_likelihood_ratio": "not a score this app can rank",
-    "accuracy_score": "unknown metric",
+    "positive_likelihood_ratio": "other",
+    "accuracy_score": "unknown",
 }
 
 
@@ -67,30 +68,38 @@ REFUSED = {
 def test_scorers_that_do_not_fit_are_refused_with_the_valid_ones(name):
     with pytest.raises(ValueError) as caught:
         parse_experiment({**BASE, "metrics": ["accuracy", name]})
-    message = str(caught.value)
-    assert message.startswith(f'metrics[1]: "{name}"') or \
-        message.startswith(f'metrics[1]: unknown metric "{name}"'), message
-    assert REFUSED[name] in message and len(message.splitlines()) == 1
-    assert message.endswith("use one of: " + ", ".join(known_metrics()))
+    assert error_code(caught.value) == "metric_invalid"
+    fields = error_fields(caught.value)
+    assert (fields["place"], fields["reason"], fields["shown"]) == \
+        ("metrics[1]", REFUSED[name], f'"{name}"')
+    assert fields["allowed"] == tuple(known_metrics())
+    assert len(str(caught.value).splitlines()) == 1
+    if name == "accuracy_score":                            # the hint: a name it may be
+        assert fields["close"] == '"accuracy"'
 
 
 def test_one_scorer_name_alone_is_named_as_the_section():
-    with pytest.raises(ValueError, match=r'^metrics: "r2" is a regression score, not a '
-                                         r"classification one; use one of: accuracy"):
+    with pytest.raises(ValueError) as caught:
         parse_experiment({**BASE, "metrics": "r2"})
+    assert error_code(caught.value) == "metric_invalid"
+    assert error_fields(caught.value)["place"] == "metrics"
+    assert error_fields(caught.value)["reason"] == "regression"
 
 
 def test_a_run_refuses_them_too_listing_the_metrics_for_the_target():
-    with pytest.raises(ValueError, match="regression score") as caught:
+    with pytest.raises(ValueError) as caught:
         check_metrics(["r2"], 3)
-    assert "roc_auc_ovr" in str(caught.value) and "'f1'" not in str(caught.value)
-    assert ", f1," not in str(caught.value)                 # two-class metrics not listed
+    fields = error_fields(caught.value)
+    assert error_code(caught.value) == "metric_invalid" and fields["reason"] == "regression"
+    assert "roc_auc_ovr" in fields["allowed"] and "f1" not in fields["allowed"]
 
 
 def test_top_k_accuracy_is_for_more_than_two_classes():
     assert "top_k_accuracy" in metrics_for(3) and "top_k_accuracy" not in metrics_for(2)
-    with pytest.raises(ValueError, match="always 1 for two classes"):
+    with pytest.raises(ValueError) as caught:
         check_metrics(["top_k_accuracy"], 2)
+    assert error_code(caught.value) == "metric_multiclass_only"
+    assert error_fields(caught.value)["metric"] == "top_k_accuracy"
     assert check_metrics(["top_k_accuracy"], 3) == ["top_k_accuracy"]
 
 

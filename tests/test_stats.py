@@ -2,6 +2,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from engine.foundation.errors import error_code, error_fields
 from scipy import stats as sps
 
 from engine.evaluation.stats import (ComparisonSettings, adjust_pvalues, compare_models,
@@ -98,12 +99,13 @@ def test_all_failed_model_gives_nan_not_crash():
 
 
 def test_settings_validation_messages():
-    with pytest.raises(ValueError, match="rope must be a number of 0 or more"):
-        ComparisonSettings(rope=-0.1)
-    with pytest.raises(ValueError, match="alpha must be between 0 and 1"):
-        ComparisonSettings(alpha=1.5)
-    with pytest.raises(ValueError, match="credible levels"):
-        ComparisonSettings(credible_levels=(0.5, 1.0))
+    for settings, code, fields in ((dict(rope=-0.1), "comparison_rope", {"rope": -0.1}),
+                                   (dict(alpha=1.5), "comparison_alpha", {"alpha": 1.5}),
+                                   (dict(credible_levels=(0.5, 1.0)),
+                                    "comparison_credible_level", {"level": 1.0})):
+        with pytest.raises(ValueError) as caught:
+            ComparisonSettings(**settings)
+        assert error_code(caught.value) == code and dict(error_fields(caught.value)) == fields
 
 
 def test_summary_ranks_and_counts_failures():

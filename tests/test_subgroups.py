@@ -16,7 +16,7 @@ from engine.evaluation.subgroups import check_subgroups
 from engine.evaluation.subgroups.calibration import calibration_pair
 from engine.evaluation.subgroups.spec import MAX_LEVELS
 from engine.evaluation.subgroups.tables import GAP_COLUMNS, SCORE_COLUMNS
-from engine.foundation.errors import EngineError
+from engine.foundation.errors import EngineError, error_code, error_fields
 from engine.foundation.progress import run_to_end
 from engine.input.readers import load_dataset
 from engine.runs.analysis import run_experiment
@@ -292,15 +292,20 @@ def test_too_many_levels_and_text_cuts_are_refused():
     assert caught.value.code == "subgroup_cuts_not_numeric"
 
 
-@pytest.mark.parametrize("subgroups, fragment", [
-    ([{"column": "Age", "cuts": [65, 40]}], "ascending"),
-    (["Age", "Age"], "named twice"),
-    ([{"column": "Age", "bins": 3}], "subgroups[0]"),
+@pytest.mark.parametrize("subgroups, code, fields", [
+    ([{"column": "Age", "cuts": [65, 40]}], "subgroup_cuts_order", {"index": 0, "cuts": (65, 40)}),
+    (["Age", "Age"], "subgroup_column_twice", {"column": "Age"}),
 ])
-def test_bad_entries_are_refused_when_parsed(subgroups, fragment):
-    with pytest.raises(ValueError, match=None) as caught:
+def test_bad_entries_are_refused_when_parsed(subgroups, code, fields):
+    with pytest.raises(ValueError) as caught:
         _experiment(subgroups=subgroups)
-    assert fragment in str(caught.value)
+    assert error_code(caught.value) == code and dict(error_fields(caught.value)) == fields
+
+
+def test_an_entry_the_schema_refuses_names_its_place():
+    with pytest.raises(ValueError) as caught:
+        _experiment(subgroups=[{"column": "Age", "bins": 3}])
+    assert "subgroups[0]" in str(caught.value)
 
 
 def test_round_trip_and_datasets_refused():

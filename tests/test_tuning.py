@@ -3,6 +3,7 @@ checked against scikit-learn's own GridSearchCV / TunedThresholdClassifierCV run
 import numpy as np
 import pandas as pd
 import pytest
+from engine.foundation.errors import error_code, error_fields
 from scipy import stats
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics import confusion_matrix, f1_score, make_scorer
@@ -302,15 +303,15 @@ def _parse(model):
 
 @pytest.mark.parametrize("model, message", [
     ({"estimator": "SVC", "tune": {"grid": {"C": [1, -1]}}}, "models[0].tune.grid.C"),
-    ({"estimator": "SVC", "tune": {"grid": {"colour": [1]}}}, "has no parameter 'colour'"),
+    ({"estimator": "SVC", "tune": {"grid": {"colour": [1]}}}, "models[0].tune.grid.colour"),
     ({"estimator": "SVC", "tune": {"grid": {"C": [1]}, "scoring": "r2"}},
      "models[0].tune.scoring"),
     ({"estimator": "SVC", "tune": {"grid": {}}}, "models[0].tune"),
     ({"estimator": "SVC", "grid": {"C": [1, 2]}, "tune": {"grid": {"C": [1]}}},
-     "both in the model's \"grid\""),
+     "models[0].tune"),
     ({"estimator": "SVC", "threshold": {"cost": [[0, 1, 2], [1, 0, 2]]}},
      "models[0].threshold.cost"),
-    ({"estimator": "SVC", "threshold": {"cost": [[1, 1], [1, 1]]}}, "costs the same"),
+    ({"estimator": "SVC", "threshold": {"cost": [[1, 1], [1, 1]]}}, "models[0].threshold.cost"),
     ({"estimator": "SVC", "threshold": {"scoring": "roc_auc"}}, "models[0].threshold.scoring"),
     ({"estimator": "SVC", "threshold": {"scoring": "f1", "cost": [[0, 1], [1, 0]]}},
      "models[0].threshold"),
@@ -321,11 +322,28 @@ def test_bad_blocks_are_refused_naming_the_place(model, message):
         _parse(model)
 
 
+@pytest.mark.parametrize("model, code, fields", [
+    ({"estimator": "SVC", "tune": {"grid": {"colour": [1]}}}, "unknown_parameter",
+     {"parameter": "colour", "place": "models[0].tune.grid.colour"}),
+    ({"estimator": "SVC", "grid": {"C": [1, 2]}, "tune": {"grid": {"C": [1]}}},
+     "tuned_and_grid", {"parameters": ("C",), "place": "models[0].tune"}),
+    ({"estimator": "SVC", "threshold": {"cost": [[1, 1], [1, 1]]}}, "cost_matrix_flat",
+     {"place": "models[0].threshold.cost"}),
+])
+def test_bad_blocks_are_coded(model, code, fields):
+    with pytest.raises(ValueError) as caught:
+        _parse(model)
+    assert error_code(caught.value) == code
+    assert {k: error_fields(caught.value)[k] for k in fields} == fields
+
+
 def test_threshold_refuses_three_classes():
     spec, = expand_models([{"estimator": "LogisticRegression", "params": {"max_iter": 500},
                             "threshold": {"scoring": "balanced_accuracy"}}])
-    with pytest.raises(ValueError, match="two classes only, and the data has 3"):
+    with pytest.raises(ValueError) as caught:
         run_to_end(run_cv(load_builtin("iris"), [spec], CVConfig(3, 1, 0), ["accuracy"]))
+    assert error_code(caught.value) == "threshold_two_class_only"
+    assert dict(error_fields(caught.value)) == {"model": spec.name, "n_classes": 3}
 
 
 def test_file_keeps_the_blocks_and_scoring_defaults_to_the_first_metric():

@@ -33,6 +33,8 @@ from itertools import combinations
 import numpy as np
 from scipy.stats import t as student_t
 
+from engine.foundation.errors import EngineError
+
 from engine.foundation.notes import Note
 
 #: ``"max_repeats"``'s default: the fixed design's 10 repeats is the upper bound.
@@ -122,8 +124,7 @@ def cv_fields(block: dict) -> dict:
         block["n_repeats"] = block.pop("max_repeats", DEFAULT_MAX_REPEATS)
         block["auto_precision"] = block.pop("precision", DEFAULT_PRECISION)
     elif "max_repeats" in block or "precision" in block:
-        raise ValueError('cv: "max_repeats" and "precision" go with "n_repeats": "auto" '
-                         "(a whole number of repeats runs exactly that many)")
+        raise EngineError("auto_settings_fixed_repeats")
     return block
 
 

@@ -95,7 +95,8 @@ _OBJECT_PARAMS = {"estimator", "base_estimator", "estimators", "callbacks", "mem
 def estimator_class(name: str):
     """The scikit-learn class for a catalogue name (imported on first use)."""
     if name not in CATALOGUE:
-        raise ValueError(f"unknown estimator {name!r}; the catalogue has: " + ", ".join(CATALOGUE))
+        raise EngineError("unknown_estimator", {"estimator": name, "known": list(CATALOGUE),
+                                                "place": None})
     module = importlib.import_module(CATALOGUE[name][0])
     return getattr(module, name)
 
@@ -218,20 +219,20 @@ def expand_model(entry: dict, path: tuple = (), random_state=None) -> list:
     allowed = {"name", "estimator", "params", "grid", "scale", "tune", "threshold", "resample"}
     unknown = sorted(set(entry) - allowed)
     if unknown:
-        raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed: "
-                         + ", ".join(sorted(allowed)))
+        raise EngineError("model_keys_unknown", {"place": where, "unknown": unknown,
+                                           "allowed": sorted(allowed)})
     if "estimator" not in entry:
-        raise ValueError(f"{where}: missing 'estimator' (a catalogue name such as 'SVC')")
+        raise EngineError("model_no_estimator", {"place": where})
     estimator = entry["estimator"]
     try:
         estimator_class(estimator)
-    except ValueError as exc:
-        raise ValueError(f"{readable_path(path + ('estimator',))}: {exc}" if path
-                         else str(exc)) from None
+    except EngineError as exc:
+        place = readable_path(path + ("estimator",)) if path else None
+        raise EngineError(exc.code, {**exc.fields, "place": place}) from None
     params = entry.get("params") or {}
     if not isinstance(params, dict):
-        raise ValueError(f"{_place(path, 'params', 'model ' + str(estimator))}: 'params' must be "
-                         "an object of name: value")
+        raise EngineError("params_not_object",
+                          {"place": _place(path, "params", "model " + str(estimator))})
     scale = bool(entry.get("scale", False))
     resample = entry.get("resample")
     if resample is not None:
@@ -289,10 +290,10 @@ def grid_points(grid, path: tuple, estimator: str) -> list:
     try:
         sizes = [len(ParameterGrid(g)) for g, _ in grids]
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}: bad grid: {exc}") from None
+        raise EngineError("bad_grid", {"place": where, "detail": str(exc)}) from None
     if sum(sizes) > MAX_MODELS:
-        raise ValueError(f"{where}: the grid makes {sum(sizes):,} models; at most "
-                         f"{MAX_MODELS:,} can be compared in one experiment")
+        raise EngineError("grid_too_large", {"place": where, "n_models": sum(sizes),
+                                             "limit": MAX_MODELS})
     return [(combo, place) for g, place in grids for combo in ParameterGrid(g)]
 
 
@@ -313,18 +314,20 @@ def _inner_splits(block: dict, path: tuple, key: str) -> int:
     value = block.get("inner_splits", INNER_SPLITS)
     problem = setting_problem("inner_splits", value)
     if problem:
-        raise ValueError(f"{_where(path, key, 'inner_splits')}: {problem} (the inner folds)")
+        raise EngineError("inner_splits_invalid", {"place": _where(path, key, "inner_splits"),
+                                                   "problem": problem})
     return value
 
 
 def _check_keys(block, here: str, example: str, allowed: tuple) -> None:
     """``block`` is an object with only the ``allowed`` keys."""
     if not isinstance(block, dict):
-        raise ValueError(f"{here}: expected an object such as {example}, got {show(block)}")
+        raise EngineError("model_block_not_object", {"place": here, "example": example,
+                                            "got": show(block)})
     unknown = sorted(set(block) - set(allowed))
     if unknown:
-        raise ValueError(f"{here}: unknown key(s) {', '.join(unknown)}; allowed: "
-                         + ", ".join(allowed))
+        raise EngineError("model_keys_unknown", {"place": here, "unknown": unknown,
+                                           "allowed": list(allowed)})
 
 
 def check_tune(tune, entry: dict, path: tuple = ()) -> dict:
@@ -352,8 +355,7 @@ def check_tune(tune, entry: dict, path: tuple = ()) -> dict:
                 ("grid", "inner_splits", "optimism", "scoring"))
     grid = tune.get("grid")
     if not grid or not isinstance(grid, (dict, list)):
-        raise ValueError(f"{here}.grid: expected an object of parameter names and lists of "
-                         f"values to try, got {show(grid)}")
+        raise EngineError("tune_grid_not_object", {"place": here, "got": show(grid)})
     outer = entry.get("grid") or {}
     outer_keys = set().union(*[g for g in ([outer] if isinstance(outer, dict) else outer)
                                if isinstance(g, dict)]) if outer else set()
@@ -362,8 +364,7 @@ def check_tune(tune, entry: dict, path: tuple = ()) -> dict:
     for combo, place in grid_points(grid, path + ("tune",), str(estimator)):
         both = sorted(outer_keys & set(combo))
         if both:
-            raise ValueError(f"{here}.grid: {', '.join(both)} is both in the model's \"grid\" "
-                             "(separate models) and tuned inside the folds: keep it in one")
+            raise EngineError("tuned_and_grid", {"place": here, "parameters": list(both)})
         at = {p: place + (p,) for p in combo} if path else {}
         validated(ModelSpec("tuned", estimator, {**params, **combo}, scale), at)
     scoring = tune.get("scoring")
@@ -371,7 +372,8 @@ def check_tune(tune, entry: dict, path: tuple = ()) -> dict:
         check_metric_names([scoring], where=f"{here}.scoring", indexed=False)
     optimism = tune.get("optimism", True)
     if not isinstance(optimism, bool):
-        raise ValueError(f"{here}.optimism: expected true or false, got {show(optimism)}")
+        raise EngineError("tune_optimism_not_boolean", {"place": f"{here}.optimism",
+                                               "got": show(optimism)})
     return {"grid": grid, "inner_splits": _inner_splits(tune, path, "tune"),
             "scoring": scoring, "optimism": optimism}
 
@@ -389,19 +391,17 @@ def check_threshold(threshold, path: tuple = ()) -> dict:
     _check_keys(threshold, here, '{"scoring": "balanced_accuracy"}',
                 ("cost", "inner_splits", "random_state", "scoring"))
     if ("scoring" in threshold) == ("cost" in threshold):
-        raise ValueError(f"{here}: give either \"scoring\" (such as \"balanced_accuracy\") or "
-                         "\"cost\" (a 2x2 matrix [[c_tn, c_fp], [c_fn, c_tp]]), not both or "
-                         "neither")
+        raise EngineError("threshold_scoring_or_cost", {"place": here})
     out = {"inner_splits": _inner_splits(threshold, path, "threshold"),
            "random_state": threshold.get("random_state", 0)}
     seed = out["random_state"]
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ValueError(f"{here}.random_state: expected a whole number or null, got {show(seed)}")
+        raise EngineError("threshold_seed_invalid", {"place": f"{here}.random_state", "got": show(seed)})
     if "scoring" in threshold:
         if threshold["scoring"] not in THRESHOLD_SCORINGS:
-            raise ValueError(f"{here}.scoring: a threshold is chosen by a metric of predicted "
-                             f"classes; got {show(threshold['scoring'])}, use one of: "
-                             + ", ".join(THRESHOLD_SCORINGS))
+            raise EngineError("threshold_scoring", {"place": f"{here}.scoring",
+                                                    "got": show(threshold["scoring"]),
+                                                    "allowed": list(THRESHOLD_SCORINGS)})
         out["scoring"] = threshold["scoring"]
     else:
         out["cost"] = check_cost(threshold["cost"], f"{here}.cost")
@@ -433,22 +433,23 @@ def validated(spec: ModelSpec, places: dict | None = None) -> ModelSpec:
     allowed = [p.name for p in parameter_specs(spec.estimator)]
     for pname, value in spec.params.items():
         if pname not in allowed:
-            raise ValueError(f"{at(pname)}: {spec.estimator} has no parameter {pname!r}; "
-                             "allowed: " + ", ".join(allowed))
+            raise EngineError("unknown_parameter", {"place": at(pname), "parameter": pname,
+                                                    "estimator": spec.estimator,
+                                                    "allowed": allowed})
         if isinstance(value, (dict, list)) and pname not in ("hidden_layer_sizes", "class_weight",
                                                               "priors"):
-            raise ValueError(f"{at(pname)}: parameter {pname!r} must be a single value, "
-                             f"not {show(value)}")
+            raise EngineError("parameter_not_single", {"place": at(pname), "parameter": pname,
+                                                       "got": show(value)})
         if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"{at(pname)}: parameter {pname!r} must be a finite number")
+            raise EngineError("parameter_not_finite", {"place": at(pname), "parameter": pname})
         problem = param_cap_problem(spec.estimator, pname, value)
         if problem:
-            raise ValueError(f"{at(pname)}: {problem}")
+            raise EngineError("section_setting_invalid", {"place": at(pname), "problem": problem})
     try:
         estimator = cls(**constructor_params(spec.params))
         estimator._validate_params()
     except (TypeError, ValueError) as exc:
-        raise ValueError(_sklearn_message(str(exc), spec, at)) from None
+        raise EngineError("parameter_invalid", _sklearn_fields(str(exc), spec, at)) from None
     if len(_VALIDATED) >= _VALIDATED_MAX:
         _VALIDATED.clear()
     _VALIDATED.add(key)
@@ -468,15 +469,18 @@ def _validation_key(spec: ModelSpec) -> tuple:
     return spec.estimator, json.dumps(spec.params, sort_keys=True, default=repr)
 
 
-def _sklearn_message(text: str, spec: ModelSpec, at) -> str:
-    """scikit-learn's parameter check in one line at the parameter's place, the value
-    shown as the file writes it."""
+def _sklearn_fields(text: str, spec: ModelSpec, at) -> dict:
+    """The fields of scikit-learn's parameter check (``parameter_invalid``): the
+    parameter's place and the value shown as the file writes it, or (a check the
+    pattern does not read) scikit-learn's text in one line."""
     match = _SKLEARN_CHECK.match(text.strip())
+    fields = {"model": spec.name, "place": None, "parameter": None, "estimator": None,
+              "expected": None, "got": None, "detail": printable(text)}
     if not match or match.group(1) not in spec.params:
-        return f"model {spec.name!r}: " + printable(text)
+        return fields
     pname, cls, expected = match.groups()
-    return (f"{at(pname)}: the {pname!r} parameter of {cls} must be {printable(expected)}, "
-            f"got {show(spec.params[pname])}")
+    return {**fields, "place": at(pname), "parameter": pname, "estimator": cls,
+            "expected": printable(expected), "got": show(spec.params[pname])}
 
 
 def check_unique_names(specs: list) -> None:
@@ -485,17 +489,13 @@ def check_unique_names(specs: list) -> None:
     seen = set()
     for spec in specs:
         if len(spec.name) > MAX_MODEL_NAME_CHARS:
-            raise ValueError(f"the model name {printable(spec.name[:40])}… is "
-                             f"{len(spec.name):,} characters long, more than the "
-                             f"{MAX_MODEL_NAME_CHARS} a name "
-                             "can have (it is written in every row of the result tables): "
-                             "give the model a shorter name")
+            raise EngineError("model_name_long", {"start": printable(spec.name[:40]),
+                                                  "n_chars": len(spec.name),
+                                                  "limit": MAX_MODEL_NAME_CHARS})
         if visible(spec.name) != spec.name:
-            raise ValueError(f"the model name '{visible(spec.name)}' holds a control character "
-                             "(a line break, a tab or an invisible Unicode control or format "
-                             "character, shown written out): rename the model")
+            raise EngineError("model_name_control", {"shown": visible(spec.name)})
         if spec.name in seen:
-            raise ValueError(f"two models are named {spec.name!r}; give each model its own name")
+            raise EngineError("model_name_twice", {"name": spec.name})
         seen.add(spec.name)
 
 
@@ -635,7 +635,7 @@ def expand_models(entries: list, random_state=None) -> list:
     entries whose model has no ``random_state`` of its own.
     """
     if not entries:
-        raise ValueError("the experiment has no models: add at least one")
+        raise EngineError("no_models")
     n_models = count_models(entries)
     if n_models > MAX_MODELS:
         raise EngineError("too_many_models", {"n_models": n_models, "limit": MAX_MODELS})

@@ -21,16 +21,13 @@ from typing import Optional
 import numpy as np
 from sklearn.metrics import confusion_matrix
 
+from engine.foundation.errors import EngineError
 from engine.foundation.notes import Note
 
 #: The expected-cost metric's name (scikit-learn's convention for losses: negated).
 COST_METRIC = "neg_expected_cost"
 #: Metrics that score the models' probabilities or ranking, not their predicted classes:
 #: a threshold (and so the costs) does not change them.
-#: Why the expected cost cannot score a target of ``n_classes`` classes.
-MULTICLASS_PROBLEM = (f'metric "{COST_METRIC}" (expected cost) works for two classes only '
-                      "(its costs are a 2x2 matrix) and the target has {n_classes}: choose "
-                      "another metric, or a two-class target")
 THRESHOLD_FREE_PREFIXES = ("roc_auc", "average_precision", "neg_log_loss", "neg_brier_score",
                            "d2_")
 
@@ -83,25 +80,23 @@ def cost_metric_problem(metrics, costs, n_classes: Optional[int] = None) -> Opti
     Returns
     -------
     str or None
-        One sentence saying what to change.
+        The error code saying what to change (``cost_metric_no_costs`` or
+        ``cost_metric_multiclass``; its fields: ``metric`` and ``n_classes``).
     """
     if COST_METRIC not in list(metrics or ()):
         return None
     if costs is None:
-        return (f'metric "{COST_METRIC}" (expected cost) needs the costs of the outcomes: add '
-                '"costs": [[c_tn, c_fp], [c_fn, c_tp]] to the experiment, or choose a '
-                "threshold by costs in a model (several models with different costs need "
-                'the top-level "costs")')
+        return "cost_metric_no_costs"
     if n_classes is not None and n_classes != 2:
-        return MULTICLASS_PROBLEM.format(n_classes=n_classes)
+        return "cost_metric_multiclass"
     return None
 
 
 def check_cost_metric(metrics, costs, n_classes: Optional[int] = None) -> None:
-    """Raise ``ValueError`` with :func:`cost_metric_problem`'s sentence, if any."""
+    """Raise an :class:`EngineError` of :func:`cost_metric_problem`'s code, if any."""
     problem = cost_metric_problem(metrics, costs, n_classes)
     if problem:
-        raise ValueError(problem)
+        raise EngineError(problem, {"metric": COST_METRIC, "n_classes": n_classes})
 
 
 def cost_notes(metrics, given, models) -> tuple:

@@ -21,6 +21,7 @@ from engine.evaluation.auto_repeats import AutoStop, assess, auto_json, in_round
 from engine.evaluation.catalogue import make_pipeline
 from engine.evaluation.costs import check_cost_metric
 from engine.input.data import Dataset
+from engine.foundation.errors import EngineError
 from engine.input.groups import (check_grouped_folds, fewest_inner_groups,
                                  grouped_fold_notes, small_classes)
 from engine.foundation.lazy import sklearn
@@ -151,18 +152,13 @@ class CVConfig:
 
     def __post_init__(self):
         if self.auto_precision is not None and not 0 < self.auto_precision < 1:
-            raise ValueError(f"cv.precision: a share of the width between 0 and 1 "
-                             f"(got {self.auto_precision!r})")
+            raise EngineError("cv_precision", {"precision": self.auto_precision})
         if self.scheme not in SCHEMES:
-            raise ValueError(f"cv.scheme: unknown fold assignment {self.scheme!r}; choose "
-                             "\"sklearn\" (scikit-learn's) or \"weka\" (Weka 3's)")
+            raise EngineError("cv_scheme", {"scheme": self.scheme})
         if self.scheme == "weka" and self.random_state is None:
-            raise ValueError('cv.random_state: the "weka" scheme needs a seed (Weka numbers '
-                             "its runs from it; its Experimenter starts at 1): give a whole "
-                             "number")
+            raise EngineError("cv_weka_seed")
         if self.interval not in INTERVALS:
-            raise ValueError(f"cv.interval: unknown interval {self.interval!r}; choose "
-                             "\"corrected_t\" or \"nested\" (Bates et al.'s nested CV)")
+            raise EngineError("cv_interval", {"interval": self.interval})
 
     def to_json(self) -> dict:
         data = {"n_splits": self.n_splits, "n_repeats": self.n_repeats,
@@ -370,33 +366,27 @@ def check_folds(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = 
     the class in its message).
     """
     if not isinstance(config.n_splits, (int, np.integer)) or config.n_splits < 2:
-        raise ValueError(f"the number of folds must be a whole number of at least 2 "
-                         f"(got {config.n_splits!r})")
+        raise EngineError("folds_count", {"n_splits": config.n_splits})
     if not isinstance(config.n_repeats, (int, np.integer)) or config.n_repeats < 1:
-        raise ValueError(f"the number of repeats must be a whole number of at least 1 "
-                         f"(got {config.n_repeats!r})")
+        raise EngineError("repeats_count", {"n_repeats": config.n_repeats})
     counts = np.bincount(y)
     counts = counts[counts > 0]
     if len(counts) < 2:
-        raise ValueError("the target has only one class: a classifier needs at least two")
+        raise EngineError("folds_one_class")
     if groups is not None:
         if config.scheme == "weka":
-            raise ValueError('cv.scheme "weka" cannot keep rows that belong together in one '
-                             'fold (Weka has no grouped folds): use the "sklearn" scheme, or '
-                             'leave "groups" out of the data set')
+            raise EngineError("weka_groups")
         check_grouped_folds(y, groups, config.n_splits, classes)
         return
     if config.scheme == "weka":
         if len(y) < config.n_splits:
-            raise ValueError(f"the data has only {len(y)} rows, but {config.n_splits} folds "
-                             f"need at least {config.n_splits}: lower the number of folds to "
-                             f"{len(y)} or fewer, or add data")
+            raise EngineError("folds_too_many_rows", {"n_rows": len(y),
+                                                      "n_splits": int(config.n_splits)})
         return
     smallest = int(counts.min())
     if smallest < config.n_splits:
-        raise ValueError(f"the smallest class has only {smallest} row(s), but {config.n_splits} "
-                         f"folds need at least {config.n_splits} rows in every class: lower the "
-                         f"number of folds to {max(smallest, 2)} or fewer, or add data")
+        raise EngineError("folds_too_many_class", {"smallest": smallest,
+                                                   "n_splits": int(config.n_splits)})
 
 
 def fold_notes(y: np.ndarray, classes, config: CVConfig,
@@ -478,7 +468,7 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     CVResult
     """
     if not models:
-        raise ValueError("no models to cross-validate: add at least one")
+        raise EngineError("cv_no_models")
     metrics = check_metrics(list(metrics), len(dataset.classes))
     check_cost_metric(metrics, costs, len(dataset.classes))
     check_folds(dataset.y, config, dataset.groups, dataset.classes)
@@ -504,9 +494,8 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
               else {})
     missing = [index for index in range(len(tasks)) if index not in stored]
     if missing and store is not None and store.replay and config.auto_precision is None:
-        raise ValueError(f"{len(missing)} of the run's {len(tasks)} fits are not in the "
-                         "store (the run did not finish): run the experiment again to "
-                         "complete it")
+        raise EngineError("replay_incomplete", {"n_missing": len(missing), "n_fits": len(tasks),
+                                                "repeat": None})
     calls = [(estimators[m], X, dataset.y, *splits[s], metrics, labels, pos_label, groups[m],
               costs) for m, s in (tasks[index] for index in missing)]
     found = ((index, (None, outcome), " (stored)") for index, outcome in stored.items())
@@ -576,10 +565,9 @@ def _rounds(tasks, config, stored, calls, store, n_jobs, cluster, ratio_after):
 
     def compute(indices):
         if store is not None and store.replay:
-            raise ValueError(f"{len(indices)} fits of repeat "
-                             f"{tasks[indices[0]][1] // config.n_splits + 1} are not in the "
-                             "store (the run did not finish): run the experiment again to "
-                             "complete it")
+            raise EngineError("replay_incomplete", {
+                "n_missing": len(indices), "n_fits": None,
+                "repeat": tasks[indices[0]][1] // config.n_splits + 1})
         return feed.take(indices)
     try:
         return (yield from in_rounds(tasks, config.n_splits, config.n_repeats,
@@ -651,12 +639,9 @@ def check_inner_groups(dataset: Dataset, splits: list, specs: list, groups: list
         for block, key in ((spec.tune, "tune"), (spec.threshold, "threshold")):
             inner = (block or {}).get("inner_splits", INNER_SPLITS)
             if block and inner > fewest:
-                raise ValueError(f"model {spec.name!r}: an outer training fold holds only "
-                                 f"{fewest} group(s) of rows that belong together, but its "
-                                 f"\"{key}\" block's inner {inner}-fold split keeps groups "
-                                 f"together and needs at least {inner}: set \"{key}\": "
-                                 f"{{\"inner_splits\": {max(fewest, 2)}}} or fewer, use fewer "
-                                 "outer folds, or add data")
+                raise EngineError("inner_groups_too_few", {
+                    "model": spec.name, "block": key, "inner_splits": inner,
+                    "fewest": int(fewest)})
 
 
 def _optimism(outcomes, tasks, models, members, metrics, splits=(), alpha=0.05):

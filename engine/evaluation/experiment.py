@@ -19,6 +19,7 @@ from engine.input.dataset_names import check_dataset_name, name_datasets
 from engine.input.file_checks import check_experiment_file
 from engine.input.imbalance import with_imbalance_metric
 from engine.evaluation.metrics import check_metric_names, default_metric
+from engine.foundation.errors import EngineError, error_code, error_fields
 from engine.foundation.notes import Note
 from engine.foundation.param_caps import setting_problem
 from engine.input.readers import check_file_options, check_test_block
@@ -43,11 +44,10 @@ class AloocvSettings:
 
     def __post_init__(self):
         if not (self.C_min > 0 and self.C_max > self.C_min and math.isfinite(self.C_max)):
-            raise ValueError("aloocv: need 0 < C_min < C_max (got C_min="
-                             f"{self.C_min}, C_max={self.C_max})")
+            raise EngineError("aloocv_c_range", {"C_min": self.C_min, "C_max": self.C_max})
         problem = setting_problem("n_C", self.n_C)
         if problem:
-            raise ValueError(f"aloocv.n_C: {problem}")
+            raise EngineError("section_setting_invalid", {"place": "aloocv.n_C", "problem": problem})
 
     def to_json(self) -> dict:
         return {"C_min": self.C_min, "C_max": self.C_max, "n_C": self.n_C,
@@ -66,15 +66,14 @@ class CalibrationSettings:
     def __post_init__(self):
         unknown = [m for m in self.methods if m not in ("isotonic", "sigmoid")]
         if unknown:
-            raise ValueError(f"calibration: unknown method(s) {', '.join(map(str, unknown))}; "
-                             "choose from: isotonic, sigmoid")
+            raise EngineError("calibration_methods", {"unknown": list(map(str, unknown))})
         if self.strategy not in ("uniform", "quantile"):
-            raise ValueError(f"calibration: strategy must be 'uniform' or 'quantile' "
-                             f"(got {self.strategy!r})")
+            raise EngineError("calibration_strategy", {"strategy": self.strategy})
         for name in ("n_bins", "map_buckets"):
             problem = setting_problem(name, getattr(self, name))
             if problem:
-                raise ValueError(f"calibration.{name}: {problem}")
+                raise EngineError("section_setting_invalid", {"place": f"calibration.{name}",
+                                                      "problem": problem})
 
     def to_json(self) -> dict:
         return {"methods": list(self.methods), "n_bins": self.n_bins, "strategy": self.strategy,
@@ -113,10 +112,9 @@ class CurvesSettings:
         fractions = tuple(sorted(float(f) for f in learning))
         bad = [f for f in fractions if not (0 < f <= 1)]
         if bad:
-            raise ValueError(f"curves.learning: {bad[0]:g} is not a fraction of the training "
-                             "fold; give numbers above 0 and at most 1, e.g. [0.1, 0.55, 1.0]")
+            raise EngineError("learning_fraction", {"value": bad[0]})
         if len(set(fractions)) != len(fractions):
-            raise ValueError("curves.learning: a fraction is listed twice; list each once")
+            raise EngineError("learning_fraction_twice")
         object.__setattr__(self, "learning", fractions)
 
     def to_json(self) -> dict:
@@ -283,7 +281,7 @@ def _section(data: dict, key: str, cls, convert=None):
     try:
         return cls(**value)
     except TypeError as exc:
-        raise ValueError(f"{key}: {exc}") from None
+        raise EngineError("section_invalid", {"section": key, "detail": str(exc)}) from None
 
 
 def _as_tuple(name):
@@ -321,6 +319,10 @@ def parse_experiment(data: dict, base_dir: str = ".") -> Experiment:
     try:
         return _parse(data, base_dir)
     except ValueError as exc:
+        if error_code(exc):              # the catalogue's sentence, made one line
+            raise EngineError(error_code(exc), error_fields(exc), printable(str(exc))) \
+                from None
+        # an error not coded yet (of engine.input or engine.foundation), made one line
         raise ValueError(printable(str(exc))) from None
 
 
@@ -363,9 +365,7 @@ def _subgroups(data: dict) -> tuple:
     """The ``"subgroups"`` entries (:func:`engine.evaluation.subgroups.spec.parse_subgroups`);
     refused with ``"datasets"`` (a column belongs to one data set)."""
     if data.get("subgroups") and "datasets" in data:
-        raise ValueError('subgroups: a subgroup column belongs to one data set, and this '
-                         'experiment has a "datasets" list; run the data set with its '
-                         'subgroups as an experiment of its own ("dataset" and "subgroups")')
+        raise EngineError("subgroups_with_datasets")
     return parse_subgroups(data.get("subgroups"))
 
 
@@ -375,14 +375,11 @@ def _test_block(data: dict) -> Optional[dict]:
     A held-out test file belongs to one data set: with ``"datasets"`` it is refused."""
     block = data.get("test")
     if data.get("save_models") and not block:
-        raise ValueError('save_models: the final models are fitted for the held-out test; '
-                         'add "test": {"file": PATH} or leave "save_models" out')
+        raise EngineError("save_models_without_test")
     if block is None:
         return None
     if "datasets" in data:
-        raise ValueError('test: a held-out test file belongs to one data set, and this '
-                         'experiment has a "datasets" list; run the data set with its test '
-                         'file as an experiment of its own ("dataset" and "test")')
+        raise EngineError("test_with_datasets")
     check_test_block(block)
     check_dataset_options({"encoding": block["encoding"]} if block.get("encoding") else {},
                           "test")
@@ -436,9 +433,10 @@ def check_dataset_options(dataset: dict, where: str = "dataset") -> None:
         try:
             check_file_options(dataset)
         except ValueError as exc:
-            text = str(exc)
-            raise ValueError(text if text.startswith("dataset") else f"dataset.file: {text}") \
-                from None
+            if str(exc).startswith("dataset"):
+                raise
+            raise EngineError("dataset_file", {"detail": str(exc),
+                                               "inner_code": error_code(exc)}) from None
     encoding = dataset.get("encoding")
     if encoding is None:
         return
@@ -447,9 +445,7 @@ def check_dataset_options(dataset: dict, where: str = "dataset") -> None:
     except LookupError:
         known = False
     if not known:
-        raise ValueError(f"{where}.encoding: {show(encoding)} is not a text encoding Python "
-                         'knows; use one such as "utf-8", "utf-8-sig", "latin-1" or "cp1252", '
-                         'or leave "encoding" out to detect it')
+        raise EngineError("unknown_encoding", {"place": where, "got": show(encoding)})
 
 
 def _seed_notes(entries, seeded, random_state) -> list:
@@ -507,20 +503,19 @@ def read_experiment_file(path: str):
         with open(path, encoding="utf-8-sig") as handle:
             return json.load(handle)
     except FileNotFoundError:
-        raise ValueError(f"cannot open {path}: the file does not exist") from None
+        raise EngineError("experiment_missing", {"path": path}) from None
     except IsADirectoryError:
-        raise ValueError(f"cannot open {path}: it is a folder, not an experiment file") from None
+        raise EngineError("experiment_is_folder", {"path": path}) from None
     except OSError as exc:
-        raise ValueError(f"cannot open {path}: {exc.strerror or exc}") from None
+        raise EngineError("experiment_unreadable", {"path": path,
+                                                    "detail": str(exc.strerror or exc)}) from None
     except ValueError as exc:            # not UTF-8, not JSON, a number too long to read
         if "integer string conversion" in str(exc):
-            raise ValueError(f"the experiment file {path} holds a number of more than 4300 "
-                             "digits; write numbers of a usual size") from None
-        raise ValueError(printable(f"the experiment file {path} is not valid JSON: {exc}")) \
-            from None
+            raise EngineError("experiment_long_number", {"path": path}) from None
+        raise EngineError("experiment_not_json", {"path": printable(path),
+                                                  "detail": printable(str(exc))}) from None
     except RecursionError:
-        raise ValueError(f"the experiment file {path} is nested too deeply to read: an "
-                         "experiment file needs only a few levels of lists and objects") from None
+        raise EngineError("experiment_too_deep", {"path": path}) from None
 
 
 def experiment_json_text(experiment: Experiment, path: Optional[str] = None) -> str:

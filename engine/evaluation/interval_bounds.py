@@ -57,9 +57,6 @@ def _side_note(part: pd.DataFrame, metric: str, column: str, bound: Optional[flo
     if past.empty:
         return []
     models = [str(m) for m in past["model"]]
-    return [Note("interval_past_bound",
-                 f"The summary interval of {', '.join(models)} on {metric} reaches {where} "
-                 f"{bound:g}, the {extreme} possible value: the corrected-t interval is symmetric around "
-                 f"the mean and does not know the limit, so read that end as {bound:g}.",
-                 {"metric": metric, "side": "upper" if where == "above" else "lower",
-                  "bound": bound, "models": models})]
+    return [Note("interval_past_bound", fields={
+        "metric": metric, "side": "upper" if where == "above" else "lower", "bound": bound,
+        "models": models})]

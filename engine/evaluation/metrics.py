@@ -15,7 +15,8 @@ from typing import Callable
 
 import numpy as np
 
-from engine.evaluation.costs import COST_METRIC, MULTICLASS_PROBLEM, expected_cost
+from engine.evaluation.costs import COST_METRIC, expected_cost
+from engine.foundation.errors import EngineError
 from engine.foundation.lazy import sklearn
 from engine.foundation.schema import show
 
@@ -29,10 +30,12 @@ def _roc_auc_binary(y, score):
     n_pos = int(np.count_nonzero(y == 1))
     n_neg = len(y) - n_pos
     if n_pos == 0 or n_neg == 0:
+        # scikit-learn's own words (roc_auc_score's), so a fold's error reads as with it
         raise ValueError("Only one class present in y_true. ROC AUC score is not defined in "
                          "that case.")
     score = np.asarray(score, dtype=float)
     if not np.isfinite(score).all():
+        # scikit-learn's own words (roc_auc_score's), so a fold's error reads as with it
         raise ValueError("Input contains NaN or infinity.")
     ranks = _average_ranks(score)
     return float((ranks[y == 1].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
@@ -180,34 +183,35 @@ def known_metrics() -> list:
     return sorted(name for name in CLASSIFICATION_SCORERS if name in available)
 
 
-def metric_problem(name) -> str | None:
+def metric_problem(name) -> dict | None:
     """Why ``name`` is not a metric of this app (None when it is one).
 
     Returns
     -------
-    str or None
-        Such as ``"r2" is a regression score, not a classification one``.
+    dict or None
+        The fields of a ``metric_invalid`` error: ``reason`` (``not_text``, ``unknown``,
+        ``multilabel``, ``clustering``, ``regression`` or ``other``), ``shown`` (the
+        name as the file writes it) and ``close`` (a known name it may be meant as, shown,
+        or None).
     """
     if name in FAST_METRICS or name in known_metrics():
         return None
-    shown = show(name)
+    problem = {"reason": "other", "shown": show(name), "close": None}
     if not isinstance(name, str):
-        return f"expected a scorer name (text), got {shown}"
+        return {**problem, "reason": "not_text"}
     scorers = sklearn("metrics")
     if name not in scorers.get_scorer_names():
         close = [m for m in known_metrics() if m.startswith(name)] or \
             difflib.get_close_matches(name, known_metrics(), n=1)
-        hint = f" (did you mean {show(close[0])}?)" if close else ""
-        return f"unknown metric {shown}{hint}"
+        return {**problem, "reason": "unknown", "close": show(close[0]) if close else None}
     if name.endswith("_samples"):
-        return (f"{shown} averages over the labels of each sample, for multilabel targets, "
-                "not a classification one")
+        return {**problem, "reason": "multilabel"}
     module = getattr(getattr(scorers.get_scorer(name), "_score_func", None), "__module__", "") or ""
     if "cluster" in module:
-        return f"{shown} is a clustering score, not a classification one"
+        return {**problem, "reason": "clustering"}
     if "_regression" in module:
-        return f"{shown} is a regression score, not a classification one"
-    return f"{shown} is not a score this app can rank classifiers by"
+        return {**problem, "reason": "regression"}
+    return problem
 
 
 def check_metric_names(metrics, where: str = "metrics", n_classes: int | None = None,
@@ -235,26 +239,28 @@ def check_metric_names(metrics, where: str = "metrics", n_classes: int | None = 
         if problem:
             valid = known_metrics() if n_classes is None else metrics_for(n_classes)
             place = f"{where}[{i}]" if indexed else where
-            raise ValueError(f"{place}: {problem}; use one of: " + ", ".join(valid))
+            raise EngineError("metric_invalid", {**problem, "place": place,
+                                                 "allowed": list(valid)})
 
 
 def check_metrics(metrics: list, n_classes: int) -> list:
     """Validate metric names for a problem with ``n_classes`` classes."""
     if not metrics:
-        raise ValueError("no metrics given: name at least one, such as 'roc_auc' or 'accuracy'")
+        raise EngineError("metrics_none")
     metrics = [str(m) for m in metrics]
     if len(set(metrics)) != len(metrics):
-        raise ValueError("a metric is listed twice: " + ", ".join(metrics))
+        raise EngineError("metric_twice", {"metrics": metrics})
     check_metric_names(metrics, n_classes=n_classes)
     for name in metrics:
         if n_classes > 2 and name in BINARY_ONLY:
             if name == COST_METRIC:
-                raise ValueError(MULTICLASS_PROBLEM.format(n_classes=n_classes))
-            raise ValueError(f"metric {name!r} works for two classes only and the data has "
-                             f"{n_classes}; use {multiclass_counterpart(name)!r} instead")
+                raise EngineError("cost_metric_multiclass", {"metric": COST_METRIC,
+                                                             "n_classes": n_classes})
+            raise EngineError("metric_two_class_only", {
+                "metric": name, "n_classes": n_classes,
+                "counterpart": multiclass_counterpart(name)})
         if n_classes <= 2 and name in MULTICLASS_ONLY:
-            raise ValueError(f"metric {name!r} is always 1 for two classes (the right class "
-                             "is always among the top 2); use 'accuracy' instead")
+            raise EngineError("metric_multiclass_only", {"metric": name})
     return metrics
 
 
@@ -346,6 +352,7 @@ class FoldScorer:
     def _score_cost(self) -> float:
         """Minus the mean cost per row of the predicted classes (greater is better)."""
         if self.costs is None:
+            # the run checks the costs first (check_cost_metric): a programming error
             raise ValueError(f"{COST_METRIC} needs the costs of the outcomes, and none were "
                              "given")
         return -expected_cost(self.y, self.predicted_labels(), self.costs, self.pos_label)

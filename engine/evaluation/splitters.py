@@ -34,6 +34,7 @@ __all__ = ["RepeatedStratifiedGroupKFold", "RepeatedStratifiedKFold", "RepeatedW
 def _check_counts(n_splits, n_repeats) -> None:
     for name, value, least in (("n_splits", n_splits, 2), ("n_repeats", n_repeats, 1)):
         if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < least:
+            # a scikit-learn cross-validator's arguments (CVConfig checks the user's)
             raise ValueError(f"{name} must be an integer of at least {least} (got {value!r})")
 
 
@@ -93,6 +94,7 @@ class RepeatedWekaFold(BaseCrossValidator):
         if not isinstance(seed, numbers.Integral) or isinstance(seed, bool):
             raise TypeError(f"Weka's folds need an integer random_state (got {seed!r})")
         if y is None:
+            # a scikit-learn cross-validator's arguments (CVConfig checks the user's)
             raise ValueError("Weka's folds are stratified: split needs y")
         y = np.asarray(y)
         if X is not None:
@@ -185,6 +187,7 @@ def cross_validator(scheme: str, n_splits: int, n_repeats: int, random_state,
     """
     if grouped:
         if scheme == "weka":
+            # a scikit-learn cross-validator's arguments (CVConfig checks the user's)
             raise ValueError("Weka has no grouped folds")
         return RepeatedStratifiedGroupKFold(n_splits, n_repeats, random_state)
     if scheme == "weka":

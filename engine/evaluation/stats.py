@@ -31,6 +31,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import t as student_t
 
+from engine.foundation.errors import EngineError
+
 CORRECTIONS = ("bonferroni", "holm", "none")
 
 
@@ -165,6 +167,7 @@ def adjust_pvalues(p_values, method: str = "bonferroni") -> np.ndarray:
     numpy.ndarray
     """
     if method not in CORRECTIONS:
+        # an argument of the engine's own callers (ComparisonSettings checks the user's)
         raise ValueError(f"unknown correction {method!r}; choose one of: " + ", ".join(CORRECTIONS))
     p = np.asarray(p_values, dtype=float)
     out = p.copy()
@@ -211,6 +214,7 @@ class Posterior:
     def probabilities(self, rope: float) -> dict:
         """P(mu > 0), and P(better), P(equivalent), P(worse) against ``[-rope, rope]``."""
         if rope < 0:
+            # an argument of the engine's own callers (ComparisonSettings checks the user's)
             raise ValueError(f"the ROPE half-width must be 0 or more (got {rope})")
         if not np.isfinite(self.mean):
             return dict.fromkeys(("p_mu_positive", "p_better", "p_equivalent", "p_worse"), np.nan)
@@ -226,6 +230,7 @@ class Posterior:
     def interval(self, level: float) -> tuple:
         """Central credible interval holding ``level`` of the posterior mass."""
         if not 0 < level < 1:
+            # an argument of the engine's own callers (ComparisonSettings checks the user's)
             raise ValueError(f"a credible level must be between 0 and 1 (got {level})")
         if not np.isfinite(self.mean):
             return np.nan, np.nan
@@ -447,16 +452,15 @@ class ComparisonSettings:
         if self.rope is None:
             pass
         elif isinstance(self.rope, bool) or not np.isfinite(self.rope) or self.rope < 0:
-            raise ValueError(f"comparison: rope must be a number of 0 or more (got {self.rope})")
+            raise EngineError("comparison_rope", {"rope": self.rope})
         if not 0 < self.alpha < 1:
-            raise ValueError(f"comparison: alpha must be between 0 and 1 (got {self.alpha})")
+            raise EngineError("comparison_alpha", {"alpha": self.alpha})
         if self.correction not in CORRECTIONS:
-            raise ValueError(f"comparison: unknown correction {self.correction!r}; choose one of: "
-                             + ", ".join(CORRECTIONS))
+            raise EngineError("comparison_correction", {"correction": self.correction,
+                                                        "allowed": list(CORRECTIONS)})
         for level in self.credible_levels:
             if not 0 < level < 1:
-                raise ValueError("comparison: credible levels must be between 0 and 1 "
-                                 f"(got {level})")
+                raise EngineError("comparison_credible_level", {"level": level})
 
     def to_json(self) -> dict:
         """The ``comparison`` block (``rope`` left out while it is the metric's default)."""

@@ -39,6 +39,7 @@ import pandas as pd
 
 from engine.evaluation.costs import COST_METRIC, as_costs, cost_score
 from engine.evaluation.metrics import USES_POSITIVE, default_metric
+from engine.foundation.errors import EngineError
 from engine.foundation.notes import Note
 from engine.foundation.schema import show
 from engine.evaluation.stats import corrected_interval, corrected_ttest, two_sided
@@ -64,12 +65,9 @@ def check_cost(cost, where: str = "cost") -> list:
           and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                   for row in cost for v in row))
     if not ok:
-        raise ValueError(f"{where}: expected a 2x2 matrix of numbers [[c_tn, c_fp], [c_fn, "
-                         f"c_tp]] (rows: actual negative, positive; columns: predicted), got "
-                         f"{show(cost)}")
+        raise EngineError("cost_matrix_invalid", {"place": where, "got": show(cost)})
     if len({v for row in cost for v in row}) == 1:
-        raise ValueError(f"{where}: every outcome costs the same, so no threshold is better "
-                         "than another: give the errors (c_fp, c_fn) higher costs")
+        raise EngineError("cost_matrix_flat", {"place": where})
     return [[float(v) for v in row] for row in cost]
 
 
@@ -206,9 +204,8 @@ def wrap_model(estimator, spec, dataset=None):
                              refit=True)
     if spec.threshold:
         if n_classes != 2:
-            raise ValueError(f"model {spec.name!r}: a decision threshold works for two classes "
-                             f"only, and the data has {n_classes}: remove \"threshold\" from "
-                             "the model, or use a two-class target")
+            raise EngineError("threshold_two_class_only", {"model": spec.name,
+                                                           "n_classes": n_classes})
         from sklearn.model_selection import TunedThresholdClassifierCV
 
         block = spec.threshold
@@ -226,9 +223,7 @@ def _tune_scorer(spec, scoring: str, pos_label=None):
     if scoring != COST_METRIC:
         return scorer_for(scoring, pos_label)
     if "cost" not in spec.tune:
-        raise ValueError(f"model {spec.name!r}: its grid search chooses by the expected cost, "
-                         'which needs the costs: add "costs": [[c_tn, c_fp], [c_fn, c_tp]] to '
-                         "the experiment")
+        raise EngineError("tune_cost_without_costs", {"model": spec.name})
     return cost_scorer(spec.tune["cost"], pos_label)
 
 
@@ -488,46 +483,10 @@ def _mean(scores) -> float:
     return float(np.nanmean(scores)) if np.isfinite(scores).any() else float("nan")
 
 
-#: Why the gap is not selection bias alone (said with every optimism sentence).
-OPTIMISM_MIXES = ("the gap mixes the flattery of picking a setting on the folds that score it "
-                  "with the nested search choosing its setting on smaller (inner) training sets")
-
-
 def optimism_shown(row) -> bool:
     """Whether a ``tuning_optimism.csv`` row shows optimism: its interval lies above 0."""
     low = row.get("ci_low", np.nan) if hasattr(row, "get") else np.nan
     return bool(np.isfinite(low) and low > 0)
-
-
-def optimism_sentence(row, alpha: float = 0.05) -> str:
-    """One sentence on the optimism of a tuned model (a row of ``tuning_optimism.csv``).
-
-    It calls the gap optimism only when its interval (level ``1 − alpha``) excludes 0."""
-    head = (f"{row['model']}: tuned inside each training fold it scores "
-            f"{row['nested_score']:.4g} {row['metric']}; the best of its {row['n_members']} "
-            f"grid settings ({row['best_member']}), picked by the same folds that score it, "
-            f"shows {row['best_plain_score']:.4g}")
-    low, high = row.get("ci_low", np.nan), row.get("ci_high", np.nan)
-    if not (np.isfinite(low) and np.isfinite(high)):
-        return (head + f", {row['optimism']:.3g} higher, with too few folds to say how sure "
-                f"that is ({OPTIMISM_MIXES}): report the tuned score")
-    gap = (f"a gap of {row['optimism']:.3g} ({100 * (1 - alpha):g}% interval {low:.3g} to "
-           f"{high:.3g}, corrected paired t-test p = {row['p_value_two_sided']:.2g})")
-    if low > 0:
-        return (head + f": {gap}, so choosing on the scoring folds would have flattered it; "
-                f"{OPTIMISM_MIXES}; report the tuned score, which paid for choosing the setting")
-    if high < 0:
-        return (head + f": {gap}, the tuned model scoring higher, so these folds show no "
-                "optimism; report the tuned score")
-    return (head + f": {gap}; the interval holds 0, so these folds cannot tell optimism from "
-            f"fold-to-fold noise ({OPTIMISM_MIXES}); report the tuned score either way")
-
-
-def metric_sentence(row) -> str:
-    """Why the gap is partly a metric mismatch: the grid search chose by another metric."""
-    return (f"{row['model']}: its grid search chose the setting by {row['tuning_metric']} "
-            f"while the optimism compares {row['metric']}, so part of the gap comes from "
-            f"choosing for another metric, not from the folds alone")
 
 
 def _fields(row) -> dict:
@@ -542,12 +501,12 @@ def optimism_notes(table: pd.DataFrame, alpha: float = 0.05) -> list:
     than the one compared."""
     notes = []
     for _, row in table.iterrows():
-        notes.append(Note("tuning_optimism", optimism_sentence(row, alpha),
-                          {**_fields(row), "shown": optimism_shown(row),
-                           "level": 1 - alpha}))
+        notes.append(Note("tuning_optimism", fields={**_fields(row),
+                                                     "shown": optimism_shown(row),
+                                                     "level": 1 - alpha}))
         tuned_by = row.get("tuning_metric")
         if isinstance(tuned_by, str) and tuned_by != row["metric"]:
-            notes.append(Note("tuning_metric_differs", metric_sentence(row),
+            notes.append(Note("tuning_metric_differs", fields=
                               {"model": row["model"], "metric": row["metric"],
                                "tuning_metric": tuned_by}))
     return notes

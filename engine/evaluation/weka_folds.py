@@ -59,6 +59,7 @@ class JavaRandom:
         values (Java's test ``u - r + (bound - 1) < 0`` in 32-bit arithmetic).
         """
         if bound <= 0:
+            # the caller's arguments (check_folds checks the user's): a programming error
             raise ValueError(f"bound must be positive (got {bound})")
         value = self.next_bits(31)
         if bound & (bound - 1) == 0:
@@ -127,6 +128,7 @@ def fold_bounds(n_rows: int, n_folds: int, fold: int) -> tuple:
     The first ``n_rows % n_folds`` folds hold one row more than the others.
     """
     if n_folds < 2 or n_folds > n_rows:
+        # the caller's arguments (check_folds checks the user's): a programming error
         raise ValueError(f"Weka needs 2 to {n_rows} folds for {n_rows} rows (got {n_folds})")
     count, extra = divmod(n_rows, n_folds)
     offset = fold if fold < extra else extra

@@ -118,6 +118,102 @@ CODES = {
                                  "a class than the calibration's inner folds "
                                  "[smallest, inner_splits, grouped]",
     "aloocv_no_model": "ALO applies to none of the models [models, reasons: per model]",
+    # ---- msgsB: the experiment file and its models (engine.evaluation.experiment,
+    # engine.evaluation.catalogue) and the result folder (engine.output)
+    "experiment_missing": "the experiment file does not exist [path]",
+    "experiment_is_folder": "the experiment path is a folder [path]",
+    "experiment_unreadable": "the experiment file cannot be opened [path, detail]",
+    "experiment_long_number": "the experiment file holds a number of more than 4300 "
+                              "digits [path]",
+    "experiment_not_json": "the experiment file is not valid JSON [path, detail]",
+    "experiment_too_deep": "the experiment file is nested too deeply to read [path]",
+    "section_invalid": "a section of the experiment cannot be built [section, detail]",
+    "section_setting_invalid": "a setting is outside its bounds [place, problem]",
+    "aloocv_c_range": "aloocv needs 0 < C_min < C_max [C_min, C_max]",
+    "calibration_methods": "unknown calibration methods [unknown]",
+    "calibration_strategy": "the calibration strategy is not uniform or quantile [strategy]",
+    "learning_fraction": "a learning-curve fraction is not in (0, 1] [value]",
+    "learning_fraction_twice": "a learning-curve fraction is listed twice []",
+    "subgroups_with_datasets": "subgroups with a \"datasets\" list []",
+    "save_models_without_test": "save_models without a held-out test file []",
+    "test_with_datasets": "a held-out test file with a \"datasets\" list []",
+    "dataset_file": "the data set's file options are wrong [detail, inner_code]",
+    "unknown_encoding": "not a text encoding Python knows [place, got]",
+    "unknown_estimator": "not an estimator of the catalogue [estimator, known, place]",
+    "model_keys_unknown": "a block has keys it does not take [place, unknown, allowed]",
+    "model_no_estimator": "a model entry names no estimator [place]",
+    "params_not_object": "a model's params are not an object [place]",
+    "bad_grid": "a model's grid is not a parameter grid [place, detail]",
+    "grid_too_large": "a model's grid makes too many models [place, n_models, limit]",
+    "inner_splits_invalid": "the inner folds are outside their bounds [place, problem]",
+    "model_block_not_object": "a block is not an object [place, example, got]",
+    "tune_grid_not_object": "a tuning grid is not an object [place, got]",
+    "tuned_and_grid": "parameters both in the grid and tuned [place, parameters]",
+    "tune_optimism_not_boolean": "a setting is not true or false [place, got]",
+    "threshold_seed_invalid": "a seed is not a whole number or null [place, got]",
+    "threshold_scoring_or_cost": "a threshold needs scoring or cost, one of them [place]",
+    "threshold_scoring": "a threshold's metric is not one of predicted classes [place, got, "
+                         "allowed]",
+    "unknown_parameter": "the estimator has no such parameter [place, estimator, parameter, "
+                         "allowed]",
+    "parameter_not_single": "a parameter holds a list or object [place, parameter, got]",
+    "parameter_not_finite": "a parameter is not a finite number [place, parameter]",
+    "parameter_invalid": "scikit-learn refuses a parameter value [model, place, parameter, "
+                         "estimator, expected, got, detail]",
+    "model_name_long": "a model name is too long [start, n_chars, limit]",
+    "model_name_control": "a model name holds a control character [shown]",
+    "model_name_twice": "two models share a name [name]",
+    "no_models": "the experiment has no models []",
+    "staging_unusable": "an interrupted write of a result folder cannot be finished [path, "
+                        "detail]",
+    # ---- msgsB: folds, metrics, comparison, tuning and costs (engine.evaluation)
+    "cv_precision": "cv.precision is not between 0 and 1 [precision]",
+    "cv_scheme": "an unknown fold assignment [scheme]",
+    "cv_weka_seed": "the weka scheme has no seed []",
+    "cv_interval": "an unknown cv.interval [interval]",
+    "folds_count": "the folds are not a whole number of at least 2 [n_splits]",
+    "repeats_count": "the repeats are not a whole number of at least 1 [n_repeats]",
+    "folds_one_class": "the target has one class []",
+    "weka_groups": "Weka's folds cannot keep groups together []",
+    "folds_too_many_rows": "more folds than rows [n_rows, n_splits]",
+    "folds_too_many_class": "more folds than rows of the smallest class [smallest, n_splits]",
+    "cv_no_models": "no models to cross-validate []",
+    "replay_incomplete": "fits of a replayed run are not in the store [n_missing, n_fits, "
+                         "repeat: None for the whole run]",
+    "inner_groups_too_few": "an inner split needs more groups than an outer training fold "
+                            "holds [model, block, inner_splits, fewest]",
+    "metric_invalid": "not a classification metric of this app [place, reason, shown, close, "
+                      "allowed]",
+    "metrics_none": "no metrics given []",
+    "metric_twice": "a metric is listed twice [metrics]",
+    "metric_two_class_only": "a two-class metric on more classes [metric, n_classes, "
+                             "counterpart]",
+    "metric_multiclass_only": "a many-class metric on two classes [metric]",
+    "cost_metric_no_costs": "the expected cost without costs [metric]",
+    "cost_metric_multiclass": "the expected cost on more than two classes [metric, n_classes]",
+    "comparison_rope": "the rope is not a number of 0 or more [rope]",
+    "comparison_alpha": "alpha is not between 0 and 1 [alpha]",
+    "comparison_correction": "an unknown correction [correction, allowed]",
+    "comparison_credible_level": "a credible level is not between 0 and 1 [level]",
+    "cost_matrix_invalid": "the costs are not a 2x2 matrix of numbers [place, got]",
+    "cost_matrix_flat": "every outcome costs the same [place]",
+    "threshold_two_class_only": "a decision threshold on more than two classes [model, "
+                                "n_classes]",
+    "tune_cost_without_costs": "a grid search by expected cost without costs [model]",
+    "auto_settings_fixed_repeats": "max_repeats or precision without n_repeats auto []",
+    # ---- msgsB: subgroups, calibration and ALOOCV (engine.evaluation)
+    "subgroup_cuts_order": "cut points not ascending or repeated [index, cuts]",
+    "subgroup_column_twice": "a subgroup column is named twice [column]",
+    "calibration_inner_rows": "the calibration's inner split needs more rows of the smallest "
+                              "class [smallest, inner_splits]",
+    "calibration_inner_groups": "the calibration's inner split needs more groups [fewest, "
+                                "inner_splits]",
+    "calibration_cv_unseeded": "an unseeded CV without predictions to calibrate []",
+    "calibration_cv_mismatch": "the CV result's folds are not those of this data set []",
+    "calibration_model_not_in_cv": "a model to calibrate is not in the CV result [model, "
+                                   "models]",
+    "calibration_one_class": "a sigmoid fit on outcomes of one class []",
+    "aloocv_single_row": "exact LOO with a class of a single row [class_code]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

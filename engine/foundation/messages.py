@@ -19,6 +19,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 
+# msgsB: the errors of engine/evaluation and engine/output
+from engine.foundation.messages_evaluation import LONG_EVALUATION
+
 
 def joined(names, last: str = " and ") -> str:
     """``a, b and c`` (``last`` between the last two)."""
@@ -362,6 +365,8 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "subgroup_one_value": _subgroup_one_value,
     "subgroup_too_many_levels": _subgroup_too_many_levels,
     "too_many_models": _too_many_models,
+    # msgsB: the errors of engine/evaluation and engine/output
+    **LONG_EVALUATION,
 }
 
 

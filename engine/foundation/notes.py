@@ -174,7 +174,7 @@ CODES = {
     "alo_constant_columns": "constant columns get coefficient 0 [columns]",
     "alo_not_applicable": "ALO does not apply to a model [model, reason: 'estimator', "
                           "'l1_ratio', 'penalty', 'no_intercept', 'class_weight' "
-                          "or 'resample']",
+                          "or 'resample', value: the value that rules it out or None]",
     "alo_solver_warnings": "the Newton solver warned while tracing a model's curve "
                            "[model, n_warnings, example]",
     "alo_unreliable": "ALO falls far below guessing the class frequencies at some C "
@@ -284,7 +284,7 @@ CODES = {
     # ---- the result folder (engine.output.result_folder, engine.output.folder_entries)
     "result_folder_leftover": "an entry of the result folder that looks like a leftover of "
                               "this app but is not exactly its own was left alone "
-                              "[folder, name, problem]",
+                              "[folder, name, problem, shown_name, shown_folder]",
     # ---- subgroups (engine.evaluation.subgroups)
     "subgroup_small": "subgroups with fewer than min_rows rows or min_events rows of a "
                       "class get no verdict [subgroups: [column, subgroup, n_rows], "

@@ -307,8 +307,9 @@ def classify_staging(path: str) -> Staging:
 
 
 def leftover_note(folder: str, name: str, problem: str) -> Note:
-    """The note saying that ``name`` in ``folder`` was left alone, and why."""
-    return Note("result_folder_leftover",
-                f"left {shown_name(name)} in {visible(folder)} alone: it looks like a leftover "
-                f"of this app but is not exactly its own ({problem}); remove it yourself if "
-                "you do not need it", {"folder": folder, "name": name, "problem": problem})
+    """The note saying that ``name`` in ``folder`` was left alone, and why (fields
+    ``folder``, ``name`` and ``problem``, and both as the note shows them: ``shown_name``,
+    ``shown_folder``)."""
+    return Note("result_folder_leftover", fields={
+        "folder": folder, "name": name, "problem": problem, "shown_name": shown_name(name),
+        "shown_folder": visible(folder)})

@@ -70,6 +70,7 @@ from datetime import datetime
 from importlib import metadata
 from typing import Optional
 
+from engine.foundation.errors import EngineError
 from engine.output.folder_entries import (KNOWN_TABLES, MANIFEST, MARKER_TEXT, NOTES, REPORT,
                                           STAGING_MARKER, STAGING_PREFIX, WRITABLE, WRITTEN_BY,
                                           FolderRefused, classify_staging, folder_refusal,
@@ -148,6 +149,7 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
         _check_name(name, (".md", ".html"))
     for name in blobs:
         if not is_writable(name) or name in WRITABLE:
+            # the app's own names: a bad one is a programming error, not the user's
             raise ValueError(f"not a saved model's file name of this app: {name!r}")
     folder = os.path.abspath(folder)
     os.makedirs(folder, exist_ok=True)
@@ -325,6 +327,7 @@ def _check_name(name, suffix=".csv") -> None:
         what = "table name" if suffix == ".csv" else "file name"
         suffixes = (suffix,) if isinstance(suffix, str) else tuple(suffix)
         others = "".join(f" nor {s}" for s in suffixes[1:])
+        # the app's own names: a bad one is a programming error, not the user's
         raise ValueError(f"not a plain {suffixes[0]} {what}{others} of this app: {name!r}")
 
 
@@ -353,11 +356,12 @@ def roll_forward(folder: str, staging: str) -> None:
     after an interruption.  The caller holds the folder's lock."""
     record, problem = read_manifest_file(os.path.join(staging, MANIFEST))
     if record is None:
-        raise ValueError(f"{staging}: its run.json cannot be used ({problem})")
+        raise EngineError("staging_unusable", {
+            "path": staging, "detail": f"its run.json cannot be used ({problem})"})
     listed = (read_manifest(folder) or {}).get("tables", [])
     problem = _unlisted_target(folder, staging, record, listed)
     if problem:
-        raise ValueError(f"{staging}: {problem}")
+        raise EngineError("staging_unusable", {"path": staging, "detail": problem})
     _write_json(os.path.join(folder, MANIFEST), {
         "written_by": WRITTEN_BY, "tables": sorted(set(listed) | set(record["tables"])),
         "removed": [], ROLLING: os.path.basename(staging)})

@@ -233,7 +233,8 @@ def check_aloocv(dataset, models, settings, available: Optional[int] = None) -> 
     models = tuple(models)
     eligible = tuple(spec for spec in models if ineligibility_note(spec) is None)
     if not eligible:
-        reasons = [ineligibility_note(spec).message for spec in models]
+        notes = [ineligibility_note(spec) for spec in models]
+        reasons = [note.message for note in notes if note is not None]
         raise EngineError("aloocv_no_model",
                           {"models": [spec.name for spec in models], "reasons": reasons},
                           "ALO applies to none of the models: it needs a LogisticRegression "

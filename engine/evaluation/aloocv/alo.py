@@ -256,8 +256,10 @@ def _check_Cs(Cs) -> np.ndarray:
     try:
         Cs = np.asarray(Cs, dtype=float).ravel()
     except (TypeError, ValueError):
+        # the caller's arguments (AloocvSettings checks the user's C range)
         raise ValueError("Cs must be a sequence of positive numbers.") from None
     if Cs.size == 0:
+        # the caller's arguments (AloocvSettings checks the user's C range)
         raise ValueError("Cs is empty; pass at least one C, e.g. np.logspace(-3, 3, 50).")
     for C in Cs:
         check_C(C, "every C in Cs")
@@ -365,6 +367,7 @@ def optimize_alo(X, y, *, C_min: float = 1e-3, C_max: float = 1e3,
     """
     C_min, C_max = check_C(C_min, "C_min"), check_C(C_max, "C_max")
     if C_min >= C_max:
+        # the caller's arguments (AloocvSettings checks the user's C range)
         raise ValueError(f"C_min ({C_min:g}) must be smaller than C_max ({C_max:g}).")
     t0 = float(np.log(check_C(C0, "C0"))) if C0 is not None else 0.0
     design = Design(X, y)
@@ -433,22 +436,13 @@ def _notes(design: Design, side: int, C_min: float, C_max: float) -> tuple:
     """What to know about an optimum: at a bound, a single-row class, constant columns."""
     notes = []
     if side > 0:
-        notes.append(Note("alo_best_at_max_c", f"ALO keeps improving up to C_max={C_max:g}: the "
-                          "classes are (nearly) separable or barely regularized, so the optimum "
-                          "lies at or beyond the bound (and ALO is optimistic at large C). Raise "
-                          "C_max to search further.", {"C_max": C_max}))
+        notes.append(Note("alo_best_at_max_c", fields={"C_max": C_max}))
     elif side < 0:
-        notes.append(Note("alo_best_at_min_c", f"ALO is best at C_min={C_min:g}: the features add "
-                          "little beyond the class frequencies. Lower C_min to search further.",
-                          {"C_min": C_min}))
+        notes.append(Note("alo_best_at_min_c", fields={"C_min": C_min}))
     if design.counts.min() < 2:
         k = int(np.argmin(design.counts))
-        notes.append(Note("alo_single_row_class", f"class {k} has a single row; its ALO term is "
-                          "unreliable and exact LOO is undefined.", {"class_code": k}))
+        notes.append(Note("alo_single_row_class", fields={"class_code": k}))
     if len(design.constant_columns):
         cols = design.constant_columns.tolist()
-        notes.append(Note("alo_constant_columns", f"constant column(s) "
-                          f"{cols[:10]}{'...' if len(cols) > 10 else ''}: the ridge keeps the "
-                          "Hessian positive definite; zero columns get coefficient 0.",
-                          {"columns": cols}))
+        notes.append(Note("alo_constant_columns", fields={"columns": cols}))
     return tuple(notes)

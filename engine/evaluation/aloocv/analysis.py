@@ -76,26 +76,25 @@ def aloocv_eligibility(spec: ModelSpec) -> str:
 
 def ineligibility_note(spec: ModelSpec) -> Optional[Note]:
     """Why ALO does not apply to a model, as an ``alo_not_applicable`` note (fields
-    ``model`` and ``reason``); None when it applies."""
-    name, params = spec.name, spec.params
+    ``model``, ``reason`` and ``value``, the parameter's value that rules it out, or None);
+    None when it applies."""
+    params, value = spec.params, None
     if spec.estimator != "LogisticRegression":
-        reason, text = "estimator", "ALO applies to LogisticRegression only"
+        reason = "estimator"
     elif params.get("l1_ratio", 0.0) not in (0, 0.0, None):
-        reason, text = "l1_ratio", (f"ALO needs the ridge (L2) penalty; l1_ratio is "
-                                    f"{params['l1_ratio']}")
+        reason, value = "l1_ratio", params["l1_ratio"]
     elif params.get("penalty", "l2") not in ("l2", "deprecated"):
-        reason, text = "penalty", f"ALO needs the ridge (L2) penalty, not {params['penalty']!r}"
+        reason, value = "penalty", params["penalty"]
     elif params.get("fit_intercept", True) is False:
-        reason, text = "no_intercept", ("ALO here assumes a fitted intercept "
-                                        "(fit_intercept=True)")
+        reason = "no_intercept"
     elif params.get("class_weight") is not None:
-        reason, text = "class_weight", "ALO assumes unweighted rows; class_weight is set"
+        reason = "class_weight"
     elif spec.resample:
-        reason, text = "resample", ("ALO assumes the rows as given; the training rows are "
-                                    f"resampled ({spec.resample})")
+        reason, value = "resample", spec.resample
     else:
         return None
-    return Note("alo_not_applicable", f"{name}: {text}", {"model": name, "reason": reason})
+    return Note("alo_not_applicable", fields={"model": spec.name, "reason": reason,
+                                              "value": value})
 
 
 def grouped_rows_note(dataset: Dataset, spec: ModelSpec) -> Optional[Note]:
@@ -117,13 +116,8 @@ def grouped_rows_note(dataset: Dataset, spec: ModelSpec) -> Optional[Note]:
         return None
     column = (dataset.source or {}).get("groups")
     n_groups = int(len(np.unique(groups)))
-    named = f"the column {column!r}" if column is not None else "the data set's groups"
-    return Note("alo_grouped_rows", f"{spec.name}: the rows belong to {n_groups} groups "
-                f"({named}), but ALOOCV leaves out one row at a time, so the other rows of "
-                "the same group stay in training: its curve is optimistic on grouped data "
-                "and its best C can be too large; choose C from the grouped cross-validation "
-                'instead (a "tune" grid over C, whose inner folds keep groups together)',
-                {"model": spec.name, "groups_column": column, "n_groups": n_groups})
+    return Note("alo_grouped_rows", fields={"model": spec.name, "groups_column": column,
+                                            "n_groups": n_groups})
 
 
 def prepared_matrix(dataset: Dataset, spec: ModelSpec) -> np.ndarray:
@@ -191,8 +185,7 @@ def run_aloocv(dataset: Dataset, models: list, settings: AloocvSettings
         curves.append(curve.assign(model=spec.name)[CURVE_COLUMNS])
         optima.append((spec.name, best.C, best.alo_log_likelihood, best.at_bound, best.message))
         if best.message:
-            notes.append(Note("alo_optimum", f"{spec.name}: {best.message}",
-                              {"model": spec.name, "notes": best.notes}))
+            notes.append(Note("alo_optimum", fields={"model": spec.name, "notes": best.notes}))
         yield clock.progress(offset + per_model, f"{spec.name}: optimum C = {best.C:.4g}")
     curve = (pd.concat(curves, ignore_index=True) if curves
              else pd.DataFrame(columns=CURVE_COLUMNS))
@@ -253,16 +246,12 @@ def _solver_notes(name: str, caught: list, curve: pd.DataFrame) -> list:
     messages = list(dict.fromkeys(" ".join(str(w.message).split()) for w in caught
                                   if not issubclass(w.category, DeprecationWarning)))
     if messages:
-        notes.append(Note("alo_solver_warnings", f"{name}: the solver warned {len(messages)} "
-                          f"time(s), e.g. {messages[0]} Scaling the features usually helps.",
-                          {"model": name, "n_warnings": len(messages), "example": messages[0]}))
+        notes.append(Note("alo_solver_warnings", fields={
+            "model": name, "n_warnings": len(messages), "example": messages[0]}))
     unreliable = curve.loc[~curve["alo_reliable"], "C"]
     if len(unreliable):
         C_from = float(unreliable.min())
-        notes.append(Note("alo_unreliable", f"{name}: ALO is unreliable at {len(unreliable)} of "
-                          f"{len(curve)} values of C (from C = {C_from:.4g}): far below even "
-                          "guessing the class frequencies; those points are marked and not used "
-                          "for the plot's scale",
-                          {"model": name, "n_unreliable": len(unreliable), "n_C": len(curve),
-                           "C_from": C_from}))
+        notes.append(Note("alo_unreliable", fields={
+            "model": name, "n_unreliable": len(unreliable), "n_C": len(curve),
+            "C_from": C_from}))
     return notes

@@ -19,6 +19,7 @@ from scipy.special import expit, log_expit, logsumexp
 from engine.evaluation.aloocv.path import S_MIN
 from engine.evaluation.aloocv.design import Design, hessian_binary, hessian_multi
 from engine.evaluation.aloocv.solver import inv_chol, solve
+from engine.foundation.errors import EngineError
 
 #: Chord steps before the remaining rows are handed to the Newton solver.
 MAX_CHORD = 30
@@ -35,8 +36,7 @@ def check_loo(design: Design):
     """Raise ValueError if a class has a single row (its LOO likelihood is 0)."""
     if design.counts.min() < 2:
         k = int(np.argmin(design.counts))
-        raise ValueError(f"class {k} has a single row: leaving it out removes the class, so "
-                         "the exact LOO log-likelihood is -inf. Merge or drop that class.")
+        raise EngineError("aloocv_single_row", {"class_code": k})
 
 
 def refit_without(design: Design, lam: float, theta0: np.ndarray, i: int,

@@ -181,6 +181,7 @@ def alo_batch(design: Design, Cs: np.ndarray, thetas: np.ndarray) -> np.ndarray:
     y = design.y.astype(float)
     Q = design.pairs
     if Q is None:
+        # the caller's arguments: a programming error
         raise ValueError("alo_batch needs the pairwise products (see batched)")
     upper = np.triu_indices(d)
     diagonal = np.flatnonzero(upper[0] == upper[1])

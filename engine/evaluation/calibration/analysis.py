@@ -44,6 +44,7 @@ from engine.evaluation.cv import (CVResult, feature_matrix, make_splits, split_l
 from engine.input.data import Dataset
 from engine.evaluation.splitters import inner_grouped_splits
 from engine.input.groups import fewest_inner_groups
+from engine.foundation.errors import EngineError
 from engine.foundation.notes import Note
 from engine.evaluation.parallel import run_calls, take_rows
 from engine.foundation.progress import Progress, Stopwatch
@@ -134,6 +135,7 @@ class CalibrationResult:
 def fold_score_matrix(result: CalibrationResult, metric: str = "neg_brier_score") -> pd.DataFrame:
     """Variants (``"model (method)"``) as rows, folds as columns, for engine.evaluation.stats."""
     if metric not in FOLD_METRICS:
+        # the caller's arguments (the app passes its own checked values)
         raise ValueError(f"metric must be one of {', '.join(FOLD_METRICS)} (got {metric!r})")
     table = result.fold_scores[result.fold_scores["metric"] == metric]
     names = table["model"].astype(str) + " (" + table["method"].astype(str) + ")"
@@ -227,6 +229,7 @@ def fold_test(result: CalibrationResult, cv_result: CVResult, model: str, method
     (True, 0.001)
     """
     if not 0 < alpha < 1:
+        # the caller's arguments (the app passes its own checked values)
         raise ValueError(f"alpha must be between 0 and 1 (got {alpha})")
     matrix = fold_score_matrix(result, metric)
     before, after = f"{model} ({UNCALIBRATED})", f"{model} ({method})"
@@ -282,6 +285,7 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
     """
     for attribute in ("methods", "n_bins", "strategy", "map_buckets"):
         if not hasattr(settings, attribute):
+            # the caller's arguments (the app passes its own checked values)
             raise ValueError("settings must be a CalibrationSettings (methods, n_bins, strategy, "
                              f"map_buckets); it has no {attribute!r}")
     specs = _check_models(models, cv_result)
@@ -316,13 +320,15 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
 def _check_models(models, cv_result) -> list:
     specs = list(models)
     if not specs:
+        # the caller's arguments (the app passes its own checked values)
         raise ValueError("no models to calibrate: pass the CV's models")
     for spec in specs:
         if not isinstance(spec, ModelSpec):
+            # the caller's arguments (the app passes its own checked values)
             raise ValueError(f"models must be ModelSpec objects (got {type(spec).__name__})")
         if spec.name not in cv_result.models:
-            raise ValueError(f"model {spec.name!r} is not in the CV result (it has: "
-                             + ", ".join(cv_result.models) + "); pass the models the CV ran")
+            raise EngineError("calibration_model_not_in_cv", {
+                "model": spec.name, "models": list(cv_result.models)})
     return specs
 
 
@@ -332,8 +338,7 @@ def _outer_splits(y, cv_result, groups=None) -> list:
     preds = cv_result.predictions
     if config.random_state is None:  # unseeded: make_splits would draw new folds
         if preds.empty:
-            raise ValueError("the CV was not seeded and kept no predictions: rerun it with a "
-                             "random_state")
+            raise EngineError("calibration_cv_unseeded")
         first = preds[preds["model"] == preds["model"].iloc[0]]
         every = np.arange(len(y))
         splits = []
@@ -343,8 +348,7 @@ def _outer_splits(y, cv_result, groups=None) -> list:
         return splits
     splits = make_splits(y, config, groups)
     if not preds.empty and not _first_fold_matches(preds, splits, len(y), config.n_splits):
-        raise ValueError("the CV result does not match this data set (its test folds differ "
-                         "from the splits of these rows): pass the data set the CV ran on")
+        raise EngineError("calibration_cv_mismatch")
     return splits
 
 
@@ -364,6 +368,7 @@ def _check_inner(y, splits, inner_splits, groups=None) -> None:
     rows of every class, or with ``groups`` enough groups holding every class."""
     if isinstance(inner_splits, bool) or not isinstance(inner_splits, (int, np.integer)) \
             or inner_splits < 2:
+        # the caller's arguments (the app passes its own checked values)
         raise ValueError(f"inner_splits must be a whole number of at least 2 (got "
                          f"{inner_splits!r})")
     if groups is not None:
@@ -371,21 +376,15 @@ def _check_inner(y, splits, inner_splits, groups=None) -> None:
         return
     smallest = min(int(np.bincount(y[train]).min()) for train, _ in splits)
     if smallest < inner_splits:
-        raise ValueError(f"a training fold has only {smallest} row(s) of its smallest class, but "
-                         f"the calibration's inner {inner_splits}-fold split needs at least "
-                         f"{inner_splits}: lower inner_splits to {max(smallest, 2)} or fewer, "
-                         "use fewer outer folds, or add data")
+        raise EngineError("calibration_inner_rows", {"smallest": smallest,
+                                                     "inner_splits": int(inner_splits)})
 
 
 def _check_inner_groups(y, splits, inner_splits, groups) -> None:
     _, fewest = fewest_inner_groups(y, groups, splits)
     if fewest < inner_splits:
-        raise ValueError(f"a training fold has only {fewest} group(s) of rows that belong "
-                         f"together holding its least spread class, but the calibration's "
-                         f"inner {inner_splits}-fold split keeps groups together and needs "
-                         f"at least {inner_splits} groups of every class: lower inner_splits "
-                         f"to {max(fewest, 2)} or fewer, use fewer outer folds, or add data "
-                         "from more groups")
+        raise EngineError("calibration_inner_groups", {"fewest": int(fewest),
+                                                       "inner_splits": int(inner_splits)})
 
 
 @dataclass(frozen=True)
@@ -496,20 +495,13 @@ def _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv
         index, values = _uncalibrated(cv_result, name, n_classes)
         kind = cv_result.prediction_kind.get(name)
         if index.empty:
-            notes.append(Note("calibration_no_predictions", f"{name}: the CV kept no out-of-fold "
-                              "predictions (every fit failed); it is left out of the calibration",
-                              {"model": name}))
+            notes.append(Note("calibration_no_predictions", fields={"model": name}))
             continue
         if kind == "decision":
-            notes.append(Note("calibration_decision_values", f"{name}: the model gives decision "
-                              "values, not probabilities; its uncalibrated variant and map use "
-                              + ("the logistic 1/(1+exp(-d)) of the decision value d"
-                                 if n_classes == 2 else "the softmax of the decision values"),
-                              {"model": name,
-                               "transform": "logistic" if n_classes == 2 else "softmax"}))
+            notes.append(Note("calibration_decision_values", fields={
+                "model": name, "transform": "logistic" if n_classes == 2 else "softmax"}))
         elif kind == "labels":
-            notes.append(Note("calibration_labels_only", f"{name}: the model gives labels only; "
-                              "its uncalibrated 'probabilities' are 0/1", {"model": name}))
+            notes.append(Note("calibration_labels_only", fields={"model": name}))
         blocks.append((name, UNCALIBRATED, index, values))
         for method in methods:
             parts, probs, failed, texts = [], [], [], []
@@ -524,28 +516,20 @@ def _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv
                                            "y": y[test]}))
                 probs.append(outcome.proba)
             if failed:
-                notes.append(Note("calibration_folds_failed", f"{name} {method}: {len(failed)} "
-                                  "fold(s) failed, left out: " + "; ".join(failed[:3]),
-                                  {"model": name, "method": method, "n_failed": len(failed),
-                                   "examples": failed[:3]}))
+                notes.append(Note("calibration_folds_failed", fields={
+                    "model": name, "method": method, "n_failed": len(failed),
+                    "examples": failed[:3]}))
             for category, text in texts:
-                notes.append(Note("calibration_warning", f"{name} {method}: {category}: {text}",
-                                  {"model": name, "method": method, "category": category,
-                                   "text": text}))
+                notes.append(Note("calibration_warning", fields={
+                    "model": name, "method": method, "category": category, "text": text}))
             if parts:
                 blocks.append((name, method, pd.concat(parts, ignore_index=True),
                                np.concatenate(probs)))
     curve, scores, fold_scores, probabilities = _score_blocks(blocks, n_classes, dataset,
                                                               settings)
     maps = _maps(blocks, methods, n_classes, dataset, settings, notes)
-    notes.insert(0, Note("calibration_method", f"calibrated variants: CalibratedClassifierCV "
-                         f"fitted inside each outer training fold with an inner {inner_splits}-"
-                         "fold split" + (" that keeps the rows of a group together" if grouped
-                                         else "")
-                         + ", predicting the outer test fold; the calibration map is "
-                         "fitted on all pooled out-of-fold probabilities (for deployment; its "
-                         "own fit is in-sample)", {"inner_splits": int(inner_splits),
-                                                   "grouped": bool(grouped)}))
+    notes.insert(0, Note("calibration_method", fields={"inner_splits": int(inner_splits),
+                                                        "grouped": bool(grouped)}))
     return CalibrationResult(curve=curve, scores=scores, map=maps, fold_scores=fold_scores,
                              probabilities=probabilities, notes=tuple(notes))
 
@@ -631,22 +615,17 @@ def _maps(blocks, methods, n_classes, dataset, settings, notes) -> pd.DataFrame:
             share = max(crowding_share(values[:, k], settings.map_buckets)
                         for k in _diagram_classes(n_classes))
             if share > CROWDING_SHARE:
-                notes.append(Note("crowded_buckets", f"{name}: {share:.0%} of the out-of-fold "
-                                  "probabilities fall in the first or last bucket of the uniform "
-                                  "calibration map (extreme probabilities, as naive Bayes gives): "
-                                  "the map cannot resolve them; quantile buckets (strategy "
-                                  "'quantile') follow the data",
-                                  {"model": name, "share": float(share)}))
+                notes.append(Note("crowded_buckets", fields={"model": name,
+                                                             "share": float(share)}))
         for map_method in methods:
             for k in _diagram_classes(n_classes):
                 try:
                     table = fit_calibration_map(yv == k, values[:, k], settings.map_buckets,
                                                 settings.strategy, map_method)
                 except ValueError as exc:
-                    notes.append(Note("calibration_map_failed", f"{name} {map_method}: no "
-                                      f"calibration map for class {dataset.classes[k]}: {exc}",
-                                      {"model": name, "method": map_method,
-                                       "class_label": dataset.classes[k], "error": str(exc)}))
+                    notes.append(Note("calibration_map_failed", fields={
+                        "model": name, "method": map_method,
+                        "class_label": dataset.classes[k], "error": str(exc)}))
                     continue
                 table.insert(0, "method", map_method)
                 table.insert(0, "model", name)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from engine.foundation.errors import EngineError
+
 STRATEGIES = ("uniform", "quantile")
 MAP_METHODS = ("isotonic", "sigmoid")
 
@@ -28,11 +30,13 @@ CROWDING_SHARE = 0.25
 
 def _check_strategy(strategy) -> None:
     if strategy not in STRATEGIES:
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError(f"strategy must be 'uniform' or 'quantile' (got {strategy!r})")
 
 
 def _check_count(value, what: str, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError(f"{what} must be a whole number of at least {minimum} (got {value!r})")
     return int(value)
 
@@ -41,21 +45,27 @@ def _check_binary(y_true, prob, what: str = "prob") -> tuple:
     y = np.asarray(y_true)
     p = np.asarray(prob, dtype=float)
     if y.ndim != 1 or p.ndim != 1:
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError(f"y_true and {what} must be 1-D (one value per prediction; for several "
                          f"classes pass one class's probabilities and y_true == that class)")
     if len(y) != len(p):
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError(f"y_true has {len(y)} values but {what} has {len(p)}: pass one "
                          "probability per label")
     if len(y) == 0:
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError("no predictions given: y_true and prob are empty")
     if y.dtype == bool:
         y = y.astype(np.int8)
     elif not np.all((y == 0) | (y == 1)):
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError("y_true must hold 0/1 (or True/False) outcomes; for class labels pass "
                          "y_true == positive_class")
     if not np.all(np.isfinite(p)):
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError(f"{what} holds NaN or infinite values: drop those predictions first")
     if p.min() < 0 or p.max() > 1:
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError(f"{what} has values outside [0, 1]; decision values must be turned "
                          "into probabilities first (see decision_to_probability)")
     return y.astype(float), p
@@ -213,19 +223,24 @@ def _as_proba_matrix(y_true, proba) -> tuple:
     if p.ndim == 1:
         p = np.column_stack([1.0 - p, p])
     if p.ndim != 2 or p.shape[1] < 2:
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError("proba must be the probabilities of class 1 (1-D) or one column per "
                          "class (2-D)")
     if y.ndim != 1 or len(y) != len(p):
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError(f"y_true has {len(y)} labels but proba has {len(p)} rows: pass one "
                          "row of probabilities per label")
     if len(y) == 0:
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError("no predictions given: y_true and proba are empty")
     if not np.all(np.isfinite(p)) or p.min() < 0 or p.max() > 1:
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError("proba must hold probabilities in [0, 1] (no NaN); turn decision "
                          "values into probabilities first (see decision_to_probability)")
     if y.dtype == bool:
         y = y.astype(np.int64)
     if not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= p.shape[1]:
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError(f"y_true must hold class codes 0..{p.shape[1] - 1}, matching the "
                          "columns of proba")
     return y.astype(np.int64), p
@@ -349,6 +364,7 @@ def fit_calibration_map(y_true, prob, n_buckets: int = 1000, strategy: str = "un
 
     _check_strategy(strategy)
     if method not in MAP_METHODS:
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError(f"method must be 'isotonic' or 'sigmoid' (got {method!r})")
     n_buckets = _check_count(n_buckets, "n_buckets")
     y, p = _check_binary(y_true, prob)
@@ -392,7 +408,7 @@ def _platt(y, p, at) -> np.ndarray:
     from sklearn.frozen import FrozenEstimator
 
     if len(np.unique(y)) < 2:
-        raise ValueError("the outcomes are all one class: a sigmoid needs both 0s and 1s")
+        raise EngineError("calibration_one_class")
     scorer = FrozenEstimator(_identity_classifier().fit(None, y))
     platt = CalibratedClassifierCV(scorer, method="sigmoid").fit(_logit(p)[:, None], y)
     return platt.predict_proba(_logit(np.asarray(at, dtype=float))[:, None])[:, 1]
@@ -438,15 +454,18 @@ def apply_calibration_map(calibration_map: pd.DataFrame, prob) -> np.ndarray:
     missing = [c for c in ("bucket_low", "bucket_high", "calibrated")
                if c not in getattr(calibration_map, "columns", ())]
     if missing:
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError("calibration_map must be a table with columns bucket_low, bucket_high "
                          "and calibrated (missing: " + ", ".join(missing) + ")")
     p = np.asarray(prob, dtype=float)
     if np.isnan(p).any():
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError("prob holds NaN values: drop those predictions first")
     p = np.clip(p, 0.0, 1.0)
     if "class" in calibration_map.columns and calibration_map["class"].nunique() > 1:
         classes = pd.unique(calibration_map["class"])
         if p.ndim != 2 or p.shape[1] != len(classes):
+            # the caller's arguments (the app passes its own checked predictions)
             raise ValueError(f"the map holds {len(classes)} classes; pass prob with one column "
                              f"per class (got shape {p.shape})")
         out = np.column_stack([
@@ -461,6 +480,7 @@ def _lookup(table: pd.DataFrame, p: np.ndarray) -> np.ndarray:
     lows = table["bucket_low"].to_numpy(dtype=float)
     values = table["calibrated"].to_numpy(dtype=float)
     if len(lows) == 0 or np.any(np.diff(lows) <= 0):
+        # the caller's arguments (the app passes its own checked predictions)
         raise ValueError("calibration_map must list its buckets in increasing order of "
                          "bucket_low, one row per bucket")
     edges = np.append(lows, table["bucket_high"].to_numpy(dtype=float)[-1])

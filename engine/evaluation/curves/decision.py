@@ -48,6 +48,7 @@ N_BOOTSTRAP = 2000
 def _odds(thresholds) -> np.ndarray:
     t = np.asarray(thresholds, dtype=float)
     if np.any((t <= 0) | (t >= 1)):
+        # the caller's thresholds (the run's own grid): a programming error
         raise ValueError("decision-curve thresholds must lie strictly between 0 and 1")
     return t / (1.0 - t)
 

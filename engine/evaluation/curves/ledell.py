@@ -85,6 +85,7 @@ def ledell_interval(y_true, score, fold, level: float = 0.95,
         When a fold lacks one of the two classes (its AUC is undefined).
     """
     if not 0.0 < level < 1.0:
+        # the caller's arguments (the run passes checked levels): a programming error
         raise ValueError(f"level must lie strictly between 0 and 1, got {level}")
     positive = np.asarray(y_true).astype(bool).ravel()
     score = np.asarray(score, dtype=float).ravel()

@@ -9,7 +9,6 @@ says what to change.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Optional
 
@@ -82,14 +81,13 @@ def parse_subgroups(value) -> tuple:
             continue
         cuts = tuple(float(c) for c in entry["cuts"]) if entry.get("cuts") is not None else None
         if cuts is not None and any(b <= a for a, b in zip(cuts, cuts[1:])):
-            raise ValueError(f"subgroups[{index}].cuts: give the cut points in ascending "
-                             f"order, each once (got {list(entry['cuts'])})")
+            raise EngineError("subgroup_cuts_order", {"index": index,
+                                                      "cuts": list(entry["cuts"])})
         specs.append(SubgroupSpec(str(entry["column"]), cuts))
     names = [spec.column for spec in specs]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
-        raise ValueError(f"subgroups: the column {json.dumps(twice[0])} is named twice; "
-                         "name each column once")
+        raise EngineError("subgroup_column_twice", {"column": twice[0]})
     return tuple(specs)
 
 
