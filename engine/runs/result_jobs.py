@@ -77,7 +77,9 @@ class CheckedJob:
     def plan(self) -> RunPlan:
         """The job's :class:`engine.runs.run_plan.RunPlan` (``steps``: the progress
         records to come)."""
-        return self.assessment.plan
+        plan = self.assessment.plan
+        assert plan is not None, "a job's assessment is made with its plan"
+        return plan
 
 
 # ----------------------------------------------------------------------------- the one run
