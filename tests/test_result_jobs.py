@@ -149,7 +149,7 @@ def test_bad_settings_are_coded_errors_before_any_fit(run):
     assert caught.value.code == "calibration_no_method"
     with pytest.raises(EngineError) as caught:
         run_service.check_calibration(dataset, run.cv, run.experiment.models, SETTINGS)
-    assert caught.value.code == "calibration_result_mismatch"
+    assert caught.value.code == "calibration_cv_mismatch"   # the evaluation layer names it
     with pytest.raises(EngineError) as caught:
         run_service.check_aloocv(run.dataset, run.experiment.models[:1], ALO)
     assert caught.value.code == "aloocv_no_model"
