@@ -108,6 +108,41 @@ CODES = {
     # ---- the models of an experiment (engine.evaluation.catalogue)
     "too_many_models": "the models and their grids make more models than one run can "
                        "compare [n_models, limit]",
+    # ==== area msgsA: engine.input, engine.foundation, engine.runs
+    # ---- the held-out test file (engine.runs.heldout.test_file)
+    "heldout_unreadable": "the test file cannot be read [path, detail: why, cause: the "
+                          "code of the reading error, or '']",
+    "heldout_no_target": "the test file has no column of the training data's target "
+                         "[path, target]",
+    "heldout_no_rows": "no row of the test file has a target value [path, target]",
+    "heldout_missing_columns": "the test file lacks feature columns of the training data "
+                               "[path, columns]",
+    "heldout_text_column": "a column of numbers in the training data holds text in the "
+                           "test file [path, column]",
+    "heldout_unseen_classes": "the test file has classes the training data has not "
+                              "[path, target, classes]",
+    "heldout_missing_values": "the test file has missing values but the models fill in "
+                              "none [path, columns]",
+    # ---- saved models (engine.runs.heldout.saved), a run (engine.runs.analysis ...)
+    "skops_missing": "saving or loading models needs skops, which is not installed []",
+    "no_valid_score": "no model gave a valid score of the primary metric on any fold "
+                      "[metric, reason: the most frequent fold error, advice: or '']",
+    "grouping_gap_needs_groups": "the grouping gap was asked for on a data set without "
+                                 "groups []",
+    "dataset_problem": "one data set of several cannot be read or used "
+                       "[dataset: its name, index, place: the data set named as the "
+                       "experiment names it, detail: the problem, cause: its code or '', "
+                       "cause_fields]",
+    # ---- the experiment file's shape (engine.foundation.schema)
+    "experiment_invalid": "the experiment file does not fit its schema [place: where, as "
+                          "'models[0].scale', keyword: the schema keyword not met, problem: "
+                          "what was expected there]",
+    "experiment_not_finite": "a number of the experiment file is not finite [place, value: "
+                             "as shown]",
+    "experiment_huge_number": "an integer of the experiment file is beyond the usual size "
+                              "[place, value: as shown, limit]",
+    "experiment_too_deep": "the experiment file is nested too deep [place, depth: the "
+                           "limit]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).
@@ -137,6 +172,7 @@ class EngineError(ValueError):
 
     def __init__(self, code: str, fields: Optional[Mapping] = None, message: str = ""):
         if code not in CODES:
+            # internal: a programming error (a code not registered)
             raise ValueError(f"unknown error code {code!r}; "
                              "add it to engine.foundation.errors.CODES")
         fields = Fields(fields or {})

@@ -322,6 +322,91 @@ def _too_many_models(f) -> str:
             "values per grid parameter")
 
 
+# =========================================== errors of engine.input, .foundation, .runs
+# (area "msgsA": one block; their LONG entries close the dict)
+
+def _shown_names(names, limit: int = 5, more: str = "") -> str:
+    """``'a', 'b'`` of the first ``limit`` names, ``more`` after them when cut."""
+    names = list(names)
+    return ", ".join(map(repr, names[:limit])) + (more if len(names) > limit else "")
+
+
+def _heldout_unreadable(f) -> str:
+    return f"the test file {f['path']} cannot be read: {f['detail']}"
+
+
+def _heldout_no_target(f) -> str:
+    return (f"the test file {f['path']} has no column {f['target']!r} (the target of the "
+            "training data): give it the same columns as the training file")
+
+
+def _heldout_no_rows(f) -> str:
+    return (f"the test file {f['path']} has no row with a value in {f['target']!r}: a "
+            "held-out test needs at least one row")
+
+
+def _heldout_missing_columns(f) -> str:
+    columns = [str(c) for c in f["columns"]]
+    return (f"the test file {f['path']} lacks {len(columns)} feature column(s) of the "
+            f"training data: {_shown_names(columns, more=' ...')}; give it the same columns "
+            "as the training file")
+
+
+def _heldout_text_column(f) -> str:
+    return (f"the test file {f['path']}: column {f['column']!r} holds numbers in the "
+            "training data but text in the test file; check the decimal mark "
+            "(\"decimal\"), the separator and the encoding of the test file")
+
+
+def _heldout_unseen_classes(f) -> str:
+    return (f"the test file {f['path']} has class(es) the training data does not have in "
+            f"{f['target']!r}: {_shown_names(f['classes'])}; a model cannot predict a class "
+            "it never saw: remove those rows or add them to the training data")
+
+
+def _heldout_missing_values(f) -> str:
+    return (f"the test file {f['path']} has missing values in {_shown_names(f['columns'])}, "
+            "but the training data has none, so the models were built without filling in "
+            "missing values; fill them in or remove those rows")
+
+
+def _skops_missing(_f) -> str:
+    return ('saving and loading models needs skops: pip install "honest-eval[models]" (or '
+            "pip install skops)")
+
+
+def _no_valid_score(f) -> str:
+    return (f"no model gave a valid {f['metric']} score on any fold: {f['reason']}"
+            + (f"; {f['advice']}" if f["advice"] else ""))
+
+
+def _grouping_gap_needs_groups(_f) -> str:
+    return ('the grouping gap needs a data set with "groups" (the column of rows that belong '
+            'together); name one, or leave "compare_ungrouped" out')
+
+
+def _dataset_problem(f) -> str:
+    return f"{f['place']}: {f['detail']}"
+
+
+def _experiment_invalid(f) -> str:
+    return f"{f['place']}: {f['problem']}"
+
+
+def _experiment_not_finite(f) -> str:
+    return f"{f['place']}: expected a finite number, got {f['value']}"
+
+
+def _experiment_huge_number(f) -> str:
+    return (f"{f['place']}: expected a number of a usual size (at most {f['limit']:,}), got "
+            f"{f['value']}")
+
+
+def _experiment_too_deep(f) -> str:
+    return (f"{f['place']}: nested more than {f['depth']} levels deep; an experiment file "
+            "needs only a few levels")
+
+
 #: Code -> the long form's wording function over the note's or error's fields.
 LONG: dict[str, Callable[[Mapping], str]] = {
     "separator": _separator,
@@ -362,6 +447,22 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "subgroup_one_value": _subgroup_one_value,
     "subgroup_too_many_levels": _subgroup_too_many_levels,
     "too_many_models": _too_many_models,
+    # ---- errors of engine.input, .foundation, .runs (area msgsA)
+    "heldout_unreadable": _heldout_unreadable,
+    "heldout_no_target": _heldout_no_target,
+    "heldout_no_rows": _heldout_no_rows,
+    "heldout_missing_columns": _heldout_missing_columns,
+    "heldout_text_column": _heldout_text_column,
+    "heldout_unseen_classes": _heldout_unseen_classes,
+    "heldout_missing_values": _heldout_missing_values,
+    "skops_missing": _skops_missing,
+    "no_valid_score": _no_valid_score,
+    "grouping_gap_needs_groups": _grouping_gap_needs_groups,
+    "dataset_problem": _dataset_problem,
+    "experiment_invalid": _experiment_invalid,
+    "experiment_not_finite": _experiment_not_finite,
+    "experiment_huge_number": _experiment_huge_number,
+    "experiment_too_deep": _experiment_too_deep,
 }
 
 

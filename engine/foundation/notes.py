@@ -367,6 +367,7 @@ class Note:
 
     def __post_init__(self):
         if self.code not in CODES:
+            # internal: a programming error (a code not registered)
             raise ValueError(f"unknown note code {self.code!r}; "
                              "add it to engine.foundation.notes.CODES")
         object.__setattr__(self, "fields", Fields(self.fields))
