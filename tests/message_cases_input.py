@@ -65,3 +65,123 @@ ERROR_CASES_INPUT += [
      "metrics[0][0]: nested more than 32 levels deep; an experiment file needs only a few "
      "levels"),
 ]
+
+ERROR_CASES_INPUT += [
+    ("file_missing", {"path": "d.csv"}, "cannot open d.csv: the file does not exist"),
+    ("file_unopenable", {"path": "d.csv", "detail": "Too many levels of symbolic links"},
+     "cannot open d.csv: Too many levels of symbolic links"),
+    ("file_not_regular", {"path": "/tmp", "kind": "a folder", "what": "a data file"},
+     "cannot open /tmp: it is a folder, not a data file; give the path of a data file"),
+    ("file_of_system", {"path": "/proc/x", "root": "/proc", "what": "a data file"},
+     "cannot open /proc/x: it is one of the system's own files (under /proc), whose reads "
+     "can block or never end, not a data file; give the path of a data file"),
+    ("file_unreadable", {"path": "d.csv", "detail": "Permission denied"},
+     "cannot open d.csv: Permission denied; check that you may read it (its permissions)"),
+    ("file_memory", {"path": "d.csv", "size": 3 * 10 ** 9, "available": 10 ** 9},
+     "cannot read d.csv: the file is 3.0 GB and its table would take more memory than the "
+     "1.0 GB available; use a sample of its rows or a computer with more memory"),
+    ("table_memory", {"path": "d.arff", "n_values": 4_000_000_000, "how": "2 x 3",
+                      "need": 64 * 10 ** 9, "copies": 2, "available": 10 ** 9,
+                      "advice": "use fewer rows"},
+     "cannot read d.arff: its table of about 4,000,000,000 values (2 x 3) would take "
+     "about 64.0 GB of memory while it is read (8 bytes a value, 2 copies), more than the "
+     "1.0 GB available; use fewer rows"),
+    ("table_memory", {"path": "d.arff", "n_values": 1000, "how": "", "need": 16000,
+                      "copies": 2, "available": 100, "advice": "x"},
+     "cannot read d.arff: its table of about 1,000 values would take about 16.0 KB of "
+     "memory while it is read (8 bytes a value, 2 copies), more than the 100 bytes "
+     "available; x"),
+    ("experiment_file_size", {"path": "e.json", "size": 5 * 10 ** 6},
+     "cannot open e.json: it is 5.0 MB, far more than an experiment file (a few KB of JSON); "
+     "is it the right file?"),
+    ("builtin_memory", {"name": "moons", "rows": 10 ** 9, "columns": 2, "need": 16 * 10 ** 9,
+                        "copies": 4, "available": 10 ** 9, "knob": "n_samples",
+                        "most": 30_000_000},
+     "built-in data set 'moons': 1,000,000,000 rows x 2 columns would take 16.0 GB of memory "
+     "(8 bytes a value), about 4 times that while it is generated, but 1.0 GB is available: "
+     "lower n_samples to at most 30,000,000"),
+    ("file_kind_unknown", {"path": "d.txt", "extension": ".txt",
+                           "extensions": [".csv", ".arff"]},
+     "cannot tell what kind of file d.txt is from its extension (.txt); the app reads .csv, "
+     '.arff (give a CSV file of another name as "csv")'),
+    ("file_kind_unknown", {"path": "d", "extension": "", "extensions": [".csv"]},
+     "cannot tell what kind of file d is from its extension (none); the app reads .csv "
+     '(give a CSV file of another name as "csv")'),
+    ("dataset_file_and_csv", {},
+     'dataset: give either "file" or "csv", not both ("csv" reads a CSV file, "file" any '
+     "supported file by its extension)"),
+    ("dataset_option_of_kind", {"key": "sheet", "kinds": ["excel"], "path": "d.csv",
+                                "kind": "csv"},
+     'dataset: "sheet" applies to Excel workbooks only, and d.csv is a CSV file; leave it '
+     "out"),
+    ("dataset_unknown_keys", {"keys": ["colour", "x"], "with": "csv",
+                              "allowed": ["sep", "target"]},
+     "dataset: unknown key(s) colour, x; allowed with csv: sep, target"),
+    ("read_option_unknown", {"options": ["sep"], "kind": "arff"},
+     "sep: not an option for an ARFF file"),
+    ("builtin_no_groups", {"name": "iris"},
+     'dataset: "groups" names a column of a data file saying which rows belong together; '
+     "the built-in data set 'iris' has no such column: remove \"groups\" (or use a data "
+     "file with one)"),
+    ("dataset_no_source", {},
+     'dataset: give either {"builtin": NAME} or {"file": PATH, "target": COLUMN} (or '
+     '{"csv": PATH, ...})'),
+    ("test_unknown_keys", {"where": "test", "keys": ["sheet"], "path": "t.csv",
+                           "allowed": ["file", "sep"]},
+     "test: sheet cannot be used with t.csv; allowed: file, sep"),
+]
+
+ERROR_CASES_INPUT += [
+    ("builtin_unknown", {"name": "irs", "builtins": ["iris", "wine"]},
+     "unknown built-in data set 'irs'; choose one of: iris, wine"),
+    ("builtin_options", {"name": "iris", "options": ["noise"], "allowed": []},
+     "built-in data set 'iris' takes no option(s) noise; allowed: none"),
+    ("builtin_options", {"name": "moons", "options": ["x", "y"], "allowed": ["noise", "n"]},
+     "built-in data set 'moons' takes no option(s) x, y; allowed: noise, n"),
+    ("builtin_generator", {"name": "moons", "detail": "n_samples must be positive"},
+     "built-in data set 'moons': n_samples must be positive"),
+    ("file_empty", {"path": "d.csv"}, "cannot read d.csv: the file is empty"),
+    ("one_column", {"path": "d.csv"},
+     "the file d.csv has only one column: a data set needs at least one feature column and "
+     "a target column (is the separator right?)"),
+    ("data_no_rows", {"path": "d.csv", "kind": "csv"},
+     "the file d.csv has a header but no rows of data"),
+    ("data_no_rows", {"path": "d.arff", "kind": "arff"},
+     "cannot read d.arff: it has no rows of data after '@data'"),
+    ("read_stopped", {"path": "d.csv", "detail": "too wide"}, "cannot read d.csv: too wide"),
+    ("decimal_option", {"decimal": ";"}, '"decimal" must be "." or ","; got \';\''),
+    ("thousands_option", {"thousands": "_"},
+     '"thousands" must be one of ",", ".", " ", "\'" or "" (none); got \'_\''),
+    ("thousands_is_decimal", {"thousands": ","},
+     "the thousands separator ',' cannot also be the decimal mark"),
+    ("no_features", {},
+     "no feature columns are left besides the target: a model needs at least one column to "
+     "learn from"),
+    ("target_one_class", {"target": "y", "classes": ["a"]},
+     "the target 'y' has only one class (a): a classifier needs at least two classes; pick "
+     "another target column"),
+    ("target_one_class", {"target": "y", "classes": []},
+     "the target 'y' has only one class (nothing): a classifier needs at least two classes; "
+     "pick another target column"),
+    ("target_not_classes", {"target": "id", "n_classes": 90, "n_rows": 100},
+     "the target 'id' has 90 different values in 100 rows: it looks like a number or an "
+     "identifier, not a class; pick a column of categories as the target"),
+    ("columns_missing", {"wanted": ["q"], "role": "leave_out", "columns": ["a", "b"]},
+     "cannot leave out missing column(s) 'q'; the columns are: a, b"),
+    ("columns_missing", {"wanted": ["q", "r"], "role": "keep", "columns": ["a"]},
+     "\"features\": cannot keep missing column(s) 'q', 'r'; the columns are: a"),
+    ("kept_and_left_out", {"columns": ["a"]},
+     "column(s) 'a' are both in \"features\" (kept) and in \"exclude\" (left out); remove "
+     "them from one"),
+    ("kept_not_feature", {"column": "y", "what": "the target"},
+     "\"features\": 'y' is the target, not a feature; remove it from \"features\""),
+    ("target_undeclared", {"target": "y", "values": list("abcdefg")},
+     "the target 'y' holds value(s) not declared for it: 'a', 'b', 'c', 'd', 'e'"),
+    ("pos_label_not_binary", {"classes": ["a", "b", "c"]},
+     "\"pos_label\" applies to two classes only; the target has 3: 'a', 'b', 'c'; leave "
+     "\"pos_label\" out"),
+    ("pos_label_unknown", {"pos_label": "z", "classes": ["a", "b"]},
+     "\"pos_label\" 'z' is not one of the classes: 'a', 'b'"),
+    ("column_unknown", {"column": "q", "columns": ["a", "b"]},
+     "there is no column 'q'; the columns are: a, b"),
+]

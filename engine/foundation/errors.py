@@ -54,7 +54,8 @@ CODES = {
                       "folds possible]",
     "groups_one_group_class": "a class occurs in a single group [class]",
     # ---- reading data (engine.input.data, engine.input.arff)
-    "data_no_rows": "the data file has column names but no row of data [path]",
+    "data_no_rows": "the data file has column names but no row of data [path, kind: "
+                    "'csv' or 'arff']",
     # ---- saved models and predict (engine.runs.heldout.saved)
     "model_unreadable": "the model file cannot be read: missing, a folder, pipe or device, "
                         "or not readable [path, detail]",
@@ -143,6 +144,61 @@ CODES = {
                               "[place, value: as shown, limit]",
     "experiment_too_deep": "the experiment file is nested too deep [place, depth: the "
                            "limit]",
+    # ---- files (engine.input.file_checks)
+    "file_missing": "the file does not exist [path]",
+    "file_unopenable": "the file cannot be looked at [path, detail: the system's reason]",
+    "file_not_regular": "the path is a folder, pipe, device ... not a file [path, kind, "
+                        "what: the kind of file wanted]",
+    "file_of_system": "the path is one of the system's own files (/proc, /dev ...) [path, "
+                      "root, what]",
+    "file_unreadable": "the file cannot be opened for reading [path, detail]",
+    "file_memory": "the file is larger than the memory available [path, size, available]",
+    "table_memory": "the table of a file would take more memory than available while read "
+                    "[path, n_values, how: where the count comes from, or '', need: bytes, "
+                    "copies, available, advice]",
+    "experiment_file_size": "the experiment file is far too large to be one [path, size]",
+    "builtin_memory": "a generated built-in data set would take more memory than available "
+                      "[name, rows, columns, need, copies, available, knob: the option to "
+                      "lower, most: its largest value that fits]",
+    # ---- data set blocks (engine.input.readers)
+    "file_kind_unknown": "the file's extension is not one the app reads [path, extension, "
+                         "extensions]",
+    "dataset_file_and_csv": "a data set block gives both \"file\" and \"csv\" []",
+    "dataset_option_of_kind": "a data set block gives a reading option of another kind of "
+                              "file [key, kinds: those it applies to, path, kind]",
+    "dataset_unknown_keys": "a data set block has unknown keys [keys, with: 'file' or "
+                            "'csv', allowed]",
+    "read_option_unknown": "a reading option is not one of the file's kind [options, kind]",
+    "builtin_no_groups": "\"groups\" was given for a built-in data set [name]",
+    "dataset_no_source": "a data set block names no built-in data set and no file []",
+    "test_unknown_keys": "the test block has keys its file's kind does not take [where, "
+                         "keys, path, allowed]",
+    # ---- making a data set (engine.input.data, engine.input.data_checks)
+    "builtin_unknown": "no built-in data set of that name [name, builtins]",
+    "builtin_options": "a built-in data set was given options it does not take [name, "
+                       "options, allowed]",
+    "builtin_generator": "scikit-learn's generator refused a built-in data set's options "
+                         "[name, detail: its reason]",
+    "file_empty": "the data file is empty [path]",
+    "one_column": "the data file has one column only [path]",
+    "read_stopped": "reading the file stopped before it filled the memory [path, detail]",
+    "decimal_option": "\"decimal\" is neither \".\" nor \",\" [decimal]",
+    "thousands_option": "\"thousands\" is not a thousands separator [thousands]",
+    "thousands_is_decimal": "the thousands separator is also the decimal mark [thousands]",
+    "no_features": "no feature column is left besides the target []",
+    "target_one_class": "the target has fewer than two classes [target, classes]",
+    "target_not_classes": "the target has more different values than half its rows "
+                          "[target, n_classes, n_rows]",
+    "columns_missing": "columns named to leave out or keep are not in the file [wanted, "
+                       "role: 'leave_out' or 'keep', columns]",
+    "kept_and_left_out": "columns are both kept (\"features\") and left out [columns]",
+    "kept_not_feature": "\"features\" names the target or the groups column [column, what]",
+    "target_undeclared": "the target holds values its declaration lacks (ARFF) [target, "
+                         "values]",
+    "pos_label_not_binary": "\"pos_label\" given for a target of other than two classes "
+                            "[classes]",
+    "pos_label_unknown": "\"pos_label\" is not one of the classes [pos_label, classes]",
+    "column_unknown": "there is no column of that name [column, columns]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

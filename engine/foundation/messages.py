@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 
+from engine.foundation.machine import count_text, format_bytes
+
 
 def joined(names, last: str = " and ") -> str:
     """``a, b and c`` (``last`` between the last two)."""
@@ -407,6 +409,206 @@ def _experiment_too_deep(f) -> str:
             "needs only a few levels")
 
 
+# ---- files and data set blocks (engine.input.file_checks, engine.input.readers)
+
+#: The kinds of data file, as a sentence names them.
+FILE_KIND_NAMES = {"csv": "a CSV file", "arff": "an ARFF file", "excel": "an Excel workbook"}
+
+
+def _file_missing(f) -> str:
+    return f"cannot open {f['path']}: the file does not exist"
+
+
+def _file_unopenable(f) -> str:
+    return f"cannot open {f['path']}: {f['detail']}"
+
+
+def _file_not_regular(f) -> str:
+    return (f"cannot open {f['path']}: it is {f['kind']}, not {f['what']}; give the path of "
+            f"{f['what']}")
+
+
+def _file_of_system(f) -> str:
+    return (f"cannot open {f['path']}: it is one of the system's own files (under "
+            f"{f['root']}), whose reads can block or never end, not {f['what']}; give the "
+            f"path of {f['what']}")
+
+
+def _file_unreadable(f) -> str:
+    return (f"cannot open {f['path']}: {f['detail']}; check that you may read it (its "
+            "permissions)")
+
+
+def _file_memory(f) -> str:
+    return (f"cannot read {f['path']}: the file is {format_bytes(f['size'])} and its table "
+            f"would take more memory than the {format_bytes(f['available'])} available; use "
+            "a sample of its rows or a computer with more memory")
+
+
+def _table_memory(f) -> str:
+    where = f" ({f['how']})" if f["how"] else ""
+    return (f"cannot read {f['path']}: its table of about {count_text(f['n_values'])} "
+            f"values{where} would take about {format_bytes(f['need'])} of memory while it is "
+            f"read (8 bytes a value, {f['copies']} copies), more than the "
+            f"{format_bytes(f['available'])} available; {f['advice']}")
+
+
+def _experiment_file_size(f) -> str:
+    return (f"cannot open {f['path']}: it is {format_bytes(f['size'])}, far more than an "
+            "experiment file (a few KB of JSON); is it the right file?")
+
+
+def _builtin_memory(f) -> str:
+    return (f"built-in data set {f['name']!r}: {count_text(f['rows'])} rows x "
+            f"{count_text(f['columns'])} columns would take {format_bytes(f['need'])} of "
+            f"memory (8 bytes a value), about {f['copies']} times that while it is generated, "
+            f"but {format_bytes(f['available'])} is available: lower {f['knob']} to at most "
+            f"{count_text(f['most'])}")
+
+
+def _file_kind_unknown(f) -> str:
+    return (f"cannot tell what kind of file {f['path']} is from its extension "
+            f"({f['extension'] or 'none'}); the app reads " + ", ".join(f["extensions"])
+            + ' (give a CSV file of another name as "csv")')
+
+
+def _dataset_file_and_csv(_f) -> str:
+    return ('dataset: give either "file" or "csv", not both ("csv" reads a CSV file, "file" '
+            "any supported file by its extension)")
+
+
+def _dataset_option_of_kind(f) -> str:
+    owners = " and ".join(FILE_KIND_NAMES[k].split(" ", 1)[1] + "s" for k in f["kinds"])
+    return (f'dataset: "{f["key"]}" applies to {owners} only, and {f["path"]} is '
+            f"{FILE_KIND_NAMES[f['kind']]}; leave it out")
+
+
+def _dataset_unknown_keys(f) -> str:
+    return (f"dataset: unknown key(s) {', '.join(f['keys'])}; allowed with {f['with']}: "
+            + ", ".join(f["allowed"]))
+
+
+def _read_option_unknown(f) -> str:
+    return f"{', '.join(f['options'])}: not an option for {FILE_KIND_NAMES[f['kind']]}"
+
+
+def _builtin_no_groups(f) -> str:
+    return ('dataset: "groups" names a column of a data file saying which rows belong '
+            f"together; the built-in data set {f['name']!r} has no such column: remove "
+            '"groups" (or use a data file with one)')
+
+
+def _dataset_no_source(_f) -> str:
+    return ('dataset: give either {"builtin": NAME} or {"file": PATH, "target": COLUMN} (or '
+            '{"csv": PATH, ...})')
+
+
+def _test_unknown_keys(f) -> str:
+    return (f"{f['where']}: {', '.join(f['keys'])} cannot be used with {f['path']}; allowed: "
+            + ", ".join(f["allowed"]))
+
+
+# ---- making a data set (engine.input.data, engine.input.data_checks)
+
+def _builtin_unknown(f) -> str:
+    return (f"unknown built-in data set {f['name']!r}; choose one of: "
+            + ", ".join(f["builtins"]))
+
+
+def _builtin_options(f) -> str:
+    return (f"built-in data set {f['name']!r} takes no option(s) {', '.join(f['options'])}; "
+            f"allowed: {', '.join(f['allowed']) or 'none'}")
+
+
+def _builtin_generator(f) -> str:
+    return f"built-in data set {f['name']!r}: {f['detail']}"
+
+
+def _file_empty(f) -> str:
+    return f"cannot read {f['path']}: the file is empty"
+
+
+def _one_column(f) -> str:
+    return (f"the file {f['path']} has only one column: a data set needs at least one "
+            "feature column and a target column (is the separator right?)")
+
+
+def _data_no_rows(f) -> str:
+    if f.get("kind") == "arff":
+        return f"cannot read {f['path']}: it has no rows of data after '@data'"
+    return f"the file {f['path']} has a header but no rows of data"
+
+
+def _read_stopped(f) -> str:
+    return f"cannot read {f['path']}: {f['detail']}"
+
+
+def _decimal_option(f) -> str:
+    return f'"decimal" must be "." or ","; got {f["decimal"]!r}'
+
+
+def _thousands_option(f) -> str:
+    return ('"thousands" must be one of ",", ".", " ", "\'" or "" (none); got '
+            f"{f['thousands']!r}")
+
+
+def _thousands_is_decimal(f) -> str:
+    return f"the thousands separator {f['thousands']!r} cannot also be the decimal mark"
+
+
+def _no_features(_f) -> str:
+    return ("no feature columns are left besides the target: a model needs at least one "
+            "column to learn from")
+
+
+def _target_one_class(f) -> str:
+    only = f["classes"][0] if f["classes"] else "nothing"
+    return (f"the target {f['target']!r} has only one class ({only}): a classifier needs at "
+            "least two classes; pick another target column")
+
+
+def _target_not_classes(f) -> str:
+    return (f"the target {f['target']!r} has {f['n_classes']} different values in "
+            f"{f['n_rows']} rows: it looks like a number or an identifier, not a class; pick a "
+            "column of categories as the target")
+
+
+def _columns_missing(f) -> str:
+    what = '"features": cannot keep' if f["role"] == "keep" else "cannot leave out"
+    return (f"{what} missing column(s) " + ", ".join(map(repr, f["wanted"]))
+            + "; the columns are: " + ", ".join(f["columns"]))
+
+
+def _kept_and_left_out(f) -> str:
+    return ("column(s) " + ", ".join(map(repr, f["columns"])) + ' are both in "features" '
+            '(kept) and in "exclude" (left out); remove them from one')
+
+
+def _kept_not_feature(f) -> str:
+    return (f'"features": {f["column"]!r} is {f["what"]}, not a feature; remove it from '
+            '"features"')
+
+
+def _target_undeclared(f) -> str:
+    return (f"the target {f['target']!r} holds value(s) not declared for it: "
+            + ", ".join(map(repr, list(f["values"])[:5])))
+
+
+def _pos_label_not_binary(f) -> str:
+    classes = list(f["classes"])
+    return (f'"pos_label" applies to two classes only; the target has {len(classes)}: '
+            f"{', '.join(map(repr, classes))}; leave \"pos_label\" out")
+
+
+def _pos_label_unknown(f) -> str:
+    return (f'"pos_label" {f["pos_label"]!r} is not one of the classes: '
+            + ", ".join(map(repr, f["classes"])))
+
+
+def _column_unknown(f) -> str:
+    return f"there is no column {f['column']!r}; the columns are: " + ", ".join(f["columns"])
+
+
 #: Code -> the long form's wording function over the note's or error's fields.
 LONG: dict[str, Callable[[Mapping], str]] = {
     "separator": _separator,
@@ -463,6 +665,43 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "experiment_not_finite": _experiment_not_finite,
     "experiment_huge_number": _experiment_huge_number,
     "experiment_too_deep": _experiment_too_deep,
+    "file_missing": _file_missing,
+    "file_unopenable": _file_unopenable,
+    "file_not_regular": _file_not_regular,
+    "file_of_system": _file_of_system,
+    "file_unreadable": _file_unreadable,
+    "file_memory": _file_memory,
+    "table_memory": _table_memory,
+    "experiment_file_size": _experiment_file_size,
+    "builtin_memory": _builtin_memory,
+    "file_kind_unknown": _file_kind_unknown,
+    "dataset_file_and_csv": _dataset_file_and_csv,
+    "dataset_option_of_kind": _dataset_option_of_kind,
+    "dataset_unknown_keys": _dataset_unknown_keys,
+    "read_option_unknown": _read_option_unknown,
+    "builtin_no_groups": _builtin_no_groups,
+    "dataset_no_source": _dataset_no_source,
+    "test_unknown_keys": _test_unknown_keys,
+    "builtin_unknown": _builtin_unknown,
+    "builtin_options": _builtin_options,
+    "builtin_generator": _builtin_generator,
+    "file_empty": _file_empty,
+    "one_column": _one_column,
+    "data_no_rows": _data_no_rows,
+    "read_stopped": _read_stopped,
+    "decimal_option": _decimal_option,
+    "thousands_option": _thousands_option,
+    "thousands_is_decimal": _thousands_is_decimal,
+    "no_features": _no_features,
+    "target_one_class": _target_one_class,
+    "target_not_classes": _target_not_classes,
+    "columns_missing": _columns_missing,
+    "kept_and_left_out": _kept_and_left_out,
+    "kept_not_feature": _kept_not_feature,
+    "target_undeclared": _target_undeclared,
+    "pos_label_not_binary": _pos_label_not_binary,
+    "pos_label_unknown": _pos_label_unknown,
+    "column_unknown": _column_unknown,
 }
 
 

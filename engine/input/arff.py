@@ -338,8 +338,7 @@ def _read_data(path: str, lines, attributes: tuple) -> tuple:
     if rows:
         _convert(path, converters, rows, numbers)
     if not n_rows:
-        raise EngineError("data_no_rows", {"path": str(path)},
-                          f"cannot read {path}: it has no rows of data after '@data'")
+        raise EngineError("data_no_rows", {"path": str(path), "kind": "arff"})
     frame = pd.DataFrame({a.name: c.values() for a, c in zip(attributes, converters)})
     notes = _weight_notes(path, weights, n_rows)
     if n_sparse:
