@@ -185,3 +185,51 @@ ERROR_CASES_INPUT += [
     ("column_unknown", {"column": "q", "columns": ["a", "b"]},
      "there is no column 'q'; the columns are: a, b"),
 ]
+
+ERROR_CASES_INPUT += [
+    ("column_name_long", {"position": 2, "length": 5000, "start": "'xxx…'", "limit": 1000},
+     "column 2 has a name of 5,000 characters ('xxx…'), more than the 1,000 a column name "
+     "can have: is it the right file? Shorten the name in the first row"),
+    ("cell_text_long", {"column": "'notes'", "row": 7, "length": 40000, "limit": 32767},
+     "column 'notes', row 7 of the data holds a text of 40,000 characters, more than the "
+     "32,767 a cell can have (Excel's own limit): is it the right file? Shorten that cell or "
+     "leave the column out of the file"),
+    ("class_label_long", {"target": "'y'", "row": 3, "length": 2000, "limit": 1000},
+     "the target 'y', row 3 of the data holds a class label of 2,000 characters, more than "
+     "the 1,000 a class label can have: pick a column of short categories as the target, or "
+     "shorten the labels"),
+    ("groups_is_target", {"column": "y"},
+     "\"groups\": the column 'y' is the target; name the column that says which rows belong "
+     "together (a subject or patient identifier)"),
+    ("groups_missing", {"column": "id", "n_missing": 2, "rows": [3, 9]},
+     "\"groups\": the column 'id' has 2 missing value(s) (data row(s) 3, 9): every row needs "
+     "its group; fill them in, or remove those rows, or leave \"groups\" out"),
+    ("groups_missing", {"column": "id", "n_missing": 6, "rows": [1, 2, 3, 4, 5]},
+     "\"groups\": the column 'id' has 6 missing value(s) (data row(s) 1, 2, 3, 4, 5 ...): "
+     "every row needs its group; fill them in, or remove those rows, or leave \"groups\" "
+     "out"),
+    ("id_column_is_target", {"column": "y"},
+     "\"id_column\": 'y' is the target; an id column says which row is which, choose another "
+     "column (or leave \"id_column\" out)"),
+    ("id_column_kept", {"column": "id"},
+     "\"id_column\": 'id' is also in \"features\"; a column used as the id is not a feature, "
+     "remove it from one of them"),
+    ("resample_unknown", {"where": "models[0].resample", "value": "smoe",
+                          "samplers": ["smote", "under"]},
+     "models[0].resample: unknown resampling 'smoe'; choose \"smote\", \"under\" or leave it "
+     "out"),
+    ("imblearn_missing", {"where": "models[0].resample"},
+     "models[0].resample: resampling needs the imbalanced-learn package, which is not "
+     "installed: install it (pip install \"honest-eval[imbalance]\" or pip install "
+     "imbalanced-learn), or remove \"resample\""),
+    ("dataset_name_bad", {"where": "datasets[0].name", "name": '"=x"',
+                          "problem": "it starts with =, which a spreadsheet reads as a formula"},
+     'datasets[0].name: "=x" cannot name a data set: it starts with =, which a spreadsheet '
+     "reads as a formula; use letters, digits, spaces and signs such as _ ( ) . ,"),
+    ("dataset_name_taken", {"index": 1, "name": '"same"', "other_index": 0, "other": ""},
+     'datasets[1].name: the name "same" is already the name of datasets[0]; give every data '
+     "set a name of its own"),
+    ("dataset_name_taken", {"index": 1, "name": '"same"', "other_index": 0, "other": '"Same"'},
+     'datasets[1].name: the name "same" is already the name of datasets[0] ("Same": case '
+     "does not count); give every data set a name of its own"),
+]

@@ -199,6 +199,24 @@ CODES = {
                             "[classes]",
     "pos_label_unknown": "\"pos_label\" is not one of the classes [pos_label, classes]",
     "column_unknown": "there is no column of that name [column, columns]",
+    # ---- long texts, groups, ids, resampling, data set names (engine.input)
+    "column_name_long": "a column name is longer than a name can be [position, length, "
+                        "start: its start as shown, limit]",
+    "cell_text_long": "a cell holds a longer text than a cell can [column: its start as "
+                      "shown, row, length, limit]",
+    "class_label_long": "a class label is longer than a label can be [target: as shown, "
+                        "row, length, limit]",
+    "groups_is_target": "\"groups\" names the target [column]",
+    "groups_missing": "the groups column has missing values [column, n_missing, rows: the "
+                      "first of them, numbered from 1]",
+    "id_column_is_target": "\"id_column\" names the target [column]",
+    "id_column_kept": "\"id_column\" is also in \"features\" [column]",
+    "resample_unknown": "an unknown \"resample\" value [where, value, samplers]",
+    "imblearn_missing": "resampling needs imbalanced-learn, which is not installed [where]",
+    "dataset_name_bad": "a data set name cannot be used [where, name: as shown, problem]",
+    "dataset_name_taken": "two data sets have one name [index, name: as shown, "
+                          "other_index, other: the other's name as shown when it differs "
+                          "in case, else '']",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

@@ -609,6 +609,75 @@ def _column_unknown(f) -> str:
     return f"there is no column {f['column']!r}; the columns are: " + ", ".join(f["columns"])
 
 
+# ---- long texts, groups, row ids, resampling, data set names (engine.input)
+
+def _column_name_long(f) -> str:
+    return (f"column {f['position']} has a name of {f['length']:,} characters "
+            f"({f['start']}), more than the {f['limit']:,} a column name can have: is it the "
+            "right file? Shorten the name in the first row")
+
+
+def _cell_text_long(f) -> str:
+    return (f"column {f['column']}, row {f['row']} of the data holds a text of "
+            f"{f['length']:,} characters, more than the {f['limit']:,} a cell can have "
+            "(Excel's own limit): is it the right file? Shorten that cell or leave the column "
+            "out of the file")
+
+
+def _class_label_long(f) -> str:
+    return (f"the target {f['target']}, row {f['row']} of the data holds a class label of "
+            f"{f['length']:,} characters, more than the {f['limit']:,} a class label can "
+            "have: pick a column of short categories as the target, or shorten the labels")
+
+
+def _groups_is_target(f) -> str:
+    return (f'"groups": the column {f["column"]!r} is the target; name the column that says '
+            "which rows belong together (a subject or patient identifier)")
+
+
+def _groups_missing(f) -> str:
+    rows = ", ".join(map(str, f["rows"])) + (" ..." if f["n_missing"] > 5 else "")
+    return (f'"groups": the column {f["column"]!r} has {f["n_missing"]} missing value(s) '
+            f"(data row(s) {rows}): every row needs its group; fill them in, or remove those "
+            'rows, or leave "groups" out')
+
+
+def _id_column_is_target(f) -> str:
+    return (f'"id_column": {f["column"]!r} is the target; an id column says which row is '
+            'which, choose another column (or leave "id_column" out)')
+
+
+def _id_column_kept(f) -> str:
+    return (f'"id_column": {f["column"]!r} is also in "features"; a column used as the id is '
+            "not a feature, remove it from one of them")
+
+
+#: What to do when imbalanced-learn is missing.
+IMBLEARN_HINT = ("resampling needs the imbalanced-learn package, which is not installed: "
+                 'install it (pip install "honest-eval[imbalance]" or pip install '
+                 'imbalanced-learn), or remove "resample"')
+
+
+def _resample_unknown(f) -> str:
+    return (f"{f['where']}: unknown resampling {f['value']!r}; choose "
+            + ", ".join(f'"{name}"' for name in f["samplers"]) + " or leave it out")
+
+
+def _imblearn_missing(f) -> str:
+    return f"{f['where']}: {IMBLEARN_HINT}"
+
+
+def _dataset_name_bad(f) -> str:
+    return (f"{f['where']}: {f['name']} cannot name a data set: {f['problem']}; use letters, "
+            "digits, spaces and signs such as _ ( ) . ,")
+
+
+def _dataset_name_taken(f) -> str:
+    case = f" ({f['other']}: case does not count)" if f["other"] else ""
+    return (f"datasets[{f['index']}].name: the name {f['name']} is already the name of "
+            f"datasets[{f['other_index']}]{case}; give every data set a name of its own")
+
+
 #: Code -> the long form's wording function over the note's or error's fields.
 LONG: dict[str, Callable[[Mapping], str]] = {
     "separator": _separator,
@@ -702,6 +771,17 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "pos_label_not_binary": _pos_label_not_binary,
     "pos_label_unknown": _pos_label_unknown,
     "column_unknown": _column_unknown,
+    "column_name_long": _column_name_long,
+    "cell_text_long": _cell_text_long,
+    "class_label_long": _class_label_long,
+    "groups_is_target": _groups_is_target,
+    "groups_missing": _groups_missing,
+    "id_column_is_target": _id_column_is_target,
+    "id_column_kept": _id_column_kept,
+    "resample_unknown": _resample_unknown,
+    "imblearn_missing": _imblearn_missing,
+    "dataset_name_bad": _dataset_name_bad,
+    "dataset_name_taken": _dataset_name_taken,
 }
 
 
