@@ -233,3 +233,47 @@ ERROR_CASES_INPUT += [
      'datasets[1].name: the name "same" is already the name of datasets[0] ("Same": case '
      "does not count); give every data set a name of its own"),
 ]
+
+ERROR_CASES_INPUT += [
+    ("sep_option", {"sep": ";;"},
+     '"sep" must be one character such as ",", ";", "|" or a tab (got \';;\')'),
+    ("encoding_option", {"encoding": 3}, '"encoding" must be a name such as "utf-8" (got 3)'),
+    ("encoding_unknown", {"encoding": "klingon"},
+     "unknown encoding 'klingon': use utf-8, utf-8-sig, latin-1, cp1252, cp932 (Shift-JIS) "
+     'or utf-16, or leave "encoding" out to detect it'),
+    ("file_binary_kind", {"path": "a.csv", "kind": "a PNG image", "what": "a CSV text file",
+                          "advice": ""},
+     "cannot read a.csv: it is a PNG image (a binary file), not a CSV text file; give a CSV "
+     "text file"),
+    ("file_binary_kind", {"path": "a.csv", "kind": "a ZIP archive",
+                          "what": "a CSV text file",
+                          "advice": "unpack it and give the CSV file inside"},
+     "cannot read a.csv: it is a ZIP archive (a binary file), not a CSV text file; unpack it "
+     "and give the CSV file inside"),
+    ("file_binary", {"path": "a.csv", "encoding": None, "what": "a CSV text file"},
+     "cannot read a.csv: it looks like a binary file, not a CSV text file (it holds zero "
+     'bytes, which text files do not); give a CSV text file, or its encoding if it is text '
+     '("encoding": "utf-16")'),
+    ("file_binary", {"path": "a.csv", "encoding": "latin-1", "what": "a CSV text file"},
+     "cannot read a.csv: it looks like a binary file, not a CSV text file (it holds zero "
+     'bytes even when read as latin-1); give a CSV text file, or its encoding if it is text '
+     '("encoding": "utf-16")'),
+    ("csv_comment_first", {"path": "a.csv", "line": 1, "text": "# made by"},
+     "cannot read a.csv: line 1 is a comment ('# made by') but the first line must hold the "
+     "column names; delete the comment lines at the top of the file"),
+    ("csv_not_encoding", {"path": "a.csv", "encoding": "utf-8", "detail": "byte 0xff"},
+     "cannot read a.csv as utf-8: it holds bytes that are not utf-8 (byte 0xff); give the "
+     "file's encoding as \"encoding\" (utf-8, utf-8-sig, latin-1, cp1252, cp932 (Shift-JIS) "
+     "or utf-16), or save it as UTF-8"),
+    ("csv_empty", {"path": "a.csv"}, "cannot read a.csv: it holds no columns or rows"),
+    ("csv_ragged", {"path": "a.csv", "sep": ";", "line": 4, "saw": 3, "expected": 2},
+     "cannot read a.csv: line 4 has 3 cells but the header has 2; put quotes around cells "
+     "that contain the separator (a semicolon), delete stray comment lines, or set \"sep\" "
+     "if the separator is not a semicolon"),
+    ("csv_open_quote", {"path": "a.csv", "line": 8},
+     "cannot read a.csv: a quote mark (\") near line 8 opens a cell that never closes; close "
+     "or remove it"),
+    ("csv_unparsed", {"path": "a.csv", "sep": "#", "detail": "Error tokenizing data"},
+     "cannot read a.csv as CSV (Error tokenizing data); check the separator (now '#') and "
+     "the encoding"),
+]

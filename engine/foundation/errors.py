@@ -217,6 +217,22 @@ CODES = {
     "dataset_name_taken": "two data sets have one name [index, name: as shown, "
                           "other_index, other: the other's name as shown when it differs "
                           "in case, else '']",
+    # ---- reading a CSV file's text (engine.input.csv_values)
+    "sep_option": "\"sep\" is not one character that can separate cells [sep]",
+    "encoding_option": "\"encoding\" is not a name [encoding]",
+    "encoding_unknown": "\"encoding\" names no text encoding Python knows [encoding]",
+    "file_binary_kind": "the file is a known binary kind (an image, an archive ...) [path, "
+                        "kind, what: the kind of file wanted, advice: what to do, or '']",
+    "file_binary": "the file holds zero bytes, as text files do not [path, encoding: the "
+                   "one given, or None, what]",
+    "csv_comment_first": "the CSV file starts with comment lines [path, line, text: its "
+                         "start]",
+    "csv_not_encoding": "the CSV file holds bytes its encoding cannot have [path, encoding, "
+                        "detail]",
+    "csv_empty": "the CSV file holds no columns or rows [path]",
+    "csv_ragged": "a line has more cells than the header [path, sep, line, saw, expected]",
+    "csv_open_quote": "a quote mark opens a cell that never closes [path, line]",
+    "csv_unparsed": "the CSV parser failed otherwise [path, sep, detail: its message]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

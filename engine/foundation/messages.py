@@ -678,6 +678,75 @@ def _dataset_name_taken(f) -> str:
             f"datasets[{f['other_index']}]{case}; give every data set a name of its own")
 
 
+# ---- reading a CSV file's text (engine.input.csv_values)
+
+#: The encodings the messages suggest.
+ENCODINGS_LISTED = "utf-8, utf-8-sig, latin-1, cp1252, cp932 (Shift-JIS) or utf-16"
+
+#: A separator as a sentence names it.
+_SEPARATOR_WORDS = {",": "a comma", ";": "a semicolon", "\t": "a tab", "|": "a vertical bar"}
+
+
+def _sep_option(f) -> str:
+    return f'"sep" must be one character such as ",", ";", "|" or a tab (got {f["sep"]!r})'
+
+
+def _encoding_option(f) -> str:
+    return f'"encoding" must be a name such as "utf-8" (got {f["encoding"]!r})'
+
+
+def _encoding_unknown(f) -> str:
+    return (f"unknown encoding {f['encoding']!r}: use {ENCODINGS_LISTED}, or leave "
+            '"encoding" out to detect it')
+
+
+def _file_binary_kind(f) -> str:
+    return (f"cannot read {f['path']}: it is {f['kind']} (a binary file), not {f['what']}; "
+            f"{f['advice'] or 'give ' + f['what']}")
+
+
+def _file_binary(f) -> str:
+    why = (f"it holds zero bytes even when read as {f['encoding']}" if f["encoding"]
+           else "it holds zero bytes, which text files do not")
+    return (f"cannot read {f['path']}: it looks like a binary file, not {f['what']} ({why}); "
+            f'give {f["what"]}, or its encoding if it is text ("encoding": "utf-16")')
+
+
+def _csv_comment_first(f) -> str:
+    return (f"cannot read {f['path']}: line {f['line']} is a comment ({f['text']!r}) but the "
+            "first line must hold the column names; delete the comment lines at the top of "
+            "the file")
+
+
+def _csv_not_encoding(f) -> str:
+    return (f"cannot read {f['path']} as {f['encoding']}: it holds bytes that are not "
+            f"{f['encoding']} ({f['detail']}); give the file's encoding as \"encoding\" "
+            f"({ENCODINGS_LISTED}), or save it as UTF-8")
+
+
+def _csv_empty(f) -> str:
+    return f"cannot read {f['path']}: it holds no columns or rows"
+
+
+def _csv_ragged(f) -> str:
+    name = _SEPARATOR_WORDS.get(f["sep"], repr(f["sep"]))
+    return (f"cannot read {f['path']}: line {f['line']} has {f['saw']} cells but the header "
+            f"has {f['expected']}; put quotes around cells that contain the separator "
+            f'({name}), delete stray comment lines, or set "sep" if the separator is not '
+            + name)
+
+
+def _csv_open_quote(f) -> str:
+    return (f"cannot read {f['path']}: a quote mark (\") near line {f['line']} opens a cell "
+            "that never closes; close or remove it")
+
+
+def _csv_unparsed(f) -> str:
+    name = _SEPARATOR_WORDS.get(f["sep"], repr(f["sep"]))
+    return (f"cannot read {f['path']} as CSV ({f['detail']}); check the separator (now "
+            f"{name}) and the encoding")
+
+
 #: Code -> the long form's wording function over the note's or error's fields.
 LONG: dict[str, Callable[[Mapping], str]] = {
     "separator": _separator,
@@ -782,6 +851,17 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "imblearn_missing": _imblearn_missing,
     "dataset_name_bad": _dataset_name_bad,
     "dataset_name_taken": _dataset_name_taken,
+    "sep_option": _sep_option,
+    "encoding_option": _encoding_option,
+    "encoding_unknown": _encoding_unknown,
+    "file_binary_kind": _file_binary_kind,
+    "file_binary": _file_binary,
+    "csv_comment_first": _csv_comment_first,
+    "csv_not_encoding": _csv_not_encoding,
+    "csv_empty": _csv_empty,
+    "csv_ragged": _csv_ragged,
+    "csv_open_quote": _csv_open_quote,
+    "csv_unparsed": _csv_unparsed,
 }
 
 
