@@ -277,3 +277,43 @@ ERROR_CASES_INPUT += [
      "cannot read a.csv as CSV (Error tokenizing data); check the separator (now '#') and "
      "the encoding"),
 ]
+
+ERROR_CASES_INPUT += [
+    ("excel_old_format", {"path": "a.xls"},
+     "cannot read a.xls: it is in the old Excel 97-2003 format (.xls), which this app does "
+     "not read; open it in Excel or LibreOffice and save it as an Excel workbook (.xlsx) or "
+     "as CSV"),
+    ("sheet_unreadable", {"path": "b.xlsx", "sheet": "S", "detail": "bad cell"},
+     "cannot read sheet 'S' of b.xlsx: bad cell"),
+    ("excel_not_zip", {"path": "b.xlsx"},
+     "cannot read b.xlsx: it is not an Excel workbook (an .xlsx file is a ZIP archive, this "
+     "one is not); save it from Excel as .xlsx, or give a CSV file"),
+    ("openpyxl_missing", {"detail": "No module named 'openpyxl'"},
+     "reading Excel workbooks needs the package openpyxl: No module named 'openpyxl'; "
+     "install it (pip install -U openpyxl) or save the sheet as CSV"),
+    ("excel_invalid", {"path": "b.xlsx", "detail": "KeyError: 'x'"},
+     "cannot read b.xlsx: not a valid Excel workbook (KeyError: 'x'); save it again from "
+     "Excel as .xlsx, or as CSV"),
+    ("excel_part_large", {"path": "b.xlsx", "part": "xl/s.xml", "size": 3 * 10 ** 9,
+                          "limit": 10 ** 9},
+     "cannot read b.xlsx: its part 'xl/s.xml' unpacks to 3.0 GB, more than the 1.0 GB this "
+     "app reads from a workbook (it would take many minutes); save the sheet as CSV"),
+    ("excel_part_padding", {"path": "b.xlsx", "part": "xl/s.xml", "size": 2 * 10 ** 8,
+                            "compressed": 10 ** 5},
+     "cannot read b.xlsx: its part 'xl/s.xml' unpacks to 200 MB from 100 KB (2,000 "
+     "times), far more than a sheet of data compresses: it is mostly padding; save the "
+     "sheet again from Excel, or as CSV"),
+    ("excel_strings_large", {"path": "b.xlsx", "part": "xl/sharedStrings.xml",
+                             "size": 3 * 10 ** 8, "limit": 10 ** 8},
+     "cannot read b.xlsx: its shared strings ('xl/sharedStrings.xml') unpack to 300 MB, "
+     "more than the 100 MB this app reads (every one is parsed when the workbook opens, "
+     "about 1 MB a second); save the sheet as CSV"),
+    ("excel_part_memory", {"path": "b.xlsx", "part": "xl/s.xml", "size": 10 ** 9,
+                           "need": 3 * 10 ** 9, "available": 10 ** 9},
+     "cannot read b.xlsx: its part 'xl/s.xml' unpacks to 1.0 GB, which would take about "
+     "3.0 GB of memory while it is read, more than the 1.0 GB available; save the sheet as "
+     "CSV or use a computer with more memory"),
+    ("excel_no_sheets", {"path": "b.xlsx"}, "cannot read b.xlsx: the workbook has no sheets"),
+    ("sheet_unknown", {"sheet": "Data", "file": "book.xlsm", "sheets": ["Summary", "Data 2024"]},
+     "there is no sheet 'Data' in book.xlsm; its sheets are: Summary, Data 2024"),
+]

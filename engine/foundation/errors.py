@@ -233,6 +233,23 @@ CODES = {
     "csv_ragged": "a line has more cells than the header [path, sep, line, saw, expected]",
     "csv_open_quote": "a quote mark opens a cell that never closes [path, line]",
     "csv_unparsed": "the CSV parser failed otherwise [path, sep, detail: its message]",
+    # ---- Excel workbooks (engine.input.excel)
+    "excel_old_format": "the file is an old .xls workbook [path]",
+    "sheet_unreadable": "pandas could not read a sheet [path, sheet, detail]",
+    "excel_not_zip": "the .xlsx file is not a ZIP archive [path]",
+    "openpyxl_missing": "reading workbooks needs openpyxl, which is missing [detail]",
+    "excel_invalid": "the file is not a valid workbook [path, detail]",
+    "excel_part_large": "a part of the workbook unpacks larger than the app reads [path, "
+                        "part, size, limit]",
+    "excel_part_padding": "a part of the workbook is compressed far more than data is "
+                          "[path, part, size, compressed]",
+    "excel_strings_large": "the workbook's shared strings unpack larger than the app reads "
+                           "[path, part, size, limit]",
+    "excel_part_memory": "a part of the workbook would take more memory than available "
+                         "[path, part, size, need, available]",
+    "excel_no_sheets": "the workbook has no sheets [path]",
+    "sheet_unknown": "the workbook has no sheet of that name [sheet, file: the file's name, "
+                     "sheets]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

@@ -747,6 +747,74 @@ def _csv_unparsed(f) -> str:
             f"{name}) and the encoding")
 
 
+# ---- Excel workbooks (engine.input.excel)
+
+#: What to do with an .xls file.
+OLD_EXCEL_ADVICE = ("the old Excel 97-2003 format (.xls), which this app does not read; open "
+                    "it in Excel or LibreOffice and save it as an Excel workbook (.xlsx) or as "
+                    "CSV")
+
+
+def _excel_old_format(f) -> str:
+    return f"cannot read {f['path']}: it is in {OLD_EXCEL_ADVICE}"
+
+
+def _sheet_unreadable(f) -> str:
+    return f"cannot read sheet {f['sheet']!r} of {f['path']}: {f['detail']}"
+
+
+def _excel_not_zip(f) -> str:
+    return (f"cannot read {f['path']}: it is not an Excel workbook (an .xlsx file is a ZIP "
+            "archive, this one is not); save it from Excel as .xlsx, or give a CSV file")
+
+
+def _openpyxl_missing(f) -> str:
+    return (f"reading Excel workbooks needs the package openpyxl: {f['detail']}; install it "
+            "(pip install -U openpyxl) or save the sheet as CSV")
+
+
+def _excel_invalid(f) -> str:
+    return (f"cannot read {f['path']}: not a valid Excel workbook ({f['detail']}); save it "
+            "again from Excel as .xlsx, or as CSV")
+
+
+def _excel_part_large(f) -> str:
+    return (f"cannot read {f['path']}: its part {f['part']!r} unpacks to "
+            f"{format_bytes(f['size'])}, more than the {format_bytes(f['limit'])} this app "
+            "reads from a workbook (it would take many minutes); save the sheet as CSV")
+
+
+def _excel_part_padding(f) -> str:
+    ratio = f["size"] / max(1, f["compressed"])
+    return (f"cannot read {f['path']}: its part {f['part']!r} unpacks to "
+            f"{format_bytes(f['size'])} from {format_bytes(f['compressed'])} ({ratio:,.0f} "
+            "times), far more than a sheet of data compresses: it is mostly padding; save the "
+            "sheet again from Excel, or as CSV")
+
+
+def _excel_strings_large(f) -> str:
+    return (f"cannot read {f['path']}: its shared strings ({f['part']!r}) unpack to "
+            f"{format_bytes(f['size'])}, more than the {format_bytes(f['limit'])} this app "
+            "reads (every one is parsed when the workbook opens, about 1 MB a second); save "
+            "the sheet as CSV")
+
+
+def _excel_part_memory(f) -> str:
+    return (f"cannot read {f['path']}: its part {f['part']!r} unpacks to "
+            f"{format_bytes(f['size'])}, which would take about {format_bytes(f['need'])} of "
+            f"memory while it is read, more than the {format_bytes(f['available'])} "
+            "available; save the sheet as CSV or use a computer with more memory")
+
+
+def _excel_no_sheets(f) -> str:
+    return f"cannot read {f['path']}: the workbook has no sheets"
+
+
+def _sheet_unknown(f) -> str:
+    return (f"there is no sheet {f['sheet']!r} in {f['file']}; its sheets are: "
+            + ", ".join(f["sheets"]))
+
+
 #: Code -> the long form's wording function over the note's or error's fields.
 LONG: dict[str, Callable[[Mapping], str]] = {
     "separator": _separator,
@@ -862,6 +930,17 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "csv_ragged": _csv_ragged,
     "csv_open_quote": _csv_open_quote,
     "csv_unparsed": _csv_unparsed,
+    "excel_old_format": _excel_old_format,
+    "sheet_unreadable": _sheet_unreadable,
+    "excel_not_zip": _excel_not_zip,
+    "openpyxl_missing": _openpyxl_missing,
+    "excel_invalid": _excel_invalid,
+    "excel_part_large": _excel_part_large,
+    "excel_part_padding": _excel_part_padding,
+    "excel_strings_large": _excel_strings_large,
+    "excel_part_memory": _excel_part_memory,
+    "excel_no_sheets": _excel_no_sheets,
+    "sheet_unknown": _sheet_unknown,
 }
 
 
