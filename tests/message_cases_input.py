@@ -317,3 +317,78 @@ ERROR_CASES_INPUT += [
     ("sheet_unknown", {"sheet": "Data", "file": "book.xlsm", "sheets": ["Summary", "Data 2024"]},
      "there is no sheet 'Data' in book.xlsm; its sheets are: Summary, Data 2024"),
 ]
+
+_LINE = {"path": "w.arff", "line": 7}
+ERROR_CASES_INPUT += [
+    ("arff_line", {**_LINE, "problem": "split"}, "w.arff, line 7: cannot split this line into values"),
+    ("arff_line", {**_LINE, "problem": "open_quote", "quote": "'"},
+     "w.arff, line 7: a quote (') never closes on this line; close it, or write a quote "
+     "inside a value as \\' or \\\""),
+    ("arff_line", {"path": None, "line": None, "problem": "open_quote", "quote": '"'},
+     "a quote (\") never closes on this line; close it, or write a quote inside a value as "
+     "\\' or \\\""),
+    ("arff_line", {**_LINE, "problem": "no_relation", "found": "'a,b'"},
+     "w.arff, line 7: an ARFF file starts with '@relation NAME' (comments with % before "
+     "it); found 'a,b': is it an ARFF file?"),
+    ("arff_line", {**_LINE, "problem": "attribute_twice", "name": "x"},
+     "w.arff, line 7: a second attribute named 'x'; attribute names must differ"),
+    ("arff_line", {**_LINE, "problem": "data_first"},
+     "w.arff, line 7: @data comes before any @attribute: the file declares no columns"),
+    ("arff_line", {**_LINE, "problem": "unexpected", "found": "'@atribute x'"},
+     "w.arff, line 7: expected @attribute or @data, found '@atribute x'"),
+    ("arff_line", {**_LINE, "problem": "attribute_form"},
+     "w.arff, line 7: write an attribute as '@attribute NAME TYPE' (TYPE: numeric, a list "
+     "of values in braces, string or date)"),
+    ("arff_line", {**_LINE, "problem": "nominal_brace", "name": "c"},
+     "w.arff, line 7: the values of nominal attribute 'c' need a closing brace '}'"),
+    ("arff_line", {**_LINE, "problem": "nominal_values", "name": "c"},
+     "w.arff, line 7: nominal attribute 'c': list its values in braces, {a, b, c} (quote a "
+     "value that holds ? or braces)"),
+    ("arff_line", {**_LINE, "problem": "nominal_twice", "name": "c"},
+     "w.arff, line 7: nominal attribute 'c' lists a value twice"),
+    ("arff_line", {**_LINE, "problem": "date_format", "name": "d", "detail": "bad pattern"},
+     "w.arff, line 7: attribute 'd': bad pattern"),
+    ("arff_line", {**_LINE, "problem": "relational", "name": "bag"},
+     "w.arff, line 7: attribute 'bag' is relational (multi-instance data), which this app "
+     "does not read; flatten it in Weka first (filter MultiInstanceToPropositional)"),
+    ("arff_line", {**_LINE, "problem": "unknown_type", "name": "x", "kind": "float"},
+     "w.arff, line 7: attribute 'x' has the unknown type 'float'; use numeric, real, "
+     "integer, string, date or a list of values in braces"),
+    ("arff_line", {**_LINE, "problem": "dense_brace"},
+     "w.arff, line 7: a brace in a dense row; a sparse row is written {index value, ...} "
+     "and a weight {w} at the end"),
+    ("arff_line", {**_LINE, "problem": "n_values", "n_values": 3, "n_attributes": 4},
+     "w.arff, line 7: 3 value(s) where the header declares 4 attributes; quote values that "
+     "hold spaces or commas, write ? for a missing one"),
+    ("arff_line", {**_LINE, "problem": "weight", "weight": "-1"},
+     "w.arff, line 7: the instance weight {-1} is not a number of 0 or more"),
+    ("arff_line", {**_LINE, "problem": "sparse_form"},
+     "w.arff, line 7: a sparse row is written {index value, index value, ...} on one line"),
+    ("arff_line", {**_LINE, "problem": "sparse_pairs"},
+     "w.arff, line 7: a sparse row needs pairs of an index and a value"),
+    ("arff_line", {**_LINE, "problem": "sparse_index", "index": "9", "last": 3},
+     "w.arff, line 7: '9' is not an attribute index (0 to 3) in a sparse row"),
+    ("arff_line", {**_LINE, "problem": "sparse_twice", "index": "2"},
+     "w.arff, line 7: index 2 appears twice in a sparse row"),
+    ("arff_line", {**_LINE, "problem": "not_number", "name": "x", "value": "abc"},
+     "w.arff, line 7: attribute 'x' is numeric but the value is 'abc'; write a number, or ? "
+     "when missing"),
+    ("arff_line", {**_LINE, "problem": "not_declared", "name": "c", "value": "z",
+                   "declared": ["a", "b"]},
+     "w.arff, line 7: 'z' is not a declared value of nominal attribute 'c' ({a, b}); add it "
+     "to the @attribute line or correct the value"),
+    ("arff_line", {**_LINE, "problem": "not_declared", "name": "c", "value": "z",
+                   "declared": [str(i) for i in range(11)]},
+     "w.arff, line 7: 'z' is not a declared value of nominal attribute 'c' ({0, 1, 2, 3, 4, "
+     "5, 6, 7, 8, 9, ...}); add it to the @attribute line or correct the value"),
+    ("arff_not_encoding", {"path": "w.arff", "encoding": "utf-8", "detail": "invalid start byte"},
+     "cannot read w.arff: it is not utf-8 text (invalid start byte); give its encoding "
+     '("encoding": "latin-1")'),
+    ("arff_no_data", {"path": "w.arff"},
+     "cannot read w.arff: no '@data' line; an ARFF file lists its attributes, then '@data' "
+     "and the rows"),
+    ("arff_weights", {"path": "w.arff", "weights": [1.0, 2.5]},
+     "cannot use w.arff: its rows have different instance weights (1, 2.5, ...), which this "
+     "app's cross-validation does not apply; remove the {weight} at the end of the rows (e.g. "
+     "repeat each row as often as its weight says)"),
+]

@@ -250,6 +250,19 @@ CODES = {
     "excel_no_sheets": "the workbook has no sheets [path]",
     "sheet_unknown": "the workbook has no sheet of that name [sheet, file: the file's name, "
                      "sheets]",
+    # ---- ARFF files (engine.input.arff)
+    "arff_line": "a line of the ARFF file is wrong [path, line (None when not read from a "
+                 "file), problem: 'split', 'open_quote', 'no_relation', 'attribute_twice', "
+                 "'data_first', 'unexpected', 'attribute_form', 'nominal_brace', "
+                 "'nominal_values', 'nominal_twice', 'date_format', 'relational', "
+                 "'unknown_type', 'dense_brace', 'n_values', 'weight', 'sparse_form', "
+                 "'sparse_pairs', 'sparse_index', 'sparse_twice', 'not_number' or "
+                 "'not_declared'; and the problem's own: quote, found, name, detail, kind, "
+                 "n_values, n_attributes, weight, index, last, value, declared]",
+    "arff_not_encoding": "the ARFF file is not text of its encoding [path, encoding, detail]",
+    "arff_no_data": "the ARFF file has no @data line [path]",
+    "arff_weights": "the rows of the ARFF file have different instance weights [path, "
+                    "weights: the first of them]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

@@ -815,6 +815,84 @@ def _sheet_unknown(f) -> str:
             + ", ".join(f["sheets"]))
 
 
+# ---- ARFF files (engine.input.arff): one code per file, a problem per line
+
+def _declared(f) -> str:
+    values = list(f["declared"])
+    return ", ".join(values[:10]) + (", ..." if len(values) > 10 else "")
+
+
+#: An ARFF line's problem (``problem`` field of ``arff_line``) -> its wording.
+_ARFF_PROBLEMS: dict[str, Callable[[Mapping], str]] = {
+    "split": lambda f: "cannot split this line into values",
+    "open_quote": lambda f: (f"a quote ({f['quote']}) never closes on this line; close it, "
+                             "or write a quote inside a value as \\' or \\\""),
+    "no_relation": lambda f: ("an ARFF file starts with '@relation NAME' (comments with % "
+                              f"before it); found {f['found']}: is it an ARFF file?"),
+    "attribute_twice": lambda f: (f"a second attribute named {f['name']!r}; attribute names "
+                                  "must differ"),
+    "data_first": lambda f: "@data comes before any @attribute: the file declares no columns",
+    "unexpected": lambda f: f"expected @attribute or @data, found {f['found']}",
+    "attribute_form": lambda f: ("write an attribute as '@attribute NAME TYPE' (TYPE: "
+                                 "numeric, a list of values in braces, string or date)"),
+    "nominal_brace": lambda f: (f"the values of nominal attribute {f['name']!r} need a "
+                                "closing brace '}'"),
+    "nominal_values": lambda f: (f"nominal attribute {f['name']!r}: list its values in "
+                                 "braces, {a, b, c} (quote a value that holds ? or braces)"),
+    "nominal_twice": lambda f: f"nominal attribute {f['name']!r} lists a value twice",
+    "date_format": lambda f: f"attribute {f['name']!r}: {f['detail']}",
+    "relational": lambda f: (f"attribute {f['name']!r} is relational (multi-instance data), "
+                             "which this app does not read; flatten it in Weka first (filter "
+                             "MultiInstanceToPropositional)"),
+    "unknown_type": lambda f: (f"attribute {f['name']!r} has the unknown type "
+                               f"{f['kind']!r}; use numeric, real, integer, string, date or a "
+                               "list of values in braces"),
+    "dense_brace": lambda f: ("a brace in a dense row; a sparse row is written {index value, "
+                              "...} and a weight {w} at the end"),
+    "n_values": lambda f: (f"{f['n_values']} value(s) where the header declares "
+                           f"{f['n_attributes']} attributes; quote values that hold spaces or "
+                           "commas, write ? for a missing one"),
+    "weight": lambda f: f"the instance weight {{{f['weight']}}} is not a number of 0 or more",
+    "sparse_form": lambda f: ("a sparse row is written {index value, index value, ...} on "
+                              "one line"),
+    "sparse_pairs": lambda f: "a sparse row needs pairs of an index and a value",
+    "sparse_index": lambda f: (f"{f['index']!r} is not an attribute index (0 to "
+                               f"{f['last']}) in a sparse row"),
+    "sparse_twice": lambda f: f"index {f['index']} appears twice in a sparse row",
+    "not_number": lambda f: (f": attribute {f['name']!r} is numeric but the value is "
+                             f"{f['value']!r}; write a number, or ? when missing"),
+    "not_declared": lambda f: (f": {f['value']!r} is not a declared value of nominal "
+                               f"attribute {f['name']!r} ({{{_declared(f)}}}); add it to the "
+                               "@attribute line or correct the value"),
+}
+
+
+def _arff_line(f) -> str:
+    text = _ARFF_PROBLEMS[f["problem"]](f)
+    if f["path"] is None:
+        return text.removeprefix(": ")
+    if text.startswith(": "):                 # a value of a data row: "path, line N: ..."
+        return f"{f['path']}, line {f['line']}{text}"
+    return f"{f['path']}, line {f['line']}: {text}"
+
+
+def _arff_not_encoding(f) -> str:
+    return (f"cannot read {f['path']}: it is not {f['encoding']} text ({f['detail']}); give "
+            'its encoding ("encoding": "latin-1")')
+
+
+def _arff_no_data(f) -> str:
+    return (f"cannot read {f['path']}: no '@data' line; an ARFF file lists its attributes, "
+            "then '@data' and the rows")
+
+
+def _arff_weights(f) -> str:
+    shown = ", ".join(f"{w:g}" for w in f["weights"])
+    return (f"cannot use {f['path']}: its rows have different instance weights ({shown}, "
+            "...), which this app's cross-validation does not apply; remove the {weight} at "
+            "the end of the rows (e.g. repeat each row as often as its weight says)")
+
+
 #: Code -> the long form's wording function over the note's or error's fields.
 LONG: dict[str, Callable[[Mapping], str]] = {
     "separator": _separator,
@@ -941,6 +1019,10 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "excel_part_memory": _excel_part_memory,
     "excel_no_sheets": _excel_no_sheets,
     "sheet_unknown": _sheet_unknown,
+    "arff_line": _arff_line,
+    "arff_not_encoding": _arff_not_encoding,
+    "arff_no_data": _arff_no_data,
+    "arff_weights": _arff_weights,
 }
 
 
