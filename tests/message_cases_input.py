@@ -392,3 +392,20 @@ ERROR_CASES_INPUT += [
      "app's cross-validation does not apply; remove the {weight} at the end of the rows (e.g. "
      "repeat each row as often as its weight says)"),
 ]
+
+ERROR_CASES_INPUT += [
+    ("date_unfit", {"text": "01/02/2021", "pattern": "yyyy-MM-dd"},
+     "'01/02/2021' does not fit the date pattern 'yyyy-MM-dd'"),
+    ("date_invalid", {"text": "2021-02-30", "pattern": "yyyy-MM-dd",
+                      "detail": "day is out of range for month"},
+     "'2021-02-30' is not a valid date for the pattern 'yyyy-MM-dd' (day is out of range for "
+     "month)"),
+    ("date_pattern_quote", {"pattern": "yyyy'T"},
+     "the date pattern \"yyyy'T\" has a quote that never closes"),
+    ("date_pattern_letter", {"pattern": "yyyy-ww", "letter": "w"},
+     "the date pattern 'yyyy-ww' uses the letter 'w', which this app does not read; use y, M, "
+     "d, H, h, k, K, m, s, S, a, E, D, z, Z or X (or quote text: 'T')"),
+    ("date_at", {"place": "w.arff, line 5: attribute 'd'", "detail": "x", "cause": "",
+                 "text": "2020"},
+     "w.arff, line 5: attribute 'd': x"),
+]

@@ -263,6 +263,15 @@ CODES = {
     "arff_no_data": "the ARFF file has no @data line [path]",
     "arff_weights": "the rows of the ARFF file have different instance weights [path, "
                     "weights: the first of them]",
+    # ---- Java date patterns (engine.input.java_dates)
+    "date_unfit": "a date does not fit its pattern [text, pattern]",
+    "date_invalid": "a date fits its pattern but names no real moment [text, pattern, "
+                    "detail: which part is out of range]",
+    "date_pattern_quote": "a date pattern has a quote that never closes [pattern]",
+    "date_pattern_letter": "a date pattern uses a letter the app does not read [pattern, "
+                           "letter]",
+    "date_at": "a date of a file cannot be read [place: the file, line and attribute, "
+               "detail, cause: the date's own code, text]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).

@@ -893,6 +893,31 @@ def _arff_weights(f) -> str:
             "the end of the rows (e.g. repeat each row as often as its weight says)")
 
 
+# ---- Java date patterns (engine.input.java_dates)
+
+def _date_unfit(f) -> str:
+    return f"{f['text']!r} does not fit the date pattern {f['pattern']!r}"
+
+
+def _date_invalid(f) -> str:
+    return (f"{f['text']!r} is not a valid date for the pattern {f['pattern']!r} "
+            f"({f['detail']})")
+
+
+def _date_pattern_quote(f) -> str:
+    return f"the date pattern {f['pattern']!r} has a quote that never closes"
+
+
+def _date_pattern_letter(f) -> str:
+    return (f"the date pattern {f['pattern']!r} uses the letter {f['letter']!r}, which this "
+            "app does not read; use y, M, d, H, h, k, K, m, s, S, a, E, D, z, Z or X (or quote "
+            "text: 'T')")
+
+
+def _date_at(f) -> str:
+    return f"{f['place']}: {f['detail']}"
+
+
 #: Code -> the long form's wording function over the note's or error's fields.
 LONG: dict[str, Callable[[Mapping], str]] = {
     "separator": _separator,
@@ -1023,6 +1048,11 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "arff_not_encoding": _arff_not_encoding,
     "arff_no_data": _arff_no_data,
     "arff_weights": _arff_weights,
+    "date_unfit": _date_unfit,
+    "date_invalid": _date_invalid,
+    "date_pattern_quote": _date_pattern_quote,
+    "date_pattern_letter": _date_pattern_letter,
+    "date_at": _date_at,
 }
 
 
