@@ -41,11 +41,15 @@ def _worded_errors(tree) -> list:
     return found
 
 
-def _bare_value_errors(tree) -> list:
-    """Lines of ``raise ValueError(...)`` without a ``# internal:`` reason."""
+def _bare_value_errors(text: str, tree) -> list:
+    """Lines of ``raise ValueError(...)`` without an ``# internal:`` reason on the line or
+    the one before (a caller's mistake, or the detail of a coded error)."""
+    lines = text.splitlines()
     return [node.lineno for node in ast.walk(tree)
             if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
-            and getattr(node.exc.func, "id", "") == "ValueError"]
+            and getattr(node.exc.func, "id", "") == "ValueError"
+            and not any("# internal:" in line
+                        for line in lines[max(0, node.lineno - 2):node.lineno])]
 
 
 def _area_trees():
@@ -78,3 +82,11 @@ def test_a_schema_error_carries_its_place_and_keyword():
         check_experiment_schema(dict(data, comparison={"rope": float("inf")}))
     assert caught.value.code == "experiment_not_finite"
     assert caught.value.fields["place"] == "comparison.rope"
+
+
+def test_every_bare_value_error_left_in_the_area_says_why():
+    found = {path: hits for path, text, tree in _area_trees()
+             if (hits := _bare_value_errors(text, tree))}
+    assert not found
+    sample = 'raise ValueError("a")\n# internal: a reason\nraise ValueError("b")\n'
+    assert _bare_value_errors(sample, ast.parse(sample)) == [1]
