@@ -66,7 +66,8 @@ CODES = {
                        "(it could run code); nothing in it was built [path, types]",
     "model_record": "a field of the saved model is missing or wrong [path, field, detail]",
     "model_failed": "the model failed while predicting [path, detail]",
-    "predict_data": "the data file cannot be read or does not fit the model [path, detail]",
+    "predict_data": "the data file cannot be read or does not fit the model [path, detail, "
+                    "cause: the reading error's code, or '']",
     "predict_memory": "predicting would take more memory than is available [path, needed, "
                       "available]",
     "predict_out_kind": "the output path exists and is not a regular file [path, kind]",

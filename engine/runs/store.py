@@ -736,8 +736,6 @@ def check_store_path(path: str, in_folder: bool = False) -> None:
         _refuse_hard_links(path)
     try:
         check_regular_file(path, "a result store file")
-    except EngineError:
-        raise
     except ValueError as exc:                 # a folder, a pipe, a device ...
         raise EngineError("store_unusable", {"path": path, "detail": "not_regular"},
                           str(exc)) from None

@@ -21,7 +21,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
-from engine.foundation.errors import EngineError
+from engine.foundation.errors import EngineError, error_code
 from engine.foundation.notes import Note
 from engine.input.data_checks import visible_columns
 from engine.input.readers import read_table
@@ -278,10 +278,10 @@ def predict_file(model_path: str, data_path: str, out: str, **read_options) -> p
                           f"cannot read the data file {data_path}: "
                           f"{exc.strerror or exc}") from None
     except ValueError as exc:
-        if isinstance(exc, EngineError):
+        if error_code(exc) == "data_no_rows":
             raise
-        raise EngineError("predict_data", {"path": data_path, "detail": str(exc)},
-                          str(exc)) from None
+        raise EngineError("predict_data", {"path": data_path, "detail": str(exc),
+                                           "cause": error_code(exc)}, str(exc)) from None
     result = predictions(record, table.frame, data_path, model_path)
     check_out(out, inputs)
     write_csv(result, out)
