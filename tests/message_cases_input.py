@@ -409,3 +409,34 @@ ERROR_CASES_INPUT += [
                  "text": "2020"},
      "w.arff, line 5: attribute 'd': x"),
 ]
+
+#: (code, fields, long form) of the notes of engine.input and engine.runs.heldout.
+NOTE_CASES_INPUT = [
+    ("sparse_rows", {"n_rows": 3},
+     "3 row(s) written sparsely: the values they leave out are 0 (for a nominal attribute "
+     "its first value, for a string attribute missing)"),
+    ("instance_weights_ignored", {"weight": 2.0, "n_rows": 3},
+     "every row has the same instance weight (2): weights that are all equal change nothing "
+     "and are ignored"),
+    ("string_attributes", {"columns": ["text", "note"]},
+     "string attribute(s) 'text', 'note' hold free text: read as text categories (one-hot "
+     "encoded, or left out when every row differs); a word-count filter in Weka "
+     "(StringToWordVector) makes features of text"),
+    ("dates_as_numbers", {"columns": ["d"], "unit": "seconds",
+                          "origin": "1970-01-01T00:00:00Z"},
+     "date attribute(s) 'd' read as numbers: seconds since 1970-01-01 00:00 UTC (a date "
+     "without a time zone is taken as UTC; Weka stores milliseconds)"),
+    ("dates_as_numbers", {"columns": ["when", "at"], "unit": "seconds",
+                          "origin": "1970-01-01T00:00:00"},
+     "date column(s) 'when', 'at' read as numbers: seconds since 1970-01-01 00:00 (times of "
+     "day: seconds since midnight)"),
+    ("sheet_read", {"sheet": "B", "sheets": ["A", "B"]},
+     "read the sheet 'B' (the workbook has 2: A, B; set \"sheet\" to read another)"),
+    ("rows_dropped", {"n_rows": 2, "target": "y", "test_file": False},
+     "dropped 2 row(s) with no value in 'y'"),
+    ("rows_dropped", {"n_rows": 1, "target": "y", "test_file": True},
+     "test file: dropped 1 row(s) with no value in 'y'"),
+    ("infinite_values", {"column": "x", "n_values": 4},
+     "column 'x': 4 infinite value(s) (inf, -inf) count as missing"),
+    ("empty_columns_left_out", {"columns": ["e", "f"]}, "left out empty column(s): e, f"),
+]

@@ -9,7 +9,8 @@ import pytest
 from engine.foundation import messages
 from engine.foundation.errors import CODES, EngineError
 from engine.foundation.schema import check_experiment_schema
-from tests.message_cases_input import ERROR_CASES_INPUT
+from engine.foundation.notes import Note
+from tests.message_cases_input import ERROR_CASES_INPUT, NOTE_CASES_INPUT
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 AREA = ("input", "foundation", "runs")
@@ -22,6 +23,13 @@ def test_the_long_form_of_an_error_is_made_from_its_fields(code, fields, text):
     assert error.code == code and set(error.fields) == set(fields)
     assert error.fields == EngineError(code, fields, "given").fields
     assert isinstance(error, ValueError)                # every `except ValueError` holds
+
+
+@pytest.mark.parametrize("code, fields, text", NOTE_CASES_INPUT)
+def test_the_long_form_of_a_note_is_made_from_its_fields(code, fields, text):
+    note = Note(code, fields=fields)
+    assert str(note) == note.message == text == messages.long_form(code, fields)
+    assert note.fields == Note(code, "given", fields).fields
 
 
 def test_every_code_of_the_area_is_listed_and_worded():

@@ -918,6 +918,53 @@ def _date_at(f) -> str:
     return f"{f['place']}: {f['detail']}"
 
 
+# ---- notes of reading files and making data sets (engine.input, engine.runs.heldout)
+
+def _sparse_rows(f) -> str:
+    return (f"{f['n_rows']} row(s) written sparsely: the values they leave out are 0 (for a "
+            "nominal attribute its first value, for a string attribute missing)")
+
+
+def _instance_weights_ignored(f) -> str:
+    return (f"every row has the same instance weight ({f['weight']:g}): weights that are all "
+            "equal change nothing and are ignored")
+
+
+def _string_attributes(f) -> str:
+    return ("string attribute(s) " + ", ".join(map(repr, f["columns"])) + " hold free text: "
+            "read as text categories (one-hot encoded, or left out when every row differs); "
+            "a word-count filter in Weka (StringToWordVector) makes features of text")
+
+
+def _dates_as_numbers(f) -> str:
+    listed = ", ".join(map(repr, f["columns"]))
+    if f["origin"].endswith("Z"):                  # ARFF: instants, in UTC
+        return (f"date attribute(s) {listed} read as numbers: seconds since 1970-01-01 00:00 "
+                "UTC (a date without a time zone is taken as UTC; Weka stores milliseconds)")
+    return (f"date column(s) {listed} read as numbers: seconds since 1970-01-01 00:00 (times "
+            "of day: seconds since midnight)")
+
+
+def _sheet_read(f) -> str:
+    sheets = list(f["sheets"])
+    return (f"read the sheet {f['sheet']!r} (the workbook has {len(sheets)}: "
+            f"{', '.join(sheets)}; set \"sheet\" to read another)")
+
+
+def _rows_dropped(f) -> str:
+    where = "test file: " if f["test_file"] else ""
+    return f"{where}dropped {f['n_rows']} row(s) with no value in {f['target']!r}"
+
+
+def _infinite_values(f) -> str:
+    return (f"column {f['column']!r}: {f['n_values']} infinite value(s) (inf, -inf) count as "
+            "missing")
+
+
+def _empty_columns_left_out(f) -> str:
+    return "left out empty column(s): " + ", ".join(map(str, f["columns"]))
+
+
 #: Code -> the long form's wording function over the note's or error's fields.
 LONG: dict[str, Callable[[Mapping], str]] = {
     "separator": _separator,
@@ -1053,6 +1100,14 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "date_pattern_quote": _date_pattern_quote,
     "date_pattern_letter": _date_pattern_letter,
     "date_at": _date_at,
+    "sparse_rows": _sparse_rows,
+    "instance_weights_ignored": _instance_weights_ignored,
+    "string_attributes": _string_attributes,
+    "dates_as_numbers": _dates_as_numbers,
+    "sheet_read": _sheet_read,
+    "rows_dropped": _rows_dropped,
+    "infinite_values": _infinite_values,
+    "empty_columns_left_out": _empty_columns_left_out,
 }
 
 

@@ -71,7 +71,8 @@ CODES = {
     "after_outcome": "a column beside the target looks like a time to the event or the "
                      "event's status, known only with or after the outcome "
                      "[column, target, kind: 'time' or 'status', left_out]",
-    "rows_dropped": "rows without a target value were dropped [n_rows, target]",
+    "rows_dropped": "rows without a target value were dropped [n_rows, target, test_file: "
+                    "True for the held-out test file's rows]",
     "empty_classes": "classes declared for the target (ARFF) but without rows were left "
                      "out [target, classes]",
     "infinite_values": "infinite numbers count as missing [column, n_values]",

@@ -347,9 +347,7 @@ def _read_data(path: str, lines, attributes: tuple) -> tuple:
     frame = pd.DataFrame({a.name: c.values() for a, c in zip(attributes, converters)})
     notes = _weight_notes(path, weights, n_rows)
     if n_sparse:
-        notes.append(Note("sparse_rows", f"{n_sparse} row(s) written sparsely: the values "
-                          "they leave out are 0 (for a nominal attribute its first value, "
-                          "for a string attribute missing)", {"n_rows": n_sparse}))
+        notes.append(Note("sparse_rows", fields={"n_rows": n_sparse}))
     return frame, notes
 
 
@@ -403,9 +401,7 @@ def _weight_notes(path: str, given: list, n_rows: int) -> list:
     if len(given) < n_rows and any(w != 1.0 for w in given) or len(set(given)) > 1:
         shown = sorted(set(given) | ({1.0} if len(given) < n_rows else set()))[:4]
         raise EngineError("arff_weights", {"path": str(path), "weights": shown})
-    return [Note("instance_weights_ignored", f"every row has the same instance weight "
-                 f"({given[0]:g}): weights that are all equal change nothing and are ignored",
-                 {"weight": given[0], "n_rows": len(given)})]
+    return [Note("instance_weights_ignored", fields={"weight": given[0], "n_rows": len(given)})]
 
 
 def _convert(path: str, converters: list, rows: list, numbers: list) -> None:
@@ -476,14 +472,9 @@ def _kind_notes(attributes: tuple) -> list:
     notes = []
     strings = [a.name for a in attributes if a.kind == "string"]
     if strings:
-        notes.append(Note("string_attributes", "string attribute(s) " + ", ".join(
-            map(repr, strings)) + " hold free text: read as text categories (one-hot "
-            "encoded, or left out when every row differs); a word-count filter in Weka "
-            "(StringToWordVector) makes features of text", {"columns": strings}))
+        notes.append(Note("string_attributes", fields={"columns": strings}))
     dates = [a.name for a in attributes if a.kind == "date"]
     if dates:
-        notes.append(Note("dates_as_numbers", "date attribute(s) " + ", ".join(
-            map(repr, dates)) + " read as numbers: seconds since 1970-01-01 00:00 UTC (a "
-            "date without a time zone is taken as UTC; Weka stores milliseconds)",
-            {"columns": dates, "unit": "seconds", "origin": "1970-01-01T00:00:00Z"}))
+        notes.append(Note("dates_as_numbers", fields={
+            "columns": dates, "unit": "seconds", "origin": "1970-01-01T00:00:00Z"}))
     return notes

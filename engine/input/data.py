@@ -535,8 +535,8 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
     file_rows = np.flatnonzero(keep) + 1
     if not keep.all():
         n_dropped = int((~keep).sum())
-        notes.append(Note("rows_dropped", f"dropped {n_dropped} row(s) with no value in {target!r}",
-                          {"n_rows": n_dropped, "target": target}))
+        notes.append(Note("rows_dropped", fields={"n_rows": n_dropped, "target": target,
+                                                  "test_file": False}))
         frame = frame.loc[keep]
         labels = labels.loc[keep]
     codes_of_groups = (None if not group_columns else group_codes(
@@ -647,9 +647,7 @@ def _tidy_features(features: pd.DataFrame, kept: Sequence = ()) -> tuple:
     for column, n_values in infinite.items():
         features[column] = features[column].where(~np.isinf(features[column].to_numpy()),
                                                   np.nan)
-        notes.append(Note("infinite_values", f"column {column!r}: {n_values} infinite "
-                          "value(s) (inf, -inf) count as missing",
-                          {"column": column, "n_values": n_values}))
+        notes.append(Note("infinite_values", fields={"column": column, "n_values": n_values}))
     present = features.count()
     dropped_id, dropped_empty = [], []
     for column in features.columns:
@@ -665,8 +663,7 @@ def _tidy_features(features: pd.DataFrame, kept: Sequence = ()) -> tuple:
                                   "categories: one-hot encoding makes many columns; consider "
                                   "dropping it", {"column": column, "n_categories": int(n_levels)}))
     if dropped_empty:
-        notes.append(Note("empty_columns_left_out", "left out empty column(s): "
-                          + ", ".join(map(str, dropped_empty)), {"columns": dropped_empty}))
+        notes.append(Note("empty_columns_left_out", fields={"columns": dropped_empty}))
     if dropped_id:
         notes.append(Note("identifier_columns_left_out", "left out identifier-like column(s) (a "
                           "different text in every row): " + ", ".join(map(str, dropped_id)),

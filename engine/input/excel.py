@@ -98,9 +98,7 @@ def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
                                                    "detail": str(exc)}) from None
     notes = []
     if len(sheets) > 1:
-        notes.append(Note("sheet_read", f"read the sheet {name!r} (the workbook has "
-                          f"{len(sheets)}: {', '.join(sheets)}; set \"sheet\" to read another)",
-                          {"sheet": name, "sheets": sheets}))
+        notes.append(Note("sheet_read", fields={"sheet": name, "sheets": sheets}))
     frame = _trim(frame)
     frame.columns = [str(c).strip() for c in frame.columns]
     if frame.shape[1] < 2:
@@ -112,10 +110,8 @@ def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
                         "row (the column names)", name, sheets)
     frame, dates = dates_as_seconds(frame)
     if dates:
-        notes.append(Note("dates_as_numbers", "date column(s) " + ", ".join(map(repr, dates))
-                          + " read as numbers: seconds since 1970-01-01 00:00 (times of day: "
-                          "seconds since midnight)",
-                          {"columns": dates, "unit": "seconds", "origin": "1970-01-01T00:00:00"}))
+        notes.append(Note("dates_as_numbers", fields={
+            "columns": dates, "unit": "seconds", "origin": "1970-01-01T00:00:00"}))
     check_text_lengths(frame)
     frame, more = parse_text_columns(frame, ",", ".", None)
     return frame, notes + more, sheets

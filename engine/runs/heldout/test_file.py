@@ -106,9 +106,8 @@ def test_set_from_frame(frame: pd.DataFrame, dataset, path: str = "the test file
     notes = []
     if not keep.all():
         n_dropped = int((~keep).sum())
-        notes.append(Note("rows_dropped", f"test file: dropped {n_dropped} row(s) with no value "
-                          f"in {dataset.target!r}", {"n_rows": n_dropped,
-                                                     "target": dataset.target}))
+        notes.append(Note("rows_dropped", fields={"n_rows": n_dropped, "target": dataset.target,
+                                                  "test_file": True}))
     if not keep.any():
         raise EngineError("heldout_no_rows", {"path": path, "target": dataset.target})
     y = test_codes(frame[target][keep], dataset, path)
