@@ -440,3 +440,18 @@ NOTE_CASES_INPUT = [
      "column 'x': 4 infinite value(s) (inf, -inf) count as missing"),
     ("empty_columns_left_out", {"columns": ["e", "f"]}, "left out empty column(s): e, f"),
 ]
+
+NOTE_CASES_INPUT += [
+    ("one_hot_encoded", {"columns": ["sex", "site"]},
+     "categorical column(s) one-hot encoded inside each model: sex, site"),
+    ("missing_imputed", {"n_missing": 12},
+     "12 missing value(s) imputed inside each model, fitted on the training folds only "
+     "(median for numbers, most frequent for categories)"),
+    ("many_categories", {"column": "town", "n_categories": 412},
+     "column 'town' has 412 categories: one-hot encoding makes many columns; consider "
+     "dropping it"),
+    ("identifier_columns_left_out", {"columns": ["name"]},
+     "left out identifier-like column(s) (a different text in every row): name"),
+    ("empty_classes", {"target": "y", "classes": ["c", "d"]},
+     "class(es) declared for 'y' but without any row, left out: 'c', 'd'"),
+]

@@ -965,6 +965,31 @@ def _empty_columns_left_out(f) -> str:
     return "left out empty column(s): " + ", ".join(map(str, f["columns"]))
 
 
+def _one_hot_encoded(f) -> str:
+    return ("categorical column(s) one-hot encoded inside each model: "
+            + ", ".join(map(str, f["columns"])))
+
+
+def _missing_imputed(f) -> str:
+    return (f"{f['n_missing']} missing value(s) imputed inside each model, fitted on the "
+            "training folds only (median for numbers, most frequent for categories)")
+
+
+def _many_categories(f) -> str:
+    return (f"column {f['column']!r} has {f['n_categories']} categories: one-hot encoding "
+            "makes many columns; consider dropping it")
+
+
+def _identifier_columns_left_out(f) -> str:
+    return ("left out identifier-like column(s) (a different text in every row): "
+            + ", ".join(map(str, f["columns"])))
+
+
+def _empty_classes(f) -> str:
+    return (f"class(es) declared for {f['target']!r} but without any row, left out: "
+            + ", ".join(map(repr, f["classes"])))
+
+
 #: Code -> the long form's wording function over the note's or error's fields.
 LONG: dict[str, Callable[[Mapping], str]] = {
     "separator": _separator,
@@ -1108,6 +1133,11 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "rows_dropped": _rows_dropped,
     "infinite_values": _infinite_values,
     "empty_columns_left_out": _empty_columns_left_out,
+    "one_hot_encoded": _one_hot_encoded,
+    "missing_imputed": _missing_imputed,
+    "many_categories": _many_categories,
+    "identifier_columns_left_out": _identifier_columns_left_out,
+    "empty_classes": _empty_classes,
 }
 
 

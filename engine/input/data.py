@@ -579,13 +579,10 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
     notes.extend(identifier_feature_notes(features, skip=kept))
     cats = [c for c, dtype in features.dtypes.items() if not _is_number_dtype(dtype)]
     if cats:
-        notes.append(Note("one_hot_encoded", "categorical column(s) one-hot encoded inside each "
-                          "model: " + ", ".join(map(str, cats)), {"columns": cats}))
+        notes.append(Note("one_hot_encoded", fields={"columns": cats}))
     n_missing = int(features.isna().sum().sum())
     if n_missing:
-        notes.append(Note("missing_imputed", f"{n_missing} missing value(s) imputed inside each "
-                          "model, fitted on the training folds only (median for numbers, most "
-                          "frequent for categories)", {"n_missing": n_missing}))
+        notes.append(Note("missing_imputed", fields={"n_missing": n_missing}))
     return Dataset(name=name, X=features, y=codes, classes=tuple(classes),
                    target=str(target), notes=tuple(notes), source=dict(source or {}),
                    pos_label=positive, groups=codes_of_groups, ids=ids,
@@ -659,15 +656,12 @@ def _tidy_features(features: pd.DataFrame, kept: Sequence = ()) -> tuple:
             if n_levels == len(values) and len(values) > 20 and column not in kept:
                 dropped_id.append(column)
             elif n_levels > CATEGORICAL_LEVEL_WARNING:
-                notes.append(Note("many_categories", f"column {column!r} has {n_levels} "
-                                  "categories: one-hot encoding makes many columns; consider "
-                                  "dropping it", {"column": column, "n_categories": int(n_levels)}))
+                notes.append(Note("many_categories", fields={"column": column,
+                                                             "n_categories": int(n_levels)}))
     if dropped_empty:
         notes.append(Note("empty_columns_left_out", fields={"columns": dropped_empty}))
     if dropped_id:
-        notes.append(Note("identifier_columns_left_out", "left out identifier-like column(s) (a "
-                          "different text in every row): " + ", ".join(map(str, dropped_id)),
-                          {"columns": dropped_id}))
+        notes.append(Note("identifier_columns_left_out", fields={"columns": dropped_id}))
     if dropped_empty or dropped_id:
         features = features.drop(columns=dropped_empty + dropped_id)
     for column, dtype in features.dtypes.items():
@@ -747,9 +741,7 @@ def _declared_labels(labels: pd.Series, order: list, target: str) -> tuple:
     notes = []
     empty = [value for value in order if value not in present]
     if empty:
-        notes.append(Note("empty_classes", f"class(es) declared for {target!r} but without "
-                          "any row, left out: " + ", ".join(map(repr, empty)),
-                          {"target": target, "classes": empty}))
+        notes.append(Note("empty_classes", fields={"target": target, "classes": empty}))
     codes = pd.Categorical(text, categories=kept).codes.astype(np.intp)
     shown = [visible(value) for value in kept]
     changed = [v for v, k in zip(shown, kept) if v != k]
