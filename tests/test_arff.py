@@ -229,34 +229,46 @@ def test_equal_weights_are_ignored_with_a_note(write):
     np.testing.assert_array_equal(table.frame["x"], [1, 2, 3])
 
 
-@pytest.mark.parametrize("text, fragments", [
-    (WEIGHTS.replace("3, b, {2}", "3, b, {0.5}"), ["different instance weights", "0.5, 2",
-                                                    "remove the {weight}"]),
-    (WEIGHTS.replace("3, b, {2}", "3, b"), ["different instance weights"]),
-    ("@relation r\n@attribute bag relational\n@end bag\n@data\n", ["line 2", "relational"]),
-    ("@relation r\n@attribute x numeric\n@attribute k {a,b}\n@data\n1,a\n2,c\n",
-     ["line 6", "'c' is not a declared value of nominal attribute 'k' ({a, b})"]),
-    ("@relation r\n@attribute x numeric\n@attribute k {a,b}\n@data\n1,a\nten,b\n",
-     ["line 6", "attribute 'x' is numeric but the value is 'ten'"]),
-    ("@relation r\n@attribute x numeric\n@attribute k {a,b}\n@data\n1,a\n2\n",
-     ["line 6", "1 value(s) where the header declares 2 attributes"]),
-    ("@relation r\n@attribute x numeric\n@attribute k {a,b}\n@data\n1,'a\n",
-     ["line 5", "never closes"]),
-    ("@relation r\n@attribute x numeric\n@attribute k {a,b}\n@data\n{2 a}\n",
-     ["line 5", "'2' is not an attribute index (0 to 1)"]),
-    ("@relation r\n@attribute x numeric\n@attribute x {a,b}\n@data\n", ["second attribute"]),
-    ("@relation r\n@attribute x float\n@data\n", ["unknown type 'float'"]),
-    ("@relation r\n@attribute d date 'yyyy-ww'\n@data\n", ["letter 'w'"]),
-    ("@relation r\n@attribute d date 'yyyy-MM-dd'\n@attribute k {a}\n@data\n2020-02-30,a\n",
-     ["line 5", "attribute 'd'", "not a valid date"]),
-    ("@relation r\n@attribute x numeric\n", ["no '@data' line"]),
-    ("@relation r\n@attribute x numeric\n@data\n% nothing\n", ["no rows of data"]),
-    ("a,b,c\n1,2,3\n", ["line 1", "is it an ARFF file?"]),
+@pytest.mark.parametrize("text, code, fields", [
+    (WEIGHTS.replace("3, b, {2}", "3, b, {0.5}"), "arff_weights", {"weights": (0.5, 2.0)}),
+    (WEIGHTS.replace("3, b, {2}", "3, b"), "arff_weights", {"weights": (1.0, 2.0)}),
+    ("@relation r\n@attribute bag relational\n@end bag\n@data\n", "arff_line",
+     {"line": 2, "problem": "relational", "name": "bag"}),
+    ("@relation r\n@attribute x numeric\n@attribute k {a,b}\n@data\n1,a\n2,c\n", "arff_line",
+     {"line": 6, "problem": "not_declared", "name": "k", "value": "c", "declared": ("a", "b")}),
+    ("@relation r\n@attribute x numeric\n@attribute k {a,b}\n@data\n1,a\nten,b\n", "arff_line",
+     {"line": 6, "problem": "not_number", "name": "x", "value": "ten"}),
+    ("@relation r\n@attribute x numeric\n@attribute k {a,b}\n@data\n1,a\n2\n", "arff_line",
+     {"line": 6, "problem": "n_values", "n_values": 1, "n_attributes": 2}),
+    ("@relation r\n@attribute x numeric\n@attribute k {a,b}\n@data\n1,'a\n", "arff_line",
+     {"line": 5, "problem": "open_quote", "quote": "'"}),
+    ("@relation r\n@attribute x numeric\n@attribute k {a,b}\n@data\n{2 a}\n", "arff_line",
+     {"line": 5, "problem": "sparse_index", "index": "2", "last": 1}),
+    ("@relation r\n@attribute x numeric\n@attribute x {a,b}\n@data\n", "arff_line",
+     {"line": 3, "problem": "attribute_twice", "name": "x"}),
+    ("@relation r\n@attribute x float\n@data\n", "arff_line",
+     {"line": 2, "problem": "unknown_type", "kind": "float"}),
+    ("@relation r\n@attribute d date 'yyyy-ww'\n@data\n", "arff_line",
+     {"line": 2, "problem": "date_format", "name": "d"}),
+    ("@relation r\n@attribute x numeric\n", "arff_no_data", {}),
+    ("@relation r\n@attribute x numeric\n@data\n% nothing\n", "data_no_rows",
+     {"kind": "arff"}),
+    ("a,b,c\n1,2,3\n", "arff_line", {"line": 1, "problem": "no_relation"}),
 ])
-def test_bad_files_are_refused_naming_the_line(write, text, fragments):
+def test_bad_files_are_refused_naming_the_line(write, text, code, fields):
     with pytest.raises(ValueError) as error:
         read_arff(write(text))
-    for fragment in fragments:
+    assert error.value.code == code
+    assert {key: error.value.fields[key] for key in fields} == fields
+    assert error.value.fields["path"].endswith(".arff")
+
+
+def test_a_bad_date_names_the_line_and_the_attribute(write):
+    text = ("@relation r\n@attribute d date 'yyyy-MM-dd'\n@attribute k {a}\n@data\n"
+            "2020-02-30,a\n")
+    with pytest.raises(ValueError) as error:
+        read_arff(write(text))
+    for fragment in ["line 5", "attribute 'd'", "not a valid date"]:
         assert fragment in str(error.value)
 
 

@@ -14,6 +14,7 @@ from engine.runs.analysis import run_experiment
 from engine.runs.benchmark import (DatasetStep, load_datasets, run_benchmark,
                                    stack_tables)
 from engine.evaluation.experiment import parse_experiment
+from engine.foundation.errors import error_code, error_fields
 from engine.foundation.progress import run_to_end
 from engine.output.result_folder import KNOWN_TABLES, read_manifest, write_result_folder
 from engine.runs.run_plan import plan_run
@@ -171,21 +172,27 @@ def test_a_bad_second_dataset_fails_before_any_fit(tmp_path, fits):
     blocks = [BLOCKS[0], {"csv": "missing.csv", "target": "y"}]
     experiment = parse_experiment({"datasets": blocks, "models": MODELS, **SETTINGS},
                                   base_dir=str(tmp_path))
-    with pytest.raises(ValueError, match=r'^data set "missing" \(datasets\[1\]\): .*does not '
-                                         "exist"):
+    with pytest.raises(ValueError) as caught:
         next(run_benchmark(experiment))
+    assert error_code(caught.value) == "dataset_problem"
+    assert error_fields(caught.value)["dataset"] == "missing"
+    assert error_fields(caught.value)["place"] == 'data set "missing" (datasets[1])'
+    assert "does not exist" in error_fields(caught.value)["detail"]
     frame = pd.DataFrame({"x": np.arange(20.0), "y": ["a"] * 18 + ["b"] * 2})
     frame.to_csv(tmp_path / "tiny.csv", index=False)
     experiment = parse_experiment({"datasets": [BLOCKS[0], {"csv": "tiny.csv", "target": "y"}],
                                    "models": MODELS, **SETTINGS}, base_dir=str(tmp_path))
     with pytest.raises(ValueError) as caught:
         load_datasets(experiment)
-    assert str(caught.value).startswith('data set "tiny" (datasets[1]): the smallest class has '
-                                        "only 2 row(s), but 3 folds need")
+    fields = error_fields(caught.value)
+    assert (fields["dataset"], fields["index"]) == ("tiny", 1)
+    assert fields["detail"].startswith("the smallest class has only 2 row(s), but 3 folds need")
     experiment = several(metrics=["roc_auc"])
-    with pytest.raises(ValueError, match=r'^data set "Iris flowers" \(datasets\[1\]\): metric '
-                                         "'roc_auc' works for two classes only"):
+    with pytest.raises(ValueError) as caught:
         next(run_benchmark(experiment))
+    fields = error_fields(caught.value)
+    assert (fields["dataset"], fields["index"]) == ("Iris flowers", 1)
+    assert fields["detail"].startswith("metric 'roc_auc' works for two classes only")
     assert fits == []
 
 

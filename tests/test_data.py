@@ -3,6 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine.foundation.errors import error_code, error_fields
 from engine.input.data import BUILTINS, load_builtin, load_csv
 from engine.input.readers import load_dataset
 
@@ -87,16 +88,25 @@ def test_bad_target_choices(tmp_path):
     with pytest.raises(ValueError, match="no column 'kind'.*size, colour, label"):
         load_csv(path, target="kind")
     one_class = [(r[0], r[1], "yes") for r in ROWS]
-    with pytest.raises(ValueError, match="only one class"):
+    with pytest.raises(ValueError) as caught:
         load_csv(_write(tmp_path / "one.csv", rows=one_class), target="label")
+    assert error_code(caught.value) == "target_one_class"
+    assert dict(error_fields(caught.value)) == {"target": "label", "classes": ("yes",)}
     frame = pd.DataFrame({"x": np.arange(50.0), "y": np.arange(50.0) * 1.5})
     frame.to_csv(tmp_path / "reg.csv", index=False)
-    with pytest.raises(ValueError, match="looks like a number or an identifier"):
+    with pytest.raises(ValueError) as caught:
         load_csv(str(tmp_path / "reg.csv"), target="y")
+    assert error_code(caught.value) == "target_not_classes"
+    assert dict(error_fields(caught.value)) == {"target": "y", "n_classes": 50, "n_rows": 50}
 
 
 def test_builtin_option_errors():
-    with pytest.raises(ValueError, match="choose one of"):
+    with pytest.raises(ValueError) as caught:
         load_builtin("titanic")
-    with pytest.raises(ValueError, match="takes no option.*allowed: n_samples"):
+    assert error_code(caught.value) == "builtin_unknown"
+    assert "iris" in error_fields(caught.value)["builtins"]
+    with pytest.raises(ValueError) as caught:
         load_builtin("moons", colour=3)
+    assert error_code(caught.value) == "builtin_options"
+    assert error_fields(caught.value)["options"] == ("colour",)
+    assert error_fields(caught.value)["allowed"][0] == "n_samples"

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine.foundation.errors import error_code, error_fields
 from engine.foundation.errors import EngineError
 from engine.input.data import dataset_from_frame, load_builtin, load_csv
 from engine.input.readers import load_dataset
@@ -31,8 +32,11 @@ def test_exclude_means_drop_and_is_recorded(tmp_path):
     assert list(both.X.columns) == list(by_drop.X.columns)
     spec = {"csv": PENGUINS, "target": "species", "exclude": ["sex"]}
     assert "sex" not in load_dataset(spec).X.columns
-    with pytest.raises(ValueError, match="cannot leave out missing column.*'beak'"):
+    with pytest.raises(ValueError) as caught:
         load_csv(PENGUINS, target="species", exclude=["beak"])
+    assert error_code(caught.value) == "columns_missing"
+    assert (error_fields(caught.value)["role"], error_fields(caught.value)["wanted"]) == \
+        ("leave_out", ("beak",))
 
 
 # ----------------------------------------------------------------------------- target
@@ -173,11 +177,15 @@ def test_pos_label_from_an_experiment_is_recorded():
 
 def test_bad_pos_label():
     frame = pd.DataFrame({"x": np.arange(30.0), "y": ["no", "yes", "maybe"] * 10})
-    with pytest.raises(ValueError, match="two classes only.*3: 'maybe', 'no', 'yes'"):
+    with pytest.raises(ValueError) as caught:
         dataset_from_frame(frame, "y", pos_label="yes")
+    assert error_code(caught.value) == "pos_label_not_binary"
+    assert error_fields(caught.value)["classes"] == ("maybe", "no", "yes")
     assert dataset_from_frame(frame, "y").pos_label is None
-    with pytest.raises(ValueError, match="'Yes' is not one of the classes: 'no', 'yes'"):
+    with pytest.raises(ValueError) as caught:
         dataset_from_frame(frame[frame.y != "maybe"], "y", pos_label="Yes")
+    assert error_code(caught.value) == "pos_label_unknown"
+    assert dict(error_fields(caught.value)) == {"pos_label": "Yes", "classes": ("no", "yes")}
 
 
 @pytest.mark.parametrize("name, expected", [

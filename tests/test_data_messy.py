@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine.foundation.errors import error_code, error_fields
 from engine.input.csv_values import STRAY_MAX_CELLS, plain_number, visible
 from engine.input.data import dataset_from_frame, load_csv, read_csv_table
 from engine.input.readers import load_dataset
@@ -221,13 +222,15 @@ def test_ambiguous_commas_follow_the_separator(tmp_path):
     assert load_csv(str(tmp_path / "tab.csv"), target="label").X["x"].iloc[1] == 1007
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"decimal": ";"}, '"decimal" must be'), ({"thousands": "_"}, '"thousands" must be'),
-    ({"decimal": ",", "thousands": ","}, "cannot also be the decimal mark"),
+@pytest.mark.parametrize("options, code, fields", [
+    ({"decimal": ";"}, "decimal_option", {"decimal": ";"}),
+    ({"thousands": "_"}, "thousands_option", {"thousands": "_"}),
+    ({"decimal": ",", "thousands": ","}, "thousands_is_decimal", {"thousands": ","}),
 ])
-def test_bad_number_formats(options, message):
-    with pytest.raises(ValueError, match=message):
+def test_bad_number_formats(options, code, fields):
+    with pytest.raises(ValueError) as caught:
         load_csv(PENGUINS, target="species", **options)
+    assert error_code(caught.value) == code and dict(error_fields(caught.value)) == fields
 
 
 def test_header_names_equal_once_stripped_get_numbered(tmp_path):

@@ -109,9 +109,11 @@ def test_the_sheet_option(tmp_path):
     ds = load_dataset({"file": path, "sheet": "data 2024"})        # case does not matter
     assert ds.n_rows == 30 and ds.classes == ("no", "yes") and ds.target == "label"
     assert ds.source == {"file": path, "sheet": "data 2024"}
-    with pytest.raises(ValueError, match="there is no sheet 'Data' in book.xlsm; its sheets are: "
-                                         "Summary, Data 2024"):
+    with pytest.raises(ValueError) as caught:
         load_dataset({"file": path, "sheet": "Data"})
+    assert caught.value.code == "sheet_unknown"
+    assert dict(caught.value.fields) == {"sheet": "Data", "file": "book.xlsm",
+                                         "sheets": ("Summary", "Data 2024")}
     with pytest.raises(ValueError, match="has no rows of data"):
         load_dataset({"file": path})
     table = read_table(path, sheet="Data 2024")

@@ -10,6 +10,7 @@ from sklearn.metrics import f1_score, make_scorer, precision_score, recall_score
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.naive_bayes import GaussianNB
 
+from engine.foundation.errors import error_code, error_fields
 from engine.runs.analysis import run_experiment
 from engine.evaluation.catalogue import ModelSpec, seed_entry
 from engine.evaluation.cv import CVConfig, run_cv
@@ -86,9 +87,11 @@ def test_a_run_where_nothing_scored_stops_with_the_reason():
     experiment = parse_experiment({"dataset": {"builtin": "moons"},
                                    "models": [{"estimator": "SVC"}],
                                    "metrics": ["neg_log_loss"], "cv": {"n_repeats": 1}})
-    with pytest.raises(ValueError, match="no model gave a valid neg_log_loss score.*"
-                                         "predict_proba"):
+    with pytest.raises(ValueError) as caught:
         run_to_end(run_experiment(experiment))
+    assert error_code(caught.value) == "no_valid_score"
+    assert error_fields(caught.value)["metric"] == "neg_log_loss"
+    assert "predict_proba" in error_fields(caught.value)["reason"]
 
 
 # ------------------------------------------------------------------ warnings

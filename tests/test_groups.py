@@ -7,6 +7,7 @@ import pytest
 from sklearn.model_selection import StratifiedGroupKFold, cross_val_score
 
 from engine.evaluation.catalogue import expand_models, make_pipeline
+from engine.foundation.errors import error_code, error_fields
 from engine.evaluation.cv import CVConfig, fold_notes, make_splits, run_cv
 from engine.input.data import dataset_from_frame
 from engine.input.readers import load_dataset
@@ -103,9 +104,10 @@ def test_groups_cannot_be_the_target_or_a_missing_column():
 
 
 def test_builtin_data_with_groups_is_a_clear_error():
-    with pytest.raises(ValueError, match='built-in data set .iris. has no such column: '
-                                         'remove "groups"'):
+    with pytest.raises(ValueError) as caught:
         load_dataset({"builtin": "iris", "groups": "x"})
+    assert error_code(caught.value) == "builtin_no_groups"
+    assert error_fields(caught.value)["name"] == "iris"
 
 
 def test_fewer_groups_than_folds_is_a_clear_error():

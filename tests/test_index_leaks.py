@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
 
+from engine.foundation.errors import error_code, error_fields
 from engine.evaluation.catalogue import expand_models, make_pipeline
 from engine.input.data import dataset_from_frame, load_csv
 from engine.input.readers import load_dataset
@@ -63,10 +64,15 @@ def test_listing_the_index_under_features_keeps_it():
     assert list(ds.X.columns) == list(pd.read_csv(GLASS_R).columns[:-1])
     assert ds.source["features"] == ["Unnamed: 0"]
     assert not by_code(ds, "index_columns_left_out")
-    with pytest.raises(ValueError, match='both in "features".*and in "exclude"'):
+    with pytest.raises(ValueError) as caught:
         load_dataset({**spec, "exclude": ["Unnamed: 0"]})
-    with pytest.raises(ValueError, match='"features": cannot keep missing column'):
+    assert error_code(caught.value) == "kept_and_left_out"
+    assert error_fields(caught.value)["columns"] == ("Unnamed: 0",)
+    with pytest.raises(ValueError) as caught:
         load_dataset({**spec, "features": ["rownames"]})
+    assert error_code(caught.value) == "columns_missing"
+    assert (error_fields(caught.value)["role"], error_fields(caught.value)["wanted"]) == \
+        ("keep", ("rownames",))
     with pytest.raises(ValueError, match="'type' is the target"):
         load_dataset({**spec, "features": ["type"]})
 

@@ -11,6 +11,7 @@ from engine.foundation import messages
 from engine.foundation.errors import CODES as ERROR_CODES, EngineError
 from engine.foundation.messages_evaluation import LONG_EVALUATION
 from engine.foundation.notes import CODES, Note
+from tests.message_cases_input import ERROR_CASES_INPUT, NOTE_CASES_INPUT
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -204,7 +205,8 @@ def test_an_errors_long_form_is_made_from_its_fields(code, fields, text):
 def test_every_worded_code_is_a_code_and_has_an_example():
     assert set(messages.LONG) <= set(CODES) | set(ERROR_CODES)
     assert set(SHORT) <= set(CODES) | set(ERROR_CODES)
-    assert {case[0] for case in LONG_CASES + ERROR_CASES} == (
+    cases = LONG_CASES + ERROR_CASES + ERROR_CASES_INPUT + NOTE_CASES_INPUT
+    assert {case[0] for case in cases} == (
         set(messages.LONG) - set(LONG_EVALUATION))      # those: test_messages_evaluation.py
 
 

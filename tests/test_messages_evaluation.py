@@ -25,7 +25,7 @@ CASES = [
      "usual size"),
     ("experiment_not_json", {"path": "e.json", "detail": "Expecting value: line 1"},
      "the experiment file e.json is not valid JSON: Expecting value: line 1"),
-    ("experiment_too_deep", {"path": "e.json"},
+    ("experiment_file_too_deep", {"path": "e.json"},
      "the experiment file e.json is nested too deeply to read: an experiment file needs only "
      "a few levels of lists and objects"),
     ("section_invalid", {"section": "cv", "detail": "bad keyword"}, "cv: bad keyword"),

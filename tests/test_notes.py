@@ -131,7 +131,8 @@ def test_column_notes_name_their_columns():
     assert str(by_code["target_chosen"]) == ("target column not given; using 'label', the one "
                                              "column named as a target (name the target to "
                                              "choose another)")
-    assert dict(by_code["rows_dropped"].fields) == {"n_rows": 70, "target": "label"}
+    assert dict(by_code["rows_dropped"].fields) == {"n_rows": 70, "target": "label",
+                                                    "test_file": False}
     assert str(by_code["rows_dropped"]) == "dropped 70 row(s) with no value in 'label'"
     assert by_code["empty_columns_left_out"].fields["columns"] == ("empty",)
     assert str(by_code["empty_columns_left_out"]) == "left out empty column(s): empty"

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine.foundation.errors import error_code, error_fields
 from engine.input.data import load_csv
 from engine.input.readers import load_dataset
 from engine.evaluation.experiment import experiment_json_text, parse_experiment
@@ -28,22 +29,30 @@ def test_the_extension_chooses_the_reader(name, kind):
     assert file_kind(name) == kind
 
 
-@pytest.mark.parametrize("spec, fragment", [
-    ({"file": "x.json"}, "the app reads .csv, .tsv, .txt, .arff, .xlsx, .xlsm"),
-    ({"file": "noext"}, "from its extension (none)"),
-    ({"file": "x.xls"}, "save it as an Excel workbook (.xlsx) or as CSV"),
-    ({"file": "x.csv", "csv": "x.csv"}, 'give either "file" or "csv", not both'),
-    ({"file": "x.csv", "sheet": "S"}, '"sheet" applies to Excel workbooks only, and x.csv is '
-                                      "a CSV file"),
-    ({"file": "x.arff", "sep": ";"}, '"sep" applies to CSV files only'),
-    ({"file": "x.xlsx", "encoding": "latin-1"}, '"encoding" applies to CSV files and ARFF '
-                                                "files only"),
-    ({"csv": "x.csv", "sheet": "S"}, "unknown key(s) sheet"),
+@pytest.mark.parametrize("spec, code, fields", [
+    ({"file": "x.json"}, "file_kind_unknown",
+     {"extension": ".json", "extensions": (".csv", ".tsv", ".txt", ".arff", ".xlsx", ".xlsm")}),
+    ({"file": "noext"}, "file_kind_unknown", {"extension": ""}),
+    ({"file": "x.csv", "csv": "x.csv"}, "dataset_file_and_csv", {}),
+    ({"file": "x.csv", "sheet": "S"}, "dataset_option_of_kind",
+     {"key": "sheet", "kinds": ("excel",), "path": "x.csv", "kind": "csv"}),
+    ({"file": "x.arff", "sep": ";"}, "dataset_option_of_kind",
+     {"key": "sep", "kinds": ("csv",), "kind": "arff"}),
+    ({"file": "x.xlsx", "encoding": "latin-1"}, "dataset_option_of_kind",
+     {"key": "encoding", "kinds": ("csv", "arff"), "kind": "excel"}),
+    ({"csv": "x.csv", "sheet": "S"}, "dataset_unknown_keys", {"keys": ("sheet",), "with": "csv"}),
 ])
-def test_options_that_do_not_fit_the_file_are_refused(spec, fragment):
+def test_options_that_do_not_fit_the_file_are_refused(spec, code, fields):
     with pytest.raises(ValueError) as error:
         check_file_options(spec)
-    assert fragment in str(error.value)
+    assert error_code(error.value) == code
+    assert {k: error_fields(error.value)[k] for k in fields} == fields
+
+
+def test_an_old_excel_file_is_refused_with_what_to_do():
+    with pytest.raises(ValueError) as error:
+        check_file_options({"file": "x.xls"})
+    assert "save it as an Excel workbook (.xlsx) or as CSV" in str(error.value)
 
 
 def test_the_experiment_is_checked_before_any_data_is_read():
@@ -71,13 +80,20 @@ def test_a_csv_file_reads_the_same_as_file_and_as_csv(tmp_path):
 def test_the_file_checks_apply_to_every_reader(tmp_path):
     fifo = tmp_path / "pipe.arff"
     os.mkfifo(fifo)
-    with pytest.raises(ValueError, match="it is a named pipe"):
+    with pytest.raises(ValueError) as error:
         read_table(str(fifo))
-    with pytest.raises(ValueError, match="the file does not exist"):
+    assert error_code(error.value) == "file_not_regular"
+    assert error_fields(error.value)["kind"] == "a named pipe (FIFO)"
+    with pytest.raises(ValueError) as error:
         read_table(str(tmp_path / "none.xlsx"))
-    with pytest.raises(ValueError, match="it is a folder, not an ARFF file"):
+    assert error_code(error.value) == "file_missing"
+    assert error_fields(error.value)["path"] == str(tmp_path / "none.xlsx")
+    with pytest.raises(ValueError) as error:
         os.mkdir(tmp_path / "dir.arff")
         read_table(str(tmp_path / "dir.arff"))
+    assert error_code(error.value) == "file_not_regular"
+    assert (error_fields(error.value)["kind"], error_fields(error.value)["what"]) == \
+        ("a folder", "an ARFF file")
 
 
 @pytest.mark.parametrize("name", ["t.csv", "t.arff", "t.xlsx"])

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from engine.foundation.errors import error_code, error_fields
 from engine.input.data import load_csv
 from engine.input.readers import load_dataset
 
@@ -92,9 +93,9 @@ def test_the_kernels_own_files_are_refused_also_through_a_link(tmp_path, alarm):
     for path, root in cases:
         with pytest.raises(ValueError) as info:
             load_dataset({"csv": path, "target": "y"})
-        assert str(info.value) == (f"cannot open {path}: it is one of the system's own files "
-                                   f"(under {root}), whose reads can block or never end, not "
-                                   "a CSV file; give the path of a CSV file")
+        assert error_code(info.value) == "file_of_system"
+        assert dict(error_fields(info.value)) == {"path": path, "root": root,
+                                                  "what": "a CSV file"}
 
 
 def test_a_system_root_that_is_not_mounted_refuses_nothing_else(tmp_path, monkeypatch):

@@ -515,7 +515,7 @@ def read_experiment_file(path: str):
         raise EngineError("experiment_not_json", {"path": printable(path),
                                                   "detail": printable(str(exc))}) from None
     except RecursionError:
-        raise EngineError("experiment_too_deep", {"path": path}) from None
+        raise EngineError("experiment_file_too_deep", {"path": path}) from None
 
 
 def experiment_json_text(experiment: Experiment, path: Optional[str] = None) -> str:

@@ -54,7 +54,8 @@ CODES = {
                       "folds possible]",
     "groups_one_group_class": "a class occurs in a single group [class]",
     # ---- reading data (engine.input.data, engine.input.arff)
-    "data_no_rows": "the data file has column names but no row of data [path]",
+    "data_no_rows": "the data file has column names but no row of data [path, kind: "
+                    "'csv' or 'arff']",
     # ---- saved models and predict (engine.runs.heldout.saved)
     "model_unreadable": "the model file cannot be read: missing, a folder, pipe or device, "
                         "or not readable [path, detail]",
@@ -65,7 +66,8 @@ CODES = {
                        "(it could run code); nothing in it was built [path, types]",
     "model_record": "a field of the saved model is missing or wrong [path, field, detail]",
     "model_failed": "the model failed while predicting [path, detail]",
-    "predict_data": "the data file cannot be read or does not fit the model [path, detail]",
+    "predict_data": "the data file cannot be read or does not fit the model [path, detail, "
+                    "cause: the reading error's code, or '']",
     "predict_memory": "predicting would take more memory than is available [path, needed, "
                       "available]",
     "predict_out_kind": "the output path exists and is not a regular file [path, kind]",
@@ -126,7 +128,7 @@ CODES = {
     "experiment_long_number": "the experiment file holds a number of more than 4300 "
                               "digits [path]",
     "experiment_not_json": "the experiment file is not valid JSON [path, detail]",
-    "experiment_too_deep": "the experiment file is nested too deeply to read [path]",
+    "experiment_file_too_deep": "the experiment file is nested too deeply to read [path]",
     "section_invalid": "a section of the experiment cannot be built [section, detail]",
     "section_setting_invalid": "a setting is outside its bounds [place, problem]",
     "aloocv_c_range": "aloocv needs 0 < C_min < C_max [C_min, C_max]",
@@ -214,6 +216,169 @@ CODES = {
                                    "models]",
     "calibration_one_class": "a sigmoid fit on outcomes of one class []",
     "aloocv_single_row": "exact LOO with a class of a single row [class_code]",
+    # ==== area msgsA: engine.input, engine.foundation, engine.runs
+    # ---- the held-out test file (engine.runs.heldout.test_file)
+    "heldout_unreadable": "the test file cannot be read [path, detail: why, cause: the "
+                          "code of the reading error, or '']",
+    "heldout_no_target": "the test file has no column of the training data's target "
+                         "[path, target]",
+    "heldout_no_rows": "no row of the test file has a target value [path, target]",
+    "heldout_missing_columns": "the test file lacks feature columns of the training data "
+                               "[path, columns]",
+    "heldout_text_column": "a column of numbers in the training data holds text in the "
+                           "test file [path, column]",
+    "heldout_unseen_classes": "the test file has classes the training data has not "
+                              "[path, target, classes]",
+    "heldout_missing_values": "the test file has missing values but the models fill in "
+                              "none [path, columns]",
+    # ---- saved models (engine.runs.heldout.saved), a run (engine.runs.analysis ...)
+    "skops_missing": "saving or loading models needs skops, which is not installed []",
+    "no_valid_score": "no model gave a valid score of the primary metric on any fold "
+                      "[metric, reason: the most frequent fold error, advice: or '']",
+    "grouping_gap_needs_groups": "the grouping gap was asked for on a data set without "
+                                 "groups []",
+    "dataset_problem": "one data set of several cannot be read or used "
+                       "[dataset: its name, index, place: the data set named as the "
+                       "experiment names it, detail: the problem, cause: its code or '', "
+                       "cause_fields]",
+    # ---- the experiment file's shape (engine.foundation.schema)
+    "experiment_invalid": "the experiment file does not fit its schema [place: where, as "
+                          "'models[0].scale', keyword: the schema keyword not met, problem: "
+                          "what was expected there]",
+    "experiment_not_finite": "a number of the experiment file is not finite [place, value: "
+                             "as shown]",
+    "experiment_huge_number": "an integer of the experiment file is beyond the usual size "
+                              "[place, value: as shown, limit]",
+    "experiment_too_deep": "the experiment file is nested too deep [place, depth: the "
+                           "limit]",
+    # ---- files (engine.input.file_checks)
+    "file_missing": "the file does not exist [path]",
+    "file_unopenable": "the file cannot be looked at [path, detail: the system's reason]",
+    "file_not_regular": "the path is a folder, pipe, device ... not a file [path, kind, "
+                        "what: the kind of file wanted]",
+    "file_of_system": "the path is one of the system's own files (/proc, /dev ...) [path, "
+                      "root, what]",
+    "file_unreadable": "the file cannot be opened for reading [path, detail]",
+    "file_memory": "the file is larger than the memory available [path, size, available]",
+    "table_memory": "the table of a file would take more memory than available while read "
+                    "[path, n_values, how: where the count comes from, or '', need: bytes, "
+                    "copies, available, advice]",
+    "experiment_file_size": "the experiment file is far too large to be one [path, size]",
+    "builtin_memory": "a generated built-in data set would take more memory than available "
+                      "[name, rows, columns, need, copies, available, knob: the option to "
+                      "lower, most: its largest value that fits]",
+    # ---- data set blocks (engine.input.readers)
+    "file_kind_unknown": "the file's extension is not one the app reads [path, extension, "
+                         "extensions]",
+    "dataset_file_and_csv": "a data set block gives both \"file\" and \"csv\" []",
+    "dataset_option_of_kind": "a data set block gives a reading option of another kind of "
+                              "file [key, kinds: those it applies to, path, kind]",
+    "dataset_unknown_keys": "a data set block has unknown keys [keys, with: 'file' or "
+                            "'csv', allowed]",
+    "read_option_unknown": "a reading option is not one of the file's kind [options, kind]",
+    "builtin_no_groups": "\"groups\" was given for a built-in data set [name]",
+    "dataset_no_source": "a data set block names no built-in data set and no file []",
+    "test_unknown_keys": "the test block has keys its file's kind does not take [where, "
+                         "keys, path, allowed]",
+    # ---- making a data set (engine.input.data, engine.input.data_checks)
+    "builtin_unknown": "no built-in data set of that name [name, builtins]",
+    "builtin_options": "a built-in data set was given options it does not take [name, "
+                       "options, allowed]",
+    "builtin_generator": "scikit-learn's generator refused a built-in data set's options "
+                         "[name, detail: its reason]",
+    "file_empty": "the data file is empty [path]",
+    "one_column": "the data file has one column only [path]",
+    "read_stopped": "reading the file stopped before it filled the memory [path, detail]",
+    "decimal_option": "\"decimal\" is neither \".\" nor \",\" [decimal]",
+    "thousands_option": "\"thousands\" is not a thousands separator [thousands]",
+    "thousands_is_decimal": "the thousands separator is also the decimal mark [thousands]",
+    "no_features": "no feature column is left besides the target []",
+    "target_one_class": "the target has fewer than two classes [target, classes]",
+    "target_not_classes": "the target has more different values than half its rows "
+                          "[target, n_classes, n_rows]",
+    "columns_missing": "columns named to leave out or keep are not in the file [wanted, "
+                       "role: 'leave_out' or 'keep', columns]",
+    "kept_and_left_out": "columns are both kept (\"features\") and left out [columns]",
+    "kept_not_feature": "\"features\" names the target or the groups column [column, what]",
+    "target_undeclared": "the target holds values its declaration lacks (ARFF) [target, "
+                         "values]",
+    "pos_label_not_binary": "\"pos_label\" given for a target of other than two classes "
+                            "[classes]",
+    "pos_label_unknown": "\"pos_label\" is not one of the classes [pos_label, classes]",
+    "column_unknown": "there is no column of that name [column, columns]",
+    # ---- long texts, groups, ids, resampling, data set names (engine.input)
+    "column_name_long": "a column name is longer than a name can be [position, length, "
+                        "start: its start as shown, limit]",
+    "cell_text_long": "a cell holds a longer text than a cell can [column: its start as "
+                      "shown, row, length, limit]",
+    "class_label_long": "a class label is longer than a label can be [target: as shown, "
+                        "row, length, limit]",
+    "groups_is_target": "\"groups\" names the target [column]",
+    "groups_missing": "the groups column has missing values [column, n_missing, rows: the "
+                      "first of them, numbered from 1]",
+    "id_column_is_target": "\"id_column\" names the target [column]",
+    "id_column_kept": "\"id_column\" is also in \"features\" [column]",
+    "resample_unknown": "an unknown \"resample\" value [where, value, samplers]",
+    "imblearn_missing": "resampling needs imbalanced-learn, which is not installed [where]",
+    "dataset_name_bad": "a data set name cannot be used [where, name: as shown, problem]",
+    "dataset_name_taken": "two data sets have one name [index, name: as shown, "
+                          "other_index, other: the other's name as shown when it differs "
+                          "in case, else '']",
+    # ---- reading a CSV file's text (engine.input.csv_values)
+    "sep_option": "\"sep\" is not one character that can separate cells [sep]",
+    "encoding_option": "\"encoding\" is not a name [encoding]",
+    "encoding_unknown": "\"encoding\" names no text encoding Python knows [encoding]",
+    "file_binary_kind": "the file is a known binary kind (an image, an archive ...) [path, "
+                        "kind, what: the kind of file wanted, advice: what to do, or '']",
+    "file_binary": "the file holds zero bytes, as text files do not [path, encoding: the "
+                   "one given, or None, what]",
+    "csv_comment_first": "the CSV file starts with comment lines [path, line, text: its "
+                         "start]",
+    "csv_not_encoding": "the CSV file holds bytes its encoding cannot have [path, encoding, "
+                        "detail]",
+    "csv_empty": "the CSV file holds no columns or rows [path]",
+    "csv_ragged": "a line has more cells than the header [path, sep, line, saw, expected]",
+    "csv_open_quote": "a quote mark opens a cell that never closes [path, line]",
+    "csv_unparsed": "the CSV parser failed otherwise [path, sep, detail: its message]",
+    # ---- Excel workbooks (engine.input.excel)
+    "excel_old_format": "the file is an old .xls workbook [path]",
+    "sheet_unreadable": "pandas could not read a sheet [path, sheet, detail]",
+    "excel_not_zip": "the .xlsx file is not a ZIP archive [path]",
+    "openpyxl_missing": "reading workbooks needs openpyxl, which is missing [detail]",
+    "excel_invalid": "the file is not a valid workbook [path, detail]",
+    "excel_part_large": "a part of the workbook unpacks larger than the app reads [path, "
+                        "part, size, limit]",
+    "excel_part_padding": "a part of the workbook is compressed far more than data is "
+                          "[path, part, size, compressed]",
+    "excel_strings_large": "the workbook's shared strings unpack larger than the app reads "
+                           "[path, part, size, limit]",
+    "excel_part_memory": "a part of the workbook would take more memory than available "
+                         "[path, part, size, need, available]",
+    "excel_no_sheets": "the workbook has no sheets [path]",
+    "sheet_unknown": "the workbook has no sheet of that name [sheet, file: the file's name, "
+                     "sheets]",
+    # ---- ARFF files (engine.input.arff)
+    "arff_line": "a line of the ARFF file is wrong [path, line (None when not read from a "
+                 "file), problem: 'split', 'open_quote', 'no_relation', 'attribute_twice', "
+                 "'data_first', 'unexpected', 'attribute_form', 'nominal_brace', "
+                 "'nominal_values', 'nominal_twice', 'date_format', 'relational', "
+                 "'unknown_type', 'dense_brace', 'n_values', 'weight', 'sparse_form', "
+                 "'sparse_pairs', 'sparse_index', 'sparse_twice', 'not_number' or "
+                 "'not_declared'; and the problem's own: quote, found, name, detail, kind, "
+                 "n_values, n_attributes, weight, index, last, value, declared]",
+    "arff_not_encoding": "the ARFF file is not text of its encoding [path, encoding, detail]",
+    "arff_no_data": "the ARFF file has no @data line [path]",
+    "arff_weights": "the rows of the ARFF file have different instance weights [path, "
+                    "weights: the first of them]",
+    # ---- Java date patterns (engine.input.java_dates)
+    "date_unfit": "a date does not fit its pattern [text, pattern]",
+    "date_invalid": "a date fits its pattern but names no real moment [text, pattern, "
+                    "detail: which part is out of range]",
+    "date_pattern_quote": "a date pattern has a quote that never closes [pattern]",
+    "date_pattern_letter": "a date pattern uses a letter the app does not read [pattern, "
+                           "letter]",
+    "date_at": "a date of a file cannot be read [place: the file, line and attribute, "
+               "detail, cause: the date's own code, text]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).
@@ -243,6 +408,7 @@ class EngineError(ValueError):
 
     def __init__(self, code: str, fields: Optional[Mapping] = None, message: str = ""):
         if code not in CODES:
+            # internal: a programming error (a code not registered)
             raise ValueError(f"unknown error code {code!r}; "
                              "add it to engine.foundation.errors.CODES")
         fields = Fields(fields or {})

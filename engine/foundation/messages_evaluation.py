@@ -43,7 +43,7 @@ def _experiment_not_json(f) -> str:
     return f"the experiment file {f['path']} is not valid JSON: {f['detail']}"
 
 
-def _experiment_too_deep(f) -> str:
+def _experiment_file_too_deep(f) -> str:
     return (f"the experiment file {f['path']} is nested too deeply to read: an experiment "
             "file needs only a few levels of lists and objects")
 
@@ -604,7 +604,7 @@ LONG_EVALUATION: dict[str, Callable[[Mapping], str]] = {
     "experiment_unreadable": _experiment_unreadable,
     "experiment_long_number": _experiment_long_number,
     "experiment_not_json": _experiment_not_json,
-    "experiment_too_deep": _experiment_too_deep,
+    "experiment_file_too_deep": _experiment_file_too_deep,
     "section_invalid": _section_invalid,
     "section_setting_invalid": _section_setting_invalid,
     "aloocv_c_range": _aloocv_c_range,

@@ -71,7 +71,8 @@ CODES = {
     "after_outcome": "a column beside the target looks like a time to the event or the "
                      "event's status, known only with or after the outcome "
                      "[column, target, kind: 'time' or 'status', left_out]",
-    "rows_dropped": "rows without a target value were dropped [n_rows, target]",
+    "rows_dropped": "rows without a target value were dropped [n_rows, target, test_file: "
+                    "True for the held-out test file's rows]",
     "empty_classes": "classes declared for the target (ARFF) but without rows were left "
                      "out [target, classes]",
     "infinite_values": "infinite numbers count as missing [column, n_values]",
@@ -367,6 +368,7 @@ class Note:
 
     def __post_init__(self):
         if self.code not in CODES:
+            # internal: a programming error (a code not registered)
             raise ValueError(f"unknown note code {self.code!r}; "
                              "add it to engine.foundation.notes.CODES")
         object.__setattr__(self, "fields", Fields(self.fields))

@@ -23,6 +23,8 @@ import re
 from importlib.resources import files
 from typing import Any, Iterable
 
+from engine.foundation.errors import EngineError
+
 SCHEMA_FILE = "experiment.schema.json"
 #: No experiment needs more than a few levels; deeper values are refused up front.
 MAX_DEPTH = 32
@@ -96,7 +98,9 @@ def check_experiment_schema(data) -> None:
         error = best_match(errors)
     except TypeError:          # keys of mixed types (from Python callers) do not sort
         error = errors[0]
-    raise ValueError(error_message(error))
+    place, problem = error_parts(error)
+    raise EngineError("experiment_invalid", {"place": place, "keyword": error.validator,
+                                             "problem": problem})
 
 
 def check_shape(data) -> None:
@@ -107,11 +111,11 @@ def check_shape(data) -> None:
     while stack:
         value, path, depth = stack.pop()
         if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"{readable_path(path)}: expected a finite number, got "
-                             f"{show(value)}")
+            raise EngineError("experiment_not_finite", {"place": readable_path(path),
+                                                        "value": show(value)})
         if _is_integer(None, value) and abs(value) > MAX_INTEGER:
-            raise ValueError(f"{readable_path(path)}: expected a number of a usual size "
-                             f"(at most {MAX_INTEGER:,}), got {show(value)}")
+            raise EngineError("experiment_huge_number", {
+                "place": readable_path(path), "value": show(value), "limit": MAX_INTEGER})
         children: Iterable[tuple[Any, Any]]
         if isinstance(value, dict):
             children = value.items()
@@ -120,8 +124,8 @@ def check_shape(data) -> None:
         else:
             continue
         if depth >= MAX_DEPTH:
-            raise ValueError(f"{_clip(readable_path(path))}: nested more than {MAX_DEPTH} levels "
-                             "deep; an experiment file needs only a few levels")
+            raise EngineError("experiment_too_deep", {"place": _clip(readable_path(path)),
+                                                      "depth": MAX_DEPTH})
         stack.extend((child, path + (key,), depth + 1) for key, child in children)
 
 
@@ -140,6 +144,13 @@ def error_message(error) -> str:
         Such as ``dataset.csv: expected a file name (non-empty text), got 3``; no schema
         keywords or Python reprs.
     """
+    where, text = error_parts(error)
+    return f"{where}: {text}"
+
+
+def error_parts(error) -> tuple:
+    """(the place, what was expected there) of a ``jsonschema`` ValidationError (see
+    :func:`error_message`)."""
     parent = error.parent
     if parent is not None and parent.validator in ("anyOf", "oneOf") \
             and _only_required(parent.validator_value):
@@ -150,7 +161,7 @@ def error_message(error) -> str:
     text = handler(error, schema, value) if handler else None
     if text is None:
         text = f"expected {describe(schema)}, got {show(value)}"
-    return f"{where}: {text}"
+    return where, text
 
 
 def _only_required(branches) -> bool:

@@ -125,8 +125,8 @@ def read_arff(path: str, encoding: Optional[str] = None) -> ArffTable:
         return _read(path, chosen, notes)
     except UnicodeDecodeError as exc:
         if encoding is not None or chosen != "utf-8":
-            raise ValueError(f"cannot read {path}: it is not {chosen} text ({exc.reason}); "
-                             "give its encoding (\"encoding\": \"latin-1\")") from None
+            raise EngineError("arff_not_encoding", {"path": str(path), "encoding": chosen,
+                                                    "detail": str(exc.reason)}) from None
     note = Note("encoding", "the file is not UTF-8; read it as latin-1",
                 {"encoding": "latin-1", "how": "not_utf8"})
     return _read(path, "latin-1", [note])
@@ -196,16 +196,31 @@ def check_table_fits(path: str, n_rows: int, n_attributes: int,
                      f"it declares {n_attributes:,} attributes and has up to {n_rows:,} rows")
 
 
+# ----------------------------------------------------------------------------- errors
+
+def _line_error(where: Optional[dict], problem: str, **fields) -> EngineError:
+    """The error ``problem`` of the line ``where`` (its ``path`` and ``line``)."""
+    where = where or {}
+    return EngineError("arff_line", {"path": where.get("path"), "line": where.get("line"),
+                                     "problem": problem, **fields})
+
+
+def _place_text(where: dict) -> str:
+    """``path, line N`` (for the date parser's messages)."""
+    return f"{where['path']}, line {where['line']}"
+
+
 # ----------------------------------------------------------------------------- tokens
 
-def tokenize(line: str, where: str = "") -> list:
+def tokenize(line: str, where: Optional[dict] = None) -> list:
     """The tokens of one line: values as str (quoted ones unescaped), an unquoted ``?``
-    as None, braces as :data:`OPEN` / :data:`CLOSE`; a ``%`` comment ends the line."""
+    as None, braces as :data:`OPEN` / :data:`CLOSE`; a ``%`` comment ends the line
+    (``where``: the ``path`` and ``line`` an error names)."""
     tokens, position = [], 0
     while position < len(line):
         match = _TOKEN.match(line, position)
         if match is None:                      # never: every character starts a token
-            raise ValueError(f"{where}cannot split this line into values")
+            raise _line_error(where, "split")
         kind, position = match.lastgroup, match.end()
         if kind == "word":
             tokens.append(None if match.group() == "?" else match.group())
@@ -217,8 +232,7 @@ def tokenize(line: str, where: str = "") -> list:
         elif kind == "comment":
             break
         elif kind == "open_quote":
-            raise ValueError(f"{where}a quote ({match.group()}) never closes on this line; "
-                             "close it, or write a quote inside a value as \\' or \\\"")
+            raise _line_error(where, "open_quote", quote=match.group())
     return tokens
 
 
@@ -234,49 +248,42 @@ def _unescape(match) -> str:
 def _read_header(path: str, lines) -> tuple:
     relation, attributes, names = None, [], set()
     for number, line in lines:
-        where = f"{path}, line {number}: "
+        where = {"path": str(path), "line": number}
         tokens = tokenize(line, where)
         if not tokens:
             continue
         keyword = tokens[0].lower() if isinstance(tokens[0], str) else ""
         if relation is None and keyword != "@relation":
-            raise ValueError(f"{where}an ARFF file starts with '@relation NAME' (comments "
-                             f"with % before it); found {_shown(line)}: is it an ARFF file?")
+            raise _line_error(where, "no_relation", found=_shown(line))
         if keyword == "@relation":
             relation = tokens[1] if len(tokens) > 1 and _is_text(tokens[1]) else ""
         elif keyword == "@attribute":
             attribute = _attribute(tokens, where)
             if attribute.name in names:
-                raise ValueError(f"{where}a second attribute named {attribute.name!r}; "
-                                 "attribute names must differ")
+                raise _line_error(where, "attribute_twice", name=attribute.name)
             names.add(attribute.name)
             attributes.append(attribute)
         elif keyword == "@data":
             if not attributes:
-                raise ValueError(f"{where}@data comes before any @attribute: the file "
-                                 "declares no columns")
+                raise _line_error(where, "data_first")
             return relation, tuple(attributes)
         else:
-            raise ValueError(f"{where}expected @attribute or @data, found {_shown(line)}")
-    raise ValueError(f"cannot read {path}: no '@data' line; an ARFF file lists its "
-                     "attributes, then '@data' and the rows")
+            raise _line_error(where, "unexpected", found=_shown(line))
+    raise EngineError("arff_no_data", {"path": str(path)})
 
 
-def _attribute(tokens: list, where: str) -> Attribute:
+def _attribute(tokens: list, where: dict) -> Attribute:
     if len(tokens) < 3 or not _is_text(tokens[1]):
-        raise ValueError(f"{where}write an attribute as '@attribute NAME TYPE' (TYPE: "
-                         "numeric, a list of values in braces, string or date)")
+        raise _line_error(where, "attribute_form")
     name, kind = tokens[1], tokens[2]
     if kind is OPEN:
         if tokens[-1] is not CLOSE:
-            raise ValueError(f"{where}the values of nominal attribute {name!r} need a "
-                             "closing brace '}'")
+            raise _line_error(where, "nominal_brace", name=name)
         values = tokens[3:-1]
         if not values or not all(_is_text(v) for v in values):
-            raise ValueError(f"{where}nominal attribute {name!r}: list its values in braces, "
-                             "{a, b, c} (quote a value that holds ? or braces)")
+            raise _line_error(where, "nominal_values", name=name)
         if len(set(values)) < len(values):
-            raise ValueError(f"{where}nominal attribute {name!r} lists a value twice")
+            raise _line_error(where, "nominal_twice", name=name)
         return Attribute(name, "nominal", tuple(values))
     kind = kind.lower() if _is_text(kind) else ""
     if kind in NUMERIC_TYPES:
@@ -288,14 +295,11 @@ def _attribute(tokens: list, where: str) -> Attribute:
         try:
             compile_pattern(pattern)
         except ValueError as exc:
-            raise ValueError(f"{where}attribute {name!r}: {exc}") from None
+            raise _line_error(where, "date_format", name=name, detail=str(exc)) from None
         return Attribute(name, "date", date_format=pattern)
     if kind == "relational":
-        raise ValueError(f"{where}attribute {name!r} is relational (multi-instance data), "
-                         "which this app does not read; flatten it in Weka first "
-                         "(filter MultiInstanceToPropositional)")
-    raise ValueError(f"{where}attribute {name!r} has the unknown type {tokens[2]!r}; use "
-                     "numeric, real, integer, string, date or a list of values in braces")
+        raise _line_error(where, "relational", name=name)
+    raise _line_error(where, "unknown_type", name=name, kind=tokens[2])
 
 
 def _is_text(token) -> bool:
@@ -321,11 +325,12 @@ def _read_data(path: str, lines, attributes: tuple) -> tuple:
                 tokens = [None if t == "?" else t for t in tokens]
             plain = True
         else:
-            tokens, plain = tokenize(line, f"{path}, line {number}: "), False
+            tokens, plain = tokenize(line, {"path": str(path), "line": number}), False
         if not tokens:
             continue
         if not plain or len(tokens) != n_columns:
-            tokens, weight, sparse = _row(tokens, attributes, f"{path}, line {number}: ")
+            tokens, weight, sparse = _row(tokens, attributes,
+                                          {"path": str(path), "line": number})
             n_sparse += sparse
             if weight is not None:
                 weights.append(weight)
@@ -338,18 +343,15 @@ def _read_data(path: str, lines, attributes: tuple) -> tuple:
     if rows:
         _convert(path, converters, rows, numbers)
     if not n_rows:
-        raise EngineError("data_no_rows", {"path": str(path)},
-                          f"cannot read {path}: it has no rows of data after '@data'")
+        raise EngineError("data_no_rows", {"path": str(path), "kind": "arff"})
     frame = pd.DataFrame({a.name: c.values() for a, c in zip(attributes, converters)})
     notes = _weight_notes(path, weights, n_rows)
     if n_sparse:
-        notes.append(Note("sparse_rows", f"{n_sparse} row(s) written sparsely: the values "
-                          "they leave out are 0 (for a nominal attribute its first value, "
-                          "for a string attribute missing)", {"n_rows": n_sparse}))
+        notes.append(Note("sparse_rows", fields={"n_rows": n_sparse}))
     return frame, notes
 
 
-def _row(tokens: list, attributes: tuple, where: str) -> tuple:
+def _row(tokens: list, attributes: tuple, where: dict) -> tuple:
     """(values, weight or None, 1 if sparse else 0) of one row's tokens."""
     weight = None
     if len(tokens) >= 3 and tokens[-1] is CLOSE and tokens[-3] is OPEN:
@@ -358,41 +360,36 @@ def _row(tokens: list, attributes: tuple, where: str) -> tuple:
     if tokens and tokens[0] is OPEN:
         return _sparse(tokens, attributes, where), weight, 1
     if any(isinstance(t, _Brace) for t in tokens):
-        raise ValueError(f"{where}a brace in a dense row; a sparse row is written "
-                         "{index value, ...} and a weight {w} at the end")
+        raise _line_error(where, "dense_brace")
     if len(tokens) != len(attributes):
-        raise ValueError(f"{where}{len(tokens)} value(s) where the header declares "
-                         f"{len(attributes)} attributes; quote values that hold spaces or "
-                         "commas, write ? for a missing one")
+        raise _line_error(where, "n_values", n_values=len(tokens),
+                          n_attributes=len(attributes))
     return tokens, weight, 0
 
 
-def _weight(token, where: str) -> float:
+def _weight(token, where: dict) -> float:
     try:
         weight = float(token)
     except (TypeError, ValueError):
         weight = np.nan
     if not np.isfinite(weight) or weight < 0:
-        raise ValueError(f"{where}the instance weight {{{token}}} is not a number of 0 or "
-                         "more")
+        raise _line_error(where, "weight", weight=token)
     return weight
 
 
-def _sparse(tokens: list, attributes: tuple, where: str) -> list:
+def _sparse(tokens: list, attributes: tuple, where: dict) -> list:
     if tokens[-1] is not CLOSE or any(isinstance(t, _Brace) for t in tokens[1:-1]):
-        raise ValueError(f"{where}a sparse row is written {{index value, index value, ...}} "
-                         "on one line")
+        raise _line_error(where, "sparse_form")
     inner = tokens[1:-1]
     if len(inner) % 2:
-        raise ValueError(f"{where}a sparse row needs pairs of an index and a value")
+        raise _line_error(where, "sparse_pairs")
     values = [_ZERO] * len(attributes)
     seen = set()
     for index, value in zip(inner[0::2], inner[1::2]):
         if index is None or not index.isdigit() or int(index) >= len(attributes):
-            raise ValueError(f"{where}{index!r} is not an attribute index (0 to "
-                             f"{len(attributes) - 1}) in a sparse row")
+            raise _line_error(where, "sparse_index", index=index, last=len(attributes) - 1)
         if int(index) in seen:
-            raise ValueError(f"{where}index {index} appears twice in a sparse row")
+            raise _line_error(where, "sparse_twice", index=index)
         seen.add(int(index))
         values[int(index)] = value
     return values
@@ -403,18 +400,13 @@ def _weight_notes(path: str, given: list, n_rows: int) -> list:
         return []
     if len(given) < n_rows and any(w != 1.0 for w in given) or len(set(given)) > 1:
         shown = sorted(set(given) | ({1.0} if len(given) < n_rows else set()))[:4]
-        raise ValueError(f"cannot use {path}: its rows have different instance weights "
-                         f"({', '.join(f'{w:g}' for w in shown)}, ...), which this app's "
-                         "cross-validation does not apply; remove the {weight} at the end "
-                         "of the rows (e.g. repeat each row as often as its weight says)")
-    return [Note("instance_weights_ignored", f"every row has the same instance weight "
-                 f"({given[0]:g}): weights that are all equal change nothing and are ignored",
-                 {"weight": given[0], "n_rows": len(given)})]
+        raise EngineError("arff_weights", {"path": str(path), "weights": shown})
+    return [Note("instance_weights_ignored", fields={"weight": given[0], "n_rows": len(given)})]
 
 
 def _convert(path: str, converters: list, rows: list, numbers: list) -> None:
     for converter, column in zip(converters, zip(*rows)):
-        converter.add(column, lambda i: f"{path}, line {numbers[i]}")
+        converter.add(column, lambda i: {"path": str(path), "line": numbers[i]})
 
 
 class _Column:
@@ -436,8 +428,8 @@ class _Column:
             self.parts.append(self._codes(column, where))
         elif kind == "date" and self.pattern is not None:
             texts = [None if v is _ZERO else v for v in column]
-            seconds = parse_dates(texts, self.pattern, lambda i: f"{where(i)}: attribute "
-                                  f"{self.attribute.name!r}")
+            seconds = parse_dates(texts, self.pattern, lambda i: _place_text(where(i))
+                                  + f": attribute {self.attribute.name!r}")
             seconds[[v is _ZERO for v in column]] = 0.0
             self.parts.append(seconds)
         else:
@@ -454,9 +446,8 @@ class _Column:
             try:
                 float(text)
             except ValueError:
-                raise ValueError(f"{where(i)}: attribute {self.attribute.name!r} is numeric "
-                                 f"but the value is {text!r}; write a number, or ? when "
-                                 "missing") from None
+                raise _line_error(where(i), "not_number", name=self.attribute.name,
+                                  value=text) from None
         raise AssertionError("unreachable")
 
     def _codes(self, column: tuple, where) -> np.ndarray:
@@ -465,11 +456,8 @@ class _Column:
         bad = np.flatnonzero(codes == -2)
         if bad.size:
             i = int(bad[0])
-            declared = ", ".join(self.attribute.values[:10])
-            raise ValueError(f"{where(i)}: {column[i]!r} is not a declared value of nominal "
-                             f"attribute {self.attribute.name!r} ({{{declared}"
-                             f"{', ...' if len(self.attribute.values) > 10 else ''}}}); add "
-                             "it to the @attribute line or correct the value")
+            raise _line_error(where(i), "not_declared", name=self.attribute.name,
+                              value=column[i], declared=list(self.attribute.values[:11]))
         return codes
 
     def values(self) -> np.ndarray:
@@ -484,14 +472,9 @@ def _kind_notes(attributes: tuple) -> list:
     notes = []
     strings = [a.name for a in attributes if a.kind == "string"]
     if strings:
-        notes.append(Note("string_attributes", "string attribute(s) " + ", ".join(
-            map(repr, strings)) + " hold free text: read as text categories (one-hot "
-            "encoded, or left out when every row differs); a word-count filter in Weka "
-            "(StringToWordVector) makes features of text", {"columns": strings}))
+        notes.append(Note("string_attributes", fields={"columns": strings}))
     dates = [a.name for a in attributes if a.kind == "date"]
     if dates:
-        notes.append(Note("dates_as_numbers", "date attribute(s) " + ", ".join(
-            map(repr, dates)) + " read as numbers: seconds since 1970-01-01 00:00 UTC (a "
-            "date without a time zone is taken as UTC; Weka stores milliseconds)",
-            {"columns": dates, "unit": "seconds", "origin": "1970-01-01T00:00:00Z"}))
+        notes.append(Note("dates_as_numbers", fields={
+            "columns": dates, "unit": "seconds", "origin": "1970-01-01T00:00:00Z"}))
     return notes

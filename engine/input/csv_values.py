@@ -50,6 +50,8 @@ import pandas as pd
 
 from engine.input.csv_bounds import Bound, BoundedFile, ReadStopped
 from engine.input.csv_pieces import read_csv_pieces
+from engine.foundation.errors import EngineError
+from engine.foundation.messages import ENCODINGS_LISTED
 from engine.foundation.notes import Note
 from engine.input.text_values import contains, distinct_texts, per_row
 from engine.input.text_values import stripped as stripped_texts
@@ -408,26 +410,24 @@ SIGNATURES = (
 )
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"),
          (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
-_ENCODINGS = "utf-8, utf-8-sig, latin-1, cp1252, cp932 (Shift-JIS) or utf-16"
+_ENCODINGS = ENCODINGS_LISTED
 
 
 def check_read_options(sep, encoding) -> None:
     """Refuse a ``sep`` or ``encoding`` that cannot be used, saying which would do."""
     if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\"'"):
-        raise ValueError(f'"sep" must be one character such as ",", ";", "|" or a tab '
-                         f"(got {sep!r})")
+        raise EngineError("sep_option", {"sep": sep})
     if encoding is None:
         return
     if not isinstance(encoding, str):
-        raise ValueError(f'"encoding" must be a name such as "utf-8" (got {encoding!r})')
+        raise EngineError("encoding_option", {"encoding": encoding})
     try:
         usable = getattr(codecs.lookup(encoding), "_is_text_encoding", True)
         "a,b\n".encode(encoding).decode(encoding, errors="replace")
     except (LookupError, UnicodeError, ValueError, TypeError):
         usable = False
     if not usable:
-        raise ValueError(f'unknown encoding {encoding!r}: use {_ENCODINGS}, or leave '
-                         '"encoding" out to detect it')
+        raise EngineError("encoding_unknown", {"encoding": encoding})
 
 
 def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None,
@@ -463,7 +463,7 @@ def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None,
     _refuse_signature(path, head, what)
     if encoding is not None:
         if "\x00" in head.decode(encoding, errors="replace").lstrip("\ufeff"):
-            _refuse_binary(path, f"it holds zero bytes even when read as {encoding}", what)
+            _refuse_binary(path, encoding, what)
         return encoding, []
     for bom, name in _BOMS:
         if head.startswith(bom):
@@ -474,7 +474,7 @@ def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None,
     if b"\x00" in head:
         utf16 = _utf16_without_bom(head)
         if utf16 is None:
-            _refuse_binary(path, "it holds zero bytes, which text files do not", what)
+            _refuse_binary(path, None, what)
         return utf16, [Note("encoding", f"the file is {utf16.upper()} without a byte order "
                             "mark; read it as such", {"encoding": utf16, "how": "no_bom"})]
     encoding, notes = _utf8_or_latin1(head)
@@ -611,14 +611,14 @@ def _refuse_signature(path: str, head: bytes, what: str = "a CSV text file") -> 
         if head.startswith(signature):
             if signature == b"PK\x03\x04" and b"xl/" in head[:4096]:
                 kind, advice = "an Excel workbook (.xlsx)", _WORKBOOK
-            raise ValueError(f"cannot read {path}: it is {kind} (a binary file), not {what}; "
-                             f"{advice or 'give ' + what}")
+            raise EngineError("file_binary_kind", {"path": str(path), "kind": kind,
+                                                   "what": what, "advice": advice or ""})
 
 
-def _refuse_binary(path: str, why: str, what: str = "a CSV text file") -> NoReturn:
-    raise ValueError(f"cannot read {path}: it looks like a binary file, not {what} "
-                     f"({why}); give {what}, or its encoding if it is text "
-                     f'("encoding": "utf-16")')
+def _refuse_binary(path: str, encoding: Optional[str],
+                   what: str = "a CSV text file") -> NoReturn:
+    """Refuse a file with zero bytes (``encoding``: the one it was read as, if given)."""
+    raise EngineError("file_binary", {"path": str(path), "encoding": encoding, "what": what})
 
 
 def check_text(path: str, text: str) -> None:
@@ -641,9 +641,8 @@ def check_text(path: str, text: str) -> None:
     if len(lines) > 1 and not lines[1][1].lstrip().startswith("#") and \
             _same_cells(first, lines[1][1]):
         return
-    raise ValueError(f"cannot read {path}: line {number} is a comment ({_shorten(first)!r}) but "
-                     "the first line must hold the column names; delete the comment lines at "
-                     "the top of the file")
+    raise EngineError("csv_comment_first", {"path": str(path), "line": number,
+                                            "text": _shorten(first)})
 
 
 def _same_cells(line: str, other: str) -> bool:
@@ -695,20 +694,22 @@ def read_or_explain(path: str, options: dict, notes: Optional[list] = None,
             frame = read_csv_pieces(path, _opener(path, bound), index_col=False, **options,
                                     **more)
     except ReadStopped as exc:
-        raise ValueError(f"cannot read {path}: {exc}") from None
+        raise EngineError("read_stopped", {"path": str(path), "detail": str(exc)}) from None
     except UnicodeError as exc:
-        raise ValueError(_decode_problem(path, options.get("encoding"), exc)) from None
+        raise EngineError("csv_not_encoding", {"path": str(path),
+                                               "encoding": options.get("encoding"),
+                                               "detail": one_line(str(exc))}) from None
     except pd.errors.EmptyDataError:
-        raise ValueError(f"cannot read {path}: it holds no columns or rows") from None
+        raise EngineError("csv_empty", {"path": str(path)}) from None
     except (pd.errors.ParserError, ValueError, OverflowError, IndexError) as exc:
-        raise ValueError(_parse_problem(path, options.get("sep"), str(exc))) from None
+        raise _parse_problem(path, options.get("sep"), str(exc)) from None
     if any("does not match length of data" in str(item.message) for item in caught):
         sep = options.get("sep")            # csv's reader needs one (pandas may sniff it)
         found = extra_cells(path, sep, options.get("encoding")) if sep else None
         if found is not None:
             line, saw, expected = found
-            raise ValueError(_parse_problem(path, options.get("sep"), f"Expected {expected} "
-                                            f"fields in line {line}, saw {saw}"))
+            raise _parse_problem(path, options.get("sep"), f"Expected {expected} "
+                                 f"fields in line {line}, saw {saw}")
         if notes is not None:
             notes.append(Note("trailing_separator"))
     return frame
@@ -737,25 +738,16 @@ def extra_cells(path: str, sep: str, encoding: Optional[str]) -> Optional[tuple]
     return None
 
 
-def _decode_problem(path: str, encoding, exc: Exception) -> str:
-    return (f"cannot read {path} as {encoding}: it holds bytes that are not {encoding} "
-            f"({one_line(str(exc))}); give the file's encoding as \"encoding\" ({_ENCODINGS}), "
-            "or save it as UTF-8")
-
-
-def _parse_problem(path: str, sep, message: str) -> str:
-    name = {",": "a comma", ";": "a semicolon", "\t": "a tab", "|": "a vertical bar"}.get(
-        sep, repr(sep))
+def _parse_problem(path: str, sep, message: str) -> EngineError:
+    """The error of pandas' parser ``message``: a ragged line, an open quote or else."""
     ragged = _RAGGED.search(message)
     if ragged:
         expected, line, saw = ragged.groups()
-        return (f"cannot read {path}: line {line} has {saw} cells but the header has "
-                f"{expected}; put quotes around cells that contain the separator ({name}), "
-                "delete stray comment lines, or set \"sep\" if the separator is not " + name)
+        return EngineError("csv_ragged", {"path": str(path), "sep": sep, "line": int(line),
+                                          "saw": int(saw), "expected": int(expected)})
     quote = _OPEN_QUOTE.search(message)
     if quote:
-        line = int(quote.group(1)) + 1
-        return (f"cannot read {path}: a quote mark (\") near line {line} opens a cell that "
-                "never closes; close or remove it")
-    return (f"cannot read {path} as CSV ({one_line(message).rstrip('.')}); check the "
-            f"separator (now {name}) and the encoding")
+        return EngineError("csv_open_quote", {"path": str(path),
+                                              "line": int(quote.group(1)) + 1})
+    return EngineError("csv_unparsed", {"path": str(path), "sep": sep,
+                                        "detail": one_line(message).rstrip(".")})

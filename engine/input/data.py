@@ -24,7 +24,7 @@ from engine.input.csv_values import (PANDAS_EXTRA_NA, check_read_options, check_
                                      choose_encoding, parse_text_columns, read_or_explain, visible)
 from engine.input.data_checks import (find_column, find_columns, is_numeric_column,
                                       leak_notes, positive_class, visible_columns)
-from engine.foundation.errors import EngineError
+from engine.foundation.errors import EngineError, error_fields
 from engine.input.groups import group_codes, group_suggestions, identifier_feature_notes
 from engine.input.file_checks import (check_builtin_request, check_file_fits, check_regular_file,
                                       check_values_fit)
@@ -150,14 +150,12 @@ def load_builtin(name: str, **options) -> Dataset:
         published figures stay the same.
     """
     if name not in BUILTINS:
-        raise ValueError(f"unknown built-in data set {name!r}; choose one of: "
-                         + ", ".join(BUILTINS))
+        raise EngineError("builtin_unknown", {"name": name, "builtins": list(BUILTINS)})
     defaults = BUILTINS[name][1]
     unknown = sorted(set(options) - set(defaults))
     if unknown:
-        allowed = ", ".join(defaults) or "none"
-        raise ValueError(f"built-in data set {name!r} takes no option(s) {', '.join(unknown)}; "
-                         f"allowed: {allowed}")
+        raise EngineError("builtin_options", {"name": name, "options": unknown,
+                                              "allowed": list(defaults)})
     opts = {**defaults, **options}
     check_builtin_request(name, opts)             # before generating: no MemoryError
     X, y, columns, labels = _make_builtin(name, opts)
@@ -184,7 +182,7 @@ def _make_builtin(name: str, opts: dict):
         try:
             X, y = maker(**opts)
         except (TypeError, ValueError) as exc:
-            raise ValueError(f"built-in data set {name!r}: {exc}") from None
+            raise EngineError("builtin_generator", {"name": name, "detail": str(exc)}) from None
         columns = [f"x{i + 1}" for i in range(X.shape[1])]
         return X, y, columns, list(range(int(y.max()) + 1))
     loader = {"breast_cancer": skd.load_breast_cancer, "iris": skd.load_iris,
@@ -246,7 +244,7 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
     encoding, notes = choose_encoding(path, head, encoding)
     text = head.decode(encoding, errors="replace")
     if not text.strip("\ufeff \t\r\n"):
-        raise ValueError(f"cannot read {path}: the file is empty")
+        raise EngineError("file_empty", {"path": str(path)})
     check_text(path, text)
     if sep is None:
         sep = _detect_separator(text)
@@ -261,11 +259,9 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
     frame.columns = unique_names([str(c).strip().lstrip("\ufeff").strip()
                                   for c in frame.columns])
     if frame.shape[1] < 2:
-        raise ValueError(f"the file {path} has only one column: a data set needs at least one "
-                         "feature column and a target column (is the separator right?)")
+        raise EngineError("one_column", {"path": str(path)})
     if len(frame) == 0:
-        raise EngineError("data_no_rows", {"path": str(path)},
-                          f"the file {path} has a header but no rows of data")
+        raise EngineError("data_no_rows", {"path": str(path), "kind": "csv"})
     check_text_lengths(frame)
     frame, more = parse_text_columns(
         frame, sep, decimal, thousands,
@@ -281,7 +277,7 @@ def _read_bound(path: str, sep: str, encoding: str, head: str, size: int) -> Opt
     try:
         width = header_width(path, sep, encoding, head)
     except ReadStopped as exc:
-        raise ValueError(f"cannot read {path}: {exc}") from None
+        raise EngineError("read_stopped", {"path": str(path), "detail": str(exc)}) from None
     bound = Bound(width, available_memory(), CSV_COPIES)
     return bound if bound.can_pass(size) else None
 
@@ -319,12 +315,11 @@ def unique_names(names: list) -> list:
 
 def _check_number_format(decimal, thousands) -> None:
     if decimal not in (None, ".", ","):
-        raise ValueError(f'"decimal" must be "." or ","; got {decimal!r}')
+        raise EngineError("decimal_option", {"decimal": decimal})
     if thousands is not None and thousands not in ("", ",", ".", " ", "'", "\u00a0"):
-        raise ValueError(f'"thousands" must be one of ",", ".", " ", "\'" or "" (none); '
-                         f"got {thousands!r}")
+        raise EngineError("thousands_option", {"thousands": thousands})
     if thousands and thousands == decimal:
-        raise ValueError(f"the thousands separator {thousands!r} cannot also be the decimal mark")
+        raise EngineError("thousands_is_decimal", {"thousands": thousands})
 
 
 _SEP_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
@@ -540,8 +535,8 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
     file_rows = np.flatnonzero(keep) + 1
     if not keep.all():
         n_dropped = int((~keep).sum())
-        notes.append(Note("rows_dropped", f"dropped {n_dropped} row(s) with no value in {target!r}",
-                          {"n_rows": n_dropped, "target": target}))
+        notes.append(Note("rows_dropped", fields={"n_rows": n_dropped, "target": target,
+                                                  "test_file": False}))
         frame = frame.loc[keep]
         labels = labels.loc[keep]
     codes_of_groups = (None if not group_columns else group_codes(
@@ -558,19 +553,16 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
     ids = dataset_ids(frame, id_column if id_column is not None else row_name_column(
         list(frame.columns), [*indexes, *_identifier_columns(more)]), file_rows)
     if features.shape[1] == 0:
-        raise ValueError("no feature columns are left besides the target: "
-                         "a model needs at least one column to learn from")
+        raise EngineError("no_features")
     order = (class_order or {}).get(target)
     classes, codes, more = _encode_labels(labels, order, str(target))
     notes.extend(more)
     if len(classes) < 2:
-        only = classes[0] if classes else "nothing"
-        raise ValueError(f"the target {target!r} has only one class ({only}): a classifier "
-                         "needs at least two classes; pick another target column")
+        raise EngineError("target_one_class", {"target": target,
+                                               "classes": list(classes)})
     if len(classes) > 0.5 * len(codes) and len(codes) > 20:
-        raise ValueError(f"the target {target!r} has {len(classes)} different values in "
-                         f"{len(codes)} rows: it looks like a number or an identifier, not a "
-                         "class; pick a column of categories as the target")
+        raise EngineError("target_not_classes", {"target": target, "n_classes": len(classes),
+                                                 "n_rows": len(codes)})
     positive, note = positive_class(classes, np.bincount(codes, minlength=len(classes)),
                                     pos_label)
     if note:
@@ -587,13 +579,10 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
     notes.extend(identifier_feature_notes(features, skip=kept))
     cats = [c for c, dtype in features.dtypes.items() if not _is_number_dtype(dtype)]
     if cats:
-        notes.append(Note("one_hot_encoded", "categorical column(s) one-hot encoded inside each "
-                          "model: " + ", ".join(map(str, cats)), {"columns": cats}))
+        notes.append(Note("one_hot_encoded", fields={"columns": cats}))
     n_missing = int(features.isna().sum().sum())
     if n_missing:
-        notes.append(Note("missing_imputed", f"{n_missing} missing value(s) imputed inside each "
-                          "model, fitted on the training folds only (median for numbers, most "
-                          "frequent for categories)", {"n_missing": n_missing}))
+        notes.append(Note("missing_imputed", fields={"n_missing": n_missing}))
     return Dataset(name=name, X=features, y=codes, classes=tuple(classes),
                    target=str(target), notes=tuple(notes), source=dict(source or {}),
                    pos_label=positive, groups=codes_of_groups, ids=ids,
@@ -634,19 +623,17 @@ def _kept_columns(frame: pd.DataFrame, features: Sequence, left_out: list) -> li
     try:
         kept = find_columns(frame, list(features))
     except ValueError as exc:
-        raise ValueError(str(exc).replace("cannot leave out", '"features": cannot keep')) from None
+        raise EngineError("columns_missing", {**error_fields(exc), "role": "keep"}) from None
     both = [c for c in kept if c in left_out]
     if both:
-        raise ValueError('column(s) ' + ", ".join(map(repr, map(str, both))) + ' are both in '
-                         '"features" (kept) and in "exclude" (left out); remove them from one')
+        raise EngineError("kept_and_left_out", {"columns": [str(c) for c in both]})
     return kept
 
 
 def _check_kept(kept: list, target, group_column) -> None:
     for column, what in ((target, "the target"), (group_column, 'the "groups" column')):
         if column is not None and column in kept:
-            raise ValueError(f'"features": {column!r} is {what}, not a feature; remove it '
-                             'from "features"')
+            raise EngineError("kept_not_feature", {"column": column, "what": what})
 
 
 def _tidy_features(features: pd.DataFrame, kept: Sequence = ()) -> tuple:
@@ -657,9 +644,7 @@ def _tidy_features(features: pd.DataFrame, kept: Sequence = ()) -> tuple:
     for column, n_values in infinite.items():
         features[column] = features[column].where(~np.isinf(features[column].to_numpy()),
                                                   np.nan)
-        notes.append(Note("infinite_values", f"column {column!r}: {n_values} infinite "
-                          "value(s) (inf, -inf) count as missing",
-                          {"column": column, "n_values": n_values}))
+        notes.append(Note("infinite_values", fields={"column": column, "n_values": n_values}))
     present = features.count()
     dropped_id, dropped_empty = [], []
     for column in features.columns:
@@ -671,16 +656,12 @@ def _tidy_features(features: pd.DataFrame, kept: Sequence = ()) -> tuple:
             if n_levels == len(values) and len(values) > 20 and column not in kept:
                 dropped_id.append(column)
             elif n_levels > CATEGORICAL_LEVEL_WARNING:
-                notes.append(Note("many_categories", f"column {column!r} has {n_levels} "
-                                  "categories: one-hot encoding makes many columns; consider "
-                                  "dropping it", {"column": column, "n_categories": int(n_levels)}))
+                notes.append(Note("many_categories", fields={"column": column,
+                                                             "n_categories": int(n_levels)}))
     if dropped_empty:
-        notes.append(Note("empty_columns_left_out", "left out empty column(s): "
-                          + ", ".join(map(str, dropped_empty)), {"columns": dropped_empty}))
+        notes.append(Note("empty_columns_left_out", fields={"columns": dropped_empty}))
     if dropped_id:
-        notes.append(Note("identifier_columns_left_out", "left out identifier-like column(s) (a "
-                          "different text in every row): " + ", ".join(map(str, dropped_id)),
-                          {"columns": dropped_id}))
+        notes.append(Note("identifier_columns_left_out", fields={"columns": dropped_id}))
     if dropped_empty or dropped_id:
         features = features.drop(columns=dropped_empty + dropped_id)
     for column, dtype in features.dtypes.items():
@@ -755,15 +736,12 @@ def _declared_labels(labels: pd.Series, order: list, target: str) -> tuple:
     present = set(text)
     unknown = sorted(present.difference(order))
     if unknown:
-        raise ValueError(f"the target {target!r} holds value(s) not declared for it: "
-                         + ", ".join(map(repr, unknown[:5])))
+        raise EngineError("target_undeclared", {"target": target, "values": unknown})
     kept = [value for value in order if value in present]
     notes = []
     empty = [value for value in order if value not in present]
     if empty:
-        notes.append(Note("empty_classes", f"class(es) declared for {target!r} but without "
-                          "any row, left out: " + ", ".join(map(repr, empty)),
-                          {"target": target, "classes": empty}))
+        notes.append(Note("empty_classes", fields={"target": target, "classes": empty}))
     codes = pd.Categorical(text, categories=kept).codes.astype(np.intp)
     shown = [visible(value) for value in kept]
     changed = [v for v, k in zip(shown, kept) if v != k]

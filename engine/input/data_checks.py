@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from engine.input.csv_values import visible
+from engine.foundation.errors import EngineError
 from engine.foundation.notes import Note
 from engine.input.text_values import distinct_texts, per_row, stripped
 
@@ -136,16 +137,15 @@ def positive_class(classes: Sequence, counts: Sequence[int] | np.ndarray,
         If ``pos_label`` is not one of the classes, or is given for more than two.
     """
     classes = list(classes)
-    listed = ", ".join(map(repr, classes))
     if len(classes) != 2:
         if pos_label is not None:
-            raise ValueError(f'"pos_label" applies to two classes only; the target has '
-                             f"{len(classes)}: {listed}; leave \"pos_label\" out")
+            raise EngineError("pos_label_not_binary", {"classes": classes})
         return None, None
     if pos_label is not None:
         code = _match_label(classes, pos_label)
         if code is None:
-            raise ValueError(f'"pos_label" {pos_label!r} is not one of the classes: {listed}')
+            raise EngineError("pos_label_unknown", {"pos_label": pos_label,
+                                                    "classes": classes})
         return code, Note("positive_class", f"positive class: {classes[code]!r} (as asked)",
                           {"label": classes[code], "reason": "asked"})
     if all(_is_real(c) for c in classes) and sorted(float(c) for c in classes) == [0.0, 1.0]:
@@ -232,8 +232,8 @@ def find_column(frame: pd.DataFrame, wanted):
                       str(wanted).strip()):
         if candidate in frame.columns:
             return candidate
-    raise ValueError(f"there is no column {wanted!r}; the columns are: "
-                     + ", ".join(map(str, frame.columns)))
+    raise EngineError("column_unknown", {"column": wanted,
+                                         "columns": [str(c) for c in frame.columns]})
 
 
 def find_columns(frame: pd.DataFrame, wanted: Sequence) -> list:
@@ -246,8 +246,8 @@ def find_columns(frame: pd.DataFrame, wanted: Sequence) -> list:
         except ValueError:
             missing.append(column)
     if missing:
-        raise ValueError("cannot leave out missing column(s) " + ", ".join(map(repr, missing))
-                         + "; the columns are: " + ", ".join(map(str, frame.columns)))
+        raise EngineError("columns_missing", {"wanted": list(missing), "role": "leave_out",
+                                              "columns": [str(c) for c in frame.columns]})
     return list(dict.fromkeys(found))
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 
+from engine.foundation.errors import EngineError
 from engine.foundation.schema import show
 
 MAX_LENGTH = 100
@@ -60,8 +61,8 @@ def check_dataset_name(name, where: str) -> None:
     """
     problem = name_problem(name)
     if problem:
-        raise ValueError(f"{where}: {show(name)} cannot name a data set: {problem}; use "
-                         "letters, digits, spaces and signs such as _ ( ) . ,")
+        raise EngineError("dataset_name_bad", {"where": where, "name": show(name),
+                                               "problem": problem})
 
 
 def default_name(block: dict) -> str:
@@ -105,10 +106,9 @@ def name_datasets(blocks) -> tuple:
         key = block["name"].casefold()
         if key in taken:
             other = blocks[taken[key]]["name"]
-            case = "" if other == block["name"] else f" ({show(other)}: case does not count)"
-            raise ValueError(f"datasets[{index}].name: the name {show(block['name'])} is "
-                             f"already the name of datasets[{taken[key]}]{case}; give every "
-                             "data set a name of its own")
+            raise EngineError("dataset_name_taken", {
+                "index": index, "name": show(block["name"]), "other_index": taken[key],
+                "other": "" if other == block["name"] else show(other)})
         taken[key] = index
     named: list[dict] = []
     for block in blocks:

@@ -20,6 +20,8 @@ import pandas as pd
 from engine.input.csv_values import PANDAS_EXTRA_NA, parse_text_columns
 from engine.input.file_checks import check_file_fits, check_regular_file
 from engine.foundation.machine import available_memory, format_bytes
+from engine.foundation.errors import EngineError
+from engine.foundation.messages import OLD_EXCEL_ADVICE
 from engine.foundation.notes import Note
 from engine.input.text_lengths import check_text_lengths
 
@@ -46,14 +48,12 @@ PART_COPIES = 3
 #: Memory per cell of the table as read (the padded rows of Python values, then
 #: pandas' columns), for the memory check of a sheet's extent.
 BYTES_PER_CELL = 40
-OLD_FORMAT_ADVICE = ("the old Excel 97-2003 format (.xls), which this app does not read; "
-                     "open it in Excel or LibreOffice and save it as an Excel workbook "
-                     "(.xlsx) or as CSV")
+OLD_FORMAT_ADVICE = OLD_EXCEL_ADVICE
 
 
 def refuse_old_format(path: str) -> None:
     """A ValueError saying that an ``.xls`` file must be saved as ``.xlsx`` or CSV."""
-    raise ValueError(f"cannot read {path}: it is in {OLD_FORMAT_ADVICE}")
+    raise EngineError("excel_old_format", {"path": str(path)})
 
 
 def sheet_names(path: str) -> list:
@@ -94,12 +94,11 @@ def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
         except SheetTooLarge:
             raise
         except (ValueError, KeyError, OSError) as exc:
-            raise ValueError(f"cannot read sheet {name!r} of {path}: {exc}") from None
+            raise EngineError("sheet_unreadable", {"path": str(path), "sheet": name,
+                                                   "detail": str(exc)}) from None
     notes = []
     if len(sheets) > 1:
-        notes.append(Note("sheet_read", f"read the sheet {name!r} (the workbook has "
-                          f"{len(sheets)}: {', '.join(sheets)}; set \"sheet\" to read another)",
-                          {"sheet": name, "sheets": sheets}))
+        notes.append(Note("sheet_read", fields={"sheet": name, "sheets": sheets}))
     frame = _trim(frame)
     frame.columns = [str(c).strip() for c in frame.columns]
     if frame.shape[1] < 2:
@@ -111,10 +110,8 @@ def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
                         "row (the column names)", name, sheets)
     frame, dates = dates_as_seconds(frame)
     if dates:
-        notes.append(Note("dates_as_numbers", "date column(s) " + ", ".join(map(repr, dates))
-                          + " read as numbers: seconds since 1970-01-01 00:00 (times of day: "
-                          "seconds since midnight)",
-                          {"columns": dates, "unit": "seconds", "origin": "1970-01-01T00:00:00"}))
+        notes.append(Note("dates_as_numbers", fields={
+            "columns": dates, "unit": "seconds", "origin": "1970-01-01T00:00:00"}))
     check_text_lengths(frame)
     frame, more = parse_text_columns(frame, ",", ".", None)
     return frame, notes + more, sheets
@@ -148,21 +145,16 @@ class _workbook:
         if head.startswith(_OLE2):
             refuse_old_format(path)
         if not head.startswith(_ZIP):
-            raise ValueError(f"cannot read {path}: it is not an Excel workbook (an .xlsx file "
-                             "is a ZIP archive, this one is not); save it from Excel as .xlsx, "
-                             "or give a CSV file")
+            raise EngineError("excel_not_zip", {"path": str(path)})
         check_parts(path)
         try:
             self.book = pd.ExcelFile(path, engine="openpyxl")
             _bound_sheet_reading(self.book, path)
         except ImportError as exc:
-            raise ValueError(f"reading Excel workbooks needs the package openpyxl: {exc}; "
-                             "install it (pip install -U openpyxl) or save the sheet as "
-                             "CSV") from None
+            raise EngineError("openpyxl_missing", {"detail": str(exc)}) from None
         except Exception as exc:                   # zipfile, XML and openpyxl's own errors
-            raise ValueError(f"cannot read {path}: not a valid Excel workbook "
-                             f"({type(exc).__name__}: {exc}); save it again from Excel as "
-                             ".xlsx, or as CSV") from None
+            raise EngineError("excel_invalid", {
+                "path": str(path), "detail": f"{type(exc).__name__}: {exc}"}) from None
 
     def __enter__(self):
         return self.book
@@ -201,22 +193,19 @@ def check_parts(path: str, available: Optional[int] = None) -> None:
         with zipfile.ZipFile(path) as archive:
             parts = archive.infolist()
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        raise ValueError(f"cannot read {path}: not a valid Excel workbook ({exc}); save it "
-                         "again from Excel as .xlsx, or as CSV") from None
+        raise EngineError("excel_invalid", {"path": str(path), "detail": str(exc)}) from None
     available = available_memory() if available is None else available
     for part in parts:
         ratio = part.file_size / max(1, part.compress_size)
         if part.file_size > MAX_PART_BYTES:
-            raise ValueError(f"cannot read {path}: its part {part.filename!r} unpacks to "
-                             f"{format_bytes(part.file_size)}, more than the "
-                             f"{format_bytes(MAX_PART_BYTES)} this app reads from a workbook "
-                             "(it would take many minutes); save the sheet as CSV")
+            raise EngineError("excel_part_large", {"path": str(path), "part": part.filename,
+                                                   "size": part.file_size,
+                                                   "limit": MAX_PART_BYTES})
         if part.file_size > RATIO_FROM_BYTES and ratio > MAX_RATIO:
-            raise ValueError(f"cannot read {path}: its part {part.filename!r} unpacks to "
-                             f"{format_bytes(part.file_size)} from "
-                             f"{format_bytes(part.compress_size)} ({ratio:,.0f} times), far "
-                             "more than a sheet of data compresses: it is mostly padding; "
-                             "save the sheet again from Excel, or as CSV")
+            raise EngineError("excel_part_padding", {"path": str(path),
+                                                     "part": part.filename,
+                                                     "size": part.file_size,
+                                                     "compressed": part.compress_size})
         _check_part_memory(path, part, available)
 
 
@@ -225,18 +214,14 @@ def _check_part_memory(path: str, part, available: Optional[int]) -> None:
     reading would not fit in ``available`` bytes."""
     shared = part.filename.lower().endswith("sharedstrings.xml")
     if shared and part.file_size > MAX_SHARED_STRINGS_BYTES:
-        raise ValueError(f"cannot read {path}: its shared strings ({part.filename!r}) unpack "
-                         f"to {format_bytes(part.file_size)}, more than the "
-                         f"{format_bytes(MAX_SHARED_STRINGS_BYTES)} this app reads (every "
-                         "one is parsed when the workbook opens, about 1 MB a second); save "
-                         "the sheet as CSV")
+        raise EngineError("excel_strings_large", {"path": str(path), "part": part.filename,
+                                                  "size": part.file_size,
+                                                  "limit": MAX_SHARED_STRINGS_BYTES})
     need = part.file_size * (SHARED_STRINGS_COPIES if shared else PART_COPIES)
     if available is not None and need > available:
-        raise ValueError(f"cannot read {path}: its part {part.filename!r} unpacks to "
-                         f"{format_bytes(part.file_size)}, which would take about "
-                         f"{format_bytes(need)} of memory while it is read, more than the "
-                         f"{format_bytes(available)} available; save the sheet as CSV or use "
-                         "a computer with more memory")
+        raise EngineError("excel_part_memory", {"path": str(path), "part": part.filename,
+                                                "size": part.file_size, "need": need,
+                                                "available": available})
 
 
 def _bound_sheet_reading(book, path: str) -> None:
@@ -311,7 +296,7 @@ def _check_extent(path: str, n_rows: int, width: int, available: Optional[int]) 
 
 def _pick_sheet(path: str, sheets: list, wanted: Optional[str]) -> str:
     if not sheets:
-        raise ValueError(f"cannot read {path}: the workbook has no sheets")
+        raise EngineError("excel_no_sheets", {"path": str(path)})
     if wanted is None:
         return sheets[0]
     if wanted in sheets:
@@ -319,8 +304,8 @@ def _pick_sheet(path: str, sheets: list, wanted: Optional[str]) -> str:
     folded = [s for s in sheets if s.casefold() == str(wanted).strip().casefold()]
     if len(folded) == 1:
         return folded[0]
-    raise ValueError(f"there is no sheet {wanted!r} in {os.path.basename(path)}; its sheets "
-                     "are: " + ", ".join(sheets))
+    raise EngineError("sheet_unknown", {"sheet": wanted, "file": os.path.basename(path),
+                                        "sheets": list(sheets)})
 
 
 def _trim(frame: pd.DataFrame) -> pd.DataFrame:

@@ -15,8 +15,8 @@ import os
 import stat
 from typing import Optional
 
-from engine.foundation.machine import (BYTES_PER_VALUE, available_memory, count_text, format_bytes,
-                                       whole_number)
+from engine.foundation.errors import EngineError
+from engine.foundation.machine import (BYTES_PER_VALUE, available_memory, whole_number)
 
 #: A generated data set is held about this many times while it is generated.
 GENERATION_COPIES = 4
@@ -58,23 +58,21 @@ def check_regular_file(path: str, what: str = "a CSV file") -> int:
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise ValueError(f"cannot open {path}: the file does not exist") from None
+        raise EngineError("file_missing", {"path": str(path)}) from None
     except OSError as exc:
-        raise ValueError(f"cannot open {path}: {exc.strerror or exc}") from None
+        raise EngineError("file_unopenable", {"path": str(path),
+                                              "detail": str(exc.strerror or exc)}) from None
     if not stat.S_ISREG(info.st_mode):
         kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
-        raise ValueError(f"cannot open {path}: it is {kind}, not {what}; give the path of "
-                         f"{what}")
+        raise EngineError("file_not_regular", {"path": str(path), "kind": kind, "what": what})
     root = system_root(path, info)
     if root is not None:
-        raise ValueError(f"cannot open {path}: it is one of the system's own files (under "
-                         f"{root}), whose reads can block or never end, not {what}; give "
-                         f"the path of {what}")
+        raise EngineError("file_of_system", {"path": str(path), "root": root, "what": what})
     try:
         os.close(os.open(path, os.O_RDONLY))          # a regular file: opening cannot block
     except OSError as exc:
-        raise ValueError(f"cannot open {path}: {exc.strerror or exc}; check that you may read "
-                         "it (its permissions)") from None
+        raise EngineError("file_unreadable", {"path": str(path),
+                                              "detail": str(exc.strerror or exc)}) from None
     return info.st_size
 
 
@@ -97,9 +95,8 @@ def check_file_fits(path: str, size: int, available: Optional[int] = None) -> No
     """Refuse a CSV file larger than the available memory (its table is larger still)."""
     available = available_memory() if available is None else available
     if available is not None and size > available:
-        raise ValueError(f"cannot read {path}: the file is {format_bytes(size)} and its table "
-                         f"would take more memory than the {format_bytes(available)} available; "
-                         "use a sample of its rows or a computer with more memory")
+        raise EngineError("file_memory", {"path": str(path), "size": size,
+                                          "available": available})
 
 
 def check_values_fit(path: str, n_values: float, copies: int, advice: str,
@@ -132,11 +129,9 @@ def check_values_fit(path: str, n_values: float, copies: int, advice: str,
     need = int(n_values) * BYTES_PER_VALUE * copies
     if available is None or need <= available:
         return
-    where = f" ({how})" if how else ""
-    raise ValueError(f"cannot read {path}: its table of about {count_text(n_values)} values{where} "
-                     f"would take about {format_bytes(need)} of memory while it is read "
-                     f"(8 bytes a value, {copies} copies), more than the "
-                     f"{format_bytes(available)} available; {advice}")
+    raise EngineError("table_memory", {"path": str(path), "n_values": int(n_values),
+                                       "how": how, "need": need, "copies": copies,
+                                       "available": available, "advice": advice})
 
 
 def check_experiment_file(path: str) -> None:
@@ -150,8 +145,7 @@ def check_experiment_file(path: str) -> None:
     """
     size = check_regular_file(path, "an experiment file")
     if size > MAX_EXPERIMENT_BYTES:
-        raise ValueError(f"cannot open {path}: it is {format_bytes(size)}, far more than an "
-                         "experiment file (a few KB of JSON); is it the right file?")
+        raise EngineError("experiment_file_size", {"path": str(path), "size": size})
 
 
 # ----------------------------------------------------------------------------- built-ins
@@ -183,11 +177,10 @@ def check_builtin_request(name: str, options: dict, available: Optional[int] = N
     knob = "n_samples" if name != "classification" or rows >= columns else "n_features"
     most = available / (GENERATION_COPIES * BYTES_PER_VALUE * (columns if knob == "n_samples"
                                                                 else rows))
-    raise ValueError(
-        f"built-in data set {name!r}: {count_text(rows)} rows x {count_text(columns)} columns would take "
-        f"{format_bytes(need)} of memory (8 bytes a value), about {GENERATION_COPIES} times "
-        f"that while it is generated, but {format_bytes(available)} is available: lower "
-        f"{knob} to at most {count_text(_round_down(most))}")
+    raise EngineError("builtin_memory", {
+        "name": name, "rows": rows, "columns": columns, "need": need,
+        "copies": GENERATION_COPIES, "available": available, "knob": knob,
+        "most": _round_down(most)})
 
 
 def _builtin_shape(name: str, options: dict) -> tuple:

@@ -95,18 +95,15 @@ def _group_text(frame: pd.DataFrame, column, target: str) -> np.ndarray:
     """One groups column's values (text columns as text), checked: not the target, no
     missing value."""
     if column == target:
-        raise ValueError(f'"groups": the column {column!r} is the target; name the column that '
-                         "says which rows belong together (a subject or patient identifier)")
+        raise EngineError("groups_is_target", {"column": column})
     values = frame[column]
     if not pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         values = values.where(values.isna() | values.astype(str).str.strip().ne(""), np.nan)
     missing = values.isna().to_numpy()
     if missing.any():
-        rows = ", ".join(str(i + 1) for i in np.flatnonzero(missing)[:5])
-        raise ValueError(f'"groups": the column {column!r} has {int(missing.sum())} missing '
-                         f"value(s) (data row(s) {rows}{' ...' if missing.sum() > 5 else ''}): "
-                         "every row needs its group; fill them in, or remove those rows, or "
-                         'leave "groups" out')
+        raise EngineError("groups_missing", {
+            "column": column, "n_missing": int(missing.sum()),
+            "rows": [int(i) + 1 for i in np.flatnonzero(missing)[:5]]})
     return (values.astype(str) if values.dtype == object else values).to_numpy()
 
 
@@ -401,5 +398,5 @@ def fewest_inner_groups(y: np.ndarray, groups: np.ndarray, splits: list) -> tupl
         fewest_total = total if fewest_total is None else min(fewest_total, total)
         fewest_class = smallest if fewest_class is None else min(fewest_class, smallest)
     if fewest_total is None or fewest_class is None:
-        raise ValueError("no outer split to count the groups of")
+        raise ValueError("no outer split to count the groups of")  # internal: callers pass splits
     return int(fewest_total), int(fewest_class)

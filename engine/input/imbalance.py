@@ -34,6 +34,8 @@ from typing import Optional, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from engine.foundation.errors import EngineError
+from engine.foundation.messages import IMBLEARN_HINT
 from engine.foundation.notes import Note
 
 #: Imbalanced when the smallest class holds less than this fraction of an even share (1/K).
@@ -52,9 +54,7 @@ SAMPLERS = {
     "smote": ("imblearn.over_sampling", "SMOTE",
               "SMOTE (new rows of the smaller classes between near neighbours)"),
 }
-INSTALL_HINT = ('resampling needs the imbalanced-learn package, which is not installed: '
-                'install it (pip install "honest-eval[imbalance]" or pip install '
-                'imbalanced-learn), or remove "resample"')
+INSTALL_HINT = IMBLEARN_HINT
 
 
 def smallest_class(counts: ArrayLike) -> tuple:
@@ -173,10 +173,10 @@ def check_resample(value, where: str = "resample") -> None:
     if value is None:
         return
     if value not in SAMPLERS:
-        raise ValueError(f"{where}: unknown resampling {value!r}; choose "
-                         + ", ".join(f'"{name}"' for name in SAMPLERS) + " or leave it out")
+        raise EngineError("resample_unknown", {"where": where, "value": value,
+                                               "samplers": list(SAMPLERS)})
     if not has_imblearn():
-        raise ValueError(f"{where}: {INSTALL_HINT}")
+        raise EngineError("imblearn_missing", {"where": where})
 
 
 def make_sampler(kind: str, random_state=None):

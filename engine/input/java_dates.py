@@ -19,6 +19,8 @@ from typing import Iterable, Optional
 
 import numpy as np
 
+from engine.foundation.errors import EngineError, error_code
+
 #: Weka's pattern when an ARFF date attribute gives none (ISO 8601).
 DEFAULT_PATTERN = "yyyy-MM-dd'T'HH:mm:ss"
 
@@ -47,13 +49,13 @@ class DatePattern:
         fit the pattern or names a day that does not exist."""
         match = self.regex.fullmatch(text.strip())
         if match is None:
-            raise ValueError(f"{text!r} does not fit the date pattern {self.pattern!r}")
+            raise EngineError("date_unfit", {"text": text, "pattern": self.pattern})
         values = {letter: (match.group(group), count) for group, letter, count in self.fields}
         try:
             moment = _moment(values)
         except (ValueError, OverflowError) as exc:
-            raise ValueError(f"{text!r} is not a valid date for the pattern "
-                             f"{self.pattern!r} ({exc})") from None
+            raise EngineError("date_invalid", {"text": text, "pattern": self.pattern,
+                                               "detail": str(exc)}) from None
         return (moment - _EPOCH).total_seconds()
 
 
@@ -105,16 +107,14 @@ def _split_pattern(pattern: str) -> list:
             while end != -1 and pattern[end + 1: end + 2] == "'":
                 end = pattern.find("'", end + 2)
             if end == -1:
-                raise ValueError(f"the date pattern {pattern!r} has a quote that never closes")
+                raise EngineError("date_pattern_quote", {"pattern": pattern})
             parts.append(("text", pattern[i + 1: end].replace("''", "'"), 0))
             i = end + 1
         elif char.isascii() and char.isalpha():
             count = len(pattern[i:]) - len(pattern[i:].lstrip(char))
             letter = "M" if char == "L" else char
             if letter not in _NUMERIC | set("aEzZX"):
-                raise ValueError(f"the date pattern {pattern!r} uses the letter {char!r}, which "
-                                 "this app does not read; use y, M, d, H, h, k, K, m, s, S, a, "
-                                 "E, D, z, Z or X (or quote text: 'T')")
+                raise EngineError("date_pattern_letter", {"pattern": pattern, "letter": char})
             parts.append(("field", letter, count))
             i += count
         else:
@@ -137,6 +137,7 @@ def _moment(values: dict) -> datetime:
     number = {k: int(v) for k, (v, _) in values.items() if k in _NUMERIC and v.isdigit()}
     for letter, (low, high) in _RANGES.items():
         if letter in number and not low <= number[letter] <= high:
+            # internal: the detail of "date_invalid" (seconds() catches it)
             raise ValueError(f"{letter} must be from {low} to {high}")
     year = _year(*values["y"]) if "y" in values else 1970
     if "M" in values and "M" not in number:
@@ -146,6 +147,7 @@ def _moment(values: dict) -> datetime:
     if "D" in number and "M" not in values and "d" not in number:
         day0 = datetime(year, 1, 1) + timedelta(days=number["D"] - 1)
         if day0.year != year:
+            # internal: the detail of "date_invalid" (seconds() catches it)
             raise ValueError("the day of the year is past the year's end")
         month, day = day0.month, day0.day
     else:
@@ -162,6 +164,7 @@ def _year(text: str, count: int) -> int:
         start = datetime.now().year - 80          # Java: 80 years before, 20 after today
         year += start - start % 100 + (100 if year < start % 100 else 0)
     if year < 1:
+        # internal: the detail of "date_invalid" (seconds() catches it)
         raise ValueError("the year must be 1 or later")
     return year
 
@@ -196,6 +199,7 @@ def _zone(values: dict) -> timezone:
     else:
         hours, minutes = int(digits[:-2]), int(digits[-2:])
     if hours > 23 or minutes > 59:
+        # internal: the detail of "date_invalid" (seconds() catches it)
         raise ValueError(f"the time zone {text!r} is out of range")
     return timezone(sign * timedelta(hours=hours, minutes=minutes))
 
@@ -225,7 +229,10 @@ def parse_dates(texts: Iterable, pattern: DatePattern, where=None) -> np.ndarray
             try:
                 value = seen[text] = pattern.seconds(text)
             except ValueError as exc:
-                place = f"{where(i)}: " if where is not None else ""
-                raise ValueError(f"{place}{exc}") from None
+                if where is None:
+                    raise
+                raise EngineError("date_at", {"place": where(i), "detail": str(exc),
+                                              "cause": error_code(exc),
+                                              "text": text}) from None
         out[i] = value
     return out

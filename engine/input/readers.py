@@ -22,6 +22,8 @@ from engine.input.data import (Dataset, dataset_from_frame, load_builtin, load_c
                                read_csv_table, source_record)
 from engine.input.excel import (EXTENSIONS as EXCEL_EXTENSIONS, OLD_EXTENSIONS, read_excel_table,
                                 refuse_old_format)
+from engine.foundation.errors import EngineError
+from engine.foundation.messages import FILE_KIND_NAMES
 from engine.foundation.notes import Note
 
 CSV_EXTENSIONS = (".csv", ".tsv", ".txt")
@@ -32,7 +34,7 @@ KINDS = {**{e: "csv" for e in CSV_EXTENSIONS}, **{e: "arff" for e in ARFF_EXTENS
 #: Reading options of each kind (besides target, exclude/drop and pos_label).
 READ_OPTIONS = {"csv": ("sep", "encoding", "decimal", "thousands"),
                 "arff": ("encoding",), "excel": ("sheet",)}
-KIND_NAMES = {"csv": "a CSV file", "arff": "an ARFF file", "excel": "an Excel workbook"}
+KIND_NAMES = FILE_KIND_NAMES
 COMMON_KEYS = ("target", "exclude", "drop", "pos_label", "groups", "features", "id_column")
 
 
@@ -82,9 +84,8 @@ def file_kind(path: str) -> str:
     if extension in OLD_EXTENSIONS:
         refuse_old_format(path)
     if extension not in KINDS:
-        raise ValueError(f"cannot tell what kind of file {path} is from its extension "
-                         f"({extension or 'none'}); the app reads "
-                         + ", ".join(KINDS) + ' (give a CSV file of another name as "csv")')
+        raise EngineError("file_kind_unknown", {"path": str(path), "extension": extension,
+                                                "extensions": list(KINDS)})
     return KINDS[extension]
 
 
@@ -108,20 +109,18 @@ def check_file_options(spec: dict) -> str:
         option of another kind (``"sheet"`` for a CSV file).
     """
     if "file" in spec and "csv" in spec:
-        raise ValueError('dataset: give either "file" or "csv", not both ("csv" reads a CSV '
-                         'file, "file" any supported file by its extension)')
+        raise EngineError("dataset_file_and_csv")
     kind = "csv" if "csv" in spec else file_kind(spec["file"])
     allowed = set(COMMON_KEYS) | set(READ_OPTIONS[kind]) | {"file" if "file" in spec else "csv"}
     unknown = sorted(key for key in spec if key not in allowed)
     if unknown:
         owners = [k for k, options in READ_OPTIONS.items() if unknown[0] in options]
         if owners and "file" in spec:
-            raise ValueError(f'dataset: "{unknown[0]}" applies to '
-                             + " and ".join(KIND_NAMES[k].split(" ", 1)[1] + "s" for k in owners)
-                             + f" only, and {spec['file']} is {KIND_NAMES[kind]}; leave it out")
+            raise EngineError("dataset_option_of_kind", {
+                "key": unknown[0], "kinds": owners, "path": spec["file"], "kind": kind})
         with_what = "file" if "file" in spec else "csv"
-        raise ValueError(f"dataset: unknown key(s) {', '.join(unknown)}; allowed with "
-                         f"{with_what}: " + ", ".join(sorted(allowed - {with_what})))
+        raise EngineError("dataset_unknown_keys", {
+            "keys": unknown, "with": with_what, "allowed": sorted(allowed - {with_what})})
     return kind
 
 
@@ -144,7 +143,7 @@ def read_table(path: str, kind: Optional[str] = None, **options) -> Table:
     given = {k: v for k, v in options.items() if v is not None}
     stray = sorted(set(given) - set(READ_OPTIONS[kind]))
     if stray:
-        raise ValueError(f"{', '.join(stray)}: not an option for {KIND_NAMES[kind]}")
+        raise EngineError("read_option_unknown", {"options": stray, "kind": kind})
     stem = os.path.splitext(os.path.basename(path))[0]
     if kind == "csv":
         frame, notes = read_csv_table(path, **given)
@@ -278,9 +277,7 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
     if "builtin" in spec:
         name = spec.pop("builtin")
         if "groups" in spec:
-            raise ValueError(f'dataset: "groups" names a column of a data file saying which rows '
-                             f"belong together; the built-in data set {name!r} has no such "
-                             'column: remove "groups" (or use a data file with one)')
+            raise EngineError("builtin_no_groups", {"name": name})
         return load_builtin(name, **spec)
     if "file" in spec:
         check_file_options(spec)
@@ -297,8 +294,8 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
                    "pos_label", "groups", "features", "id_column"}
         unknown = sorted(set(spec) - allowed)
         if unknown:
-            raise ValueError(f"dataset: unknown key(s) {', '.join(unknown)}; allowed with csv: "
-                             + ", ".join(sorted(allowed)))
+            raise EngineError("dataset_unknown_keys", {"keys": unknown, "with": "csv",
+                                                       "allowed": sorted(allowed)})
         drop, exclude = (_names(spec.get(key, ())) for key in ("drop", "exclude"))
         ds = load_csv(full, target=spec.get("target"), sep=spec.get("sep"),
                       encoding=spec.get("encoding"), drop=drop, exclude=exclude,
@@ -307,8 +304,7 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
                       groups=spec.get("groups"), features=_names(spec.get("features", ())),
                       id_column=spec.get("id_column"))
         return Dataset(**{**ds.__dict__, "source": {**ds.source, "csv": path}})
-    raise ValueError('dataset: give either {"builtin": NAME} or {"file": PATH, "target": COLUMN} '
-                     '(or {"csv": PATH, ...})')
+    raise EngineError("dataset_no_source")
 
 
 def _named(dataset: Dataset, name: str) -> Dataset:
@@ -338,6 +334,7 @@ def check_test_block(block: dict, where: str = "test") -> str:
     allowed = set(TEST_KEYS) | set(READ_OPTIONS[kind])
     unknown = sorted(set(block) - allowed)
     if unknown:
-        raise ValueError(f"{where}: {', '.join(unknown)} cannot be used with "
-                         f"{block['file']}; allowed: " + ", ".join(sorted(allowed)))
+        raise EngineError("test_unknown_keys", {"where": where, "keys": unknown,
+                                                "path": block["file"],
+                                                "allowed": sorted(allowed)})
     return kind

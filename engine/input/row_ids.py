@@ -20,6 +20,7 @@ from typing import Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from engine.foundation.errors import EngineError
 from engine.input.index_columns import INDEX_NAME, index_columns
 
 #: The name of the ids when they are the 1-based rows of the file.
@@ -35,11 +36,9 @@ def check_id_column(column, target, kept: Sequence) -> None:
         One line naming the column and what to change.
     """
     if column == target:
-        raise ValueError(f'"id_column": {column!r} is the target; an id column says which '
-                         'row is which, choose another column (or leave "id_column" out)')
+        raise EngineError("id_column_is_target", {"column": column})
     if column in kept:
-        raise ValueError(f'"id_column": {column!r} is also in "features"; a column used as '
-                         'the id is not a feature, remove it from one of them')
+        raise EngineError("id_column_kept", {"column": column})
 
 
 def row_name_column(columns: Sequence, left_out: Sequence) -> Optional[str]:

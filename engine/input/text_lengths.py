@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from engine.foundation.errors import EngineError
 from engine.input.text_values import text_lengths
 
 #: Longest text of a class label, a column name or a model name (characters).
@@ -37,17 +38,13 @@ def check_text_lengths(frame: pd.DataFrame) -> None:
     for position, column in enumerate(frame.columns):
         name = str(column)
         if len(name) > MAX_NAME_CHARS:
-            raise ValueError(f"column {position + 1} has a name of {len(name):,} characters "
-                             f"({_start(name)}), more than the {MAX_NAME_CHARS:,} a column "
-                             "name can have: is it the right file? Shorten the name in the "
-                             "first row")
+            raise EngineError("column_name_long", {"position": position + 1,
+                                                   "length": len(name), "start": _start(name),
+                                                   "limit": MAX_NAME_CHARS})
     for column, row, length in _longest_texts(frame):
         if length > MAX_CELL_CHARS:
-            raise ValueError(f"column {_start(str(column))!s}, row {row + 1} of the data holds "
-                             f"a text of {length:,} characters, more than the "
-                             f"{MAX_CELL_CHARS:,} a cell can have (Excel's own limit): is it "
-                             "the right file? Shorten that cell or leave the column out of "
-                             "the file")
+            raise EngineError("cell_text_long", {"column": _start(str(column)), "row": row + 1,
+                                                 "length": length, "limit": MAX_CELL_CHARS})
 
 
 def check_label_lengths(labels: pd.Series, target: str) -> None:
@@ -55,10 +52,8 @@ def check_label_lengths(labels: pd.Series, target: str) -> None:
     (a class is a short name, written in many rows of the result tables)."""
     for _, row, length in _longest_texts(labels.to_frame()):
         if length > MAX_NAME_CHARS:
-            raise ValueError(f"the target {_start(target)}, row {row + 1} of the data holds a "
-                             f"class label of {length:,} characters, more than the "
-                             f"{MAX_NAME_CHARS:,} a class label can have: pick a column of "
-                             "short categories as the target, or shorten the labels")
+            raise EngineError("class_label_long", {"target": _start(target), "row": row + 1,
+                                                   "length": length, "limit": MAX_NAME_CHARS})
 
 
 def _longest_texts(frame: pd.DataFrame):

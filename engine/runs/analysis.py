@@ -201,6 +201,7 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
     ExperimentResult
     """
     if experiment.datasets:
+        # internal: a caller's mistake (the CLI and the app call run_benchmark for several)
         raise ValueError(f"this experiment has {experiment.n_datasets} data sets: run it with "
                          "engine.runs.benchmark.run_benchmark, or one data set with "
                          "experiment.for_dataset(i)")
@@ -246,8 +247,8 @@ def check_some_score(cv: CVResult, dataset: Optional[Dataset] = None) -> None:
     advice = ((small_class_advice(reason, _class_counts(dataset), dataset.X.shape[1],
                                   cv.config.n_splits) if dataset is not None else "")
               or advice_for(reason))
-    raise ValueError(f"no model gave a valid {cv.primary_metric} score on any fold: {reason}"
-                     + (f"; {advice}" if advice else ""))
+    raise EngineError("no_valid_score", {"metric": cv.primary_metric, "reason": reason,
+                                         "advice": advice or ""})
 
 
 def gap_notes(result: ExperimentResult) -> list:

@@ -23,6 +23,7 @@ from engine.input.imbalance import is_imbalanced, with_imbalance_metric
 from engine.input.readers import load_dataset
 from engine.evaluation.experiment import Experiment
 from engine.evaluation.metrics import check_metrics
+from engine.foundation.errors import EngineError, error_code, error_fields
 from engine.foundation.notes import Note
 from engine.foundation.progress import Progress, Stopwatch, relay
 from engine.runs.run_plan import plan_run
@@ -191,7 +192,7 @@ def load_datasets(experiment: Experiment, check: bool = True) -> tuple:
         try:
             datasets.append(load_dataset(block, experiment.base_dir))
         except ValueError as exc:
-            raise ValueError(f"{_place(experiment, index)}: {exc}") from None
+            raise _in_dataset(experiment, index, exc) from None
     if check:
         check_datasets(experiment_for(experiment, datasets), datasets)
     return tuple(datasets)
@@ -240,7 +241,16 @@ def check_datasets(experiment: Experiment, datasets) -> None:
             check_metrics(list(experiment.metrics), len(dataset.classes))
             check_folds(dataset.y, experiment.cv, dataset.groups, dataset.classes)
         except ValueError as exc:
-            raise ValueError(f"{_place(experiment, index)}: {exc}") from None
+            raise _in_dataset(experiment, index, exc) from None
+
+
+def _in_dataset(experiment: Experiment, index: int, exc: ValueError) -> EngineError:
+    """The error ``exc`` of data set ``index``, its place named (its code and fields kept
+    as ``cause`` and ``cause_fields``)."""
+    name = experiment.datasets[index]["name"] if experiment.datasets else None
+    return EngineError("dataset_problem", {
+        "dataset": name, "index": index, "place": _place(experiment, index),
+        "detail": str(exc), "cause": error_code(exc), "cause_fields": dict(error_fields(exc))})
 
 
 def _place(experiment: Experiment, index: int) -> str:

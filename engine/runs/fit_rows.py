@@ -104,11 +104,14 @@ def plain_dtype(text, kinds: str = ARRAY_KINDS) -> np.dtype:
     records, no sub-arrays) of at most :data:`MAX_ITEM_BYTES` an item; a ValueError
     otherwise (read before anything is allocated)."""
     if not isinstance(text, str) or len(text) > 16:
+        # internal: the detail of the "store_damaged" error the store raises
         raise ValueError("a stored dtype is not a short text")
     dtype = np.dtype(text)
     if dtype.kind not in kinds or dtype.fields is not None or dtype.subdtype is not None:
+        # internal: the detail of the "store_damaged" error the store raises
         raise ValueError(f"a stored array is of dtype {text!r}, which no fit holds")
     if dtype.itemsize > MAX_ITEM_BYTES:
+        # internal: the detail of the "store_damaged" error the store raises
         raise ValueError(f"a stored array's items are of {format_bytes(dtype.itemsize)} "
                          f"each ({text!r}), more than a fit's {MAX_ITEM_BYTES} bytes")
     return dtype
@@ -143,6 +146,7 @@ def _arrays(header: str, data: bytes) -> dict:
     arrays, offset = {}, 0
     entries = json.loads(header)
     if not isinstance(entries, list):
+        # internal: the detail of the "store_damaged" error the store raises
         raise ValueError("its arrays' header is not a list")
     for name, dtype, shape, size in entries:
         dtype = plain_dtype(dtype)
@@ -150,6 +154,7 @@ def _arrays(header: str, data: bytes) -> dict:
                 not isinstance(shape, list) or not all(isinstance(n, int) and n >= 0
                                                        for n in shape) or \
                 int(np.prod(shape, dtype=object)) * dtype.itemsize != size:
+            # internal: the detail of the "store_damaged" error the store raises
             raise ValueError(f"its array {str(name)[:40]!r} is not a plain array")
         check_room(size)
         raw = bytearray(data[offset:offset + size])
@@ -165,6 +170,7 @@ def decode_fit(text: str, header: str, data: bytes):
     arrays = _arrays(header, data)
     fields = json.loads(text)
     if not isinstance(fields, dict):
+        # internal: the detail of the "store_damaged" error the store raises
         raise ValueError("its fields are not a JSON object")
     stored = {name: _untagged(value) for name, value in fields.items()}
     stored.update(arrays)
@@ -185,24 +191,32 @@ def check_fit(fit) -> None:
             and not isinstance(value, (bool, np.bool_))
 
     if not isinstance(fit.scores, tuple) or not all(real(v) for v in fit.scores):
+        # internal: the detail of the "store_damaged" error the store raises
         raise ValueError("its scores are not numbers")
     if not real(fit.fit_seconds):
+        # internal: the detail of the "store_damaged" error the store raises
         raise ValueError("its fit time is not a number")
     if fit.kind not in _KINDS:
+        # internal: the detail of the "store_damaged" error the store raises
         raise ValueError("its kind of predictions is unknown")
     if fit.values is not None and not (isinstance(fit.values, np.ndarray)
                                        and fit.values.ndim == 2
                                        and fit.values.dtype.kind in "fiu"):
+        # internal: the detail of the "store_damaged" error the store raises
         raise ValueError("its predicted values are not a table of numbers")
     if fit.labels is not None and not (isinstance(fit.labels, np.ndarray)
                                        and fit.labels.ndim == 1
                                        and fit.labels.dtype.kind in "iu"):
+        # internal: the detail of the "store_damaged" error the store raises
         raise ValueError("its predicted labels are not class codes")
     if fit.error is not None and not isinstance(fit.error, str):
+        # internal: the detail of the "store_damaged" error the store raises
         raise ValueError("its error is not text")
     for name in ("errors", "warnings"):
         value = getattr(fit, name)
         if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+            # internal: the detail of the "store_damaged" error the store raises
             raise ValueError(f"its {name} are not texts")
     if not isinstance(fit.details, dict):
+        # internal: the detail of the "store_damaged" error the store raises
         raise ValueError("its details are not a mapping")

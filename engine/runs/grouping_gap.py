@@ -24,6 +24,7 @@ from engine.evaluation.cv import CVConfig, CVResult, run_cv
 from engine.evaluation.stats import corrected_interval
 from engine.evaluation.verdict import fixed
 from engine.input.data import Dataset
+from engine.foundation.errors import EngineError
 from engine.foundation.notes import Note
 from engine.foundation.progress import Progress
 
@@ -225,8 +226,7 @@ def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: 
         When the data set has no groups, or a class has fewer rows than folds.
     """
     if dataset.groups is None:
-        raise ValueError('the grouping gap needs a data set with "groups" (the column of rows '
-                         'that belong together); name one, or leave "compare_ungrouped" out')
+        raise EngineError("grouping_gap_needs_groups")
     ungrouped_data = replace(dataset, groups=None)
     plain = replace(config, scheme="sklearn")
     job = run_cv(ungrouped_data, list(models), plain, list(metrics), n_jobs=n_jobs,

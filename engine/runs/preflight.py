@@ -520,4 +520,4 @@ def _fix_entry(entry: dict, kind: str, values) -> None:
     elif kind == "inner_splits":
         entry[values["block"]] = {**entry[values["block"]], "inner_splits": values["value"]}
     else:
-        raise ValueError(f"unknown fix {kind!r}")
+        raise ValueError(f"unknown fix {kind!r}")  # internal: fixes come from this module

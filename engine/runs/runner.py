@@ -172,6 +172,7 @@ def process_context(start_method: Optional[str] = None, preload=PRELOAD):
     """
     method = start_method or default_start_method()
     if method == "fork":
+        # internal: a caller's mistake (the start method is the engine's own choice)
         raise ValueError("the fork start method is unsafe in a multithreaded program; "
                          "use forkserver or spawn")
     context = multiprocessing.get_context(method)

@@ -658,17 +658,22 @@ def _stored_run(row) -> StoredRun:
     experiment, data = json.loads(experiment), json.loads(data or "{}")
     models = json.loads(models)
     if not isinstance(experiment, dict) or not isinstance(data, dict):
+        # internal: the detail of the "store_damaged" error _stored_run raises
         raise ValueError("its experiment or data is not a JSON object")
     if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
+        # internal: the detail of the "store_damaged" error _stored_run raises
         raise ValueError("its models are not a list of names")
     texts = (batch, started, base_dir, fingerprint)
     if not all(isinstance(t, str) or t is None for t in (*texts, finished, metric)):
+        # internal: the detail of the "store_damaged" error _stored_run raises
         raise ValueError("a text field holds something else")
     counts = (id_, complete, fits, reused, stored)
     if not all(isinstance(n, int) and n >= 0 for n in counts):
+        # internal: the detail of the "store_damaged" error _stored_run raises
         raise ValueError("a count is not a whole number")
     if status not in (None, *STATUSES) or not all(
             n is None or (isinstance(n, int) and n >= 0) for n in (kept, resumed)):
+        # internal: the detail of the "store_damaged" error _stored_run raises
         raise ValueError("its recorded status is not one of this app's")
     return StoredRun(id_, batch, started, finished, experiment, base_dir, data, fingerprint,
                      tuple(models), metric, bool(complete), fits, reused,
@@ -731,8 +736,6 @@ def check_store_path(path: str, in_folder: bool = False) -> None:
         _refuse_hard_links(path)
     try:
         check_regular_file(path, "a result store file")
-    except EngineError:
-        raise
     except ValueError as exc:                 # a folder, a pipe, a device ...
         raise EngineError("store_unusable", {"path": path, "detail": "not_regular"},
                           str(exc)) from None

@@ -195,16 +195,21 @@ def _rank_table(models: list, kept: list, ranks: np.ndarray) -> pd.DataFrame:
 # ----------------------------------------------------------------------------- input
 def _check_settings(metric, alpha, rope, n_samples, correction) -> None:
     if correction not in CORRECTIONS:
+        # internal: a caller's mistake (run_benchmark passes checked settings)
         raise ValueError(f"compare_across: unknown correction {correction!r}; choose one of: "
                          + ", ".join(CORRECTIONS))
     if not isinstance(metric, str) or not metric:
+        # internal: a caller's mistake (run_benchmark passes checked settings)
         raise ValueError("compare_across: metric must be the primary metric's scorer name, "
                          f"e.g. 'roc_auc' (got {metric!r})")
     if not 0 < alpha < 1:
+        # internal: a caller's mistake (run_benchmark passes checked settings)
         raise ValueError(f"compare_across: alpha must be between 0 and 1 (got {alpha})")
     if not np.isfinite(rope) or rope < 0:
+        # internal: a caller's mistake (run_benchmark passes checked settings)
         raise ValueError(f"compare_across: rope must be a number of 0 or more (got {rope})")
     if int(n_samples) != n_samples or n_samples < 1:
+        # internal: a caller's mistake (run_benchmark passes checked settings)
         raise ValueError("compare_across: n_samples must be a positive whole number "
                          f"(got {n_samples})")
 
@@ -213,10 +218,12 @@ def _tidy(means) -> tuple:
     """The ``dataset, model, mean`` rows (means as floats, infinities as NaN), and the
     data sets and models in order of first appearance."""
     if not isinstance(means, pd.DataFrame):
+        # internal: a caller's mistake (run_benchmark passes checked settings)
         raise ValueError("compare_across: means must be a table (DataFrame) with columns "
                          "dataset, model, mean")
     missing = [c for c in ("dataset", "model", "mean") if c not in means.columns]
     if missing:
+        # internal: a caller's mistake (run_benchmark passes checked settings)
         raise ValueError(f"compare_across: means has no column {', '.join(missing)}; give "
                          "one row per data set and model with columns dataset, model, mean")
     optional = [c for c in ("n_folds", "n_failed", "common") if c in means.columns]
@@ -227,17 +234,20 @@ def _tidy(means) -> tuple:
     try:
         values = pd.to_numeric(table["mean"], errors="raise").astype(float)
     except (ValueError, TypeError):
+        # internal: a caller's mistake (run_benchmark passes checked settings)
         raise ValueError("compare_across: the column mean must hold numbers (the mean score "
                          "of each model on each data set)") from None
     table["mean"] = values.where(np.isfinite(values))
     dataset_codes, datasets = pd.factorize(table["dataset"])
     model_codes, models = pd.factorize(table["model"])
     if (dataset_codes < 0).any() or (model_codes < 0).any():
+        # internal: a caller's mistake (run_benchmark passes checked settings)
         raise ValueError("compare_across: every row of means needs a data set and a model "
                          "name (some are empty)")
     twice = table.duplicated(["dataset", "model"], keep=False)
     if twice.any():
         first = table[twice].iloc[0]
+        # internal: a caller's mistake (run_benchmark passes checked settings)
         raise ValueError(f"compare_across: model {first['model']!r} has more than one mean on "
                          f"data set {first['dataset']!r}; give one row per data set and model")
     return table, list(datasets), list(models), (dataset_codes, model_codes)

@@ -172,10 +172,13 @@ def signed_rank_posterior(differences, rope: float, *, n_samples: int = 50_000,
     single = d.ndim == 1
     d = np.atleast_2d(d)
     if not np.isfinite(d).all():
+        # internal: a caller's mistake (compare_across passes checked values)
         raise ValueError("signed-rank test: the differences must be finite numbers (no NaN)")
     if not np.isfinite(rope) or rope < 0:
+        # internal: a caller's mistake (compare_across passes checked values)
         raise ValueError(f"signed-rank test: the ROPE must be a number of 0 or more (got {rope})")
     if int(n_samples) != n_samples or n_samples < 1:
+        # internal: a caller's mistake (compare_across passes checked values)
         raise ValueError(f"signed-rank test: n_samples must be a positive whole number "
                          f"(got {n_samples})")
     n_pairs, n = d.shape

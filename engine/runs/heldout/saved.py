@@ -21,7 +21,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
-from engine.foundation.errors import EngineError
+from engine.foundation.errors import EngineError, error_code
 from engine.foundation.notes import Note
 from engine.input.data_checks import visible_columns
 from engine.input.readers import read_table
@@ -60,8 +60,7 @@ def skops_io():
     try:
         import skops.io
     except ImportError:
-        raise ValueError('saving and loading models needs skops: pip install '
-                         '"honest-eval[models]" (or pip install skops)') from None
+        raise EngineError("skops_missing") from None
     return skops.io
 
 
@@ -229,6 +228,7 @@ def _predicted_table(record: dict, matrix, n_rows: int) -> pd.DataFrame:
     model, classes = record["model"], list(record["classes"])
     codes = np.asarray(model.predict(matrix))
     if codes.shape != (n_rows,) or not np.isin(codes, np.arange(len(classes))).all():
+        # internal: the detail of the "model_failed" error its caller raises
         raise ValueError(f"it gave class codes outside 0..{len(classes) - 1} or not one per "
                          "row")
     table = pd.DataFrame({"row": np.arange(n_rows),
@@ -236,7 +236,7 @@ def _predicted_table(record: dict, matrix, n_rows: int) -> pd.DataFrame:
     if hasattr(model, "predict_proba"):
         proba = np.asarray(model.predict_proba(matrix), dtype=float)
         if proba.shape != (n_rows, len(classes)):
-            raise ValueError(f"it gave probabilities of shape {proba.shape}")
+            raise ValueError(f"it gave probabilities of shape {proba.shape}")  # internal: ditto
         for index, label in enumerate(classes):
             table[f"p_{label}"] = proba[:, index]
     elif hasattr(model, "decision_function"):
@@ -247,7 +247,8 @@ def _predicted_table(record: dict, matrix, n_rows: int) -> pd.DataFrame:
             for index, label in enumerate(classes):
                 table[f"decision_{label}"] = decision[:, index]
         else:
-            raise ValueError(f"it gave decision values of shape {decision.shape}")
+            raise ValueError(  # internal: the detail of "model_failed", as above
+                f"it gave decision values of shape {decision.shape}")
     return table
 
 
@@ -277,10 +278,10 @@ def predict_file(model_path: str, data_path: str, out: str, **read_options) -> p
                           f"cannot read the data file {data_path}: "
                           f"{exc.strerror or exc}") from None
     except ValueError as exc:
-        if isinstance(exc, EngineError):
+        if error_code(exc) == "data_no_rows":
             raise
-        raise EngineError("predict_data", {"path": data_path, "detail": str(exc)},
-                          str(exc)) from None
+        raise EngineError("predict_data", {"path": data_path, "detail": str(exc),
+                                           "cause": error_code(exc)}, str(exc)) from None
     result = predictions(record, table.frame, data_path, model_path)
     check_out(out, inputs)
     write_csv(result, out)

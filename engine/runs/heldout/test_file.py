@@ -18,6 +18,7 @@ import pandas as pd
 
 from engine.input.csv_values import visible
 from engine.input.data_checks import find_column, is_numeric_column, visible_columns
+from engine.foundation.errors import EngineError, error_code
 from engine.foundation.notes import Note
 from engine.input.readers import TEST_KEYS, check_test_block, read_table
 from engine.runs.heldout.shared_rows import (check_not_training_file, shared_rows_note,
@@ -85,10 +86,12 @@ def load_test_set(block: dict, dataset, base_dir: str = ".") -> TestSet:
     try:
         table = read_table(full, kind, **options)
     except ValueError as exc:
-        raise ValueError(f"the test file {path} cannot be read: {exc}") from None
+        raise EngineError("heldout_unreadable", {"path": path, "detail": str(exc),
+                                                 "cause": error_code(exc)}) from None
     except OSError as exc:
-        raise ValueError(f"the test file {path} cannot be read: "
-                         f"{exc.strerror or exc}") from None
+        raise EngineError("heldout_unreadable", {"path": path,
+                                                 "detail": str(exc.strerror or exc),
+                                                 "cause": ""}) from None
     return test_set_from_frame(table.frame, dataset, path)
 
 
@@ -98,18 +101,15 @@ def test_set_from_frame(frame: pd.DataFrame, dataset, path: str = "the test file
     X = test_features(frame, dataset, path)
     target = _find(frame, dataset.target)
     if target is None:
-        raise ValueError(f"the test file {path} has no column {dataset.target!r} (the target "
-                         "of the training data): give it the same columns as the training file")
+        raise EngineError("heldout_no_target", {"path": path, "target": dataset.target})
     keep = _has_label(frame[target])
     notes = []
     if not keep.all():
         n_dropped = int((~keep).sum())
-        notes.append(Note("rows_dropped", f"test file: dropped {n_dropped} row(s) with no value "
-                          f"in {dataset.target!r}", {"n_rows": n_dropped,
-                                                     "target": dataset.target}))
+        notes.append(Note("rows_dropped", fields={"n_rows": n_dropped, "target": dataset.target,
+                                                  "test_file": True}))
     if not keep.any():
-        raise ValueError(f"the test file {path} has no row with a value in "
-                         f"{dataset.target!r}: a held-out test needs at least one row")
+        raise EngineError("heldout_no_rows", {"path": path, "target": dataset.target})
     y = test_codes(frame[target][keep], dataset, path)
     X = X.loc[keep].reset_index(drop=True)
     check_imputation(X, dataset, path)
@@ -137,10 +137,7 @@ def test_features(frame: pd.DataFrame, dataset, path: str) -> pd.DataFrame:
     found = {column: _find(frame, column) for column in columns}
     missing = [str(c) for c, f in found.items() if f is None]
     if missing:
-        shown = ", ".join(repr(c) for c in missing[:5]) + (" ..." if len(missing) > 5 else "")
-        raise ValueError(f"the test file {path} lacks {len(missing)} feature column(s) of the "
-                         f"training data: {shown}; give it the same columns as the training "
-                         "file")
+        raise EngineError("heldout_missing_columns", {"path": path, "columns": missing})
     X = pd.DataFrame({column: frame[found[column]].to_numpy() for column in columns},
                      columns=dataset.X.columns)
     for column in columns:
@@ -154,9 +151,7 @@ def _typed(values: pd.Series, trained: pd.Series, column, path: str) -> pd.Serie
         values = values.astype("int64")
     if is_numeric_column(trained):
         if not (is_numeric_column(values) or values.isna().all()):
-            raise ValueError(f"the test file {path}: column {column!r} holds numbers in the "
-                             "training data but text in the test file; check the decimal mark "
-                             "(\"decimal\"), the separator and the encoding of the test file")
+            raise EngineError("heldout_text_column", {"path": path, "column": column})
         values = values.astype(float if pd.api.types.is_float_dtype(trained) or
                                values.isna().any() else trained.dtype)
         if pd.api.types.is_float_dtype(values):
@@ -178,10 +173,8 @@ def test_codes(labels: pd.Series, dataset, path: str) -> np.ndarray:
     codes = np.array([lookup.get(key, -1) for key in keys], dtype=np.intp)
     unseen = sorted({str(k) for k, c in zip(keys, codes) if c < 0})
     if unseen:
-        raise ValueError(f"the test file {path} has class(es) the training data does not "
-                         f"have in {dataset.target!r}: " + ", ".join(map(repr, unseen[:5]))
-                         + "; a model cannot predict a class it never saw: remove those rows "
-                         "or add them to the training data")
+        raise EngineError("heldout_unseen_classes", {"path": path, "target": dataset.target,
+                                                     "classes": unseen})
     return codes
 
 
@@ -192,7 +185,4 @@ def check_imputation(X: pd.DataFrame, dataset, path: str) -> None:
         return
     missing = [str(c) for c in X.columns if X[c].isna().any()]
     if missing:
-        raise ValueError(f"the test file {path} has missing values in "
-                         + ", ".join(repr(c) for c in missing[:5]) + ", but the training data "
-                         "has none, so the models were built without filling in missing "
-                         "values; fill them in or remove those rows")
+        raise EngineError("heldout_missing_values", {"path": path, "columns": missing})
