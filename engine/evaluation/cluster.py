@@ -49,6 +49,16 @@ _PLAIN = (str, bytes, int, float, bool, type(None))
 IN_FLIGHT = 2
 #: Where a LocalCluster's scheduler serves HTTP: this computer only, any free port.
 _HTTP = "127.0.0.1:0"
+#: Dask settings of a LocalCluster this program starts: no statistical profiler in the
+#: workers (it samples the fitting thread's stack every 10 ms), event-loop checks and
+#: system monitoring (psutil) less often, and no work stealing (the client keeps only
+#: :data:`IN_FLIGHT` tasks per worker). Measured on 2 cores: idle workers' CPU 0.06 -> 0.014
+#: cores, the client's 0.04 -> 0.016, cores the fits would otherwise share
+#: (tests/benchmarks/bench_cluster.py).
+LOCAL_CONFIG = {"distributed.worker.profile.enabled": False,
+                "distributed.admin.tick.interval": "500ms",
+                "distributed.admin.system-monitor.interval": "5s",
+                "distributed.scheduler.work-stealing": False}
 
 
 @dataclass(frozen=True)
@@ -134,7 +144,7 @@ class Cluster:
             bundle, sent = send_shared(client, calls)
             workers = self.workers()
             batches = Batches([id(args[0]) if args else None for args in calls], workers)
-            finished = distributed.as_completed(loop=client.loop)
+            finished = distributed.as_completed(loop=client.loop, with_results=True)
 
             def submit():
                 while batches.left and len(pending) < IN_FLIGHT * workers:
@@ -145,9 +155,11 @@ class Cluster:
                     finished.add(future)
 
             submit()
-            for future in finished:
-                del pending[future.key]         # its results are no longer kept on a worker
-                done = future.result()
+            for returned in finished.batches():     # the results of every task done, at once
+                done = []
+                for future, results in returned:
+                    del pending[future.key]     # its results are no longer kept on a worker
+                    done.extend(results)
                 for index, seconds, _ in done:
                     batches.record(index, seconds)
                 submit()                        # the workers stay busy while we yield
@@ -224,16 +236,19 @@ def open_cluster(spec: ClusterSpec) -> Iterator[Cluster]:
 
 
 def _connect(spec: ClusterSpec) -> Cluster:
-    from distributed import Client, LocalCluster
+    import dask
+    from distributed import Client, LocalCluster   # first: it adds Dask's "distributed" keys
 
     if spec.address is None:
         # silent: a closing worker's lost connections are noise on the terminal (the fits'
         # own errors come back as results); the scheduler's HTTP server (health routes,
         # no dashboard) on a free local port: on Dask's 8787, taken by another cluster, it
         # warned on the terminal
-        local = LocalCluster(n_workers=spec.n_workers, threads_per_worker=1, processes=True,
-                             dashboard_address=None, silence_logs=logging.CRITICAL,
-                             scheduler_kwargs={"dashboard_address": _HTTP})
+        with dask.config.set(LOCAL_CONFIG):     # read as the scheduler and nannies start
+            local = LocalCluster(n_workers=spec.n_workers, threads_per_worker=1,
+                                 processes=True, dashboard_address=None,
+                                 silence_logs=logging.CRITICAL,
+                                 scheduler_kwargs={"dashboard_address": _HTTP})
         try:
             return Cluster(spec, Client(local, set_as_default=False), local)
         except BaseException:
