@@ -13,13 +13,14 @@ sent to the cluster once, in one bundle (``client.scatter``; a call names them b
 :class:`engine.evaluation.batches.Shared`), and each worker fetches the bundle once, for its
 first task, and keeps it for the others. (A broadcast at the scatter was no faster on 2
 workers, and in one of about 20 test runs a worker then held two copies.)
-The calls go in tasks of several calls each, sized from the call times measured so far
-to about :data:`engine.evaluation.batches.TARGET_SECONDS` of work (a task's scheduling
-costs milliseconds, which hundreds of small fits would add up), a few tasks per worker
-submitted at a time. Results come back through ``distributed.as_completed`` a task at a
-time and are yielded one call at a time, so progress is per fit; a cancel (closing the
-generator) cancels the queued tasks with one ``client.cancel`` and submits no more; the
-results of tasks still running are discarded.
+The calls go in tasks of several calls each, sized from the calls' CPU times measured so
+far to about :data:`engine.evaluation.batches.TARGET_SECONDS` of work (a task costs the
+client, scheduler and worker 10-20 ms of CPU, which hundreds of small fits would add up),
+a few tasks per worker submitted at a time. Results come back through
+``distributed.as_completed`` (every task done gathered at once) and are yielded one call
+at a time, so progress is per fit; a cancel (closing the generator) cancels the queued
+tasks with one ``client.cancel`` and submits no more; the results of tasks still running
+are discarded. A local cluster runs with :data:`LOCAL_CONFIG`.
 
 Every worker must be able to import this project's ``engine`` package, at the client's
 version, with the client's scikit-learn: install the same honest-eval (with the same
