@@ -49,6 +49,10 @@ benches run one after the other:
 * What a task costs (a scratch LocalCluster(2), 300 empty tasks, load 13): the client
   with the scheduler 3.5-5.5 ms of CPU when finished tasks are gathered together (4.8-7.6
   ms one at a time), a worker 4-10 ms, on the 2 cores the fits use.
+* Whole headless runs, ``--cli --quick --only cheap`` (180 fits; load 10-11): before
+  1.400 (--jobs 2 26.24 s [25.07-29.77], local:2 36.74 s [32.40-44.50]), after 1.473
+  (22.37 s [20.22-25.97] vs 32.94 s [20.91-34.94]): about 10.5 s more either way, the
+  cluster's start, check and close, which this change does not touch.
 * Earlier (before d33a6b4), whole headless runs (``--cli``, load 9-21): ``cheap`` 1.241,
   ``tiny`` 2.013 (``--quick``: 1.353): the cluster's start and check (14-49 s here, the
   workers' imports under load) and close (4-5 s) are paid once per run.
