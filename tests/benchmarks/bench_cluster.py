@@ -41,7 +41,10 @@ benches run one after the other:
   CPU s per run (a scratch copy of this accounting, load 13-15): before, client with the
   scheduler 1.07 and workers 3.99 against joblib's 2.59 (the idle cluster alone used
   0.04 + 0.06 cores); after, 0.30 and 2.58 against joblib's 2.56 and its run's 0.17 + 0.15
-  of the idle cluster.
+  of the idle cluster. A second run after, with this bench's own accounting (load 11-14):
+  0.904 (10.21 s [6.77-12.18] vs 9.23 s [7.37-10.75]), 20 tasks per run; CPU s per run
+  client 0.34 + Dask workers 2.57 against client 0.44 + joblib 2.50 (+ 0.13 of the idle
+  cluster's workers).
 * ``tiny``: before 1.144 (5.38 s [4.60-5.88] vs 6.15 s [4.38-7.36], load 13); after
   1.126 (3.55 s [3.02-4.00] vs 4.00 s [3.22-4.37], load 12), 14 tasks per run; CPU s per
   run: client 0.23 vs 0.20, Dask workers 1.01 vs joblib's 0.86 (0.15 s, about 10 ms a
