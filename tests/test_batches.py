@@ -1,6 +1,7 @@
 """Tasks sized to the work (engine.evaluation.batches): one call per task until times are
 known, then as many as fill the target, never more than a share of what is left."""
 import math
+import time
 
 from engine.evaluation.batches import Batches, run_batch
 from engine.foundation.time_left import median_of_sorted
@@ -24,11 +25,13 @@ def test_small_calls_fill_the_target_and_the_order_is_kept():
     groups = handed_out(batches)
     assert groups[0] == list(range(13))
     assert [i for group in groups for i in group] == list(range(600))
-    # the tail: a task takes at most a quarter (1 / (2 x 2 workers)) of what is left
-    assert [len(g) for g in groups[-6:]] == [3, 2, 1, 1, 1, 1]
+    # the tail: a task takes at most a quarter (1 / (2 x 2 workers)) of what is left, but
+    # never less than FLOOR_SECONDS (0.1 s: 5 calls of 0.02 s) while that many are left
+    assert [len(g) for g in groups[-6:]] == [8, 6, 5, 5, 5, 1]
+    assert len(groups) == 50           # 54 when the tail went down to one call a task
     left = 600
     for group in groups:
-        assert len(group) <= min(13, math.ceil(left / 4))
+        assert len(group) <= min(13, max(5, math.ceil(left / 4)))
         left -= len(group)
 
 
@@ -76,3 +79,16 @@ def test_run_batch_returns_each_call_with_its_index_and_time():
     out = run_batch(pow, [7, 9], [(2, 3), (3, 2)])
     assert [(i, r) for i, _, r in out] == [(7, 8), (9, 9)]
     assert all(seconds >= 0 for _, seconds, _ in out)
+
+
+def test_run_batch_times_cpu_not_the_clock():
+    # a call that sleeps uses no CPU: a loaded machine's waits do not shrink the tasks
+    (_, seconds, _), = run_batch(time.sleep, [0], [(0.2,)])
+    (_, busy, _), = run_batch(spin, [1], [(0.05,)])
+    assert seconds < 0.05 and busy >= 0.04
+
+
+def spin(seconds: float) -> None:
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass

@@ -138,6 +138,17 @@ def test_closing_the_run_cancels_everything_at_once(cluster):
     assert all(not keys for keys in cluster.client.processing().values())
 
 
+def test_a_local_cluster_runs_without_profiler_or_work_stealing(cluster):
+    # cluster.LOCAL_CONFIG: the workers' profiler sampled the fits' stacks every 10 ms
+    callbacks = cluster.client.run(lambda dask_worker: sorted(dask_worker.periodic_callbacks))
+    assert len(callbacks) == 2 and all("profile" not in names for names in callbacks.values())
+    assert not cluster.client.run_on_scheduler(
+        lambda dask_scheduler: "stealing" in dask_scheduler.extensions)
+    import dask
+
+    assert dask.config.get("distributed.scheduler.work-stealing")     # set for the cluster only
+
+
 def test_unreachable_scheduler_and_bad_addresses_are_clear_errors():
     with pytest.raises(ValueError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9 "
                                          "within 1 s.*check that the scheduler is running"):

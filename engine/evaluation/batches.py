@@ -5,8 +5,12 @@ hundreds of 10 ms fits, one task each, spends much of its time scheduling.
 :class:`Batches` hands out the calls in their order, in groups sized from the times
 measured so far: the first tasks hold one call each (nothing is known yet), later ones
 as many calls as the median time of calls of the same kind says fill
-:data:`TARGET_SECONDS` (a call of a kind not yet timed ends its task), never more than a share of what is left, so that the workers
-still finish together. :func:`run_batch` runs one group on a worker and times each call.
+:data:`TARGET_SECONDS` (a call of a kind not yet timed ends its task), never more than a
+share of what is left, so that the workers still finish together, unless that share holds
+less than :data:`FLOOR_SECONDS` of work. :func:`run_batch` runs one group on a worker and
+times each call in CPU seconds of the worker process, so that a busy machine (whose clock
+time per fit grows with the load) does not split the work into more, smaller tasks just
+when the scheduler's CPU is scarcest.
 """
 from __future__ import annotations
 
@@ -17,10 +21,15 @@ from typing import Callable, Hashable, Optional, Sequence
 
 from engine.foundation.time_left import median_of_sorted
 
-#: Seconds of work a task aims at (several small calls in one task).
-TARGET_SECONDS = 0.25
-#: A task takes at most 1 / (this x workers) of the calls not yet handed out.
+#: CPU seconds of work a task aims at (several small calls in one task). A task costs
+#: the client, the scheduler and the worker 10-20 ms of CPU together on a busy 2-core
+#: machine (tests/benchmarks/bench_cluster.py), so a task of 0.5 s keeps that to a few %.
+TARGET_SECONDS = 0.5
+#: A task takes at most 1 / (this x workers) of the calls not yet handed out ...
 TAIL_SHARE = 2
+#: ... unless that is less than this many seconds of work: the workers then finish
+#: within about this much of each other, in fewer tasks than halving down to one call.
+FLOOR_SECONDS = 0.1
 
 
 class Batches:
@@ -64,14 +73,15 @@ class Batches:
     def take(self) -> list:
         """The next group of call indices ([] when none are left)."""
         most = max(1, math.ceil(self.left / (TAIL_SHARE * self.workers)))
+        floor = min(FLOOR_SECONDS, self.target)
         batch: list[int] = []
         seconds = 0.0
-        while self.handed < len(self.kinds) and len(batch) < most:
+        while self.handed < len(self.kinds):
             guess = self.guess(self.kinds[self.handed])
             batch.append(self.handed)
             self.handed += 1
             seconds += self.target if guess is None else guess   # unknown: ends the task
-            if seconds >= self.target:
+            if seconds >= self.target or (len(batch) >= most and seconds >= floor):
                 break
         return batch
 
@@ -92,11 +102,12 @@ class Shared:
 def run_batch(func: Callable, indices: Sequence[int], calls: Sequence[tuple],
               shared: Sequence = ()) -> list:
     """``[(index, seconds, func(*args)), ...]`` for a group of calls (run on a worker);
-    each :class:`Shared` argument is replaced by its object of ``shared``."""
+    each :class:`Shared` argument is replaced by its object of ``shared``. ``seconds`` are
+    CPU seconds of this process (every thread's: a model's own threads count)."""
     out = []
     for index, packed in zip(indices, calls):
         args = [shared[a.position] if isinstance(a, Shared) else a for a in packed]
-        start = time.perf_counter()
+        start = time.process_time()
         result = func(*args)
-        out.append((index, time.perf_counter() - start, result))
+        out.append((index, time.process_time() - start, result))
     return out

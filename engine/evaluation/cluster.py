@@ -13,13 +13,14 @@ sent to the cluster once, in one bundle (``client.scatter``; a call names them b
 :class:`engine.evaluation.batches.Shared`), and each worker fetches the bundle once, for its
 first task, and keeps it for the others. (A broadcast at the scatter was no faster on 2
 workers, and in one of about 20 test runs a worker then held two copies.)
-The calls go in tasks of several calls each, sized from the call times measured so far
-to about :data:`engine.evaluation.batches.TARGET_SECONDS` of work (a task's scheduling
-costs milliseconds, which hundreds of small fits would add up), a few tasks per worker
-submitted at a time. Results come back through ``distributed.as_completed`` a task at a
-time and are yielded one call at a time, so progress is per fit; a cancel (closing the
-generator) cancels the queued tasks with one ``client.cancel`` and submits no more; the
-results of tasks still running are discarded.
+The calls go in tasks of several calls each, sized from the calls' CPU times measured so
+far to about :data:`engine.evaluation.batches.TARGET_SECONDS` of work (a task costs the
+client, scheduler and worker 10-20 ms of CPU, which hundreds of small fits would add up),
+a few tasks per worker submitted at a time. Results come back through
+``distributed.as_completed`` (every task done gathered at once) and are yielded one call
+at a time, so progress is per fit; a cancel (closing the generator) cancels the queued
+tasks with one ``client.cancel`` and submits no more; the results of tasks still running
+are discarded. A local cluster runs with :data:`LOCAL_CONFIG`.
 
 Every worker must be able to import this project's ``engine`` package, at the client's
 version, with the client's scikit-learn: install the same honest-eval (with the same
@@ -49,6 +50,16 @@ _PLAIN = (str, bytes, int, float, bool, type(None))
 IN_FLIGHT = 2
 #: Where a LocalCluster's scheduler serves HTTP: this computer only, any free port.
 _HTTP = "127.0.0.1:0"
+#: Dask settings of a LocalCluster this program starts: no statistical profiler in the
+#: workers (it samples the fitting thread's stack every 10 ms), event-loop checks and
+#: system monitoring (psutil) less often, and no work stealing (the client keeps only
+#: :data:`IN_FLIGHT` tasks per worker). Measured on 2 cores: idle workers' CPU 0.06 -> 0.014
+#: cores, the client's 0.04 -> 0.016, cores the fits would otherwise share
+#: (tests/benchmarks/bench_cluster.py).
+LOCAL_CONFIG = {"distributed.worker.profile.enabled": False,
+                "distributed.admin.tick.interval": "500ms",
+                "distributed.admin.system-monitor.interval": "5s",
+                "distributed.scheduler.work-stealing": False}
 
 
 @dataclass(frozen=True)
@@ -134,7 +145,7 @@ class Cluster:
             bundle, sent = send_shared(client, calls)
             workers = self.workers()
             batches = Batches([id(args[0]) if args else None for args in calls], workers)
-            finished = distributed.as_completed(loop=client.loop)
+            finished = distributed.as_completed(loop=client.loop, with_results=True)
 
             def submit():
                 while batches.left and len(pending) < IN_FLIGHT * workers:
@@ -145,9 +156,11 @@ class Cluster:
                     finished.add(future)
 
             submit()
-            for future in finished:
-                del pending[future.key]         # its results are no longer kept on a worker
-                done = future.result()
+            for returned in finished.batches():     # the results of every task done, at once
+                done = []
+                for future, results in returned:
+                    del pending[future.key]     # its results are no longer kept on a worker
+                    done.extend(results)
                 for index, seconds, _ in done:
                     batches.record(index, seconds)
                 submit()                        # the workers stay busy while we yield
@@ -224,16 +237,19 @@ def open_cluster(spec: ClusterSpec) -> Iterator[Cluster]:
 
 
 def _connect(spec: ClusterSpec) -> Cluster:
-    from distributed import Client, LocalCluster
+    import dask
+    from distributed import Client, LocalCluster   # first: it adds Dask's "distributed" keys
 
     if spec.address is None:
         # silent: a closing worker's lost connections are noise on the terminal (the fits'
         # own errors come back as results); the scheduler's HTTP server (health routes,
         # no dashboard) on a free local port: on Dask's 8787, taken by another cluster, it
         # warned on the terminal
-        local = LocalCluster(n_workers=spec.n_workers, threads_per_worker=1, processes=True,
-                             dashboard_address=None, silence_logs=logging.CRITICAL,
-                             scheduler_kwargs={"dashboard_address": _HTTP})
+        with dask.config.set(LOCAL_CONFIG):     # read as the scheduler and nannies start
+            local = LocalCluster(n_workers=spec.n_workers, threads_per_worker=1,
+                                 processes=True, dashboard_address=None,
+                                 silence_logs=logging.CRITICAL,
+                                 scheduler_kwargs={"dashboard_address": _HTTP})
         try:
             return Cluster(spec, Client(local, set_as_default=False), local)
         except BaseException:

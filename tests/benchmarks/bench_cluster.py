@@ -23,24 +23,42 @@ are once per session, not per fit. Target: cluster / joblib <= 1.1 on every
 workload, with identical numbers. Prints the load average before and after, since the
 machine may be shared.
 
-Measured 2026-11-28 on the 2-core machine that also runs the scheduler, shared with other
-jobs (medians of 5 alternating runs, range in brackets, 1-minute load average):
+The default mode also prints the CPU seconds per run of this process (the client, and for
+``local:2`` the scheduler and nannies, which run in it), of the Dask workers and of
+joblib's workers, and the Dask tasks per run: CPU seconds hardly depend on the load, clock
+times do. While ``--jobs 2`` runs, the idle LocalCluster still uses some CPU (counted under
+``--jobs 2``'s "dask workers" and "client"), which the runner's ``--jobs 2`` does not pay.
 
-* in process, start left out: ``cheap`` 0.991 (--jobs 2 8.86 s [8.05-9.68], local:2
-  8.78 s [5.83-12.70], load 12-13) and 1.164 (18.21 s vs 21.19 s, load 22-24); ``tiny``
-  1.300 (3.07 s [1.90-5.37] vs 3.99 s [2.53-6.50], load 9-12) and 1.447 (load 20-23);
-  ``heavy`` not run this time. The ranges of one way overlap the other's: at these loads
-  the ratio is not known to within 0.1, and <= 1.1 is not shown on the small fits.
-* whole headless runs (``--cli``, load 9-21): ``cheap`` 1.241 (21.53 s [13.40-24.00] vs
-  26.71 s [19.81-45.62]); ``tiny`` 2.013 (39.45 s vs 79.43 s, load 20), with
-  ``--quick`` (180 fits, load 11-13) 1.353 (18.30 s [16.17-23.07] vs 24.76 s
-  [20.90-31.36]): the cluster's
-  start and check (14-49 s here, the workers' imports under load) and close (4-5 s) are
-  paid once per run, and on 600 fits of a millisecond they are most of it.
-* CPU seconds of one ``cheap`` run (load 21): client 1.4-1.5 + workers 4.4-4.5 with
-  joblib; client with the scheduler 1.7-2.2 + workers 4.2-5.0 on the cluster (117-158
-  tasks): 0.2-0.8 s more in the client process, about 1.5-5 ms per task, on the same two
-  cores as the fits.
+Measured 2026-11-28 on the 2-core machine shared with 7 other engineers' tests and a
+coverage study (load average 10-15), medians of 5 alternating runs, start left out,
+before (d33a6b4) and after (8e5d4eb: tasks sized by CPU time to 0.5 s with a 0.1 s floor
+in the tail, every finished task gathered at once, ``cluster.LOCAL_CONFIG``), the two
+benches run one after the other:
+
+* ``cheap``: before 1.207 (--jobs 2 12.77 s [9.43-17.49], local:2 15.41 s [9.00-21.90],
+  load 14.9); after 0.969 (6.12 s [4.80-6.79] vs 5.93 s [5.45-8.20], load 10-14).
+  Tasks per run: 32-127 before (sized by clock time, more as the load rose), 20-21 after.
+  CPU s per run (a scratch copy of this accounting, load 13-15): before, client with the
+  scheduler 1.07 and workers 3.99 against joblib's 2.59 (the idle cluster alone used
+  0.04 + 0.06 cores); after, 0.30 and 2.58 against joblib's 2.56 and its run's 0.17 + 0.15
+  of the idle cluster. A second run after, with this bench's own accounting (load 11-14):
+  0.904 (10.21 s [6.77-12.18] vs 9.23 s [7.37-10.75]), 20 tasks per run; CPU s per run
+  client 0.34 + Dask workers 2.57 against client 0.44 + joblib 2.50 (+ 0.13 of the idle
+  cluster's workers).
+* ``tiny``: before 1.144 (5.38 s [4.60-5.88] vs 6.15 s [4.38-7.36], load 13); after
+  1.126 (3.55 s [3.02-4.00] vs 4.00 s [3.22-4.37], load 12), 14 tasks per run; CPU s per
+  run: client 0.23 vs 0.20, Dask workers 1.01 vs joblib's 0.86 (0.15 s, about 10 ms a
+  task, for 0.86 s of fits of 1.4 ms).
+* What a task costs (a scratch LocalCluster(2), 300 empty tasks, load 13): the client
+  with the scheduler 3.5-5.5 ms of CPU when finished tasks are gathered together (4.8-7.6
+  ms one at a time), a worker 4-10 ms, on the 2 cores the fits use.
+* Whole headless runs, ``--cli --quick --only cheap`` (180 fits; load 10-11): before
+  1.400 (--jobs 2 26.24 s [25.07-29.77], local:2 36.74 s [32.40-44.50]), after 1.473
+  (22.37 s [20.22-25.97] vs 32.94 s [20.91-34.94]): about 10.5 s more either way, the
+  cluster's start, check and close, which this change does not touch.
+* Earlier (before d33a6b4), whole headless runs (``--cli``, load 9-21): ``cheap`` 1.241,
+  ``tiny`` 2.013 (``--quick``: 1.353): the cluster's start and check (14-49 s here, the
+  workers' imports under load) and close (4-5 s) are paid once per run.
 """
 from __future__ import annotations
 
@@ -103,6 +121,42 @@ def workload(name: str, quick: bool):
             CVConfig(folds, repeats[1] if quick else repeats[0], 0), metrics)
 
 
+class CPU:
+    """CPU seconds of this process (the client and, for ``local:2``, the scheduler and
+    nannies), of the Dask workers, and of the other child processes (joblib's workers),
+    summed per way over the timed runs (psutil: a dependency of Dask's distributed)."""
+
+    def __init__(self, cluster):
+        import psutil
+
+        self.me, self.psutil = psutil.Process(), psutil
+        self.dask = set(cluster.client.run(os.getpid).values())
+        self.used: dict = {}
+
+    def now(self) -> dict:
+        seconds = {"client": sum(self.me.cpu_times()[:2]), "dask workers": 0.0, "joblib": 0.0}
+        for child in self.me.children(recursive=True):
+            try:
+                used = sum(child.cpu_times()[:2])
+            except self.psutil.Error:
+                continue
+            seconds["dask workers" if child.pid in self.dask else "joblib"] += used
+        return seconds
+
+    def timed(self, way: str, func):
+        before = self.now()
+        value = timed(func)
+        total = self.used.setdefault(way, dict.fromkeys(before, 0.0))
+        for key, used in self.now().items():
+            total[key] += used - before[key]
+        return value
+
+    def print(self, runs: int) -> None:
+        for way, used in self.used.items():
+            print(f"  CPU s per run, {way}: " + ", ".join(f"{key} {value / runs:.2f}"
+                                                          for key, value in used.items()))
+
+
 def compare(cluster, name: str, quick: bool) -> float:
     """Run the workload alternately both ways; print and return the ratio of medians."""
     dataset, specs, config, metrics = workload(name, quick)
@@ -110,12 +164,13 @@ def compare(cluster, name: str, quick: bool) -> float:
     for backend in ({"n_jobs": 2}, {"cluster": cluster}):      # untimed: pool start, imports
         run_to_end(run_cv(dataset, specs, CVConfig(config.n_splits, 1, 0), metrics, **backend))
     joblib_times, cluster_times = [], []
+    cpu, tasks = CPU(cluster), count_tasks(cluster)
     for _ in range(REPEATS):
-        seconds, here = timed(lambda: run_to_end(run_cv(dataset, specs, config, metrics,
-                                                        n_jobs=2)))
+        seconds, here = cpu.timed("--jobs 2", lambda: run_to_end(run_cv(
+            dataset, specs, config, metrics, n_jobs=2)))
         joblib_times.append(seconds)
-        seconds, there = timed(lambda: run_to_end(run_cv(dataset, specs, config, metrics,
-                                                         cluster=cluster)))
+        seconds, there = cpu.timed("local:2", lambda: run_to_end(run_cv(
+            dataset, specs, config, metrics, cluster=cluster)))
         cluster_times.append(seconds)
         pd.testing.assert_frame_equal(here.scores.drop(columns="fit_seconds"),
                                       there.scores.drop(columns="fit_seconds"))
@@ -125,8 +180,23 @@ def compare(cluster, name: str, quick: bool) -> float:
           f"{config.n_repeats} on {dataset.n_rows} rows): --jobs 2 median "
           f"{statistics.median(joblib_times):6.2f} s ({_listed(joblib_times)}), local:2 median "
           f"{statistics.median(cluster_times):6.2f} s ({_listed(cluster_times)}); "
-          f"ratio {ratio:.3f}; load {os.getloadavg()[0]:.1f}", flush=True)
+          f"ratio {ratio:.3f}; load {os.getloadavg()[0]:.1f}; {len(tasks) / REPEATS:.0f} "
+          "Dask tasks per run", flush=True)
+    cpu.print(REPEATS)
+    del cluster.client.submit             # count_tasks's wrapper: the method again
     return ratio
+
+
+def count_tasks(cluster) -> list:
+    """A list that grows by one for each task the cluster's client submits."""
+    submit, submitted = cluster.client.submit, []
+
+    def counted(*args, **kwargs):
+        submitted.append(1)
+        return submit(*args, **kwargs)
+
+    cluster.client.submit = counted
+    return submitted
 
 
 def compare_cli(name: str, quick: bool, folder: str) -> float:
