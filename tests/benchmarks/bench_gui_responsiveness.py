@@ -87,8 +87,21 @@ TWENTY_MODELS = [{"name": f"logistic C={10 ** (i / 5 - 2):.3g}", "estimator": "L
 SETTLE_S = 0.3   # after the render queue is idle: the last paints
 
 
+def thread_schedstat() -> tuple:
+    """(seconds on a core, seconds waiting for one) of the calling thread so far, from
+    Linux's ``/proc/thread-self/schedstat``; (nan, nan) where there is none. A gap's rest
+    (neither) is time the thread was blocked: waiting for the GIL, a lock or a thread."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as file:
+            on_core, waiting = file.read().split()[:2]
+        return int(on_core) / 1e9, int(waiting) / 1e9
+    except (OSError, ValueError):
+        return float("nan"), float("nan")
+
+
 class StallMeter:
-    """Longest gap between ticks of a 10 ms timer on the GUI thread."""
+    """Longest gap between ticks of a 10 ms timer on the GUI thread, and how the longest
+    one was spent (on a core, waiting for one, blocked)."""
 
     def __init__(self, interval_ms: int = 10):
         self.timer = QTimer()
@@ -103,6 +116,7 @@ class StallMeter:
         self.gaps, self.after, self.last_tick = [], [], time.perf_counter()
         self.started, self.longest_at = self.last_tick, 0.0
         self.cpu_gaps, self.cpu_after, self.last_cpu = [], [], time.thread_time()
+        self.last_sched, self.split, self.split_after = thread_schedstat(), None, None
         self.timer.start()
 
     def stop(self) -> None:
@@ -112,11 +126,19 @@ class StallMeter:
         now, cpu = time.perf_counter(), time.thread_time()
         (self.cpu_gaps if self.counting() else self.cpu_after).append(cpu - self.last_cpu)
         self.last_cpu = cpu
-        gap = now - self.last_tick
+        gap, sched = now - self.last_tick, thread_schedstat()
         if gap > max(self.gaps + self.after, default=0.0):
             self.longest_at = self.last_tick - self.started   # when the longest stall began
-        (self.gaps if self.counting() else self.after).append(gap)
-        self.last_tick = now
+        gaps = self.gaps if self.counting() else self.after
+        if gap > max(gaps, default=0.0):
+            on_core, waiting = (b - a for a, b in zip(self.last_sched, sched))
+            split = (on_core, waiting, gap - on_core - waiting)
+            if self.counting():
+                self.split = split
+            else:
+                self.split_after = split
+        gaps.append(gap)
+        self.last_tick, self.last_sched = now, sched
 
     def counting(self) -> bool:
         """Gaps count while folds are still running (``while_running``), or always."""
@@ -129,7 +151,13 @@ class StallMeter:
                 "arrival_ms": 1000 * max(self.after, default=0.0),
                 "longest_at_s": self.longest_at,
                 "cpu_max_ms": 1000 * max(self.cpu_gaps, default=0.0),
-                "cpu_arrival_ms": 1000 * max(self.cpu_after, default=0.0)}
+                "cpu_arrival_ms": 1000 * max(self.cpu_after, default=0.0),
+                "split_ms": _in_ms(self.split), "split_arrival_ms": _in_ms(self.split_after)}
+
+
+def _in_ms(split) -> tuple:
+    """(on a core, waiting for one, blocked) in ms; NaNs when not measured."""
+    return tuple(1000 * part for part in split) if split else (float("nan"),) * 3
 
 
 def wait_for(signal, timeout_s: float) -> None:
@@ -372,8 +400,9 @@ def file_new(window) -> tuple:
 def row(name: str, measured: tuple) -> None:
     seconds, stalls = measured
     flag = "" if stalls["max_ms"] < 50 else "  over 50 ms"
+    split = "".join(f"{part:7.1f}" for part in stalls["split_ms"])
     print(f"  {name:<44}{stalls['max_ms']:8.1f} ms{stalls['cpu_max_ms']:8.1f} ms"
-          f"{seconds:9.2f} s{flag}")
+          f"{seconds:9.2f} s {split}{flag}")
 
 
 def load_average() -> str:
@@ -383,7 +412,8 @@ def load_average() -> str:
 def user_steps(folder: str, args) -> None:
     """Every step of the module's docstring, one table of longest stalls."""
     print(f"load average (1, 5, 15 min) before: {load_average()}")
-    print(f"  {'step':<44}{'longest':>11}{'its CPU':>11}{'took':>11}")
+    print(f"  {'step':<44}{'longest':>11}{'its CPU':>11}{'took':>11}"
+          "   the longest (ms): core  waiting blocked")
     window, built, measured = start_up(os.path.join(folder, "settings.ini"))
     print(f"  {'building the window (before it is shown)':<44}{1000 * built:8.1f} ms")
     row("start-up: shown, example opened and drawn", measured)
@@ -409,7 +439,8 @@ def run_and_switch(window, args) -> None:
     seconds, stalls = timed_run(window, 10, 10, args.jobs)
     row("a run: while the folds run (10 x 10)", (seconds, stalls))
     row("a run: its results arriving", (seconds, {**stalls, "max_ms": stalls["arrival_ms"],
-                                                  "cpu_max_ms": stalls["cpu_arrival_ms"]}))
+                                                  "cpu_max_ms": stalls["cpu_arrival_ms"],
+                                                  "split_ms": stalls["split_arrival_ms"]}))
     switches = switch_views(window)
     title, seconds, stalls = max(switches, key=lambda each: each[2]["max_ms"])
     row(f"switching through {len(switches)} Results views", (seconds, stalls))
