@@ -467,6 +467,7 @@ class DatasetTab(QWidget):
         and the one loading is dropped (:meth:`JobSlot.abandon`: a read that hangs, on a
         slow network folder, never blocks the next file); a change of the data shown
         waits for the load under way."""
+        self.state.finish_reset()                 # a File → New under way ends first
         if self._load_job.running:
             if base is not None:
                 self._queued = (work, base, message, add)

@@ -421,7 +421,7 @@ def user_steps(folder: str, args) -> None:
         row("applying an experiment (the example again)", apply_experiment(window))
     if args.only == "apply":
         return finish(window)
-    if args.only != "open":
+    if args.only not in ("open", "earlier"):
         run_and_switch(window, args)
     if args.only == "results":
         return finish(window)
