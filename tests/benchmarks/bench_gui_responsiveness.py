@@ -356,12 +356,18 @@ def apply_experiment(window) -> tuple:
 
 
 def open_data(window, path: str) -> tuple:
+    """Opening ``path`` until its data is drawn (not an earlier data set's view, still
+    on its way when the step began)."""
+    from gui.dataset_loading import source_path
+
     tab = window.dataset_tab
-    ready = []
-    tab.view_ready.connect(lambda: ready.append(1))
     window.tabs.setCurrentWidget(tab)
     pause(SETTLE_S)
-    return step_stall(lambda: tab.open_file(path), lambda: ready and idle(window), 300)
+
+    def shown() -> bool:
+        dataset = tab.shown_dataset
+        return dataset is not None and source_path(dataset.source) == os.path.abspath(path)
+    return step_stall(lambda: tab.open_file(path), lambda: shown() and idle(window), 300)
 
 
 def switch_views(window) -> list:
