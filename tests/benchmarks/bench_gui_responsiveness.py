@@ -57,6 +57,30 @@ comparison' 32-54 -> 32-49 ms (3 and 5 runs) and 'Scores and correlation' 27-44 
 32-44 ms; one new run at load 12-13 had 'Scores and correlation' at 65 ms. The slice
 that remains is the page's layout (tab switch) and its first whole paint, tables included.
 
+The last columns split the longest gap (from /proc/thread-self/schedstat, Linux only;
+approximate: the kernel books a wait when the thread next runs, so "blocked" can come out
+a few ms below zero): the window thread on a core, waiting for a core (the machine's
+load), and blocked (the GIL held by another thread, a lock). On 2026-11-28, --quick,
+the code before and after issue #43's File -> New and Dataset-tab changes back to back,
+3 runs each at load 9-12, where waiting for a core made 50-310 ms of most longest gaps
+(so every step is over 50 ms wall; the CPU column is the figure to read), longest CPU
+slice before -> after: File -> New 45-61 -> 19-20 ms (wall 140-199 -> 77-91 ms), the
+100,000-row CSV 41-63 -> 29-56 ms; within the noise: start-up 25-32 -> 25-27, applying
+an experiment 15-28 -> 22-25, results arriving 30-62 -> 30-46, switching Results views
+37-57 -> 32-47, the workbook 26-38 -> 35-50, an earlier run of 20 models 13-21 -> 12-23.
+Found with --sample and a timer of every event: File -> New announced the cleared
+results, data and models in one turn, then showed the Dataset tab still holding the old
+data (now a few turns through the render queue, the empty tab shown last); the CSV's
+scatter sample was styled in one turn (pyqtgraph styles each of the 5,000 points in
+Python; now 2,000 a turn). Left: in the CSV and workbook steps one gap holds several
+repaints of the window in a row (pyqtgraph's plots laid out again after their new
+ranges: posted events, no timer tick between them); an earlier run's first paint of the
+Results page; at start-up, 13-124 ms blocked while the example's loading thread imports
+112 modules (sklearn.datasets with scipy.io, linear_model, svm): an extension module's
+import holds the GIL. A 1 ms GIL switch interval (Python's is 5 ms) was tried and left
+out: results arriving, switching views and applying an experiment took 10-20 ms more CPU
+in their longest slice (3 runs each, load 11-12).
+
 The table ends with the 1-minute load average before and after (the machine may be
 shared: read the figures with it). Without --quick, a last run of the six models is
 cancelled after a few folds; the time from Cancel to idle (no thread running, Run
