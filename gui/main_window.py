@@ -36,6 +36,7 @@ from .kept_models import KeptModelsWriter
 from .plain_text import ask, plain_label, plain_tip, warn
 from .plots.plot_panel import PlotPanel, panels_in
 from .predicting import PredictDialog
+from .render_queue import NEXT_TURN
 from .state import AppState
 from .table_panel import TablePanel
 from .tabs.cv_tab import CVTab
@@ -421,8 +422,18 @@ class MainWindow(QMainWindow):
 
     def new_experiment(self) -> None:
         """A clean experiment: no data, no models, default settings, not saved anywhere
-        (its result store is the one of unsaved work), the first-screen steps shown."""
-        self.state.reset()
+        (its result store is the one of unsaved work), the first-screen steps shown.
+
+        The views are cleared through the render queue, a few turns of the event loop
+        (:meth:`AppState.reset_in_turns`); new data or an experiment asked for meanwhile
+        waits for the end (:meth:`AppState.finish_reset`)."""
+        self.state.renderer.submit(self.state, self._new_in_turns())
+
+    def _new_in_turns(self):
+        """File → New: the state reset, then (the Dataset tab empty: little to lay out
+        and paint) that tab shown in a turn of its own."""
+        yield from self.state.reset_in_turns()
+        yield NEXT_TURN
         self.saved_notice.clear()
         self._mark_saved(saving.setup_snapshot(self.state), None)
         self.start.restart()
@@ -441,6 +452,7 @@ class MainWindow(QMainWindow):
 
     def open_experiment(self, path: str) -> None:
         """Read an experiment and its data on a worker, then take them over."""
+        self.state.finish_reset()
         self._start_file_job(lambda: load_experiment_and_data(path),
                              lambda loaded: self._on_experiment_loaded(path, loaded),
                              "Cannot open the experiment",

@@ -61,6 +61,13 @@ class RenderQueue(QObject):
             # the owner's C++ side is already deleted (a window closed mid-drawing): the
             # drawing's own clean-up touched its deleted widgets; nothing is left to draw on
 
+    def finish(self, owner) -> None:
+        """Run ``owner``'s unfinished drawing to its end now (e.g. File → New still under
+        way when new data is asked for: the data must not be cleared after it came)."""
+        drawing = self._pending.pop(owner, None)
+        if drawing is not None and not drawing.gi_running:
+            draw_now(drawing)
+
     def flush(self) -> None:
         """Finish every pending drawing now (tests, saving a picture of the screen)."""
         self._timer.stop()

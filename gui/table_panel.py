@@ -21,6 +21,9 @@ from .views.widgets import ElidingLabel
 
 #: rows measured when fitting column widths to their contents
 RESIZE_ROWS = 30
+#: of a column's texts, only the longest (in characters) are measured in the font: a
+#: shorter text is seldom wider, and the window's thread measures 4 texts a column, not 31
+MEASURED = 4
 
 
 class TablePanel(QWidget):
@@ -101,10 +104,11 @@ class TablePanel(QWidget):
         metrics = self.view.fontMetrics()
         header = self.view.horizontalHeader()
         for column in range(self.model.columnCount()):
-            texts = [self.model.headerData(column, Qt.Horizontal)] + [
-                self.model.data(self.model.index(row, column))
+            texts = [str(self.model.headerData(column, Qt.Horizontal) or "")] + [
+                str(self.model.data(self.model.index(row, column)) or "")
                 for row in range(min(RESIZE_ROWS, self.model.rowCount()))]
-            widest = max(metrics.horizontalAdvance(str(t or "")) for t in texts)
+            longest = sorted(texts, key=len)[-MEASURED:]     # the widest is among them
+            widest = max(metrics.horizontalAdvance(text) for text in longest)
             self.view.setColumnWidth(column, max(header.minimumSectionSize(), widest + 24))
 
     def clear_sort_indicator(self) -> None:

@@ -5,9 +5,12 @@ import numpy as np
 import pyqtgraph as pg
 
 from ..plain_text import escape
+from ..render_queue import NEXT_TURN, draw_now
 from .class_counts_plot import PlotHint
 from .plot_panel import PlotPanel, colour, legend_above
 
+#: Points styled in one turn of the event loop (see :meth:`FeatureScatterPlot.drawing_points`).
+POINTS_PER_TURN = 2000
 SYMBOLS = ("o", "s", "t", "d", "+", "x", "star", "p", "h", "t1")
 
 
@@ -35,6 +38,12 @@ class FeatureScatterPlot(PlotPanel):
 
     def set_points(self, x, y, codes, class_labels, x_name: str, y_name: str) -> None:
         """Draw points (x[i], y[i]) of class ``class_labels[codes[i]]``."""
+        draw_now(self.drawing_points(x, y, codes, class_labels, x_name, y_name))
+
+    def drawing_points(self, x, y, codes, class_labels, x_name: str, y_name: str):
+        """:meth:`set_points` as a drawing for the render queue (gui/render_queue.py): at
+        most :data:`POINTS_PER_TURN` points a turn (pyqtgraph styles each point in Python,
+        ~3 us a point: the 5,000 points of a large file's sample held the window ~20 ms)."""
         self.legend.clear()
         x, y, codes = np.asarray(x, float), np.asarray(y, float), np.asarray(codes)
         finite = np.isfinite(x) & np.isfinite(y)          # rows with a missing value are left out
@@ -42,7 +51,12 @@ class FeatureScatterPlot(PlotPanel):
         for k, label in enumerate(class_labels):
             mask = codes == k
             item = self._item(k)
-            item.setData(x[mask], y[mask])
+            xs, ys = x[mask], y[mask]
+            item.setData(xs[:POINTS_PER_TURN], ys[:POINTS_PER_TURN])
+            for start in range(POINTS_PER_TURN, len(xs), POINTS_PER_TURN):
+                yield NEXT_TURN
+                item.addPoints(xs[start:start + POINTS_PER_TURN],
+                               ys[start:start + POINTS_PER_TURN])
             item.setVisible(True)
             self.legend.addItem(item, escape(label))
         for item in self._items[len(class_labels):]:

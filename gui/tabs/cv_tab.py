@@ -307,14 +307,24 @@ class CVTab(QWidget):
         self.cost_offer.setVisible(False)
         return self.cost_offer
 
+    def _model_costs(self):
+        """:func:`model_costs` of the state's models, worked out once per set of models
+        and costs (one change of data asks ~20 times; each copied every model entry)."""
+        models, given = self.state.models, self.state.costs
+        cached = getattr(self, "_costs_cache", None)
+        if cached is None or cached[0] is not models or cached[1] is not given:
+            cached = (models, given, model_costs(self.state.model_entries, given))
+            self._costs_cache = cached
+        return cached[2]
+
     def _costs_offered(self) -> bool:
         """True when the models' thresholds give the costs the expected cost needs and
         every data set has two classes."""
-        return (model_costs(self.state.model_entries, self.state.costs) is not None
+        return (self._model_costs() is not None
                 and class_counts(self.state.datasets) == (2,))
 
     def _show_cost_offer(self) -> None:
-        costs = model_costs(self.state.model_entries, self.state.costs)
+        costs = self._model_costs()
         shown = self._costs_offered() and self.primary_combo.currentData() != COST_METRIC
         if costs is not None:
             (tn, fp), (fn, tp) = costs

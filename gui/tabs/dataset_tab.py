@@ -33,7 +33,7 @@ from ..jobs import Job, JobSlot, sentence
 from ..plain_text import as_written, plain_label, plain_tip, rich_label, warn
 from ..plots.class_counts_plot import ClassCountsPlot
 from ..plots.scatter_plot import FeatureScatterPlot
-from ..render_queue import NEXT_TURN
+from ..render_queue import NEXT_TURN, draw_now
 from ..table_panel import TablePanel
 from ..views.column_picker import ColumnPicker, column_rows
 from ..views.dataset_list_view import DatasetListView
@@ -467,6 +467,7 @@ class DatasetTab(QWidget):
         and the one loading is dropped (:meth:`JobSlot.abandon`: a read that hangs, on a
         slow network folder, never blocks the next file); a change of the data shown
         waits for the load under way."""
+        self.state.finish_reset()                 # a File → New under way ends first
         if self._load_job.running:
             if base is not None:
                 self._queued = (work, base, message, add)
@@ -597,7 +598,7 @@ class DatasetTab(QWidget):
         self.preview.set_frame(view.preview)
         yield NEXT_TURN
         self._fill_feature_combos(dataset, view.scatter_axes)
-        self._draw_scatter()
+        yield from self._draw_scatter(in_turns=True)
         yield NEXT_TURN
         self.state.status_message.emit(f"Loaded {dataset.name}: {dataset.n_rows:,} rows, "
                                        f"{dataset.X.shape[1]} features")
@@ -752,7 +753,16 @@ class DatasetTab(QWidget):
         if len(numeric) < 2:                      # no pair to plot (not a column against itself)
             self.y_combo.clear()
 
-    def _draw_scatter(self) -> None:
+    def _draw_scatter(self, in_turns: bool = False):
+        """The scatter plot of the features picked; ``in_turns``: a drawing for the render
+        queue (its points styled a few thousand a turn), else drawn at once."""
+        drawing = self._scatter_drawing()
+        if in_turns:
+            return drawing
+        draw_now(drawing)
+        return None
+
+    def _scatter_drawing(self):
         view = self._view
         if view is None:
             return
@@ -771,7 +781,7 @@ class DatasetTab(QWidget):
                                      f"{dataset.n_rows:,} rows")
         else:
             self.sample_note.setText(f"all {dataset.n_rows:,} rows")
-        self.scatter_plot.set_points(x, y, codes, dataset.classes, x_name, y_name)
+        yield from self.scatter_plot.drawing_points(x, y, codes, dataset.classes, x_name, y_name)
 
     # ------------------------------------------------------------------ shutting down
     def shutdown(self, msecs: int = 30000) -> bool:

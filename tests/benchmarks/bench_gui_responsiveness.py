@@ -57,6 +57,30 @@ comparison' 32-54 -> 32-49 ms (3 and 5 runs) and 'Scores and correlation' 27-44 
 32-44 ms; one new run at load 12-13 had 'Scores and correlation' at 65 ms. The slice
 that remains is the page's layout (tab switch) and its first whole paint, tables included.
 
+The last columns split the longest gap (from /proc/thread-self/schedstat, Linux only;
+approximate: the kernel books a wait when the thread next runs, so "blocked" can come out
+a few ms below zero): the window thread on a core, waiting for a core (the machine's
+load), and blocked (the GIL held by another thread, a lock). On 2026-11-28, --quick,
+the code before and after issue #43's File -> New and Dataset-tab changes back to back,
+3 runs each at load 9-12, where waiting for a core made 50-310 ms of most longest gaps
+(so every step is over 50 ms wall; the CPU column is the figure to read), longest CPU
+slice before -> after: File -> New 45-61 -> 19-20 ms (wall 140-199 -> 77-91 ms), the
+100,000-row CSV 41-63 -> 29-56 ms; within the noise: start-up 25-32 -> 25-27, applying
+an experiment 15-28 -> 22-25, results arriving 30-62 -> 30-46, switching Results views
+37-57 -> 32-47, the workbook 26-38 -> 35-50, an earlier run of 20 models 13-21 -> 12-23.
+Found with --sample and a timer of every event: File -> New announced the cleared
+results, data and models in one turn, then showed the Dataset tab still holding the old
+data (now a few turns through the render queue, the empty tab shown last); the CSV's
+scatter sample was styled in one turn (pyqtgraph styles each of the 5,000 points in
+Python; now 2,000 a turn). Left: in the CSV and workbook steps one gap holds several
+repaints of the window in a row (pyqtgraph's plots laid out again after their new
+ranges: posted events, no timer tick between them); an earlier run's first paint of the
+Results page; at start-up, 13-124 ms blocked while the example's loading thread imports
+112 modules (sklearn.datasets with scipy.io, linear_model, svm): an extension module's
+import holds the GIL. A 1 ms GIL switch interval (Python's is 5 ms) was tried and left
+out: results arriving, switching views and applying an experiment took 10-20 ms more CPU
+in their longest slice (3 runs each, load 11-12).
+
 The table ends with the 1-minute load average before and after (the machine may be
 shared: read the figures with it). Without --quick, a last run of the six models is
 cancelled after a few folds; the time from Cancel to idle (no thread running, Run
@@ -87,8 +111,21 @@ TWENTY_MODELS = [{"name": f"logistic C={10 ** (i / 5 - 2):.3g}", "estimator": "L
 SETTLE_S = 0.3   # after the render queue is idle: the last paints
 
 
+def thread_schedstat() -> tuple:
+    """(seconds on a core, seconds waiting for one) of the calling thread so far, from
+    Linux's ``/proc/thread-self/schedstat``; (nan, nan) where there is none. A gap's rest
+    (neither) is time the thread was blocked: waiting for the GIL, a lock or a thread."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as file:
+            on_core, waiting = file.read().split()[:2]
+        return int(on_core) / 1e9, int(waiting) / 1e9
+    except (OSError, ValueError):
+        return float("nan"), float("nan")
+
+
 class StallMeter:
-    """Longest gap between ticks of a 10 ms timer on the GUI thread."""
+    """Longest gap between ticks of a 10 ms timer on the GUI thread, and how the longest
+    one was spent (on a core, waiting for one, blocked)."""
 
     def __init__(self, interval_ms: int = 10):
         self.timer = QTimer()
@@ -103,6 +140,7 @@ class StallMeter:
         self.gaps, self.after, self.last_tick = [], [], time.perf_counter()
         self.started, self.longest_at = self.last_tick, 0.0
         self.cpu_gaps, self.cpu_after, self.last_cpu = [], [], time.thread_time()
+        self.last_sched, self.split, self.split_after = thread_schedstat(), None, None
         self.timer.start()
 
     def stop(self) -> None:
@@ -112,11 +150,19 @@ class StallMeter:
         now, cpu = time.perf_counter(), time.thread_time()
         (self.cpu_gaps if self.counting() else self.cpu_after).append(cpu - self.last_cpu)
         self.last_cpu = cpu
-        gap = now - self.last_tick
+        gap, sched = now - self.last_tick, thread_schedstat()
         if gap > max(self.gaps + self.after, default=0.0):
             self.longest_at = self.last_tick - self.started   # when the longest stall began
-        (self.gaps if self.counting() else self.after).append(gap)
-        self.last_tick = now
+        gaps = self.gaps if self.counting() else self.after
+        if gap > max(gaps, default=0.0):
+            on_core, waiting = (b - a for a, b in zip(self.last_sched, sched))
+            split = (on_core, waiting, gap - on_core - waiting)
+            if self.counting():
+                self.split = split
+            else:
+                self.split_after = split
+        gaps.append(gap)
+        self.last_tick, self.last_sched = now, sched
 
     def counting(self) -> bool:
         """Gaps count while folds are still running (``while_running``), or always."""
@@ -129,7 +175,13 @@ class StallMeter:
                 "arrival_ms": 1000 * max(self.after, default=0.0),
                 "longest_at_s": self.longest_at,
                 "cpu_max_ms": 1000 * max(self.cpu_gaps, default=0.0),
-                "cpu_arrival_ms": 1000 * max(self.cpu_after, default=0.0)}
+                "cpu_arrival_ms": 1000 * max(self.cpu_after, default=0.0),
+                "split_ms": _in_ms(self.split), "split_arrival_ms": _in_ms(self.split_after)}
+
+
+def _in_ms(split) -> tuple:
+    """(on a core, waiting for one, blocked) in ms; NaNs when not measured."""
+    return tuple(1000 * part for part in split) if split else (float("nan"),) * 3
 
 
 def wait_for(signal, timeout_s: float) -> None:
@@ -328,12 +380,18 @@ def apply_experiment(window) -> tuple:
 
 
 def open_data(window, path: str) -> tuple:
+    """Opening ``path`` until its data is drawn (not an earlier data set's view, still
+    on its way when the step began)."""
+    from gui.dataset_loading import source_path
+
     tab = window.dataset_tab
-    ready = []
-    tab.view_ready.connect(lambda: ready.append(1))
     window.tabs.setCurrentWidget(tab)
     pause(SETTLE_S)
-    return step_stall(lambda: tab.open_file(path), lambda: ready and idle(window), 300)
+
+    def shown() -> bool:
+        dataset = tab.shown_dataset
+        return dataset is not None and source_path(dataset.source) == os.path.abspath(path)
+    return step_stall(lambda: tab.open_file(path), lambda: shown() and idle(window), 300)
 
 
 def switch_views(window) -> list:
@@ -372,8 +430,9 @@ def file_new(window) -> tuple:
 def row(name: str, measured: tuple) -> None:
     seconds, stalls = measured
     flag = "" if stalls["max_ms"] < 50 else "  over 50 ms"
+    split = "".join(f"{part:7.1f}" for part in stalls["split_ms"])
     print(f"  {name:<44}{stalls['max_ms']:8.1f} ms{stalls['cpu_max_ms']:8.1f} ms"
-          f"{seconds:9.2f} s{flag}")
+          f"{seconds:9.2f} s {split}{flag}")
 
 
 def load_average() -> str:
@@ -383,7 +442,8 @@ def load_average() -> str:
 def user_steps(folder: str, args) -> None:
     """Every step of the module's docstring, one table of longest stalls."""
     print(f"load average (1, 5, 15 min) before: {load_average()}")
-    print(f"  {'step':<44}{'longest':>11}{'its CPU':>11}{'took':>11}")
+    print(f"  {'step':<44}{'longest':>11}{'its CPU':>11}{'took':>11}"
+          "   the longest (ms): core  waiting blocked")
     window, built, measured = start_up(os.path.join(folder, "settings.ini"))
     print(f"  {'building the window (before it is shown)':<44}{1000 * built:8.1f} ms")
     row("start-up: shown, example opened and drawn", measured)
@@ -391,7 +451,7 @@ def user_steps(folder: str, args) -> None:
         row("applying an experiment (the example again)", apply_experiment(window))
     if args.only == "apply":
         return finish(window)
-    if args.only != "open":
+    if args.only not in ("open", "earlier"):
         run_and_switch(window, args)
     if args.only == "results":
         return finish(window)
@@ -409,7 +469,8 @@ def run_and_switch(window, args) -> None:
     seconds, stalls = timed_run(window, 10, 10, args.jobs)
     row("a run: while the folds run (10 x 10)", (seconds, stalls))
     row("a run: its results arriving", (seconds, {**stalls, "max_ms": stalls["arrival_ms"],
-                                                  "cpu_max_ms": stalls["cpu_arrival_ms"]}))
+                                                  "cpu_max_ms": stalls["cpu_arrival_ms"],
+                                                  "split_ms": stalls["split_arrival_ms"]}))
     switches = switch_views(window)
     title, seconds, stalls = max(switches, key=lambda each: each[2]["max_ms"])
     row(f"switching through {len(switches)} Results views", (seconds, stalls))

@@ -63,3 +63,21 @@ def test_a_page_left_early_leaves_no_plot_unpainted(qapp):
     assert queue.busy
     paint_in_turns(queue, owner, [QWidget()])  # another page shown (one plot: no spreading)
     assert all(p.updatesEnabled() for p in plots) and not queue.busy
+
+
+def test_finish_runs_one_owners_drawing_to_its_end_and_leaves_the_others(qapp):
+    queue, steps = RenderQueue(), []
+
+    def counting(name):
+        for step in range(3):
+            steps.append((name, step))
+            yield NEXT_TURN
+
+    queue.submit("reset", counting("reset"))
+    queue.submit("other", counting("other"))
+    queue.finish("reset")
+    assert steps == [("reset", 0), ("reset", 1), ("reset", 2)]
+    assert queue.busy                            # the other drawing still waits its turns
+    queue.finish("reset")                        # nothing left of it: nothing happens
+    queue.flush()
+    assert steps[3:] == [("other", 0), ("other", 1), ("other", 2)] and not queue.busy

@@ -33,13 +33,19 @@ def open_own_data(window, qtbot, tmp_path):
     return path
 
 
+def file_new(window, qtbot):
+    """File → New, and the turns of the event loop it clears the views in."""
+    window.new_action.trigger()
+    qtbot.waitUntil(lambda: not window.state.renderer.busy, timeout=20000)
+
+
 def test_file_new_starts_clean(window, qtbot):
     open_seed(window, qtbot)
     assert window.state.experiment_path == SEED and window.state.model_entries
     window.cv_tab.folds_box.setValue(3)
     assert "store.sqlite" in window.cv_tab.store.path()
     assert os.path.basename(window.cv_tab.store.path()) != UNSAVED_NAME
-    window.new_action.trigger()
+    file_new(window, qtbot)
     state = window.state
     assert state.dataset is None and state.datasets == [] and state.model_entries == []
     assert state.experiment_path is None and state.result is None
@@ -95,7 +101,7 @@ def test_models_chosen_by_the_user_get_no_offer(window, qtbot, tmp_path):
 
 def test_after_new_own_data_is_offered_the_starter_set(window, qtbot, tmp_path):
     open_seed(window, qtbot)
-    window.new_action.trigger()
+    file_new(window, qtbot)
     open_own_data(window, qtbot, tmp_path)
     assert window.start.bar.isVisible() and "not chosen yet" in window.start.bar.label.text()
     window.start.bar.use_button.click()
@@ -104,11 +110,25 @@ def test_after_new_own_data_is_offered_the_starter_set(window, qtbot, tmp_path):
     assert panel.done()[0]
 
 
+def test_data_opened_while_file_new_clears_the_views_is_kept(window, qtbot, tmp_path):
+    """File → New clears the views over a few turns of the event loop; data opened
+    before the last one ends the clearing first, so the clearing never drops it."""
+    open_seed(window, qtbot)
+    window.new_action.trigger()
+    assert window.state.renderer.busy and window.state.model_entries    # not all cleared yet
+    path = open_own_data(window, qtbot, tmp_path)
+    qtbot.waitUntil(lambda: not window.state.renderer.busy, timeout=20000)
+    state = window.state
+    assert state.model_entries == [] and state.experiment_path is None
+    assert state.dataset is not None and state.dataset.source["csv"] == str(path)
+    assert window.dataset_tab.preview.frame().shape[0] == state.dataset.n_rows
+
+
 def test_hiding_the_steps_is_remembered_and_new_shows_them(window, qtbot):
     panel = window.start.panel
     assert panel.isVisible()
     panel.close_button.click()
     assert not panel.isVisible()
     assert str(window.settings.value("start/hidden")).lower() == "true"
-    window.new_action.trigger()
+    file_new(window, qtbot)
     assert panel.isVisible()
