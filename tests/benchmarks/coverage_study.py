@@ -238,7 +238,8 @@ def main(argv=None) -> int:
     lines = chosen_lines(study, [Path(args.store), *others])
     table = tables.coverage_table(lines)
     if "main" not in study.intervals and not table.empty:   # only the chosen intervals
-        table = table[table["interval"].isin([EXTRA_IDS[k] for k in study.intervals])]
+        table = table[table["interval"].isin([EXTRA_IDS[k] for k in study.intervals
+                                               if k in EXTRA_IDS])]
     if table.empty:
         print("nothing measured yet")
         return 0

@@ -31,7 +31,7 @@ LOW, HIGH = 0.93, 0.97
 #: The interval id whose "coverage" is an error rate under the null.
 ERROR_RATE = "across_tests_null"
 #: The store's kinds of repetition lines and of truth lines.
-REPETITIONS = ("rep", "subgroup", "nested")
+REPETITIONS = ("rep", "subgroup", "nested", "auto")
 TRUTHS = ("truth", "subgroup_truth")
 
 
