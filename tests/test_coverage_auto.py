@@ -17,7 +17,7 @@ from tests.benchmarks.coverage.populations import synthetic
 from tests.benchmarks.coverage.repetition import repetition_sample
 from tests.benchmarks.coverage.runner import LEARNERS, Study, pending, run_study
 from tests.benchmarks.coverage.store import read_lines
-from tests.benchmarks.coverage.tables import coverage_table
+from tests.benchmarks.coverage.tables import coverage_table, record_table
 
 N, SEED = 80, 7
 DESIGN = {"folds": 5, "repeats": 2, "rest_cap": 2000, "threshold": 0.2}
@@ -80,8 +80,10 @@ def test_auto_pieces_share_the_main_cell_and_its_truth(tmp_path):
 def _line(rep, fixed, auto, repeats=6):
     def one(tag, low, high, used):
         return {"interval": f"summary_mean_{tag}", "model": "m", "low": low, "high": high,
-                "repeats": used}
+                "repeats": used, "method": "corrected_t",
+                "estimand": "expected_score_at_training_size", "truths": {}}
     return {"cell": "c", "kind": "auto", "population": "p", "n": 100, "rep": rep,
+            "auto_repeats": repeats,
             "rows": [one("10x10", *fixed, MAX_REPEATS), one("auto", *auto, repeats)]}
 
 
@@ -101,3 +103,24 @@ def test_paired_table_counts_discordant_repetitions():
     (row,) = paired_table(lines, truths).to_dict("records")
     assert (row["only_fixed"], row["only_auto"]) == (8, 1)
     assert row["mcnemar_p"] == pytest.approx(0.0390625)              # 2 P(X <= 1), X~B(9,.5)
+
+
+def test_the_record_and_the_docs_keep_the_auto_rows_apart():
+    from tests.benchmarks import coverage_study
+
+    truths = {"c": {"m": (0.5, 0.0)}}
+    lines = [_line(i, (0.4, 0.6), (0.45, 0.62 if i else 0.49)) for i in range(100)]
+    lines.append({"cell": "c", "kind": "truth", "draws": 5, "values": truths["c"],
+                  "population": "p", "n": 100, "rep": None})
+    table = coverage_table(lines)
+    assert set(table["interval"]) == {"summary_mean_10x10", "summary_mean_auto"}
+    assert table.set_index("interval")["coverage"].to_dict() == {
+        "summary_mean_10x10": 1.0, "summary_mean_auto": 0.99}
+    assert record_table(table, "d", "c").empty       # ids the app's record would refuse
+    section = coverage_study.auto_section(lines, "cmd", "2026-11-28")
+    assert section.startswith(coverage_study.AUTO_START)
+    assert section.endswith(coverage_study.AUTO_END)
+    assert "(repeats: repetitions): 6: 100." in section
+    assert ("| p n=100 | summary_mean | m | 100 | 100.0 (96.3–100.0) | 99.0 (94.6–99.8) | "
+            "6.00 | ") in section
+    assert "| 1 / 0 | 1.000 | yes |" in section
