@@ -17,7 +17,7 @@ from tests.benchmarks.coverage.populations import synthetic
 from tests.benchmarks.coverage.repetition import repetition_sample
 from tests.benchmarks.coverage.runner import LEARNERS, Study, pending, run_study
 from tests.benchmarks.coverage.store import read_lines
-from tests.benchmarks.coverage.tables import coverage_table, record_table
+from tests.benchmarks.coverage.tables import coverage_table, record_table, wilson
 
 N, SEED = 80, 7
 DESIGN = {"folds": 5, "repeats": 2, "rest_cap": 2000, "threshold": 0.2}
@@ -103,6 +103,7 @@ def test_paired_table_counts_discordant_repetitions():
     (row,) = paired_table(lines, truths).to_dict("records")
     assert (row["only_fixed"], row["only_auto"]) == (8, 1)
     assert row["mcnemar_p"] == pytest.approx(0.0390625)              # 2 P(X <= 1), X~B(9,.5)
+    assert row["most_apart"] == pytest.approx(wilson(9, 16)[1])
 
 
 def test_the_record_and_the_docs_keep_the_auto_rows_apart():
@@ -123,4 +124,4 @@ def test_the_record_and_the_docs_keep_the_auto_rows_apart():
     assert "(repeats: repetitions): 6: 100." in section
     assert ("| p n=100 | summary_mean | m | 100 | 100.0 (96.3–100.0) | 99.0 (94.6–99.8) | "
             "6.00 | ") in section
-    assert "| 1 / 0 | 1.000 | yes |" in section
+    assert "| 1 / 0 | 1.000 | yes | 5.4 points |" in section        # Wilson of 1 in 100

@@ -150,9 +150,10 @@ def _pairs(lines: list, truths: dict) -> dict:
 def paired_table(lines: list, truths: dict) -> pd.DataFrame:
     """Per population, n, interval and model: the repetitions, the coverage of the fixed
     10 x 10 and of ``"auto"`` with their Wilson intervals, the mean repeats ``"auto"``
-    used, the mean width ratio, the discordant repetitions (covered by one design only)
-    and the exact McNemar p-value (a two-sided binomial test of the discordant counts;
-    1.0 when there are none). ``truths``: per cell, ``{model: (mean, se)}``."""
+    used, the mean width ratio, the discordant repetitions (covered by one design only),
+    the exact McNemar p-value (a two-sided binomial test of the discordant counts;
+    1.0 when there are none) and ``most_apart``, the Wilson upper bound on the share of
+    discordant repetitions: the most the two coverages can differ (at 95%). ``truths``: per cell, ``{model: (mean, se)}``."""
     records = []
     for key, values in sorted(_pairs(lines, truths).items()):
         fixed, auto, repeats, w_fixed, w_auto = (np.array(v, float) for v in zip(*values))
@@ -166,7 +167,8 @@ def paired_table(lines: list, truths: dict) -> pd.DataFrame:
                             fixed_wilson=wilson(fixed.sum(), reps),
                             coverage_auto=auto.mean(), auto_wilson=wilson(auto.sum(), reps),
                             mean_repeats=repeats.mean(), width_ratio=np.mean(w_auto / w_fixed),
-                            only_fixed=only_fixed, only_auto=only_auto, mcnemar_p=p))
+                            only_fixed=only_fixed, only_auto=only_auto, mcnemar_p=p,
+                            most_apart=wilson(discordant, reps)[1]))
     return pd.DataFrame(records)
 
 
@@ -175,15 +177,17 @@ def markdown_paired(table: pd.DataFrame) -> str:
     McNemar test does not reject at 5%)."""
     lines = ["| cell | interval | model | reps | coverage fixed 10x10 % (Wilson 95%) | "
              "coverage auto % (Wilson 95%) | mean repeats auto | auto width / 10x10 | "
-             "discordant: only 10x10 / only auto | McNemar p | equal within MC error |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "discordant: only 10x10 / only auto | McNemar p | equal within MC error | "
+             "coverages apart by at most (95%) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for _, r in table.iterrows():
         fixed = _with_interval(r["coverage_fixed"], r["fixed_wilson"])
         auto = _with_interval(r["coverage_auto"], r["auto_wilson"])
         lines.append(f"| {r['population']} n={r['n']} | {r['interval']} | {r['model']} | "
                      f"{r['reps']} | {fixed} | {auto} | {r['mean_repeats']:.2f} | "
                      f"{r['width_ratio']:.3f} | {r['only_fixed']} / {r['only_auto']} | "
-                     f"{r['mcnemar_p']:.3f} | {'yes' if r['mcnemar_p'] >= 0.05 else 'no'} |")
+                     f"{r['mcnemar_p']:.3f} | {'yes' if r['mcnemar_p'] >= 0.05 else 'no'} | "
+                     f"{100 * r['most_apart']:.1f} points |")
     return "\n".join(lines)
 
 
