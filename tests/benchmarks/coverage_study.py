@@ -31,6 +31,9 @@ repetitions (``main``, the default). The committed folder of packed stores
 (``tests/benchmarks/coverage/results/``, ``--results``) is read as done work and counted;
 ``--pack SRC...`` writes stores into it. ``across_tests_null`` is the across-data-set tests' error rate under the null
 (:mod:`tests.benchmarks.coverage.across`; ``--across-n``, one cell of all populations).
+``--intervals auto`` runs the ``auto`` pieces (:mod:`tests.benchmarks.coverage.auto`):
+``"n_repeats": "auto"`` against the fixed 10 x 10 on the same sample and folds; their
+paired table goes into ``docs/coverage.md`` and ``docs/repeats.md`` with ``--write-docs``.
 Dask (``--cluster``) is not offered: the pieces are independent, so ``--jobs`` on each
 computer with a shared store file is as simple.
 """
@@ -49,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.coverage import populations as pops  # noqa: E402 (after the path)
 from tests.benchmarks.coverage import tables  # noqa: E402 (after the path)
+from tests.benchmarks.coverage.auto import markdown_paired, paired_table  # noqa: E402
 from tests.benchmarks.coverage.runner import ACROSS, KINDS, Study, run_study  # noqa: E402 (after the path)
 from tests.benchmarks.coverage.store import (RESULTS, pack, read_lines,  # noqa: E402
                                              results_stores, unique_lines)
@@ -59,6 +63,11 @@ START, END = "<!-- study table: start -->", "<!-- study table: end -->"
 #: The table of the extra pieces (``--intervals subgroup,nested``), a section of its own.
 EXTRA_START, EXTRA_END = "<!-- extra table: start -->", "<!-- extra table: end -->"
 EXTRA_IDS = {"subgroup": "subgroup_score", "nested": "nested_cv"}
+#: The ``auto`` piece's paired table ("auto" against the fixed 10 x 10), in both docs.
+AUTO_START, AUTO_END = "<!-- auto table: start -->", "<!-- auto table: end -->"
+AUTO_DOCS = (DOCS, ROOT / "docs" / "repeats.md")
+AUTO_IDS = ("summary_mean_10x10", "summary_mean_auto", "pairwise_difference_10x10",
+            "pairwise_difference_auto")
 NOT_MEASURED: dict = {}
 
 
@@ -86,7 +95,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="run at most this many pieces, then stop (resume later)")
     parser.add_argument("--intervals", default="main",
                         help="piece kinds to run, comma-separated: main (every interval "
-                        "of a repetition), subgroup (subgroup_score), nested (nested_cv)")
+                        "of a repetition), subgroup (subgroup_score), nested (nested_cv), "
+                        "auto (\"n_repeats\": \"auto\" against the fixed 10x10)")
     parser.add_argument("--results", default=str(RESULTS),
                         help="folder of packed stores (*.jsonl.gz) read as done and counted "
                         "('' for none)")
@@ -209,11 +219,29 @@ def extra_section(table, lines, command: str, date: str, min_reps: int) -> str:
             f"{tables.markdown_table(table[table['main']])}\n\n{EXTRA_END}")
 
 
-def write_docs(section: str, start: str = START, end: str = END) -> None:
-    text = DOCS.read_text(encoding="utf-8")
+def auto_section(lines, command: str, date: str) -> str:
+    """The docs' paired table of the ``auto`` pieces (between the auto markers)."""
+    autos = [line for line in lines if line["kind"] == "auto"]
+    cpu = [line.get("cpu", 0.0) for line in autos]
+    stops = {}
+    for line in autos:
+        if "auto_repeats" in line:
+            stops[line["auto_repeats"]] = stops.get(line["auto_repeats"], 0) + 1
+    where = ", ".join(f"{k}: {v}" for k, v in sorted(stops.items())) or "none"
+    per = sum(cpu) / len(cpu) if cpu else float("nan")
+    table = paired_table(lines, tables.cell_truths(lines))
+    return (f"{AUTO_START}\n\nProduced by `{command}` on {date}, machine: "
+            f"{platform.machine()}, {os.cpu_count()} logical CPUs; CPU time of these pieces: "
+            f"{sum(cpu) / 60:.1f} minutes, {per:.1f} s per repetition (one BLAS thread). "
+            f"Repeats at which \"auto\" stopped (repeats: repetitions): {where}. "
+            f"{refused_text(autos)}\n\n{markdown_paired(table)}\n\n{AUTO_END}")
+
+
+def write_docs(section: str, start: str = START, end: str = END, path: Path = DOCS) -> None:
+    text = path.read_text(encoding="utf-8")
     head, _, rest = text.partition(start)
     _, _, tail = rest.partition(end)
-    DOCS.write_text(head + section + tail, encoding="utf-8")
+    path.write_text(head + section + tail, encoding="utf-8")
 
 
 def main(argv=None) -> int:
@@ -238,7 +266,9 @@ def main(argv=None) -> int:
     lines = chosen_lines(study, [Path(args.store), *others])
     table = tables.coverage_table(lines)
     if "main" not in study.intervals and not table.empty:   # only the chosen intervals
-        table = table[table["interval"].isin([EXTRA_IDS[k] for k in study.intervals])]
+        ids = [EXTRA_IDS[k] for k in study.intervals if k in EXTRA_IDS]
+        table = table[table["interval"].isin(ids + list(AUTO_IDS) * ("auto" in
+                                                                   study.intervals))]
     if table.empty:
         print("nothing measured yet")
         return 0
@@ -246,6 +276,8 @@ def main(argv=None) -> int:
     print(main_rows[["population", "n", "interval", "model", "reps", "coverage", "mc_se",
                      "mean_width"]].to_string(index=False))
     date, command = datetime.date.today().isoformat(), command_text(argv)
+    if "auto" in study.intervals:
+        print(markdown_paired(paired_table(lines, tables.cell_truths(lines))))
     if args.write_record:
         record = tables.record_table(table, date, command, args.record_min_reps)
         record = tables.merged_record(record, _old_record())
@@ -260,6 +292,11 @@ def main(argv=None) -> int:
                                 args.record_min_reps)
         write_docs(section, EXTRA_START, EXTRA_END)
         print(f"wrote {DOCS} (the extra table)")
+    if args.write_docs and "auto" in study.intervals:
+        section = auto_section(lines, command, date)
+        for path in AUTO_DOCS:
+            write_docs(section, AUTO_START, AUTO_END, path)
+            print(f"wrote {path} (the auto table)")
     return 0
 
 

@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from .across import across_null_rows
+from .auto import auto_rows
 from .extra import (NESTED_FOLDS, NESTED_REPEATS, SUBGROUP_COLUMNS, nested_rows,
                     subgroup_expected, subgroup_rows)
 from .repetition import one_repetition
@@ -30,9 +31,10 @@ LEARNERS = [{"name": "logistic_regression", "estimator": "LogisticRegression", "
 #: The across-data-set null's cell (all populations at once).
 ACROSS = "all_populations"
 #: ``--intervals`` names -> the piece kinds they run (``main``: every interval of
-#: :mod:`.repetition`; ``subgroup`` and ``nested``: :mod:`.extra`).
+#: :mod:`.repetition`; ``subgroup`` and ``nested``: :mod:`.extra`; ``auto``: :mod:`.auto`,
+#: whose intervals are counted against the main piece's truths).
 KINDS = {"main": ("truth", "rep"), "subgroup": ("subgroup_truth", "subgroup"),
-         "nested": ("nested",)}
+         "nested": ("nested",), "auto": ("truth", "auto")}
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,8 @@ def pending(study: Study, done: set) -> list:
                    for n in study.sizes] if "subgroup" in kinds else []
         pieces += [("nested", p, n, r) for p in study.populations
                    for n in study.sizes] if "nested" in kinds else []
+        pieces += [("auto", p, n, r) for p in study.populations
+                   for n in study.sizes] if "auto" in kinds else []
     return [piece for piece in pieces
             if (study.cell_of(*piece[:3]), piece[0], piece[3]) not in done]
 
@@ -117,7 +121,11 @@ def run_piece(study: Study, piece: tuple) -> dict:
     else:
         seed = seed_of(population, n, rep)
         try:
-            line["rows"] = _rows(study, kind, population, specs, n, seed)
+            if kind == "auto":
+                line["rows"], stop = _auto(study, population, specs, n, seed)
+                line["auto_repeats"], line["auto_reason"] = stop.n_repeats, stop.reason
+            else:
+                line["rows"] = _rows(study, kind, population, specs, n, seed)
         except ValueError as refused:       # the app refuses this sample (e.g. too few
             line["rows"], line["refused"] = [], str(refused)   # rows of a class for k folds)
     line["seed"], line["cpu"] = seed, time.process_time() - start
@@ -143,6 +151,11 @@ def _rows(study: Study, kind: str, population: str, specs, n: int, seed: int) ->
         return nested_rows(frame, target, specs[0], n, seed, study.rest_cap,
                            (study.nested_folds, study.nested_repeats))
     return one_repetition(frame, target, specs, n, seed, study.design(population))
+
+
+def _auto(study: Study, population: str, specs, n: int, seed: int) -> tuple:
+    frame, target = study.populations[population]
+    return auto_rows(frame, target, specs, n, seed, study.design(population))
 
 
 _STUDY = None

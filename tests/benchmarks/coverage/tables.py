@@ -17,6 +17,7 @@ import pandas as pd
 
 __all__ = [
     "RECORD_COLUMNS",
+    "cell_truths",
     "coverage_table",
     "markdown_table",
     "merged_record",
@@ -31,7 +32,7 @@ LOW, HIGH = 0.93, 0.97
 #: The interval id whose "coverage" is an error rate under the null.
 ERROR_RATE = "across_tests_null"
 #: The store's kinds of repetition lines and of truth lines.
-REPETITIONS = ("rep", "subgroup", "nested")
+REPETITIONS = ("rep", "subgroup", "nested", "auto")
 TRUTHS = ("truth", "subgroup_truth")
 
 
@@ -68,7 +69,7 @@ def _estimands(row: dict) -> list:
     return [row["estimand"], *others]
 
 
-def _cell_truths(lines: list) -> dict:
+def cell_truths(lines: list) -> dict:
     """Per cell, the values of its truth lines (each kind's of the most draws) merged:
     ``truth``'s by model and ``subgroup_truth``'s by ``"model | column=value"``."""
     best = {}
@@ -86,7 +87,7 @@ def _cell_truths(lines: list) -> dict:
 def coverage_table(lines: list) -> pd.DataFrame:
     """One row per population, n, interval, model and estimand: coverage, MC se, Wilson
     interval, mean width, repetitions, and ``main`` (the interval's own estimand)."""
-    truths = _cell_truths(lines)
+    truths = cell_truths(lines)
     checks = defaultdict(list)
     meta = {}
     for line in lines:
@@ -127,8 +128,12 @@ def record_table(table: pd.DataFrame, date: str, command: str,
                  min_reps: int = 0) -> pd.DataFrame:
     """``measured_coverage.csv``: one row per interval id, over its cells of at least
     ``min_reps`` repetitions (own estimand only); an interval with no such cell has no
-    row ("not measured")."""
-    main = table[table["main"] & (table["reps"] >= min_reps)]
+    row ("not measured"), and neither has an id the app does not print (the ``auto``
+    piece's ``summary_mean_auto`` and kin: the app refuses a record holding one)."""
+    from engine.evaluation.estimands import INTERVALS
+
+    main = table[table["main"] & (table["reps"] >= min_reps)
+                 & table["interval"].isin(list(INTERVALS))]
     rows = []
     for interval, part in main.groupby("interval", sort=True):
         rows.append({"interval": interval, "method": "+".join(pd.unique(part["method"])),
