@@ -154,12 +154,15 @@ def test_tests_use_only_public_names():
     assert found == []
 
 
-def _layer_contract() -> list:
+def _contracts() -> list:
     tomllib = pytest.importorskip("tomllib")      # Python 3.11+
 
     with open(pathlib.Path(__file__).resolve().parents[1] / "pyproject.toml", "rb") as stream:
-        contracts = tomllib.load(stream)["tool"]["importlinter"]["contracts"]
-    layers, = [c["layers"] for c in contracts if c["type"] == "layers"]
+        return tomllib.load(stream)["tool"]["importlinter"]["contracts"]
+
+
+def _layer_contract() -> list:
+    layers, = [c["layers"] for c in _contracts() if c["type"] == "layers"]
     return [{name.strip() for name in layer.replace("|", ":").split(":")} for layer in layers]
 
 
@@ -172,3 +175,32 @@ def test_every_engine_module_has_a_layer():
     assert len(named) == len(set(named))
     found = {f"engine.{info.name}" for info in pkgutil.iter_modules(engine.__path__)}
     assert found == set(named)
+
+
+def _protected_contract() -> set:
+    protected, = [c for c in _contracts() if c["type"] == "protected"]
+    assert protected["allowed_importers"] == ["engine"]
+    return set(protected["protected_modules"])
+
+
+def _engine_modules() -> set:
+    import engine
+
+    found = {"engine"}
+    for info in pkgutil.walk_packages(engine.__path__, "engine."):
+        found.add(info.name)
+    return found
+
+
+def test_every_engine_module_is_public_or_internal_on_purpose():
+    """Each module of the engine is in ``engine.PUBLIC_MODULES`` (the app may import it) or
+    protected by the import contract (internal), never both; a package is left out of both
+    only when a public module lies inside it."""
+    import engine
+
+    public, protected = set(engine.PUBLIC_MODULES), _protected_contract()
+    assert not public & protected
+    unplaced = {name for name in _engine_modules() - public - protected
+                if not any(other.startswith(name + ".") for other in public)}
+    assert not unplaced, f"place these in engine.PUBLIC_MODULES or the contract: {unplaced}"
+    assert (public | protected) <= _engine_modules()
