@@ -32,6 +32,7 @@ import time
 
 from engine.input import file_checks
 from engine.foundation import machine, param_caps
+from engine.foundation.processes import Terminated
 from engine.input.csv_values import one_line, visible
 from engine.foundation.progress import Progress, run_to_end
 from engine.runs.service import store_choice  # noqa: F401 - the CLI's store, as before
@@ -172,11 +173,13 @@ def _run(args, argv) -> int:
             sys.stderr.write("\n" + visible(f"kept the {store.computed} fits computed in the "
                                             f"result store {store.path}: run the same command "
                                             "again to resume"))
+        # getattr: a built-in exception, flagged by result_folder
         return _stopped(exc, stage, getattr(exc, "committed", False), out)
     except OSError as exc:
         remove_created(list(created))
         if stage != "writing":
             return _fail(f"{type(exc).__name__}: {exc}")
+        # getattr: a built-in exception, flagged by result_folder
         done = " (the new results are complete)" if getattr(exc, "committed", False) else ""
         return _fail(f"cannot write the results to {out}: {_reason(exc)}{done}")
     except Exception as exc:  # noqa: BLE001 - never a traceback for the user
@@ -384,7 +387,7 @@ def _preflight(problems, quiet: bool) -> bool:
 
 def _stopped(exc: BaseException, stage: str, committed: bool, out: str) -> int:
     """Say what the folder holds after an interrupt or a termination signal; the status."""
-    status = getattr(exc, "exit_status", EXIT_INTERRUPTED)
+    status = exc.exit_status if isinstance(exc, Terminated) else EXIT_INTERRUPTED
     word = "interrupted" if status == EXIT_INTERRUPTED else "terminated"
     sys.stderr.write("\n" + visible(_interrupted(stage, committed, out).replace(
         "interrupted", word, 1)) + "\n")

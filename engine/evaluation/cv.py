@@ -745,7 +745,7 @@ def learns_from_rows_alone(model, depth: int = 0) -> bool:
     forest of trees) that learns from the rows it is given and nothing it computes first."""
     if depth > 5 or any(hasattr(model, name) for name in _COMPUTED_INPUTS):
         return False
-    inner = getattr(model, "estimator", None)
+    inner = getattr(model, "estimator", None)  # getattr: a scikit-learn meta-estimator's
     return inner is None or learns_from_rows_alone(inner, depth + 1)
 
 

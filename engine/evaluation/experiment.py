@@ -443,6 +443,7 @@ def check_dataset_options(dataset: dict, where: str = "dataset") -> None:
     if encoding is None:
         return
     try:
+        # getattr: codecs' CodecInfo
         known = getattr(codecs.lookup(encoding), "_is_text_encoding", True)
     except LookupError:
         known = False

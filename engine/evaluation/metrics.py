@@ -202,6 +202,7 @@ def metric_problem(name) -> str | None:
     if name.endswith("_samples"):
         return (f"{shown} averages over the labels of each sample, for multilabel targets, "
                 "not a classification one")
+    # getattr: scikit-learn's scorer and its function
     module = getattr(getattr(scorers.get_scorer(name), "_score_func", None), "__module__", "") or ""
     if "cluster" in module:
         return f"{shown} is a clustering score, not a classification one"
@@ -271,12 +272,13 @@ def _predict_is_proba_argmax(estimator) -> bool:
     :data:`PREDICT_IS_PROBA_ARGMAX`; never with a tuned threshold."""
     if hasattr(estimator, "best_threshold_") or not hasattr(estimator, "classes_"):
         return False
-    inner = getattr(estimator, "best_estimator_", estimator)
+    inner = getattr(estimator, "best_estimator_", estimator)  # getattr: scikit-learn's search
     final = inner.steps[-1][1] if hasattr(inner, "steps") else inner
     if type(final).__name__ not in PREDICT_IS_PROBA_ARGMAX or \
             type(final).__module__.split(".")[0] != "sklearn":
         return False
     wanted = PREDICT_IS_PROBA_ARGMAX[type(final).__name__] or {}
+    # getattr: a scikit-learn estimator's parameter
     return all(getattr(final, key, None) == value for key, value in wanted.items())
 
 
@@ -387,6 +389,7 @@ class FoldScorer:
             return np.asarray(self.response(LABELS))
         inner = getattr(est, "best_estimator_", est)   # a grid search predicts with it
         final = type(inner.steps[-1][1] if hasattr(inner, "steps") else inner).__name__
+        # getattr: a scikit-learn estimator
         classes = np.asarray(getattr(est, "classes_", self.labels))
         decision = self._cache.get("decision")
         if final == "SVC" and decision is not None and np.ndim(decision) == 1:

@@ -265,8 +265,10 @@ def uses_groups(estimator) -> bool:
 
     seen = 0
     while estimator is not None and seen < 10:
+        # getattr: a scikit-learn meta-estimator's
         if isinstance(getattr(estimator, "cv", None), StratifiedGroupKFold):
             return True
+        # getattr: a scikit-learn meta-estimator's
         estimator, seen = getattr(estimator, "estimator", None), seen + 1
     return False
 

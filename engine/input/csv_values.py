@@ -421,6 +421,7 @@ def check_read_options(sep, encoding) -> None:
     if not isinstance(encoding, str):
         raise ValueError(f'"encoding" must be a name such as "utf-8" (got {encoding!r})')
     try:
+        # getattr: codecs' CodecInfo
         usable = getattr(codecs.lookup(encoding), "_is_text_encoding", True)
         "a,b\n".encode(encoding).decode(encoding, errors="replace")
     except (LookupError, UnicodeError, ValueError, TypeError):

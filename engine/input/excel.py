@@ -245,7 +245,7 @@ def _bound_sheet_reading(book, path: str) -> None:
     1,048,576 x 16,384), before padding them."""
     import inspect
 
-    reader = getattr(book, "_reader", None)
+    reader = getattr(book, "_reader", None)  # getattr: openpyxl's workbook
     if reader is None or not hasattr(reader, "_convert_cell"):
         return                                   # another pandas: its own reading
     arity = len(inspect.signature(reader._convert_cell).parameters)

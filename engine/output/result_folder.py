@@ -455,8 +455,8 @@ def _staging_problem(folder: str, found, manifest: Optional[dict]) -> Optional[s
 def _remove_unlocked(path: str) -> None:
     """Delete a temporary file of the app unless a live writer holds its lock."""
     with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-                     | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)  # getattr: os: POSIX only
+                     | getattr(os, "O_NONBLOCK", 0))  # getattr: os: POSIX only
         try:
             if try_lock(fd):
                 os.unlink(path)

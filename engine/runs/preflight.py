@@ -240,6 +240,7 @@ def needed_response(metric: str) -> str:
         return "labels" if kind == LABELS else "proba" if kind == PROBA else "score"
     from sklearn.metrics import get_scorer
 
+    # getattr: scikit-learn's scorer
     method = getattr(get_scorer(metric), "_response_method", "predict")
     methods = (method,) if isinstance(method, str) else tuple(method)
     if "predict" in methods:

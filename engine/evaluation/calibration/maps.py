@@ -436,7 +436,7 @@ def apply_calibration_map(calibration_map: pd.DataFrame, prob) -> np.ndarray:
         Calibrated probabilities, the shape of ``prob``.
     """
     missing = [c for c in ("bucket_low", "bucket_high", "calibrated")
-               if c not in getattr(calibration_map, "columns", ())]
+               if not isinstance(calibration_map, pd.DataFrame) or c not in calibration_map]
     if missing:
         raise ValueError("calibration_map must be a table with columns bucket_low, bucket_high "
                          "and calibrated (missing: " + ", ".join(missing) + ")")

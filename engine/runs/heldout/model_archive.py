@@ -115,6 +115,7 @@ def _read_bytes(path: str, available) -> bytes:
         raise _unreadable(path, str(exc).removeprefix(f"cannot open {path}: ")) from None
     _check_size(path, "the file", size, available, 1)
     try:
+        # getattr: os: POSIX only
         handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise _unreadable(path, exc.strerror or str(exc)) from None

@@ -75,6 +75,7 @@ def mlp_widths(model) -> list:
     the last step of a pipeline, the estimator of a grid search or threshold."""
     for _ in range(10):
         if type(model).__name__ == "MLPClassifier":
+            # getattr: scikit-learn's MLP
             return [int(c.shape[1]) for c in getattr(model, "coefs_", [])]
         if hasattr(model, "steps"):
             model = model.steps[-1][1]

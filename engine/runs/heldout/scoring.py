@@ -94,7 +94,7 @@ def frozen(scorer: FoldScorer, model) -> KeptResponses:
     """The responses the model gives on the scorer's rows (what it has of them)."""
     proba = scorer.response(PROBA) if hasattr(model, "predict_proba") else None
     decision = scorer.response("decision") if hasattr(model, "decision_function") else None
-    classes = getattr(model, "classes_", scorer.labels)
+    classes = getattr(model, "classes_", scorer.labels)  # getattr: a scikit-learn estimator
     return KeptResponses(np.asarray(scorer.response(LABELS)), proba, decision, classes)
 
 
