@@ -152,7 +152,7 @@ def _run(args, argv) -> int:
         on_progress = _progress_shower(experiment, checked.datasets, bar, args.quiet, shown)
         store = stack.enter_context(service.open_store(place, args.fresh))  # closed first
         job = _start(checked, jobs, store, None if opening is None else opening.result())
-        result = run_to_end(job, on_progress)
+        result = run_to_end(job, on_progress=on_progress)
         _print_notes([str(n) for n in result.notes if str(n) not in shown], args.quiet)
         if not args.quiet:
             _say(f"reused {store.reused} of {store.fits} fits from the result store "
@@ -227,7 +227,7 @@ def _capped(args, spec):
     ``note:`` line when capped."""
     jobs, note = machine.cap_jobs(args.jobs)
     if spec is not None and spec.n_workers is not None:      # local:N, capped like --jobs
-        workers, note = machine.cap_jobs(spec.n_workers, "--cluster local:")
+        workers, note = machine.cap_jobs(spec.n_workers, option="--cluster local:")
         spec = dataclasses.replace(spec, n_workers=workers)
     if note:
         _print_notes([note], args.quiet)

@@ -129,7 +129,7 @@ def test_models_differing_only_in_C_share_one_aloocv_curve():
                              "params": {"max_iter": 5000}}])
     settings = AloocvSettings(C_min=0.01, C_max=100, n_C=6, exact_loo=False)
     records = []
-    result = run_to_end(run_aloocv(dataset, models, settings), records.append)
+    result = run_to_end(run_aloocv(dataset, models, settings), on_progress=records.append)
     curve = result.curve.set_index(["model", "C"])["alo_log_likelihood"].unstack(0)
     names = [m.name for m in models]
     np.testing.assert_array_equal(curve[names[0]], curve[names[1]])

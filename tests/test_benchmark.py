@@ -39,7 +39,7 @@ def several(blocks=BLOCKS, **overrides):
 @pytest.fixture(scope="module")
 def ran():
     records = []
-    result = run_to_end(run_benchmark(several()), records.append)
+    result = run_to_end(run_benchmark(several()), on_progress=records.append)
     return result, records
 
 
@@ -149,7 +149,7 @@ def test_progress_with_the_extras_reaches_its_total_exactly():
         "aloocv": {"n_C": 4}, "calibration": {"methods": ["sigmoid"], "map_buckets": 10}})
     assert plan_run(experiment).datasets[0].steps == 2 * 3 + 2 * 3 + (4 + 1)
     records = []
-    result = run_to_end(run_benchmark(experiment), records.append)
+    result = run_to_end(run_benchmark(experiment), on_progress=records.append)
     assert [r.done for r in records] == list(range(1, 35)) and records[-1].total == 34
     tables = result.tables()
     for file_name in ("aloocv_curve.csv", "calibration_scores.csv", "calibration_map.csv"):

@@ -351,7 +351,7 @@ def test_progress_cancel_and_identical_numbers_for_any_n_jobs():
     settings = CalibrationSettings(methods=("isotonic", "sigmoid"), map_buckets=50)
     records = []
     one = run_to_end(run_calibration(dataset, cv, models, settings, inner_splits=3),
-                     records.append)
+                     on_progress=records.append)
     assert [r.done for r in records] == list(range(1, 13)) and records[-1].total == 12
     two = run_to_end(run_calibration(dataset, cv, models, settings, n_jobs=2, inner_splits=3))
     for name in ("curve", "scores", "map", "fold_scores", "probabilities"):

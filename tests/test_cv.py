@@ -64,7 +64,8 @@ def test_progress_and_out_of_fold_predictions():
                            {"name": "svc_p", "estimator": "SVC",
                             "params": {"probability": True, "random_state": 0}}])
     records = []
-    result = run_to_end(run_cv(dataset, specs, CVConfig(5, 3, 0), ["roc_auc"]), records.append)
+    result = run_to_end(run_cv(dataset, specs, CVConfig(5, 3, 0), ["roc_auc"]),
+                        on_progress=records.append)
     assert [r.done for r in records] == list(range(1, 31))
     assert all(r.total == 30 for r in records)
     assert records[0].detail.model == "svc" and "roc_auc" in records[0].detail.scores

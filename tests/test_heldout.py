@@ -257,7 +257,7 @@ def test_progress_counts_the_final_fits_and_the_result_has_the_table(files):
     path = write_exp(folder, "progress.json", models=[{"name": "nb", "estimator": "GaussianNB"}],
                      cv={"n_splits": 2, "n_repeats": 1, "random_state": 0})
     records = []
-    result = run_to_end(run_experiment(load_experiment(str(path))), records.append)
+    result = run_to_end(run_experiment(load_experiment(str(path))), on_progress=records.append)
     assert [r.done for r in records] == list(range(1, 4)) and records[-1].total == 3
     assert list(result.tables()["test_scores.csv"]["model"].unique()) == ["nb"]
 

@@ -156,7 +156,7 @@ def check_run(experiment, dataset, n_jobs: int = 1,
         data_bytes=int(data), predictions_bytes=int(predictions), needed_bytes=needed,
         available_bytes=available, n_jobs=workers, n_datasets=len(datasets), plan=plan)
     smallest = min(int(d.n_rows) for d in datasets)
-    refuse = check_models(models, _min_train_rows(smallest, cv))
+    refuse = check_models(models, min_train_rows=_min_train_rows(smallest, cv))
     if refuse is None and available is not None and needed > available:
         refuse = _memory_refusal(parts, needed, available)
     if refuse:
