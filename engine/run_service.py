@@ -101,7 +101,7 @@ def read_datasets(experiment) -> tuple:
     folds and metrics: :func:`check_run` does, listing every problem)."""
     if is_several(experiment):
         return tuple(load_datasets(experiment, check=False))
-    return (load_dataset(experiment.dataset, experiment.base_dir),)
+    return (load_dataset(experiment.dataset, base_dir=experiment.base_dir),)
 
 
 def read_test(experiment, datasets):

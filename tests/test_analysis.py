@@ -109,7 +109,7 @@ def test_saved_csv_path_is_relative_inside_the_experiment_folder(tmp_path):
     moved = tmp_path / "moved"
     (tmp_path / "project").rename(moved)                   # the folder travels as a whole
     again = load_experiment(str(moved / "exp.json"))
-    assert load_dataset(again.dataset, again.base_dir).n_rows == 4
+    assert load_dataset(again.dataset, base_dir=again.base_dir).n_rows == 4
     outside = tmp_path / "elsewhere" / "exp.json"          # not below the CSV's folder
     assert json.loads(experiment_json_text(experiment, str(outside)))["dataset"]["csv"] == \
         str(csv)

@@ -64,7 +64,7 @@ def split_arrays(frame):
 @pytest.fixture(scope="module")
 def heldout(files):
     folder, _ = files
-    dataset = load_dataset({"file": "train.csv", "target": "target"}, str(folder))
+    dataset = load_dataset({"file": "train.csv", "target": "target"}, base_dir=str(folder))
     test = load_test_set({"file": "test.csv"}, dataset, str(folder))
     models = expand_models(MODELS, 0)
     return run_to_end(run_heldout(dataset, test, models, METRICS, n_resamples=300,

@@ -26,7 +26,7 @@ def write_data(path, rows, seed=0):
 @pytest.fixture
 def training(tmp_path):
     frame = write_data(tmp_path / "train.csv", 120)
-    return frame, load_dataset({"csv": "train.csv", "target": "label"}, str(tmp_path))
+    return frame, load_dataset({"csv": "train.csv", "target": "label"}, base_dir=str(tmp_path))
 
 
 def test_the_training_file_and_its_copy_are_refused(tmp_path, training):

@@ -60,7 +60,7 @@ def test_the_experiment_is_checked_before_any_data_is_read():
 
 def test_a_csv_file_reads_the_same_as_file_and_as_csv(tmp_path):
     by_file = load_dataset({"file": "penguins.csv", "target": "species"},
-                           os.path.dirname(PENGUINS))
+                           base_dir=os.path.dirname(PENGUINS))
     by_csv = load_csv(PENGUINS, target="species")
     pd.testing.assert_frame_equal(by_file.X, by_csv.X)
     np.testing.assert_array_equal(by_file.y, by_csv.y)

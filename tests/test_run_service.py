@@ -33,7 +33,7 @@ def test_one_data_set_is_a_list_of_one():
     experiment = one()
     datasets = run_service.read_datasets(experiment)
     assert len(datasets) == 1 and not run_service.is_several(experiment)
-    direct = load_dataset(experiment.dataset, experiment.base_dir)
+    direct = load_dataset(experiment.dataset, base_dir=experiment.base_dir)
     assert datasets[0].X.equals(direct.X)
     result = run_to_end(run_service.run(experiment, datasets))
     alone = run_to_end(run_experiment(experiment, dataset=direct))

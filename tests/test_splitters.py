@@ -178,7 +178,7 @@ def wekas_own_pairs(case) -> list:
 @pytest.mark.parametrize("case", [c for c in WEKA_CASES if "train" in c],
                          ids=lambda c: f"{c['data']}-k{c['n_splits']}-s{c['random_state']}")
 def test_weka_class_gives_wekas_own_folds_in_wekas_training_order(case):
-    y = load_dataset({"csv": f"{case['data']}.csv", "target": "class"}, WEKA_FOLDER).y
+    y = load_dataset({"csv": f"{case['data']}.csv", "target": "class"}, base_dir=WEKA_FOLDER).y
     cv = RepeatedWekaFold(case["n_splits"], case["n_repeats"], case["random_state"])
     pairs = list(cv.split(None, y))
     expected = wekas_own_pairs(case)

@@ -35,7 +35,7 @@ def _case_id(case):
 
 
 def _dataset(name):
-    return load_dataset({"csv": f"{name}.csv", "target": TARGETS[name]}, FOLDER)
+    return load_dataset({"csv": f"{name}.csv", "target": TARGETS[name]}, base_dir=FOLDER)
 
 
 def _y(case):

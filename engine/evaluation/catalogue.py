@@ -268,7 +268,7 @@ def expand_model(entry: dict, path: tuple = (), random_state=None) -> list:
     scale = bool(entry.get("scale", False))
     resample = entry.get("resample")
     if resample is not None:
-        check_resample(resample, _place(path, "resample", f"model {estimator}"))
+        check_resample(resample, where=_place(path, "resample", f"model {estimator}"))
     places = {p: path + ("params", p) for p in params} if path else {}
     extra = _inside_folds(entry, path)
     grid = entry.get("grid")
@@ -566,7 +566,8 @@ def _plain_pipeline(spec: ModelSpec, dataset=None):
 
         steps.append(("scale", StandardScaler()))
     if spec.resample:
-        return resampling_pipeline(steps, make_sampler(spec.resample, spec.resample_seed),
+        return resampling_pipeline(steps, make_sampler(spec.resample,
+                                                       random_state=spec.resample_seed),
                                    estimator)
     if not steps:
         return estimator

@@ -384,7 +384,7 @@ def check_folds(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = 
             raise ValueError('cv.scheme "weka" cannot keep rows that belong together in one '
                              'fold (Weka has no grouped folds): use the "sklearn" scheme, or '
                              'leave "groups" out of the data set')
-        check_grouped_folds(y, groups, config.n_splits, classes)
+        check_grouped_folds(y, groups, config.n_splits, classes=classes)
         return
     if config.scheme == "weka":
         if len(y) < config.n_splits:

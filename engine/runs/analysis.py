@@ -206,7 +206,7 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
                          "engine.runs.benchmark.run_benchmark, or one data set with "
                          "experiment.for_dataset(i)")
     if dataset is None:
-        dataset = load_dataset(experiment.dataset, experiment.base_dir)
+        dataset = load_dataset(experiment.dataset, base_dir=experiment.base_dir)
     experiment = experiment.with_metrics_for(len(dataset.classes), dataset)
     if test is None and experiment.test:
         test = load_test_set(experiment.test, dataset, experiment.base_dir)
@@ -365,7 +365,7 @@ def load_run(store, run_id: int, dataset=None, n_jobs: int = 1):
         stored = store.run(run_id)
         experiment = parse_experiment(stored.experiment, base_dir=stored.base_dir)
         if dataset is None:
-            dataset = load_dataset(experiment.dataset, experiment.base_dir)
+            dataset = load_dataset(experiment.dataset, base_dir=experiment.base_dir)
         if data_fingerprint(dataset) != stored.data_fingerprint:
             raise EngineError("store_data_changed", {"path": store.path, "run_id": run_id},
                               f"the data of run {run_id} changed since it ran: run the "

@@ -189,7 +189,7 @@ def load_datasets(experiment: Experiment, check: bool = True) -> tuple:
     datasets = []
     for index, block in enumerate(experiment.dataset_blocks):
         try:
-            datasets.append(load_dataset(block, experiment.base_dir))
+            datasets.append(load_dataset(block, base_dir=experiment.base_dir))
         except ValueError as exc:
             raise ValueError(f"{_place(experiment, index)}: {exc}") from None
     if check:
@@ -228,7 +228,7 @@ def _imbalance_metric(experiment: Experiment, datasets) -> Experiment:
         counts = np.bincount(dataset.y, minlength=len(dataset.classes))
         if is_imbalanced(counts):
             name = experiment.datasets[index]["name"] if experiment.datasets else None
-            return with_imbalance_metric(experiment, counts, dataset.classes, name)
+            return with_imbalance_metric(experiment, counts, dataset.classes, dataset=name)
     return experiment
 
 

@@ -89,7 +89,7 @@ def base_manifest(result) -> dict:
     else:
         from engine.input.readers import data_record
 
-        manifest["data"] = data_record(result.dataset, result.experiment.base_dir)
+        manifest["data"] = data_record(result.dataset, base_dir=result.experiment.base_dir)
     return manifest
 
 

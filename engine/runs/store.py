@@ -541,7 +541,7 @@ class ResultStore:
             The handle to give :meth:`finish_run`.
         """
         data_key = self.data_key(dataset)
-        data = data_record(dataset, experiment.base_dir)
+        data = data_record(dataset, base_dir=experiment.base_dir)
         self._handles += 1
         self._begun = (self._handles, (
             self.batch, _now(), json.dumps(experiment.to_json(), default=str),
@@ -730,7 +730,7 @@ def check_store_path(path: str, in_folder: bool = False) -> None:
     if in_folder:
         _refuse_hard_links(path)
     try:
-        check_regular_file(path, "a result store file")
+        check_regular_file(path, what="a result store file")
     except EngineError:
         raise
     except ValueError as exc:                 # a folder, a pipe, a device ...

@@ -91,7 +91,7 @@ def check_bundle(argv) -> int:
             return 1
     experiment_schema()
     experiment = load_experiment(resources.example_path())
-    dataset = load_dataset(experiment.dataset, experiment.base_dir)
+    dataset = load_dataset(experiment.dataset, base_dir=experiment.base_dir)
     from engine.run_service import check_run
     from gui.tabs.cv_tab import run_in_process
 

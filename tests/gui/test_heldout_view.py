@@ -88,7 +88,7 @@ def test_a_test_file_chosen_run_shown_and_exported(window, qtbot, monkeypatch, f
     result = window.state.result
     scores = result.heldout.scores
     # the same numbers as the engine on its own, fitted on all training rows
-    dataset = load_dataset({"file": "train.csv", "target": "target"}, str(files))
+    dataset = load_dataset({"file": "train.csv", "target": "target"}, base_dir=str(files))
     test = load_test_set({"file": "test.csv"}, dataset, str(files))
     alone = run_to_end(run_heldout(dataset, test, expand_models(MODELS, 0),
                                    ["roc_auc", "accuracy"], summary=result.summary))
@@ -135,7 +135,7 @@ def test_a_test_file_without_a_feature_column_is_a_message(window, qtbot, monkey
 
 def test_predict_dialog_writes_the_models_predictions(window, qtbot, files, no_questions):
     peer("skops")
-    dataset = load_dataset({"file": "train.csv", "target": "target"}, str(files))
+    dataset = load_dataset({"file": "train.csv", "target": "target"}, base_dir=str(files))
     test = load_test_set({"file": "test.csv"}, dataset, str(files))
     heldout = run_to_end(run_heldout(dataset, test, expand_models(MODELS[1:], 0),
                                      ["accuracy"], n_resamples=10))
@@ -163,7 +163,7 @@ def test_the_run_uses_the_test_rows_the_check_read(files):
                                    "test": {"file": "test.csv"}, "models": MODELS,
                                    "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0},
                                    "metrics": ["roc_auc"]}, base_dir=str(files))
-    dataset = load_dataset({"file": "train.csv", "target": "target"}, str(files))
+    dataset = load_dataset({"file": "train.csv", "target": "target"}, base_dir=str(files))
     checked = run_service.check_run(experiment, [dataset], 1)
     assert checked.test is not None
     os.remove(files / "test.csv")
@@ -183,7 +183,7 @@ def test_the_bundles_run_path_passes_the_checked_test_rows_on(files, monkeypatch
                                    "test": {"file": "test.csv"}, "models": MODELS,
                                    "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0},
                                    "metrics": ["roc_auc"]}, base_dir=str(files))
-    dataset = load_dataset({"file": "train.csv", "target": "target"}, str(files))
+    dataset = load_dataset({"file": "train.csv", "target": "target"}, base_dir=str(files))
     checked = run_service.check_run(experiment, [dataset], 2)
     seen = {}
 

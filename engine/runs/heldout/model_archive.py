@@ -110,7 +110,7 @@ def _read_bytes(path: str, available) -> bytes:
     """The whole file, refused unless a regular file within the limits (opened without
     blocking and checked again once open, so a pipe put in its place is not read)."""
     try:
-        size = check_regular_file(path, "a model file (model_NAME.skops)")
+        size = check_regular_file(path, what="a model file (model_NAME.skops)")
     except ValueError as exc:
         raise _unreadable(path, str(exc).removeprefix(f"cannot open {path}: ")) from None
     _check_size(path, "the file", size, available, 1)

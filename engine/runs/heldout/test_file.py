@@ -83,7 +83,7 @@ def load_test_set(block: dict, dataset, base_dir: str = ".") -> TestSet:
     options = {k: v for k, v in block.items() if k not in TEST_KEYS}
     check_not_training_file(full, path, training_path(dataset, base_dir))
     try:
-        table = read_table(full, kind, **options)
+        table = read_table(full, kind=kind, **options)
     except ValueError as exc:
         raise ValueError(f"the test file {path} cannot be read: {exc}") from None
     except OSError as exc:
