@@ -103,7 +103,7 @@ def test_saved_csv_path_is_relative_inside_the_experiment_folder(tmp_path):
     experiment = parse_experiment({"dataset": {"csv": str(csv), "target": "label"},
                                    "models": [{"estimator": "GaussianNB"}]})
     inside = tmp_path / "project" / "exp.json"
-    text = experiment_json_text(experiment, str(inside))
+    text = experiment_json_text(experiment, path=str(inside))
     assert json.loads(text)["dataset"] == {"csv": "data/table.csv", "target": "label"}
     inside.write_text(text, encoding="utf-8")
     moved = tmp_path / "moved"
@@ -111,7 +111,7 @@ def test_saved_csv_path_is_relative_inside_the_experiment_folder(tmp_path):
     again = load_experiment(str(moved / "exp.json"))
     assert load_dataset(again.dataset, base_dir=again.base_dir).n_rows == 4
     outside = tmp_path / "elsewhere" / "exp.json"          # not below the CSV's folder
-    assert json.loads(experiment_json_text(experiment, str(outside)))["dataset"]["csv"] == \
+    assert json.loads(experiment_json_text(experiment, path=str(outside)))["dataset"]["csv"] == \
         str(csv)
     assert json.loads(experiment_json_text(experiment))["dataset"]["csv"] == str(csv)
 

@@ -14,7 +14,7 @@ def _sk_scores(dataset, spec, config, metric):
     splitter = RepeatedStratifiedKFold(n_splits=config.n_splits, n_repeats=config.n_repeats,
                                        random_state=config.random_state)
     X = dataset.X if not dataset.is_plain_numeric() else dataset.X.to_numpy()
-    return cross_val_score(make_pipeline(spec, dataset), X, dataset.y, cv=splitter,
+    return cross_val_score(make_pipeline(spec, dataset=dataset), X, dataset.y, cv=splitter,
                            scoring=metric)
 
 

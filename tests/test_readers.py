@@ -101,7 +101,7 @@ def test_a_saved_experiment_keeps_the_file_relative(tmp_path):
     data = tmp_path / "data" / "weather.arff"
     experiment = parse_experiment({"dataset": {"file": str(data), "target": "play"},
                                    "models": MODELS})
-    text = experiment_json_text(experiment, str(tmp_path / "exp.json"))
+    text = experiment_json_text(experiment, path=str(tmp_path / "exp.json"))
     assert json.loads(text)["dataset"] == {"file": "data/weather.arff", "target": "play"}
 
 

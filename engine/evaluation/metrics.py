@@ -211,7 +211,7 @@ def metric_problem(name) -> str | None:
     return f"{shown} is not a score this app can rank classifiers by"
 
 
-def check_metric_names(metrics, where: str = "metrics", n_classes: int | None = None,
+def check_metric_names(metrics, *, where: str = "metrics", n_classes: int | None = None,
                        indexed: bool = True) -> None:
     """Refuse any name that is not a classification scorer of this app.
 
@@ -350,7 +350,7 @@ class FoldScorer:
         if self.costs is None:
             raise ValueError(f"{COST_METRIC} needs the costs of the outcomes, and none were "
                              "given")
-        return -expected_cost(self.y, self.predicted_labels(), self.costs, self.pos_label)
+        return -expected_cost(self.y, self.predicted_labels(), self.costs, pos_label=self.pos_label)
 
     def _score_positive(self, metric: str) -> float:
         """A positive-class metric for ``pos_label`` 0 (the first class)."""

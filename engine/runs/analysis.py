@@ -73,7 +73,7 @@ class ExperimentResult:
         summary's, the held-out test's, the AUC tables' and the nested intervals follow
         alpha)."""
         summary = summary_table(self.cv.scores, self.cv.models, self.cv.metrics,
-                                self.cv.failures, alpha=settings.alpha)
+                                failures=self.cv.failures, alpha=settings.alpha)
         cv, old_alpha = self.cv, self.experiment.comparison.alpha
         if len(cv.tuning_optimism) and settings.alpha != old_alpha:
             cv = replace(cv, tuning_optimism=optimism_at(cv.tuning_optimism, settings.alpha,
@@ -101,12 +101,13 @@ class ExperimentResult:
                 *([stop.note()] if stop is not None else []),
                 *fold_notes(self.dataset.y, self.dataset.classes, self.cv.config,
                             self.dataset.groups),
-                *failure_notes(self.cv.failures, n_folds, _class_counts(self.dataset),
-                               self.dataset.X.shape[1], self.cv.config.n_splits),
+                *failure_notes(self.cv.failures, n_folds, class_counts=_class_counts(self.dataset),
+                               n_features=self.dataset.X.shape[1],
+                               n_splits=self.cv.config.n_splits),
                 *rank_notes(self.summary, self.cv.primary_metric),
                 *interval_bound_notes(self.summary),
                 *gap_notes(self),
-                *optimism_notes(self.cv.tuning_optimism, self.experiment.comparison.alpha),
+                *optimism_notes(self.cv.tuning_optimism, alpha=self.experiment.comparison.alpha),
                 *rope_notes(self.experiment.comparison, self.cv.primary_metric),
                 *alo_grouped_notes(self),
                 *(self.auc.notes if self.auc is not None else ()),
@@ -165,7 +166,8 @@ def _class_counts(dataset: Dataset) -> dict:
 def compare_cv(cv: CVResult, settings: ComparisonSettings) -> Comparison:
     """Compare the models of a CV run on its primary metric."""
     n_train, n_test = cv.train_test_sizes()
-    return compare_models(cv.score_matrix(), n_train, n_test, settings, metric=cv.primary_metric)
+    return compare_models(cv.score_matrix(), n_train, n_test, settings=settings,
+                          metric=cv.primary_metric)
 
 
 def run_experiment(experiment: Experiment, n_jobs: int = 1,
@@ -224,7 +226,7 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
                                                 .credible_levels))
             experiment = replace(experiment, cv=cv.config)    # "auto": the repeats run
             check_some_score(cv, dataset)
-            summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures,
+            summary = summary_table(cv.scores, cv.models, cv.metrics, failures=cv.failures,
                                     alpha=experiment.comparison.alpha)
             comparison = compare_cv(cv, experiment.comparison)
             result = ExperimentResult(experiment, dataset, cv, summary, comparison)
@@ -324,13 +326,13 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None, store=No
                                                  cluster=cluster)
         result = replace(result, calibration=calibration)
     if experiment.curves is not None:
-        curves = yield from run_curves(result, n_jobs, cluster)
+        curves = yield from run_curves(result, n_jobs=n_jobs, cluster=cluster)
         result = replace(result, curves=curves)
     if experiment.curves is not None and experiment.curves.roc:
         result = replace(result, auc=(yield from run_auc_tables(result)))
     if experiment.subgroups:
         result = replace(result, subgroups=run_subgroups(experiment, result.dataset, result.cv,
-                                                         experiment.comparison.alpha))
+                                                         alpha=experiment.comparison.alpha))
     return result
 
 

@@ -238,7 +238,7 @@ def check_datasets(experiment: Experiment, datasets) -> None:
     for index, dataset in enumerate(datasets):
         try:
             check_metrics(list(experiment.metrics), len(dataset.classes))
-            check_folds(dataset.y, experiment.cv, dataset.groups, dataset.classes)
+            check_folds(dataset.y, experiment.cv, dataset.groups, classes=dataset.classes)
         except ValueError as exc:
             raise ValueError(f"{_place(experiment, index)}: {exc}") from None
 

@@ -218,11 +218,11 @@ def run_nested(dataset, models: list, config: CVConfig, metrics: list, level: fl
     """
     metric = metrics[0]
     check_nested(dataset, config, metric)
-    models = [with_scoring(spec, metric, costs) for spec in models]
+    models = [with_scoring(spec, metric, costs=costs) for spec in models]
     splits = nested_splits(dataset.y, config)
     tasks = [(m, s) for s in range(len(splits)) for m in range(len(models))]
     X = feature_matrix(dataset)
-    estimators = [make_pipeline(spec, dataset) for spec in models]
+    estimators = [make_pipeline(spec, dataset=dataset) for spec in models]
     groups = [inner_groups(estimator, dataset) for estimator in estimators]
     labels = list(range(len(dataset.classes)))
     keys = (nested_keys(store, dataset, models, config, metrics, splits, tasks, costs)
@@ -237,7 +237,7 @@ def run_nested(dataset, models: list, config: CVConfig, metrics: list, level: fl
              for m, s in (tasks[i] for i in missing)]
     found = ((i, fit, " (stored)") for i, fit in stored.items())
     computed = ((missing[c], fit, "") for c, fit in
-                (run_calls(fit_nested, calls, n_jobs, cluster) if calls else ()))
+                (run_calls(fit_nested, calls, n_jobs=n_jobs, cluster=cluster) if calls else ()))
     kept = NestedKept(len(models), sum(len(s[4]) for s in splits) <= ROWS_KEPT)
     clock = Stopwatch(len(tasks))
     for done, (index, fit, how) in enumerate(_chain(found, computed), 1):
@@ -310,7 +310,7 @@ def interval_table(moments: dict, design: tuple, level: float) -> pd.DataFrame:
     metric, n_rows, n_folds, repeats, bounds = design
     records = []
     for name, own in moments.items():
-        ci = moments_interval(own, n_rows, n_folds, level, bounds)
+        ci = moments_interval(own, n_rows, n_folds, level=level, bounds=bounds)
         records.append([name, metric, ci.estimate, ci.corrected, ci.ci_low, ci.ci_high,
                         ci.se, level, METHOD, ESTIMAND, n_folds, repeats])
     return pd.DataFrame(records, columns=NESTED_COLUMNS)

@@ -123,7 +123,7 @@ def fold_evidence(calibration, cv, model: str, method: str, alpha: float = 0.05)
     """Whether ``method`` beats ``uncalibrated`` fold by fold, in words: the engine's
     corrected paired t-test (:func:`engine.evaluation.calibration.fold_test`) judged at ``alpha``."""
     try:
-        test = fold_test(calibration, cv, model, method, alpha)
+        test = fold_test(calibration, cv, model, method, alpha=alpha)
     except (ValueError, KeyError):
         return ""
     if test is None or not test.mean_difference > 0:

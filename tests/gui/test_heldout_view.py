@@ -90,7 +90,7 @@ def test_a_test_file_chosen_run_shown_and_exported(window, qtbot, monkeypatch, f
     # the same numbers as the engine on its own, fitted on all training rows
     dataset = load_dataset({"file": "train.csv", "target": "target"}, base_dir=str(files))
     test = load_test_set({"file": "test.csv"}, dataset, str(files))
-    alone = run_to_end(run_heldout(dataset, test, expand_models(MODELS, 0),
+    alone = run_to_end(run_heldout(dataset, test, expand_models(MODELS, random_state=0),
                                    ["roc_auc", "accuracy"], summary=result.summary))
     pd.testing.assert_frame_equal(scores, alone.scores)
     qtbot.waitUntil(lambda: view.stack.currentIndex() == 1, timeout=10000)
@@ -137,7 +137,7 @@ def test_predict_dialog_writes_the_models_predictions(window, qtbot, files, no_q
     peer("skops")
     dataset = load_dataset({"file": "train.csv", "target": "target"}, base_dir=str(files))
     test = load_test_set({"file": "test.csv"}, dataset, str(files))
-    heldout = run_to_end(run_heldout(dataset, test, expand_models(MODELS[1:], 0),
+    heldout = run_to_end(run_heldout(dataset, test, expand_models(MODELS[1:], random_state=0),
                                      ["accuracy"], n_resamples=10))
     for name, data in saved_model_files(heldout, dataset).items():
         (files / name).write_bytes(data)
@@ -169,7 +169,7 @@ def test_the_run_uses_the_test_rows_the_check_read(files):
     os.remove(files / "test.csv")
     result = run_to_end(run_job.run_in_process(checked.experiment, checked.datasets, 1, None,
                                                test=checked.test, start_method="spawn"))
-    alone = run_to_end(run_heldout(dataset, checked.test, expand_models(MODELS, 0),
+    alone = run_to_end(run_heldout(dataset, checked.test, expand_models(MODELS, random_state=0),
                                    ["roc_auc"], summary=result.summary))
     pd.testing.assert_frame_equal(result.heldout.scores, alone.scores)
 

@@ -181,7 +181,7 @@ def verdicts(result) -> list:
     rows = result.comparison.pairwise.to_dict("records")
     for row in rows:
         verdict = pair_verdict(row, row["model_1"], row["model_2"], settings.rope_for(metric),
-                               settings.alpha, settings.correction, health,
+                               settings.alpha, correction=settings.correction, health=health,
                                n_pairs=len(rows))
         found.append((row["model_1"], row["model_2"], verdict))
     return found
@@ -290,7 +290,7 @@ def cost_differences(result, order: list) -> str:
     best, words = order[0], []
     for other in order[1:]:
         saved = pair_differences(matrix, best, other)        # -cost(best) + cost(other)
-        low, high = corrected_interval(saved, n_train, n_test, alpha)
+        low, high = corrected_interval(saved, n_train, n_test, alpha=alpha)
         if not (np.isfinite(low) and np.isfinite(high)):
             continue
         words.append(f"{fixed(saved.mean())} less per row than {other} ({1 - alpha:.0%} "

@@ -223,7 +223,7 @@ def wilcoxon_table(pairs: list, differences: np.ndarray, correction: str = "holm
                                     method=_scipy_method(method), axis=1)
         statistic[rows] = result.statistic
         p_value[rows] = result.pvalue
-    adjusted = adjust_pvalues(p_value, correction)
+    adjusted = adjust_pvalues(p_value, method=correction)
     return pd.DataFrame({"model_1": [a for a, _ in pairs], "model_2": [b for _, b in pairs],
                          "statistic": statistic, "p_value": p_value,
                          "p_value_adjusted": adjusted, "method": methods,

@@ -141,7 +141,7 @@ def fit_final(spec, dataset, X, y):
     from sklearn import config_context
 
 
-    model = make_pipeline(spec, dataset)
+    model = make_pipeline(spec, dataset=dataset)
     with config_context(skip_parameter_validation=True), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return fit_model(model, X, y, inner_groups(model, dataset))

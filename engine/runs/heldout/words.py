@@ -63,7 +63,7 @@ def _past_bound(row) -> str:
 
 def comparison_sentence(row, positive=None) -> str:
     """The sentence of one row of ``test_scores.csv``."""
-    name = metric_label(row.metric, positive)
+    name = metric_label(row.metric, positive=positive)
     if not math.isfinite(row.score):
         return (f"{name} could not be computed on the test file for {row.model} "
                 "(see the notes).")
