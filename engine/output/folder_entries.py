@@ -234,7 +234,7 @@ def _beside_store(name: str, files) -> bool:
     return True
 
 
-def folder_refusal(folder: str, names=WRITABLE, own=()) -> Optional[FolderRefused]:
+def folder_refusal(folder: str, *, names=WRITABLE, own=()) -> Optional[FolderRefused]:
     """Why not to write a result set with ``names`` into ``folder``, or None.
 
     Parameters

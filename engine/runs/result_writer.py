@@ -116,7 +116,7 @@ def report_texts(result, tables: dict, full_paths: bool = False):
     from engine.output import report
 
     try:
-        return {report.REPORT_HTML: report.build_report(result, tables,
+        return {report.REPORT_HTML: report.build_report(result, tables=tables,
                                                         full_paths=full_paths)}, None
     except Exception as exc:  # noqa: BLE001 - the tables matter more than the report
         return {}, (f"the HTML report could not be written ({type(exc).__name__}: "
@@ -165,7 +165,7 @@ def write_files(content: ResultFiles, folder: str, manifest: dict, *,
     from engine.output.result_folder import write_result_folder
 
     notes = list(content.notes)
-    paths = write_result_folder(content.tables, folder, manifest, notes, content.texts,
+    paths = write_result_folder(content.tables, folder, manifest, notes, texts=content.texts,
                                 csv_style=csv_style, own=own, files=content.files)
     where = os.path.abspath(folder)
     return Written(tuple(paths), tuple(os.path.join(where, name) for name in content.tables),

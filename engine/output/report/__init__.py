@@ -36,7 +36,7 @@ FIRST_TABLES = ("summary.csv", "pairwise.csv", "credible_intervals.csv", "test_s
 _OPEN = ("summary.csv", "pairwise.csv", "test_scores.csv", "dataset_scores.csv", "ranks.csv")
 
 
-def build_report(result, tables: Optional[dict] = None, written: Optional[str] = None,
+def build_report(result, *, tables: Optional[dict] = None, written: Optional[str] = None,
                  full_paths: bool = False) -> str:
     """The text of ``report.html`` for a run.
 
@@ -77,12 +77,12 @@ def build_report(result, tables: Optional[dict] = None, written: Optional[str] =
              section("tripod", "TRIPOD+AI items", "".join(
                  (f"<h3>{text(run.dataset.name)}</h3>" if several else "")
                  + tripod_section(run, _dataset_tables(tables, run.dataset.name, several),
-                                  full_paths)
+                                  full_paths=full_paths)
                  for run in runs)),
              section("reproduce", "Reproduce this run",
                      "<h3>Versions</h3>" + versions_section()
                      + "<h3>The experiment file</h3>"
-                     + experiment_block(result.experiment, full_paths))]
+                     + experiment_block(result.experiment, full_paths=full_paths))]
     subtitle = (f"{len(models)} models ({', '.join(text(m) for m in models)}) compared by "
                 f"cross-validation on {len(names)} data "
                 f"{'sets' if len(names) > 1 else 'set'}; written {text(written)} by "
@@ -101,7 +101,8 @@ def _verdicts(result, runs: list, several: bool) -> str:
 
 def _compared(runs: list, several: bool, full_paths: bool = False) -> str:
     data = "".join((f"<h4>{text(run.dataset.name)}</h4>" if several else "")
-                   + data_section(run, str(i), full_paths) for i, run in enumerate(runs, 1))
+                   + data_section(run, anchor=str(i), full_paths=full_paths) for i,
+                   run in enumerate(runs, 1))
     return (f"<h3>The data</h3>{data}<h3>The models</h3>{models_section(runs[0])}"
             f"<h3>The cross-validation</h3>{design_section(runs[0])}")
 

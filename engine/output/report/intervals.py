@@ -38,7 +38,7 @@ def interval_ids(tables: dict) -> list:
     return out
 
 
-def intervals_list(tables: dict, level: float, record=None) -> str:
+def intervals_list(tables: dict, level: float, *, record=None) -> str:
     """An HTML list: per interval of the run, its table and label; empty without any."""
     items = "".join(f"<li><b>{text(table)}</b>: "
                     f"{text(interval_label(i, level, record=record))}</li>"
@@ -46,7 +46,7 @@ def intervals_list(tables: dict, level: float, record=None) -> str:
     return f"<ul>{items}</ul>" if items else ""
 
 
-def coverage_sentence(interval: str, record=None) -> str:
+def coverage_sentence(interval: str, *, record=None) -> str:
     """"This interval covered 94.1% in the study (…)." or, without a row in the record,
     "The coverage study has not yet measured this interval's coverage." (plain text)."""
     words = coverage_words(interval, record=record)

@@ -173,7 +173,7 @@ def methods_section(experiment, tables: dict, several: bool) -> str:
             f"<ol>{references}</ol>")
 
 
-def tripod_rows(result, tables: dict, full_paths: bool = False) -> list:
+def tripod_rows(result, tables: dict, *, full_paths: bool = False) -> list:
     """``[(TRIPOD+AI topic, what this run reports or "not assessed")]`` for one data set
     (``full_paths``: the data file's folder named, :func:`source_name`)."""
     dataset, experiment = result.dataset, result.experiment
@@ -181,7 +181,7 @@ def tripod_rows(result, tables: dict, full_paths: bool = False) -> list:
     missing = dataset.n_missing
     smallest = min(counts.values()) if counts else 0
     rows = [
-        ("Data source", source_name(dataset, experiment.base_dir, full_paths)),
+        ("Data source", source_name(dataset, experiment.base_dir, full_paths=full_paths)),
         ("Participants / rows", f"{dataset.n_rows:,} rows"
          + (f" in {len(set(dataset.groups.tolist())):,} groups" if dataset.groups is not None
             else "")),
@@ -218,12 +218,12 @@ def tripod_rows(result, tables: dict, full_paths: bool = False) -> list:
 NOT_ASSESSED = ' class="na"'
 
 
-def tripod_section(result, tables: dict, full_paths: bool = False) -> str:
+def tripod_section(result, tables: dict, *, full_paths: bool = False) -> str:
     """The TRIPOD+AI items a cross-validated comparison can fill, as a table."""
     body = "".join(
         f'<tr><th scope="row">{text(topic)}</th>'
         f"<td{NOT_ASSESSED if value == 'not assessed' else ''}>{text(value)}</td></tr>"
-        for topic, value in tripod_rows(result, tables, full_paths))
+        for topic, value in tripod_rows(result, tables, full_paths=full_paths))
     return ("<p>The reporting items of TRIPOD+AI (Collins et al., 2024) that a "
             "cross-validated comparison can fill; \"not assessed\" where this run does not "
             "answer them.</p>"
@@ -251,7 +251,7 @@ def _version(dist: str):
         return None
 
 
-def embedded_experiment(experiment, full_paths: bool = False) -> dict:
+def embedded_experiment(experiment, *, full_paths: bool = False) -> dict:
     """The experiment as a file to run again: its data files (and held-out test file)
     named by their file names, to be put beside it; with ``full_paths``, by their
     absolute paths, so that it runs anywhere on this computer."""
@@ -274,11 +274,11 @@ def embedded_experiment(experiment, full_paths: bool = False) -> dict:
     return data
 
 
-def experiment_block(experiment, full_paths: bool = False) -> str:
+def experiment_block(experiment, *, full_paths: bool = False) -> str:
     """The experiment embedded twice: a ``<script type="application/json"
     id="experiment">`` block (data, never run; ``<`` written ``\\u003c`` so it cannot end
     the block) for tools, and a ``<pre>`` for readers (:func:`embedded_experiment`)."""
-    data = embedded_experiment(experiment, full_paths)
+    data = embedded_experiment(experiment, full_paths=full_paths)
     machine = json.dumps(data, indent=2, ensure_ascii=True).replace("<", "\\u003c")
     machine = machine.replace(">", "\\u003e").replace("&", "\\u0026")
     shown = "\n".join(text(line) for line in

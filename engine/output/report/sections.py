@@ -35,7 +35,7 @@ def items(rows) -> str:
                             for term, value in rows) + "</dl>"
 
 
-def source_name(dataset, base_dir: str, full_paths: bool = False) -> str:
+def source_name(dataset, base_dir: str, *, full_paths: bool = False) -> str:
     """The data's source as a reader would name it: the file's name and the SHA-256 of
     its bytes (with ``full_paths``, where it is too: a shared report names no folder of
     the user's unless asked), or the built-in data set's name."""
@@ -77,7 +77,7 @@ def class_counts(dataset) -> dict:
     return {str(label): int(n) for label, n in zip(dataset.classes, counts)}
 
 
-def data_section(result, anchor: str = "1", full_paths: bool = False) -> str:
+def data_section(result, *, anchor: str = "1", full_paths: bool = False) -> str:
     """What data was used: source, fingerprint, rows, classes (and a bar plot of them),
     columns left out and why, groups, missing values, and how the data was read (its
     notes). ``anchor`` makes the plot's ids unique in the page; ``full_paths`` names
@@ -87,7 +87,7 @@ def data_section(result, anchor: str = "1", full_paths: bool = False) -> str:
     counts = class_counts(dataset)
     positive = (dataset.classes[dataset.pos_label] if dataset.pos_label is not None
                 else None)
-    rows = [("source", text(source_name(dataset, base_dir, full_paths))),
+    rows = [("source", text(source_name(dataset, base_dir, full_paths=full_paths))),
             ("fingerprint (SHA-256 of the prepared data)",
              f"<code>{text(data_fingerprint(dataset))}</code>"),
             ("rows", f"{dataset.n_rows:,}"),
@@ -108,7 +108,7 @@ def data_section(result, anchor: str = "1", full_paths: bool = False) -> str:
         rows.append(("groups (rows that belong together)",
                      f"{_group_columns(groups)}: {len(np.unique(dataset.groups)):,} groups; "
                      "no group is split between training and test rows"))
-    figure = class_counts_figure(counts, positive)
+    figure = class_counts_figure(counts, positive=positive)
     bars = (f'<figure class="wide">{figure.svg.replace(CLIP, "clip-classes-" + anchor)}'
             f"<figcaption>{text(figure.caption)}</figcaption></figure>") if figure else ""
     notes = "".join(f"<li>{text(note)}</li>" for note in dataset.notes)
@@ -222,7 +222,7 @@ def nested_sentence(result) -> str:
             + " " + coverage_sentence("nested_cv"))
 
 
-def in_short(found: list, alpha: float, correction: str = "none") -> str:
+def in_short(found: list, alpha: float, *, correction: str = "none") -> str:
     """One sentence over every pair's outcome: which pairs are decided (at probability
     :func:`engine.evaluation.verdict.bayes_level`: ``1 - alpha``, or ``1 - alpha / m`` for
     m pairs under a correction) and how many are not."""
@@ -321,12 +321,13 @@ def verdict_section(result) -> str:
     same = identical_pairs(result)
     metric = metric_label(result.cv.primary_metric)
     free = is_threshold_free(result.cv.primary_metric)
+    identical = identical_words(metric, threshold_free=free)
     rows = "".join(f'<li><span class="outcome {verdict.outcome}">'
                    f"{text(a)} vs {text(b)}: {OUTCOME_WORDS[verdict.outcome]}</span> "
-                   f"{text(verdict.text + (identical_words(metric, free) * ((a, b) in same)))}"
+                   f"{text(verdict.text + (identical * ((a, b) in same)))}"
                    "</li>" for a, b, verdict in found)
     settings = result.experiment.comparison
-    short = text(in_short(found, settings.alpha, settings.correction))
+    short = text(in_short(found, settings.alpha, correction=settings.correction))
     rows = f'<ul class="verdicts">{rows}</ul>' if rows else ""
     cost = cost_headline(result)
     cost = f'<p class="short">{text(cost)}</p>' if cost else ""
@@ -336,7 +337,7 @@ def verdict_section(result) -> str:
             f"{rows}")
 
 
-def identical_words(metric: str, threshold_free: bool = False) -> str:
+def identical_words(metric: str, *, threshold_free: bool = False) -> str:
     """The sentence for a pair whose fold differences are all exactly 0."""
     why = (f" (a decision threshold cannot change {metric})" if threshold_free else "")
     return (f" Every fold difference on {metric} is exactly 0: the two models score the same "
