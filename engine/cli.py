@@ -150,7 +150,7 @@ def _run(args, argv) -> int:
         created = place.created
         shown: list = []
         on_progress = _progress_shower(experiment, checked.datasets, bar, args.quiet, shown)
-        store = stack.enter_context(service.open_store(place, args.fresh))  # closed first
+        store = stack.enter_context(service.open_store(place, fresh=args.fresh))  # closed first
         job = _start(checked, jobs, store, None if opening is None else opening.result())
         result = run_to_end(job, on_progress=on_progress)
         _print_notes([str(n) for n in result.notes if str(n) not in shown], args.quiet)
@@ -159,7 +159,7 @@ def _run(args, argv) -> int:
                  f"{store.path}")
         stage = "writing"
         written = _write(result, place, {**_manifest(result, args, argv),
-                                         "store": service.store_record(store, args.fresh)},
+                                         "store": service.store_record(store, fresh=args.fresh)},
                          args)
         stage = "done"
     except ValueError as exc:
@@ -253,14 +253,14 @@ def _checked(args, out: str, jobs: int):
         service.check_store(place)
         datasets = run_service.read_datasets(experiment)   # every one read, then checked
         _check_save_models(experiment, args.save_models)
-        checked = run_service.check_run(experiment, datasets, jobs)   # the test file too
+        checked = run_service.check_run(experiment, datasets, n_jobs=jobs)   # the test file too
     except BaseException:
         remove_created(list(place.created))
         raise
     if not _preflight(checked.problems, args.quiet):
         remove_created(list(place.created))
         return experiment, None, EXIT_BAD_INPUT
-    refused = service.refusal(checked, args.yes)
+    refused = service.refusal(checked, yes=args.yes)
     if refused:
         remove_created(list(place.created))
         return experiment, None, _fail(refused)
@@ -271,7 +271,7 @@ def _start(checked, jobs: int, store, cluster):
     """The run's job (:func:`engine.run_service.run`): a generator of progress records."""
     from engine import run_service
 
-    return run_service.run(checked.experiment, checked.datasets, jobs, cluster=cluster,
+    return run_service.run(checked.experiment, checked.datasets, n_jobs=jobs, cluster=cluster,
                            store=store, test=checked.test)
 
 

@@ -111,10 +111,10 @@ def read_test(experiment, datasets):
     one data set: the experiment file refuses it beside a ``"datasets"`` list."""
     if not experiment.test or is_several(experiment):
         return None
-    return load_test_set(experiment.test, tuple(datasets)[0], experiment.base_dir)
+    return load_test_set(experiment.test, tuple(datasets)[0], base_dir=experiment.base_dir)
 
 
-def check_run(experiment, datasets, n_jobs: int = 1, check_data: bool = True) -> CheckedRun:
+def check_run(experiment, datasets, *, n_jobs: int = 1, check_data: bool = True) -> CheckedRun:
     """Check running ``experiment`` on ``datasets`` (nothing fitted).
 
     Parameters
@@ -144,7 +144,7 @@ def check_run(experiment, datasets, n_jobs: int = 1, check_data: bool = True) ->
         check_datasets(experiment, datasets)
     check_nested_interval(experiment, datasets)
     return CheckedRun(experiment, datasets, n_jobs, problems,
-                      check_budget(experiment, datasets, n_jobs), test)
+                      check_budget(experiment, datasets, n_jobs=n_jobs), test)
 
 
 def check_nested_interval(experiment, datasets) -> None:
@@ -159,7 +159,7 @@ def check_nested_interval(experiment, datasets) -> None:
         check_nested(dataset, own.cv, own.metrics[0])
 
 
-def run(experiment, datasets, n_jobs: int = 1, cluster=None, store=None, test=None):
+def run(experiment, datasets, *, n_jobs: int = 1, cluster=None, store=None, test=None):
     """The run: a generator of progress records like the engine's runs, returning an
     ExperimentResult, or a BenchmarkResult for an experiment with several data sets.
 

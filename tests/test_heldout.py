@@ -65,7 +65,7 @@ def split_arrays(frame):
 def heldout(files):
     folder, _ = files
     dataset = load_dataset({"file": "train.csv", "target": "target"}, base_dir=str(folder))
-    test = load_test_set({"file": "test.csv"}, dataset, str(folder))
+    test = load_test_set({"file": "test.csv"}, dataset, base_dir=str(folder))
     models = expand_models(MODELS, random_state=0)
     return run_to_end(run_heldout(dataset, test, models, METRICS, n_resamples=300,
                                   random_state=7)), dataset
@@ -241,7 +241,7 @@ def test_a_new_alpha_moves_both_intervals_without_refitting(files, heldout):
     """``at_level`` (a new α in the app) gives what a run at that level gives."""
     folder, _ = files
     result, dataset = heldout
-    test = load_test_set({"file": "test.csv"}, dataset, str(folder))
+    test = load_test_set({"file": "test.csv"}, dataset, base_dir=str(folder))
     again = run_to_end(run_heldout(dataset, test, expand_models(MODELS[:1], random_state=0),
                                    METRICS,
                                    n_resamples=300, random_state=7, level=0.9))

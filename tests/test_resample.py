@@ -41,7 +41,7 @@ def skewed():
 def run(dataset, models, metrics, seed=0):
     data = {"dataset": {"builtin": "iris"}, "models": models, "metrics": metrics,
             "cv": {"n_splits": 4, "n_repeats": 2, "random_state": seed}}
-    return run_to_end(run_experiment(parse_experiment(data), 1, dataset))
+    return run_to_end(run_experiment(parse_experiment(data), n_jobs=1, dataset=dataset))
 
 
 @pytest.mark.parametrize("kind", ["over", "under", "smote"])

@@ -58,11 +58,11 @@ def test_several_data_sets_run_as_the_benchmark():
 def test_the_check_is_the_preflights_and_the_guards(make):
     experiment = make()
     datasets = run_service.read_datasets(experiment)
-    checked = run_service.check_run(experiment, datasets, 1)
+    checked = run_service.check_run(experiment, datasets, n_jobs=1)
     assert not checked.blocked and checked.datasets == tuple(datasets)
     assert [p.code for p in checked.problems] == \
         [p.code for p in check_experiment(experiment, list(datasets))]
-    assert checked.plan == plan_run(checked.experiment, datasets)
+    assert checked.plan == plan_run(checked.experiment, datasets=datasets)
     assert checked.assessment.plan == check_run(checked.experiment, list(datasets)).plan
     assert checked.plan.fits == 2 * 3 * len(datasets)
 

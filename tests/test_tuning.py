@@ -356,7 +356,7 @@ def test_the_guard_counts_the_fits_inside_the_folds():
                "threshold": {"scoring": "f1", "inner_splits": 2}}]
     experiment = parse_experiment({"dataset": {"builtin": "moons"}, "models": models,
                                    "cv": {"n_splits": 5, "n_repeats": 2}})
-    assessment = guards.check_run(experiment, load_builtin("moons"), 1)
+    assessment = guards.check_run(experiment, load_builtin("moons"), n_jobs=1)
     # plain 1; tuned 6 x 4 + 1 search fits + 6 members; both (2 x 3 + 1) x (2 + 1)
     assert assessment.n_cv_fits == 10 * (1 + (6 * 4 + 1 + 6) + 7 * 3)
     search = make_pipeline(experiment.models[1], dataset=load_builtin("moons"))

@@ -170,7 +170,7 @@ def compare_cv(cv: CVResult, settings: ComparisonSettings) -> Comparison:
                           metric=cv.primary_metric)
 
 
-def run_experiment(experiment: Experiment, n_jobs: int = 1,
+def run_experiment(experiment: Experiment, *, n_jobs: int = 1,
                    dataset: Optional[Dataset] = None, cluster=None,
                    store=None, test=None) -> Generator[Progress, None, ExperimentResult]:
     """Run an experiment end to end.
@@ -211,8 +211,8 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         dataset = load_dataset(experiment.dataset, base_dir=experiment.base_dir)
     experiment = experiment.with_metrics_for(len(dataset.classes), dataset)
     if test is None and experiment.test:
-        test = load_test_set(experiment.test, dataset, experiment.base_dir)
-    phases = Phases(plan_run(experiment, dataset).steps)   # one count for every phase
+        test = load_test_set(experiment.test, dataset, base_dir=experiment.base_dir)
+    phases = Phases(plan_run(experiment, datasets=dataset).steps)   # one count for every phase
     with opened(store) as store:
         record = store is not None and not store.replay
         run_id = store.begin_run(experiment, dataset) if record else None
@@ -225,12 +225,13 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
                                                 credible_levels=experiment.comparison
                                                 .credible_levels))
             experiment = replace(experiment, cv=cv.config)    # "auto": the repeats run
-            check_some_score(cv, dataset)
+            check_some_score(cv, dataset=dataset)
             summary = summary_table(cv.scores, cv.models, cv.metrics, failures=cv.failures,
                                     alpha=experiment.comparison.alpha)
             comparison = compare_cv(cv, experiment.comparison)
             result = ExperimentResult(experiment, dataset, cv, summary, comparison)
-            result = yield from phases.relay(run_extras(result, n_jobs, cluster, store))
+            result = yield from phases.relay(run_extras(result, n_jobs=n_jobs, cluster=cluster,
+                                                        store=store))
             if test is not None:
                 result = yield from phases.relay(heldout_phase(result, test))
         if record:
@@ -238,7 +239,7 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         return result
 
 
-def check_some_score(cv: CVResult, dataset: Optional[Dataset] = None) -> None:
+def check_some_score(cv: CVResult, *, dataset: Optional[Dataset] = None) -> None:
     """Raise a ValueError saying why when no model scored on any fold (nothing to compare);
     with ``dataset`` the advice can name a class too small for the model."""
     primary = cv.scores[cv.scores["metric"] == cv.primary_metric]["score"]
@@ -298,19 +299,21 @@ def heldout_phase(result: ExperimentResult, test):
     return replace(result, heldout=heldout)
 
 
-def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None, store=None):
+def run_extras(result: ExperimentResult, *, n_jobs: int = 1, cluster=None, store=None):
     """The nested-CV interval, the grouping gap, ALOOCV, calibration, curves and subgroups,
     when the experiment asks for them (the nested fits are looked up in and saved to
     ``store``)."""
     experiment = result.experiment
     if experiment.cv.interval == "nested":
         nested = yield from run_nested(result.dataset, list(experiment.models), experiment.cv,
-                                       list(result.cv.metrics), 1 - experiment.comparison.alpha,
-                                       n_jobs, cluster, store, experiment.metric_costs())
+                                       list(result.cv.metrics),
+                                       level=1 - experiment.comparison.alpha,
+                                       n_jobs=n_jobs, cluster=cluster, store=store,
+                                       costs=experiment.metric_costs())
         result = replace(result, nested=nested)
     if experiment.cv.compare_ungrouped and result.dataset.groups is not None:
         gap = yield from run_grouping_gap(result.dataset, list(experiment.models), experiment.cv,
-                                          list(result.cv.metrics), result.cv, n_jobs,
+                                          list(result.cv.metrics), result.cv, n_jobs=n_jobs,
                                           metric_name=metric_label(result.cv.primary_metric),
                                           rope=experiment.comparison.rope_for(
                                               result.cv.primary_metric), cluster=cluster,
@@ -336,7 +339,7 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None, store=No
     return result
 
 
-def load_run(store, run_id: int, dataset=None, n_jobs: int = 1):
+def load_run(store, run_id: int, *, dataset=None, n_jobs: int = 1):
     """Rebuild a stored run's results without refitting its cross-validation.
 
     A generator like :func:`run_experiment`: every fit is read from the

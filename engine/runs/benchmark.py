@@ -138,7 +138,7 @@ def dataset_means(results) -> pd.DataFrame:
                                        "common"])
 
 
-def stack_tables(names, tables, models=None) -> dict:
+def stack_tables(names, tables, *, models=None) -> dict:
     """One table per file name: the tables of every data set one after another, with a
     leading ``dataset`` column (an indexed table gets ``dataset`` as its first index
     level, and its columns, one per model, follow ``models`` when given). A file that
@@ -161,7 +161,7 @@ def stack_tables(names, tables, models=None) -> dict:
 
 # ----------------------------------------------------------------------------- loading
 
-def load_datasets(experiment: Experiment, check: bool = True) -> tuple:
+def load_datasets(experiment: Experiment, *, check: bool = True) -> tuple:
     """Read every data set of ``experiment`` and check that the run can use it.
 
     Each data set is loaded (:func:`engine.input.readers.load_dataset`), and its classes are
@@ -252,7 +252,7 @@ def _place(experiment: Experiment, index: int) -> str:
 
 # ----------------------------------------------------------------------------- running
 
-def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None, cluster=None,
+def run_benchmark(experiment: Experiment, *, n_jobs: int = 1, datasets=None, cluster=None,
                   store=None) -> Generator[Progress, None, BenchmarkResult]:
     """Run ``experiment`` on each of its data sets, then compare the models across them.
 
@@ -288,7 +288,7 @@ def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None, cluste
     datasets = tuple(load_datasets(experiment) if datasets is None else datasets)
     experiment = experiment_for(experiment, datasets)
     check_datasets(experiment, datasets)
-    plan = plan_run(experiment, datasets)
+    plan = plan_run(experiment, datasets=datasets)
     clock = Stopwatch(plan.steps)
     results = []
     with opened(store) as store:

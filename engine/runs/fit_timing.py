@@ -96,7 +96,7 @@ def group_key(spec) -> tuple:
     return spec.estimator, spec.scale, spec.resample
 
 
-def seconds_for(experiment, dataset, timed: dict, n_jobs: int = 1, cv=None) -> float:
+def seconds_for(experiment, dataset, timed: dict, *, n_jobs: int = 1, cv=None) -> float:
     """The run's seconds from ``timed`` (:func:`time_fits`), under ``cv`` (default: the
     experiment's): its cross-validation, calibration, learning-curve, ALOOCV fits and
     the comparisons."""

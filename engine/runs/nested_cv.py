@@ -156,7 +156,7 @@ def fit_nested(estimator, X, y, train, test, inner, *rest):
     return fit_and_score(estimator, X, y, training_rows(train, test, inner), test, *rest)
 
 
-def nested_keys(store, dataset, models, config, metrics, splits, tasks, costs=None) -> list:
+def nested_keys(store, dataset, models, config, metrics, splits, tasks, *, costs=None) -> list:
     """The store key of every ``(model, nested split)`` task: an outer fit's is the run's
     fit's on that fold; an inner fit's hashes its training rows too."""
     n_folds = config.n_splits
@@ -187,7 +187,7 @@ def nested_keys(store, dataset, models, config, metrics, splits, tasks, costs=No
     return keys
 
 
-def run_nested(dataset, models: list, config: CVConfig, metrics: list, level: float = 0.95,
+def run_nested(dataset, models: list, config: CVConfig, metrics: list, *, level: float = 0.95,
                n_jobs: int = 1, cluster=None, store=None,
                costs=None) -> Generator[Progress, None, NestedResult]:
     """Fit every model on every nested split and compute its interval on ``metrics[0]``.
@@ -225,7 +225,7 @@ def run_nested(dataset, models: list, config: CVConfig, metrics: list, level: fl
     estimators = [make_pipeline(spec, dataset=dataset) for spec in models]
     groups = [inner_groups(estimator, dataset) for estimator in estimators]
     labels = list(range(len(dataset.classes)))
-    keys = (nested_keys(store, dataset, models, config, metrics, splits, tasks, costs)
+    keys = (nested_keys(store, dataset, models, config, metrics, splits, tasks, costs=costs)
             if store is not None else None)
     stored = (store.lookup_extra(keys, [len(splits[s][4]) for _, s in tasks])
               if store is not None else {})

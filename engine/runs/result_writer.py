@@ -93,7 +93,7 @@ def base_manifest(result) -> dict:
     return manifest
 
 
-def model_files(result, save: bool = False) -> dict:
+def model_files(result, *, save: bool = False) -> dict:
     """``{file name: bytes}`` of the final models to save (the experiment's
     ``"save_models"``, or ``save``: ``--save-models``), else empty. The files the run made
     in its child process are used as they are; only without them are the models written
@@ -110,7 +110,7 @@ def model_files(result, save: bool = False) -> dict:
     return saved_model_files(heldout, result.dataset)
 
 
-def report_texts(result, tables: dict, full_paths: bool = False):
+def report_texts(result, tables: dict, *, full_paths: bool = False):
     """``({"report.html": text}, None)``, or ``({}, warning line)`` when the report cannot
     be built (any exception: the tables are written all the same)."""
     from engine.output import report
@@ -143,13 +143,13 @@ def result_files(result, notes=(), *, save_models: bool = False,
     """
     tables = result.tables()
     texts = dict(result.texts()) if is_several(result.experiment) else {}
-    files = model_files(result, save_models)
+    files = model_files(result, save=save_models)
     added = []
     if files:
         from engine.runs.heldout.saved import saved_note
 
         added.append(str(saved_note(files)))
-    page, warning = report_texts(result, tables, full_paths)
+    page, warning = report_texts(result, tables, full_paths=full_paths)
     texts.update(page)
     added += [warning] if warning else []
     return ResultFiles(tables, texts, files,

@@ -96,7 +96,7 @@ def check_bundle(argv) -> int:
     from gui.tabs.cv_tab import run_in_process
 
     started, last = time.monotonic(), None
-    work = run_in_process(check_run(experiment, (dataset,), args.jobs))
+    work = run_in_process(check_run(experiment, (dataset,), n_jobs=args.jobs))
     while True:
         try:
             last = next(work)

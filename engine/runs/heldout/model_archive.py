@@ -53,7 +53,7 @@ def foreign(path: str, detail: str) -> EngineError:
                        f"{path} is not a model file saved by honest-eval ({detail})")
 
 
-def read_archive(path: str, available=None) -> tuple:
+def read_archive(path: str, *, available=None) -> tuple:
     """The bytes of a checked model file and the names skops may trust.
 
     Parameters

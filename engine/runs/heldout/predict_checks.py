@@ -89,7 +89,7 @@ def mlp_widths(model) -> list:
 
 
 def check_prediction_memory(model, n_rows: int, n_features: int, path: str,
-                            available=None) -> None:
+                            *, available=None) -> None:
     """Refuse predicting ``n_rows`` rows when a neural network's widest layer times the
     rows (held twice) and the rows themselves would not fit in the memory available.
 

@@ -87,7 +87,8 @@ class HeldoutResult:
                 continue
             low, high, _ = interval_of(row["interval"], drawn, level)
             table.loc[index, ["ci_low", "ci_high", "level"]] = [low, high, level]
-        return replace(self, scores=with_cv_estimates(table, summary, self.positive))
+        return replace(self, scores=with_cv_estimates(table, summary=summary,
+                                                      positive=self.positive))
 
 
 def frozen(scorer: FoldScorer, model) -> KeptResponses:
@@ -98,7 +99,7 @@ def frozen(scorer: FoldScorer, model) -> KeptResponses:
     return KeptResponses(np.asarray(scorer.response(LABELS)), proba, decision, classes)
 
 
-def bootstrap_scores(responses: KeptResponses, y, metric: str, labels, pos_label=None,
+def bootstrap_scores(responses: KeptResponses, y, metric: str, labels, *, pos_label=None,
                      costs=None, n_resamples: int = N_RESAMPLES,
                      random_state: int = BOOTSTRAP_SEED) -> np.ndarray:
     """The metric on each bootstrap resample of the test rows (NaN where undefined)."""
@@ -205,7 +206,8 @@ def run_heldout(dataset, test, models, metrics, *, costs=None, level: float = 0.
         yield clock.progress(index + 1, f"held-out test: {spec.name}")
     positive = dataset.classes[1 if pos is None else int(pos)] if pos is not None or \
         len(dataset.classes) == 2 else None
-    table = with_cv_estimates(pd.DataFrame(rows, columns=COLUMNS[:9]), summary, positive)
+    table = with_cv_estimates(pd.DataFrame(rows, columns=COLUMNS[:9]), summary=summary,
+                              positive=positive)
     unscored = {key[:2]: draws.pop(key) for key in list(draws) if key[2] == "failed"}
     return HeldoutResult(table, fitted, failures, test.path,
                          tuple(test.notes) + tuple(_failure_notes(failures, unscored)), draws,
@@ -220,8 +222,9 @@ def _metric_rows(name, metric, scorer, responses, test, labels, pos, costs, leve
     except Exception as exc:  # noqa: BLE001 - undefined on the test rows: said in a note
         draws[(name, metric, "failed")] = f"{metric}: {type(exc).__name__}: {exc}"
         score = np.nan
-    values = bootstrap_scores(responses, test.y, metric, labels, pos, costs, n_resamples,
-                              random_state)
+    values = bootstrap_scores(responses, test.y, metric, labels, pos_label=pos, costs=costs,
+                              n_resamples=n_resamples,
+                              random_state=random_state)
     draws[(name, metric, "bootstrap")] = values
     low, high, used = percentile_interval(values, level)
     rows = [[name, metric, score, low, high, "bootstrap", level, test.n_rows, used]]

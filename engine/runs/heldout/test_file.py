@@ -55,7 +55,7 @@ def test_block(experiment) -> Optional[dict]:
     return dict(block) if block else None
 
 
-def load_test_set(block: dict, dataset, base_dir: str = ".") -> TestSet:
+def load_test_set(block: dict, dataset, *, base_dir: str = ".") -> TestSet:
     """Read the test file of ``block`` and check it against ``dataset``.
 
     Parameters
@@ -89,10 +89,10 @@ def load_test_set(block: dict, dataset, base_dir: str = ".") -> TestSet:
     except OSError as exc:
         raise ValueError(f"the test file {path} cannot be read: "
                          f"{exc.strerror or exc}") from None
-    return test_set_from_frame(table.frame, dataset, path)
+    return test_set_from_frame(table.frame, dataset, path=path)
 
 
-def test_set_from_frame(frame: pd.DataFrame, dataset, path: str = "the test file") -> TestSet:
+def test_set_from_frame(frame: pd.DataFrame, dataset, *, path: str = "the test file") -> TestSet:
     """The :class:`TestSet` of a table read from a test file (see :func:`load_test_set`)."""
     frame, _ = visible_columns(frame)
     X = test_features(frame, dataset, path)
