@@ -32,6 +32,7 @@ import time
 
 from engine.input import file_checks
 from engine.foundation import machine, param_caps
+from engine.foundation.processes import Terminated
 from engine.input.csv_values import one_line, visible
 from engine.foundation.progress import Progress, run_to_end
 from engine.runs.service import store_choice  # noqa: F401 - the CLI's store, as before
@@ -149,16 +150,16 @@ def _run(args, argv) -> int:
         created = place.created
         shown: list = []
         on_progress = _progress_shower(experiment, checked.datasets, bar, args.quiet, shown)
-        store = stack.enter_context(service.open_store(place, args.fresh))  # closed first
+        store = stack.enter_context(service.open_store(place, fresh=args.fresh))  # closed first
         job = _start(checked, jobs, store, None if opening is None else opening.result())
-        result = run_to_end(job, on_progress)
+        result = run_to_end(job, on_progress=on_progress)
         _print_notes([str(n) for n in result.notes if str(n) not in shown], args.quiet)
         if not args.quiet:
             _say(f"reused {store.reused} of {store.fits} fits from the result store "
                  f"{store.path}")
         stage = "writing"
         written = _write(result, place, {**_manifest(result, args, argv),
-                                         "store": service.store_record(store, args.fresh)},
+                                         "store": service.store_record(store, fresh=args.fresh)},
                          args)
         stage = "done"
     except ValueError as exc:
@@ -172,11 +173,13 @@ def _run(args, argv) -> int:
             sys.stderr.write("\n" + visible(f"kept the {store.computed} fits computed in the "
                                             f"result store {store.path}: run the same command "
                                             "again to resume"))
+        # getattr: a built-in exception, flagged by result_folder
         return _stopped(exc, stage, getattr(exc, "committed", False), out)
     except OSError as exc:
         remove_created(list(created))
         if stage != "writing":
             return _fail(f"{type(exc).__name__}: {exc}")
+        # getattr: a built-in exception, flagged by result_folder
         done = " (the new results are complete)" if getattr(exc, "committed", False) else ""
         return _fail(f"cannot write the results to {out}: {_reason(exc)}{done}")
     except Exception as exc:  # noqa: BLE001 - never a traceback for the user
@@ -224,7 +227,7 @@ def _capped(args, spec):
     ``note:`` line when capped."""
     jobs, note = machine.cap_jobs(args.jobs)
     if spec is not None and spec.n_workers is not None:      # local:N, capped like --jobs
-        workers, note = machine.cap_jobs(spec.n_workers, "--cluster local:")
+        workers, note = machine.cap_jobs(spec.n_workers, option="--cluster local:")
         spec = dataclasses.replace(spec, n_workers=workers)
     if note:
         _print_notes([note], args.quiet)
@@ -250,14 +253,14 @@ def _checked(args, out: str, jobs: int):
         service.check_store(place)
         datasets = run_service.read_datasets(experiment)   # every one read, then checked
         _check_save_models(experiment, args.save_models)
-        checked = run_service.check_run(experiment, datasets, jobs)   # the test file too
+        checked = run_service.check_run(experiment, datasets, n_jobs=jobs)   # the test file too
     except BaseException:
         remove_created(list(place.created))
         raise
     if not _preflight(checked.problems, args.quiet):
         remove_created(list(place.created))
         return experiment, None, EXIT_BAD_INPUT
-    refused = service.refusal(checked, args.yes)
+    refused = service.refusal(checked, yes=args.yes)
     if refused:
         remove_created(list(place.created))
         return experiment, None, _fail(refused)
@@ -268,7 +271,7 @@ def _start(checked, jobs: int, store, cluster):
     """The run's job (:func:`engine.run_service.run`): a generator of progress records."""
     from engine import run_service
 
-    return run_service.run(checked.experiment, checked.datasets, jobs, cluster=cluster,
+    return run_service.run(checked.experiment, checked.datasets, n_jobs=jobs, cluster=cluster,
                            store=store, test=checked.test)
 
 
@@ -384,7 +387,7 @@ def _preflight(problems, quiet: bool) -> bool:
 
 def _stopped(exc: BaseException, stage: str, committed: bool, out: str) -> int:
     """Say what the folder holds after an interrupt or a termination signal; the status."""
-    status = getattr(exc, "exit_status", EXIT_INTERRUPTED)
+    status = exc.exit_status if isinstance(exc, Terminated) else EXIT_INTERRUPTED
     word = "interrupted" if status == EXIT_INTERRUPTED else "terminated"
     sys.stderr.write("\n" + visible(_interrupted(stage, committed, out).replace(
         "interrupted", word, 1)) + "\n")

@@ -110,7 +110,7 @@ def read_datasets(experiment) -> tuple:
     folds and metrics: :func:`check_run` does, listing every problem)."""
     if is_several(experiment):
         return tuple(load_datasets(experiment, check=False))
-    return (load_dataset(experiment.dataset, experiment.base_dir),)
+    return (load_dataset(experiment.dataset, base_dir=experiment.base_dir),)
 
 
 def read_test(experiment, datasets):
@@ -120,10 +120,10 @@ def read_test(experiment, datasets):
     one data set: the experiment file refuses it beside a ``"datasets"`` list."""
     if not experiment.test or is_several(experiment):
         return None
-    return load_test_set(experiment.test, tuple(datasets)[0], experiment.base_dir)
+    return load_test_set(experiment.test, tuple(datasets)[0], base_dir=experiment.base_dir)
 
 
-def check_run(experiment, datasets, n_jobs: int = 1, check_data: bool = True) -> CheckedRun:
+def check_run(experiment, datasets, *, n_jobs: int = 1, check_data: bool = True) -> CheckedRun:
     """Check running ``experiment`` on ``datasets`` (nothing fitted).
 
     Parameters
@@ -153,7 +153,7 @@ def check_run(experiment, datasets, n_jobs: int = 1, check_data: bool = True) ->
         check_datasets(experiment, datasets)
     check_nested_interval(experiment, datasets)
     return CheckedRun(experiment, datasets, n_jobs, problems,
-                      check_budget(experiment, datasets, n_jobs), test)
+                      check_budget(experiment, datasets, n_jobs=n_jobs), test)
 
 
 def check_nested_interval(experiment, datasets) -> None:
@@ -168,7 +168,7 @@ def check_nested_interval(experiment, datasets) -> None:
         check_nested(dataset, own.cv, own.metrics[0])
 
 
-def run(experiment, datasets, n_jobs: int = 1, cluster=None, store=None, test=None):
+def run(experiment, datasets, *, n_jobs: int = 1, cluster=None, store=None, test=None):
     """The run: a generator of progress records like the engine's runs, returning an
     ExperimentResult, or a BenchmarkResult for an experiment with several data sets.
 

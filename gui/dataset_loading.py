@@ -176,12 +176,12 @@ def block_dataset(block: dict, base_dir: Optional[str]) -> Dataset:
     candidates shown until one is chosen, unless a column is named as the target."""
     key = data_key(block)
     if key is None or block.get("target"):
-        return load_dataset(block, base_dir)
+        return load_dataset(block, base_dir=base_dir)
     source = {k: v for k, v in block.items() if k != "name"}
     source[key] = os.path.normpath(os.path.join(base_dir or "", block[key]))
     _, dataset = file_dataset(source, block.get("name"))
     if not isinstance(dataset, Dataset):
-        return load_dataset(block, base_dir)      # a workbook's sheet: refused as headless
+        return load_dataset(block, base_dir=base_dir)      # a workbook's sheet: refused as headless
     return dataset
 
 
@@ -217,7 +217,7 @@ def _file_read(source: dict, cached: Optional[FileRead]) -> FileRead:
     if cached is not None and cached.key == key:
         return cached
     kind = "csv" if data_key(source) == "csv" else None
-    table = read_table(source_path(source), kind,
+    table = read_table(source_path(source), kind=kind,
                        **{k: source.get(k) for k in READ_OPTIONS if source.get(k) is not None})
     return FileRead(key, table)
 

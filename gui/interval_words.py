@@ -14,6 +14,6 @@ def label_intervals(panel, interval_ids, level: float, columns=("ci_low", "ci_hi
                     record=None) -> None:
     """Label ``panel``'s interval ``columns`` (a :class:`gui.table_panel.TablePanel`) with
     the labels of ``interval_ids`` at ``level``, and show its estimand codes as words."""
-    tip = "\n".join(interval_label(i, level, record) for i in interval_ids)
+    tip = "\n".join(interval_label(i, level, record=record) for i in interval_ids)
     panel.model.set_header_tips({c: tip for c in (*columns, "estimand")})
     panel.model.show_column_as("estimand", estimand_words)

@@ -499,7 +499,8 @@ class MainWindow(QMainWindow):
         if self._file_job.running:
             self.statusBar().showMessage("Still busy with the previous file; please wait.", 5000)
             return False
-        self._start_file_job(lambda: write_text_file(path, experiment_json_text(experiment, path)),
+        self._start_file_job(lambda: write_text_file(path, experiment_json_text(experiment,
+                                                                                path=path)),
                              lambda _: self._on_experiment_saved(path, snapshot, source),
                              "Cannot save the experiment",
                              "Choose another folder or file name.", f"Saving {path}…")

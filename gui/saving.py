@@ -29,7 +29,7 @@ def setup_snapshot(state) -> str:
     source, blocks = state.dataset_blocks()
     try:
         data = experiment_dict(source, state.model_entries, state.cv, state.metrics,
-                               state.comparison, state.aloocv, state.calibration,
+                               state.comparison, aloocv=state.aloocv, calibration=state.calibration,
                                datasets=blocks, costs=state.costs, test=state.test,
                                save_models=state.save_models)
         data = with_subgroups(data, state.subgroups)

@@ -285,7 +285,7 @@ class AppState(QObject):
             raise ValueError("no data set is loaded: open a CSV file or pick a built-in one")
         first, several = self.dataset_blocks()
         data = experiment_dict(first, self.model_entries, self.cv, self.metrics,
-                               self.comparison, self.aloocv, self.calibration,
+                               self.comparison, aloocv=self.aloocv, calibration=self.calibration,
                                datasets=several, costs=self.costs, curves=self.curves,
                                test=self.test, save_models=self.save_models)
         return copy.deepcopy(with_subgroups(data, self.subgroups))

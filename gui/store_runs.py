@@ -131,7 +131,7 @@ def stored_counts(store, setup: dict, datasets, fingerprints: dict) -> Optional[
             experiment = experiment_for(experiment, datasets)
         keys = [fingerprints[id(d)][1] if id(d) in fingerprints else None for d in datasets]
         return tuple(stored_fits(store, experiment, datasets,
-                                 None if None in keys else keys))
+                                 data_keys=None if None in keys else keys))
     except ValueError:
         return None
 
@@ -146,7 +146,7 @@ def planned_fits(setup: dict, datasets) -> Optional[int]:
         experiment = parse_experiment(setup)
         if experiment.datasets:
             experiment = experiment_for(experiment, datasets)
-        return plan_run(experiment, datasets).fits
+        return plan_run(experiment, datasets=datasets).fits
     except ValueError:
         return None
 

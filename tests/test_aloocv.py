@@ -122,7 +122,7 @@ def test_curve_progress_and_cancel(cancer):
     X, y = cancer
     Cs = np.logspace(-3, 3, 12)
     records = []
-    df = run_to_end(alo_curve(X, y, Cs), records.append)
+    df = run_to_end(alo_curve(X, y, Cs), on_progress=records.append)
     assert list(df.columns) == ["C", "alo_log_likelihood", "loo_log_likelihood"]
     np.testing.assert_array_equal(df["C"], Cs)
     assert np.isfinite(df["alo_log_likelihood"]).all() and df["loo_log_likelihood"].isna().all()

@@ -28,7 +28,7 @@ def data(request):
 
 def _fitted(X, y, C, tol=1e-10):
     design, lam = Design(X, y), 1.0 / C
-    return design, lam, solve(design, lam, design.zeros(), tol)[0]
+    return design, lam, solve(design, lam, design.zeros(), tol=tol)[0]
 
 
 def _rowwise(design, lam, Theta, tol=1e-10):

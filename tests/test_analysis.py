@@ -103,15 +103,15 @@ def test_saved_csv_path_is_relative_inside_the_experiment_folder(tmp_path):
     experiment = parse_experiment({"dataset": {"csv": str(csv), "target": "label"},
                                    "models": [{"estimator": "GaussianNB"}]})
     inside = tmp_path / "project" / "exp.json"
-    text = experiment_json_text(experiment, str(inside))
+    text = experiment_json_text(experiment, path=str(inside))
     assert json.loads(text)["dataset"] == {"csv": "data/table.csv", "target": "label"}
     inside.write_text(text, encoding="utf-8")
     moved = tmp_path / "moved"
     (tmp_path / "project").rename(moved)                   # the folder travels as a whole
     again = load_experiment(str(moved / "exp.json"))
-    assert load_dataset(again.dataset, again.base_dir).n_rows == 4
+    assert load_dataset(again.dataset, base_dir=again.base_dir).n_rows == 4
     outside = tmp_path / "elsewhere" / "exp.json"          # not below the CSV's folder
-    assert json.loads(experiment_json_text(experiment, str(outside)))["dataset"]["csv"] == \
+    assert json.loads(experiment_json_text(experiment, path=str(outside)))["dataset"]["csv"] == \
         str(csv)
     assert json.loads(experiment_json_text(experiment))["dataset"]["csv"] == str(csv)
 
@@ -129,7 +129,7 @@ def test_models_differing_only_in_C_share_one_aloocv_curve():
                              "params": {"max_iter": 5000}}])
     settings = AloocvSettings(C_min=0.01, C_max=100, n_C=6, exact_loo=False)
     records = []
-    result = run_to_end(run_aloocv(dataset, models, settings), records.append)
+    result = run_to_end(run_aloocv(dataset, models, settings), on_progress=records.append)
     curve = result.curve.set_index(["model", "C"])["alo_log_likelihood"].unstack(0)
     names = [m.name for m in models]
     np.testing.assert_array_equal(curve[names[0]], curve[names[1]])

@@ -45,7 +45,7 @@ def test_intervals_equal_sklearn_auc_and_formulas(cancer_predictions):
                  for f in range(1, 6)]
     assert ledell["auc"] == pytest.approx(np.mean(fold_aucs), abs=1e-14)
     assert (ledell["ci_low"], ledell["ci_high"]) == pytest.approx(
-        ledell_interval(positive, score, part["fold"].to_numpy(), 0.9)[1:3], abs=1e-14)
+        ledell_interval(positive, score, part["fold"].to_numpy(), level=0.9)[1:3], abs=1e-14)
 
 
 def test_summary_rows_average_the_repeats(cancer_predictions):

@@ -93,7 +93,8 @@ def test_ratio_with_ten_folds_stops_at_five_repeats_at_two_percent():
     """With s² as estimated now the ratio depends on k, r and n_test/n_train only: with 10
     folds one more repeat narrows by 7.5 % after 2 repeats, 2.5 % after 4, 1.7 % after 5."""
     rng = np.random.default_rng(0)
-    ratios = [widths_ratio(rng.normal(0.8, 0.05, (3, 10 * r)), 10, 1 / 9, 0.05, (0.95,))
+    ratios = [widths_ratio(rng.normal(0.8, 0.05, (3, 10 * r)), 10, 1 / 9, 0.05,
+                           credible_levels=(0.95,))
               for r in range(1, 7)]
     narrowing = [round(1 - ratio, 3) for ratio in ratios]
     assert narrowing[1] == pytest.approx(0.075, abs=0.001)
@@ -111,12 +112,13 @@ def test_the_rule_ignores_labels_signs_and_means():
     or moving one model's scores leaves the ratio, and so the stop, unchanged."""
     rng = np.random.default_rng(1)
     scores = rng.normal(0.8, 0.05, (4, 30))
-    base = widths_ratio(scores, 10, 1 / 9, 0.05, (0.5, 0.95))
-    assert widths_ratio(scores[::-1], 10, 1 / 9, 0.05, (0.5, 0.95)) == base
-    assert widths_ratio(scores[[2, 0, 3, 1]], 10, 1 / 9, 0.05, (0.5, 0.95)) == base
+    base = widths_ratio(scores, 10, 1 / 9, 0.05, credible_levels=(0.5, 0.95))
+    assert widths_ratio(scores[::-1], 10, 1 / 9, 0.05, credible_levels=(0.5, 0.95)) == base
+    assert widths_ratio(scores[[2, 0, 3, 1]], 10, 1 / 9, 0.05, credible_levels=(0.5, 0.95)) == base
     shifted = scores.copy()
     shifted[0] += 0.3                          # a much better model: a verdict would change
-    assert widths_ratio(shifted, 10, 1 / 9, 0.05, (0.5, 0.95)) == pytest.approx(base,
+    assert widths_ratio(shifted, 10, 1 / 9, 0.05, credible_levels=(0.5,
+                                                                   0.95)) == pytest.approx(base,
                                                                                 rel=1e-12)
 
 
@@ -124,13 +126,16 @@ def test_the_bound_ignores_labels_signs_and_means():
     """The noise bound too: it reads each interval's spread only (4 models, 6 repeats)."""
     rng = np.random.default_rng(2)
     scores = rng.normal(0.8, 0.05, (4, 60))
-    base = widths_bound(scores, 10, 1 / 9, 0.05, (0.5, 0.95), 10)
+    base = widths_bound(scores, 10, 1 / 9, 0.05, credible_levels=(0.5, 0.95), max_repeats=10)
     assert np.isfinite(base) and base > 1.0
-    assert widths_bound(scores[::-1], 10, 1 / 9, 0.05, (0.5, 0.95), 10) == base
-    assert widths_bound(scores[[2, 0, 3, 1]], 10, 1 / 9, 0.05, (0.5, 0.95), 10) == base
+    assert widths_bound(scores[::-1], 10, 1 / 9, 0.05, credible_levels=(0.5, 0.95),
+                        max_repeats=10) == base
+    assert widths_bound(scores[[2, 0, 3, 1]], 10, 1 / 9, 0.05, credible_levels=(0.5, 0.95),
+                        max_repeats=10) == base
     shifted = scores.copy()
     shifted[0] += 0.3
-    assert widths_bound(shifted, 10, 1 / 9, 0.05, (0.5, 0.95), 10) == pytest.approx(
+    assert widths_bound(shifted, 10, 1 / 9, 0.05, credible_levels=(0.5, 0.95),
+                        max_repeats=10) == pytest.approx(
         base, rel=1e-9)
 
 
@@ -163,7 +168,7 @@ def test_cap_bound_without_spread_is_the_formula_ratio_to_the_cap():
     assert cap_bound(x, 0.95, 10, c, 10) == pytest.approx(formula, rel=1e-12)
     assert formula == pytest.approx(1.054, abs=5e-4)
     assert cap_bound(repeated(scores[:, :10], 10)[0], 0.95, 10, c, 10) == 1.0
-    ratio, bound = assess(scores, 10, c, 0.05, (0.5, 0.95), 10)
+    ratio, bound = assess(scores, 10, c, 0.05, credible_levels=(0.5, 0.95), max_repeats=10)
     assert bound == pytest.approx(formula, rel=1e-9)       # the 95% intervals are widest
     assert decide(5, 10, 0.02, ratio, bound) == "precision"
 
@@ -204,10 +209,11 @@ def test_a_noisy_variance_goes_on_where_a_steady_one_stops():
     noisy[:, 10:20] = 0.8 + 2 * (noisy[:, 10:20] - 0.8)
     noisy[:, 30:40] = 0.8 + 2 * (noisy[:, 30:40] - 0.8)
     for scores, stop in ((steady, "precision"), (noisy, None)):
-        ratio, bound = assess(scores, 10, 1 / 9, 0.05, (0.95,), 10)
+        ratio, bound = assess(scores, 10, 1 / 9, 0.05, credible_levels=(0.95,), max_repeats=10)
         assert ratio == pytest.approx(0.983, abs=5e-4)       # the formula: 1.7 % narrower
         assert decide(5, 10, 0.02, ratio, bound) == stop
-    assert widths_bound(noisy, 10, 1 / 9, 0.05, (0.95,), 10) > 1 + WIDTH_TOLERANCE
+    assert widths_bound(noisy, 10, 1 / 9, 0.05, credible_levels=(0.95,),
+                        max_repeats=10) > 1 + WIDTH_TOLERANCE
 
 
 def test_the_note_says_the_bound_it_stopped_at():

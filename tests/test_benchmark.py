@@ -40,7 +40,7 @@ def several(blocks=BLOCKS, **overrides):
 @pytest.fixture(scope="module")
 def ran():
     records = []
-    result = run_to_end(run_benchmark(several()), records.append)
+    result = run_to_end(run_benchmark(several()), on_progress=records.append)
     return result, records
 
 
@@ -150,7 +150,7 @@ def test_progress_with_the_extras_reaches_its_total_exactly():
         "aloocv": {"n_C": 4}, "calibration": {"methods": ["sigmoid"], "map_buckets": 10}})
     assert plan_run(experiment).datasets[0].steps == 2 * 3 + 2 * 3 + (4 + 1)
     records = []
-    result = run_to_end(run_benchmark(experiment), records.append)
+    result = run_to_end(run_benchmark(experiment), on_progress=records.append)
     assert [r.done for r in records] == list(range(1, 35)) and records[-1].total == 34
     tables = result.tables()
     for file_name in ("aloocv_curve.csv", "calibration_scores.csv", "calibration_map.csv"):
@@ -258,16 +258,16 @@ def test_stacking_keeps_tables_that_only_some_datasets_have():
 def test_the_guards_count_every_dataset():
     experiment = several()
     datasets = load_datasets(experiment)
-    each = [guards.check_run(experiment.for_dataset(i), d, 1, available=10 ** 12)
+    each = [guards.check_run(experiment.for_dataset(i), d, n_jobs=1, available=10 ** 12)
             for i, d in enumerate(datasets)]
-    together = guards.check_run(experiment, list(datasets), 1, available=10 ** 12)
+    together = guards.check_run(experiment, list(datasets), n_jobs=1, available=10 ** 12)
     assert together.n_datasets == 3 and together.n_fits == 3 * 3 * 6 == sum(a.n_fits for a in each)
     assert together.n_pairs == 3                                     # per data set
     assert together.data_bytes == sum(a.data_bytes for a in each)
     assert together.predictions_bytes == sum(a.predictions_bytes for a in each)
     assert max(a.needed_bytes for a in each) < together.needed_bytes < \
         sum(a.needed_bytes for a in each)
-    refused = guards.check_run(experiment, list(datasets), 1,
+    refused = guards.check_run(experiment, list(datasets), n_jobs=1,
                                available=max(a.needed_bytes for a in each))
     assert refused.refuse.startswith("this run needs about ")
 
@@ -277,8 +277,8 @@ def test_more_than_20000_fits_over_all_datasets_asks():
     experiment = parse_experiment({"datasets": BLOCKS, "cv": {"n_splits": 10, "n_repeats": 10},
                                    "models": [{"estimator": "GaussianNB", "grid": grid}]})
     datasets = load_datasets(experiment)
-    assert guards.check_run(experiment.for_dataset(0), datasets[0], 1).ask is None
-    assessment = guards.check_run(experiment, list(datasets), 1)
+    assert guards.check_run(experiment.for_dataset(0), datasets[0], n_jobs=1).ask is None
+    assessment = guards.check_run(experiment, list(datasets), n_jobs=1)
     assert assessment.ask == ("this run makes 21,000 fits (3 data sets x 70 models x 10 folds x "
                               "10 repeats), more than the 20,000 that start without asking")
     seconds = guards.estimate_seconds(experiment, list(datasets), 1, budget=0.6)

@@ -164,7 +164,8 @@ def test_isotonic_map_is_monotone_and_matches_the_seed_recipe(cancer):
         np.testing.assert_allclose(mapped, seed, atol=1e-12)
         gaps.append(np.mean(np.abs(mapped - raw)))
     assert gaps[-1] < gaps[0] and gaps[-1] < 1e-3      # approaches IsotonicRegression on raw p
-    assert brier_score_loss(y, apply_calibration_map(fit_calibration_map(y, p, 100_000), p)) \
+    assert brier_score_loss(y, apply_calibration_map(fit_calibration_map(y, p, n_buckets=100_000),
+                                                     p)) \
         == pytest.approx(brier_score_loss(y, raw), abs=1e-4)
 
 
@@ -177,10 +178,10 @@ def test_map_table_and_quantile_buckets(cancer):
         assert len(table) == SETTINGS.map_buckets and method in ("isotonic", "sigmoid")
         assert np.all(np.diff(table["calibrated"]) >= -1e-12)
     y, probs, _ = _pooled(result, "nb", "uncalibrated")
-    quantile = fit_calibration_map(y, probs[:, 1], 50, strategy="quantile")
+    quantile = fit_calibration_map(y, probs[:, 1], n_buckets=50, strategy="quantile")
     assert quantile["bucket_low"].iloc[0] == 0 and quantile["bucket_high"].iloc[-1] == 1
     assert np.all(np.diff(quantile["calibrated"]) >= 0)
-    uniform = fit_calibration_map(y, probs[:, 1], 50)
+    uniform = fit_calibration_map(y, probs[:, 1], n_buckets=50)
     # naive Bayes crowds into the end buckets; quantile buckets spread the predictions out
     assert uniform["count"].iloc[[0, -1]].sum() > 0.8 * len(y)
     assert quantile["count"].max() < uniform["count"].max()
@@ -194,7 +195,7 @@ def test_sigmoid_map_is_platt_scaling_of_the_logit():
     rng = np.random.default_rng(0)
     p = rng.uniform(0.01, 0.99, 4000)
     y = (rng.uniform(size=4000) < expit(2 * np.log(p / (1 - p)) + 0.5)).astype(int)
-    table = fit_calibration_map(y, p, 5000, method="sigmoid")
+    table = fit_calibration_map(y, p, n_buckets=5000, method="sigmoid")
     from sklearn.linear_model import LogisticRegression
 
     lr = LogisticRegression(C=1e6).fit(np.log(p / (1 - p))[:, None], y)
@@ -208,7 +209,7 @@ def test_sigmoid_map_is_platt_scaling_of_the_logit():
 
 def test_isotonic_improves_an_overconfident_model_out_of_sample(cancer):
     _, _, _, result = cancer
-    matrix = -fold_score_matrix(result, "neg_brier_score")
+    matrix = -fold_score_matrix(result, metric="neg_brier_score")
     uncal, iso = matrix.loc["nb (uncalibrated)"], matrix.loc["nb (isotonic)"]
     assert iso.mean() < 0.85 * uncal.mean()
     assert (iso < uncal).mean() >= 0.7
@@ -247,7 +248,7 @@ def test_no_calibrator_sees_its_test_fold(monkeypatch):
     dataset = _noise_dataset()
     models = expand_models([{"name": "lr", "estimator": "LogisticRegression"}])
     cv = run_to_end(run_cv(dataset, models, CVConfig(4, 1, 0), ["roc_auc"]))
-    monkeypatch.setattr(calibration, "make_pipeline", lambda spec, data: Recorder())
+    monkeypatch.setattr(calibration, "make_pipeline", lambda spec, dataset: Recorder())
     monkeypatch.setattr(calibration, "calibrate_fold", _recording(calibration.calibrate_fold))
     run_to_end(run_calibration(dataset, cv, models, CalibrationSettings(methods=("isotonic",)),
                                inner_splits=3))
@@ -351,7 +352,7 @@ def test_progress_cancel_and_identical_numbers_for_any_n_jobs():
     settings = CalibrationSettings(methods=("isotonic", "sigmoid"), map_buckets=50)
     records = []
     one = run_to_end(run_calibration(dataset, cv, models, settings, inner_splits=3),
-                     records.append)
+                     on_progress=records.append)
     assert [r.done for r in records] == list(range(1, 13)) and records[-1].total == 12
     two = run_to_end(run_calibration(dataset, cv, models, settings, n_jobs=2, inner_splits=3))
     for name in ("curve", "scores", "map", "fold_scores", "probabilities"):

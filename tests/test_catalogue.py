@@ -66,9 +66,10 @@ def test_duplicate_names_rejected():
 
 def test_pipeline_scales_and_encodes():
     spec = expand_models([{"estimator": "LogisticRegression", "scale": True}])[0]
-    pipe = make_pipeline(spec, load_builtin("iris"))
+    pipe = make_pipeline(spec, dataset=load_builtin("iris"))
     assert [name for name, _ in pipe.steps] == ["scale", "model"]
-    bare = make_pipeline(expand_models([{"estimator": "GaussianNB"}])[0], load_builtin("iris"))
+    bare = make_pipeline(expand_models([{"estimator": "GaussianNB"}])[0],
+                         dataset=load_builtin("iris"))
     assert type(bare).__name__ == "GaussianNB"
 
 

@@ -140,7 +140,7 @@ def test_one_dataset_writes_exactly_the_tables_it_always_wrote(tmp_path):
     done = run_main(exp, "--out", out, "--quiet")
     assert done.returncode == 0, done.stderr
     result = run_to_end(run_experiment(load_experiment(str(exp))))
-    write_tables(result.tables(), str(tmp_path / "engine"), {}, result.notes)
+    write_tables(result.tables(), str(tmp_path / "engine"), manifest={}, notes=result.notes)
     assert results(out) == sorted([*HEADERS, "notes.txt", "report.html", "report.md", "run.json"])
     for name, header in HEADERS.items():
         text = (out / name).read_text(encoding="utf-8")

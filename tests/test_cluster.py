@@ -61,7 +61,7 @@ def test_an_experiment_on_the_cluster_gives_the_tables_of_one_job(cluster):
     experiment = parse_experiment(EXPERIMENT)
     serial = run_to_end(run_experiment(experiment, n_jobs=1))
     records = []
-    remote = run_to_end(run_experiment(experiment, cluster=cluster), records.append)
+    remote = run_to_end(run_experiment(experiment, cluster=cluster), on_progress=records.append)
     ours, theirs = serial.tables(), remote.tables()
     assert set(ours) == set(theirs) and "failures.csv" in ours
     assert any(name.startswith("calibration") for name in ours)
@@ -101,7 +101,7 @@ def test_small_fits_go_several_to_a_task_with_the_tables_of_one_job(cluster, mon
                         lambda *a, **k: submitted.append(len(a[2])) or submit(*a, **k))
     records = []
     remote = run_to_end(run_cv(dataset, specs, config, metrics, cluster=cluster),
-                        records.append)
+                        on_progress=records.append)
     here = run_to_end(run_cv(dataset, specs, config, metrics, n_jobs=1))
     pd.testing.assert_frame_equal(here.scores.drop(columns="fit_seconds"),
                                   remote.scores.drop(columns="fit_seconds"))

@@ -95,7 +95,7 @@ def test_thresholded_predictions_equal_scikit_learn_tuned_by_the_same_costs(cost
     plain = ModelSpec("by_cost", "LogisticRegression", {"max_iter": 2000, "random_state": 3},
                       True)
     peer = TunedThresholdClassifierCV(
-        make_pipeline(plain, dataset),
+        make_pipeline(plain, dataset=dataset),
         scoring=make_scorer(_peer_cost("no", "yes"), pos_label="no"), cv=5, random_state=0)
     outer = RepeatedStratifiedKFold(n_splits=3, n_repeats=2, random_state=3)
     expected = cross_validate(peer, dataset.X, labels, cv=outer, return_estimator=True,
@@ -129,9 +129,9 @@ def test_expected_cost_matches_a_direct_sum():
     y = np.array([0, 0, 1, 1, 1, 0])
     pred = np.array([0, 1, 1, 0, 1, 1])
     # positive code 1: tn=1, fp=2, fn=1, tp=2
-    assert expected_cost(y, pred, COSTS, 1) == pytest.approx((2 * 1 + 1 * 10) / 6)
+    assert expected_cost(y, pred, COSTS, pos_label=1) == pytest.approx((2 * 1 + 1 * 10) / 6)
     # positive code 0: the matrix is read with class 0 positive: fn=2 (0 predicted 1)
-    assert expected_cost(y, pred, COSTS, 0) == pytest.approx((1 * 1 + 2 * 10) / 6)
+    assert expected_cost(y, pred, COSTS, pos_label=0) == pytest.approx((1 * 1 + 2 * 10) / 6)
 
 
 @pytest.mark.slow
@@ -151,7 +151,7 @@ def test_a_grid_search_by_the_expected_cost_uses_the_costs():
     labels = np.asarray(dataset.classes, dtype=object)[dataset.y]
     plain = ModelSpec("tuned", "LogisticRegression", {"max_iter": 2000, "random_state": 3},
                       True)
-    peer = GridSearchCV(make_pipeline(plain, dataset), {"model__C": [0.01, 1.0]},
+    peer = GridSearchCV(make_pipeline(plain, dataset=dataset), {"model__C": [0.01, 1.0]},
                         scoring=make_scorer(_peer_cost("no", "yes")), cv=3)
     outer = RepeatedStratifiedKFold(n_splits=3, n_repeats=1, random_state=3)
     expected = cross_validate(peer, dataset.X, labels, cv=outer,
@@ -197,10 +197,10 @@ def test_the_metric_on_three_classes_is_refused_when_the_data_is_known():
         experiment.with_metrics_for(3)
     assert error_code(caught.value) == "cost_metric_multiclass"
     assert error_fields(caught.value)["n_classes"] == 3
-    assert cost_metric_problem([COST_METRIC], COSTS, 3) == "cost_metric_multiclass"
-    assert cost_metric_problem(["roc_auc"], None, 3) is None
-    assert cost_metric_problem([COST_METRIC], COSTS, 2) is None
-    assert cost_metric_problem([COST_METRIC], None, 2) == "cost_metric_no_costs"
+    assert cost_metric_problem([COST_METRIC], COSTS, n_classes=3) == "cost_metric_multiclass"
+    assert cost_metric_problem(["roc_auc"], None, n_classes=3) is None
+    assert cost_metric_problem([COST_METRIC], COSTS, n_classes=2) is None
+    assert cost_metric_problem([COST_METRIC], None, n_classes=2) == "cost_metric_no_costs"
 
 
 @pytest.mark.parametrize("metrics, free", [(None, True), (["roc_auc"], True),

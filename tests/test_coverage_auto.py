@@ -54,7 +54,7 @@ def test_auto_intervals_equal_a_real_auto_run_on_the_same_sample(piece):
         assert abs(line["low"] - fixed[model]["low"]) > 1e-4      # 9 repeats are not 10
     matrix = real.cv.score_matrix(metric).to_numpy(float)
     (pair,) = _by(rows, "pairwise_difference_auto").values()
-    low, high = corrected_interval(matrix[0] - matrix[1], *real.cv.train_test_sizes(), 0.05)
+    low, high = corrected_interval(matrix[0] - matrix[1], *real.cv.train_test_sizes(), alpha=0.05)
     assert (pair["low"], pair["high"]) == pytest.approx((low, high), abs=1e-12)
 
 

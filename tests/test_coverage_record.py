@@ -39,13 +39,13 @@ def test_a_measured_row_gives_its_range_and_replaces_95_when_outside(tmp_path):
     record = read_record(_write(tmp_path, HEADER, ROW, GOOD))
     low = record["auc_delong_pooled"]
     assert (low.coverage_min, low.coverage_max, low.n_cells) == (0.828, 0.918, 15)
-    assert coverage_words("auc_delong_pooled", record) == (
+    assert coverage_words("auc_delong_pooled", record=record) == (
         "covered 82.8–91.8% in the study (15 cells, 500 repetitions per cell, at 95%)")
-    assert level_words("auc_delong_pooled", 0.95, record) == "82.8–91.8% measured"
-    assert level_words("summary_mean", 0.95, record) == "95%"
+    assert level_words("auc_delong_pooled", 0.95, record=record) == "82.8–91.8% measured"
+    assert level_words("summary_mean", 0.95, record=record) == "95%"
     # measured at 95% only: another level keeps its own name
-    assert level_words("auc_delong_pooled", 0.9, record) == "90%"
-    assert interval_label("summary_mean", 0.95, record) == (
+    assert level_words("auc_delong_pooled", 0.9, record=record) == "90%"
+    assert interval_label("summary_mean", 0.95, record=record) == (
         "95% interval: corrected t of the mean fold score (Nadeau and Bengio); estimand: "
         "the expected score of a model trained on this many rows by this procedure; "
         "covered 93.8–95.9% in the study (15 cells, 500 repetitions per cell, at 95%).")
@@ -54,9 +54,9 @@ def test_a_measured_row_gives_its_range_and_replaces_95_when_outside(tmp_path):
 def test_a_missing_row_says_not_measured_and_invents_nothing(tmp_path):
     record = read_record(_write(tmp_path, HEADER))
     assert record == {}
-    assert coverage_words("auc_corrected_t", record) == "coverage not yet measured"
-    assert level_words("auc_corrected_t", 0.95, record) == "95%"
-    label = interval_label("decision_curve_band", 0.95, record)
+    assert coverage_words("auc_corrected_t", record=record) == "coverage not yet measured"
+    assert level_words("auc_corrected_t", 0.95, record=record) == "95%"
+    label = interval_label("decision_curve_band", 0.95, record=record)
     assert label.startswith("Band: lowest to highest repeat's net benefit")
     assert "%" not in label
 

@@ -100,7 +100,7 @@ def test_the_header_width_counted_from_the_head_is_pandas_width(tmp_path, text):
     (tmp_path / "h.csv").write_text(text, encoding="utf-8")
     sep = ";" if ";" in text else ","
     expected = pd.read_csv(tmp_path / "h.csv", sep=sep, nrows=0, index_col=False).shape[1]
-    assert header_width(str(tmp_path / "h.csv"), sep, "utf-8", text) == expected
+    assert header_width(str(tmp_path / "h.csv"), sep, "utf-8", head=text) == expected
     assert header_width(str(tmp_path / "h.csv"), sep, "utf-8") == expected
 
 

@@ -14,7 +14,7 @@ def _sk_scores(dataset, spec, config, metric):
     splitter = RepeatedStratifiedKFold(n_splits=config.n_splits, n_repeats=config.n_repeats,
                                        random_state=config.random_state)
     X = dataset.X if not dataset.is_plain_numeric() else dataset.X.to_numpy()
-    return cross_val_score(make_pipeline(spec, dataset), X, dataset.y, cv=splitter,
+    return cross_val_score(make_pipeline(spec, dataset=dataset), X, dataset.y, cv=splitter,
                            scoring=metric)
 
 
@@ -64,7 +64,8 @@ def test_progress_and_out_of_fold_predictions():
                            {"name": "svc_p", "estimator": "SVC",
                             "params": {"probability": True, "random_state": 0}}])
     records = []
-    result = run_to_end(run_cv(dataset, specs, CVConfig(5, 3, 0), ["roc_auc"]), records.append)
+    result = run_to_end(run_cv(dataset, specs, CVConfig(5, 3, 0), ["roc_auc"]),
+                        on_progress=records.append)
     assert [r.done for r in records] == list(range(1, 31))
     assert all(r.total == 30 for r in records)
     assert records[0].detail.model == "svc" and "roc_auc" in records[0].detail.scores

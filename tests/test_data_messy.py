@@ -115,7 +115,7 @@ def test_space_thousands_with_a_decimal_comma(tmp_path):
     ("0,123", ".", None), ("1.2.3", ".", None), ("39.1", ",", None), ("abc", ".", None),
 ])
 def test_plain_number(cell, decimal, expected):
-    assert plain_number(cell, decimal) == expected
+    assert plain_number(cell, decimal=decimal) == expected
 
 
 @pytest.mark.parametrize("marker", ["?", "NA", "N/A", "n/a", "na", "NaN", "nan", "null", "NULL",

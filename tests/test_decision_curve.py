@@ -71,7 +71,7 @@ def test_band_is_min_max_over_repeats(cancer_cv):
     result = decision_analysis(cv)
     curves, summary = result.curves, result.summary
     at = summary[(summary["model"] == "nb") & (summary["threshold"] == 0.3)].iloc[0]
-    values = [net_benefit(*_oof(cv, "nb", r), [0.3])[0] for r in (1, 2, 3)]
+    values = [net_benefit(*_oof(cv, "nb", r), thresholds=[0.3])[0] for r in (1, 2, 3)]
     assert at["band_low"] == pytest.approx(min(values), abs=1e-15)
     assert at["band_high"] == pytest.approx(max(values), abs=1e-15)
     assert at["mean_net_benefit"] == pytest.approx(np.mean(values), abs=1e-15)
@@ -97,16 +97,18 @@ def test_pair_probability_is_a_paired_row_bootstrap(cancer_cv):
     wins = losses = 0
     for c in counts:
         rows = np.repeat(np.arange(n), c)
-        diff = np.mean([net_benefit(ys[r][rows], pa[r][rows], [t])[0]
-                        - net_benefit(ys[r][rows], pb[r][rows], [t])[0] for r in (1, 2, 3)])
+        diff = np.mean([net_benefit(ys[r][rows], pa[r][rows], thresholds=[t])[0]
+                        - net_benefit(ys[r][rows], pb[r][rows], thresholds=[t])[0] for r in (1, 2,
+                                                                                             3)])
         wins += diff > 1e-12
         losses += diff < -1e-12
     assert row["p_more_benefit"] == pytest.approx(wins / 300, abs=1e-12)
     assert row["p_less_benefit"] == pytest.approx(losses / 300, abs=1e-12)
-    mean_diff = np.mean([net_benefit(ys[r], pa[r], [t])[0] - net_benefit(ys[r], pb[r], [t])[0]
-                         for r in (1, 2, 3)])
+    mean_diff = np.mean([net_benefit(ys[r], pa[r], thresholds=[t])[0]
+                         - net_benefit(ys[r], pb[r], thresholds=[t])[0] for r in (1, 2, 3)])
     assert row["mean_difference"] == pytest.approx(mean_diff, abs=1e-12)
-    share = np.mean([net_benefit(ys[r], pa[r], [t])[0] > net_benefit(ys[r], pb[r], [t])[0]
+    share = np.mean([net_benefit(ys[r], pa[r], thresholds=[t])[0] > net_benefit(ys[r], pb[r],
+                                                                                thresholds=[t])[0]
                      for r in (1, 2, 3)])
     assert row["share_repeats_more"] == pytest.approx(share)
 

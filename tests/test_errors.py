@@ -59,7 +59,8 @@ def test_each_refused_store_file_has_its_code_and_path(path, make, code):
         ResultStore(path).close()
     assert caught.value.code == code
     assert caught.value.fields["path"] == path
-    assert is_store_error(caught.value, path) and not is_store_error(caught.value, path + "x")
+    assert is_store_error(caught.value, path=path) and not is_store_error(caught.value,
+                                                                          path=path + "x")
     assert isinstance(caught.value, ValueError)         # old handlers keep working
 
 

@@ -44,14 +44,14 @@ def test_saving_round_trips_the_list(tmp_path):
     experiment = load_experiment(str(path))
     again = parse_experiment(experiment.to_json())
     assert again == experiment and again.datasets == experiment.datasets
-    text = experiment_json_text(experiment, str(path))
+    text = experiment_json_text(experiment, path=str(path))
     saved = json.loads(text)
     assert "dataset" not in saved
     assert saved["datasets"] == [{"csv": "data/a.csv", "target": "label", "name": "a"},
                                  {"builtin": "wine", "name": "wine 2"}]
     absolute = parse_experiment({**saved, "datasets": [
         {**saved["datasets"][0], "csv": str(tmp_path / "data" / "a.csv")}]})
-    relative = json.loads(experiment_json_text(absolute, str(path)))
+    relative = json.loads(experiment_json_text(absolute, path=str(path)))
     assert relative["datasets"][0]["csv"] == "data/a.csv"     # made relative, like "dataset"
 
 

@@ -56,7 +56,7 @@ def test_an_auto_run_counts_and_keeps_only_the_repeats_the_rule_kept(monkeypatch
     monkeypatch.setattr(auto_repeats, "BOUND_LEVEL", 0.5)
     records = []
     auto = run_to_end(run_experiment(experiment("auto", max_repeats=4, precision=0.2),
-                                     n_jobs=n_jobs), records.append)
+                                     n_jobs=n_jobs), on_progress=records.append)
     assert auto.cv.auto_stop.n_repeats == 3
     fits = [r for r in records if r.detail is not None]
     assert len(fits) == 45

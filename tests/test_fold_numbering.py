@@ -36,7 +36,7 @@ EXPERIMENT = {
 def run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("numbering")
     records = []
-    result = run_to_end(run_experiment(parse_experiment(EXPERIMENT)), records.append)
+    result = run_to_end(run_experiment(parse_experiment(EXPERIMENT)), on_progress=records.append)
     write_tables(result.tables(), str(folder))
     return result, records, folder
 

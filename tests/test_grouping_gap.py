@@ -57,11 +57,12 @@ def test_gap_means_equal_cross_val_score_on_both_splitters(grouped, result):
     for spec in result.experiment.models:
         for metric in ("roc_auc", "accuracy"):
             grouped_scores = np.concatenate([
-                cross_val_score(make_pipeline(spec, grouped), X, grouped.y, scoring=metric,
+                cross_val_score(make_pipeline(spec, dataset=grouped), X, grouped.y, scoring=metric,
                                 groups=grouped.groups,
                                 cv=StratifiedGroupKFold(4, shuffle=True, random_state=5 + i))
                 for i in range(3)])
-            plain = cross_val_score(make_pipeline(spec, grouped), X, grouped.y, scoring=metric,
+            plain = cross_val_score(make_pipeline(spec, dataset=grouped), X, grouped.y,
+                                    scoring=metric,
                                     cv=RepeatedStratifiedKFold(n_splits=4, n_repeats=3,
                                                                random_state=5))
             row = table[(table["model"] == spec.name) & (table["metric"] == metric)].iloc[0]

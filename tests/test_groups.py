@@ -68,7 +68,8 @@ def test_fold_scores_equal_cross_val_score_with_groups(grouped):
     for spec in specs:
         for metric in ("accuracy", "roc_auc"):
             expected = np.concatenate([
-                cross_val_score(make_pipeline(spec, grouped), X, grouped.y, groups=grouped.groups,
+                cross_val_score(make_pipeline(spec, dataset=grouped), X, grouped.y,
+                                groups=grouped.groups,
                                 cv=StratifiedGroupKFold(5, shuffle=True, random_state=11 + i),
                                 scoring=metric) for i in range(3)])
             ours = result.scores.query("model == @spec.name and metric == @metric")["score"]
@@ -209,7 +210,8 @@ def test_headless_run_with_groups_end_to_end(tmp_path):
     scores = pd.read_csv(tmp_path / "out" / "fold_scores.csv")
     ds = dataset_from_frame(frame, "label", groups="subject")
     expected = np.concatenate([cross_val_score(
-        make_pipeline(expand_models([{"estimator": "GaussianNB"}])[0], ds), ds.X.to_numpy(), ds.y,
+        make_pipeline(expand_models([{"estimator": "GaussianNB"}])[0], dataset=ds), ds.X.to_numpy(),
+        ds.y,
         groups=ds.groups, cv=StratifiedGroupKFold(5, shuffle=True, random_state=4 + i),
         scoring="accuracy") for i in range(2)])
     np.testing.assert_allclose(scores.query("model == 'nb'")["score"], expected, rtol=1e-12)

@@ -119,7 +119,7 @@ def test_no_inner_calibration_fold_shares_a_group_with_its_fit(subjects, monkeyp
         return outcome
 
     original = calibration.calibrate_fold
-    monkeypatch.setattr(calibration, "make_pipeline", lambda spec, data: Recorder())
+    monkeypatch.setattr(calibration, "make_pipeline", lambda spec, dataset: Recorder())
     monkeypatch.setattr(calibration, "calibrate_fold", spy)
     run_to_end(calibration.run_calibration(dataset, cv, models,
                                            CalibrationSettings(methods=("sigmoid",)),
@@ -150,7 +150,7 @@ def test_grouped_calibration_of_a_tuned_model_routes_the_groups(subjects):
     seed = int(np.random.SeedSequence([0, 0]).generate_state(1)[0])
     inner = list(StratifiedGroupKFold(2, shuffle=True, random_state=seed)
                  .split(X[train], y[train], groups[train]))
-    pipe = make_pipeline(_plain(models[0]), subjects)
+    pipe = make_pipeline(_plain(models[0]), dataset=subjects)
     search = GridSearchCV(pipe, {"model__C": [0.01, 1]}, scoring="roc_auc",
                           cv=StratifiedGroupKFold(2))
     with sklearn.config_context(enable_metadata_routing=True):
@@ -180,7 +180,7 @@ TUNED = {"name": "knn", "estimator": "KNeighborsClassifier", "scale": True,
 def test_grouped_nested_scores_equal_metadata_routed_cross_validate(subjects):
     spec, = expand_models([TUNED])
     result = run_to_end(run_cv(subjects, [spec], CONFIG, ["roc_auc", "accuracy"]))
-    pipe = make_pipeline(_plain(spec), subjects)
+    pipe = make_pipeline(_plain(spec), dataset=subjects)
     search = GridSearchCV(pipe, {"model__n_neighbors": [1, 5, 25]}, scoring="roc_auc",
                           cv=StratifiedGroupKFold(3), refit=True)
     X, y, groups = _X(subjects), subjects.y, subjects.groups
@@ -208,7 +208,7 @@ def test_grouped_nested_choice_equals_a_hand_loop_and_no_inner_split_mixes_group
     config = CVConfig(4, 1, 3)
     result = run_to_end(run_cv(subjects, [spec], config, ["roc_auc"]))
     X, y, groups = _X(subjects), subjects.y, subjects.groups
-    pipe = make_pipeline(_plain(spec), subjects)
+    pipe = make_pipeline(_plain(spec), dataset=subjects)
     for (train, test), (_, row), score in zip(
             _outer(subjects, config), result.tuning.iterrows(), result.scores["score"]):
         splitter = StratifiedGroupKFold(3)
@@ -248,11 +248,11 @@ def test_grouped_thresholds_equal_a_hand_loop(subjects, block):
     X, y, groups = _X(subjects), subjects.y, subjects.groups
     # the positive class is "no" (code 0, the smaller class): the scorer names it, so the
     # threshold is on P(no)
-    scoring = (cost_scorer(block["cost"], subjects.pos_label) if "cost" in block
+    scoring = (cost_scorer(block["cost"], pos_label=subjects.pos_label) if "cost" in block
                else _balanced_accuracy_of(subjects.pos_label))
     for (train, test), (_, row), score in zip(
             _outer(subjects, config), result.thresholds.iterrows(), result.scores["score"]):
-        peer = TunedThresholdClassifierCV(make_pipeline(_plain(spec), subjects),
+        peer = TunedThresholdClassifierCV(make_pipeline(_plain(spec), dataset=subjects),
                                           scoring=scoring, random_state=0,
                                           cv=StratifiedGroupKFold(block.get("inner_splits", 5)))
         with sklearn.config_context(enable_metadata_routing=True):
@@ -270,7 +270,7 @@ def test_grouped_threshold_around_the_grid_search(subjects):
                             "threshold": {"scoring": "balanced_accuracy", "inner_splits": 2}}])
     config = CVConfig(3, 1, 0)
     result = run_to_end(run_cv(subjects, [spec], config, ["balanced_accuracy"]))
-    pipe = make_pipeline(_plain(spec), subjects)
+    pipe = make_pipeline(_plain(spec), dataset=subjects)
     peer = TunedThresholdClassifierCV(
         GridSearchCV(pipe, {"model__C": [0.01, 1]}, scoring="balanced_accuracy",
                      cv=StratifiedGroupKFold(2)),
@@ -290,7 +290,7 @@ def test_grouped_tuning_of_a_resampled_model_equals_routed_cross_validate(subjec
     spec = replace_tune(spec, tune=spec.tune, resample_seed=0)   # as an experiment seeds it
     config = CVConfig(3, 1, 1)
     result = run_to_end(run_cv(subjects, [spec], config, ["roc_auc"]))
-    pipe = make_pipeline(replace_tune(spec), subjects)
+    pipe = make_pipeline(replace_tune(spec), dataset=subjects)
     search = GridSearchCV(pipe, {"model__C": [0.01, 1]}, scoring="roc_auc",
                           cv=StratifiedGroupKFold(3))
     assert_routed_scores(result, search, subjects, 1, "roc_auc")
@@ -318,10 +318,10 @@ def test_without_groups_the_inner_splitter_is_unchanged(subjects):
     from dataclasses import replace
 
     spec, = expand_models([{**TUNED, "threshold": {"scoring": "accuracy"}}])
-    pipe = make_pipeline(_plain(spec), subjects)
-    plain = wrap_model(pipe, spec, replace(subjects, groups=None))
+    pipe = make_pipeline(_plain(spec), dataset=subjects)
+    plain = wrap_model(pipe, spec, dataset=replace(subjects, groups=None))
     assert plain.cv == 5 and plain.estimator.cv == 3 and not uses_groups(plain)
-    grouped = wrap_model(pipe, spec, subjects)
+    grouped = wrap_model(pipe, spec, dataset=subjects)
     assert isinstance(grouped.cv, StratifiedGroupKFold) and grouped.cv.n_splits == 5
     assert isinstance(grouped.estimator.cv, StratifiedGroupKFold) and not grouped.cv.shuffle
     assert uses_groups(grouped) and uses_groups(grouped.estimator)

@@ -131,7 +131,7 @@ def test_absurd_parameters_are_refused(entry, fragment):
         assert refusal.startswith("model 'm': ") and fragment in refusal
         return
     parsed, dataset = experiment(models=[{"name": "m", **entry}])
-    assessment = guards.check_run(parsed, dataset, 1)
+    assessment = guards.check_run(parsed, dataset, n_jobs=1)
     assert assessment.refuse.startswith("model 'm': ") and fragment in assessment.refuse
 
 
@@ -141,7 +141,7 @@ def test_sane_parameters_pass():
         {"estimator": "LogisticRegression", "params": {"max_iter": 1_000_000}},
         {"estimator": "KNeighborsClassifier", "params": {"n_neighbors": 135}},
         {"estimator": "SVC", "params": {"max_iter": -1}}])
-    assessment = guards.check_run(parsed, dataset, 1)
+    assessment = guards.check_run(parsed, dataset, n_jobs=1)
     assert assessment.refuse is None and assessment.ask is None
 
 
@@ -151,7 +151,7 @@ def test_fits_are_counted_with_calibration_and_aloocv():
         models=[{"name": "lr", "estimator": "LogisticRegression", "scale": True},
                 {"name": "nb", "estimator": "GaussianNB"}],
         calibration={"methods": ["isotonic", "sigmoid"]}, aloocv={"n_C": 20})
-    a = guards.check_run(parsed, dataset, 1)
+    a = guards.check_run(parsed, dataset, n_jobs=1)
     assert (a.n_models, a.n_cv_fits, a.n_pairs) == (2, 200, 1)
     assert a.n_calibration_fits == 2 * 100 * 2 * 5 and a.n_aloocv_fits == 20
     assert a.n_fits == 200 + 2000 + 20 and a.refuse is None and a.ask is None
@@ -162,17 +162,17 @@ def test_fits_are_counted_with_calibration_and_aloocv():
 def test_more_than_20000_fits_asks_with_the_numbers():
     grid = {"var_smoothing": [1e-9 * (i + 1) for i in range(201)]}
     parsed, dataset = experiment(models=[{"estimator": "GaussianNB", "grid": grid}])
-    a = guards.check_run(parsed, dataset, 2)
+    a = guards.check_run(parsed, dataset, n_jobs=2)
     assert a.n_fits == 20_100 and a.refuse is None
     assert a.ask == ("this run makes 20,100 fits (201 models x 10 folds x 10 repeats), more "
                      "than the 20,000 that start without asking")
-    text = guards.question(a, 600)
+    text = guards.question(a, seconds=600)
     assert text.startswith(a.ask) and "about 10 min with " in text
 
 
 def test_a_run_larger_than_memory_is_refused_with_what_to_change():
     parsed, dataset = experiment(dataset={"builtin": "digits"})
-    a = guards.check_run(parsed, dataset, 1, available=10 ** 6)
+    a = guards.check_run(parsed, dataset, n_jobs=1, available=10 ** 6)
     assert a.refuse.startswith("this run needs about ") and "1.0 MB is available" in a.refuse
     assert a.refuse.endswith("use fewer repeats or fewer models")
     assert a.needed_bytes > 10 ** 6 and a.available_bytes == 10 ** 6

@@ -64,9 +64,9 @@ def split_arrays(frame):
 @pytest.fixture(scope="module")
 def heldout(files):
     folder, _ = files
-    dataset = load_dataset({"file": "train.csv", "target": "target"}, str(folder))
-    test = load_test_set({"file": "test.csv"}, dataset, str(folder))
-    models = expand_models(MODELS, 0)
+    dataset = load_dataset({"file": "train.csv", "target": "target"}, base_dir=str(folder))
+    test = load_test_set({"file": "test.csv"}, dataset, base_dir=str(folder))
+    models = expand_models(MODELS, random_state=0)
     return run_to_end(run_heldout(dataset, test, models, METRICS, n_resamples=300,
                                   random_state=7)), dataset
 
@@ -241,8 +241,9 @@ def test_a_new_alpha_moves_both_intervals_without_refitting(files, heldout):
     """``at_level`` (a new α in the app) gives what a run at that level gives."""
     folder, _ = files
     result, dataset = heldout
-    test = load_test_set({"file": "test.csv"}, dataset, str(folder))
-    again = run_to_end(run_heldout(dataset, test, expand_models(MODELS[:1], 0), METRICS,
+    test = load_test_set({"file": "test.csv"}, dataset, base_dir=str(folder))
+    again = run_to_end(run_heldout(dataset, test, expand_models(MODELS[:1], random_state=0),
+                                   METRICS,
                                    n_resamples=300, random_state=7, level=0.9))
     moved = result.at_level(0.9).scores
     moved = moved[moved["model"] == "plain"].reset_index(drop=True)
@@ -257,7 +258,7 @@ def test_progress_counts_the_final_fits_and_the_result_has_the_table(files):
     path = write_exp(folder, "progress.json", models=[{"name": "nb", "estimator": "GaussianNB"}],
                      cv={"n_splits": 2, "n_repeats": 1, "random_state": 0})
     records = []
-    result = run_to_end(run_experiment(load_experiment(str(path))), records.append)
+    result = run_to_end(run_experiment(load_experiment(str(path))), on_progress=records.append)
     assert [r.done for r in records] == list(range(1, 4)) and records[-1].total == 3
     assert list(result.tables()["test_scores.csv"]["model"].unique()) == ["nb"]
 
@@ -273,7 +274,8 @@ def test_a_metric_a_model_cannot_give_is_empty_and_said_in_a_note():
     train = dataset_from_frame(frame.iloc[:100].reset_index(drop=True), "target")
     test = test_set_from_frame(frame.iloc[100:].reset_index(drop=True), train)
     result = run_to_end(run_heldout(train, test, expand_models(
-        [{"name": "svc", "estimator": "SVC", "scale": True}], 0), ["accuracy", "neg_log_loss"],
+        [{"name": "svc", "estimator": "SVC", "scale": True}], random_state=0), ["accuracy",
+                                                                                "neg_log_loss"],
         n_resamples=20))
     loss = result.scores.set_index("metric").loc["neg_log_loss"]
     assert np.isnan(loss["score"]) and loss["n_resamples"] == 0
@@ -291,11 +293,12 @@ def test_the_experiment_keeps_test_and_save_models_and_saves_the_path_relative(t
     data = {"dataset": {"builtin": "iris"}, "models": [{"estimator": "GaussianNB"}],
             "test": {"file": str(tmp_path / "data" / "test.csv"), "decimal": ","},
             "save_models": True}
-    experiment = parse_experiment(data, str(tmp_path))
+    experiment = parse_experiment(data, base_dir=str(tmp_path))
     assert experiment.test == data["test"] and experiment.save_models
-    saved = json.loads(experiment_json_text(experiment, str(tmp_path / "exp.json")))
+    saved = json.loads(experiment_json_text(experiment, path=str(tmp_path / "exp.json")))
     assert saved["test"] == {"file": "data/test.csv", "decimal": ","} and saved["save_models"]
     with pytest.raises(ValueError, match="save_models: the final models"):
-        parse_experiment({k: v for k, v in data.items() if k != "test"}, str(tmp_path))
+        parse_experiment({k: v for k, v in data.items() if k != "test"}, base_dir=str(tmp_path))
     with pytest.raises(ValueError, match="sheet"):
-        parse_experiment({**data, "test": {"file": "t.csv", "sheet": "one"}}, str(tmp_path))
+        parse_experiment({**data, "test": {"file": "t.csv", "sheet": "one"}},
+                         base_dir=str(tmp_path))

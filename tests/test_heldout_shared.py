@@ -26,7 +26,7 @@ def write_data(path, rows, seed=0):
 @pytest.fixture
 def training(tmp_path):
     frame = write_data(tmp_path / "train.csv", 120)
-    return frame, load_dataset({"csv": "train.csv", "target": "label"}, str(tmp_path))
+    return frame, load_dataset({"csv": "train.csv", "target": "label"}, base_dir=str(tmp_path))
 
 
 def test_the_training_file_and_its_copy_are_refused(tmp_path, training):
@@ -37,7 +37,7 @@ def test_the_training_file_and_its_copy_are_refused(tmp_path, training):
                             ("copy.csv", "same_content", "has the same content as the "
                                                           "training file (SHA-256)")]:
         with pytest.raises(EngineError) as caught:
-            load_test_set({"file": name}, training[1], str(tmp_path))
+            load_test_set({"file": name}, training[1], base_dir=str(tmp_path))
         assert caught.value.code == "heldout_is_training" and caught.value.fields["how"] == how
         assert str(caught.value).startswith(f"the test file {name} {said}: a held-out test "
                                             "needs rows the models were not fitted on")
@@ -48,22 +48,22 @@ def test_shared_rows_are_counted_and_named_and_most_refused(tmp_path, training):
     other = write_data(tmp_path / "unused.csv", 40, seed=1)
     mixed = pd.concat([other.iloc[:3], frame.iloc[[7]], other.iloc[3:10], frame.iloc[[50, 9]]])
     mixed.to_csv(tmp_path / "few.csv", index=False)
-    test = load_test_set({"file": "few.csv"}, dataset, str(tmp_path))
+    test = load_test_set({"file": "few.csv"}, dataset, base_dir=str(tmp_path))
     [note] = test.notes
     assert note_code(note) == "heldout_shared_rows"
     assert dict(note_fields(note)) == {"n_shared": 3, "n_rows": 13, "rows": (4, 12, 13)}
     assert str(note).startswith("test file: 3 of its 13 rows are also rows of the training "
                                 "data (data rows 4, 12, 13), so their scores are not held out")
     pd.concat([frame.iloc[:7], other.iloc[:7]]).to_csv(tmp_path / "half.csv", index=False)
-    [note] = load_test_set({"file": "half.csv"}, dataset, str(tmp_path)).notes
+    [note] = load_test_set({"file": "half.csv"}, dataset, base_dir=str(tmp_path)).notes
     assert note_fields(note)["n_shared"] == 7                   # exactly half: a note
     pd.concat([frame.iloc[:8], other.iloc[:7]]).to_csv(tmp_path / "most.csv", index=False)
     with pytest.raises(EngineError, match=r"^the test file most.csv: 8 of its 15 rows \(53%\) "
                                           r"are also rows of the training data") as caught:
-        load_test_set({"file": "most.csv"}, dataset, str(tmp_path))
+        load_test_set({"file": "most.csv"}, dataset, base_dir=str(tmp_path))
     assert dict(caught.value.fields) == {"path": "most.csv", "n_shared": 8, "n_rows": 15}
     other.to_csv(tmp_path / "fresh.csv", index=False)
-    assert load_test_set({"file": "fresh.csv"}, dataset, str(tmp_path)).notes == ()
+    assert load_test_set({"file": "fresh.csv"}, dataset, base_dir=str(tmp_path)).notes == ()
 
 
 def test_rows_are_equal_by_value_not_by_how_they_are_typed():

@@ -12,7 +12,7 @@ def sentence(metric, score, low, high, cv_mean, cv_low, cv_high):
                            "n_test": 169}])
     summary = pd.DataFrame([{"model": "svc", "metric": metric, "mean": cv_mean,
                              "ci_low": cv_low, "ci_high": cv_high}])
-    return with_cv_estimates(table, summary)["comparison"].iloc[0]
+    return with_cv_estimates(table, summary=summary)["comparison"].iloc[0]
 
 
 def test_an_upper_end_past_one_is_read_as_one():

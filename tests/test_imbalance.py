@@ -94,7 +94,7 @@ def run(dataset, models, metrics=None, n_splits=5, n_repeats=2):
             "cv": {"n_splits": n_splits, "n_repeats": n_repeats, "random_state": 0}}
     if metrics:
         data["metrics"] = metrics
-    return run_to_end(run_experiment(parse_experiment(data), 1, dataset))
+    return run_to_end(run_experiment(parse_experiment(data), n_jobs=1, dataset=dataset))
 
 
 LOGISTIC = [{"name": "logistic", "estimator": "LogisticRegression", "scale": True}]

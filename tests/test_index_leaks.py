@@ -118,7 +118,7 @@ def test_glass_scores_without_the_index_equal_a_run_that_drops_it(tmp_path):
     assert np.array_equal(X, ds.X.to_numpy())
     spec = expand_models([{"estimator": "RandomForestClassifier",
                            "params": {"n_estimators": 25, "random_state": 0}}])[0]
-    expected = cross_val_score(make_pipeline(spec, ds), X, ds.y, scoring="accuracy",
+    expected = cross_val_score(make_pipeline(spec, dataset=ds), X, ds.y, scoring="accuracy",
                                cv=RepeatedStratifiedKFold(n_splits=5, n_repeats=2,
                                                           random_state=0))
     np.testing.assert_allclose(default.query("model == 'forest'")["score"], expected,

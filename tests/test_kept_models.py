@@ -26,21 +26,21 @@ def test_the_root_is_beside_the_store():
 
 def test_the_files_go_into_a_new_run_folder(tmp_path):
     root = str(tmp_path / "exp.models")
-    kept = write_kept_models(FILES, root, NOON)
+    kept = write_kept_models(FILES, root, now=NOON)
     assert kept.folder == os.path.join(root, "run-20261127-120000")
     assert sorted(os.listdir(kept.folder)) == sorted(FILES)
     assert (tmp_path / "exp.models" / "run-20261127-120000" / "model_nb.skops").read_bytes() \
         == b"nb-bytes"
     assert kept.models == (os.path.join(kept.folder, "model_lr.skops"),
                            os.path.join(kept.folder, "model_nb.skops"))
-    again = write_kept_models(FILES, root, NOON)          # the same second: a new folder
+    again = write_kept_models(FILES, root, now=NOON)          # the same second: a new folder
     assert again.folder == kept.folder + "-2"
     assert os.listdir(kept.folder) and os.listdir(again.folder)
 
 
 def test_a_name_the_app_does_not_write_is_refused_before_anything(tmp_path):
     with pytest.raises(EngineError) as raised:
-        write_kept_models({"../evil.skops": b"x", **FILES}, str(tmp_path / "m"), NOON)
+        write_kept_models({"../evil.skops": b"x", **FILES}, str(tmp_path / "m"), now=NOON)
     assert raised.value.code == "kept_models_name"
     assert not (tmp_path / "m").exists() and not (tmp_path / "evil.skops").exists()
 
@@ -51,7 +51,7 @@ def test_a_linked_models_folder_is_never_written_through(tmp_path):
     elsewhere.mkdir()
     os.symlink(elsewhere, tmp_path / "exp.models")
     with pytest.raises(EngineError) as raised:
-        write_kept_models(FILES, str(tmp_path / "exp.models"), NOON)
+        write_kept_models(FILES, str(tmp_path / "exp.models"), now=NOON)
     assert raised.value.code == "kept_models_folder"
     assert "symbolic link" in str(raised.value)
     assert os.listdir(elsewhere) == []
@@ -60,7 +60,7 @@ def test_a_linked_models_folder_is_never_written_through(tmp_path):
 def test_a_file_in_place_of_the_folder_is_refused(tmp_path):
     (tmp_path / "exp.models").write_text("mine")
     with pytest.raises(EngineError) as raised:
-        write_kept_models(FILES, str(tmp_path / "exp.models"), NOON)
+        write_kept_models(FILES, str(tmp_path / "exp.models"), now=NOON)
     assert raised.value.code == "kept_models_folder"
     assert (tmp_path / "exp.models").read_text() == "mine"
 
@@ -68,11 +68,11 @@ def test_a_file_in_place_of_the_folder_is_refused(tmp_path):
 def test_only_the_last_runs_are_kept_and_only_the_apps_folders_removed(tmp_path):
     root = tmp_path / "exp.models"
     for minute in range(KEEP_RUNS):
-        write_kept_models(FILES, str(root), NOON.replace(minute=minute))
+        write_kept_models(FILES, str(root), now=NOON.replace(minute=minute))
     theirs = root / "run-20261127-115900"             # the oldest, with a file of the user
     theirs.mkdir()
     (theirs / "notes.txt").write_text("mine")
-    kept = write_kept_models(FILES, str(root), NOON.replace(minute=30))
+    kept = write_kept_models(FILES, str(root), now=NOON.replace(minute=30))
     assert kept.removed == (str(root / "run-20261127-120000"),)
     names = [os.path.basename(path) for path in run_folders(str(root))]
     assert names == ["run-20261127-115900", "run-20261127-120100", "run-20261127-120200",

@@ -24,7 +24,7 @@ def _run(name, entries, metric, fractions, config, n_jobs=1):
 def _sklearn(dataset, spec, metric, fractions, config):
     X = dataset.X.to_numpy(dtype=float)
     splits = make_splits(dataset.y, config)
-    sizes, _, test = learning_curve(make_pipeline(spec, dataset), X, dataset.y, cv=splits,
+    sizes, _, test = learning_curve(make_pipeline(spec, dataset=dataset), X, dataset.y, cv=splits,
                                     train_sizes=list(fractions), scoring=metric,
                                     shuffle=False)
     return sizes, test
@@ -166,7 +166,7 @@ def test_shuffled_parts_equal_sklearn_shuffle_on_sorted_wine():
     cv = run_to_end(run_cv(dataset, models, config, ["accuracy"]))
     result = run_to_end(run_learning(dataset, cv, models, (0.1, 0.55, 1.0), shuffle=True))
     X = dataset.X.to_numpy(dtype=float)
-    sizes, _, theirs = learning_curve(make_pipeline(models[0], dataset), X, dataset.y,
+    sizes, _, theirs = learning_curve(make_pipeline(models[0], dataset=dataset), X, dataset.y,
                                       cv=make_splits(dataset.y, config),
                                       train_sizes=[0.1, 0.55, 1.0], scoring="accuracy",
                                       shuffle=True, random_state=3)
@@ -225,7 +225,7 @@ def test_the_flattening_step_is_paired_and_corrected():
                            "n_train": [50] * 4 + [100] * 4, "metric": "accuracy",
                            "repeat": 1, "fold": [1, 2, 3, 4] * 2,
                            "score": np.concatenate([before, after])})
-    verdict = flattening(learning_summary(scores), scores, n_test=25).iloc[0]
+    verdict = flattening(learning_summary(scores), scores=scores, n_test=25).iloc[0]
     differences = after - before
     assert verdict["gain"] == pytest.approx(differences.mean())
     assert verdict["se"] == pytest.approx(np.sqrt((1 / 4 + 25 / 100)

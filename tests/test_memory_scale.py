@@ -37,7 +37,7 @@ def _sklearn_predictions(dataset, specs, config):
     for s, (train, test) in enumerate(make_splits(y, config)):
         repeat, fold = split_label(s, config.n_splits)
         for spec in specs:
-            model = clone(make_pipeline(spec, dataset)).fit(X[train], y[train])
+            model = clone(make_pipeline(spec, dataset=dataset)).fit(X[train], y[train])
             if hasattr(model, "predict_proba"):
                 values = model.predict_proba(X[test])
             else:

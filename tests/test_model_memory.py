@@ -20,7 +20,7 @@ def test_the_weights_counted_are_the_fitted_networks():
 
 def test_two_layers_of_12000_units_count_four_copies_of_144_million_weights():
     [spec] = expand_models([{"estimator": "MLPClassifier",
-                             "params": {"hidden_layer_sizes": [12000, 12000]}}], 0)
+                             "params": {"hidden_layer_sizes": [12000, 12000]}}], random_state=0)
     weights = 4 * 12000 + 12000 * 12000 + 12000 * 3
     outputs = 150 * (4 + 12000 + 12000 + 3)          # a batch is all 150 rows (< 200)
     assert model_memory.fit_bytes([spec], 150, 4, 3) == 8 * (4 * weights + 2 * outputs)
@@ -29,14 +29,15 @@ def test_two_layers_of_12000_units_count_four_copies_of_144_million_weights():
 
 def test_lbfgs_holds_every_row_and_the_grid_counts_its_largest_layers():
     [spec] = expand_models([{"estimator": "MLPClassifier", "params": {"solver": "lbfgs"},
-                             "tune": {"grid": {"hidden_layer_sizes": [[10], [500, 20]]}}}], 0)
+                             "tune": {"grid": {"hidden_layer_sizes": [[10], [500, 20]]}}}],
+                             random_state=0)
     expected = model_memory.mlp_bytes([500, 20], 4, 1, batch_rows=1000)
     assert model_memory.fit_bytes([spec], 1000, 4, 2) == expected
     assert expected == 8 * (4 * (2000 + 10000 + 20) + 2 * 1000 * 525)
 
 
 def test_other_models_count_nothing():
-    specs = expand_models([{"estimator": "GaussianNB"}, {"estimator": "SVC"}], 0)
+    specs = expand_models([{"estimator": "GaussianNB"}, {"estimator": "SVC"}], random_state=0)
     assert model_memory.fit_bytes(specs, 10 ** 6, 100, 2) == 0
 
 

@@ -81,7 +81,8 @@ def model_entries(n_classes: int) -> list:
 def written_types(frame, entries, **options) -> set:
     train = dataset_from_frame(frame.iloc[:60].reset_index(drop=True), "t", **options)
     test = held_out_rows(frame.iloc[60:].reset_index(drop=True), train)
-    result = run_to_end(run_heldout(train, test, expand_models(entries, 0), ["accuracy"],
+    result = run_to_end(run_heldout(train, test, expand_models(entries, random_state=0),
+                                    ["accuracy"],
                                     n_resamples=5))
     found = set()
     with tempfile.TemporaryDirectory() as folder:

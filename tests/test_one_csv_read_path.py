@@ -32,10 +32,10 @@ def test_the_header_width_is_read_through_it(tmp_path, monkeypatch):
                         lambda what, **options: seen.append(options) or real(what, **options))
     path = tmp_path / "q.csv"
     path.write_text('"a,1",b,c\n1,2,3\n', encoding="utf-8")     # a quote: pandas reads it
-    assert csv_bounds.header_width(str(path), ",", "utf-8", path.read_text()) == 3
+    assert csv_bounds.header_width(str(path), ",", "utf-8", head=path.read_text()) == 3
     assert [options["nrows"] for options in seen] == [0]
     path.write_text('"a' + "x" * 100 + '",b\n1,2\n', encoding="utf-8")
     monkeypatch.setattr(csv_bounds, "MAX_ROW_BYTES", 50)
     with pytest.raises(csv_bounds.ReadStopped, match="the row that starts on line 1 is longer "
                        "than 50 bytes"):
-        csv_bounds.header_width(str(path), ",", "utf-8", "")
+        csv_bounds.header_width(str(path), ",", "utf-8", head="")

@@ -25,7 +25,7 @@ CV = {"n_splits": 3, "n_repeats": 1, "random_state": 0}
 def problems_of(setup, base_dir="."):
     experiment = parse_experiment(setup, base_dir=base_dir)
     blocks = experiment.dataset_blocks
-    datasets = [load_dataset(block, experiment.base_dir) for block in blocks]
+    datasets = [load_dataset(block, base_dir=experiment.base_dir) for block in blocks]
     return check_experiment(experiment, datasets if experiment.datasets else datasets[0])
 
 

@@ -69,7 +69,7 @@ def test_the_experiment_is_checked_before_any_data_is_read():
 
 def test_a_csv_file_reads_the_same_as_file_and_as_csv(tmp_path):
     by_file = load_dataset({"file": "penguins.csv", "target": "species"},
-                           os.path.dirname(PENGUINS))
+                           base_dir=os.path.dirname(PENGUINS))
     by_csv = load_csv(PENGUINS, target="species")
     pd.testing.assert_frame_equal(by_file.X, by_csv.X)
     np.testing.assert_array_equal(by_file.y, by_csv.y)
@@ -117,7 +117,7 @@ def test_a_saved_experiment_keeps_the_file_relative(tmp_path):
     data = tmp_path / "data" / "weather.arff"
     experiment = parse_experiment({"dataset": {"file": str(data), "target": "play"},
                                    "models": MODELS})
-    text = experiment_json_text(experiment, str(tmp_path / "exp.json"))
+    text = experiment_json_text(experiment, path=str(tmp_path / "exp.json"))
     assert json.loads(text)["dataset"] == {"file": "data/weather.arff", "target": "play"}
 
 

@@ -319,7 +319,7 @@ def test_build_report_of_a_result_in_memory(single):
 
     experiment = parse_experiment({**SINGLE, "aloocv": None, "calibration": None,
                                    "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0}})
-    result = run_to_end(run_experiment(experiment), lambda record: None)
+    result = run_to_end(run_experiment(experiment), on_progress=lambda record: None)
     page = build_report(result, written="2026-01-01T00:00:00+00:00")
     assert "written 2026-01-01T00:00:00+00:00" in page
     assert extract_experiment(page)["models"][1]["name"] == TRICKY

@@ -92,7 +92,7 @@ def test_the_verdict_section_states_each_mean_and_each_pairs_outcome(result):
 
 def test_every_table_is_folded_under_its_name_with_its_rows(result):
     tables = result.tables()
-    blocks = build_document(result, tables).sections[3].blocks
+    blocks = build_document(result, tables=tables).sections[3].blocks
     folded = [block for block in blocks if isinstance(block, Details)]
     assert sorted(block.summary[0] for block in folded) == sorted(tables)
     summary = next(block for block in folded if block.summary[0] == "summary.csv")

@@ -41,7 +41,7 @@ def skewed():
 def run(dataset, models, metrics, seed=0):
     data = {"dataset": {"builtin": "iris"}, "models": models, "metrics": metrics,
             "cv": {"n_splits": 4, "n_repeats": 2, "random_state": seed}}
-    return run_to_end(run_experiment(parse_experiment(data), 1, dataset))
+    return run_to_end(run_experiment(parse_experiment(data), n_jobs=1, dataset=dataset))
 
 
 @pytest.mark.parametrize("kind", ["over", "under", "smote"])
@@ -98,7 +98,7 @@ class Spy(ClassifierMixin, BaseEstimator):
 @pytest.mark.parametrize("kind", ["over", "under", "smote"])
 def test_samplers_never_touch_a_test_fold(skewed, kind):
     spec = expand_models([{"estimator": "GaussianNB", "resample": kind}], random_state=0)[0]
-    pipeline = make_pipeline(spec, skewed)
+    pipeline = make_pipeline(spec, dataset=skewed)
     assert [name for name, _ in pipeline.steps] == ["resample", "model"]
     pipeline.set_params(model=Spy())
     X, y = skewed.X.to_numpy(), skewed.y
@@ -144,7 +144,7 @@ def test_resample_seed_and_saved_file(tmp_path):
 def test_split_pipeline_leaves_the_sampler_out(skewed):
     spec = expand_models([{"estimator": "LogisticRegression", "resample": "over",
                            "scale": True}], random_state=0)[0]
-    prep, model = split_pipeline(make_pipeline(spec, skewed))
+    prep, model = split_pipeline(make_pipeline(spec, dataset=skewed))
     assert [name for name, _ in prep.steps] == ["scale"]
     assert type(model).__name__ == "LogisticRegression"
 

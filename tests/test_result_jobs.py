@@ -42,7 +42,7 @@ def test_calibration_job_gives_the_numbers_of_a_direct_call(run):
     checked = run_service.check_calibration(run.dataset, run.cv, run.experiment.models,
                                             SETTINGS)
     records = []
-    job = run_to_end(run_service.run_job(checked), records.append)
+    job = run_to_end(run_service.run_job(checked), on_progress=records.append)
     direct = run_to_end(run_calibration(run.dataset, run.cv, list(run.experiment.models),
                                         SETTINGS))
     for name in ("curve", "scores", "map", "fold_scores", "probabilities"):
@@ -56,14 +56,14 @@ def test_the_jobs_plan_counts_what_the_run_counts(run):
     checked = run_service.check_calibration(run.dataset, run.cv, run.experiment.models,
                                             SETTINGS)
     in_run = plan_run(experiment(calibration={"methods": ["isotonic", "sigmoid"]}),
-                      [run.dataset]).datasets[0]
+                      datasets=[run.dataset]).datasets[0]
     assert checked.plan.budget == (0, in_run.calibration_fits, 0) == (0, 60, 0)
     assert checked.plan.steps == in_run.calibration_steps == 12
     assert checked.assessment.n_fits == 60 and checked.assessment.ask is None
     assert checked.assessment.refuse is None
     alo = run_service.check_aloocv(run.dataset, run.experiment.models, ALO)
     in_run = plan_run(experiment(aloocv={"C_min": 0.01, "C_max": 100.0, "n_C": 8}),
-                      [run.dataset]).datasets[0]
+                      datasets=[run.dataset]).datasets[0]
     assert [s.name for s in alo.models] == ["LogisticRegression"]      # NB is left out
     assert alo.plan.steps == in_run.aloocv_steps == 9                  # 8 values of C + 1
     assert alo.plan.budget == (0, 0, in_run.aloocv_fits) == (0, 0, 8)

@@ -39,7 +39,7 @@ def experiment():
 def test_counts_agree_for_tuned_grouped_and_several_datasets(tmp_path):
     exp = experiment()
     datasets = load_datasets(exp)
-    plan = plan_run(exp, datasets)
+    plan = plan_run(exp, datasets=datasets)
     folds = 3
     # per data set: 2 models + 2 grid members, on 3 folds; again without groups on subjects
     assert [p.fits for p in plan.datasets] == [(2 + 2) * folds] * 2
@@ -55,7 +55,7 @@ def test_counts_agree_for_tuned_grouped_and_several_datasets(tmp_path):
     assert assessment.n_cv_fits == (12 + 18) * 2 + (12 + 18)     # subjects twice, moons once
     records = []
     with ResultStore(str(tmp_path / "store.sqlite")) as store:
-        run_to_end(run_benchmark(exp, datasets=datasets, store=store), records.append)
+        run_to_end(run_benchmark(exp, datasets=datasets, store=store), on_progress=records.append)
         runs = store.runs()
         assert [run.fits for run in runs] == [p.fits for p in plan.datasets]
         assert stored_fits(store, exp, datasets) == [12, 12]
@@ -69,10 +69,10 @@ def test_one_dataset_counts_every_phase_on_one_bar():
     exp = experiment()
     one = replace(exp.for_dataset(0), calibration=None)
     datasets = load_datasets(exp)
-    plan = plan_run(one, datasets[0])
+    plan = plan_run(one, datasets=datasets[0])
     assert plan.steps == plan.datasets[0].steps == 24
     records = []
-    run_to_end(run_experiment(one, dataset=datasets[0]), records.append)
+    run_to_end(run_experiment(one, dataset=datasets[0]), on_progress=records.append)
     assert [(r.done, r.total) for r in records] == [(i, 24) for i in range(1, 25)]
     assert records[-1].label.startswith("without groups")
 

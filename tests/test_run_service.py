@@ -33,7 +33,7 @@ def test_one_data_set_is_a_list_of_one():
     experiment = one()
     datasets = run_service.read_datasets(experiment)
     assert len(datasets) == 1 and not run_service.is_several(experiment)
-    direct = load_dataset(experiment.dataset, experiment.base_dir)
+    direct = load_dataset(experiment.dataset, base_dir=experiment.base_dir)
     assert datasets[0].X.equals(direct.X)
     result = run_to_end(run_service.run(experiment, datasets))
     alone = run_to_end(run_experiment(experiment, dataset=direct))
@@ -58,11 +58,11 @@ def test_several_data_sets_run_as_the_benchmark():
 def test_the_check_is_the_preflights_and_the_guards(make):
     experiment = make()
     datasets = run_service.read_datasets(experiment)
-    checked = run_service.check_run(experiment, datasets, 1)
+    checked = run_service.check_run(experiment, datasets, n_jobs=1)
     assert not checked.blocked and checked.datasets == tuple(datasets)
     assert [p.code for p in checked.problems] == \
         [p.code for p in check_experiment(experiment, list(datasets))]
-    assert checked.plan == plan_run(checked.experiment, datasets)
+    assert checked.plan == plan_run(checked.experiment, datasets=datasets)
     assert checked.assessment.plan == check_run(checked.experiment, list(datasets)).plan
     assert checked.plan.fits == 2 * 3 * len(datasets)
 

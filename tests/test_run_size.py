@@ -58,8 +58,8 @@ def test_calibration_and_learning_curves_count_in_the_time(pairs_take_half_a_sec
                       curves={"learning": [0.5, 1.0]})
     dataset = load_builtin("breast_cancer")
     times = fixed_times(0.01, 0.0, 0.001)
-    one = fit_timing.seconds_for(plain, dataset, times, 1)
-    more = fit_timing.seconds_for(both, dataset, times, 1)
+    one = fit_timing.seconds_for(plain, dataset, times, n_jobs=1)
+    more = fit_timing.seconds_for(both, dataset, times, n_jobs=1)
     per_fold = 0.01 + 0.1
     # calibration: 4 fold-fits more a fold (no overhead timed); learning: 1.5 fold-fits
     assert more - one == pytest.approx(100 * per_fold * (4 + 1.5))
@@ -75,6 +75,6 @@ def test_timed_fits_are_medians(monkeypatch):
 def test_a_real_sizing_keeps_a_quick_run_whole():
     parsed = parse_experiment({"dataset": {"builtin": "iris"},
                                "models": [{"estimator": "GaussianNB"}]})
-    sized = run_size.sized_run(parsed, load_builtin("iris"), 1, budget=0.3)
+    sized = run_size.sized_run(parsed, load_builtin("iris"), n_jobs=1, budget=0.3)
     assert (sized.cv.n_splits, sized.cv.n_repeats) == (10, 10)
     assert 0 < sized.seconds == sized.asked_seconds < run_size.TARGET_SECONDS

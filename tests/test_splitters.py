@@ -146,7 +146,7 @@ def test_the_classes_give_the_folds_of_before(case):
     config = CVConfig(n_splits=k, n_repeats=r, random_state=seed, scheme=scheme)
     digest = _expected_digest(digest, y, groups, k, r, seed)
     assert _digest(make_splits(y, config, groups)) == digest
-    splitter = run_cross_validator(config, grouped)
+    splitter = run_cross_validator(config, grouped=grouped)
     assert splitter.get_n_splits() == k * r
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)   # a class in fewer groups than folds
@@ -161,7 +161,7 @@ def test_inner_grouped_folds_are_those_of_before(case):
     kind, n, data_seed, k, seed, digest = case
     y, groups = _data(kind, n, data_seed)
     digest = _expected_digest(digest, y, groups, k, 1, seed)
-    assert _digest(inner_grouped_splits(y, groups, k, seed)) == digest
+    assert _digest(inner_grouped_splits(y, groups, k, random_state=seed)) == digest
 
 
 def wekas_own_pairs(case) -> list:
@@ -178,7 +178,7 @@ def wekas_own_pairs(case) -> list:
 @pytest.mark.parametrize("case", [c for c in WEKA_CASES if "train" in c],
                          ids=lambda c: f"{c['data']}-k{c['n_splits']}-s{c['random_state']}")
 def test_weka_class_gives_wekas_own_folds_in_wekas_training_order(case):
-    y = load_dataset({"csv": f"{case['data']}.csv", "target": "class"}, WEKA_FOLDER).y
+    y = load_dataset({"csv": f"{case['data']}.csv", "target": "class"}, base_dir=WEKA_FOLDER).y
     cv = RepeatedWekaFold(case["n_splits"], case["n_repeats"], case["random_state"])
     pairs = list(cv.split(None, y))
     expected = wekas_own_pairs(case)
@@ -213,9 +213,10 @@ def test_cross_validate_with_the_classes_scores_as_the_app(scheme, seed, grouped
     spec = expand_models([{"name": "logistic", "estimator": "LogisticRegression",
                            "scale": True}])[0]
     ours = _app_scores(dataset, config, spec, "neg_log_loss")
-    theirs = cross_validate(make_pipeline(spec, dataset), feature_matrix(dataset), dataset.y,
+    theirs = cross_validate(make_pipeline(spec, dataset=dataset), feature_matrix(dataset),
+                            dataset.y,
                             groups=dataset.groups, scoring="neg_log_loss",
-                            cv=run_cross_validator(config, grouped))["test_score"]
+                            cv=run_cross_validator(config, grouped=grouped))["test_score"]
     assert len(ours) == 6
     np.testing.assert_allclose(theirs, ours, rtol=0, atol=1e-12)
 
@@ -226,7 +227,7 @@ def test_grid_search_with_the_classes_scores_as_the_app(scheme, seed, grouped):
     config = CVConfig(n_splits=3, n_repeats=2, random_state=seed, scheme=scheme)
     X = feature_matrix(dataset)
     search = GridSearchCV(GaussianNB(), {"var_smoothing": [1e-9, 0.1]},
-                          scoring="neg_log_loss", cv=run_cross_validator(config, grouped))
+                          scoring="neg_log_loss", cv=run_cross_validator(config, grouped=grouped))
     search.fit(X, dataset.y, groups=dataset.groups)
     app = []
     for member, smoothing in enumerate((1e-9, 0.1)):

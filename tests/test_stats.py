@@ -48,14 +48,14 @@ def test_posterior_matches_scipy_t():
 
 def test_bonferroni_and_holm_against_hand_computation():
     p = np.array([0.01, 0.04, 0.03, 0.005, np.nan])
-    np.testing.assert_allclose(adjust_pvalues(p, "bonferroni")[:4], [0.04, 0.16, 0.12, 0.02])
+    np.testing.assert_allclose(adjust_pvalues(p, method="bonferroni")[:4], [0.04, 0.16, 0.12, 0.02])
     # Holm: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 -> 0.02, 0.03, 0.06, 0.06 (monotone)
-    np.testing.assert_allclose(adjust_pvalues(p, "holm")[:4], [0.03, 0.06, 0.06, 0.02])
-    assert np.isnan(adjust_pvalues(p, "holm")[4])
-    assert adjust_pvalues([0.5, 0.6], "bonferroni").max() == 1.0
-    np.testing.assert_array_equal(adjust_pvalues(p[:4], "none"), p[:4])
+    np.testing.assert_allclose(adjust_pvalues(p, method="holm")[:4], [0.03, 0.06, 0.06, 0.02])
+    assert np.isnan(adjust_pvalues(p, method="holm")[4])
+    assert adjust_pvalues([0.5, 0.6], method="bonferroni").max() == 1.0
+    np.testing.assert_array_equal(adjust_pvalues(p[:4], method="none"), p[:4])
     with pytest.raises(ValueError, match="bonferroni, holm, none"):
-        adjust_pvalues(p, "sidak")
+        adjust_pvalues(p, method="sidak")
 
 
 def test_identical_models_have_defined_results():
@@ -79,7 +79,7 @@ def test_nan_folds_are_left_out_of_a_pair():
     scores = pd.DataFrame([RNG.normal(0.9, 0.02, folds), RNG.normal(0.85, 0.02, folds),
                            RNG.normal(0.8, 0.02, folds)], index=["a", "b", "c"])
     scores.iloc[1, 3] = np.nan
-    comparison = compare_models(scores, 90, 10, ComparisonSettings(correction="holm"))
+    comparison = compare_models(scores, 90, 10, settings=ComparisonSettings(correction="holm"))
     pw = comparison.pairwise.set_index(["model_1", "model_2"])
     assert pw.loc[("a", "b"), "n_folds"] == folds - 1
     assert pw.loc[("a", "c"), "n_folds"] == folds

@@ -31,7 +31,7 @@ def test_a_fit_comes_back_field_by_field(path):
     data = load_builtin("iris")
     train, test = make_splits(data.y, CVConfig(3, 1, 0))[0]
     fits = [fit_and_score(make_pipeline(ModelSpec("lr", "LogisticRegression",
-                                                  {"max_iter": 3}), data),
+                                                  {"max_iter": 3}), dataset=data),
                           data.X.to_numpy(), data.y, train, test,
                           ["accuracy", "neg_log_loss"], [0, 1, 2]),
             FoldFit((np.nan, np.float64(0.1)), error="ValueError: no", errors=("x",))]

@@ -236,7 +236,7 @@ def test_gap_is_between_subgroups_with_a_verdict_and_tested_on_shared_folds():
 
 def test_missing_values_are_a_subgroup_and_quartiles_are_named():
     dataset = load_dataset({"csv": os.path.join(DATA, "penguins.csv"), "target": "species"},
-                           ".")
+                           base_dir=".")
     experiment = _experiment(subgroups=["sex", "body_mass_g"])
     sex, mass = check_subgroups(experiment, dataset)
     assert sex.labels == ("female", "male", "missing")
@@ -267,7 +267,7 @@ def test_notes_name_small_subgroups_and_say_which_columns_are_features(kyphosis)
     ([{"column": "Age", "cuts": list(range(5, 5 + 10 * MAX_LEVELS, 10))[:19]}], None),
 ])
 def test_columns_are_checked_with_codes(subgroups, code):
-    dataset = load_dataset(KYPHOSIS, ".")
+    dataset = load_dataset(KYPHOSIS, base_dir=".")
     experiment = _experiment(subgroups=subgroups)
     if code is None:
         assert len(check_subgroups(experiment, dataset)[0].labels) >= 2
@@ -501,7 +501,7 @@ def test_candidate_columns_are_features_then_left_out_columns():
     from engine.evaluation.subgroups import candidate_columns
 
     dataset = load_dataset({"csv": os.path.join(DATA, "penguins.csv"), "target": "species",
-                            "exclude": ["year", "island"]}, ".")
+                            "exclude": ["year", "island"]}, base_dir=".")
     found = candidate_columns(dataset)
     assert found[-2:] == [("year", False, True), ("island", False, False)]
     assert ("sex", True, False) in found and ("body_mass_g", True, True) in found

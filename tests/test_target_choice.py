@@ -105,7 +105,7 @@ def test_a_left_out_or_unnamed_row_index_is_never_a_candidate():
     frame = icu().rename(columns={"ID": "Unnamed: 0"})
     frame["Unnamed: 0"] = RNG.integers(0, 2, len(frame))       # even with few values
     assert "Unnamed: 0" not in [c.column for c in rank_targets(frame)]
-    assert rank_targets(frame, ["Survive"])[0].column == "Emergency"
+    assert rank_targets(frame, excluded=["Survive"])[0].column == "Emergency"
 
 
 def test_time_to_event_and_status_beside_the_target_are_flagged():

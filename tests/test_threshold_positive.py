@@ -64,7 +64,7 @@ def _peer(dataset, config, spec, block, positive):
     labels = np.asarray(dataset.classes, dtype=object)[dataset.y]
     negative = next(c for c in dataset.classes if c != positive)
     plain = ModelSpec(spec.name, spec.estimator, dict(spec.params), spec.scale)
-    peer = TunedThresholdClassifierCV(make_pipeline(plain, dataset),
+    peer = TunedThresholdClassifierCV(make_pipeline(plain, dataset=dataset),
                                       scoring=_peer_scorer(block, positive, negative),
                                       cv=5, random_state=0)
     outer = RepeatedStratifiedKFold(n_splits=config.n_splits, n_repeats=config.n_repeats,

@@ -89,7 +89,7 @@ def test_nested_scores_and_choices_equal_scikit_learn(name, entry, metric):
     config = CVConfig(n_splits=3, n_repeats=2, random_state=5)
     spec, = expand_models([entry])
     result = run_to_end(run_cv(dataset, [spec], config, [metric, "accuracy"]))
-    pipe = make_pipeline(_plain(spec), dataset)
+    pipe = make_pipeline(_plain(spec), dataset=dataset)
     scoring = _scorer(entry["tune"].get("scoring", metric), dataset)
     search = GridSearchCV(pipe, _prefixed(entry["tune"]["grid"], pipe), scoring=scoring,
                           cv=entry["tune"].get("inner_splits", 5), refit=True)
@@ -132,7 +132,7 @@ def test_grid_members_and_optimism_equal_plain_cross_validation():
                          ({"kernel": "poly", "degree": 2}, "kernel=poly, degree=2"),
                          ({"kernel": "poly", "degree": 3}, "kernel=poly, degree=3"),
                          ({"kernel": "rbf"}, "kernel=rbf")]:
-        member = make_pipeline(ModelSpec("m", "SVC", {"random_state": 0, **combo}), dataset)
+        member = make_pipeline(ModelSpec("m", "SVC", {"random_state": 0, **combo}), dataset=dataset)
         folds[label] = cross_val_score(member, X, y, cv=_outer(config), scoring="roc_auc")
         means[label] = folds[label].mean()
     best = max(means, key=means.get)
@@ -218,7 +218,7 @@ def test_threshold_scores_equal_tuned_threshold_classifier(block):
                             "scale": True, "params": {"max_iter": 2000}, "threshold": block}])
     result = run_to_end(run_cv(dataset, [spec], config, ["accuracy", "roc_auc"]))
     scoring = cost_scorer(block["cost"]) if "cost" in block else block["scoring"]
-    peer = TunedThresholdClassifierCV(make_pipeline(_plain(spec), dataset), scoring=scoring,
+    peer = TunedThresholdClassifierCV(make_pipeline(_plain(spec), dataset=dataset), scoring=scoring,
                                       cv=5, random_state=0)
     X, y = _X(dataset), dataset.y
     expected = cross_validate(peer, X, y, cv=_outer(config), scoring=["accuracy", "roc_auc"],
@@ -249,7 +249,7 @@ def test_threshold_around_the_grid_search():
                                      "optimism": False},
                             "threshold": {"scoring": "balanced_accuracy", "inner_splits": 2}}])
     result = run_to_end(run_cv(dataset, [spec], config, ["balanced_accuracy"]))
-    pipe = make_pipeline(_plain(spec), dataset)
+    pipe = make_pipeline(_plain(spec), dataset=dataset)
     peer = TunedThresholdClassifierCV(
         GridSearchCV(pipe, {"model__C": [0.01, 1]}, scoring="balanced_accuracy", cv=2),
         scoring="balanced_accuracy", cv=2, random_state=0)
@@ -374,8 +374,8 @@ def test_the_guard_counts_the_fits_inside_the_folds():
                "threshold": {"scoring": "f1", "inner_splits": 2}}]
     experiment = parse_experiment({"dataset": {"builtin": "moons"}, "models": models,
                                    "cv": {"n_splits": 5, "n_repeats": 2}})
-    assessment = guards.check_run(experiment, load_builtin("moons"), 1)
+    assessment = guards.check_run(experiment, load_builtin("moons"), n_jobs=1)
     # plain 1; tuned 6 x 4 + 1 search fits + 6 members; both (2 x 3 + 1) x (2 + 1)
     assert assessment.n_cv_fits == 10 * (1 + (6 * 4 + 1 + 6) + 7 * 3)
-    search = make_pipeline(experiment.models[1], load_builtin("moons"))
+    search = make_pipeline(experiment.models[1], dataset=load_builtin("moons"))
     assert search.cv == 4 and len(ParameterGrid(search.param_grid)) == 6

@@ -129,7 +129,7 @@ def test_verdict_agrees_with_engine_comparison():
     base = rng.uniform(0.7, 0.9, 30)
     matrix = pd.DataFrame([base + 0.05 + rng.normal(0, 0.01, 30), base,
                            base + rng.normal(0, 0.001, 30)], index=["strong", "weak", "twin"])
-    comparison = compare_models(matrix, 90, 10, ComparisonSettings(rope=0.01))
+    comparison = compare_models(matrix, 90, 10, settings=ComparisonSettings(rope=0.01))
     strong = pair_verdict(comparison.pair("strong", "weak"), "strong", "weak", 0.01, 0.05)
     assert strong.outcome == "better" and strong.significant
     twin = pair_verdict(comparison.pair("weak", "twin"), "weak", "twin", 0.01, 0.05)
@@ -140,7 +140,7 @@ def test_pair_posterior_matches_the_pairwise_row():
     matrix = pd.DataFrame([[0.9, 0.8, np.nan, 0.85], [0.7, 0.75, 0.8, 0.7]],
                           index=["a", "b"])
     assert list(pair_differences(matrix, "a", "b")) == pytest.approx([0.2, 0.05, 0.15])
-    comparison = compare_models(matrix, 90, 10, ComparisonSettings(rope=0.05))
+    comparison = compare_models(matrix, 90, 10, settings=ComparisonSettings(rope=0.05))
     pair = comparison.pair("a", "b")
     post = pair_posterior(matrix, "a", "b", 90, 10)
     assert post.probabilities(0.05)["p_better"] == pytest.approx(pair["p_better"])
@@ -149,10 +149,10 @@ def test_pair_posterior_matches_the_pairwise_row():
 
 
 def test_metrics_about_one_class_name_it():
-    assert metric_label("f1", "Chinstrap") == "F1 of 'Chinstrap'"
-    assert metric_label("average_precision", 1) == "average precision of '1'"
-    assert metric_label("roc_auc", "Chinstrap") == "ROC AUC"          # symmetric: no class
-    assert metric_label("f1_macro", "Chinstrap") == "F1, mean over classes"
+    assert metric_label("f1", positive="Chinstrap") == "F1 of 'Chinstrap'"
+    assert metric_label("average_precision", positive=1) == "average precision of '1'"
+    assert metric_label("roc_auc", positive="Chinstrap") == "ROC AUC"          # symmetric: no class
+    assert metric_label("f1_macro", positive="Chinstrap") == "F1, mean over classes"
 
 
 def test_model_health_reads_the_summary_of_the_primary_metric():

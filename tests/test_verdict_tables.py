@@ -42,12 +42,13 @@ def comparison(seed: int = 0, n_models: int = 3):
     rows = [base + shift + rng.normal(0, 0.01, 20)
             for shift in np.linspace(0.0, 0.03, n_models)]
     matrix = pd.DataFrame(rows, index=[f"m{i}" for i in range(n_models)])
-    return compare_models(matrix, 90, 10, ComparisonSettings(rope=0.01, correction="bonferroni"))
+    return compare_models(matrix, 90, 10, settings=ComparisonSettings(rope=0.01,
+                                                                      correction="bonferroni"))
 
 
 def check_sentence(row: dict, m: int) -> str:
     """Read one verdict back against its row; its outcome."""
-    verdict = pair_verdict(row, row["model_1"], row["model_2"], 0.01, 0.05, "bonferroni",
+    verdict = pair_verdict(row, row["model_1"], row["model_2"], 0.01, 0.05, correction="bonferroni",
                            n_pairs=m)
     text = verdict.text
     sign, printed = p_after(text, "two-sided")
@@ -89,7 +90,7 @@ def test_each_verdict_template_is_read_back():
                            base + 0.08 + rng.normal(0, 0.01, 30),
                            base + 0.012 + rng.normal(0, 0.02, 30)],
                           index=["a", "twin", "strong", "noisy"])
-    table = compare_models(matrix, 90, 10, ComparisonSettings(rope=0.01)).pairwise
+    table = compare_models(matrix, 90, 10, settings=ComparisonSettings(rope=0.01)).pairwise
     outcomes = {check_sentence(row, len(table)) for row in table.to_dict("records")}
     reversed_rows = [{**row, "model_1": row["model_2"], "model_2": row["model_1"],
                       "mean_difference": -row["mean_difference"], "p_better": row["p_worse"],
@@ -102,7 +103,7 @@ def test_the_naive_p_is_the_tables_one_sided_value_named():
     rng = np.random.default_rng(3)
     base = rng.uniform(0.7, 0.9, 30)
     matrix = pd.DataFrame([base + 0.004 + rng.normal(0, 0.006, 30), base], index=["a", "b"])
-    row = compare_models(matrix, 90, 10, ComparisonSettings(rope=0.01)).pairwise.iloc[0]
+    row = compare_models(matrix, 90, 10, settings=ComparisonSettings(rope=0.01)).pairwise.iloc[0]
     text = pair_verdict(row.to_dict(), "a", "b", 0.01, 0.05).text
     assert "A naive t-test would call it significant" in text
     naive = re.search(r"naive t-test would call it significant \(two-sided p " + NUMBER
@@ -116,13 +117,13 @@ def test_one_bayesian_level_for_several_pairs_within_a_data_set():
            "p_value_adjusted": 0.0875, "p_value_two_sided": 0.058,
            "p_value_two_sided_adjusted": 0.175, "p_value_uncorrected": 0.001,
            "p_better": 0.97, "p_equivalent": 0.02, "p_worse": 0.01, "n_folds": 10}
-    alone = pair_verdict(row, "forest", "nb", 0.01, 0.05, "bonferroni", n_pairs=1)
+    alone = pair_verdict(row, "forest", "nb", 0.01, 0.05, correction="bonferroni", n_pairs=1)
     assert alone.outcome == "better"
-    three = pair_verdict(row, "forest", "nb", 0.01, 0.05, "bonferroni", n_pairs=3)
+    three = pair_verdict(row, "forest", "nb", 0.01, 0.05, correction="bonferroni", n_pairs=3)
     assert three.outcome == "undecided"
     assert "no outcome reaches 0.9833 (1 − 0.05/3 for 3 pairs)" in three.text
     assert "after Bonferroni correction p = 0.175" in three.text
-    unadjusted = pair_verdict(row, "forest", "nb", 0.01, 0.05, "none", n_pairs=3)
+    unadjusted = pair_verdict(row, "forest", "nb", 0.01, 0.05, correction="none", n_pairs=3)
     assert unadjusted.outcome == "better"
     assert "each of the 3 pairs read on its own (correction: none)" in unadjusted.text
 
@@ -132,7 +133,7 @@ def test_a_tiny_adjusted_p_is_not_printed_as_zero():
            "p_value_adjusted": 3e-7, "p_value_two_sided": 2e-7,
            "p_value_two_sided_adjusted": 6e-7, "p_value_uncorrected": 1e-12,
            "p_better": 1.0, "p_equivalent": 0.0, "p_worse": 0.0, "n_folds": 10}
-    text = pair_verdict(row, "a", "b", 0.01, 0.05, "bonferroni", n_pairs=3).text
+    text = pair_verdict(row, "a", "b", 0.01, 0.05, correction="bonferroni", n_pairs=3).text
     assert "two-sided p < 0.001; after Bonferroni correction p < 0.001" in text
     assert "0.000" not in text
     assert "with probability > 0.999" in text

@@ -35,7 +35,7 @@ def _case_id(case):
 
 
 def _dataset(name):
-    return load_dataset({"csv": f"{name}.csv", "target": TARGETS[name]}, FOLDER)
+    return load_dataset({"csv": f"{name}.csv", "target": TARGETS[name]}, base_dir=FOLDER)
 
 
 def _y(case):
@@ -144,11 +144,11 @@ def test_fold_scores_equal_cross_val_score_on_wekas_index_pairs():
         for metric in ("accuracy", "neg_log_loss"):
             ours = result.scores.query("model == @spec.name and metric == @metric")
             ours = ours.sort_values(["repeat", "fold"])["score"].to_numpy()
-            theirs = cross_val_score(make_pipeline(spec, dataset), X, dataset.y, cv=pairs,
+            theirs = cross_val_score(make_pipeline(spec, dataset=dataset), X, dataset.y, cv=pairs,
                                      scoring=metric)
             np.testing.assert_array_equal(ours, theirs, err_msg=f"{spec.name} {metric}")
     sorted_pairs = [(np.sort(train), test) for train, test in pairs]
-    other = cross_val_score(make_pipeline(specs[2], dataset), X, dataset.y, cv=sorted_pairs,
+    other = cross_val_score(make_pipeline(specs[2], dataset=dataset), X, dataset.y, cv=sorted_pairs,
                             scoring="neg_log_loss")
     ours = result.scores.query("model == 'mlp' and metric == 'neg_log_loss'")
     assert not np.allclose(ours.sort_values(["repeat", "fold"])["score"], other)
@@ -193,20 +193,20 @@ def test_experiment_key_round_trip_notes_and_refusals():
              "models": [{"estimator": "DummyClassifier"}],
              "cv": {"n_splits": 10, "n_repeats": 2, "random_state": 1, "scheme": "weka"},
              "metrics": ["accuracy"]}
-    experiment = parse_experiment(entry, FOLDER)
+    experiment = parse_experiment(entry, base_dir=FOLDER)
     assert experiment.cv == CVConfig(10, 2, 1, "weka")
     assert experiment.to_json()["cv"] == entry["cv"]
-    assert parse_experiment(experiment.to_json(), FOLDER) == experiment
-    default = parse_experiment({**entry, "cv": {"n_splits": 3}}, FOLDER)
+    assert parse_experiment(experiment.to_json(), base_dir=FOLDER) == experiment
+    default = parse_experiment({**entry, "cv": {"n_splits": 3}}, base_dir=FOLDER)
     assert default.cv.scheme == "sklearn" and default.to_json()["cv"]["scheme"] == "sklearn"
     result = run_to_end(run_experiment(experiment))
     small = [note for note in result.notes if note.code == "weka_small_classes"]
     assert len(small) == 1 and small[0].fields["classes"] == ("hard", "soft")
     assert small[0].fields["counts"] == (4, 5) and small[0].fields["n_splits"] == 10
     with pytest.raises(ValueError, match="cv.scheme"):
-        parse_experiment({**entry, "cv": {"scheme": "Weka"}}, FOLDER)
+        parse_experiment({**entry, "cv": {"scheme": "Weka"}}, base_dir=FOLDER)
     with pytest.raises(ValueError, match="needs a seed"):
-        parse_experiment({**entry, "cv": {"scheme": "weka", "random_state": None}}, FOLDER)
+        parse_experiment({**entry, "cv": {"scheme": "weka", "random_state": None}}, base_dir=FOLDER)
 
 
 @pytest.mark.slow
@@ -253,7 +253,8 @@ def test_calibration_refits_inside_wekas_training_folds_in_wekas_order():
     for split, (train, test) in enumerate(_weka_pairs(case)):
         seed = int(np.random.SeedSequence([case["random_state"], split]).generate_state(1)[0])
         inner = StratifiedKFold(5, shuffle=True, random_state=seed)
-        expected = CalibratedClassifierCV(make_pipeline(specs[0], dataset), method="sigmoid",
+        expected = CalibratedClassifierCV(make_pipeline(specs[0], dataset=dataset),
+                                          method="sigmoid",
                                           cv=inner).fit(X[train], dataset.y[train])
         repeat, fold = divmod(split, case["n_splits"])
         rows = part[(part["repeat"] == repeat + 1) & (part["fold"] == fold + 1)]

@@ -110,7 +110,7 @@ def small_class_advice(message: str, class_counts: dict, n_features: int,
             "that class")
 
 
-def failure_notes(failures: pd.DataFrame, n_folds: int, class_counts: Optional[dict] = None,
+def failure_notes(failures: pd.DataFrame, n_folds: int, *, class_counts: Optional[dict] = None,
                   n_features: int = 0, n_splits: int = 0) -> list:
     """One sentence per model and kind of problem, with what to change.
 

@@ -152,7 +152,7 @@ def _quantile(q: float, df: int) -> float:
     return float(student_t.ppf(q, df))
 
 
-def interval_series(scores: np.ndarray, alpha: float, credible_levels=()) -> list:
+def interval_series(scores: np.ndarray, alpha: float, *, credible_levels=()) -> list:
     """The fold values and level of every interval the rule watches.
 
     Parameters
@@ -235,7 +235,7 @@ def cap_bound(values: np.ndarray, level: float, n_splits: int, c: float,
 
 
 def widths_ratio(scores: np.ndarray, n_splits: int, c: float, alpha: float,
-                 credible_levels=()) -> float:
+                 *, credible_levels=()) -> float:
     """The smallest ratio, over the intervals, of an interval's predicted width with one
     more repeat (``n_splits`` more folds) to its width now: 1 − it is the most any
     interval would narrow. NaN when no interval has a width.
@@ -244,29 +244,30 @@ def widths_ratio(scores: np.ndarray, n_splits: int, c: float, alpha: float,
     leaves it unchanged.
     """
     ratios = [step_ratio(values, level, n_splits, c)
-              for values, level in interval_series(scores, alpha, credible_levels)]
+              for values, level in interval_series(scores, alpha, credible_levels=credible_levels)]
     ratios = [ratio for ratio in ratios if not np.isnan(ratio)]
     return min(ratios) if ratios else np.nan
 
 
 def widths_bound(scores: np.ndarray, n_splits: int, c: float, alpha: float,
-                 credible_levels=(), max_repeats: int = DEFAULT_MAX_REPEATS) -> float:
+                 *, credible_levels=(), max_repeats: int = DEFAULT_MAX_REPEATS) -> float:
     """The largest :func:`cap_bound` over the intervals (NaN when none has a width).
 
     Only widths and spreads enter: a sign flip, a shuffle of the models or a shift of
     one model's scores leaves it unchanged.
     """
     bounds = [cap_bound(values, level, n_splits, c, max_repeats)
-              for values, level in interval_series(scores, alpha, credible_levels)]
+              for values, level in interval_series(scores, alpha, credible_levels=credible_levels)]
     bounds = [bound for bound in bounds if not np.isnan(bound)]
     return max(bounds) if bounds else np.nan
 
 
-def assess(scores: np.ndarray, n_splits: int, c: float, alpha: float, credible_levels=(),
+def assess(scores: np.ndarray, n_splits: int, c: float, alpha: float, *, credible_levels=(),
            max_repeats: int = DEFAULT_MAX_REPEATS) -> tuple:
     """``(ratio, bound)``: :func:`widths_ratio` and :func:`widths_bound` of ``scores``."""
-    return (widths_ratio(scores, n_splits, c, alpha, credible_levels),
-            widths_bound(scores, n_splits, c, alpha, credible_levels, max_repeats))
+    return (widths_ratio(scores, n_splits, c, alpha, credible_levels=credible_levels),
+            widths_bound(scores, n_splits, c, alpha, credible_levels=credible_levels,
+                         max_repeats=max_repeats))
 
 
 def decide(r: int, max_repeats: int, precision: float, ratio: float,

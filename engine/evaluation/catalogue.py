@@ -197,7 +197,7 @@ def grid_name(combo: dict) -> str:
 MAX_MODELS = 20_000
 
 
-def expand_model(entry: dict, path: tuple = (), random_state=None) -> list:
+def expand_model(entry: dict, *, path: tuple = (), random_state=None) -> list:
     """Expand one ``models`` entry of an experiment file into :class:`ModelSpec` objects.
 
     A ``grid`` (scikit-learn ``param_grid`` form: a dict or a list of dicts of lists)
@@ -236,14 +236,15 @@ def expand_model(entry: dict, path: tuple = (), random_state=None) -> list:
     scale = bool(entry.get("scale", False))
     resample = entry.get("resample")
     if resample is not None:
-        check_resample(resample, _place(path, "resample", f"model {estimator}"))
+        check_resample(resample, where=_place(path, "resample", f"model {estimator}"))
     places = {p: path + ("params", p) for p in params} if path else {}
     extra = _inside_folds(entry, path)
     grid = entry.get("grid")
     if not grid:
         name = entry.get("name") or estimator
         return [validated(_with_resample(ModelSpec(str(name), estimator, dict(params), scale,
-                                                   **extra), resample, random_state), places)]
+                                                   **extra), resample, random_state),
+                                                   places=places)]
     prefix = entry.get("name")
     specs = []
     for combo, combo_path in grid_points(grid, path, str(estimator)):
@@ -252,7 +253,7 @@ def expand_model(entry: dict, path: tuple = (), random_state=None) -> list:
             name = f"{prefix}_{name}"
         at = {**places, **{p: combo_path + (p,) for p in combo}} if path else {}
         spec = ModelSpec(name, estimator, {**params, **combo}, scale, **extra)
-        specs.append(validated(_with_resample(spec, resample, random_state), at))
+        specs.append(validated(_with_resample(spec, resample, random_state), places=at))
     return specs
 
 
@@ -260,9 +261,9 @@ def _inside_folds(entry: dict, path: tuple) -> dict:
     """The checked ``tune`` and ``threshold`` blocks of an entry (:mod:`engine.evaluation.tuning`)."""
     out = {}
     if entry.get("tune") is not None:
-        out["tune"] = check_tune(entry["tune"], entry, path)
+        out["tune"] = check_tune(entry["tune"], entry, path=path)
     if entry.get("threshold") is not None:
-        out["threshold"] = check_threshold(entry["threshold"], path)
+        out["threshold"] = check_threshold(entry["threshold"], path=path)
     return out
 
 
@@ -330,7 +331,7 @@ def _check_keys(block, here: str, example: str, allowed: tuple) -> None:
                                            "allowed": list(allowed)})
 
 
-def check_tune(tune, entry: dict, path: tuple = ()) -> dict:
+def check_tune(tune, entry: dict, *, path: tuple = ()) -> dict:
     """The ``"tune"`` block of a model entry, checked, with its defaults filled in.
 
     Every combination of the grid is checked as the model's parameters are (by
@@ -366,7 +367,7 @@ def check_tune(tune, entry: dict, path: tuple = ()) -> dict:
         if both:
             raise EngineError("tuned_and_grid", {"place": here, "parameters": list(both)})
         at = {p: place + (p,) for p in combo} if path else {}
-        validated(ModelSpec("tuned", estimator, {**params, **combo}, scale), at)
+        validated(ModelSpec("tuned", estimator, {**params, **combo}, scale), places=at)
     scoring = tune.get("scoring")
     if scoring is not None:
         check_metric_names([scoring], where=f"{here}.scoring", indexed=False)
@@ -378,7 +379,7 @@ def check_tune(tune, entry: dict, path: tuple = ()) -> dict:
             "scoring": scoring, "optimism": optimism}
 
 
-def check_threshold(threshold, path: tuple = ()) -> dict:
+def check_threshold(threshold, *, path: tuple = ()) -> dict:
     """The ``"threshold"`` block of a model entry, checked, with its defaults filled in.
 
     Returns
@@ -404,7 +405,7 @@ def check_threshold(threshold, path: tuple = ()) -> dict:
                                                     "allowed": list(THRESHOLD_SCORINGS)})
         out["scoring"] = threshold["scoring"]
     else:
-        out["cost"] = check_cost(threshold["cost"], f"{here}.cost")
+        out["cost"] = check_cost(threshold["cost"], where=f"{here}.cost")
     return out
 
 
@@ -412,7 +413,7 @@ _SKLEARN_CHECK = re.compile(r"The '(\w+)' parameter of (\w+) must be (.+?)\. Got
                             re.S)
 
 
-def validated(spec: ModelSpec, places: dict | None = None) -> ModelSpec:
+def validated(spec: ModelSpec, *, places: dict | None = None) -> ModelSpec:
     """Check a model's parameters; raise a ValueError naming the bad one and the allowed ones.
 
     Parameters
@@ -504,7 +505,7 @@ def make_estimator(spec: ModelSpec):
     return estimator_class(spec.estimator)(**constructor_params(spec.params))
 
 
-def make_pipeline(spec: ModelSpec, dataset=None, inside_folds: bool = True):
+def make_pipeline(spec: ModelSpec, *, dataset=None, inside_folds: bool = True):
     """A fresh, unfitted scikit-learn estimator for the model, with what the data needs.
 
     Categorical columns are one-hot encoded and missing values imputed inside the
@@ -518,7 +519,7 @@ def make_pipeline(spec: ModelSpec, dataset=None, inside_folds: bool = True):
     """
     plain = _plain_pipeline(spec, dataset)
     if inside_folds and (spec.tune or spec.threshold):
-        return wrap_model(plain, spec, dataset)
+        return wrap_model(plain, spec, dataset=dataset)
     return plain
 
 
@@ -533,7 +534,8 @@ def _plain_pipeline(spec: ModelSpec, dataset=None):
 
         steps.append(("scale", StandardScaler()))
     if spec.resample:
-        return resampling_pipeline(steps, make_sampler(spec.resample, spec.resample_seed),
+        return resampling_pipeline(steps, make_sampler(spec.resample,
+                                                       random_state=spec.resample_seed),
                                    estimator)
     if not steps:
         return estimator
@@ -542,7 +544,7 @@ def _plain_pipeline(spec: ModelSpec, dataset=None):
     return Pipeline(steps + [("model", estimator)])
 
 
-def make_preprocessor(dataset, scale: bool = False):
+def make_preprocessor(dataset, *, scale: bool = False):
     """Column-wise preparation: impute + (scale) numbers, impute + one-hot categories."""
     from sklearn.compose import ColumnTransformer
     from sklearn.impute import SimpleImputer
@@ -627,7 +629,7 @@ def presets() -> dict:
     }
 
 
-def expand_models(entries: list, random_state=None) -> list:
+def expand_models(entries: list, *, random_state=None) -> list:
     """Expand every ``models`` entry and check that names are unique.
 
     Messages name the entry's place in the experiment file (``models[2].params.C: ...``).
@@ -640,7 +642,8 @@ def expand_models(entries: list, random_state=None) -> list:
     if n_models > MAX_MODELS:
         raise EngineError("too_many_models", {"n_models": n_models, "limit": MAX_MODELS})
     specs = list(itertools.chain.from_iterable(
-        expand_model(e, ("models", i), random_state) for i, e in enumerate(entries)))
+        expand_model(e, path=("models", i), random_state=random_state) for i,
+        e in enumerate(entries)))
     check_unique_names(specs)
     return specs
 

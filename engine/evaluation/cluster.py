@@ -361,4 +361,5 @@ class OnCluster:
             return (yield from self.function(*args, cluster=cluster, **kwargs))
 
     def __repr__(self) -> str:
+        # getattr: any callable (a partial has none)
         return f"OnCluster({getattr(self.function, '__name__', self.function)}, {self.spec!r})"

@@ -65,7 +65,7 @@ def metric_costs(given, models) -> Optional[tuple]:
     return lent[0] if len(lent) == 1 else None
 
 
-def cost_metric_problem(metrics, costs, n_classes: Optional[int] = None) -> Optional[str]:
+def cost_metric_problem(metrics, costs, *, n_classes: Optional[int] = None) -> Optional[str]:
     """Why the expected-cost metric cannot be used here (None when it can or is not asked).
 
     Parameters
@@ -92,9 +92,9 @@ def cost_metric_problem(metrics, costs, n_classes: Optional[int] = None) -> Opti
     return None
 
 
-def check_cost_metric(metrics, costs, n_classes: Optional[int] = None) -> None:
+def check_cost_metric(metrics, costs, *, n_classes: Optional[int] = None) -> None:
     """Raise an :class:`EngineError` of :func:`cost_metric_problem`'s code, if any."""
-    problem = cost_metric_problem(metrics, costs, n_classes)
+    problem = cost_metric_problem(metrics, costs, n_classes=n_classes)
     if problem:
         raise EngineError(problem, {"metric": COST_METRIC, "n_classes": n_classes})
 
@@ -120,7 +120,7 @@ def cost_notes(metrics, given, models) -> tuple:
     return tuple(notes)
 
 
-def cost_score(y_true, y_pred, cost, labels, pos_label=None) -> float:
+def cost_score(y_true, y_pred, cost, labels, *, pos_label=None) -> float:
     """Minus the mean cost per row: ``-sum(confusion * cost) / n`` (greater is better).
 
     Parameters
@@ -139,7 +139,7 @@ def cost_score(y_true, y_pred, cost, labels, pos_label=None) -> float:
     return -float((counts * np.asarray(cost, dtype=float)).sum() / max(len(y_true), 1))
 
 
-def expected_cost(y_true, y_pred, costs, pos_label=None) -> float:
+def expected_cost(y_true, y_pred, costs, *, pos_label=None) -> float:
     """The mean cost per row (lower is better): ``sum(confusion * costs) / n``.
 
     Parameters

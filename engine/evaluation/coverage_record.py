@@ -141,7 +141,7 @@ def _record(record) -> dict:
     return measured() if record is None else record
 
 
-def coverage_words(interval: str, record=None) -> str:
+def coverage_words(interval: str, *, record=None) -> str:
     """"covered 93.8–95.9% in the study (15 cells, 500 repetitions per cell)", or
     "coverage not yet measured" when the record has no row for ``interval``."""
     row = _record(record).get(interval)
@@ -154,7 +154,7 @@ def coverage_words(interval: str, record=None) -> str:
             f"{row.repetitions_per_cell} repetitions per cell, at {row.level:.0%})")
 
 
-def level_words(interval: str, level: float, record=None) -> str:
+def level_words(interval: str, level: float, *, record=None) -> str:
     """What to call the interval's level: ``"95%"`` when the study measured it between 93%
     and 97% at that level, or when it was not measured; else the measured figure
     (``"88.0–91.8% measured"``); a band that claims no level says so."""
@@ -167,14 +167,14 @@ def level_words(interval: str, level: float, record=None) -> str:
     return f"{_percent_span(row.coverage_min, row.coverage_max)} measured"
 
 
-def interval_label(interval: str, level: float, record=None) -> str:
+def interval_label(interval: str, level: float, *, record=None) -> str:
     """One line for a report or a tooltip: method, estimand and measured coverage."""
     kind = INTERVALS[interval]
     about = (f"estimand: {estimand_words(kind.estimand)}" if kind.estimand
              else "an error rate under the null")
-    what = (f"{level_words(interval, level, record)} interval" if kind.nominal
+    what = (f"{level_words(interval, level, record=record)} interval" if kind.nominal
             else "Band" if kind.estimand else "Error rate")
-    return f"{what}: {kind.method}; {about}; {coverage_words(interval, record)}."
+    return f"{what}: {kind.method}; {about}; {coverage_words(interval, record=record)}."
 
 
 def _percent_span(low: float, high: float) -> str:

@@ -335,7 +335,7 @@ def make_splits(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = 
     return [(train, np.sort(test)) for train, test in splitter.split(np.zeros(len(y)), y)]
 
 
-def run_cross_validator(config: CVConfig, grouped: bool = False):
+def run_cross_validator(config: CVConfig, *, grouped: bool = False):
     """The run's folds as a scikit-learn cross-validator, usable as ``cv=``
     (:func:`engine.evaluation.splitters.cross_validator`): :func:`make_splits` is its
     splits, test rows sorted.
@@ -351,11 +351,11 @@ def run_cross_validator(config: CVConfig, grouped: bool = False):
     RepeatedStratifiedKFold, RepeatedWekaFold or RepeatedStratifiedGroupKFold
     """
     return cross_validator(config.scheme, config.n_splits, config.n_repeats,
-                           config.random_state, grouped)
+                           config.random_state, grouped=grouped)
 
 
 def check_folds(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = None,
-                classes=None) -> None:
+                *, classes=None) -> None:
     """Clear errors for fold settings the data cannot support.
 
     scikit-learn's scheme needs at least ``n_splits`` rows in every class; Weka's only
@@ -376,7 +376,7 @@ def check_folds(y: np.ndarray, config: CVConfig, groups: Optional[np.ndarray] = 
     if groups is not None:
         if config.scheme == "weka":
             raise EngineError("weka_groups")
-        check_grouped_folds(y, groups, config.n_splits, classes)
+        check_grouped_folds(y, groups, config.n_splits, classes=classes)
         return
     if config.scheme == "weka":
         if len(y) < config.n_splits:
@@ -419,7 +419,7 @@ def fold_notes(y: np.ndarray, classes, config: CVConfig,
 
 
 def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
-           n_jobs: int = 1, cluster=None, store=None,
+           *, n_jobs: int = 1, cluster=None, store=None,
            alpha: float = 0.05, costs=None,
            credible_levels=()) -> Generator[Progress, None, CVResult]:
     """Cross-validate ``models`` on ``dataset``: every model on the same splits.
@@ -470,17 +470,17 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
     if not models:
         raise EngineError("cv_no_models")
     metrics = check_metrics(list(metrics), len(dataset.classes))
-    check_cost_metric(metrics, costs, len(dataset.classes))
-    check_folds(dataset.y, config, dataset.groups, dataset.classes)
+    check_cost_metric(metrics, costs, n_classes=len(dataset.classes))
+    check_folds(dataset.y, config, dataset.groups, classes=dataset.classes)
     splits = make_splits(dataset.y, config, dataset.groups)
-    models = [with_scoring(spec, metrics[0], costs) for spec in models]
+    models = [with_scoring(spec, metrics[0], costs=costs) for spec in models]
     members = [(m, label, member) for m, spec in enumerate(models)
                for label, member in grid_members(spec)]
     tasks = [(m, s) for s in range(len(splits))
              for m in range(len(models) + len(members))]
     clock = Stopwatch(len(tasks))
     X = feature_matrix(dataset)
-    estimators = [make_pipeline(spec, dataset) for spec in
+    estimators = [make_pipeline(spec, dataset=dataset) for spec in
                   [*models, *(member for _, _, member in members)]]
     groups = [inner_groups(estimator, dataset) for estimator in estimators]
     check_inner_groups(dataset, splits, [*models, *(member for _, _, member in members)],
@@ -500,7 +500,8 @@ def run_cv(dataset: Dataset, models: list, config: CVConfig, metrics: list,
               costs) for m, s in (tasks[index] for index in missing)]
     found = ((index, (None, outcome), " (stored)") for index, outcome in stored.items())
     computed = ((missing[call], timed, "") for call, timed in
-                (run_calls(Timed(fit_and_score), calls, n_jobs, cluster) if calls else ()))
+                (run_calls(Timed(fit_and_score), calls, n_jobs=n_jobs,
+                           cluster=cluster) if calls else ()))
     stream = (itertools.chain(found, computed) if config.auto_precision is None else
               _rounds(tasks, config, {index: (None, outcome) for index, outcome in stored.items()},
                       dict(zip(missing, calls)), store, n_jobs, cluster,
@@ -598,7 +599,8 @@ def _ratio_after(outcomes, tasks, n_models, splits, config, alpha, levels):
                 scores[m, s] = outcome.scores[0]
         n_train = np.mean([len(train) for train, _ in splits[:n_folds]])
         n_test = np.mean([len(test) for _, test in splits[:n_folds]])
-        return assess(scores, n_splits, n_test / n_train, alpha, levels, max_repeats)
+        return assess(scores, n_splits, n_test / n_train, alpha, credible_levels=levels,
+                      max_repeats=max_repeats)
     return ratio_after
 
 
@@ -660,7 +662,8 @@ def _optimism(outcomes, tasks, models, members, metrics, splits=(), alpha=0.05):
               float(np.mean([len(test) for _, test in splits]))) if len(splits)
              else (np.nan, np.nan))
     tuned_by = {spec.name: spec.tune.get("scoring") for spec in models if spec.tune}
-    return optimism_table(nested, plain, metrics[0], sizes, alpha, tuned_by)
+    return optimism_table(nested, plain, metrics[0], sizes=sizes, alpha=alpha,
+                          tuning_metrics=tuned_by)
 
 
 def feature_matrix(dataset: Dataset):
@@ -725,13 +728,13 @@ def checked_finite(model, X) -> bool:
 _COMPUTED_INPUTS = ("steps", "cv", "estimators", "final_estimator", "transformer_list")
 
 
-def learns_from_rows_alone(model, depth: int = 0) -> bool:
+def learns_from_rows_alone(model, *, depth: int = 0) -> bool:
     """Whether ``model`` is a single estimator (or an ensemble of such, like a random
     forest of trees) that learns from the rows it is given and nothing it computes first."""
     if depth > 5 or any(hasattr(model, name) for name in _COMPUTED_INPUTS):
         return False
-    inner = getattr(model, "estimator", None)
-    return inner is None or learns_from_rows_alone(inner, depth + 1)
+    inner = getattr(model, "estimator", None)  # getattr: a scikit-learn meta-estimator's
+    return inner is None or learns_from_rows_alone(inner, depth=depth + 1)
 
 
 def _safe_score(scorer, metric, errors: list):
@@ -800,7 +803,7 @@ def _assemble(outcomes, tasks, models, metrics, splits, dataset, config, clock) 
                     metrics=tuple(metrics), classes=tuple(dataset.classes), config=config,
                     prediction_kind=kinds, seconds=clock.progress(0).elapsed,
                     tuning=tuning_table(chosen),
-                    thresholds=thresholds_table(chosen, positive_label(dataset)))
+                    thresholds=thresholds_table(chosen, positive=positive_label(dataset)))
 
 
 def positive_label(dataset: Dataset):

@@ -199,7 +199,7 @@ class Experiment:
         """
         from dataclasses import replace
 
-        check_cost_metric(self.metrics, self.metric_costs(), n_classes)
+        check_cost_metric(self.metrics, self.metric_costs(), n_classes=n_classes)
         done = self._metrics_for(n_classes, dataset)
         codes = {note.code for note in done.notes}
         new = tuple(note for note in cost_notes(done.metrics, self.costs, self.models)
@@ -230,14 +230,14 @@ class Experiment:
 
     def to_json(self) -> dict:
         return experiment_dict(self.dataset, self.model_entries, self.cv, self.metrics,
-                               self.comparison, self.aloocv, self.calibration,
+                               self.comparison, aloocv=self.aloocv, calibration=self.calibration,
                                datasets=self.datasets or None, costs=self.costs,
                                curves=self.curves, test=self.test,
                                save_models=self.save_models, subgroups=self.subgroups)
 
 
 def experiment_dict(dataset: dict, model_entries, cv: CVConfig, metrics,
-                    comparison: ComparisonSettings, aloocv: Optional[AloocvSettings] = None,
+                    comparison: ComparisonSettings, *, aloocv: Optional[AloocvSettings] = None,
                     calibration: Optional[CalibrationSettings] = None,
                     datasets=None, costs=None,
                     curves: Optional[CurvesSettings] = None, test=None,
@@ -292,7 +292,7 @@ def _as_tuple(name):
     return convert
 
 
-def parse_experiment(data: dict, base_dir: str = ".") -> Experiment:
+def parse_experiment(data: dict, *, base_dir: str = ".") -> Experiment:
     """Validate the JSON object of an experiment file.
 
     The declared schema (:mod:`engine.foundation.schema`, ``engine/experiment.schema.json``) is
@@ -334,7 +334,7 @@ def _parse(data: dict, base_dir: str) -> Experiment:
     seeded = [seed_entry(e, cv.random_state) for e in entries]
     notes = _seed_notes(entries, seeded, cv.random_state)
     entries = seeded
-    models = expand_models(entries, cv.random_state)
+    models = expand_models(entries, random_state=cv.random_state)
     notes += _scaling_notes(models)
     metrics = data.get("metrics", [])
     single = isinstance(metrics, str)              # one name may be given alone
@@ -382,7 +382,7 @@ def _test_block(data: dict) -> Optional[dict]:
         raise EngineError("test_with_datasets")
     check_test_block(block)
     check_dataset_options({"encoding": block["encoding"]} if block.get("encoding") else {},
-                          "test")
+                          where="test")
     return dict(block)
 
 
@@ -390,13 +390,13 @@ def _costs(value) -> Optional[tuple]:
     """The top-level ``"costs"`` checked (:func:`engine.evaluation.tuning.check_cost`), or None."""
     if value is None:
         return None
-    return as_costs(check_cost(value, "costs"))
+    return as_costs(check_cost(value, where="costs"))
 
 
 def _tune_scoring(models, metric: str, costs=None) -> tuple:
     """The models with ``tune.scoring`` defaulting to the primary metric ``metric`` (and
     the costs of a grid search by the expected cost)."""
-    return tuple(with_scoring(spec, metric, costs) for spec in models)
+    return tuple(with_scoring(spec, metric, costs=costs) for spec in models)
 
 
 def _datasets(data: dict) -> tuple:
@@ -408,11 +408,11 @@ def _datasets(data: dict) -> tuple:
             check_dataset_name(data["dataset"]["name"], "dataset.name")
         return ()
     for index, block in enumerate(data["datasets"]):
-        check_dataset_options(block, f"datasets[{index}]")
+        check_dataset_options(block, where=f"datasets[{index}]")
     return name_datasets(data["datasets"])
 
 
-def check_dataset_options(dataset: dict, where: str = "dataset") -> None:
+def check_dataset_options(dataset: dict, *, where: str = "dataset") -> None:
     """What the schema cannot check in a ``dataset`` block: ``encoding`` names a text
     encoding Python knows (``codecs.lookup``; not a transform such as ``rot13``); a
     ``file`` has an extension the app reads and only the options of its kind
@@ -441,6 +441,7 @@ def check_dataset_options(dataset: dict, where: str = "dataset") -> None:
     if encoding is None:
         return
     try:
+        # getattr: codecs' CodecInfo
         known = getattr(codecs.lookup(encoding), "_is_text_encoding", True)
     except LookupError:
         known = False
@@ -518,7 +519,7 @@ def read_experiment_file(path: str):
         raise EngineError("experiment_file_too_deep", {"path": path}) from None
 
 
-def experiment_json_text(experiment: Experiment, path: Optional[str] = None) -> str:
+def experiment_json_text(experiment: Experiment, *, path: Optional[str] = None) -> str:
     """The experiment as the text of a JSON file.
 
     Parameters

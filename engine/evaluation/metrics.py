@@ -206,6 +206,7 @@ def metric_problem(name) -> dict | None:
         return {**problem, "reason": "unknown", "close": show(close[0]) if close else None}
     if name.endswith("_samples"):
         return {**problem, "reason": "multilabel"}
+    # getattr: scikit-learn's scorer and its function
     module = getattr(getattr(scorers.get_scorer(name), "_score_func", None), "__module__", "") or ""
     if "cluster" in module:
         return {**problem, "reason": "clustering"}
@@ -214,7 +215,7 @@ def metric_problem(name) -> dict | None:
     return problem
 
 
-def check_metric_names(metrics, where: str = "metrics", n_classes: int | None = None,
+def check_metric_names(metrics, *, where: str = "metrics", n_classes: int | None = None,
                        indexed: bool = True) -> None:
     """Refuse any name that is not a classification scorer of this app.
 
@@ -277,12 +278,13 @@ def _predict_is_proba_argmax(estimator) -> bool:
     :data:`PREDICT_IS_PROBA_ARGMAX`; never with a tuned threshold."""
     if hasattr(estimator, "best_threshold_") or not hasattr(estimator, "classes_"):
         return False
-    inner = getattr(estimator, "best_estimator_", estimator)
+    inner = getattr(estimator, "best_estimator_", estimator)  # getattr: scikit-learn's search
     final = inner.steps[-1][1] if hasattr(inner, "steps") else inner
     if type(final).__name__ not in PREDICT_IS_PROBA_ARGMAX or \
             type(final).__module__.split(".")[0] != "sklearn":
         return False
     wanted = PREDICT_IS_PROBA_ARGMAX[type(final).__name__] or {}
+    # getattr: a scikit-learn estimator's parameter
     return all(getattr(final, key, None) == value for key, value in wanted.items())
 
 
@@ -355,7 +357,7 @@ class FoldScorer:
             # the run checks the costs first (check_cost_metric): a programming error
             raise ValueError(f"{COST_METRIC} needs the costs of the outcomes, and none were "
                              "given")
-        return -expected_cost(self.y, self.predicted_labels(), self.costs, self.pos_label)
+        return -expected_cost(self.y, self.predicted_labels(), self.costs, pos_label=self.pos_label)
 
     def _score_positive(self, metric: str) -> float:
         """A positive-class metric for ``pos_label`` 0 (the first class)."""
@@ -394,6 +396,7 @@ class FoldScorer:
             return np.asarray(self.response(LABELS))
         inner = getattr(est, "best_estimator_", est)   # a grid search predicts with it
         final = type(inner.steps[-1][1] if hasattr(inner, "steps") else inner).__name__
+        # getattr: a scikit-learn estimator
         classes = np.asarray(getattr(est, "classes_", self.labels))
         decision = self._cache.get("decision")
         if final == "SVC" and decision is not None and np.ndim(decision) == 1:

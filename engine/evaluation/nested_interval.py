@@ -177,7 +177,7 @@ def table_moments(table: pd.DataFrame) -> NestedMoments:
     return moments
 
 
-def nested_interval(table: pd.DataFrame, n_rows: int, n_folds: int, level: float = 0.95,
+def nested_interval(table: pd.DataFrame, n_rows: int, n_folds: int, *, level: float = 0.95,
                     bounds: tuple = (-np.inf, np.inf)) -> NestedInterval:
     """Bates et al.'s interval from the per-row values of one model's nested fits.
 
@@ -199,11 +199,11 @@ def nested_interval(table: pd.DataFrame, n_rows: int, n_folds: int, level: float
     -------
     NestedInterval
     """
-    return moments_interval(table_moments(table), n_rows, n_folds, level, bounds)
+    return moments_interval(table_moments(table), n_rows, n_folds, level=level, bounds=bounds)
 
 
 def moments_interval(moments: NestedMoments, n_rows: int, n_folds: int,
-                     level: float = 0.95, bounds: tuple = (-np.inf, np.inf)) -> NestedInterval:
+                     *, level: float = 0.95, bounds: tuple = (-np.inf, np.inf)) -> NestedInterval:
     """:func:`nested_interval` from the fits' :class:`NestedMoments` (mlr3inferr's ``.ci``
     and ``within_range``: see the module's note)."""
     keys = sorted(set(moments.outer) & set(moments.inner))

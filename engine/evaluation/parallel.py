@@ -14,7 +14,7 @@ from typing import Callable, Generator, Sequence
 import pandas as pd
 
 
-def run_calls(func: Callable, calls: Sequence[tuple], n_jobs: int = 1,
+def run_calls(func: Callable, calls: Sequence[tuple], *, n_jobs: int = 1,
               cluster=None) -> Generator:
     """Call ``func(*args)`` for every ``args`` in ``calls``.
 
@@ -88,7 +88,7 @@ class Feed:
         """Yield ``(key, result)`` for each key of ``indices``, as they finish."""
         if self.stream is None:
             self.stream = run_calls(self.func, [self.calls[i] for i in self.order],
-                                    self.n_jobs, self.cluster)
+                                    n_jobs=self.n_jobs, cluster=self.cluster)
         waiting = set(indices)
         for index in [i for i in indices if i in self.early]:
             waiting.discard(index)

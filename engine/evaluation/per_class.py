@@ -61,7 +61,7 @@ def fold_pairs(frame: pd.DataFrame) -> list:
 
 # ---------------------------------------------------------------------- counting
 def confusion_counts(predictions: pd.DataFrame, models: Sequence[str], classes,
-                     folds: Optional[Sequence[tuple]] = None) -> np.ndarray:
+                     *, folds: Optional[Sequence[tuple]] = None) -> np.ndarray:
     """Confusion counts as an array, pooled or fold by fold.
 
     Parameters

@@ -169,7 +169,7 @@ class RepeatedStratifiedGroupKFold(BaseCrossValidator):
 
 
 def cross_validator(scheme: str, n_splits: int, n_repeats: int, random_state,
-                    grouped: bool = False):
+                    *, grouped: bool = False):
     """The cross-validator of a run's fold settings.
 
     Parameters
@@ -222,7 +222,7 @@ def grouped_splits(y: np.ndarray, groups: np.ndarray, n_splits: int, n_repeats: 
 
 
 def inner_grouped_splits(y: np.ndarray, groups: np.ndarray, n_splits: int,
-                         random_state: int | None = None) -> list:
+                         *, random_state: int | None = None) -> list:
     """Grouped inner folds of one outer training part, as explicit ``(train, test)`` pairs.
 
     One repeat of :class:`RepeatedStratifiedGroupKFold` (scikit-learn's

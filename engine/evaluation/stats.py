@@ -95,7 +95,7 @@ def corrected_ttest(differences, n_train: float, n_test: float) -> tuple:
     return _t_and_p(float(np.mean(differences)), std, len(differences) - 1)
 
 
-def corrected_interval(values, n_train: float, n_test: float, alpha: float = 0.05) -> tuple:
+def corrected_interval(values, n_train: float, n_test: float, *, alpha: float = 0.05) -> tuple:
     """The corrected-t interval of the mean of per-fold values (Nadeau and Bengio).
 
     ``mean ± t(1 − alpha/2, n − 1) · sqrt((1/n + n_test/n_train) · s²)``, ``n`` the
@@ -150,7 +150,7 @@ def plain_ttest(differences) -> tuple:
     return _t_and_p(float(np.mean(differences)), std, n - 1)
 
 
-def adjust_pvalues(p_values, method: str = "bonferroni") -> np.ndarray:
+def adjust_pvalues(p_values, *, method: str = "bonferroni") -> np.ndarray:
     """Correct p-values for multiple comparisons.
 
     Parameters
@@ -313,7 +313,7 @@ def _ranks(means: pd.Series) -> pd.Series:
 TIE_TOLERANCE = 1e-12
 
 
-def snap_ties(values: np.ndarray, tolerance: float = TIE_TOLERANCE) -> np.ndarray:
+def snap_ties(values: np.ndarray, *, tolerance: float = TIE_TOLERANCE) -> np.ndarray:
     """``values`` (one vector, or the rows of a matrix each on its own) with scores that
     are tied within ``tolerance * max(1, max |score|)`` set to the smallest of their group,
     so that ranks, rank tests and differences see them as exactly equal.
@@ -323,7 +323,8 @@ def snap_ties(values: np.ndarray, tolerance: float = TIE_TOLERANCE) -> np.ndarra
     """
     values = np.array(values, dtype=float)
     if values.ndim == 2:
-        return np.array([snap_ties(row, tolerance) for row in values]).reshape(values.shape)
+        return np.array([snap_ties(row,
+                                   tolerance=tolerance) for row in values]).reshape(values.shape)
     finite = np.isfinite(values)
     if finite.sum() < 2:
         return values
@@ -519,7 +520,7 @@ FOLD_ESTIMAND = "expected_score_at_training_size"
 
 
 def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
-                   settings: ComparisonSettings = ComparisonSettings(),
+                   *, settings: ComparisonSettings = ComparisonSettings(),
                    metric: str = "") -> Comparison:
     """Compare every pair of models on their per-fold scores.
 
@@ -562,9 +563,9 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
                                   FOLD_ESTIMAND])
     pairwise = pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
     pairwise["p_value_adjusted"] = adjust_pvalues(pairwise["p_value"].to_numpy(),
-                                                  settings.correction)
+                                                  method=settings.correction)
     pairwise["p_value_two_sided_adjusted"] = adjust_pvalues(
-        pairwise["p_value_two_sided"].to_numpy(), settings.correction)
+        pairwise["p_value_two_sided"].to_numpy(), method=settings.correction)
     pairwise["p_value_one_sided"] = pairwise["p_value"]
     pairwise["p_value_one_sided_adjusted"] = pairwise["p_value_adjusted"]
     intervals = pd.DataFrame(interval_rows, columns=INTERVAL_COLUMNS)
@@ -574,7 +575,7 @@ def compare_models(score_matrix: pd.DataFrame, n_train: float, n_test: float,
 
 
 def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple,
-                  failures: Optional[pd.DataFrame] = None, alpha: float = 0.05) -> pd.DataFrame:
+                  *, failures: Optional[pd.DataFrame] = None, alpha: float = 0.05) -> pd.DataFrame:
     """Mean, standard deviation, interval and rank of every model on every metric.
 
     Columns: ``model, metric, mean, std, rank, n_folds, n_failed, n_warned, rank_mean,
@@ -606,7 +607,7 @@ def summary_table(scores: pd.DataFrame, models: tuple, metrics: tuple,
         part["rank_note"] = [_rank_note(row, len(matrix.columns)) for _, row in part.iterrows()]
         part["n_warned"] = [warned.get(m, 0) for m in part.index]
         bounds = [corrected_interval(matrix.loc[m].to_numpy(dtype=float), n_train, n_test,
-                                     alpha) for m in part.index]
+                                     alpha=alpha) for m in part.index]
         part["ci_low"] = [low for low, _ in bounds]
         part["ci_high"] = [high for _, high in bounds]
         part["estimand"] = FOLD_ESTIMAND

@@ -57,7 +57,7 @@ OPTIMISM_COLUMNS = ["model", "metric", "n_members", "best_member", "best_plain_s
 
 # ----------------------------------------------------------------------------- checking
 
-def check_cost(cost, where: str = "cost") -> list:
+def check_cost(cost, *, where: str = "cost") -> list:
     """A 2x2 cost matrix ``[[c_tn, c_fp], [c_fn, c_tp]]`` of finite numbers (rows: the
     actual class, negative then positive; columns: the predicted class)."""
     ok = (isinstance(cost, list) and len(cost) == 2
@@ -73,7 +73,7 @@ def check_cost(cost, where: str = "cost") -> list:
 
 # ----------------------------------------------------------------------------- scorers
 
-def cost_scorer(cost, pos_label=None):
+def cost_scorer(cost, *, pos_label=None):
     """A scikit-learn scorer from a cost matrix (see :func:`cost_score`); picklable.
 
     It carries ``pos_label`` (the positive class's code, default 1), so a
@@ -86,7 +86,7 @@ def cost_scorer(cost, pos_label=None):
                        pos_label=positive)
 
 
-def label_score(y_true, y_pred, metric: str, pos_label=None) -> float:
+def label_score(y_true, y_pred, metric: str, *, pos_label=None) -> float:
     """scikit-learn's ``metric`` of predicted labels for a metric that treats the classes
     alike (balanced accuracy, accuracy, MCC, macro or weighted F1): ``pos_label`` is not
     used in the score; a scorer made with it tells scikit-learn which class's probability
@@ -100,7 +100,7 @@ def label_score(y_true, y_pred, metric: str, pos_label=None) -> float:
     return float(func(y_true, y_pred))
 
 
-def threshold_scorer(block: dict, pos_label=None):
+def threshold_scorer(block: dict, *, pos_label=None):
     """The scorer a ``"threshold"`` block chooses its threshold by, on the positive class.
 
     scikit-learn's ``TunedThresholdClassifierCV`` thresholds the probability (or decision
@@ -120,7 +120,7 @@ def threshold_scorer(block: dict, pos_label=None):
 
     positive = 1 if pos_label is None else int(pos_label)
     if "cost" in block:
-        return cost_scorer(block["cost"], positive)
+        return cost_scorer(block["cost"], pos_label=positive)
     metric = block["scoring"]
     if metric in ("f1", "precision", "recall", "jaccard"):
         func = {"f1": skm.f1_score, "precision": skm.precision_score,
@@ -129,7 +129,7 @@ def threshold_scorer(block: dict, pos_label=None):
     return skm.make_scorer(label_score, metric=metric, pos_label=positive)
 
 
-def scorer_for(metric: str, pos_label=None):
+def scorer_for(metric: str, *, pos_label=None):
     """scikit-learn's scorer for ``metric``, with ``pos_label`` for the metrics that have a
     positive class (as :class:`engine.evaluation.metrics.FoldScorer` scores them); the name itself
     when the positive class is scikit-learn's default (code 1)."""
@@ -175,7 +175,7 @@ def prefixed_grid(grid, estimator):
     return out[0] if isinstance(grid, dict) else out
 
 
-def wrap_model(estimator, spec, dataset=None):
+def wrap_model(estimator, spec, *, dataset=None):
     """``estimator`` (the model's pipeline) wrapped as its ``tune`` and ``threshold`` ask.
 
     Parameters
@@ -200,7 +200,8 @@ def wrap_model(estimator, spec, dataset=None):
         scoring = spec.tune.get("scoring") or default_metric(n_classes)
         model = GridSearchCV(estimator, prefixed_grid(spec.tune["grid"], estimator),
                              scoring=_tune_scorer(spec, scoring, pos_label),
-                             cv=inner_cv(spec.tune.get("inner_splits", INNER_SPLITS), dataset),
+                             cv=inner_cv(spec.tune.get("inner_splits", INNER_SPLITS),
+                                         dataset=dataset),
                              refit=True)
     if spec.threshold:
         if n_classes != 2:
@@ -209,10 +210,10 @@ def wrap_model(estimator, spec, dataset=None):
         from sklearn.model_selection import TunedThresholdClassifierCV
 
         block = spec.threshold
-        scoring = threshold_scorer(block, pos_label)
+        scoring = threshold_scorer(block, pos_label=pos_label)
         model = TunedThresholdClassifierCV(model, scoring=scoring,
                                            cv=inner_cv(block.get("inner_splits", INNER_SPLITS),
-                                                       dataset),
+                                                       dataset=dataset),
                                            random_state=block.get("random_state", 0))
     return model
 
@@ -221,13 +222,13 @@ def _tune_scorer(spec, scoring: str, pos_label=None):
     """The grid search's scorer: the expected cost's from ``tune["cost"]`` (set by
     :func:`with_scoring`), else :func:`scorer_for`."""
     if scoring != COST_METRIC:
-        return scorer_for(scoring, pos_label)
+        return scorer_for(scoring, pos_label=pos_label)
     if "cost" not in spec.tune:
         raise EngineError("tune_cost_without_costs", {"model": spec.name})
-    return cost_scorer(spec.tune["cost"], pos_label)
+    return cost_scorer(spec.tune["cost"], pos_label=pos_label)
 
 
-def inner_cv(n_splits: int, dataset=None):
+def inner_cv(n_splits: int, *, dataset=None):
     """The inner splitter of ``"tune"`` and ``"threshold"``.
 
     Parameters
@@ -260,8 +261,10 @@ def uses_groups(estimator) -> bool:
 
     seen = 0
     while estimator is not None and seen < 10:
+        # getattr: a scikit-learn meta-estimator's
         if isinstance(getattr(estimator, "cv", None), StratifiedGroupKFold):
             return True
+        # getattr: a scikit-learn meta-estimator's
         estimator, seen = getattr(estimator, "estimator", None), seen + 1
     return False
 
@@ -296,7 +299,7 @@ def fit_model(model, X, y, groups=None):
         return model.fit(X, y, groups=np.asarray(groups))
 
 
-def with_scoring(spec, metric: str, costs=None):
+def with_scoring(spec, metric: str, *, costs=None):
     """``spec`` with its ``tune.scoring`` set to ``metric`` when it names none; a grid
     search by the expected cost (:data:`engine.evaluation.costs.COST_METRIC`) also gets ``costs`` as
     its ``tune["cost"]`` (when given and it has none)."""
@@ -403,7 +406,7 @@ def tuning_table(rows: list) -> pd.DataFrame:
     return pd.DataFrame(records, columns=columns)
 
 
-def thresholds_table(rows: list, positive=None) -> pd.DataFrame:
+def thresholds_table(rows: list, *, positive=None) -> pd.DataFrame:
     """``thresholds.csv`` from ``(model, repeat, fold, details)``: model, repeat, fold,
     threshold (on the positive class's probability, or decision score: the model says
     ``positive`` at or above it), inner_score (the threshold's mean score on the inner
@@ -414,7 +417,7 @@ def thresholds_table(rows: list, positive=None) -> pd.DataFrame:
     return pd.DataFrame(records, columns=THRESHOLD_COLUMNS)
 
 
-def optimism_table(nested: dict, members: dict, metric: str, sizes: tuple = (np.nan, np.nan),
+def optimism_table(nested: dict, members: dict, metric: str, *, sizes: tuple = (np.nan, np.nan),
                    alpha: float = 0.05, tuning_metrics: Optional[dict] = None) -> pd.DataFrame:
     """``tuning_optimism.csv``: per tuned model, the best grid member's plain CV mean minus
     the nested mean (same outer folds, ``metric``), with the uncertainty of that gap.
@@ -494,7 +497,7 @@ def _fields(row) -> dict:
             for k in OPTIMISM_COLUMNS if k in row}
 
 
-def optimism_notes(table: pd.DataFrame, alpha: float = 0.05) -> list:
+def optimism_notes(table: pd.DataFrame, *, alpha: float = 0.05) -> list:
     """A ``tuning_optimism`` note per row of ``tuning_optimism.csv`` (its field
     ``shown``: whether the interval excludes 0 above it), and a
     ``tuning_metric_differs`` note for a model whose grid search chose by another metric

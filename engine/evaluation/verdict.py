@@ -41,7 +41,7 @@ _SUFFIXES = (("_ovr_weighted", ", one vs rest, weighted by class size"),
              ("_weighted", ", weighted by class size"))
 
 
-def metric_label(metric: str, positive=None) -> str:
+def metric_label(metric: str, *, positive=None) -> str:
     """Human-readable name of a scorer, e.g. ``"roc_auc"`` -> ``"ROC AUC"``,
     ``"jaccard_macro"`` -> ``"Jaccard index, mean over classes"``; with ``positive``
     (the positive class's label), metrics about one class name it: ``"F1 of 'Adelie'"``."""
@@ -147,7 +147,7 @@ def level_words(level: float, alpha: float, correction: str, n_pairs: int) -> st
     return f"1 − {alpha:g}/{n_pairs} for {n_pairs} pairs"
 
 
-def fixed(value: float, decimals: int = 3, signed: bool = False) -> str:
+def fixed(value: float, *, decimals: int = 3, signed: bool = False) -> str:
     """``value`` with ``decimals`` decimals, and more (up to six more) when it is not zero
     but would print as zero (``0.0004`` -> ``0.0004``, not ``0.000``)."""
     sign = "+" if signed else ""
@@ -314,7 +314,7 @@ def learning_sentence(model: str, flattened) -> str:
 
 
 def pair_verdict(row: Mapping, model_a: str, model_b: str, rope: float, alpha: float,
-                 correction: str = "bonferroni", health: Optional[Mapping] = None,
+                 *, correction: str = "bonferroni", health: Optional[Mapping] = None,
                  learning: Optional[Mapping] = None, n_pairs: int = 1) -> Verdict:
     """The plain-language verdict on ``model_a`` versus ``model_b``.
 

@@ -141,7 +141,7 @@ def cv_test_rows(rows: list, n_folds: int, fold: int) -> list:
     return rows[first:first + count]
 
 
-def cv_train_rows(rows: list, n_folds: int, fold: int, random=None) -> list:
+def cv_train_rows(rows: list, n_folds: int, fold: int, *, random=None) -> list:
     """``Instances.trainCV(numFolds, numFold[, random])``: every row outside the test block,
     in order; with ``random`` then shuffled by :func:`randomize`, which advances the
     generator the next fold draws from (as Weka's Explorer and Experimenter call it)."""
@@ -214,6 +214,6 @@ def weka_repeat(y: np.ndarray, n_splits: int, seed: int):
     random = JavaRandom(seed)
     rows = stratify(randomize(list(range(len(y))), random), y, n_splits)
     for fold in range(n_splits):
-        train = cv_train_rows(rows, n_splits, fold, random)     # advances ``random``
+        train = cv_train_rows(rows, n_splits, fold, random=random)     # advances ``random``
         test = cv_test_rows(rows, n_splits, fold)
         yield np.asarray(train, dtype=np.intp), np.asarray(test, dtype=np.intp)

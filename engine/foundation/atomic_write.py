@@ -40,7 +40,7 @@ def _read_umask() -> int:
 FILE_MODE = 0o666 & ~_read_umask()
 
 
-def try_lock(fd: int, wait: bool = False) -> bool:
+def try_lock(fd: int, *, wait: bool = False) -> bool:
     """Take an exclusive advisory lock on an open file or folder.
 
     Returns

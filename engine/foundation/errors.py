@@ -438,7 +438,7 @@ def error_fields(exc: BaseException) -> Mapping:
     return fields if isinstance(fields, Mapping) else Fields()
 
 
-def is_store_error(exc: BaseException, path: Optional[str] = None) -> bool:
+def is_store_error(exc: BaseException, *, path: Optional[str] = None) -> bool:
     """True for an error about the result store (about the one at ``path`` when given)."""
     if not error_code(exc).startswith(STORE_PREFIX):
         return False

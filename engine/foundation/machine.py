@@ -22,7 +22,7 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def cap_jobs(n_jobs: int, option: str = "--jobs ") -> tuple:
+def cap_jobs(n_jobs: int, *, option: str = "--jobs ") -> tuple:
     """``(n_jobs, note)``: more workers than cores capped to the cores (note says so).
 
     Parameters

@@ -24,13 +24,13 @@ from engine.foundation.messages_evaluation import LONG_EVALUATION
 from engine.foundation.machine import count_text, format_bytes
 
 
-def joined(names, last: str = " and ") -> str:
+def joined(names, *, last: str = " and ") -> str:
     """``a, b and c`` (``last`` between the last two)."""
     names = [str(n) for n in names]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + last + names[-1]
 
 
-def short_example(message: str, limit: int = 110) -> str:
+def short_example(message: str, *, limit: int = 110) -> str:
     """A fold's first error or warning without its type (``ValueError: ...``), cut to
     ``limit`` characters with an ellipsis."""
     text = message.split(": ", 1)[-1] if message.count(": ") else message

@@ -305,7 +305,7 @@ def _frozen(value: Any) -> Any:
     if isinstance(value, (list, tuple, set, frozenset)):
         return tuple(_frozen(item) for item in value)
     item = getattr(value, "item", None)          # numpy scalars
-    if callable(item) and getattr(value, "ndim", None) == 0:
+    if callable(item) and getattr(value, "ndim", None) == 0:  # getattr: numpy values
         return item()
     return value
 

@@ -42,7 +42,7 @@ SETTING_CAPS = {
 MAX_MODEL_NAME_CHARS = 200
 
 
-def check_models(models, min_train_rows: Optional[int] = None) -> Optional[str]:
+def check_models(models, *, min_train_rows: Optional[int] = None) -> Optional[str]:
     """Why a model's size parameters are absurd (one line), or None.
 
     Parameters
@@ -105,7 +105,7 @@ def param_cap_problem(estimator: str, pname: str, value) -> Optional[str]:
     return None
 
 
-def setting_problem(name: str, value, lowest: int = 2) -> Optional[str]:
+def setting_problem(name: str, value, *, lowest: int = 2) -> Optional[str]:
     """Why an experiment setting of :data:`SETTING_CAPS` is not a whole number from
     ``lowest`` to its cap (one line, without its place), or None.
 

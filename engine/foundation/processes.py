@@ -64,7 +64,7 @@ def terminate_like_interrupt(signals=("SIGTERM", "SIGHUP")):
         return
     previous = {}
     for name in signals:
-        number = getattr(signal, name, None)
+        number = getattr(signal, name, None)  # getattr: signal: POSIX names
         if number is not None and signal.getsignal(number) == signal.SIG_DFL:
             previous[number] = signal.signal(number, _raise_terminated)
     try:
@@ -75,7 +75,7 @@ def terminate_like_interrupt(signals=("SIGTERM", "SIGHUP")):
 
 
 def _raise_terminated(signum, frame):
-    for number in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+    for number in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):  # getattr: signal: POSIX only
         if number is not None:
             signal.signal(number, signal.SIG_IGN)
     raise Terminated(signum)
@@ -229,6 +229,7 @@ def end_workers() -> None:
     deleting joblib's shared-memory folders (which otherwise wait for the interpreter's
     exit handlers -- never run in a ``multiprocessing`` child)."""
     module = sys.modules.get("joblib.externals.loky.reusable_executor")
+    # getattr: joblib's module
     executor = getattr(module, "_executor", None) if module is not None else None
     if executor is None:
         return

@@ -88,7 +88,7 @@ def relay(job: Generator, convert: Callable) -> Generator:
 
 
 def run_to_end(gen: Generator[Progress, None, T],
-               on_progress: Optional[Callable[[Progress], None]] = None) -> T:
+               *, on_progress: Optional[Callable[[Progress], None]] = None) -> T:
     """Drive an engine generator to its end and return its result.
 
     Parameters

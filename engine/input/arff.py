@@ -91,7 +91,7 @@ class ArffTable:
         return {a.name: list(a.values) for a in self.attributes if a.kind == "nominal"}
 
 
-def read_arff(path: str, encoding: Optional[str] = None) -> ArffTable:
+def read_arff(path: str, *, encoding: Optional[str] = None) -> ArffTable:
     """Read an ARFF file.
 
     Parameters
@@ -117,10 +117,10 @@ def read_arff(path: str, encoding: Optional[str] = None) -> ArffTable:
         number, not a declared nominal value or not a date of the pattern, a row with
         the wrong number of values, unequal instance weights.
     """
-    check_file_fits(path, check_regular_file(path, "an ARFF file"))
+    check_file_fits(path, check_regular_file(path, what="an ARFF file"))
     with open(path, "rb") as handle:
         head = handle.read(64 * 1024)
-    chosen, notes = choose_encoding(path, head, encoding, what="an ARFF text file")
+    chosen, notes = choose_encoding(path, head, encoding=encoding, what="an ARFF text file")
     try:
         return _read(path, chosen, notes)
     except UnicodeDecodeError as exc:
@@ -169,7 +169,7 @@ def _count_lines(path: str) -> int:
 
 
 def check_table_fits(path: str, n_rows: int, n_attributes: int,
-                     available: Optional[int] = None) -> None:
+                     *, available: Optional[int] = None) -> None:
     """Refuse an ARFF file whose declared attributes times its rows would not fit in
     memory as a table, before its rows are read (a sparse file of a few MB can declare
     200,000 attributes: every row then takes them all).
@@ -192,8 +192,8 @@ def check_table_fits(path: str, n_rows: int, n_attributes: int,
     check_values_fit(path, n_rows * n_attributes, COPIES_WHILE_READ,
                      "remove attributes (Weka's Remove or AttributeSelection filter) or rows "
                      "before reading it",
-                     available_memory() if available is None else available,
-                     f"it declares {n_attributes:,} attributes and has up to {n_rows:,} rows")
+                     available=available_memory() if available is None else available,
+                     how=f"it declares {n_attributes:,} attributes and has up to {n_rows:,} rows")
 
 
 # ----------------------------------------------------------------------------- errors
@@ -212,7 +212,7 @@ def _place_text(where: dict) -> str:
 
 # ----------------------------------------------------------------------------- tokens
 
-def tokenize(line: str, where: Optional[dict] = None) -> list:
+def tokenize(line: str, *, where: Optional[dict] = None) -> list:
     """The tokens of one line: values as str (quoted ones unescaped), an unquoted ``?``
     as None, braces as :data:`OPEN` / :data:`CLOSE`; a ``%`` comment ends the line
     (``where``: the ``path`` and ``line`` an error names)."""
@@ -249,7 +249,7 @@ def _read_header(path: str, lines) -> tuple:
     relation, attributes, names = None, [], set()
     for number, line in lines:
         where = {"path": str(path), "line": number}
-        tokens = tokenize(line, where)
+        tokens = tokenize(line, where=where)
         if not tokens:
             continue
         keyword = tokens[0].lower() if isinstance(tokens[0], str) else ""
@@ -325,7 +325,7 @@ def _read_data(path: str, lines, attributes: tuple) -> tuple:
                 tokens = [None if t == "?" else t for t in tokens]
             plain = True
         else:
-            tokens, plain = tokenize(line, {"path": str(path), "line": number}), False
+            tokens, plain = tokenize(line, where={"path": str(path), "line": number}), False
         if not tokens:
             continue
         if not plain or len(tokens) != n_columns:
@@ -428,7 +428,7 @@ class _Column:
             self.parts.append(self._codes(column, where))
         elif kind == "date" and self.pattern is not None:
             texts = [None if v is _ZERO else v for v in column]
-            seconds = parse_dates(texts, self.pattern, lambda i: _place_text(where(i))
+            seconds = parse_dates(texts, self.pattern, where=lambda i: _place_text(where(i))
                                   + f": attribute {self.attribute.name!r}")
             seconds[[v is _ZERO for v in column]] = 0.0
             self.parts.append(seconds)

@@ -179,7 +179,7 @@ class BoundedFile(io.RawIOBase):
             "computer with more memory")
 
 
-def header_width(path: str, sep: str, encoding: str, head: str = "") -> Optional[int]:
+def header_width(path: str, sep: str, encoding: str, *, head: str = "") -> Optional[int]:
     """The columns of a CSV file's header as pandas reads it (the header alone, its row
     bounded by :data:`MAX_ROW_BYTES`), or None when pandas cannot read it (the full
     read then says why).  A header line without quotes in ``head`` (the file's start,
@@ -194,7 +194,8 @@ def header_width(path: str, sep: str, encoding: str, head: str = "") -> Optional
     if newline and first.strip() and '"' not in first and len(sep) == 1:
         return first.count(sep) + 1
     try:                                    # the one CSV read path, bounded to one row
-        return read_csv_pieces(path, lambda: BoundedFile(path, Bound(None, None, 1)), sep=sep,
+        return read_csv_pieces(path, opener=lambda: BoundedFile(path, Bound(None, None, 1)),
+                               sep=sep,
                                encoding=encoding, nrows=0, index_col=False,
                                skipinitialspace=True).shape[1]
     except ReadStopped:

@@ -29,7 +29,7 @@ PIECE_ROWS = 100_000
 _EXACT_INTEGERS = 2**53          # every whole number up to this is exact as a float64
 
 
-def read_csv_pieces(path: str, opener: Optional[Callable] = None, **options) -> pd.DataFrame:
+def read_csv_pieces(path: str, *, opener: Optional[Callable] = None, **options) -> pd.DataFrame:
     """``pandas.read_csv(path, **options)``, a large file read in pieces.
 
     Parameters

@@ -118,7 +118,7 @@ def visible(text: str) -> str:
     return _NOT_PLAIN_ASCII.sub(_written_out, text)
 
 
-def plain_number(cell: str, decimal: str = ".", thousands=None) -> Optional[str]:
+def plain_number(cell: str, *, decimal: str = ".", thousands=None) -> Optional[str]:
     """The text of a number cell in plain form (``-1234.5``), or None if not a number.
 
     Parameters
@@ -157,13 +157,14 @@ def _plain_numbers(cells: pd.Series, decimal: str, thousands, give_up: bool = Fa
     when ``give_up`` and a long column plainly holds text (saves time on big files)."""
     uniques = pd.Series(cells.unique(), dtype=object)
     if give_up and len(uniques) > 200 and \
-            not any(plain_number(c, decimal, thousands) for c in uniques[:50]):
+            not any(plain_number(c, decimal=decimal, thousands=thousands) for c in uniques[:50]):
         return None
     simple = uniques.str.fullmatch(_SIMPLE[decimal]).to_numpy(dtype=bool)
     plain = uniques.where(simple, None)
     if decimal == ",":
         plain[simple] = uniques[simple].str.replace(",", ".", regex=False)
-    plain[~simple] = [plain_number(c, decimal, thousands) for c in uniques[~simple]]
+    plain[~simple] = [plain_number(c, decimal=decimal,
+                                   thousands=thousands) for c in uniques[~simple]]
     return cells.map(dict(zip(uniques, plain)))
 
 
@@ -220,12 +221,12 @@ def _detect_decimal(text_cells: dict, sep: str) -> tuple:
             ambiguous = ambiguous or (name, commas.iloc[0])
     if certain:
         column, example = certain
-        value = plain_number(example, ',')
+        value = plain_number(example, decimal=',')
         return ",", Note("decimal_comma", fields={"column": column, "example": example,
                                                   "value": value, "certain": True})
     if ambiguous and sep == ";":
         column, example = ambiguous
-        value = plain_number(example, ',')
+        value = plain_number(example, decimal=',')
         return ",", Note("decimal_comma", fields={"column": column, "example": example,
                                                   "value": value, "certain": False})
     return ".", None
@@ -235,7 +236,7 @@ def _stray_allowance(n_cells: int) -> int:
     return int(min(STRAY_MAX_CELLS, np.floor(STRAY_MAX_FRACTION * n_cells + 1e-9)))
 
 
-def parse_text_columns(frame: pd.DataFrame, sep: str, decimal: Optional[str] = None,
+def parse_text_columns(frame: pd.DataFrame, sep: str, *, decimal: Optional[str] = None,
                        thousands: Optional[str] = None,
                        raw_text: Optional[Callable[[], pd.DataFrame]] = None) -> tuple:
     """Turn the number columns pandas left as text into numbers.
@@ -303,7 +304,8 @@ def _plainly_text(uniques, decimal: str, thousands) -> bool:
     without a note); judged on the distinct texts only."""
     if len(uniques) > 200:
         return False
-    return not any(plain_number(text, decimal, thousands) is not None for text in uniques) \
+    return not any(plain_number(text, decimal=decimal,
+                                thousands=thousands) is not None for text in uniques) \
         and not (decimal == "." and any("," in text for text in uniques))
 
 
@@ -346,7 +348,8 @@ def _parse_column(name, cells: pd.Series, index, decimal: str, thousands) -> tup
     if complete and pd.api.types.is_integer_dtype(numbers):
         out = numbers.reindex(index)
     notes = []
-    grouped = cells[good & cells.map(lambda c: plain_number(c, decimal, ()) is None)]
+    grouped = cells[good & cells.map(lambda c: plain_number(c, decimal=decimal,
+                                                            thousands=()) is None)]
     if not grouped.empty:
         example, value = grouped.iloc[0], plain[grouped.index[0]]
         notes.append(Note("thousands_grouped", fields={
@@ -422,6 +425,7 @@ def check_read_options(sep, encoding) -> None:
     if not isinstance(encoding, str):
         raise EngineError("encoding_option", {"encoding": encoding})
     try:
+        # getattr: codecs' CodecInfo
         usable = getattr(codecs.lookup(encoding), "_is_text_encoding", True)
         "a,b\n".encode(encoding).decode(encoding, errors="replace")
     except (LookupError, UnicodeError, ValueError, TypeError):
@@ -430,7 +434,7 @@ def check_read_options(sep, encoding) -> None:
         raise EngineError("encoding_unknown", {"encoding": encoding})
 
 
-def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None,
+def choose_encoding(path: str, head: bytes, *, encoding: Optional[str] = None,
                     what: str = "a CSV text file") -> tuple:
     """The encoding to read a file with, from its first bytes, and a note when unusual.
 
@@ -659,7 +663,7 @@ _RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 _OPEN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
 
 
-def read_or_explain(path: str, options: dict, notes: Optional[list] = None,
+def read_or_explain(path: str, options: dict, *, notes: Optional[list] = None,
                     bound: Optional[Bound] = None, **more):
     """``pandas.read_csv(path, **options, **more)``, with every reading problem a one-line
     ValueError that says what to change (pandas' warnings silenced).
@@ -691,7 +695,7 @@ def read_or_explain(path: str, options: dict, notes: Optional[list] = None,
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            frame = read_csv_pieces(path, _opener(path, bound), index_col=False, **options,
+            frame = read_csv_pieces(path, opener=_opener(path, bound), index_col=False, **options,
                                     **more)
     except ReadStopped as exc:
         raise EngineError("read_stopped", {"path": str(path), "detail": str(exc)}) from None

@@ -237,11 +237,11 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
     check_read_options(sep, encoding)
     if decimal is None and thousands in (",", "."):
         decimal = "," if thousands == "." else "."
-    size = check_regular_file(path, "a CSV file")
+    size = check_regular_file(path, what="a CSV file")
     check_file_fits(path, size)
     with open(path, "rb") as handle:
         head = handle.read(64 * 1024)
-    encoding, notes = choose_encoding(path, head, encoding)
+    encoding, notes = choose_encoding(path, head, encoding=encoding)
     text = head.decode(encoding, errors="replace")
     if not text.strip("\ufeff \t\r\n"):
         raise EngineError("file_empty", {"path": str(path)})
@@ -255,7 +255,7 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
                      how="estimated from its first lines")
     bound = _read_bound(path, sep, encoding, text, size)
     options = dict(sep=sep, encoding=encoding, nrows=nrows, skipinitialspace=True)
-    frame = read_or_explain(path, options, notes, bound, na_values=PANDAS_EXTRA_NA)
+    frame = read_or_explain(path, options, notes=notes, bound=bound, na_values=PANDAS_EXTRA_NA)
     frame.columns = unique_names([str(c).strip().lstrip("\ufeff").strip()
                                   for c in frame.columns])
     if frame.shape[1] < 2:
@@ -264,7 +264,7 @@ def read_csv_table(path: str, sep: Optional[str] = None, encoding: Optional[str]
         raise EngineError("data_no_rows", {"path": str(path), "kind": "csv"})
     check_text_lengths(frame)
     frame, more = parse_text_columns(
-        frame, sep, decimal, thousands,
+        frame, sep, decimal=decimal, thousands=thousands,
         raw_text=lambda: read_or_explain(path, options, bound=bound, dtype=str,
                                          keep_default_na=False))
     return frame, notes + more
@@ -275,7 +275,7 @@ def _read_bound(path: str, sep: str, encoding: str, head: str, size: int) -> Opt
     (:mod:`engine.input.csv_bounds`: counted while pandas reads, not from its start), or
     None when the file is too small to pass it (a row a byte would still fit)."""
     try:
-        width = header_width(path, sep, encoding, head)
+        width = header_width(path, sep, encoding, head=head)
     except ReadStopped as exc:
         raise EngineError("read_stopped", {"path": str(path), "detail": str(exc)}) from None
     bound = Bound(width, available_memory(), CSV_COPIES)
@@ -355,7 +355,7 @@ def _only_separator(lines: list) -> Optional[str]:
     return None
 
 
-def source_record(source: dict, given: dict, drop=(), exclude=(), features=()) -> dict:
+def source_record(source: dict, given: dict, *, drop=(), exclude=(), features=()) -> dict:
     """A data set's record of how it was read: ``source`` (the file), then the options
     ``given`` that are not None, then the column lists that are not empty.
 
@@ -420,7 +420,7 @@ def load_csv(path: str, target: Optional[str] = None, sep: Optional[str] = None,
     given = {"target": target, "sep": sep, "encoding": encoding, "decimal": decimal,
              "thousands": thousands, "pos_label": pos_label, "groups": groups,
              "id_column": id_column}
-    source = source_record({"csv": path}, given, drop, exclude, features)
+    source = source_record({"csv": path}, given, drop=drop, exclude=exclude, features=features)
     name = os.path.splitext(os.path.basename(path))[0]
     return _checked_dataset(frame, target, name=name, drop=drop, exclude=exclude,
                             pos_label=pos_label, notes=notes, source=source, groups=groups,
@@ -513,7 +513,7 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
     group_columns = ([] if groups is None else [find_column(frame, c) for c in
                                                  ([groups] if isinstance(groups, str) else groups)])
     if target is None:
-        target, note = choose_target(frame, [*left_out, *group_columns])
+        target, note = choose_target(frame, excluded=[*left_out, *group_columns])
         notes.append(note)
     else:
         target = find_column(frame, target)
@@ -564,7 +564,7 @@ def _checked_dataset(frame: pd.DataFrame, target, *, name, drop, notes, source, 
         raise EngineError("target_not_classes", {"target": target, "n_classes": len(classes),
                                                  "n_rows": len(codes)})
     positive, note = positive_class(classes, np.bincount(codes, minlength=len(classes)),
-                                    pos_label)
+                                    pos_label=pos_label)
     if note:
         notes.append(note)
     note = imbalance_note(np.bincount(codes, minlength=len(classes)), classes)

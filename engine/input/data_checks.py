@@ -113,7 +113,7 @@ def _median_of(rows: np.ndarray, per_value: list) -> float:
 
 
 def positive_class(classes: Sequence, counts: Sequence[int] | np.ndarray,
-                   pos_label=None) -> tuple:
+                   *, pos_label=None) -> tuple:
     """The code of the positive class of a two-class target, and a note saying which.
 
     Parameters

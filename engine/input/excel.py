@@ -62,7 +62,7 @@ def sheet_names(path: str) -> list:
         return list(book.sheet_names)
 
 
-def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
+def read_excel_table(path: str, *, sheet: Optional[str] = None) -> tuple:
     """Read one sheet of an Excel workbook as a table.
 
     Parameters
@@ -113,7 +113,7 @@ def read_excel_table(path: str, sheet: Optional[str] = None) -> tuple:
         notes.append(Note("dates_as_numbers", fields={
             "columns": dates, "unit": "seconds", "origin": "1970-01-01T00:00:00"}))
     check_text_lengths(frame)
-    frame, more = parse_text_columns(frame, ",", ".", None)
+    frame, more = parse_text_columns(frame, ",", decimal=".", thousands=None)
     return frame, notes + more, sheets
 
 
@@ -139,7 +139,7 @@ class _workbook:
     """``pandas.ExcelFile`` opened with openpyxl, every failure a one-line ValueError."""
 
     def __init__(self, path: str):
-        check_file_fits(path, check_regular_file(path, "an Excel workbook"))
+        check_file_fits(path, check_regular_file(path, what="an Excel workbook"))
         with open(path, "rb") as handle:
             head = handle.read(8)
         if head.startswith(_OLE2):
@@ -167,7 +167,7 @@ class SheetTooLarge(ValueError):
     """A sheet whose padded rows would not fit in memory (the message says what to do)."""
 
 
-def check_parts(path: str, available: Optional[int] = None) -> None:
+def check_parts(path: str, *, available: Optional[int] = None) -> None:
     """Refuse a workbook whose parts would take too long or too much memory to unpack,
     from the sizes its ZIP directory declares, before any XML is parsed (Python's
     ``zipfile`` never unpacks more than a part's declared size).
@@ -230,23 +230,23 @@ def _bound_sheet_reading(book, path: str) -> None:
     1,048,576 x 16,384), before padding them."""
     import inspect
 
-    reader = getattr(book, "_reader", None)
+    reader = getattr(book, "_reader", None)  # getattr: openpyxl's workbook
     if reader is None or not hasattr(reader, "_convert_cell"):
         return                                   # another pandas: its own reading
     arity = len(inspect.signature(reader._convert_cell).parameters)
 
     def get_sheet_data(sheet, file_rows_needed=None):
-        return bounded_sheet_data(reader, sheet, path, file_rows_needed)
+        return bounded_sheet_data(reader, sheet, path, file_rows_needed=file_rows_needed)
 
     def get_sheet_data_1x(sheet, convert_float, file_rows_needed=None):
         # pandas 1.x: _convert_cell(cell, convert_float), the same rows otherwise
-        return bounded_sheet_data(reader, sheet, path, file_rows_needed,
+        return bounded_sheet_data(reader, sheet, path, file_rows_needed=file_rows_needed,
                                   convert=(convert_float,))
     if arity in (1, 2):                          # else another pandas: its own reading
         reader.get_sheet_data = get_sheet_data if arity == 1 else get_sheet_data_1x
 
 
-def bounded_sheet_data(reader, sheet, path: str, file_rows_needed=None,
+def bounded_sheet_data(reader, sheet, path: str, *, file_rows_needed=None,
                        available: Optional[int] = None, convert: tuple = ()) -> list:
     """pandas' ``OpenpyxlReader.get_sheet_data`` (rows of cell values, trailing empty
     cells and rows trimmed, every row padded to the widest), refusing before the

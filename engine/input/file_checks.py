@@ -33,7 +33,7 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
           (stat.S_ISSOCK, "a socket"))
 
 
-def check_regular_file(path: str, what: str = "a CSV file") -> int:
+def check_regular_file(path: str, *, what: str = "a CSV file") -> int:
     """Refuse, before opening it, anything but a regular file (a FIFO would block forever,
     ``/dev/zero`` never ends).
 
@@ -91,7 +91,7 @@ def system_root(path: str, info: os.stat_result) -> Optional[str]:
     return None
 
 
-def check_file_fits(path: str, size: int, available: Optional[int] = None) -> None:
+def check_file_fits(path: str, size: int, *, available: Optional[int] = None) -> None:
     """Refuse a CSV file larger than the available memory (its table is larger still)."""
     available = available_memory() if available is None else available
     if available is not None and size > available:
@@ -100,7 +100,7 @@ def check_file_fits(path: str, size: int, available: Optional[int] = None) -> No
 
 
 def check_values_fit(path: str, n_values: float, copies: int, advice: str,
-                     available: Optional[int] = None, how: str = "") -> None:
+                     *, available: Optional[int] = None, how: str = "") -> None:
     """Refuse a data file whose table, ``n_values`` values of 8 bytes held ``copies``
     times while it is read, would not fit in the available memory -- what the reader
     will allocate, counted before it reads (the file's size can be far smaller: a sparse
@@ -143,14 +143,14 @@ def check_experiment_file(path: str) -> None:
     ValueError
         What is wrong, in one line.
     """
-    size = check_regular_file(path, "an experiment file")
+    size = check_regular_file(path, what="an experiment file")
     if size > MAX_EXPERIMENT_BYTES:
         raise EngineError("experiment_file_size", {"path": str(path), "size": size})
 
 
 # ----------------------------------------------------------------------------- built-ins
 
-def check_builtin_request(name: str, options: dict, available: Optional[int] = None) -> None:
+def check_builtin_request(name: str, options: dict, *, available: Optional[int] = None) -> None:
     """Refuse a generated data set too large for memory, before generating it.
 
     Parameters

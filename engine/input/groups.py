@@ -107,7 +107,7 @@ def _group_text(frame: pd.DataFrame, column, target: str) -> np.ndarray:
     return (values.astype(str) if values.dtype == object else values).to_numpy()
 
 
-def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
+def group_suggestions(frame: pd.DataFrame, target, *, skip: Sequence = ()) -> list:
     """Notes suggesting ``"groups"`` for columns that look like identifiers with repeats.
 
     A column is suggested when it holds text or whole numbers, no missing value, at least
@@ -140,7 +140,7 @@ def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
         if column == target or column in skip or not _identifier_dtype(dtype):
             continue
         found = _repeated_identifier(frame[column], str(column))
-        outer = None if found is None else restarting_within(frame, column, [target, *skip])
+        outer = None if found is None else restarting_within(frame, column, skip=[target, *skip])
         if outer is not None:
             notes.append(_pair_note(frame, outer, column))
         elif found is not None:
@@ -156,7 +156,7 @@ def group_suggestions(frame: pd.DataFrame, target, skip: Sequence = ()) -> list:
     return notes
 
 
-def restarting_within(frame: pd.DataFrame, column, skip: Sequence = ()):
+def restarting_within(frame: pd.DataFrame, column, *, skip: Sequence = ()):
     """The identifier-like column (a centre, site, hospital: :func:`id_like_name`, whole
     numbers or text, no missing value, 2 or more values, fewer than ``column``) within
     which the values of ``column`` restart: at least half of ``column``'s values occur
@@ -206,7 +206,7 @@ def id_like_name(name: str) -> bool:
     return bool(_ID_WORDS.search(name) or _CAMEL_ID.search(name))
 
 
-def looks_like_dates(values: pd.Series, name: str = "") -> bool:
+def looks_like_dates(values: pd.Series, *, name: str = "") -> bool:
     """Whether a column holds dates or times (never rows that belong together): its name
     says so (date, time, day, month, year, week), or at least 90% of up to
     :data:`DATE_SAMPLE` of its different text values are written as dates or times
@@ -249,12 +249,12 @@ def _repeated_identifier(values: pd.Series, name: str) -> Optional[tuple]:
     named = id_like_name(name)
     repeated = named and len(values) - n_values >= SUGGEST_MIN_REPEATS
     wordy = text and n_values >= SUGGEST_MIN_TEXT_VALUES and per_value >= SUGGEST_ROWS_PER_VALUE[0]
-    if not (repeated or wordy) or looks_like_dates(values, name):
+    if not (repeated or wordy) or looks_like_dates(values, name=name):
         return None
     return n_values, per_value
 
 
-def identifier_feature_notes(features: pd.DataFrame, skip: Sequence = ()) -> list:
+def identifier_feature_notes(features: pd.DataFrame, *, skip: Sequence = ()) -> list:
     """``identifier_feature`` notes for whole-number columns named like identifiers
     (:func:`id_like_name`) that stay features: a model reads an identifier's numbers as
     amounts (larger, smaller), which they are not.
@@ -284,7 +284,7 @@ def identifier_feature_notes(features: pd.DataFrame, skip: Sequence = ()) -> lis
 
 # ----------------------------------------------------------------------------- folds
 
-def check_grouped_folds(y: np.ndarray, groups: np.ndarray, n_splits: int, classes=None) -> None:
+def check_grouped_folds(y: np.ndarray, groups: np.ndarray, n_splits: int, *, classes=None) -> None:
     """Clear errors for grouped folds the data cannot support.
 
     Parameters

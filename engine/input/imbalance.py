@@ -126,7 +126,7 @@ def imbalance_note(counts: ArrayLike, classes: Sequence) -> Optional[Note]:
 
 
 def with_imbalance_metric(experiment, counts: ArrayLike, classes: Sequence,
-                          dataset: Optional[str] = None):
+                          *, dataset: Optional[str] = None):
     """``experiment`` (its default metric already filled in) with ``balanced_accuracy``
     added after the primary metric and a ``default_metric_imbalanced`` note, when the
     classes are imbalanced and it is not already measured; else unchanged.
@@ -159,7 +159,7 @@ def has_imblearn() -> bool:
     return importlib.util.find_spec("imblearn") is not None
 
 
-def check_resample(value, where: str = "resample") -> None:
+def check_resample(value, *, where: str = "resample") -> None:
     """Raise a ValueError when ``value`` is not a sampler name or imbalanced-learn is
     missing.
 
@@ -179,7 +179,7 @@ def check_resample(value, where: str = "resample") -> None:
         raise EngineError("imblearn_missing", {"where": where})
 
 
-def make_sampler(kind: str, random_state=None):
+def make_sampler(kind: str, *, random_state=None):
     """A fresh imbalanced-learn sampler for a ``"resample"`` value.
 
     Parameters

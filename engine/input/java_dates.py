@@ -204,7 +204,7 @@ def _zone(values: dict) -> timezone:
     return timezone(sign * timedelta(hours=hours, minutes=minutes))
 
 
-def parse_dates(texts: Iterable, pattern: DatePattern, where=None) -> np.ndarray:
+def parse_dates(texts: Iterable, pattern: DatePattern, *, where=None) -> np.ndarray:
     """Seconds since 1970-01-01 00:00 UTC of each text (NaN for None); each different
     text is parsed once.
 

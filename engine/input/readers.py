@@ -124,7 +124,7 @@ def check_file_options(spec: dict) -> str:
     return kind
 
 
-def read_table(path: str, kind: Optional[str] = None, **options) -> Table:
+def read_table(path: str, *, kind: Optional[str] = None, **options) -> Table:
     """Read a data file with the reader its extension (or ``kind``) asks for.
 
     Parameters
@@ -149,9 +149,9 @@ def read_table(path: str, kind: Optional[str] = None, **options) -> Table:
         frame, notes = read_csv_table(path, **given)
         return Table(frame, tuple(notes), stem, kind)
     if kind == "excel":
-        frame, notes, sheets = read_excel_table(path, given.get("sheet"))
+        frame, notes, sheets = read_excel_table(path, sheet=given.get("sheet"))
         return Table(frame, tuple(notes), stem, kind, sheets=tuple(sheets))
-    table = read_arff(path, given.get("encoding"))
+    table = read_arff(path, encoding=given.get("encoding"))
     last = table.attributes[-1]
     return Table(table.frame, table.notes, table.relation, kind,
                  target=last.name if last.kind == "nominal" else None,
@@ -208,16 +208,16 @@ def load_file(path: str, target: Optional[str] = None, drop: Sequence[str] = (),
     Dataset
         Its ``source`` is ``{"file": path, ...the options given}``.
     """
-    table = read_table(path, kind, **options)
+    table = read_table(path, kind=kind, **options)
     given = {"target": target, **options, "pos_label": pos_label, "groups": groups,
              "id_column": id_column}
-    source = source_record({"file": path}, given, drop, exclude, features)
+    source = source_record({"file": path}, given, drop=drop, exclude=exclude, features=features)
     return dataset_from_table(table, target, drop=drop, exclude=exclude,
                               pos_label=pos_label, source=source, groups=groups,
                               features=features, id_column=id_column)
 
 
-def data_record(dataset, base_dir: str = ".") -> dict:
+def data_record(dataset, *, base_dir: str = ".") -> dict:
     """What ``run.json`` records of the data a run used.
 
     Parameters
@@ -252,7 +252,7 @@ def _n_groups(dataset):
     return None if groups is None else int(len(np.unique(groups)))
 
 
-def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
+def load_dataset(spec: dict, *, base_dir: str = ".") -> Dataset:
     """Load the ``dataset`` entry of an experiment file.
 
     Parameters
@@ -272,7 +272,8 @@ def load_dataset(spec: dict, base_dir: str = ".") -> Dataset:
     """
     spec = dict(spec)
     if "name" in spec:
-        return _named(load_dataset({k: v for k, v in spec.items() if k != "name"}, base_dir),
+        return _named(load_dataset({k: v for k, v in spec.items() if k != "name"},
+                                   base_dir=base_dir),
                       spec["name"])
     if "builtin" in spec:
         name = spec.pop("builtin")
@@ -322,7 +323,7 @@ def _names(value) -> list:
 TEST_KEYS = ("file",)
 
 
-def check_test_block(block: dict, where: str = "test") -> str:
+def check_test_block(block: dict, *, where: str = "test") -> str:
     """Check a ``"test"`` block's keys against its file's kind; return the kind.
 
     Raises

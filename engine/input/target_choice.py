@@ -131,7 +131,7 @@ def _candidate(frame: pd.DataFrame, column, position: int, n_columns: int) -> Ca
     return Candidate(column, score, tuple(reasons), n_classes)
 
 
-def rank_targets(frame: pd.DataFrame, excluded: Sequence = ()) -> list:
+def rank_targets(frame: pd.DataFrame, *, excluded: Sequence = ()) -> list:
     """The columns that could be the target, best first (see the module's rules).
 
     Parameters
@@ -155,7 +155,7 @@ def rank_targets(frame: pd.DataFrame, excluded: Sequence = ()) -> list:
     return [found[i] for i in order]
 
 
-def choose_target(frame: pd.DataFrame, excluded: Sequence = ()) -> tuple:
+def choose_target(frame: pd.DataFrame, *, excluded: Sequence = ()) -> tuple:
     """The column to predict when none is named, only when one column qualifies.
 
     Parameters
@@ -173,7 +173,7 @@ def choose_target(frame: pd.DataFrame, excluded: Sequence = ()) -> tuple:
     EngineError
         ``target_not_named``, listing the candidates, when none or several qualify.
     """
-    ranked = rank_targets(frame, excluded)
+    ranked = rank_targets(frame, excluded=excluded)
     named = [c for c in ranked if str(c.column).strip().lower() in TARGET_NAMES]
     if len(named) == 1:
         return named[0].column, _chosen(named[0], "named")
@@ -220,7 +220,7 @@ def _chosen(candidate: Candidate, why: str) -> Note:
                  "reasons": list(candidate.reasons)})
 
 
-def outcome_companions(columns: Sequence, target, left_out: bool = False) -> list:
+def outcome_companions(columns: Sequence, target, *, left_out: bool = False) -> list:
     """Notes on columns beside ``target`` that look measured with or after the outcome: a
     time to an event (a time word, and a word of the target or ``to``/``until``/
     ``event``/``survival``/``follow``) or an event's status (``Censor``, ``status``).

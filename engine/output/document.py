@@ -384,14 +384,14 @@ def html_block(block) -> str:
     return _html_other(block)
 
 
-def html_section(section: Section, level: int = 4) -> str:
+def html_section(section: Section, *, level: int = 4) -> str:
     """A section as HTML: its title an ``<h{level}>``, then its blocks."""
     return (f"<h{level}>{html_spans(section.title)}</h{level}>"
             + "".join(map(html_block, section.blocks)))
 
 
-def to_html(document: Document, level: int = 4) -> str:
+def to_html(document: Document, *, level: int = 4) -> str:
     """The document as an HTML fragment without its title (the page around it has one):
     the blocks under the title, then each section with an ``<h{level}>`` heading."""
     return ("".join(map(html_block, document.blocks))
-            + "".join(html_section(section, level) for section in document.sections))
+            + "".join(html_section(section, level=level) for section in document.sections))

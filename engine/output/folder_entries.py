@@ -199,8 +199,8 @@ def read_manifest_file(path: str) -> tuple:
     if info.st_size > MAX_MANIFEST_BYTES:
         return None, "it is far larger than a manifest"
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-                     | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)  # getattr: os: POSIX only
+                     | getattr(os, "O_NONBLOCK", 0))  # getattr: os: POSIX only
         with open(fd, "rb") as stream:
             raw = stream.read(MAX_MANIFEST_BYTES + 1)
     except OSError as exc:
@@ -234,7 +234,7 @@ def _beside_store(name: str, files) -> bool:
     return True
 
 
-def folder_refusal(folder: str, names=WRITABLE, own=()) -> Optional[FolderRefused]:
+def folder_refusal(folder: str, *, names=WRITABLE, own=()) -> Optional[FolderRefused]:
     """Why not to write a result set with ``names`` into ``folder``, or None.
 
     Parameters

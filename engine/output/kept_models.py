@@ -59,7 +59,7 @@ def models_root(store_file: str) -> str:
     return os.path.join(folder, (stem or "unnamed") + SUFFIX)
 
 
-def write_kept_models(files: dict, root: str, now: datetime | None = None) -> KeptModels:
+def write_kept_models(files: dict, root: str, *, now: datetime | None = None) -> KeptModels:
     """Write ``files`` (``{file name: bytes}``, as
     :func:`engine.runs.heldout.saved.saved_model_files` makes them) into a new run folder
     of ``root`` and remove run folders beyond the last :data:`KEEP_RUNS`.
@@ -85,7 +85,7 @@ def write_kept_models(files: dict, root: str, now: datetime | None = None) -> Ke
     return KeptModels(folder, models, tuple(prune_runs(root, keep=folder)))
 
 
-def prune_runs(root: str, keep: str = "") -> list:
+def prune_runs(root: str, *, keep: str = "") -> list:
     """Remove the run folders of ``root`` beyond the newest :data:`KEEP_RUNS` (never
     ``keep``) that hold only the app's model files; returns the folders removed."""
     removed = []

@@ -93,7 +93,7 @@ ROLLING = "rolling_forward"
 
 
 def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
-                        texts: Optional[dict] = None, csv_style: str = "standard",
+                        *, texts: Optional[dict] = None, csv_style: str = "standard",
                         own=(), files: Optional[dict] = None) -> list:
     """Write one run's result set into ``folder`` (created), replacing the previous set.
 
@@ -155,7 +155,7 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
     os.makedirs(folder, exist_ok=True)
     written = [*tables, *texts, *blobs, *([NOTES] if notes else [])]
     names = sorted(written)
-    prepare_result_folder(folder, names, own)              # before anything is written
+    prepare_result_folder(folder, names=names, own=own)              # before anything is written
     staging = tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder)
     staging_fd = _open(staging)
     committed = False
@@ -201,7 +201,7 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
     return [os.path.join(folder, name) for name in [*written, MANIFEST]]
 
 
-def prepare_result_folder(folder: str, names=WRITABLE, own=()) -> list:
+def prepare_result_folder(folder: str, *, names=WRITABLE, own=()) -> list:
     """Before a run computes anything: finish or undo what killed writers of this app
     left in ``folder`` and check that a result set with ``names`` may be written there.
 
@@ -249,7 +249,7 @@ def recover_folder(folder: str) -> list:
     if not os.path.isdir(folder):
         return []
     with _folder_lock(folder):
-        refusal = folder_refusal(folder, ())
+        refusal = folder_refusal(folder, names=())
         if refusal is not None:                 # not the app's folder: nothing touched
             return []
         return _recover(folder)
@@ -334,7 +334,7 @@ def _check_name(name, suffix=".csv") -> None:
 def _refuse_if_not_ours(folder: str, names, own=()) -> Optional[dict]:
     """Raise :class:`FolderRefused` when ``folder`` is not the app's to write ``names``
     into; else its valid ``run.json`` (None when there is none)."""
-    refusal = folder_refusal(folder, names, own)
+    refusal = folder_refusal(folder, names=names, own=own)
     if refusal is not None:
         raise refusal
     return read_manifest(folder)
@@ -459,8 +459,8 @@ def _staging_problem(folder: str, found, manifest: Optional[dict]) -> Optional[s
 def _remove_unlocked(path: str) -> None:
     """Delete a temporary file of the app unless a live writer holds its lock."""
     with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-                     | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)  # getattr: os: POSIX only
+                     | getattr(os, "O_NONBLOCK", 0))  # getattr: os: POSIX only
         try:
             if try_lock(fd):
                 os.unlink(path)
@@ -503,7 +503,7 @@ def _write_json(path: str, data: dict) -> None:
     write_text(path, lambda stream: stream.write(text))
 
 
-def write_tables(tables: dict, folder: str, manifest=None, notes=(),
+def write_tables(tables: dict, folder: str, *, manifest=None, notes=(),
                  style: str = "standard", files=None) -> list:
     """Write ``{file name: DataFrame}`` as one result set into ``folder`` (created).
 

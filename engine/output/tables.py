@@ -89,7 +89,7 @@ def _safe_index(index: pd.Index) -> pd.Index:
     return index.map(safe_cell)
 
 
-def csv_text(frame: pd.DataFrame, index: bool = False) -> str:
+def csv_text(frame: pd.DataFrame, *, index: bool = False) -> str:
     """The table as CSV text (safe cells, full precision): for the clipboard."""
     return spreadsheet_safe(frame).to_csv(index=index, lineterminator="\n")
 
@@ -102,7 +102,7 @@ CSV_STYLES: dict[str, dict[str, Any]] = {"standard": {"sep": ",", "decimal": "."
               "semicolon": {"sep": ";", "decimal": ","}}
 
 
-def write_csv(frame: pd.DataFrame, path: str, index: bool = False,
+def write_csv(frame: pd.DataFrame, path: str, *, index: bool = False,
               style: str = "standard") -> str:
     """Write one table atomically (safe cells, full precision, the user's permissions) in
     a CSV style of :data:`CSV_STYLES`.

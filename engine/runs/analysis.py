@@ -72,7 +72,7 @@ class ExperimentResult:
         summary's, the held-out test's, the AUC tables' and the nested intervals follow
         alpha)."""
         summary = summary_table(self.cv.scores, self.cv.models, self.cv.metrics,
-                                self.cv.failures, alpha=settings.alpha)
+                                failures=self.cv.failures, alpha=settings.alpha)
         cv, old_alpha = self.cv, self.experiment.comparison.alpha
         if len(cv.tuning_optimism) and settings.alpha != old_alpha:
             cv = replace(cv, tuning_optimism=optimism_at(cv.tuning_optimism, settings.alpha,
@@ -100,12 +100,13 @@ class ExperimentResult:
                 *([stop.note()] if stop is not None else []),
                 *fold_notes(self.dataset.y, self.dataset.classes, self.cv.config,
                             self.dataset.groups),
-                *failure_notes(self.cv.failures, n_folds, _class_counts(self.dataset),
-                               self.dataset.X.shape[1], self.cv.config.n_splits),
+                *failure_notes(self.cv.failures, n_folds, class_counts=_class_counts(self.dataset),
+                               n_features=self.dataset.X.shape[1],
+                               n_splits=self.cv.config.n_splits),
                 *rank_notes(self.summary, self.cv.primary_metric),
                 *interval_bound_notes(self.summary),
                 *gap_notes(self),
-                *optimism_notes(self.cv.tuning_optimism, self.experiment.comparison.alpha),
+                *optimism_notes(self.cv.tuning_optimism, alpha=self.experiment.comparison.alpha),
                 *rope_notes(self.experiment.comparison, self.cv.primary_metric),
                 *alo_grouped_notes(self),
                 *(self.auc.notes if self.auc is not None else ()),
@@ -164,10 +165,11 @@ def _class_counts(dataset: Dataset) -> dict:
 def compare_cv(cv: CVResult, settings: ComparisonSettings) -> Comparison:
     """Compare the models of a CV run on its primary metric."""
     n_train, n_test = cv.train_test_sizes()
-    return compare_models(cv.score_matrix(), n_train, n_test, settings, metric=cv.primary_metric)
+    return compare_models(cv.score_matrix(), n_train, n_test, settings=settings,
+                          metric=cv.primary_metric)
 
 
-def run_experiment(experiment: Experiment, n_jobs: int = 1,
+def run_experiment(experiment: Experiment, *, n_jobs: int = 1,
                    dataset: Optional[Dataset] = None, cluster=None,
                    store=None, test=None) -> Generator[Progress, None, ExperimentResult]:
     """Run an experiment end to end.
@@ -206,11 +208,11 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
                          "engine.runs.benchmark.run_benchmark, or one data set with "
                          "experiment.for_dataset(i)")
     if dataset is None:
-        dataset = load_dataset(experiment.dataset, experiment.base_dir)
+        dataset = load_dataset(experiment.dataset, base_dir=experiment.base_dir)
     experiment = experiment.with_metrics_for(len(dataset.classes), dataset)
     if test is None and experiment.test:
-        test = load_test_set(experiment.test, dataset, experiment.base_dir)
-    phases = Phases(plan_run(experiment, dataset).steps)   # one count for every phase
+        test = load_test_set(experiment.test, dataset, base_dir=experiment.base_dir)
+    phases = Phases(plan_run(experiment, datasets=dataset).steps)   # one count for every phase
     with opened(store) as store:
         record = store is not None and not store.replay
         run_id = store.begin_run(experiment, dataset) if record else None
@@ -223,12 +225,13 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
                                                 credible_levels=experiment.comparison
                                                 .credible_levels))
             experiment = replace(experiment, cv=cv.config)    # "auto": the repeats run
-            check_some_score(cv, dataset)
-            summary = summary_table(cv.scores, cv.models, cv.metrics, cv.failures,
+            check_some_score(cv, dataset=dataset)
+            summary = summary_table(cv.scores, cv.models, cv.metrics, failures=cv.failures,
                                     alpha=experiment.comparison.alpha)
             comparison = compare_cv(cv, experiment.comparison)
             result = ExperimentResult(experiment, dataset, cv, summary, comparison)
-            result = yield from phases.relay(run_extras(result, n_jobs, cluster, store))
+            result = yield from phases.relay(run_extras(result, n_jobs=n_jobs, cluster=cluster,
+                                                        store=store))
             if test is not None:
                 result = yield from phases.relay(heldout_phase(result, test))
         if record:
@@ -236,7 +239,7 @@ def run_experiment(experiment: Experiment, n_jobs: int = 1,
         return result
 
 
-def check_some_score(cv: CVResult, dataset: Optional[Dataset] = None) -> None:
+def check_some_score(cv: CVResult, *, dataset: Optional[Dataset] = None) -> None:
     """Raise a ValueError saying why when no model scored on any fold (nothing to compare);
     with ``dataset`` the advice can name a class too small for the model."""
     primary = cv.scores[cv.scores["metric"] == cv.primary_metric]["score"]
@@ -296,19 +299,21 @@ def heldout_phase(result: ExperimentResult, test):
     return replace(result, heldout=heldout)
 
 
-def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None, store=None):
+def run_extras(result: ExperimentResult, *, n_jobs: int = 1, cluster=None, store=None):
     """The nested-CV interval, the grouping gap, ALOOCV, calibration, curves and subgroups,
     when the experiment asks for them (the nested fits are looked up in and saved to
     ``store``)."""
     experiment = result.experiment
     if experiment.cv.interval == "nested":
         nested = yield from run_nested(result.dataset, list(experiment.models), experiment.cv,
-                                       list(result.cv.metrics), 1 - experiment.comparison.alpha,
-                                       n_jobs, cluster, store, experiment.metric_costs())
+                                       list(result.cv.metrics),
+                                       level=1 - experiment.comparison.alpha,
+                                       n_jobs=n_jobs, cluster=cluster, store=store,
+                                       costs=experiment.metric_costs())
         result = replace(result, nested=nested)
     if experiment.cv.compare_ungrouped and result.dataset.groups is not None:
         gap = yield from run_grouping_gap(result.dataset, list(experiment.models), experiment.cv,
-                                          list(result.cv.metrics), result.cv, n_jobs,
+                                          list(result.cv.metrics), result.cv, n_jobs=n_jobs,
                                           metric_name=metric_label(result.cv.primary_metric),
                                           rope=experiment.comparison.rope_for(
                                               result.cv.primary_metric), cluster=cluster,
@@ -319,20 +324,20 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None, store=No
         result = replace(result, aloocv=aloocv)
     if experiment.calibration is not None:
         calibration = yield from calibrate(result.dataset, result.cv, experiment.models,
-                                           experiment.calibration, n_jobs, cluster)
+                                           experiment.calibration, n_jobs=n_jobs, cluster=cluster)
         result = replace(result, calibration=calibration)
     if experiment.curves is not None:
-        curves = yield from run_curves(result, n_jobs, cluster)
+        curves = yield from run_curves(result, n_jobs=n_jobs, cluster=cluster)
         result = replace(result, curves=curves)
     if experiment.curves is not None and experiment.curves.roc:
         result = replace(result, auc=(yield from run_auc_tables(result)))
     if experiment.subgroups:
         result = replace(result, subgroups=run_subgroups(experiment, result.dataset, result.cv,
-                                                         experiment.comparison.alpha))
+                                                         alpha=experiment.comparison.alpha))
     return result
 
 
-def load_run(store, run_id: int, dataset=None, n_jobs: int = 1):
+def load_run(store, run_id: int, *, dataset=None, n_jobs: int = 1):
     """Rebuild a stored run's results without refitting its cross-validation.
 
     A generator like :func:`run_experiment`: every fit is read from the
@@ -363,7 +368,7 @@ def load_run(store, run_id: int, dataset=None, n_jobs: int = 1):
         stored = store.run(run_id)
         experiment = parse_experiment(stored.experiment, base_dir=stored.base_dir)
         if dataset is None:
-            dataset = load_dataset(experiment.dataset, experiment.base_dir)
+            dataset = load_dataset(experiment.dataset, base_dir=experiment.base_dir)
         if data_fingerprint(dataset) != stored.data_fingerprint:
             raise EngineError("store_data_changed", {"path": store.path, "run_id": run_id},
                               f"the data of run {run_id} changed since it ran: run the "

@@ -139,7 +139,7 @@ def dataset_means(results) -> pd.DataFrame:
                                        "common"])
 
 
-def stack_tables(names, tables, models=None) -> dict:
+def stack_tables(names, tables, *, models=None) -> dict:
     """One table per file name: the tables of every data set one after another, with a
     leading ``dataset`` column (an indexed table gets ``dataset`` as its first index
     level, and its columns, one per model, follow ``models`` when given). A file that
@@ -162,7 +162,7 @@ def stack_tables(names, tables, models=None) -> dict:
 
 # ----------------------------------------------------------------------------- loading
 
-def load_datasets(experiment: Experiment, check: bool = True) -> tuple:
+def load_datasets(experiment: Experiment, *, check: bool = True) -> tuple:
     """Read every data set of ``experiment`` and check that the run can use it.
 
     Each data set is loaded (:func:`engine.input.readers.load_dataset`), and its classes are
@@ -190,7 +190,7 @@ def load_datasets(experiment: Experiment, check: bool = True) -> tuple:
     datasets = []
     for index, block in enumerate(experiment.dataset_blocks):
         try:
-            datasets.append(load_dataset(block, experiment.base_dir))
+            datasets.append(load_dataset(block, base_dir=experiment.base_dir))
         except ValueError as exc:
             raise _in_dataset(experiment, index, exc) from None
     if check:
@@ -229,7 +229,7 @@ def _imbalance_metric(experiment: Experiment, datasets) -> Experiment:
         counts = np.bincount(dataset.y, minlength=len(dataset.classes))
         if is_imbalanced(counts):
             name = experiment.datasets[index]["name"] if experiment.datasets else None
-            return with_imbalance_metric(experiment, counts, dataset.classes, name)
+            return with_imbalance_metric(experiment, counts, dataset.classes, dataset=name)
     return experiment
 
 
@@ -239,7 +239,7 @@ def check_datasets(experiment: Experiment, datasets) -> None:
     for index, dataset in enumerate(datasets):
         try:
             check_metrics(list(experiment.metrics), len(dataset.classes))
-            check_folds(dataset.y, experiment.cv, dataset.groups, dataset.classes)
+            check_folds(dataset.y, experiment.cv, dataset.groups, classes=dataset.classes)
         except ValueError as exc:
             raise _in_dataset(experiment, index, exc) from None
 
@@ -262,7 +262,7 @@ def _place(experiment: Experiment, index: int) -> str:
 
 # ----------------------------------------------------------------------------- running
 
-def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None, cluster=None,
+def run_benchmark(experiment: Experiment, *, n_jobs: int = 1, datasets=None, cluster=None,
                   store=None) -> Generator[Progress, None, BenchmarkResult]:
     """Run ``experiment`` on each of its data sets, then compare the models across them.
 
@@ -298,7 +298,7 @@ def run_benchmark(experiment: Experiment, n_jobs: int = 1, datasets=None, cluste
     datasets = tuple(load_datasets(experiment) if datasets is None else datasets)
     experiment = experiment_for(experiment, datasets)
     check_datasets(experiment, datasets)
-    plan = plan_run(experiment, datasets)
+    plan = plan_run(experiment, datasets=datasets)
     clock = Stopwatch(plan.steps)
     results = []
     with opened(store) as store:

@@ -120,7 +120,7 @@ def environment_record(fit_class=None) -> dict:
 
 
 def fit_keys(dataset, models, config, metrics, splits, tasks,
-             data_key: Optional[str] = None, costs=None) -> list:
+             *, data_key: Optional[str] = None, costs=None) -> list:
     """The store key of every ``(model, split)`` task of a run, in task order.
 
     Parameters

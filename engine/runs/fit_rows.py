@@ -91,15 +91,15 @@ def _untagged(value):
         if "$dict" in value:
             return {k: _untagged(v) for k, v in value["$dict"].items()}
         if "$array" in value:
-            dtype = plain_dtype(value["dtype"], FIELD_KINDS)
+            dtype = plain_dtype(value["dtype"], kinds=FIELD_KINDS)
             check_room(_leaves(value["$array"]) * dtype.itemsize)
             return np.array(value["$array"], dtype=dtype)
         if "$scalar" in value:
-            return plain_dtype(value["dtype"], FIELD_KINDS).type(value["$scalar"])
+            return plain_dtype(value["dtype"], kinds=FIELD_KINDS).type(value["$scalar"])
     return value
 
 
-def plain_dtype(text, kinds: str = ARRAY_KINDS) -> np.dtype:
+def plain_dtype(text, *, kinds: str = ARRAY_KINDS) -> np.dtype:
     """The NumPy dtype ``text`` names when it is a plain one of ``kinds`` (no objects, no
     records, no sub-arrays) of at most :data:`MAX_ITEM_BYTES` an item; a ValueError
     otherwise (read before anything is allocated)."""

@@ -96,7 +96,7 @@ def group_key(spec) -> tuple:
     return spec.estimator, spec.scale, spec.resample
 
 
-def seconds_for(experiment, dataset, timed: dict, n_jobs: int = 1, cv=None) -> float:
+def seconds_for(experiment, dataset, timed: dict, *, n_jobs: int = 1, cv=None) -> float:
     """The run's seconds from ``timed`` (:func:`time_fits`), under ``cv`` (default: the
     experiment's): its cross-validation, calibration, learning-curve, ALOOCV fits and
     the comparisons."""
@@ -147,7 +147,7 @@ def _time_group(spec, dataset, X, split, metrics, share, methods) -> FitTime:
     trees = work(spec) > 2 * TIMING_TREES
     if trees:
         timed = replace(spec, params={**spec.params, pname: TIMING_TREES})
-    estimator = make_pipeline(timed, dataset, inside_folds=False)
+    estimator = make_pipeline(timed, dataset=dataset, inside_folds=False)
     train, test = split
     order = np.random.default_rng(0).permutation(train)
     fit = _fitter(estimator, X, dataset, test, metrics)
@@ -168,7 +168,7 @@ def _time_group(spec, dataset, X, split, metrics, share, methods) -> FitTime:
     if not trees:
         return FitTime(0.0, full / work(timed), overhead)
     more = make_pipeline(replace(spec, params={**spec.params, pname: TIMING_TREES_MORE}),
-                         dataset, inside_folds=False)
+                         dataset=dataset, inside_folds=False)
     n, ten = points[-1]
     longer = median_time(_fitter(more, X, dataset, test, metrics), np.sort(order[:n]),
                          time.perf_counter(), share)

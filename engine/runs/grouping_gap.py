@@ -110,7 +110,7 @@ def _means(cv: CVResult, metric: str) -> pd.Series:
 
 
 def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
-                 metric_name: Optional[str] = None, small: float = SMALL_GAP) -> tuple:
+                 *, metric_name: Optional[str] = None, small: float = SMALL_GAP) -> tuple:
     """The verdict on the grouping gap of ``metric``, in plain words, and its fields.
 
     The model with the largest gap is named (the others are in the table); a largest gap
@@ -184,7 +184,7 @@ def _gap_words(gap: float, half: float) -> str:
 
 
 def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: list,
-                     grouped: CVResult, n_jobs: int = 1, metric_name: Optional[str] = None,
+                     grouped: CVResult, *, n_jobs: int = 1, metric_name: Optional[str] = None,
                      rope: float = SMALL_GAP,
                      cluster=None, costs=None) -> Generator[Progress, None, GroupingGapResult]:
     """Run the same models on ordinary repeated stratified folds and compare the means.
@@ -244,6 +244,7 @@ def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: 
         job.close()
     table = gap_table(grouped, ungrouped)
     column = str(dataset.source.get("groups", "groups"))
-    text, fields = gap_sentence(table, grouped.primary_metric, column, metric_name, rope)
+    text, fields = gap_sentence(table, grouped.primary_metric, column, metric_name=metric_name,
+                                small=rope)
     return GroupingGapResult(table, ungrouped, column, int(len(set(dataset.groups))),
                              (Note("grouping_gap", text, fields),))

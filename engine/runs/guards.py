@@ -108,7 +108,7 @@ class Assessment:
 
 # ----------------------------------------------------------------------------- a run
 
-def check_run(experiment, dataset, n_jobs: int = 1,
+def check_run(experiment, dataset, *, n_jobs: int = 1,
               available: Optional[int] = None) -> Assessment:
     """Count a run's fits and estimate its memory; say whether to refuse or to ask.
 
@@ -134,7 +134,7 @@ def check_run(experiment, dataset, n_jobs: int = 1,
     models, cv = list(experiment.models), experiment.cv
     workers = workers_for(n_jobs)
     twice = [_runs_twice(experiment, d) for d in datasets]
-    plan = plan_run(experiment, datasets)
+    plan = plan_run(experiment, datasets=datasets)
     counts = list(plan.budget)
     n_pairs = len(models) * (len(models) - 1) // 2
     each = [_memory_parts(experiment, models, d, counts[1]) for d in datasets]
@@ -156,7 +156,7 @@ def check_run(experiment, dataset, n_jobs: int = 1,
         data_bytes=int(data), predictions_bytes=int(predictions), needed_bytes=needed,
         available_bytes=available, n_jobs=workers, n_datasets=len(datasets), plan=plan)
     smallest = min(int(d.n_rows) for d in datasets)
-    refuse = check_models(models, _min_train_rows(smallest, cv))
+    refuse = check_models(models, min_train_rows=_min_train_rows(smallest, cv))
     if refuse is None and available is not None and needed > available:
         refuse = _memory_refusal(parts, needed, available)
     if refuse:
@@ -256,7 +256,7 @@ def _ask(assessment: Assessment, cv, grouped: int = 0) -> Optional[str]:
     return None
 
 
-def question(assessment: Assessment, seconds: Optional[float] = None) -> str:
+def question(assessment: Assessment, *, seconds: Optional[float] = None) -> str:
     """The ask of ``assessment`` with the estimated time, as one sentence (no advice)."""
     text = assessment.ask or "this run is large"
     if seconds is None:
@@ -305,4 +305,4 @@ def estimate_seconds(experiment, dataset, n_jobs: int = 1,
         return sum(estimate_seconds(experiment, one, n_jobs, budget / len(dataset))
                    for one in dataset)
     timed = fit_timing.time_fits(experiment, dataset, budget)
-    return fit_timing.seconds_for(experiment, dataset, timed, n_jobs)
+    return fit_timing.seconds_for(experiment, dataset, timed, n_jobs=n_jobs)

@@ -156,7 +156,7 @@ def fit_nested(estimator, X, y, train, test, inner, *rest):
     return fit_and_score(estimator, X, y, training_rows(train, test, inner), test, *rest)
 
 
-def nested_keys(store, dataset, models, config, metrics, splits, tasks, costs=None) -> list:
+def nested_keys(store, dataset, models, config, metrics, splits, tasks, *, costs=None) -> list:
     """The store key of every ``(model, nested split)`` task: an outer fit's is the run's
     fit's on that fold; an inner fit's hashes its training rows too."""
     n_folds = config.n_splits
@@ -187,7 +187,7 @@ def nested_keys(store, dataset, models, config, metrics, splits, tasks, costs=No
     return keys
 
 
-def run_nested(dataset, models: list, config: CVConfig, metrics: list, level: float = 0.95,
+def run_nested(dataset, models: list, config: CVConfig, metrics: list, *, level: float = 0.95,
                n_jobs: int = 1, cluster=None, store=None,
                costs=None) -> Generator[Progress, None, NestedResult]:
     """Fit every model on every nested split and compute its interval on ``metrics[0]``.
@@ -218,14 +218,14 @@ def run_nested(dataset, models: list, config: CVConfig, metrics: list, level: fl
     """
     metric = metrics[0]
     check_nested(dataset, config, metric)
-    models = [with_scoring(spec, metric, costs) for spec in models]
+    models = [with_scoring(spec, metric, costs=costs) for spec in models]
     splits = nested_splits(dataset.y, config)
     tasks = [(m, s) for s in range(len(splits)) for m in range(len(models))]
     X = feature_matrix(dataset)
-    estimators = [make_pipeline(spec, dataset) for spec in models]
+    estimators = [make_pipeline(spec, dataset=dataset) for spec in models]
     groups = [inner_groups(estimator, dataset) for estimator in estimators]
     labels = list(range(len(dataset.classes)))
-    keys = (nested_keys(store, dataset, models, config, metrics, splits, tasks, costs)
+    keys = (nested_keys(store, dataset, models, config, metrics, splits, tasks, costs=costs)
             if store is not None else None)
     stored = (store.lookup_extra(keys, [len(splits[s][4]) for _, s in tasks])
               if store is not None else {})
@@ -237,7 +237,7 @@ def run_nested(dataset, models: list, config: CVConfig, metrics: list, level: fl
              for m, s in (tasks[i] for i in missing)]
     found = ((i, fit, " (stored)") for i, fit in stored.items())
     computed = ((missing[c], fit, "") for c, fit in
-                (run_calls(fit_nested, calls, n_jobs, cluster) if calls else ()))
+                (run_calls(fit_nested, calls, n_jobs=n_jobs, cluster=cluster) if calls else ()))
     kept = NestedKept(len(models), sum(len(s[4]) for s in splits) <= ROWS_KEPT)
     clock = Stopwatch(len(tasks))
     for done, (index, fit, how) in enumerate(_chain(found, computed), 1):
@@ -310,7 +310,7 @@ def interval_table(moments: dict, design: tuple, level: float) -> pd.DataFrame:
     metric, n_rows, n_folds, repeats, bounds = design
     records = []
     for name, own in moments.items():
-        ci = moments_interval(own, n_rows, n_folds, level, bounds)
+        ci = moments_interval(own, n_rows, n_folds, level=level, bounds=bounds)
         records.append([name, metric, ci.estimate, ci.corrected, ci.ci_low, ci.ci_high,
                         ci.se, level, METHOD, ESTIMAND, n_folds, repeats])
     return pd.DataFrame(records, columns=NESTED_COLUMNS)

@@ -205,7 +205,7 @@ def _cost_problems(experiment, datasets) -> list:
         return []
     found = []
     for dataset in datasets:
-        if cost_metric_problem(metrics, experiment.metric_costs(), len(dataset.classes)):
+        if cost_metric_problem(metrics, experiment.metric_costs(), n_classes=len(dataset.classes)):
             n_classes = len(dataset.classes)
             fields = {**_about(dataset), "metric": COST_METRIC, "n_classes": n_classes,
                       "suggested": "balanced_accuracy"}
@@ -240,6 +240,7 @@ def needed_response(metric: str) -> str:
         return "labels" if kind == LABELS else "proba" if kind == PROBA else "score"
     from sklearn.metrics import get_scorer
 
+    # getattr: scikit-learn's scorer
     method = getattr(get_scorer(metric), "_response_method", "predict")
     methods = (method,) if isinstance(method, str) else tuple(method)
     if "predict" in methods:
@@ -251,7 +252,7 @@ def needed_response(metric: str) -> str:
 
 def _fold_problems(cv, dataset) -> list:
     try:
-        check_folds(dataset.y, cv, dataset.groups, dataset.classes)
+        check_folds(dataset.y, cv, dataset.groups, classes=dataset.classes)
     except ValueError as exc:
         reason = str(exc)               # ``exc`` is unbound once the except block ends
         possible = _possible_folds(cv, dataset)
@@ -268,7 +269,7 @@ def _possible_folds(cv, dataset):
     for n_splits in range(min(int(cv.n_splits), len(dataset.y)) - 1, 1, -1):
         try:
             check_folds(dataset.y, replace(cv, n_splits=n_splits), dataset.groups,
-                        dataset.classes)
+                        classes=dataset.classes)
             return n_splits
         except ValueError:
             continue

@@ -84,7 +84,7 @@ class CheckedJob:
 
 # ----------------------------------------------------------------------------- the one run
 
-def calibrate(dataset, cv_result, models, settings, n_jobs: int = 1, cluster=None):
+def calibrate(dataset, cv_result, models, settings, *, n_jobs: int = 1, cluster=None):
     """The calibration of a run's models: :func:`engine.evaluation.calibration.run_calibration`
     with the run's inner folds (:data:`engine.evaluation.tuning.INNER_SPLITS`), as the run
     and the Calibration view both compute it; a generator of progress records."""
@@ -98,19 +98,19 @@ def trace_aloocv(dataset, models, settings):
     return run_aloocv(dataset, list(models), settings)
 
 
-def run_job(checked: CheckedJob, cluster=None):
+def run_job(checked: CheckedJob, *, cluster=None):
     """Run a checked job: a generator of progress records (one per calibrated fold, or
     per value of C and optimum) returning its result; closing it stops the job before
     its next fold or value of C."""
     if checked.kind == "calibration":
         return (yield from calibrate(checked.dataset, checked.cv_result, checked.models,
-                                     checked.settings, checked.n_jobs, cluster))
+                                     checked.settings, n_jobs=checked.n_jobs, cluster=cluster))
     return (yield from trace_aloocv(checked.dataset, checked.models, checked.settings))
 
 
 # ----------------------------------------------------------------------------- calibration
 
-def check_calibration(dataset, cv_result, models, settings, n_jobs: int = 1,
+def check_calibration(dataset, cv_result, models, settings, *, n_jobs: int = 1,
                       available: Optional[int] = None) -> CheckedJob:
     """Check calibrating ``models`` of the run ``cv_result`` on ``dataset`` (nothing fitted).
 
@@ -210,7 +210,7 @@ def _check_inner_folds(dataset, splits) -> None:
 
 # ----------------------------------------------------------------------------- ALOOCV
 
-def check_aloocv(dataset, models, settings, available: Optional[int] = None) -> CheckedJob:
+def check_aloocv(dataset, models, settings, *, available: Optional[int] = None) -> CheckedJob:
     """Check tracing ALOOCV for ``models`` on ``dataset`` (nothing fitted).
 
     Parameters

@@ -90,11 +90,11 @@ def base_manifest(result) -> dict:
     else:
         from engine.input.readers import data_record
 
-        manifest["data"] = data_record(result.dataset, result.experiment.base_dir)
+        manifest["data"] = data_record(result.dataset, base_dir=result.experiment.base_dir)
     return manifest
 
 
-def model_files(result, save: bool = False) -> dict:
+def model_files(result, *, save: bool = False) -> dict:
     """``{file name: bytes}`` of the final models to save (the experiment's
     ``"save_models"``, or ``save``: ``--save-models``), else empty. The files the run made
     in its child process are used as they are; only without them are the models written
@@ -111,14 +111,14 @@ def model_files(result, save: bool = False) -> dict:
     return saved_model_files(heldout, result.dataset)
 
 
-def report_texts(result, tables: dict, full_paths: bool = False):
+def report_texts(result, tables: dict, *, full_paths: bool = False):
     """``({"report.html": text, "report.md": text}, None)``: the report built once and
     rendered twice (:func:`engine.output.report.rendered`), or ``({}, warning line)`` when
     it cannot be built (any exception: the tables are written all the same)."""
     from engine.output import report
 
     try:
-        return report.rendered(report.build_document(result, tables,
+        return report.rendered(report.build_document(result, tables=tables,
                                                      full_paths=full_paths)), None
     except Exception as exc:  # noqa: BLE001 - the tables matter more than the report
         return {}, (f"the HTML report could not be written ({type(exc).__name__}: "
@@ -145,13 +145,13 @@ def result_files(result, notes=(), *, save_models: bool = False,
     """
     tables = result.tables()
     texts = dict(result.texts()) if is_several(result.experiment) else {}
-    files = model_files(result, save_models)
+    files = model_files(result, save=save_models)
     added = []
     if files:
         from engine.runs.heldout.saved import saved_note
 
         added.append(str(saved_note(files)))
-    page, warning = report_texts(result, tables, full_paths)
+    page, warning = report_texts(result, tables, full_paths=full_paths)
     texts.update(page)
     added += [warning] if warning else []
     return ResultFiles(tables, texts, files,
@@ -167,7 +167,7 @@ def write_files(content: ResultFiles, folder: str, manifest: dict, *,
     from engine.output.result_folder import write_result_folder
 
     notes = list(content.notes)
-    paths = write_result_folder(content.tables, folder, manifest, notes, content.texts,
+    paths = write_result_folder(content.tables, folder, manifest, notes, texts=content.texts,
                                 csv_style=csv_style, own=own, files=content.files)
     where = os.path.abspath(folder)
     return Written(tuple(paths), tuple(os.path.join(where, name) for name in content.tables),

@@ -168,7 +168,7 @@ class RunPlan:
         return "; ".join(parts)
 
 
-def plan_run(experiment, datasets=None) -> RunPlan:
+def plan_run(experiment, *, datasets=None) -> RunPlan:
     """The plan of running ``experiment`` (nothing fitted, no data read).
 
     Parameters
@@ -185,9 +185,10 @@ def plan_run(experiment, datasets=None) -> RunPlan:
     if datasets is None:
         blocks = list(experiment.dataset_blocks) or [experiment.dataset]
         datasets = [_Block(block or {}) for block in blocks]
-    return plan_models(experiment.models, experiment.cv, datasets, experiment.calibration,
-                       experiment.aloocv, experiment.curves,
-                       bool(experiment.test))
+    return plan_models(experiment.models, experiment.cv, datasets,
+                       calibration=experiment.calibration,
+                       aloocv=experiment.aloocv, curves=experiment.curves,
+                       heldout=bool(experiment.test))
 
 
 class _Block:
@@ -198,7 +199,7 @@ class _Block:
         self.groups = True if "groups" in block else None
 
 
-def plan_models(models, cv, datasets, calibration=None, aloocv=None,
+def plan_models(models, cv, datasets, *, calibration=None, aloocv=None,
                 curves=None, heldout: bool = False) -> RunPlan:
     """The plan of running ``models`` (ModelSpecs, grids expanded) with ``cv`` (a CVConfig)
     on ``datasets`` (one or a sequence; a data set with ``groups`` runs twice under
@@ -206,9 +207,10 @@ def plan_models(models, cv, datasets, calibration=None, aloocv=None,
     held-out test file follows (each model fitted once more on all training rows)."""
     datasets = list(datasets) if isinstance(datasets, (list, tuple)) else [datasets]
     models = list(models)
-    return RunPlan(tuple(dataset_plan(models, cv, calibration, aloocv,
-                                      d.name or "", d.groups is not None, curves,
-                                      heldout)
+    return RunPlan(tuple(dataset_plan(models, cv, calibration=calibration, aloocv=aloocv,
+                                      name=d.name or "", grouped=d.groups is not None,
+                                      curves=curves,
+                                      heldout=heldout)
                          for d in datasets), len(models))
 
 
@@ -219,7 +221,7 @@ def learning_fits(curves, n_models: int, folds: int) -> int:
     return fractions * folds * n_models
 
 
-def dataset_plan(models, cv, calibration=None, aloocv=None, name: str = "",
+def dataset_plan(models, cv, *, calibration=None, aloocv=None, name: str = "",
                  grouped: bool = False, curves=None, heldout: bool = False) -> DatasetPlan:
     """One data set's plan; ``grouped``: the data set has groups; ``curves``: the
     experiment's curves block (its learning-curve fits); ``heldout``: a held-out test
@@ -255,7 +257,7 @@ def _whole(value) -> int:
     return number if number >= 1 and not math.isnan(number) else 1
 
 
-def stored_fits(store, experiment, datasets, data_keys=None) -> list:
+def stored_fits(store, experiment, datasets, *, data_keys=None) -> list:
     """For each data set, how many of its cross-validation fits ``store`` holds (the
     keys :func:`engine.evaluation.cv.run_cv` would look up; nothing is loaded or recorded).
 

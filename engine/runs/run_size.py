@@ -50,22 +50,22 @@ class SizedRun:
         return self.seconds < self.asked_seconds
 
 
-def sized_run(experiment, datasets, n_jobs: int = 1, target: float = TARGET_SECONDS,
+def sized_run(experiment, datasets, *, n_jobs: int = 1, target: float = TARGET_SECONDS,
               budget: float = BUDGET) -> SizedRun:
     """Time a few fits of ``experiment`` on ``datasets`` (a Dataset or a list) and size
     its repeats to ``target`` seconds (see the module's docstring). Takes about
     ``budget`` seconds; meant for a worker thread."""
     datasets = list(datasets) if isinstance(datasets, (list, tuple)) else [datasets]
     timed = [fit_timing.time_fits(experiment, one, budget / len(datasets)) for one in datasets]
-    return size_from(experiment, datasets, timed, n_jobs, target)
+    return size_from(experiment, datasets, timed, n_jobs, target=target)
 
 
 def size_from(experiment, datasets: list, timed: list, n_jobs: int,
-              target: float = TARGET_SECONDS) -> SizedRun:
+              *, target: float = TARGET_SECONDS) -> SizedRun:
     """The sizing of :func:`sized_run` from fits already timed (one ``timed`` per data
     set, :func:`engine.runs.fit_timing.time_fits`)."""
     def seconds(cv) -> float:
-        return sum(fit_timing.seconds_for(experiment, one, times, n_jobs, cv)
+        return sum(fit_timing.seconds_for(experiment, one, times, n_jobs=n_jobs, cv=cv)
                    for one, times in zip(datasets, timed))
 
     asked = experiment.cv

@@ -251,6 +251,7 @@ def run_in_process(function: Callable, args: tuple = (), kwargs: Optional[dict] 
         The job raised anything else, or the child ended without a result.
     """
     context = process_context(start_method)
+    # getattr: any callable (a partial has none)
     name = name or str(getattr(function, "__name__", "job"))
     reader, writer = context.Pipe(duplex=False)
     settings = {"owner_pid": os.getpid() if owner_pid is None else owner_pid, "nice": nice,

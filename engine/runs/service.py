@@ -112,7 +112,7 @@ def check_store(destination: Destination) -> None:
     check_store_path(destination.store_path, in_folder=destination.store_inside)
 
 
-def refusal(checked, yes: bool = False, estimate=None):
+def refusal(checked, *, yes: bool = False, estimate=None):
     """Why not to start the ``checked`` run (one sentence), or None.
 
     Parameters
@@ -137,7 +137,7 @@ def refusal(checked, yes: bool = False, estimate=None):
         seconds = (estimate or _estimate)(checked)
     except Exception:  # noqa: BLE001 - the question stands without a time
         seconds = None
-    return (f"{guards.question(assessment, seconds)}: add --yes to start it anyway, or "
+    return (f"{guards.question(assessment, seconds=seconds)}: add --yes to start it anyway, or "
             "use fewer models, folds or repeats")
 
 
@@ -147,7 +147,7 @@ def _estimate(checked):
     return guards.estimate_seconds(checked.experiment, checked.datasets, checked.n_jobs)
 
 
-def open_store(destination: Destination, fresh: bool = False):
+def open_store(destination: Destination, *, fresh: bool = False):
     """The run's :class:`engine.runs.store.ResultStore` (``fresh``: every fit computed,
     none read)."""
     from engine.runs.store import ResultStore
@@ -168,7 +168,7 @@ def drop_if_empty(store, created) -> None:
         remove_created(list(created))
 
 
-def store_record(store, fresh: bool = False) -> dict:
+def store_record(store, *, fresh: bool = False) -> dict:
     """What ``run.json`` records of the result store."""
     return {"path": store.path, "fresh": bool(fresh), "fits": store.fits,
             "reused": store.reused, "computed": store.computed}

@@ -273,7 +273,7 @@ class ResultStore:
                               "program's database, or an SQLite file without this app's "
                               "tables): give another file with --store, or move this one away")
         found = self._check_format()
-        problem = schema_problem(db, found)
+        problem = schema_problem(db, format_=found)
         if problem:
             raise EngineError("store_foreign", {"path": self.path},
                               f"{self.path} is not a result store of this app ({problem}): "
@@ -541,7 +541,7 @@ class ResultStore:
             The handle to give :meth:`finish_run`.
         """
         data_key = self.data_key(dataset)
-        data = data_record(dataset, experiment.base_dir)
+        data = data_record(dataset, base_dir=experiment.base_dir)
         self._handles += 1
         self._begun = (self._handles, (
             self.batch, _now(), json.dumps(experiment.to_json(), default=str),
@@ -696,7 +696,7 @@ def _now() -> str:
     return datetime.now().astimezone().isoformat(timespec="seconds")
 
 
-def check_store_path(path: str, in_folder: bool = False) -> None:
+def check_store_path(path: str, *, in_folder: bool = False) -> None:
     """Refuse, before SQLite opens it, what cannot be a result store file: a folder, a
     named pipe, a device or a socket (:func:`engine.input.file_checks.check_regular_file`), a link
     to nothing, SQLite side files (``-wal``, ``-shm``, ``-journal``) that are links or
@@ -735,7 +735,7 @@ def check_store_path(path: str, in_folder: bool = False) -> None:
     if in_folder:
         _refuse_hard_links(path)
     try:
-        check_regular_file(path, "a result store file")
+        check_regular_file(path, what="a result store file")
     except ValueError as exc:                 # a folder, a pipe, a device ...
         raise EngineError("store_unusable", {"path": path, "detail": "not_regular"},
                           str(exc)) from None
@@ -776,7 +776,7 @@ def _refuse_hard_links(path: str) -> None:
                               "file with --store")
 
 
-def schema_problem(db, format_: int = FORMAT) -> Optional[str]:
+def schema_problem(db, *, format_: int = FORMAT) -> Optional[str]:
     """What is wrong with an open store's schema, or None: every table, index and trigger
     is compared with this app's by its full SQL (whitespace aside), so a column, a
     constraint, a default or a type of another program is found before anything is

@@ -562,8 +562,9 @@ class CVTab(QWidget):
         if self.target_missing():
             return "Choose the column to predict on the Dataset tab before running."
         datasets, state = self.state.datasets, self.state
-        plan = plan_models(specs, state.cv, datasets, state.calibration, state.aloocv,
-                           state.curves, heldout=bool(state.test))
+        plan = plan_models(specs, state.cv, datasets, calibration=state.calibration,
+                           aloocv=state.aloocv,
+                           curves=state.curves, heldout=bool(state.test))
         self.curves_box.show_cost(plan.learning_fits, learning_seconds(state))
         text = fit_count_text(plan, self.folds_box.value(), state.cv.n_repeats, datasets)
         text += plan_words(state.cv)
@@ -697,7 +698,7 @@ class CVTab(QWidget):
             return
         answer = ask(
             self, "Start a large run?",
-            f"{sentence(guards.question(assessment, seconds))}.\n\nStart it anyway? "
+            f"{sentence(guards.question(assessment, seconds=seconds))}.\n\nStart it anyway? "
             "(Cancel stops it at any time; fewer repeats or models make it shorter.)",
             QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
         if answer == QMessageBox.Yes:
@@ -709,7 +710,7 @@ class CVTab(QWidget):
     def _launch(self, experiment, datasets, n_jobs) -> None:
         """Run on ``datasets`` (:mod:`engine.run_service`: one experiment, or one across
         several data sets); the progress bar's total is the run plan's."""
-        plan = plan_run(experiment, datasets)
+        plan = plan_run(experiment, datasets=datasets)
         total = plan.steps                               # the progress records to come
         self.store.planned_fits = plan.fits              # what Cancel's words count
         cluster, store = self._cluster, self.store.launched_path()

@@ -107,7 +107,8 @@ class DefaultSize(QObject):
                                                     n_repeats=default.n_repeats))
         datasets, n_jobs = list(self.state.datasets), self.state.n_jobs
         generation = self._generation
-        job = Job(lambda: run_size.sized_run(experiment, datasets, n_jobs, TARGET_SECONDS),
+        job = Job(lambda: run_size.sized_run(experiment, datasets, n_jobs=n_jobs,
+                                             target=TARGET_SECONDS),
                   name="run-size")
         job.succeeded.connect(lambda sized: self._apply(sized, generation))
         self._slot.start(job)

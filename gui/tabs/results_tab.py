@@ -73,7 +73,7 @@ def interval_headers(alpha: float, record=None) -> dict:
     coverage the study measured in place of the level when it fell outside 93–97%
     (:func:`engine.evaluation.coverage_record.level_words`)."""
     level = f"{100 * (1 - alpha):g}%"
-    words = level_words("summary_mean", 1 - alpha, record)
+    words = level_words("summary_mean", 1 - alpha, record=record)
     level = words if words.endswith("measured") else level
     return {"ci_low": f"{level} interval, low", "ci_high": f"{level} interval, high"}
 
@@ -421,9 +421,9 @@ class ResultsTab(QWidget):
     def _show_context(self, result) -> None:
         comparison = result.comparison
         self.controls.set_settings(comparison.settings, comparison.metric)
-        cv = result.cv.config
+        cv, positive = result.cv.config, positive_of(result)
         self.controls.set_context(
-            f"Comparing on <b>{escape(metric_label(comparison.metric, positive_of(result)))}"
+            f"Comparing on <b>{escape(metric_label(comparison.metric, positive=positive))}"
             "</b> over "
             f"{self._matrix.shape[1]} test folds ({cv.n_repeats} × {cv.n_splits}-fold)"
             + (f" of <b>{escape(str(result.dataset.name))}</b>"
@@ -498,7 +498,8 @@ class ResultsTab(QWidget):
                                      values, comparison.metric,
                                      colours=(self._colour_of(a), self._colour_of(b)))
         yield
-        verdict = pair_verdict(row, a, b, settings.rope, settings.alpha, settings.correction,
+        verdict = pair_verdict(row, a, b, settings.rope, settings.alpha,
+                               correction=settings.correction,
                                health=model_health(result),
                                learning=learning_states(getattr(result, "curves", None)),
                                n_pairs=len(comparison.pairwise))

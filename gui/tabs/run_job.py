@@ -20,7 +20,7 @@ def check_setup(setup: dict, datasets, n_jobs: int):
     filled in, the data sets, the run budget (None when a problem blocks the run), the
     pre-run check's problems and the held-out test rows, read once here and handed to the
     run; a ValueError says what to change."""
-    return run_service.check_run(parse_experiment(setup), list(datasets), n_jobs)
+    return run_service.check_run(parse_experiment(setup), list(datasets), n_jobs=n_jobs)
 
 
 def run_in_process(experiment, datasets, n_jobs: int, prepare, cluster=None, store=None,

@@ -173,7 +173,7 @@ class StoreLink(QObject):
         """A run failed with ``error``: True when its code says it is about this store
         file (shown here, with the way out), else False."""
         path = self.launched_path() or self.path()
-        if not is_store_error(error, path):
+        if not is_store_error(error, path=path):
             return False
         self._ended = self._launched = None
         self.show_problem(path, error)

@@ -69,7 +69,7 @@ def shown_rows(table: pd.DataFrame, every_repeat: bool) -> pd.DataFrame:
 
 def labels_html(level: float, record=None) -> str:
     """Each AUC interval's method, estimand and measured coverage, one line each."""
-    return "<br>".join(escape(interval_label(i, level, record)) for i in METHOD_IDS.values())
+    return "<br>".join(escape(interval_label(i, level, record=record)) for i in METHOD_IDS.values())
 
 
 def verdict_html(auc, record=None) -> str:
@@ -79,7 +79,7 @@ def verdict_html(auc, record=None) -> str:
     lines = []
     summary = intervals[intervals["repeat"].isna() & (intervals["method"] == "corrected_t")]
     for _, row in summary.iterrows():
-        level = level_words("auc_corrected_t", row["level"], record)
+        level = level_words("auc_corrected_t", row["level"], record=record)
         lines.append(f"<b>{escape(str(row['model']))}</b>: AUC {row['auc']:.3f} for class "
                      f"{escape(str(row['positive_class']))}, {level} interval "
                      f"{row['ci_low']:.3f} to {row['ci_high']:.3f} (corrected t over "

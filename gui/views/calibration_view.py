@@ -126,7 +126,7 @@ def fold_evidence(calibration, cv, model: str, method: str, alpha: float = 0.05)
     """Whether ``method`` beats ``uncalibrated`` fold by fold, in words: the engine's
     corrected paired t-test (:func:`engine.evaluation.calibration.fold_test`) judged at ``alpha``."""
     try:
-        test = fold_test(calibration, cv, model, method, alpha)
+        test = fold_test(calibration, cv, model, method, alpha=alpha)
     except (ValueError, KeyError):
         return ""
     if test is None or not test.mean_difference > 0:
@@ -283,7 +283,7 @@ class CalibrationView(QWidget):
             return
         n_jobs = self.state.n_jobs
         job = Job(lambda: run_service.check_calibration(result.dataset, result.cv, specs,
-                                                        settings, n_jobs),
+                                                        settings, n_jobs=n_jobs),
                   name="calibration-check")
         job.succeeded.connect(self._on_checked)
         job.failed_with.connect(self._on_check_failed)

@@ -75,7 +75,7 @@ def groups_text(dataset: Dataset, n_splits: int) -> tuple:
         f"{low} to {high} rows ({sizes.mean():.1f} on average)"
     text = f"{len(sizes):,} groups of {each}."
     try:
-        check_grouped_folds(dataset.y, groups, n_splits, dataset.classes)
+        check_grouped_folds(dataset.y, groups, n_splits, classes=dataset.classes)
     except ValueError as exc:
         message = str(exc)
         where = (" (Folds (k) is on the Cross-validation tab.)"

@@ -114,11 +114,11 @@ def method_text(rows: pd.DataFrame, record=None) -> str:
     first = rows.iloc[0]
     text = f"Intervals: {words(first['method'])}"
     if "level" in rows and pd.notna(first["level"]):
-        text += f", {level_words(INTERVAL_ID, float(first['level']), record)}"
+        text += f", {level_words(INTERVAL_ID, float(first['level']), record=record)}"
     if "estimand" in rows and pd.notna(first["estimand"]):
         text += f"; they are about {estimand_words(first['estimand'])}, on the subgroup's rows"
     return (f"{text}; cut at the metric's possible range; "
-            f"{coverage_words(INTERVAL_ID, record)}.")
+            f"{coverage_words(INTERVAL_ID, record=record)}.")
 
 
 class SubgroupsView(ResultView):

@@ -91,12 +91,12 @@ def check_bundle(argv) -> int:
             return 1
     experiment_schema()
     experiment = load_experiment(resources.example_path())
-    dataset = load_dataset(experiment.dataset, experiment.base_dir)
+    dataset = load_dataset(experiment.dataset, base_dir=experiment.base_dir)
     from engine.run_service import check_run
     from gui.tabs.cv_tab import run_in_process
 
     started, last = time.monotonic(), None
-    work = run_in_process(check_run(experiment, (dataset,), args.jobs))
+    work = run_in_process(check_run(experiment, (dataset,), n_jobs=args.jobs))
     while True:
         try:
             last = next(work)

@@ -75,7 +75,7 @@ def main(argv=None) -> None:
         data = experiment_data(path)
         result = run_to_end(run_experiment(parse_experiment(data), n_jobs=args.jobs))
         tables = result.tables()
-        page = build_report(result, tables)
+        page = build_report(result, tables=tables)
     os.makedirs(args.out, exist_ok=True)
     for name in ("summary.csv", "pairwise.csv"):
         write_csv(tables[name], os.path.join(args.out, name))

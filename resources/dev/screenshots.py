@@ -226,7 +226,7 @@ def render_report(result, out: str) -> None:
         print("chromium is not on the PATH: report.png and report_plots.png not made",
               file=sys.stderr)
         return
-    page = build_report(result, result.tables())
+    page = build_report(result, tables=result.tables())
     with tempfile.TemporaryDirectory() as folder:
         for name, text, height in (("report.png", page, 1130),
                                    ("report_plots.png", page.replace("</head>", RESULTS_ONLY, 1),
@@ -270,7 +270,7 @@ def render_subgroups_report(out: str) -> None:
         print("chromium is not on the PATH: report_subgroups.png not made", file=sys.stderr)
         return
     result = run_to_end(run_experiment(parse_experiment(SUBGROUPS_EXPERIMENT)))
-    page = build_report(result, result.tables()).replace("</head>", SUBGROUPS_ONLY, 1)
+    page = build_report(result, tables=result.tables()).replace("</head>", SUBGROUPS_ONLY, 1)
     with tempfile.TemporaryDirectory() as folder:
         html = os.path.join(folder, "subgroups.html")
         with open(html, "w", encoding="utf-8") as handle:

@@ -109,12 +109,12 @@ def one_set(seed: int, n_rows: int, big_x, big_y) -> dict:
         fold_aucs.append(roc_auc_score(y[test], oof[test]))
         true_aucs.append(roc_auc_score(big_y, model.decision_function(big_x)))
         exact.append(exact_auc(model.coef_.ravel()))
-    auc, low, high = delong_interval(y, oof, LEVEL)
-    cv_auc, l_low, l_high, _ = ledell_interval(y, oof, fold_of, LEVEL)
+    auc, low, high = delong_interval(y, oof, level=LEVEL)
+    cv_auc, l_low, l_high, _ = ledell_interval(y, oof, fold_of, level=LEVEL)
     half = student_t.ppf(0.5 + LEVEL / 2, N_SPLITS - 1) * np.std(fold_aucs, ddof=1) \
         / np.sqrt(N_SPLITS)
     mean = float(np.mean(fold_aucs))
-    c_low, c_high = corrected_interval(fold_aucs, *np.mean(sizes, axis=0), 1.0 - LEVEL)
+    c_low, c_high = corrected_interval(fold_aucs, *np.mean(sizes, axis=0), alpha=1.0 - LEVEL)
     return {"truth": float(np.mean(true_aucs)), "exact": float(np.mean(exact)),
             "delong_pooled": (auc, low, high), "ledell": (cv_auc, l_low, l_high),
             "corrected_t": (mean, max(0.0, c_low), min(1.0, c_high)),

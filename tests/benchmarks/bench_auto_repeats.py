@@ -96,7 +96,7 @@ def widths(result) -> dict:
     alpha = result.experiment.comparison.alpha
     for row in result.comparison.pairwise.itertuples():
         low, high = corrected_interval(matrix.loc[row.model_1] - matrix.loc[row.model_2],
-                                       n_train, n_test, alpha)
+                                       n_train, n_test, alpha=alpha)
         found[("difference", f"{row.model_1} - {row.model_2}")] = high - low
     for row in result.comparison.intervals.itertuples():
         found[("credible", f"{row.model_1} - {row.model_2} at {row.level:g}")] = (
@@ -119,7 +119,7 @@ LEVELS = (0.5, 0.8, 0.9, 0.95, 0.99)
 def _formula_widths(scores, c, alpha, levels) -> np.ndarray:
     """Every interval's width (the corrected t formula) from a (models x folds) matrix."""
     return np.array([width(np.var(x, ddof=1), len(x), 0, c, level)
-                     for x, level in interval_series(scores, alpha, levels)])
+                     for x, level in interval_series(scores, alpha, credible_levels=levels)])
 
 
 def _observed_stop(scores, c, alpha, levels, r) -> bool:
@@ -134,7 +134,7 @@ def _one_step_stop(scores, c, alpha, levels, r) -> bool:
     """Candidate "one step with noise": the width one more repeat gives, at one standard
     error of the next s² (from the spread of the per-repeat variances), narrower by less
     than the precision."""
-    for x, level in interval_series(scores[:, :10 * r], alpha, levels):
+    for x, level in interval_series(scores[:, :10 * r], alpha, credible_levels=levels):
         per = np.array([np.var(x[10 * i:10 * i + 10], ddof=1) for i in range(r)])
         h = per.std(ddof=1) / per.mean() / (r + 1) * np.sqrt(1 + 1 / r)
         s2 = np.var(x, ddof=1)
@@ -153,7 +153,8 @@ def _stops(rule, scores, c, alpha, levels, r) -> bool:
     kept = auto_repeats.BOUND_LEVEL
     auto_repeats.BOUND_LEVEL = 0.5 if callable(rule) else rule
     try:
-        ratio, bound = assess(scores[:, :10 * r], 10, c, alpha, levels, 10)
+        ratio, bound = assess(scores[:, :10 * r], 10, c, alpha, credible_levels=levels,
+                              max_repeats=10)
     finally:
         auto_repeats.BOUND_LEVEL = kept
     if callable(rule):

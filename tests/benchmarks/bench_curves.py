@@ -80,7 +80,7 @@ def learning_case(dataset, models, cv, config):
         run_to_end(run_learning(dataset, cv, models, FRACTIONS))
 
     def peer():
-        learning_curve(make_pipeline(models[0], dataset), X, dataset.y, cv=splits,
+        learning_curve(make_pipeline(models[0], dataset=dataset), X, dataset.y, cv=splits,
                        train_sizes=list(FRACTIONS), scoring="roc_auc", n_jobs=1)
 
     return ours, peer

@@ -76,7 +76,7 @@ def bench_fit_dominated(n_repeats: int) -> tuple:
 
     def peer():
         cv = RepeatedStratifiedKFold(n_splits=10, n_repeats=n_repeats, random_state=0)
-        return {spec.name: cross_validate(make_pipeline(spec, dataset), X, y, cv=cv,
+        return {spec.name: cross_validate(make_pipeline(spec, dataset=dataset), X, y, cv=cv,
                                           scoring=metrics, n_jobs=-1) for spec in specs}
 
     def ours():

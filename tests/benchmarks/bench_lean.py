@@ -209,7 +209,7 @@ def bench_six(folder: str, repeats: int, n_repeats: int) -> None:
 
     models = presets()["Six common classifiers"]
     dataset = load_builtin("breast_cancer")
-    pipelines = {spec.name: make_pipeline(spec, dataset) for spec in expand_models(models)}
+    pipelines = {spec.name: make_pipeline(spec, dataset=dataset) for spec in expand_models(models)}
     pickled = os.path.join(folder, "six.pickle")
     with open(pickled, "wb") as stream:
         pickle.dump(pipelines, stream)

@@ -157,7 +157,7 @@ def main(argv=None) -> None:
     seed = load_experiment(SEED)
     from engine.input.readers import load_dataset
 
-    seed_data = load_dataset(seed.dataset, seed.base_dir)
+    seed_data = load_dataset(seed.dataset, base_dir=seed.base_dir)
     overhead("seed run", seed, seed_data, repeats)
     rows = 20_000 if args.quick else 100_000
     experiment, dataset = big_run(rows)

@@ -471,7 +471,8 @@ def test_class_codes_outside_the_classes_are_a_coded_failure():
     model, train = fitted(Wild())
     record = model_record("wild", model, train)
     with pytest.raises(EngineError, match=r"class codes outside 0\.\.1") as caught:
-        predictions(record, frame(5).drop(columns="t"), "new.csv", "model_wild.skops")
+        predictions(record, frame(5).drop(columns="t"), path="new.csv",
+                    model_path="model_wild.skops")
     assert caught.value.code == "model_failed"
     assert caught.value.fields == {"path": "model_wild.skops", "detail": "ValueError"}
 
@@ -522,7 +523,7 @@ def test_damaged_nodes_are_a_coded_refusal_or_a_coded_prediction_failure(files):
         path = folder / f"damaged_{attempt}.skops"
         path.write_bytes(zip_of({**members, "schema.json": json.dumps(mutate(schema, rng))}))
         try:
-            predictions(load_model(str(path)), rows, data_path, str(path))
+            predictions(load_model(str(path)), rows, path=data_path, model_path=str(path))
             codes["predicted"] = codes.get("predicted", 0) + 1
         except EngineError as exc:
             codes[exc.code] = codes.get(exc.code, 0) + 1

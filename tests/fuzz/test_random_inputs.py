@@ -90,7 +90,7 @@ def test_a_result_folder_is_inert_file_by_file(tmp_path, labels, models, notes, 
     text = "# report\n\n" + "\n".join(f"- {line}" for line in report) + "\n"
     folder = tmp_path / "out"
     write_result_folder({"confusion.csv": confusion}, str(folder), {"models": models},
-                        notes, {"report.md": text})
+                        notes, texts={"report.md": text})
     lines = read_lines(folder / "confusion.csv")
     assert len(lines) == len(confusion) + 1
     assert_inert_lines(lines)

@@ -247,7 +247,7 @@ def test_fold_evidence_uses_the_two_sided_test(cv_result, engine_calibration):
     from gui.views.calibration_view import fold_evidence
 
     text = fold_evidence(engine_calibration, cv_result.cv, "GaussianNB", "isotonic")
-    matrix = fold_score_matrix(engine_calibration, "neg_brier_score")
+    matrix = fold_score_matrix(engine_calibration, metric="neg_brier_score")
     rows = ["GaussianNB (uncalibrated)", "GaussianNB (isotonic)"]
     pair = compare_models(matrix.loc[rows], *cv_result.cv.train_test_sizes()).pairwise.iloc[0]
     assert pair.model_1 == rows[1]                 # isotonic repairs naive Bayes here

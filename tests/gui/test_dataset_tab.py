@@ -416,7 +416,7 @@ def apply_experiment_file(tab, qtbot, experiment):
 
     with qtbot.waitSignal(tab.view_ready, timeout=60000):
         tab.state.apply_experiment(experiment, load_dataset(experiment.dataset,
-                                                            experiment.base_dir))
+                                                            base_dir=experiment.base_dir))
 
 
 def assert_no_builtin_claimed(tab, placeholder="a file is loaded"):

@@ -37,7 +37,7 @@ def experiment(slow=False):
 def test_panel_bar_status_and_earlier_runs_agree(tab, qtbot):
     exp = experiment()
     datasets = load_datasets(exp)
-    plan = plan_run(exp, datasets)
+    plan = plan_run(exp, datasets=datasets)
     assert (plan.fits, plan.steps, plan.inner_fits) == (24, 36, 36)
     tab.state.apply_experiment(exp, list(datasets))
     panel = tab.size_label.text()
@@ -86,7 +86,7 @@ def made_fits():
 def test_cancel_resume_and_earlier_runs_count_the_plans_fits(tab, qtbot):
     exp = experiment(slow=True)
     datasets = load_datasets(exp)
-    plan = plan_run(exp, datasets)
+    plan = plan_run(exp, datasets=datasets)
     assert (plan.fits, plan.steps) == (30, 45)      # 5 models x 3 folds x 2 sets; +15 ungrouped
     tab.state.apply_experiment(exp, list(datasets))
     assert "= 30 fits" in tab.size_label.text() and "45 fits in all" in tab.size_label.text()

@@ -88,9 +88,9 @@ def test_a_test_file_chosen_run_shown_and_exported(window, qtbot, monkeypatch, f
     result = window.state.result
     scores = result.heldout.scores
     # the same numbers as the engine on its own, fitted on all training rows
-    dataset = load_dataset({"file": "train.csv", "target": "target"}, str(files))
-    test = load_test_set({"file": "test.csv"}, dataset, str(files))
-    alone = run_to_end(run_heldout(dataset, test, expand_models(MODELS, 0),
+    dataset = load_dataset({"file": "train.csv", "target": "target"}, base_dir=str(files))
+    test = load_test_set({"file": "test.csv"}, dataset, base_dir=str(files))
+    alone = run_to_end(run_heldout(dataset, test, expand_models(MODELS, random_state=0),
                                    ["roc_auc", "accuracy"], summary=result.summary))
     pd.testing.assert_frame_equal(scores, alone.scores)
     qtbot.waitUntil(lambda: view.stack.currentIndex() == 1, timeout=10000)
@@ -135,9 +135,9 @@ def test_a_test_file_without_a_feature_column_is_a_message(window, qtbot, monkey
 
 def test_predict_dialog_writes_the_models_predictions(window, qtbot, files, no_questions):
     peer("skops")
-    dataset = load_dataset({"file": "train.csv", "target": "target"}, str(files))
-    test = load_test_set({"file": "test.csv"}, dataset, str(files))
-    heldout = run_to_end(run_heldout(dataset, test, expand_models(MODELS[1:], 0),
+    dataset = load_dataset({"file": "train.csv", "target": "target"}, base_dir=str(files))
+    test = load_test_set({"file": "test.csv"}, dataset, base_dir=str(files))
+    heldout = run_to_end(run_heldout(dataset, test, expand_models(MODELS[1:], random_state=0),
                                      ["accuracy"], n_resamples=10))
     for name, data in saved_model_files(heldout, dataset).items():
         (files / name).write_bytes(data)
@@ -163,13 +163,13 @@ def test_the_run_uses_the_test_rows_the_check_read(files):
                                    "test": {"file": "test.csv"}, "models": MODELS,
                                    "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0},
                                    "metrics": ["roc_auc"]}, base_dir=str(files))
-    dataset = load_dataset({"file": "train.csv", "target": "target"}, str(files))
-    checked = run_service.check_run(experiment, [dataset], 1)
+    dataset = load_dataset({"file": "train.csv", "target": "target"}, base_dir=str(files))
+    checked = run_service.check_run(experiment, [dataset], n_jobs=1)
     assert checked.test is not None
     os.remove(files / "test.csv")
     result = run_to_end(run_job.run_in_process(checked.experiment, checked.datasets, 1, None,
                                                test=checked.test, start_method="spawn"))
-    alone = run_to_end(run_heldout(dataset, checked.test, expand_models(MODELS, 0),
+    alone = run_to_end(run_heldout(dataset, checked.test, expand_models(MODELS, random_state=0),
                                    ["roc_auc"], summary=result.summary))
     pd.testing.assert_frame_equal(result.heldout.scores, alone.scores)
 
@@ -183,8 +183,8 @@ def test_the_bundles_run_path_passes_the_checked_test_rows_on(files, monkeypatch
                                    "test": {"file": "test.csv"}, "models": MODELS,
                                    "cv": {"n_splits": 3, "n_repeats": 1, "random_state": 0},
                                    "metrics": ["roc_auc"]}, base_dir=str(files))
-    dataset = load_dataset({"file": "train.csv", "target": "target"}, str(files))
-    checked = run_service.check_run(experiment, [dataset], 2)
+    dataset = load_dataset({"file": "train.csv", "target": "target"}, base_dir=str(files))
+    checked = run_service.check_run(experiment, [dataset], n_jobs=2)
     seen = {}
 
     def started(experiment, datasets, n_jobs, prepare, cluster=None, store=None, **options):

@@ -220,7 +220,7 @@ def test_changing_the_correction_adjusts_p_values(qtbot, tab, state):
     state.renderer.flush()
     pairwise = tab.pairwise_panel.frame()
     np.testing.assert_allclose(pairwise.p_value_adjusted,
-                               adjust_pvalues(pairwise.p_value.to_numpy(), "holm"))
+                               adjust_pvalues(pairwise.p_value.to_numpy(), method="holm"))
     assert "Holm" in tab.verdict_label.text()
 
 

@@ -122,7 +122,7 @@ def grouped_rows_note(dataset: Dataset, spec: ModelSpec) -> Optional[Note]:
 
 def prepared_matrix(dataset: Dataset, spec: ModelSpec) -> np.ndarray:
     """The model's preparation (impute, encode, scale) fitted on all rows, as floats."""
-    preparation, _ = split_pipeline(make_pipeline(spec, dataset, inside_folds=False))
+    preparation, _ = split_pipeline(make_pipeline(spec, dataset=dataset, inside_folds=False))
     X = feature_matrix(dataset)
     if preparation is None:
         return np.asarray(X, dtype=float)

@@ -42,7 +42,7 @@ class LogisticFit:
 
 
 # --------------------------------------------------------------------------- validation
-def check_C(C, name: str = "C") -> float:
+def check_C(C, *, name: str = "C") -> float:
     """Return ``C`` as a float, or raise ValueError unless it is finite and > 0."""
     try:
         value = float(C)

@@ -43,10 +43,10 @@ def refit_without(design: Design, lam: float, theta0: np.ndarray, i: int,
                   tol: float) -> np.ndarray:
     """Newton refit without row ``i``, warm-started at ``theta0`` ((d,) or (d, K)): the
     plain one-row-at-a-time refit that finishes rows the chord steps leave."""
-    return solve(design, lam, theta0, tol, rows=np.arange(design.n) != i)[0]
+    return solve(design, lam, theta0, tol=tol, rows=np.arange(design.n) != i)[0]
 
 
-def exact_loo_binary(design: Design, lam: float, theta: np.ndarray, tol=1e-10) -> np.ndarray:
+def exact_loo_binary(design: Design, lam: float, theta: np.ndarray, *, tol=1e-10) -> np.ndarray:
     """Per-row exact LOO log-likelihoods, all rows at once.
 
     Each refit starts at the one-step (ALO) estimate and iterates with the full-data
@@ -211,7 +211,7 @@ class _Anderson:
         return step
 
 
-def exact_loo_multi(design: Design, lam: float, Theta: np.ndarray, tol=1e-10) -> np.ndarray:
+def exact_loo_multi(design: Design, lam: float, Theta: np.ndarray, *, tol=1e-10) -> np.ndarray:
     """Per-row exact LOO log-likelihoods, a chunk of rows at a time (see module doc)."""
     Xb, y, n, K = design.Xb, design.y, design.n, design.K
     refits = MultiRefits(design, lam, Theta, tol)

@@ -122,7 +122,7 @@ def batched(design: Design) -> bool:
     return design.binary and design.pairs is not None
 
 
-def fits_along(design: Design, Cs: np.ndarray, tol: float = 1e-10) -> Iterator[np.ndarray]:
+def fits_along(design: Design, Cs: np.ndarray, *, tol: float = 1e-10) -> Iterator[np.ndarray]:
     """Binary Newton fits at each C in order, warm-started along the grid; yields theta.
 
     Each fit takes full Newton steps from the predicted start (:func:`full_steps`); if
@@ -138,7 +138,7 @@ def fits_along(design: Design, Cs: np.ndarray, tol: float = 1e-10) -> Iterator[n
         theta, factor, converged = full_steps(design, XT, y, lam, theta, tol)
         if not converged:
             stepper = Stepper()
-            theta, _, _ = solve(design, lam, theta, tol, stepper=stepper)
+            theta, _, _ = solve(design, lam, theta, tol=tol, stepper=stepper)
             factor = stepper.factor
         if factor is None:                       # the start was already converged
             w = expit(design.Xb @ theta)

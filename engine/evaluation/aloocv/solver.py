@@ -167,14 +167,14 @@ class _Multi:
         return _objective_multi(U, self.y, theta.reshape(self.K, self.d).T, self.lam, self.pen)
 
 
-def newton_binary(Xb, y, lam, pen, theta, tol=1e-10, max_iter=100, hessian=None,
+def newton_binary(Xb, y, lam, pen, theta, *, tol=1e-10, max_iter=100, hessian=None,
                   stepper=None):
     """Minimize ``sum loss + lam/2 theta' P theta``; return (theta, n_iter, converged)."""
     theta = np.array(theta, dtype=float)
     return _newton(_Binary(Xb, y, lam, pen), theta, tol, max_iter, hessian, stepper)
 
 
-def newton_multi(Xb, y, Y, lam, pen, Theta, tol=1e-10, max_iter=100, hessian=None,
+def newton_multi(Xb, y, Y, lam, pen, Theta, *, tol=1e-10, max_iter=100, hessian=None,
                  pairs=None):
     """Symmetric multinomial version of :func:`newton_binary` (Theta is d x K);
     ``pairs`` are :func:`pair_products` of ``Xb`` for faster Hessians (optional)."""
@@ -185,7 +185,7 @@ def newton_multi(Xb, y, Y, lam, pen, Theta, tol=1e-10, max_iter=100, hessian=Non
     return theta.reshape(K, d).T.copy(), n_iter, ok
 
 
-def solve(design: Design, lam: float, theta0, tol=1e-10, max_iter=100, rows=None,
+def solve(design: Design, lam: float, theta0, *, tol=1e-10, max_iter=100, rows=None,
           hessian=None, stepper=None):
     """Run the right Newton solver on ``design`` (optionally on a subset of ``rows``);
     ``hessian`` is an optional approximate Hessian to start with, ``stepper`` a
@@ -196,10 +196,12 @@ def solve(design: Design, lam: float, theta0, tol=1e-10, max_iter=100, rows=None
         Xb, y = Xb[rows], y[rows]
         Y = None if Y is None else Y[rows]
     if design.binary:
-        out = newton_binary(Xb, y, lam, design.pen, theta0, tol, max_iter, hessian, stepper)
+        out = newton_binary(Xb, y, lam, design.pen, theta0, tol=tol, max_iter=max_iter,
+                            hessian=hessian, stepper=stepper)
     else:
         pairs = design.pairs if rows is None else None
-        out = newton_multi(Xb, y, Y, lam, design.pen, theta0, tol, max_iter, hessian, pairs)
+        out = newton_multi(Xb, y, Y, lam, design.pen, theta0, tol=tol, max_iter=max_iter,
+                           hessian=hessian, pairs=pairs)
     if not out[2]:
         warnings.warn(f"Newton solver did not reach gradient {tol:g} in {max_iter} iterations "
                       f"at C={1 / lam:g}; results may be inaccurate (raise max_iter, or lower "
@@ -250,5 +252,5 @@ def fit_logistic_l2(X, y, C, *, warm_start: Optional[LogisticFit] = None, tol: f
     lam = 1.0 / check_C(C)
     design = Design(X, y)
     theta0 = design.zeros() if warm_start is None else design.from_fit(warm_start)
-    theta, n_iter, _ = solve(design, lam, theta0, tol, max_iter)
+    theta, n_iter, _ = solve(design, lam, theta0, tol=tol, max_iter=max_iter)
     return design.to_fit(theta, C, n_iter)

@@ -132,7 +132,8 @@ class CalibrationResult:
                 "calibration_map.csv": self.map}
 
 
-def fold_score_matrix(result: CalibrationResult, metric: str = "neg_brier_score") -> pd.DataFrame:
+def fold_score_matrix(result: CalibrationResult, *,
+                      metric: str = "neg_brier_score") -> pd.DataFrame:
     """Variants (``"model (method)"``) as rows, folds as columns, for engine.evaluation.stats."""
     if metric not in FOLD_METRICS:
         # the caller's arguments (the app passes its own checked values)
@@ -185,7 +186,7 @@ class FoldTest:
 
 
 def fold_test(result: CalibrationResult, cv_result: CVResult, model: str, method: str,
-              alpha: float = 0.05, metric: str = "neg_brier_score"):
+              *, alpha: float = 0.05, metric: str = "neg_brier_score"):
     """Test whether a calibration method improves a model, fold by fold.
 
     The calibrated and the uncalibrated variants are scored on the same outer test
@@ -231,7 +232,7 @@ def fold_test(result: CalibrationResult, cv_result: CVResult, model: str, method
     if not 0 < alpha < 1:
         # the caller's arguments (the app passes its own checked values)
         raise ValueError(f"alpha must be between 0 and 1 (got {alpha})")
-    matrix = fold_score_matrix(result, metric)
+    matrix = fold_score_matrix(result, metric=metric)
     before, after = f"{model} ({UNCALIBRATED})", f"{model} ({method})"
     if before not in matrix.index or after not in matrix.index:
         return None
@@ -249,7 +250,7 @@ def fold_test(result: CalibrationResult, cv_result: CVResult, model: str, method
 # ----------------------------------------------------------------------------- the run
 
 def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, settings,
-                    n_jobs: int = 1, inner_splits: int = 5, cluster=None
+                    *, n_jobs: int = 1, inner_splits: int = 5, cluster=None
                     ) -> Generator[Progress, None, CalibrationResult]:
     """Calibrate every cross-validated model and measure it out of sample.
 
@@ -301,13 +302,13 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
     tasks = [(m, method, s) for s in range(len(splits)) for m in range(len(specs))
              for method in methods]
     X = feature_matrix(dataset)
-    estimators = [make_pipeline(spec, dataset) for spec in specs]
+    estimators = [make_pipeline(spec, dataset=dataset) for spec in specs]
     clock = Stopwatch(len(tasks))
     outcomes = [None] * len(tasks)
     jobs = [(estimators[m], X, y, *splits[s], method, inner_splits, seeds[s], groups)
             for m, method, s in tasks]
     done = 0
-    for index, outcome in run_calls(calibrate_fold, jobs, n_jobs, cluster):
+    for index, outcome in run_calls(calibrate_fold, jobs, n_jobs=n_jobs, cluster=cluster):
         outcomes[index] = outcome
         done += 1
         m, method, s = tasks[index]
@@ -470,7 +471,7 @@ def _inner_folds(y_train, groups_train, inner_splits, seed):
         from sklearn.model_selection import StratifiedKFold
 
         return StratifiedKFold(n_splits=inner_splits, shuffle=True, random_state=seed)
-    return inner_grouped_splits(y_train, groups_train, inner_splits, seed)
+    return inner_grouped_splits(y_train, groups_train, inner_splits, random_state=seed)
 
 
 # ----------------------------------------------------------------------------- tables
@@ -534,7 +535,7 @@ def _assemble(outcomes, tasks, specs, methods, splits, y, n_classes, dataset, cv
                              probabilities=probabilities, notes=tuple(notes))
 
 
-def top_label_ece(y, proba, n_bins: int = 10, strategy: str = "uniform") -> float:
+def top_label_ece(y, proba, *, n_bins: int = 10, strategy: str = "uniform") -> float:
     """The usual top-label ECE: the reliability of the predicted class's probability.
 
     Parameters
@@ -554,7 +555,7 @@ def top_label_ece(y, proba, n_bins: int = 10, strategy: str = "uniform") -> floa
     """
     proba = np.asarray(proba, dtype=float)
     correct = proba.argmax(axis=1) == np.asarray(y)
-    diagram = reliability_diagram(correct, proba.max(axis=1), n_bins, strategy)
+    diagram = reliability_diagram(correct, proba.max(axis=1), n_bins=n_bins, strategy=strategy)
     return expected_calibration_error(diagram)
 
 
@@ -568,10 +569,10 @@ def _score_blocks(blocks, n_classes, dataset, settings) -> tuple:
         yv = index["y"].to_numpy(dtype=np.int64)
         eces = []
         for k in _diagram_classes(n_classes):
-            diagram = reliability_diagram(yv == k, values[:, k], settings.n_bins,
-                                          settings.strategy)
+            diagram = reliability_diagram(yv == k, values[:, k], n_bins=settings.n_bins,
+                                          strategy=settings.strategy)
             eces.append(expected_calibration_error(diagram))
-            diagram = with_interval(diagram, index["repeat"].nunique())
+            diagram = with_interval(diagram, n_repeats=index["repeat"].nunique())
             diagram.insert(0, "method", method)
             diagram.insert(0, "model", name)
             diagram.insert(6, "class", dataset.classes[k])
@@ -579,7 +580,8 @@ def _score_blocks(blocks, n_classes, dataset, settings) -> tuple:
         brier, logs = row_losses(yv, values)
         score_rows.append((name, method, float(brier.mean()), float(logs.mean()),
                            float(np.mean(eces)), len(yv),
-                           top_label_ece(yv, values, settings.n_bins, settings.strategy)))
+                           top_label_ece(yv, values, n_bins=settings.n_bins,
+                                         strategy=settings.strategy)))
         keys = index[["repeat", "fold"]].assign(neg_brier_score=-brier, neg_log_loss=-logs)
         per_fold = keys.groupby(["repeat", "fold"], sort=True).mean().reset_index()
         per_fold = per_fold.melt(id_vars=["repeat", "fold"], value_vars=list(FOLD_METRICS),
@@ -620,8 +622,9 @@ def _maps(blocks, methods, n_classes, dataset, settings, notes) -> pd.DataFrame:
         for map_method in methods:
             for k in _diagram_classes(n_classes):
                 try:
-                    table = fit_calibration_map(yv == k, values[:, k], settings.map_buckets,
-                                                settings.strategy, map_method)
+                    table = fit_calibration_map(yv == k, values[:, k],
+                                                n_buckets=settings.map_buckets,
+                                                strategy=settings.strategy, method=map_method)
                 except ValueError as exc:
                     notes.append(Note("calibration_map_failed", fields={
                         "model": name, "method": map_method,

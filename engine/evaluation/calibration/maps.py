@@ -110,7 +110,8 @@ def _bin_edges(prob: np.ndarray, n_bins: int, strategy: str) -> np.ndarray:
     return np.linspace(0.0, 1.0, n_bins + 1)
 
 
-def reliability_diagram(y_true, prob, n_bins: int = 10, strategy: str = "uniform") -> pd.DataFrame:
+def reliability_diagram(y_true, prob, *, n_bins: int = 10,
+                        strategy: str = "uniform") -> pd.DataFrame:
     """Reliability diagram of predicted probabilities against observed outcomes.
 
     The same bins and numbers as :func:`sklearn.calibration.calibration_curve`
@@ -157,7 +158,7 @@ INTERVAL = "jeffreys"
 INTERVAL_LEVEL = 0.95
 
 
-def observed_interval(fraction, count, n_repeats: int = 1, level: float = INTERVAL_LEVEL
+def observed_interval(fraction, count, *, n_repeats: int = 1, level: float = INTERVAL_LEVEL
                       ) -> tuple:
     """Jeffreys interval of each bin's observed frequency of the positive class.
 
@@ -198,11 +199,12 @@ def observed_interval(fraction, count, n_repeats: int = 1, level: float = INTERV
     return low, high
 
 
-def with_interval(diagram: pd.DataFrame, n_repeats: int = 1) -> pd.DataFrame:
+def with_interval(diagram: pd.DataFrame, *, n_repeats: int = 1) -> pd.DataFrame:
     """``diagram`` with ``ci_low, ci_high, interval`` (:func:`observed_interval`) and
     ``estimand``: the pooled out-of-fold predictions are the fold models', so the interval
     is about the share those models' rows of a bin have, ``fold_models_mean``."""
-    low, high = observed_interval(diagram["fraction_positive"], diagram["count"], n_repeats)
+    low, high = observed_interval(diagram["fraction_positive"], diagram["count"],
+                                  n_repeats=n_repeats)
     return diagram.assign(ci_low=low, ci_high=high, interval=INTERVAL,
                           estimand="fold_models_mean")
 
@@ -267,7 +269,7 @@ def row_losses(y, p) -> tuple:
     return brier, -np.log(np.clip(picked, eps, 1.0 - eps))
 
 
-def calibration_scores(y_true, proba, n_bins: int = 10, strategy: str = "uniform") -> dict:
+def calibration_scores(y_true, proba, *, n_bins: int = 10, strategy: str = "uniform") -> dict:
     """Brier score, log loss and expected calibration error of probabilistic predictions.
 
     Parameters
@@ -292,7 +294,7 @@ def calibration_scores(y_true, proba, n_bins: int = 10, strategy: str = "uniform
     brier, logs = row_losses(y, p)
     classes = [1] if p.shape[1] == 2 else range(p.shape[1])
     ece = np.mean([expected_calibration_error(
-        reliability_diagram(y == k, p[:, k], n_bins, strategy)) for k in classes])
+        reliability_diagram(y == k, p[:, k], n_bins=n_bins, strategy=strategy)) for k in classes])
     return {"brier": float(np.mean(brier)), "log_loss": float(np.mean(logs)), "ece": float(ece)}
 
 
@@ -314,7 +316,7 @@ def _map_edges(p: np.ndarray, n_buckets: int, strategy: str) -> np.ndarray:
     return np.unique(np.concatenate(([0.0], edges[1:-1], [1.0])))
 
 
-def fit_calibration_map(y_true, prob, n_buckets: int = 1000, strategy: str = "uniform",
+def fit_calibration_map(y_true, prob, *, n_buckets: int = 1000, strategy: str = "uniform",
                         method: str = "isotonic") -> pd.DataFrame:
     """Fit a deployable lookup table from uncalibrated probability to calibrated probability.
 
@@ -452,7 +454,7 @@ def apply_calibration_map(calibration_map: pd.DataFrame, prob) -> np.ndarray:
         Calibrated probabilities, the shape of ``prob``.
     """
     missing = [c for c in ("bucket_low", "bucket_high", "calibrated")
-               if c not in getattr(calibration_map, "columns", ())]
+               if not isinstance(calibration_map, pd.DataFrame) or c not in calibration_map]
     if missing:
         # the caller's arguments (the app passes its own checked predictions)
         raise ValueError("calibration_map must be a table with columns bucket_low, bucket_high "

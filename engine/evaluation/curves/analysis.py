@@ -76,7 +76,7 @@ class CurvesResult:
                 *(() if self.learning is None else self.learning.notes))
 
 
-def run_curves(result, n_jobs: int = 1, cluster=None):
+def run_curves(result, *, n_jobs: int = 1, cluster=None):
     """The curves of an :class:`engine.runs.analysis.ExperimentResult` whose experiment has a
     ``curves`` block (a generator, like the other extras: only learning curves fit).
 
@@ -95,8 +95,9 @@ def run_curves(result, n_jobs: int = 1, cluster=None):
     if settings.learning:
         learning = yield from run_learning(result.dataset, result.cv,
                                            list(result.experiment.models), settings.learning,
-                                           n_jobs, cluster, result.experiment.metric_costs(),
-                                           settings.learning_shuffle)
+                                           n_jobs=n_jobs, cluster=cluster,
+                                           costs=result.experiment.metric_costs(),
+                                           shuffle=settings.learning_shuffle)
         curves = replace(curves, learning=learning)
     return curves
 
@@ -105,8 +106,8 @@ def _decision(result):
     """The decision curves of a run (positive class: the data set's ``pos_label``)."""
     code = result.dataset.pos_label
     seed = result.cv.config.random_state
-    return decision_analysis(result.cv, 1 if code is None else int(code),
-                             0 if seed is None else int(seed))
+    return decision_analysis(result.cv, positive_code=1 if code is None else int(code),
+                             random_state=0 if seed is None else int(seed))
 
 
 def positive_class(dataset):
@@ -122,6 +123,6 @@ def roc_pr_tables(result, predictions) -> tuple:
     thresholds = None
     if len(classes) == 2:
         thresholds = operating_thresholds(kinds, result.cv.thresholds,
-                                          result.experiment.costs)
+                                          costs=result.experiment.costs)
     return curve_tables(predictions, classes, positive_class(result.dataset), kinds,
-                        thresholds)
+                        thresholds=thresholds)

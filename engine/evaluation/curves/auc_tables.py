@@ -96,7 +96,7 @@ def class_score(frame: pd.DataFrame, label, classes) -> Optional[np.ndarray]:
     return None
 
 
-def auc_tables(predictions: pd.DataFrame, classes, positive_class=None, groups=None,
+def auc_tables(predictions: pd.DataFrame, classes, *, positive_class=None, groups=None,
                level: float = 0.95, alpha: float = 0.05, sizes=None) -> AucTables:
     """AUC intervals (corrected t, DeLong, LeDell) and DeLong's tests of every pair of models.
 
@@ -210,7 +210,7 @@ def _ledell_row(model, label, repeat, positive, score, fold, row, groups, level,
                 notes) -> list:
     group_codes = None if groups is None else np.asarray(groups)[row]
     try:
-        auc, low, high, se = ledell_interval(positive, score, fold, level, group_codes)
+        auc, low, high, se = ledell_interval(positive, score, fold, level=level, groups=group_codes)
     except ValueError:                 # a fold without one of the classes
         notes.append(_skip_note(model, label, repeat, "one_class_fold"))
         return []
@@ -321,7 +321,8 @@ def run_auc_tables(result):
 
     predictions = predictions_table(result.cv, result.dataset)
     alpha = result.experiment.comparison.alpha
-    return auc_tables(predictions, result.dataset.classes, positive_label(result.dataset),
+    return auc_tables(predictions, result.dataset.classes,
+                      positive_class=positive_label(result.dataset),
                       groups=result.dataset.groups, level=1.0 - alpha,
                       alpha=alpha, sizes=result.cv.train_test_sizes())
     yield  # pragma: no cover  (a generator, like the other extras)

@@ -65,7 +65,7 @@ def _rates(y, prob, thresholds) -> tuple:
     return tp / n, fp / n
 
 
-def net_benefit(y, prob, thresholds=THRESHOLDS) -> np.ndarray:
+def net_benefit(y, prob, *, thresholds=THRESHOLDS) -> np.ndarray:
     """Net benefit of treating the rows with ``prob >= t``, at every threshold ``t``.
 
     Parameters
@@ -85,7 +85,7 @@ def net_benefit(y, prob, thresholds=THRESHOLDS) -> np.ndarray:
     return tp - fp * _odds(thresholds)
 
 
-def treat_all(y, thresholds=THRESHOLDS) -> np.ndarray:
+def treat_all(y, *, thresholds=THRESHOLDS) -> np.ndarray:
     """Net benefit of treating everybody: ``prevalence − (1 − prevalence) · t/(1 − t)``."""
     prevalence = float(np.mean(np.asarray(y, dtype=bool)))
     return prevalence - (1.0 - prevalence) * _odds(thresholds)
@@ -98,7 +98,7 @@ def _curve_rows(name, repeat, y, prob, thresholds, label) -> pd.DataFrame:
                          "tp_rate": tp, "fp_rate": fp, "positive_class": label})
 
 
-def decision_curves(predictions: pd.DataFrame, positive_class, thresholds=THRESHOLDS
+def decision_curves(predictions: pd.DataFrame, positive_class, *, thresholds=THRESHOLDS
                     ) -> pd.DataFrame:
     """``decision_curve.csv``: every model's net benefit per repeat and threshold.
 
@@ -163,7 +163,7 @@ def _contributions(y, probs, thresholds) -> np.ndarray:
     return (treated * weight[None, :, :]).mean(axis=0)
 
 
-def decision_pairs(predictions: pd.DataFrame, thresholds=THRESHOLDS,
+def decision_pairs(predictions: pd.DataFrame, *, thresholds=THRESHOLDS,
                    n_bootstrap: int = N_BOOTSTRAP, random_state: int = 0) -> pd.DataFrame:
     """``decision_pairs.csv``: for every pair of models, how sure is "A gives more net
     benefit than B" at each threshold?
@@ -198,7 +198,8 @@ def decision_pairs(predictions: pd.DataFrame, thresholds=THRESHOLDS,
     shares = {name: _contributions(y, _row_matrix(predictions, name, rows), thresholds)
               for name in names}
     per_repeat = {name: decision_curves(predictions[predictions["model"] == name]
-                                        .loc[lambda f: f["row"].isin(rows)], None, thresholds)
+                                        .loc[lambda f: f["row"].isin(rows)], None,
+                                        thresholds=thresholds)
                   for name in names}
     weights = np.random.default_rng(random_state).multinomial(
         len(rows), np.full(len(rows), 1.0 / len(rows)), size=n_bootstrap).astype(float)
@@ -270,7 +271,7 @@ def _positive_frame(cv_result, positive_code) -> tuple:
     return frame, left_out
 
 
-def decision_analysis(cv_result, positive_code: int = 1, random_state: int = 0,
+def decision_analysis(cv_result, *, positive_code: int = 1, random_state: int = 0,
                       thresholds=THRESHOLDS, n_bootstrap: int = N_BOOTSTRAP
                       ) -> DecisionResult:
     """Decision curves, their summary and the pairs, from a CV run's out-of-fold
@@ -295,7 +296,8 @@ def decision_analysis(cv_result, positive_code: int = 1, random_state: int = 0,
     label = classes[positive_code]
     frame, left_out = _positive_frame(cv_result, positive_code)
     notes = [Note("decision_no_probabilities", fields={"model": name}) for name in left_out]
-    curves = decision_curves(frame, label, thresholds)
+    curves = decision_curves(frame, label, thresholds=thresholds)
     return DecisionResult(curves, decision_summary(curves),
-                          decision_pairs(frame, thresholds, n_bootstrap, random_state),
+                          decision_pairs(frame, thresholds=thresholds, n_bootstrap=n_bootstrap,
+                                         random_state=random_state),
                           label, tuple(notes))

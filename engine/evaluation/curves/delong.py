@@ -90,7 +90,7 @@ def delong_covariance(y_true, scores) -> Tuple[np.ndarray, np.ndarray]:
     return auc, s_pos / m + s_neg / n
 
 
-def delong_interval(y_true, score, level: float = 0.95) -> Tuple[float, float, float]:
+def delong_interval(y_true, score, *, level: float = 0.95) -> Tuple[float, float, float]:
     """DeLong's normal-approximation interval for one AUC.
 
     Parameters

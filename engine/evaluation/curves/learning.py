@@ -103,7 +103,7 @@ def learning_summary(scores: pd.DataFrame) -> pd.DataFrame:
     return table[SUMMARY_COLUMNS]
 
 
-def flattening(summary: pd.DataFrame, scores: Optional[pd.DataFrame] = None,
+def flattening(summary: pd.DataFrame, *, scores: Optional[pd.DataFrame] = None,
                n_test: Optional[float] = None) -> pd.DataFrame:
     """Per model: the last step's gain in the mean score and its yardstick ``se``;
     ``flattened`` when the gain is smaller than ``se`` (no row with fewer than two scored
@@ -155,7 +155,7 @@ def verdict_note(row) -> Note:
         "flattened": bool(row.flattened), "n_from": int(row.n_from), "n_to": int(row.n_to)})
 
 
-def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, cluster=None,
+def run_learning(dataset, cv_result, models: list, fractions, *, n_jobs: int = 1, cluster=None,
                  costs=None, shuffle: bool = False
                  ) -> Generator[Progress, None, LearningResult]:
     """Fit every model on growing parts of each training fold of the run's splits.
@@ -195,8 +195,8 @@ def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, c
         splits = [(rng.permutation(train), test) for train, test in splits]
     kept, sizes = training_sizes(fractions, len(splits[0][0]))
     notes = _merged_note(fractions, kept, sizes)
-    specs = [with_scoring(spec, metric, costs) for spec in models]
-    estimators = [make_pipeline(spec, dataset) for spec in specs]
+    specs = [with_scoring(spec, metric, costs=costs) for spec in models]
+    estimators = [make_pipeline(spec, dataset=dataset) for spec in specs]
     groups = [inner_groups(estimator, dataset) for estimator in estimators]
     n_classes = len(dataset.classes)
     tasks = [(m, s, f) for s in range(len(splits)) for m in range(len(specs))
@@ -217,7 +217,7 @@ def run_learning(dataset, cv_result, models: list, fractions, n_jobs: int = 1, c
         yield clock.progress(done, f"learning curve: {planned - len(calls)} of {planned} "
                                    "fits not needed (a class missing, or a size repeated)")
     outcomes = {}
-    for call, outcome in run_calls(fit_and_score, calls, n_jobs, cluster):
+    for call, outcome in run_calls(fit_and_score, calls, n_jobs=n_jobs, cluster=cluster):
         index = to_fit[call]
         outcomes[index] = outcome
         m, s, f = tasks[index]
@@ -253,7 +253,7 @@ def _assemble(tasks, outcomes, specs, kept, sizes, splits, cv_result, metric, co
     for name, examples in failed.items():
         notes.append(Note("learning_failed", fields={"model": name, "n_failed": len(examples), "examples": examples[:3]}))
     summary = learning_summary(scores)
-    verdicts = flattening(summary, scores, cv_result.train_test_sizes()[1])
+    verdicts = flattening(summary, scores=scores, n_test=cv_result.train_test_sizes()[1])
     notes += [verdict_note(row) for row in verdicts.itertuples()]
     return LearningResult(scores, summary, verdicts, tuple(notes), bool(shuffled))
 

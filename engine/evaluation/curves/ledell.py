@@ -57,7 +57,7 @@ def fold_influence(positive: np.ndarray, score: np.ndarray, weight_positive: flo
     return float(auc[0]), influence
 
 
-def ledell_interval(y_true, score, fold, level: float = 0.95,
+def ledell_interval(y_true, score, fold, *, level: float = 0.95,
                     groups=None) -> Tuple[float, float, float, float]:
     """The cross-validated AUC (mean over folds) and its influence-curve interval.
 

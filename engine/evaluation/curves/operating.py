@@ -87,7 +87,7 @@ def cost_threshold(costs) -> Optional[float]:
     return against / (against + for_)
 
 
-def operating_thresholds(kinds: dict, thresholds_table, costs=None) -> dict:
+def operating_thresholds(kinds: dict, thresholds_table, *, costs=None) -> dict:
     """Model name -> :class:`OperatingThreshold` for a two-class run.
 
     Parameters

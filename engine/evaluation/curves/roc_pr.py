@@ -107,7 +107,7 @@ def _fold_curves(y: np.ndarray, score: np.ndarray, folds: np.ndarray) -> dict:
 
 
 def curve_tables(predictions: pd.DataFrame, classes, positive, kinds: dict,
-                 thresholds: Optional[dict] = None, roc: bool = True,
+                 *, thresholds: Optional[dict] = None, roc: bool = True,
                  pr: bool = True) -> tuple:
     """``(roc_curve.csv, pr_curve.csv)`` frames (None for a curve not asked for).
 

@@ -95,7 +95,7 @@ def check_subgroups(experiment, dataset) -> tuple:
     return groupings(experiment.subgroups, dataset)
 
 
-def run_subgroups(experiment, dataset, cv, alpha: float = 0.05):
+def run_subgroups(experiment, dataset, cv, *, alpha: float = 0.05):
     """The :class:`SubgroupResult` of a run, or None without ``"subgroups"``.
 
     Parameters

@@ -40,11 +40,11 @@ FIRST_TABLES = ("summary.csv", "pairwise.csv", "credible_intervals.csv", "test_s
 _OPEN = ("summary.csv", "pairwise.csv", "test_scores.csv", "dataset_scores.csv", "ranks.csv")
 
 
-def build_report(result, tables: Optional[dict] = None, written: Optional[str] = None,
+def build_report(result, *, tables: Optional[dict] = None, written: Optional[str] = None,
                  full_paths: bool = False) -> str:
     """The text of ``report.html`` for a run: :func:`build_document` rendered as one page
     (the parameters are :func:`build_document`'s)."""
-    return page(build_document(result, tables, written, full_paths))
+    return page(build_document(result, tables=tables, written=written, full_paths=full_paths))
 
 
 def rendered(document: Document) -> dict:
@@ -52,7 +52,7 @@ def rendered(document: Document) -> dict:
     return {REPORT_HTML: page(document), REPORT: to_markdown(document)}
 
 
-def build_document(result, tables: Optional[dict] = None, written: Optional[str] = None,
+def build_document(result, *, tables: Optional[dict] = None, written: Optional[str] = None,
                    full_paths: bool = False) -> Document:
     """The report of a run as a structure, rendered to ``report.html`` and ``report.md``.
 
@@ -94,7 +94,7 @@ def build_document(result, tables: Optional[dict] = None, written: Optional[str]
              _section("reproduce", "Reproduce this run",
                       Heading(3, ("Versions",)), versions_section(),
                       Heading(3, ("The experiment file",)),
-                      *experiment_block(result.experiment, full_paths))]
+                      *experiment_block(result.experiment, full_paths=full_paths))]
     subtitle = Paragraph((f"{len(models)} models (", *joined(models), ") compared by "
                           f"cross-validation on {len(names)} data "
                           f"{'sets' if len(names) > 1 else 'set'}; written ", Name(written),
@@ -126,7 +126,7 @@ def _compared(runs: list, several: bool, full_paths: bool = False) -> list:
     blocks: list = [Heading(3, ("The data",))]
     for i, run in enumerate(runs, 1):
         blocks += [_heading(4, run.dataset.name)] * several
-        blocks += data_section(run, str(i), full_paths)
+        blocks += data_section(run, anchor=str(i), full_paths=full_paths)
     return [*blocks, Heading(3, ("The models",)), *models_section(runs[0]),
             Heading(3, ("The cross-validation",)), design_section(runs[0])]
 
@@ -164,7 +164,7 @@ def _tripod(runs: list, tables: dict, several: bool, full_paths: bool) -> list:
     for run in runs:
         blocks += [_heading(3, run.dataset.name)] * several
         blocks += tripod_section(run, _dataset_tables(tables, run.dataset.name, several),
-                                 full_paths)
+                                 full_paths=full_paths)
     return blocks
 def _figure_class(svg: str) -> str:
     """``narrow`` for a small square plot (set side by side), else ``wide``."""

@@ -38,17 +38,17 @@ def interval_ids(tables: dict) -> list:
     return out
 
 
-def intervals_list(tables: dict, level: float, record=None) -> BulletList:
+def intervals_list(tables: dict, level: float, *, record=None) -> BulletList:
     """A list: per interval of the run, its table and label; without items when the run
     has none."""
-    return BulletList(tuple((Strong((table,)), ": ", interval_label(i, level, record))
+    return BulletList(tuple((Strong((table,)), ": ", interval_label(i, level, record=record))
                             for table, i in interval_ids(tables)))
 
 
-def coverage_sentence(interval: str, record=None) -> str:
+def coverage_sentence(interval: str, *, record=None) -> str:
     """"This interval covered 94.1% in the study (…)." or, without a row in the record,
     "The coverage study has not yet measured this interval's coverage." (plain text)."""
-    words = coverage_words(interval, record)
+    words = coverage_words(interval, record=record)
     if words.startswith(("covered", "erred")):
         return f"This interval {words}."
     return "The coverage study has not yet measured this interval's coverage."

@@ -174,7 +174,7 @@ def methods_section(experiment, tables: dict, several: bool) -> list:
     return [Paragraph((sentences,)), *estimands, Heading(3, ("References",)), references]
 
 
-def tripod_rows(result, tables: dict, full_paths: bool = False) -> list:
+def tripod_rows(result, tables: dict, *, full_paths: bool = False) -> list:
     """``[(TRIPOD+AI topic, what this run reports or "not assessed")]`` for one data set
     (``full_paths``: the data file's folder named, :func:`source_name`)."""
     dataset, experiment = result.dataset, result.experiment
@@ -182,7 +182,7 @@ def tripod_rows(result, tables: dict, full_paths: bool = False) -> list:
     missing = dataset.n_missing
     smallest = min(counts.values()) if counts else 0
     rows = [
-        ("Data source", source_name(dataset, experiment.base_dir, full_paths)),
+        ("Data source", source_name(dataset, experiment.base_dir, full_paths=full_paths)),
         ("Participants / rows", f"{dataset.n_rows:,} rows"
          + (f" in {len(set(dataset.groups.tolist())):,} groups" if dataset.groups is not None
             else "")),
@@ -216,10 +216,10 @@ def tripod_rows(result, tables: dict, full_paths: bool = False) -> list:
     return rows
 
 
-def tripod_section(result, tables: dict, full_paths: bool = False) -> list:
+def tripod_section(result, tables: dict, *, full_paths: bool = False) -> list:
     """The TRIPOD+AI items a cross-validated comparison can fill, as a table (blocks)."""
     rows = tuple(((topic,), Cell((Name(value),), "na" if value == "not assessed" else ""))
-                 for topic, value in tripod_rows(result, tables, full_paths))
+                 for topic, value in tripod_rows(result, tables, full_paths=full_paths))
     return [Paragraph(("The reporting items of TRIPOD+AI (Collins et al., 2024) that a "
                        "cross-validated comparison can fill; \"not assessed\" where this run "
                        "does not answer them.",)),
@@ -247,7 +247,7 @@ def _version(dist: str):
         return None
 
 
-def embedded_experiment(experiment, full_paths: bool = False) -> dict:
+def embedded_experiment(experiment, *, full_paths: bool = False) -> dict:
     """The experiment as a file to run again: its data files (and held-out test file)
     named by their file names, to be put beside it; with ``full_paths``, by their
     absolute paths, so that it runs anywhere on this computer."""
@@ -270,11 +270,11 @@ def embedded_experiment(experiment, full_paths: bool = False) -> dict:
     return data
 
 
-def experiment_block(experiment, full_paths: bool = False) -> list:
+def experiment_block(experiment, *, full_paths: bool = False) -> list:
     """The experiment embedded twice (:func:`embedded_experiment`): as data for tools (a
     :class:`~engine.output.document.Data` block, in HTML a ``<script
     type="application/json" id="experiment">``, never run) and as text for readers."""
-    data = embedded_experiment(experiment, full_paths)
+    data = embedded_experiment(experiment, full_paths=full_paths)
     where = ("" if full_paths else
              " Put the data files named in it beside it (they are named without their "
              "folders).")

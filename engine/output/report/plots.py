@@ -25,7 +25,7 @@ class Figure(NamedTuple):
     caption: str
 
 
-def class_counts_figure(counts: dict, positive=None) -> Optional[Figure]:
+def class_counts_figure(counts: dict, *, positive=None) -> Optional[Figure]:
     """The rows of every class as horizontal bars (``counts``: label -> rows)."""
     if not counts:
         return None
@@ -298,7 +298,7 @@ def curve_figures(tables: dict) -> list:
         y_values = pd.to_numeric(table[y], errors="coerce")
         if not (x_values.notna().any() and y_values.notna().any()):
             continue
-        x_range = (0, 1) if unit else padded(x_values.min(), x_values.max(), 0.02)
+        x_range = (0, 1) if unit else padded(x_values.min(), x_values.max(), share=0.02)
         y_range = (0, 1) if unit else padded(y_values.min(), y_values.max())
         if name == "decision_curve.csv":
             y_range = (max(y_range[0], -0.05), y_range[1])
@@ -319,7 +319,7 @@ def curve_figures(tables: dict) -> list:
 MAX_POINTS = 1000
 
 
-def thinned(rows: pd.DataFrame, most: int = MAX_POINTS) -> pd.DataFrame:
+def thinned(rows: pd.DataFrame, *, most: int = MAX_POINTS) -> pd.DataFrame:
     """At most ``most`` rows, evenly spaced, the first and the last kept."""
     if len(rows) <= most:
         return rows

@@ -37,7 +37,7 @@ def items(rows) -> DefinitionList:
     return DefinitionList(tuple(((term,), spans(value)) for term, value in rows))
 
 
-def joined(values, between: str = ", ") -> tuple:
+def joined(values, *, between: str = ", ") -> tuple:
     """``values`` from data as a run of names apart by ``between``."""
     out: list = []
     for value in values:
@@ -45,7 +45,7 @@ def joined(values, between: str = ", ") -> tuple:
     return tuple(out)
 
 
-def source_name(dataset, base_dir: str, full_paths: bool = False) -> str:
+def source_name(dataset, base_dir: str, *, full_paths: bool = False) -> str:
     """The data's source as a reader would name it: the file's name and the SHA-256 of
     its bytes (with ``full_paths``, where it is too: a shared report names no folder of
     the user's unless asked), or the built-in data set's name."""
@@ -87,7 +87,7 @@ def class_counts(dataset) -> dict:
     return {str(label): int(n) for label, n in zip(dataset.classes, counts)}
 
 
-def data_section(result, anchor: str = "1", full_paths: bool = False) -> list:
+def data_section(result, *, anchor: str = "1", full_paths: bool = False) -> list:
     """What data was used: source, fingerprint, rows, classes (and a bar plot of them),
     columns left out and why, groups, missing values, and how the data was read (its
     notes), as blocks. ``anchor`` makes the plot's ids unique in the page; ``full_paths``
@@ -100,7 +100,7 @@ def data_section(result, anchor: str = "1", full_paths: bool = False) -> list:
     classes: list = []
     for label, n in counts.items():
         classes += [", "] * bool(classes) + [Name(label), f" ({n:,})"]
-    rows = [("source", Name(source_name(dataset, base_dir, full_paths))),
+    rows = [("source", Name(source_name(dataset, base_dir, full_paths=full_paths))),
             ("fingerprint (SHA-256 of the prepared data)", Code(data_fingerprint(dataset))),
             ("rows", f"{dataset.n_rows:,}"),
             ("target column", Name(dataset.target)),
@@ -119,7 +119,7 @@ def data_section(result, anchor: str = "1", full_paths: bool = False) -> list:
         rows.append(("groups (rows that belong together)",
                      spans(_group_columns(groups), f": {len(np.unique(dataset.groups)):,} "
                            "groups; no group is split between training and test rows")))
-    figure = class_counts_figure(counts, positive)
+    figure = class_counts_figure(counts, positive=positive)
     bars = [Figure(figure.svg.replace(CLIP, "clip-classes-" + anchor),
                    (Name(figure.caption),))] if figure else []
     notes = tuple((Name(note),) for note in dataset.notes)
@@ -195,7 +195,7 @@ def verdicts(result) -> list:
     rows = result.comparison.pairwise.to_dict("records")
     for row in rows:
         verdict = pair_verdict(row, row["model_1"], row["model_2"], settings.rope_for(metric),
-                               settings.alpha, settings.correction, health,
+                               settings.alpha, correction=settings.correction, health=health,
                                n_pairs=len(rows))
         found.append((row["model_1"], row["model_2"], verdict))
     return found
@@ -238,7 +238,7 @@ def nested_sentence(result) -> str:
             + " " + coverage_sentence("nested_cv"))
 
 
-def in_short(found: list, alpha: float, correction: str = "none") -> str:
+def in_short(found: list, alpha: float, *, correction: str = "none") -> str:
     """One sentence over every pair's outcome: which pairs are decided (at probability
     :func:`engine.evaluation.verdict.bayes_level`: ``1 - alpha``, or ``1 - alpha / m`` for
     m pairs under a correction) and how many are not."""
@@ -306,7 +306,7 @@ def cost_differences(result, order: list) -> str:
     best, words = order[0], []
     for other in order[1:]:
         saved = pair_differences(matrix, best, other)        # -cost(best) + cost(other)
-        low, high = corrected_interval(saved, n_train, n_test, alpha)
+        low, high = corrected_interval(saved, n_train, n_test, alpha=alpha)
         if not (np.isfinite(low) and np.isfinite(high)):
             continue
         words.append(f"{fixed(saved.mean())} less per row than {other} ({1 - alpha:.0%} "
@@ -337,20 +337,22 @@ def verdict_section(result) -> list:
     same = identical_pairs(result)
     metric = metric_label(result.cv.primary_metric)
     free = is_threshold_free(result.cv.primary_metric)
+    same_words = identical_words(metric, threshold_free=free)
     rows = tuple((Styled(f"outcome {verdict.outcome}",
                          (Name(a), " vs ", Name(b), f": {OUTCOME_WORDS[verdict.outcome]}")),
-                  " ", Name(verdict.text + identical_words(metric, free) * ((a, b) in same)))
+                  " ", Name(verdict.text + same_words * ((a, b) in same)))
                  for a, b, verdict in found)
     settings = result.experiment.comparison
     cost, nested = cost_headline(result), nested_sentence(result)
     return [*([Paragraph((Name(cost),), "short")] if cost else []),
-            Paragraph((Name(in_short(found, settings.alpha, settings.correction)),), "short"),
+            Paragraph((Name(in_short(found, settings.alpha,
+                                     correction=settings.correction)),), "short"),
             Paragraph(ranking_sentence(result)),
             *([Paragraph((Name(nested),))] if nested else []),
             BulletList(rows, css="verdicts")]
 
 
-def identical_words(metric: str, threshold_free: bool = False) -> str:
+def identical_words(metric: str, *, threshold_free: bool = False) -> str:
     """The sentence for a pair whose fold differences are all exactly 0."""
     why = (f" (a decision threshold cannot change {metric})" if threshold_free else "")
     return (f" Every fold difference on {metric} is exactly 0: the two models score the same "
@@ -384,4 +386,4 @@ def _group_columns(groups) -> tuple:
     """``column subject``, or ``columns centre + id`` for a pair (ids restarting per centre)."""
     if isinstance(groups, str):
         return ("column ", Name(groups))
-    return ("columns ", *joined(groups, " + "))
+    return ("columns ", *joined(groups, between=" + "))

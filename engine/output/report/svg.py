@@ -35,7 +35,7 @@ def colour(index: int) -> str:
     return PALETTE[index % len(PALETTE)]
 
 
-def nice_ticks(low: float, high: float, count: int = 6) -> list:
+def nice_ticks(low: float, high: float, *, count: int = 6) -> list:
     """About ``count`` round tick values (steps of 1, 2 or 5 times a power of ten) covering
     ``[low, high]``."""
     if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
@@ -64,7 +64,7 @@ def tick_label(value: float) -> str:
     return f"{value:.6g}"
 
 
-def padded(low: float, high: float, share: float = 0.05) -> tuple:
+def padded(low: float, high: float, *, share: float = 0.05) -> tuple:
     """``(low, high)`` widened by ``share`` of the span on each side (a point span
     becomes one unit wide)."""
     if not (math.isfinite(low) and math.isfinite(high)):
@@ -299,7 +299,7 @@ def _finite_runs(xs, ys) -> list:
     return [run for run in runs if len(run) >= 2]
 
 
-def number_svgs(svgs: Sequence[str], start: int = 1) -> list:
+def number_svgs(svgs: Sequence[str], *, start: int = 1) -> list:
     """Give each picture's clip path its own id (``clip-1``, ``clip-2``, ... from
     ``start``), as ids must be unique in one page."""
     return [svg.replace(CLIP, f"clip-{i}") for i, svg in enumerate(svgs, start)]

@@ -41,7 +41,7 @@ def display_value(value) -> str:
     return str(value)
 
 
-def as_written(name: str, frame: pd.DataFrame, indexed=None, rows=None) -> pd.DataFrame:
+def as_written(name: str, frame: pd.DataFrame, *, indexed=None, rows=None) -> pd.DataFrame:
     """The table as its CSV file holds it (its first ``rows`` rows): the index a column
     where the file has it (``indexed``, default: the tables of :data:`INDEXED`), text
     cells spreadsheet-safe (:func:`engine.output.tables.spreadsheet_safe`)."""
@@ -51,7 +51,7 @@ def as_written(name: str, frame: pd.DataFrame, indexed=None, rows=None) -> pd.Da
     return spreadsheet_safe(frame.reset_index(drop=True))
 
 
-def table_blocks(name: str, frame: pd.DataFrame, caption: str = "") -> list:
+def table_blocks(name: str, frame: pd.DataFrame, *, caption: str = "") -> list:
     """``frame`` (the table written as ``name``) as blocks: a table captioned with the CSV
     file's name, a header row and at most :data:`MAX_ROWS` rows, every cell text from the
     file (:class:`~engine.output.document.Name`); then a note of how many rows are left

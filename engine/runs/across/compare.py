@@ -312,7 +312,8 @@ def _tests(values, models, ranks, settings, random_state, n_samples) -> dict:
              "nemenyi": freq.nemenyi_table(ranks, n, alpha, interpretable=rejects)}
     if k >= 2 and n >= 2:
         pairs, differences = freq.pair_differences(values, ranks, models)
-        tests["wilcoxon"] = freq.wilcoxon_table(pairs, differences, settings["correction"],
+        tests["wilcoxon"] = freq.wilcoxon_table(pairs, differences,
+                                                correction=settings["correction"],
                                                 alpha=alpha if decides else None)
         posterior = signed_rank_posterior(differences, settings["rope"], n_samples=n_samples,
                                           random_state=random_state)

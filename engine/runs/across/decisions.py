@@ -57,7 +57,7 @@ def bayes_decision(better: float, equivalent: float, worse: float, level: float,
     return "none"
 
 
-def highest_probability(n: int, rope: float, prior: float = PRIOR_STRENGTH) -> float:
+def highest_probability(n: int, rope: float, *, prior: float = PRIOR_STRENGTH) -> float:
     """The largest posterior probability of one side that the Bayesian signed-rank test
     (:mod:`engine.runs.across.signed_rank`) can give with ``n`` data sets.
 
@@ -71,11 +71,11 @@ def highest_probability(n: int, rope: float, prior: float = PRIOR_STRENGTH) -> f
     return 1.0 - (second_moment if rope > 0 else 0.5 * second_moment)
 
 
-def fewest_for_level(level: float, rope: float, prior: float = PRIOR_STRENGTH,
+def fewest_for_level(level: float, rope: float, *, prior: float = PRIOR_STRENGTH,
                      most: int = 100_000) -> int:
     """The fewest data sets with which :func:`highest_probability` reaches ``level``
     (``most + 1`` when none up to ``most`` does)."""
     n = 1
-    while n <= most and highest_probability(n, rope, prior) < level:
+    while n <= most and highest_probability(n, rope, prior=prior) < level:
         n += 1
     return n

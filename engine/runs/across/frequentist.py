@@ -102,7 +102,7 @@ def critical_difference(alpha: float, k: int, n: int) -> float:
 
 
 def nemenyi_table(ranks: pd.DataFrame, n: int, alpha: float,
-                  interpretable: bool = True) -> pd.DataFrame:
+                  *, interpretable: bool = True) -> pd.DataFrame:
     """Every pair of models (better mean rank first) against Nemenyi's critical difference.
 
     ``beyond_critical_difference``: the mean ranks differ by more than the critical
@@ -203,7 +203,7 @@ def _scipy_method(method: str):
     return method
 
 
-def wilcoxon_table(pairs: list, differences: np.ndarray, correction: str = "holm",
+def wilcoxon_table(pairs: list, differences: np.ndarray, *, correction: str = "holm",
                    alpha=None) -> pd.DataFrame:
     """Wilcoxon signed-rank test of every pair, adjusted over all pairs by ``correction``
     (``"holm"``, ``"bonferroni"`` or ``"none"``, :func:`engine.evaluation.stats.adjust_pvalues`).
@@ -223,7 +223,7 @@ def wilcoxon_table(pairs: list, differences: np.ndarray, correction: str = "holm
                                     method=_scipy_method(method), axis=1)
         statistic[rows] = result.statistic
         p_value[rows] = result.pvalue
-    adjusted = adjust_pvalues(p_value, correction)
+    adjusted = adjust_pvalues(p_value, method=correction)
     return pd.DataFrame({"model_1": [a for a, _ in pairs], "model_2": [b for _, b in pairs],
                          "statistic": statistic, "p_value": p_value,
                          "p_value_adjusted": adjusted, "method": methods,

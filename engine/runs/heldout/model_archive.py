@@ -53,7 +53,7 @@ def foreign(path: str, detail: str) -> EngineError:
                        f"{path} is not a model file saved by honest-eval ({detail})")
 
 
-def read_archive(path: str, available=None) -> tuple:
+def read_archive(path: str, *, available=None) -> tuple:
     """The bytes of a checked model file and the names skops may trust.
 
     Parameters
@@ -110,11 +110,12 @@ def _read_bytes(path: str, available) -> bytes:
     """The whole file, refused unless a regular file within the limits (opened without
     blocking and checked again once open, so a pipe put in its place is not read)."""
     try:
-        size = check_regular_file(path, "a model file (model_NAME.skops)")
+        size = check_regular_file(path, what="a model file (model_NAME.skops)")
     except ValueError as exc:
         raise _unreadable(path, str(exc).removeprefix(f"cannot open {path}: ")) from None
     _check_size(path, "the file", size, available, 1)
     try:
+        # getattr: os: POSIX only
         handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise _unreadable(path, exc.strerror or str(exc)) from None

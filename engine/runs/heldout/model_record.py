@@ -123,7 +123,7 @@ def _check_model(record: dict, path: str) -> None:
             not np.array_equal(classes, np.arange(len(record["classes"]))):
         raise wrong(path, "model", f"predicts {classes.size} class code(s), not the "
                                    f"{len(record['classes'])} classes of the record")
-    width = getattr(model, "n_features_in_", None)
+    width = getattr(model, "n_features_in_", None)  # getattr: a scikit-learn estimator
     if width is not None and width != len(record["features"]):
         raise wrong(path, "model", f"takes {width} columns, not the "
                                    f"{len(record['features'])} features of the record")
@@ -144,7 +144,9 @@ def _estimators(model) -> list:
         if not hasattr(item, "get_params"):
             continue
         found.append(item)
+        # getattr: a scikit-learn Pipeline
         stack += [step for _, step in getattr(item, "steps", [])]
+        # getattr: a scikit-learn meta-estimator's part
         stack += [getattr(item, key, None) for key in ("estimator", "estimator_",
                                                         "best_estimator_")]
     return found

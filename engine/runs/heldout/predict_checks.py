@@ -75,6 +75,7 @@ def mlp_widths(model) -> list:
     the last step of a pipeline, the estimator of a grid search or threshold."""
     for _ in range(10):
         if type(model).__name__ == "MLPClassifier":
+            # getattr: scikit-learn's MLP
             return [int(c.shape[1]) for c in getattr(model, "coefs_", [])]
         if hasattr(model, "steps"):
             model = model.steps[-1][1]
@@ -88,7 +89,7 @@ def mlp_widths(model) -> list:
 
 
 def check_prediction_memory(model, n_rows: int, n_features: int, path: str,
-                            available=None) -> None:
+                            *, available=None) -> None:
     """Refuse predicting ``n_rows`` rows when a neural network's widest layer times the
     rows (held twice) and the rows themselves would not fit in the memory available.
 

@@ -170,7 +170,7 @@ def training_shape(record: dict):
                            is_plain_numeric=lambda: plain)
 
 
-def predictions(record: dict, frame: pd.DataFrame, path: str = "the data file",
+def predictions(record: dict, frame: pd.DataFrame, *, path: str = "the data file",
                 model_path: str = "the model file") -> pd.DataFrame:
     """The model's predictions for every row of ``frame`` (a data file as read).
 
@@ -282,7 +282,7 @@ def predict_file(model_path: str, data_path: str, out: str, **read_options) -> p
             raise
         raise EngineError("predict_data", {"path": data_path, "detail": str(exc),
                                            "cause": error_code(exc)}, str(exc)) from None
-    result = predictions(record, table.frame, data_path, model_path)
+    result = predictions(record, table.frame, path=data_path, model_path=model_path)
     check_out(out, inputs)
     write_csv(result, out)
     return result

@@ -87,18 +87,19 @@ class HeldoutResult:
                 continue
             low, high, _ = interval_of(row["interval"], drawn, level)
             table.loc[index, ["ci_low", "ci_high", "level"]] = [low, high, level]
-        return replace(self, scores=with_cv_estimates(table, summary, self.positive))
+        return replace(self, scores=with_cv_estimates(table, summary=summary,
+                                                      positive=self.positive))
 
 
 def frozen(scorer: FoldScorer, model) -> KeptResponses:
     """The responses the model gives on the scorer's rows (what it has of them)."""
     proba = scorer.response(PROBA) if hasattr(model, "predict_proba") else None
     decision = scorer.response("decision") if hasattr(model, "decision_function") else None
-    classes = getattr(model, "classes_", scorer.labels)
+    classes = getattr(model, "classes_", scorer.labels)  # getattr: a scikit-learn estimator
     return KeptResponses(np.asarray(scorer.response(LABELS)), proba, decision, classes)
 
 
-def bootstrap_scores(responses: KeptResponses, y, metric: str, labels, pos_label=None,
+def bootstrap_scores(responses: KeptResponses, y, metric: str, labels, *, pos_label=None,
                      costs=None, n_resamples: int = N_RESAMPLES,
                      random_state: int = BOOTSTRAP_SEED) -> np.ndarray:
     """The metric on each bootstrap resample of the test rows (NaN where undefined)."""
@@ -141,7 +142,7 @@ def fit_final(spec, dataset, X, y):
     from sklearn import config_context
 
 
-    model = make_pipeline(spec, dataset)
+    model = make_pipeline(spec, dataset=dataset)
     with config_context(skip_parameter_validation=True), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return fit_model(model, X, y, inner_groups(model, dataset))
@@ -205,7 +206,8 @@ def run_heldout(dataset, test, models, metrics, *, costs=None, level: float = 0.
         yield clock.progress(index + 1, f"held-out test: {spec.name}")
     positive = dataset.classes[1 if pos is None else int(pos)] if pos is not None or \
         len(dataset.classes) == 2 else None
-    table = with_cv_estimates(pd.DataFrame(rows, columns=COLUMNS[:9]), summary, positive)
+    table = with_cv_estimates(pd.DataFrame(rows, columns=COLUMNS[:9]), summary=summary,
+                              positive=positive)
     unscored = {key[:2]: draws.pop(key) for key in list(draws) if key[2] == "failed"}
     return HeldoutResult(table, fitted, failures, test.path,
                          tuple(test.notes) + tuple(_failure_notes(failures, unscored)), draws,
@@ -220,8 +222,9 @@ def _metric_rows(name, metric, scorer, responses, test, labels, pos, costs, leve
     except Exception as exc:  # noqa: BLE001 - undefined on the test rows: said in a note
         draws[(name, metric, "failed")] = f"{metric}: {type(exc).__name__}: {exc}"
         score = np.nan
-    values = bootstrap_scores(responses, test.y, metric, labels, pos, costs, n_resamples,
-                              random_state)
+    values = bootstrap_scores(responses, test.y, metric, labels, pos_label=pos, costs=costs,
+                              n_resamples=n_resamples,
+                              random_state=random_state)
     draws[(name, metric, "bootstrap")] = values
     low, high, used = percentile_interval(values, level)
     rows = [[name, metric, score, low, high, "bootstrap", level, test.n_rows, used]]

@@ -56,7 +56,7 @@ def test_block(experiment) -> Optional[dict]:
     return dict(block) if block else None
 
 
-def load_test_set(block: dict, dataset, base_dir: str = ".") -> TestSet:
+def load_test_set(block: dict, dataset, *, base_dir: str = ".") -> TestSet:
     """Read the test file of ``block`` and check it against ``dataset``.
 
     Parameters
@@ -84,7 +84,7 @@ def load_test_set(block: dict, dataset, base_dir: str = ".") -> TestSet:
     options = {k: v for k, v in block.items() if k not in TEST_KEYS}
     check_not_training_file(full, path, training_path(dataset, base_dir))
     try:
-        table = read_table(full, kind, **options)
+        table = read_table(full, kind=kind, **options)
     except ValueError as exc:
         raise EngineError("heldout_unreadable", {"path": path, "detail": str(exc),
                                                  "cause": error_code(exc)}) from None
@@ -92,10 +92,10 @@ def load_test_set(block: dict, dataset, base_dir: str = ".") -> TestSet:
         raise EngineError("heldout_unreadable", {"path": path,
                                                  "detail": str(exc.strerror or exc),
                                                  "cause": ""}) from None
-    return test_set_from_frame(table.frame, dataset, path)
+    return test_set_from_frame(table.frame, dataset, path=path)
 
 
-def test_set_from_frame(frame: pd.DataFrame, dataset, path: str = "the test file") -> TestSet:
+def test_set_from_frame(frame: pd.DataFrame, dataset, *, path: str = "the test file") -> TestSet:
     """The :class:`TestSet` of a table read from a test file (see :func:`load_test_set`)."""
     frame, _ = visible_columns(frame)
     X = test_features(frame, dataset, path)

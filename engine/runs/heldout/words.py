@@ -18,7 +18,7 @@ from engine.evaluation.interval_bounds import metric_range
 from engine.evaluation.verdict import fixed, metric_label
 
 
-def with_cv_estimates(table: pd.DataFrame, summary=None, positive=None) -> pd.DataFrame:
+def with_cv_estimates(table: pd.DataFrame, *, summary=None, positive=None) -> pd.DataFrame:
     """``table`` with ``cv_mean``, ``cv_ci_low``, ``cv_ci_high`` (``summary.csv``'s mean and
     interval of the same model and metric) and the ``comparison`` sentence (a metric about
     one class names ``positive``, the positive class's label), and the ``estimand`` of the
@@ -33,7 +33,8 @@ def with_cv_estimates(table: pd.DataFrame, summary=None, positive=None) -> pd.Da
             if source in keyed:
                 table[column] = [keyed[source].get((m, k), np.nan)
                                  for m, k in zip(table["model"], table["metric"])]
-    table["comparison"] = [comparison_sentence(row, positive) for row in table.itertuples()]
+    table["comparison"] = [comparison_sentence(row,
+                                               positive=positive) for row in table.itertuples()]
     table["estimand"] = "fixed_model_on_new_data"
     return table
 
@@ -61,9 +62,9 @@ def _past_bound(row) -> str:
     return f"; its {end} end passes {bound:g}, the {extreme} possible value: read it as {bound:g}"
 
 
-def comparison_sentence(row, positive=None) -> str:
+def comparison_sentence(row, *, positive=None) -> str:
     """The sentence of one row of ``test_scores.csv``."""
-    name = metric_label(row.metric, positive)
+    name = metric_label(row.metric, positive=positive)
     if not math.isfinite(row.score):
         return (f"{name} could not be computed on the test file for {row.model} "
                 "(see the notes).")

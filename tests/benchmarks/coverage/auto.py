@@ -70,7 +70,7 @@ def auto_stop(matrix: np.ndarray, splits: list, n_splits: int, settings=None,
         n_train = np.mean([len(train) for train, _ in splits[:n_folds]])
         n_test = np.mean([len(test) for _, test in splits[:n_folds]])
         return assess(matrix[:, :n_folds], n_splits, n_test / n_train, settings.alpha,
-                      settings.credible_levels, max_repeats)
+                      credible_levels=settings.credible_levels, max_repeats=max_repeats)
 
     def compute(indices):
         return ((index, None) for index in indices)
@@ -92,7 +92,7 @@ def _design_rows(scores: pd.DataFrame, models: tuple, metric: str, tag: str,
     a, b = models[0], models[1]
     differences = matrix.loc[a].to_numpy(float) - matrix.loc[b].to_numpy(float)
     n_train, n_test = mean_fold_sizes(scores)
-    low, high = corrected_interval(differences, n_train, n_test, alpha)
+    low, high = corrected_interval(differences, n_train, n_test, alpha=alpha)
     rows.append(row(f"pairwise_difference_{tag}", f"{a} - {b}", "corrected_paired_t",
                     ESTIMAND, low, high, {}, np.nanmean(differences)))
     for entry in rows:

@@ -112,7 +112,7 @@ def kept_fold_models():
 def _fold_model(spec, dataset, train, kept):
     """The fold model run_cv fitted on ``train`` (fitted here when it was not kept)."""
     X = take_rows(feature_matrix(dataset), train)
-    key = fit_key(make_pipeline(spec, dataset), X, dataset.y[train])
+    key = fit_key(make_pipeline(spec, dataset=dataset), X, dataset.y[train])
     found = kept.get(key) if key is not None else None
     return found if found is not None else fit_on(spec, dataset, train)
 
@@ -134,7 +134,7 @@ def _fold_truths(draw, specs, splits, metric, kept):
 
 def _cv_rows(cv, dataset, metric, folds, final) -> list:
     specs = list(cv.models)
-    summary = summary_table(cv.scores, cv.models, (metric,), cv.failures)
+    summary = summary_table(cv.scores, cv.models, (metric,), failures=cv.failures)
     rows = []
     for _, line in summary.iterrows():
         truths = {"fold_models_mean": folds[line["model"]][0].mean(),
@@ -148,7 +148,7 @@ def _cv_rows(cv, dataset, metric, folds, final) -> list:
     differences = matrix.loc[a].to_numpy(float) - matrix.loc[b].to_numpy(float)
     truths = {"fold_models_mean": (folds[a][0] - folds[b][0]).mean(),
               "model_on_all_rows": final[a] - final[b]}
-    low, high = corrected_interval(differences, n_train, n_test, 1 - LEVEL)
+    low, high = corrected_interval(differences, n_train, n_test, alpha=1 - LEVEL)
     pair = f"{a} - {b}"
     rows.append(row("pairwise_difference", pair, "corrected_paired_t",
                     "expected_score_at_training_size", low, high, truths,
@@ -189,7 +189,7 @@ def _decision_rows(cv, dataset, folds, rest, threshold) -> list:
             continue
         probs = folds[line["model"]][1]
         column = 1 if dataset.pos_label == 1 else 0
-        truth = np.mean([net_benefit(y_rest, p if column else 1 - p, [threshold])[0]
+        truth = np.mean([net_benefit(y_rest, p if column else 1 - p, thresholds=[threshold])[0]
                          for p in probs])
         rows.append(row("decision_curve_band", line["model"], "min_max_over_repeats",
                         "fold_models_mean", line["band_low"], line["band_high"],
@@ -218,8 +218,8 @@ def _calibration_rows(cv, dataset, folds, rest) -> list:
     for name in cv.models:
         part = preds[preds["model"] == name]
         diagram = reliability_diagram(part["y"].to_numpy() == 1,
-                                      part[column].to_numpy(float), N_BINS)
-        diagram = with_interval(diagram, part["repeat"].nunique())
+                                      part[column].to_numpy(float), n_bins=N_BINS)
+        diagram = with_interval(diagram, n_repeats=part["repeat"].nunique())
         y_rest, checks = (rest.y == 1).astype(int), []
         for _, line in diagram.iterrows():
             truth = _bin_truth(y_rest, folds[name][1], int(line["bin"]))

@@ -72,7 +72,7 @@ def fit_on(spec, dataset, rows=None):
     if rows is not None:
         X = X.iloc[rows] if isinstance(X, pd.DataFrame) else X[rows]
         y = y[rows]
-    model = make_pipeline(spec, dataset)
+    model = make_pipeline(spec, dataset=dataset)
     fit_model(model, X, y)
     return model
 
