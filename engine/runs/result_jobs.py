@@ -31,7 +31,7 @@ import numpy as np
 
 from engine.evaluation.aloocv import ineligibility_note, run_aloocv
 from engine.evaluation.calibration import run_calibration
-from engine.evaluation.calibration.analysis import _outer_splits
+from engine.evaluation.calibration.analysis import outer_splits
 from engine.evaluation.tuning import INNER_SPLITS
 from engine.foundation.errors import EngineError
 from engine.foundation.machine import (BYTES_PER_VALUE, available_memory, count_text,
@@ -179,7 +179,7 @@ def _calibration_bytes(dataset, cv_result, n_models: int, n_methods: int,
 def _splits_of(dataset, cv_result) -> list:
     """The run's outer splits (a coded error when the result is not of these rows)."""
     try:
-        return _outer_splits(np.asarray(dataset.y), cv_result, dataset.groups)
+        return outer_splits(np.asarray(dataset.y), cv_result, dataset.groups)
     except EngineError:
         raise
     except ValueError as exc:
