@@ -366,6 +366,7 @@ class AloocvView(QWidget):
         dataset = self.data()
         try:
             checked = run_service.check_aloocv(dataset, [spec], settings)
+            checked = replace(checked, store=self._store_of(dataset))
         except ValueError as exc:
             show_failure(self, "Cannot compute the ALO curve", str(exc), exc)
             return
@@ -382,6 +383,13 @@ class AloocvView(QWidget):
         what = "ALO and exact leave-one-out" if exact_loo else "the ALO curve"
         self._say(f"Computing {what} for {spec.name} at {settings.n_C} values of C…")
         self._job.start(job)
+
+    def _store_of(self, dataset):
+        """The result store the curve is kept in: the shown run's (the job looks it up
+        and keeps it in its own process), None for data without a run."""
+        result = self.state.result
+        return self.state.result_store() if result is not None and \
+            result.dataset is dataset else None
 
     @property
     def running(self) -> bool:

@@ -2,7 +2,8 @@
 
 It measures the calibration of the last cross-validation run on its out-of-fold
 predictions (through the run service: ``engine.run_service.check_calibration``, the
-budget's answer, then ``run_job`` in a child process) and shows, for
+budget's answer, then ``run_job`` in a child process; the result is kept in the run's
+result store, so the same settings again fit nothing) and shows, for
 the chosen model, the reliability diagram before and after each calibration method over
 a histogram of the predictions, the Brier / log-loss / ECE table, the deployable
 calibration map and the run's notes in plain words.
@@ -281,9 +282,9 @@ class CalibrationView(QWidget):
         except ValueError as exc:
             show_failure(self, "Cannot run the calibration", str(exc), exc)
             return
-        n_jobs = self.state.n_jobs
+        n_jobs, store = self.state.n_jobs, self.state.result_store()
         job = Job(lambda: run_service.check_calibration(result.dataset, result.cv, specs,
-                                                        settings, n_jobs),
+                                                        settings, n_jobs, store=store),
                   name="calibration-check")
         job.succeeded.connect(self._on_checked)
         job.failed_with.connect(self._on_check_failed)
