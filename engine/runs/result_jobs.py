@@ -29,6 +29,7 @@ or imports Qt.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -44,7 +45,9 @@ from engine.foundation.machine import (BYTES_PER_VALUE, available_memory, count_
                                        format_bytes, workers_for)
 from engine.input.groups import fewest_inner_groups
 from engine.runs.fingerprint import data_fingerprint
-from engine.runs.guards import ASK_FITS, PREDICTION_COPIES, WORKER_BYTES, Assessment
+from engine.runs.fit_timing import job_seconds, time_models
+from engine.runs.guards import (ASK_FITS, PREDICTION_COPIES, TIMING_BUDGET, WORKER_BYTES,
+                                Assessment)
 from engine.runs.job_rows import job_key, setup_key
 from engine.runs.run_plan import RunPlan, dataset_plan
 from engine.runs.store import opened
@@ -152,6 +155,44 @@ def keep_job(store, setup: str, key: str, result, settings) -> bool:
         if not is_store_error(exc):
             raise
         return False
+
+
+def estimate_job_seconds(checked: CheckedJob, budget: float = TIMING_BUDGET) -> float:
+    """How long a checked job would take here and now, measured as a run's estimate is
+    (:func:`engine.runs.guards.estimate_seconds`: real fits on the real data, under the
+    run's thread cap), in the shape of the job. Calibration: each distinct estimator
+    timed on growing samples of the run's first training fold with the job's methods
+    (:func:`engine.runs.fit_timing.time_models`), counted for the job's folds and workers
+    (:func:`engine.runs.fit_timing.job_seconds`). ALOOCV (its own solver, not
+    scikit-learn's fit): the job itself run for about ``budget`` seconds (at least one
+    value of C), its time per step scaled to all its steps. 0 for a job the store kept.
+    Meant for the job's own process (the window's: :class:`gui.jobs.Job` ``in_process``)."""
+    if checked.stored is not None or (not checked.looked_up
+                                      and _look_up(checked.store, checked.key) is not None):
+        return 0.0
+    if checked.kind == "aloocv":
+        return _steps_seconds(trace_aloocv(checked.dataset, checked.models,
+                                           checked.settings), budget)
+    models, methods = list(checked.models), list(dict.fromkeys(checked.settings.methods))
+    timed = time_models(models, checked.cv_result.config, list(checked.cv_result.metrics),
+                        checked.dataset, budget, methods)
+    n_folds = checked.plan.datasets[0].calibration_steps // max(1, len(models) * len(methods))
+    return job_seconds(models, timed, n_folds, len(methods), checked.n_jobs)
+
+
+def _steps_seconds(steps, budget: float) -> float:
+    """Run the generator ``steps`` until ``budget`` seconds have passed (at least one
+    step), close it, and scale its time per step to its ``total``."""
+    start, done, total = time.monotonic(), 0, 0
+    try:
+        for record in steps:
+            done, total = record.done, record.total
+            if time.monotonic() - start >= budget:
+                break
+    finally:
+        steps.close()
+    elapsed = time.monotonic() - start
+    return elapsed * total / done if 0 < done < total else elapsed
 
 
 # ----------------------------------------------------------------------------- keys

@@ -27,7 +27,7 @@ from engine.foundation.notes import note_code, note_fields
 
 from ..interval_words import label_intervals
 from ..jobs import Job, JobSlot
-from ..jobs_budget import budget_allows, show_failure
+from ..jobs_budget import budget_allows, estimate_job, needs_estimate, show_failure
 from ..note_words import note_words
 from ..plain_text import escape, plain_label, rich_label
 from ..plots.calibration_map_plot import CalibrationMapPlot
@@ -301,7 +301,30 @@ class CalibrationView(QWidget):
         if check.cancel_requested or self._pending is None:
             self._on_cancelled()
             return
-        if not budget_allows(self, checked.assessment, "calibration"):
+        if needs_estimate(checked.assessment):
+            job = estimate_job(checked)
+            job.succeeded.connect(lambda seconds: self._on_estimated(checked, seconds))
+            job.failed.connect(lambda _message: self._on_estimated(checked, None))
+            job.cancelled.connect(self._on_cancelled)
+            self.state.status_message.emit("A large calibration: timing a few fits to "
+                                           "estimate how long it would take…")
+            self._job.start(job)
+            return
+        self._start_checked(checked, None)
+
+    def _on_estimated(self, checked, seconds) -> None:
+        """The time estimate is over (``seconds``, None when it failed): ask."""
+        estimate = self._job.job
+        estimate.wait()
+        if estimate.cancel_requested or self._pending is None:
+            self._on_cancelled()
+            return
+        self._start_checked(checked, seconds)
+
+    def _start_checked(self, checked, seconds) -> None:
+        """The budget's answer (asking with the estimated ``seconds``), then the job in a
+        child process."""
+        if not budget_allows(self, checked.assessment, "calibration", seconds):
             self._finish()
             self.state.status_message.emit("Calibration not started")
             return
