@@ -10,6 +10,7 @@ from engine.evaluation.experiment import CalibrationSettings, parse_experiment
 from engine.foundation.progress import run_to_end
 from engine.runs import result_jobs
 from engine.runs.analysis import run_experiment
+from gui.jobs_budget import budget_allows
 from gui.state import AppState
 from gui.views.calibration_view import CalibrationView
 from gui.views.runs_view import RunsView
@@ -75,15 +76,16 @@ def test_the_same_calibration_again_fits_nothing_and_asks_nothing(
         runs.open_button.click()
     monkeypatch.setattr(result_jobs, "ASK_FITS", 0)                 # any fit would ask
     monkeypatch.setattr("gui.jobs_budget.ask", lambda *args: pytest.fail("asked"))
-    checks = []
-    monkeypatch.setattr(view, "_on_checked", lambda checked: checks.append(checked)
-                        or CalibrationView._on_checked(view, checked))
+    answered = []
+    monkeypatch.setattr("gui.views.calibration_view.budget_allows",
+                        lambda parent, assessment, *args: answered.append(assessment)
+                        or budget_allows(parent, assessment, *args))
     before = state.result
     with qtbot.waitSignal(state.result_changed, timeout=60000):
         qtbot.mouseClick(view.bar.run_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: not view.running, timeout=60000)
-    [checked] = checks
-    assert checked.plan.budget == (0, 0, 0) and checked.stored is not None
+    [assessment] = answered
+    assert assessment.plan.budget == (0, 0, 0) and assessment.n_fits == 0
     assert state.result is not before
     pd.testing.assert_frame_equal(state.result.calibration.map, kept[1].map,
                                   check_exact=True)
