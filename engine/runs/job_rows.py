@@ -108,8 +108,8 @@ def _column_bytes(column: pd.Series) -> tuple:
     if column.dtype.kind in "biuf":
         values = np.ascontiguousarray(column.to_numpy())
         return values.tobytes(), ["numbers", values.dtype.str]
-    values = [_plain(value) for value in column.tolist()]
-    return json.dumps(values, allow_nan=True).encode(), ["json", ""]
+    cells = [_plain(value) for value in column.tolist()]
+    return json.dumps(cells, allow_nan=True).encode(), ["json", ""]
 
 
 def _plain(value):

@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import Any, Optional, cast
 
 import numpy as np
 import pandas as pd
@@ -104,7 +104,7 @@ class CheckedJob:
     def plan(self) -> RunPlan:
         """The job's :class:`engine.runs.run_plan.RunPlan` (``steps``: the progress
         records to come)."""
-        return self.assessment.plan
+        return cast(RunPlan, self.assessment.plan)    # a job's assessment has its plan
 
 
 # ----------------------------------------------------------------------------- the one run
@@ -173,9 +173,11 @@ def estimate_job_seconds(checked: CheckedJob, budget: float = TIMING_BUDGET) -> 
     if checked.kind == "aloocv":
         return _steps_seconds(trace_aloocv(checked.dataset, checked.models,
                                            checked.settings), budget)
-    models, methods = list(checked.models), list(dict.fromkeys(checked.settings.methods))
-    timed = time_models(models, checked.cv_result.config, list(checked.cv_result.metrics),
-                        checked.dataset, budget, methods)
+    run: Any = checked.cv_result
+    settings: Any = checked.settings
+    models, methods = list(checked.models), list(dict.fromkeys(settings.methods))
+    timed = time_models(models, run.config, list(run.metrics), checked.dataset, budget,
+                        methods)
     n_folds = checked.plan.datasets[0].calibration_steps // max(1, len(models) * len(methods))
     return job_seconds(models, timed, n_folds, len(methods), checked.n_jobs)
 
@@ -400,7 +402,8 @@ def check_aloocv(dataset, models, settings, available: Optional[int] = None,
     models = tuple(models)
     eligible = tuple(spec for spec in models if ineligibility_note(spec) is None)
     if not eligible:
-        reasons = [ineligibility_note(spec).message for spec in models]
+        reasons = [note.message for spec in models
+                   if (note := ineligibility_note(spec)) is not None]
         raise EngineError("aloocv_no_model",
                           {"models": [spec.name for spec in models], "reasons": reasons},
                           "ALO applies to none of the models: it needs a LogisticRegression "
