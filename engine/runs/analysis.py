@@ -339,8 +339,10 @@ def load_run(store, run_id: int, dataset=None, n_jobs: int = 1):
     """Rebuild a stored run's results without refitting its cross-validation.
 
     A generator like :func:`run_experiment`: every fit is read from the
-    store (ALOOCV, calibration and the learning curves' refits, when the experiment asks
-    for them, are computed again).
+    store; ALOOCV and calibration come from the store's kept job results when it holds
+    them (:func:`with_stored_extras`: also those a view's job kept for a run whose
+    experiment did not ask for them), else they are computed when the experiment asks for
+    them; the learning curves' refits are computed again.
 
     Parameters
     ----------

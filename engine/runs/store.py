@@ -8,7 +8,9 @@ the last quarter second), adding a model or a repeat computes only the new fits 
 computes nothing. The ``runs`` table records every run (:class:`StoredRun`), the
 ``run_status`` table its status as it happens (running with the fits kept at each commit,
 then completed, cancelled or failed, and the unfinished run it resumed);
-:func:`load_run` rebuilds a run's results from the store without refitting.
+:func:`load_run` rebuilds a run's results from the store without refitting. The
+``job_results`` table (format 3) keeps the results of calibration and ALOOCV jobs on a
+run's result (:meth:`ResultStore.save_job`, :mod:`engine.runs.job_rows`).
 
 The file
 --------
