@@ -117,7 +117,10 @@ def test_a_run_with_a_store_reuses_its_kept_extras(tmp_path, monkeypatch):
 
     monkeypatch.setattr(analysis, "calibrate", refit)
     monkeypatch.setattr(analysis, "trace_aloocv", refit)
-    second = run_to_end(run_experiment(asked, store=path))        # the CLI's --store reuse
+    records = []
+    second = run_to_end(run_experiment(asked, store=path),         # the CLI's --store reuse
+                        records.append)
+    assert records[-1].done == records[-1].total                  # kept extras count too
     assert_same_frames(first.calibration, second.calibration)
     assert_same_frames(first.aloocv, second.aloocv, ("curve", "optimum"))
     assert second.aloocv.settings == ALO

@@ -32,7 +32,7 @@ from engine.foundation.notes import Note
 from engine.evaluation.per_class import confusion_table, per_class_table
 from engine.foundation.progress import Progress
 from engine.input.readers import load_dataset
-from engine.runs.run_plan import Phases, plan_run
+from engine.runs.run_plan import Phases, dataset_plan, plan_run
 from engine.evaluation.subgroups import run_subgroups
 from engine.evaluation.stats import (Comparison, ComparisonSettings, compare_models, default_rope,
                                      summary_table)
@@ -317,7 +317,7 @@ def run_extras(result: ExperimentResult, n_jobs: int = 1, cluster=None, store=No
         result = replace(result, grouping_gap=gap)
     if experiment.aloocv is not None:
         aloocv = yield from kept_aloocv(store, result.dataset, experiment.models,
-                                        experiment.aloocv)
+                                        experiment.aloocv, result.cv.config)
         result = replace(result, aloocv=aloocv)
     if experiment.calibration is not None:
         calibration = yield from kept_calibration(store, result.dataset, result.cv,
@@ -382,7 +382,7 @@ def load_run(store, run_id: int, dataset=None, n_jobs: int = 1):
         return with_stored_extras(result, store)
 
 
-def kept_aloocv(store, dataset, models, settings):
+def kept_aloocv(store, dataset, models, settings, cv_config):
     """A run's ALOOCV (:func:`trace_aloocv` of every model, the ineligible ones noted);
     with a store, the result kept there for the same data, eligible models and settings
     is used (nothing fitted), else the one computed is kept there."""
@@ -394,6 +394,9 @@ def kept_aloocv(store, dataset, models, settings):
     if kept is None:
         kept = yield from trace_aloocv(dataset, models, settings)
         keep_job(store, setup, key, kept, settings)
+    else:
+        yield kept_record(dataset_plan(models, cv_config, aloocv=settings).aloocv_steps,
+                          "ALOOCV")
     return kept
 
 
@@ -408,7 +411,16 @@ def kept_calibration(store, dataset, cv_result, models, settings, n_jobs, cluste
     if kept is None:
         kept = yield from calibrate(dataset, cv_result, models, settings, n_jobs, cluster)
         keep_job(store, setup, key, kept, settings)
+    else:
+        yield kept_record(dataset_plan(models, cv_result.config,
+                                       calibration=settings).calibration_steps, "calibration")
     return kept
+
+
+def kept_record(steps: int, what: str) -> Progress:
+    """The one progress record of an extra the store kept: its planned ``steps`` done at
+    once, so the run's progress reaches the plan's total."""
+    return Progress(steps, steps, f"{what}: kept in the result store")
 
 
 def with_stored_extras(result: ExperimentResult, store) -> ExperimentResult:
