@@ -25,7 +25,9 @@ here, by the experiment (a ``"datasets"`` list), not by the type of what is pass
 The jobs on a finished run's result -- calibration and ALOOCV, started by the window's
 views -- go the same way (:mod:`engine.runs.result_jobs`): :func:`check_calibration` or
 :func:`check_aloocv` (coded errors, the job's plan and budget), the caller's answer to
-the budget, then :func:`run_job`; inside a run the same generators compute them.
+the budget (a large job's time estimated first in the job's process,
+:func:`estimate_job_seconds`), then :func:`run_job`; inside a run the same generators
+compute them.
 
 Nothing here prints, asks or imports Qt: the CLI turns a refusal into one ``error:`` line
 and the app into a dialog.
@@ -46,6 +48,7 @@ from engine.runs.result_writer import is_several
 from engine.runs.result_jobs import CheckedJob as CheckedJob  # the jobs on a run's result
 from engine.runs.result_jobs import check_aloocv as check_aloocv
 from engine.runs.result_jobs import check_calibration as check_calibration
+from engine.runs.result_jobs import estimate_job_seconds as estimate_job_seconds
 from engine.runs.result_jobs import run_job as run_job
 from engine.runs.preflight import blocking, check_experiment
 

@@ -73,6 +73,10 @@ class AppState(QObject):
         self.kept_models = None
         self.selection: list = []
         self.experiment_path: Optional[str] = None
+        #: The result store of the result shown (a path, or None for none): where the
+        #: Calibration and ALOOCV views keep their jobs' results (set by the
+        #: Cross-validation tab's store, gui.tabs.store_link).
+        self.result_store = lambda: None
         #: What the loaded data is (:func:`data_identity`): a change is new data.
         self.data_identity: tuple = ()
         self.renderer = RenderQueue(self)   # views draw new results through it, in slices

@@ -68,7 +68,7 @@ def test_the_format_error_says_which_formats(path):
     other_format(path)
     with pytest.raises(EngineError) as caught:
         ResultStore(path)
-    assert dict(caught.value.fields) == {"path": path, "format": "99", "expected": "2"}
+    assert dict(caught.value.fields) == {"path": path, "format": "99", "expected": "3"}
 
 
 def test_a_locked_store_is_store_locked(path):

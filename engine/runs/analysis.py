@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Generator, Optional
 
 import pandas as pd
 
+from engine.evaluation.aloocv import ineligibility_note
 from engine.evaluation.advice import advice_for, failure_notes, rank_notes, small_class_advice
 from engine.evaluation.curves.analysis import run_curves
 from engine.evaluation.curves.auc_tables import run_auc_tables
@@ -25,12 +26,13 @@ from engine.runs.grouping_gap import run_grouping_gap
 from engine.runs.heldout import load_test_set, run_heldout
 from engine.runs.heldout.saved import saved_model_files
 from engine.runs.nested_cv import run_nested
-from engine.runs.result_jobs import calibrate, trace_aloocv
+from engine.runs.result_jobs import (aloocv_keys, calibrate, calibration_keys, keep_job,
+                                     stored_extras, trace_aloocv)
 from engine.foundation.notes import Note
 from engine.evaluation.per_class import confusion_table, per_class_table
 from engine.foundation.progress import Progress
 from engine.input.readers import load_dataset
-from engine.runs.run_plan import Phases, plan_run
+from engine.runs.run_plan import Phases, dataset_plan, plan_run
 from engine.evaluation.subgroups import run_subgroups
 from engine.evaluation.stats import (Comparison, ComparisonSettings, compare_models, default_rope,
                                      summary_table)
@@ -320,11 +322,13 @@ def run_extras(result: ExperimentResult, *, n_jobs: int = 1, cluster=None, store
                                           costs=experiment.metric_costs())
         result = replace(result, grouping_gap=gap)
     if experiment.aloocv is not None:
-        aloocv = yield from trace_aloocv(result.dataset, experiment.models, experiment.aloocv)
+        aloocv = yield from kept_aloocv(store, result.dataset, experiment.models,
+                                        experiment.aloocv, result.cv.config)
         result = replace(result, aloocv=aloocv)
     if experiment.calibration is not None:
-        calibration = yield from calibrate(result.dataset, result.cv, experiment.models,
-                                           experiment.calibration, n_jobs=n_jobs, cluster=cluster)
+        calibration = yield from kept_calibration(store, result.dataset, result.cv,
+                                                  experiment.models, experiment.calibration,
+                                                  n_jobs, cluster)
         result = replace(result, calibration=calibration)
     if experiment.curves is not None:
         curves = yield from run_curves(result, n_jobs=n_jobs, cluster=cluster)
@@ -341,8 +345,10 @@ def load_run(store, run_id: int, *, dataset=None, n_jobs: int = 1):
     """Rebuild a stored run's results without refitting its cross-validation.
 
     A generator like :func:`run_experiment`: every fit is read from the
-    store (ALOOCV, calibration and the learning curves' refits, when the experiment asks
-    for them, are computed again).
+    store; ALOOCV and calibration come from the store's kept job results when it holds
+    them (:func:`with_stored_extras`: also those a view's job kept for a run whose
+    experiment did not ask for them), else they are computed when the experiment asks for
+    them; the learning curves' refits are computed again.
 
     Parameters
     ----------
@@ -375,7 +381,69 @@ def load_run(store, run_id: int, *, dataset=None, n_jobs: int = 1):
                               "experiment again")
         store.replay = True
         try:
-            return (yield from run_experiment(experiment, n_jobs=n_jobs, dataset=dataset,
-                                              store=store))
+            result = yield from run_experiment(experiment, n_jobs=n_jobs, dataset=dataset,
+                                               store=store)
         finally:
             store.replay = False
+        return with_stored_extras(result, store)
+
+
+def kept_aloocv(store, dataset, models, settings, cv_config):
+    """A run's ALOOCV (:func:`trace_aloocv` of every model, the ineligible ones noted);
+    with a store, the result kept there for the same data, eligible models and settings
+    is used (nothing fitted), else the one computed is kept there."""
+    eligible = [spec for spec in models if ineligibility_note(spec) is None]
+    if store is None or not eligible:
+        return (yield from trace_aloocv(dataset, models, settings))
+    setup, key = aloocv_keys(dataset, eligible, settings, data_key=store.data_key(dataset))
+    kept = store.lookup_job(key)
+    if kept is None:
+        kept = yield from trace_aloocv(dataset, models, settings)
+        keep_job(store, setup, key, kept, settings)
+    else:
+        yield kept_record(dataset_plan(models, cv_config, aloocv=settings).aloocv_steps,
+                          "ALOOCV")
+    return kept
+
+
+def kept_calibration(store, dataset, cv_result, models, settings, n_jobs, cluster):
+    """A run's calibration (:func:`calibrate`); with a store, the result kept there for
+    the same data, models, folds and settings is used, else the one computed is kept."""
+    if store is None:
+        return (yield from calibrate(dataset, cv_result, models, settings, n_jobs=n_jobs, cluster=cluster))
+    setup, key = calibration_keys(dataset, cv_result, models, settings,
+                                  data_key=store.data_key(dataset))
+    kept = store.lookup_job(key)
+    if kept is None:
+        kept = yield from calibrate(dataset, cv_result, models, settings, n_jobs=n_jobs, cluster=cluster)
+        keep_job(store, setup, key, kept, settings)
+    else:
+        yield kept_record(dataset_plan(models, cv_result.config,
+                                       calibration=settings).calibration_steps, "calibration")
+    return kept
+
+
+def kept_record(steps: int, what: str) -> Progress:
+    """The one progress record of an extra the store kept: its planned ``steps`` done at
+    once, so the run's progress reaches the plan's total."""
+    return Progress(steps, steps, f"{what}: kept in the result store")
+
+
+def with_stored_extras(result: ExperimentResult, store) -> ExperimentResult:
+    """``result`` of a re-opened run with the calibration and ALOOCV last kept in
+    ``store`` for its data, models and folds when its experiment did not ask for them
+    (a job started in the window's views): shown as computed, with their settings."""
+    missing = result.calibration is None or result.aloocv is None
+    if not missing:
+        return result
+    kept = stored_extras(store, result.dataset, result.cv, result.experiment.models)
+    experiment = result.experiment
+    if result.calibration is None and "calibration" in kept:
+        calibration, settings = kept["calibration"]
+        experiment = replace(experiment, calibration=settings)
+        result = replace(result, calibration=calibration)
+    if result.aloocv is None and "aloocv" in kept:
+        aloocv, settings = kept["aloocv"]
+        experiment = replace(experiment, aloocv=settings)
+        result = replace(result, aloocv=aloocv)
+    return replace(result, experiment=experiment)

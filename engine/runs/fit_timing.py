@@ -78,17 +78,22 @@ def time_fits(experiment, dataset, budget: float) -> dict:
     """Time each distinct (estimator, scaling, resampling) of ``experiment`` on
     ``dataset``: ``{key: FitTime}``; takes about ``budget`` seconds in all."""
     experiment = experiment.with_metrics_for(len(dataset.classes), dataset)
-    train, test = make_splits(dataset.y, replace(experiment.cv, n_repeats=1),
-                              dataset.groups)[0]
+    return time_models(experiment.models, experiment.cv, list(experiment.metrics), dataset,
+                       budget, methods=calibration_methods(experiment))
+
+
+def time_models(models, cv, metrics: list, dataset, budget: float, *, methods=()) -> dict:
+    """:func:`time_fits` of ``models`` on the first training fold of ``cv`` (a run's, or
+    a job's on a run's result), scored with ``metrics``, calibrated with ``methods``."""
+    train, test = make_splits(dataset.y, replace(cv, n_repeats=1), dataset.groups)[0]
     X = feature_matrix(dataset)
     groups: dict = {}
-    for spec in experiment.models:
+    for spec in models:
         groups.setdefault(group_key(spec), spec)
     share = budget / max(1, len(groups))
-    methods = calibration_methods(experiment)
     with threadpool_limits(run_threads()):
-        return {key: _time_group(spec, dataset, X, (train, test), list(experiment.metrics),
-                                 share, methods) for key, spec in groups.items()}
+        return {key: _time_group(spec, dataset, X, (train, test), list(metrics), share,
+                                 list(methods)) for key, spec in groups.items()}
 
 
 def group_key(spec) -> tuple:
@@ -109,13 +114,29 @@ def seconds_for(experiment, dataset, timed: dict, *, n_jobs: int = 1, cv=None) -
     for spec in experiment.models:
         fit = timed[group_key(spec)]
         seconds = fit.seconds(spec) * fits_per_fold(spec)     # tuning: inner fits too
-        calibrated = len(methods) * (fit.calibration + 4 * seconds)
+        calibrated = calibrated_fold_seconds(spec, fit, len(methods))
         parallel += folds * (seconds + calibrated + learning * fit.seconds(spec))
         if experiment.aloocv is not None and spec.estimator == "LogisticRegression":
             alo += seconds * experiment.aloocv.n_C
     n_models = len(experiment.models)
     n_pairs = n_models * (n_models - 1) // 2
     return parallel / workers_for(n_jobs) + alo + n_pairs * pair_seconds(folds)
+
+
+def calibrated_fold_seconds(spec, fit: FitTime, n_methods: int) -> float:
+    """One outer fold of ``spec`` calibrated with ``n_methods`` methods: per method 4
+    fold-fits (5 inner fits on 4/5 of the fold) and the calibration's own cost."""
+    return n_methods * (fit.calibration + 4 * fit.seconds(spec) * fits_per_fold(spec))
+
+
+def job_seconds(models, timed: dict, n_folds: int, n_methods: int, *, n_jobs: int = 1) -> float:
+    """A calibration job on a run's result (:mod:`engine.runs.result_jobs`) in seconds,
+    from ``timed`` (:func:`time_models`): every model's ``n_folds`` outer folds calibrated
+    with ``n_methods`` methods, over ``n_jobs`` workers (as a run's calibration is
+    counted in :func:`seconds_for`)."""
+    total = sum(n_folds * calibrated_fold_seconds(spec, timed[group_key(spec)], n_methods)
+                for spec in models)
+    return total / workers_for(n_jobs)
 
 
 def work(spec) -> float:

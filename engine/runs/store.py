@@ -8,7 +8,9 @@ the last quarter second), adding a model or a repeat computes only the new fits 
 computes nothing. The ``runs`` table records every run (:class:`StoredRun`), the
 ``run_status`` table its status as it happens (running with the fits kept at each commit,
 then completed, cancelled or failed, and the unfinished run it resumed);
-:func:`load_run` rebuilds a run's results from the store without refitting.
+:func:`load_run` rebuilds a run's results from the store without refitting. The
+``job_results`` table (format 3) keeps the results of calibration and ALOOCV jobs on a
+run's result (:meth:`ResultStore.save_job`, :mod:`engine.runs.job_rows`).
 
 The file
 --------
@@ -39,15 +41,19 @@ from engine.input.csv_values import one_line
 from engine.foundation.errors import EngineError
 from engine.input.file_checks import check_regular_file
 from engine.runs.fingerprint import data_fingerprint, fit_keys
-from engine.runs.fit_rows import decode_fit, encode_fit
+from engine.runs.fit_rows import check_room, decode_fit, encode_fit
+from engine.runs.job_rows import (decode_result, decode_settings, encode_result, kind_of,
+                                  settings_text)
 from engine.input.readers import data_record
 
 #: ``PRAGMA application_id`` of a store ("HEvS").
 APPLICATION_ID = 0x48457653
 #: The store's format (``meta`` table, key ``format``): 2 adds the ``run_status`` table
-#: (each run's status as it happened); a store of format 1 is brought to 2 when opened
-#: (after every check passed), an older or newer one is refused (``store_format``).
-FORMAT = 2
+#: (each run's status as it happened), 3 the ``job_results`` table (calibration and
+#: ALOOCV jobs' results, :mod:`engine.runs.job_rows`); a store of format 1 or 2 is brought
+#: to 3 when opened (after every check passed), an older or newer one is refused
+#: (``store_format``).
+FORMAT = 3
 APPLICATION = "honest-eval result store"
 #: The store's file name in a headless run's result folder (with SQLite's ``-wal`` and
 #: ``-shm`` side files beside it while it is open).
@@ -82,7 +88,18 @@ CREATE TABLE run_status (run INTEGER PRIMARY KEY, status TEXT NOT NULL,
                          kept INTEGER NOT NULL DEFAULT 0, resumed_from INTEGER,
                          changed TEXT NOT NULL);
 """
-SCHEMAS = {1: _SCHEMA, 2: _SCHEMA + _STATUS_TABLE}
+#: What format 3 adds: the result of a calibration or ALOOCV job on a run's result, under
+#: its key (:func:`engine.runs.job_rows.job_key`), with the key of its setup (data, models,
+#: folds) a re-opened run is looked up by, its settings, its tables (header and bytes)
+#: and notes.
+_JOBS_TABLE = """
+CREATE TABLE job_results (key TEXT PRIMARY KEY, kind TEXT NOT NULL, setup TEXT NOT NULL,
+                          settings TEXT NOT NULL, tables TEXT NOT NULL, data BLOB NOT NULL,
+                          notes TEXT NOT NULL, saved REAL NOT NULL);
+"""
+#: The tables each format adds to the one before.
+_ADDED = {2: _STATUS_TABLE, 3: _JOBS_TABLE}
+SCHEMAS = {1: _SCHEMA, 2: _SCHEMA + _STATUS_TABLE, 3: _SCHEMA + _STATUS_TABLE + _JOBS_TABLE}
 _SCHEMA = SCHEMAS[FORMAT]
 #: The statuses a run is recorded with.
 STATUSES = ("running", "completed", "cancelled", "failed")
@@ -279,9 +296,10 @@ class ResultStore:
                               f"{self.path} is not a result store of this app ({problem}): "
                               "give another file with --store, or move this one away")
         if found < FORMAT:                       # every check passed: bring it to FORMAT
-            for statement in _STATUS_TABLE.split(";"):
-                if statement.strip():
-                    db.execute(statement)
+            for added in range(found + 1, FORMAT + 1):
+                for statement in _ADDED[added].split(";"):
+                    if statement.strip():
+                        db.execute(statement)
             db.execute("UPDATE meta SET value = ? WHERE key = 'format'", (str(FORMAT),))
 
     def _damaged(self, what: str) -> EngineError:
@@ -528,6 +546,58 @@ class ResultStore:
             return self._connection.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise self._problem(exc) from None
+
+    # ------------------------------------------------------------------ jobs
+    def save_job(self, key: str, setup: str, result, settings) -> bool:
+        """Keep a calibration or ALOOCV job's ``result`` under ``key``
+        (:func:`engine.runs.job_rows.job_key`; ``setup`` its setup's key), replacing one
+        kept under it, committed at once. False, keeping nothing, for a result holding
+        what cannot be stored without pickle."""
+        try:
+            header, data, notes = encode_result(result)
+        except (TypeError, ValueError):
+            return False
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO job_results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (key, kind_of(result), setup, settings_text(settings), header, data,
+                        notes, time.time()))
+        return True
+
+    def lookup_job(self, key: str):
+        """The job result kept under ``key``, or None (always None when ``fresh``);
+        a stored result that fails its checks is ``store_damaged``."""
+        return None if self.fresh else self._job_where("key = ?", (key,))
+
+    def latest_job(self, kind: str, setup: str):
+        """``(result, settings)`` of the job of ``kind`` last kept for ``setup``
+        (:func:`engine.runs.job_rows.setup_key`), or None (always None when ``fresh``)."""
+        return None if self.fresh else self._job_where(
+            "kind = ? AND setup = ? ORDER BY saved DESC, rowid DESC LIMIT 1", (kind, setup),
+            with_settings=True)
+
+    def _job_where(self, where: str, params: tuple, with_settings: bool = False):
+        """The first stored job result ``WHERE where``: its sizes are read and bounded
+        before its bytes (:func:`engine.runs.fit_rows.check_room`), then every part
+        checked (:func:`engine.runs.job_rows.decode_result`)."""
+        rows = self._query("SELECT rowid, length(tables) + length(data) + length(notes) "
+                           f"+ length(settings) FROM job_results WHERE {where}", params)
+        if not rows:
+            return None
+        rowid, size = rows[0]
+        try:
+            check_room(int(size or 0))
+            (kind, settings, header, data, notes), = self._query(
+                "SELECT kind, settings, tables, data, notes FROM job_results WHERE rowid = ?",
+                (rowid,))
+            result = decode_result(kind, settings, header, data, notes)
+            parsed = decode_settings(kind, settings)
+        except (ValueError, TypeError, KeyError, OverflowError, RecursionError,
+                MemoryError) as exc:
+            if isinstance(exc, EngineError):
+                raise
+            raise self._damaged(f"a kept calibration or ALOOCV result cannot be read: "
+                                f"{one_line(str(exc))[:200]}") from None
+        return (result, parsed) if with_settings else result
 
     # ------------------------------------------------------------------ runs
     def begin_run(self, experiment, dataset) -> int:

@@ -67,6 +67,7 @@ class StoreLink(QObject):
         self._stored = (None, None)               # (setup, fits kept per data set)
         #: The fits the launched run keeps (its engine.runs.run_plan count), for Cancel's words.
         self.planned_fits: Optional[int] = None
+        self.state.result_store = lambda: self.launched_path() or self.path()
 
     def path(self) -> str:
         """The store file of the current experiment (saved or not)."""

@@ -28,7 +28,7 @@ from engine.evaluation.experiment import AloocvSettings
 from engine.foundation.notes import note_code, note_fields
 
 from ..jobs import Job, JobSlot
-from ..jobs_budget import budget_allows, show_failure
+from ..jobs_budget import budget_allows, estimate_job, needs_estimate, show_failure
 from ..model_entry import ModelEntry
 from ..plain_text import escape
 from ..plots.aloocv_plot import AloocvPlot
@@ -366,22 +366,49 @@ class AloocvView(QWidget):
         dataset = self.data()
         try:
             checked = run_service.check_aloocv(dataset, [spec], settings)
+            checked = replace(checked, store=self._store_of(dataset))
         except ValueError as exc:
             show_failure(self, "Cannot compute the ALO curve", str(exc), exc)
             return
-        if not budget_allows(self, checked.assessment, "ALOOCV"):
+        self._pending = (dataset, spec.name, settings)
+        if needs_estimate(checked.assessment):
+            job = estimate_job(checked)
+            job.succeeded.connect(lambda seconds: self._start_checked(checked, seconds))
+            job.failed.connect(lambda _message: self._start_checked(checked, None))
+            job.cancelled.connect(self._on_cancelled)
+            self.bar.set_running(True)
+            self._say("A large ALOOCV: computing its first values of C to estimate how "
+                      "long it would take…")
+            self._job.start(job)
+            return
+        self._start_checked(checked, None)
+
+    def _start_checked(self, checked, seconds) -> None:
+        """The budget's answer (asking with the estimated ``seconds``), then the job in a
+        child process."""
+        if self._job.job is not None:
+            self._job.job.wait()                   # the estimate's thread winds down
+        if not budget_allows(self, checked.assessment, "ALOOCV", seconds):
+            self._finish()
             self._say("Not started.")
             return
-        self._pending = (dataset, spec.name, settings)
+        spec, settings = checked.models[0], checked.settings
         job = Job.in_process(run_service.run_job, (checked,), name="aloocv")
         job.progressed.connect(self.bar.show_progress)
         job.succeeded.connect(self._on_succeeded)
         job.failed_with.connect(self._on_failed)
         job.cancelled.connect(self._on_cancelled)
         self.bar.set_running(True)
-        what = "ALO and exact leave-one-out" if exact_loo else "the ALO curve"
+        what = "ALO and exact leave-one-out" if settings.exact_loo else "the ALO curve"
         self._say(f"Computing {what} for {spec.name} at {settings.n_C} values of C…")
         self._job.start(job)
+
+    def _store_of(self, dataset):
+        """The result store the curve is kept in: the shown run's (the job looks it up
+        and keeps it in its own process), None for data without a run."""
+        result = self.state.result
+        return self.state.result_store() if result is not None and \
+            result.dataset is dataset else None
 
     @property
     def running(self) -> bool:

@@ -2,7 +2,8 @@
 
 It measures the calibration of the last cross-validation run on its out-of-fold
 predictions (through the run service: ``engine.run_service.check_calibration``, the
-budget's answer, then ``run_job`` in a child process) and shows, for
+budget's answer, then ``run_job`` in a child process; the result is kept in the run's
+result store, so the same settings again fit nothing) and shows, for
 the chosen model, the reliability diagram before and after each calibration method over
 a histogram of the predictions, the Brier / log-loss / ECE table, the deployable
 calibration map and the run's notes in plain words.
@@ -26,7 +27,7 @@ from engine.foundation.notes import note_code, note_fields
 
 from ..interval_words import label_intervals
 from ..jobs import Job, JobSlot
-from ..jobs_budget import budget_allows, show_failure
+from ..jobs_budget import budget_allows, estimate_job, needs_estimate, show_failure
 from ..note_words import note_words
 from ..plain_text import escape, plain_label, rich_label
 from ..plots.calibration_map_plot import CalibrationMapPlot
@@ -281,9 +282,9 @@ class CalibrationView(QWidget):
         except ValueError as exc:
             show_failure(self, "Cannot run the calibration", str(exc), exc)
             return
-        n_jobs = self.state.n_jobs
+        n_jobs, store = self.state.n_jobs, self.state.result_store()
         job = Job(lambda: run_service.check_calibration(result.dataset, result.cv, specs,
-                                                        settings, n_jobs=n_jobs),
+                                                        settings, n_jobs=n_jobs, store=store),
                   name="calibration-check")
         job.succeeded.connect(self._on_checked)
         job.failed_with.connect(self._on_check_failed)
@@ -300,7 +301,30 @@ class CalibrationView(QWidget):
         if check.cancel_requested or self._pending is None:
             self._on_cancelled()
             return
-        if not budget_allows(self, checked.assessment, "calibration"):
+        if needs_estimate(checked.assessment):
+            job = estimate_job(checked)
+            job.succeeded.connect(lambda seconds: self._on_estimated(checked, seconds))
+            job.failed.connect(lambda _message: self._on_estimated(checked, None))
+            job.cancelled.connect(self._on_cancelled)
+            self.state.status_message.emit("A large calibration: timing a few fits to "
+                                           "estimate how long it would take…")
+            self._job.start(job)
+            return
+        self._start_checked(checked, None)
+
+    def _on_estimated(self, checked, seconds) -> None:
+        """The time estimate is over (``seconds``, None when it failed): ask."""
+        estimate = self._job.job
+        estimate.wait()
+        if estimate.cancel_requested or self._pending is None:
+            self._on_cancelled()
+            return
+        self._start_checked(checked, seconds)
+
+    def _start_checked(self, checked, seconds) -> None:
+        """The budget's answer (asking with the estimated ``seconds``), then the job in a
+        child process."""
+        if not budget_allows(self, checked.assessment, "calibration", seconds):
             self._finish()
             self.state.status_message.emit("Calibration not started")
             return

@@ -10,11 +10,12 @@ from PySide6.QtWidgets import QMessageBox
 from engine.evaluation.aloocv import run_aloocv
 from engine.evaluation.calibration import run_calibration
 from engine.evaluation.experiment import AloocvSettings, CalibrationSettings, parse_experiment
-from engine.foundation.machine import format_bytes
+from engine.foundation.machine import format_bytes, format_seconds
 from engine.foundation.progress import run_to_end
 from engine.input.data import dataset_from_frame
 from engine.runs import result_jobs
 from engine.runs.analysis import run_experiment
+from gui.jobs import Job
 from gui.state import AppState
 from gui.views.aloocv_view import AloocvView
 from gui.views.calibration_view import CalibrationView
@@ -80,6 +81,7 @@ def test_a_large_calibration_asks_first_then_gives_the_engine_numbers(
     monkeypatch.setattr("gui.jobs_budget.ask", lambda parent, title, text, *_:
                         questions.append((title, text)) or questions.answer)
     monkeypatch.setattr(result_jobs, "ASK_FITS", 20)           # isotonic alone: 30 fits
+    estimated = fixed_estimate(monkeypatch, "calibration_view", 42.0)
     state.set_result(cv_result)
     calibration_view.bar.sigmoid.setChecked(False)
     questions.answer = QMessageBox.No
@@ -89,8 +91,10 @@ def test_a_large_calibration_asks_first_then_gives_the_engine_numbers(
     assert questions == [("Start a large calibration?",
                           "This calibration makes 30 fits (2 models x 1 method x 3 folds, "
                           "with inner 5-fold splits), more than the 20 that start without "
-                          "asking.\n\nStart it anyway? (Cancel stops it at any time; "
+                          f"asking; it would take {format_seconds(42.0, about=True)} with one "
+                          "worker.\n\nStart it anyway? (Cancel stops it at any time; "
                           "fewer models or methods make it shorter.)")]
+    assert estimated[0].plan.budget == (0, 30, 0)               # the checked job, timed
     assert not calibration_view.running and state.result.calibration is None
     questions.answer = QMessageBox.Yes
     with qtbot.waitSignal(state.result_changed, timeout=60000):
@@ -140,14 +144,18 @@ def test_a_large_aloocv_asks_first_then_gives_the_engine_numbers(
     monkeypatch.setattr("gui.jobs_budget.ask", lambda parent, title, text, *_:
                         questions.append((title, text)) or questions.answer)
     monkeypatch.setattr(result_jobs, "ASK_FITS", 10)
+    fixed_estimate(monkeypatch, "aloocv_view", 7200.0)
     state.set_dataset(cv_result.dataset)
     state.set_result(cv_result)
     aloocv_view.bar.points.setValue(12)
     questions.answer = QMessageBox.No
     qtbot.mouseClick(aloocv_view.bar.compute_button, Qt.LeftButton)
-    assert not aloocv_view.running and aloocv_view.aloocv is None
+    qtbot.waitUntil(lambda: not aloocv_view.running, timeout=30000)   # timed off the window
+    assert aloocv_view.aloocv is None
     assert questions[0][0] == "Start a large ALOOCV?"
     assert questions[0][1].startswith("This ALOOCV makes 12 fits (1 model x 12 values of C)")
+    assert (f"; it would take {format_seconds(7200.0, about=True)} with one worker."
+            in questions[0][1])
     assert aloocv_view.status.text() == "Not started."
     questions.answer = QMessageBox.Yes
     qtbot.mouseClick(aloocv_view.bar.compute_button, Qt.LeftButton)
@@ -176,6 +184,15 @@ def test_an_aloocv_that_fails_in_its_process_is_a_warning(
                     "the ridge (L2) penalty\n\nAdd a LogisticRegression model on the "
                     "Models tab.")
     assert aloocv_view.aloocv is None
+
+
+def fixed_estimate(monkeypatch, view: str, seconds: float) -> list:
+    """The view's time estimate as a thread job giving ``seconds`` (the real one starts a
+    child process and times real fits); returns the checked jobs it was asked for."""
+    asked = []
+    monkeypatch.setattr(f"gui.views.{view}.estimate_job", lambda checked: asked.append(
+        checked) or Job(lambda: seconds, name="job-estimate"))
+    return asked
 
 
 def _failing():

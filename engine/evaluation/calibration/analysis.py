@@ -292,7 +292,7 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
     specs = _check_models(models, cv_result)
     y = np.asarray(dataset.y)
     n_classes = len(dataset.classes)
-    splits = _outer_splits(y, cv_result, dataset.groups)
+    splits = outer_splits(y, cv_result, dataset.groups)
     groups = dataset.groups
     _check_inner(y, splits, inner_splits, groups)
     base_seed = cv_result.config.random_state
@@ -333,7 +333,7 @@ def _check_models(models, cv_result) -> list:
     return specs
 
 
-def _outer_splits(y, cv_result, groups=None) -> list:
+def outer_splits(y, cv_result, groups=None) -> list:
     """The CV's splits; rebuilt from its predictions when it was not seeded."""
     config = cv_result.config
     preds = cv_result.predictions
