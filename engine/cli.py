@@ -32,6 +32,7 @@ import time
 
 from engine.input import file_checks
 from engine.foundation import machine, param_caps
+from engine.foundation.errors import EngineError
 from engine.input.csv_values import one_line, visible
 from engine.foundation.progress import Progress, run_to_end
 from engine.runs.service import store_choice  # noqa: F401 - the CLI's store, as before
@@ -292,8 +293,9 @@ def _check_save_models(experiment, save_models: bool) -> None:
     """``--save-models`` keeps the models fitted for the held-out test: without a
     ``"test"`` block it is refused (a ValueError: one line)."""
     if save_models and not experiment.test:
-        raise ValueError('--save-models saves the models fitted for the held-out test: add '
-                         '"test": {"file": PATH} to the experiment')
+        raise EngineError("save_models_flag_without_test", {},
+                          '--save-models saves the models fitted for the held-out test: add '
+                          '"test": {"file": PATH} to the experiment')
 
 
 def predict(argv=None) -> int:

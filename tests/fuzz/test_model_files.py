@@ -473,7 +473,9 @@ def test_class_codes_outside_the_classes_are_a_coded_failure():
     with pytest.raises(EngineError, match=r"class codes outside 0\.\.1") as caught:
         predictions(record, frame(5).drop(columns="t"), "new.csv", "model_wild.skops")
     assert caught.value.code == "model_failed"
-    assert caught.value.fields == {"path": "model_wild.skops", "detail": "ValueError"}
+    assert caught.value.fields == {"path": "model_wild.skops",      # the DetailError's
+                                   "detail": "it gave class codes outside 0..1 or not one "
+                                             "per row"}
 
 
 def nodes_of(schema) -> list:
