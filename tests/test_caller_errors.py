@@ -126,3 +126,86 @@ def test_an_impossible_date_is_date_invalid_with_the_helper_s_detail():
     with pytest.raises(EngineError) as caught:       # datetime's own words, as they are
         compile_pattern("yyyy-MM-dd").seconds("2020-13-01")
     assert caught.value.fields["detail"] == "month must be in 1..12"
+
+
+def test_a_stored_fit_that_is_not_an_object_is_a_detail_error():
+    from engine.runs.fit_rows import decode_fit
+
+    with pytest.raises(DetailError) as caught:
+        decode_fit("[1, 2]", "[]", b"")
+    assert caught.value.detail == "its fields are not a JSON object"
+
+
+# ---- the bare ValueErrors that were the user's are coded now
+def test_a_cluster_address_the_app_cannot_use_is_coded():
+    from engine.evaluation.cluster import ClusterSpec
+
+    with pytest.raises(EngineError) as caught:
+        ClusterSpec.parse("tls://10.0.0.2:8786")
+    assert (caught.value.code, dict(caught.value.fields)) == (
+        "cluster_tls", {"cluster": "tls://10.0.0.2:8786"})
+    with pytest.raises(EngineError) as caught:
+        ClusterSpec.parse("my laptop")
+    assert (caught.value.code, dict(caught.value.fields)) == (
+        "cluster_address", {"cluster": "my laptop"})
+
+
+def test_a_scheduler_nobody_answers_for_is_coded_unreachable():
+    import socket
+
+    from engine.evaluation.scheduler_greeting import check_greeting
+
+    with socket.create_server(("127.0.0.1", 0)) as placeholder:
+        port = placeholder.getsockname()[1]
+    with pytest.raises(EngineError) as caught:
+        check_greeting(f"tcp://127.0.0.1:{port}", 1)
+    assert caught.value.code == "cluster_unreachable"
+    assert dict(caught.value.fields) == {"address": f"tcp://127.0.0.1:{port}", "timeout": 1,
+                                         "why": "ConnectionRefusedError"}
+
+
+def test_a_server_that_is_not_a_scheduler_is_coded():
+    from engine.evaluation.scheduler_greeting import check_greeting
+    from tests.test_scheduler_greeting import FakeServer
+
+    server = FakeServer(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+    try:
+        with pytest.raises(EngineError) as caught:
+            check_greeting(server.address, 2)
+    finally:
+        server.close()
+    assert caught.value.code == "cluster_not_scheduler"
+    assert caught.value.fields["address"] == server.address
+    assert caught.value.fields["problem"] in str(caught.value)
+
+
+def test_save_models_without_a_test_file_is_coded():
+    from types import SimpleNamespace
+
+    from engine.cli import _check_save_models
+
+    with pytest.raises(EngineError) as caught:
+        _check_save_models(SimpleNamespace(test=None), True)
+    assert caught.value.code == "save_models_flag_without_test"
+    _check_save_models(SimpleNamespace(test=None), False)          # nothing asked: nothing
+
+
+def test_an_experiment_s_uncoded_library_error_is_coded_but_a_bug_stays_a_bug(monkeypatch):
+    from engine.evaluation import experiment
+
+    def library_refuses(data, base_dir):
+        raise ValueError("two\nlines")
+
+    monkeypatch.setattr(experiment, "_parse", library_refuses)
+    with pytest.raises(EngineError) as caught:
+        experiment.parse_experiment({})
+    assert caught.value.code == "experiment_value"
+    assert "\n" not in caught.value.fields["detail"] and "two" in caught.value.fields["detail"]
+
+    def bug(data, base_dir):
+        raise CallerError("argument_type", "settings must be a CalibrationSettings")
+
+    monkeypatch.setattr(experiment, "_parse", bug)
+    with pytest.raises(CallerError) as caught:
+        experiment.parse_experiment({})
+    assert caught.value.code == "argument_type"

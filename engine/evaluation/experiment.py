@@ -319,11 +319,11 @@ def parse_experiment(data: dict, base_dir: str = ".") -> Experiment:
     try:
         return _parse(data, base_dir)
     except ValueError as exc:
+        if is_caller_error(exc):         # the engine's own bug: reported as it is
+            raise
         if error_code(exc):              # the catalogue's sentence, made one line
             raise EngineError(error_code(exc), error_fields(exc), printable(str(exc))) \
                 from None
-        if is_caller_error(exc):         # the engine's own bug: reported as it is
-            raise
         # a library's own check (not worded by the app), made one line
         raise EngineError("experiment_value", {"detail": printable(str(exc))},
                           printable(str(exc))) from None
