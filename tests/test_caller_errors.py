@@ -209,3 +209,24 @@ def test_an_experiment_s_uncoded_library_error_is_coded_but_a_bug_stays_a_bug(mo
     with pytest.raises(CallerError) as caught:
         experiment.parse_experiment({})
     assert caught.value.code == "argument_type"
+
+
+def test_the_cli_reports_a_caller_error_as_a_bug_not_as_bad_input(tmp_path, monkeypatch,
+                                                                  capsys):
+    from engine import cli
+
+    def broken(args):
+        raise CallerError("argument_choice", "unknown fix 'x'")
+
+    monkeypatch.setattr(cli, "_cluster_spec", broken)
+    assert cli.run([str(tmp_path / "exp.json"), "--out", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err == ("error: unexpected failure (CallerError "
+                                       "argument_choice: unknown fix 'x'); please report it "
+                                       "with the experiment file\n")
+
+    def refused(args):
+        raise EngineError("cluster_address", {"cluster": "x"}, "the cluster 'x' ...")
+
+    monkeypatch.setattr(cli, "_cluster_spec", refused)
+    assert cli.run([str(tmp_path / "exp.json"), "--out", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == "error: the cluster 'x' ...\n"

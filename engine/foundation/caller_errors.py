@@ -21,7 +21,7 @@ imports nothing of the project (:mod:`engine.foundation.notes` uses it).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Optional
+from typing import Optional, TypeGuard
 
 #: Every code of a :class:`CallerError`, with the contract it says was broken. Codes are
 #: added, never renamed (like ``errors.CODES``).
@@ -98,6 +98,6 @@ def detail_of(exc: BaseException) -> str:
     return exc.detail if isinstance(exc, DetailError) else str(exc)
 
 
-def is_caller_error(exc: BaseException) -> bool:
+def is_caller_error(exc: BaseException) -> TypeGuard[CallerError]:
     """True for a :class:`CallerError`: a bug to report, not input to correct."""
     return isinstance(exc, CallerError)
