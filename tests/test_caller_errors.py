@@ -15,7 +15,8 @@ from engine.foundation.caller_errors import (CALLER_CODES, CallerError, DetailEr
 from engine.foundation.errors import CODES, EngineError
 from engine.foundation.notes import Note
 from engine.input.java_dates import compile_pattern
-from engine.runs.runner import _value_error
+from engine.foundation.progress import run_to_end
+from engine.runs.runner import run_in_process
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -101,14 +102,26 @@ def test_library_functions_refuse_broken_contracts_with_their_code():
     assert caught.value.code == "argument_array"
 
 
+def raises_in_child(kind):
+    """A job for the run process: it raises a CallerError, an EngineError or a plain one."""
+    if kind == "caller":
+        raise CallerError("argument_array", "y has 3 rows", {"rows": 3})
+    if kind == "coded":
+        raise EngineError("no_models")
+    raise ValueError("a library's words")
+
+
 def test_the_process_boundary_keeps_a_caller_error_a_caller_error():
-    again = _value_error("y has 3 rows", "argument_array", {"rows": 3})
-    assert is_caller_error(again) and again.code == "argument_array"
-    assert dict(again.fields) == {"rows": 3} and str(again) == "y has 3 rows"
-    coded = _value_error("no models", "no_models", {})
-    assert isinstance(coded, EngineError) and not is_caller_error(coded)
-    plain = _value_error("a library's words", "", {})
-    assert type(plain) is ValueError
+    with pytest.raises(CallerError) as caught:
+        run_to_end(run_in_process(raises_in_child, ("caller",), start_method="spawn"))
+    assert (caught.value.code, dict(caught.value.fields), str(caught.value)) == (
+        "argument_array", {"rows": 3}, "y has 3 rows")
+    with pytest.raises(EngineError) as coded:
+        run_to_end(run_in_process(raises_in_child, ("coded",), start_method="spawn"))
+    assert coded.value.code == "no_models" and not is_caller_error(coded.value)
+    with pytest.raises(ValueError) as plain:
+        run_to_end(run_in_process(raises_in_child, ("plain",), start_method="spawn"))
+    assert type(plain.value) is ValueError and str(plain.value) == "a library's words"
 
 
 def test_a_detail_error_gives_the_coded_error_its_detail():
@@ -179,33 +192,24 @@ def test_a_server_that_is_not_a_scheduler_is_coded():
     assert caught.value.fields["problem"] in str(caught.value)
 
 
-def test_save_models_without_a_test_file_is_coded():
-    from types import SimpleNamespace
-
-    from engine.cli import _check_save_models
-
-    with pytest.raises(EngineError) as caught:
-        _check_save_models(SimpleNamespace(test=None), True)
-    assert caught.value.code == "save_models_flag_without_test"
-    _check_save_models(SimpleNamespace(test=None), False)          # nothing asked: nothing
 
 
 def test_an_experiment_s_uncoded_library_error_is_coded_but_a_bug_stays_a_bug(monkeypatch):
     from engine.evaluation import experiment
 
-    def library_refuses(data, base_dir):
+    def library_refuses(data):
         raise ValueError("two\nlines")
 
-    monkeypatch.setattr(experiment, "_parse", library_refuses)
+    monkeypatch.setattr(experiment, "check_experiment_schema", library_refuses)
     with pytest.raises(EngineError) as caught:
         experiment.parse_experiment({})
     assert caught.value.code == "experiment_value"
     assert "\n" not in caught.value.fields["detail"] and "two" in caught.value.fields["detail"]
 
-    def bug(data, base_dir):
+    def bug(data):
         raise CallerError("argument_type", "settings must be a CalibrationSettings")
 
-    monkeypatch.setattr(experiment, "_parse", bug)
+    monkeypatch.setattr(experiment, "check_experiment_schema", bug)
     with pytest.raises(CallerError) as caught:
         experiment.parse_experiment({})
     assert caught.value.code == "argument_type"
@@ -214,19 +218,36 @@ def test_an_experiment_s_uncoded_library_error_is_coded_but_a_bug_stays_a_bug(mo
 def test_the_cli_reports_a_caller_error_as_a_bug_not_as_bad_input(tmp_path, monkeypatch,
                                                                   capsys):
     from engine import cli
+    from engine.input import file_checks
 
-    def broken(args):
+    def broken(path):
         raise CallerError("argument_choice", "unknown fix 'x'")
 
-    monkeypatch.setattr(cli, "_cluster_spec", broken)
+    monkeypatch.setattr(file_checks, "check_experiment_file", broken)
     assert cli.run([str(tmp_path / "exp.json"), "--out", str(tmp_path / "out")]) == 1
     assert capsys.readouterr().err == ("error: unexpected failure (CallerError "
                                        "argument_choice: unknown fix 'x'); please report it "
                                        "with the experiment file\n")
 
-    def refused(args):
+    def refused(path):
         raise EngineError("cluster_address", {"cluster": "x"}, "the cluster 'x' ...")
 
-    monkeypatch.setattr(cli, "_cluster_spec", refused)
+    monkeypatch.setattr(file_checks, "check_experiment_file", refused)
     assert cli.run([str(tmp_path / "exp.json"), "--out", str(tmp_path / "out")]) == 2
     assert capsys.readouterr().err == "error: the cluster 'x' ...\n"
+
+
+def test_save_models_without_a_test_file_is_coded(tmp_path, capsys):
+    import json
+
+    from engine import cli
+
+    path = tmp_path / "exp.json"
+    path.write_text(json.dumps({"dataset": {"builtin": "iris"},
+                                "models": [{"name": "nb", "estimator": "GaussianNB"}]}))
+    assert cli.run([str(path), "--out", str(tmp_path / "out"), "--save-models",
+                    "--quiet"]) == 2
+    # error_text drops the message's leading punctuation, the flag's dashes with it
+    assert capsys.readouterr().err == ("error: save-models saves the models fitted for "
+                                       'the held-out test: add "test": {"file": PATH} to '
+                                       "the experiment\n")
