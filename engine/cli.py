@@ -32,6 +32,7 @@ import time
 
 from engine.input import file_checks
 from engine.foundation import machine, param_caps
+from engine.foundation.errors import EngineError, is_caller_error
 from engine.foundation.processes import Terminated
 from engine.input.csv_values import one_line, visible
 from engine.foundation.progress import Progress, run_to_end
@@ -133,7 +134,7 @@ def _run(args, argv) -> int:
         spec = _cluster_spec(args)
         file_checks.check_experiment_file(args.experiment)   # before the heavy imports
     except ValueError as exc:
-        return _fail(str(exc))
+        return _refused_exit(exc)
     from engine.output.result_folder import remove_created
     from engine.runs import service
 
@@ -164,7 +165,7 @@ def _run(args, argv) -> int:
         stage = "done"
     except ValueError as exc:
         remove_created(list(created))
-        return _fail(str(exc))
+        return _refused_exit(exc)
     except KeyboardInterrupt as exc:
         if job is not None:
             job.close()
@@ -295,8 +296,9 @@ def _check_save_models(experiment, save_models: bool) -> None:
     """``--save-models`` keeps the models fitted for the held-out test: without a
     ``"test"`` block it is refused (a ValueError: one line)."""
     if save_models and not experiment.test:
-        raise ValueError('--save-models saves the models fitted for the held-out test: add '
-                         '"test": {"file": PATH} to the experiment')
+        raise EngineError("save_models_flag_without_test", {},
+                          '--save-models saves the models fitted for the held-out test: add '
+                          '"test": {"file": PATH} to the experiment')
 
 
 def predict(argv=None) -> int:
@@ -322,7 +324,7 @@ def predict(argv=None) -> int:
     try:
         table = predict_file(args.model, args.data, args.out, sheet=args.sheet)
     except ValueError as exc:
-        return _fail(str(exc))
+        return _refused_exit(exc)
     except OSError as exc:
         return _fail(f"cannot write {args.out}: {_reason(exc)}")
     except MemoryError:
@@ -431,6 +433,16 @@ def _interrupted(stage: str, committed: bool, out: str) -> str:
 
 def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
+
+
+def _refused_exit(exc: ValueError) -> int:
+    """A ValueError's one line: the input refused (exit 2), or, for a
+    :class:`~engine.foundation.errors.CallerError`, the app's own bug (exit 1)."""
+    if not is_caller_error(exc):
+        return _fail(str(exc))
+    sys.stderr.write(f"error: unexpected failure (CallerError {exc.code}: "
+                     f"{one_line(str(exc))}); please report it with the experiment file\n")
+    return EXIT_FAILED
 
 
 def _fail(message: str) -> int:

@@ -33,6 +33,7 @@ from typing import Callable, Optional
 from PySide6.QtCore import QThread, Signal
 
 from engine.runs.runner import Heartbeat, JobFailed, run_in_process
+from engine.foundation.errors import error_code, is_caller_error
 
 
 def sentence(text: str) -> str:
@@ -42,7 +43,10 @@ def sentence(text: str) -> str:
 
 
 def failure_message(exc: BaseException) -> str:
-    """What the user is told about an exception of a job (a ValueError is for them)."""
+    """What the user is told about an exception of a job (a ValueError is for them, but
+    a CallerError is the app's own bug: reported with its code, as an unexpected one)."""
+    if is_caller_error(exc):
+        return f"unexpected failure (CallerError {error_code(exc)}: {exc})"
     if isinstance(exc, ValueError):
         return str(exc)
     if isinstance(exc, OSError):
@@ -125,7 +129,8 @@ class Job(QThread):
                 self._fail(exc.message if exc.type_name == "ProcessDied"
                            else f"unexpected failure ({exc})", exc)
         except Exception as exc:  # noqa: BLE001 - shown in a dialog, never a crash
-            if not isinstance(exc, (ValueError, OSError, MemoryError)):
+            if is_caller_error(exc) or not isinstance(exc, (ValueError, OSError,
+                                                              MemoryError)):
                 traceback.print_exc(file=sys.stderr)
             self._fail(failure_message(exc), exc)
 

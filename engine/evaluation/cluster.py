@@ -37,6 +37,7 @@ from typing import Callable, Generator, Iterator, Optional, Sequence
 
 from engine.evaluation.batches import Batches, Shared, run_batch
 from engine.evaluation.scheduler_greeting import check_greeting, unreachable
+from engine.foundation.errors import EngineError
 
 #: Seconds to wait for a scheduler (``tcp://``) before giving up.
 CONNECT_SECONDS = 10.0
@@ -90,20 +91,22 @@ class ClusterSpec:
         program has no settings (Dask's client would fail later with a TypeError)."""
         text, timeout = str(text).strip(), CONNECT_SECONDS if timeout is None else timeout
         if text.lower().startswith("tls://"):
-            raise ValueError(f"the cluster {text!r} asks for TLS, which this program does not "
-                             "support (it has no settings for certificates): give "
-                             "tcp://HOST:PORT on a network you trust, or reach the scheduler "
-                             "through an SSH tunnel (ssh -L 8786:localhost:8786 HOST, then "
-                             "tcp://localhost:8786)")
+            raise EngineError("cluster_tls", {"cluster": text},
+                              f"the cluster {text!r} asks for TLS, which this program does not "
+                              "support (it has no settings for certificates): give "
+                              "tcp://HOST:PORT on a network you trust, or reach the scheduler "
+                              "through an SSH tunnel (ssh -L 8786:localhost:8786 HOST, then "
+                              "tcp://localhost:8786)")
         local = re.fullmatch(r"local:(\d+)", text)
         if local and int(local.group(1)) >= 1:
             return cls(n_workers=int(local.group(1)), timeout=timeout)
         if _ADDRESS.match(text):
             return cls(address=text, timeout=timeout)
-        raise ValueError(f"the cluster {text!r} is not one this program can use: give "
-                         "local:N (N worker processes on this computer, e.g. local:4) or a "
-                         "Dask scheduler's address, tcp://HOST:PORT (e.g. "
-                         "tcp://192.168.1.20:8786)")
+        raise EngineError("cluster_address", {"cluster": text},
+                          f"the cluster {text!r} is not one this program can use: give "
+                          "local:N (N worker processes on this computer, e.g. local:4) or a "
+                          "Dask scheduler's address, tcp://HOST:PORT (e.g. "
+                          "tcp://192.168.1.20:8786)")
 
     def __str__(self) -> str:
         return self.address or f"local:{self.n_workers}"
@@ -114,8 +117,9 @@ def import_distributed():
     try:
         import distributed
     except ImportError:
-        raise ValueError("running on a Dask cluster needs Dask's distributed scheduler, "
-                         f"which is not installed here: install it with {INSTALL}") from None
+        raise EngineError("distributed_missing", {"install": INSTALL},
+                          "running on a Dask cluster needs Dask's distributed scheduler, "
+                          f"which is not installed here: install it with {INSTALL}") from None
     return distributed
 
 
@@ -259,7 +263,10 @@ def _connect(spec: ClusterSpec) -> Cluster:
     try:
         client = Client(spec.address, timeout=spec.timeout, set_as_default=False)
     except (OSError, TimeoutError) as exc:
-        raise ValueError(unreachable(spec.address, spec.timeout, type(exc).__name__)) from None
+        raise EngineError("cluster_unreachable",
+                          {"address": spec.address, "timeout": spec.timeout,
+                           "why": type(exc).__name__},
+                          unreachable(spec.address, spec.timeout, type(exc).__name__)) from None
     return Cluster(spec, client)
 
 
@@ -271,19 +278,24 @@ def check_workers(client, where: str) -> None:
     try:
         client.wait_for_workers(1, timeout=CONNECT_SECONDS)
     except (TimeoutError, OSError):
-        raise ValueError(f"the Dask scheduler at {where} has no workers: start some with "
-                         f"dask worker {where}") from None
+        raise EngineError("cluster_no_workers", {"address": where},
+                          f"the Dask scheduler at {where} has no workers: start some with "
+                          f"dask worker {where}") from None
     try:
         versions = client.run(worker_versions)
     except ImportError as exc:
-        raise ValueError(f"a worker of {where} cannot import this program's engine "
-                         f"({exc}): install the same honest-eval on every worker") from None
+        raise EngineError("cluster_worker_import", {"address": where, "detail": str(exc)},
+                          f"a worker of {where} cannot import this program's engine "
+                          f"({exc}): install the same honest-eval on every worker") from None
     other = {addr: v for addr, v in versions.items() if v != sklearn.__version__}
     if other:
         listed = ", ".join(f"{addr} has {v}" for addr, v in sorted(other.items()))
-        raise ValueError(f"the workers of {where} must run this computer's scikit-learn "
-                         f"{sklearn.__version__}, or the numbers would differ: {listed}; "
-                         "install the same versions on every worker")
+        raise EngineError("cluster_versions",
+                          {"address": where, "version": sklearn.__version__,
+                           "workers": dict(sorted(other.items()))},
+                          f"the workers of {where} must run this computer's scikit-learn "
+                          f"{sklearn.__version__}, or the numbers would differ: {listed}; "
+                          "install the same versions on every worker")
 
 
 def check_cluster(text: str) -> None:

@@ -19,7 +19,7 @@ from engine.input.dataset_names import check_dataset_name, name_datasets
 from engine.input.file_checks import check_experiment_file
 from engine.input.imbalance import with_imbalance_metric
 from engine.evaluation.metrics import check_metric_names, default_metric
-from engine.foundation.errors import EngineError, error_code, error_fields
+from engine.foundation.errors import EngineError, error_code, error_fields, is_caller_error
 from engine.foundation.notes import Note
 from engine.foundation.param_caps import setting_problem
 from engine.input.readers import check_file_options, check_test_block
@@ -319,11 +319,14 @@ def parse_experiment(data: dict, *, base_dir: str = ".") -> Experiment:
     try:
         return _parse(data, base_dir)
     except ValueError as exc:
+        if is_caller_error(exc):         # the engine's own bug: reported as it is
+            raise
         if error_code(exc):              # the catalogue's sentence, made one line
             raise EngineError(error_code(exc), error_fields(exc), printable(str(exc))) \
                 from None
-        # an error not coded yet (of engine.input or engine.foundation), made one line
-        raise ValueError(printable(str(exc))) from None
+        # a library's own check (not worded by the app), made one line
+        raise EngineError("experiment_value", {"detail": printable(str(exc))},
+                          printable(str(exc))) from None
 
 
 def _parse(data: dict, base_dir: str) -> Experiment:

@@ -16,6 +16,7 @@ from typing import Callable
 import numpy as np
 
 from engine.evaluation.costs import COST_METRIC, expected_cost
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.errors import EngineError
 from engine.foundation.lazy import sklearn
 from engine.foundation.schema import show
@@ -355,8 +356,9 @@ class FoldScorer:
         """Minus the mean cost per row of the predicted classes (greater is better)."""
         if self.costs is None:
             # the run checks the costs first (check_cost_metric): a programming error
-            raise ValueError(f"{COST_METRIC} needs the costs of the outcomes, and none were "
-                             "given")
+            raise CallerError("argument_missing",
+                              f"{COST_METRIC} needs the costs of the outcomes, and none were "
+                              "given")
         return -expected_cost(self.y, self.predicted_labels(), self.costs, pos_label=self.pos_label)
 
     def _score_positive(self, metric: str) -> float:

@@ -13,6 +13,8 @@ import socket
 import struct
 import time
 
+from engine.foundation.errors import EngineError
+
 #: A scheduler's greeting is about 60 bytes; anything longer is not one.
 MAX_GREETING_BYTES = 4096
 #: The frames of a greeting (one in Dask 2021 to 2026).
@@ -42,14 +44,20 @@ def check_greeting(address: str, timeout: float) -> None:
         with socket.create_connection((host, int(port)), timeout=timeout) as connection:
             received = _greeting(connection, timeout)
     except socket.timeout:
-        raise ValueError(unreachable(address, timeout, "TimeoutError")) from None
+        raise EngineError("cluster_unreachable",
+                          {"address": address, "timeout": timeout, "why": "TimeoutError"},
+                          unreachable(address, timeout, "TimeoutError")) from None
     except OSError as exc:
-        raise ValueError(unreachable(address, timeout, type(exc).__name__)) from None
+        raise EngineError("cluster_unreachable",
+                          {"address": address, "timeout": timeout,
+                           "why": type(exc).__name__},
+                          unreachable(address, timeout, type(exc).__name__)) from None
     problem = greeting_problem(received)
     if received is None:
         problem += f" within {timeout:g} s"
     if problem:
-        raise ValueError(f"{address} is not a Dask scheduler: {problem}; {_ADVICE}")
+        raise EngineError("cluster_not_scheduler", {"address": address, "problem": problem},
+                          f"{address} is not a Dask scheduler: {problem}; {_ADVICE}")
 
 
 def unreachable(address: str, timeout: float, why: str) -> str:

@@ -25,6 +25,7 @@ from sklearn.model_selection import (
 )
 from sklearn.utils.validation import check_consistent_length
 
+from engine.foundation.caller_errors import CallerError
 from engine.evaluation.weka_folds import weka_repeat
 
 __all__ = ["RepeatedStratifiedGroupKFold", "RepeatedStratifiedKFold", "RepeatedWekaFold",
@@ -35,7 +36,8 @@ def _check_counts(n_splits, n_repeats) -> None:
     for name, value, least in (("n_splits", n_splits, 2), ("n_repeats", n_repeats, 1)):
         if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < least:
             # a scikit-learn cross-validator's arguments (CVConfig checks the user's)
-            raise ValueError(f"{name} must be an integer of at least {least} (got {value!r})")
+            raise CallerError("argument_value",
+                              f"{name} must be an integer of at least {least} (got {value!r})")
 
 
 class RepeatedWekaFold(BaseCrossValidator):
@@ -95,7 +97,8 @@ class RepeatedWekaFold(BaseCrossValidator):
             raise TypeError(f"Weka's folds need an integer random_state (got {seed!r})")
         if y is None:
             # a scikit-learn cross-validator's arguments (CVConfig checks the user's)
-            raise ValueError("Weka's folds are stratified: split needs y")
+            raise CallerError("argument_missing",
+                              "Weka's folds are stratified: split needs y")
         y = np.asarray(y)
         if X is not None:
             check_consistent_length(X, y)
@@ -188,7 +191,8 @@ def cross_validator(scheme: str, n_splits: int, n_repeats: int, random_state,
     if grouped:
         if scheme == "weka":
             # a scikit-learn cross-validator's arguments (CVConfig checks the user's)
-            raise ValueError("Weka has no grouped folds")
+            raise CallerError("argument_choice",
+                              "Weka has no grouped folds")
         return RepeatedStratifiedGroupKFold(n_splits, n_repeats, random_state)
     if scheme == "weka":
         return RepeatedWekaFold(n_splits, n_repeats, random_state)

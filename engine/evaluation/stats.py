@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import t as student_t
 
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.errors import EngineError
 
 CORRECTIONS = ("bonferroni", "holm", "none")
@@ -168,7 +169,9 @@ def adjust_pvalues(p_values, *, method: str = "bonferroni") -> np.ndarray:
     """
     if method not in CORRECTIONS:
         # an argument of the engine's own callers (ComparisonSettings checks the user's)
-        raise ValueError(f"unknown correction {method!r}; choose one of: " + ", ".join(CORRECTIONS))
+        raise CallerError("argument_choice",
+                          f"unknown correction {method!r}; choose one of: "
+                          + ", ".join(CORRECTIONS))
     p = np.asarray(p_values, dtype=float)
     out = p.copy()
     valid = ~np.isnan(p)
@@ -215,7 +218,8 @@ class Posterior:
         """P(mu > 0), and P(better), P(equivalent), P(worse) against ``[-rope, rope]``."""
         if rope < 0:
             # an argument of the engine's own callers (ComparisonSettings checks the user's)
-            raise ValueError(f"the ROPE half-width must be 0 or more (got {rope})")
+            raise CallerError("argument_value",
+                              f"the ROPE half-width must be 0 or more (got {rope})")
         if not np.isfinite(self.mean):
             return dict.fromkeys(("p_mu_positive", "p_better", "p_equivalent", "p_worse"), np.nan)
         low, high, zero = (float(v) for v in self.cdf(np.array([-rope, rope, 0.0])))
@@ -231,7 +235,8 @@ class Posterior:
         """Central credible interval holding ``level`` of the posterior mass."""
         if not 0 < level < 1:
             # an argument of the engine's own callers (ComparisonSettings checks the user's)
-            raise ValueError(f"a credible level must be between 0 and 1 (got {level})")
+            raise CallerError("argument_value",
+                              f"a credible level must be between 0 and 1 (got {level})")
         if not np.isfinite(self.mean):
             return np.nan, np.nan
         tail = (1.0 - level) / 2.0

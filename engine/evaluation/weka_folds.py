@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.foundation.caller_errors import CallerError
+
 _MULTIPLIER = 0x5DEECE66D
 _ADDEND = 0xB
 _MASK = (1 << 48) - 1
@@ -60,7 +62,8 @@ class JavaRandom:
         """
         if bound <= 0:
             # the caller's arguments (check_folds checks the user's): a programming error
-            raise ValueError(f"bound must be positive (got {bound})")
+            raise CallerError("argument_value",
+                              f"bound must be positive (got {bound})")
         value = self.next_bits(31)
         if bound & (bound - 1) == 0:
             return (bound * value) >> 31
@@ -129,7 +132,8 @@ def fold_bounds(n_rows: int, n_folds: int, fold: int) -> tuple:
     """
     if n_folds < 2 or n_folds > n_rows:
         # the caller's arguments (check_folds checks the user's): a programming error
-        raise ValueError(f"Weka needs 2 to {n_rows} folds for {n_rows} rows (got {n_folds})")
+        raise CallerError("argument_value",
+                          f"Weka needs 2 to {n_rows} folds for {n_rows} rows (got {n_folds})")
     count, extra = divmod(n_rows, n_folds)
     offset = fold if fold < extra else extra
     return fold * count + offset, count + (1 if fold < extra else 0)

@@ -14,12 +14,22 @@ rename or reuse one (docs/contributing.md, "Adding an error code").
 Errors cross the process boundary as values: an ``EngineError`` pickles with its code,
 fields and message (:mod:`engine.runs.runner` sends those three and raises the error again
 in the calling process).
+
+What is not the user's is not an ``EngineError``: a caller that breaks a function's
+contract gets a :class:`~engine.foundation.caller_errors.CallerError` (a programming
+error, with a code of :data:`CALLER_CODES`), and a helper that says why a stored value
+cannot be used raises a :class:`~engine.foundation.caller_errors.DetailError` for the
+coded error its caller raises (both from :mod:`engine.foundation.caller_errors`, named
+here too). A bare ``ValueError`` is left only where a foreign interface asks for one
+(``tests/test_caller_errors.py`` lists them).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Optional
 
+from engine.foundation.caller_errors import (  # noqa: F401 - the error module's names
+    CALLER_CODES, CallerError, DetailError, detail_of, is_caller_error)
 from engine.foundation.messages import has_long_form, long_form
 from engine.foundation.notes import Fields
 
@@ -379,6 +389,26 @@ CODES = {
                            "letter]",
     "date_at": "a date of a file cannot be read [place: the file, line and attribute, "
                "detail, cause: the date's own code, text]",
+    # ==== area errC: the last bare ValueErrors that were the user's (issue #40)
+    # ---- a Dask cluster (engine.evaluation.cluster, engine.evaluation.scheduler_greeting)
+    "cluster_tls": "the cluster's address asks for TLS, which the app has no settings for "
+                   "[cluster]",
+    "cluster_address": "the cluster is neither local:N nor tcp://HOST:PORT [cluster]",
+    "distributed_missing": "running on a Dask cluster needs Dask's distributed, which is "
+                           "not installed [install: the command]",
+    "cluster_unreachable": "no Dask scheduler answers at the address in time [address, "
+                           "timeout: seconds, why: the exception's name]",
+    "cluster_not_scheduler": "what answers at the address is not a Dask scheduler "
+                             "[address, problem]",
+    "cluster_no_workers": "the Dask scheduler has no workers [address]",
+    "cluster_worker_import": "a worker cannot import the app's engine [address, detail]",
+    "cluster_versions": "workers run another scikit-learn than this computer [address, "
+                        "version: this computer's, workers: address to version]",
+    # ---- the command line (engine.cli) and the experiment file (engine.evaluation.experiment)
+    "save_models_flag_without_test": "--save-models for an experiment without a held-out "
+                                     "test file []",
+    "experiment_value": "a value of the experiment file is refused by a library's own check "
+                        "(not one the app words itself) [detail: its words, one line]",
 }
 
 #: The prefix of every result store code (:func:`is_store_error`).
@@ -408,9 +438,9 @@ class EngineError(ValueError):
 
     def __init__(self, code: str, fields: Optional[Mapping] = None, message: str = ""):
         if code not in CODES:
-            # internal: a programming error (a code not registered)
-            raise ValueError(f"unknown error code {code!r}; "
-                             "add it to engine.foundation.errors.CODES")
+            raise CallerError("code_unregistered",
+                              f"unknown error code {code!r}; "
+                              "add it to engine.foundation.errors.CODES", {"code": code})
         fields = Fields(fields or {})
         message = str(message) or (long_form(code, fields) if has_long_form(code)
                                    else CODES[code])

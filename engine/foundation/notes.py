@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.messages import has_long_form, long_form
 
 #: Every note code, with what a note of that code says. The ``fields`` of each are
@@ -368,9 +369,9 @@ class Note:
 
     def __post_init__(self):
         if self.code not in CODES:
-            # internal: a programming error (a code not registered)
-            raise ValueError(f"unknown note code {self.code!r}; "
-                             "add it to engine.foundation.notes.CODES")
+            raise CallerError("code_unregistered",
+                              f"unknown note code {self.code!r}; "
+                              "add it to engine.foundation.notes.CODES", {"code": self.code})
         object.__setattr__(self, "fields", Fields(self.fields))
         message = str(self.message)
         if not message and has_long_form(self.code):

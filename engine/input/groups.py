@@ -18,6 +18,7 @@ from typing import Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.errors import EngineError
 from engine.foundation.notes import Note
 
@@ -398,5 +399,6 @@ def fewest_inner_groups(y: np.ndarray, groups: np.ndarray, splits: list) -> tupl
         fewest_total = total if fewest_total is None else min(fewest_total, total)
         fewest_class = smallest if fewest_class is None else min(fewest_class, smallest)
     if fewest_total is None or fewest_class is None:
-        raise ValueError("no outer split to count the groups of")  # internal: callers pass splits
+        raise CallerError("argument_missing",
+                          "no outer split to count the groups of")  # internal: callers pass splits
     return int(fewest_total), int(fewest_class)

@@ -19,6 +19,7 @@ from typing import Iterable, Optional
 
 import numpy as np
 
+from engine.foundation.caller_errors import DetailError, detail_of
 from engine.foundation.errors import EngineError, error_code
 
 #: Weka's pattern when an ARFF date attribute gives none (ISO 8601).
@@ -55,7 +56,7 @@ class DatePattern:
             moment = _moment(values)
         except (ValueError, OverflowError) as exc:
             raise EngineError("date_invalid", {"text": text, "pattern": self.pattern,
-                                               "detail": str(exc)}) from None
+                                               "detail": detail_of(exc)}) from None
         return (moment - _EPOCH).total_seconds()
 
 
@@ -138,7 +139,7 @@ def _moment(values: dict) -> datetime:
     for letter, (low, high) in _RANGES.items():
         if letter in number and not low <= number[letter] <= high:
             # internal: the detail of "date_invalid" (seconds() catches it)
-            raise ValueError(f"{letter} must be from {low} to {high}")
+            raise DetailError(f"{letter} must be from {low} to {high}")
     year = _year(*values["y"]) if "y" in values else 1970
     if "M" in values and "M" not in number:
         month = _month_number(values["M"][0])
@@ -148,7 +149,7 @@ def _moment(values: dict) -> datetime:
         day0 = datetime(year, 1, 1) + timedelta(days=number["D"] - 1)
         if day0.year != year:
             # internal: the detail of "date_invalid" (seconds() catches it)
-            raise ValueError("the day of the year is past the year's end")
+            raise DetailError("the day of the year is past the year's end")
         month, day = day0.month, day0.day
     else:
         day = number.get("d", 1)
@@ -165,7 +166,7 @@ def _year(text: str, count: int) -> int:
         year += start - start % 100 + (100 if year < start % 100 else 0)
     if year < 1:
         # internal: the detail of "date_invalid" (seconds() catches it)
-        raise ValueError("the year must be 1 or later")
+        raise DetailError("the year must be 1 or later")
     return year
 
 
@@ -200,7 +201,7 @@ def _zone(values: dict) -> timezone:
         hours, minutes = int(digits[:-2]), int(digits[-2:])
     if hours > 23 or minutes > 59:
         # internal: the detail of "date_invalid" (seconds() catches it)
-        raise ValueError(f"the time zone {text!r} is out of range")
+        raise DetailError(f"the time zone {text!r} is out of range")
     return timezone(sign * timedelta(hours=hours, minutes=minutes))
 
 

@@ -70,6 +70,7 @@ from datetime import datetime
 from importlib import metadata
 from typing import Optional
 
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.errors import EngineError
 from engine.output.folder_entries import (KNOWN_TABLES, MANIFEST, MARKER_TEXT, NOTES, REPORT,
                                           STAGING_MARKER, STAGING_PREFIX, WRITABLE, WRITTEN_BY,
@@ -150,7 +151,8 @@ def write_result_folder(tables: dict, folder: str, manifest: dict, notes: list,
     for name in blobs:
         if not is_writable(name) or name in WRITABLE:
             # the app's own names: a bad one is a programming error, not the user's
-            raise ValueError(f"not a saved model's file name of this app: {name!r}")
+            raise CallerError("name_not_own",
+                              f"not a saved model's file name of this app: {name!r}")
     folder = os.path.abspath(folder)
     os.makedirs(folder, exist_ok=True)
     written = [*tables, *texts, *blobs, *([NOTES] if notes else [])]
@@ -328,7 +330,8 @@ def _check_name(name, suffix=".csv") -> None:
         suffixes = (suffix,) if isinstance(suffix, str) else tuple(suffix)
         others = "".join(f" nor {s}" for s in suffixes[1:])
         # the app's own names: a bad one is a programming error, not the user's
-        raise ValueError(f"not a plain {suffixes[0]} {what}{others} of this app: {name!r}")
+        raise CallerError("name_not_own",
+                          f"not a plain {suffixes[0]} {what}{others} of this app: {name!r}")
 
 
 def _refuse_if_not_ours(folder: str, names, own=()) -> Optional[dict]:

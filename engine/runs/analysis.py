@@ -18,6 +18,7 @@ from engine.evaluation.curves.analysis import run_curves
 from engine.evaluation.curves.auc_tables import run_auc_tables
 from engine.evaluation.cv import CVResult, fold_notes, run_cv
 from engine.input.data import Dataset
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.errors import EngineError
 from engine.evaluation.experiment import Experiment, parse_experiment
 from engine.evaluation.interval_bounds import interval_bound_notes
@@ -206,9 +207,10 @@ def run_experiment(experiment: Experiment, *, n_jobs: int = 1,
     """
     if experiment.datasets:
         # internal: a caller's mistake (the CLI and the app call run_benchmark for several)
-        raise ValueError(f"this experiment has {experiment.n_datasets} data sets: run it with "
-                         "engine.runs.benchmark.run_benchmark, or one data set with "
-                         "experiment.for_dataset(i)")
+        raise CallerError("entry_point",
+                          f"this experiment has {experiment.n_datasets} data sets: run it with "
+                          "engine.runs.benchmark.run_benchmark, or one data set with "
+                          "experiment.for_dataset(i)")
     if dataset is None:
         dataset = load_dataset(experiment.dataset, base_dir=experiment.base_dir)
     experiment = experiment.with_metrics_for(len(dataset.classes), dataset)

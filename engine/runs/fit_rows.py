@@ -17,6 +17,7 @@ import json
 import numpy as np
 
 from engine.evaluation.cv import FoldFit
+from engine.foundation.caller_errors import DetailError
 from engine.foundation.machine import available_memory, format_bytes
 
 
@@ -105,15 +106,15 @@ def plain_dtype(text, *, kinds: str = ARRAY_KINDS) -> np.dtype:
     otherwise (read before anything is allocated)."""
     if not isinstance(text, str) or len(text) > 16:
         # internal: the detail of the "store_damaged" error the store raises
-        raise ValueError("a stored dtype is not a short text")
+        raise DetailError("a stored dtype is not a short text")
     dtype = np.dtype(text)
     if dtype.kind not in kinds or dtype.fields is not None or dtype.subdtype is not None:
         # internal: the detail of the "store_damaged" error the store raises
-        raise ValueError(f"a stored array is of dtype {text!r}, which no fit holds")
+        raise DetailError(f"a stored array is of dtype {text!r}, which no fit holds")
     if dtype.itemsize > MAX_ITEM_BYTES:
         # internal: the detail of the "store_damaged" error the store raises
-        raise ValueError(f"a stored array's items are of {format_bytes(dtype.itemsize)} "
-                         f"each ({text!r}), more than a fit's {MAX_ITEM_BYTES} bytes")
+        raise DetailError(f"a stored array's items are of {format_bytes(dtype.itemsize)} "
+                          f"each ({text!r}), more than a fit's {MAX_ITEM_BYTES} bytes")
     return dtype
 
 
@@ -147,7 +148,7 @@ def _arrays(header: str, data: bytes) -> dict:
     entries = json.loads(header)
     if not isinstance(entries, list):
         # internal: the detail of the "store_damaged" error the store raises
-        raise ValueError("its arrays' header is not a list")
+        raise DetailError("its arrays' header is not a list")
     for name, dtype, shape, size in entries:
         dtype = plain_dtype(dtype)
         if not isinstance(size, int) or not 0 <= size <= len(data) - offset or \
@@ -155,7 +156,7 @@ def _arrays(header: str, data: bytes) -> dict:
                                                        for n in shape) or \
                 int(np.prod(shape, dtype=object)) * dtype.itemsize != size:
             # internal: the detail of the "store_damaged" error the store raises
-            raise ValueError(f"its array {str(name)[:40]!r} is not a plain array")
+            raise DetailError(f"its array {str(name)[:40]!r} is not a plain array")
         check_room(size)
         raw = bytearray(data[offset:offset + size])
         arrays[name] = np.frombuffer(raw, dtype=dtype).reshape(shape)
@@ -171,7 +172,7 @@ def decode_fit(text: str, header: str, data: bytes):
     fields = json.loads(text)
     if not isinstance(fields, dict):
         # internal: the detail of the "store_damaged" error the store raises
-        raise ValueError("its fields are not a JSON object")
+        raise DetailError("its fields are not a JSON object")
     stored = {name: _untagged(value) for name, value in fields.items()}
     stored.update(arrays)
     names = {item.name for item in dataclasses.fields(FoldFit)}
@@ -192,31 +193,31 @@ def check_fit(fit) -> None:
 
     if not isinstance(fit.scores, tuple) or not all(real(v) for v in fit.scores):
         # internal: the detail of the "store_damaged" error the store raises
-        raise ValueError("its scores are not numbers")
+        raise DetailError("its scores are not numbers")
     if not real(fit.fit_seconds):
         # internal: the detail of the "store_damaged" error the store raises
-        raise ValueError("its fit time is not a number")
+        raise DetailError("its fit time is not a number")
     if fit.kind not in _KINDS:
         # internal: the detail of the "store_damaged" error the store raises
-        raise ValueError("its kind of predictions is unknown")
+        raise DetailError("its kind of predictions is unknown")
     if fit.values is not None and not (isinstance(fit.values, np.ndarray)
                                        and fit.values.ndim == 2
                                        and fit.values.dtype.kind in "fiu"):
         # internal: the detail of the "store_damaged" error the store raises
-        raise ValueError("its predicted values are not a table of numbers")
+        raise DetailError("its predicted values are not a table of numbers")
     if fit.labels is not None and not (isinstance(fit.labels, np.ndarray)
                                        and fit.labels.ndim == 1
                                        and fit.labels.dtype.kind in "iu"):
         # internal: the detail of the "store_damaged" error the store raises
-        raise ValueError("its predicted labels are not class codes")
+        raise DetailError("its predicted labels are not class codes")
     if fit.error is not None and not isinstance(fit.error, str):
         # internal: the detail of the "store_damaged" error the store raises
-        raise ValueError("its error is not text")
+        raise DetailError("its error is not text")
     for name in ("errors", "warnings"):
         value = getattr(fit, name)
         if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
             # internal: the detail of the "store_damaged" error the store raises
-            raise ValueError(f"its {name} are not texts")
+            raise DetailError(f"its {name} are not texts")
     if not isinstance(fit.details, dict):
         # internal: the detail of the "store_damaged" error the store raises
-        raise ValueError("its details are not a mapping")
+        raise DetailError("its details are not a mapping")

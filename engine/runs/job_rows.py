@@ -29,6 +29,7 @@ from engine.evaluation.aloocv import AloocvResult
 from engine.evaluation.calibration import CalibrationResult
 from engine.evaluation.experiment import AloocvSettings, CalibrationSettings
 from engine.evaluation.tuning import INNER_SPLITS
+from engine.foundation.caller_errors import DetailError
 from engine.foundation.notes import CODES as NOTE_CODES
 from engine.foundation.notes import Note
 from engine.runs.fingerprint import canonical_json, environment_record, split_records
@@ -137,16 +138,16 @@ def decode_result(kind: str, settings: str, header: str, data: bytes, notes: str
         match, an array larger than the memory allows ...), before it is allocated.
     """
     if kind not in TABLES:
-        raise ValueError(f"its kind {str(kind)[:20]!r} is not a job of this app")
+        raise DetailError(f"its kind {str(kind)[:20]!r} is not a job of this app")
     entries = json.loads(header)
     if not isinstance(entries, list) or [e[0] if isinstance(e, list) and e else None
                                          for e in entries] != list(TABLES[kind]):
-        raise ValueError(f"its tables are not those of a {kind} result")
+        raise DetailError(f"its tables are not those of a {kind} result")
     tables, offset = {}, 0
     for name, n_rows, columns in entries:
         tables[name], offset = _frame(n_rows, columns, data, offset)
     if offset != len(data):
-        raise ValueError("its bytes are more than its tables hold")
+        raise DetailError("its bytes are more than its tables hold")
     parsed = decode_settings(kind, settings)
     read_notes = _notes(notes)
     if kind == "calibration":
@@ -159,10 +160,10 @@ def decode_settings(kind: str, text: str):
     cls, names = SETTINGS[kind]
     values = json.loads(text)
     if not isinstance(values, dict) or set(values) != set(names):
-        raise ValueError("its settings are not this app's")
+        raise DetailError("its settings are not this app's")
     if "methods" in values:
         if not isinstance(values["methods"], list) or len(values["methods"]) > 2:
-            raise ValueError("its calibration methods are not a short list")
+            raise DetailError("its calibration methods are not a short list")
         values["methods"] = tuple(values["methods"])
     return cls(**values)
 
@@ -171,16 +172,16 @@ def _frame(n_rows, columns, data: bytes, offset: int) -> tuple:
     """One stored table and the offset after its bytes."""
     if not isinstance(n_rows, int) or n_rows < 0 or not isinstance(columns, list) \
             or len(columns) > MAX_COLUMNS:
-        raise ValueError("a table's rows or columns are not counts")
+        raise DetailError("a table's rows or columns are not counts")
     frame = {}
     for entry in columns:
         if not (isinstance(entry, list) and len(entry) == 4):
-            raise ValueError("a column is not described as name, kind, dtype and size")
+            raise DetailError("a column is not described as name, kind, dtype and size")
         name, how, dtype, size = entry
         if not isinstance(name, str) or len(name) > MAX_NAME or name in frame:
-            raise ValueError("a column's name is not a short text of its own")
+            raise DetailError("a column's name is not a short text of its own")
         if not isinstance(size, int) or not 0 <= size <= len(data) - offset:
-            raise ValueError(f"the column {name[:40]!r} claims more bytes than are stored")
+            raise DetailError(f"the column {name[:40]!r} claims more bytes than are stored")
         frame[name] = _column(how, dtype, n_rows, data[offset:offset + size], name)
         offset += size
     return pd.DataFrame(frame, columns=list(frame)), offset
@@ -191,16 +192,16 @@ def _column(how, dtype, n_rows: int, raw: bytes, name: str):
     if how == "numbers":
         dtype = plain_dtype(dtype)
         if n_rows * dtype.itemsize != len(raw):
-            raise ValueError(f"the column {name[:40]!r} is not {n_rows} numbers")
+            raise DetailError(f"the column {name[:40]!r} is not {n_rows} numbers")
         check_room(len(raw))
         return np.frombuffer(bytearray(raw), dtype=dtype)
     if how != "json":
-        raise ValueError(f"the column {name[:40]!r} is of an unknown kind")
+        raise DetailError(f"the column {name[:40]!r} is of an unknown kind")
     check_room(len(raw) * TEXT_GROWTH)
     values = json.loads(raw)
     if not isinstance(values, list) or len(values) != n_rows or \
             not all(isinstance(v, _JSON_TYPES) for v in values):
-        raise ValueError(f"the column {name[:40]!r} is not {n_rows} plain values")
+        raise DetailError(f"the column {name[:40]!r} is not {n_rows} plain values")
     return pd.Series(values, dtype=object).to_numpy()
 
 
@@ -208,15 +209,15 @@ def _notes(text: str) -> tuple:
     """Stored notes: known codes, a text, plain fields."""
     values = json.loads(text)
     if not isinstance(values, list) or len(values) > MAX_NOTES:
-        raise ValueError("its notes are not a list")
+        raise DetailError("its notes are not a list")
     notes = []
     for value in values:
         if not (isinstance(value, list) and len(value) == 3):
-            raise ValueError("a note is not code, text and fields")
+            raise DetailError("a note is not code, text and fields")
         code, message, fields = value
         if code not in NOTE_CODES or not isinstance(message, str) or \
                 len(message) > MAX_TEXT or not isinstance(fields, dict):
-            raise ValueError("a note is not one of this app's")
+            raise DetailError("a note is not one of this app's")
         notes.append(Note(code, message, fields))
     return tuple(notes)
 

@@ -42,6 +42,7 @@ from engine.evaluation.costs import COST_METRIC, cost_metric_problem
 from engine.evaluation.cv import check_folds
 from engine.evaluation.metrics import (BINARY_ONLY, FAST_METRICS, LABELS, MULTICLASS_ONLY, PROBA,
                                        multiclass_counterpart)
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.notes import Note
 from engine.evaluation.verdict import metric_label
 
@@ -521,4 +522,5 @@ def _fix_entry(entry: dict, kind: str, values) -> None:
     elif kind == "inner_splits":
         entry[values["block"]] = {**entry[values["block"]], "inner_splits": values["value"]}
     else:
-        raise ValueError(f"unknown fix {kind!r}")  # internal: fixes come from this module
+        raise CallerError("argument_choice",
+                          f"unknown fix {kind!r}")  # internal: fixes come from this module

@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait as wait_for_any
 from typing import Callable, Generator, Optional
 
+from engine.foundation.caller_errors import CALLER_CODES, CallerError
 from engine.foundation.errors import CODES, EngineError, error_code, error_fields
 from engine.foundation.processes import end_workers, tie_to_process, worker_lifeline
 from engine.foundation.progress import Progress
@@ -173,8 +174,9 @@ def process_context(start_method: Optional[str] = None, preload=PRELOAD):
     method = start_method or default_start_method()
     if method == "fork":
         # internal: a caller's mistake (the start method is the engine's own choice)
-        raise ValueError("the fork start method is unsafe in a multithreaded program; "
-                         "use forkserver or spawn")
+        raise CallerError("argument_choice",
+                          "the fork start method is unsafe in a multithreaded program; "
+                          "use forkserver or spawn")
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         context.set_forkserver_preload(list(preload))
@@ -298,8 +300,11 @@ def run_in_process(function: Callable, args: tuple = (), kwargs: Optional[dict] 
 
 
 def _value_error(message: str, code: str, fields: dict) -> ValueError:
-    """The child's ``ValueError`` again: an :class:`~engine.foundation.errors.EngineError` with its
-    code and fields when it had a code, else a plain ``ValueError`` with its message."""
+    """The child's ``ValueError`` again: an :class:`~engine.foundation.errors.EngineError` or a
+    :class:`~engine.foundation.caller_errors.CallerError` (a bug) with its code and fields,
+    else a plain ``ValueError`` with its message (a foreign library's)."""
+    if code in CALLER_CODES:
+        return CallerError(code, message, fields)
     return EngineError(code, fields, message) if code in CODES else ValueError(message)
 
 

@@ -38,6 +38,7 @@ from datetime import datetime
 from typing import Optional
 
 from engine.input.csv_values import one_line
+from engine.foundation.caller_errors import DetailError, detail_of
 from engine.foundation.errors import EngineError
 from engine.input.file_checks import check_regular_file
 from engine.runs.fingerprint import data_fingerprint, fit_keys
@@ -536,7 +537,7 @@ class ResultStore:
                         MemoryError) as exc:
                     raise self._damaged(
                         f"the fit stored under {str(key)[:12]}... cannot be read: "
-                        f"{one_line(str(exc))[:200]}") from None
+                        f"{one_line(detail_of(exc))[:200]}") from None
         return found
 
     def _query(self, sql: str, params=()) -> list:
@@ -596,7 +597,7 @@ class ResultStore:
             if isinstance(exc, EngineError):
                 raise
             raise self._damaged(f"a kept calibration or ALOOCV result cannot be read: "
-                                f"{one_line(str(exc))[:200]}") from None
+                                f"{one_line(detail_of(exc))[:200]}") from None
         return (result, parsed) if with_settings else result
 
     # ------------------------------------------------------------------ runs
@@ -694,7 +695,7 @@ class ResultStore:
             return _stored_run(row)
         except (ValueError, TypeError, RecursionError) as exc:
             raise self._damaged(f"its run {str(row[0])[:20]} cannot be read: "
-                                f"{one_line(str(exc))[:200]}") from None
+                                f"{one_line(detail_of(exc))[:200]}") from None
 
 
 _RUN_COLUMNS = ("id, batch, started, finished, experiment, base_dir, data, data_fingerprint, "
@@ -729,22 +730,22 @@ def _stored_run(row) -> StoredRun:
     models = json.loads(models)
     if not isinstance(experiment, dict) or not isinstance(data, dict):
         # internal: the detail of the "store_damaged" error _stored_run raises
-        raise ValueError("its experiment or data is not a JSON object")
+        raise DetailError("its experiment or data is not a JSON object")
     if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
         # internal: the detail of the "store_damaged" error _stored_run raises
-        raise ValueError("its models are not a list of names")
+        raise DetailError("its models are not a list of names")
     texts = (batch, started, base_dir, fingerprint)
     if not all(isinstance(t, str) or t is None for t in (*texts, finished, metric)):
         # internal: the detail of the "store_damaged" error _stored_run raises
-        raise ValueError("a text field holds something else")
+        raise DetailError("a text field holds something else")
     counts = (id_, complete, fits, reused, stored)
     if not all(isinstance(n, int) and n >= 0 for n in counts):
         # internal: the detail of the "store_damaged" error _stored_run raises
-        raise ValueError("a count is not a whole number")
+        raise DetailError("a count is not a whole number")
     if status not in (None, *STATUSES) or not all(
             n is None or (isinstance(n, int) and n >= 0) for n in (kept, resumed)):
         # internal: the detail of the "store_damaged" error _stored_run raises
-        raise ValueError("its recorded status is not one of this app's")
+        raise DetailError("its recorded status is not one of this app's")
     return StoredRun(id_, batch, started, finished, experiment, base_dir, data, fingerprint,
                      tuple(models), metric, bool(complete), fits, reused,
                      max(stored - reused, 0), status=status, kept=kept, resumed_from=resumed)

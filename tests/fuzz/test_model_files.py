@@ -474,7 +474,9 @@ def test_class_codes_outside_the_classes_are_a_coded_failure():
         predictions(record, frame(5).drop(columns="t"), path="new.csv",
                     model_path="model_wild.skops")
     assert caught.value.code == "model_failed"
-    assert caught.value.fields == {"path": "model_wild.skops", "detail": "ValueError"}
+    assert caught.value.fields == {"path": "model_wild.skops",      # the DetailError's
+                                   "detail": "it gave class codes outside 0..1 or not one "
+                                             "per row"}
 
 
 def nodes_of(schema) -> list:

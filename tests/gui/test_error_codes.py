@@ -95,3 +95,21 @@ def test_the_groups_box_points_to_the_folds_by_the_code(monkeypatch, error, poin
     assert text.startswith("3 groups of 50 rows")
     assert problem.startswith(str(error)[:1].upper())
     assert problem.endswith("(Folds (k) is on the Cross-validation tab.)") is pointed
+
+
+def test_a_caller_error_of_a_job_is_a_bug_report_with_its_code(qtbot):
+    from engine.foundation.caller_errors import CallerError
+    from gui.jobs import Job, failure_message
+
+    def broken():
+        raise CallerError("argument_array", "y has 3 rows but X has 4")
+
+    job = Job(broken, name="broken")
+    seen = []
+    job.failed_with.connect(lambda message, error: seen.append((message, error)))
+    with qtbot.waitSignal(job.finished, timeout=10000):
+        job.start()
+    message, error = seen[0]
+    assert message == "unexpected failure (CallerError argument_array: y has 3 rows but X has 4)"
+    assert error.code == "argument_array"
+    assert failure_message(EngineError("no_models", {}, WORDS)) == WORDS   # input: as is

@@ -39,6 +39,7 @@ from engine.evaluation.aloocv.exact import check_loo, exact_loo_sum
 from engine.evaluation.aloocv.path import (S_MIN, PathPoint, alo_batch, batched, fits_along,
                                            path_point, predict_start)
 from engine.evaluation.aloocv.solver import fit_logistic_l2, inv_chol, solve
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.notes import Note
 from engine.foundation.progress import Progress, Stopwatch
 
@@ -257,10 +258,12 @@ def _check_Cs(Cs) -> np.ndarray:
         Cs = np.asarray(Cs, dtype=float).ravel()
     except (TypeError, ValueError):
         # the caller's arguments (AloocvSettings checks the user's C range)
-        raise ValueError("Cs must be a sequence of positive numbers.") from None
+        raise CallerError("argument_value",
+                          "Cs must be a sequence of positive numbers.") from None
     if Cs.size == 0:
         # the caller's arguments (AloocvSettings checks the user's C range)
-        raise ValueError("Cs is empty; pass at least one C, e.g. np.logspace(-3, 3, 50).")
+        raise CallerError("argument_value",
+                          "Cs is empty; pass at least one C, e.g. np.logspace(-3, 3, 50).")
     for C in Cs:
         check_C(C, name="every C in Cs")
     return Cs
@@ -368,7 +371,8 @@ def optimize_alo(X, y, *, C_min: float = 1e-3, C_max: float = 1e3,
     C_min, C_max = check_C(C_min, name="C_min"), check_C(C_max, name="C_max")
     if C_min >= C_max:
         # the caller's arguments (AloocvSettings checks the user's C range)
-        raise ValueError(f"C_min ({C_min:g}) must be smaller than C_max ({C_max:g}).")
+        raise CallerError("argument_value",
+                          f"C_min ({C_min:g}) must be smaller than C_max ({C_max:g}).")
     t0 = float(np.log(check_C(C0, name="C0"))) if C0 is not None else 0.0
     design = Design(X, y)
     lo, hi = np.log(C_min), np.log(C_max)

@@ -14,6 +14,8 @@ from typing import Optional
 import numpy as np
 from scipy import linalg
 
+from engine.foundation.caller_errors import CallerError
+
 #: Largest matrix of pairwise column products (elements) kept with a design: 32 MiB.
 MAX_PAIR_ELEMENTS = 1 << 22
 
@@ -48,11 +50,13 @@ def check_C(C, *, name: str = "C") -> float:
         value = float(C)
     except (TypeError, ValueError):
         # the caller's arrays (run_aloocv passes the prepared matrix, class codes)
-        raise ValueError(f"{name} must be a positive number; got {C!r}.") from None
+        raise CallerError("argument_value",
+                          f"{name} must be a positive number; got {C!r}.") from None
     if not np.isfinite(value) or value <= 0:
         # the caller's arrays (run_aloocv passes the prepared matrix, class codes)
-        raise ValueError(f"{name} must be a finite number > 0 (inverse regularization "
-                         f"strength); got {C!r}. Use e.g. {name}=1.0.")
+        raise CallerError("argument_value",
+                          f"{name} must be a finite number > 0 (inverse regularization "
+                          f"strength); got {C!r}. Use e.g. {name}=1.0.")
     return value
 
 
@@ -62,44 +66,53 @@ def check_Xy(X, y):
         X = np.asarray(X, dtype=float)
     except (TypeError, ValueError):
         # the caller's arrays (run_aloocv passes the prepared matrix, class codes)
-        raise ValueError("X must be numeric; encode or drop non-numeric columns first.") from None
+        raise CallerError("argument_array",
+                          "X must be numeric; encode or drop non-numeric columns first.") from None
     if X.ndim != 2:
         # the caller's arrays (run_aloocv passes the prepared matrix, class codes)
-        raise ValueError(f"X must be 2-D (rows x features); got a {X.ndim}-D array. "
-                         "Use X.reshape(-1, 1) for a single feature.")
+        raise CallerError("argument_array",
+                          f"X must be 2-D (rows x features); got a {X.ndim}-D array. "
+                          "Use X.reshape(-1, 1) for a single feature.")
     if X.shape[1] == 0 or X.shape[0] == 0:
         # the caller's arrays (run_aloocv passes the prepared matrix, class codes)
-        raise ValueError(f"X must have at least one row and one column; got shape {X.shape}.")
+        raise CallerError("argument_array",
+                          f"X must have at least one row and one column; got shape {X.shape}.")
     bad = ~np.isfinite(X)
     if bad.any():
         r, c = np.argwhere(bad)[0]
         # the caller's arrays (run_aloocv passes the prepared matrix, class codes)
-        raise ValueError(f"X contains {int(bad.sum())} NaN or infinite value(s) (first at row "
-                         f"{r}, column {c}); impute or drop them before fitting.")
+        raise CallerError("argument_array",
+                          f"X contains {int(bad.sum())} NaN or infinite value(s) (first at row "
+                          f"{r}, column {c}); impute or drop them before fitting.")
     y = np.asarray(y)
     if y.ndim != 1:
         # the caller's arrays (run_aloocv passes the prepared matrix, class codes)
-        raise ValueError(f"y must be 1-D (one class code per row); got shape {y.shape}.")
+        raise CallerError("argument_array",
+                          f"y must be 1-D (one class code per row); got shape {y.shape}.")
     if len(y) != X.shape[0]:
         # the caller's arrays (run_aloocv passes the prepared matrix, class codes)
-        raise ValueError(f"X has {X.shape[0]} rows but y has {len(y)} entries; they must match.")
+        raise CallerError("argument_array",
+                          f"X has {X.shape[0]} rows but y has {len(y)} entries; they must match.")
     if y.dtype.kind == "f" and np.all(np.isfinite(y)) and np.all(y == np.round(y)):
         y = y.astype(np.int64)
     if y.dtype.kind not in "iub" or (len(y) and y.min() < 0):
         # the caller's arrays (run_aloocv passes the prepared matrix, class codes)
-        raise ValueError("y must hold integer class codes 0..K-1; encode labels with "
-                         "sklearn.preprocessing.LabelEncoder first.")
+        raise CallerError("argument_array",
+                          "y must hold integer class codes 0..K-1; encode labels with "
+                          "sklearn.preprocessing.LabelEncoder first.")
     counts = np.bincount(y.astype(np.int64))
     present = np.flatnonzero(counts)
     if len(present) < 2:
         # the caller's arrays (run_aloocv passes the prepared matrix, class codes)
-        raise ValueError(f"y has fewer than 2 classes (only class {present.tolist()} occurs); "
-                         "logistic regression needs at least two.")
+        raise CallerError("argument_array",
+                          f"y has fewer than 2 classes (only class {present.tolist()} occurs); "
+                          "logistic regression needs at least two.")
     if len(present) < len(counts):
         absent = np.flatnonzero(counts == 0).tolist()
         # the caller's arrays (run_aloocv passes the prepared matrix, class codes)
-        raise ValueError(f"class code(s) {absent} have no rows; y must use codes 0..K-1 with "
-                         "every class present. Re-encode y with LabelEncoder.")
+        raise CallerError("argument_array",
+                          f"class code(s) {absent} have no rows; y must use codes 0..K-1 with "
+                          "every class present. Re-encode y with LabelEncoder.")
     return np.ascontiguousarray(X), y.astype(np.int64)
 
 
@@ -162,9 +175,10 @@ class Design:
         want = (self.p,) if self.binary else (self.K, self.p)
         if coef.shape != want or icpt.shape != ((1,) if self.binary else (self.K,)):
             # the caller's arrays (run_aloocv passes the prepared matrix, class codes)
-            raise ValueError(f"warm start has coef shape {coef.shape} / intercept shape "
-                             f"{icpt.shape}; this data needs {want} and "
-                             f"({1 if self.binary else self.K},).")
+            raise CallerError("argument_array",
+                              f"warm start has coef shape {coef.shape} / intercept shape "
+                              f"{icpt.shape}; this data needs {want} and "
+                              f"({1 if self.binary else self.K},).")
         w = coef if self.binary else coef.T
         if self.basis is not None:
             w = self.basis.T @ w

@@ -25,6 +25,7 @@ import numpy as np
 from scipy.linalg import lapack
 from scipy.special import expit
 
+from engine.foundation.caller_errors import CallerError
 from engine.evaluation.aloocv.design import Design, hessian_binary
 from engine.evaluation.aloocv.solver import Stepper, chol, chol_solve, solve
 
@@ -182,7 +183,8 @@ def alo_batch(design: Design, Cs: np.ndarray, thetas: np.ndarray) -> np.ndarray:
     Q = design.pairs
     if Q is None:
         # the caller's arguments: a programming error
-        raise ValueError("alo_batch needs the pairwise products (see batched)")
+        raise CallerError("argument_missing",
+                          "alo_batch needs the pairwise products (see batched)")
     upper = np.triu_indices(d)
     diagonal = np.flatnonzero(upper[0] == upper[1])
     off_diagonal = upper[0] != upper[1]

@@ -44,6 +44,7 @@ from engine.evaluation.cv import (CVResult, feature_matrix, make_splits, split_l
 from engine.input.data import Dataset
 from engine.evaluation.splitters import inner_grouped_splits
 from engine.input.groups import fewest_inner_groups
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.errors import EngineError
 from engine.foundation.notes import Note
 from engine.evaluation.parallel import run_calls, take_rows
@@ -137,7 +138,8 @@ def fold_score_matrix(result: CalibrationResult, *,
     """Variants (``"model (method)"``) as rows, folds as columns, for engine.evaluation.stats."""
     if metric not in FOLD_METRICS:
         # the caller's arguments (the app passes its own checked values)
-        raise ValueError(f"metric must be one of {', '.join(FOLD_METRICS)} (got {metric!r})")
+        raise CallerError("argument_choice",
+                          f"metric must be one of {', '.join(FOLD_METRICS)} (got {metric!r})")
     table = result.fold_scores[result.fold_scores["metric"] == metric]
     names = table["model"].astype(str) + " (" + table["method"].astype(str) + ")"
     matrix = table.assign(variant=names).pivot(index="variant", columns=["repeat", "fold"],
@@ -231,7 +233,8 @@ def fold_test(result: CalibrationResult, cv_result: CVResult, model: str, method
     """
     if not 0 < alpha < 1:
         # the caller's arguments (the app passes its own checked values)
-        raise ValueError(f"alpha must be between 0 and 1 (got {alpha})")
+        raise CallerError("argument_value",
+                          f"alpha must be between 0 and 1 (got {alpha})")
     matrix = fold_score_matrix(result, metric=metric)
     before, after = f"{model} ({UNCALIBRATED})", f"{model} ({method})"
     if before not in matrix.index or after not in matrix.index:
@@ -287,8 +290,9 @@ def run_calibration(dataset: Dataset, cv_result: CVResult, models: list, setting
     for attribute in ("methods", "n_bins", "strategy", "map_buckets"):
         if not hasattr(settings, attribute):
             # the caller's arguments (the app passes its own checked values)
-            raise ValueError("settings must be a CalibrationSettings (methods, n_bins, strategy, "
-                             f"map_buckets); it has no {attribute!r}")
+            raise CallerError("argument_type",
+                              "settings must be a CalibrationSettings (methods, n_bins, strategy, "
+                              f"map_buckets); it has no {attribute!r}")
     specs = _check_models(models, cv_result)
     y = np.asarray(dataset.y)
     n_classes = len(dataset.classes)
@@ -322,11 +326,13 @@ def _check_models(models, cv_result) -> list:
     specs = list(models)
     if not specs:
         # the caller's arguments (the app passes its own checked values)
-        raise ValueError("no models to calibrate: pass the CV's models")
+        raise CallerError("argument_missing",
+                          "no models to calibrate: pass the CV's models")
     for spec in specs:
         if not isinstance(spec, ModelSpec):
             # the caller's arguments (the app passes its own checked values)
-            raise ValueError(f"models must be ModelSpec objects (got {type(spec).__name__})")
+            raise CallerError("argument_type",
+                              f"models must be ModelSpec objects (got {type(spec).__name__})")
         if spec.name not in cv_result.models:
             raise EngineError("calibration_model_not_in_cv", {
                 "model": spec.name, "models": list(cv_result.models)})
@@ -370,8 +376,9 @@ def _check_inner(y, splits, inner_splits, groups=None) -> None:
     if isinstance(inner_splits, bool) or not isinstance(inner_splits, (int, np.integer)) \
             or inner_splits < 2:
         # the caller's arguments (the app passes its own checked values)
-        raise ValueError(f"inner_splits must be a whole number of at least 2 (got "
-                         f"{inner_splits!r})")
+        raise CallerError("argument_value",
+                          f"inner_splits must be a whole number of at least 2 (got "
+                          f"{inner_splits!r})")
     if groups is not None:
         _check_inner_groups(y, splits, inner_splits, groups)
         return

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.errors import EngineError
 
 STRATEGIES = ("uniform", "quantile")
@@ -31,13 +32,15 @@ CROWDING_SHARE = 0.25
 def _check_strategy(strategy) -> None:
     if strategy not in STRATEGIES:
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError(f"strategy must be 'uniform' or 'quantile' (got {strategy!r})")
+        raise CallerError("argument_choice",
+                          f"strategy must be 'uniform' or 'quantile' (got {strategy!r})")
 
 
 def _check_count(value, what: str, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError(f"{what} must be a whole number of at least {minimum} (got {value!r})")
+        raise CallerError("argument_value",
+                          f"{what} must be a whole number of at least {minimum} (got {value!r})")
     return int(value)
 
 
@@ -46,28 +49,34 @@ def _check_binary(y_true, prob, what: str = "prob") -> tuple:
     p = np.asarray(prob, dtype=float)
     if y.ndim != 1 or p.ndim != 1:
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError(f"y_true and {what} must be 1-D (one value per prediction; for several "
-                         f"classes pass one class's probabilities and y_true == that class)")
+        raise CallerError("argument_array",
+                          f"y_true and {what} must be 1-D (one value per prediction; for several "
+                          f"classes pass one class's probabilities and y_true == that class)")
     if len(y) != len(p):
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError(f"y_true has {len(y)} values but {what} has {len(p)}: pass one "
-                         "probability per label")
+        raise CallerError("argument_array",
+                          f"y_true has {len(y)} values but {what} has {len(p)}: pass one "
+                          "probability per label")
     if len(y) == 0:
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError("no predictions given: y_true and prob are empty")
+        raise CallerError("argument_array",
+                          "no predictions given: y_true and prob are empty")
     if y.dtype == bool:
         y = y.astype(np.int8)
     elif not np.all((y == 0) | (y == 1)):
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError("y_true must hold 0/1 (or True/False) outcomes; for class labels pass "
-                         "y_true == positive_class")
+        raise CallerError("argument_array",
+                          "y_true must hold 0/1 (or True/False) outcomes; for class labels pass "
+                          "y_true == positive_class")
     if not np.all(np.isfinite(p)):
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError(f"{what} holds NaN or infinite values: drop those predictions first")
+        raise CallerError("argument_array",
+                          f"{what} holds NaN or infinite values: drop those predictions first")
     if p.min() < 0 or p.max() > 1:
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError(f"{what} has values outside [0, 1]; decision values must be turned "
-                         "into probabilities first (see decision_to_probability)")
+        raise CallerError("argument_array",
+                          f"{what} has values outside [0, 1]; decision values must be turned "
+                          "into probabilities first (see decision_to_probability)")
     return y.astype(float), p
 
 
@@ -226,25 +235,30 @@ def _as_proba_matrix(y_true, proba) -> tuple:
         p = np.column_stack([1.0 - p, p])
     if p.ndim != 2 or p.shape[1] < 2:
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError("proba must be the probabilities of class 1 (1-D) or one column per "
-                         "class (2-D)")
+        raise CallerError("argument_array",
+                          "proba must be the probabilities of class 1 (1-D) or one column per "
+                          "class (2-D)")
     if y.ndim != 1 or len(y) != len(p):
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError(f"y_true has {len(y)} labels but proba has {len(p)} rows: pass one "
-                         "row of probabilities per label")
+        raise CallerError("argument_array",
+                          f"y_true has {len(y)} labels but proba has {len(p)} rows: pass one "
+                          "row of probabilities per label")
     if len(y) == 0:
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError("no predictions given: y_true and proba are empty")
+        raise CallerError("argument_array",
+                          "no predictions given: y_true and proba are empty")
     if not np.all(np.isfinite(p)) or p.min() < 0 or p.max() > 1:
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError("proba must hold probabilities in [0, 1] (no NaN); turn decision "
-                         "values into probabilities first (see decision_to_probability)")
+        raise CallerError("argument_array",
+                          "proba must hold probabilities in [0, 1] (no NaN); turn decision "
+                          "values into probabilities first (see decision_to_probability)")
     if y.dtype == bool:
         y = y.astype(np.int64)
     if not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= p.shape[1]:
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError(f"y_true must hold class codes 0..{p.shape[1] - 1}, matching the "
-                         "columns of proba")
+        raise CallerError("argument_array",
+                          f"y_true must hold class codes 0..{p.shape[1] - 1}, matching the "
+                          "columns of proba")
     return y.astype(np.int64), p
 
 
@@ -367,7 +381,8 @@ def fit_calibration_map(y_true, prob, *, n_buckets: int = 1000, strategy: str = 
     _check_strategy(strategy)
     if method not in MAP_METHODS:
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError(f"method must be 'isotonic' or 'sigmoid' (got {method!r})")
+        raise CallerError("argument_choice",
+                          f"method must be 'isotonic' or 'sigmoid' (got {method!r})")
     n_buckets = _check_count(n_buckets, "n_buckets")
     y, p = _check_binary(y_true, prob)
     edges = _map_edges(p, n_buckets, strategy)
@@ -457,19 +472,22 @@ def apply_calibration_map(calibration_map: pd.DataFrame, prob) -> np.ndarray:
                if not isinstance(calibration_map, pd.DataFrame) or c not in calibration_map]
     if missing:
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError("calibration_map must be a table with columns bucket_low, bucket_high "
-                         "and calibrated (missing: " + ", ".join(missing) + ")")
+        raise CallerError("argument_type",
+                          "calibration_map must be a table with columns bucket_low, bucket_high "
+                          "and calibrated (missing: " + ", ".join(missing) + ")")
     p = np.asarray(prob, dtype=float)
     if np.isnan(p).any():
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError("prob holds NaN values: drop those predictions first")
+        raise CallerError("argument_array",
+                          "prob holds NaN values: drop those predictions first")
     p = np.clip(p, 0.0, 1.0)
     if "class" in calibration_map.columns and calibration_map["class"].nunique() > 1:
         classes = pd.unique(calibration_map["class"])
         if p.ndim != 2 or p.shape[1] != len(classes):
             # the caller's arguments (the app passes its own checked predictions)
-            raise ValueError(f"the map holds {len(classes)} classes; pass prob with one column "
-                             f"per class (got shape {p.shape})")
+            raise CallerError("argument_array",
+                              f"the map holds {len(classes)} classes; pass prob with one column "
+                              f"per class (got shape {p.shape})")
         out = np.column_stack([
             _lookup(calibration_map[calibration_map["class"] == c], p[:, k])
             for k, c in enumerate(classes)])
@@ -483,8 +501,9 @@ def _lookup(table: pd.DataFrame, p: np.ndarray) -> np.ndarray:
     values = table["calibrated"].to_numpy(dtype=float)
     if len(lows) == 0 or np.any(np.diff(lows) <= 0):
         # the caller's arguments (the app passes its own checked predictions)
-        raise ValueError("calibration_map must list its buckets in increasing order of "
-                         "bucket_low, one row per bucket")
+        raise CallerError("argument_array",
+                          "calibration_map must list its buckets in increasing order of "
+                          "bucket_low, one row per bucket")
     edges = np.append(lows, table["bucket_high"].to_numpy(dtype=float)[-1])
     uniform = np.array_equal(edges, np.arange(len(lows) + 1) / len(lows))
     flat = p.ravel()

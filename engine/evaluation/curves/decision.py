@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from engine.evaluation.cv import value_columns
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.notes import Note
 
 __all__ = ["THRESHOLDS", "TREAT_ALL", "TREAT_NONE", "CURVE_COLUMNS", "SUMMARY_COLUMNS",
@@ -49,7 +50,8 @@ def _odds(thresholds) -> np.ndarray:
     t = np.asarray(thresholds, dtype=float)
     if np.any((t <= 0) | (t >= 1)):
         # the caller's thresholds (the run's own grid): a programming error
-        raise ValueError("decision-curve thresholds must lie strictly between 0 and 1")
+        raise CallerError("argument_value",
+                          "decision-curve thresholds must lie strictly between 0 and 1")
     return t / (1.0 - t)
 
 

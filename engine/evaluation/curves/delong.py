@@ -18,6 +18,8 @@ from typing import Tuple
 import numpy as np
 from scipy.stats import norm, rankdata
 
+from engine.foundation.caller_errors import CallerError
+
 __all__ = ["delong_components", "delong_covariance", "delong_interval", "delong_test"]
 
 
@@ -27,15 +29,18 @@ def _split(y_true, scores):
     scores = np.atleast_2d(np.asarray(scores, dtype=float))
     if scores.shape[1] != positive.size:
         # the caller's arguments (the run passes checked folds): a programming error
-        raise ValueError(f"{scores.shape[1]} scores for {positive.size} labels")
+        raise CallerError("argument_array",
+                          f"{scores.shape[1]} scores for {positive.size} labels")
     if not np.all(np.isfinite(scores)):
         # the caller's arguments (the run passes checked folds): a programming error
-        raise ValueError("scores must be finite numbers")
+        raise CallerError("argument_array",
+                          "scores must be finite numbers")
     m, n = int(positive.sum()), int((~positive).sum())
     if m == 0 or n == 0:
         # the caller's arguments (the run passes checked folds): a programming error
-        raise ValueError("DeLong's AUC needs both positive and negative rows "
-                         f"(got {m} positive, {n} negative)")
+        raise CallerError("argument_array",
+                          "DeLong's AUC needs both positive and negative rows "
+                          f"(got {m} positive, {n} negative)")
     return scores[:, positive], scores[:, ~positive]
 
 
@@ -110,7 +115,8 @@ def delong_interval(y_true, score, *, level: float = 0.95) -> Tuple[float, float
     """
     if not 0.0 < level < 1.0:
         # the caller's arguments (the run passes checked folds): a programming error
-        raise ValueError(f"level must lie strictly between 0 and 1, got {level}")
+        raise CallerError("argument_value",
+                          f"level must lie strictly between 0 and 1, got {level}")
     auc, cov = delong_covariance(y_true, np.asarray(score, dtype=float).ravel())
     half = norm.ppf(0.5 + level / 2.0) * np.sqrt(max(cov[0, 0], 0.0))
     value = float(auc[0])

@@ -29,6 +29,7 @@ from typing import Tuple
 import numpy as np
 from scipy.stats import norm
 
+from engine.foundation.caller_errors import CallerError
 from engine.evaluation.curves.delong import delong_components
 
 __all__ = ["fold_influence", "ledell_interval"]
@@ -86,7 +87,8 @@ def ledell_interval(y_true, score, fold, *, level: float = 0.95,
     """
     if not 0.0 < level < 1.0:
         # the caller's arguments (the run passes checked levels): a programming error
-        raise ValueError(f"level must lie strictly between 0 and 1, got {level}")
+        raise CallerError("argument_value",
+                          f"level must lie strictly between 0 and 1, got {level}")
     positive = np.asarray(y_true).astype(bool).ravel()
     score = np.asarray(score, dtype=float).ravel()
     fold = np.asarray(fold).ravel()

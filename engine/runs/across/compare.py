@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from engine.runs.across.report import across_report
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.notes import Note
 from engine.evaluation.stats import CORRECTIONS, snap_ties
 from engine.runs.across import frequentist as freq
@@ -196,22 +197,27 @@ def _rank_table(models: list, kept: list, ranks: np.ndarray) -> pd.DataFrame:
 def _check_settings(metric, alpha, rope, n_samples, correction) -> None:
     if correction not in CORRECTIONS:
         # internal: a caller's mistake (run_benchmark passes checked settings)
-        raise ValueError(f"compare_across: unknown correction {correction!r}; choose one of: "
-                         + ", ".join(CORRECTIONS))
+        raise CallerError("argument_choice",
+                          f"compare_across: unknown correction {correction!r}; choose one of: "
+                          + ", ".join(CORRECTIONS))
     if not isinstance(metric, str) or not metric:
         # internal: a caller's mistake (run_benchmark passes checked settings)
-        raise ValueError("compare_across: metric must be the primary metric's scorer name, "
-                         f"e.g. 'roc_auc' (got {metric!r})")
+        raise CallerError("argument_choice",
+                          "compare_across: metric must be the primary metric's scorer name, "
+                          f"e.g. 'roc_auc' (got {metric!r})")
     if not 0 < alpha < 1:
         # internal: a caller's mistake (run_benchmark passes checked settings)
-        raise ValueError(f"compare_across: alpha must be between 0 and 1 (got {alpha})")
+        raise CallerError("argument_value",
+                          f"compare_across: alpha must be between 0 and 1 (got {alpha})")
     if not np.isfinite(rope) or rope < 0:
         # internal: a caller's mistake (run_benchmark passes checked settings)
-        raise ValueError(f"compare_across: rope must be a number of 0 or more (got {rope})")
+        raise CallerError("argument_value",
+                          f"compare_across: rope must be a number of 0 or more (got {rope})")
     if int(n_samples) != n_samples or n_samples < 1:
         # internal: a caller's mistake (run_benchmark passes checked settings)
-        raise ValueError("compare_across: n_samples must be a positive whole number "
-                         f"(got {n_samples})")
+        raise CallerError("argument_value",
+                          "compare_across: n_samples must be a positive whole number "
+                          f"(got {n_samples})")
 
 
 def _tidy(means) -> tuple:
@@ -219,13 +225,15 @@ def _tidy(means) -> tuple:
     data sets and models in order of first appearance."""
     if not isinstance(means, pd.DataFrame):
         # internal: a caller's mistake (run_benchmark passes checked settings)
-        raise ValueError("compare_across: means must be a table (DataFrame) with columns "
-                         "dataset, model, mean")
+        raise CallerError("argument_type",
+                          "compare_across: means must be a table (DataFrame) with columns "
+                          "dataset, model, mean")
     missing = [c for c in ("dataset", "model", "mean") if c not in means.columns]
     if missing:
         # internal: a caller's mistake (run_benchmark passes checked settings)
-        raise ValueError(f"compare_across: means has no column {', '.join(missing)}; give "
-                         "one row per data set and model with columns dataset, model, mean")
+        raise CallerError("argument_type",
+                          f"compare_across: means has no column {', '.join(missing)}; give "
+                          "one row per data set and model with columns dataset, model, mean")
     optional = [c for c in ("n_folds", "n_failed", "common") if c in means.columns]
     table = means[["dataset", "model", "mean", *optional]].reset_index(drop=True)
     for column in ("n_folds", "n_failed"):
@@ -235,21 +243,24 @@ def _tidy(means) -> tuple:
         values = pd.to_numeric(table["mean"], errors="raise").astype(float)
     except (ValueError, TypeError):
         # internal: a caller's mistake (run_benchmark passes checked settings)
-        raise ValueError("compare_across: the column mean must hold numbers (the mean score "
-                         "of each model on each data set)") from None
+        raise CallerError("argument_type",
+                          "compare_across: the column mean must hold numbers (the mean score "
+                          "of each model on each data set)") from None
     table["mean"] = values.where(np.isfinite(values))
     dataset_codes, datasets = pd.factorize(table["dataset"])
     model_codes, models = pd.factorize(table["model"])
     if (dataset_codes < 0).any() or (model_codes < 0).any():
         # internal: a caller's mistake (run_benchmark passes checked settings)
-        raise ValueError("compare_across: every row of means needs a data set and a model "
-                         "name (some are empty)")
+        raise CallerError("argument_array",
+                          "compare_across: every row of means needs a data set and a model "
+                          "name (some are empty)")
     twice = table.duplicated(["dataset", "model"], keep=False)
     if twice.any():
         first = table[twice].iloc[0]
         # internal: a caller's mistake (run_benchmark passes checked settings)
-        raise ValueError(f"compare_across: model {first['model']!r} has more than one mean on "
-                         f"data set {first['dataset']!r}; give one row per data set and model")
+        raise CallerError("argument_array",
+                          f"compare_across: model {first['model']!r} has more than one mean on "
+                          f"data set {first['dataset']!r}; give one row per data set and model")
     return table, list(datasets), list(models), (dataset_codes, model_codes)
 
 

@@ -39,6 +39,8 @@ from typing import NamedTuple
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from engine.foundation.caller_errors import CallerError
+
 #: Weight of the prior pseudo-observation at 0 (baycomp's ``SignedRankTest`` default,
 #: Benavoli et al. 2017).
 PRIOR_STRENGTH = 0.5
@@ -173,14 +175,17 @@ def signed_rank_posterior(differences, rope: float, *, n_samples: int = 50_000,
     d = np.atleast_2d(d)
     if not np.isfinite(d).all():
         # internal: a caller's mistake (compare_across passes checked values)
-        raise ValueError("signed-rank test: the differences must be finite numbers (no NaN)")
+        raise CallerError("argument_array",
+                          "signed-rank test: the differences must be finite numbers (no NaN)")
     if not np.isfinite(rope) or rope < 0:
         # internal: a caller's mistake (compare_across passes checked values)
-        raise ValueError(f"signed-rank test: the ROPE must be a number of 0 or more (got {rope})")
+        raise CallerError("argument_value",
+                          f"signed-rank test: the ROPE must be a number of 0 or more (got {rope})")
     if int(n_samples) != n_samples or n_samples < 1:
         # internal: a caller's mistake (compare_across passes checked values)
-        raise ValueError(f"signed-rank test: n_samples must be a positive whole number "
-                         f"(got {n_samples})")
+        raise CallerError("argument_value",
+                          f"signed-rank test: n_samples must be a positive whole number "
+                          f"(got {n_samples})")
     n_pairs, n = d.shape
     alpha = np.ones(n + 1)
     alpha[0] = prior

@@ -21,6 +21,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
+from engine.foundation.caller_errors import DetailError
 from engine.foundation.errors import EngineError, error_code
 from engine.foundation.notes import Note
 from engine.input.data_checks import visible_columns
@@ -195,6 +196,10 @@ def predictions(record: dict, frame: pd.DataFrame, *, path: str = "the data file
         table = _predicted_table(record, matrix, len(X))
     except EngineError:
         raise
+    except DetailError as exc:           # the model gave what no model of the app gives
+        raise EngineError("model_failed", {"path": model_path, "detail": exc.detail},
+                          f"the model of {model_path} failed while predicting: "
+                          f"{exc.detail}") from None
     except Exception as exc:  # noqa: BLE001 - a saved model's failure is the file's
         raise EngineError("model_failed", {"path": model_path, "detail": type(exc).__name__},
                           f"the model of {model_path} failed while predicting: "
@@ -229,14 +234,14 @@ def _predicted_table(record: dict, matrix, n_rows: int) -> pd.DataFrame:
     codes = np.asarray(model.predict(matrix))
     if codes.shape != (n_rows,) or not np.isin(codes, np.arange(len(classes))).all():
         # internal: the detail of the "model_failed" error its caller raises
-        raise ValueError(f"it gave class codes outside 0..{len(classes) - 1} or not one per "
-                         "row")
+        raise DetailError(f"it gave class codes outside 0..{len(classes) - 1} or not one per "
+                          "row")
     table = pd.DataFrame({"row": np.arange(n_rows),
                           "predicted": [classes[c] for c in codes.astype(int)]})
     if hasattr(model, "predict_proba"):
         proba = np.asarray(model.predict_proba(matrix), dtype=float)
         if proba.shape != (n_rows, len(classes)):
-            raise ValueError(f"it gave probabilities of shape {proba.shape}")  # internal: ditto
+            raise DetailError(f"it gave probabilities of shape {proba.shape}")  # ditto
         for index, label in enumerate(classes):
             table[f"p_{label}"] = proba[:, index]
     elif hasattr(model, "decision_function"):
@@ -247,7 +252,7 @@ def _predicted_table(record: dict, matrix, n_rows: int) -> pd.DataFrame:
             for index, label in enumerate(classes):
                 table[f"decision_{label}"] = decision[:, index]
         else:
-            raise ValueError(  # internal: the detail of "model_failed", as above
+            raise DetailError(  # the detail of "model_failed", as above
                 f"it gave decision values of shape {decision.shape}")
     return table
 
