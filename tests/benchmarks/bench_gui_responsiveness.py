@@ -93,7 +93,12 @@ the workbook 33.1 (24.3-72.5) -> 30.6 (24.1-44.7), the CSV 46.7 (39.5-51.3) -> 4
 (24.3-40.8) -> 27.5 (21.4-27.7), the CSV 37.6 (36.5-41.6) -> 41.2 (27.8-45.4), the
 workbook 40.4 (30.3-42.4) -> 23.6 (23.3-44.6), an earlier run 17.2 (13.7-26.5) -> 22.3
 (14.1-28.0), File -> New 20.4 (16.5-22.7) -> 14.8 (14.3-20.9): the table's 1 ms a
-repaint is below this machine's noise; the CSV's slice did not measurably fall. Tried
+repaint is below this machine's noise; the CSV's slice did not measurably fall. Three
+more alternating runs of both changes at load 8-9: start-up 25.9 (22.8-26.9) -> 21.3
+(19.2-25.1), the CSV 39.8 (34.3-41.6) -> 34.2 (33.5-47.1), the workbook 36.4 (29.4-44.5)
+-> 24.8 (24.4-34.7), an earlier run 15.7 (15.7-28.7) -> 18.8 (13.9-29.7), File -> New
+17.7 (17.0-18.7) -> 17.1 (13.1-25.9): lower medians for start-up and the two files,
+ranges still overlapping. Tried
 and left out: the scatter's ranges fitted once after its last turn (range changes of a
 new sample 4 -> 2, but its plot painted 10 times instead of 8) and fixed-width axes
 (paints 3 -> 1 only when the tick labels' width is unchanged; 4 either way otherwise).
