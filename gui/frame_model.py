@@ -1,7 +1,10 @@
 """A read-only Qt table model over a pandas DataFrame, fast on millions of rows.
 
 Cells are formatted only when the view asks for them (the visible ones), straight
-from the DataFrame's numpy columns: nothing is copied cell by cell.
+from the DataFrame's numpy columns: nothing is copied cell by cell. Their text and
+alignment are formatted a block of rows at a time and kept (see :data:`BLOCK`): a view
+asks each visible cell's text at every repaint, and a window just given new data repaints
+several times in a row.
 """
 from __future__ import annotations
 
@@ -23,6 +26,11 @@ BACKGROUND, USER = Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.UserRole
 HORIZONTAL = Qt.Orientation.Horizontal
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+
+#: Rows formatted at once per column (a power of two); the blocks kept are bounded by
+#: what the user scrolls past (a 100,000-row column's text is ~4 MB had all been shown).
+BLOCK_BITS = 5
+BLOCK = 1 << BLOCK_BITS
 
 #: (row position, column name, value) -> background colour name or None
 CellStyle = Callable[[int, str, object], Optional[str]]
@@ -85,6 +93,7 @@ class DataFrameModel(QAbstractTableModel):
         self._tips: dict = {}
         self._frame = pd.DataFrame()
         self._columns: list = []
+        self._blocks: dict = {}       # (column, block) -> (texts, alignments)
         if frame is not None:
             self.set_frame(frame)
 
@@ -93,6 +102,7 @@ class DataFrameModel(QAbstractTableModel):
         self.beginResetModel()
         self._frame = frame
         self._columns = [_display_values(frame[c]) for c in frame.columns]
+        self._blocks = {}
         self.endResetModel()
 
     def frame(self) -> pd.DataFrame:
@@ -102,6 +112,7 @@ class DataFrameModel(QAbstractTableModel):
         """Show a column's values in words on screen (e.g. scorer names as "ROC AUC");
         the frame, its exports and its sorting keep the values themselves."""
         self._shown_as[column] = words
+        self._blocks = {}
         self.layoutChanged.emit()
 
     def show_headers_as(self, headers: dict) -> None:
@@ -133,29 +144,41 @@ class DataFrameModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._columns)
 
+    def _block(self, column: int, block: int) -> tuple:
+        """(texts, alignments) of rows ``block * BLOCK`` onwards in ``column``, formatted
+        once and kept."""
+        values = self._columns[column][block << BLOCK_BITS:(block + 1) << BLOCK_BITS]
+        words = self._shown_as.get(str(self._frame.columns[column]))
+        texts = [words(value) if words is not None and isinstance(value, str)
+                 else format_value(value, self._digits) for value in values]
+        aligned = [RIGHT if isinstance(value, (int, float, np.number))
+                   and not isinstance(value, bool) else LEFT for value in values]
+        self._blocks[column, block] = texts, aligned
+        return texts, aligned
+
     def data(self, index, role=DISPLAY):
-        if not index.isValid():
-            return None
-        if role == DISPLAY:
-            value = self._columns[index.column()][index.row()]
-            words = self._shown_as.get(str(self._frame.columns[index.column()]))
-            if words is not None and isinstance(value, str):
-                return words(value)
-            return format_value(value, self._digits)
-        if role == ALIGNMENT:
-            value = self._columns[index.column()][index.row()]
-            numeric = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
-            return RIGHT if numeric else LEFT
+        # asked for 7 roles of every visible cell at every repaint: the roles served
+        # nothing (font, colour, check box, icon) return before any call into Qt
+        if role == DISPLAY or role == ALIGNMENT:
+            if not index.isValid():
+                return None
+            row, column = index.row(), index.column()
+            key = column, row >> BLOCK_BITS
+            block = self._blocks.get(key) or self._block(*key)
+            return block[role == ALIGNMENT][row & (BLOCK - 1)]
+        if role == TOOLTIP or role == USER or (role == BACKGROUND and self._style is not None):
+            return self._cell_data(index, role) if index.isValid() else None
+        return None
+
+    def _cell_data(self, index, role):
+        """A cell's tooltip (its value as written), colour or value."""
+        value = self._columns[index.column()][index.row()]
         if role == TOOLTIP:
-            value = self._columns[index.column()][index.row()]
             return as_written(repr(value.item() if hasattr(value, "item") else value))
-        if role == BACKGROUND and self._style is not None:
-            value = self._columns[index.column()][index.row()]
+        if role == BACKGROUND:
             colour = self._style(index.row(), str(self._frame.columns[index.column()]), value)
             return QBrush(QColor(colour)) if colour else None
-        if role == USER:
-            return self._columns[index.column()][index.row()]
-        return None
+        return value
 
     def headerData(self, section, orientation, role=DISPLAY):
         if role == TOOLTIP and orientation == HORIZONTAL and section < len(self._columns):
@@ -184,4 +207,5 @@ class DataFrameModel(QAbstractTableModel):
         self._frame = self._frame.sort_values(name, ascending=order == Qt.AscendingOrder,
                                               kind="mergesort", na_position="last")
         self._columns = [_display_values(self._frame[c]) for c in self._frame.columns]
+        self._blocks = {}
         self.layoutChanged.emit()

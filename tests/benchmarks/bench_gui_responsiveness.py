@@ -81,6 +81,28 @@ import holds the GIL. A 1 ms GIL switch interval (Python's is 5 ms) was tried an
 out: results arriving, switching views and applying an experiment took 10-20 ms more CPU
 in their longest slice (3 runs each, load 11-12).
 
+On 2026-11-28, --quick --only open, the code before and after two more changes, run
+alternately (3 runs each), longest CPU slice before -> after, median (range), ms. The wheel
+guard as a filter on each input instead of on the whole application (events through its
+Python filter while the window is built and shown: 50,047 -> 422; switching through the
+tabs: 916 -> 72), load 16-20: start-up 25.8 (24.9-38.2) -> 22.2 (20.7-22.3), File -> New
+16.6 (15.2-18.8) -> 15.3 (13.5-16.0), an earlier run 28.0 (25.9-32.5) -> 19.4 (13.3-31.9),
+the workbook 33.1 (24.3-72.5) -> 30.6 (24.1-44.7), the CSV 46.7 (39.5-51.3) -> 44.7
+(40.8-52.4). With it, the table model's text and alignment kept per block of 32 rows
+(a 10-column table's repaint 6.0 -> 5.0 ms CPU, median of 40), load 10-16: start-up 28.0
+(24.3-40.8) -> 27.5 (21.4-27.7), the CSV 37.6 (36.5-41.6) -> 41.2 (27.8-45.4), the
+workbook 40.4 (30.3-42.4) -> 23.6 (23.3-44.6), an earlier run 17.2 (13.7-26.5) -> 22.3
+(14.1-28.0), File -> New 20.4 (16.5-22.7) -> 14.8 (14.3-20.9): the table's 1 ms a
+repaint is below this machine's noise; the CSV's slice did not measurably fall. Three
+more alternating runs of both changes at load 8-9: start-up 25.9 (22.8-26.9) -> 21.3
+(19.2-25.1), the CSV 39.8 (34.3-41.6) -> 34.2 (33.5-47.1), the workbook 36.4 (29.4-44.5)
+-> 24.8 (24.4-34.7), an earlier run 15.7 (15.7-28.7) -> 18.8 (13.9-29.7), File -> New
+17.7 (17.0-18.7) -> 17.1 (13.1-25.9): lower medians for start-up and the two files,
+ranges still overlapping. Tried
+and left out: the scatter's ranges fitted once after its last turn (range changes of a
+new sample 4 -> 2, but its plot painted 10 times instead of 8) and fixed-width axes
+(paints 3 -> 1 only when the tick labels' width is unchanged; 4 either way otherwise).
+
 The table ends with the 1-minute load average before and after (the machine may be
 shared: read the figures with it). Without --quick, a last run of the six models is
 cancelled after a few folds; the time from Cancel to idle (no thread running, Run

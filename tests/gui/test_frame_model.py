@@ -46,3 +46,29 @@ def test_a_column_can_be_shown_in_words_while_the_table_keeps_its_values(qapp):
     assert shown(model, 0, 0) == "ROC AUC, one vs rest"
     assert shown(model, 1, 0) == "Jaccard index, mean over classes"
     assert list(model.frame()["metric"]) == ["roc_auc_ovr", "jaccard_macro"]
+
+
+def test_text_kept_per_block_follows_sorting_new_data_and_words(qapp):
+    """Cells past the first block of rows read right, and the kept text is dropped when
+    the rows are sorted, the frame replaced or a column shown in words."""
+    from PySide6.QtCore import QModelIndex, Qt
+
+    from gui.frame_model import BLOCK
+
+    rows = 3 * BLOCK + 5
+    frame = pd.DataFrame({"x": np.arange(rows, dtype=float) / 4, "name": [f"n{i}" for i in
+                                                                       range(rows)]})
+    model = DataFrameModel(frame, digits=2)
+    last = rows - 1
+    assert shown(model, last, 0) == f"{last / 4:.2f}" and shown(model, BLOCK, 1) == f"n{BLOCK}"
+    align = Qt.ItemDataRole.TextAlignmentRole
+    assert model.data(model.index(last, 0), align) & int(Qt.AlignRight)
+    assert model.data(model.index(last, 1), align) & int(Qt.AlignLeft)
+    model.sort(0, Qt.DescendingOrder)
+    assert shown(model, 0, 0) == f"{last / 4:.2f}" and shown(model, last, 1) == "n0"
+    model.show_column_as("name", lambda value: value.upper())
+    assert shown(model, last, 1) == "N0"
+    model.set_frame(frame.iloc[2:4])               # the words stay with the column's name
+    assert [shown(model, r, 1) for r in range(2)] == ["N2", "N3"]
+    assert model.data(QModelIndex()) is None
+    assert model.data(model.index(0, 0), Qt.ItemDataRole.FontRole) is None
