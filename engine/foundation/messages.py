@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping
 
 # msgsB: the errors of engine/evaluation and engine/output
 from engine.foundation.messages_evaluation import LONG_EVALUATION
+# msgsC: the notes of engine/input, engine/foundation and engine/runs worded where made
+from engine.foundation.messages_notes import LONG_NOTES
 from engine.foundation.machine import count_text, format_bytes
 
 
@@ -1142,6 +1144,8 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "many_categories": _many_categories,
     "identifier_columns_left_out": _identifier_columns_left_out,
     "empty_classes": _empty_classes,
+    # ---- notes of engine.input, .foundation, .runs (area msgsC)
+    **LONG_NOTES,
 }
 
 

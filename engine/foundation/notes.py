@@ -218,7 +218,8 @@ CODES = {
     "across_dataset_left_out": "a data set is left out of the comparison across data sets: "
                                "some models have no valid mean on it [dataset, models]",
     "across_model_left_out": "a model is left out of the comparison across data sets: it has "
-                             "no valid mean on some data sets [model, datasets]",
+                             "no valid mean on some data sets [model, datasets, n_datasets: "
+                             "how many data sets were compared]",
     "across_too_few": "fewer than 2 models or 2 data sets to compare: only the ranks are given "
                       "[n_models, n_datasets]",
     "across_two_models": "two models: no Friedman or Nemenyi test, only the Wilcoxon and the "
@@ -243,10 +244,10 @@ CODES = {
                                         "[iman_davenport_p_value, alpha]",
     "across_wilcoxon_multiplicity": "no Wilcoxon p-value can be significant after the "
                                     "correction with this many data sets and pairs "
-                                    "[n_datasets, n_pairs, correction, min_adjusted_p]",
+                                    "[n_datasets, n_pairs, correction, min_adjusted_p, alpha]",
     "across_failed_folds": "models failed on some folds of some data sets; every model's "
                            "mean there is over the common folds [models, datasets: per "
-                           "model]",
+                           "model; folds: per model, ((dataset, n_failed), ...)]",
     "across_no_common_folds": "no fold was completed by every model on some data sets: "
                               "there each model's own mean is used [datasets]",
     # ---- the pre-run check (engine.runs.preflight): Problem notes, with fixes
