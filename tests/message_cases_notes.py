@@ -91,4 +91,154 @@ NOTE_CASES_ACROSS = [
      "method column of the Wilcoxon table names each)"),
 ]
 
-NOTE_CASES_NOTES = NOTE_CASES_ACROSS
+#: Reading files and making a data set (engine.input).
+NOTE_CASES_DATA = [
+    ("encoding", {"encoding": "utf-16-le", "how": "bom"},
+     "the file is UTF-16-LE (it starts with a byte order mark)"),
+    ("encoding", {"encoding": "utf-16-be", "how": "no_bom"},
+     "the file is UTF-16-BE without a byte order mark; read it as such"),
+    ("encoding", {"encoding": "latin-1", "how": "not_utf8"},
+     "the file is not UTF-8; read it as latin-1"),
+    ("encoding", {"encoding": "cp1252", "how": "not_utf8", "name": "Windows-1252 (cp1252)",
+                  "ambiguous": False, "alternative": None, "alternative_name": None},
+     "the file is not UTF-8; read it as Windows-1252 (cp1252)"),
+    ("encoding", {"encoding": "cp1252", "how": "not_utf8", "name": "Windows-1252 (cp1252)",
+                  "ambiguous": True, "alternative": "cp932",
+                  "alternative_name": "Shift JIS (cp932)"},
+     "the file is not UTF-8; read it as Windows-1252 (cp1252); its bytes also fit Shift JIS "
+     "(cp932): set \"encoding\" to \"cp932\" if the text looks wrong"),
+    ("encoding", {"encoding": "latin-1", "how": "not_utf8", "name": "latin-1",
+                  "ambiguous": False, "alternative": None,
+                  "starts_like": "Windows-1252 (cp1252)"},
+     "the file is not UTF-8; read it as latin-1 (it starts like Windows-1252 (cp1252) but "
+     "holds bytes that are not)"),
+    ("positive_class", {"label": "b", "reason": "second_class"},
+     "positive class: 'b' (the second class)"),
+    ("positive_class", {"label": "yes", "reason": "asked"}, "positive class: 'yes' (as asked)"),
+    ("positive_class", {"label": 1, "reason": "zero_one"},
+     "positive class: 1 (of 0 and 1; set \"pos_label\" to change)"),
+    ("positive_class", {"label": "sick", "reason": "smaller_class"},
+     "positive class: 'sick' (the smaller class; set \"pos_label\" to change)"),
+    ("positive_class", {"label": "b", "reason": "same_size"},
+     "positive class: 'b' (the classes are the same size; set \"pos_label\" to change)"),
+    ("control_characters", {"what": "column_names", "names": ["a\\t", "b\\x00"]},
+     "column name(s) with invisible control characters, shown written out: a\\t, b\\x00"),
+    ("control_characters", {"what": "class_labels", "names": ["yes\\r"]},
+     "class label(s) with invisible control characters, shown written out: yes\\r"),
+    ("target_chosen", {"column": "class", "last_column": "class", "problem": None,
+                       "weka": True},
+     "target column not given; using the last attribute, 'class', as Weka does (name the "
+     "target to choose another)"),
+    ("target_chosen", {"column": "y", "last_column": None, "problem": None, "rule": "named",
+                       "reasons": ["named like a target"]},
+     "target column not given; using 'y', the one column named as a target (name the target "
+     "to choose another)"),
+    ("target_chosen", {"column": "y", "last_column": None, "problem": None, "rule": "only",
+                       "reasons": []},
+     "target column not given; using 'y', the only column that looks like classes (name the "
+     "target to choose another)"),
+    ("target_not_chosen", {"candidates": ["a", "b"], "reasons": [["2 values"], ["x", "y"]],
+                           "shown": "a"},
+     "the column to predict is not chosen yet; candidates: 'a' (2 values); 'b' (x, y)"),
+    ("after_outcome", {"column": "time_to_death", "target": "death", "kind": "time",
+                       "left_out": False},
+     "column 'time_to_death' looks like a time to the event beside the target 'death': known "
+     "only with or after the outcome, it would give the answer away; exclude it (\"exclude\": "
+     "[\"time_to_death\"]) unless it is known before"),
+    ("after_outcome", {"column": "Censor", "target": "death", "kind": "status",
+                       "left_out": True},
+     "column 'Censor' looks like the status of an event beside the target 'death': known only "
+     "with or after the outcome, it would give the answer away; it is left out, as asked"),
+    ("possible_leak", {"column": "x", "target": "y", "share": 99.5, "rule": "x > 3",
+                       "rows_judged": 200, "n_rows": 200, "left_out": False},
+     "possible leak: column 'x' alone predicts 'y' for 99.5% of rows (x > 3); if it is "
+     "recorded after the outcome or computed from it, exclude it (\"exclude\": [\"x\"])"),
+    ("possible_leak", {"column": "x", "target": "y", "share": 100.0, "rule": "x > 3",
+                       "rows_judged": 5000, "n_rows": 12000, "left_out": True},
+     "possible leak: column 'x' alone predicts 'y' for 100.0% of a random sample of 5,000 of "
+     "its 12,000 rows (x > 3); it is left out, as asked"),
+    ("class_imbalance", {"class": "yes", "count": 12, "share": 0.1, "n_rows": 120,
+                         "majority_share": 0.9, "n_classes": 2},
+     "the classes are imbalanced: class 'yes' has 12 of 120 rows (10.0%). Always guessing the "
+     "other class is 90.0% accurate, so accuracy can look good for a model that never finds "
+     "'yes': read balanced accuracy and the recall of each class (reported by default when no "
+     "metric is named). The Models tab offers \"Balance classes\" (class_weight \"balanced\") "
+     "for the models that take it and \"Resample training folds\" (over, under or SMOTE; "
+     "\"resample\" in the experiment file), applied inside the training folds only"),
+    ("class_imbalance", {"class": 3, "count": 4, "share": 0.04, "n_rows": 100,
+                         "majority_share": 0.6, "n_classes": 3},
+     "the classes are imbalanced: class 3 has 4 of 100 rows (4.0%). Always guessing the "
+     "largest class is 60.0% accurate, so accuracy can look good for a model that never finds "
+     "3: read balanced accuracy and the recall of each class (reported by default when no "
+     "metric is named). The Models tab offers \"Balance classes\" (class_weight \"balanced\") "
+     "for the models that take it and \"Resample training folds\" (over, under or SMOTE; "
+     "\"resample\" in the experiment file), applied inside the training folds only"),
+    ("groups_suggested", {"column": "patient", "n_values": 40, "rows_per_value": 2.5,
+                          "n_rows": 100},
+     "column 'patient' looks like an identifier with repeated values (40 values, 2.5 rows "
+     "each on average): if rows with the same value belong together (one patient, one "
+     "subject), name it as \"groups\" of the data set so that they are never split between "
+     "training and test folds; otherwise the scores can be too optimistic"),
+    ("groups_pair_suggested", {"columns": ["centre", "patient"], "n_values": 56,
+                               "n_pairs": 111, "rows_per_pair": 3.0, "n_rows": 333},
+     "column 'patient' looks like an identifier whose values restart within 'centre' (56 "
+     "values but 111 different pairs, 3.0 rows each on average): the same number in two "
+     "places is two cases, so if rows of one case belong together, name the pair as "
+     "\"groups\" (\"groups\": [\"centre\", \"patient\"]); 'patient' alone would join "
+     "different cases"),
+    ("identifier_feature", {"column": "subject_id", "n_values": 30},
+     "column 'subject_id' looks like an identifier (whole numbers, 30 values, named like one) "
+     "but is used as a feature: a model reads its numbers as amounts; if rows with the same "
+     "value belong together, name it as \"groups\", else exclude it (\"exclude\": "
+     "[\"subject_id\"])"),
+    ("index_columns_left_out", {"columns": ["", "id"], "reasons": ["index_name", "id_name"]},
+     "left out index-like column(s): '' (a row index as R or pandas write it), 'id' (a "
+     "different identifier in every row). A row number or identifier says where a row sits "
+     "in the file, not anything about it, and in a file sorted by class it gives the answer "
+     "away; to use it as a feature anyway, list it under \"features\" (\"features\": [\"\", "
+     "\"id\"])"),
+    ("index_columns_left_out", {"columns": ["n"], "reasons": ["row_numbers"]},
+     "left out index-like column(s): 'n' (the row numbers in file order). A row number or "
+     "identifier says where a row sits in the file, not anything about it, and in a file "
+     "sorted by class it gives the answer away; to use it as a feature anyway, list it under "
+     "\"features\" (\"features\": [\"n\"])"),
+]
+
+#: The held-out test and nested CV (engine.runs).
+NOTE_CASES_RUNS = [
+    ("heldout_failed", {"model": "svc", "metric": None, "reason": "ValueError: boom"},
+     "held-out test: svc could not be fitted on all training rows or scored on the test "
+     "file: ValueError: boom"),
+    ("heldout_failed", {"model": "svc", "metric": "roc_auc", "reason": "one class"},
+     "held-out test: roc_auc of svc could not be computed on the test file: one class"),
+    ("heldout_not_calibrated", {"methods": ["sigmoid", "isotonic"]},
+     "held-out test: the models are scored as the cross-validation compared them, without "
+     "the calibrated variants (sigmoid, isotonic)"),
+    ("heldout_shared_rows", {"n_shared": 1, "n_rows": 1500, "rows": [7]},
+     "test file: 1 of its 1,500 rows is also a row of the training data (data row 7), so its "
+     "score is not held out; remove it from one of the two files for an honest held-out "
+     "estimate"),
+    ("heldout_shared_rows", {"n_shared": 12, "n_rows": 40, "rows": list(range(10))},
+     "test file: 12 of its 40 rows are also rows of the training data (data rows 0, 1, 2, 3, "
+     "4, 5, 6, 7, 8, 9 ...), so their scores are not held out; remove them from one of the "
+     "two files for an honest held-out estimate"),
+    ("models_saved", {"files": ["lr.skops", "svc.skops"], "not_saved": []},
+     "saved 2 final model(s) fitted on all training rows (lr.skops, svc.skops; see "
+     "models_README.txt); use model files only from people you trust"),
+    ("models_saved", {"files": ["lr.skops"], "not_saved": ["knn (TypeError: x)"]},
+     "saved 1 final model(s) fitted on all training rows (lr.skops; see models_README.txt); "
+     "1 could not be saved: knn (TypeError: x); use model files only from people you trust"),
+    ("nested_not_computed", {"model": "svc", "failed": 3, "fits": 50, "metric": "roc_auc"},
+     "no nested-CV interval for svc: 3 of its 50 nested fits failed or gave no probabilities "
+     "for roc_auc"),
+    ("nested_not_computed", {"model": "svc", "failed": 1, "fits": 50, "metric": "accuracy"},
+     "no nested-CV interval for svc: 1 of its 50 nested fits failed or gave no predicted "
+     "classes for accuracy"),
+    ("nested_interval", {"metric": "accuracy", "level": 0.95, "n_splits": 5,
+                         "nested_repeats": 2, "n_rows": 1200},
+     "nested CV (Bates, Hastie and Tibshirani 2024): 2 repeat(s) of 5 x 5 fits per model give "
+     "a 95% interval for accuracy of the model fitted on all 1,200 rows, around a "
+     "bias-corrected estimate (nested_intervals.csv)"),
+]
+
+NOTE_CASES_NOTES = NOTE_CASES_ACROSS + NOTE_CASES_DATA + NOTE_CASES_RUNS

@@ -7,6 +7,7 @@ imports no project module, so every floor may word through it.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 
 
@@ -130,6 +131,182 @@ def _across_wilcoxon_method(f) -> str:
             + " (the method column of the Wilcoxon table names each)")
 
 
+# ------------------------------------------ reading files and making a data set (input)
+
+def _encoding(f) -> str:
+    if f["how"] == "bom":
+        return f"the file is {f['encoding'].upper()} (it starts with a byte order mark)"
+    if f["how"] == "no_bom":
+        return f"the file is {f['encoding'].upper()} without a byte order mark; read it as such"
+    text = f"the file is not UTF-8; read it as {f.get('name') or f['encoding']}"
+    if f.get("starts_like"):
+        text += f" (it starts like {f['starts_like']} but holds bytes that are not)"
+    if f.get("alternative"):
+        text += (f"; its bytes also fit {f['alternative_name']}: set \"encoding\" to "
+                 f"\"{f['alternative']}\" if the text looks wrong")
+    return text
+
+
+_POSITIVE_WHY = {
+    "second_class": "the second class",
+    "asked": "as asked",
+    "zero_one": "of 0 and 1; set \"pos_label\" to change",
+    "smaller_class": "the smaller class; set \"pos_label\" to change",
+    "same_size": "the classes are the same size; set \"pos_label\" to change"}
+
+
+def _positive_class(f) -> str:
+    return f"positive class: {f['label']!r} ({_POSITIVE_WHY[f['reason']]})"
+
+
+def _control_characters(f) -> str:
+    what = "column name(s)" if f["what"] == "column_names" else "class label(s)"
+    return (f"{what} with invisible control characters, shown written out: "
+            + ", ".join(f["names"]))
+
+
+def _target_chosen(f) -> str:
+    if f.get("weka"):
+        return (f"target column not given; using the last attribute, {f['column']!r}, as "
+                "Weka does (name the target to choose another)")
+    said = ("the one column named as a target" if f["rule"] == "named"
+            else "the only column that looks like classes")
+    return (f"target column not given; using {str(f['column'])!r}, {said} (name the target "
+            "to choose another)")
+
+
+def _target_not_chosen(f) -> str:
+    listed = "; ".join(f"{str(c)!r} ({', '.join(r)})"
+                       for c, r in zip(f["candidates"], f["reasons"]))
+    return f"the column to predict is not chosen yet; candidates: {listed}"
+
+
+def _after_outcome(f) -> str:
+    column = str(f["column"])
+    what = "a time to the event" if f["kind"] == "time" else "the status of an event"
+    advice = ("it is left out, as asked" if f["left_out"] else
+              f"exclude it (\"exclude\": [{json.dumps(column)}]) unless it is known before")
+    return (f"column {column!r} looks like {what} beside the target {str(f['target'])!r}: "
+            f"known only with or after the outcome, it would give the answer away; {advice}")
+
+
+def _possible_leak(f) -> str:
+    share, judged, n_rows = f["share"], f["rows_judged"], f["n_rows"]
+    rows = (f"{share:.1f}% of rows" if judged == n_rows else
+            f"{share:.1f}% of a random sample of {judged:,} of its {n_rows:,} rows")
+    advice = ("it is left out, as asked" if f["left_out"] else
+              "if it is recorded after the outcome or computed from it, exclude it "
+              f"(\"exclude\": [{json.dumps(str(f['column']))}])")
+    return (f"possible leak: column {f['column']!r} alone predicts {f['target']!r} for "
+            f"{rows} ({f['rule']}); {advice}")
+
+
+def _class_imbalance(f) -> str:
+    label = f["class"]
+    guess = "the other class" if f["n_classes"] == 2 else "the largest class"
+    return (f"the classes are imbalanced: class {label!r} has {f['count']} of {f['n_rows']} "
+            f"rows ({100 * f['share']:.1f}%). Always guessing {guess} is "
+            f"{100 * f['majority_share']:.1f}% accurate, so accuracy can look good for a model "
+            f"that never finds {label!r}: read balanced accuracy and the recall of each class "
+            "(reported by default when no metric is named). The Models tab offers "
+            "\"Balance classes\" (class_weight \"balanced\") for the models that take it and "
+            "\"Resample training folds\" (over, under or SMOTE; \"resample\" in the "
+            "experiment file), applied inside the training folds only")
+
+
+def _groups_suggested(f) -> str:
+    per_value = f["n_rows"] / max(f["n_values"], 1)
+    return (f"column {str(f['column'])!r} looks like an identifier with repeated values "
+            f"({f['n_values']} values, {per_value:.1f} rows each on average): if rows with "
+            "the same value belong together (one patient, one subject), name it as "
+            '"groups" of the data set so that they are never split between training and '
+            "test folds; otherwise the scores can be too optimistic")
+
+
+def _groups_pair_suggested(f) -> str:
+    outer, inner = (str(c) for c in f["columns"])
+    per_pair = f["n_rows"] / f["n_pairs"]
+    return (f"column {inner!r} looks like an identifier whose values restart within "
+            f"{outer!r} ({f['n_values']} values but {f['n_pairs']} different pairs, "
+            f"{per_pair:.1f} rows each on average): the same number in two places is two "
+            "cases, so if rows of one case belong together, name the pair as \"groups\" "
+            f"(\"groups\": [{json.dumps(outer)}, {json.dumps(inner)}]); {inner!r} alone would "
+            "join different cases")
+
+
+def _identifier_feature(f) -> str:
+    column = str(f["column"])
+    return (f"column {column!r} looks like an identifier (whole numbers, {f['n_values']} "
+            "values, named like one) but is used as a feature: a model reads its numbers as "
+            "amounts; if rows with the same value belong together, name it as \"groups\", "
+            f"else exclude it (\"exclude\": [{json.dumps(column)}])")
+
+
+#: Why a column looks like a row index (engine.input.index_columns), by reason.
+INDEX_REASONS = {"row_numbers": "the row numbers in file order",
+                 "index_name": "a row index as R or pandas write it",
+                 "id_name": "a different identifier in every row"}
+
+
+def _index_columns_left_out(f) -> str:
+    said = ", ".join(f"{str(c)!r} ({INDEX_REASONS[why]})"
+                     for c, why in zip(f["columns"], f["reasons"]))
+    listed = ", ".join(f'"{c}"' for c in map(str, f["columns"]))
+    return (f"left out index-like column(s): {said}. A row number or identifier says where a "
+            "row sits in the file, not anything about it, and in a file sorted by class it "
+            "gives the answer away; to use it as a feature anyway, list it under "
+            f"\"features\" (\"features\": [{listed}])")
+
+
+# ------------------------------------------- the held-out test and nested CV (runs)
+
+def _heldout_failed(f) -> str:
+    if f["metric"] is None:
+        return (f"held-out test: {f['model']} could not be fitted on all training rows or "
+                f"scored on the test file: {f['reason']}")
+    return (f"held-out test: {f['metric']} of {f['model']} could not be computed on the test "
+            f"file: {f['reason']}")
+
+
+def _heldout_not_calibrated(f) -> str:
+    return ("held-out test: the models are scored as the cross-validation compared them, "
+            "without the calibrated variants (" + ", ".join(f["methods"]) + ")")
+
+
+def _heldout_shared_rows(f) -> str:
+    n_shared, named = f["n_shared"], f["rows"]
+    listed = ", ".join(map(str, named)) + (" ..." if n_shared > len(named) else "")
+    words = (("is", "a row", "row", "its score is", "it") if n_shared == 1 else
+             ("are", "rows", "rows", "their scores are", "them"))
+    return (f"test file: {n_shared:,} of its {f['n_rows']:,} rows {words[0]} also "
+            f"{words[1]} of the training data (data {words[2]} {listed}), so {words[3]} not "
+            f"held out; remove {words[4]} from one of the two files for an honest held-out "
+            "estimate")
+
+
+def _models_saved(f) -> str:
+    files, missing = f["files"], f["not_saved"]
+    text = (f"saved {len(files)} final model(s) fitted on all training rows ("
+            + ", ".join(files) + "; see models_README.txt)")
+    if missing:
+        text += f"; {len(missing)} could not be saved: " + ", ".join(missing)
+    return text + "; use model files only from people you trust"
+
+
+def _nested_not_computed(f) -> str:
+    what = "predicted classes" if f["metric"] == "accuracy" else "probabilities"
+    return (f"no nested-CV interval for {f['model']}: {f['failed']} of its {f['fits']} "
+            f"nested fits failed or gave no {what} for {f['metric']}")
+
+
+def _nested_interval(f) -> str:
+    folds = f["n_splits"]
+    return (f"nested CV (Bates, Hastie and Tibshirani 2024): {f['nested_repeats']} repeat(s) "
+            f"of {folds} x {folds} fits per model give a {f['level'] * 100:g}% interval for "
+            f"{f['metric']} of the model fitted on all {f['n_rows']:,} rows, around a "
+            "bias-corrected estimate (nested_intervals.csv)")
+
+
 #: Code -> the long form's wording function (joined into messages.LONG).
 LONG_NOTES: dict[str, Callable[[Mapping], str]] = {
     "across_dataset_left_out": _across_dataset_left_out,
@@ -147,4 +324,22 @@ LONG_NOTES: dict[str, Callable[[Mapping], str]] = {
     "across_tied_ranks": _across_tied_ranks,
     "across_wilcoxon_undefined": _across_wilcoxon_undefined,
     "across_wilcoxon_method": _across_wilcoxon_method,
+    "encoding": _encoding,
+    "positive_class": _positive_class,
+    "control_characters": _control_characters,
+    "target_chosen": _target_chosen,
+    "target_not_chosen": _target_not_chosen,
+    "after_outcome": _after_outcome,
+    "possible_leak": _possible_leak,
+    "class_imbalance": _class_imbalance,
+    "groups_suggested": _groups_suggested,
+    "groups_pair_suggested": _groups_pair_suggested,
+    "identifier_feature": _identifier_feature,
+    "index_columns_left_out": _index_columns_left_out,
+    "heldout_failed": _heldout_failed,
+    "heldout_not_calibrated": _heldout_not_calibrated,
+    "heldout_shared_rows": _heldout_shared_rows,
+    "models_saved": _models_saved,
+    "nested_not_computed": _nested_not_computed,
+    "nested_interval": _nested_interval,
 }

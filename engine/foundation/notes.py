@@ -29,7 +29,8 @@ CODES = {
     "encoding": "the file's text encoding was detected (not plain UTF-8) "
                 "[encoding, how: 'bom', 'no_bom' or 'not_utf8'; with 'not_utf8' from "
                 "engine.input.csv_values also name (shown), ambiguous, alternative: the encoding "
-                "the bytes also fit, or None]",
+                "the bytes also fit, or None, alternative_name (shown), and starts_like: the "
+                "encoding (shown) the first bytes fit when the whole file did not]",
     "separator": "the column separator was detected [separator, name]",
     "decimal_comma": "numbers are read with a decimal comma "
                      "[column, example, value, certain: False when only assumed]",
@@ -86,10 +87,11 @@ CODES = {
                           "feature [column, n_values]",
     "groups_suggested": "a column looks like an identifier with repeated values: naming it "
                         "as \"groups\" keeps its rows together in the folds "
-                        "[column, n_values, rows_per_value]",
+                        "[column, n_values, rows_per_value, n_rows]",
     "groups_pair_suggested": "an identifier restarts within another identifier-like column "
                              "(centre, site): the pair names the groups "
-                             "[columns: (outer, inner), n_values, n_pairs, rows_per_pair]",
+                             "[columns: (outer, inner), n_values, n_pairs, rows_per_pair, "
+                             "n_rows]",
     "class_imbalance": "the smallest class is a small share of the rows (or has few rows): "
                        "accuracy can mislead; class weights and resampling are offered "
                        "[class, count, share: a fraction, n_rows, majority_share, "

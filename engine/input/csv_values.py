@@ -468,15 +468,13 @@ def choose_encoding(path: str, head: bytes, encoding: Optional[str] = None,
     for bom, name in _BOMS:
         if head.startswith(bom):
             notes = [] if name == "utf-8-sig" else [
-                Note("encoding", f"the file is {name.upper()} (it starts with a byte order mark)",
-                     {"encoding": name, "how": "bom"})]
+                Note("encoding", fields={"encoding": name, "how": "bom"})]
             return name, notes
     if b"\x00" in head:
         utf16 = _utf16_without_bom(head)
         if utf16 is None:
             _refuse_binary(path, None, what)
-        return utf16, [Note("encoding", f"the file is {utf16.upper()} without a byte order "
-                            "mark; read it as such", {"encoding": utf16, "how": "no_bom"})]
+        return utf16, [Note("encoding", fields={"encoding": utf16, "how": "no_bom"})]
     encoding, notes = _utf8_or_latin1(head)
     if encoding in ("cp1252", "cp932"):
         encoding, notes = _whole_file_fits(path, encoding, notes)
@@ -499,10 +497,10 @@ def _whole_file_fits(path: str, encoding: str, notes: list) -> tuple:
         return encoding, notes          # not a file here (a test's sample): the sample decides
     except UnicodeDecodeError:
         name = NOT_UTF8_NAMES[encoding]
-        return "latin-1", [Note("encoding", f"the file is not UTF-8; read it as latin-1 (it "
-                                f"starts like {name} but holds bytes that are not)",
-                                {"encoding": "latin-1", "how": "not_utf8", "name": "latin-1",
-                                 "ambiguous": False, "alternative": None})]
+        return "latin-1", [Note("encoding",
+                                fields={"encoding": "latin-1", "how": "not_utf8", "name": "latin-1",
+                                 "ambiguous": False, "alternative": None,
+                                 "starts_like": name})]
 
 
 def _utf8_or_latin1(head: bytes) -> tuple:
@@ -583,13 +581,11 @@ def _looks_japanese(text: str) -> bool:
 
 def _encoding_note(encoding: str, alternative: Optional[str]) -> Note:
     name = NOT_UTF8_NAMES[encoding]
-    text = f"the file is not UTF-8; read it as {name}"
-    if alternative is not None:
-        text += (f"; its bytes also fit {NOT_UTF8_NAMES[alternative]}: set \"encoding\" to "
-                 f"\"{alternative}\" if the text looks wrong")
-    return Note("encoding", text, {"encoding": encoding, "how": "not_utf8", "name": name,
+    return Note("encoding", fields={"encoding": encoding, "how": "not_utf8", "name": name,
                                    "ambiguous": alternative is not None,
-                                   "alternative": alternative})
+                                   "alternative": alternative, "alternative_name":
+                                   None if alternative is None
+                                   else NOT_UTF8_NAMES[alternative]})
 
 
 def _utf16_without_bom(head: bytes) -> Optional[str]:

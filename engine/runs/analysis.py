@@ -290,9 +290,7 @@ def heldout_phase(result: ExperimentResult, test):
     if experiment.calibration is not None:
         methods = list(experiment.calibration.methods)
         heldout = replace(heldout, notes=heldout.notes + (Note(
-            "heldout_not_calibrated", "held-out test: the models are scored as the "
-            "cross-validation compared them, without the calibrated variants ("
-            + ", ".join(methods) + ")", {"methods": methods}),))
+            "heldout_not_calibrated", fields={"methods": methods}),))
     return replace(result, heldout=heldout)
 
 

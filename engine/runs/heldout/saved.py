@@ -126,12 +126,7 @@ def saved_note(files: dict):
     models = sorted(name for name in files if name.endswith(".skops"))
     readme = files.get("models_README.txt", b"").decode("utf-8", "replace").splitlines()
     missing = [line[len(NOT_SAVED):] for line in readme if line.startswith(NOT_SAVED)]
-    text = (f"saved {len(models)} final model(s) fitted on all training rows ("
-            + ", ".join(models) + "; see models_README.txt)")
-    if missing:
-        text += f"; {len(missing)} could not be saved: " + ", ".join(missing)
-    return Note("models_saved", text + "; use model files only from people you trust",
-                {"files": models, "not_saved": missing})
+    return Note("models_saved", fields={"files": models, "not_saved": missing})
 
 
 def load_model(path: str) -> dict:
