@@ -242,3 +242,23 @@ NOTE_CASES_RUNS = [
 ]
 
 NOTE_CASES_NOTES = NOTE_CASES_ACROSS + NOTE_CASES_DATA + NOTE_CASES_RUNS
+
+#: The held-out test file's errors about a file given to predict (file "data"): the
+#: sentence the test file's has, naming the data file.
+ERROR_CASES_DATA_FILE = [
+    ("heldout_missing_columns", {"path": "new.csv", "columns": ["a"], "file": "data"},
+     "the data file new.csv lacks 1 feature column(s) of the training data: 'a'; give it the "
+     "same columns as the training file"),
+    ("heldout_text_column", {"path": "new.csv", "column": "w", "file": "data"},
+     "the data file new.csv: column 'w' holds numbers in the training data but text in the "
+     "data file; check the decimal mark (\"decimal\"), the separator and the encoding of the "
+     "data file"),
+    ("heldout_missing_values", {"path": "new.csv", "columns": ["a"], "file": "data"},
+     "the data file new.csv has missing values in 'a', but the training data has none, so "
+     "the models were built without filling in missing values; fill them in or remove those "
+     "rows"),
+    ("heldout_text_column", {"path": "t.csv", "column": "w", "file": "test"},
+     "the test file t.csv: column 'w' holds numbers in the training data but text in the "
+     "test file; check the decimal mark (\"decimal\"), the separator and the encoding of the "
+     "test file"),
+]

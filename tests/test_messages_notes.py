@@ -5,8 +5,9 @@ import pytest
 
 from engine.foundation import messages
 from engine.foundation.messages_notes import LONG_NOTES
+from engine.foundation.errors import EngineError
 from engine.foundation.notes import CODES, Note
-from tests.message_cases_notes import NOTE_CASES_NOTES
+from tests.message_cases_notes import ERROR_CASES_DATA_FILE, NOTE_CASES_NOTES
 
 
 @pytest.mark.parametrize("code, fields, text", NOTE_CASES_NOTES)
@@ -20,3 +21,22 @@ def test_every_code_of_the_block_is_a_note_code_with_an_example():
     assert set(LONG_NOTES) <= set(CODES)
     assert {case[0] for case in NOTE_CASES_NOTES} == set(LONG_NOTES)
     assert set(LONG_NOTES) <= set(messages.LONG)
+
+
+@pytest.mark.parametrize("code, fields, text", ERROR_CASES_DATA_FILE)
+def test_a_held_out_error_names_the_file_its_field_says(code, fields, text):
+    assert str(EngineError(code, fields)) == text
+
+
+def test_predict_words_the_test_files_checks_about_the_data_file():
+    import pandas as pd
+
+    from engine.runs.heldout.saved import _data_features
+
+    record = {"features": ["a", "b"], "dtypes": ["float64", "float64"], "target": "y",
+              "classes": ["n", "p"], "plain_numeric": True}
+    with pytest.raises(EngineError) as caught:
+        _data_features(record, pd.DataFrame({"a": [1.0]}), "new.csv")
+    assert caught.value.code == "predict_data"
+    assert caught.value.fields["detail"] == str(EngineError(
+        "heldout_missing_columns", {"path": "new.csv", "columns": ["b"], "file": "data"}))

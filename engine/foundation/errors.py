@@ -218,6 +218,8 @@ CODES = {
     "aloocv_single_row": "exact LOO with a class of a single row [class_code]",
     # ==== area msgsA: engine.input, engine.foundation, engine.runs
     # ---- the held-out test file (engine.runs.heldout.test_file)
+    # (the heldout_* codes below also take file: "data" when the file checked is one given
+    # to predict, worded "the data file"; left out, "test")
     "heldout_unreadable": "the test file cannot be read [path, detail: why, cause: the "
                           "code of the reading error, or '']",
     "heldout_no_target": "the test file has no column of the training data's target "

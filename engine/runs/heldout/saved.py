@@ -210,13 +210,21 @@ def _data_features(record: dict, frame: pd.DataFrame, path: str) -> pd.DataFrame
         if len(X):
             check_imputation(X, shape, path)
     except ValueError as exc:
-        text = str(exc).replace("the test file", "the data file").replace("test file",
-                                                                          "data file")
+        text = _as_data_file(exc)
         raise EngineError("predict_data", {"path": path, "detail": text}, text) from None
     if not len(X):
         raise EngineError("predict_data", {"path": path, "detail": "no row"},
                           f"the data file {path} has no row to predict")
     return X
+
+
+def _as_data_file(exc: ValueError) -> str:
+    """The sentence of a test-file check's error about the data file to predict: a
+    ``heldout_*`` error worded with its ``file`` field "data"."""
+    code = getattr(exc, "code", "")
+    if code.startswith("heldout_"):
+        return str(EngineError(code, {**exc.fields, "file": "data"}))
+    return str(exc)
 
 
 def _predicted_table(record: dict, matrix, n_rows: int) -> pd.DataFrame:
