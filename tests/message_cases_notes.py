@@ -241,7 +241,35 @@ NOTE_CASES_RUNS = [
      "bias-corrected estimate (nested_intervals.csv)"),
 ]
 
-NOTE_CASES_NOTES = NOTE_CASES_ACROSS + NOTE_CASES_DATA + NOTE_CASES_RUNS
+_AUTO = {"n_repeats": 9, "max_repeats": 10, "precision": 0.02, "tolerance": 0.1,
+         "bound_level": 0.95}
+
+#: Repeats "auto" (engine.evaluation.auto_repeats): the fields keep every digit.
+NOTE_CASES_AUTO = [
+    ("repeats_auto_stopped", {**_AUTO, "reason": "precision", "ratio": 0.99406,
+                              "bound": 1.087767},
+     '"n_repeats": "auto" stopped after 9 of at most 10 repeats: one more repeat would have '
+     "narrowed every interval on the primary metric by less than 2% of its width (by 0.6% at "
+     "most), and none is likely to be more than 10% wider than with 10 repeats (at most 1.088 "
+     "times, a 95% bound from the spread between repeats); the tables equal a fixed run with "
+     '"n_repeats": 9'),
+    ("repeats_auto_stopped", {**_AUTO, "n_repeats": 2, "reason": "precision", "ratio": None,
+                              "bound": None},
+     '"n_repeats": "auto" stopped after 2 of at most 10 repeats: one more repeat would have '
+     "narrowed every interval on the primary metric by less than 2% of its width (no "
+     "interval had a width: every fold value was equal); the tables equal a fixed run with "
+     '"n_repeats": 2'),
+    ("repeats_auto_stopped", {**_AUTO, "n_repeats": 10, "reason": "max_repeats",
+                              "ratio": 0.9, "bound": None},
+     '"n_repeats": "auto" stopped after 10 of at most 10 repeats: the cap of 10 repeats was '
+     'reached; the tables equal a fixed run with "n_repeats": 10'),
+    ("repeats_auto_stopped", {**_AUTO, "n_repeats": 4, "reason": "time_budget",
+                              "ratio": 0.9, "bound": 1.3},
+     '"n_repeats": "auto" stopped after 4 of at most 10 repeats: the time budget was '
+     'reached; the tables equal a fixed run with "n_repeats": 4'),
+]
+
+NOTE_CASES_NOTES = NOTE_CASES_ACROSS + NOTE_CASES_DATA + NOTE_CASES_RUNS + NOTE_CASES_AUTO
 
 #: The held-out test file's errors about a file given to predict (file "data"): the
 #: sentence the test file's has, naming the data file.

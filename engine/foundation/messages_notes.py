@@ -307,6 +307,26 @@ def _nested_interval(f) -> str:
             "bias-corrected estimate (nested_intervals.csv)")
 
 
+# ------------------------------------------ repeats "auto" (engine.evaluation.auto_repeats)
+
+def _repeats_auto_stopped(f) -> str:
+    ratio, bound = f["ratio"], f["bound"]
+    most = ("no interval had a width: every fold value was equal" if ratio is None
+            else f"by {1 - ratio:.1%} at most")
+    stable = ("" if bound is None else
+              f", and none is likely to be more than {f['tolerance']:.0%} wider than with "
+              f"{f['max_repeats']} repeats (at most {bound:.3f} times, a "
+              f"{f['bound_level']:.0%} bound from the spread between repeats)")
+    why = {"precision": "one more repeat would have narrowed every interval on the primary "
+                        f"metric by less than {f['precision']:.0%} of its width "
+                        f"({most}){stable}",
+           "max_repeats": f"the cap of {f['max_repeats']} repeats was reached",
+           "time_budget": "the time budget was reached"}[f["reason"]]
+    return (f'"n_repeats": "auto" stopped after {f["n_repeats"]} of at most '
+            f"{f['max_repeats']} repeats: {why}; the tables equal a fixed run with "
+            f'"n_repeats": {f["n_repeats"]}')
+
+
 #: Code -> the long form's wording function (joined into messages.LONG).
 LONG_NOTES: dict[str, Callable[[Mapping], str]] = {
     "across_dataset_left_out": _across_dataset_left_out,
@@ -342,4 +362,5 @@ LONG_NOTES: dict[str, Callable[[Mapping], str]] = {
     "models_saved": _models_saved,
     "nested_not_computed": _nested_not_computed,
     "nested_interval": _nested_interval,
+    "repeats_auto_stopped": _repeats_auto_stopped,
 }

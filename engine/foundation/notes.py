@@ -130,7 +130,8 @@ CODES = {
                             "[n_repeats, reason: 'precision', 'max_repeats' or 'time_budget', "
                             "ratio: the smallest ratio of an interval's width with one "
                             "more repeat to its width now, "
-                            "max_repeats, precision]",
+                            "max_repeats, precision, bound: the widths' bound at "
+                            "max_repeats, or None; tolerance, bound_level]",
     # ---- the grouping gap (engine.runs.grouping_gap)
     "grouping_gap": "the same models run with and without groups: what grouping changes, "
                     "in words [metric, model (largest gap), grouped_mean, ungrouped_mean, gap, "
