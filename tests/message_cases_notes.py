@@ -290,3 +290,31 @@ ERROR_CASES_DATA_FILE = [
      "test file; check the decimal mark (\"decimal\"), the separator and the encoding of the "
      "test file"),
 ]
+
+
+#: The reading errors that were classes worded where raised (engine.input.excel,
+#: engine.input.csv_bounds).
+ERROR_CASES_READING = [
+    ("sheet_not_a_table", {"path": "b.xlsx", "sheet": "Read me", "sheets": ["Read me", "glass"],
+                           "n_columns": 1, "n_rows": 0},
+     "the sheet 'Read me' of b.xlsx has 1 column(s): a data set needs at least one feature "
+     "column and a target column, with their names in the first row; the workbook's other "
+     "sheet(s): 'glass' (set \"sheet\" to read one)"),
+    ("sheet_not_a_table", {"path": "b.xlsx", "sheet": "A", "sheets": ["A"], "n_columns": 3,
+                           "n_rows": 0},
+     "the sheet 'A' of b.xlsx has no rows of data under its first row (the column names)"),
+    ("sheet_too_large", {"path": "b.xlsx", "n_rows": 1_048_576, "n_columns": 16_384,
+                         "last_column": "XFD", "need": 3_000_000_000,
+                         "available": 2_500_000_000},
+     "cannot read b.xlsx: its sheet reaches row 1,048,576 and column XFD (1,048,576 x 16,384 "
+     "cells), which as a table would take about 3.0 GB of memory, more than the 2.5 GB "
+     "available; delete the stray cells far below or to the right of the data (Ctrl+End in "
+     "Excel shows the last one), or save the data as CSV"),
+    ("read_stopped", {"path": "d.csv", "reason": "rows_too_many", "lines": 12_000_000,
+                      "rows": 12_000_000, "width": 40, "need": 3_000_000_000, "copies": 3,
+                      "available": 2_500_000_000},
+     "cannot read d.csv: its first 12,000,000 lines already make 12,000,000 rows x 40 columns "
+     "(every row has the header's columns), which would take 3.0 GB of memory while it is "
+     "read (8 bytes a value, 3 copies), more than the 2.5 GB available; use a sample of its "
+     "rows or a computer with more memory"),
+]

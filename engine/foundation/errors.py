@@ -290,7 +290,9 @@ CODES = {
                          "[name, detail: its reason]",
     "file_empty": "the data file is empty [path]",
     "one_column": "the data file has one column only [path]",
-    "read_stopped": "reading the file stopped before it filled the memory [path, detail]",
+    "read_stopped": "reading the file stopped before it filled the memory [path, reason: "
+                    "'row_too_long' (line, row_bytes) or 'rows_too_many' (lines, rows, "
+                    "width, need, copies, available)]",
     "decimal_option": "\"decimal\" is neither \".\" nor \",\" [decimal]",
     "thousands_option": "\"thousands\" is not a thousands separator [thousands]",
     "thousands_is_decimal": "the thousands separator is also the decimal mark [thousands]",
@@ -345,6 +347,11 @@ CODES = {
     # ---- Excel workbooks (engine.input.excel)
     "excel_old_format": "the file is an old .xls workbook [path]",
     "sheet_unreadable": "pandas could not read a sheet [path, sheet, detail]",
+    # (area msgsC: the classes NotATable and SheetTooLarge of engine.input.excel)
+    "sheet_not_a_table": "a sheet holds no table: fewer than two columns, or no rows under "
+                         "the names [path, sheet, sheets, n_columns, n_rows]",
+    "sheet_too_large": "a sheet's padded rows would not fit in memory [path, n_rows, "
+                       "n_columns, last_column: its letter, need, available]",
     "excel_not_zip": "the .xlsx file is not a ZIP archive [path]",
     "openpyxl_missing": "reading workbooks needs openpyxl, which is missing [detail]",
     "excel_invalid": "the file is not a valid workbook [path, detail]",

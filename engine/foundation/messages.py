@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 # msgsB: the errors of engine/evaluation and engine/output
 from engine.foundation.messages_evaluation import LONG_EVALUATION
 # msgsC: the notes of engine/input, engine/foundation and engine/runs worded where made
-from engine.foundation.messages_notes import LONG_NOTES
+from engine.foundation.messages_notes import LONG_NOTES, read_stopped_detail
 from engine.foundation.machine import count_text, format_bytes
 
 
@@ -550,7 +550,7 @@ def _data_no_rows(f) -> str:
 
 
 def _read_stopped(f) -> str:
-    return f"cannot read {f['path']}: {f['detail']}"
+    return f"cannot read {f['path']}: {read_stopped_detail(f)}"
 
 
 def _decimal_option(f) -> str:

@@ -2,13 +2,17 @@
 engine/runs that were still worded where they were made (issue #40, area msgsC).
 
 Part of the catalogue (:mod:`engine.foundation.messages` joins :data:`LONG_NOTES` into its
-``LONG``): the sentence of each note code, made from the note's fields only. This module
-imports no project module, so every floor may word through it.
+``LONG``): the sentence of each note code, made from the note's fields only, and of the
+reading errors that were classes worded where raised (a sheet that is no table, a sheet
+too large, a CSV read stopped). It imports only :mod:`engine.foundation.machine` (for
+sizes), so every floor may word through it.
 """
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+
+from engine.foundation.machine import count_text, format_bytes
 
 
 def _names(items) -> str:
@@ -327,6 +331,53 @@ def _repeats_auto_stopped(f) -> str:
             f'"n_repeats": {f["n_repeats"]}')
 
 
+# ---------------------------- reading errors that were worded where raised (engine.input)
+
+def _other_sheets(f) -> str:
+    others = [s for s in f["sheets"] if s != f["sheet"]]
+    if not others:
+        return ""
+    return ("; the workbook's other sheet(s): " + ", ".join(map(repr, others))
+            + ' (set "sheet" to read one)')
+
+
+def _sheet_not_a_table(f) -> str:
+    if f["n_columns"] < 2:
+        problem = (f"the sheet {f['sheet']!r} of {f['path']} has {f['n_columns']} column(s): "
+                   "a data set needs at least one feature column and a target column, with "
+                   "their names in the first row")
+    else:
+        problem = (f"the sheet {f['sheet']!r} of {f['path']} has no rows of data under its "
+                   "first row (the column names)")
+    return problem + _other_sheets(f)
+
+
+def _sheet_too_large(f) -> str:
+    n_rows = f["n_rows"]
+    return (f"cannot read {f['path']}: its sheet reaches row {n_rows:,} and column "
+            f"{f['last_column']} ({n_rows:,} x {f['n_columns']:,} cells), which as a table "
+            f"would take about {format_bytes(f['need'])} of memory, more than the "
+            f"{format_bytes(f['available'])} available; delete the stray cells far below or "
+            "to the right of the data (Ctrl+End in Excel shows the last one), or save the "
+            "data as CSV")
+
+
+def read_stopped_detail(f) -> str:
+    """Why a bounded CSV read stopped (:class:`engine.input.csv_bounds.ReadStopped`),
+    without the path: a row too long (``reason`` "row_too_long") or too many rows for
+    the memory ("rows_too_many")."""
+    if f["reason"] == "row_too_long":
+        return (f"the row that starts on line {f['line']:,} is longer than "
+                f"{format_bytes(f['row_bytes'])} (a cell can have at most 32,767 "
+                "characters): is it the right file? (A quote that never closes makes the "
+                "rest of the file one cell.)")
+    return (f"its first {f['lines']:,} lines already make {count_text(f['rows'])} rows x "
+            f"{count_text(f['width'])} columns (every row has the header's columns), which "
+            f"would take {format_bytes(f['need'])} of memory while it is read (8 bytes a "
+            f"value, {f['copies']} copies), more than the {format_bytes(f['available'])} "
+            "available; use a sample of its rows or a computer with more memory")
+
+
 #: Code -> the long form's wording function (joined into messages.LONG).
 LONG_NOTES: dict[str, Callable[[Mapping], str]] = {
     "across_dataset_left_out": _across_dataset_left_out,
@@ -363,4 +414,6 @@ LONG_NOTES: dict[str, Callable[[Mapping], str]] = {
     "nested_not_computed": _nested_not_computed,
     "nested_interval": _nested_interval,
     "repeats_auto_stopped": _repeats_auto_stopped,
+    "sheet_not_a_table": _sheet_not_a_table,
+    "sheet_too_large": _sheet_too_large,
 }

@@ -690,7 +690,7 @@ def read_or_explain(path: str, options: dict, notes: Optional[list] = None,
             frame = read_csv_pieces(path, _opener(path, bound), index_col=False, **options,
                                     **more)
     except ReadStopped as exc:
-        raise EngineError("read_stopped", {"path": str(path), "detail": str(exc)}) from None
+        raise EngineError("read_stopped", {"path": str(path), **exc.fields}) from None
     except UnicodeError as exc:
         raise EngineError("csv_not_encoding", {"path": str(path),
                                                "encoding": options.get("encoding"),

@@ -276,7 +276,7 @@ def _read_bound(path: str, sep: str, encoding: str, head: str, size: int) -> Opt
     try:
         width = header_width(path, sep, encoding, head)
     except ReadStopped as exc:
-        raise EngineError("read_stopped", {"path": str(path), "detail": str(exc)}) from None
+        raise EngineError("read_stopped", {"path": str(path), **exc.fields}) from None
     bound = Bound(width, available_memory(), CSV_COPIES)
     return bound if bound.can_pass(size) else None
 
