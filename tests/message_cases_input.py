@@ -246,12 +246,12 @@ ERROR_CASES_INPUT += [
      "unknown encoding 'klingon': use utf-8, utf-8-sig, latin-1, cp1252, cp932 (Shift-JIS) "
      'or utf-16, or leave "encoding" out to detect it'),
     ("file_binary_kind", {"path": "a.csv", "kind": "a PNG image", "what": "a CSV text file",
-                          "advice": ""},
+                          "fix": ""},
      "cannot read a.csv: it is a PNG image (a binary file), not a CSV text file; give a CSV "
      "text file"),
     ("file_binary_kind", {"path": "a.csv", "kind": "a ZIP archive",
                           "what": "a CSV text file",
-                          "advice": "unpack it and give the CSV file inside"},
+                          "fix": "archive"},
      "cannot read a.csv: it is a ZIP archive (a binary file), not a CSV text file; unpack it "
      "and give the CSV file inside"),
     ("file_binary", {"path": "a.csv", "encoding": None, "what": "a CSV text file"},

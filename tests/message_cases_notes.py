@@ -318,3 +318,17 @@ ERROR_CASES_READING = [
      "read (8 bytes a value, 3 copies), more than the 2.5 GB available; use a sample of its "
      "rows or a computer with more memory"),
 ]
+
+#: file_binary_kind's other fixes (msgsA pins the archive's and the plain one).
+ERROR_CASES_READING += [
+    ("file_binary_kind", {"path": "a.csv", "kind": "an Excel workbook (.xlsx)",
+                          "what": "a CSV text file", "fix": "workbook"},
+     "cannot read a.csv: it is an Excel workbook (.xlsx) (a binary file), not a CSV text file; "
+     "give it as \"file\" instead of \"csv\" (the app reads .xlsx workbooks), or save the "
+     "sheet as CSV"),
+    ("file_binary_kind", {"path": "a.csv", "kind": "an Excel 97-2003 workbook (or another old "
+                          "Office file)", "what": "a CSV text file", "fix": "spreadsheet"},
+     "cannot read a.csv: it is an Excel 97-2003 workbook (or another old Office file) (a "
+     "binary file), not a CSV text file; save the sheet as CSV (File, Save as, CSV) and give "
+     "that file"),
+]

@@ -21,7 +21,8 @@ def test_the_long_form_of_a_note_is_made_from_its_fields(code, fields, text):
 def test_every_code_of_the_block_is_a_note_code_with_an_example():
     assert set(LONG_NOTES) <= set(CODES) | set(ERROR_CODES)
     cases = NOTE_CASES_NOTES + ERROR_CASES_READING
-    assert {case[0] for case in cases} == set(LONG_NOTES) | {"read_stopped"}   # msgsA's
+    assert {case[0] for case in cases} == set(LONG_NOTES) | {"read_stopped",
+                                                            "file_binary_kind"}  # msgsA's
     assert set(LONG_NOTES) <= set(messages.LONG)
 
 

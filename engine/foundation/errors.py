@@ -333,7 +333,8 @@ CODES = {
     "encoding_option": "\"encoding\" is not a name [encoding]",
     "encoding_unknown": "\"encoding\" names no text encoding Python knows [encoding]",
     "file_binary_kind": "the file is a known binary kind (an image, an archive ...) [path, "
-                        "kind, what: the kind of file wanted, advice: what to do, or '']",
+                        "kind, what: the kind of file wanted, fix: what to do, 'archive', "
+                        "'spreadsheet', 'workbook', or '' (give the kind wanted)]",
     "file_binary": "the file holds zero bytes, as text files do not [path, encoding: the "
                    "one given, or None, what]",
     "csv_comment_first": "the CSV file starts with comment lines [path, line, text: its "

@@ -710,9 +710,17 @@ def _encoding_unknown(f) -> str:
             '"encoding" out to detect it')
 
 
+#: What to do with a known binary file, by the ``fix`` of ``file_binary_kind`` (msgsC).
+_BINARY_FIXES = {
+    "spreadsheet": "save the sheet as CSV (File, Save as, CSV) and give that file",
+    "workbook": 'give it as "file" instead of "csv" (the app reads .xlsx workbooks), or save '
+                "the sheet as CSV",
+    "archive": "unpack it and give the CSV file inside"}
+
+
 def _file_binary_kind(f) -> str:
     return (f"cannot read {f['path']}: it is {f['kind']} (a binary file), not {f['what']}; "
-            f"{f['advice'] or 'give ' + f['what']}")
+            f"{_BINARY_FIXES.get(f['fix']) or 'give ' + f['what']}")
 
 
 def _file_binary(f) -> str:

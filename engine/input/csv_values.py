@@ -392,21 +392,20 @@ def one_line(text: str) -> str:
 
 
 #: File signatures: leading bytes -> (what the file is, what to do instead).
-_SPREADSHEET = "save the sheet as CSV (File, Save as, CSV) and give that file"
-_WORKBOOK = ('give it as "file" instead of "csv" (the app reads .xlsx workbooks), or save '
-             "the sheet as CSV")
-_ARCHIVE = "unpack it and give the CSV file inside"
+#: (signature, kind, fix): the fix is the ``fix`` field of ``file_binary_kind`` (worded
+#: in the catalogue), "" to give the kind of file wanted.
+_SPREADSHEET, _ARCHIVE = "spreadsheet", "archive"
 SIGNATURES = (
-    (b"\x89PNG", "a PNG image", None), (b"\xff\xd8\xff", "a JPEG image", None),
-    (b"GIF8", "a GIF image", None), (b"%PDF", "a PDF document", None),
+    (b"\x89PNG", "a PNG image", ""), (b"\xff\xd8\xff", "a JPEG image", ""),
+    (b"GIF8", "a GIF image", ""), (b"%PDF", "a PDF document", ""),
     (b"PK\x03\x04", "a ZIP archive", _ARCHIVE),
     (b"\xd0\xcf\x11\xe0", "an Excel 97-2003 workbook (or another old Office file)", _SPREADSHEET),
     (b"\x1f\x8b", "a gzip-compressed file", _ARCHIVE),
     (b"BZh", "a bzip2-compressed file", _ARCHIVE),
     (b"\xfd7zXZ", "an xz-compressed file", _ARCHIVE), (b"7z\xbc\xaf", "a 7-Zip archive", _ARCHIVE),
-    (b"SQLite format 3\x00", "an SQLite database", None), (b"PAR1", "a Parquet file", None),
-    (b"\x93NUMPY", "a NumPy array file", None), (b"\x89HDF", "an HDF5 file", None),
-    (b"\x7fELF", "a program", None),
+    (b"SQLite format 3\x00", "an SQLite database", ""), (b"PAR1", "a Parquet file", ""),
+    (b"\x93NUMPY", "a NumPy array file", ""), (b"\x89HDF", "an HDF5 file", ""),
+    (b"\x7fELF", "a program", ""),
 )
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"),
          (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
@@ -603,12 +602,12 @@ def _utf16_without_bom(head: bytes) -> Optional[str]:
 
 
 def _refuse_signature(path: str, head: bytes, what: str = "a CSV text file") -> None:
-    for signature, kind, advice in SIGNATURES:
+    for signature, kind, fix in SIGNATURES:
         if head.startswith(signature):
             if signature == b"PK\x03\x04" and b"xl/" in head[:4096]:
-                kind, advice = "an Excel workbook (.xlsx)", _WORKBOOK
+                kind, fix = "an Excel workbook (.xlsx)", "workbook"
             raise EngineError("file_binary_kind", {"path": str(path), "kind": kind,
-                                                   "what": what, "advice": advice or ""})
+                                                   "what": what, "fix": fix})
 
 
 def _refuse_binary(path: str, encoding: Optional[str],
