@@ -269,7 +269,19 @@ NOTE_CASES_AUTO = [
      'reached; the tables equal a fixed run with "n_repeats": 4'),
 ]
 
-NOTE_CASES_NOTES = NOTE_CASES_ACROSS + NOTE_CASES_DATA + NOTE_CASES_RUNS + NOTE_CASES_AUTO
+#: A built-in data set (engine.input.data) and the default ROPE (engine.runs.analysis).
+NOTE_CASES_DEFAULTS = [
+    ("builtin_data", {"name": "breast_cancer",
+                      "description": "Wisconsin breast cancer, 569 x 30, two classes"},
+     "Wisconsin breast cancer, 569 x 30, two classes"),
+    ("default_rope", {"metric": "roc_auc", "rope": 0.005, "family": "ranking",
+                      "unit": "AUC points", "reason": "half a point"},
+     "no ROPE given: equivalence within ±0.005 (AUC points) on roc_auc, the default for its "
+     "family: half a point"),
+]
+
+NOTE_CASES_NOTES = (NOTE_CASES_ACROSS + NOTE_CASES_DATA + NOTE_CASES_RUNS + NOTE_CASES_AUTO
+                    + NOTE_CASES_DEFAULTS)
 
 #: The held-out test file's errors about a file given to predict (file "data"): the
 #: sentence the test file's has, naming the data file.

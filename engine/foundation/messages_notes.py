@@ -378,6 +378,17 @@ def read_stopped_detail(f) -> str:
             "available; use a sample of its rows or a computer with more memory")
 
 
+# --------------------------------- a built-in data set, the default ROPE (input, runs)
+
+def _builtin_data(f) -> str:
+    return f["description"]
+
+
+def _default_rope(f) -> str:
+    return (f"no ROPE given: equivalence within ±{f['rope']:g} ({f['unit']}) on "
+            f"{f['metric']}, the default for its family: {f['reason']}")
+
+
 #: Code -> the long form's wording function (joined into messages.LONG).
 LONG_NOTES: dict[str, Callable[[Mapping], str]] = {
     "across_dataset_left_out": _across_dataset_left_out,
@@ -416,4 +427,6 @@ LONG_NOTES: dict[str, Callable[[Mapping], str]] = {
     "repeats_auto_stopped": _repeats_auto_stopped,
     "sheet_not_a_table": _sheet_not_a_table,
     "sheet_too_large": _sheet_too_large,
+    "builtin_data": _builtin_data,
+    "default_rope": _default_rope,
 }

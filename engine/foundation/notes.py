@@ -55,7 +55,8 @@ CODES = {
                         "[columns, unit: 'seconds', origin]",
     "sheet_read": "which sheet of a workbook with several was read [sheet, sheets]",
     # ---- making a data set (engine.input.data, engine.input.data_checks)
-    "builtin_data": "which built-in data set this is [name]",
+    "builtin_data": "which built-in data set this is [name, description: the data set's "
+                    "entry in engine.input.data.BUILTINS]",
     "positive_class": "which class is the positive one and why "
                       "[label, reason: 'second_class', 'asked', 'zero_one', "
                       "'smaller_class' or 'same_size']",
@@ -162,7 +163,8 @@ CODES = {
                            "its largest or below its smallest value); read that end as the "
                            "bound [metric, side, bound, models]",
     "default_rope": "no ROPE was given: the primary metric's family default is used, with "
-                    "its unit and reason [metric, rope, family, unit]",
+                    "its unit and reason [metric, rope, family, unit, reason: the "
+                    "family's in engine.evaluation.stats.ROPE_DEFAULTS]",
     "tuning_metric_differs": "a tuned model's grid search chose by another metric than the "
                              "one its optimism compares [model, metric, tuning_metric]",
     # ---- costs of the outcomes (engine.evaluation.costs)

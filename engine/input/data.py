@@ -161,7 +161,8 @@ def load_builtin(name: str, **options) -> Dataset:
     X, y, columns, labels = _make_builtin(name, opts)
     frame = pd.DataFrame(X, columns=columns)
     source = {"builtin": name, **opts}
-    notes: tuple[Note, ...] = (Note("builtin_data", BUILTINS[name][0], {"name": name}),)
+    notes: tuple[Note, ...] = (Note("builtin_data", fields={
+        "name": name, "description": BUILTINS[name][0]}),)
     pos_label = None
     if len(labels) == 2:
         pos_label = 1

@@ -146,11 +146,9 @@ def rope_notes(settings: ComparisonSettings, metric: str) -> list:
     if settings.rope is not None:
         return []
     default = default_rope(metric)
-    return [Note("default_rope", f"no ROPE given: equivalence within ±{default.rope:g} "
-                 f"({default.unit}) on {metric}, the default for its family: "
-                 f"{default.reason}",
-                 {"metric": metric, "rope": default.rope, "family": default.family,
-                  "unit": default.unit})]
+    return [Note("default_rope", fields={"metric": metric, "rope": default.rope,
+                                         "family": default.family, "unit": default.unit,
+                                         "reason": default.reason})]
 
 
 def _class_counts(dataset: Dataset) -> dict:
