@@ -221,9 +221,8 @@ def _data_features(record: dict, frame: pd.DataFrame, path: str) -> pd.DataFrame
 def _as_data_file(exc: ValueError) -> str:
     """The sentence of a test-file check's error about the data file to predict: a
     ``heldout_*`` error worded with its ``file`` field "data"."""
-    code = getattr(exc, "code", "")
-    if code.startswith("heldout_"):
-        return str(EngineError(code, {**exc.fields, "file": "data"}))
+    if isinstance(exc, EngineError) and exc.code.startswith("heldout_"):
+        return str(EngineError(exc.code, {**exc.fields, "file": "data"}))
     return str(exc)
 
 
