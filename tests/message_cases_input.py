@@ -148,7 +148,11 @@ ERROR_CASES_INPUT += [
      "the file d.csv has a header but no rows of data"),
     ("data_no_rows", {"path": "d.arff", "kind": "arff"},
      "cannot read d.arff: it has no rows of data after '@data'"),
-    ("read_stopped", {"path": "d.csv", "detail": "too wide"}, "cannot read d.csv: too wide"),
+    ("read_stopped", {"path": "d.csv", "reason": "row_too_long", "line": 3,
+                      "row_bytes": 1 << 20},
+     "cannot read d.csv: the row that starts on line 3 is longer than 1.0 MB (a cell can "
+     "have at most 32,767 characters): is it the right file? (A quote that never closes "
+     "makes the rest of the file one cell.)"),
     ("decimal_option", {"decimal": ";"}, '"decimal" must be "." or ","; got \';\''),
     ("thousands_option", {"thousands": "_"},
      '"thousands" must be one of ",", ".", " ", "\'" or "" (none); got \'_\''),
@@ -242,12 +246,12 @@ ERROR_CASES_INPUT += [
      "unknown encoding 'klingon': use utf-8, utf-8-sig, latin-1, cp1252, cp932 (Shift-JIS) "
      'or utf-16, or leave "encoding" out to detect it'),
     ("file_binary_kind", {"path": "a.csv", "kind": "a PNG image", "what": "a CSV text file",
-                          "advice": ""},
+                          "fix": ""},
      "cannot read a.csv: it is a PNG image (a binary file), not a CSV text file; give a CSV "
      "text file"),
     ("file_binary_kind", {"path": "a.csv", "kind": "a ZIP archive",
                           "what": "a CSV text file",
-                          "advice": "unpack it and give the CSV file inside"},
+                          "fix": "archive"},
      "cannot read a.csv: it is a ZIP archive (a binary file), not a CSV text file; unpack it "
      "and give the CSV file inside"),
     ("file_binary", {"path": "a.csv", "encoding": None, "what": "a CSV text file"},

@@ -400,7 +400,6 @@ def test_a_failed_model_on_one_dataset_drops_the_dataset():
     result = compare_across(tidy(values), metric="roc_auc")
     note = next(n for n in result.notes if n.code == "across_dataset_left_out")
     assert note.fields["dataset"] == "data3" and note.fields["models"] == ("m2",)
-    assert "data3" in str(note) and "m2" in str(note)
     assert (result.ranks["n_datasets"] == 9).all()
     assert result.friedman["n_datasets"].iloc[0] == 9
     kept = np.delete(values, 3, axis=0)
@@ -457,7 +456,7 @@ def test_identical_models_and_all_ties():
 def test_few_datasets_caveat_says_no_wilcoxon_p_can_be_significant():
     result = compare_across(tidy(random_matrix(4, 3, seed=11)), metric="roc_auc")
     note = next(n for n in result.notes if n.code == "across_few_datasets")
-    assert note.fields["min_wilcoxon_p"] == 0.125 and "0.125" in str(note)
+    assert note.fields["min_wilcoxon_p"] == 0.125 and note.fields["alpha"] == 0.05
     assert (result.wilcoxon["p_value"] >= 0.125).all()
     many = compare_across(tidy(random_matrix(12, 6, seed=11)), metric="roc_auc")
     assert "across_few_datasets" not in codes(many)

@@ -53,7 +53,6 @@ def test_the_exported_index_is_left_out_with_a_note(path, target, reason):
     note, = by_code(ds, "index_columns_left_out")
     assert list(note.fields["columns"]) == ["Unnamed: 0"]
     assert list(note.fields["reasons"]) == [reason]
-    assert '"features": ["Unnamed: 0"]' in str(note)
     assert "index_columns_left_out" in CODES and "identifier_feature" in CODES
 
 
@@ -188,7 +187,6 @@ def test_a_large_table_is_judged_on_a_stated_sample():
     assert set(notes) == {"leak", "word"}
     for note in notes.values():
         assert (note.fields["rows_judged"], note.fields["n_rows"]) == (LEAK_SAMPLE_ROWS, n)
-        assert f"a random sample of {LEAK_SAMPLE_ROWS:,} of its {n:,} rows" in str(note)
     assert notes["leak"].fields["share"] == pytest.approx(100 * (1 - 3 / LEAK_SAMPLE_ROWS))
     assert notes["word"].fields["share"] == 100.0
     assert notes == {note.fields["column"]: note

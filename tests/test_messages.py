@@ -12,6 +12,7 @@ from engine.foundation.errors import CODES as ERROR_CODES, EngineError
 from engine.foundation.messages_evaluation import LONG_EVALUATION
 from engine.foundation.notes import CODES, Note
 from tests.message_cases_input import ERROR_CASES_INPUT, NOTE_CASES_INPUT
+from tests.message_cases_notes import ERROR_CASES_READING, NOTE_CASES_NOTES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -206,6 +207,7 @@ def test_every_worded_code_is_a_code_and_has_an_example():
     assert set(messages.LONG) <= set(CODES) | set(ERROR_CODES)
     assert set(SHORT) <= set(CODES) | set(ERROR_CODES)
     cases = LONG_CASES + ERROR_CASES + ERROR_CASES_INPUT + NOTE_CASES_INPUT
+    cases += NOTE_CASES_NOTES + ERROR_CASES_READING     # msgsC
     assert {case[0] for case in cases} == (
         set(messages.LONG) - set(LONG_EVALUATION))      # those: test_messages_evaluation.py
 

@@ -9,7 +9,8 @@ from engine.runs.analysis import run_experiment
 from engine.runs.benchmark import run_benchmark
 from engine.evaluation.experiment import parse_experiment
 from engine.foundation.progress import run_to_end
-from engine.evaluation.stats import ComparisonSettings, default_rope, metric_family
+from engine.evaluation.stats import (ROPE_DEFAULTS, ComparisonSettings, default_rope,
+                                     metric_family)
 
 MODELS = [{"name": "nb", "estimator": "GaussianNB"},
           {"name": "tree", "estimator": "DecisionTreeClassifier",
@@ -54,8 +55,7 @@ def test_a_run_without_rope_uses_its_metrics_default_and_says_so():
     assert result.comparison.settings.rope == 0.005
     note = next(n for n in result.notes if n.code == "default_rope")
     assert note.fields == {"metric": "roc_auc", "rope": 0.005, "family": "ranking",
-                           "unit": "AUC points"}
-    assert "±0.005 (AUC points)" in str(note)
+                           "unit": "AUC points", "reason": ROPE_DEFAULTS["ranking"].reason}
     matrix = result.cv.score_matrix()
     n_train, n_test = result.cv.train_test_sizes()
     row = result.comparison.pairwise.iloc[0]

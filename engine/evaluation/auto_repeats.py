@@ -86,30 +86,17 @@ class AutoStop:
 
     def note(self) -> Note:
         """The ``repeats_auto_stopped`` note: how many repeats ran and why they stopped."""
-        most = ("no interval had a width: every fold value was equal" if np.isnan(self.ratio)
-                else f"by {1 - self.ratio:.1%} at most")
-        stable = ("" if np.isnan(self.bound) else
-                  f", and none is likely to be more than {self.tolerance:.0%} wider than with "
-                  f"{self.max_repeats} repeats (at most {self.bound:.3f} times, a "
-                  f"{BOUND_LEVEL:.0%} bound from the spread between repeats)")
-        why = {"precision": f"one more repeat would have narrowed every interval on the "
-                            f"primary metric by less than {self.precision:.0%} of its width "
-                            f"({most}){stable}",
-               "max_repeats": f"the cap of {self.max_repeats} repeats was reached",
-               "time_budget": "the time budget was reached"}[self.reason]
         return Note("repeats_auto_stopped",
-                    f'"n_repeats": "auto" stopped after {self.n_repeats} of at most '
-                    f"{self.max_repeats} repeats: {why}; the tables equal a fixed run with "
-                    f'"n_repeats": {self.n_repeats}',
-                    {"n_repeats": self.n_repeats, "reason": self.reason,
-                     "ratio": None if np.isnan(self.ratio) else round(float(self.ratio), 6),
-                     "max_repeats": self.max_repeats, "precision": self.precision,
-                     "bound": _rounded(self.bound), "tolerance": self.tolerance})
+                    fields={"n_repeats": self.n_repeats, "reason": self.reason,
+                            "ratio": _finite(self.ratio), "max_repeats": self.max_repeats,
+                            "precision": self.precision, "bound": _finite(self.bound),
+                            "tolerance": self.tolerance, "bound_level": BOUND_LEVEL})
 
 
-def _rounded(value: float):
-    """A float for a note's fields: None for NaN or inf (not JSON), else 6 decimals."""
-    return round(float(value), 6) if np.isfinite(value) else None
+def _finite(value: float):
+    """A float for a note's fields: None for NaN or inf (not JSON), else every digit (the
+    sentence is made from it)."""
+    return float(value) if np.isfinite(value) else None
 
 
 def cv_fields(block: dict) -> dict:

@@ -228,6 +228,8 @@ CODES = {
     "aloocv_single_row": "exact LOO with a class of a single row [class_code]",
     # ==== area msgsA: engine.input, engine.foundation, engine.runs
     # ---- the held-out test file (engine.runs.heldout.test_file)
+    # (the heldout_* codes below also take file: "data" when the file checked is one given
+    # to predict, worded "the data file"; left out, "test")
     "heldout_unreadable": "the test file cannot be read [path, detail: why, cause: the "
                           "code of the reading error, or '']",
     "heldout_no_target": "the test file has no column of the training data's target "
@@ -298,7 +300,9 @@ CODES = {
                          "[name, detail: its reason]",
     "file_empty": "the data file is empty [path]",
     "one_column": "the data file has one column only [path]",
-    "read_stopped": "reading the file stopped before it filled the memory [path, detail]",
+    "read_stopped": "reading the file stopped before it filled the memory [path, reason: "
+                    "'row_too_long' (line, row_bytes) or 'rows_too_many' (lines, rows, "
+                    "width, need, copies, available)]",
     "decimal_option": "\"decimal\" is neither \".\" nor \",\" [decimal]",
     "thousands_option": "\"thousands\" is not a thousands separator [thousands]",
     "thousands_is_decimal": "the thousands separator is also the decimal mark [thousands]",
@@ -339,7 +343,8 @@ CODES = {
     "encoding_option": "\"encoding\" is not a name [encoding]",
     "encoding_unknown": "\"encoding\" names no text encoding Python knows [encoding]",
     "file_binary_kind": "the file is a known binary kind (an image, an archive ...) [path, "
-                        "kind, what: the kind of file wanted, advice: what to do, or '']",
+                        "kind, what: the kind of file wanted, fix: what to do, 'archive', "
+                        "'spreadsheet', 'workbook', or '' (give the kind wanted)]",
     "file_binary": "the file holds zero bytes, as text files do not [path, encoding: the "
                    "one given, or None, what]",
     "csv_comment_first": "the CSV file starts with comment lines [path, line, text: its "
@@ -353,6 +358,11 @@ CODES = {
     # ---- Excel workbooks (engine.input.excel)
     "excel_old_format": "the file is an old .xls workbook [path]",
     "sheet_unreadable": "pandas could not read a sheet [path, sheet, detail]",
+    # (area msgsC: the classes NotATable and SheetTooLarge of engine.input.excel)
+    "sheet_not_a_table": "a sheet holds no table: fewer than two columns, or no rows under "
+                         "the names [path, sheet, sheets, n_columns, n_rows]",
+    "sheet_too_large": "a sheet's padded rows would not fit in memory [path, n_rows, "
+                       "n_columns, last_column: its letter, need, available]",
     "excel_not_zip": "the .xlsx file is not a ZIP archive [path]",
     "openpyxl_missing": "reading workbooks needs openpyxl, which is missing [detail]",
     "excel_invalid": "the file is not a valid workbook [path, detail]",

@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping
 
 # msgsB: the errors of engine/evaluation and engine/output
 from engine.foundation.messages_evaluation import LONG_EVALUATION
+# msgsC: the notes of engine/input, engine/foundation and engine/runs worded where made
+from engine.foundation.messages_notes import LONG_NOTES, read_stopped_detail
 from engine.foundation.machine import count_text, format_bytes
 
 
@@ -335,41 +337,47 @@ def _shown_names(names, limit: int = 5, more: str = "") -> str:
     return ", ".join(map(repr, names[:limit])) + (more if len(names) > limit else "")
 
 
+def _file(f) -> str:
+    """Which file a held-out error is about: "test" (a held-out test file), or "data" (a
+    file given to predict, checked as a test file is)."""
+    return f.get("file", "test")
+
+
 def _heldout_unreadable(f) -> str:
-    return f"the test file {f['path']} cannot be read: {f['detail']}"
+    return f"the {_file(f)} file {f['path']} cannot be read: {f['detail']}"
 
 
 def _heldout_no_target(f) -> str:
-    return (f"the test file {f['path']} has no column {f['target']!r} (the target of the "
+    return (f"the {_file(f)} file {f['path']} has no column {f['target']!r} (the target of the "
             "training data): give it the same columns as the training file")
 
 
 def _heldout_no_rows(f) -> str:
-    return (f"the test file {f['path']} has no row with a value in {f['target']!r}: a "
+    return (f"the {_file(f)} file {f['path']} has no row with a value in {f['target']!r}: a "
             "held-out test needs at least one row")
 
 
 def _heldout_missing_columns(f) -> str:
     columns = [str(c) for c in f["columns"]]
-    return (f"the test file {f['path']} lacks {len(columns)} feature column(s) of the "
+    return (f"the {_file(f)} file {f['path']} lacks {len(columns)} feature column(s) of the "
             f"training data: {_shown_names(columns, more=' ...')}; give it the same columns "
             "as the training file")
 
 
 def _heldout_text_column(f) -> str:
-    return (f"the test file {f['path']}: column {f['column']!r} holds numbers in the "
-            "training data but text in the test file; check the decimal mark "
-            "(\"decimal\"), the separator and the encoding of the test file")
+    return (f"the {_file(f)} file {f['path']}: column {f['column']!r} holds numbers in the "
+            f"training data but text in the {_file(f)} file; check the decimal mark "
+            f"(\"decimal\"), the separator and the encoding of the {_file(f)} file")
 
 
 def _heldout_unseen_classes(f) -> str:
-    return (f"the test file {f['path']} has class(es) the training data does not have in "
+    return (f"the {_file(f)} file {f['path']} has class(es) the training data does not have in "
             f"{f['target']!r}: {_shown_names(f['classes'])}; a model cannot predict a class "
             "it never saw: remove those rows or add them to the training data")
 
 
 def _heldout_missing_values(f) -> str:
-    return (f"the test file {f['path']} has missing values in {_shown_names(f['columns'])}, "
+    return (f"the {_file(f)} file {f['path']} has missing values in {_shown_names(f['columns'])}, "
             "but the training data has none, so the models were built without filling in "
             "missing values; fill them in or remove those rows")
 
@@ -542,7 +550,7 @@ def _data_no_rows(f) -> str:
 
 
 def _read_stopped(f) -> str:
-    return f"cannot read {f['path']}: {f['detail']}"
+    return f"cannot read {f['path']}: {read_stopped_detail(f)}"
 
 
 def _decimal_option(f) -> str:
@@ -702,9 +710,17 @@ def _encoding_unknown(f) -> str:
             '"encoding" out to detect it')
 
 
+#: What to do with a known binary file, by the ``fix`` of ``file_binary_kind`` (msgsC).
+_BINARY_FIXES = {
+    "spreadsheet": "save the sheet as CSV (File, Save as, CSV) and give that file",
+    "workbook": 'give it as "file" instead of "csv" (the app reads .xlsx workbooks), or save '
+                "the sheet as CSV",
+    "archive": "unpack it and give the CSV file inside"}
+
+
 def _file_binary_kind(f) -> str:
     return (f"cannot read {f['path']}: it is {f['kind']} (a binary file), not {f['what']}; "
-            f"{f['advice'] or 'give ' + f['what']}")
+            f"{_BINARY_FIXES.get(f['fix']) or 'give ' + f['what']}")
 
 
 def _file_binary(f) -> str:
@@ -1142,6 +1158,8 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "many_categories": _many_categories,
     "identifier_columns_left_out": _identifier_columns_left_out,
     "empty_classes": _empty_classes,
+    # ---- notes of engine.input, .foundation, .runs (area msgsC)
+    **LONG_NOTES,
 }
 
 

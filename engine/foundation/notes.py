@@ -30,7 +30,8 @@ CODES = {
     "encoding": "the file's text encoding was detected (not plain UTF-8) "
                 "[encoding, how: 'bom', 'no_bom' or 'not_utf8'; with 'not_utf8' from "
                 "engine.input.csv_values also name (shown), ambiguous, alternative: the encoding "
-                "the bytes also fit, or None]",
+                "the bytes also fit, or None, alternative_name (shown), and starts_like: the "
+                "encoding (shown) the first bytes fit when the whole file did not]",
     "separator": "the column separator was detected [separator, name]",
     "decimal_comma": "numbers are read with a decimal comma "
                      "[column, example, value, certain: False when only assumed]",
@@ -55,7 +56,8 @@ CODES = {
                         "[columns, unit: 'seconds', origin]",
     "sheet_read": "which sheet of a workbook with several was read [sheet, sheets]",
     # ---- making a data set (engine.input.data, engine.input.data_checks)
-    "builtin_data": "which built-in data set this is [name]",
+    "builtin_data": "which built-in data set this is [name, description: the data set's "
+                    "entry in engine.input.data.BUILTINS]",
     "positive_class": "which class is the positive one and why "
                       "[label, reason: 'second_class', 'asked', 'zero_one', "
                       "'smaller_class' or 'same_size']",
@@ -87,10 +89,11 @@ CODES = {
                           "feature [column, n_values]",
     "groups_suggested": "a column looks like an identifier with repeated values: naming it "
                         "as \"groups\" keeps its rows together in the folds "
-                        "[column, n_values, rows_per_value]",
+                        "[column, n_values, rows_per_value, n_rows]",
     "groups_pair_suggested": "an identifier restarts within another identifier-like column "
                              "(centre, site): the pair names the groups "
-                             "[columns: (outer, inner), n_values, n_pairs, rows_per_pair]",
+                             "[columns: (outer, inner), n_values, n_pairs, rows_per_pair, "
+                             "n_rows]",
     "class_imbalance": "the smallest class is a small share of the rows (or has few rows): "
                        "accuracy can mislead; class weights and resampling are offered "
                        "[class, count, share: a fraction, n_rows, majority_share, "
@@ -129,7 +132,8 @@ CODES = {
                             "[n_repeats, reason: 'precision', 'max_repeats' or 'time_budget', "
                             "ratio: the smallest ratio of an interval's width with one "
                             "more repeat to its width now, "
-                            "max_repeats, precision]",
+                            "max_repeats, precision, bound: the widths' bound at "
+                            "max_repeats, or None; tolerance, bound_level]",
     # ---- the grouping gap (engine.runs.grouping_gap)
     "grouping_gap": "the same models run with and without groups: what grouping changes, "
                     "in words [metric, model (largest gap), grouped_mean, ungrouped_mean, gap, "
@@ -160,7 +164,8 @@ CODES = {
                            "its largest or below its smallest value); read that end as the "
                            "bound [metric, side, bound, models]",
     "default_rope": "no ROPE was given: the primary metric's family default is used, with "
-                    "its unit and reason [metric, rope, family, unit]",
+                    "its unit and reason [metric, rope, family, unit, reason: the "
+                    "family's in engine.evaluation.stats.ROPE_DEFAULTS]",
     "tuning_metric_differs": "a tuned model's grid search chose by another metric than the "
                              "one its optimism compares [model, metric, tuning_metric]",
     # ---- costs of the outcomes (engine.evaluation.costs)
@@ -219,7 +224,8 @@ CODES = {
     "across_dataset_left_out": "a data set is left out of the comparison across data sets: "
                                "some models have no valid mean on it [dataset, models]",
     "across_model_left_out": "a model is left out of the comparison across data sets: it has "
-                             "no valid mean on some data sets [model, datasets]",
+                             "no valid mean on some data sets [model, datasets, n_datasets: "
+                             "how many data sets were compared]",
     "across_too_few": "fewer than 2 models or 2 data sets to compare: only the ranks are given "
                       "[n_models, n_datasets]",
     "across_two_models": "two models: no Friedman or Nemenyi test, only the Wilcoxon and the "
@@ -244,10 +250,10 @@ CODES = {
                                         "[iman_davenport_p_value, alpha]",
     "across_wilcoxon_multiplicity": "no Wilcoxon p-value can be significant after the "
                                     "correction with this many data sets and pairs "
-                                    "[n_datasets, n_pairs, correction, min_adjusted_p]",
+                                    "[n_datasets, n_pairs, correction, min_adjusted_p, alpha]",
     "across_failed_folds": "models failed on some folds of some data sets; every model's "
                            "mean there is over the common folds [models, datasets: per "
-                           "model]",
+                           "model; folds: per model, ((dataset, n_failed), ...)]",
     "across_no_common_folds": "no fold was completed by every model on some data sets: "
                               "there each model's own mean is used [datasets]",
     # ---- the pre-run check (engine.runs.preflight): Problem notes, with fixes

@@ -127,8 +127,7 @@ def read_arff(path: str, *, encoding: Optional[str] = None) -> ArffTable:
         if encoding is not None or chosen != "utf-8":
             raise EngineError("arff_not_encoding", {"path": str(path), "encoding": chosen,
                                                     "detail": str(exc.reason)}) from None
-    note = Note("encoding", "the file is not UTF-8; read it as latin-1",
-                {"encoding": "latin-1", "how": "not_utf8"})
+    note = Note("encoding", fields={"encoding": "latin-1", "how": "not_utf8"})
     return _read(path, "latin-1", [note])
 
 

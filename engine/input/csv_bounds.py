@@ -24,7 +24,8 @@ from typing import Optional
 
 import numpy as np
 
-from engine.foundation.machine import BYTES_PER_VALUE, count_text, format_bytes
+from engine.foundation.machine import BYTES_PER_VALUE
+from engine.foundation.messages_notes import read_stopped_detail
 from engine.input.csv_pieces import read_csv_pieces
 
 #: Longest row of a data file (bytes): far more than any real row (a cell has at most
@@ -34,8 +35,14 @@ _QUOTE = 34
 
 
 class ReadStopped(Exception):
-    """A bound was passed while the file was read; ``str()`` is the sentence, without
-    the path (the reader adds it)."""
+    """A bound was passed while the file was read. ``fields`` say which and by how much
+    (``reason`` "row_too_long" or "rows_too_many": the fields of the ``read_stopped``
+    error the reader raises with the path); ``str()`` is the sentence, without the
+    path."""
+
+    def __init__(self, fields: dict):
+        super().__init__(read_stopped_detail(fields))
+        self.fields = dict(fields)
 
 
 @dataclass(frozen=True)
@@ -158,11 +165,8 @@ class BoundedFile(io.RawIOBase):
 
     def _check_row(self, n_bytes: int, line: int) -> None:
         if n_bytes > self.bound.row_bytes:
-            raise ReadStopped(
-                f"the row that starts on line {line:,} is longer than "
-                f"{format_bytes(self.bound.row_bytes)} (a cell can have at most 32,767 "
-                "characters): is it the right file? (A quote that never closes makes the "
-                "rest of the file one cell.)")
+            raise ReadStopped({"reason": "row_too_long", "line": line,
+                               "row_bytes": self.bound.row_bytes})
 
     def _check_rows(self) -> None:
         most = self.bound.max_rows
@@ -170,13 +174,9 @@ class BoundedFile(io.RawIOBase):
         if most is None or width is None or available is None or self.rows <= most:
             return
         need = self.rows * width * BYTES_PER_VALUE * self.bound.copies
-        raise ReadStopped(
-            f"its first {self.lines:,} lines already make {count_text(self.rows)} rows x "
-            f"{count_text(width)} columns (every row has the header's columns), which would "
-            f"take {format_bytes(need)} of memory while it is read (8 bytes a "
-            f"value, {self.bound.copies} copies), more than the "
-            f"{format_bytes(available)} available; use a sample of its rows or a "
-            "computer with more memory")
+        raise ReadStopped({"reason": "rows_too_many", "lines": self.lines, "rows": self.rows,
+                           "width": width, "need": need, "copies": self.bound.copies,
+                           "available": available})
 
 
 def header_width(path: str, sep: str, encoding: str, *, head: str = "") -> Optional[int]:

@@ -395,21 +395,20 @@ def one_line(text: str) -> str:
 
 
 #: File signatures: leading bytes -> (what the file is, what to do instead).
-_SPREADSHEET = "save the sheet as CSV (File, Save as, CSV) and give that file"
-_WORKBOOK = ('give it as "file" instead of "csv" (the app reads .xlsx workbooks), or save '
-             "the sheet as CSV")
-_ARCHIVE = "unpack it and give the CSV file inside"
+#: (signature, kind, fix): the fix is the ``fix`` field of ``file_binary_kind`` (worded
+#: in the catalogue), "" to give the kind of file wanted.
+_SPREADSHEET, _ARCHIVE = "spreadsheet", "archive"
 SIGNATURES = (
-    (b"\x89PNG", "a PNG image", None), (b"\xff\xd8\xff", "a JPEG image", None),
-    (b"GIF8", "a GIF image", None), (b"%PDF", "a PDF document", None),
+    (b"\x89PNG", "a PNG image", ""), (b"\xff\xd8\xff", "a JPEG image", ""),
+    (b"GIF8", "a GIF image", ""), (b"%PDF", "a PDF document", ""),
     (b"PK\x03\x04", "a ZIP archive", _ARCHIVE),
     (b"\xd0\xcf\x11\xe0", "an Excel 97-2003 workbook (or another old Office file)", _SPREADSHEET),
     (b"\x1f\x8b", "a gzip-compressed file", _ARCHIVE),
     (b"BZh", "a bzip2-compressed file", _ARCHIVE),
     (b"\xfd7zXZ", "an xz-compressed file", _ARCHIVE), (b"7z\xbc\xaf", "a 7-Zip archive", _ARCHIVE),
-    (b"SQLite format 3\x00", "an SQLite database", None), (b"PAR1", "a Parquet file", None),
-    (b"\x93NUMPY", "a NumPy array file", None), (b"\x89HDF", "an HDF5 file", None),
-    (b"\x7fELF", "a program", None),
+    (b"SQLite format 3\x00", "an SQLite database", ""), (b"PAR1", "a Parquet file", ""),
+    (b"\x93NUMPY", "a NumPy array file", ""), (b"\x89HDF", "an HDF5 file", ""),
+    (b"\x7fELF", "a program", ""),
 )
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"),
          (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
@@ -472,15 +471,13 @@ def choose_encoding(path: str, head: bytes, *, encoding: Optional[str] = None,
     for bom, name in _BOMS:
         if head.startswith(bom):
             notes = [] if name == "utf-8-sig" else [
-                Note("encoding", f"the file is {name.upper()} (it starts with a byte order mark)",
-                     {"encoding": name, "how": "bom"})]
+                Note("encoding", fields={"encoding": name, "how": "bom"})]
             return name, notes
     if b"\x00" in head:
         utf16 = _utf16_without_bom(head)
         if utf16 is None:
             _refuse_binary(path, None, what)
-        return utf16, [Note("encoding", f"the file is {utf16.upper()} without a byte order "
-                            "mark; read it as such", {"encoding": utf16, "how": "no_bom"})]
+        return utf16, [Note("encoding", fields={"encoding": utf16, "how": "no_bom"})]
     encoding, notes = _utf8_or_latin1(head)
     if encoding in ("cp1252", "cp932"):
         encoding, notes = _whole_file_fits(path, encoding, notes)
@@ -503,10 +500,10 @@ def _whole_file_fits(path: str, encoding: str, notes: list) -> tuple:
         return encoding, notes          # not a file here (a test's sample): the sample decides
     except UnicodeDecodeError:
         name = NOT_UTF8_NAMES[encoding]
-        return "latin-1", [Note("encoding", f"the file is not UTF-8; read it as latin-1 (it "
-                                f"starts like {name} but holds bytes that are not)",
-                                {"encoding": "latin-1", "how": "not_utf8", "name": "latin-1",
-                                 "ambiguous": False, "alternative": None})]
+        return "latin-1", [Note("encoding",
+                                fields={"encoding": "latin-1", "how": "not_utf8", "name": "latin-1",
+                                 "ambiguous": False, "alternative": None,
+                                 "starts_like": name})]
 
 
 def _utf8_or_latin1(head: bytes) -> tuple:
@@ -587,13 +584,11 @@ def _looks_japanese(text: str) -> bool:
 
 def _encoding_note(encoding: str, alternative: Optional[str]) -> Note:
     name = NOT_UTF8_NAMES[encoding]
-    text = f"the file is not UTF-8; read it as {name}"
-    if alternative is not None:
-        text += (f"; its bytes also fit {NOT_UTF8_NAMES[alternative]}: set \"encoding\" to "
-                 f"\"{alternative}\" if the text looks wrong")
-    return Note("encoding", text, {"encoding": encoding, "how": "not_utf8", "name": name,
+    return Note("encoding", fields={"encoding": encoding, "how": "not_utf8", "name": name,
                                    "ambiguous": alternative is not None,
-                                   "alternative": alternative})
+                                   "alternative": alternative, "alternative_name":
+                                   None if alternative is None
+                                   else NOT_UTF8_NAMES[alternative]})
 
 
 def _utf16_without_bom(head: bytes) -> Optional[str]:
@@ -611,12 +606,12 @@ def _utf16_without_bom(head: bytes) -> Optional[str]:
 
 
 def _refuse_signature(path: str, head: bytes, what: str = "a CSV text file") -> None:
-    for signature, kind, advice in SIGNATURES:
+    for signature, kind, fix in SIGNATURES:
         if head.startswith(signature):
             if signature == b"PK\x03\x04" and b"xl/" in head[:4096]:
-                kind, advice = "an Excel workbook (.xlsx)", _WORKBOOK
+                kind, fix = "an Excel workbook (.xlsx)", "workbook"
             raise EngineError("file_binary_kind", {"path": str(path), "kind": kind,
-                                                   "what": what, "advice": advice or ""})
+                                                   "what": what, "fix": fix})
 
 
 def _refuse_binary(path: str, encoding: Optional[str],
@@ -698,7 +693,7 @@ def read_or_explain(path: str, options: dict, *, notes: Optional[list] = None,
             frame = read_csv_pieces(path, opener=_opener(path, bound), index_col=False, **options,
                                     **more)
     except ReadStopped as exc:
-        raise EngineError("read_stopped", {"path": str(path), "detail": str(exc)}) from None
+        raise EngineError("read_stopped", {"path": str(path), **exc.fields}) from None
     except UnicodeError as exc:
         raise EngineError("csv_not_encoding", {"path": str(path),
                                                "encoding": options.get("encoding"),

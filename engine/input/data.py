@@ -161,12 +161,12 @@ def load_builtin(name: str, **options) -> Dataset:
     X, y, columns, labels = _make_builtin(name, opts)
     frame = pd.DataFrame(X, columns=columns)
     source = {"builtin": name, **opts}
-    notes: tuple[Note, ...] = (Note("builtin_data", BUILTINS[name][0], {"name": name}),)
+    notes: tuple[Note, ...] = (Note("builtin_data", fields={
+        "name": name, "description": BUILTINS[name][0]}),)
     pos_label = None
     if len(labels) == 2:
         pos_label = 1
-        notes += (Note("positive_class", f"positive class: {labels[1]!r} (the second class)",
-                       {"label": labels[1], "reason": "second_class"}),)
+        notes += (Note("positive_class", fields={"label": labels[1], "reason": "second_class"}),)
     imbalance = imbalance_note(np.bincount(y, minlength=len(labels)), labels)
     notes += (imbalance,) if imbalance else ()
     return Dataset(name=name, X=frame, y=np.asarray(y, dtype=np.intp), classes=tuple(labels),
@@ -277,7 +277,7 @@ def _read_bound(path: str, sep: str, encoding: str, head: str, size: int) -> Opt
     try:
         width = header_width(path, sep, encoding, head=head)
     except ReadStopped as exc:
-        raise EngineError("read_stopped", {"path": str(path), "detail": str(exc)}) from None
+        raise EngineError("read_stopped", {"path": str(path), **exc.fields}) from None
     bound = Bound(width, available_memory(), CSV_COPIES)
     return bound if bound.can_pass(size) else None
 
@@ -705,9 +705,8 @@ def _encode_labels(labels: pd.Series, order: Optional[Sequence] = None,
         shown = np.array([visible(t) for t in text], dtype=object)
         changed = sorted(set(shown[shown != text]))
         if changed:
-            notes.append(Note("control_characters", "class label(s) with invisible control "
-                              "characters, shown written out: " + ", ".join(changed),
-                              {"what": "class_labels", "names": changed}))
+            notes.append(Note("control_characters",
+                              fields={"what": "class_labels", "names": changed}))
         distinct, of_text = np.unique(shown, return_inverse=True)
         codes = of_text.reshape(-1)[rows]
         classes = [str(c) for c in distinct]
@@ -746,9 +745,8 @@ def _declared_labels(labels: pd.Series, order: list, target: str) -> tuple:
     shown = [visible(value) for value in kept]
     changed = [v for v, k in zip(shown, kept) if v != k]
     if changed:
-        notes.append(Note("control_characters", "class label(s) with invisible control "
-                          "characters, shown written out: " + ", ".join(changed),
-                          {"what": "class_labels", "names": changed}))
+        notes.append(Note("control_characters",
+                          fields={"what": "class_labels", "names": changed}))
     return shown, codes, notes
 
 

@@ -28,7 +28,6 @@ Rules
 """
 from __future__ import annotations
 
-import json
 from typing import Optional, Sequence
 
 import numpy as np
@@ -146,20 +145,16 @@ def positive_class(classes: Sequence, counts: Sequence[int] | np.ndarray,
         if code is None:
             raise EngineError("pos_label_unknown", {"pos_label": pos_label,
                                                     "classes": classes})
-        return code, Note("positive_class", f"positive class: {classes[code]!r} (as asked)",
-                          {"label": classes[code], "reason": "asked"})
+        return code, Note("positive_class", fields={"label": classes[code], "reason": "asked"})
     if all(_is_real(c) for c in classes) and sorted(float(c) for c in classes) == [0.0, 1.0]:
         code = [float(c) for c in classes].index(1.0)
-        return code, Note("positive_class", f"positive class: {classes[code]!r} (of 0 and 1; "
-                          "set \"pos_label\" to change)",
-                          {"label": classes[code], "reason": "zero_one"})
+        return code, Note("positive_class",
+                          fields={"label": classes[code], "reason": "zero_one"})
     code = 1 if counts[1] <= counts[0] else 0
     smaller = counts[0] != counts[1]
-    why = "the smaller class" if smaller else "the classes are the same size"
-    return code, Note("positive_class", f"positive class: {classes[code]!r} ({why}; set "
-                      "\"pos_label\" to change)",
-                      {"label": classes[code], "reason": "smaller_class" if smaller
-                       else "same_size"})
+    return code, Note("positive_class",
+                      fields={"label": classes[code], "reason": "smaller_class" if smaller
+                              else "same_size"})
 
 
 def _is_real(value) -> bool:
@@ -205,9 +200,8 @@ def visible_columns(frame: pd.DataFrame) -> tuple:
         return frame, []
     frame = frame.copy(deep=False)
     frame.columns = names
-    return frame, [Note("control_characters", "column name(s) with invisible control characters, "
-                        "shown written out: " + ", ".join(changed),
-                        {"what": "column_names", "names": changed})]
+    return frame, [Note("control_characters",
+                        fields={"what": "column_names", "names": changed})]
 
 
 def find_column(frame: pd.DataFrame, wanted):
@@ -313,14 +307,8 @@ def judged_rows(n_rows: int) -> np.ndarray:
 
 def _leak_note(name, target: str, share: float, how: str, judged: int, n_rows: int,
                left_out: bool) -> Note:
-    rows = (f"{share:.1f}% of rows" if judged == n_rows else
-            f"{share:.1f}% of a random sample of {judged:,} of its {n_rows:,} rows")
-    advice = ("it is left out, as asked" if left_out else
-              "if it is recorded after the outcome or computed from it, exclude it "
-              f"(\"exclude\": [{json.dumps(str(name))}])")
-    return Note("possible_leak", f"possible leak: column {name!r} alone predicts {target!r} for "
-                f"{rows} ({how}); {advice}",
-                {"column": name, "target": target, "share": share, "rule": how,
+    return Note("possible_leak",
+                fields={"column": name, "target": target, "share": share, "rule": how,
                  "rows_judged": judged, "n_rows": n_rows, "left_out": left_out})
 
 

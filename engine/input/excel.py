@@ -19,7 +19,7 @@ import pandas as pd
 
 from engine.input.csv_values import PANDAS_EXTRA_NA, parse_text_columns
 from engine.input.file_checks import check_file_fits, check_regular_file
-from engine.foundation.machine import available_memory, format_bytes
+from engine.foundation.machine import available_memory
 from engine.foundation.errors import EngineError
 from engine.foundation.messages import OLD_EXCEL_ADVICE
 from engine.foundation.notes import Note
@@ -102,12 +102,11 @@ def read_excel_table(path: str, *, sheet: Optional[str] = None) -> tuple:
     frame = _trim(frame)
     frame.columns = [str(c).strip() for c in frame.columns]
     if frame.shape[1] < 2:
-        raise NotATable(f"the sheet {name!r} of {path} has {frame.shape[1]} column(s): a data "
-                        "set needs at least one feature column and a target column, with "
-                        "their names in the first row", name, sheets)
+        raise NotATable({"path": str(path), "sheet": name, "sheets": sheets,
+                         "n_columns": frame.shape[1], "n_rows": len(frame)})
     if len(frame) == 0:
-        raise NotATable(f"the sheet {name!r} of {path} has no rows of data under its first "
-                        "row (the column names)", name, sheets)
+        raise NotATable({"path": str(path), "sheet": name, "sheets": sheets,
+                         "n_columns": frame.shape[1], "n_rows": 0})
     frame, dates = dates_as_seconds(frame)
     if dates:
         notes.append(Note("dates_as_numbers", fields={
@@ -117,22 +116,21 @@ def read_excel_table(path: str, *, sheet: Optional[str] = None) -> tuple:
     return frame, notes + more, sheets
 
 
-class NotATable(ValueError):
+class NotATable(EngineError):
     """A sheet that holds no table (one column, or no rows under the names); the other
-    sheets of the workbook may. ``sheet`` is this one, ``sheets`` all of them and
-    ``problem`` what is wrong, without the advice on ``"sheet"``."""
+    sheets of the workbook may. The error ``sheet_not_a_table``, with fields ``path``,
+    ``sheet`` (this one), ``sheets`` (all of them), ``n_columns`` and ``n_rows``;
+    ``sheet`` and ``sheets`` are attributes too, and ``problem`` what is wrong, without
+    the advice on ``"sheet"``."""
 
-    def __init__(self, problem: str, sheet: str, sheets: list):
-        super().__init__(problem + _other_sheets(sheets, sheet))
-        self.problem, self.sheet, self.sheets = problem, sheet, list(sheets)
+    def __init__(self, fields):
+        super().__init__("sheet_not_a_table", fields)
+        self.sheet, self.sheets = str(fields["sheet"]), list(fields["sheets"])
+        self.problem = str(EngineError("sheet_not_a_table",
+                                       {**fields, "sheets": [self.sheet]}))
 
-
-def _other_sheets(sheets: list, name: str) -> str:
-    others = [s for s in sheets if s != name]
-    if not others:
-        return ""
-    return ("; the workbook's other sheet(s): " + ", ".join(map(repr, others))
-            + ' (set "sheet" to read one)')
+    def __reduce__(self):
+        return NotATable, (dict(self.fields),)
 
 
 class _workbook:
@@ -163,8 +161,15 @@ class _workbook:
         self.book.close()
 
 
-class SheetTooLarge(ValueError):
-    """A sheet whose padded rows would not fit in memory (the message says what to do)."""
+class SheetTooLarge(EngineError):
+    """A sheet whose padded rows would not fit in memory: the error ``sheet_too_large``
+    (its sentence says what to do)."""
+
+    def __init__(self, fields):
+        super().__init__("sheet_too_large", fields)
+
+    def __reduce__(self):
+        return SheetTooLarge, (dict(self.fields),)
 
 
 def check_parts(path: str, *, available: Optional[int] = None) -> None:
@@ -286,12 +291,9 @@ def _check_extent(path: str, n_rows: int, width: int, available: Optional[int]) 
     if available is not None and need > available:
         from openpyxl.utils import get_column_letter
 
-        raise SheetTooLarge(f"cannot read {path}: its sheet reaches row {n_rows:,} and column "
-                         f"{get_column_letter(max(1, width))} ({n_rows:,} x {width:,} cells), "
-                         f"which as a table would take about {format_bytes(need)} of memory, "
-                         f"more than the {format_bytes(available)} available; delete the "
-                         "stray cells far below or to the right of the data (Ctrl+End in "
-                         "Excel shows the last one), or save the data as CSV")
+        raise SheetTooLarge({"path": str(path), "n_rows": n_rows, "n_columns": width,
+                             "last_column": get_column_letter(max(1, width)), "need": need,
+                             "available": available})
 
 
 def _pick_sheet(path: str, sheets: list, wanted: Optional[str]) -> str:

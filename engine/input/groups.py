@@ -11,7 +11,6 @@ module reads the column and checks that the groups can make them.
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Optional, Sequence
 
@@ -146,14 +145,9 @@ def group_suggestions(frame: pd.DataFrame, target, *, skip: Sequence = ()) -> li
             notes.append(_pair_note(frame, outer, column))
         elif found is not None:
             n_values, per_value = found
-            notes.append(Note("groups_suggested", f"column {str(column)!r} looks like an "
-                              f"identifier with repeated values ({n_values} values, "
-                              f"{per_value:.1f} rows each on average): if rows with the same "
-                              "value belong together (one patient, one subject), name it as "
-                              '"groups" of the data set so that they are never split between '
-                              "training and test folds; otherwise the scores can be too "
-                              "optimistic", {"column": column, "n_values": n_values,
-                                             "rows_per_value": round(per_value, 2)}))
+            notes.append(Note("groups_suggested", fields={
+                "column": column, "n_values": n_values,
+                "rows_per_value": round(per_value, 2), "n_rows": len(frame)}))
     return notes
 
 
@@ -184,14 +178,9 @@ def _pair_note(frame: pd.DataFrame, outer, inner) -> Note:
     n_inner = int(frame[inner].nunique())
     n_pairs = len(frame[[outer, inner]].drop_duplicates())
     per_pair = len(frame) / n_pairs
-    return Note("groups_pair_suggested", f"column {str(inner)!r} looks like an identifier whose "
-                f"values restart within {str(outer)!r} ({n_inner} values but {n_pairs} "
-                f"different pairs, {per_pair:.1f} rows each on average): the same number in "
-                "two places is two cases, so if rows of one case belong together, name the "
-                f"pair as \"groups\" (\"groups\": [{json.dumps(str(outer))}, "
-                f"{json.dumps(str(inner))}]); {str(inner)!r} alone would join different cases",
-                {"columns": [outer, inner], "n_values": n_inner, "n_pairs": n_pairs,
-                 "rows_per_pair": round(per_pair, 2)})
+    return Note("groups_pair_suggested",
+                fields={"columns": [outer, inner], "n_values": n_inner, "n_pairs": n_pairs,
+                 "rows_per_pair": round(per_pair, 2), "n_rows": len(frame)})
 
 
 def names_an_identifier(name: str) -> bool:
@@ -274,12 +263,8 @@ def identifier_feature_notes(features: pd.DataFrame, *, skip: Sequence = ()) -> 
             continue
         values = features[column]
         n_values = int(values.nunique())
-        notes.append(Note("identifier_feature", f"column {str(column)!r} looks like an "
-                          f"identifier (whole numbers, {n_values} values, named like one) but "
-                          "is used as a feature: a model reads its numbers as amounts; if rows "
-                          'with the same value belong together, name it as "groups", else '
-                          f'exclude it ("exclude": [{json.dumps(str(column))}])',
-                          {"column": column, "n_values": n_values}))
+        notes.append(Note("identifier_feature",
+                          fields={"column": column, "n_values": n_values}))
     return notes
 
 

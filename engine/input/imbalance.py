@@ -110,17 +110,8 @@ def imbalance_note(counts: ArrayLike, classes: Sequence) -> Optional[Note]:
     code, count, share = smallest_class(counts)
     majority = float(counts.max() / counts.sum())
     label = classes[code]
-    guess = "the other class" if len(counts) == 2 else "the largest class"
-    message = (f"the classes are imbalanced: class {label!r} has {count} of {int(counts.sum())} "
-               f"rows ({100 * share:.1f}%). Always guessing {guess} is "
-               f"{100 * majority:.1f}% accurate, so accuracy can look good for a model that "
-               f"never finds {label!r}: read balanced accuracy and the recall of each class "
-               "(reported by default when no metric is named). The Models tab offers "
-               "\"Balance classes\" (class_weight \"balanced\") for the models that take it "
-               "and \"Resample training folds\" (over, under or SMOTE; \"resample\" in the "
-               "experiment file), applied inside the training folds only")
-    return Note("class_imbalance", message,
-                {"class": label, "count": count, "share": float(share),
+    return Note("class_imbalance",
+                fields={"class": label, "count": count, "share": float(share),
                  "n_rows": int(counts.sum()), "majority_share": majority,
                  "n_classes": len(counts)})
 

@@ -30,6 +30,7 @@ import pandas as pd
 
 from engine.input.groups import id_like_name
 from engine.foundation.notes import Note
+from engine.foundation.messages_notes import INDEX_REASONS
 
 #: Fewest rows for whole numbers in file order to count as row numbers by their values alone.
 MIN_ROWS = 10
@@ -37,9 +38,7 @@ MIN_ROWS = 10
 INDEX_NAME = re.compile(r"^(|unnamed: ?\d+|rownames|row\.names|row_names|row names|index|"
                         r"\.\.\.\d+)$", re.IGNORECASE)
 #: Why a column is index-like (the ``reasons`` of the note), in words.
-REASONS = {"row_numbers": "the row numbers in file order",
-           "index_name": "a row index as R or pandas write it",
-           "id_name": "a different identifier in every row"}
+REASONS = INDEX_REASONS          # worded in the catalogue (engine.foundation.messages_notes)
 
 
 def index_reason(values: pd.Series, name, position: int) -> Optional[str]:
@@ -110,11 +109,5 @@ def index_note(found: dict) -> Optional[Note]:
     if not found:
         return None
     columns = list(found)
-    said = ", ".join(f"{str(c)!r} ({REASONS[why]})" for c, why in found.items())
-    listed = ", ".join(f'"{c}"' for c in map(str, columns))
     return Note("index_columns_left_out",
-                f"left out index-like column(s): {said}. A row number or identifier says "
-                "where a row sits in the file, not anything about it, and in a file sorted by "
-                "class it gives the answer away; to use it as a feature anyway, list it under "
-                f"\"features\" (\"features\": [{listed}])",
-                {"columns": columns, "reasons": [found[c] for c in columns]})
+                fields={"columns": columns, "reasons": [found[c] for c in columns]})

@@ -175,10 +175,8 @@ def dataset_from_table(table: Table, target: Optional[str] = None, *,
     left_out = {*drop, *exclude}
     if target is None and table.target is not None and table.target not in left_out:
         target = table.target
-        notes.append(Note("target_chosen", f"target column not given; using the last "
-                          f"attribute, {target!r}, as Weka does (name the target to choose "
-                          "another)", {"column": target, "last_column": target,
-                                       "problem": None, "weka": True}))
+        notes.append(Note("target_chosen", fields={"column": target, "last_column": target,
+                                                   "problem": None, "weka": True}))
     return dataset_from_frame(table.frame, target, name=name or table.name, drop=drop,
                               exclude=exclude, pos_label=pos_label, notes=notes,
                               source=source, class_order=table.class_order, groups=groups,

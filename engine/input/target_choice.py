@@ -204,19 +204,14 @@ def not_chosen_note(fields, shown) -> Note:
     ``candidates`` and their ``reasons`` (a ``target_not_named`` error's, or one
     candidate's)."""
     candidates, reasons = fields["candidates"], fields["reasons"]
-    listed = "; ".join(f"{str(c)!r} ({', '.join(r)})" for c, r in zip(candidates, reasons))
-    return Note("target_not_chosen", f"the column to predict is not chosen yet; candidates: "
-                f"{listed}", {"candidates": list(candidates),
-                              "reasons": [list(r) for r in reasons], "shown": shown})
+    return Note("target_not_chosen", fields={"candidates": list(candidates),
+                                             "reasons": [list(r) for r in reasons],
+                                             "shown": shown})
 
 
 def _chosen(candidate: Candidate, why: str) -> Note:
-    said = ("the one column named as a target" if why == "named"
-            else "the only column that looks like classes")
-    column = candidate.column
-    return Note("target_chosen", f"target column not given; using {str(column)!r}, {said} "
-                "(name the target to choose another)",
-                {"column": column, "last_column": None, "problem": None, "rule": why,
+    return Note("target_chosen",
+                fields={"column": candidate.column, "last_column": None, "problem": None, "rule": why,
                  "reasons": list(candidate.reasons)})
 
 
@@ -265,10 +260,5 @@ def _is_status(words: list, target_words: set) -> bool:
 
 
 def _companion_note(column, target, kind: str, left_out: bool) -> Note:
-    what = ("a time to the event" if kind == "time" else "the status of an event")
-    advice = ("it is left out, as asked" if left_out else
-              f"exclude it (\"exclude\": [{json.dumps(str(column))}]) unless it is known before")
-    return Note("after_outcome", f"column {str(column)!r} looks like {what} beside the target "
-                f"{str(target)!r}: known only with or after the outcome, it would give the "
-                f"answer away; {advice}", {"column": column, "target": target, "kind": kind,
-                                          "left_out": left_out})
+    return Note("after_outcome", fields={"column": column, "target": target, "kind": kind,
+                                         "left_out": left_out})

@@ -150,11 +150,9 @@ def rope_notes(settings: ComparisonSettings, metric: str) -> list:
     if settings.rope is not None:
         return []
     default = default_rope(metric)
-    return [Note("default_rope", f"no ROPE given: equivalence within ±{default.rope:g} "
-                 f"({default.unit}) on {metric}, the default for its family: "
-                 f"{default.reason}",
-                 {"metric": metric, "rope": default.rope, "family": default.family,
-                  "unit": default.unit})]
+    return [Note("default_rope", fields={"metric": metric, "rope": default.rope,
+                                         "family": default.family, "unit": default.unit,
+                                         "reason": default.reason})]
 
 
 def _class_counts(dataset: Dataset) -> dict:
@@ -297,9 +295,7 @@ def heldout_phase(result: ExperimentResult, test):
     if experiment.calibration is not None:
         methods = list(experiment.calibration.methods)
         heldout = replace(heldout, notes=heldout.notes + (Note(
-            "heldout_not_calibrated", "held-out test: the models are scored as the "
-            "cross-validation compared them, without the calibrated variants ("
-            + ", ".join(methods) + ")", {"methods": methods}),))
+            "heldout_not_calibrated", fields={"methods": methods}),))
     return replace(result, heldout=heldout)
 
 

@@ -290,11 +290,8 @@ def nested_result(dataset, models, config, metric, level, kept: NestedKept) -> N
     for m, spec in enumerate(models):
         failed, fits = kept.failed[m], kept.fits[m]
         if failed:
-            what = "predicted classes" if metric == "accuracy" else "probabilities"
-            notes.append(Note("nested_not_computed", f"no nested-CV interval for {spec.name}: "
-                              f"{failed} of its {fits} nested fits failed or gave no {what} "
-                              f"for {metric}", {"model": spec.name, "failed": failed,
-                                                "fits": fits, "metric": metric}))
+            notes.append(Note("nested_not_computed", fields={
+                "model": spec.name, "failed": failed, "fits": fits, "metric": metric}))
             continue
         moments[spec.name] = kept.moments[m]
         if kept.rows is not None:
@@ -330,9 +327,6 @@ def nested_note(design: tuple, level: float) -> Note:
     """What the nested interval is, in words (``nested_interval``); ``design`` as
     :func:`interval_table`'s."""
     metric, n_rows, folds, repeats, _ = design
-    return Note("nested_interval", f"nested CV (Bates, Hastie and Tibshirani 2024): "
-                f"{repeats} repeat(s) of {folds} x {folds} fits per model give a "
-                f"{level * 100:g}% interval for {metric} of the model fitted on all {n_rows:,} "
-                f"rows, around a bias-corrected estimate (nested_intervals.csv)",
-                {"metric": metric, "level": level, "n_splits": folds,
+    return Note("nested_interval",
+                fields={"metric": metric, "level": level, "n_splits": folds,
                  "nested_repeats": repeats, "n_rows": n_rows})

@@ -293,23 +293,12 @@ def _complete(matrix: np.ndarray, datasets: list, models: list) -> tuple:
 
 
 def _dataset_note(dataset, models: list) -> Note:
-    names = ", ".join(str(m) for m in models)
-    return Note("across_dataset_left_out",
-                f"data set {str(dataset)!r} is left out of the comparison across data sets: "
-                f"{names} {'has' if len(models) == 1 else 'have'} no valid mean on it (every "
-                "fold failed); leaving out the data set loses fewer results than leaving out "
-                f"{'the model' if len(models) == 1 else 'those models'}",
-                {"dataset": dataset, "models": models})
+    return Note("across_dataset_left_out", fields={"dataset": dataset, "models": models})
 
 
 def _model_note(model, datasets: list, n_datasets: int) -> Note:
-    where = ("any data set" if len(datasets) == n_datasets
-             else "data set(s) " + ", ".join(repr(str(d)) for d in datasets))
     return Note("across_model_left_out",
-                f"model {str(model)!r} is left out of the comparison across data sets: it has "
-                f"no valid mean on {where} (every fold failed); leaving out the model loses "
-                "fewer results than leaving out those data sets",
-                {"model": model, "datasets": datasets})
+                fields={"model": model, "datasets": datasets, "n_datasets": n_datasets})
 
 
 # ----------------------------------------------------------------------------- tests
@@ -355,23 +344,15 @@ def _failed_folds_notes(table: pd.DataFrame) -> list:
         where: dict[str, list[tuple[str, int]]] = {}
         for model, dataset, count in zip(failed["model"], failed["dataset"], failed["n_failed"]):
             where.setdefault(model, []).append((dataset, int(count)))
-        parts = [f"{model} on " + ", ".join(f"{str(d)!r} ({c} folds)" for d, c in places)
-                 for model, places in where.items()]
         notes.append(Note("across_failed_folds",
-                          "models failed on some folds: " + "; ".join(parts) + ". On each such "
-                          "data set every model's mean is over the folds every model "
-                          "completed there (as the ranking within a data set), so a model "
-                          "that fails on hard folds is not flattered",
-                          {"models": list(where), "datasets": {str(m): [d for d, _ in p]
-                                                               for m, p in where.items()}}))
+                          fields={"models": list(where),
+                                  "datasets": {str(m): [d for d, _ in p]
+                                               for m, p in where.items()},
+                                  "folds": {str(m): p for m, p in where.items()}}))
     if "common" in table:
         lacking = list(dict.fromkeys(table.loc[table["common"] == False, "dataset"]))  # noqa: E712
         if lacking:
-            notes.append(Note("across_no_common_folds",
-                              "no fold was completed by every model on "
-                              + ", ".join(repr(str(d)) for d in lacking) + ": there each "
-                              "model's mean is over its own folds, which can flatter a model "
-                              "that failed on hard folds", {"datasets": lacking}))
+            notes.append(Note("across_no_common_folds", fields={"datasets": lacking}))
     return notes
 
 
@@ -381,43 +362,21 @@ def _caveats(values, datasets, models, tests, settings) -> list:
     alpha = settings["alpha"]
     n, k = values.shape
     if k < 2 or n < 2:
-        return [Note("across_too_few",
-                     f"{k} model(s) on {n} data set(s) left to compare: a comparison across "
-                     "data sets needs at least 2 models and 2 data sets; only the ranks are "
-                     "given", {"n_models": k, "n_datasets": n})]
+        return [Note("across_too_few", fields={"n_models": k, "n_datasets": n})]
     notes = []
     if n < settings["minimum"]:
         notes.append(Note("across_no_decision",
-                          f"only {n} data sets: nothing is decided (no model is called better "
-                          f"and no pair significant) with fewer than {settings['minimum']} "
-                          "data sets. The exact two-sided Wilcoxon test cannot reach "
-                          f"p < {alpha:g} with {n} data sets even when one model wins on "
-                          "every one, and the Bayesian signed-rank test weighs only these "
-                          f"{n} differences, so its probabilities come close to 1 whenever "
-                          "they all lie on one side. The numbers are shown; compare the "
-                          "models on more data sets to decide",
-                          {"n_datasets": n, "min_datasets": settings["minimum"],
-                           "alpha": alpha}))
+                          fields={"n_datasets": n, "min_datasets": settings["minimum"],
+                                  "alpha": alpha}))
     if k == 2:
-        notes.append(Note("across_two_models",
-                          "two models: no Friedman or Nemenyi test (they compare three or "
-                          "more); the Wilcoxon signed-rank test and the Bayesian signed-rank "
-                          "test compare the pair", {"models": list(models)}))
+        notes.append(Note("across_two_models", fields={"models": list(models)}))
     smallest_p = 2.0 / 2 ** n
     if n < 5 or smallest_p >= alpha:
         notes.append(Note("across_few_datasets",
-                          f"only {n} data sets: the tests across data sets have little power; "
-                          f"with {n} data sets no Wilcoxon p-value can be smaller than "
-                          f"{smallest_p:.3g}" + (f", so no pair can be significant at alpha = "
-                                                 f"{alpha:g}" if smallest_p >= alpha else ""),
-                          {"n_datasets": n, "min_wilcoxon_p": smallest_p, "alpha": alpha}))
+                          fields={"n_datasets": n, "min_wilcoxon_p": smallest_p, "alpha": alpha}))
     if k >= 3 and (n <= 10 or k <= 5):
         notes.append(Note("across_friedman_approximate",
-                          f"the Friedman and Iman-Davenport p-values use the chi-square and F "
-                          f"approximations, which are rough with {n} data sets and {k} models "
-                          "(rule of thumb: more than 10 data sets and more than 5 models, "
-                          "Demšar 2006); read them as approximate",
-                          {"n_datasets": n, "n_models": k}))
+                          fields={"n_datasets": n, "n_models": k}))
     notes += _posthoc_notes(tests, n, k, settings)
     return notes + _tie_notes(values, datasets) + _wilcoxon_notes(values, tests)
 
@@ -430,21 +389,15 @@ def _posthoc_notes(tests, n: int, k: int, settings) -> list:
     p = tests["friedman"]["iman_davenport_p_value"].iloc[0]
     if k >= 3 and n >= minimum and not (np.isfinite(p) and p < alpha):
         notes.append(Note("across_posthoc_not_interpretable",
-                          f"the Friedman test (Iman-Davenport) does not reject at alpha = "
-                          f"{alpha:g}, so the Nemenyi pairs are not read as differences (a "
-                          "post-hoc test is interpreted only after the omnibus test rejects)",
-                          {"iman_davenport_p_value": float(p) if np.isfinite(p) else None,
+                          fields={"iman_davenport_p_value": float(p) if np.isfinite(p) else None,
                            "alpha": alpha}))
     m = len(tests["wilcoxon"])
     smallest = 2.0 / 2 ** n * (m if settings["correction"] != "none" else 1)
     if m > 1 and n >= minimum and smallest >= alpha:
         notes.append(Note("across_wilcoxon_multiplicity",
-                          f"with {n} data sets and {m} pairs, no Wilcoxon p-value can be "
-                          f"below {alpha:g} after the {settings['correction']} correction "
-                          f"(the smallest possible is {min(smallest, 1.0):.3g}): compare "
-                          "fewer models or add data sets",
-                          {"n_datasets": n, "n_pairs": m, "correction": settings["correction"],
-                           "min_adjusted_p": min(smallest, 1.0)}))
+                          fields={"n_datasets": n, "n_pairs": m,
+                                  "correction": settings["correction"],
+                                  "min_adjusted_p": min(smallest, 1.0), "alpha": alpha}))
     return notes
 
 
@@ -452,16 +405,9 @@ def _tie_notes(values, datasets) -> list:
     notes = []
     tied = [d for d, row in zip(datasets, values) if len(np.unique(row)) < len(row)]
     if tied and freq.all_tied(values):
-        notes.append(Note("across_all_tied",
-                          "every model has the same mean on every data set: the models cannot "
-                          "be told apart, and the Friedman test is undefined",
-                          {"datasets": tied}))
+        notes.append(Note("across_all_tied", fields={"datasets": tied}))
     elif tied:
-        notes.append(Note("across_tied_ranks",
-                          f"models tie on {len(tied)} data set(s) ("
-                          + ", ".join(repr(str(d)) for d in tied[:5])
-                          + (", ..." if len(tied) > 5 else "") + "): tied models share the "
-                          "average of their ranks", {"datasets": tied}))
+        notes.append(Note("across_tied_ranks", fields={"datasets": tied}))
     return notes
 
 
@@ -471,24 +417,13 @@ def _wilcoxon_notes(values, tests) -> list:
     same = wilcoxon[wilcoxon["method"] == ""]
     pairs = [(a, b) for a, b in zip(same["model_1"], same["model_2"])]
     if pairs and not freq.all_tied(values):
-        notes.append(Note("across_wilcoxon_undefined",
-                          "the Wilcoxon test is undefined for "
-                          + "; ".join(f"{a} and {b}" for a, b in pairs)
-                          + ": they have the same mean on every data set", {"pairs": pairs}))
+        notes.append(Note("across_wilcoxon_undefined", fields={"pairs": pairs}))
     approximate = wilcoxon[wilcoxon["method"].isin(["permutation", "asymptotic"])]
     if len(approximate):
         by = {m: [(a, b) for a, b, mm in zip(wilcoxon["model_1"], wilcoxon["model_2"],
                                              wilcoxon["method"]) if mm == m]
               for m in ("exact", "permutation", "asymptotic")}
-        words = {"exact": "exactly",
-                 "permutation": "exactly, over all sign flips (ties or zero differences)",
-                 "asymptotic": "by the normal approximation (ties, zero differences or "
-                               "more than 50 data sets)"}
-        parts = [f"{len(by[m])} {'pair' if len(by[m]) == 1 else 'pairs'} {words[m]}"
-                 for m in ("exact", "permutation", "asymptotic") if by[m]]
         notes.append(Note("across_wilcoxon_method",
-                          "Wilcoxon p-values: " + "; ".join(parts)
-                          + " (the method column of the Wilcoxon table names each)",
-                          {"exact": by["exact"], "permutation": by["permutation"],
+                          fields={"exact": by["exact"], "permutation": by["permutation"],
                            "asymptotic": by["asymptotic"]}))
     return notes

@@ -127,12 +127,7 @@ def saved_note(files: dict):
     models = sorted(name for name in files if name.endswith(".skops"))
     readme = files.get("models_README.txt", b"").decode("utf-8", "replace").splitlines()
     missing = [line[len(NOT_SAVED):] for line in readme if line.startswith(NOT_SAVED)]
-    text = (f"saved {len(models)} final model(s) fitted on all training rows ("
-            + ", ".join(models) + "; see models_README.txt)")
-    if missing:
-        text += f"; {len(missing)} could not be saved: " + ", ".join(missing)
-    return Note("models_saved", text + "; use model files only from people you trust",
-                {"files": models, "not_saved": missing})
+    return Note("models_saved", fields={"files": models, "not_saved": missing})
 
 
 def load_model(path: str) -> dict:
@@ -220,13 +215,20 @@ def _data_features(record: dict, frame: pd.DataFrame, path: str) -> pd.DataFrame
         if len(X):
             check_imputation(X, shape, path)
     except ValueError as exc:
-        text = str(exc).replace("the test file", "the data file").replace("test file",
-                                                                          "data file")
+        text = _as_data_file(exc)
         raise EngineError("predict_data", {"path": path, "detail": text}, text) from None
     if not len(X):
         raise EngineError("predict_data", {"path": path, "detail": "no row"},
                           f"the data file {path} has no row to predict")
     return X
+
+
+def _as_data_file(exc: ValueError) -> str:
+    """The sentence of a test-file check's error about the data file to predict: a
+    ``heldout_*`` error worded with its ``file`` field "data"."""
+    if isinstance(exc, EngineError) and exc.code.startswith("heldout_"):
+        return str(EngineError(exc.code, {**exc.fields, "file": "data"}))
+    return str(exc)
 
 
 def _predicted_table(record: dict, matrix, n_rows: int) -> pd.DataFrame:

@@ -265,11 +265,8 @@ def _failed_row(name, metric, n_test, level) -> list:
 def _failure_notes(failures: dict, unscored: dict) -> list:
     """``heldout_failed`` notes: models that could not be fitted or scored, and metrics
     that could not be computed on the test rows (``(model, metric)`` -> why)."""
-    notes = [Note("heldout_failed", f"held-out test: {name} could not be fitted on all "
-                  f"training rows or scored on the test file: {reason}",
-                  {"model": name, "metric": None, "reason": reason})
+    notes = [Note("heldout_failed", fields={"model": name, "metric": None, "reason": reason})
              for name, reason in failures.items()]
-    return notes + [Note("heldout_failed", f"held-out test: {metric} of {name} could not be "
-                         f"computed on the test file: {reason}",
-                         {"model": name, "metric": metric, "reason": reason})
+    return notes + [Note("heldout_failed",
+                         fields={"model": name, "metric": metric, "reason": reason})
                     for (name, metric), reason in unscored.items()]

@@ -112,11 +112,5 @@ def shared_rows_note(X: pd.DataFrame, y: np.ndarray, rows: np.ndarray, dataset,
                           "so its scores would not be held out; give a file of rows the "
                           "models are not fitted on")
     named = [int(r) for r in np.asarray(rows)[shared][:ROWS_NAMED]]
-    listed = ", ".join(map(str, named)) + (" ..." if n_shared > ROWS_NAMED else "")
-    words = (("is", "a row", "row", "its score is", "it") if n_shared == 1 else
-             ("are", "rows", "rows", "their scores are", "them"))
     return Note("heldout_shared_rows",
-                f"test file: {n_shared:,} of its {n_rows:,} rows {words[0]} also {words[1]} of "
-                f"the training data (data {words[2]} {listed}), so {words[3]} not held out; "
-                f"remove {words[4]} from one of the two files for an honest held-out estimate",
-                {"n_shared": n_shared, "n_rows": n_rows, "rows": named})
+                fields={"n_shared": n_shared, "n_rows": n_rows, "rows": named})
