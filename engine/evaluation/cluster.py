@@ -20,7 +20,8 @@ a few tasks per worker submitted at a time. Results come back through
 ``distributed.as_completed`` (every task done gathered at once) and are yielded one call
 at a time, so progress is per fit; a cancel (closing the generator) cancels the queued
 tasks with one ``client.cancel`` and submits no more; the results of tasks still running
-are discarded. A local cluster runs with :data:`LOCAL_CONFIG`.
+are discarded. A local cluster runs with :data:`LOCAL_CONFIG`, its workers forked from a
+process that imported :data:`PRELOAD` once (:func:`forked_workers`).
 
 Every worker must be able to import this project's ``engine`` package, at the client's
 version, with the client's scikit-learn: install the same honest-eval (with the same
