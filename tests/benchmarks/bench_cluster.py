@@ -70,7 +70,9 @@ benches run one after the other:
   0.950 (--jobs 2 29.29 s [25.15-33.11], local:2 27.84 s [23.55-29.49]); start left out
   (``LocalCluster(2) started in`` 5.5-8.2 s): ``tiny`` 600 fits 0.956 (3.44 s [2.47-4.50]
   vs 3.29 s [2.70-3.83], load 11), 11 tasks per run (14 before), CPU s per run Dask
-  workers 1.16 vs joblib's 1.02; ``--quick`` (180 fits, load 13-14): ``tiny`` 0.857
+  workers 1.16 vs joblib's 1.02; ``cheap`` 600 fits 1.036 (6.35 s [4.46-7.20] vs 6.58 s
+  [4.97-7.24], load 9-11), 16 tasks per run (20-21 before), Dask workers 2.73 CPU s per
+  run vs joblib's 2.58; ``--quick`` (180 fits, load 13-14): ``tiny`` 0.857
   (1.30 s vs 1.12 s, 7 tasks), ``cheap`` 1.115 (2.49 s [2.18-2.88] vs 2.77 s
   [2.21-2.88], 11 tasks; Dask workers 0.89 CPU s per run vs joblib's 0.80): on runs of
   2-3 s the first round trips and 9-10 ms of worker CPU per task still show.
