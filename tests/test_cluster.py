@@ -316,3 +316,18 @@ def test_forked_workers_start_with_the_engine_and_none_outlives_the_run(tmp_path
     while time.monotonic() < deadline and any(map(psutil.pid_exists, [server, *workers])):
         time.sleep(0.2)
     assert not any(map(psutil.pid_exists, [server, *workers]))
+
+
+def test_workers_are_spawned_where_another_forkserver_runs(monkeypatch):
+    # e.g. the run service's (engine.runs.runner), started without the workers'
+    # environment (one BLAS thread each): its forks would inherit that server's
+    from multiprocessing import forkserver
+
+    from engine.evaluation import cluster as module
+
+    monkeypatch.setattr(module, "_SERVER", {"pid": None})
+    monkeypatch.setattr(forkserver._forkserver, "_forkserver_pid", 99999999)
+    assert module.forked_workers() == {}
+    monkeypatch.setattr(module, "_SERVER", {"pid": 99999999})     # one of ours: reused
+    assert module.forked_workers() == {"distributed.worker.multiprocessing-method":
+                                       "forkserver"}

@@ -67,6 +67,8 @@ LOCAL_CONFIG = {"distributed.worker.profile.enabled": False,
 #: engine check 16.3-17.0 s -> 8.9-10.1 s, close 3.7-4.2 s -> 0.1-0.15 s (a forked worker
 #: exits without tearing its modules down) (tests/benchmarks/bench_cluster.py).
 PRELOAD = ("distributed", "engine.evaluation.cv")
+#: The forkserver a LocalCluster of this process started (its workers' environment).
+_SERVER: dict = {"pid": None}
 
 
 @dataclass(frozen=True)
@@ -252,11 +254,14 @@ def _connect(spec: ClusterSpec) -> Cluster:
         # own errors come back as results); the scheduler's HTTP server (health routes,
         # no dashboard) on a free local port: on Dask's 8787, taken by another cluster, it
         # warned on the terminal
-        with dask.config.set({**LOCAL_CONFIG, **forked_workers()}):   # read as they start
+        forked = forked_workers()
+        with dask.config.set({**LOCAL_CONFIG, **forked}):   # read as they start
             local = LocalCluster(n_workers=spec.n_workers, threads_per_worker=1,
                                  processes=True, dashboard_address=None,
                                  silence_logs=logging.CRITICAL,
                                  scheduler_kwargs={"dashboard_address": _HTTP})
+        if forked:
+            _SERVER["pid"] = forkserver_pid()
         try:
             return Cluster(spec, Client(local, set_as_default=False), local)
         except BaseException:
@@ -277,18 +282,29 @@ def forked_workers() -> dict:
     forkserver (Windows), whose workers start as new interpreters.
 
     The forkserver stays for the life of this process (one per process, for every later
-    LocalCluster too) and exits with it; a worker exits when its nanny's pipe closes."""
+    LocalCluster too) and exits with it; a worker exits when its nanny's pipe closes.
+    ``{}`` too when this process already runs a forkserver (e.g. the run service's,
+    :mod:`engine.runs.runner`): it was started without the workers' environment (one BLAS
+    thread each) and the workers would inherit its."""
     import multiprocessing
 
     import dask
     from distributed.utils import get_mp_context
 
-    if "forkserver" not in multiprocessing.get_all_start_methods():
+    if ("forkserver" not in multiprocessing.get_all_start_methods()
+            or forkserver_pid() not in (None, _SERVER["pid"])):
         return {}
     setting = {"distributed.worker.multiprocessing-method": "forkserver"}
     with dask.config.set(setting):
         get_mp_context().set_forkserver_preload(list(PRELOAD))   # before it starts
     return setting
+
+
+def forkserver_pid():
+    """The process id of this process's forkserver, None when none runs."""
+    from multiprocessing import forkserver
+
+    return getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
 
 
 def check_workers(client, where: str) -> None:
