@@ -1,5 +1,5 @@
-"""Tasks sized to the work (engine.evaluation.batches): one call per task until times are
-known, then as many as fill the target, never more than a share of what is left."""
+"""Tasks sized to the work (engine.evaluation.batches): one call of each kind per task until
+times are known, then as many as fill the target, never more than a share of what is left."""
 import math
 import time
 
@@ -16,6 +16,18 @@ def handed_out(batches: Batches) -> list:
 
 def test_without_times_every_task_holds_one_call():
     assert handed_out(Batches(["a"] * 5, workers=2)) == [[0], [1], [2], [3], [4]]
+
+
+def test_the_first_tasks_hold_one_call_of_each_kind_not_yet_timed():
+    # the tiny fits' start: three models of about a millisecond, a task of three calls
+    # instead of three tasks; a second call of an untimed kind starts the next task
+    batches = Batches(["nb", "lda", "constant"] * 200, workers=2)
+    assert batches.take() == [0, 1, 2] and batches.take() == [3, 4, 5]
+    # each untimed call counts as FLOOR_SECONDS (0.1 s): at most 5 in a task of 0.5 s
+    many = Batches([f"grid{n}" for n in range(12)] * 10, workers=2)
+    assert many.take() == [0, 1, 2, 3, 4] and many.take() == [5, 6, 7, 8, 9]
+    # a target below the floor: one call per task, as before anything was timed
+    assert Batches(["a", "b"], workers=1, target=0.05).take() == [0]
 
 
 def test_small_calls_fill_the_target_and_the_order_is_kept():
@@ -62,7 +74,9 @@ def test_a_fast_kind_timed_first_does_not_size_the_slow_kinds_tasks():
     batches = Batches(kinds, workers=2, target=0.25)
     batches.record(0, 0.002)
     batches.handed = 4
-    assert batches.take() == [4] and batches.take() == [5]
+    # logistic and constant untimed (0.1 s each), nb timed (2 ms), lda untimed: 0.302 s
+    assert batches.take() == [4, 5, 6, 7]
+    batches.handed = 6
     for index, seconds in [(1, 0.004), (2, 0.01), (3, 0.005), (4, 0.03), (5, 0.001)]:
         batches.record(index, seconds)
     group = batches.take()             # every kind timed: 6 + 4 + 10 + 5 + 30 + 1 ms a round

@@ -106,7 +106,7 @@ def test_small_fits_go_several_to_a_task_with_the_tables_of_one_job(cluster, mon
     pd.testing.assert_frame_equal(here.scores.drop(columns="fit_seconds"),
                                   remote.scores.drop(columns="fit_seconds"))
     pd.testing.assert_frame_equal(here.predictions, remote.predictions)
-    assert sum(submitted) == 80 and submitted[:4] == [1, 1, 1, 1]     # nothing timed yet
+    assert sum(submitted) == 80 and submitted[:4] == [2, 2, 2, 2]     # nb, tree untimed
     assert max(submitted) > 1 and len(submitted) < 40                  # fits share tasks
     assert [r.done for r in records] == list(range(1, 81))             # progress per fit
     assert scheduler_tasks(cluster) == 0
@@ -281,3 +281,53 @@ def test_bad_data_with_a_local_cluster_is_one_error_line(tmp_path):
     done = run_main(exp, "--out", tmp_path / "o", "--cluster", "local:2", "--quiet")
     assert_one_error_line(done, "label")
     assert not (tmp_path / "o").exists()
+
+
+OUTLIVE = """
+import os, sys
+from multiprocessing import forkserver
+
+from engine.evaluation.cluster import ClusterSpec, open_cluster
+
+if __name__ == "__main__":
+    with open_cluster(ClusterSpec.parse("local:2")) as opened:
+        found = opened.client.run(lambda: (os.getpid(), os.getppid(),
+                                           "engine.evaluation.cv" in sys.modules,
+                                           os.environ.get("OMP_NUM_THREADS")))
+    print(forkserver._forkserver._forkserver_pid, *(v[0] for v in found.values()))
+    print(*sorted({(v[1], v[2], v[3]) for v in found.values()}))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no forkserver: workers are spawned")
+def test_forked_workers_start_with_the_engine_and_none_outlives_the_run(tmp_path):
+    import psutil
+
+    script = tmp_path / "outlive.py"
+    script.write_text(OUTLIVE)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=180, env={**os.environ, "PYTHONPATH": ROOT})
+    assert done.returncode == 0, done.stderr
+    pids, parents = done.stdout.splitlines()
+    server, *workers = (int(p) for p in pids.split())
+    # both forked from the forkserver, which imported the fitting code; one BLAS thread
+    assert len(workers) == 2 and parents == f"({server}, True, '1')"
+    deadline = time.monotonic() + 60           # the forkserver sees its parent gone
+    while time.monotonic() < deadline and any(map(psutil.pid_exists, [server, *workers])):
+        time.sleep(0.2)
+    assert not any(map(psutil.pid_exists, [server, *workers]))
+
+
+def test_workers_are_spawned_where_another_forkserver_runs(monkeypatch):
+    # e.g. the run service's (engine.runs.runner), started without the workers'
+    # environment (one BLAS thread each): its forks would inherit that server's
+    from multiprocessing import forkserver
+
+    from engine.evaluation import cluster as module
+
+    monkeypatch.setattr(module, "_SERVER", {"pid": None})
+    monkeypatch.setattr(forkserver._forkserver, "_forkserver_pid", 99999999)
+    assert module.forked_workers() == {}
+    monkeypatch.setattr(module, "_SERVER", {"pid": 99999999})     # one of ours: reused
+    assert module.forked_workers() == {"distributed.worker.multiprocessing-method":
+                                       "forkserver"}

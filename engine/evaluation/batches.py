@@ -3,9 +3,10 @@
 A Dask task costs the scheduler a few milliseconds however small it is, so a run of
 hundreds of 10 ms fits, one task each, spends much of its time scheduling.
 :class:`Batches` hands out the calls in their order, in groups sized from the times
-measured so far: the first tasks hold one call each (nothing is known yet), later ones
-as many calls as the median time of calls of the same kind says fill
-:data:`TARGET_SECONDS` (a call of a kind not yet timed ends its task), never more than a
+measured so far: the first tasks hold one call of each kind (nothing is known yet; each
+counted as :data:`FLOOR_SECONDS`, so at most target / floor of them), later ones as many
+calls as the median time of calls of the same kind says fill :data:`TARGET_SECONDS` (a
+second call of a kind not yet timed ends its task), never more than a
 share of what is left, so that the workers still finish together, unless that share holds
 less than :data:`FLOOR_SECONDS` of work. :func:`run_batch` runs one group on a worker and
 times each call in CPU seconds of the worker process, so that a busy machine (whose clock
@@ -65,8 +66,9 @@ class Batches:
 
     def guess(self, kind: Hashable) -> Optional[float]:
         """The median time of ``kind``'s calls so far, or None when none is timed yet
-        (a task then ends at that call: a slow model's first calls must not fill a task
-        sized for a fast model timed before it)."""
+        (a task then takes one call of that kind, counted as :data:`FLOOR_SECONDS`: a
+        slow model's first calls must not fill a task sized for a fast model timed before
+        it, and a tiny model's first calls need not be a task each)."""
         times = self.times.get(kind)
         return median_of_sorted(times) if times else None
 
@@ -76,11 +78,17 @@ class Batches:
         floor = min(FLOOR_SECONDS, self.target)
         batch: list[int] = []
         seconds = 0.0
+        untimed: set = set()          # the kinds of this task's calls not yet timed
         while self.handed < len(self.kinds):
-            guess = self.guess(self.kinds[self.handed])
+            kind = self.kinds[self.handed]
+            guess = self.guess(kind)
+            if guess is None:
+                if kind in untimed:   # one untimed call of a kind per task
+                    break
+                untimed.add(kind)
             batch.append(self.handed)
             self.handed += 1
-            seconds += self.target if guess is None else guess   # unknown: ends the task
+            seconds += floor if guess is None else guess
             if seconds >= self.target or (len(batch) >= most and seconds >= floor):
                 break
         return batch

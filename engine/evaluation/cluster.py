@@ -20,7 +20,8 @@ a few tasks per worker submitted at a time. Results come back through
 ``distributed.as_completed`` (every task done gathered at once) and are yielded one call
 at a time, so progress is per fit; a cancel (closing the generator) cancels the queued
 tasks with one ``client.cancel`` and submits no more; the results of tasks still running
-are discarded. A local cluster runs with :data:`LOCAL_CONFIG`.
+are discarded. A local cluster runs with :data:`LOCAL_CONFIG`, its workers forked from a
+process that imported :data:`PRELOAD` once (:func:`forked_workers`).
 
 Every worker must be able to import this project's ``engine`` package, at the client's
 version, with the client's scikit-learn: install the same honest-eval (with the same
@@ -61,6 +62,14 @@ LOCAL_CONFIG = {"distributed.worker.profile.enabled": False,
                 "distributed.admin.tick.interval": "500ms",
                 "distributed.admin.system-monitor.interval": "5s",
                 "distributed.scheduler.work-stealing": False}
+#: What a LocalCluster's worker processes start with: they are forked from one process
+#: (multiprocessing's forkserver) that imported these once, instead of each starting a new
+#: interpreter and importing them itself. Measured on 2 busy cores (load 11): start and
+#: engine check 16.3-17.0 s -> 8.9-10.1 s, close 3.7-4.2 s -> 0.1-0.15 s (a forked worker
+#: exits without tearing its modules down) (tests/benchmarks/bench_cluster.py).
+PRELOAD = ("distributed", "engine.evaluation.cv")
+#: The forkserver a LocalCluster of this process started (its workers' environment).
+_SERVER: dict = {"pid": None}
 
 
 @dataclass(frozen=True)
@@ -249,11 +258,14 @@ def _connect(spec: ClusterSpec) -> Cluster:
         # own errors come back as results); the scheduler's HTTP server (health routes,
         # no dashboard) on a free local port: on Dask's 8787, taken by another cluster, it
         # warned on the terminal
-        with dask.config.set(LOCAL_CONFIG):     # read as the scheduler and nannies start
+        forked = forked_workers()
+        with dask.config.set({**LOCAL_CONFIG, **forked}):   # read as they start
             local = LocalCluster(n_workers=spec.n_workers, threads_per_worker=1,
                                  processes=True, dashboard_address=None,
                                  silence_logs=logging.CRITICAL,
                                  scheduler_kwargs={"dashboard_address": _HTTP})
+        if forked:
+            _SERVER["pid"] = forkserver_pid()
         try:
             return Cluster(spec, Client(local, set_as_default=False), local)
         except BaseException:
@@ -268,6 +280,38 @@ def _connect(spec: ClusterSpec) -> Cluster:
                            "why": type(exc).__name__},
                           unreachable(spec.address, spec.timeout, type(exc).__name__)) from None
     return Cluster(spec, client)
+
+
+def forked_workers() -> dict:
+    """The Dask setting that forks a LocalCluster's workers from a process that imported
+    :data:`PRELOAD` (multiprocessing's forkserver, started with the first worker, after the
+    nanny has set the workers' environment: one thread per BLAS); ``{}`` where there is no
+    forkserver (Windows), whose workers start as new interpreters.
+
+    The forkserver stays for the life of this process (one per process, for every later
+    LocalCluster too) and exits with it; a worker exits when its nanny's pipe closes.
+    ``{}`` too when this process already runs a forkserver (e.g. the run service's,
+    :mod:`engine.runs.runner`): it was started without the workers' environment (one BLAS
+    thread each) and the workers would inherit its."""
+    import multiprocessing
+
+    import dask
+    from distributed.utils import get_mp_context
+
+    if ("forkserver" not in multiprocessing.get_all_start_methods()
+            or forkserver_pid() not in (None, _SERVER["pid"])):
+        return {}
+    setting = {"distributed.worker.multiprocessing-method": "forkserver"}
+    with dask.config.set(setting):
+        get_mp_context().set_forkserver_preload(list(PRELOAD))   # before it starts
+    return setting
+
+
+def forkserver_pid():
+    """The process id of this process's forkserver, None when none runs."""
+    from multiprocessing import forkserver
+
+    return getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
 
 
 def check_workers(client, where: str) -> None:

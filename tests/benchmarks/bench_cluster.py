@@ -56,6 +56,26 @@ benches run one after the other:
   1.400 (--jobs 2 26.24 s [25.07-29.77], local:2 36.74 s [32.40-44.50]), after 1.473
   (22.37 s [20.22-25.97] vs 32.94 s [20.91-34.94]): about 10.5 s more either way, the
   cluster's start, check and close, which this change does not touch.
+* The cluster's start, check and close, piece by piece (a scratch script, load 11-12,
+  2 runs each): Dask's import in the client 1.5-1.9 s; ``LocalCluster(2)`` (scheduler,
+  nannies, two spawned workers importing ``distributed``) 4.5-4.6 s; the engine check
+  (``client.run(worker_versions)``: each worker importing scikit-learn and the fitting
+  code) 11.8-12.5 s; the client 0.04 s, waiting for workers 0.00 s, scattering the data
+  0.09 s, closing the client 0.00 s; closing the LocalCluster 3.7-4.2 s (each spawned
+  worker tearing its modules down). Workers forked from a forkserver that imported
+  ``cluster.PRELOAD`` once (d68022a): ``LocalCluster(2)`` 8.6-9.8 s
+  (the forkserver's imports), the check 0.30-0.35 s, the close 0.11-0.15 s.
+* After d68022a and 69fefff (forked workers; the first tasks take one call of each model
+  not yet timed): whole headless runs, ``--cli --quick --only cheap`` (load 15-19):
+  0.950 (--jobs 2 29.29 s [25.15-33.11], local:2 27.84 s [23.55-29.49]); start left out
+  (``LocalCluster(2) started in`` 5.5-8.2 s): ``tiny`` 600 fits 0.956 (3.44 s [2.47-4.50]
+  vs 3.29 s [2.70-3.83], load 11), 11 tasks per run (14 before), CPU s per run Dask
+  workers 1.16 vs joblib's 1.02; ``cheap`` 600 fits 1.036 (6.35 s [4.46-7.20] vs 6.58 s
+  [4.97-7.24], load 9-11), 16 tasks per run (20-21 before), Dask workers 2.73 CPU s per
+  run vs joblib's 2.58; ``--quick`` (180 fits, load 13-14): ``tiny`` 0.857
+  (1.30 s vs 1.12 s, 7 tasks), ``cheap`` 1.115 (2.49 s [2.18-2.88] vs 2.77 s
+  [2.21-2.88], 11 tasks; Dask workers 0.89 CPU s per run vs joblib's 0.80): on runs of
+  2-3 s the first round trips and 9-10 ms of worker CPU per task still show.
 * Earlier (before d33a6b4), whole headless runs (``--cli``, load 9-21): ``cheap`` 1.241,
   ``tiny`` 2.013 (``--quick``: 1.353): the cluster's start and check (14-49 s here, the
   workers' imports under load) and close (4-5 s) are paid once per run.
