@@ -321,13 +321,11 @@ def test_forked_workers_start_with_the_engine_and_none_outlives_the_run(tmp_path
 def test_workers_are_spawned_where_another_forkserver_runs(monkeypatch):
     # e.g. the run service's (engine.runs.runner), started without the workers'
     # environment (one BLAS thread each): its forks would inherit that server's
-    from multiprocessing import forkserver
-
     from engine.evaluation import cluster as module
 
-    monkeypatch.setattr(module, "_SERVER", {"pid": None})
-    monkeypatch.setattr(forkserver._forkserver, "_forkserver_pid", 99999999)
+    monkeypatch.setattr(module, "OUR_FORKSERVER", {"pid": None})
+    monkeypatch.setattr(module, "forkserver_pid", lambda: 99999999)
     assert module.forked_workers() == {}
-    monkeypatch.setattr(module, "_SERVER", {"pid": 99999999})     # one of ours: reused
+    monkeypatch.setattr(module, "OUR_FORKSERVER", {"pid": 99999999})     # ours: reused
     assert module.forked_workers() == {"distributed.worker.multiprocessing-method":
                                        "forkserver"}

@@ -34,12 +34,12 @@ def test_a_held_out_error_names_the_file_its_field_says(code, fields, text):
 def test_predict_words_the_test_files_checks_about_the_data_file():
     import pandas as pd
 
-    from engine.runs.heldout.saved import _data_features
+    from engine.runs.heldout.saved import predictions
 
     record = {"features": ["a", "b"], "dtypes": ["float64", "float64"], "target": "y",
               "classes": ["n", "p"], "plain_numeric": True}
     with pytest.raises(EngineError) as caught:
-        _data_features(record, pd.DataFrame({"a": [1.0]}), "new.csv")
+        predictions(record, pd.DataFrame({"a": [1.0]}), path="new.csv")     # fails on columns
     assert caught.value.code == "predict_data"
     assert caught.value.fields["detail"] == str(EngineError(
         "heldout_missing_columns", {"path": "new.csv", "columns": ["b"], "file": "data"}))

@@ -69,7 +69,7 @@ LOCAL_CONFIG = {"distributed.worker.profile.enabled": False,
 #: exits without tearing its modules down) (tests/benchmarks/bench_cluster.py).
 PRELOAD = ("distributed", "engine.evaluation.cv")
 #: The forkserver a LocalCluster of this process started (its workers' environment).
-_SERVER: dict = {"pid": None}
+OUR_FORKSERVER: dict = {"pid": None}
 
 
 @dataclass(frozen=True)
@@ -265,7 +265,7 @@ def _connect(spec: ClusterSpec) -> Cluster:
                                  silence_logs=logging.CRITICAL,
                                  scheduler_kwargs={"dashboard_address": _HTTP})
         if forked:
-            _SERVER["pid"] = forkserver_pid()
+            OUR_FORKSERVER["pid"] = forkserver_pid()
         try:
             return Cluster(spec, Client(local, set_as_default=False), local)
         except BaseException:
@@ -299,7 +299,7 @@ def forked_workers() -> dict:
     from distributed.utils import get_mp_context
 
     if ("forkserver" not in multiprocessing.get_all_start_methods()
-            or forkserver_pid() not in (None, _SERVER["pid"])):
+            or forkserver_pid() not in (None, OUR_FORKSERVER["pid"])):
         return {}
     setting = {"distributed.worker.multiprocessing-method": "forkserver"}
     with dask.config.set(setting):
@@ -311,6 +311,7 @@ def forkserver_pid():
     """The process id of this process's forkserver, None when none runs."""
     from multiprocessing import forkserver
 
+    # getattr: multiprocessing's own forkserver record (private, absent on some systems)
     return getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
 
 
