@@ -331,7 +331,7 @@ ERROR_CASES_READING = [
      "rows or a computer with more memory"),
 ]
 
-#: file_binary_kind's other fixes (msgsA pins the archive's and the plain one).
+#: file_binary_kind's other fixes (message_cases_input.py pins the archive's and the plain one).
 ERROR_CASES_READING += [
     ("file_binary_kind", {"path": "a.csv", "kind": "an Excel workbook (.xlsx)",
                           "what": "a CSV text file", "fix": "workbook"},

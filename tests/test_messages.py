@@ -207,7 +207,7 @@ def test_every_worded_code_is_a_code_and_has_an_example():
     assert set(messages.LONG) <= set(CODES) | set(ERROR_CODES)
     assert set(SHORT) <= set(CODES) | set(ERROR_CODES)
     cases = LONG_CASES + ERROR_CASES + ERROR_CASES_INPUT + NOTE_CASES_INPUT
-    cases += NOTE_CASES_NOTES + ERROR_CASES_READING     # msgsC
+    cases += NOTE_CASES_NOTES + ERROR_CASES_READING     # the notes block and the reading errors
     assert {case[0] for case in cases} == (
         set(messages.LONG) - set(LONG_EVALUATION))      # those: test_messages_evaluation.py
 

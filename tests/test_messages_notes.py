@@ -22,7 +22,7 @@ def test_every_code_of_the_block_is_a_note_code_with_an_example():
     assert set(LONG_NOTES) <= set(CODES) | set(ERROR_CODES)
     cases = NOTE_CASES_NOTES + ERROR_CASES_READING
     assert {case[0] for case in cases} == set(LONG_NOTES) | {"read_stopped",
-                                                            "file_binary_kind"}  # msgsA's
+                                                            "file_binary_kind"}  # pinned in message_cases_input.py
     assert set(LONG_NOTES) <= set(messages.LONG)
 
 

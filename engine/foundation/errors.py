@@ -130,7 +130,7 @@ CODES = {
                                  "a class than the calibration's inner folds "
                                  "[smallest, inner_splits, grouped]",
     "aloocv_no_model": "ALO applies to none of the models [models, reasons: per model]",
-    # ---- msgsB: the experiment file and its models (engine.evaluation.experiment,
+    # ---- the experiment file and its models (engine.evaluation.experiment,
     # engine.evaluation.catalogue) and the result folder (engine.output)
     "experiment_missing": "the experiment file does not exist [path]",
     "experiment_is_folder": "the experiment path is a folder [path]",
@@ -178,7 +178,7 @@ CODES = {
     "no_models": "the experiment has no models []",
     "staging_unusable": "an interrupted write of a result folder cannot be finished [path, "
                         "detail]",
-    # ---- msgsB: folds, metrics, comparison, tuning and costs (engine.evaluation)
+    # ---- folds, metrics, comparison, tuning and costs (engine.evaluation)
     "cv_precision": "cv.precision is not between 0 and 1 [precision]",
     "cv_scheme": "an unknown fold assignment [scheme]",
     "cv_weka_seed": "the weka scheme has no seed []",
@@ -213,7 +213,7 @@ CODES = {
                                 "n_classes]",
     "tune_cost_without_costs": "a grid search by expected cost without costs [model]",
     "auto_settings_fixed_repeats": "max_repeats or precision without n_repeats auto []",
-    # ---- msgsB: subgroups, calibration and ALOOCV (engine.evaluation)
+    # ---- subgroups, calibration and ALOOCV (engine.evaluation)
     "subgroup_cuts_order": "cut points not ascending or repeated [index, cuts]",
     "subgroup_column_twice": "a subgroup column is named twice [column]",
     "calibration_inner_rows": "the calibration's inner split needs more rows of the smallest "
@@ -226,7 +226,7 @@ CODES = {
                                    "models]",
     "calibration_one_class": "a sigmoid fit on outcomes of one class []",
     "aloocv_single_row": "exact LOO with a class of a single row [class_code]",
-    # ==== area msgsA: engine.input, engine.foundation, engine.runs
+    # ==== engine.input, engine.foundation, engine.runs
     # ---- the held-out test file (engine.runs.heldout.test_file)
     # (the heldout_* codes below also take file: "data" when the file checked is one given
     # to predict, worded "the data file"; left out, "test")
@@ -358,7 +358,7 @@ CODES = {
     # ---- Excel workbooks (engine.input.excel)
     "excel_old_format": "the file is an old .xls workbook [path]",
     "sheet_unreadable": "pandas could not read a sheet [path, sheet, detail]",
-    # (area msgsC: the classes NotATable and SheetTooLarge of engine.input.excel)
+    # (the classes NotATable and SheetTooLarge of engine.input.excel)
     "sheet_not_a_table": "a sheet holds no table: fewer than two columns, or no rows under "
                          "the names [path, sheet, sheets, n_columns, n_rows]",
     "sheet_too_large": "a sheet's padded rows would not fit in memory [path, n_rows, "

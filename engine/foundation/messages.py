@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 
-# msgsB: the errors of engine/evaluation and engine/output
+# the errors of engine/evaluation and engine/output
 from engine.foundation.messages_evaluation import LONG_EVALUATION
-# msgsC: the notes of engine/input, engine/foundation and engine/runs worded where made
+# the notes of engine/input, engine/foundation and engine/runs worded where made
 from engine.foundation.messages_notes import LONG_NOTES, read_stopped_detail
 from engine.foundation.machine import count_text, format_bytes
 
@@ -329,7 +329,7 @@ def _too_many_models(f) -> str:
 
 
 # =========================================== errors of engine.input, .foundation, .runs
-# (area "msgsA": one block; their LONG entries close the dict)
+# (one block; their LONG entries close the dict)
 
 def _shown_names(names, limit: int = 5, more: str = "") -> str:
     """``'a', 'b'`` of the first ``limit`` names, ``more`` after them when cut."""
@@ -710,7 +710,7 @@ def _encoding_unknown(f) -> str:
             '"encoding" out to detect it')
 
 
-#: What to do with a known binary file, by the ``fix`` of ``file_binary_kind`` (msgsC).
+#: What to do with a known binary file, by the ``fix`` of ``file_binary_kind``.
 _BINARY_FIXES = {
     "spreadsheet": "save the sheet as CSV (File, Save as, CSV) and give that file",
     "workbook": 'give it as "file" instead of "csv" (the app reads .xlsx workbooks), or save '
@@ -1048,9 +1048,9 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "subgroup_one_value": _subgroup_one_value,
     "subgroup_too_many_levels": _subgroup_too_many_levels,
     "too_many_models": _too_many_models,
-    # msgsB: the errors of engine/evaluation and engine/output
+    # the errors of engine/evaluation and engine/output
     **LONG_EVALUATION,
-    # ---- errors of engine.input, .foundation, .runs (area msgsA)
+    # ---- errors of engine.input, .foundation, .runs
     "heldout_unreadable": _heldout_unreadable,
     "heldout_no_target": _heldout_no_target,
     "heldout_no_rows": _heldout_no_rows,
@@ -1158,7 +1158,7 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "many_categories": _many_categories,
     "identifier_columns_left_out": _identifier_columns_left_out,
     "empty_classes": _empty_classes,
-    # ---- notes of engine.input, .foundation, .runs (area msgsC)
+    # ---- notes of engine.input, .foundation, .runs
     **LONG_NOTES,
 }
 

@@ -1,5 +1,5 @@
 """The catalogue's long forms of the notes of engine/input, engine/foundation and
-engine/runs that were still worded where they were made (issue #40, area msgsC).
+engine/runs that were still worded where they were made (issue #40).
 
 Part of the catalogue (:mod:`engine.foundation.messages` joins :data:`LONG_NOTES` into its
 ``LONG``): the sentence of each note code, made from the note's fields only, and of the
