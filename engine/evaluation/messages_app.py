@@ -13,14 +13,15 @@ never edits the text itself).
 """
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 from engine.evaluation.metrics import CLASSIFICATION_SCORERS
-from engine.evaluation.verdict import metric_label
+from engine.evaluation.verdict import fixed, metric_label
 from engine.input.csv_values import NOT_UTF8_NAMES
-from engine.foundation.messages import joined, long_form, short_example
+from engine.foundation.messages import add_long_forms, joined, long_form, short_example
 from engine.foundation.errors import error_code, error_fields
 from engine.foundation.notes import Note
 
@@ -240,3 +241,58 @@ def short_form(item) -> str:
         except (LongForm, KeyError, TypeError, ValueError, IndexError):
             pass                                  # no words for these fields: the long form
     return plain_ids(str(item))
+
+
+# ------------------------------------ msgsD: long forms that need the evaluation floor
+
+def _gap_scores(f) -> str:
+    return (f"with ordinary stratified folds, {f['model']} scores "
+            f"{fixed(f['ungrouped_mean'])} ({metric_label(f['metric'])}); with the rows of "
+            f"each {f['groups_column']!r} kept together, {fixed(f['grouped_mean'])}")
+
+
+def _gap_words(gap: float, half: float) -> str:
+    """The gap with its yardstick: optimistic by it when it exceeds the grouped mean's
+    interval half-width, otherwise only higher, the size of the optimism not measured."""
+    if not math.isfinite(half):
+        return (f"the ungrouped score is higher by {fixed(gap)} (the grouped mean has no "
+                "interval to measure it against)")
+    if gap > half:
+        return (f"the ungrouped score is optimistic by {fixed(gap)}, more than the "
+                f"±{fixed(half)} of the grouped mean's 95% interval")
+    return (f"the ungrouped score is higher by {fixed(gap)}, within the ±{fixed(half)} of the "
+            "grouped mean's 95% interval, so these folds do not measure how optimistic it "
+            "is")
+
+
+def _gap_optimistic(f) -> str:
+    ranking = ("" if f["best_grouped"] == f["best_ungrouped"] else
+               f"; the best model changes too: {f['best_ungrouped']} without groups, "
+               f"{f['best_grouped']} with them")
+    return (f"{_gap_scores(f)}: {_gap_words(f['gap'], f['grouped_half_width'])}{ranking}. "
+            f"With ordinary folds, rows of one {f['groups_column']!r} are in both the training "
+            "part and the test fold, so a model can score by recognising them rather than by "
+            "learning the pattern; for new ones, expect the grouped score")
+
+
+def _grouping_gap(f) -> str:
+    kind = f["kind"]
+    if kind == "no_scores":
+        return (f"the models could not be compared with and without groups on "
+                f"{metric_label(f['metric'])}: no model has scores both ways")
+    if kind == "optimistic":
+        return _gap_optimistic(f)
+    if kind == "small":
+        return (f"{_gap_scores(f)}: grouping changes little here (largest gap "
+                f"{fixed(f['gap'], signed=True)}); rows of one {f['groups_column']!r} do not "
+                "help the models much. The grouped score is still the honest one for new ones")
+    return (f"{_gap_scores(f)}: no model scores higher with ordinary folds (largest gap "
+            f"{fixed(f['gap'], signed=True)}); the grouped score is the one to report")
+
+
+#: Code -> long form of the codes whose words need the evaluation floor (metric labels,
+#: :func:`~engine.evaluation.verdict.fixed`); added to the catalogue's long forms at import.
+LONG_EVALUATION_FLOOR: dict[str, Callable[[Mapping], str]] = {
+    "grouping_gap": _grouping_gap,
+}
+add_long_forms(LONG_EVALUATION_FLOOR)

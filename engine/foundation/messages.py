@@ -1163,6 +1163,24 @@ LONG: dict[str, Callable[[Mapping], str]] = {
 }
 
 
+# msgsD: long forms worded on a higher floor register themselves here at import
+
+def add_long_forms(table: Mapping[str, Callable[[Mapping], str]]) -> None:
+    """Add the long forms of codes worded on a higher floor (their words need names the
+    foundation cannot import, e.g. the metrics' display names); the module that words
+    them calls this at import, and the modules that make those codes import it.
+
+    Raises
+    ------
+    ValueError
+        When a code of ``table`` is worded already by another function.
+    """
+    taken = [code for code, words in table.items() if LONG.get(code, words) is not words]
+    if taken:
+        raise ValueError(f"codes worded twice: {', '.join(taken)}")
+    LONG.update(table)
+
+
 def has_long_form(code: str) -> bool:
     """True when the catalogue words ``code``."""
     return code in LONG
