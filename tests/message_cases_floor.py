@@ -103,3 +103,220 @@ NOTE_CASES_FLOOR = [
      'the models could not be compared with and without groups on ROC AUC, one vs rest: no'
      ' model has scores both ways'),
 ]
+
+
+#: The pre-run check's problems (engine.runs.preflight): (code, fields, long form, short
+#: form), one per code and branch; the sentences are those preflight.py wrote before the move.
+PROBLEM_CASES = [
+    ("no_probabilities",
+     {'dataset': 'wine',
+      'model': 'svc',
+      'entry': 0,
+      'metric': 'roc_auc_ovr',
+      'where': 'metric',
+      'needs': 'proba',
+      'datasets': ['wine']},
+     "model 'svc' gives no probabilities, but ROC AUC, one vs rest (roc_auc_ovr) needs "
+     'them: every fold would fail',
+     "model 'svc' gives no probabilities, but ROC AUC, one vs rest needs them: every fold "
+     'would fail'),
+    ("threshold_many_classes",
+     {'dataset': 'wine',
+      'model': 'costly',
+      'entry': 1,
+      'n_classes': 3,
+      'by': 'costs',
+      'datasets': ['wine']},
+     'model \'costly\' chooses a decision threshold by costs ("threshold"), which works for '
+     "two classes only, and the data set 'wine' has 3: the run would stop there",
+     "model 'costly' chooses a decision threshold by costs, which works for two classes "
+     "only, and the data set 'wine' has 3: the run would stop there"),
+    ("too_few_rows",
+     {'dataset': 'small',
+      'n_splits': 5,
+      'possible': 3,
+      'reason': 'the smallest class has only 3 row(s), but 5 folds need at least 5 rows in '
+                'every class: lower the number of folds to 3 or fewer, or add data',
+      'reason_code': 'folds_too_many_class',
+      'datasets': ['small']},
+     "the data set 'small': the smallest class has only 3 row(s), but 5 folds need at "
+     'least 5 rows in every class: lower the number of folds to 3 or fewer, or add data',
+     "the data set 'small': the smallest class has only 3 row(s), but 5 folds need at "
+     'least 5 rows in every class: lower the number of folds to 3 or fewer, or add data'),
+    ("tune_metric_not_for_target",
+     {'dataset': 'wine',
+      'model': 'lr',
+      'entry': 0,
+      'metric': 'f1',
+      'n_classes': 3,
+      'datasets': ['wine']},
+     "model 'lr' is tuned on F1 (f1), which does not fit the 3 classes of the data set "
+     "'wine'",
+     "model 'lr' is tuned on F1, which does not fit the 3 classes of the data set 'wine'"),
+    ("inner_folds_too_few",
+     {'dataset': 'wine',
+      'model': 'lr',
+      'entry': 0,
+      'block': 'tune',
+      'inner_splits': 60,
+      'rows': 32,
+      'datasets': ['wine']},
+     'model \'lr\' splits each training part into 60 inner folds ("tune"), but the smallest '
+     "class of the data set 'wine' has only 32 rows there",
+     "model 'lr' splits each training part into 60 inner folds, but the smallest class of "
+     "the data set 'wine' has only 32 rows there"),
+    ("unscaled_model",
+     {'dataset': 'wine',
+      'model': 'knn',
+      'entry': 0,
+      'estimator': 'KNeighborsClassifier',
+      'ratio': 2530.3,
+      'shown_ratio': 2530,
+      'datasets': ['wine']},
+     "model 'knn' (KNeighborsClassifier) depends on the scale of the features and runs "
+     "unscaled, while the spreads of the features of the data set 'wine' differ up to "
+     '2,530 times: its scores may say more about the units than about the model (scaling '
+     'the features ("scale": true) fixes it)',
+     "model 'knn' depends on the scale of the features and runs unscaled, while the "
+     "spreads of the features of the data set 'wine' differ up to 2,530 times: its scores "
+     'may say more about the units than about the model (scaling the features fixes it)'),
+    ("metric_not_for_target",
+     {'dataset': 'wine',
+      'metric': 'roc_auc',
+      'n_classes': 3,
+      'suggested': 'roc_auc_ovr',
+      'reason': 'two_classes_only',
+      'datasets': ['wine']},
+     "the metric ROC AUC (roc_auc) works for two classes only, and the data set 'wine' has"
+     ' 3: use ROC AUC, one vs rest (roc_auc_ovr) instead',
+     "the metric ROC AUC works for two classes only, and the data set 'wine' has 3: use "
+     'ROC AUC, one vs rest instead'),
+    ("metric_not_for_target",
+     {'dataset': 'breast_cancer',
+      'metric': 'top_k_accuracy',
+      'n_classes': 2,
+      'suggested': 'accuracy',
+      'reason': 'always_one',
+      'datasets': ['breast_cancer']},
+     'the metric top-k accuracy (top_k_accuracy) is always 1 on two classes: use accuracy '
+     '(accuracy) instead',
+     'the metric top-k accuracy is always 1 on two classes: use accuracy instead'),
+    ("metric_not_for_target",
+     {'dataset': 'wine',
+      'metric': 'roc_auc',
+      'n_classes': 3,
+      'suggested': 'roc_auc_ovr',
+      'reason': 'two_classes_only',
+      'datasets': ['wine', 'iris']},
+     "the metric ROC AUC (roc_auc) works for two classes only, and the data set 'wine' has"
+     " 3: use ROC AUC, one vs rest (roc_auc_ovr) instead (also on 'iris')",
+     "the metric ROC AUC works for two classes only, and the data set 'wine' has 3: use "
+     "ROC AUC, one vs rest instead (also on 'iris')"),
+    ("no_probabilities",
+     {'dataset': 'breast_cancer',
+      'model': 's',
+      'entry': 0,
+      'metric': 'neg_log_loss',
+      'where': 'tune',
+      'needs': 'proba',
+      'datasets': ['breast_cancer']},
+     "model 's' gives no probabilities, but log loss (negated) (neg_log_loss), the metric "
+     'it is tuned on, needs them: every fold would fail',
+     "model 's' gives no probabilities, but log loss (negated), the metric it is tuned on,"
+     ' needs them: every fold would fail'),
+    ("threshold_many_classes",
+     {'dataset': 'wine',
+      'model': 't',
+      'entry': 0,
+      'n_classes': 3,
+      'by': 'metric',
+      'datasets': ['wine']},
+     'model \'t\' chooses a decision threshold by a metric ("threshold"), which works for '
+     "two classes only, and the data set 'wine' has 3: the run would stop there",
+     "model 't' chooses a decision threshold by a metric, which works for two classes "
+     "only, and the data set 'wine' has 3: the run would stop there"),
+    ("threshold_many_classes",
+     {'dataset': 'wine',
+      'model': 't',
+      'entry': 0,
+      'n_classes': 3,
+      'by': 'metric',
+      'datasets': ['wine', 'iris']},
+     'model \'t\' chooses a decision threshold by a metric ("threshold"), which works for '
+     "two classes only, and the data set 'wine' has 3: the run would stop there (also on "
+     "'iris')",
+     "model 't' chooses a decision threshold by a metric, which works for two classes "
+     "only, and the data set 'wine' has 3: the run would stop there (also on 'iris')"),
+    ("metric_not_for_target",
+     {'dataset': '',
+      'metric': 'roc_auc',
+      'n_classes': 3,
+      'suggested': 'roc_auc_ovr',
+      'reason': 'two_classes_only',
+      'datasets': ['']},
+     'the metric ROC AUC (roc_auc) works for two classes only, and the data has 3: use ROC'
+     ' AUC, one vs rest (roc_auc_ovr) instead',
+     'the metric ROC AUC works for two classes only, and the data has 3: use ROC AUC, one '
+     'vs rest instead'),
+    ("tune_metric_not_for_target",
+     {'dataset': '',
+      'model': 't',
+      'entry': 1,
+      'metric': 'roc_auc',
+      'n_classes': 3,
+      'datasets': ['']},
+     "model 't' is tuned on ROC AUC (roc_auc), which does not fit the 3 classes of the "
+     'data',
+     "model 't' is tuned on ROC AUC, which does not fit the 3 classes of the data"),
+    ("inner_folds_too_few",
+     {'dataset': '',
+      'model': 't',
+      'entry': 1,
+      'block': 'tune',
+      'inner_splits': 60,
+      'rows': 32,
+      'datasets': ['']},
+     'model \'t\' splits each training part into 60 inner folds ("tune"), but the smallest '
+     'class of the data has only 32 rows there',
+     "model 't' splits each training part into 60 inner folds, but the smallest class of "
+     'the data has only 32 rows there'),
+    ("unscaled_model",
+     {'dataset': '',
+      'model': 'knn',
+      'entry': 0,
+      'estimator': 'KNeighborsClassifier',
+      'ratio': 2530.3,
+      'shown_ratio': 2530,
+      'datasets': ['']},
+     "model 'knn' (KNeighborsClassifier) depends on the scale of the features and runs "
+     'unscaled, while the spreads of the features of the data differ up to 2,530 times: '
+     'its scores may say more about the units than about the model (scaling the features '
+     '("scale": true) fixes it)',
+     "model 'knn' depends on the scale of the features and runs unscaled, while the "
+     'spreads of the features of the data differ up to 2,530 times: its scores may say '
+     'more about the units than about the model (scaling the features fixes it)'),
+    ("metric_not_for_target",
+     {'dataset': 'bc',
+      'metric': 'neg_expected_cost',
+      'n_classes': 2,
+      'suggested': 'balanced_accuracy',
+      'reason': 'no_costs',
+      'datasets': ['bc']},
+     'the metric expected cost (negated; lower cost is better) (neg_expected_cost) needs '
+     'the costs of the outcomes, and none were given: use balanced accuracy '
+     '(balanced_accuracy) instead',
+     'the metric expected cost (negated; lower cost is better) needs the costs of the '
+     'outcomes, and none were given: use balanced accuracy instead'),
+    ("no_probabilities",
+     {'dataset': 'wine',
+      'model': 'p',
+      'entry': 0,
+      'metric': 'roc_auc_ovr',
+      'where': 'metric',
+      'needs': 'score',
+      'datasets': ['wine']},
+     "model 'p' gives no probabilities or decision values, but ROC AUC, one vs rest "
+     '(roc_auc_ovr) needs them: every fold would fail',
+     "model 'p' gives no probabilities or decision values, but ROC AUC, one vs rest needs "
+     'them: every fold would fail'),
+]

@@ -11,7 +11,7 @@ from engine.foundation import messages
 from engine.foundation.errors import CODES as ERROR_CODES, EngineError
 from engine.foundation.messages_evaluation import LONG_EVALUATION
 from engine.foundation.notes import CODES, Note
-from tests.message_cases_floor import NOTE_CASES_FLOOR
+from tests.message_cases_floor import NOTE_CASES_FLOOR, PROBLEM_CASES
 from tests.message_cases_input import ERROR_CASES_INPUT, NOTE_CASES_INPUT
 from tests.message_cases_notes import ERROR_CASES_READING, NOTE_CASES_NOTES
 
@@ -209,7 +209,7 @@ def test_every_worded_code_is_a_code_and_has_an_example():
     assert set(SHORT) <= set(CODES) | set(ERROR_CODES)
     cases = LONG_CASES + ERROR_CASES + ERROR_CASES_INPUT + NOTE_CASES_INPUT
     cases += NOTE_CASES_NOTES + ERROR_CASES_READING     # msgsC
-    cases += NOTE_CASES_FLOOR                           # msgsD
+    cases += NOTE_CASES_FLOOR + [case[:3] for case in PROBLEM_CASES]          # msgsD
     assert {case[0] for case in cases} == (
         set(messages.LONG) - set(LONG_EVALUATION))      # those: test_messages_evaluation.py
 
@@ -349,3 +349,12 @@ def test_a_code_is_worded_on_one_floor_only():
     with pytest.raises(ValueError, match="codes worded twice: grouping_gap"):
         messages.add_long_forms({"grouping_gap": lambda f: "other words"})
     assert str(Note("grouping_gap", fields=NOTE_CASES_FLOOR[-1][1])) == NOTE_CASES_FLOOR[-1][2]
+
+
+@pytest.mark.parametrize("code, fields, long, short", PROBLEM_CASES)
+def test_a_pre_run_problems_long_and_short_forms_are_the_catalogues(code, fields, long, short):
+    from engine.runs.preflight import Problem
+
+    problem = Problem(code, fields=fields, blocking=code != "unscaled_model")
+    assert problem.message == long and problem.words() == short == short_form(problem)
+    assert problem.line().startswith("error: " if problem.blocking else "warning: ")

@@ -192,57 +192,6 @@ DATASET_TAB = {
 }
 
 
-#: Code -> the short form's wording function over the note's or error's fields.
-SHORT: dict[str, Callable[[Mapping], str]] = {
-    "unscaled_models": _unscaled,
-    "repeats_auto_stopped": _auto_stopped,
-    "folds_failed": lambda f: _folds(f, True),
-    "folds_warned": lambda f: _folds(f, False),
-    "default_metric": lambda f: (f"no metric chosen: comparing on {metric_label(f['metric'])} "
-                                 f"({f['n_classes']} classes)"),
-    "default_metric_datasets": lambda f: (
-        "no metric chosen and the data sets differ in their number of classes: comparing on "
-        f"{metric_label(f['metric'])} on every data set (on two classes it is the plain ROC "
-        "AUC)"),
-    "default_metric_imbalanced": _imbalanced,
-    "random_state_given": lambda f: (
-        f"the cross-validation's random seed ({f['random_state']}) given to "
-        f"{joined(f['models'])}, so every run gives the same numbers"),
-    "grouping_gap_no_groups": lambda f: (
-        "\"Also run without groups\" is on, but this data set has no column of rows that "
-        "belong together: choose one on the Dataset tab, or turn the comparison off"),
-    "decimal_comma": lambda f: (f"decimal comma: read {f['example']!r} in column "
-                                f"{f['column']!r} as {f['value']}"),
-    "learning_flattened": lambda f: long_form(
-        "learning_flattened", {**f, "metric": metric_label(f["metric"])}),
-    "too_many_models": lambda f: (
-        f"the models and their grids make {f['n_models']:,} models, more than the "
-        f"{f['limit']:,} one run can compare (every pair is compared): use fewer values per "
-        "grid parameter"),
-    "decimal_comma_as_text": lambda f: (
-        f"column {f['column']!r} looks like numbers written with a decimal comma but was kept "
-        "as text"),
-    **DATASET_TAB,
-}
-
-
-def short_form(item) -> str:
-    """A note or error as the app says it: its short form made from its code and fields;
-    one of a code without a short form (or with fields of another shape, or an exception
-    without a code), its long form with metric display names (:func:`plain_ids`)."""
-    if isinstance(item, Note):
-        code, fields = item.code, item.fields
-    else:
-        code, fields = error_code(item), error_fields(item)
-    words = SHORT.get(code)
-    if words is not None:
-        try:
-            return words(fields)
-        except (LongForm, KeyError, TypeError, ValueError, IndexError):
-            pass                                  # no words for these fields: the long form
-    return plain_ids(str(item))
-
-
 # ------------------------------------ msgsD: long forms that need the evaluation floor
 
 def _gap_scores(f) -> str:
@@ -290,9 +239,146 @@ def _grouping_gap(f) -> str:
             f"{fixed(f['gap'], signed=True)}); the grouped score is the one to report")
 
 
+# The pre-run check's problems (engine.runs.preflight): the long form names scorer ids
+# and experiment-file keys (``ids``), the short form (the app's) does not.
+
+def _pf_metric(metric: str, ids: bool) -> str:
+    return f"{metric_label(metric)} ({metric})" if ids else metric_label(metric)
+
+
+def _pf_key(text: str, ids: bool) -> str:
+    return f" ({text})" if ids else ""
+
+
+def _pf_data(f) -> str:
+    """The data set the problem was found on first, as its sentence names it."""
+    return f"the data set {f['dataset']!r}" if f.get("dataset") else "the data"
+
+
+def _pf_also(f) -> str:
+    """`` (also on 'b', 'c')``: the other data sets the problem was found on."""
+    names = list(f.get("datasets") or ())
+    return f" (also on {', '.join(map(repr, names[1:]))})" if len(names) > 1 else ""
+
+
+_PF_WHY = {"always_one": lambda f: "is always 1 on two classes",
+           "no_costs": lambda f: "needs the costs of the outcomes, and none were given",
+           "two_classes_only": lambda f: (f"works for two classes only, and {_pf_data(f)} has "
+                                          f"{f['n_classes']}")}
+
+
+def _pf_metric_not_for_target(f, ids: bool) -> str:
+    return (f"the metric {_pf_metric(f['metric'], ids)} {_PF_WHY[f['reason']](f)}: use "
+            f"{_pf_metric(f['suggested'], ids)} instead")
+
+
+def _pf_too_few_rows(f, ids: bool) -> str:
+    return f"{_pf_data(f)}: {f['reason']}"
+
+
+def _pf_no_probabilities(f, ids: bool) -> str:
+    what = "probabilities" if f["needs"] == "proba" else "probabilities or decision values"
+    tuned = ", the metric it is tuned on," if f["where"] == "tune" else ""
+    return (f"model {f['model']!r} gives no {what}, but {_pf_metric(f['metric'], ids)}{tuned} "
+            "needs them: every fold would fail")
+
+
+def _pf_threshold_many_classes(f, ids: bool) -> str:
+    how = "by costs" if f["by"] == "costs" else "by a metric"
+    return (f"model {f['model']!r} chooses a decision threshold {how}"
+            f"{_pf_key(chr(34) + 'threshold' + chr(34), ids)}, which works for two classes "
+            f"only, and {_pf_data(f)} has {f['n_classes']}: the run would stop there")
+
+
+def _pf_tune_metric_not_for_target(f, ids: bool) -> str:
+    return (f"model {f['model']!r} is tuned on {_pf_metric(f['metric'], ids)}, which does not "
+            f"fit the {f['n_classes']} classes of {_pf_data(f)}")
+
+
+def _pf_inner_folds_too_few(f, ids: bool) -> str:
+    return (f"model {f['model']!r} splits each training part into {f['inner_splits']} inner "
+            f"folds{_pf_key(chr(34) + f['block'] + chr(34), ids)}, but the smallest class of "
+            f"{_pf_data(f)} has only {f['rows']} rows there")
+
+
+def _pf_unscaled_model(f, ids: bool) -> str:
+    return (f"model {f['model']!r}{_pf_key(f['estimator'], ids)} depends on the scale of the "
+            "features and runs unscaled, while the spreads of the features of "
+            f"{_pf_data(f)} differ up to {f['shown_ratio']:,} times: its scores may say more "
+            "about the units than about the model (scaling the features"
+            f"{_pf_key(chr(34) + 'scale' + chr(34) + ': true', ids)} fixes it)")
+
+
+_PREFLIGHT = {"metric_not_for_target": _pf_metric_not_for_target,
+              "too_few_rows": _pf_too_few_rows,
+              "no_probabilities": _pf_no_probabilities,
+              "threshold_many_classes": _pf_threshold_many_classes,
+              "tune_metric_not_for_target": _pf_tune_metric_not_for_target,
+              "inner_folds_too_few": _pf_inner_folds_too_few,
+              "unscaled_model": _pf_unscaled_model}
+#: The pre-run check's short forms (the app's words: no scorer ids, no file keys).
+PREFLIGHT_SHORT: dict[str, Callable[[Mapping], str]] = {
+    code: (lambda f, words=words: words(f, False) + _pf_also(f))
+    for code, words in _PREFLIGHT.items()}
+
 #: Code -> long form of the codes whose words need the evaluation floor (metric labels,
 #: :func:`~engine.evaluation.verdict.fixed`); added to the catalogue's long forms at import.
 LONG_EVALUATION_FLOOR: dict[str, Callable[[Mapping], str]] = {
     "grouping_gap": _grouping_gap,
+    **{code: (lambda f, words=words: words(f, True) + _pf_also(f))
+       for code, words in _PREFLIGHT.items()},
 }
 add_long_forms(LONG_EVALUATION_FLOOR)
+
+
+#: Code -> the short form's wording function over the note's or error's fields.
+SHORT: dict[str, Callable[[Mapping], str]] = {
+    "unscaled_models": _unscaled,
+    "repeats_auto_stopped": _auto_stopped,
+    "folds_failed": lambda f: _folds(f, True),
+    "folds_warned": lambda f: _folds(f, False),
+    "default_metric": lambda f: (f"no metric chosen: comparing on {metric_label(f['metric'])} "
+                                 f"({f['n_classes']} classes)"),
+    "default_metric_datasets": lambda f: (
+        "no metric chosen and the data sets differ in their number of classes: comparing on "
+        f"{metric_label(f['metric'])} on every data set (on two classes it is the plain ROC "
+        "AUC)"),
+    "default_metric_imbalanced": _imbalanced,
+    "random_state_given": lambda f: (
+        f"the cross-validation's random seed ({f['random_state']}) given to "
+        f"{joined(f['models'])}, so every run gives the same numbers"),
+    "grouping_gap_no_groups": lambda f: (
+        "\"Also run without groups\" is on, but this data set has no column of rows that "
+        "belong together: choose one on the Dataset tab, or turn the comparison off"),
+    "decimal_comma": lambda f: (f"decimal comma: read {f['example']!r} in column "
+                                f"{f['column']!r} as {f['value']}"),
+    "learning_flattened": lambda f: long_form(
+        "learning_flattened", {**f, "metric": metric_label(f["metric"])}),
+    "too_many_models": lambda f: (
+        f"the models and their grids make {f['n_models']:,} models, more than the "
+        f"{f['limit']:,} one run can compare (every pair is compared): use fewer values per "
+        "grid parameter"),
+    "decimal_comma_as_text": lambda f: (
+        f"column {f['column']!r} looks like numbers written with a decimal comma but was kept "
+        "as text"),
+    **DATASET_TAB,
+    **PREFLIGHT_SHORT,                                      # msgsD
+}
+
+
+def short_form(item) -> str:
+    """A note or error as the app says it: its short form made from its code and fields;
+    one of a code without a short form (or with fields of another shape, or an exception
+    without a code), its long form with metric display names (:func:`plain_ids`)."""
+    if isinstance(item, Note):
+        code, fields = item.code, item.fields
+    else:
+        code, fields = error_code(item), error_fields(item)
+    words = SHORT.get(code)
+    if words is not None:
+        try:
+            return words(fields)
+        except (LongForm, KeyError, TypeError, ValueError, IndexError):
+            pass                                  # no words for these fields: the long form
+    return plain_ids(str(item))
+
