@@ -334,7 +334,9 @@ CODES = {
     "id_column_kept": "\"id_column\" is also in \"features\" [column]",
     "resample_unknown": "an unknown \"resample\" value [where, value, samplers]",
     "imblearn_missing": "resampling needs imbalanced-learn, which is not installed [where]",
-    "dataset_name_bad": "a data set name cannot be used [where, name: as shown, problem]",
+    "dataset_name_bad": "a data set name cannot be used [where, name: as shown, problem: "
+                        "'empty', 'too_long' (length, max_length), 'forbidden' (characters), "
+                        "'formula' (first), 'dot_or_space' or 'reserved']",
     "dataset_name_taken": "two data sets have one name [index, name: as shown, "
                           "other_index, other: the other's name as shown when it differs "
                           "in case, else '']",

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from engine.foundation.messages_evaluation import LONG_EVALUATION
 # msgsC: the notes of engine/input, engine/foundation and engine/runs worded where made
 from engine.foundation.messages_notes import LONG_NOTES, read_stopped_detail
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.machine import count_text, format_bytes
 
 
@@ -677,9 +678,23 @@ def _imblearn_missing(f) -> str:
     return f"{f['where']}: {IMBLEARN_HINT}"
 
 
+# msgsD: why a data set name cannot be used (engine.input.dataset_names.name_problem)
+_NAME_PROBLEMS = {
+    "empty": lambda f: "a name is non-empty text",
+    "too_long": lambda f: (f"a name has at most {f['max_length']} characters (this one has "
+                           f"{f['length']})"),
+    "forbidden": lambda f: (f"it holds {' '.join(f['characters'])}, which a file name cannot "
+                            "hold"),
+    "formula": lambda f: f"it starts with {f['first']}, which a spreadsheet reads as a formula",
+    "dot_or_space": lambda f: "a name cannot start with a dot or a space, or end with one",
+    "reserved": lambda f: "Windows reserves this name for a device",
+}
+
+
 def _dataset_name_bad(f) -> str:
-    return (f"{f['where']}: {f['name']} cannot name a data set: {f['problem']}; use letters, "
-            "digits, spaces and signs such as _ ( ) . ,")
+    return (f"{f['where']}: {f['name']} cannot name a data set: "
+            f"{_NAME_PROBLEMS[f['problem']](f)}; use letters, digits, spaces and signs such "
+            "as _ ( ) . ,")
 
 
 def _dataset_name_taken(f) -> str:
@@ -1172,12 +1187,13 @@ def add_long_forms(table: Mapping[str, Callable[[Mapping], str]]) -> None:
 
     Raises
     ------
-    ValueError
-        When a code of ``table`` is worded already by another function.
+    CallerError
+        ``argument_value``: a code of ``table`` is worded already by another function.
     """
     taken = [code for code, words in table.items() if LONG.get(code, words) is not words]
     if taken:
-        raise ValueError(f"codes worded twice: {', '.join(taken)}")
+        raise CallerError("argument_value", f"codes worded twice: {', '.join(taken)}",
+                          {"codes": taken})
     LONG.update(table)
 
 
