@@ -250,6 +250,17 @@ ERROR_CASES_INPUT += [
     ("dataset_name_bad", {"where": "w", "name": '"COM1"', "problem": "reserved"},
      'w: "COM1" cannot name a data set: Windows reserves this name for a device'
      + NAME_ADVICE),
+    # msgsD: no target named (engine.input.target_choice.not_named_error)
+    ("target_not_named", {"candidates": [], "reasons": [], "max_listed": 5},
+     'no column looks like classes to predict; name the target column ("target": COLUMN)'),
+    ("target_not_named", {"candidates": ["y", 'o"dd'], "reasons": [["r0"], ["r1", "few"]],
+                          "max_listed": 5},
+     "the column to predict is not named and 2 columns could be it: 'y' (r0); 'o\"dd' (r1, "
+     'few); name it ("target": "y" or another)'),
+    ("target_not_named", {"candidates": ["a", "b", "c"], "reasons": [["x"], ["y"], ["z"]],
+                          "max_listed": 2},
+     "the column to predict is not named and 3 columns could be it: 'a' (x); 'b' (y) and 1 "
+     'more; name it ("target": "a" or another)'),
     ("dataset_name_taken", {"index": 1, "name": '"same"', "other_index": 0, "other": ""},
      'datasets[1].name: the name "same" is already the name of datasets[0]; give every data '
      "set a name of its own"),

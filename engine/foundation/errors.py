@@ -107,7 +107,8 @@ CODES = {
     "nested_rows": "the smallest class has fewer rows than the folds, so some inner "
                    "training parts would miss it [smallest, n_splits, class]",
     "target_not_named": "no target is named and not exactly one column qualifies by the "
-                        "rule [candidates: column names best first, reasons: per candidate]",
+                        "rule [candidates: column names best first, reasons: per candidate, "
+                        "max_listed: how many the sentence lists]",
     # ---- subgroups (engine.evaluation.subgroups.spec)
     "subgroup_column_unknown": "a subgroup column is neither a feature nor a column left "
                                "out of the models [column, columns: the names it may be]",

@@ -691,6 +691,18 @@ _NAME_PROBLEMS = {
 }
 
 
+def _target_not_named(f) -> str:
+    candidates, reasons = list(f["candidates"]), list(f["reasons"])
+    if not candidates:
+        return ("no column looks like classes to predict; name the target column "
+                "(\"target\": COLUMN)")
+    shown = min(len(candidates), f["max_listed"])
+    listed = "; ".join(f"{candidates[i]!r} ({', '.join(reasons[i])})" for i in range(shown))
+    more = f" and {len(candidates) - shown} more" if len(candidates) > shown else ""
+    return (f"the column to predict is not named and {len(candidates)} columns could be it: "
+            f"{listed}{more}; name it (\"target\": {json.dumps(candidates[0])} or another)")
+
+
 def _dataset_name_bad(f) -> str:
     return (f"{f['where']}: {f['name']} cannot name a data set: "
             f"{_NAME_PROBLEMS[f['problem']](f)}; use letters, digits, spaces and signs such "
@@ -1175,6 +1187,8 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "empty_classes": _empty_classes,
     # ---- notes of engine.input, .foundation, .runs (area msgsC)
     **LONG_NOTES,
+    # ---- msgsD: worded where raised before
+    "target_not_named": _target_not_named,
 }
 
 
