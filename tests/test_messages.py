@@ -358,3 +358,16 @@ def test_a_pre_run_problems_long_and_short_forms_are_the_catalogues(code, fields
     problem = Problem(code, fields=fields, blocking=code != "unscaled_model")
     assert problem.message == long and problem.words() == short == short_form(problem)
     assert problem.line().startswith("error: " if problem.blocking else "warning: ")
+
+
+def test_a_note_of_one_data_set_among_several_is_named_by_its_dataset_field():
+    from engine.runs.benchmark import about_dataset
+
+    note = Note("default_metric", fields={"metric": "roc_auc_ovr", "n_classes": 3})
+    named = about_dataset(note, "w")
+    assert (named.code, named.fields["dataset"], named.fields["about_dataset"]) == (
+        "default_metric", "w", True)
+    assert str(named) == "w: " + str(note) == messages.long_form("default_metric", named.fields)
+    assert short_form(named) == short_form(note)           # the app shows the name itself
+    kept = Note("grouping_gap_no_groups", fields={"dataset": "w"})   # its own field only
+    assert not str(kept).startswith("w: ")

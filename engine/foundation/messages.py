@@ -1217,7 +1217,10 @@ def has_long_form(code: str) -> bool:
 
 
 def long_form(code: str, fields: Mapping) -> str:
-    """The long form of a note or error of ``code`` made from ``fields``.
+    """The long form of a note or error of ``code`` made from ``fields``; with the field
+    ``about_dataset`` set (a note of one data set among several,
+    :func:`engine.runs.benchmark.about_dataset`), the data set's name (``dataset``)
+    before it.
 
     Raises
     ------
@@ -1225,4 +1228,5 @@ def long_form(code: str, fields: Mapping) -> str:
         When the catalogue does not word ``code`` (:func:`has_long_form`) or ``fields``
         lack a field its wording needs.
     """
-    return LONG[code](fields)
+    words = LONG[code](fields)
+    return f"{fields['dataset']}: {words}" if fields.get("about_dataset") else words
