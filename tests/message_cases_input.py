@@ -5,6 +5,9 @@ Shared by tests/test_messages_input.py (which pins each sentence) and tests/test
 (which checks that every worded code has an example).
 """
 
+#: The advice every dataset_name_bad error ends with.
+NAME_ADVICE = "; use letters, digits, spaces and signs such as _ ( ) . ,"
+
 ERROR_CASES_INPUT = [
     ("heldout_unreadable", {"path": "t.csv", "detail": "the file is empty", "cause": ""},
      "the test file t.csv cannot be read: the file is empty"),
@@ -226,10 +229,38 @@ ERROR_CASES_INPUT += [
      "models[0].resample: resampling needs the imbalanced-learn package, which is not "
      "installed: install it (pip install \"honest-eval[imbalance]\" or pip install "
      "imbalanced-learn), or remove \"resample\""),
-    ("dataset_name_bad", {"where": "datasets[0].name", "name": '"=x"',
-                          "problem": "it starts with =, which a spreadsheet reads as a formula"},
+    ("dataset_name_bad", {"where": "datasets[0].name", "name": '"=x"', "problem": "formula",
+                          "first": "="},
      'datasets[0].name: "=x" cannot name a data set: it starts with =, which a spreadsheet '
      "reads as a formula; use letters, digits, spaces and signs such as _ ( ) . ,"),
+    # the other problems of a data set name (engine.input.dataset_names.name_problem)
+    ("dataset_name_bad", {"where": "w", "name": "7", "problem": "empty"},
+     "w: 7 cannot name a data set: a name is non-empty text" + NAME_ADVICE),
+    ("dataset_name_bad", {"where": "w", "name": '"x"', "problem": "too_long", "length": 101,
+                          "max_length": 100},
+     'w: "x" cannot name a data set: a name has at most 100 characters (this one has 101)'
+     + NAME_ADVICE),
+    ("dataset_name_bad", {"where": "w", "name": '"a|b"', "problem": "forbidden",
+                          "characters": ["\\t", "|"]},
+     'w: "a|b" cannot name a data set: it holds \\t |, which a file name cannot hold'
+     + NAME_ADVICE),
+    ("dataset_name_bad", {"where": "w", "name": '"x."', "problem": "dot_or_space"},
+     'w: "x." cannot name a data set: a name cannot start with a dot or a space, or end with '
+     "one" + NAME_ADVICE),
+    ("dataset_name_bad", {"where": "w", "name": '"COM1"', "problem": "reserved"},
+     'w: "COM1" cannot name a data set: Windows reserves this name for a device'
+     + NAME_ADVICE),
+    # no target named (engine.input.target_choice.not_named_error)
+    ("target_not_named", {"candidates": [], "reasons": [], "max_listed": 5},
+     'no column looks like classes to predict; name the target column ("target": COLUMN)'),
+    ("target_not_named", {"candidates": ["y", 'o"dd'], "reasons": [["r0"], ["r1", "few"]],
+                          "max_listed": 5},
+     "the column to predict is not named and 2 columns could be it: 'y' (r0); 'o\"dd' (r1, "
+     'few); name it ("target": "y" or another)'),
+    ("target_not_named", {"candidates": ["a", "b", "c"], "reasons": [["x"], ["y"], ["z"]],
+                          "max_listed": 2},
+     "the column to predict is not named and 3 columns could be it: 'a' (x); 'b' (y) and 1 "
+     'more; name it ("target": "a" or another)'),
     ("dataset_name_taken", {"index": 1, "name": '"same"', "other_index": 0, "other": ""},
      'datasets[1].name: the name "same" is already the name of datasets[0]; give every data '
      "set a name of its own"),
@@ -413,6 +444,8 @@ ERROR_CASES_INPUT += [
                  "text": "2020"},
      "w.arff, line 5: attribute 'd': x"),
 ]
+
+#: The advice every dataset_name_bad error ends with.
 
 #: (code, fields, long form) of the notes of engine.input and engine.runs.heldout.
 NOTE_CASES_INPUT = [

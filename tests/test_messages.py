@@ -11,6 +11,7 @@ from engine.foundation import messages
 from engine.foundation.errors import CODES as ERROR_CODES, EngineError
 from engine.foundation.messages_evaluation import LONG_EVALUATION
 from engine.foundation.notes import CODES, Note
+from tests.message_cases_floor import NOTE_CASES_FLOOR, PROBLEM_CASES
 from tests.message_cases_input import ERROR_CASES_INPUT, NOTE_CASES_INPUT
 from tests.message_cases_notes import ERROR_CASES_READING, NOTE_CASES_NOTES
 
@@ -208,6 +209,7 @@ def test_every_worded_code_is_a_code_and_has_an_example():
     assert set(SHORT) <= set(CODES) | set(ERROR_CODES)
     cases = LONG_CASES + ERROR_CASES + ERROR_CASES_INPUT + NOTE_CASES_INPUT
     cases += NOTE_CASES_NOTES + ERROR_CASES_READING     # the notes block and the reading errors
+    cases += NOTE_CASES_FLOOR + [case[:3] for case in PROBLEM_CASES]     # the evaluation floor's
     assert {case[0] for case in cases} == (
         set(messages.LONG) - set(LONG_EVALUATION))      # those: test_messages_evaluation.py
 
@@ -329,3 +331,43 @@ def test_the_catalogues_cost_metric_is_the_engines():
     from engine.evaluation.costs import COST_METRIC
 
     assert messages.COST_METRIC == COST_METRIC
+
+
+# the long forms worded on the evaluation floor, added to the catalogue at import
+
+@pytest.mark.parametrize("code, fields, text", NOTE_CASES_FLOOR)
+def test_a_long_form_worded_on_the_evaluation_floor_is_the_catalogues(code, fields, text):
+    note = Note(code, fields=fields)
+    assert str(note) == text == messages.long_form(code, fields)
+
+
+def test_a_code_is_worded_on_one_floor_only():
+    from engine.evaluation.messages_app import LONG_EVALUATION_FLOOR
+
+    assert set(LONG_EVALUATION_FLOOR) <= set(messages.LONG)
+    messages.add_long_forms(LONG_EVALUATION_FLOOR)               # the same words: no change
+    with pytest.raises(ValueError, match="codes worded twice: grouping_gap"):
+        messages.add_long_forms({"grouping_gap": lambda f: "other words"})
+    assert str(Note("grouping_gap", fields=NOTE_CASES_FLOOR[-1][1])) == NOTE_CASES_FLOOR[-1][2]
+
+
+@pytest.mark.parametrize("code, fields, long, short", PROBLEM_CASES)
+def test_a_pre_run_problems_long_and_short_forms_are_the_catalogues(code, fields, long, short):
+    from engine.runs.preflight import Problem
+
+    problem = Problem(code, fields=fields, blocking=code != "unscaled_model")
+    assert problem.message == long and problem.words() == short == short_form(problem)
+    assert problem.line().startswith("error: " if problem.blocking else "warning: ")
+
+
+def test_a_note_of_one_data_set_among_several_is_named_by_its_dataset_field():
+    from engine.runs.benchmark import about_dataset
+
+    note = Note("default_metric", fields={"metric": "roc_auc_ovr", "n_classes": 3})
+    named = about_dataset(note, "w")
+    assert (named.code, named.fields["dataset"], named.fields["about_dataset"]) == (
+        "default_metric", "w", True)
+    assert str(named) == "w: " + str(note) == messages.long_form("default_metric", named.fields)
+    assert short_form(named) == short_form(note)           # the app shows the name itself
+    kept = Note("grouping_gap_no_groups", fields={"dataset": "w"})   # its own field only
+    assert not str(kept).startswith("w: ")

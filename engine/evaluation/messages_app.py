@@ -13,14 +13,15 @@ never edits the text itself).
 """
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 from engine.evaluation.metrics import CLASSIFICATION_SCORERS
-from engine.evaluation.verdict import metric_label
+from engine.evaluation.verdict import fixed, metric_label
 from engine.input.csv_values import NOT_UTF8_NAMES
-from engine.foundation.messages import joined, long_form, short_example
+from engine.foundation.messages import add_long_forms, joined, long_form, short_example
 from engine.foundation.errors import error_code, error_fields
 from engine.foundation.notes import Note
 
@@ -191,6 +192,152 @@ DATASET_TAB = {
 }
 
 
+# ------------------------------------ long forms that need the evaluation floor
+
+def _gap_scores(f) -> str:
+    return (f"with ordinary stratified folds, {f['model']} scores "
+            f"{fixed(f['ungrouped_mean'])} ({metric_label(f['metric'])}); with the rows of "
+            f"each {f['groups_column']!r} kept together, {fixed(f['grouped_mean'])}")
+
+
+def _gap_words(gap: float, half: float) -> str:
+    """The gap with its yardstick: optimistic by it when it exceeds the grouped mean's
+    interval half-width, otherwise only higher, the size of the optimism not measured."""
+    if not math.isfinite(half):
+        return (f"the ungrouped score is higher by {fixed(gap)} (the grouped mean has no "
+                "interval to measure it against)")
+    if gap > half:
+        return (f"the ungrouped score is optimistic by {fixed(gap)}, more than the "
+                f"±{fixed(half)} of the grouped mean's 95% interval")
+    return (f"the ungrouped score is higher by {fixed(gap)}, within the ±{fixed(half)} of the "
+            "grouped mean's 95% interval, so these folds do not measure how optimistic it "
+            "is")
+
+
+def _gap_optimistic(f) -> str:
+    ranking = ("" if f["best_grouped"] == f["best_ungrouped"] else
+               f"; the best model changes too: {f['best_ungrouped']} without groups, "
+               f"{f['best_grouped']} with them")
+    return (f"{_gap_scores(f)}: {_gap_words(f['gap'], f['grouped_half_width'])}{ranking}. "
+            f"With ordinary folds, rows of one {f['groups_column']!r} are in both the training "
+            "part and the test fold, so a model can score by recognising them rather than by "
+            "learning the pattern; for new ones, expect the grouped score")
+
+
+def _grouping_gap(f) -> str:
+    kind = f["kind"]
+    if kind == "no_scores":
+        return (f"the models could not be compared with and without groups on "
+                f"{metric_label(f['metric'])}: no model has scores both ways")
+    if kind == "optimistic":
+        return _gap_optimistic(f)
+    if kind == "small":
+        return (f"{_gap_scores(f)}: grouping changes little here (largest gap "
+                f"{fixed(f['gap'], signed=True)}); rows of one {f['groups_column']!r} do not "
+                "help the models much. The grouped score is still the honest one for new ones")
+    return (f"{_gap_scores(f)}: no model scores higher with ordinary folds (largest gap "
+            f"{fixed(f['gap'], signed=True)}); the grouped score is the one to report")
+
+
+# The pre-run check's problems (engine.runs.preflight): the long form names scorer ids
+# and experiment-file keys (``ids``), the short form (the app's) does not.
+
+def _pf_metric(metric: str, ids: bool) -> str:
+    return f"{metric_label(metric)} ({metric})" if ids else metric_label(metric)
+
+
+def _pf_key(text: str, ids: bool) -> str:
+    return f" ({text})" if ids else ""
+
+
+def _pf_data(f) -> str:
+    """The data set the problem was found on first, as its sentence names it."""
+    return f"the data set {f['dataset']!r}" if f.get("dataset") else "the data"
+
+
+def _pf_also(f) -> str:
+    """`` (also on 'b', 'c')``: the other data sets the problem was found on."""
+    names = list(f.get("datasets") or ())
+    return f" (also on {', '.join(map(repr, names[1:]))})" if len(names) > 1 else ""
+
+
+_PF_WHY = {"always_one": lambda f: "is always 1 on two classes",
+           "no_costs": lambda f: "needs the costs of the outcomes, and none were given",
+           "two_classes_only": lambda f: (f"works for two classes only, and {_pf_data(f)} has "
+                                          f"{f['n_classes']}")}
+
+
+def _pf_metric_not_for_target(f, ids: bool) -> str:
+    return (f"the metric {_pf_metric(f['metric'], ids)} {_PF_WHY[f['reason']](f)}: use "
+            f"{_pf_metric(f['suggested'], ids)} instead")
+
+
+def _pf_too_few_rows(f, ids: bool) -> str:
+    return f"{_pf_data(f)}: {f['reason']}"
+
+
+def _pf_no_probabilities(f, ids: bool) -> str:
+    what = "probabilities" if f["needs"] == "proba" else "probabilities or decision values"
+    tuned = ", the metric it is tuned on," if f["where"] == "tune" else ""
+    return (f"model {f['model']!r} gives no {what}, but {_pf_metric(f['metric'], ids)}{tuned} "
+            "needs them: every fold would fail")
+
+
+def _pf_threshold_many_classes(f, ids: bool) -> str:
+    how = "by costs" if f["by"] == "costs" else "by a metric"
+    return (f"model {f['model']!r} chooses a decision threshold {how}"
+            f"{_pf_key(chr(34) + 'threshold' + chr(34), ids)}, which works for two classes "
+            f"only, and {_pf_data(f)} has {f['n_classes']}: the run would stop there")
+
+
+def _pf_tune_metric_not_for_target(f, ids: bool) -> str:
+    return (f"model {f['model']!r} is tuned on {_pf_metric(f['metric'], ids)}, which does not "
+            f"fit the {f['n_classes']} classes of {_pf_data(f)}")
+
+
+def _pf_inner_folds_too_few(f, ids: bool) -> str:
+    return (f"model {f['model']!r} splits each training part into {f['inner_splits']} inner "
+            f"folds{_pf_key(chr(34) + f['block'] + chr(34), ids)}, but the smallest class of "
+            f"{_pf_data(f)} has only {f['rows']} rows there")
+
+
+def _pf_unscaled_model(f, ids: bool) -> str:
+    return (f"model {f['model']!r}{_pf_key(f['estimator'], ids)} depends on the scale of the "
+            "features and runs unscaled, while the spreads of the features of "
+            f"{_pf_data(f)} differ up to {f['shown_ratio']:,} times: its scores may say more "
+            "about the units than about the model (scaling the features"
+            f"{_pf_key(chr(34) + 'scale' + chr(34) + ': true', ids)} fixes it)")
+
+
+_PREFLIGHT = {"metric_not_for_target": _pf_metric_not_for_target,
+              "too_few_rows": _pf_too_few_rows,
+              "no_probabilities": _pf_no_probabilities,
+              "threshold_many_classes": _pf_threshold_many_classes,
+              "tune_metric_not_for_target": _pf_tune_metric_not_for_target,
+              "inner_folds_too_few": _pf_inner_folds_too_few,
+              "unscaled_model": _pf_unscaled_model}
+
+
+def _pf_form(words: Callable[[Mapping, bool], str], long: bool) -> Callable[[Mapping], str]:
+    """A pre-run problem's long or short form, with the data sets it was also found on."""
+    def form(f: Mapping) -> str:
+        return words(f, long) + _pf_also(f)
+    return form
+
+
+#: The pre-run check's short forms (the app's words: no scorer ids, no file keys).
+PREFLIGHT_SHORT: dict[str, Callable[[Mapping], str]] = {
+    code: _pf_form(words, False) for code, words in _PREFLIGHT.items()}
+
+#: Code -> long form of the codes whose words need the evaluation floor (metric labels,
+#: :func:`~engine.evaluation.verdict.fixed`); added to the catalogue's long forms at import.
+LONG_EVALUATION_FLOOR: dict[str, Callable[[Mapping], str]] = {
+    "grouping_gap": _grouping_gap,
+    **{code: _pf_form(words, True) for code, words in _PREFLIGHT.items()},
+}
+add_long_forms(LONG_EVALUATION_FLOOR)
+
+
 #: Code -> the short form's wording function over the note's or error's fields.
 SHORT: dict[str, Callable[[Mapping], str]] = {
     "unscaled_models": _unscaled,
@@ -222,6 +369,7 @@ SHORT: dict[str, Callable[[Mapping], str]] = {
         f"column {f['column']!r} looks like numbers written with a decimal comma but was kept "
         "as text"),
     **DATASET_TAB,
+    **PREFLIGHT_SHORT,
 }
 
 
@@ -240,3 +388,4 @@ def short_form(item) -> str:
         except (LongForm, KeyError, TypeError, ValueError, IndexError):
             pass                                  # no words for these fields: the long form
     return plain_ids(str(item))
+

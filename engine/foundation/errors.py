@@ -107,7 +107,8 @@ CODES = {
     "nested_rows": "the smallest class has fewer rows than the folds, so some inner "
                    "training parts would miss it [smallest, n_splits, class]",
     "target_not_named": "no target is named and not exactly one column qualifies by the "
-                        "rule [candidates: column names best first, reasons: per candidate]",
+                        "rule [candidates: column names best first, reasons: per candidate, "
+                        "max_listed: how many the sentence lists]",
     # ---- subgroups (engine.evaluation.subgroups.spec)
     "subgroup_column_unknown": "a subgroup column is neither a feature nor a column left "
                                "out of the models [column, columns: the names it may be]",
@@ -334,7 +335,9 @@ CODES = {
     "id_column_kept": "\"id_column\" is also in \"features\" [column]",
     "resample_unknown": "an unknown \"resample\" value [where, value, samplers]",
     "imblearn_missing": "resampling needs imbalanced-learn, which is not installed [where]",
-    "dataset_name_bad": "a data set name cannot be used [where, name: as shown, problem]",
+    "dataset_name_bad": "a data set name cannot be used [where, name: as shown, problem: "
+                        "'empty', 'too_long' (length, max_length), 'forbidden' (characters), "
+                        "'formula' (first), 'dot_or_space' or 'reserved']",
     "dataset_name_taken": "two data sets have one name [index, name: as shown, "
                           "other_index, other: the other's name as shown when it differs "
                           "in case, else '']",

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from engine.foundation.messages_evaluation import LONG_EVALUATION
 # the notes of engine/input, engine/foundation and engine/runs worded where made
 from engine.foundation.messages_notes import LONG_NOTES, read_stopped_detail
+from engine.foundation.caller_errors import CallerError
 from engine.foundation.machine import count_text, format_bytes
 
 
@@ -677,9 +678,35 @@ def _imblearn_missing(f) -> str:
     return f"{f['where']}: {IMBLEARN_HINT}"
 
 
+# why a data set name cannot be used (engine.input.dataset_names.name_problem)
+_NAME_PROBLEMS = {
+    "empty": lambda f: "a name is non-empty text",
+    "too_long": lambda f: (f"a name has at most {f['max_length']} characters (this one has "
+                           f"{f['length']})"),
+    "forbidden": lambda f: (f"it holds {' '.join(f['characters'])}, which a file name cannot "
+                            "hold"),
+    "formula": lambda f: f"it starts with {f['first']}, which a spreadsheet reads as a formula",
+    "dot_or_space": lambda f: "a name cannot start with a dot or a space, or end with one",
+    "reserved": lambda f: "Windows reserves this name for a device",
+}
+
+
+def _target_not_named(f) -> str:
+    candidates, reasons = list(f["candidates"]), list(f["reasons"])
+    if not candidates:
+        return ("no column looks like classes to predict; name the target column "
+                "(\"target\": COLUMN)")
+    shown = min(len(candidates), f["max_listed"])
+    listed = "; ".join(f"{candidates[i]!r} ({', '.join(reasons[i])})" for i in range(shown))
+    more = f" and {len(candidates) - shown} more" if len(candidates) > shown else ""
+    return (f"the column to predict is not named and {len(candidates)} columns could be it: "
+            f"{listed}{more}; name it (\"target\": {json.dumps(candidates[0])} or another)")
+
+
 def _dataset_name_bad(f) -> str:
-    return (f"{f['where']}: {f['name']} cannot name a data set: {f['problem']}; use letters, "
-            "digits, spaces and signs such as _ ( ) . ,")
+    return (f"{f['where']}: {f['name']} cannot name a data set: "
+            f"{_NAME_PROBLEMS[f['problem']](f)}; use letters, digits, spaces and signs such "
+            "as _ ( ) . ,")
 
 
 def _dataset_name_taken(f) -> str:
@@ -1160,7 +1187,28 @@ LONG: dict[str, Callable[[Mapping], str]] = {
     "empty_classes": _empty_classes,
     # ---- notes of engine.input, .foundation, .runs
     **LONG_NOTES,
+    # ---- worded where raised before
+    "target_not_named": _target_not_named,
 }
+
+
+# long forms worded on a higher floor register themselves here at import
+
+def add_long_forms(table: Mapping[str, Callable[[Mapping], str]]) -> None:
+    """Add the long forms of codes worded on a higher floor (their words need names the
+    foundation cannot import, e.g. the metrics' display names); the module that words
+    them calls this at import, and the modules that make those codes import it.
+
+    Raises
+    ------
+    CallerError
+        ``argument_value``: a code of ``table`` is worded already by another function.
+    """
+    taken = [code for code, words in table.items() if LONG.get(code, words) is not words]
+    if taken:
+        raise CallerError("argument_value", f"codes worded twice: {', '.join(taken)}",
+                          {"codes": taken})
+    LONG.update(table)
 
 
 def has_long_form(code: str) -> bool:
@@ -1169,7 +1217,10 @@ def has_long_form(code: str) -> bool:
 
 
 def long_form(code: str, fields: Mapping) -> str:
-    """The long form of a note or error of ``code`` made from ``fields``.
+    """The long form of a note or error of ``code`` made from ``fields``; with the field
+    ``about_dataset`` set (a note of one data set among several,
+    :func:`engine.runs.benchmark.about_dataset`), the data set's name (``dataset``)
+    before it.
 
     Raises
     ------
@@ -1177,4 +1228,5 @@ def long_form(code: str, fields: Mapping) -> str:
         When the catalogue does not word ``code`` (:func:`has_long_form`) or ``fields``
         lack a field its wording needs.
     """
-    return LONG[code](fields)
+    words = LONG[code](fields)
+    return f"{fields['dataset']}: {words}" if fields.get("about_dataset") else words

@@ -137,7 +137,8 @@ CODES = {
     # ---- the grouping gap (engine.runs.grouping_gap)
     "grouping_gap": "the same models run with and without groups: what grouping changes, "
                     "in words [metric, model (largest gap), grouped_mean, ungrouped_mean, gap, "
-                    "groups_column, kind: 'optimistic', 'small', 'lower' or 'no_scores']",
+                    "groups_column, kind: 'optimistic', 'small', 'lower' or 'no_scores'; "
+                    "with 'optimistic' best_grouped, best_ungrouped, grouped_half_width]",
     "grouping_gap_no_groups": "the gap without groups was asked for, but the data set has no "
                               "\"groups\" column [dataset]",
     # ---- several data sets (engine.runs.benchmark; their other notes carry a [dataset] field)
@@ -258,21 +259,25 @@ CODES = {
                               "there each model's own mean is used [datasets]",
     # ---- the pre-run check (engine.runs.preflight): Problem notes, with fixes
     "metric_not_for_target": "a metric does not fit the target's number of classes "
-                             "[dataset, datasets, metric, n_classes, suggested]",
+                             "[dataset, datasets, metric, n_classes, suggested, reason: "
+                             "'two_classes_only', 'always_one' or 'no_costs']",
     "too_few_rows": "a class or the groups are too small for the folds "
-                    "[dataset, datasets, n_splits, possible: the most folds possible or None]",
+                    "[dataset, datasets, n_splits, possible: the most folds possible or None, "
+                    "reason: the folds check's sentence, reason_code: its code]",
     "no_probabilities": "a model gives no probabilities (or decision values) that a metric "
                         "needs [dataset, datasets, model, entry, metric, where: 'metric' or "
                         "'tune', needs: 'proba' or 'score']",
     "threshold_many_classes": "a model chooses a decision threshold on more than two classes "
-                              "[dataset, datasets, model, entry, n_classes]",
+                              "[dataset, datasets, model, entry, n_classes, by: 'costs' or "
+                              "'metric']",
     "tune_metric_not_for_target": "a tuned model's own metric does not fit the target "
                                   "[dataset, datasets, model, entry, metric, n_classes]",
     "inner_folds_too_few": "a tuned or thresholded model's inner folds need more rows than a "
                            "training part has [dataset, datasets, model, entry, block, "
                            "inner_splits, rows]",
     "unscaled_model": "a scale-sensitive model runs unscaled on features of very different "
-                      "spreads [dataset, datasets, model, entry, estimator, ratio]",
+                      "spreads [dataset, datasets, model, entry, estimator, ratio, shown_ratio: "
+                      "as the sentence rounds it]",
     # ---- AUC intervals and tests (engine.evaluation.curves.auc_tables)
     "auc_pooled_test": "DeLong's test of two models' AUCs runs on the pooled out-of-fold "
                        "predictions of each repeat, which come from different fold models: "

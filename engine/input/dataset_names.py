@@ -24,22 +24,30 @@ FORMULA_START = "=+-@"
 _RESERVED = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?", re.IGNORECASE)
 
 
-def name_problem(name) -> str | None:
-    """Why ``name`` cannot name a data set (a phrase), or None when it can."""
+def name_problem(name) -> tuple | None:
+    """Why ``name`` cannot name a data set, or None when it can.
+
+    Returns
+    -------
+    tuple or None
+        ``(problem, fields)``: the ``dataset_name_bad`` error's ``problem`` code
+        (``"empty"``, ``"too_long"`` with ``length`` and ``max_length``, ``"forbidden"``
+        with ``characters`` as shown, ``"formula"`` with ``first``, ``"dot_or_space"``,
+        ``"reserved"``) and the fields its words need (the catalogue words them).
+    """
     if not isinstance(name, str) or not name:
-        return "a name is non-empty text"
+        return "empty", {}
     if len(name) > MAX_LENGTH:
-        return f"a name has at most {MAX_LENGTH} characters (this one has {len(name)})"
+        return "too_long", {"length": len(name), "max_length": MAX_LENGTH}
     bad = sorted({ch for ch in name if ch in FORBIDDEN or not (ch == " " or ch.isprintable())})
     if bad:
-        shown = " ".join(show(ch)[1:-1] for ch in bad)
-        return f"it holds {shown}, which a file name cannot hold"
+        return "forbidden", {"characters": [show(ch)[1:-1] for ch in bad]}
     if name[0] in FORMULA_START:
-        return f"it starts with {name[0]}, which a spreadsheet reads as a formula"
+        return "formula", {"first": name[0]}
     if name[0] in ". " or name[-1] in ". ":
-        return "a name cannot start with a dot or a space, or end with one"
+        return "dot_or_space", {}
     if _RESERVED.fullmatch(name):
-        return "Windows reserves this name for a device"
+        return "reserved", {}
     return None
 
 
@@ -59,10 +67,11 @@ def check_dataset_name(name, where: str) -> None:
         ``datasets[2].name: "a/b" cannot name a data set: it holds /, which a file name
         cannot hold; ...``
     """
-    problem = name_problem(name)
-    if problem:
+    found = name_problem(name)
+    if found:
+        problem, fields = found
         raise EngineError("dataset_name_bad", {"where": where, "name": show(name),
-                                               "problem": problem})
+                                               "problem": problem, **fields})
 
 
 def default_name(block: dict) -> str:

@@ -25,7 +25,6 @@ Rules
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -70,10 +69,6 @@ class Candidate:
     score: float
     reasons: tuple
     n_classes: int
-
-    def said(self) -> str:
-        """The column and its reasons, in words."""
-        return f"{str(self.column)!r} ({', '.join(self.reasons)})"
 
 
 def name_words(name) -> list:
@@ -183,19 +178,11 @@ def choose_target(frame: pd.DataFrame, *, excluded: Sequence = ()) -> tuple:
 
 
 def not_named_error(ranked: list) -> EngineError:
-    """The ``target_not_named`` error for the candidates ``ranked``."""
-    shown = ranked[:MAX_LISTED]
-    fields = {"candidates": [str(c.column) for c in ranked],
-              "reasons": [list(c.reasons) for c in ranked]}
-    if not ranked:
-        return EngineError("target_not_named", fields,
-                           "no column looks like classes to predict; name the target column "
-                           "(\"target\": COLUMN)")
-    more = f" and {len(ranked) - len(shown)} more" if len(ranked) > len(shown) else ""
-    return EngineError("target_not_named", fields,
-                       f"the column to predict is not named and {len(ranked)} columns could be "
-                       f"it: {'; '.join(c.said() for c in shown)}{more}; name it "
-                       f"(\"target\": {json.dumps(str(ranked[0].column))} or another)")
+    """The ``target_not_named`` error for the candidates ``ranked`` (the catalogue lists
+    the first ``max_listed`` of them)."""
+    return EngineError("target_not_named", {"candidates": [str(c.column) for c in ranked],
+                                            "reasons": [list(c.reasons) for c in ranked],
+                                            "max_listed": MAX_LISTED})
 
 
 def not_chosen_note(fields, shown) -> Note:

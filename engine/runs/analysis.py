@@ -39,7 +39,6 @@ from engine.evaluation.stats import (Comparison, ComparisonSettings, compare_mod
                                      summary_table)
 from engine.runs.store import ending_recorded, opened
 from engine.evaluation.tuning import optimism_at, optimism_notes
-from engine.evaluation.verdict import metric_label
 
 if TYPE_CHECKING:
     from engine.evaluation.aloocv import AloocvResult
@@ -314,7 +313,6 @@ def run_extras(result: ExperimentResult, *, n_jobs: int = 1, cluster=None, store
     if experiment.cv.compare_ungrouped and result.dataset.groups is not None:
         gap = yield from run_grouping_gap(result.dataset, list(experiment.models), experiment.cv,
                                           list(result.cv.metrics), result.cv, n_jobs=n_jobs,
-                                          metric_name=metric_label(result.cv.primary_metric),
                                           rope=experiment.comparison.rope_for(
                                               result.cv.primary_metric), cluster=cluster,
                                           costs=experiment.metric_costs())

@@ -115,9 +115,10 @@ class BenchmarkResult:
 
 
 def about_dataset(note: Note, name: str) -> Note:
-    """``note`` about the data set ``name``: the name before its sentence and in its
-    fields (``dataset``)."""
-    return Note(note.code, f"{name}: {note.message}", {**note.fields, "dataset": name})
+    """``note`` about the data set ``name``: the name in its fields (``dataset``), and
+    ``about_dataset`` set, so the catalogue's long form puts the name before its sentence
+    (:func:`engine.foundation.messages.long_form`)."""
+    return Note(note.code, fields={**note.fields, "dataset": name, "about_dataset": True})
 
 
 def dataset_means(results) -> pd.DataFrame:

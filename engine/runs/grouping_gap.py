@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any, Generator, Optional
+from typing import Any, Generator
 
 import pandas as pd
 
 from engine.evaluation.cv import CVConfig, CVResult, run_cv
 from engine.evaluation.stats import corrected_interval
-from engine.evaluation.verdict import fixed
+from engine.evaluation.messages_app import LONG_EVALUATION_FLOOR  # noqa: F401 (words it)
 from engine.input.data import Dataset
 from engine.foundation.errors import EngineError
+from engine.foundation.messages import long_form
 from engine.foundation.notes import Note
 from engine.foundation.progress import Progress
 
@@ -110,57 +111,43 @@ def _means(cv: CVResult, metric: str) -> pd.Series:
 
 
 def gap_sentence(table: pd.DataFrame, metric: str, groups_column: str,
-                 *, metric_name: Optional[str] = None, small: float = SMALL_GAP) -> tuple:
+                 *, small: float = SMALL_GAP) -> tuple:
     """The verdict on the grouping gap of ``metric``, in plain words, and its fields.
 
     The model with the largest gap is named (the others are in the table); a largest gap
-    within ``±small`` (the run's ROPE) is called small.
+    within ``±small`` (the run's ROPE) is called small. The words are the catalogue's
+    (``grouping_gap`` in :mod:`engine.evaluation.messages_app`), made from the fields.
 
     Returns
     -------
     tuple
         ``(text, fields)``; fields: ``metric, model, grouped_mean, ungrouped_mean, gap,
         groups_column, kind`` (``"optimistic"``, ``"small"``, ``"lower"`` or
-        ``"no_scores"``); with ``"optimistic"`` also ``best_grouped`` and
-        ``best_ungrouped`` (the models with the highest mean each way).
+        ``"no_scores"``); with ``"optimistic"`` also ``best_grouped``,
+        ``best_ungrouped`` (the models with the highest mean each way) and
+        ``grouped_half_width``.
     """
-    name = metric_name or metric
+    fields = _gap_fields(table, metric, groups_column, small)
+    return long_form("grouping_gap", fields), fields
+
+
+def _gap_fields(table: pd.DataFrame, metric: str, groups_column: str, small: float) -> dict:
+    """The ``grouping_gap`` note's fields (see :func:`gap_sentence`)."""
     rows = table[(table["metric"] == metric) & table["gap"].notna()]
     fields: dict[str, Any] = {"metric": metric, "groups_column": str(groups_column)}
     if rows.empty:
-        return (f"the models could not be compared with and without groups on {name}: no "
-                "model has scores both ways", {**fields, "kind": "no_scores", "model": None,
-                                                "grouped_mean": None, "ungrouped_mean": None,
-                                                "gap": None})
+        return {**fields, "kind": "no_scores", "model": None, "grouped_mean": None,
+                "ungrouped_mean": None, "gap": None}
     top = rows.iloc[rows["gap"].argmax()]
-    gap, model = float(top["gap"]), str(top["model"])
-    fields.update(model=model, grouped_mean=float(top["grouped_mean"]),
+    gap = float(top["gap"])
+    fields.update(model=str(top["model"]), grouped_mean=float(top["grouped_mean"]),
                   ungrouped_mean=float(top["ungrouped_mean"]), gap=gap)
-    scores = (f"with ordinary stratified folds, {model} scores {fixed(top['ungrouped_mean'])} "
-              f"({name}); with the rows of each {groups_column!r} kept together, "
-              f"{fixed(top['grouped_mean'])}")
     if gap > small:
-        best_grouped = str(rows["model"].iloc[rows["grouped_mean"].argmax()])
-        best_ungrouped = str(rows["model"].iloc[rows["ungrouped_mean"].argmax()])
-        half = _half_width(top)
-        fields.update(best_grouped=best_grouped, best_ungrouped=best_ungrouped,
-                      grouped_half_width=half)
-        ranking = ("" if best_grouped == best_ungrouped else
-                   f"; the best model changes too: {best_ungrouped} without groups, "
-                   f"{best_grouped} with them")
-        return (f"{scores}: {_gap_words(gap, half)}{ranking}. With "
-                f"ordinary folds, rows of one {groups_column!r} are in both the training part "
-                "and the test fold, so a model can score by recognising them rather than by "
-                "learning the pattern; for new ones, expect the grouped score",
-                {**fields, "kind": "optimistic"})
-    if gap >= -small:
-        return (f"{scores}: grouping changes little here (largest gap "
-                f"{fixed(gap, signed=True)}); rows of one "
-                f"{groups_column!r} do not help the models much. The grouped score is still "
-                "the honest one for new ones", {**fields, "kind": "small"})
-    return (f"{scores}: no model scores higher with ordinary folds (largest gap "
-            f"{fixed(gap, signed=True)}); "
-            "the grouped score is the one to report", {**fields, "kind": "lower"})
+        return {**fields, "kind": "optimistic",
+                "best_grouped": str(rows["model"].iloc[rows["grouped_mean"].argmax()]),
+                "best_ungrouped": str(rows["model"].iloc[rows["ungrouped_mean"].argmax()]),
+                "grouped_half_width": _half_width(top)}
+    return {**fields, "kind": "small" if gap >= -small else "lower"}
 
 
 def _half_width(row) -> float:
@@ -169,23 +156,8 @@ def _half_width(row) -> float:
     return float((high - low) / 2) if math.isfinite(low) and math.isfinite(high) else math.nan
 
 
-def _gap_words(gap: float, half: float) -> str:
-    """The gap with its yardstick: optimistic by it when it exceeds the grouped mean's
-    interval half-width, otherwise only higher, the size of the optimism not measured."""
-    if not math.isfinite(half):
-        return (f"the ungrouped score is higher by {fixed(gap)} (the grouped mean has no "
-                "interval to measure it against)")
-    if gap > half:
-        return (f"the ungrouped score is optimistic by {fixed(gap)}, more than the ±{fixed(half)} "
-                "of the grouped mean's 95% interval")
-    return (f"the ungrouped score is higher by {fixed(gap)}, within the ±{fixed(half)} of the "
-            "grouped mean's 95% interval, so these folds do not measure how optimistic it "
-            "is")
-
-
 def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: list,
-                     grouped: CVResult, *, n_jobs: int = 1, metric_name: Optional[str] = None,
-                     rope: float = SMALL_GAP,
+                     grouped: CVResult, *, n_jobs: int = 1, rope: float = SMALL_GAP,
                      cluster=None, costs=None) -> Generator[Progress, None, GroupingGapResult]:
     """Run the same models on ordinary repeated stratified folds and compare the means.
 
@@ -201,8 +173,6 @@ def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: 
     grouped : CVResult
         The grouped run (the result the statistics use).
     n_jobs : int
-    metric_name : str, optional
-        The primary metric as the verdict names it (default: its scorer name).
     rope : float
         A largest gap within ±rope is called small (:func:`gap_sentence`).
     cluster : optional
@@ -244,7 +214,6 @@ def run_grouping_gap(dataset: Dataset, models: list, config: CVConfig, metrics: 
         job.close()
     table = gap_table(grouped, ungrouped)
     column = str(dataset.source.get("groups", "groups"))
-    text, fields = gap_sentence(table, grouped.primary_metric, column, metric_name=metric_name,
-                                small=rope)
+    _text, fields = gap_sentence(table, grouped.primary_metric, column, small=rope)
     return GroupingGapResult(table, ungrouped, column, int(len(set(dataset.groups))),
-                             (Note("grouping_gap", text, fields),))
+                             (Note("grouping_gap", fields=fields),))

@@ -43,7 +43,9 @@ from engine.evaluation.cv import check_folds
 from engine.evaluation.metrics import (BINARY_ONLY, FAST_METRICS, LABELS, MULTICLASS_ONLY, PROBA,
                                        multiclass_counterpart)
 from engine.foundation.caller_errors import CallerError
+from engine.foundation.errors import error_code
 from engine.foundation.notes import Note
+from engine.evaluation.messages_app import short_form
 from engine.evaluation.verdict import metric_label
 
 #: Spreads (standard deviations) of numeric features this many times apart make an unscaled
@@ -52,7 +54,6 @@ from engine.evaluation.verdict import metric_label
 SPREAD_RATIO = 10.0
 #: The label metric offered instead of a probability metric on more than two classes.
 LABEL_METRIC = "balanced_accuracy"
-THRESHOLD_KEY, SCALE_KEY = '"threshold"', '"scale": true'
 
 
 @dataclass(frozen=True)
@@ -80,15 +81,19 @@ class Fix:
 
 @dataclass(frozen=True, eq=False)
 class Problem(Note):
-    """A coded note about a run that would fail (``blocking``) or mislead, with its fixes."""
+    """A coded note about a run that would fail (``blocking``) or mislead, with its fixes.
+
+    Its long form (``message``: scorer ids and experiment-file keys) and its short form
+    (:meth:`words`) are the catalogue's (:mod:`engine.evaluation.messages_app`), made
+    from its fields; a problem found on several data sets names the others
+    (``datasets``)."""
 
     blocking: bool = True
     fixes: tuple = field(default=())
-    plain: str = ""
 
     def words(self) -> str:
         """The sentence for the app: no experiment-file keys or scorer ids."""
-        return self.plain or self.message
+        return short_form(self)
 
     def line(self) -> str:
         """The headless runner's line: ``error: ...`` or ``warning: ...``."""
@@ -127,7 +132,7 @@ def check_experiment(experiment, datasets) -> list:
     found = []
     for dataset in datasets:
         found.extend(_dataset_problems(filled, dataset, entries))
-    merged = _merged(found, len(datasets) > 1)
+    merged = _merged(found)
     return sorted(merged, key=lambda problem: not problem.blocking)
 
 
@@ -162,18 +167,9 @@ def _about(dataset) -> dict:
     return {"dataset": dataset.name}
 
 
-def _problem(code, text, fields, fixes=(), block=True) -> Problem:
-    """``text(ids)``: the sentence, naming metric ids and file keys when ``ids``."""
-    return Problem(code, text(True), fields, blocking=block, fixes=tuple(fixes),
-                   plain=text(False))
-
-
-def _metric(metric: str, ids: bool) -> str:
-    return f"{metric_label(metric)} ({metric})" if ids else metric_label(metric)
-
-
-def _key(text: str, ids: bool) -> str:
-    return f" ({text})" if ids else ""
+def _problem(code, fields, fixes=(), block=True) -> Problem:
+    """A problem worded by the catalogue from ``fields``."""
+    return Problem(code, fields=fields, blocking=block, fixes=tuple(fixes))
 
 
 # ----------------------------------------------------------------------------- metrics
@@ -182,18 +178,15 @@ def _metric_problems(metrics, n_classes, dataset) -> list:
     found = []
     for metric in metrics:
         if n_classes > 2 and metric in BINARY_ONLY:
-            new = multiclass_counterpart(metric)
-            why = f"works for two classes only, and {_name(dataset)} has {n_classes}"
+            new, reason = multiclass_counterpart(metric), "two_classes_only"
         elif n_classes <= 2 and metric in MULTICLASS_ONLY:
-            new, why = "accuracy", "is always 1 on two classes"
+            new, reason = "accuracy", "always_one"
         else:
             continue
         fields = {**_about(dataset), "metric": metric, "n_classes": n_classes,
-                  "suggested": new}
-        found.append(_problem(
-            "metric_not_for_target",
-            lambda ids, m=metric, w=why, n=new: f"the metric {_metric(m, ids)} {w}: use "
-            f"{_metric(n, ids)} instead", fields, [metric_fix(metric, new, metrics)]))
+                  "suggested": new, "reason": reason}
+        found.append(_problem("metric_not_for_target", fields,
+                              [metric_fix(metric, new, metrics)]))
     return found
 
 
@@ -209,15 +202,11 @@ def _cost_problems(experiment, datasets) -> list:
         if cost_metric_problem(metrics, experiment.metric_costs(), n_classes=len(dataset.classes)):
             n_classes = len(dataset.classes)
             fields = {**_about(dataset), "metric": COST_METRIC, "n_classes": n_classes,
-                      "suggested": "balanced_accuracy"}
-            why = (f"works for two classes only, and {_name(dataset)} has {n_classes}"
-                   if n_classes != 2 else "needs the costs of the outcomes, and none were given")
-            found.append(_problem(
-                "metric_not_for_target",
-                lambda ids, w=why: f"the metric {_metric(COST_METRIC, ids)} {w}: use "
-                f"{_metric('balanced_accuracy', ids)} instead", fields,
-                [metric_fix(COST_METRIC, "balanced_accuracy", metrics)]))
-    return _merged(found, len(datasets) > 1)
+                      "suggested": "balanced_accuracy",
+                      "reason": "two_classes_only" if n_classes != 2 else "no_costs"}
+            found.append(_problem("metric_not_for_target", fields,
+                                  [metric_fix(COST_METRIC, "balanced_accuracy", metrics)]))
+    return _merged(found)
 
 
 def metric_fix(old: str, new, metrics) -> Fix:
@@ -255,13 +244,12 @@ def _fold_problems(cv, dataset) -> list:
     try:
         check_folds(dataset.y, cv, dataset.groups, classes=dataset.classes)
     except ValueError as exc:
-        reason = str(exc)               # ``exc`` is unbound once the except block ends
         possible = _possible_folds(cv, dataset)
         fixes = ([Fix("folds", {"n_splits": possible}, f"Use {possible} folds")]
                  if possible else [])
-        fields = {**_about(dataset), "n_splits": cv.n_splits, "possible": possible}
-        return [_problem("too_few_rows", lambda ids: f"{_name(dataset)}: {reason}", fields,
-                         fixes)]
+        fields = {**_about(dataset), "n_splits": cv.n_splits, "possible": possible,
+                  "reason": str(exc), "reason_code": error_code(exc)}
+        return [_problem("too_few_rows", fields, fixes)]
     return []
 
 
@@ -320,15 +308,10 @@ def _response_problems(spec, entry, metrics, n_classes, dataset) -> list:
         need = needed_response(metric)
         if need == "labels" or need in available:
             continue
-        what = "probabilities" if need == "proba" else "probabilities or decision values"
         fields = {**_about(dataset), "model": spec.name, "entry": entry, "metric": metric,
                   "where": where, "needs": need}
-        tuned = ", the metric it is tuned on," if where == "tune" else ""
         found.append(_problem(
-            "no_probabilities",
-            lambda ids, m=metric, w=what, t=tuned: f"model {spec.name!r} gives no {w}, but "
-            f"{_metric(m, ids)}{t} needs them: every fold would fail",
-            fields, _response_fixes(spec, entry, metric, where, metrics, n_classes)))
+            "no_probabilities", fields, _response_fixes(spec, entry, metric, where, metrics, n_classes)))
     return found
 
 
@@ -353,14 +336,10 @@ def _response_fixes(spec, entry, metric, where, metrics, n_classes) -> list:
 def _threshold_problems(spec, entry, n_classes, dataset) -> list:
     if not spec.threshold or n_classes == 2:
         return []
-    how = "by costs" if "cost" in spec.threshold else "by a metric"
-    fields = {**_about(dataset), "model": spec.name, "entry": entry, "n_classes": n_classes}
+    fields = {**_about(dataset), "model": spec.name, "entry": entry, "n_classes": n_classes,
+              "by": "costs" if "cost" in spec.threshold else "metric"}
     return [_problem(
-        "threshold_many_classes",
-        lambda ids: f"model {spec.name!r} chooses a decision threshold {how}"
-        f"{_key(THRESHOLD_KEY, ids)}, which works for two classes only, and "
-        f"{_name(dataset)} has {n_classes}: the run would stop there",
-        fields, [Fix("drop_threshold", {"entry": entry},
+        "threshold_many_classes", fields, [Fix("drop_threshold", {"entry": entry},
                      f"Use the usual threshold for {spec.name!r}")])]
 
 
@@ -374,10 +353,7 @@ def _tune_problems(spec, entry, n_classes, dataset) -> list:
     fields = {**_about(dataset), "model": spec.name, "entry": entry, "metric": metric,
               "n_classes": n_classes}
     return [_problem(
-        "tune_metric_not_for_target",
-        lambda ids: f"model {spec.name!r} is tuned on {_metric(metric, ids)}, which does not "
-        f"fit the {n_classes} classes of {_name(dataset)}",
-        fields, [Fix("tune_scoring", {"entry": entry},
+        "tune_metric_not_for_target", fields, [Fix("tune_scoring", {"entry": entry},
                      f"Tune {spec.name!r} on the metric the models are compared on")])]
 
 
@@ -402,11 +378,7 @@ def _inner_fold_problems(spec, entry, dataset, cv) -> list:
                   "inner_splits": inner, "rows": smallest}
         fixes = ([Fix("inner_splits", {"entry": entry, "block": block_name, "value": smallest},
                       f"Use {smallest} inner folds for {spec.name!r}")] if smallest >= 2 else [])
-        found.append(_problem(
-            "inner_folds_too_few",
-            lambda ids, i=inner, b=block_name: f"model {spec.name!r} splits each training "
-            f"part into {i} inner folds{_key(chr(34) + b + chr(34), ids)}, but the smallest "
-            f"class of {_name(dataset)} has only {smallest} rows there", fields, fixes))
+        found.append(_problem("inner_folds_too_few", fields, fixes))
     return found
 
 
@@ -417,15 +389,9 @@ def _scale_problems(spec, entry, dataset) -> list:
     if ratio is None or ratio <= SPREAD_RATIO:
         return []
     fields = {**_about(dataset), "model": spec.name, "entry": entry,
-              "estimator": spec.estimator, "ratio": round(ratio, 1)}
+              "estimator": spec.estimator, "ratio": round(ratio, 1), "shown_ratio": round(ratio)}
     return [_problem(
-        "unscaled_model",
-        lambda ids: f"model {spec.name!r}{_key(spec.estimator, ids)} depends on the scale of "
-        f"the features and runs unscaled, while the spreads of the features of "
-        f"{_name(dataset)} differ up to {ratio:,.0f} times: its scores may say more about the "
-        f"units than about the model (scaling the features{_key(SCALE_KEY, ids)} "
-        "fixes it)",
-        fields, [Fix("model_scale", {"entry": entry}, f"Scale the features for {spec.name!r}")],
+        "unscaled_model", fields, [Fix("model_scale", {"entry": entry}, f"Scale the features for {spec.name!r}")],
         block=False)]
 
 
@@ -442,11 +408,7 @@ def spread_ratio(dataset):
     return float(spreads.max() / spreads.min())
 
 
-def _name(dataset) -> str:
-    return f"the data set {dataset.name!r}" if dataset.name else "the data"
-
-
-def _merged(found, several: bool) -> list:
+def _merged(found) -> list:
     """One problem per kind and subject, naming every data set it was found on."""
     merged = {}
     for problem in found:
@@ -460,14 +422,8 @@ def _merged(found, several: bool) -> list:
     out = []
     for problem, names in merged.values():
         fields = {**problem.fields, "datasets": tuple(names)}
-        message = problem.message
-        if several and len(names) > 1:
-            message += f" (also on {', '.join(map(repr, names[1:]))})"
-        plain = problem.plain
-        if several and len(names) > 1:
-            plain += f" (also on {', '.join(map(repr, names[1:]))})"
-        out.append(Problem(problem.code, message, fields, blocking=problem.blocking,
-                           fixes=problem.fixes, plain=plain))
+        out.append(Problem(problem.code, fields=fields, blocking=problem.blocking,
+                           fixes=problem.fixes))
     return out
 
 
