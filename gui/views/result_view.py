@@ -52,7 +52,7 @@ class ResultView(QWidget):
     def __init__(self, state: AppState, parent=None):
         super().__init__(parent)
         self.state = state
-        self.hint = self.make_hint()
+        self.hint_page = self.make_hint()
         self.content = QWidget(self)
         layout = QVBoxLayout(self.content)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -62,7 +62,7 @@ class ResultView(QWidget):
         self.build(self.content, layout)
         self.ready = self.make_ready()
         self.stack = QStackedWidget(self)
-        for page in (self.hint, self.ready, self.content):
+        for page in (self.hint_page, self.ready, self.content):
             if page is not None:
                 self.stack.addWidget(page)
         self.bar, self.footer = self.make_bar(), self.make_footer()
@@ -80,9 +80,11 @@ class ResultView(QWidget):
                 outer.addWidget(widget, stretch)
 
     def make_hint(self) -> QWidget:
-        """The page shown while the result has nothing for this view: a centred
-        :attr:`HINT` that :meth:`hint_text` rewrites."""
-        return hint_label(self.HINT, self)
+        """The page shown while the result has nothing for this view: by default
+        ``hint``, a centred :attr:`HINT` that :meth:`hint_text` rewrites (a page of the
+        view's own sets ``hint`` to the label on it)."""
+        self.hint = hint_label(self.HINT, self)
+        return self.hint
 
     def make_bar(self) -> Optional[QWidget]:
         """A widget above the pages, or None (the default: none)."""
@@ -130,7 +132,7 @@ class ResultView(QWidget):
                 self.stack.setCurrentWidget(self.ready)
                 return
             self.hint.setText(self.hint_text(result))
-            self.stack.setCurrentWidget(self.hint)
+            self.stack.setCurrentWidget(self.hint_page)
             return
         if inspect.isgeneratorfunction(self.draw):
             self.stack.setCurrentWidget(self.content)
