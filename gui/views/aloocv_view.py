@@ -17,8 +17,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QFrame, QPushButton, QSizePolicy, QSplitter, QStackedWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFrame, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget)
 
 from engine import run_service
 from engine.evaluation.aloocv import AloocvResult, aloocv_eligibility
@@ -35,6 +34,7 @@ from ..plots.aloocv_plot import AloocvPlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from .aloocv_bar import AloocvBar
+from .result_view import ResultView
 from .widgets import blocked, text_label
 
 NO_DATA = "Load a data set in the Data tab first: ALO is computed on its rows."
@@ -201,46 +201,37 @@ def with_C(entry: dict, C: float) -> tuple:
 
 
 # ---------------------------------------------------------------------- the view
-class AloocvView(QWidget):
-    """ALO curve of one logistic regression over C: compute, read, export, use the best C."""
+class AloocvView(ResultView):
+    """ALO curve of one logistic regression over C: compute, read, export, use the best C.
+
+    Its bar sits above the pages and a status line below. Its pages follow the models
+    and the data being edited as well as the result (:meth:`set_result` is its own): the
+    hint card until a logistic regression and data are there, then the curve."""
+
+    MARGINS = (6, 6, 6, 6)
 
     def __init__(self, state: AppState, parent=None):
-        super().__init__(parent)
-        self.state = state
-        self._job = JobSlot()
-        self._pending: Optional[tuple] = None     # (dataset, model, settings) being computed
-        self.aloocv: Optional[AloocvResult] = None
-        self._curve_data = None      # the Dataset the curves in self.aloocv are for
-        self._prefer: Optional[str] = None         # model to pick after the models change
-        self._shown_empty = False    # the view shows no curve and no table (see _show_model)
-        self._hint_shown = None      # the hint's text once measured (see _update_page)
-        self._build()
+        super().__init__(state, parent)
         state.dataset_changed.connect(self._on_dataset_changed)
         state.models_changed.connect(self._refresh_models)
-        state.result_changed.connect(self._on_result_changed)
         state.settings_changed.connect(self._on_settings_changed)
         self._on_settings_changed()
         self._refresh_models()
-        self._on_result_changed(state.result)
 
     # ------------------------------------------------------------------ building
-    def _build(self) -> None:
-        self.bar = AloocvBar(self)
-        self.bar.compute_clicked.connect(self.compute)
-        self.bar.cancel_clicked.connect(self._job.cancel)
-        self.bar.model_combo.currentIndexChanged.connect(self._show_model)
-        self.stack = QStackedWidget(self)
-        self.stack.addWidget(self._build_hint_page())
-        self.stack.addWidget(self._build_content())
+    def make_bar(self) -> AloocvBar:
+        bar = AloocvBar(self)
+        bar.compute_clicked.connect(self.compute)
+        bar.cancel_clicked.connect(self._job.cancel)
+        bar.model_combo.currentIndexChanged.connect(self._show_model)
+        return bar
+
+    def make_footer(self) -> QWidget:
         self.status = text_label("", self)
         self.status.setStyleSheet("color: #333;")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.stack, 1)
-        layout.addWidget(self.status)
+        return self.status
 
-    def _build_hint_page(self) -> QWidget:
+    def make_hint(self) -> QWidget:
         """What to do first (load data, add a logistic regression), on a centred card."""
         self.hint_page = QWidget(self)
         card = QFrame(self.hint_page)
@@ -259,10 +250,17 @@ class AloocvView(QWidget):
         outer.addStretch(2)
         return self.hint_page
 
-    def _build_content(self) -> QWidget:
-        self.content = QSplitter(Qt.Horizontal, self)
-        self.plot = AloocvPlot(self.content)
-        side = QWidget(self.content)
+    def build(self, content: QWidget, layout: QVBoxLayout) -> None:
+        self._job = JobSlot()
+        self._pending: Optional[tuple] = None     # (dataset, model, settings) being computed
+        self.aloocv: Optional[AloocvResult] = None
+        self._curve_data = None      # the Dataset the curves in self.aloocv are for
+        self._prefer: Optional[str] = None         # model to pick after the models change
+        self._shown_empty = False    # the view shows no curve and no table (see _show_model)
+        self._hint_shown = None      # the hint's text once measured (see _update_page)
+        split = QSplitter(Qt.Horizontal, content)
+        self.plot = AloocvPlot(split)
+        side = QWidget(split)
         self.summary = text_label(INTRO, side, rich=True)
         self.use_button = QPushButton("Use this C", side)
         self.use_button.setToolTip("Put the best C into this model's settings (Models tab)")
@@ -281,12 +279,12 @@ class AloocvView(QWidget):
         column.addWidget(self.notes)
         column.addWidget(self.optimum_panel)
         column.addWidget(self.curve_panel, 1)
-        self.content.addWidget(self.plot)
-        self.content.addWidget(side)
-        self.content.setStretchFactor(0, 3)
-        self.content.setStretchFactor(1, 2)
-        self.content.setSizes([760, 500])
-        return self.content
+        split.addWidget(self.plot)
+        split.addWidget(side)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([760, 500])
+        layout.addWidget(split, 1)
 
     # ------------------------------------------------------------------ models
     def eligible_specs(self) -> list:
@@ -318,7 +316,8 @@ class AloocvView(QWidget):
             self._hint_shown = hint
             self.hint.setText(hint)
             self.hint.setMinimumHeight(self.hint.heightForWidth(700 - 48))   # the card's width
-        self.stack.setCurrentIndex(1 if has_models and (has_data or self.aloocv) else 0)
+        shown = has_models and (has_data or self.aloocv)
+        self.stack.setCurrentWidget(self.content if shown else self.hint_page)
         can_compute = has_models and has_data and self._pending is None
         self.bar.compute_button.setEnabled(can_compute)
         self.bar.exact_button.setEnabled(can_compute)
@@ -451,7 +450,9 @@ class AloocvView(QWidget):
         self._say("Cancelled. The plot still shows the previous result, if any.")
 
     # ------------------------------------------------------------------ showing
-    def _on_result_changed(self, result) -> None:
+    def set_result(self, result) -> None:
+        """Take the curves ``result`` carries (a result without them keeps the curves
+        shown, unless they are of other data)."""
         aloocv = getattr(result, "aloocv", None)
         if aloocv is None:
             if (result is not None and self.aloocv is not None and not self.running

@@ -16,7 +16,7 @@ from typing import Optional
 import pandas as pd
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QPushButton,
-                               QSplitter, QStackedWidget, QTabWidget, QTextBrowser, QVBoxLayout,
+                               QSplitter, QTabWidget, QTextBrowser, QVBoxLayout,
                                QWidget)
 
 from engine import run_service
@@ -35,6 +35,7 @@ from ..plots.reliability_plot import ReliabilityPlot
 from ..state import AppState
 from ..table_panel import TablePanel
 from .calibration_bar import CalibrationBar
+from .result_view import READY, ResultView
 from .widgets import blocked, text_label
 
 ALL_MODELS = "All models"
@@ -153,37 +154,27 @@ def calibration_specs(state: AppState, result) -> list:
 
 
 # ---------------------------------------------------------------------- the view
-class CalibrationView(QWidget):
-    """Calibration of the last CV run: run it, then read diagrams, scores, map and notes."""
+class CalibrationView(ResultView):
+    """Calibration of the last CV run: run it, then read diagrams, scores, map and notes.
+
+    Its bar sits above the pages; a result without calibration shows the ready page
+    (the introduction and its Run button)."""
+
+    HINT = NO_RESULT
+    MARGINS = (6, 6, 6, 6)
 
     def __init__(self, state: AppState, parent=None):
-        super().__init__(parent)
-        self.state = state
-        self._job = JobSlot()
-        self._pending: Optional[tuple] = None    # (result being calibrated, settings)
-        self._shown = None                       # the result on screen
-        self._build()
-        state.result_changed.connect(self._on_result_changed)
+        super().__init__(state, parent)
         state.selection_changed.connect(self._on_selection_changed)
-        self._on_result_changed(state.result)
 
     # ------------------------------------------------------------------ building
-    def _build(self) -> None:
-        self.bar = CalibrationBar(self)
-        self.bar.run_clicked.connect(self.start_calibration)
-        self.bar.cancel_clicked.connect(self._job.cancel)
-        self.hint = text_label(NO_RESULT, self)
-        self.hint.setAlignment(Qt.AlignCenter)
-        self.intro = self._build_intro()
-        self.stack = QStackedWidget(self)
-        for page in (self.hint, self.intro, self._build_content()):
-            self.stack.addWidget(page)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.stack, 1)
+    def make_bar(self) -> CalibrationBar:
+        bar = CalibrationBar(self)
+        bar.run_clicked.connect(self.start_calibration)
+        bar.cancel_clicked.connect(self._job.cancel)
+        return bar
 
-    def _build_intro(self) -> QWidget:
+    def make_ready(self) -> QWidget:
         page = QWidget(self)
         card = QFrame(page)
         card.setObjectName("intro_card")
@@ -203,10 +194,12 @@ class CalibrationView(QWidget):
         outer.addStretch(1)
         outer.addWidget(card, 0, Qt.AlignHCenter)
         outer.addStretch(2)
+        self.intro = page
         return page
 
-    def _build_content(self) -> QWidget:
-        self.content = QWidget(self)
+    def build(self, content: QWidget, layout: QVBoxLayout) -> None:
+        self._job = JobSlot()
+        self._pending: Optional[tuple] = None    # (result being calibrated, settings)
         self.model_combo = QComboBox(self.content)
         self.model_combo.setSizeAdjustPolicy(QComboBox.AdjustToContents)
         self.model_combo.currentIndexChanged.connect(self._on_model_picked)
@@ -228,12 +221,10 @@ class CalibrationView(QWidget):
         warning = QHBoxLayout()
         warning.addWidget(self.banner, 1)
         warning.addWidget(self.quantile_button)
-        layout = QVBoxLayout(self.content)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(pickers)
         layout.addLayout(warning)
         layout.addWidget(self._build_body(), 1)
-        return self.content
 
     def _build_body(self) -> QSplitter:
         self.reliability = ReliabilityPlot()
@@ -382,22 +373,25 @@ class CalibrationView(QWidget):
 
 
     # ------------------------------------------------------------------ showing
-    def _on_result_changed(self, result) -> None:
+    def set_result(self, result) -> None:
+        """Cancel a run calibrating another result, show the settings ``result`` used,
+        then its page: the hint, the introduction, or its calibration."""
         if self._pending is not None and result is not self._pending[0]:
             self._job.cancel()                       # the run it calibrates is gone
         if not self.running:
             used = getattr(getattr(result, "experiment", None), "calibration", None)
             self.bar.set_settings(used or self.state.calibration or CalibrationSettings())
         self.bar.setVisible(result is not None)
-        calibration = getattr(result, "calibration", None)
+        super().set_result(result)
+
+    def part_of(self, result):
         if result is None:
-            self.stack.setCurrentWidget(self.hint)
-        elif calibration is None:
-            self.stack.setCurrentWidget(self.intro)
-        else:
-            self.stack.setCurrentWidget(self.content)
-            self._show(result)
-        self._shown = result
+            return None
+        calibration = getattr(result, "calibration", None)
+        return READY if calibration is None else calibration
+
+    def draw(self, result, _calibration) -> None:
+        self._show(result)
 
     def _show(self, result) -> None:
         calibration = result.calibration

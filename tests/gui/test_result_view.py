@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from gui.state import AppState
-from gui.views.result_view import ResultView
+from gui.views.result_view import READY, ResultView
 
 
 class Numbers(ResultView):
@@ -76,3 +76,50 @@ def test_a_view_built_after_the_result_shows_it_at_once(qtbot):
     view = Plain(state)
     qtbot.addWidget(view)
     assert view.stack.currentWidget() is view.content and view.drawn == [9]
+
+
+class Staged(Plain):
+    """A bar above the pages, a footer below, a ready page for a result whose numbers
+    are not made yet (``numbers`` None), no header."""
+
+    HEADER = ""
+    MARGINS = (6, 6, 6, 6)
+
+    def make_bar(self) -> QWidget:
+        return QLabel("bar", self)
+
+    def make_footer(self) -> QWidget:
+        return QLabel("footer", self)
+
+    def make_ready(self) -> QWidget:
+        return QLabel("ready to run", self)
+
+    def part_of(self, result):
+        if result is None:
+            return None
+        numbers = getattr(result, "numbers", None)
+        return READY if numbers is None else numbers
+
+
+def test_the_hooks_add_a_bar_a_footer_and_a_ready_page(qtbot):
+    state = AppState()
+    view = Staged(state)
+    qtbot.addWidget(view)
+    layout = view.layout()
+    assert [layout.itemAt(i).widget() for i in range(layout.count())] == \
+        [view.bar, view.stack, view.footer]
+    assert layout.contentsMargins().left() == 6 and view.header is None
+    assert view.stack.count() == 3 and view.stack.currentWidget() is view.hint
+    state.set_result(SimpleNamespace(numbers=None))
+    assert view.stack.currentWidget() is view.ready and view.drawn == []
+    state.set_result(SimpleNamespace(numbers=[7]))
+    assert view.stack.currentWidget() is view.content and view.drawn == [7]
+    state.set_result(None)
+    assert view.stack.currentWidget() is view.hint_page is view.hint
+
+
+def test_without_hooks_there_is_no_bar_footer_or_ready_page(qtbot):
+    view = Plain(AppState())
+    qtbot.addWidget(view)
+    assert view.bar is None and view.footer is None and view.ready is None
+    assert view.stack.count() == 2 and view.layout().count() == 1
