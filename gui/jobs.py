@@ -78,6 +78,9 @@ class Job(QThread):
         self._make_work = make_work
         self._min_interval = min_interval
         self._cancel_requested = False
+        #: True once the outcome (succeeded, failed or cancelled) is sent: the work is over
+        #: and only the thread's own ending is left (:attr:`JobSlot.running` is False).
+        self.ended = False
 
     @classmethod
     def in_process(cls, function: Callable, args: tuple = (), kwargs: Optional[dict] = None, *,
@@ -116,6 +119,7 @@ class Job(QThread):
         try:
             work = self._make_work()
             if not hasattr(work, "__next__"):
+                self.ended = True
                 self.succeeded.emit(work)
                 return
             self._drive(work)
@@ -137,6 +141,7 @@ class Job(QThread):
     def _fail(self, message: str, error: BaseException) -> None:
         """Tell the user's ``message``, and the ``error`` itself to those that decide on
         its code (:func:`engine.foundation.errors.error_code`), never on the message's words."""
+        self.ended = True
         self.failed_with.emit(message, error)
         self.failed.emit(message)
 
@@ -145,11 +150,13 @@ class Job(QThread):
         while True:
             if self._cancel_requested:
                 work.close()              # a child process is terminated here
+                self.ended = True
                 self.cancelled.emit()
                 return
             try:
                 record = next(work)
             except StopIteration as stop:
+                self.ended = True
                 self.succeeded.emit(stop.value)
                 return
             if isinstance(record, Heartbeat):
@@ -200,7 +207,10 @@ class JobSlot:
 
     @property
     def running(self) -> bool:
-        return self.job is not None and self.job.isRunning()
+        """A job is at work: its thread runs and its outcome is not sent yet (a job whose
+        outcome was handled is over, even if its thread has not quite ended; :meth:`start`
+        waits for that thread)."""
+        return self.job is not None and self.job.isRunning() and not self.job.ended
 
     def start(self, job: Job) -> Job:
         if self.running:
@@ -216,8 +226,8 @@ class JobSlot:
             self.job.cancel()
 
     def wait(self, msecs: int = 30000) -> bool:
-        """Cancel and wait for the job (on quit); True when it ended."""
-        if not self.running:
+        """Cancel and wait for the job's thread (on quit); True when it ended."""
+        if self.job is None or not self.job.isRunning():
             return True
         self.job.cancel()
         return self.job.wait(msecs)
